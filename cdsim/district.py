@@ -1,0 +1,310 @@
+"""One player's 6x6 district: legal placements, features, completions, counts (R5, R6, R10.5).
+
+Features are tracked incrementally with union-find over tile *parts*: a part is the
+set of a tile's edges of one kind (COMPONENTS C1), so node ``cell * 16 + kind``
+names it. Each root carries the feature's open-edge count, tile count and
+chimneys; a feature is complete when its open-edge count reaches zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cdsim.components import Board, FramePart
+from cdsim.kinds import (
+    CELLS,
+    DWELLINGS,
+    EDGE_NAMES,
+    LANDSCAPES,
+    MAX_LANDSCAPE_TILES,
+    MEADOW,
+    NEIGHBOUR,
+    SINGLES,
+    SIZE,
+    VILLA,
+)
+
+Edges = tuple[int, int, int, int]
+ALL_MEADOW: Edges = (MEADOW, MEADOW, MEADOW, MEADOW)
+
+# Indices into District.have, in the order of components.HAVE_KEYS.
+H_CHIMNEYS, H_VILLAS, H_LANDSCAPES, H_LANDSCAPES_3PLUS = 0, 1, 2, 3
+H_DWELLINGS = 12
+N_HAVE = 16
+
+
+def have_index(kind: int) -> int:
+    """HAVE_KEYS index of one feature kind (pond..artisan, market..fountain)."""
+    return kind + 2 if kind < 10 else kind + 3
+
+
+def _line_masks() -> tuple[tuple[int, ...], ...]:
+    """LINE_MASK[side][line]: the cells a frame goal's line crosses (R10.5, COMPONENTS C9).
+
+    Sides are top, right, bottom, left; lines are counted clockwise along the side.
+    """
+    def row(r: int) -> int:
+        return sum(1 << (r * SIZE + c) for c in range(SIZE))
+
+    def col(c: int) -> int:
+        return sum(1 << (r * SIZE + c) for r in range(SIZE))
+
+    top = tuple(col(i) for i in range(SIZE))
+    right = tuple(row(i) for i in range(SIZE))
+    bottom = tuple(col(SIZE - 1 - i) for i in range(SIZE))
+    left = tuple(row(SIZE - 1 - i) for i in range(SIZE))
+    return (top, right, bottom, left)
+
+
+LINE_MASK = _line_masks()
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """A complete villa, landscape, dwelling or single building."""
+
+    kind: int
+    tiles: int
+    chimneys: int
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PartPreview:
+    """What one part of a tile would join if placed: the merged feature's state."""
+
+    kind: int
+    open_edges: int
+    tiles: int
+    chimneys: int
+
+    @property
+    def completes(self) -> bool:
+        return self.open_edges == 0 and (self.kind != VILLA or self.tiles >= 2)
+
+
+class District:
+    """A player's district board. Mutated only through ``place``."""
+
+    __slots__ = (
+        "_open", "_parent", "_size", "_chimneys", "_members",
+        "board", "chimneys_at", "complete_count", "complete_mask", "edges", "features",
+        "frame", "frame_goals", "frontier", "have", "history", "scrolls", "villa_chimneys",
+    )
+
+    def __init__(self, board: Board | None, frame: tuple[FramePart, ...] = ()) -> None:
+        self.board = board
+        self.frame = frame
+        self.edges: list[Edges | None] = [None] * CELLS
+        self.chimneys_at = [0] * CELLS
+        self.scrolls = set(board.scrolls) if board else set()
+        self.frontier = 1 << board.spade if board else (1 << CELLS) - 1  # R5.1
+        self.features: list[Feature] = []
+        self.have = [0] * N_HAVE
+        self.complete_count = [0] * 13
+        self.complete_mask = [0] * 13
+        self.villa_chimneys: list[int] = []
+        self.history: list[tuple[int, Edges, int, int]] = []
+        self.frame_goals = [
+            (goal.kind, goal.vp, LINE_MASK[side][goal.line])
+            for side, part in enumerate(frame) for goal in part.goals
+        ]
+        n = CELLS * 16
+        self._parent = list(range(n))
+        self._open = [0] * n
+        self._size = [0] * n
+        self._chimneys = [0] * n
+        self._members: list[list[int]] = [[] for _ in range(n)]
+
+    # -- queries -------------------------------------------------------------
+    @property
+    def built(self) -> int:
+        return len(self.history)
+
+    def frontier_cells(self) -> list[int]:
+        mask = self.frontier
+        return [c for c in range(CELLS) if mask >> c & 1]
+
+    def _find(self, node: int) -> int:
+        parent = self._parent
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    def matches(self, cell: int, edges: Edges) -> bool:
+        """R5.2, R5.3: every side matches its built neighbour; sides on the frame are meadow."""
+        nbrs = NEIGHBOUR[cell]
+        for d in range(4):
+            n = nbrs[d]
+            if n < 0:
+                if edges[d] != MEADOW:
+                    return False
+            else:
+                ne = self.edges[n]
+                if ne is not None and ne[d ^ 2] != edges[d]:
+                    return False
+        return True
+
+    def can_place(self, cell: int, edges: Edges) -> bool:
+        """Legal placement: on the frontier (R5.1), matching (R5.2-5.3), landscapes <= 4 (R6.2)."""
+        if not (self.frontier >> cell & 1) or not self.matches(cell, edges):
+            return False
+        for kind in LANDSCAPES:
+            if kind in edges and self._merged(cell, edges, kind).tiles > MAX_LANDSCAPE_TILES:
+                return False
+        return True
+
+    def placements(self, orientations: tuple[Edges, ...]) -> list[tuple[int, Edges]]:
+        """Every legal (cell, oriented edges) for a tile with these distinct orientations."""
+        out = []
+        for cell in self.frontier_cells():
+            for edges in orientations:
+                if self.can_place(cell, edges):
+                    out.append((cell, edges))
+        return out
+
+    def _merged(self, cell: int, edges: Edges, kind: int, chimneys: int = 0) -> PartPreview:
+        own = 0
+        matched = 0
+        roots: set[int] = set()
+        nbrs = NEIGHBOUR[cell]
+        for d in range(4):
+            if edges[d] != kind:
+                continue
+            own += 1
+            n = nbrs[d]
+            if n >= 0 and self.edges[n] is not None:
+                matched += 1
+                roots.add(self._find(n * 16 + kind))
+        open_edges = own - matched + sum(self._open[r] for r in roots) - matched
+        tiles = 1 + sum(self._size[r] for r in roots)
+        chim = chimneys + sum(self._chimneys[r] for r in roots)
+        return PartPreview(kind, open_edges, tiles, chim)
+
+    def preview(self, cell: int, edges: Edges, chimneys: int = 0) -> list[PartPreview]:
+        """The features each part of the tile would belong to, without placing it."""
+        return [self._merged(cell, edges, k, chimneys if k == VILLA else 0)
+                for k in sorted(set(edges)) if k != MEADOW]
+
+    def open_features(self, kind: int) -> list[tuple[int, int, int]]:
+        """(open edges, tiles, chimneys) of each incomplete feature of one kind."""
+        seen: set[int] = set()
+        out = []
+        for cell, edges, _, _ in self.history:
+            if kind in edges:
+                root = self._find(cell * 16 + kind)
+                if root not in seen and self._open[root] > 0:
+                    seen.add(root)
+                    out.append((self._open[root], self._size[root], self._chimneys[root]))
+        return out
+
+    # -- the one mutation ----------------------------------------------------
+    def place(self, cell: int, edges: Edges, chimneys: int = 0, building: int = 0) -> list[Feature]:
+        """Build a tile (legality is the caller's job: see can_place). Returns completions."""
+        self.edges[cell] = edges
+        self.chimneys_at[cell] = chimneys
+        self.history.append((cell, edges, chimneys, building))
+        self.frontier &= ~(1 << cell)
+        for n in NEIGHBOUR[cell]:
+            if n >= 0 and self.edges[n] is None:
+                self.frontier |= 1 << n
+        self.scrolls.discard(cell)
+        completed: list[Feature] = []
+        if building:
+            completed.append(self._complete(building, 1, 0, [cell]))
+            return completed
+        for kind in sorted(set(edges)):
+            if kind == MEADOW:
+                continue
+            root = self._join(cell, edges, kind, chimneys if kind == VILLA else 0)
+            if kind == VILLA:
+                self.have[H_CHIMNEYS] += chimneys
+            if self._open[root] == 0 and (kind != VILLA or self._size[root] >= 2):
+                completed.append(self._complete(kind, self._size[root], self._chimneys[root],
+                                                self._members[root]))
+        return completed
+
+    def _join(self, cell: int, edges: Edges, kind: int, chimneys: int) -> int:
+        node = cell * 16 + kind
+        self._open[node] = sum(1 for e in edges if e == kind)
+        self._size[node] = 1
+        self._chimneys[node] = chimneys
+        self._members[node] = [cell]
+        root = node
+        nbrs = NEIGHBOUR[cell]
+        for d in range(4):
+            n = nbrs[d]
+            if edges[d] != kind or n < 0 or self.edges[n] is None or n == cell:
+                continue
+            other = self._find(n * 16 + kind)
+            if other == root:  # closing a loop
+                self._open[root] -= 2
+                continue
+            if self._size[other] > self._size[root]:
+                root, other = other, root
+            self._parent[other] = root
+            self._open[root] += self._open[other] - 2
+            self._size[root] += self._size[other]
+            self._chimneys[root] += self._chimneys[other]
+            self._members[root].extend(self._members[other])
+            self._members[other] = []
+        return root
+
+    def _complete(self, kind: int, tiles: int, chimneys: int, cells: list[int]) -> Feature:
+        feature = Feature(kind, tiles, chimneys, tuple(sorted(cells)))
+        self.features.append(feature)
+        self.complete_count[kind] += 1
+        for c in cells:
+            self.complete_mask[kind] |= 1 << c
+        have = self.have
+        if kind == VILLA:
+            have[H_VILLAS] += 1
+            self.villa_chimneys.append(chimneys)
+        else:
+            have[have_index(kind)] += 1
+            if kind in LANDSCAPES:
+                have[H_LANDSCAPES] += 1
+                if tiles >= 3:
+                    have[H_LANDSCAPES_3PLUS] += 1
+            elif kind in DWELLINGS:
+                have[H_DWELLINGS] += 1
+        return feature
+
+    # -- final scoring helpers ----------------------------------------------
+    def frame_points(self) -> int:
+        """R10.5: each goal whose line crosses a complete feature of its kind scores."""
+        return sum(vp for kind, vp, mask in self.frame_goals if self.complete_mask[kind] & mask)
+
+    def render(self) -> list[str]:
+        """The district as text: 3x3 characters a cell (edges around, centre inside).
+
+        Centre: villa chimney count, $ market, B bakery, F fountain; empty cells show
+        s (scroll token) or x (spade space).
+        """
+        short = {"G": ".", "dM": "m", "dB": "b", "dA": "a", "dR": "r"}
+
+        def ch(code: int) -> str:
+            name = EDGE_NAMES[code]
+            return short.get(name, name)
+
+        center = {SINGLES[0]: "$", SINGLES[1]: "B", SINGLES[2]: "F"}
+        buildings = {c: b for c, _, _, b in self.history}
+        lines = []
+        for r in range(SIZE):
+            top, mid, bot = [], [], []
+            for c in range(SIZE):
+                cell = r * SIZE + c
+                e = self.edges[cell]
+                if e is None:
+                    mark = "s" if cell in self.scrolls else (
+                        "x" if self.board and cell == self.board.spade else " ")
+                    top.append("   "); mid.append(f" {mark} "); bot.append("   ")
+                    continue
+                mid_ch = center.get(buildings.get(cell, 0), str(self.chimneys_at[cell] or "+"))
+                top.append(f" {ch(e[0])} ")
+                mid.append(f"{ch(e[3])}{mid_ch}{ch(e[1])}")
+                bot.append(f" {ch(e[2])} ")
+            lines += ["|" + "|".join(x) + "|" for x in (top, mid, bot)]
+            lines.append("+" + "+".join(["---"] * SIZE) + "+")
+        return ["+" + "+".join(["---"] * SIZE) + "+", *lines]

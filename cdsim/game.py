@@ -1,0 +1,405 @@
+"""Game state and the turn loop: setup, movement, building, rewards, phases (R2-R6, R9).
+
+A game is a pure function of (config, strategies, seed): every shuffle is drawn at
+setup from the game's own numpy Generator, and each seat's strategy gets its own
+stream, so a strategy's randomness never changes the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+
+from cdsim.components import Components, load_components
+from cdsim.district import District, Feature
+from cdsim.errors import CdsimError, IllegalChoice
+from cdsim.kinds import (
+    ADMINISTRATOR,
+    ARTISAN,
+    BAKER,
+    BAKERY,
+    FEATURE_NAMES,
+    FOUNTAIN,
+    LANDSCAPE_GOOD,
+    LANDSCAPES,
+    MARKET,
+    MERCHANT,
+    VILLA,
+)
+from cdsim.players import FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
+from cdsim.records import GameRecord
+from cdsim.scoring import final_scoring, scoring_phase
+
+PHASES = 4  # R3.1
+ROUNDS = 7  # R3.1
+SPACES = 7  # R4.1: patrician spaces on the cycle, one depot each
+TILES_PER_DEPOT = 4  # R2.4
+SEAL_SPACES = 11  # R2.4
+# R4.6: tiles taken from a depot before the rest is discarded.
+TAKES_PER_DEPOT = {2: 2, 3: 3, 4: 4}
+DEFAULT_START_VP = {2: (8, 9), 3: (8, 9, 13), 4: (8, 9, 10, 11)}  # R2.7
+# R2.2: cards drawn from decks A, B, C, D.
+CARDS_DRAWN = {2: (2, 2, 2, 2), 3: (2, 3, 2, 3), 4: (3, 3, 2, 4)}
+# R8.1 / COMPONENTS C10: card-grid slots (row * 3 + col) left empty.
+EMPTY_SLOTS = {2: (0, 2, 9, 11), 3: (0, 11), 4: ()}
+
+
+def _circles(players: int) -> tuple[tuple[int, int], ...]:
+    """R8.1: a circle between every two orthogonally adjacent card spaces both in use."""
+    used = [s for s in range(12) if s not in EMPTY_SLOTS[players]]
+    out = []
+    for s in used:
+        r, c = divmod(s, 3)
+        if c < 2 and s + 1 in used:
+            out.append((s, s + 1))
+        if r < 3 and s + 3 in used:
+            out.append((s, s + 3))
+    return tuple(out)
+
+
+CIRCLES = {n: _circles(n) for n in (2, 3, 4)}
+
+# R5.5 [decision]: completions of one tile resolve in this order, which is never
+# worse for the player than any other: goods first, the artisan's chain next,
+# the merchant last (so it exchanges every good the tile brought).
+_REWARD_ORDER = {k: 0 for k in LANDSCAPES} | {
+    MARKET: 1, BAKERY: 1, FOUNTAIN: 1, BAKER: 2, ADMINISTRATOR: 2, ARTISAN: 4, MERCHANT: 5}
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The static facts of a game (OpenSpiel's Game): player count, starting VP, components."""
+
+    players: int
+    start_vp: tuple[int, ...] = ()
+    components: Components = field(default_factory=load_components)
+    check: bool = False  # verify every invariant after every action (tests)
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise CdsimError(f"players must be 2, 3 or 4, got {self.players}")
+        if not self.start_vp:
+            object.__setattr__(self, "start_vp", DEFAULT_START_VP[self.players])
+        if len(self.start_vp) != self.players:
+            raise CdsimError(f"start VP needs {self.players} values (one per seat), "
+                             f"got {len(self.start_vp)}")
+
+
+class PlayerState:
+    """Everything one player has. VP fields are private to the engine (see PlayerView)."""
+
+    __slots__ = (
+        "_card_vp", "_overflow_vp", "_start_vp", "artisan_lost", "bread", "bread_moves", "coins",
+        "district", "failed_cards", "fountain_cards", "goods", "pawn", "scroll", "seat", "stamp",
+        "stored", "taken", "tiles_built", "vp_after_phase",
+    )
+
+    def __init__(self, seat: int, district: District, start_vp: int) -> None:
+        self.seat = seat
+        self.district = district
+        self.goods = [0, 0, 0, 0]
+        self.coins = 0
+        self.bread = 0
+        self.stored = 0
+        self.fountain_cards: list[str] = []
+        self.pawn = -1
+        self.scroll = 0
+        self.stamp = 0  # higher = higher in the stack on the same scroll space
+        self.tiles_built = 0
+        self.bread_moves = 0
+        self.failed_cards = 0
+        self.artisan_lost = 0
+        self.taken = [0] * PHASES
+        self.vp_after_phase: list[int] = []
+        self._start_vp = start_vp
+        self._card_vp = 0
+        self._overflow_vp = 0
+
+    @property
+    def current_vp(self) -> int:
+        """VP held during play: start + objective cards + scroll overflow (R6.6)."""
+        return self._start_vp + self._card_vp + self._overflow_vp
+
+    @property
+    def leftover_items(self) -> int:
+        """R10.2: goods, coins, bread and stored tiles."""
+        return sum(self.goods) + self.coins + self.bread + self.stored
+
+
+class GameState:
+    """What changes during one game (OpenSpiel's State)."""
+
+    def __init__(self, config: GameConfig, strategies: Sequence[Strategy], seed: Any,
+                 trace: Callable[[str], None] | None = None) -> None:
+        n = config.players
+        if len(strategies) != n:
+            raise CdsimError(f"{n} players need {n} strategies, got {len(strategies)}")
+        self.config = config
+        self.components = c = config.components
+        self.strategies = list(strategies)
+        self.trace = trace
+        root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        engine_seq, *seat_seqs = root.spawn(1 + n)
+        rng = np.random.default_rng(engine_seq)
+        self.phase = 0
+        self.round = 0
+        self.start_player = 0
+        self.stamp_counter = n
+        # -- R2: setup, drawn in this fixed order ------------------------------
+        boards = rng.permutation(len(c.boards))[:n]
+        part_ids = sorted(c.frame_parts)
+        parts = [part_ids[i] for i in rng.permutation(len(part_ids))]
+        self.frames = [tuple(parts[4 * i: 4 * i + 4]) for i in range(n)]  # R2.1
+        self.players = []
+        for seat in range(n):
+            frame = tuple(c.frame_parts[p] for p in self.frames[seat])
+            district = District(c.boards[int(boards[seat])], frame)
+            self.players.append(PlayerState(seat, district, config.start_vp[seat]))
+            self.players[seat].stamp = seat  # R2.6: the last seat's disc is on top
+        drawn: list[str] = []
+        for deck, k in zip("ABCD", CARDS_DRAWN[n], strict=True):  # R2.2
+            ids = c.decks[deck]
+            drawn += [ids[i] for i in rng.permutation(len(ids))[:k]]
+        drawn = [drawn[i] for i in rng.permutation(len(drawn))]
+        self.grid: list[str | None] = [None] * 12
+        for slot in (s for s in range(12) if s not in EMPTY_SLOTS[n]):
+            self.grid[slot] = drawn.pop()
+        self.circles = CIRCLES[n]
+        self.circle_owner = [-1] * len(self.circles)
+        fids = sorted(c.fountains)
+        self.fountain_deck = [fids[i] for i in rng.permutation(len(fids))]  # R2.3
+        self.light_deck = [c.light[i] for i in rng.permutation(len(c.light))]  # R2.4
+        self.dark_deck = [c.dark[i] for i in rng.permutation(len(c.dark))]
+        self.seal: list[int | None] = [self.dark_deck.pop() for _ in range(SEAL_SPACES)]
+        self.depots: list[list[int]] = [[] for _ in range(SPACES)]
+        self.depot_taken = [0] * SPACES
+        self.discarded = 0
+        self.views = [PlayerView(self, s, np.random.default_rng(seat_seqs[s]),
+                                 strategies[s].reads_scores) for s in range(n)]
+
+    # -- helpers -----------------------------------------------------------------
+    def log(self, message: str) -> None:
+        if self.trace is not None:
+            self.trace(message)
+
+    def choose(self, seat: int, method: Callable[[PlayerView, Sequence[T]], T],
+               options: Sequence[T]) -> T:
+        """Ask a strategy; anything not among the options is a bug in the strategy."""
+        choice = method(self.views[seat], options)
+        if not any(choice is o for o in options) and choice not in options:
+            name = self.strategies[seat].name
+            raise IllegalChoice(f"strategy {name!r} (seat {seat}) chose {choice!r}, not offered")
+        return choice
+
+    def seat_order(self) -> list[int]:
+        n = self.config.players
+        return [(self.start_player + i) % n for i in range(n)]
+
+    def deal(self) -> None:
+        """R2.4 / R3.2: 4 tiles on each depot — light for phases 1-3, dark for phase 4."""
+        deck = self.light_deck if self.phase < PHASES - 1 else self.dark_deck
+        for space in range(SPACES):
+            self.depots[space] = [deck.pop() for _ in range(TILES_PER_DEPOT)]
+        self.depot_taken = [0] * SPACES
+
+    def advance_scroll(self, seat: int, steps: int) -> None:
+        """R5.4, R6.3: move the disc; it lands on top. R6.6: steps past the end score 1 VP."""
+        if steps <= 0:
+            return
+        p = self.players[seat]
+        last = self.components.last_scroll_space
+        target = p.scroll + steps
+        if target > last:
+            p._overflow_vp += target - last
+            target = last
+        p.scroll = target
+        self.stamp_counter += 1
+        p.stamp = self.stamp_counter
+
+    # -- R2.5: pawns -------------------------------------------------------------
+    def place_pawns(self) -> None:
+        for seat in self.seat_order():
+            taken = {p.pawn for p in self.players}
+            free = [s for s in range(SPACES) if s not in taken]
+            self.players[seat].pawn = self.choose(seat, self.strategies[seat].choose_start, free)
+            self.log(f"seat {seat} starts on space {self.players[seat].pawn}")
+
+    # -- R4: a turn ----------------------------------------------------------------
+    def move_options(self, seat: int) -> list[Move]:
+        p = self.players[seat]
+        dests: list[int] = []
+        for step in (1, -1):  # R4.2, R4.3: skip empty depots in the same direction
+            pos = (p.pawn + step) % SPACES
+            while not self.depots[pos]:
+                pos = (pos + step) % SPACES
+            if pos not in dests:
+                dests.append(pos)
+        options = [Move(d, False) for d in dests]
+        if p.bread >= 1:  # R4.4 [decision]: only spaces whose depot has a tile
+            options += [Move(s, True) for s in range(SPACES) if self.depots[s]]
+        return options
+
+    def take_options(self, seat: int, space: int) -> list[Take]:
+        """R4.5: one option per distinct tile (identical tiles are one option) per placement."""
+        district = self.players[seat].district
+        types = self.components.tile_types
+        options: list[Take] = []
+        seen: set[int] = set()
+        for slot, t in enumerate(self.depots[space]):
+            if t in seen:
+                continue
+            seen.add(t)
+            for cell, edges in district.placements(types[t].orientations):
+                options.append(Take(slot, t, cell, edges))
+            options.append(Take(slot, t, -1, None))  # R4.5, R9.3: storing is always allowed
+        return options
+
+    def turn(self, seat: int) -> None:
+        p = self.players[seat]
+        strategy = self.strategies[seat]
+        move = self.choose(seat, strategy.choose_move, self.move_options(seat))
+        if move.bread:
+            p.bread -= 1
+            p.bread_moves += 1
+        p.pawn = move.dest
+        take = self.choose(seat, strategy.choose_take, self.take_options(seat, move.dest))
+        depot = self.depots[move.dest]
+        tile = depot.pop(take.slot)
+        p.taken[self.phase] += 1
+        self.depot_taken[move.dest] += 1
+        if self.depot_taken[move.dest] >= TAKES_PER_DEPOT[self.config.players]:  # R4.6
+            self.discarded += len(depot)
+            depot.clear()
+        name = self.components.tile_types[tile].id
+        how = "bread move" if move.bread else "moves"
+        if take.edges is None:
+            p.stored += 1
+            self.log(f"  seat {seat} {how} to {move.dest}, takes {name}, stores it")
+            return
+        self.log(f"  seat {seat} {how} to {move.dest}, takes {name}, builds at "
+                 f"{divmod(take.cell, 6)}")
+        self.build(seat, tile, take.cell, take.edges)
+
+    # -- R5, R6: building and rewards ----------------------------------------------
+    def build(self, seat: int, tile: int, cell: int, edges: tuple[int, int, int, int]) -> None:
+        p = self.players[seat]
+        ttype = self.components.tile_types[tile]
+        scroll = cell in p.district.scrolls
+        completed = p.district.place(cell, edges, ttype.chimneys, ttype.building)
+        p.tiles_built += 1
+        if scroll:  # R5.4
+            self.advance_scroll(seat, 1)
+            self.log(f"    scroll space: disc to {p.scroll}")
+        for feature in sorted(completed, key=lambda f: _REWARD_ORDER.get(f.kind, 3)):
+            self.reward(seat, feature)
+
+    def reward(self, seat: int, feature: Feature) -> None:
+        """R6.2-R6.5: the reward of a completed feature, at once."""
+        p = self.players[seat]
+        kind = feature.kind
+        note = ""
+        if kind in LANDSCAPES:
+            p.goods[LANDSCAPE_GOOD[kind]] += feature.tiles - 1
+            note = f"+{feature.tiles - 1} goods"
+        elif kind == MERCHANT:
+            goods = sum(p.goods)
+            p.goods = [0, 0, 0, 0]
+            p.coins += goods + 1
+            note = f"{goods} goods -> {goods + 1} coins"
+        elif kind == BAKER:
+            p.bread += 2
+            note = "+2 bread"
+        elif kind == ADMINISTRATOR:
+            self.advance_scroll(seat, 2)
+            note = f"+2 scroll steps (now {p.scroll})"
+        elif kind == MARKET:
+            p.coins += 1
+            note = "+1 coin"
+        elif kind == BAKERY:
+            p.bread += 1
+            note = "+1 bread"
+        elif kind == VILLA:
+            note = f"{feature.chimneys} chimneys"
+        self.log(f"    completes {FEATURE_NAMES[kind]} ({feature.tiles} tiles) {note}".rstrip())
+        if kind == ARTISAN:
+            self.artisan(seat)
+        elif kind == FOUNTAIN:
+            self.fountain(seat)
+
+    def artisan(self, seat: int) -> None:
+        """R6.3: build one seal-row tile at once; no buildable seal tile = reward lost."""
+        p = self.players[seat]
+        types = self.components.tile_types
+        options = []
+        seen: set[int] = set()
+        for slot, t in enumerate(self.seal):
+            if t is None or t in seen:
+                continue
+            seen.add(t)
+            for cell, edges in p.district.placements(types[t].orientations):
+                options.append(SealBuild(slot, t, cell, edges))
+        if not options:
+            p.artisan_lost += 1
+            self.log("    artisan: no seal tile can be built, reward lost")
+            return
+        choice = self.choose(seat, self.strategies[seat].choose_seal, options)
+        tile = self.seal[choice.slot]
+        assert tile is not None
+        self.seal[choice.slot] = None  # R6.3: never replaced
+        self.log(f"    artisan: builds seal tile {types[tile].id} at {divmod(choice.cell, 6)}")
+        self.build(seat, tile, choice.cell, choice.edges)
+
+    def fountain(self, seat: int) -> None:
+        """R6.5: draw 2; the first fountain keeps 1, later ones keep both and give one back."""
+        p = self.players[seat]
+        drawn = self.fountain_deck[:2]
+        del self.fountain_deck[:2]
+        if not drawn:
+            return
+        if not p.fountain_cards:
+            options = [FountainChoice((c,), next((o for o in drawn if o != c), None))
+                       for c in drawn]
+        else:
+            options = [FountainChoice(tuple(drawn), c) for c in dict.fromkeys(p.fountain_cards)]
+        choice = self.choose(seat, self.strategies[seat].choose_fountain, options)
+        if choice.give_back is not None:
+            if choice.give_back in p.fountain_cards:  # a previously kept card
+                p.fountain_cards.remove(choice.give_back)
+            self.fountain_deck.append(choice.give_back)  # under the deck
+        p.fountain_cards.extend(choice.keep)
+        self.log(f"    fountain: keeps {', '.join(choice.keep)}; gives back {choice.give_back}")
+
+
+def play_game(config: GameConfig, strategies: Sequence[Strategy], seed: int,
+              trace: Callable[[str], None] | None = None) -> GameRecord:
+    """Play one complete game. Same (config, strategies, seed) -> same record."""
+    state = GameState(config, strategies, seed, trace)
+    run_game(state)
+    return final_scoring(state, seed)
+
+
+def run_game(state: GameState) -> None:
+    """R3: 4 phases of 7 rounds, each followed by a scoring phase."""
+    checking = state.config.check
+    if checking:
+        from cdsim.checking import check_state
+    state.place_pawns()
+    for phase in range(PHASES):
+        state.phase = phase
+        state.start_player = phase % state.config.players  # R3.3: passes left
+        state.deal()
+        state.log(f"== phase {phase + 1}, starting player seat {state.start_player}")
+        for rnd in range(ROUNDS):
+            state.round = rnd
+            for seat in state.seat_order():
+                state.turn(seat)
+                if checking:
+                    check_state(state)
+        scoring_phase(state)
+        if checking:
+            check_state(state, end_of_phase=True)

@@ -1,0 +1,1 @@
+"""Players for cdsim: the Strategy protocol, the registry, and the scripted players."""
