@@ -148,12 +148,13 @@ class District:
 
     def can_place(self, cell: int, edges: Edges) -> bool:
         """Legal placement: on the frontier (R5.1), matching (R5.2-5.3), landscapes <= 4 (R6.2)."""
-        if not (self.frontier >> cell & 1) or not self.matches(cell, edges):
-            return False
-        for kind in LANDSCAPES:
-            if kind in edges and self._merged(cell, edges, kind).tiles > MAX_LANDSCAPE_TILES:
-                return False
-        return True
+        return bool(self.frontier >> cell & 1) and self.matches(cell, edges) and not (
+            self.oversized_landscape(cell, edges))
+
+    def oversized_landscape(self, cell: int, edges: Edges) -> bool:
+        """R6.2 [decision]: a landscape is 2-4 tiles, so no tile may grow one past 4."""
+        return any(kind in edges and self._merged(cell, edges, kind).tiles > MAX_LANDSCAPE_TILES
+                   for kind in LANDSCAPES)
 
     def placements(self, orientations: tuple[Edges, ...]) -> list[tuple[int, Edges]]:
         """Every legal (cell, oriented edges) for a tile with these distinct orientations."""

@@ -21,6 +21,7 @@ from cdsim.kinds import (
     ARTISAN,
     BAKER,
     BAKERY,
+    EDGE_NAMES,
     FEATURE_NAMES,
     FOUNTAIN,
     LANDSCAPE_GOOD,
@@ -69,6 +70,11 @@ _REWARD_ORDER = {k: 0 for k in LANDSCAPES} | {
     MARKET: 1, BAKERY: 1, FOUNTAIN: 1, BAKER: 2, ADMINISTRATOR: 2, ARTISAN: 4, MERCHANT: 5}
 
 T = TypeVar("T")
+
+
+def edge_text(edges: tuple[int, int, int, int]) -> str:
+    """N E S W as codes of COMPONENTS C1, e.g. 'V G G G'."""
+    return " ".join(EDGE_NAMES[e] for e in edges)
 
 
 @dataclass(frozen=True)
@@ -282,7 +288,7 @@ class GameState:
             self.log(f"  seat {seat} {how} to {move.dest}, takes {name}, stores it")
             return
         self.log(f"  seat {seat} {how} to {move.dest}, takes {name}, builds at "
-                 f"{divmod(take.cell, 6)}")
+                 f"{divmod(take.cell, 6)} as {edge_text(take.edges)}")
         self.build(seat, tile, take.cell, take.edges)
 
     # -- R5, R6: building and rewards ----------------------------------------------
@@ -325,7 +331,8 @@ class GameState:
             note = "+1 bread"
         elif kind == VILLA:
             note = f"{feature.chimneys} chimneys"
-        self.log(f"    completes {FEATURE_NAMES[kind]} ({feature.tiles} tiles) {note}".rstrip())
+        size = f"{feature.tiles} tile{'s' if feature.tiles > 1 else ''}"
+        self.log(f"    completes {FEATURE_NAMES[kind]} ({size}) {note}".rstrip())
         if kind == ARTISAN:
             self.artisan(seat)
         elif kind == FOUNTAIN:
@@ -351,7 +358,8 @@ class GameState:
         tile = self.seal[choice.slot]
         assert tile is not None
         self.seal[choice.slot] = None  # R6.3: never replaced
-        self.log(f"    artisan: builds seal tile {types[tile].id} at {divmod(choice.cell, 6)}")
+        self.log(f"    artisan: builds seal tile {types[tile].id} at {divmod(choice.cell, 6)} "
+                 f"as {edge_text(choice.edges)}")
         self.build(seat, tile, choice.cell, choice.edges)
 
     def fountain(self, seat: int) -> None:
