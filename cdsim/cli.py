@@ -118,22 +118,28 @@ def score(
 
     comps = _components(components)
     result = score_position(load_position(position, comps), comps)
-    cards = [{"id": o.card_id, "multiples": o.multiples, "failed": o.failed, "vp": o.vp,
-              "coins": o.coins, "bread": o.bread, "steps": o.steps,
-              "paid": dict(zip(GOOD_NAMES, o.paid_goods, strict=True))
-              | {"coins": o.paid_coins, "bread": o.paid_bread}} for o in result.cards]
+    lines: list[str] = []
+    cards = []
+    for o in result.cards:
+        paid = dict(zip(GOOD_NAMES, o.paid_goods, strict=True)) | {
+            "coins": o.paid_coins, "bread": o.paid_bread}
+        cards.append({"id": o.card_id, "multiples": o.multiples, "failed": o.failed, "vp": o.vp,
+                      "coins": o.coins, "bread": o.bread, "steps": o.steps, "paid": paid})
+        if as_json:
+            continue
+        card = comps.objectives[o.card_id]
+        if o.failed:
+            lines.append(f"{o.card_id} ({card.describe()}): cannot be fulfilled: -4 VP")
+            continue
+        pays = ", ".join(f"{v} {k}" for k, v in paid.items() if v) or "nothing"
+        gets = ", ".join(f"{v} {k}" for k, v in zip(("vp", "coins", "bread", "steps"),
+                                                    (o.vp, o.coins, o.bread, o.steps), strict=True) if v)
+        lines.append(f"{o.card_id} ({card.describe()}): x{o.multiples}, pays {pays}, gets {gets}")
     if as_json:
         print(json.dumps({"final": result.final, "cards": cards}))
         return
     print("final scoring: " + ", ".join(f"{k} {v}" for k, v in result.final.items()))
-    for c in cards:
-        card = comps.objectives[str(c["id"])]
-        if c["failed"]:
-            print(f"{c['id']} ({card.describe()}): cannot be fulfilled: -4 VP")
-            continue
-        paid = ", ".join(f"{v} {k}" for k, v in c["paid"].items() if v) or "nothing"  # type: ignore[union-attr]
-        gets = ", ".join(f"{c[k]} {k}" for k in ("vp", "coins", "bread", "steps") if c[k])
-        print(f"{c['id']} ({card.describe()}): x{c['multiples']}, pays {paid}, gets {gets}")
+    print("\n".join(lines))
 
 
 @app.command()

@@ -87,9 +87,24 @@ class District:
     """A player's district board. Mutated only through ``place``."""
 
     __slots__ = (
-        "_open", "_parent", "_size", "_chimneys", "_members",
-        "board", "chimneys_at", "complete_count", "complete_mask", "edges", "features",
-        "frame", "frame_goals", "frontier", "have", "history", "scrolls", "villa_chimneys",
+        "_chimneys",
+        "_members",
+        "_open",
+        "_parent",
+        "_size",
+        "board",
+        "chimneys_at",
+        "complete_count",
+        "complete_mask",
+        "edges",
+        "features",
+        "frame",
+        "frame_goals",
+        "frontier",
+        "have",
+        "history",
+        "scrolls",
+        "villa_chimneys",
     )
 
     def __init__(self, board: Board | None, frame: tuple[FramePart, ...] = ()) -> None:
@@ -300,7 +315,9 @@ class District:
                 if e is None:
                     mark = "s" if cell in self.scrolls else (
                         "x" if self.board and cell == self.board.spade else " ")
-                    top.append("   "); mid.append(f" {mark} "); bot.append("   ")
+                    top.append("   ")
+                    mid.append(f" {mark} ")
+                    bot.append("   ")
                     continue
                 mid_ch = center.get(buildings.get(cell, 0), str(self.chimneys_at[cell] or "+"))
                 top.append(f" {ch(e[0])} ")

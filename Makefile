@@ -1,0 +1,33 @@
+# cdsim — `make install`, then `make test`. Everything runs from a local .venv.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+CDSIM := $(VENV)/bin/cdsim
+
+.PHONY: install test lint run bench strength clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+test: install
+	$(PY) -m pytest
+	$(VENV)/bin/ruff check cdsim strategies reports tests scripts
+	$(VENV)/bin/mypy
+
+lint: install
+	$(VENV)/bin/ruff check cdsim strategies reports tests scripts
+	$(VENV)/bin/mypy
+
+# The main job. For now one traced game; the runner and report issues grow it.
+run: install
+	$(CDSIM) play --players 4 --seed 1 --trace
+
+bench: install
+	$(PY) scripts/bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,3 @@
+from cdsim.cli import main
+
+main()

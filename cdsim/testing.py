@@ -1,0 +1,88 @@
+"""A test kit for strategy authors and cdsim's own tests (PettingZoo-style).
+
+``check_strategy`` plays a batch of games in checking mode and verifies the same
+seed gives the same game; ``Scripted`` is a strategy whose choices a test sets.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cdsim.cards import Payment
+from cdsim.components import Components, ObjectiveCard, load_components
+from cdsim.game import GameConfig, GameState, play_game
+from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
+from cdsim.records import GameRecord
+
+Picker = Callable[[PlayerView, Sequence[Any]], Any]
+
+
+def _first(view: PlayerView, options: Sequence[Any]) -> Any:
+    return options[0]
+
+
+class Scripted:
+    """Takes the first option unless a test sets a picker for that decision."""
+
+    name = "scripted"
+    reads_scores = False
+
+    def __init__(self, **pickers: Picker) -> None:
+        self.pickers = pickers
+
+    def _pick(self, decision: str, view: PlayerView, options: Sequence[Any]) -> Any:
+        return self.pickers.get(decision, _first)(view, options)
+
+    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+        return int(self._pick("start", view, options))
+
+    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+        return self._pick("move", view, options)  # type: ignore[no-any-return]
+
+    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
+        return self._pick("take", view, options)  # type: ignore[no-any-return]
+
+    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
+        return self._pick("seal", view, options)  # type: ignore[no-any-return]
+
+    def choose_fountain(self, view: PlayerView,
+                        options: Sequence[FountainChoice]) -> FountainChoice:
+        return self._pick("fountain", view, options)  # type: ignore[no-any-return]
+
+    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
+        return self._pick("circle", view, options)  # type: ignore[no-any-return]
+
+    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
+                       options: Sequence[Payment]) -> Payment:
+        return self._pick("payment", view, options)  # type: ignore[no-any-return]
+
+
+def tile_type(components: Components, tile_id: str) -> int:
+    """Index of a tile type by its id in tiles.toml."""
+    return next(i for i, t in enumerate(components.tile_types) if t.id == tile_id)
+
+
+def new_state(players: int = 2, seed: int = 0, strategies: Sequence[Strategy] | None = None,
+              **config: Any) -> GameState:
+    """A freshly set-up game (before pawns are placed)."""
+    cfg = GameConfig(players, components=config.pop("components", load_components()), **config)
+    return GameState(cfg, list(strategies or [Scripted() for _ in range(players)]), seed)
+
+
+def check_strategy(factory: Callable[[], Strategy], games: int = 5,
+                   players: Sequence[int] = (2, 3, 4)) -> list[GameRecord]:
+    """Play games in checking mode (every invariant after every action; illegal choices
+    raise); the same seed must replay the same record, and the strategy must pickle."""
+    records = []
+    pickle.loads(pickle.dumps(factory()))
+    for n in players:
+        config = GameConfig(n, check=True)
+        for seed in range(games):
+            record = play_game(config, [factory() for _ in range(n)], seed)
+            again = play_game(GameConfig(n), [factory() for _ in range(n)], seed)
+            if record.digest() != again.digest():
+                raise AssertionError(f"seed {seed}, {n} players: the same seed gave another game")
+            records.append(record)
+    return records

@@ -1,0 +1,1 @@
+"""Balance reports over run folders (not built yet: see the report issue)."""

@@ -1,0 +1,77 @@
+"""The component set is data, validated on load (COMPONENTS.md)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cdsim.components import DATA_DIR, load_components
+from cdsim.errors import ComponentError
+
+
+def test_default_set_matches_the_rulebook_counts() -> None:  # R1.1, R1.4
+    c = load_components()
+    assert (len(c.light), len(c.dark)) == (84, 39)
+    assert len(c.objectives) == 60 and len(c.fountains) == 24
+    assert all(len(c.decks[d]) == 15 for d in "ABCD")
+    assert c.is_default
+    assert all(c.tile_types[t].dark for t in c.dark)
+
+
+def test_villa_table_rulebook_points() -> None:  # R10.1, COMPONENTS C6
+    c = load_components()
+    assert [c.villa_points(n) for n in (1, 2, 3, 5)] == [0, 1, 3, 7]
+    assert c.villa_points(40) == 2 * 40 - 3
+
+
+def test_rotations_are_precomputed_and_distinct() -> None:  # R5.2
+    c = load_components()
+    by_id = {t.id: t for t in c.tile_types}
+    assert len(by_id["L-market"].orientations) == 1
+    assert len(by_id["L-villa-straight-1"].orientations) == 2
+    assert len(by_id["L-villa-end-1"].orientations) == 4
+
+
+def _copy_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    for f in DATA_DIR.glob("*.toml"):
+        shutil.copy(f, tmp_path / f.name)
+    path = tmp_path / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    return tmp_path
+
+
+@pytest.mark.parametrize(("name", "old", "new", "message"), [
+    ("tiles.toml", 'edges = "V G G G"\nchimneys = 1\ncount = 4',
+     'edges = "V G G G"\nchimneys = 1\ncount = 3', "83 light tiles"),
+    ("tiles.toml", 'edges = "V G G G"', 'edges = "V G X G"', "unknown edge code 'X'"),
+    ("cards.toml", "reward = { vp = 4 }", "reward = { }", "objective card 'A01': a card with no reward"),
+    ("cards.toml", 'requires = { grapes = 2 }', 'requires = { wine = 2 }', "unknown pay requirement"),
+    ("boards.toml", '"..S..S",', '"..S...",', "9 scroll spaces"),
+    ("frames.toml", "line = 1", "line = 7", "goal line must be 0-5"),
+    ("scoring.toml", 'provenance = "reconstructed"', 'provenance = "guess"', "provenance"),
+    ("tiles.toml", 'edges = "P G G G"', 'edges = "P G P G"', "only ends and corners"),
+])
+def test_bad_component_files_are_rejected_with_one_line(
+        tmp_path: Path, name: str, old: str, new: str, message: str) -> None:
+    folder = _copy_with(tmp_path, name, old, new)
+    with pytest.raises(ComponentError) as err:
+        load_components(folder)
+    text = str(err.value)
+    assert message in text and name in text and "\n" not in text
+
+
+def test_a_partial_folder_replaces_only_its_files(tmp_path: Path) -> None:
+    text = (DATA_DIR / "scoring.toml").read_text().replace("per_extra_chimney = 2",
+                                                           "per_extra_chimney = 3")
+    (tmp_path / "scoring.toml").write_text(text)
+    c = load_components(tmp_path)
+    assert not c.is_default and c.villa_points(40) > load_components().villa_points(40)
+    assert c.digest != load_components().digest
+
+
+def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "cards.toml").write_text("[[objective]\n")
+    with pytest.raises(ComponentError, match=r"cards\.toml: not valid TOML"):
+        load_components(tmp_path)

@@ -1,0 +1,220 @@
+"""Engine rules on hand-built states (R2-R10). Each test names its rule."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from cdsim.cards import Payment, payment_options
+from cdsim.components import load_components
+from cdsim.district import Feature
+from cdsim.game import GameState, run_game
+from cdsim.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW
+from cdsim.players import PlayerView
+from cdsim.scoring import final_scoring, resolve_card, scoring_order
+from cdsim.testing import Scripted, new_state, tile_type
+
+C = load_components()
+G = MEADOW
+
+
+def test_start_stack_puts_last_seat_on_top() -> None:  # R2.6
+    state = new_state(4)
+    assert [p.scroll for p in state.players] == [0, 0, 0, 0]
+    assert scoring_order(state) == [3, 2, 1, 0]  # R8.2: top of the stack first
+
+
+def test_scoring_order_furthest_first_then_top_of_stack() -> None:  # R8.2
+    state = new_state(3)
+    state.advance_scroll(0, 2)
+    state.advance_scroll(2, 2)  # arrives later: on top of seat 0
+    assert scoring_order(state) == [2, 0, 1]
+
+
+def test_move_skips_empty_depots_in_the_same_direction() -> None:  # R4.2, R4.3
+    state = new_state(2)
+    state.deal()
+    p = state.players[0]
+    p.pawn = 0
+    state.depots[1] = []
+    state.depots[2] = []
+    dests = {m.dest for m in state.move_options(0) if not m.bread}
+    assert dests == {3, 6}
+
+
+def test_skipping_may_return_to_the_starting_space() -> None:  # R4.3
+    state = new_state(2)
+    state.deal()
+    state.players[0].pawn = 4
+    for s in range(7):
+        if s != 4:
+            state.depots[s] = []
+    assert {m.dest for m in state.move_options(0)} == {4}
+
+
+def test_bread_move_goes_anywhere_with_a_tile() -> None:  # R4.4
+    state = new_state(2)
+    state.deal()
+    p = state.players[0]
+    p.pawn = 0
+    assert not any(m.bread for m in state.move_options(0))
+    p.bread = 1
+    state.depots[5] = []
+    bread = {m.dest for m in state.move_options(0) if m.bread}
+    assert bread == {0, 1, 2, 3, 4, 6}  # staying is allowed; an empty depot is not
+
+
+def test_depot_thinning_two_players() -> None:  # R4.6
+    state = new_state(2)
+    state.place_pawns()
+    state.deal()
+    state.turn(0)
+    dest = state.players[0].pawn
+    assert len(state.depots[dest]) == 3
+    state.players[1].pawn = (dest + 1) % 7
+    state.players[1].bread = 1
+    state.strategies[1] = Scripted(move=lambda v, o: next(m for m in o if m.bread
+                                                          and m.dest == dest))
+    state.turn(1)
+    assert state.depots[dest] == [] and state.discarded == 2
+
+
+def _build_pair(state: GameState, kind_code: str, seat: int = 0) -> None:
+    d = state.players[seat].district
+    d.frontier = (1 << 36) - 1
+    t = tile_type(C, f"L-{kind_code}")
+    kind = {"dB": BAKER, "dA": ADMINISTRATOR, "dR": ARTISAN}[kind_code]
+    state.build(seat, t, 14, (G, kind, G, G))
+    state.build(seat, t, 15, (G, G, G, kind))
+
+
+def test_baker_gives_two_bread() -> None:  # R6.3
+    state = new_state()
+    _build_pair(state, "dB")
+    assert state.players[0].bread == 2
+
+
+def test_administrator_gives_two_scroll_steps() -> None:  # R6.3
+    state = new_state()
+    _build_pair(state, "dA")
+    assert state.players[0].scroll == 2
+
+
+def test_artisan_builds_a_seal_tile_and_chains() -> None:  # R6.3
+    state = new_state()
+    artisan = tile_type(C, "D-dR")
+    state.seal = [artisan, tile_type(C, "D-market")] + [None] * 9
+    d = state.players[0].district
+    d.frontier = (1 << 36) - 1
+    d.place(20, (G, G, G, ARTISAN))  # a lone artisan half waiting at (3,2)
+
+    def chain(view: PlayerView, options: Sequence[Any]) -> Any:
+        # prefer the artisan half that completes the waiting one, then the market
+        return next((o for o in options if o.cell == 19), options[-1])
+
+    state.strategies[0] = Scripted(seal=chain)
+    _build_pair(state, "dR")  # completes an artisan: build seal tile -> 2nd artisan -> market
+    assert state.seal == [None] * 11
+    assert d.complete_count[ARTISAN] == 2
+    assert state.players[0].coins == 1  # the market from the chain paid too
+
+
+def test_artisan_reward_is_lost_when_nothing_fits() -> None:  # R6.3 [decision]
+    state = new_state()
+    state.seal = [None] * 11
+    _build_pair(state, "dR")
+    assert state.players[0].artisan_lost == 1
+
+
+def test_fountain_first_keeps_one_later_keep_both_give_one_back() -> None:  # R6.5
+    state = new_state()
+    p = state.players[0]
+    deck = list(state.fountain_deck)
+    state.reward(0, Feature(FOUNTAIN, 1, 0, (0,)))
+    assert p.fountain_cards == [deck[0]]
+    assert state.fountain_deck[-1] == deck[1]  # the other went under the deck
+    state.reward(0, Feature(FOUNTAIN, 1, 0, (1,)))
+    assert sorted(p.fountain_cards) == sorted(deck[2:4])  # kept both, gave back the first
+    assert state.fountain_deck[-1] == deck[0]
+    assert len(state.fountain_deck) == 22
+
+
+def test_scroll_space_advances_the_disc() -> None:  # R5.4
+    state = new_state()
+    p = state.players[0]
+    cell = next(iter(sorted(p.district.scrolls)))
+    p.district.frontier = 1 << cell
+    state.build(0, tile_type(C, "L-market"), cell, (G, G, G, G))
+    assert p.scroll == 1 and cell not in p.district.scrolls
+
+
+def test_scroll_track_overflow_scores_a_point_per_step() -> None:  # R6.6
+    state = new_state()
+    p = state.players[0]
+    state.advance_scroll(0, 39)
+    state.advance_scroll(0, 3)
+    assert p.scroll == 40 and p.current_vp == 8 + 2
+    state.advance_scroll(1, 40)
+    state.advance_scroll(0, 1)
+    assert p.stamp > state.players[1].stamp  # stays on the last space, on top
+
+
+def test_failed_card_costs_four() -> None:  # R8.5
+    state = new_state()
+    slot = next(s for s, c in enumerate(state.grid) if c and C.objectives[c].pay)
+    resolve_card(state, 0, slot)
+    assert state.players[0].current_vp == 8 - 4
+    assert state.players[0].failed_cards == 1
+
+
+def test_must_take_a_multiple_when_able() -> None:  # R8.5 [decision]
+    card = C.objectives["A02"]  # pay 2 herbs -> 4 VP
+    options = payment_options(card, [0] * 16, [0, 4, 0, 0], 1, 3)
+    assert Payment(0, 0) not in options
+    assert {(o.paid, o.bread) for o in options} == {(0, 1), (1, 0), (1, 1), (2, 0), (2, 1)}
+
+
+def test_bread_from_the_first_card_pays_the_second() -> None:  # R8.6
+    state = new_state()
+    p = state.players[0]
+    state.grid[0], state.grid[1] = "C01", "A02"  # have 2 chimneys -> 1 bread; pay 2 herbs
+    p.district.have[0] = 6  # 6 chimneys -> 3 bread from the first card
+    resolve_card(state, 0, 0)
+    assert p.bread == 3
+    resolve_card(state, 0, 1)  # no herbs: fulfilled with the 3 bread
+    assert (p.bread, p.current_vp, p.failed_cards) == (0, 8 + 4, 0)
+
+
+def test_tie_goes_to_the_disc_furthest_behind() -> None:  # R10.6
+    state = new_state(3)
+    for p in state.players:
+        p.vp_after_phase = [0, 0, 0, 0]
+        p._start_vp = 10
+    state.advance_scroll(0, 3)
+    state.advance_scroll(1, 1)  # seats 1 and 2 on space 1; 2 arrives later (on top)
+    state.advance_scroll(2, 1)
+    for p in state.players:
+        p._start_vp -= state.components.scroll_points[p.scroll]  # equalise the totals
+    record = final_scoring(state, 0)
+    assert len({s.final_vp for s in record.seats}) == 1
+    assert [s.rank for s in record.seats] == [3, 1, 2]  # lower in the stack wins
+    assert record.tiebreak
+
+
+def test_starting_player_passes_left_each_phase() -> None:  # R3.3
+    firsts: dict[int, int] = {}
+
+    def record_first(view: PlayerView, options: Sequence[Any]) -> Any:
+        firsts.setdefault(view.state.phase, view.seat)
+        return options[0]
+
+    n = 3
+    state = new_state(n, strategies=[Scripted(move=record_first) for _ in range(n)])
+    run_game(state)
+    assert firsts == {0: 0, 1: 1, 2: 2, 3: 0}
+
+
+def test_phase_four_deals_dark_tiles() -> None:  # R3.2
+    state = new_state(2)
+    state.phase = 3
+    state.deal()
+    assert all(C.tile_types[t].dark for d in state.depots for t in d)
+    assert state.dark_deck == []
