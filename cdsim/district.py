@@ -77,6 +77,7 @@ class PartPreview:
     open_edges: int
     tiles: int
     chimneys: int
+    cells: int  # bit mask of the merged feature's cells
 
     @property
     def completes(self) -> bool:
@@ -196,7 +197,11 @@ class District:
         open_edges = own - matched + sum(self._open[r] for r in roots) - matched
         tiles = 1 + sum(self._size[r] for r in roots)
         chim = chimneys + sum(self._chimneys[r] for r in roots)
-        return PartPreview(kind, open_edges, tiles, chim)
+        mask = 1 << cell
+        for r in roots:
+            for c in self._members[r]:
+                mask |= 1 << c
+        return PartPreview(kind, open_edges, tiles, chim, mask)
 
     def preview(self, cell: int, edges: Edges, chimneys: int = 0) -> list[PartPreview]:
         """The features each part of the tile would belong to, without placing it."""

@@ -396,11 +396,12 @@ def run_game(state: GameState) -> None:
     checking = state.config.check
     if checking:
         from cdsim.checking import check_state
-    state.place_pawns()
     for phase in range(PHASES):
         state.phase = phase
         state.start_player = phase % state.config.players  # R3.3: passes left
         state.deal()
+        if phase == 0:
+            state.place_pawns()  # R2.5 comes after the tiles are dealt (R2.4)
         state.log(f"== phase {phase + 1}, starting player seat {state.start_player}")
         for rnd in range(ROUNDS):
             state.round = rnd
