@@ -55,15 +55,18 @@ def play(
     trace: Annotated[bool, typer.Option(help="Print every turn, scoring phase and the districts.")]
         = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    strategy_params: Annotated[str | None, typer.Option(
+        help="Tweak scripted profiles: villa.chimney=1.5,bread.bread_move_cost=1 "
+             "(fields of strategies/value.py Params).")] = None,
     components: ComponentsOpt = None,
 ) -> None:
     """Play one game and print its result."""
     from cdsim.game import GameConfig, play_game
-    from strategies.registry import make_lineup
+    from strategies.registry import make_lineup, parse_params
 
     config = GameConfig(players, _parse_ints(start_vp, "--start-vp") if start_vp else (),
                         _components(components))
-    lineup = make_lineup(strategies.split(","), players)
+    lineup = make_lineup(strategies.split(","), players, parse_params(strategy_params))
     if seed < 0:
         raise CdsimError(f"--seed must be >= 0, got {seed}")
     lines: list[str] = []

@@ -8,11 +8,16 @@ from collections.abc import Callable
 from cdsim.errors import CdsimError
 from cdsim.players import Strategy
 from strategies.random_player import RandomStrategy
+from strategies.scripted import BreadPlayer, GreedyPlayer, LandscapePlayer, VillaPlayer
 
 Factory = Callable[[], Strategy]
 
 BUILTIN: dict[str, Factory] = {
     "random": RandomStrategy,
+    "greedy": GreedyPlayer,
+    "villa": VillaPlayer,
+    "landscape": LandscapePlayer,
+    "bread": BreadPlayer,
 }
 
 
@@ -20,10 +25,42 @@ def describe(name: str) -> str:
     return str(getattr(BUILTIN[name], "description", ""))
 
 
-def make_strategy(spec: str) -> Strategy:
+Overrides = dict[str, dict[str, float]]
+
+
+def parse_params(text: str | None) -> Overrides:
+    """``villa.chimney=1.5,bread.bread_move_cost=1`` -> {"villa": {"chimney": 1.5}, ...}."""
+    out: Overrides = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition("=")
+        name, dot, field = key.strip().partition(".")
+        if not sep or not dot:
+            raise CdsimError(f"--strategy-params: {item.strip()!r} is not strategy.param=value")
+        try:
+            out.setdefault(name, {})[field] = float(value)
+        except ValueError:
+            raise CdsimError(f"--strategy-params: {item.strip()!r}: {value!r} is not a number") from None
+    for name in out:
+        if name not in BUILTIN or name == "random":
+            raise CdsimError(f"--strategy-params: {name!r} has no parameters "
+                             f"(scripted: {', '.join(n for n in BUILTIN if n != 'random')})")
+    return out
+
+
+def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
     """A fresh strategy from a built-in name or ``package.module:ClassName``."""
     spec = spec.strip()
     if spec in BUILTIN:
+        mine = (overrides or {}).get(spec)
+        if mine:
+            profile = BUILTIN[spec].profile  # type: ignore[attr-defined]
+            try:
+                return BUILTIN[spec](profile.with_overrides(mine))  # type: ignore[call-arg]
+            except KeyError as exc:
+                raise CdsimError(f"--strategy-params: {spec} has no parameter {exc.args[0]!r} "
+                                 "(see strategies/value.py Params)") from None
         return BUILTIN[spec]()
     if ":" not in spec:
         known = ", ".join(BUILTIN)
@@ -43,11 +80,11 @@ def make_strategy(spec: str) -> Strategy:
     return strategy
 
 
-def make_lineup(specs: list[str], players: int) -> list[Strategy]:
+def make_lineup(specs: list[str], players: int, overrides: Overrides | None = None) -> list[Strategy]:
     """One strategy per seat; a single name fills every seat."""
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         raise CdsimError(f"--strategies names {len(specs)} strategies for {players} players "
                          "(give one per seat, or one for all)")
-    return [make_strategy(s) for s in specs]
+    return [make_strategy(s, overrides) for s in specs]

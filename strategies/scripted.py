@@ -1,0 +1,162 @@
+"""The scripted players: one shared value model (value.py), four plans.
+
+- greedy: the best immediate value under the default profile.
+- villa: grows few large, high-chimney villas and completes them; favours chimney
+  and villa cards (C) and villa frame goals.
+- landscape: completes landscapes early for goods, turns them into coins with
+  merchant dwellings, favours goods cards (A/B) and landscape cards (D).
+- bread: collects bread (baker dwellings, bakeries), spends 1 bread on moves that
+  reach a clearly better depot, and pays rich cards with sets of 3 bread.
+
+None reads victory-point totals (reads_scores = False).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import ClassVar
+
+from cdsim.cards import Payment
+from cdsim.components import ObjectiveCard
+from cdsim.kinds import FEATURE_CODES
+from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Take
+from strategies.value import Evaluator, Params, best_card_payment, payment_value
+
+
+class ScriptedPlayer:
+    """The shared decision logic; subclasses set ``profile`` and ``favoured`` kinds."""
+
+    name = "greedy"
+    description = "best immediate value under the shared value model"
+    reads_scores = False
+    profile: ClassVar[Params] = Params()
+    favoured: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params or self.profile
+        self._cache_key: tuple[int, ...] = ()
+        self._cache: dict[int, float] = {}
+
+    # -- helpers -------------------------------------------------------------
+    def _evaluator(self, view: PlayerView) -> Evaluator:
+        return Evaluator(view, self.params)
+
+    def _tile_value(self, view: PlayerView, ev: Evaluator, tile_type: int) -> float:
+        """Best value of a tile type for this player now (cached within one turn)."""
+        me = view.me
+        key = (id(view.state), view.state.phase, view.state.round, me.district.built, me.coins,
+               sum(me.goods), len(me.fountain_cards))
+        if key != self._cache_key:
+            self._cache_key, self._cache = key, {}
+        if tile_type not in self._cache:
+            t = view.state.components.tile_types[tile_type]
+            best = self.params.store
+            for cell, edges in me.district.placements(t.orientations):
+                best = max(best, ev.placement(t, cell, edges))
+            self._cache[tile_type] = best
+        return self._cache[tile_type]
+
+    def _depot_value(self, view: PlayerView, ev: Evaluator, space: int) -> float:
+        return max((self._tile_value(view, ev, t) for t in view.state.depots[space]),
+                   default=0.0)
+
+    # -- decisions -----------------------------------------------------------
+    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+        ev = self._evaluator(view)
+        def reach(space: int) -> float:
+            return max(self._depot_value(view, ev, (space + s) % 7) for s in (1, -1))
+        return max(options, key=reach)
+
+    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+        ev = self._evaluator(view)
+        cost = self.params.bread_move_cost
+        return max(options, key=lambda m: self._depot_value(view, ev, m.dest)
+                   - (cost if m.bread else 0.0))
+
+    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
+        ev = self._evaluator(view)
+        types = view.state.components.tile_types
+        store = self.params.store
+        return max(options, key=lambda o: store if o.edges is None
+                   else ev.placement(types[o.tile_type], o.cell, o.edges))
+
+    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
+        ev = self._evaluator(view)
+        types = view.state.components.tile_types
+        return max(options, key=lambda o: ev.placement(types[o.tile_type], o.cell, o.edges))
+
+    def _fountain_card_value(self, view: PlayerView, card_id: str) -> float:
+        card = view.state.components.fountains[card_id]
+        have = view.me.district.complete_count[card.goal]
+        favoured = 1.5 if card.goal in {FEATURE_CODES[k] for k in self.favoured} else 0.5
+        return card.vp * (have + favoured)
+
+    def choose_fountain(self, view: PlayerView,
+                        options: Sequence[FountainChoice]) -> FountainChoice:
+        def value(o: FountainChoice) -> float:
+            kept = sum(self._fountain_card_value(view, c) for c in o.keep)
+            if o.give_back is not None and o.give_back in view.me.fountain_cards:
+                kept -= self._fountain_card_value(view, o.give_back)
+            return kept
+        return max(options, key=value)
+
+    def _scoring_params(self, view: PlayerView) -> Params:
+        if view.state.phase == 3:  # after the last scoring, resources are leftovers only
+            return replace(self.params, good=0.5, coin=0.5, bread=0.5, step=1.0)
+        return self.params
+
+    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
+        p = self._scoring_params(view)
+        me = view.me
+        objectives = view.state.components.objectives
+
+        def value(o: CircleChoice) -> float:
+            goods, coins, bread = list(me.goods), me.coins, me.bread
+            total = 0.0
+            for slot in (o.first, o.second):
+                card = objectives[view.state.grid[slot] or ""]
+                v, pay = best_card_payment(p, card, me.district.have, goods, coins, bread, p.good)
+                _, out = payment_value(p, card, pay, goods, coins, p.good)
+                total += v
+                goods = [g - x for g, x in zip(goods, out.paid_goods, strict=True)]
+                coins += out.coins - out.paid_coins
+                bread += out.bread - out.paid_bread
+            return total
+        return max(options, key=value)
+
+    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
+                       options: Sequence[Payment]) -> Payment:
+        p = self._scoring_params(view)
+        me = view.me
+        _, best = best_card_payment(p, card, me.district.have, me.goods, me.coins, me.bread,
+                                    p.good)
+        return next((o for o in options if o == best), options[0])
+
+
+class GreedyPlayer(ScriptedPlayer):
+    name = "greedy"
+    description = "best immediate value under the shared value model"
+
+
+class VillaPlayer(ScriptedPlayer):
+    name = "villa"
+    description = "grows few large high-chimney villas and completes them; C cards, villa goals"
+    profile = Params(chimney=1.2, villa_complete=1.5, open_edge=0.25, landscape_complete=0.3,
+                     dwelling_complete=0.5, card_match=0.6)
+    favoured = ("villa",)
+
+
+class LandscapePlayer(ScriptedPlayer):
+    name = "landscape"
+    description = "completes landscapes for goods, merchants turn them into coins; A/B cards"
+    profile = Params(good=1.3, coin=1.6, landscape_complete=2.0, chimney=0.3,
+                     villa_complete=0.7, card_match=0.7)
+    favoured = ("pond", "garden", "vineyard", "chicken_yard")
+
+
+class BreadPlayer(ScriptedPlayer):
+    name = "bread"
+    description = "hoards bread (bakers, bakeries), bread moves to the best depot, pays cards in bread"
+    profile = Params(bread=1.6, bread_move_cost=1.2, bread_for_cards=0.8, dwelling_complete=1.2)
+    favoured = ("baker", "bakery")

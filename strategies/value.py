@@ -1,0 +1,226 @@
+"""One shared, documented value model: what an option is worth, in victory points.
+
+Every scripted player uses this model; they differ only by their ``Params`` profile
+and by a few plan rules in ``scripted.py``. Values are estimates in VP:
+
+- resources: a good, coin, bread or scroll step is worth ``good``/``coin``/``bread``/
+  ``step`` VP (each is at least half a VP as a leftover, R10.2; more through cards);
+- building: chimneys (``chimney`` per chimney in any villa), closing open edges
+  (``open_edge`` per edge closed, the same penalty per edge opened), completions
+  (their immediate reward, the villa's end VP, frame goals not yet met, kept
+  fountain cards, and ``card_match`` x the VP of cards on the grid that count it);
+- a stored tile is worth ``store`` (half a VP as a leftover).
+
+A strategy never reads victory-point totals (``reads_scores = False``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from cdsim.cards import CardOutcome, Payment, payment_options, settle
+from cdsim.components import ObjectiveCard, TileType
+from cdsim.district import District, have_index
+from cdsim.kinds import (
+    ADMINISTRATOR,
+    ARTISAN,
+    BAKER,
+    BAKERY,
+    DWELLINGS,
+    FOUNTAIN,
+    LANDSCAPES,
+    MARKET,
+    MEADOW,
+    MERCHANT,
+    NEIGHBOUR,
+    VILLA,
+)
+from cdsim.players import PlayerView
+
+
+@dataclass(frozen=True)
+class Params:
+    """A strategy's profile: the weights of the shared value model (VP per unit)."""
+
+    good: float = 1.0
+    coin: float = 1.2
+    bread: float = 1.0
+    step: float = 1.0
+    chimney: float = 0.6
+    villa_complete: float = 1.0  # x the villa's end-scoring VP
+    open_edge: float = 0.35
+    landscape_complete: float = 1.0  # bonus beyond the goods
+    dwelling_complete: float = 1.0
+    fountain: float = 2.5
+    artisan: float = 2.5
+    frame_goal: float = 1.0  # x the goal's VP
+    fountain_card: float = 1.0  # x the fountain cards' VP
+    card_match: float = 0.5  # x the VP-equivalent of a grid card counting the feature
+    store: float = 0.5
+    progress_credit: float = 0.4  # share of a completion's value credited to a step towards it
+    bread_move_cost: float = 2.5  # a bread move must gain at least this much
+    bread_for_cards: float = 0.0  # extra value per multiple bought with bread
+
+    def with_overrides(self, overrides: dict[str, float]) -> Params:
+        names = {f.name for f in fields(self)}
+        for key in overrides:
+            if key not in names:
+                raise KeyError(key)
+        return replace(self, **overrides)
+
+
+def reward_value(p: Params, vp: int, coins: int, bread: int, steps: int) -> float:
+    return vp + p.coin * coins + p.bread * bread + p.step * steps
+
+
+def card_interest(view: PlayerView, p: Params) -> list[float]:
+    """VP-equivalent per unit of each have-key, over grid cards next to a free circle."""
+    state = view.state
+    open_slots: set[int] = set()
+    for i, (a, b) in enumerate(state.circles):
+        if state.circle_owner[i] < 0:
+            open_slots.update((a, b))
+    interest = [0.0] * 16
+    for slot in open_slots:
+        card_id = state.grid[slot]
+        if card_id is None:
+            continue
+        card = state.components.objectives[card_id]
+        if card.pay:
+            continue
+        worth = reward_value(p, *card.reward)
+        for key, n in card.requires:
+            interest[key] += worth / n / len(card.requires)
+    return interest
+
+
+def good_interest(view: PlayerView, p: Params) -> float:
+    """Extra value of one good from red cards still reachable on the grid."""
+    state = view.state
+    best = 0.0
+    for i, (a, b) in enumerate(state.circles):
+        if state.circle_owner[i] >= 0:
+            continue
+        for slot in (a, b):
+            card_id = state.grid[slot]
+            card = state.components.objectives[card_id] if card_id else None
+            if card is not None and card.pay:
+                per = sum(n for _, n in card.requires)
+                best = max(best, reward_value(p, *card.reward) / per - p.good)
+    return max(best, 0.0) * 0.5
+
+
+class Evaluator:
+    """Values placements for one player at one moment (cached per decision)."""
+
+    def __init__(self, view: PlayerView, p: Params) -> None:
+        self.view = view
+        self.p = p
+        self.d: District = view.me.district
+        self.interest = card_interest(view, p)
+        self.goods_bonus = good_interest(view, p)
+        comps = view.state.components
+        self.comps = comps
+        kept = view.me.fountain_cards
+        self.fountain_goal = [0.0] * 13
+        for f in kept:
+            card = comps.fountains[f]
+            self.fountain_goal[card.goal] += card.vp * p.fountain_card
+        # incomplete features are worthless at the end: progress counts less late
+        turns_left = 7 * (3 - view.state.phase) + (7 - view.state.round)
+        self.progress = min(1.0, turns_left / 10)
+
+    def completion_bonus(self, kind: int, mask: int) -> float:
+        p = self.p
+        bonus = self.fountain_goal[kind] + p.card_match * self.interest[
+            1 if kind == VILLA else have_index(kind)]
+        for gkind, vp, line in self.d.frame_goals:
+            if gkind == kind and mask & line and not self.d.complete_mask[kind] & line:
+                bonus += p.frame_goal * vp
+        return bonus
+
+    def placement(self, ttype: TileType, cell: int, edges: tuple[int, int, int, int]) -> float:
+        p = self.p
+        d = self.d
+        me = self.view.me
+        value = p.step if cell in d.scrolls else 0.0
+        if ttype.building:
+            b = ttype.building
+            value += {MARKET: p.coin, BAKERY: p.bread, FOUNTAIN: p.fountain}[b]
+            return value + self.completion_bonus(b, 1 << cell)
+        nbrs = NEIGHBOUR[cell]
+        for pv in d.preview(cell, edges, ttype.chimneys):
+            k = pv.kind
+            own = matched = 0
+            for di in range(4):
+                if edges[di] == k:
+                    own += 1
+                    n = nbrs[di]
+                    if n >= 0 and d.edges[n] is not None:
+                        matched += 1
+            value -= p.open_edge * (own - 2 * matched) * self.progress
+            if k == VILLA:
+                value += p.chimney * ttype.chimneys * self.progress
+                value += self.interest[0] * ttype.chimneys * p.card_match
+                if pv.completes:
+                    value += p.villa_complete * self.comps.villa_points(pv.chimneys)
+                    value += self.completion_bonus(VILLA, pv.cells)
+                else:  # a villa counts only complete: credit what it may become
+                    value += p.progress_credit * p.villa_complete * self.comps.villa_points(
+                        pv.chimneys) * self.progress
+            elif k in LANDSCAPES:
+                if pv.completes:
+                    value += self.completion_bonus(k, pv.cells)
+                    value += (pv.tiles - 1) * (p.good + self.goods_bonus) + p.landscape_complete
+                else:  # one more tile would pay about this much
+                    value += p.progress_credit * self.progress * (
+                        pv.tiles * (p.good + self.goods_bonus) + p.landscape_complete)
+            elif k in DWELLINGS:
+                worth = p.dwelling_complete + self.dwelling_reward(k, me.goods)
+                if pv.completes:
+                    value += worth + self.completion_bonus(k, pv.cells)
+                else:
+                    value += p.progress_credit * self.progress * worth
+        return value
+
+    def dwelling_reward(self, kind: int, goods: list[int]) -> float:
+        p = self.p
+        if kind == MERCHANT:
+            return p.coin * (sum(goods) + 1) - (p.good + self.goods_bonus) * sum(goods)
+        if kind == BAKER:
+            return 2 * p.bread
+        if kind == ADMINISTRATOR:
+            return 2 * p.step
+        if kind == ARTISAN:
+            return p.artisan
+        return 0.0
+
+
+def payment_value(p: Params, card: ObjectiveCard, pay: Payment | None, goods: list[int],
+                  coins: int, good_value: float) -> tuple[float, CardOutcome]:
+    out = settle(card, pay, goods, coins)
+    value = reward_value(p, out.vp, out.coins, out.bread, out.steps)
+    value -= good_value * sum(out.paid_goods) + p.coin * out.paid_coins
+    value -= p.bread * out.paid_bread
+    if pay is not None:
+        value += p.bread_for_cards * pay.bread
+    return value, out
+
+
+def best_card_payment(p: Params, card: ObjectiveCard, have: list[int], goods: list[int],
+                      coins: int, bread: int, good_value: float) -> tuple[float, Payment | None]:
+    best: tuple[float, Payment | None] = (float("-inf"), None)
+    for pay in payment_options(card, have, goods, coins, bread):
+        value, _ = payment_value(p, card, pay, goods, coins, good_value)
+        if value > best[0] or (value == best[0] and best[1] is not None
+                               and pay.multiples > best[1].multiples):
+            best = (value, pay)
+    if best[1] is None:
+        return payment_value(p, card, None, goods, coins, good_value)[0], None
+    return best
+
+
+def open_meadow_cells(d: District) -> int:
+    """How many empty frontier cells would take an all-meadow tile (for singles)."""
+    return sum(1 for c in d.frontier_cells()
+               if d.matches(c, (MEADOW, MEADOW, MEADOW, MEADOW)))

@@ -1,0 +1,94 @@
+"""The built-in players: legal, deterministic, score-blind, and recognisably themselves."""
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from cdsim.errors import CdsimError
+from cdsim.game import GameConfig, play_game
+from cdsim.testing import check_strategy
+from strategies.registry import BUILTIN, make_lineup, make_strategy, parse_params
+
+SCRIPTED = ["greedy", "villa", "landscape", "bread"]
+
+
+@pytest.mark.parametrize("name", list(BUILTIN))
+def test_every_builtin_is_score_blind(name: str) -> None:  # DESIGN.md: exact re-balancing
+    assert make_strategy(name).reads_scores is False
+
+
+def test_no_builtin_touches_victory_points() -> None:
+    folder = Path(__file__).parent.parent / "strategies"
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        assert not names & {"scores", "current_vp", "_card_vp", "_start_vp", "_overflow_vp"}, path
+
+
+@pytest.mark.parametrize("name", SCRIPTED)
+def test_only_legal_choices_and_deterministic(name: str) -> None:
+    # checking mode after every action; an illegal choice raises IllegalChoice
+    check_strategy(BUILTIN[name], games=2)
+
+
+def _mean(lineup: list[str], field: str, seats: list[int], games: int) -> float:
+    total = 0.0
+    for seed in range(games):
+        record = play_game(GameConfig(len(lineup)), make_lineup(lineup, len(lineup)), seed)
+        total += sum(getattr(record.seats[s], field) for s in seats)
+    return total / games / len(seats)
+
+
+def test_villa_player_builds_more_chimneys_than_random() -> None:
+    villa = _mean(["villa", "random"], "villa_chimneys", [0], 30)
+    rand = _mean(["random", "random"], "villa_chimneys", [0], 30)
+    assert villa > rand + 3
+
+
+def test_bread_player_makes_more_bread_moves() -> None:
+    bread = _mean(["bread", "greedy"], "bread_moves", [0], 30)
+    greedy = _mean(["bread", "greedy"], "bread_moves", [1], 30)
+    assert bread > greedy
+
+
+def test_landscape_player_completes_more_landscapes() -> None:
+    land = _mean(["landscape", "villa"], "landscapes", [0], 30)
+    villa = _mean(["landscape", "villa"], "landscapes", [1], 30)
+    assert land > villa
+
+
+def test_scripted_players_beat_random() -> None:
+    for name in SCRIPTED:
+        wins = sum(play_game(GameConfig(2), make_lineup([name, "random"], 2), s).seats[0].won
+                   for s in range(10))
+        assert wins >= 9, name
+
+
+def test_strategy_params_override_the_profile() -> None:
+    overrides = parse_params("villa.chimney=2.5,greedy.store=0")
+    villa = make_strategy("villa", overrides)
+    assert villa.params.chimney == 2.5  # type: ignore[attr-defined]
+    assert make_strategy("greedy", overrides).params.store == 0  # type: ignore[attr-defined]
+    assert make_strategy("bread", overrides).params == make_strategy("bread").params  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("text", ["villa.nope=1", "villa.chimney=x", "chimney=1", "zzz.store=1"])
+def test_bad_strategy_params_are_one_line(text: str) -> None:
+    with pytest.raises(CdsimError):
+        make_strategy("villa", parse_params(text))
+
+
+def test_user_strategy_loads_from_module_path() -> None:
+    s = make_strategy("strategies.random_player:RandomStrategy")
+    assert s.name == "random"
+    with pytest.raises(CdsimError, match="no class"):
+        make_strategy("strategies.random_player:Nope")
+
+
+def test_descriptions_are_one_line() -> None:
+    for name, factory in BUILTIN.items():
+        doc = getattr(factory, "description", "")
+        assert doc and "\n" not in doc, name
+        assert inspect.isclass(factory)
