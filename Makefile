@@ -31,3 +31,7 @@ bench: install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# Measured competence of the scripted players (issue: scripted players). ~15 min on 2 cores.
+strength: install
+	$(PY) scripts/strength.py
