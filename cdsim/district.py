@@ -92,6 +92,7 @@ class District:
         "_members",
         "_open",
         "_parent",
+        "_mask",
         "_size",
         "board",
         "chimneys_at",
@@ -131,6 +132,7 @@ class District:
         self._size = [0] * n
         self._chimneys = [0] * n
         self._members: list[list[int]] = [[] for _ in range(n)]
+        self._mask = [0] * n  # bit mask of a root's cells
 
     # -- queries -------------------------------------------------------------
     @property
@@ -151,13 +153,14 @@ class District:
     def matches(self, cell: int, edges: Edges) -> bool:
         """R5.2, R5.3: every side matches its built neighbour; sides on the frame are meadow."""
         nbrs = NEIGHBOUR[cell]
+        built = self.edges
         for d in range(4):
             n = nbrs[d]
             if n < 0:
-                if edges[d] != MEADOW:
+                if edges[d]:
                     return False
             else:
-                ne = self.edges[n]
+                ne = built[n]
                 if ne is not None and ne[d ^ 2] != edges[d]:
                     return False
         return True
@@ -169,8 +172,21 @@ class District:
 
     def oversized_landscape(self, cell: int, edges: Edges) -> bool:
         """R6.2 [decision]: a landscape is 2-4 tiles, so no tile may grow one past 4."""
-        return any(kind in edges and self._merged(cell, edges, kind).tiles > MAX_LANDSCAPE_TILES
-                   for kind in LANDSCAPES)
+        for kind in LANDSCAPES:
+            if kind in edges:
+                tiles = 1
+                seen: list[int] = []
+                nbrs = NEIGHBOUR[cell]
+                for d in range(4):
+                    n = nbrs[d]
+                    if edges[d] == kind and n >= 0 and self.edges[n] is not None:
+                        root = self._find(n * 16 + kind)
+                        if root not in seen:
+                            seen.append(root)
+                            tiles += self._size[root]
+                if tiles > MAX_LANDSCAPE_TILES:
+                    return True
+        return False
 
     def placements(self, orientations: tuple[Edges, ...]) -> list[tuple[int, Edges]]:
         """Every legal (cell, oriented edges) for a tile with these distinct orientations."""
@@ -184,24 +200,28 @@ class District:
     def _merged(self, cell: int, edges: Edges, kind: int, chimneys: int = 0) -> PartPreview:
         own = 0
         matched = 0
-        roots: set[int] = set()
+        roots: list[int] = []
         nbrs = NEIGHBOUR[cell]
+        built = self.edges
         for d in range(4):
             if edges[d] != kind:
                 continue
             own += 1
             n = nbrs[d]
-            if n >= 0 and self.edges[n] is not None:
+            if n >= 0 and built[n] is not None:
                 matched += 1
-                roots.add(self._find(n * 16 + kind))
-        open_edges = own - matched + sum(self._open[r] for r in roots) - matched
-        tiles = 1 + sum(self._size[r] for r in roots)
-        chim = chimneys + sum(self._chimneys[r] for r in roots)
+                root = self._find(n * 16 + kind)
+                if root not in roots:
+                    roots.append(root)
+        open_edges = own - 2 * matched
+        tiles = 1
         mask = 1 << cell
         for r in roots:
-            for c in self._members[r]:
-                mask |= 1 << c
-        return PartPreview(kind, open_edges, tiles, chim, mask)
+            open_edges += self._open[r]
+            tiles += self._size[r]
+            chimneys += self._chimneys[r]
+            mask |= self._mask[r]
+        return PartPreview(kind, open_edges, tiles, chimneys, mask)
 
     def preview(self, cell: int, edges: Edges, chimneys: int = 0) -> list[PartPreview]:
         """The features each part of the tile would belong to, without placing it."""
@@ -252,6 +272,7 @@ class District:
         self._size[node] = 1
         self._chimneys[node] = chimneys
         self._members[node] = [cell]
+        self._mask[node] = 1 << cell
         root = node
         nbrs = NEIGHBOUR[cell]
         for d in range(4):
@@ -270,6 +291,7 @@ class District:
             self._chimneys[root] += self._chimneys[other]
             self._members[root].extend(self._members[other])
             self._members[other] = []
+            self._mask[root] |= self._mask[other]
         return root
 
     def _complete(self, kind: int, tiles: int, chimneys: int, cells: list[int]) -> Feature:

@@ -21,10 +21,12 @@ def median_ms(lineup_names: list[str], games: int, players: int = 4) -> float:
 
 
 def main() -> None:
-    games = 200
-    ms = median_ms(["random"], games)
-    print(f"random, 4 players, single process: median {ms:.1f} ms/game "
-          f"({1000 / ms:.0f} games/s) over {games} games")
+    for label, lineup, games in (("random", ["random"], 200),
+                                 ("scripted mix (greedy, villa, landscape, bread)",
+                                  ["greedy", "villa", "landscape", "bread"], 100)):
+        ms = median_ms(lineup, games)
+        print(f"{label}, 4 players, single process: median {ms:.1f} ms/game "
+              f"({1000 / ms:.0f} games/s) over {games} games")
 
 
 if __name__ == "__main__":
