@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -108,6 +109,182 @@ def _print_summary(record: Any) -> None:
         print(f"{s.seat:>4} {s.strategy:<12} {b['start']:>6} {b['cards']:>5} {b['villas']:>6} "
               f"{b['leftovers']:>4} {b['scroll']:>6} {b['fountains']:>5} {b['frame']:>5} "
               f"{s.final_vp:>6} {s.rank:>4}{'  winner' if s.won else ''}")
+
+
+@app.command()
+def simulate(
+    out: Annotated[Path | None, typer.Option(help="Run folder to create (e.g. runs/NAME).")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help="2, 3 or 4.")] = None,
+    games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
+    strategies: Annotated[str | None, typer.Option(
+        help="One strategy per seat, comma-separated, e.g. villa,landscape,bread,greedy.")] = None,
+    strategy_pool: Annotated[str | None, typer.Option(
+        help="Instead of --strategies: a pool each seat is drawn from per game.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Run seed (default 0).")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
+    start_vp: Annotated[str | None, typer.Option(help="Starting VP by seat, e.g. 8,9,10,11.")]
+        = None,
+    rotate_seats: Annotated[bool | None, typer.Option(
+        "--rotate-seats/--no-rotate-seats",
+        help="Play each dealt setup in all N cyclic seat rotations (paired design).")] = None,
+    chunk_size: Annotated[int | None, typer.Option(help="Games per Parquet part (default 250).")]
+        = None,
+    resume: Annotated[bool, typer.Option(help="Continue an interrupted run in --out.")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing run in --out.")] = False,
+    backend: Annotated[str, typer.Option(help="loky (this machine) or dask.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        help="Dask scheduler address (with --backend dask); default: a local cluster.")] = None,
+    config: Annotated[Path | None, typer.Option(
+        help="Run file (TOML) holding any of these flags; flags given here override it.")] = None,
+    strategy_params: Annotated[str | None, typer.Option(
+        help="Tweak scripted profiles: villa.chimney=1.5,...")] = None,
+    components: ComponentsOpt = None,
+) -> None:
+    """Play a batch of games in parallel into a run folder (Parquet parts + manifest)."""
+    from cdsim.runner import prepare, read_manifest
+
+    given = {k: v for k, v in {
+        "out": out, "players": players, "games": games, "strategies": strategies,
+        "strategy_pool": strategy_pool, "seed": seed, "start_vp": start_vp,
+        "rotate_seats": rotate_seats, "chunk_size": chunk_size,
+        "strategy_params": strategy_params,
+        "components": str(components) if components else None}.items() if v is not None}
+    settings = _run_file(config) | given
+    if "out" not in settings:
+        raise CdsimError("--out is required (the run folder to create)")
+    run = Path(settings.pop("out"))
+    if resume and not given.keys() - {"out"} and (run / "manifest.json").exists():
+        from cdsim.runner import config_from_manifest
+        run_config = config_from_manifest(read_manifest(run))
+    else:
+        run_config = _run_config(settings)
+    if backend not in ("loky", "dask"):
+        raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
+    manifest = prepare(run, run_config, resume, force)
+    with _backend(backend, scheduler):
+        _run_with_progress(run, manifest, jobs, backend, run_config.games)
+
+
+def _run_file(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise CdsimError(f"{path}: cannot read run file: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CdsimError(f"{path}: not valid TOML: {exc}") from None
+    known = {"out", "players", "games", "strategies", "strategy_pool", "seed", "start_vp",
+             "rotate_seats", "chunk_size", "strategy_params", "components"}
+    data = {k.replace("-", "_"): v for k, v in data.items()}
+    for key in data:
+        if key not in known:
+            raise CdsimError(f"{path}: unknown run-file key {key!r} (known: {', '.join(sorted(known))})")
+    for key in ("strategies", "strategy_pool", "start_vp"):
+        if isinstance(data.get(key), list):
+            data[key] = ",".join(str(x) for x in data[key])
+    return data
+
+
+def _run_config(settings: dict[str, Any]) -> Any:
+    from cdsim.runner import RunConfig
+    from strategies.registry import make_strategy, parse_params
+
+    def names(key: str) -> tuple[str, ...]:
+        return tuple(x.strip() for x in str(settings.get(key) or "").split(",") if x.strip())
+
+    for name in (*names("strategies"), *names("strategy_pool")):
+        make_strategy(name)  # an unknown strategy fails now, not in a worker
+    parse_params(settings.get("strategy_params"))
+    try:
+        return RunConfig(
+            players=int(settings.get("players", 4)), games=int(settings.get("games", 1000)),
+            seed=int(settings.get("seed", 0)), strategies=names("strategies"),
+            strategy_pool=names("strategy_pool"),
+            start_vp=_parse_ints(str(settings["start_vp"]), "--start-vp")
+            if settings.get("start_vp") else (),
+            rotate_seats=bool(settings.get("rotate_seats", False)),
+            components=settings.get("components"),
+            chunk_size=int(settings.get("chunk_size", 250)),
+            strategy_params=settings.get("strategy_params"))
+    except (TypeError, ValueError) as exc:
+        raise CdsimError(f"bad run setting: {exc}") from None
+
+
+class _backend:
+    """Context: register and connect the dask backend when asked for."""
+
+    def __init__(self, name: str, scheduler: str | None) -> None:
+        self.name = name
+        self.scheduler = scheduler
+        self.client: Any = None
+
+    def __enter__(self) -> None:
+        if self.name != "dask":
+            return
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise CdsimError("--backend dask needs the dask extra: pip install 'cdsim[dask]'") from None
+        self.client = Client(self.scheduler) if self.scheduler else Client(processes=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+def _run_with_progress(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
+                       games: int) -> None:
+    from cdsim.runner import run_chunks
+
+    done = sum(b - a for i, (a, b) in enumerate(manifest["chunks"]) if i in manifest["finished"])
+    start = time.perf_counter()
+    played = 0
+    try:
+        if sys.stdout.isatty():
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn()) as bar:
+                task = bar.add_task("games", total=games, completed=done, rate="-")
+
+                def tick(index: int, n: int) -> None:
+                    nonlocal played
+                    played += n
+                    rate = played / max(time.perf_counter() - start, 1e-9)
+                    bar.update(task, advance=n, rate=f"{rate:.0f}")
+
+                manifest = run_chunks(run, manifest, jobs, backend, tick)
+        else:
+            def line(index: int, n: int) -> None:
+                nonlocal played, done
+                played += n
+                done += n
+                rate = played / max(time.perf_counter() - start, 1e-9)
+                eta = (games - done) / rate if rate else 0
+                print(f"chunk {index}: {done}/{games} games, {rate:.0f} games/s, "
+                      f"eta {eta:.0f} s", flush=True)
+
+            manifest = run_chunks(run, manifest, jobs, backend, line)
+    except KeyboardInterrupt:
+        saved = len(read_manifest_safe(run))
+        print(f"cdsim: interrupted; {saved} chunks saved in {run}: continue with --resume",
+              file=sys.stderr)
+        sys.exit(130)
+    wall = time.perf_counter() - start
+    print(f"{games} games in {run} ({played} played now in {wall:.1f} s, "
+          f"{played / max(wall, 1e-9):.0f} games/s)")
+
+
+def read_manifest_safe(run: Path) -> list[int]:
+    from cdsim.runner import read_manifest
+
+    try:
+        return list(read_manifest(run)["finished"])
+    except CdsimError:
+        return []
 
 
 @app.command()

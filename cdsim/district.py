@@ -89,10 +89,10 @@ class District:
 
     __slots__ = (
         "_chimneys",
+        "_mask",
         "_members",
         "_open",
         "_parent",
-        "_mask",
         "_size",
         "board",
         "chimneys_at",

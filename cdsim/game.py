@@ -384,9 +384,15 @@ class GameState:
 
 
 def play_game(config: GameConfig, strategies: Sequence[Strategy], seed: int,
-              trace: Callable[[str], None] | None = None) -> GameRecord:
-    """Play one complete game. Same (config, strategies, seed) -> same record."""
-    state = GameState(config, strategies, seed, trace)
+              trace: Callable[[str], None] | None = None,
+              seed_sequence: np.random.SeedSequence | None = None) -> GameRecord:
+    """Play one complete game. Same (config, strategies, seed) -> same record.
+
+    ``seed_sequence`` (the runner's per-game stream) replaces ``SeedSequence(seed)``;
+    ``seed`` is then only the id written into the record.
+    """
+    state = GameState(config, strategies, seed if seed_sequence is None else seed_sequence,
+                      trace)
     run_game(state)
     return final_scoring(state, seed)
 

@@ -1,0 +1,263 @@
+"""Batches of games: seeds, a chunk plan, joblib workers, Parquet parts, manifest, resume.
+
+Reproducibility contract: game ``g`` of a run with seed ``S`` deals setup
+``g // N`` (with --rotate-seats, N = players; else setup = g) from
+``SeedSequence(S, spawn_key=(setup,))``; chunks are fixed ranges of game ids
+(``chunk_size``), independent of ``--jobs``; workers return rows and only the
+driver writes, one Parquet part per chunk, atomically. So the rows are the same
+for any --jobs, backend, completion order, or kill-and-resume history.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cdsim import __version__
+from cdsim.components import load_components
+from cdsim.errors import CdsimError
+from cdsim.game import GameConfig, play_game
+
+MANIFEST = "manifest.json"
+PARTS = "games"
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that determines a run's rows (written whole into the manifest)."""
+
+    players: int
+    games: int
+    seed: int
+    strategies: tuple[str, ...] = ()  # one per seat
+    strategy_pool: tuple[str, ...] = ()  # or a pool sampled per game
+    start_vp: tuple[int, ...] = ()
+    rotate_seats: bool = False
+    components: str | None = None
+    chunk_size: int = 250
+    strategy_params: str | None = None
+    components_digest: str = field(default="", compare=False)
+
+    def validate(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise CdsimError(f"--players must be 2, 3 or 4, got {self.players}")
+        if self.games < 1:
+            raise CdsimError(f"--games must be >= 1, got {self.games}")
+        if self.seed < 0:
+            raise CdsimError(f"--seed must be >= 0, got {self.seed}")
+        if self.chunk_size < 1:
+            raise CdsimError(f"--chunk-size must be >= 1, got {self.chunk_size}")
+        if bool(self.strategies) == bool(self.strategy_pool):
+            raise CdsimError("give --strategies (one per seat) or --strategy-pool, not both")
+        if self.strategies and len(self.strategies) != self.players:
+            raise CdsimError(f"--strategies names {len(self.strategies)} strategies for "
+                             f"{self.players} players (one per seat)")
+        if self.rotate_seats and self.games % self.players:
+            raise CdsimError(f"--rotate-seats plays every setup in all {self.players} seat "
+                             f"rotations: --games must be a multiple of {self.players}")
+
+    def identity(self) -> dict[str, Any]:
+        """What must match for --resume to continue a run."""
+        d = asdict(self)
+        d.pop("components")  # the path may move; the digest is what matters
+        return d
+
+
+def lineup_for(config: RunConfig, game: int) -> tuple[int, list[str]]:
+    """(setup id, strategy names by seat) of one game of the run."""
+    n = config.players
+    setup = game // n if config.rotate_seats else game
+    if config.strategy_pool:
+        pool_rng = np.random.default_rng(np.random.SeedSequence(config.seed,
+                                                                spawn_key=(setup, 1)))
+        names = [config.strategy_pool[int(i)]
+                 for i in pool_rng.integers(len(config.strategy_pool), size=n)]
+    else:
+        names = list(config.strategies)
+    if config.rotate_seats:
+        r = game % n
+        names = names[r:] + names[:r]
+    return setup, names
+
+
+def play_chunk(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
+    """Play games first..last-1; returns one row per game x seat (worker side)."""
+    from strategies.registry import make_lineup, parse_params
+
+    components = load_components(config.components)
+    game_config = GameConfig(config.players, config.start_vp, components)
+    overrides = parse_params(config.strategy_params)
+    rows: list[dict[str, Any]] = []
+    for game in range(first, last):
+        setup, names = lineup_for(config, game)
+        seq = np.random.SeedSequence(config.seed, spawn_key=(setup,))
+        record = play_game(game_config, make_lineup(names, config.players, overrides), setup,
+                           seed_sequence=seq)
+        for row in record.rows():
+            row.update(game=game, setup=setup, seed=config.seed)
+            rows.append(row)
+    return rows
+
+
+def chunk_plan(config: RunConfig) -> list[tuple[int, int]]:
+    k = config.chunk_size
+    return [(i, min(i + k, config.games)) for i in range(0, config.games, k)]
+
+
+def _atomic_write(path: Path, write: Callable[[Path], object]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    write(tmp)
+    with open(tmp, "rb") as fh:
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def _versions() -> dict[str, str]:
+    import joblib
+    import polars
+
+    return {"cdsim": __version__, "python": platform.python_version(),
+            "numpy": np.__version__, "polars": polars.__version__, "joblib": joblib.__version__}
+
+
+def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
+    text = json.dumps(manifest, indent=1, sort_keys=True)
+    _atomic_write(run / MANIFEST, lambda p: p.write_text(text))
+
+
+def read_manifest(run: Path) -> dict[str, Any]:
+    path = run / MANIFEST
+    if not path.is_file():
+        raise CdsimError(f"{run}: not a run folder (no {MANIFEST})")
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CdsimError(f"{path}: unreadable manifest ({exc})") from None
+    if not isinstance(data, dict) or "config" not in data:
+        raise CdsimError(f"{path}: not a cdsim manifest")
+    return data
+
+
+def part_path(run: Path, index: int) -> Path:
+    return run / PARTS / f"part-{index:05d}.parquet"
+
+
+def _check_parts(run: Path, finished: list[int]) -> None:
+    import polars as pl
+
+    for i in finished:
+        path = part_path(run, i)
+        try:
+            pl.read_parquet_schema(path)
+        except Exception as exc:
+            raise CdsimError(f"{path}: corrupt or missing part file ({type(exc).__name__}); "
+                             "delete it and its chunk from manifest.json, then --resume") from None
+
+
+def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str, Any]:
+    """Create or reopen the run folder; returns the manifest."""
+    config.validate()
+    digest = load_components(config.components).digest
+    config = RunConfig(**{**asdict(config), "components_digest": digest})
+    if run.exists() and (run / MANIFEST).exists():
+        if resume:
+            manifest = read_manifest(run)
+            if manifest["config_identity"] != _jsonable(config.identity()):
+                raise CdsimError(f"{run}: its manifest was made with another configuration; "
+                                 "use a new --out, or --force to start over")
+            _check_parts(run, manifest["finished"])
+            return manifest
+        if not force:
+            raise CdsimError(f"{run} already holds a run: --resume to continue it, "
+                             "--force to overwrite, or choose another --out")
+        for old in (run / PARTS).glob("part-*.parquet"):
+            old.unlink()
+    elif run.exists() and any(run.iterdir()) and not force:
+        raise CdsimError(f"{run} exists and is not empty: choose another --out or --force")
+    (run / PARTS).mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "config": _jsonable(asdict(config)), "config_identity": _jsonable(config.identity()),
+        "seed": config.seed, "versions": _versions(), "components_digest": digest,
+        "components_default": load_components(config.components).is_default,
+        "chunks": chunk_plan(config), "finished": [], "wall_seconds": 0.0,
+        "command": " ".join(sys.argv),
+    }
+    write_manifest(run, manifest)
+    return manifest
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def config_from_manifest(manifest: dict[str, Any]) -> RunConfig:
+    raw = dict(manifest["config"])
+    for key in ("strategies", "strategy_pool", "start_vp"):
+        raw[key] = tuple(raw[key])
+    return RunConfig(**raw)
+
+
+def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
+               on_chunk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play every unfinished chunk; the driver writes each part as it arrives."""
+    import polars as pl
+    from joblib import Parallel, delayed, parallel_config
+
+    config = config_from_manifest(manifest)
+    plan = [tuple(c) for c in manifest["chunks"]]
+    todo = [i for i in range(len(plan)) if i not in set(manifest["finished"])]
+    start = time.perf_counter()
+
+    def tasks() -> Iterator[Any]:
+        for i in todo:
+            first, last = plan[i]
+            yield delayed(_indexed_chunk)(i, config, first, last)
+
+    with parallel_config(backend=backend, n_jobs=jobs):
+        results = Parallel(return_as="generator_unordered")(tasks())
+        try:
+            for index, rows in results:
+                frame = pl.DataFrame(rows)
+                _atomic_write(part_path(run, index), frame.write_parquet)
+                manifest["finished"] = sorted([*manifest["finished"], index])
+                manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
+                                                 - start, 3)
+                start = time.perf_counter()
+                write_manifest(run, manifest)
+                if on_chunk is not None:
+                    on_chunk(index, plan[index][1] - plan[index][0])
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()
+    return manifest
+
+
+def _indexed_chunk(index: int, config: RunConfig, first: int, last: int) -> tuple[int, Any]:
+    return index, play_chunk(config, first, last)
+
+
+def load_rows(run: Path) -> list[dict[str, Any]]:
+    """All rows of a run folder, sorted by game and seat."""
+    import polars as pl
+
+    parts = sorted((run / PARTS).glob("part-*.parquet"))
+    if not parts:
+        return []
+    return pl.concat([pl.read_parquet(p) for p in parts]).sort(["game", "seat"]).to_dicts()
+
+
+def run_digest(run: Path) -> str:
+    """Digest of a run's sorted rows: equal for equal runs, whatever the history."""
+    from cdsim.records import digest_rows
+
+    return digest_rows(load_rows(run))

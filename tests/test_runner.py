@@ -1,0 +1,138 @@
+"""cdsim simulate: reproducible for any --jobs, backend and interruption history."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cdsim.runner import RunConfig, load_rows, prepare, read_manifest, run_chunks, run_digest
+
+BASE = ["--players", "3", "--games", "24", "--strategies", "random,greedy,random",
+        "--seed", "11", "--chunk-size", "5"]
+
+
+def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cdsim", *args], capture_output=True,
+                          text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    run = tmp_path_factory.mktemp("runs") / "ref"
+    out = cdsim("simulate", "--out", str(run), "--jobs", "1", *BASE)
+    assert out.returncode == 0, out.stderr
+    return run, run_digest(run)
+
+
+def test_rows_schema_and_counts(reference: tuple[Path, str]) -> None:
+    rows = load_rows(reference[0])
+    assert len(rows) == 24 * 3
+    for key in ("game", "setup", "seat", "strategy", "start_vp", "final_vp", "vp_cards",
+                "vp_phase4", "rank", "won", "scroll", "stack", "bread_moves", "tiebreak"):
+        assert key in rows[0]
+    manifest = read_manifest(reference[0])
+    assert manifest["finished"] == [0, 1, 2, 3, 4] and manifest["seed"] == 11
+    assert manifest["components_default"] is True and "polars" in manifest["versions"]
+
+
+def test_jobs_do_not_change_rows(reference: tuple[Path, str], tmp_path: Path) -> None:
+    out = cdsim("simulate", "--out", str(tmp_path / "j2"), "--jobs", "2", *BASE)
+    assert out.returncode == 0, out.stderr
+    assert run_digest(tmp_path / "j2") == reference[1]
+
+
+def test_interrupt_and_resume_gives_the_same_rows(reference: tuple[Path, str],
+                                                  tmp_path: Path) -> None:
+    run = tmp_path / "killed"
+    config = RunConfig(players=3, games=24, seed=11, strategies=("random", "greedy", "random"),
+                       chunk_size=5)
+    manifest = prepare(run, config, resume=False, force=False)
+
+    def stop_after_two(index: int, n: int) -> None:
+        if len(read_manifest(run)["finished"]) >= 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_chunks(run, manifest, 1, "loky", stop_after_two)
+    assert len(read_manifest(run)["finished"]) == 2
+    out = cdsim("simulate", "--out", str(run), "--resume", "--jobs", "2")
+    assert out.returncode == 0, out.stderr
+    assert run_digest(run) == reference[1]
+
+
+def test_rotate_seats_plays_each_setup_in_every_rotation(tmp_path: Path) -> None:
+    out = cdsim("simulate", "--out", str(tmp_path / "rot"), "--players", "2", "--games", "6",
+                "--strategies", "greedy,random", "--rotate-seats", "--jobs", "1")
+    assert out.returncode == 0, out.stderr
+    rows = load_rows(tmp_path / "rot")
+    by_setup: dict[int, set[tuple[int, str]]] = {}
+    for r in rows:
+        by_setup.setdefault(r["setup"], set()).add((r["seat"], r["strategy"]))
+    assert all(s == {(0, "greedy"), (1, "greedy"), (0, "random"), (1, "random")}
+               for s in by_setup.values())
+    assert len(by_setup) == 3
+
+
+def test_strategy_pool_is_reproducible(tmp_path: Path) -> None:
+    args = ["--players", "2", "--games", "8", "--strategy-pool", "random,greedy", "--jobs", "1"]
+    cdsim("simulate", "--out", str(tmp_path / "a"), *args)
+    cdsim("simulate", "--out", str(tmp_path / "b"), "--chunk-size", "3", *args)
+    assert run_digest(tmp_path / "a") == run_digest(tmp_path / "b")
+    assert {r["strategy"] for r in load_rows(tmp_path / "a")} == {"random", "greedy"}
+
+
+def test_run_file_with_flag_override(tmp_path: Path) -> None:
+    run_file = tmp_path / "run.toml"
+    run_file.write_text(f'out = "{tmp_path / "cfg"}"\nplayers = 2\ngames = 4\n'
+                        'strategies = ["random", "random"]\nseed = 3\n')
+    out = cdsim("simulate", "--config", str(run_file), "--games", "6", "--jobs", "1")
+    assert out.returncode == 0, out.stderr
+    assert len(load_rows(tmp_path / "cfg")) == 12
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask extra")
+def test_dask_backend_gives_the_same_rows(reference: tuple[Path, str], tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
+        out = cdsim("simulate", "--out", str(tmp_path / "dask"), "--backend", "dask",
+                    "--scheduler", cluster.scheduler_address, *BASE)
+    assert out.returncode == 0, out.stderr
+    assert run_digest(tmp_path / "dask") == reference[1]
+
+
+def _one_line_exit_2(out: subprocess.CompletedProcess[str]) -> None:
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert out.stderr.startswith("cdsim: error:") and out.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["--players", "5", "--games", "4", "--strategies", "random"],
+    ["--players", "2", "--games", "0", "--strategies", "random,random"],
+    ["--players", "2", "--games", "4", "--strategies", "random,nope"],
+    ["--players", "2", "--games", "4", "--strategies", "random"],
+    ["--players", "2", "--games", "5", "--strategies", "random,random", "--rotate-seats"],
+    ["--players", "2", "--games", "4", "--strategies", "random,random", "--backend", "mpi"],
+])
+def test_bad_flags(tmp_path: Path, args: list[str]) -> None:
+    _one_line_exit_2(cdsim("simulate", "--out", str(tmp_path / "bad"), *args))
+
+
+def test_existing_run_is_never_overwritten(reference: tuple[Path, str]) -> None:
+    run, digest = reference
+    _one_line_exit_2(cdsim("simulate", "--out", str(run), *BASE))
+    other = [*BASE[:-1], "7"]  # another chunk size: a different configuration
+    _one_line_exit_2(cdsim("simulate", "--out", str(run), "--resume", *other))
+    assert run_digest(run) == digest
+
+
+def test_corrupt_part_is_reported_and_kept(reference: tuple[Path, str], tmp_path: Path) -> None:
+    run = tmp_path / "corrupt"
+    assert cdsim("simulate", "--out", str(run), "--jobs", "1", *BASE).returncode == 0
+    part = run / "games" / "part-00001.parquet"
+    part.write_bytes(b"not parquet")
+    out = cdsim("simulate", "--out", str(run), "--resume")
+    _one_line_exit_2(out)
+    assert "part-00001" in out.stderr and part.read_bytes() == b"not parquet"
