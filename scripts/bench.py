@@ -1,12 +1,25 @@
-"""Benchmark: median milliseconds per 4-player game. Prints figures; never fails on them."""
+"""Benchmark (make bench): prints figures on this machine; never fails on them.
+
+1. median ms per 4-player game, single process: random players and the scripted mix;
+2. games/s of `cdsim simulate --jobs 1` and `--jobs 2` (scripted mix);
+3. peak memory (max RSS of the driver and of any worker) of a 20,000-game run.
+"""
 
 from __future__ import annotations
 
+import argparse
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from cdsim.game import GameConfig, play_game
 from strategies.registry import make_lineup
+
+MIX = ["greedy", "villa", "landscape", "bread"]
 
 
 def median_ms(lineup_names: list[str], games: int, players: int = 4) -> float:
@@ -20,13 +33,37 @@ def median_ms(lineup_names: list[str], games: int, players: int = 4) -> float:
     return statistics.median(times)
 
 
+def simulate(games: int, jobs: int, strategies: list[str], out: Path) -> float:
+    cmd = [sys.executable, "-m", "cdsim", "simulate", "--out", str(out), "--players", "4",
+           "--games", str(games), "--strategies", ",".join(strategies), "--jobs", str(jobs),
+           "--seed", "1", "--chunk-size", "100"]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return games / (time.perf_counter() - t0)
+
+
 def main() -> None:
-    for label, lineup, games in (("random", ["random"], 200),
-                                 ("scripted mix (greedy, villa, landscape, bread)",
-                                  ["greedy", "villa", "landscape", "bread"], 100)):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
+    args = ap.parse_args()
+    scale = 10 if args.quick else 1
+    for label, lineup, games in (("random", ["random"], 200 // scale),
+                                 ("scripted mix (greedy, villa, landscape, bread)", MIX,
+                                  100 // scale)):
         ms = median_ms(lineup, games)
         print(f"{label}, 4 players, single process: median {ms:.1f} ms/game "
-              f"({1000 / ms:.0f} games/s) over {games} games")
+              f"({1000 / ms:.0f} games/s) over {games} games", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for jobs in (1, 2):
+            rate = simulate(400 // scale, jobs, MIX, Path(tmp) / f"j{jobs}")
+            print(f"cdsim simulate --jobs {jobs}, scripted mix: {rate:.1f} games/s", flush=True)
+        big = 20000 // scale
+        t0 = time.perf_counter()
+        simulate(big, 2, ["random"] * 4, Path(tmp) / "big")
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"peak memory of a {big}-game run (random players, --jobs 2): "
+              f"{peak:.0f} MiB max RSS of any one process "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":

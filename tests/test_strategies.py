@@ -92,3 +92,19 @@ def test_descriptions_are_one_line() -> None:
         doc = getattr(factory, "description", "")
         assert doc and "\n" not in doc, name
         assert inspect.isclass(factory)
+
+
+# Recorded digest of 12 fixed-seed games of the scripted players. Speed work must not
+# change it; a deliberate change of a player or a rule re-records it (say why).
+SCRIPTED_GAMES_DIGEST = "8ca04f8b70adebc6e2fc2098f85279ed102fc267bf8dffc016483703f0007209"
+
+
+def test_fixed_seed_digest_guards_the_players() -> None:
+    from cdsim.records import digest_rows
+
+    rows = []
+    for n, lineup in ((2, ["greedy", "bread"]), (3, ["villa", "landscape", "greedy"]),
+                      (4, ["greedy", "villa", "landscape", "bread"])):
+        for seed in range(4):
+            rows += play_game(GameConfig(n), make_lineup(lineup, n), seed).rows()
+    assert digest_rows(rows) == SCRIPTED_GAMES_DIGEST
