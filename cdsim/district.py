@@ -58,6 +58,10 @@ def _line_masks() -> tuple[tuple[int, ...], ...]:
 
 LINE_MASK = _line_masks()
 
+# placements(): orientations that fit a cell's constraint, keyed by id(orientations).
+_FITS: dict[tuple[int, int, int, int, int], list[Edges]] = {}
+_KEEP_ALIVE: list[tuple[Edges, ...]] = []  # ids stay valid while the tuples live
+
 
 @dataclass(frozen=True, slots=True)
 class Feature:
@@ -189,11 +193,35 @@ class District:
         return False
 
     def placements(self, orientations: tuple[Edges, ...]) -> list[tuple[int, Edges]]:
-        """Every legal (cell, oriented edges) for a tile with these distinct orientations."""
+        """Every legal (cell, oriented edges) for a tile with these distinct orientations.
+
+        Which orientations fit a cell depends only on what its four sides face, so the
+        fits are cached by (orientations, constraint); the landscape size (R6.2) is the
+        only check left per placement.
+        """
         out = []
-        for cell in self.frontier_cells():
-            for edges in orientations:
-                if self.can_place(cell, edges):
+        built = self.edges
+        mask = self.frontier
+        check_size = any(k in LANDSCAPES for k in orientations[0])
+        for cell in range(CELLS):
+            if not mask >> cell & 1:
+                continue
+            req = []
+            for d, n in enumerate(NEIGHBOUR[cell]):
+                if n < 0:
+                    req.append(MEADOW)  # R5.3: the frame is meadow
+                else:
+                    ne = built[n]
+                    req.append(-1 if ne is None else ne[d ^ 2])
+            key = (id(orientations), req[0], req[1], req[2], req[3])
+            fits = _FITS.get(key)
+            if fits is None:
+                fits = [e for e in orientations
+                        if all(r < 0 or r == x for r, x in zip(req, e, strict=True))]
+                _FITS[key] = fits
+                _KEEP_ALIVE.append(orientations)
+            for edges in fits:
+                if not check_size or not self.oversized_landscape(cell, edges):
                     out.append((cell, edges))
         return out
 

@@ -36,26 +36,43 @@ class ScriptedPlayer:
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.profile
         self._cache_key: tuple[int, ...] = ()
-        self._cache: dict[int, float] = {}
+        self._cache: dict[object, float] = {}
 
     # -- helpers -------------------------------------------------------------
     def _evaluator(self, view: PlayerView) -> Evaluator:
         return Evaluator(view, self.params)
 
-    def _tile_value(self, view: PlayerView, ev: Evaluator, tile_type: int) -> float:
-        """Best value of a tile type for this player now (cached within one turn)."""
+    def _turn_cache(self, view: PlayerView) -> dict[object, float]:
+        """Values computed this turn; nothing they depend on changes between the move
+        and the take of one turn (a bread move spends bread, which no value reads)."""
         me = view.me
         key = (id(view.state), view.state.phase, view.state.round, me.district.built, me.coins,
                sum(me.goods), len(me.fountain_cards))
         if key != self._cache_key:
             self._cache_key, self._cache = key, {}
-        if tile_type not in self._cache:
+        return self._cache
+
+    def _placement_value(self, view: PlayerView, ev: Evaluator, tile_type: int, cell: int,
+                         edges: tuple[int, int, int, int]) -> float:
+        cache = self._turn_cache(view)
+        key = (tile_type, cell, edges)
+        value = cache.get(key)
+        if value is None:
+            value = ev.placement(view.state.components.tile_types[tile_type], cell, edges)
+            cache[key] = value
+        return value
+
+    def _tile_value(self, view: PlayerView, ev: Evaluator, tile_type: int) -> float:
+        """Best value of a tile type for this player now (cached within one turn)."""
+        cache = self._turn_cache(view)
+        value = cache.get(tile_type)
+        if value is None:
             t = view.state.components.tile_types[tile_type]
-            best = self.params.store
-            for cell, edges in me.district.placements(t.orientations):
-                best = max(best, ev.placement(t, cell, edges))
-            self._cache[tile_type] = best
-        return self._cache[tile_type]
+            value = self.params.store
+            for cell, edges in view.me.district.placements(t.orientations):
+                value = max(value, self._placement_value(view, ev, tile_type, cell, edges))
+            cache[tile_type] = value
+        return value
 
     def _depot_value(self, view: PlayerView, ev: Evaluator, space: int) -> float:
         return max((self._tile_value(view, ev, t) for t in view.state.depots[space]),
@@ -76,10 +93,9 @@ class ScriptedPlayer:
 
     def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
         ev = self._evaluator(view)
-        types = view.state.components.tile_types
         store = self.params.store
         return max(options, key=lambda o: store if o.edges is None
-                   else ev.placement(types[o.tile_type], o.cell, o.edges))
+                   else self._placement_value(view, ev, o.tile_type, o.cell, o.edges))
 
     def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
         ev = self._evaluator(view)
