@@ -203,9 +203,10 @@ class District:
         built = self.edges
         mask = self.frontier
         check_size = any(k in LANDSCAPES for k in orientations[0])
-        for cell in range(CELLS):
-            if not mask >> cell & 1:
-                continue
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            cell = low.bit_length() - 1
             req = []
             for d, n in enumerate(NEIGHBOUR[cell]):
                 if n < 0:

@@ -53,8 +53,7 @@ class ScriptedPlayer:
         return self._cache
 
     def _placement_value(self, view: PlayerView, ev: Evaluator, tile_type: int, cell: int,
-                         edges: tuple[int, int, int, int]) -> float:
-        cache = self._turn_cache(view)
+                         edges: tuple[int, int, int, int], cache: dict[object, float]) -> float:
         key = (tile_type, cell, edges)
         value = cache.get(key)
         if value is None:
@@ -62,20 +61,21 @@ class ScriptedPlayer:
             cache[key] = value
         return value
 
-    def _tile_value(self, view: PlayerView, ev: Evaluator, tile_type: int) -> float:
+    def _tile_value(self, view: PlayerView, ev: Evaluator, tile_type: int,
+                    cache: dict[object, float]) -> float:
         """Best value of a tile type for this player now (cached within one turn)."""
-        cache = self._turn_cache(view)
         value = cache.get(tile_type)
         if value is None:
             t = view.state.components.tile_types[tile_type]
             value = self.params.store
             for cell, edges in view.me.district.placements(t.orientations):
-                value = max(value, self._placement_value(view, ev, tile_type, cell, edges))
+                value = max(value, self._placement_value(view, ev, tile_type, cell, edges, cache))
             cache[tile_type] = value
         return value
 
     def _depot_value(self, view: PlayerView, ev: Evaluator, space: int) -> float:
-        return max((self._tile_value(view, ev, t) for t in view.state.depots[space]),
+        cache = self._turn_cache(view)
+        return max((self._tile_value(view, ev, t, cache) for t in view.state.depots[space]),
                    default=0.0)
 
     # -- decisions -----------------------------------------------------------
@@ -94,8 +94,9 @@ class ScriptedPlayer:
     def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
         ev = self._evaluator(view)
         store = self.params.store
+        cache = self._turn_cache(view)
         return max(options, key=lambda o: store if o.edges is None
-                   else self._placement_value(view, ev, o.tile_type, o.cell, o.edges))
+                   else self._placement_value(view, ev, o.tile_type, o.cell, o.edges, cache))
 
     def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
         ev = self._evaluator(view)
