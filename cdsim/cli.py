@@ -12,7 +12,7 @@ import typer
 
 from cdsim import __version__
 from cdsim.components import HAVE_KEYS, REWARD_KEYS, Components, load_components
-from cdsim.errors import CdsimError
+from cdsim.errors import CdsimError, read_toml
 from cdsim.kinds import FEATURE_NAMES, GOOD_NAMES
 
 app = typer.Typer(
@@ -168,14 +168,7 @@ def simulate(
 def _run_file(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
-    import tomllib
-
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as exc:
-        raise CdsimError(f"{path}: cannot read run file: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise CdsimError(f"{path}: not valid TOML: {exc}") from None
+    data = read_toml(path)
     known = {"out", "players", "games", "strategies", "strategy_pool", "seed", "start_vp",
              "rotate_seats", "chunk_size", "strategy_params", "components"}
     data = {k.replace("-", "_"): v for k, v in data.items()}

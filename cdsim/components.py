@@ -9,13 +9,12 @@ Every problem is reported as one line naming the file, the entry and the problem
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from cdsim.errors import ComponentError
+from cdsim.errors import ComponentError, read_toml
 from cdsim.kinds import (
     BUILDING_CODES,
     CELLS,
@@ -407,13 +406,7 @@ def _scoring(ck: _Checker, data: dict[str, Any]) -> tuple[tuple[int, ...], tuple
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise ComponentError(f"{path}: cannot read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentError(f"{path}: not valid TOML: {exc}") from None
+    return read_toml(path, ComponentError)
 
 
 def _sources(path: Path | None) -> dict[str, Path]:

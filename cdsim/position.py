@@ -17,7 +17,6 @@ Format (all keys but ``[[tile]]`` optional)::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 from cdsim.cards import CardOutcome, best_payment, payment_options, settle
 from cdsim.components import Components, check_tile_shape
 from cdsim.district import District
-from cdsim.errors import PositionError
+from cdsim.errors import PositionError, read_toml
 from cdsim.kinds import BUILDING_CODES, EDGE_CODES, GOOD_NAMES, SIZE
 
 SUPPLY_KEYS = (*GOOD_NAMES, "coins", "bread", "stored_tiles")
@@ -53,12 +52,7 @@ def load_position(path: Path, components: Components) -> Position:
     def fail(problem: str) -> PositionError:
         return PositionError(f"{path}: {problem}")
 
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as exc:
-        raise fail(f"cannot read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise fail(f"not valid TOML: {exc}") from None
+    data = read_toml(path, PositionError)
     known = {"scroll", "fountain_cards", "frame", "cards", "supply", "tile"}
     for key in data:
         if key not in known:
