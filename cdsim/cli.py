@@ -6,7 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,6 +14,9 @@ from cdsim import __version__
 from cdsim.components import HAVE_KEYS, REWARD_KEYS, Components, load_components
 from cdsim.errors import CdsimError, read_toml
 from cdsim.kinds import FEATURE_NAMES, GOOD_NAMES
+
+if TYPE_CHECKING:
+    from cdsim.game import GameState
 
 app = typer.Typer(
     name="cdsim",
@@ -62,7 +65,8 @@ def play(
     components: ComponentsOpt = None,
 ) -> None:
     """Play one game and print its result."""
-    from cdsim.game import GameConfig, play_game
+    from cdsim.game import GameConfig, GameState, run_game
+    from cdsim.scoring import final_scoring
     from strategies.registry import make_lineup, parse_params
 
     config = GameConfig(players, _parse_ints(start_vp, "--start-vp") if start_vp else (),
@@ -71,13 +75,15 @@ def play(
     if seed < 0:
         raise CdsimError(f"--seed must be >= 0, got {seed}")
     lines: list[str] = []
-    record = play_game(config, lineup, seed, trace=lines.append if trace else None)
+    state = GameState(config, lineup, seed, trace=lines.append if trace else None)
+    run_game(state)
+    record = final_scoring(state, seed)
     if as_json:
         print(json.dumps(_play_json(record)))
         return
     if trace:
         print("\n".join(lines))
-        _print_districts(config, lineup, seed)
+        _print_districts(state)
     _print_summary(record)
 
 
@@ -88,11 +94,7 @@ def _play_json(record: Any) -> dict[str, Any]:
         for s in record.seats]}
 
 
-def _print_districts(config: Any, lineup: Any, seed: int) -> None:
-    from cdsim.game import GameState, run_game
-
-    state = GameState(config, lineup, seed)
-    run_game(state)
+def _print_districts(state: GameState) -> None:
     for p in state.players:
         print(f"\nseat {p.seat} district (board {p.district.board.id if p.district.board else '-'}, "
               f"frame parts {', '.join(map(str, state.frames[p.seat]))}):")
