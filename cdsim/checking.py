@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cdsim.district import District
-from cdsim.kinds import CELLS, MAX_LANDSCAPE_TILES, NEIGHBOUR
+from cdsim.kinds import CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, NEIGHBOUR
 
 if TYPE_CHECKING:
     from cdsim.game import GameState
@@ -42,7 +42,7 @@ def check_district(d: District) -> None:
     if sorted(fresh.features, key=repr) != sorted(d.features, key=repr):
         raise _fail("complete features differ from a replay")
     for f in d.features:
-        if f.kind in (2, 3, 4, 5) and not 2 <= f.tiles <= MAX_LANDSCAPE_TILES:
+        if f.kind in LANDSCAPES and not 2 <= f.tiles <= MAX_LANDSCAPE_TILES:
             raise _fail(f"landscape of {f.tiles} tiles (R6.2)")
 
 

@@ -60,7 +60,7 @@ LINE_MASK = _line_masks()
 
 # placements(): orientations that fit a cell's constraint, keyed by id(orientations).
 _FITS: dict[tuple[int, int, int, int, int], list[Edges]] = {}
-_KEEP_ALIVE: list[tuple[Edges, ...]] = []  # ids stay valid while the tuples live
+_KEEP_ALIVE: dict[int, tuple[Edges, ...]] = {}  # ids stay valid while the tuples live
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +220,7 @@ class District:
                 fits = [e for e in orientations
                         if all(r < 0 or r == x for r, x in zip(req, e, strict=True))]
                 _FITS[key] = fits
-                _KEEP_ALIVE.append(orientations)
+                _KEEP_ALIVE[id(orientations)] = orientations
             for edges in fits:
                 if not check_size or not self.oversized_landscape(cell, edges):
                     out.append((cell, edges))

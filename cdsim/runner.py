@@ -166,7 +166,8 @@ def _check_parts(run: Path, finished: list[int]) -> None:
 def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str, Any]:
     """Create or reopen the run folder; returns the manifest."""
     config.validate()
-    digest = load_components(config.components).digest
+    components = load_components(config.components)
+    digest = components.digest
     config = RunConfig(**{**asdict(config), "components_digest": digest})
     if run.exists() and (run / MANIFEST).exists():
         if resume:
@@ -187,7 +188,7 @@ def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str
     manifest = {
         "config": _jsonable(asdict(config)), "config_identity": _jsonable(config.identity()),
         "seed": config.seed, "versions": _versions(), "components_digest": digest,
-        "components_default": load_components(config.components).is_default,
+        "components_default": components.is_default,
         "chunks": chunk_plan(config), "finished": [], "wall_seconds": 0.0,
         "command": " ".join(sys.argv),
     }

@@ -30,7 +30,6 @@ from cdsim.kinds import (
     FOUNTAIN,
     LANDSCAPES,
     MARKET,
-    MEADOW,
     MERCHANT,
     NEIGHBOUR,
     VILLA,
@@ -218,9 +217,3 @@ def best_card_payment(p: Params, card: ObjectiveCard, have: list[int], goods: li
     if best[1] is None:
         return payment_value(p, card, None, goods, coins, good_value)[0], None
     return best
-
-
-def open_meadow_cells(d: District) -> int:
-    """How many empty frontier cells would take an all-meadow tile (for singles)."""
-    return sum(1 for c in d.frontier_cells()
-               if d.matches(c, (MEADOW, MEADOW, MEADOW, MEADOW)))
