@@ -155,6 +155,8 @@ def simulate(
     if "out" not in settings:
         raise CdsimError("--out is required (the run folder to create)")
     run = Path(settings.pop("out"))
+    if resume and not (run / "manifest.json").exists():
+        raise CdsimError(f"{run}: no run to resume (no manifest.json); drop --resume to start one")
     if resume and not given.keys() - {"out"} and (run / "manifest.json").exists():
         from cdsim.runner import config_from_manifest
         run_config = config_from_manifest(read_manifest(run))
@@ -193,19 +195,23 @@ def _run_config(settings: dict[str, Any]) -> Any:
     for name in (*names("strategies"), *names("strategy_pool")):
         make_strategy(name)  # an unknown strategy fails now, not in a worker
     parse_params(settings.get("strategy_params"))
-    try:
-        return RunConfig(
-            players=int(settings.get("players", 4)), games=int(settings.get("games", 1000)),
-            seed=int(settings.get("seed", 0)), strategies=names("strategies"),
-            strategy_pool=names("strategy_pool"),
-            start_vp=_parse_ints(str(settings["start_vp"]), "--start-vp")
-            if settings.get("start_vp") else (),
-            rotate_seats=bool(settings.get("rotate_seats", False)),
-            components=settings.get("components"),
-            chunk_size=int(settings.get("chunk_size", 250)),
-            strategy_params=settings.get("strategy_params"))
-    except (TypeError, ValueError) as exc:
-        raise CdsimError(f"bad run setting: {exc}") from None
+    def integer(key: str, default: int) -> int:
+        value = settings.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise CdsimError(f"{key} must be an integer, got {value!r}")
+        try:
+            return int(value)
+        except ValueError:
+            raise CdsimError(f"{key} must be an integer, got {value!r}") from None
+
+    return RunConfig(
+        players=integer("players", 4), games=integer("games", 1000), seed=integer("seed", 0),
+        strategies=names("strategies"), strategy_pool=names("strategy_pool"),
+        start_vp=_parse_ints(str(settings["start_vp"]), "--start-vp")
+        if settings.get("start_vp") else (),
+        rotate_seats=bool(settings.get("rotate_seats", False)),
+        components=settings.get("components"), chunk_size=integer("chunk_size", 250),
+        strategy_params=settings.get("strategy_params"))
 
 
 class _backend:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import fields
 
 from cdsim.errors import CdsimError
 from cdsim.players import Strategy
@@ -42,10 +43,16 @@ def parse_params(text: str | None) -> Overrides:
             out.setdefault(name, {})[field] = float(value)
         except ValueError:
             raise CdsimError(f"--strategy-params: {item.strip()!r}: {value!r} is not a number") from None
-    for name in out:
-        if name not in BUILTIN or name == "random":
+    for name, values in out.items():
+        profile = getattr(BUILTIN.get(name), "profile", None)
+        if profile is None:
             raise CdsimError(f"--strategy-params: {name!r} has no parameters "
                              f"(scripted: {', '.join(n for n in BUILTIN if n != 'random')})")
+        known = {f.name for f in fields(profile)}
+        for field in values:
+            if field not in known:
+                raise CdsimError(f"--strategy-params: {name} has no parameter {field!r} "
+                                 f"(known: {', '.join(sorted(known))})")
     return out
 
 

@@ -115,9 +115,26 @@ def _one_line_exit_2(out: subprocess.CompletedProcess[str]) -> None:
     ["--players", "2", "--games", "4", "--strategies", "random"],
     ["--players", "2", "--games", "5", "--strategies", "random,random", "--rotate-seats"],
     ["--players", "2", "--games", "4", "--strategies", "random,random", "--backend", "mpi"],
+    ["--players", "2", "--games", "4", "--strategies", "random,random",
+     "--strategy-params", "villa.zzz=1"],
 ])
 def test_bad_flags(tmp_path: Path, args: list[str]) -> None:
     _one_line_exit_2(cdsim("simulate", "--out", str(tmp_path / "bad"), *args))
+
+
+def test_resume_without_a_run_says_so(tmp_path: Path) -> None:
+    out = cdsim("simulate", "--out", str(tmp_path / "none"), "--resume")
+    _one_line_exit_2(out)
+    assert "no run to resume" in out.stderr
+
+
+def test_run_file_value_errors_name_the_key(tmp_path: Path) -> None:
+    run_file = tmp_path / "run.toml"
+    run_file.write_text('games = "many"\n')
+    out = cdsim("simulate", "--config", str(run_file), "--out", str(tmp_path / "r"),
+                "--players", "2", "--strategies", "random,random")
+    _one_line_exit_2(out)
+    assert "games must be an integer" in out.stderr and not (tmp_path / "r").exists()
 
 
 def test_existing_run_is_never_overwritten(reference: tuple[Path, str]) -> None:

@@ -77,7 +77,7 @@ def test_strategy_params_override_the_profile() -> None:
 @pytest.mark.parametrize("text", ["villa.nope=1", "villa.chimney=x", "chimney=1", "zzz.store=1"])
 def test_bad_strategy_params_are_one_line(text: str) -> None:
     with pytest.raises(CdsimError):
-        make_strategy("villa", parse_params(text))
+        parse_params(text)  # rejected before any strategy is made
 
 
 def test_user_strategy_loads_from_module_path() -> None:
