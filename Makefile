@@ -22,9 +22,16 @@ lint: install
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts
 	$(VENV)/bin/mypy
 
-# The main job. For now one traced game; the runner and report issues grow it.
+# The main job: a default 4-player batch (scripted mix, seats rotated) and its report.
+# Run again to finish an interrupted batch (--resume) and rewrite the report.
+RUN ?= runs/default-4p
+GAMES ?= 4000
 run: install
-	$(CDSIM) play --players 4 --seed 1 --trace
+	$(CDSIM) simulate --out $(RUN) --players 4 --games $(GAMES) --seed 1 \
+		--strategies greedy,villa,landscape,bread --rotate-seats \
+		$$(test -f $(RUN)/manifest.json && echo --resume)
+	$(CDSIM) report $(RUN)
+	$(CDSIM) balance $(RUN)
 
 bench: install
 	$(PY) scripts/bench.py

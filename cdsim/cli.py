@@ -119,7 +119,8 @@ def simulate(
     players: Annotated[int | None, typer.Option("--players", "-n", help="2, 3 or 4.")] = None,
     games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
     strategies: Annotated[str | None, typer.Option(
-        help="One strategy per seat, comma-separated, e.g. villa,landscape,bread,greedy.")] = None,
+        help="One strategy per seat, comma-separated, e.g. villa,landscape,bread,greedy "
+             "(one name fills every seat).")] = None,
     strategy_pool: Annotated[str | None, typer.Option(
         help="Instead of --strategies: a pool each seat is drawn from per game.")] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed (default 0).")] = None,
@@ -204,9 +205,13 @@ def _run_config(settings: dict[str, Any]) -> Any:
         except ValueError:
             raise CdsimError(f"{key} must be an integer, got {value!r}") from None
 
+    players = integer("players", 4)
+    lineup = names("strategies")
+    if len(lineup) == 1:  # one name fills every seat, as in `cdsim play`
+        lineup = lineup * players
     return RunConfig(
-        players=integer("players", 4), games=integer("games", 1000), seed=integer("seed", 0),
-        strategies=names("strategies"), strategy_pool=names("strategy_pool"),
+        players=players, games=integer("games", 1000), seed=integer("seed", 0),
+        strategies=lineup, strategy_pool=names("strategy_pool"),
         start_vp=_parse_ints(str(settings["start_vp"]), "--start-vp")
         if settings.get("start_vp") else (),
         rotate_seats=bool(settings.get("rotate_seats", False)),
@@ -360,6 +365,82 @@ def components_check(
           f"{len(comps.fountains)} fountain cards, {len(comps.frame_parts)} frame parts, "
           f"{len(comps.boards)} boards; set {comps.digest[:12]}"
           + (" (the reconstructed default)" if comps.is_default else ""))
+
+
+RunArg = Annotated[Path, typer.Argument(help="Run folder made by `cdsim simulate` (e.g. runs/NAME).",
+                                         show_default=False)]
+ToleranceOpt = Annotated[float, typer.Option(
+    help="Largest seat win-share gap that counts as fair, as a share (0.02 = 2 points).")]
+
+
+@app.command()
+def report(
+    run: RunArg,
+    out: Annotated[Path | None, typer.Option(
+        help="Folder for report.html, report.md and charts/ (default: the run folder).")] = None,
+    tolerance: ToleranceOpt = 0.02,
+) -> None:
+    """Balance report of a run: seat and strategy win shares with 95% intervals, tests,
+    VP over the game, convergence, starting-VP analysis, charts (HTML + Markdown)."""
+    from reports.report import write
+
+    page = write(run, out, tolerance)
+    print(f"wrote {page} (self-contained), {page.with_suffix('.md')} and {page.parent / 'charts'}/")
+
+
+@app.command()
+def balance(
+    run: RunArg,
+    tolerance: ToleranceOpt = 0.02,
+    radius: Annotated[int, typer.Option(
+        help="Search each seat's starting VP within current ± this many points.")] = 6,
+    out: Annotated[Path | None, typer.Option(
+        help="Folder for the chart balance_shift.png (default: the run folder).")] = None,
+) -> None:
+    """Re-rank the logged games under other starting-VP vectors (exact: no built-in strategy
+    reads VP totals) and find the vector that makes the seats' win shares most equal."""
+    from reports import balance as bal
+    from reports import charts
+    from reports.data import open_run, seat_arrays
+
+    if not 0 <= radius <= 10:
+        raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
+    opened = open_run(run)
+    result = bal.analyse(opened, seat_arrays(opened), tolerance, radius)
+    print(f"{run}: {result.games} games, {result.players} players")
+    print(bal.format_text(result))
+    shifts, share, low, high = result.curves
+    target = (out or run) / "balance_shift.png"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(charts.shift_chart(shifts, share, low, high, result.current.vector))
+    except OSError as exc:
+        raise CdsimError(f"{target}: cannot write the chart ({exc.strerror})") from None
+    print(f"chart: {target}")
+
+
+@app.command()
+def power(
+    players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4.")] = 4,
+    effect: Annotated[float, typer.Option(
+        help="Seat gap to detect: best seat's win share minus the worst's (0.03 = 3 points).")]
+        = 0.03,
+    alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
+    power: Annotated[float, typer.Option("--power", help="Chance of detecting the gap.")] = 0.8,
+) -> None:
+    """How many games a run needs to detect a seat win-share gap of a given size."""
+    from reports.stats import power_analysis
+
+    try:
+        pw = power_analysis(players, effect, alpha, power)
+    except ValueError as exc:
+        raise CdsimError(str(exc)) from None
+    print(f"{players} players, a seat gap of {effect:.1%} (one seat {effect / 2:.1%} above the fair "
+          f"{1 / players:.1%}, one {effect / 2:.1%} below), {power:.0%} power at the {alpha:g} level:")
+    print(f"  {pw.games_chi2:>8} games  for the all-seat chi-square test (what `cdsim report` runs)")
+    print(f"  {pw.games_pair:>8} games  for a z-test of the two seats that differ")
+    print(f"  {pw.games_ci:>8} games  for every seat's 95% interval to be ±{effect / 2:.1%} or narrower")
+    print("With --rotate-seats, multiply by the run's design effect (the report prints it).")
 
 
 @app.command("strategies")

@@ -1,0 +1,208 @@
+"""Counterfactual starting VP: re-rank logged games under another start-VP vector.
+
+Exact only when no strategy reads VP totals (``reads_scores = False``, true of
+every built-in): then the starting VP changes nothing during play, and a game's
+final VP under vector v is ``final_vp - start_vp + v[seat]``; the winner is the
+highest total, ties broken by R10.6 (scroll disc furthest behind, then lower in
+the stack), both logged per seat. A strategy that reads scores might have
+played differently, so the analysis refuses such runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cdsim.errors import CdsimError
+from reports.data import Run, SeatArrays
+from reports.stats import Equivalence, FloatArray, design_effect, equivalence, wilson
+
+SHIFTS = tuple(range(-4, 5))
+
+
+def check_score_blind(run: Run) -> None:
+    """Refuse a run whose line-up includes a strategy that reads VP totals."""
+    from strategies.registry import make_strategy
+
+    config = run.config
+    names = {*config.get("strategies", ()), *config.get("strategy_pool", ())}
+    for name in sorted(names):
+        try:
+            strategy = make_strategy(name)
+        except CdsimError as exc:
+            raise CdsimError(f"cannot check strategy {name!r} of {run.path}: {exc}") from None
+        if getattr(strategy, "reads_scores", True):
+            raise CdsimError(f"strategy {name!r} reads VP totals (reads_scores = True): its play may "
+                             "depend on the starting VP, so re-ranking would not be exact; "
+                             "re-simulate with --start-vp instead")
+
+
+def winners(arrays: SeatArrays, vector: tuple[int, ...] | NDArray[np.int64]) -> NDArray[np.int64]:
+    """The winning seat of every game if the starting VP had been ``vector``."""
+    v = np.asarray(vector, dtype=np.int64)
+    n = arrays.players
+    total = arrays.base + v[None, :]
+    key = total * n + (n - 1 - arrays.tiebreak_order)  # ties: R10.6 order decides
+    return np.asarray(np.argmax(key, axis=1), dtype=np.int64)
+
+
+def win_counts(arrays: SeatArrays, vector: tuple[int, ...] | NDArray[np.int64]) -> NDArray[np.int64]:
+    return np.bincount(winners(arrays, vector), minlength=arrays.players)
+
+
+@dataclass(frozen=True)
+class VectorResult:
+    vector: tuple[int, ...]
+    wins: NDArray[np.int64]
+    games: int
+    deff: float
+    low: FloatArray
+    high: FloatArray
+    test: Equivalence
+
+    @property
+    def shares(self) -> FloatArray:
+        return np.asarray(self.wins / self.games, dtype=float)
+
+
+def evaluate(arrays: SeatArrays, vector: tuple[int, ...], tolerance: float,
+             rotated: bool) -> VectorResult:
+    w = winners(arrays, vector)
+    n = arrays.players
+    wins = np.bincount(w, minlength=n)
+    games = len(w)
+    deff = 1.0
+    if rotated:  # games of one dealt setup are correlated
+        deff = max(design_effect(w == s, arrays.setup) for s in range(n))
+    low, high = wilson(wins / games, games / deff)
+    return VectorResult(tuple(int(x) for x in vector), wins, games, deff, low, high,
+                        equivalence(wins, games, tolerance, deff))
+
+
+def _spread(wins: NDArray[np.int64]) -> float:
+    return float(wins.max() - wins.min())
+
+
+def search(arrays: SeatArrays, current: tuple[int, ...], radius: int = 6) -> tuple[int, ...]:
+    """The vector whose seat win shares are most equal.
+
+    Only differences between seats matter, so seat 0 keeps its current value
+    and every other seat ranges over current ± radius. Objective: the smallest
+    gap between the most and least winning seat; ties go to the smallest sum of
+    squared deviations from equal shares, then to the vector nearest the current one.
+    """
+    n = arrays.players
+    base = np.asarray(current, dtype=np.int64)
+    best: tuple[float, float, int, tuple[int, ...]] | None = None
+    expected = len(arrays.base) / n
+    for offsets in itertools.product(range(-radius, radius + 1), repeat=n - 1):
+        v = base + np.array((0, *offsets), dtype=np.int64)
+        wins = win_counts(arrays, v)
+        score = (_spread(wins), float(np.sum((wins - expected) ** 2)),
+                 int(np.abs(v - base).sum()), tuple(int(x) for x in v))
+        if best is None or score < best:
+            best = score
+    assert best is not None
+    return best[3]
+
+
+def shift_curves(arrays: SeatArrays, current: tuple[int, ...], deff: float = 1.0
+                 ) -> tuple[tuple[int, ...], FloatArray, FloatArray, FloatArray]:
+    """Each seat's win share as only its own starting VP shifts by SHIFTS (others fixed).
+
+    Returns (shifts, share, low, high), each array shaped (seats, len(shifts)).
+    """
+    n = arrays.players
+    games = len(arrays.base)
+    share = np.empty((n, len(SHIFTS)))
+    for s in range(n):
+        for j, d in enumerate(SHIFTS):
+            v = np.asarray(current, dtype=np.int64).copy()
+            v[s] += d
+            share[s, j] = win_counts(arrays, v)[s] / games
+    low, high = wilson(share, games / deff)
+    return SHIFTS, share, low, high
+
+
+@dataclass(frozen=True)
+class BalanceResult:
+    players: int
+    games: int
+    tolerance: float
+    current: VectorResult
+    recommended: VectorResult
+    curves: tuple[tuple[int, ...], FloatArray, FloatArray, FloatArray]
+
+
+def analyse(run: Run, arrays: SeatArrays, tolerance: float = 0.02, radius: int = 6) -> BalanceResult:
+    if not 0 < tolerance < 1:
+        raise CdsimError(f"--tolerance must be a share between 0 and 1 (e.g. 0.02), got {tolerance}")
+    check_score_blind(run)
+    current = tuple(int(x) for x in arrays.start_vp[0])
+    if (arrays.start_vp != arrays.start_vp[0]).any():
+        raise CdsimError(f"{run.path}: the starting VP differ between games; cannot re-rank")
+    now = evaluate(arrays, current, tolerance, run.rotated)
+    best = search(arrays, current, radius)
+    rec = evaluate(arrays, best, tolerance, run.rotated)
+    return BalanceResult(arrays.players, len(arrays.base), tolerance, now, rec,
+                         shift_curves(arrays, current, now.deff))
+
+
+def _vec(v: tuple[int, ...]) -> str:
+    return "/".join(str(x) for x in v)
+
+
+def _verdict(r: VectorResult) -> str:
+    t = r.test
+    if t.equivalent:
+        return (f"every seat gap is within ±{t.tolerance:.1%} (equivalence shown: the 90% bound "
+                f"on the largest gap is {t.gap_upper:.1%})")
+    return (f"equal seats within ±{t.tolerance:.1%} is not shown (the 90% bound on the gap between "
+            f"seats {t.pair[0]} and {t.pair[1]} reaches {t.gap_upper:.1%})")
+
+
+def explain(result: BalanceResult) -> str:
+    cur, rec = result.current, result.recommended
+    text = (f"Re-ranked {result.games} logged games exactly (no strategy reads VP totals). "
+            f"Now ({_vec(cur.vector)}): largest seat gap {cur.test.largest_gap:.1%}; "
+            f"{_verdict(cur)}. ")
+    if rec.vector == cur.vector:
+        text += "No other vector makes the seats more equal."
+    else:
+        text += (f"Most equal vector ({_vec(rec.vector)}): largest gap {rec.test.largest_gap:.1%}; "
+                 f"{_verdict(rec)}. It was fitted to these same games, so confirm it with a fresh "
+                 f"run: `cdsim simulate --start-vp {','.join(map(str, rec.vector))} ...`.")
+    return text
+
+
+def comparison_table(result: BalanceResult) -> tuple[list[str], list[list[object]]]:
+    header = ["seat", f"now: start VP {_vec(result.current.vector)}", "win share [95% CI]",
+              f"recommended: {_vec(result.recommended.vector)}", "win share [95% CI]"]
+    rows: list[list[object]] = []
+    for s in range(result.players):
+        c, r = result.current, result.recommended
+        rows.append([s, c.vector[s], f"{c.shares[s]:.1%} [{c.low[s]:.1%}, {c.high[s]:.1%}]",
+                     r.vector[s], f"{r.shares[s]:.1%} [{r.low[s]:.1%}, {r.high[s]:.1%}]"])
+    return header, rows
+
+
+def format_text(result: BalanceResult) -> str:
+    header, rows = comparison_table(result)
+    table: list[list[object]] = [list(header), *rows]
+    widths = [max(len(str(r[i])) for r in table) for i in range(len(header))]
+    lines = ["  ".join(str(x).ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
+             for r in table]
+    cur, rec = result.current, result.recommended
+    lines += ["", f"largest seat gap: now {cur.test.largest_gap:.1%}, "
+              f"recommended {rec.test.largest_gap:.1%} (tolerance ±{result.tolerance:.1%})",
+              f"now: {_verdict(cur)}", f"recommended: {_verdict(rec)}"]
+    if cur.deff > 1:
+        lines.append(f"(seats rotated: intervals use the effective sample size, design effect "
+                     f"{cur.deff:.2f})")
+    if rec.vector != cur.vector:
+        lines.append(f"the recommended vector is fitted to these games: confirm with "
+                     f"cdsim simulate --start-vp {','.join(map(str, rec.vector))}")
+    return "\n".join(lines)

@@ -1,0 +1,175 @@
+"""Matplotlib charts (Agg backend, no screen). Each function returns PNG bytes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+
+from cdsim.records import BREAKDOWN
+from reports.stats import FloatArray
+from reports.tables import PHASES
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
+SOURCE_COLOURS = dict(zip(BREAKDOWN, ("#7f7f7f", "#1f77b4", "#d62728", "#bcbd22", "#9467bd",
+                                      "#17becf", "#2ca02c"), strict=True))
+
+
+def _png(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=110)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _fair(ax: Any, players: int, horizontal: bool = True) -> None:
+    (ax.axhline if horizontal else ax.axvline)(1 / players, color="black", lw=1, ls="--",
+                                               label=f"fair 1/{players}")
+
+
+def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high: FloatArray,
+                 players: int, title: str) -> bytes:
+    """Win share per seat or strategy with its 95% interval, against the fair 1/N line."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    x = np.arange(len(labels))
+    ax.bar(x, share, color=[COLOURS[i % len(COLOURS)] for i in x], alpha=0.35)
+    ax.errorbar(x, share, yerr=[share - low, high - share], fmt="o", color="black", capsize=6,
+                label="win share, 95% Wilson interval")
+    _fair(ax, players)
+    ax.set_xticks(x, labels)
+    ax.set_ylabel("win share")
+    ax.set_ylim(0, max(float(np.max(high)) * 1.15, 1.3 / players))
+    ax.set_title(title)
+    ax.legend(loc="upper left", fontsize=8)
+    return _png(fig)
+
+
+def placements(df: pl.DataFrame, players: int) -> bytes:
+    """Share of games each seat finished 1st..Nth (stacked horizontal bars)."""
+    fig, ax = plt.subplots(figsize=(6.4, 0.6 * players + 1.6))
+    left = np.zeros(players)
+    for rank in range(1, players + 1):
+        part = df.filter(pl.col("rank") == rank).sort("seat")
+        share = np.zeros(players)
+        share[part["seat"].to_numpy()] = part["share"].to_numpy()
+        ax.barh(np.arange(players), share, left=left, color=COLOURS[rank - 1],
+                label=("1st", "2nd", "3rd", "4th")[rank - 1])
+        for s in range(players):
+            if share[s] > 0.06:
+                ax.text(left[s] + share[s] / 2, s, f"{share[s]:.0%}", ha="center", va="center",
+                        fontsize=8, color="white")
+        left += share
+    ax.set_yticks(np.arange(players), [f"seat {s}" for s in range(players)])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of games")
+    ax.set_title("Placements by seat")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
+    return _png(fig)
+
+
+def vp_sources(df: pl.DataFrame) -> bytes:
+    """Mean VP per source per strategy; negative sources (failed cards) stack downwards."""
+    names = df["strategy"].to_list()
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    x = np.arange(len(names))
+    up, down = np.zeros(len(names)), np.zeros(len(names))
+    for source in BREAKDOWN:
+        v = df[source].to_numpy().astype(float)
+        pos, neg = np.clip(v, 0, None), np.clip(v, None, 0)
+        ax.bar(x, pos, bottom=up, width=0.6, color=SOURCE_COLOURS[source], label=source)
+        ax.bar(x, neg, bottom=down, width=0.6, color=SOURCE_COLOURS[source])
+        up += pos
+        down += neg
+    total = df.select(list(BREAKDOWN)).sum_horizontal().to_numpy()
+    ax.plot(x, total, "D", color="black", label="net mean")
+    for i, v in enumerate(total):
+        ax.annotate(f"{v:.1f}", (x[i], v), textcoords="offset points", xytext=(8, 0), fontsize=8,
+                    va="center")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlim(-0.7, len(names) - 0.3)
+    ax.set_xticks(x, names)
+    ax.set_ylabel("mean VP per game")
+    ax.set_title("Where the VP come from, by strategy")
+    ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12))
+    return _png(fig)
+
+
+def vp_by_phase(df: pl.DataFrame, players: int) -> bytes:
+    """Median VP after each scoring phase and at the end, with the interquartile band."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    x = np.arange(len(PHASES))
+    for s in range(players):
+        part = df.filter(pl.col("seat") == s)
+        order = [part["moment"].to_list().index(m) for m in PHASES]
+        med = part["median"].to_numpy()[order]
+        q25, q75 = part["q25"].to_numpy()[order], part["q75"].to_numpy()[order]
+        xs = x + (s - (players - 1) / 2) * 0.12
+        ax.errorbar(xs, med, yerr=[med - q25, q75 - med], marker="o", color=COLOURS[s], capsize=3,
+                    lw=1.2, label=f"seat {s}")
+    ax.set_xticks(x, ["after 1", "after 2", "after 3", "after 4", "final"])
+    ax.set_xlabel("scoring phase")
+    ax.set_ylabel("VP (median; bar = middle 50%)")
+    ax.set_title("VP over the game by seat")
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def final_distributions(values: dict[int, FloatArray]) -> bytes:
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    lo = min(float(v.min()) for v in values.values())
+    hi = max(float(v.max()) for v in values.values())
+    bins = np.arange(np.floor(lo) - 0.5, np.ceil(hi) + 1.5, max(1.0, (hi - lo) / 60))
+    for s, v in values.items():
+        ax.hist(v, bins=bins.tolist(), histtype="step", density=True, lw=1.5, color=COLOURS[s],
+                label=f"seat {s} (mean {v.mean():.1f})")
+    ax.set_xlabel("final VP")
+    ax.set_ylabel("share of games")
+    ax.set_title("Final VP by seat")
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def convergence(played: FloatArray, share: FloatArray, low: FloatArray, high: FloatArray,
+                players: int) -> bytes:
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    first = min(10, len(played) - 1)  # the first handful of games only show noise
+    for s in range(players):
+        ax.plot(played[first:], share[s, first:], color=COLOURS[s], lw=1.2, label=f"seat {s}")
+        ax.fill_between(played[first:], low[s, first:], high[s, first:], color=COLOURS[s],
+                        alpha=0.12)
+    _fair(ax, players)
+    ax.set_xscale("log")
+    ax.set_xlabel("games played (log scale)")
+    ax.set_ylabel("running win share (95% band)")
+    ax.set_title("Convergence of the seat win shares")
+    ax.set_ylim(0, min(1.0, 2.5 / players))
+    ax.legend(fontsize=8, ncol=players + 1)
+    return _png(fig)
+
+
+def shift_chart(shifts: Sequence[int], share: FloatArray, low: FloatArray, high: FloatArray,
+                current: Sequence[int]) -> bytes:
+    """Each seat's win share as its own starting VP shifts (the other seats' fixed)."""
+    players = share.shape[0]
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    x = np.asarray(shifts)
+    for s in range(players):
+        ax.plot(x, share[s], marker="o", color=COLOURS[s], label=f"seat {s} (now {current[s]})")
+        ax.fill_between(x, low[s], high[s], color=COLOURS[s], alpha=0.12)
+    _fair(ax, players)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_xticks(x)
+    ax.set_xlabel("change of that seat's starting VP")
+    ax.set_ylabel("that seat's win share (95% band)")
+    ax.set_title("Win share as one seat's starting VP moves")
+    ax.legend(fontsize=8)
+    return _png(fig)

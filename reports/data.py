@@ -1,0 +1,129 @@
+"""Open a run folder for reading: its manifest and a lazy scan of its finished parts.
+
+Only the parts the manifest lists as finished are read (a part written just
+before a kill, but not yet recorded, is replayed by --resume and ignored here).
+Every problem with the folder is a CdsimError: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from numpy.typing import NDArray
+
+from cdsim.errors import CdsimError
+from cdsim.records import BREAKDOWN, SEAT_FIELDS
+from cdsim.runner import MANIFEST, part_path, read_manifest
+
+NEEDED = (*SEAT_FIELDS, "game", "setup", "players", "tiebreak")
+
+
+@dataclass(frozen=True)
+class Run:
+    path: Path
+    manifest: dict[str, Any]
+    parts: tuple[Path, ...]
+    players: int
+    games: int  # finished games (what the report is about)
+    planned: int  # games the run was asked for
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return dict(self.manifest["config"])
+
+    @property
+    def rotated(self) -> bool:
+        return bool(self.config.get("rotate_seats"))
+
+    @property
+    def complete(self) -> bool:
+        return self.games == self.planned
+
+    def scan(self, columns: tuple[str, ...] | None = None) -> pl.LazyFrame:
+        lf = pl.scan_parquet(list(self.parts))
+        return lf.select(columns) if columns else lf
+
+    def start_vp(self) -> tuple[int, ...]:
+        """The run's starting-VP vector, by seat (read from the rows themselves)."""
+        seats = (self.scan(("game", "seat", "start_vp")).filter(pl.col("game") == pl.col("game").min())
+                 .sort("seat").collect())
+        return tuple(int(v) for v in seats["start_vp"])
+
+
+def open_run(path: Path) -> Run:
+    if not path.exists():
+        raise CdsimError(f"{path}: no such run folder")
+    if not path.is_dir():
+        raise CdsimError(f"{path}: not a folder (give the run folder made by cdsim simulate)")
+    if not (path / MANIFEST).is_file():
+        raise CdsimError(f"{path}: not a run folder (no {MANIFEST}); make one with cdsim simulate")
+    manifest = read_manifest(path)
+    try:
+        config = manifest["config"]
+        players = int(config["players"])
+        planned = int(config["games"])
+        chunks = [tuple(c) for c in manifest["chunks"]]
+        finished = sorted(int(i) for i in manifest["finished"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CdsimError(f"{path / MANIFEST}: incomplete manifest ({exc})") from None
+    if not finished:
+        raise CdsimError(f"{path}: the run has no finished games yet; "
+                         "continue it with cdsim simulate --out ... --resume")
+    parts = tuple(part_path(path, i) for i in finished)
+    for part in parts:
+        try:
+            schema = pl.read_parquet_schema(part)
+        except Exception as exc:
+            raise CdsimError(f"{part}: corrupt or missing part file ({type(exc).__name__})") from None
+        missing = [c for c in NEEDED if c not in schema]
+        if missing:
+            raise CdsimError(f"{part}: not a cdsim games part (missing columns: "
+                             f"{', '.join(missing[:5])})")
+    games = sum(chunks[i][1] - chunks[i][0] for i in finished)
+    return Run(path, manifest, parts, players, games, planned)
+
+
+@dataclass(frozen=True)
+class SeatArrays:
+    """Per-game arrays shaped (games, seats), rows sorted by game id."""
+
+    game: NDArray[np.int64]  # (G,)
+    setup: NDArray[np.int64]  # (G,)
+    start_vp: NDArray[np.int64]
+    base: NDArray[np.int64]  # final VP without the starting VP
+    tiebreak_order: NDArray[np.int64]  # 0 = wins every VP tie (R10.6: lowest scroll, then stack)
+    won: NDArray[np.bool_]
+    strategy: NDArray[np.str_]
+
+    @property
+    def players(self) -> int:
+        return int(self.base.shape[1])
+
+
+def seat_arrays(run: Run) -> SeatArrays:
+    """The columns the balance analysis needs, as (games, seats) numpy arrays."""
+    df = (run.scan(("game", "setup", "seat", "start_vp", "final_vp", "scroll", "stack", "won",
+                    "strategy"))
+          .sort(["game", "seat"]).collect())
+    n = run.players
+    if df.height % n:
+        raise CdsimError(f"{run.path}: {df.height} rows is not a whole number of "
+                         f"{n}-player games")
+
+    def grid(col: str) -> Any:
+        return df[col].to_numpy().reshape(-1, n)
+
+    scroll, stack = grid("scroll"), grid("stack")
+    key = scroll * (n + 1) + stack  # R10.6: furthest behind, then lower in the stack
+    order = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1)
+    return SeatArrays(game=grid("game")[:, 0], setup=grid("setup")[:, 0],
+                      start_vp=grid("start_vp"), base=grid("final_vp") - grid("start_vp"),
+                      tiebreak_order=order, won=grid("won").astype(bool),
+                      strategy=grid("strategy").astype(str))
+
+
+__all__ = ["BREAKDOWN", "NEEDED", "Run", "SeatArrays", "open_run", "seat_arrays"]

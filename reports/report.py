@@ -1,0 +1,275 @@
+"""`cdsim report`: one run folder -> report.md + charts/*.png + a self-contained report.html.
+
+The report is built once as a list of blocks (headings, paragraphs, tables,
+charts) and rendered twice, so the Markdown and the HTML always say the same.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cdsim.errors import CdsimError
+from reports import balance, charts, tables
+from reports.data import Run, open_run, seat_arrays
+from reports.stats import power_analysis
+
+POWER_EFFECTS = (0.02, 0.03, 0.05, 0.10)
+
+
+@dataclass
+class Doc:
+    blocks: list[tuple[str, Any]] = field(default_factory=list)
+    charts: dict[str, bytes] = field(default_factory=dict)
+
+    def h(self, text: str, level: int = 2) -> None:
+        self.blocks.append(("h", (level, text)))
+
+    def p(self, text: str) -> None:
+        self.blocks.append(("p", text))
+
+    def table(self, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+        self.blocks.append(("table", (list(header), [list(r) for r in rows])))
+
+    def chart(self, name: str, png: bytes, caption: str) -> None:
+        self.charts[name] = png
+        self.blocks.append(("img", (name, caption)))
+
+    def markdown(self) -> str:
+        out: list[str] = []
+        for kind, value in self.blocks:
+            if kind == "h":
+                out.append(f"{'#' * value[0]} {value[1]}\n")
+            elif kind == "p":
+                out.append(f"{value}\n")
+            elif kind == "table":
+                header, rows = value
+                out.append("| " + " | ".join(header) + " |")
+                out.append("|" + "|".join("---" for _ in header) + "|")
+                out.extend("| " + " | ".join(str(c) for c in r) + " |" for r in rows)
+                out.append("")
+            else:
+                name, caption = value
+                out.append(f"![{caption}](charts/{name}.png)\n\n*{caption}*\n")
+        return "\n".join(out)
+
+    def html(self, title: str) -> str:
+        body: list[str] = []
+        for kind, value in self.blocks:
+            if kind == "h":
+                body.append(f"<h{value[0]}>{html.escape(value[1])}</h{value[0]}>")
+            elif kind == "p":
+                body.append(f"<p>{_inline(value)}</p>")
+            elif kind == "table":
+                header, rows = value
+                head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+                trs = "".join("<tr>" + "".join(f"<td>{_inline(str(c))}</td>" for c in r) + "</tr>"
+                              for r in rows)
+                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>")
+            else:
+                name, caption = value
+                data = base64.b64encode(self.charts[name]).decode()
+                body.append(f'<figure id="{name}"><img alt="{html.escape(caption)}" '
+                            f'src="data:image/png;base64,{data}"><figcaption>'
+                            f"{html.escape(caption)}</figcaption></figure>")
+        return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>\n<body>\n"
+                + "\n".join(body) + "\n</body></html>\n")
+
+
+_CSS = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}"
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;"
+        "text-align:right}th{background:#f4f4f4}figure{margin:1.5em 0}img{max-width:100%}"
+        "code{background:#f4f4f4;padding:0 .2em}")
+
+
+def _inline(text: str) -> str:
+    """Escape, then render `code` and **bold** (the only Markdown the report uses inline)."""
+    parts = html.escape(text).split("`")
+    for i in range(1, len(parts), 2):
+        parts[i] = f"<code>{parts[i]}</code>"
+    out = "".join(parts)
+    bold = out.split("**")
+    for i in range(1, len(bold), 2):
+        bold[i] = f"<b>{bold[i]}</b>"
+    return "".join(bold)
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def interval(share: float, low: float, high: float) -> str:
+    return f"{pct(share)} [{pct(low)}, {pct(high)}]"
+
+
+def _summary(doc: Doc, run: Run) -> None:
+    m, c = run.manifest, run.config
+    doc.h(f"cdsim report: {run.path.name}", 1)
+    status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
+    lineup = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
+    start = ", ".join(str(v) for v in run.start_vp())
+    comps = ("the reconstructed default set (COMPONENTS.md; not the printed game's exact tiles "
+             "and cards)" if m.get("components_default") else
+             f"a user set from `{c.get('components')}`")
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
+    doc.h("Run", 2)
+    doc.table(["setting", "value"], [
+        ["players", run.players], ["games", f"{run.games} ({status})"],
+        ["seed", m.get("seed")], ["line-up by seat", lineup], ["starting VP by seat", start],
+        ["seats rotated", "yes (each deal in all seat rotations)" if run.rotated else "no"],
+        ["strategy params", c.get("strategy_params") or "defaults"],
+        ["component set", f"{comps}, digest `{str(m.get('components_digest', ''))[:12]}`"],
+        ["versions", versions], ["simulation wall time", f"{m.get('wall_seconds', 0):.1f} s"],
+        ["command", f"`{m.get('command', '')}`"],
+    ])
+
+
+def build(run: Run, tolerance: float = 0.02) -> Doc:
+    doc = Doc()
+    n = run.players
+    arrays = seat_arrays(run)
+    _summary(doc, run)
+
+    sb = tables.seat_balance(run, arrays)
+    t = sb.table
+    doc.h("Seat balance", 2)
+    doc.p(f"Fair share is 1/{n} = {pct(1 / n)}. Intervals are 95% Wilson intervals"
+          + (f"; seats were rotated, so games of one deal are correlated and the intervals use "
+             f"the effective sample size (design effect {sb.deff:.2f})." if run.rotated else "."))
+    rows = []
+    for r in t.iter_rows(named=True):
+        rows.append([r["seat"], r["start_vp"], r["games"], r["wins"],
+                     interval(r["share"], r["low"], r["high"]), f"{r['mean_vp']:.1f}",
+                     f"{r['mean_margin_losing']:.1f}" if r["mean_margin_losing"] is not None else "-",
+                     r["tiebreak_wins"]])
+    doc.table(["seat", "start VP", "games", "wins", "win share [95% CI]", "mean final VP",
+               "mean margin to winner (when not winning)", "wins by tie-break"], rows)
+    verdict = ("the seats do **not** win equally often" if sb.test.p_value < 0.05 else
+               "no evidence that the seats win unequally (this does not show they are equal: "
+               "see the balance section)")
+    doc.p(f"Chi-square test of equal seat win shares: chi2 = {sb.test.chi2:.2f}, df = {sb.test.df}, "
+          f"p = {sb.test.p_value:.3g}" + (f" (Rao-Scott corrected by {sb.deff:.2f})"
+                                          if sb.deff > 1 else "") + f": {verdict}.")
+    doc.p(f"Ties: {sb.tied_games} games ({pct(sb.tied_games / sb.games)}) had two seats on equal "
+          f"final VP; in {sb.tiebreak_games} ({pct(sb.tiebreak_games / sb.games)}) the R10.6 "
+          "tie-break (scroll disc furthest behind, then lower in the stack) chose the winner.")
+    doc.chart("seat_win_share", charts.share_points(
+        [f"seat {s}\n({v} VP)" for s, v in zip(t["seat"], t["start_vp"], strict=True)],
+        t["share"].to_numpy(), t["low"].to_numpy(), t["high"].to_numpy(), n,
+        "Win share by seat"), "Win share per seat with 95% Wilson intervals; dashed: fair 1/N.")
+    doc.chart("placements", charts.placements(sb.placements, n),
+              "Share of games each seat finished 1st, 2nd, ... Nth.")
+
+    st = tables.strategies(run)
+    doc.h("Strategies", 2)
+    deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],
+                                                       strict=True))
+    doc.p("Win share per appearance of the strategy (a strategy seated twice in a game counts "
+          "twice)" + (f"; intervals use each strategy's design effect over deals ({deffs})"
+                      if run.rotated else "")
+          + "; cards failed = share of the 8 objective cards a player scores per game that cost "
+          "4 VP instead (R8.5).")
+    doc.table(["strategy", "appearances", "wins", "win share [95% CI]", "mean final VP",
+               "cards failed"],
+              [[r["strategy"], r["appearances"], r["wins"], interval(r["share"], r["low"], r["high"]),
+                f"{r['mean_vp']:.1f}", pct(r["failed_rate"])] for r in st.table.iter_rows(named=True)])
+    seats = list(range(n))
+    grid = []
+    for name in st.table["strategy"]:
+        cells = {r["seat"]: r for r in st.by_seat.filter(st.by_seat["strategy"] == name)
+                 .iter_rows(named=True)}
+        grid.append([name, *(f"{pct(cells[s]['share'])} ±{pct((cells[s]['high'] - cells[s]['low']) / 2)}"
+                             f" (n={cells[s]['appearances']})" if s in cells else "-"
+                             for s in seats)])
+    doc.p("Win share by strategy and seat:")
+    doc.table(["strategy", *(f"seat {s}" for s in seats)], grid)
+    doc.chart("strategy_win_share", charts.share_points(
+        st.table["strategy"].to_list(), st.table["share"].to_numpy(), st.table["low"].to_numpy(),
+        st.table["high"].to_numpy(), n, "Win share by strategy"),
+        "Win share per strategy with 95% Wilson intervals; dashed: fair 1/N.")
+    doc.chart("vp_sources", charts.vp_sources(st.sources),
+              "Mean VP per game by source and strategy (failed cards below zero).")
+
+    doc.h("Game shape", 2)
+    doc.chart("vp_by_phase", charts.vp_by_phase(tables.game_shape(run), n),
+              "VP (start + cards + scroll overflow) after each scoring phase, and final VP, by "
+              "seat: median with the middle 50% of games shaded.")
+    doc.chart("final_vp", charts.final_distributions(tables.final_vp(run)),
+              "Distribution of final VP by seat.")
+
+    doc.h("Convergence", 2)
+    played, share, low, high = tables.convergence(arrays, sb.deff)
+    doc.chart("convergence", charts.convergence(played, share, low, high, n),
+              "Each seat's running win share as games accumulate, with its 95% band.")
+    half = float(np.max((t["high"] - t["low"]).to_numpy()) / 2)
+    doc.p(f"After {sb.games} games the widest seat interval is ±{pct(half)}.")
+
+    _balance_section(doc, run, arrays, tolerance)
+    _power_section(doc, run)
+    return doc
+
+
+def _balance_section(doc: Doc, run: Run, arrays: Any, tolerance: float) -> None:
+    doc.h("Starting VP", 2)
+    try:
+        balance.check_score_blind(run)
+    except CdsimError as exc:
+        doc.p(f"Not analysed: {exc}.")
+        return
+    result = balance.analyse(run, arrays, tolerance)
+    doc.p(balance.explain(result))
+    doc.table(*balance.comparison_table(result))
+    shifts, share, low, high = result.curves
+    doc.chart("start_vp_shift", charts.shift_chart(shifts, share, low, high, result.current.vector),
+              "Each seat's win share (re-ranked from the logged games) as its own starting VP "
+              "moves by -4..+4 with the other seats' fixed; dashed: fair 1/N.")
+
+
+def _power_section(doc: Doc, run: Run) -> None:
+    doc.h("How many games are enough", 2)
+    rows = []
+    for effect in POWER_EFFECTS:
+        try:
+            pw = power_analysis(run.players, effect)
+        except ValueError:
+            continue
+        rows.append([pct(effect), pw.games_chi2, pw.games_pair, pw.games_ci,
+                     "yes" if run.games >= pw.games_chi2 else "no"])
+    doc.p("Games needed to detect a gap of this size between the best and the worst seat "
+          "(80% power, 5% level; rotated runs need more by their design effect); "
+          "`cdsim power` computes any other.")
+    doc.table(["seat gap", "games (all-seat chi-square)", "games (two-seat z-test)",
+               "games for a ±gap/2 interval", "this run has them"], rows)
+
+
+def write(run_path: Path, out: Path | None = None, tolerance: float = 0.02) -> Path:
+    """Build the report of ``run_path`` into ``out`` (default: the run folder); returns the HTML."""
+    if not 0 < tolerance < 1:
+        raise CdsimError(f"--tolerance must be a share between 0 and 1 (e.g. 0.02), got {tolerance}")
+    run = open_run(run_path)
+    doc = build(run, tolerance)
+    out = out or run_path
+    try:
+        (out / "charts").mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CdsimError(f"{out}: cannot write the report there ({exc.strerror})") from None
+    for name, png in doc.charts.items():
+        _write(out / "charts" / f"{name}.png", png)
+    _write(out / "report.md", doc.markdown().encode())
+    page = out / "report.html"
+    _write(page, doc.html(f"cdsim report: {run_path.name}").encode())
+    return page
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)

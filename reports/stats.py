@@ -1,0 +1,173 @@
+"""The statistics behind every number in a report: intervals, tests, power.
+
+Conventions: a *share* is wins / games (or wins / appearances for a strategy);
+intervals are 95% Wilson score intervals; a run that rotates seats plays each
+dealt setup N times, so its games come in correlated clusters and the sample
+size behind an interval is the effective one, n / design effect (never more
+than n: the design effect is floored at 1, the conservative side).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+Z95 = 1.959963984540054
+FloatArray = NDArray[np.float64]
+
+
+def wilson(share: NDArray[np.floating] | float, n: NDArray[np.floating] | NDArray[np.integer]
+           | float, z: float = Z95) -> tuple[FloatArray, FloatArray]:
+    """Wilson score interval of a share observed over n trials (vectorised).
+
+    ``n`` may be an effective, fractional sample size (n / design effect).
+    """
+    p = np.asarray(share, dtype=float)
+    m = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        denom = 1 + z * z / m
+        centre = (p + z * z / (2 * m)) / denom
+        half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def design_effect(indicator: NDArray[np.floating] | NDArray[np.bool_],
+                  cluster: NDArray[np.integer]) -> float:
+    """Variance inflation of a mean of 0/1 ``indicator`` whose rows come in clusters.
+
+    Ratio of the cluster-robust variance of the mean to the independent one,
+    floored at 1. ``cluster`` labels each row (e.g. the dealt setup).
+    """
+    y = np.asarray(indicator, dtype=float)
+    n = y.size
+    if n < 2:
+        return 1.0
+    p = float(y.mean())
+    iid = p * (1 - p) / n
+    if iid <= 0:
+        return 1.0
+    _, inverse = np.unique(cluster, return_inverse=True)
+    sums = np.bincount(inverse, weights=y - p)
+    k = sums.size
+    if k < 2:
+        return 1.0
+    robust = k / (k - 1) * float(np.sum(sums**2)) / n**2
+    return max(1.0, robust / iid)
+
+
+@dataclass(frozen=True)
+class EqualShares:
+    """Test of 'every seat wins equally often' (chi-square goodness of fit)."""
+
+    chi2: float
+    df: int
+    p_value: float
+    design_effect: float  # the chi-square was divided by this (Rao-Scott first order)
+
+
+def equal_shares_test(wins: NDArray[np.integer], deff: float = 1.0) -> EqualShares:
+    """Chi-square test of equal win counts across seats; one winner per game."""
+    w = np.asarray(wins, dtype=float)
+    n = w.sum()
+    if n <= 0:
+        return EqualShares(float("nan"), len(w) - 1, float("nan"), deff)
+    expected = np.full(len(w), n / len(w))
+    chi2 = float(np.sum((w - expected) ** 2 / expected)) / deff
+    df = len(w) - 1
+    return EqualShares(chi2, df, float(stats.chi2.sf(chi2, df)), deff)
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """Two one-sided tests on every pair of seats: is the largest gap within ±tolerance?
+
+    Intersection-union: 'all seats within the tolerance' is claimed at level
+    alpha only if every pair's (1 - 2 alpha) interval for the share difference
+    lies inside (-tolerance, +tolerance); no multiplicity correction is needed.
+    """
+
+    tolerance: float
+    largest_gap: float  # max share - min share (point estimate)
+    gap_upper: float  # the largest upper bound of |p_i - p_j| over pairs (90% two-sided)
+    equivalent: bool
+    pair: tuple[int, int]  # the pair with the widest bound
+
+
+def equivalence(wins: NDArray[np.integer], games: float, tolerance: float,
+                deff: float = 1.0, alpha: float = 0.05) -> Equivalence:
+    """TOST for all pairs of seats with multinomial covariances; ``games`` may be effective."""
+    w = np.asarray(wins, dtype=float)
+    n_raw = w.sum()
+    p = w / n_raw if n_raw else np.full(len(w), np.nan)
+    n_eff = games / deff
+    z = float(stats.norm.ppf(1 - alpha))
+    worst, pair = -1.0, (0, 1)
+    for i in range(len(p)):
+        for j in range(i + 1, len(p)):
+            d = p[i] - p[j]
+            var = (p[i] + p[j] - d * d) / n_eff  # one winner per game: multinomial
+            upper = abs(d) + z * math.sqrt(max(var, 0.0))
+            if upper > worst:
+                worst, pair = upper, (i, j)
+    gap = float(np.nanmax(p) - np.nanmin(p)) if len(p) else float("nan")
+    return Equivalence(tolerance, gap, float(worst), bool(worst < tolerance), pair)
+
+
+@dataclass(frozen=True)
+class Power:
+    players: int
+    effect: float
+    alpha: float
+    power: float
+    games_chi2: int  # the all-seat chi-square test detects it
+    games_pair: int  # a two-sided z-test of the two seats that differ detects it
+    games_ci: int  # each seat's 95% interval is at most ±effect/2 wide (worst case p = 1/N)
+
+
+def shares_for_gap(players: int, effect: float) -> FloatArray:
+    """The alternative: one seat ahead by effect/2, one behind by effect/2, the rest fair."""
+    p = np.full(players, 1 / players)
+    p[0] += effect / 2
+    p[-1] -= effect / 2
+    return p
+
+
+def chi2_power(games: int, p: FloatArray, alpha: float = 0.05) -> float:
+    """Power of the equal-shares chi-square test with ``games`` games when the truth is ``p``."""
+    k = len(p)
+    lam = games * float(np.sum((p - 1 / k) ** 2 / (1 / k)))
+    crit = stats.chi2.ppf(1 - alpha, k - 1)
+    return float(stats.ncx2.sf(crit, k - 1, lam))
+
+
+def power_analysis(players: int, effect: float, alpha: float = 0.05, power: float = 0.8) -> Power:
+    """Games needed to detect a seat gap of ``effect`` (best seat minus worst seat)."""
+    if players not in (2, 3, 4):
+        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    if not 0 < effect < 2 / players:
+        raise ValueError(f"effect must be between 0 and {2 / players:.3f} for {players} players, "
+                         f"got {effect}")
+    if not 0 < alpha < 1 or not 0 < power < 1:
+        raise ValueError("alpha and power must be between 0 and 1")
+    p = shares_for_gap(players, effect)
+    lo, hi = 2, 2
+    while chi2_power(hi, p, alpha) < power:
+        hi *= 2
+    while lo < hi:  # smallest n with enough power
+        mid = (lo + hi) // 2
+        if chi2_power(mid, p, alpha) >= power:
+            hi = mid
+        else:
+            lo = mid + 1
+    games_chi2 = lo
+    za, zb = float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
+    var = p[0] + p[-1] - effect**2
+    var0 = 2 / players  # the variance under the null of equal shares
+    games_pair = math.ceil(((za * math.sqrt(var0) + zb * math.sqrt(var)) / effect) ** 2)
+    q = 1 / players
+    games_ci = math.ceil(q * (1 - q) * (Z95 / (effect / 2)) ** 2)
+    return Power(players, effect, alpha, power, games_chi2, games_pair, games_ci)
