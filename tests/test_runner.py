@@ -112,7 +112,7 @@ def _one_line_exit_2(out: subprocess.CompletedProcess[str]) -> None:
     ["--players", "5", "--games", "4", "--strategies", "random"],
     ["--players", "2", "--games", "0", "--strategies", "random,random"],
     ["--players", "2", "--games", "4", "--strategies", "random,nope"],
-    ["--players", "2", "--games", "4", "--strategies", "random"],
+    ["--players", "2", "--games", "4", "--strategies", "random,random,random"],
     ["--players", "2", "--games", "5", "--strategies", "random,random", "--rotate-seats"],
     ["--players", "2", "--games", "4", "--strategies", "random,random", "--backend", "mpi"],
     ["--players", "2", "--games", "4", "--strategies", "random,random",
@@ -120,6 +120,13 @@ def _one_line_exit_2(out: subprocess.CompletedProcess[str]) -> None:
 ])
 def test_bad_flags(tmp_path: Path, args: list[str]) -> None:
     _one_line_exit_2(cdsim("simulate", "--out", str(tmp_path / "bad"), *args))
+
+
+def test_one_strategy_name_fills_every_seat(tmp_path: Path) -> None:
+    out = cdsim("simulate", "--out", str(tmp_path / "one"), "--players", "3", "--games", "2",
+                "--strategies", "random", "--jobs", "1")
+    assert out.returncode == 0, out.stderr
+    assert read_manifest(tmp_path / "one")["config"]["strategies"] == ["random"] * 3
 
 
 def test_resume_without_a_run_says_so(tmp_path: Path) -> None:
