@@ -9,6 +9,7 @@ chimneys; a feature is complete when its open-edge count reaches zero.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from cdsim.components import Board, FramePart
 from cdsim.kinds import (
@@ -59,8 +60,24 @@ def _line_masks() -> tuple[tuple[int, ...], ...]:
 LINE_MASK = _line_masks()
 
 # placements(): orientations that fit a cell's constraint, keyed by id(orientations).
-_FITS: dict[tuple[int, int, int, int, int], list[Edges]] = {}
+_FITS: dict[tuple[int, Edges], list[Edges]] = {}
 _KEEP_ALIVE: dict[int, tuple[Edges, ...]] = {}  # ids stay valid while the tuples live
+_HAS_LANDSCAPE: dict[int, bool] = {}  # id(orientations) -> any landscape edge (R6.2 check)
+# preview(): the non-meadow kinds of an edge tuple, in ascending order.
+_KINDS: dict[Edges, tuple[int, ...]] = {}
+
+# What each side of an empty cell must match before anything is built: meadow on the
+# frame (R5.3), anything (-1) towards another cell.
+_EMPTY_REQ: tuple[Edges, ...] = tuple(
+    (MEADOW if a < 0 else -1, MEADOW if b < 0 else -1, MEADOW if c < 0 else -1,
+     MEADOW if d < 0 else -1) for a, b, c, d in NEIGHBOUR)
+
+
+def _kinds(edges: Edges) -> tuple[int, ...]:
+    kinds = _KINDS.get(edges)
+    if kinds is None:
+        kinds = _KINDS[edges] = tuple(k for k in sorted(set(edges)) if k != MEADOW)
+    return kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +90,17 @@ class Feature:
     cells: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PartPreview:
-    """What one part of a tile would join if placed: the merged feature's state."""
+class PartPreview(NamedTuple):
+    """What one part of a tile would join if placed: the merged feature's state.
+
+    A NamedTuple, not a frozen dataclass: the bots build tens of thousands per game."""
 
     kind: int
     open_edges: int
     tiles: int
     chimneys: int
     cells: int  # bit mask of the merged feature's cells
+    own_open: int  # the tile's own edges of this kind minus twice those it closes
 
     @property
     def completes(self) -> bool:
@@ -97,6 +116,7 @@ class District:
         "_members",
         "_open",
         "_parent",
+        "_req",
         "_size",
         "board",
         "chimneys_at",
@@ -120,6 +140,7 @@ class District:
         self.chimneys_at = [0] * CELLS
         self.scrolls = set(board.scrolls) if board else set()
         self.frontier = 1 << board.spade if board else (1 << CELLS) - 1  # R5.1
+        self._req: list[Edges] = list(_EMPTY_REQ)  # what each cell's sides must match
         self.features: list[Feature] = []
         self.have = [0] * N_HAVE
         self.complete_count = [0] * 13
@@ -200,29 +221,32 @@ class District:
         only check left per placement.
         """
         out = []
-        built = self.edges
         mask = self.frontier
-        check_size = any(k in LANDSCAPES for k in orientations[0])
+        oid = id(orientations)
+        check_size = _HAS_LANDSCAPE.get(oid)
+        if check_size is None:
+            check_size = _HAS_LANDSCAPE[oid] = any(k in LANDSCAPES for k in orientations[0])
+            _KEEP_ALIVE[oid] = orientations
+        reqs = self._req
+        fits_cache = _FITS
         while mask:
             low = mask & -mask
             mask ^= low
             cell = low.bit_length() - 1
-            req = []
-            for d, n in enumerate(NEIGHBOUR[cell]):
-                if n < 0:
-                    req.append(MEADOW)  # R5.3: the frame is meadow
-                else:
-                    ne = built[n]
-                    req.append(-1 if ne is None else ne[d ^ 2])
-            key = (id(orientations), req[0], req[1], req[2], req[3])
-            fits = _FITS.get(key)
+            req = reqs[cell]
+            key = (oid, req)
+            fits = fits_cache.get(key)
             if fits is None:
                 fits = [e for e in orientations
                         if all(r < 0 or r == x for r, x in zip(req, e, strict=True))]
-                _FITS[key] = fits
-                _KEEP_ALIVE[id(orientations)] = orientations
-            for edges in fits:
-                if not check_size or not self.oversized_landscape(cell, edges):
+                fits_cache[key] = fits
+                _KEEP_ALIVE[oid] = orientations
+            if check_size:
+                for edges in fits:
+                    if not self.oversized_landscape(cell, edges):
+                        out.append((cell, edges))
+            else:
+                for edges in fits:
                     out.append((cell, edges))
         return out
 
@@ -250,12 +274,11 @@ class District:
             tiles += self._size[r]
             chimneys += self._chimneys[r]
             mask |= self._mask[r]
-        return PartPreview(kind, open_edges, tiles, chimneys, mask)
+        return PartPreview(kind, open_edges, tiles, chimneys, mask, own - 2 * matched)
 
     def preview(self, cell: int, edges: Edges, chimneys: int = 0) -> list[PartPreview]:
         """The features each part of the tile would belong to, without placing it."""
-        return [self._merged(cell, edges, k, chimneys if k == VILLA else 0)
-                for k in sorted(set(edges)) if k != MEADOW]
+        return [self._merged(cell, edges, k, chimneys if k == VILLA else 0) for k in _kinds(edges)]
 
     def open_features(self, kind: int) -> list[tuple[int, int, int]]:
         """(open edges, tiles, chimneys) of each incomplete feature of one kind."""
@@ -276,9 +299,12 @@ class District:
         self.chimneys_at[cell] = chimneys
         self.history.append((cell, edges, chimneys, building))
         self.frontier &= ~(1 << cell)
-        for n in NEIGHBOUR[cell]:
+        for d, n in enumerate(NEIGHBOUR[cell]):
             if n >= 0 and self.edges[n] is None:
                 self.frontier |= 1 << n
+                r = list(self._req[n])
+                r[d ^ 2] = edges[d]  # n's side facing this cell must now match it
+                self._req[n] = (r[0], r[1], r[2], r[3])
         self.scrolls.discard(cell)
         completed: list[Feature] = []
         if building:

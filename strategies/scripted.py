@@ -24,6 +24,9 @@ from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBu
 from strategies.value import Evaluator, Params, best_card_payment, payment_value
 
 
+_EVALUATOR = "evaluator"  # its key in the turn cache
+
+
 class ScriptedPlayer:
     """The shared decision logic; subclasses set ``profile`` and ``favoured`` kinds."""
 
@@ -36,11 +39,17 @@ class ScriptedPlayer:
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.profile
         self._cache_key: tuple[int, ...] = ()
-        self._cache: dict[object, float] = {}
+        self._cache: dict[object, float] = {}  # also holds the turn's Evaluator
 
     # -- helpers -------------------------------------------------------------
     def _evaluator(self, view: PlayerView) -> Evaluator:
-        return Evaluator(view, self.params)
+        """The turn's evaluator: what it reads (cards on the grid, free circles, kept
+        fountain cards, phase and round, the district) is fixed within one turn."""
+        cache = self._turn_cache(view)
+        ev = cache.get(_EVALUATOR)
+        if not isinstance(ev, Evaluator):
+            ev = cache[_EVALUATOR] = Evaluator(view, self.params)  # type: ignore[assignment]
+        return ev
 
     def _turn_cache(self, view: PlayerView) -> dict[object, float]:
         """Values computed this turn; nothing they depend on changes between the move
@@ -69,7 +78,12 @@ class ScriptedPlayer:
             t = view.state.components.tile_types[tile_type]
             value = self.params.store
             for cell, edges in view.me.district.placements(t.orientations):
-                value = max(value, self._placement_value(view, ev, tile_type, cell, edges, cache))
+                key = (tile_type, cell, edges)
+                v = cache.get(key)
+                if v is None:
+                    v = cache[key] = ev.placement(t, cell, edges)
+                if v > value:
+                    value = v
             cache[tile_type] = value
         return value
 

@@ -31,7 +31,6 @@ from cdsim.kinds import (
     LANDSCAPES,
     MARKET,
     MERCHANT,
-    NEIGHBOUR,
     VILLA,
 )
 from cdsim.players import PlayerView
@@ -141,45 +140,37 @@ class Evaluator:
     def placement(self, ttype: TileType, cell: int, edges: tuple[int, int, int, int]) -> float:
         p = self.p
         d = self.d
-        me = self.view.me
         value = p.step if cell in d.scrolls else 0.0
         if ttype.building:
             b = ttype.building
             value += {MARKET: p.coin, BAKERY: p.bread, FOUNTAIN: p.fountain}[b]
             return value + self.completion_bonus(b, 1 << cell)
-        nbrs = NEIGHBOUR[cell]
+        progress = self.progress
         for pv in d.preview(cell, edges, ttype.chimneys):
             k = pv.kind
-            own = matched = 0
-            for di in range(4):
-                if edges[di] == k:
-                    own += 1
-                    n = nbrs[di]
-                    if n >= 0 and d.edges[n] is not None:
-                        matched += 1
-            value -= p.open_edge * (own - 2 * matched) * self.progress
+            value -= p.open_edge * pv.own_open * progress
             if k == VILLA:
-                value += p.chimney * ttype.chimneys * self.progress
+                value += p.chimney * ttype.chimneys * progress
                 value += self.interest[0] * ttype.chimneys * p.card_match
                 if pv.completes:
                     value += p.villa_complete * self.comps.villa_points(pv.chimneys)
                     value += self.completion_bonus(VILLA, pv.cells)
                 else:  # a villa counts only complete: credit what it may become
                     value += p.progress_credit * p.villa_complete * self.comps.villa_points(
-                        pv.chimneys) * self.progress
+                        pv.chimneys) * progress
             elif k in LANDSCAPES:
                 if pv.completes:
                     value += self.completion_bonus(k, pv.cells)
                     value += (pv.tiles - 1) * (p.good + self.goods_bonus) + p.landscape_complete
                 else:  # one more tile would pay about this much
-                    value += p.progress_credit * self.progress * (
+                    value += p.progress_credit * progress * (
                         pv.tiles * (p.good + self.goods_bonus) + p.landscape_complete)
             elif k in DWELLINGS:
-                worth = p.dwelling_complete + self.dwelling_reward(k, me.goods)
+                worth = p.dwelling_complete + self.dwelling_reward(k, self.view.me.goods)
                 if pv.completes:
                     value += worth + self.completion_bonus(k, pv.cells)
                 else:
-                    value += p.progress_credit * self.progress * worth
+                    value += p.progress_credit * progress * worth
         return value
 
     def dwelling_reward(self, kind: int, goods: list[int]) -> float:
