@@ -24,9 +24,6 @@ from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBu
 from strategies.value import Evaluator, Params, best_card_payment, payment_value
 
 
-_EVALUATOR = "evaluator"  # its key in the turn cache
-
-
 class ScriptedPlayer:
     """The shared decision logic; subclasses set ``profile`` and ``favoured`` kinds."""
 
@@ -39,17 +36,17 @@ class ScriptedPlayer:
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.profile
         self._cache_key: tuple[int, ...] = ()
-        self._cache: dict[object, float] = {}  # also holds the turn's Evaluator
+        self._cache: dict[object, float] = {}
+        self._ev: Evaluator | None = None  # the turn's evaluator
 
     # -- helpers -------------------------------------------------------------
     def _evaluator(self, view: PlayerView) -> Evaluator:
         """The turn's evaluator: what it reads (cards on the grid, free circles, kept
         fountain cards, phase and round, the district) is fixed within one turn."""
-        cache = self._turn_cache(view)
-        ev = cache.get(_EVALUATOR)
-        if not isinstance(ev, Evaluator):
-            ev = cache[_EVALUATOR] = Evaluator(view, self.params)  # type: ignore[assignment]
-        return ev
+        self._turn_cache(view)
+        if self._ev is None:
+            self._ev = Evaluator(view, self.params)
+        return self._ev
 
     def _turn_cache(self, view: PlayerView) -> dict[object, float]:
         """Values computed this turn; nothing they depend on changes between the move
@@ -58,7 +55,7 @@ class ScriptedPlayer:
         key = (id(view.state), view.state.phase, view.state.round, me.district.built, me.coins,
                sum(me.goods), len(me.fountain_cards))
         if key != self._cache_key:
-            self._cache_key, self._cache = key, {}
+            self._cache_key, self._cache, self._ev = key, {}, None
         return self._cache
 
     def _placement_value(self, view: PlayerView, ev: Evaluator, tile_type: int, cell: int,
