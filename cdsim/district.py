@@ -60,9 +60,8 @@ def _line_masks() -> tuple[tuple[int, ...], ...]:
 LINE_MASK = _line_masks()
 
 # placements(): orientations that fit a cell's constraint, keyed by id(orientations).
-_FITS: dict[tuple[int, Edges], list[Edges]] = {}
+_FITS: dict[tuple[int, Edges], tuple[list[Edges], bool]] = {}  # -> (fits, size check needed)
 _KEEP_ALIVE: dict[int, tuple[Edges, ...]] = {}  # ids stay valid while the tuples live
-_HAS_LANDSCAPE: dict[int, bool] = {}  # id(orientations) -> any landscape edge (R6.2 check)
 # preview(): the non-meadow kinds of an edge tuple, in ascending order.
 _KINDS: dict[Edges, tuple[int, ...]] = {}
 
@@ -216,17 +215,14 @@ class District:
     def placements(self, orientations: tuple[Edges, ...]) -> list[tuple[int, Edges]]:
         """Every legal (cell, oriented edges) for a tile with these distinct orientations.
 
-        Which orientations fit a cell depends only on what its four sides face, so the
-        fits are cached by (orientations, constraint); the landscape size (R6.2) is the
-        only check left per placement.
+        Which orientations fit a cell depends only on what its four sides face (the
+        cell's constraint, kept up to date by ``place``), so the fits are cached by
+        (orientations, constraint). The landscape size (R6.2) is the only check left per
+        placement, and only where one of the tile's landscapes faces a built landscape.
         """
         out = []
         mask = self.frontier
         oid = id(orientations)
-        check_size = _HAS_LANDSCAPE.get(oid)
-        if check_size is None:
-            check_size = _HAS_LANDSCAPE[oid] = any(k in LANDSCAPES for k in orientations[0])
-            _KEEP_ALIVE[oid] = orientations
         reqs = self._req
         fits_cache = _FITS
         while mask:
@@ -234,19 +230,20 @@ class District:
             mask ^= low
             cell = low.bit_length() - 1
             req = reqs[cell]
-            key = (oid, req)
-            fits = fits_cache.get(key)
-            if fits is None:
+            entry = fits_cache.get((oid, req))
+            if entry is None:
                 fits = [e for e in orientations
                         if all(r < 0 or r == x for r, x in zip(req, e, strict=True))]
-                fits_cache[key] = fits
+                check = any(k in LANDSCAPES for k in orientations[0]) and any(
+                    r in LANDSCAPES for r in req)
+                entry = fits_cache[(oid, req)] = (fits, check)
                 _KEEP_ALIVE[oid] = orientations
-            if check_size:
-                for edges in fits:
+            if entry[1]:
+                for edges in entry[0]:
                     if not self.oversized_landscape(cell, edges):
                         out.append((cell, edges))
             else:
-                for edges in fits:
+                for edges in entry[0]:
                     out.append((cell, edges))
         return out
 
