@@ -2,7 +2,8 @@
 
 1. median ms per 4-player game, single process: random players and the scripted mix;
 2. games/s of `cdsim simulate --jobs 1` and `--jobs 2` (scripted mix);
-3. peak memory (max RSS of the driver and of any worker) of a 20,000-game run.
+3. peak memory (max RSS of the driver and of any worker) of a 20,000-game run;
+4. how long `cdsim report` and `cdsim balance` take on that run.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ def main() -> None:
         print(f"peak memory of a {big}-game run (random players, --jobs 2): "
               f"{peak:.0f} MiB max RSS of any one process "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        for command in ("report", "balance"):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "cdsim", command, str(Path(tmp) / "big")],
+                           check=True, stdout=subprocess.DEVNULL)
+            print(f"cdsim {command} of that {big}-game run: {time.perf_counter() - t0:.1f} s",
+                  flush=True)
 
 
 if __name__ == "__main__":

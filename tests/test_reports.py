@@ -213,7 +213,8 @@ def test_report_html_is_self_contained_with_every_chart(hand: Path, tmp_path: Pa
 
 
 def _simulate(run: Path, start_vp: tuple[int, ...], games: int = 45) -> Path:
-    config = RunConfig(players=3, games=games, seed=11, strategies=("random",) * 3,
+    n = len(start_vp)
+    config = RunConfig(players=n, games=games, seed=11, strategies=("random",) * n,
                        start_vp=start_vp, chunk_size=15)
     run_chunks(run, prepare(run, config, False, False), 1, "loky")
     return run
@@ -231,6 +232,16 @@ def test_rerank_matches_a_real_resimulation(tmp_path: Path) -> None:
         assert (balance.winners(arrays, vector) == np.argmax(real, axis=1)).all(), vector
         final = np.array([r["final_vp"] for r in rows]).reshape(-1, 3)
         assert (arrays.base + np.array(vector) == final).all()
+
+
+@pytest.mark.parametrize("start_vp", [(8, 9), (8, 9, 10, 11)])
+def test_rerank_is_exact_for_two_and_four_players(tmp_path: Path, start_vp: tuple[int, ...]) -> None:
+    arrays = seat_arrays(open_run(_simulate(tmp_path / "base", start_vp, games=30)))
+    assert (balance.winners(arrays, start_vp) == np.argmax(arrays.won, axis=1)).all()
+    other = tuple(reversed(start_vp))
+    real = seat_arrays(open_run(_simulate(tmp_path / "other", other, games=30)))
+    assert (balance.winners(arrays, other) == np.argmax(real.won, axis=1)).all()
+    assert (np.argmax(real.won, axis=1) != np.argmax(arrays.won, axis=1)).any()  # a real change
 
 
 def test_balance_command_prints_both_vectors_and_writes_the_chart(hand: Path) -> None:
