@@ -112,7 +112,6 @@ class District:
     __slots__ = (
         "_chimneys",
         "_mask",
-        "_members",
         "_open",
         "_parent",
         "_req",
@@ -155,7 +154,6 @@ class District:
         self._open = [0] * n
         self._size = [0] * n
         self._chimneys = [0] * n
-        self._members: list[list[int]] = [[] for _ in range(n)]
         self._mask = [0] * n  # bit mask of a root's cells
 
     # -- queries -------------------------------------------------------------
@@ -305,7 +303,7 @@ class District:
         self.scrolls.discard(cell)
         completed: list[Feature] = []
         if building:
-            completed.append(self._complete(building, 1, 0, [cell]))
+            completed.append(self._complete(building, 1, 0, 1 << cell))
             return completed
         for kind in sorted(set(edges)):
             if kind == MEADOW:
@@ -315,7 +313,7 @@ class District:
                 self.have[H_CHIMNEYS] += chimneys
             if self._open[root] == 0 and (kind != VILLA or self._size[root] >= 2):
                 completed.append(self._complete(kind, self._size[root], self._chimneys[root],
-                                                self._members[root]))
+                                                self._mask[root]))
         return completed
 
     def _join(self, cell: int, edges: Edges, kind: int, chimneys: int) -> int:
@@ -323,7 +321,6 @@ class District:
         self._open[node] = sum(1 for e in edges if e == kind)
         self._size[node] = 1
         self._chimneys[node] = chimneys
-        self._members[node] = [cell]
         self._mask[node] = 1 << cell
         root = node
         nbrs = NEIGHBOUR[cell]
@@ -341,17 +338,15 @@ class District:
             self._open[root] += self._open[other] - 2
             self._size[root] += self._size[other]
             self._chimneys[root] += self._chimneys[other]
-            self._members[root].extend(self._members[other])
-            self._members[other] = []
             self._mask[root] |= self._mask[other]
         return root
 
-    def _complete(self, kind: int, tiles: int, chimneys: int, cells: list[int]) -> Feature:
-        feature = Feature(kind, tiles, chimneys, tuple(sorted(cells)))
+    def _complete(self, kind: int, tiles: int, chimneys: int, mask: int) -> Feature:
+        """Record a completion; ``mask`` holds the feature's cells (a bit per cell)."""
+        feature = Feature(kind, tiles, chimneys, tuple(c for c in range(CELLS) if mask >> c & 1))
         self.features.append(feature)
         self.complete_count[kind] += 1
-        for c in cells:
-            self.complete_mask[kind] |= 1 << c
+        self.complete_mask[kind] |= mask
         have = self.have
         if kind == VILLA:
             have[H_VILLAS] += 1
