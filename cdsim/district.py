@@ -64,6 +64,7 @@ _FITS: dict[tuple[int, Edges], tuple[list[Edges], bool]] = {}  # -> (fits, size 
 _KEEP_ALIVE: dict[int, tuple[Edges, ...]] = {}  # ids stay valid while the tuples live
 # preview(): the non-meadow kinds of an edge tuple, in ascending order.
 _KINDS: dict[Edges, tuple[int, ...]] = {}
+_NOTHING = (0, 0, 0, 0, 0)
 
 # What each side of an empty cell must match before anything is built: meadow on the
 # frame (R5.3), anything (-1) towards another cell.
@@ -112,6 +113,7 @@ class District:
     __slots__ = (
         "_chimneys",
         "_mask",
+        "_near",
         "_open",
         "_parent",
         "_req",
@@ -139,6 +141,7 @@ class District:
         self.scrolls = set(board.scrolls) if board else set()
         self.frontier = 1 << board.spade if board else (1 << CELLS) - 1  # R5.1
         self._req: list[Edges] = list(_EMPTY_REQ)  # what each cell's sides must match
+        self._near: dict[int, dict[int, tuple[int, int, int, int, int]]] = {}  # see _around
         self.features: list[Feature] = []
         self.have = [0] * N_HAVE
         self.complete_count = [0] * 13
@@ -245,35 +248,53 @@ class District:
                     out.append((cell, edges))
         return out
 
-    def _merged(self, cell: int, edges: Edges, kind: int, chimneys: int = 0) -> PartPreview:
-        own = 0
-        matched = 0
-        roots: list[int] = []
-        nbrs = NEIGHBOUR[cell]
+    def _around(self, cell: int) -> dict[int, tuple[int, int, int, int, int]]:
+        """Per kind, what a tile on ``cell`` would join through its built neighbours:
+        (sides facing that kind, open edges, tiles, chimneys, cell mask) summed over the
+        distinct features. Cached until the next ``place``."""
+        agg = self._near.get(cell)
+        if agg is not None:
+            return agg
+        agg = {}
+        seen: list[int] = []
         built = self.edges
+        nbrs = NEIGHBOUR[cell]
         for d in range(4):
-            if edges[d] != kind:
-                continue
-            own += 1
             n = nbrs[d]
-            if n >= 0 and built[n] is not None:
-                matched += 1
-                root = self._find(n * 16 + kind)
-                if root not in roots:
-                    roots.append(root)
-        open_edges = own - 2 * matched
-        tiles = 1
-        mask = 1 << cell
-        for r in roots:
-            open_edges += self._open[r]
-            tiles += self._size[r]
-            chimneys += self._chimneys[r]
-            mask |= self._mask[r]
-        return PartPreview(kind, open_edges, tiles, chimneys, mask, own - 2 * matched)
+            if n < 0:
+                continue
+            ne = built[n]
+            if ne is None:
+                continue
+            kind = ne[d ^ 2]
+            if kind == MEADOW:
+                continue
+            root = self._find(n * 16 + kind)
+            m, o, s, c, mk = agg.get(kind, (0, 0, 0, 0, 0))
+            if root in seen:
+                agg[kind] = (m + 1, o, s, c, mk)
+            else:
+                seen.append(root)
+                agg[kind] = (m + 1, o + self._open[root], s + self._size[root],
+                             c + self._chimneys[root], mk | self._mask[root])
+        self._near[cell] = agg
+        return agg
 
     def preview(self, cell: int, edges: Edges, chimneys: int = 0) -> list[PartPreview]:
-        """The features each part of the tile would belong to, without placing it."""
-        return [self._merged(cell, edges, k, chimneys if k == VILLA else 0) for k in _kinds(edges)]
+        """The features each part of a legally placed tile would belong to, without placing it.
+
+        ``edges`` must match the built neighbours (``can_place``): then a part of kind k
+        meets exactly the neighbours whose facing side is k.
+        """
+        around = self._around(cell)
+        out = []
+        bit = 1 << cell
+        for k in _kinds(edges):
+            own = (edges[0] == k) + (edges[1] == k) + (edges[2] == k) + (edges[3] == k)
+            m, o, s, c, mk = around.get(k, _NOTHING)
+            out.append(PartPreview(k, own - 2 * m + o, 1 + s,
+                                   (chimneys if k == VILLA else 0) + c, bit | mk, own - 2 * m))
+        return out
 
     def open_features(self, kind: int) -> list[tuple[int, int, int]]:
         """(open edges, tiles, chimneys) of each incomplete feature of one kind."""
@@ -294,6 +315,7 @@ class District:
         self.chimneys_at[cell] = chimneys
         self.history.append((cell, edges, chimneys, building))
         self.frontier &= ~(1 << cell)
+        self._near = {}
         for d, n in enumerate(NEIGHBOUR[cell]):
             if n >= 0 and self.edges[n] is None:
                 self.frontier |= 1 << n
