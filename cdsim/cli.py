@@ -396,6 +396,8 @@ def balance(
         help="Search each seat's starting VP within current ± this many points.")] = 6,
     out: Annotated[Path | None, typer.Option(
         help="Folder for the chart balance_shift.png (default: the run folder).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")]
+        = False,
 ) -> None:
     """Re-rank the logged games under other starting-VP vectors (exact: no built-in strategy
     reads VP totals) and find the vector that makes the seats' win shares most equal."""
@@ -407,8 +409,6 @@ def balance(
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
     opened = open_run(run)
     result = bal.analyse(opened, seat_arrays(opened), tolerance, radius)
-    print(f"{run}: {result.games} games, {result.players} players")
-    print(bal.format_text(result))
     shifts, share, low, high = result.curves
     target = (out or run) / "balance_shift.png"
     try:
@@ -416,6 +416,11 @@ def balance(
         target.write_bytes(charts.shift_chart(shifts, share, low, high, result.current.vector))
     except OSError as exc:
         raise CdsimError(f"{target}: cannot write the chart ({exc.strerror})") from None
+    if as_json:
+        print(json.dumps(bal.as_json(result) | {"run": str(run), "chart": str(target)}))
+        return
+    print(f"{run}: {result.games} games, {result.players} players")
+    print(bal.format_text(result))
     print(f"chart: {target}")
 
 

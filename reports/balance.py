@@ -206,3 +206,18 @@ def format_text(result: BalanceResult) -> str:
         lines.append(f"the recommended vector is fitted to these games: confirm with "
                      f"cdsim simulate --start-vp {','.join(map(str, rec.vector))}")
     return "\n".join(lines)
+
+
+def as_json(result: BalanceResult) -> dict[str, object]:
+    """The balance result as plain data (``cdsim balance --json``)."""
+    def vector(r: VectorResult) -> dict[str, object]:
+        return {"start_vp": list(r.vector), "wins": [int(w) for w in r.wins],
+                "share": [float(x) for x in r.shares], "low": [float(x) for x in r.low],
+                "high": [float(x) for x in r.high], "largest_gap": r.test.largest_gap,
+                "gap_upper_90": r.test.gap_upper, "within_tolerance": r.test.equivalent}
+    shifts, share, low, high = result.curves
+    return {"games": result.games, "players": result.players, "tolerance": result.tolerance,
+            "design_effect": result.current.deff, "current": vector(result.current),
+            "recommended": vector(result.recommended),
+            "shift_curves": {"shifts": list(shifts), "share": share.tolist(), "low": low.tolist(),
+                             "high": high.tolist()}}

@@ -250,6 +250,9 @@ def test_balance_command_prints_both_vectors_and_writes_the_chart(hand: Path) ->
     assert "now: start VP 8/9/13" in out.stdout and "recommended" in out.stdout
     assert "tolerance ±5.0%" in out.stdout
     assert (hand / "balance_shift.png").read_bytes().startswith(b"\x89PNG")
+    data = json.loads(cdsim("balance", str(hand), "--json").stdout)
+    assert data["current"]["start_vp"] == [8, 9, 13] and data["current"]["wins"] == [5, 3, 2]
+    assert data["games"] == 10 and len(data["shift_curves"]["share"]) == 3
     assert "--tolerance" in one_line_exit_2(cdsim("balance", str(hand), "--tolerance", "3"))
     assert "--radius" in one_line_exit_2(cdsim("balance", str(hand), "--radius", "40"))
 
