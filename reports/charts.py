@@ -41,7 +41,8 @@ def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     x = np.arange(len(labels))
     ax.bar(x, share, color=[COLOURS[i % len(COLOURS)] for i in x], alpha=0.35)
-    ax.errorbar(x, share, yerr=[share - low, high - share], fmt="o", color="black", capsize=6,
+    yerr = [np.clip(share - low, 0, None), np.clip(high - share, 0, None)]
+    ax.errorbar(x, share, yerr=yerr, fmt="o", color="black", capsize=6,
                 label="win share, 95% Wilson interval")
     _fair(ax, players)
     ax.set_xticks(x, labels)

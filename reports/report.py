@@ -257,15 +257,16 @@ def write(run_path: Path, out: Path | None = None, tolerance: float = 0.02) -> P
     run = open_run(run_path)
     doc = build(run, tolerance)
     out = out or run_path
+    page = out / "report.html"
     try:
         (out / "charts").mkdir(parents=True, exist_ok=True)
+        for name, png in doc.charts.items():
+            _write(out / "charts" / f"{name}.png", png)
+        _write(out / "report.md", doc.markdown().encode())
+        _write(page, doc.html(f"cdsim report: {run_path.name}").encode())
     except OSError as exc:
-        raise CdsimError(f"{out}: cannot write the report there ({exc.strerror})") from None
-    for name, png in doc.charts.items():
-        _write(out / "charts" / f"{name}.png", png)
-    _write(out / "report.md", doc.markdown().encode())
-    page = out / "report.html"
-    _write(page, doc.html(f"cdsim report: {run_path.name}").encode())
+        raise CdsimError(f"{out}: cannot write the report there "
+                         f"({exc.strerror or type(exc).__name__})") from None
     return page
 
 

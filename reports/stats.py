@@ -32,7 +32,8 @@ def wilson(share: NDArray[np.floating] | float, n: NDArray[np.floating] | NDArra
         denom = 1 + z * z / m
         centre = (p + z * z / (2 * m)) / denom
         half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    # the interval always holds the share (rounding can put a bound a hair past 0 or 1)
+    return np.clip(np.minimum(centre - half, p), 0, 1), np.clip(np.maximum(centre + half, p), 0, 1)
 
 
 def design_effect(indicator: NDArray[np.floating] | NDArray[np.bool_],

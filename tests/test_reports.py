@@ -160,6 +160,8 @@ def test_equivalence_and_design_effect() -> None:
     assert design_effect(y, np.arange(4000)) == pytest.approx(1.0, abs=0.1)
     clustered = np.repeat(rng.random(1000) < 0.3, 4)  # four identical copies of each draw
     assert design_effect(clustered, np.repeat(np.arange(1000), 4)) == pytest.approx(4.0, rel=0.1)
+    low, high = wilson(np.array([0.0, 1.0]), np.array([6, 6]))
+    assert low[0] == 0.0 and high[1] == 1.0  # a share of 0 or 1 is inside its own interval
     low, high = wilson(np.array([0.5]), np.array([100 / 4]))
     ci = stats.binomtest(12, 25).proportion_ci(0.95, method="wilson")  # n_eff = 25
     assert high[0] - low[0] == pytest.approx(ci.high - ci.low, rel=0.05)
@@ -295,3 +297,9 @@ def test_bad_run_folders_give_one_line(hand: Path, tmp_path: Path) -> None:
     part_path(hand, 1).write_bytes(b"not parquet")
     assert "corrupt" in one_line_exit_2(cdsim("report", str(hand)))
     assert part_path(hand, 1).exists()  # nothing is deleted
+    (tmp_path / "file").write_text("")
+    part_path(hand, 1).unlink()
+    manifest["finished"] = [0, 2]
+    (hand / "manifest.json").write_text(json.dumps(manifest))
+    assert "cannot write" in one_line_exit_2(cdsim("report", str(hand), "--out",
+                                                   str(tmp_path / "file" / "sub")))
