@@ -12,13 +12,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 from cdsim.errors import CdsimError
 from cdsim.records import SEAT_FIELDS
 from cdsim.runner import RunConfig, load_rows, part_path, prepare, run_chunks, write_manifest
 from reports import balance, tables
-from reports.data import open_run, seat_arrays
+from reports.data import SeatArrays, open_run, seat_arrays
 from reports.report import write
 from reports.stats import (
     chi2_power,
@@ -303,3 +305,42 @@ def test_bad_run_folders_give_one_line(hand: Path, tmp_path: Path) -> None:
     (hand / "manifest.json").write_text(json.dumps(manifest))
     assert "cannot write" in one_line_exit_2(cdsim("report", str(hand), "--out",
                                                    str(tmp_path / "file" / "sub")))
+
+
+@st.composite
+def _games(draw: st.DrawFn) -> tuple[SeatArrays, list[list[tuple[int, int, int]]]]:
+    n = draw(st.integers(2, 4))
+    g = draw(st.integers(1, 12))
+    games = []
+    for _ in range(g):
+        scrolls = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+        stacks = [sum(1 for t in range(s) if scrolls[t] == scrolls[s]) for s in range(n)]
+        games.append([(draw(st.integers(-5, 5)), scrolls[s], stacks[s]) for s in range(n)])
+    base = np.array([[vp for vp, _, _ in game] for game in games], dtype=np.int64)
+    key = np.array([[sc * (n + 1) + sk for _, sc, sk in game] for game in games])
+    order = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1)
+    zeros = np.zeros_like(base)
+    arrays = SeatArrays(game=np.arange(g), setup=np.arange(g), start_vp=zeros, base=base,
+                        tiebreak_order=order, won=zeros.astype(bool),
+                        strategy=np.full(base.shape, "random"))
+    return arrays, games
+
+
+@given(_games(), st.lists(st.integers(-4, 4), min_size=4, max_size=4), st.integers(-3, 3))
+def test_rerank_properties(data: tuple[SeatArrays, list[list[tuple[int, int, int]]]],
+                           shift: list[int], c: int) -> None:
+    arrays, games = data
+    n = arrays.players
+    v = np.array(shift[:n], dtype=np.int64)
+    got = balance.winners(arrays, v)
+    for g, game in enumerate(games):  # R10.6 by brute force
+        want = min(range(n), key=lambda s: (-(game[s][0] + v[s]), game[s][1], game[s][2]))
+        assert got[g] == want
+    assert (balance.winners(arrays, v + c) == got).all()  # only differences matter
+    before = balance.win_counts(arrays, v)
+    for s in range(n):  # one more VP for seat s: it wins no fewer, nobody else wins more
+        up = v.copy()
+        up[s] += 1
+        after = balance.win_counts(arrays, up)
+        assert after[s] >= before[s]
+        assert all(after[t] <= before[t] for t in range(n) if t != s)
