@@ -62,8 +62,8 @@ LINE_MASK = _line_masks()
 # placements(): orientations that fit a cell's constraint, keyed by id(orientations).
 _FITS: dict[tuple[int, Edges], tuple[list[Edges], bool]] = {}  # -> (fits, size check needed)
 _KEEP_ALIVE: dict[int, tuple[Edges, ...]] = {}  # ids stay valid while the tuples live
-# preview(): the non-meadow kinds of an edge tuple, in ascending order.
-_KINDS: dict[Edges, tuple[int, ...]] = {}
+# preview(): (kind, sides of that kind) of each non-meadow part of an edge tuple, by kind.
+_PARTS: dict[Edges, tuple[tuple[int, int], ...]] = {}
 _NOTHING = (0, 0, 0, 0, 0)
 
 # What each side of an empty cell must match before anything is built: meadow on the
@@ -71,13 +71,6 @@ _NOTHING = (0, 0, 0, 0, 0)
 _EMPTY_REQ: tuple[Edges, ...] = tuple(
     (MEADOW if a < 0 else -1, MEADOW if b < 0 else -1, MEADOW if c < 0 else -1,
      MEADOW if d < 0 else -1) for a, b, c, d in NEIGHBOUR)
-
-
-def _kinds(edges: Edges) -> tuple[int, ...]:
-    kinds = _KINDS.get(edges)
-    if kinds is None:
-        kinds = _KINDS[edges] = tuple(k for k in sorted(set(edges)) if k != MEADOW)
-    return kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +282,11 @@ class District:
         around = self._around(cell)
         out = []
         bit = 1 << cell
-        for k in _kinds(edges):
-            own = (edges[0] == k) + (edges[1] == k) + (edges[2] == k) + (edges[3] == k)
+        parts = _PARTS.get(edges)
+        if parts is None:
+            parts = _PARTS[edges] = tuple((k, edges.count(k)) for k in sorted(set(edges))
+                                          if k != MEADOW)
+        for k, own in parts:
             m, o, s, c, mk = around.get(k, _NOTHING)
             out.append(PartPreview(k, own - 2 * m + o, 1 + s,
                                    (chimneys if k == VILLA else 0) + c, bit | mk, own - 2 * m))
