@@ -21,7 +21,14 @@ from cdsim.cards import Payment
 from cdsim.components import ObjectiveCard
 from cdsim.kinds import FEATURE_CODES
 from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Take
-from strategies.value import Evaluator, Params, best_card_payment, payment_value
+from strategies.value import (
+    Evaluator,
+    Params,
+    best_card_payment,
+    card_interest,
+    good_interest,
+    payment_value,
+)
 
 
 class ScriptedPlayer:
@@ -38,6 +45,9 @@ class ScriptedPlayer:
         self._cache_key: tuple[int, ...] = ()
         self._cache: dict[object, float] = {}
         self._ev: Evaluator | None = None  # the turn's evaluator
+        # card_interest and good_interest, until a scoring disc changes the free circles
+        self._grid_key: tuple[object, ...] = ()
+        self._grid_values: tuple[list[float], float] = ([], 0.0)
 
     # -- helpers -------------------------------------------------------------
     def _evaluator(self, view: PlayerView) -> Evaluator:
@@ -45,7 +55,13 @@ class ScriptedPlayer:
         fountain cards, phase and round, the district) is fixed within one turn."""
         self._turn_cache(view)
         if self._ev is None:
-            self._ev = Evaluator(view, self.params)
+            state = view.state
+            key = (state, tuple(state.circle_owner))
+            if key != self._grid_key:
+                self._grid_key = key
+                self._grid_values = (card_interest(view, self.params),
+                                     good_interest(view, self.params))
+            self._ev = Evaluator(view, self.params, self._grid_values)
         return self._ev
 
     def _turn_cache(self, view: PlayerView) -> dict[object, float]:

@@ -111,12 +111,15 @@ def good_interest(view: PlayerView, p: Params) -> float:
 class Evaluator:
     """Values placements for one player at one moment (cached per decision)."""
 
-    def __init__(self, view: PlayerView, p: Params) -> None:
+    def __init__(self, view: PlayerView, p: Params,
+                 grid_values: tuple[list[float], float] | None = None) -> None:
+        """``grid_values``: (card_interest, good_interest) when the caller has them already
+        (they change only when a scoring disc is placed)."""
         self.view = view
         self.p = p
         self.d: District = view.me.district
-        self.interest = card_interest(view, p)
-        self.goods_bonus = good_interest(view, p)
+        self.interest, self.goods_bonus = grid_values or (card_interest(view, p),
+                                                         good_interest(view, p))
         comps = view.state.components
         self.comps = comps
         kept = view.me.fountain_cards
