@@ -155,17 +155,28 @@ class ScriptedPlayer:
         me = view.me
         objectives = view.state.components.objectives
 
+        seen: dict[tuple[object, ...], tuple[float, list[int], int, int]] = {}
+
+        def card(slot: int, goods: list[int], coins: int, bread: int
+                 ) -> tuple[float, list[int], int, int]:
+            """(value, goods, coins, bread after it) of one card; many circles share cards."""
+            key = (slot, *goods, coins, bread)
+            hit = seen.get(key)
+            if hit is None:
+                c = objectives[view.state.grid[slot] or ""]
+                v, pay = best_card_payment(p, c, me.district.have, goods, coins, bread, p.good)
+                _, out = payment_value(p, c, pay, goods, coins, p.good)
+                hit = seen[key] = (v, [g - x for g, x in zip(goods, out.paid_goods, strict=True)],
+                                   coins + out.coins - out.paid_coins,
+                                   bread + out.bread - out.paid_bread)
+            return hit
+
         def value(o: CircleChoice) -> float:
-            goods, coins, bread = list(me.goods), me.coins, me.bread
             total = 0.0
+            goods, coins, bread = list(me.goods), me.coins, me.bread
             for slot in (o.first, o.second):
-                card = objectives[view.state.grid[slot] or ""]
-                v, pay = best_card_payment(p, card, me.district.have, goods, coins, bread, p.good)
-                _, out = payment_value(p, card, pay, goods, coins, p.good)
+                v, goods, coins, bread = card(slot, goods, coins, bread)
                 total += v
-                goods = [g - x for g, x in zip(goods, out.paid_goods, strict=True)]
-                coins += out.coins - out.paid_coins
-                bread += out.bread - out.paid_bread
             return total
         return max(options, key=value)
 
