@@ -120,6 +120,7 @@ class Evaluator:
         self.d: District = view.me.district
         self.interest, self.goods_bonus = grid_values or (card_interest(view, p),
                                                          good_interest(view, p))
+        self._dwelling_worth: dict[int, float] = {}
         comps = view.state.components
         self.comps = comps
         kept = view.me.fountain_cards
@@ -149,32 +150,40 @@ class Evaluator:
             value += {MARKET: p.coin, BAKERY: p.bread, FOUNTAIN: p.fountain}[b]
             return value + self.completion_bonus(b, 1 << cell)
         progress = self.progress
-        for pv in d.preview(cell, edges, ttype.chimneys):
-            k = pv.kind
-            value -= p.open_edge * pv.own_open * progress
+        for k, open_edges, tiles, chimneys, cells, own_open in d.preview(cell, edges,
+                                                                         ttype.chimneys):
+            value -= p.open_edge * own_open * progress
             if k == VILLA:
                 value += p.chimney * ttype.chimneys * progress
                 value += self.interest[0] * ttype.chimneys * p.card_match
-                if pv.completes:
-                    value += p.villa_complete * self.comps.villa_points(pv.chimneys)
-                    value += self.completion_bonus(VILLA, pv.cells)
+                if open_edges == 0 and tiles >= 2:  # PartPreview.completes
+                    value += p.villa_complete * self.comps.villa_points(chimneys)
+                    value += self.completion_bonus(VILLA, cells)
                 else:  # a villa counts only complete: credit what it may become
                     value += p.progress_credit * p.villa_complete * self.comps.villa_points(
-                        pv.chimneys) * progress
+                        chimneys) * progress
             elif k in LANDSCAPES:
-                if pv.completes:
-                    value += self.completion_bonus(k, pv.cells)
-                    value += (pv.tiles - 1) * (p.good + self.goods_bonus) + p.landscape_complete
+                if open_edges == 0:
+                    value += self.completion_bonus(k, cells)
+                    value += (tiles - 1) * (p.good + self.goods_bonus) + p.landscape_complete
                 else:  # one more tile would pay about this much
                     value += p.progress_credit * progress * (
-                        pv.tiles * (p.good + self.goods_bonus) + p.landscape_complete)
+                        tiles * (p.good + self.goods_bonus) + p.landscape_complete)
             elif k in DWELLINGS:
-                worth = p.dwelling_complete + self.dwelling_reward(k, self.view.me.goods)
-                if pv.completes:
-                    value += worth + self.completion_bonus(k, pv.cells)
+                worth = self._dwelling_worth.get(k)
+                if worth is None:
+                    worth = self._dwelling(k)
+                if open_edges == 0:
+                    value += worth + self.completion_bonus(k, cells)
                 else:
                     value += p.progress_credit * progress * worth
         return value
+
+    def _dwelling(self, kind: int) -> float:
+        """Completing a dwelling of this kind now (cached for the evaluator's turn)."""
+        worth = self._dwelling_worth[kind] = self.p.dwelling_complete + self.dwelling_reward(
+            kind, self.view.me.goods)
+        return worth
 
     def dwelling_reward(self, kind: int, goods: list[int]) -> float:
         p = self.p
