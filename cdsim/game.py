@@ -197,7 +197,10 @@ class GameState:
                options: Sequence[T]) -> T:
         """Ask a strategy; anything not among the options is a bug in the strategy."""
         choice = method(self.views[seat], options)
-        if not any(choice is o for o in options) and choice not in options:
+        for o in options:  # identity first: the strategies return one of the offered objects
+            if o is choice:
+                return choice
+        if choice not in options:
             name = self.strategies[seat].name
             raise IllegalChoice(f"strategy {name!r} (seat {seat}) chose {choice!r}, not offered")
         return choice
