@@ -213,7 +213,7 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
     doc.p(f"After {sb.games} games the widest seat interval is ±{pct(half)}.")
 
     _balance_section(doc, run, arrays, tolerance)
-    _power_section(doc, run)
+    _power_section(doc, run, sb.games / sb.deff)
     return doc
 
 
@@ -233,7 +233,7 @@ def _balance_section(doc: Doc, run: Run, arrays: Any, tolerance: float) -> None:
               "moves by -4..+4 with the other seats' fixed; dashed: fair 1/N.")
 
 
-def _power_section(doc: Doc, run: Run) -> None:
+def _power_section(doc: Doc, run: Run, effective: float) -> None:
     doc.h("How many games are enough", 2)
     rows = []
     for effect in POWER_EFFECTS:
@@ -242,10 +242,11 @@ def _power_section(doc: Doc, run: Run) -> None:
         except ValueError:
             continue
         rows.append([pct(effect), pw.games_chi2, pw.games_pair, pw.games_ci,
-                     "yes" if run.games >= pw.games_chi2 else "no"])
+                     "yes" if effective >= pw.games_chi2 else "no"])
     doc.p("Games needed to detect a gap of this size between the best and the worst seat "
-          "(80% power, 5% level; rotated runs need more by their design effect); "
-          "`cdsim power` computes any other.")
+          "(80% power, 5% level); `cdsim power` computes any other. This run has "
+          f"{run.games} games" + (f", worth {effective:.0f} independent ones (design effect)"
+                                  if effective < run.games else "") + ".")
     doc.table(["seat gap", "games (all-seat chi-square)", "games (two-seat z-test)",
                "games for a ±gap/2 interval", "this run has them"], rows)
 
