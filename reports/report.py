@@ -43,45 +43,50 @@ class Doc:
         self.blocks.append(("img", (name, caption)))
 
     def markdown(self) -> str:
-        out: list[str] = []
-        for kind, value in self.blocks:
-            if kind == "h":
-                out.append(f"{'#' * value[0]} {value[1]}\n")
-            elif kind == "p":
-                out.append(f"{value}\n")
-            elif kind == "table":
-                header, rows = value
-                out.append("| " + " | ".join(header) + " |")
-                out.append("|" + "|".join("---" for _ in header) + "|")
-                out.extend("| " + " | ".join(str(c) for c in r) + " |" for r in rows)
-                out.append("")
-            else:
-                name, caption = value
-                out.append(f"![{caption}](charts/{name}.png)\n\n*{caption}*\n")
-        return "\n".join(out)
+        return "\n".join(getattr(self, f"_md_{kind}")(value) for kind, value in self.blocks)
 
     def html(self, title: str) -> str:
-        body: list[str] = []
-        for kind, value in self.blocks:
-            if kind == "h":
-                body.append(f"<h{value[0]}>{html.escape(value[1])}</h{value[0]}>")
-            elif kind == "p":
-                body.append(f"<p>{_inline(value)}</p>")
-            elif kind == "table":
-                header, rows = value
-                head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-                trs = "".join("<tr>" + "".join(f"<td>{_inline(str(c))}</td>" for c in r) + "</tr>"
-                              for r in rows)
-                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>")
-            else:
-                name, caption = value
-                data = base64.b64encode(self.charts[name]).decode()
-                body.append(f'<figure id="{name}"><img alt="{html.escape(caption)}" '
-                            f'src="data:image/png;base64,{data}"><figcaption>'
-                            f"{html.escape(caption)}</figcaption></figure>")
+        body = "\n".join(getattr(self, f"_html_{kind}")(value) for kind, value in self.blocks)
         return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>\n<body>\n"
-                + "\n".join(body) + "\n</body></html>\n")
+                f"{body}\n</body></html>\n")
+
+    # one renderer per block kind and format
+    def _md_h(self, value: tuple[int, str]) -> str:
+        return f"{'#' * value[0]} {value[1]}\n"
+
+    def _md_p(self, value: str) -> str:
+        return f"{value}\n"
+
+    def _md_table(self, value: tuple[list[str], list[list[object]]]) -> str:
+        header, rows = value
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+        return "\n".join(lines) + "\n"
+
+    def _md_img(self, value: tuple[str, str]) -> str:
+        name, caption = value
+        return f"![{caption}](charts/{name}.png)\n\n*{caption}*\n"
+
+    def _html_h(self, value: tuple[int, str]) -> str:
+        return f"<h{value[0]}>{html.escape(value[1])}</h{value[0]}>"
+
+    def _html_p(self, value: str) -> str:
+        return f"<p>{_inline(value)}</p>"
+
+    def _html_table(self, value: tuple[list[str], list[list[object]]]) -> str:
+        header, rows = value
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        trs = "".join("<tr>" + "".join(f"<td>{_inline(str(c))}</td>" for c in r) + "</tr>"
+                      for r in rows)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>"
+
+    def _html_img(self, value: tuple[str, str]) -> str:
+        name, caption = value
+        data = base64.b64encode(self.charts[name]).decode()
+        return (f'<figure id="{name}"><img alt="{html.escape(caption)}" '
+                f'src="data:image/png;base64,{data}"><figcaption>{html.escape(caption)}'
+                "</figcaption></figure>")
 
 
 _CSS = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}"
