@@ -56,7 +56,7 @@ def main() -> None:
               f"({1000 / ms:.0f} games/s) over {games} games", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for jobs in (1, 2):
-            rate = simulate(400 // scale, jobs, MIX, Path(tmp) / f"j{jobs}")
+            rate = simulate(1200 // scale, jobs, MIX, Path(tmp) / f"j{jobs}")
             print(f"cdsim simulate --jobs {jobs}, scripted mix: {rate:.1f} games/s", flush=True)
         big = 20000 // scale
         t0 = time.perf_counter()
