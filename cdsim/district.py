@@ -109,6 +109,7 @@ class District:
         "_near",
         "_open",
         "_parent",
+        "_placed",
         "_req",
         "_size",
         "board",
@@ -135,6 +136,7 @@ class District:
         self.frontier = 1 << board.spade if board else (1 << CELLS) - 1  # R5.1
         self._req: list[Edges] = list(_EMPTY_REQ)  # what each cell's sides must match
         self._near: dict[int, dict[int, tuple[int, int, int, int, int]]] = {}  # see _around
+        self._placed: dict[int, list[tuple[int, Edges]]] = {}  # placements() until next place
         self.features: list[Feature] = []
         self.have = [0] * N_HAVE
         self.complete_count = [0] * 13
@@ -213,10 +215,15 @@ class District:
         cell's constraint, kept up to date by ``place``), so the fits are cached by
         (orientations, constraint). The landscape size (R6.2) is the only check left per
         placement, and only where one of the tile's landscapes faces a built landscape.
+        The list is kept until the next ``place``: callers must not change it.
         """
-        out = []
-        mask = self.frontier
         oid = id(orientations)
+        done = self._placed.get(oid)
+        if done is not None:  # asked already since the last placement (bot, then engine)
+            return done
+        out: list[tuple[int, Edges]] = []
+        self._placed[oid] = out
+        mask = self.frontier
         reqs = self._req
         fits_cache = _FITS
         while mask:
@@ -312,6 +319,7 @@ class District:
         self.history.append((cell, edges, chimneys, building))
         self.frontier &= ~(1 << cell)
         self._near = {}
+        self._placed = {}
         for d, n in enumerate(NEIGHBOUR[cell]):
             if n >= 0 and self.edges[n] is None:
                 self.frontier |= 1 << n
