@@ -9,7 +9,6 @@ chimneys; a feature is complete when its open-edge count reaches zero.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from cdsim.components import Board, FramePart
 from cdsim.kinds import (
@@ -62,9 +61,18 @@ LINE_MASK = _line_masks()
 # placements(): orientations that fit a cell's constraint, keyed by id(orientations).
 _FITS: dict[tuple[int, Edges], tuple[list[Edges], bool]] = {}  # -> (fits, size check needed)
 _KEEP_ALIVE: dict[int, tuple[Edges, ...]] = {}  # ids stay valid while the tuples live
-# preview(): (kind, sides of that kind) of each non-meadow part of an edge tuple, by kind.
+# parts_of(): (kind, sides of that kind) of each non-meadow part of an edge tuple, by kind.
 _PARTS: dict[Edges, tuple[tuple[int, int], ...]] = {}
-_NOTHING = (0, 0, 0, 0, 0)
+NOTHING = (0, 0, 0, 0, 0)  # no neighbour of that kind: (sides, open, tiles, chimneys, cells)
+
+
+def parts_of(edges: Edges) -> tuple[tuple[int, int], ...]:
+    """(kind, sides of that kind) of each non-meadow part of a tile, by kind (cached)."""
+    parts = _PARTS.get(edges)
+    if parts is None:
+        parts = _PARTS[edges] = tuple((k, edges.count(k)) for k in sorted(set(edges))
+                                      if k != MEADOW)
+    return parts
 
 # What each side of an empty cell must match before anything is built: meadow on the
 # frame (R5.3), anything (-1) towards another cell.
@@ -81,23 +89,6 @@ class Feature:
     tiles: int
     chimneys: int
     cells: tuple[int, ...]
-
-
-class PartPreview(NamedTuple):
-    """What one part of a tile would join if placed: the merged feature's state.
-
-    A NamedTuple, not a frozen dataclass: the bots build tens of thousands per game."""
-
-    kind: int
-    open_edges: int
-    tiles: int
-    chimneys: int
-    cells: int  # bit mask of the merged feature's cells
-    own_open: int  # the tile's own edges of this kind minus twice those it closes
-
-    @property
-    def completes(self) -> bool:
-        return self.open_edges == 0 and (self.kind != VILLA or self.tiles >= 2)
 
 
 class District:
@@ -135,7 +126,7 @@ class District:
         self.scrolls = set(board.scrolls) if board else set()
         self.frontier = 1 << board.spade if board else (1 << CELLS) - 1  # R5.1
         self._req: list[Edges] = list(_EMPTY_REQ)  # what each cell's sides must match
-        self._near: dict[int, dict[int, tuple[int, int, int, int, int]]] = {}  # see _around
+        self._near: dict[int, dict[int, tuple[int, int, int, int, int]]] = {}  # see around()
         self._placed: dict[int, list[tuple[int, Edges]]] = {}  # placements() until next place
         self.features: list[Feature] = []
         self.have = [0] * N_HAVE
@@ -248,10 +239,15 @@ class District:
                     out.append((cell, edges))
         return out
 
-    def _around(self, cell: int) -> dict[int, tuple[int, int, int, int, int]]:
+    def around(self, cell: int) -> dict[int, tuple[int, int, int, int, int]]:
         """Per kind, what a tile on ``cell`` would join through its built neighbours:
         (sides facing that kind, open edges, tiles, chimneys, cell mask) summed over the
-        distinct features. Cached until the next ``place``."""
+        distinct features; cached until the next ``place``.
+
+        For a legal placement (``can_place``) a part of kind k with ``own`` sides joins
+        exactly these: the merged feature has ``own - 2 * sides + open`` open edges,
+        ``1 + tiles`` tiles and ``cell's bit | mask`` cells (see strategies/value.py).
+        """
         agg = self._near.get(cell)
         if agg is not None:
             return agg
@@ -279,25 +275,6 @@ class District:
                              c + self._chimneys[root], mk | self._mask[root])
         self._near[cell] = agg
         return agg
-
-    def preview(self, cell: int, edges: Edges, chimneys: int = 0) -> list[PartPreview]:
-        """The features each part of a legally placed tile would belong to, without placing it.
-
-        ``edges`` must match the built neighbours (``can_place``): then a part of kind k
-        meets exactly the neighbours whose facing side is k.
-        """
-        around = self._around(cell)
-        out = []
-        bit = 1 << cell
-        parts = _PARTS.get(edges)
-        if parts is None:
-            parts = _PARTS[edges] = tuple((k, edges.count(k)) for k in sorted(set(edges))
-                                          if k != MEADOW)
-        for k, own in parts:
-            m, o, s, c, mk = around.get(k, _NOTHING)
-            out.append(PartPreview(k, own - 2 * m + o, 1 + s,
-                                   (chimneys if k == VILLA else 0) + c, bit | mk, own - 2 * m))
-        return out
 
     def open_features(self, kind: int) -> list[tuple[int, int, int]]:
         """(open edges, tiles, chimneys) of each incomplete feature of one kind."""

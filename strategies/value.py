@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 
 from cdsim.cards import CardOutcome, Payment, payment_options, settle
 from cdsim.components import ObjectiveCard, TileType
-from cdsim.district import District, have_index
+from cdsim.district import NOTHING, District, have_index, parts_of
 from cdsim.kinds import (
     ADMINISTRATOR,
     ARTISAN,
@@ -150,13 +150,20 @@ class Evaluator:
             value += {MARKET: p.coin, BAKERY: p.bread, FOUNTAIN: p.fountain}[b]
             return value + self.completion_bonus(b, 1 << cell)
         progress = self.progress
-        for k, open_edges, tiles, chimneys, cells, own_open in d.preview(cell, edges,
-                                                                         ttype.chimneys):
+        around = d.around(cell)  # what the tile's parts would join (R6)
+        bit = 1 << cell
+        for k, own in parts_of(edges):
+            m, o, s, c, mk = around.get(k, NOTHING)
+            own_open = own - 2 * m
+            open_edges = own_open + o
+            tiles = 1 + s
+            chimneys = (ttype.chimneys if k == VILLA else 0) + c
+            cells = bit | mk
             value -= p.open_edge * own_open * progress
             if k == VILLA:
                 value += p.chimney * ttype.chimneys * progress
                 value += self.interest[0] * ttype.chimneys * p.card_match
-                if open_edges == 0 and tiles >= 2:  # PartPreview.completes
+                if open_edges == 0 and tiles >= 2:  # R6.1: closed, at least 2 tiles
                     value += p.villa_complete * self.comps.villa_points(chimneys)
                     value += self.completion_bonus(VILLA, cells)
                 else:  # a villa counts only complete: credit what it may become

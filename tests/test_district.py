@@ -146,3 +146,69 @@ def test_placements_never_offer_illegal_cells() -> None:  # R5.1-R5.3
     t = next(t for t in C.tile_types if t.id == "L-villa-T-2")
     for cell, edges in d.placements(t.orientations):
         assert cell == board.spade and d.matches(cell, edges)
+
+
+def test_around_predicts_what_each_part_joins() -> None:  # R6: the bots' preview
+    """For legal placements, District.around + parts_of give the merged feature that
+    place() then builds: open edges, tiles, chimneys and cells (checked on a replayed
+    district of a real game, at every step, for a sample of tile types)."""
+    from cdsim.district import NOTHING, parts_of
+
+    state_d = _played_district()
+    types = C.tile_types[::7]
+    checked = 0
+    for step in range(1, len(state_d.history)):
+        d = _replay(state_d, step)
+        for t in types:
+            for cell, edges in d.placements(t.orientations):
+                after = _replay(state_d, step)
+                after.place(cell, edges, t.chimneys, t.building)
+                if t.building:
+                    continue
+                around = d.around(cell)
+                for k, own in parts_of(edges):
+                    m, o, s, c, mk = around.get(k, NOTHING)
+                    root = after._find(cell * 16 + k)
+                    assert after._open[root] == own - 2 * m + o
+                    assert after._size[root] == 1 + s
+                    assert after._chimneys[root] == (t.chimneys if k == VILLA else 0) + c
+                    assert after._mask[root] == (1 << cell) | mk
+                    checked += 1
+    assert checked > 200
+
+
+def _played_district() -> District:
+    from cdsim.game import GameConfig, GameState, run_game
+    from strategies.registry import make_lineup
+
+    state = GameState(GameConfig(2), make_lineup(["greedy", "greedy"], 2), 5)
+    run_game(state)
+    return state.players[0].district
+
+
+def _replay(d: District, steps: int) -> District:
+    r = District(d.board, d.frame)
+    for cell, edges, chimneys, building in d.history[:steps]:
+        r.place(cell, edges, chimneys, building)
+    return r
+
+
+def test_around_counts_a_feature_met_on_two_sides_once() -> None:  # R6.1: closing a ring
+    from cdsim.district import parts_of
+
+    d = open_district()
+    d.place(0, (G, V, V, G), chimneys=1)  # (0,0)
+    d.place(1, (G, V, G, V), chimneys=1)  # (0,1)
+    d.place(2, (G, G, V, V), chimneys=1)  # (0,2)
+    d.place(6, (V, V, G, G), chimneys=1)  # (1,0)
+    d.place(8, (V, G, G, V), chimneys=1)  # (1,2)
+    edges = (G, V, G, V)  # (1,1) meets the same villa to its west and its east
+    assert d.can_place(7, edges)
+    assert dict(parts_of(edges)) == {V: 2}
+    sides, open_edges, tiles, chimneys, cells = d.around(7)[V]
+    assert (sides, tiles, chimneys) == (2, 5, 5)  # two sides, one feature counted once
+    assert cells == sum(1 << c for c in (0, 1, 2, 6, 8))
+    d.place(7, edges, chimneys=2)
+    root = d._find(7 * 16 + V)
+    assert d._open[root] == 2 - 2 * sides + open_edges
+    assert (d._size[root], d._chimneys[root]) == (6, 7)
