@@ -79,8 +79,10 @@ class ScriptedPlayer:
         key = (tile_type, cell, edges)
         value = cache.get(key)
         if value is None:
-            value = ev.placement(view.state.components.tile_types[tile_type], cell, edges)
-            cache[key] = value
+            self._tile_value(view, ev, tile_type, cache)  # values every placement of the tile
+            value = cache.get(key)
+            if value is None:  # not a placement the district offers now (not expected)
+                value = ev.placement(view.state.components.tile_types[tile_type], cell, edges)
         return value
 
     def _tile_value(self, view: PlayerView, ev: Evaluator, tile_type: int,
@@ -89,12 +91,10 @@ class ScriptedPlayer:
         value = cache.get(tile_type)
         if value is None:
             t = view.state.components.tile_types[tile_type]
+            placements = view.me.district.placements(t.orientations)
             value = self.params.store
-            for cell, edges in view.me.district.placements(t.orientations):
-                key = (tile_type, cell, edges)
-                v = cache.get(key)
-                if v is None:
-                    v = cache[key] = ev.placement(t, cell, edges)
+            for (cell, edges), v in zip(placements, ev.values(t, placements), strict=True):
+                cache[(tile_type, cell, edges)] = v
                 if v > value:
                     value = v
             cache[tile_type] = value

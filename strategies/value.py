@@ -16,11 +16,12 @@ A strategy never reads victory-point totals (``reads_scores = False``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
 from cdsim.cards import CardOutcome, Payment, payment_options, settle
 from cdsim.components import ObjectiveCard, TileType
-from cdsim.district import NOTHING, District, have_index, parts_of
+from cdsim.district import NOTHING, District, Edges, have_index, parts_of
 from cdsim.kinds import (
     ADMINISTRATOR,
     ARTISAN,
@@ -142,49 +143,73 @@ class Evaluator:
         return bonus
 
     def placement(self, ttype: TileType, cell: int, edges: tuple[int, int, int, int]) -> float:
+        return self.values(ttype, [(cell, edges)])[0]
+
+    def values(self, ttype: TileType, placements: Sequence[tuple[int, Edges]]) -> list[float]:
+        """The value of each placement of one tile type (one loop: the bots' hot path).
+
+        Placements come grouped by cell (as ``District.placements`` gives them), so what
+        depends on the cell alone is looked up once per cell.
+        """
         p = self.p
         d = self.d
-        value = p.step if cell in d.scrolls else 0.0
+        out: list[float] = []
         if ttype.building:
             b = ttype.building
-            value += {MARKET: p.coin, BAKERY: p.bread, FOUNTAIN: p.fountain}[b]
-            return value + self.completion_bonus(b, 1 << cell)
+            worth = {MARKET: p.coin, BAKERY: p.bread, FOUNTAIN: p.fountain}[b]
+            for cell, _ in placements:
+                value = p.step if cell in d.scrolls else 0.0
+                value += worth
+                out.append(value + self.completion_bonus(b, 1 << cell))
+            return out
         progress = self.progress
-        around = d.around(cell)  # what the tile's parts would join (R6)
-        bit = 1 << cell
-        for k, own in parts_of(edges):
-            m, o, s, c, mk = around.get(k, NOTHING)
-            own_open = own - 2 * m
-            open_edges = own_open + o
-            tiles = 1 + s
-            chimneys = (ttype.chimneys if k == VILLA else 0) + c
-            cells = bit | mk
-            value -= p.open_edge * own_open * progress
-            if k == VILLA:
-                value += p.chimney * ttype.chimneys * progress
-                value += self.interest[0] * ttype.chimneys * p.card_match
-                if open_edges == 0 and tiles >= 2:  # R6.1: closed, at least 2 tiles
-                    value += p.villa_complete * self.comps.villa_points(chimneys)
-                    value += self.completion_bonus(VILLA, cells)
-                else:  # a villa counts only complete: credit what it may become
-                    value += p.progress_credit * p.villa_complete * self.comps.villa_points(
-                        chimneys) * progress
-            elif k in LANDSCAPES:
-                if open_edges == 0:
-                    value += self.completion_bonus(k, cells)
-                    value += (tiles - 1) * (p.good + self.goods_bonus) + p.landscape_complete
-                else:  # one more tile would pay about this much
-                    value += p.progress_credit * progress * (
-                        tiles * (p.good + self.goods_bonus) + p.landscape_complete)
-            elif k in DWELLINGS:
-                worth = self._dwelling_worth.get(k)
-                if worth is None:
-                    worth = self._dwelling(k)
-                if open_edges == 0:
-                    value += worth + self.completion_bonus(k, cells)
-                else:
-                    value += p.progress_credit * progress * worth
-        return value
+        open_edge = p.open_edge
+        chimney_term = p.chimney * ttype.chimneys * progress
+        card_term = self.interest[0] * ttype.chimneys * p.card_match
+        credit = p.progress_credit * progress
+        villa_credit = p.progress_credit * p.villa_complete
+        good = p.good + self.goods_bonus
+        villa_points = self.comps.villa_points
+        scrolls = d.scrolls
+        last = -1
+        around: dict[int, tuple[int, int, int, int, int]] = {}
+        bit, start = 0, 0.0
+        for cell, edges in placements:
+            if cell != last:
+                last = cell
+                around = d.around(cell)  # what the tile's parts would join (R6)
+                bit = 1 << cell
+                start = p.step if cell in scrolls else 0.0
+            value = start
+            for k, own in parts_of(edges):
+                m, o, s, c, mk = around.get(k, NOTHING)
+                own_open = own - 2 * m
+                value -= open_edge * own_open * progress
+                if k == VILLA:
+                    value += chimney_term
+                    value += card_term
+                    chimneys = ttype.chimneys + c
+                    if own_open + o == 0 and s >= 1:  # R6.1: closed, at least 2 tiles
+                        value += p.villa_complete * villa_points(chimneys)
+                        value += self.completion_bonus(VILLA, bit | mk)
+                    else:  # a villa counts only complete: credit what it may become
+                        value += villa_credit * villa_points(chimneys) * progress
+                elif k in LANDSCAPES:
+                    if own_open + o == 0:
+                        value += self.completion_bonus(k, bit | mk)
+                        value += s * good + p.landscape_complete  # (tiles - 1) goods, R6.2
+                    else:  # one more tile would pay about this much
+                        value += credit * ((1 + s) * good + p.landscape_complete)
+                elif k in DWELLINGS:
+                    reward = self._dwelling_worth.get(k)
+                    if reward is None:
+                        reward = self._dwelling(k)
+                    if own_open + o == 0:
+                        value += reward + self.completion_bonus(k, bit | mk)
+                    else:
+                        value += credit * reward
+            out.append(value)
+        return out
 
     def _dwelling(self, kind: int) -> float:
         """Completing a dwelling of this kind now (cached for the evaluator's turn)."""
