@@ -61,6 +61,7 @@ LINE_MASK = _line_masks()
 # placements(): orientations that fit a cell's constraint, keyed by id(orientations).
 _FITS: dict[tuple[int, Edges], tuple[list[Edges], bool]] = {}  # -> (fits, size check needed)
 _KEEP_ALIVE: dict[int, tuple[Edges, ...]] = {}  # ids stay valid while the tuples live
+FITS_LIMIT = 250_000  # ~75 MB at most (~300 B an entry); a 2,000-game run meets ~180k
 # parts_of(): (kind, sides of that kind) of each non-meadow part of an edge tuple, by kind.
 _PARTS: dict[Edges, tuple[tuple[int, int], ...]] = {}
 NOTHING = (0, 0, 0, 0, 0)  # no neighbour of that kind: (sides, open, tiles, chimneys, cells)
@@ -228,6 +229,8 @@ class District:
                         if all(r < 0 or r == x for r, x in zip(req, e, strict=True))]
                 check = any(k in LANDSCAPES for k in orientations[0]) and any(
                     r in LANDSCAPES for r in req)
+                if len(fits_cache) >= FITS_LIMIT:  # a pure cache: start afresh, bound memory
+                    fits_cache.clear()
                 entry = fits_cache[(oid, req)] = (fits, check)
                 _KEEP_ALIVE[oid] = orientations
             if entry[1]:
