@@ -212,3 +212,18 @@ def test_around_counts_a_feature_met_on_two_sides_once() -> None:  # R6.1: closi
     root = d._find(7 * 16 + V)
     assert d._open[root] == 2 - 2 * sides + open_edges
     assert (d._size[root], d._chimneys[root]) == (6, 7)
+
+
+def test_clearing_the_fits_cache_changes_no_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from cdsim import district
+    from cdsim.game import GameConfig, play_game
+    from strategies.registry import make_lineup
+
+    def digest() -> str:
+        return play_game(GameConfig(3), make_lineup(["greedy", "random", "bread"], 3), 9).digest()
+
+    normal = digest()
+    monkeypatch.setattr(district, "FITS_LIMIT", 5)
+    district._FITS.clear()
+    assert digest() == normal
+    assert len(district._FITS) <= 5
