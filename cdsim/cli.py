@@ -381,7 +381,9 @@ def report(
     tolerance: ToleranceOpt = 0.02,
 ) -> None:
     """Balance report of a run: seat and strategy win shares with 95% intervals, tests,
-    VP over the game, convergence, starting-VP analysis, charts (HTML + Markdown)."""
+    VP over the game, convergence, starting-VP analysis, charts (HTML + Markdown).
+
+    Example: cdsim report runs/mix4 (then open runs/mix4/report.html)."""
     from reports.report import write
 
     page = write(run, out, tolerance)
@@ -400,7 +402,10 @@ def balance(
         = False,
 ) -> None:
     """Re-rank the logged games under other starting-VP vectors (exact: no built-in strategy
-    reads VP totals) and find the vector that makes the seats' win shares most equal."""
+    reads VP totals) and find the vector that makes the seats' win shares most equal.
+
+    Example: cdsim balance runs/mix4 --tolerance 0.02. "Within tolerance" means shown by
+    an equivalence test (every pair of seats), not merely "no significant difference"."""
     from reports import balance as bal
     from reports import charts
     from reports.data import open_run, seat_arrays
@@ -433,7 +438,9 @@ def power(
     alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
     power: Annotated[float, typer.Option("--power", help="Chance of detecting the gap.")] = 0.8,
 ) -> None:
-    """How many games a run needs to detect a seat win-share gap of a given size."""
+    """How many games a run needs to detect a seat win-share gap of a given size.
+
+    Example: cdsim power --players 3 --effect 0.02."""
     from reports.stats import power_analysis
 
     try:
