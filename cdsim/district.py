@@ -183,21 +183,15 @@ class District:
             self.oversized_landscape(cell, edges))
 
     def oversized_landscape(self, cell: int, edges: Edges) -> bool:
-        """R6.2 [decision]: a landscape is 2-4 tiles, so no tile may grow one past 4."""
+        """R6.2 [decision]: a landscape is 2-4 tiles, so no tile may grow one past 4.
+
+        ``edges`` must match the neighbours (``matches``): then ``around`` gives what
+        each landscape part would join.
+        """
+        around = self.around(cell)
         for kind in LANDSCAPES:
-            if kind in edges:
-                tiles = 1
-                seen: list[int] = []
-                nbrs = NEIGHBOUR[cell]
-                for d in range(4):
-                    n = nbrs[d]
-                    if edges[d] == kind and n >= 0 and self.edges[n] is not None:
-                        root = self._find(n * 16 + kind)
-                        if root not in seen:
-                            seen.append(root)
-                            tiles += self._size[root]
-                if tiles > MAX_LANDSCAPE_TILES:
-                    return True
+            if kind in edges and 1 + around.get(kind, NOTHING)[2] > MAX_LANDSCAPE_TILES:
+                return True
         return False
 
     def placements(self, orientations: tuple[Edges, ...]) -> list[tuple[int, Edges]]:
