@@ -409,6 +409,7 @@ def balance(
     from reports import balance as bal
     from reports import charts
     from reports.data import open_run, seat_arrays
+    from reports.report import save
 
     if not 0 <= radius <= 10:
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
@@ -416,11 +417,7 @@ def balance(
     result = bal.analyse(opened, seat_arrays(opened), tolerance, radius)
     shifts, share, low, high = result.curves
     target = (out or run) / "balance_shift.png"
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(charts.shift_chart(shifts, share, low, high, result.current.vector))
-    except OSError as exc:
-        raise CdsimError(f"{target}: cannot write the chart ({exc.strerror})") from None
+    save(target, charts.shift_chart(shifts, share, low, high, result.current.vector))
     if as_json:
         print(json.dumps(bal.as_json(result) | {"run": str(run), "chart": str(target)}))
         return

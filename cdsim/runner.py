@@ -113,7 +113,8 @@ def chunk_plan(config: RunConfig) -> list[tuple[int, int]]:
     return [(i, min(i + k, config.games)) for i in range(0, config.games, k)]
 
 
-def _atomic_write(path: Path, write: Callable[[Path], object]) -> None:
+def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
+    """Write through a temporary file, fsync, rename: a reader never sees half a file."""
     tmp = path.with_name(f".{path.name}.tmp")
     write(tmp)
     with open(tmp, "rb") as fh:
@@ -131,7 +132,7 @@ def _versions() -> dict[str, str]:
 
 def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
     text = json.dumps(manifest, indent=1, sort_keys=True)
-    _atomic_write(run / MANIFEST, lambda p: p.write_text(text))
+    atomic_write(run / MANIFEST, lambda p: p.write_text(text))
 
 
 def read_manifest(run: Path) -> dict[str, Any]:
@@ -151,16 +152,20 @@ def part_path(run: Path, index: int) -> Path:
     return run / PARTS / f"part-{index:05d}.parquet"
 
 
-def _check_parts(run: Path, finished: list[int]) -> None:
+def part_schema(path: Path) -> dict[str, Any]:
+    """A part file's column types, or one error line if it is missing or corrupt."""
     import polars as pl
 
+    try:
+        return dict(pl.read_parquet_schema(path))
+    except Exception as exc:
+        raise CdsimError(f"{path}: corrupt or missing part file ({type(exc).__name__}); "
+                         "delete it and its chunk from manifest.json, then --resume") from None
+
+
+def _check_parts(run: Path, finished: list[int]) -> None:
     for i in finished:
-        path = part_path(run, i)
-        try:
-            pl.read_parquet_schema(path)
-        except Exception as exc:
-            raise CdsimError(f"{path}: corrupt or missing part file ({type(exc).__name__}); "
-                             "delete it and its chunk from manifest.json, then --resume") from None
+        part_schema(part_path(run, i))
 
 
 def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str, Any]:
@@ -228,7 +233,7 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
         try:
             for index, rows in results:
                 frame = pl.DataFrame(rows)
-                _atomic_write(part_path(run, index), frame.write_parquet)
+                atomic_write(part_path(run, index), frame.write_parquet)
                 manifest["finished"] = sorted([*manifest["finished"], index])
                 manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
                                                  - start, 3)

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from cdsim.errors import CdsimError
 from cdsim.records import BREAKDOWN, SEAT_FIELDS
-from cdsim.runner import MANIFEST, part_path, read_manifest
+from cdsim.runner import MANIFEST, part_path, part_schema, read_manifest
 
 NEEDED = (*SEAT_FIELDS, "game", "setup", "players", "tiebreak")
 
@@ -75,10 +75,7 @@ def open_run(path: Path) -> Run:
                          "continue it with cdsim simulate --out ... --resume")
     parts = tuple(part_path(path, i) for i in finished)
     for part in parts:
-        try:
-            schema = pl.read_parquet_schema(part)
-        except Exception as exc:
-            raise CdsimError(f"{part}: corrupt or missing part file ({type(exc).__name__})") from None
+        schema = part_schema(part)
         missing = [c for c in NEEDED if c not in schema]
         if missing:
             raise CdsimError(f"{part}: not a cdsim games part (missing columns: "

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import html
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from cdsim.errors import CdsimError
+from cdsim.runner import atomic_write
 from reports import balance, charts, tables
 from reports.data import Run, open_run, seat_arrays
 from reports.stats import power_analysis
@@ -264,19 +264,17 @@ def write(run_path: Path, out: Path | None = None, tolerance: float = 0.02) -> P
     doc = build(run, tolerance)
     out = out or run_path
     page = out / "report.html"
-    try:
-        (out / "charts").mkdir(parents=True, exist_ok=True)
-        for name, png in doc.charts.items():
-            _write(out / "charts" / f"{name}.png", png)
-        _write(out / "report.md", doc.markdown().encode())
-        _write(page, doc.html(f"cdsim report: {run_path.name}").encode())
-    except OSError as exc:
-        raise CdsimError(f"{out}: cannot write the report there "
-                         f"({exc.strerror or type(exc).__name__})") from None
+    for name, png in doc.charts.items():
+        save(out / "charts" / f"{name}.png", png)
+    save(out / "report.md", doc.markdown().encode())
+    save(page, doc.html(f"cdsim report: {run_path.name}").encode())
     return page
 
 
-def _write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+def save(path: Path, data: bytes) -> None:
+    """Write one output file atomically (its folder made); a failure is one error line."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, lambda tmp: tmp.write_bytes(data))
+    except OSError as exc:
+        raise CdsimError(f"{path}: cannot write it ({exc.strerror or type(exc).__name__})") from None
