@@ -18,9 +18,14 @@ from numpy.typing import NDArray
 
 from cdsim.errors import CdsimError
 from reports.data import Run, SeatArrays
-from reports.stats import Equivalence, FloatArray, design_effect, equivalence, wilson
+from reports.stats import Equivalence, FloatArray, equivalence, seat_design_effect, wilson
 
 SHIFTS = tuple(range(-4, 5))
+
+
+def check_tolerance(tolerance: float) -> None:
+    if not 0 < tolerance < 1:
+        raise CdsimError(f"--tolerance must be a share between 0 and 1 (e.g. 0.02), got {tolerance}")
 
 
 def check_score_blind(run: Run) -> None:
@@ -74,9 +79,7 @@ def evaluate(arrays: SeatArrays, vector: tuple[int, ...], tolerance: float,
     n = arrays.players
     wins = np.bincount(w, minlength=n)
     games = len(w)
-    deff = 1.0
-    if rotated:  # games of one dealt setup are correlated
-        deff = max(design_effect(w == s, arrays.setup) for s in range(n))
+    deff = seat_design_effect(w, arrays.setup, n) if rotated else 1.0  # one deal: correlated
     low, high = wilson(wins / games, games / deff)
     return VectorResult(tuple(int(x) for x in vector), wins, games, deff, low, high,
                         equivalence(wins, games, tolerance, deff))
@@ -138,8 +141,7 @@ class BalanceResult:
 
 
 def analyse(run: Run, arrays: SeatArrays, tolerance: float = 0.02, radius: int = 6) -> BalanceResult:
-    if not 0 < tolerance < 1:
-        raise CdsimError(f"--tolerance must be a share between 0 and 1 (e.g. 0.02), got {tolerance}")
+    check_tolerance(tolerance)
     check_score_blind(run)
     current = tuple(int(x) for x in arrays.start_vp[0])
     if (arrays.start_vp != arrays.start_vp[0]).any():

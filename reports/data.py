@@ -47,12 +47,6 @@ class Run:
         lf = pl.scan_parquet(list(self.parts))
         return lf.select(columns) if columns else lf
 
-    def start_vp(self) -> tuple[int, ...]:
-        """The run's starting-VP vector, by seat (read from the rows themselves)."""
-        seats = (self.scan(("game", "seat", "start_vp")).filter(pl.col("game") == pl.col("game").min())
-                 .sort("seat").collect())
-        return tuple(int(v) for v in seats["start_vp"])
-
 
 def open_run(path: Path) -> Run:
     if not path.exists():
@@ -88,13 +82,11 @@ def open_run(path: Path) -> Run:
 class SeatArrays:
     """Per-game arrays shaped (games, seats), rows sorted by game id."""
 
-    game: NDArray[np.int64]  # (G,)
-    setup: NDArray[np.int64]  # (G,)
+    setup: NDArray[np.int64]  # (G,) the dealt setup of each game
     start_vp: NDArray[np.int64]
     base: NDArray[np.int64]  # final VP without the starting VP
     tiebreak_order: NDArray[np.int64]  # 0 = wins every VP tie (R10.6: lowest scroll, then stack)
     won: NDArray[np.bool_]
-    strategy: NDArray[np.str_]
 
     @property
     def players(self) -> int:
@@ -103,8 +95,7 @@ class SeatArrays:
 
 def seat_arrays(run: Run) -> SeatArrays:
     """The columns the balance analysis needs, as (games, seats) numpy arrays."""
-    df = (run.scan(("game", "setup", "seat", "start_vp", "final_vp", "scroll", "stack", "won",
-                    "strategy"))
+    df = (run.scan(("game", "setup", "seat", "start_vp", "final_vp", "scroll", "stack", "won"))
           .sort(["game", "seat"]).collect())
     n = run.players
     if df.height % n:
@@ -117,10 +108,9 @@ def seat_arrays(run: Run) -> SeatArrays:
     scroll, stack = grid("scroll"), grid("stack")
     key = scroll * (n + 1) + stack  # R10.6: furthest behind, then lower in the stack
     order = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1)
-    return SeatArrays(game=grid("game")[:, 0], setup=grid("setup")[:, 0],
-                      start_vp=grid("start_vp"), base=grid("final_vp") - grid("start_vp"),
-                      tiebreak_order=order, won=grid("won").astype(bool),
-                      strategy=grid("strategy").astype(str))
+    return SeatArrays(setup=grid("setup")[:, 0], start_vp=grid("start_vp"),
+                      base=grid("final_vp") - grid("start_vp"), tiebreak_order=order,
+                      won=grid("won").astype(bool))
 
 
 __all__ = ["BREAKDOWN", "NEEDED", "Run", "SeatArrays", "open_run", "seat_arrays"]

@@ -18,7 +18,7 @@ import numpy as np
 from cdsim.errors import CdsimError
 from cdsim.runner import atomic_write
 from reports import balance, charts, tables
-from reports.data import Run, open_run, seat_arrays
+from reports.data import Run, SeatArrays, open_run, seat_arrays
 from reports.stats import power_analysis
 
 POWER_EFFECTS = (0.02, 0.03, 0.05, 0.10)
@@ -115,12 +115,12 @@ def interval(share: float, low: float, high: float) -> str:
     return f"{pct(share)} [{pct(low)}, {pct(high)}]"
 
 
-def _summary(doc: Doc, run: Run) -> None:
+def _summary(doc: Doc, run: Run, arrays: SeatArrays) -> None:
     m, c = run.manifest, run.config
     doc.h(f"cdsim report: {run.path.name}", 1)
     status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
     lineup = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
-    start = ", ".join(str(v) for v in run.start_vp())
+    start = ", ".join(str(v) for v in arrays.start_vp[0])
     comps = ("the reconstructed default set (COMPONENTS.md; not the printed game's exact tiles "
              "and cards)" if m.get("components_default") else
              f"a user set from `{c.get('components')}`")
@@ -141,7 +141,7 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
     doc = Doc()
     n = run.players
     arrays = seat_arrays(run)
-    _summary(doc, run)
+    _summary(doc, run, arrays)
 
     sb = tables.seat_balance(run, arrays)
     t = sb.table
@@ -225,11 +225,10 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
 def _balance_section(doc: Doc, run: Run, arrays: Any, tolerance: float) -> None:
     doc.h("Starting VP", 2)
     try:
-        balance.check_score_blind(run)
-    except CdsimError as exc:
+        result = balance.analyse(run, arrays, tolerance)
+    except CdsimError as exc:  # e.g. a strategy that reads VP totals
         doc.p(f"Not analysed: {exc}.")
         return
-    result = balance.analyse(run, arrays, tolerance)
     doc.p(balance.explain(result))
     doc.table(*balance.comparison_table(result))
     shifts, share, low, high = result.curves
@@ -258,8 +257,7 @@ def _power_section(doc: Doc, run: Run, effective: float) -> None:
 
 def write(run_path: Path, out: Path | None = None, tolerance: float = 0.02) -> Path:
     """Build the report of ``run_path`` into ``out`` (default: the run folder); returns the HTML."""
-    if not 0 < tolerance < 1:
-        raise CdsimError(f"--tolerance must be a share between 0 and 1 (e.g. 0.02), got {tolerance}")
+    balance.check_tolerance(tolerance)
     run = open_run(run_path)
     doc = build(run, tolerance)
     out = out or run_path

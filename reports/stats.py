@@ -60,6 +60,12 @@ def design_effect(indicator: NDArray[np.floating] | NDArray[np.bool_],
     return max(1.0, robust / iid)
 
 
+def seat_design_effect(winner: NDArray[np.integer], setup: NDArray[np.integer],
+                       players: int) -> float:
+    """The largest design effect over the seats' win indicators, games clustered by deal."""
+    return max(design_effect(winner == s, setup) for s in range(players))
+
+
 @dataclass(frozen=True)
 class EqualShares:
     """Test of 'every seat wins equally often' (chi-square goodness of fit)."""

@@ -9,7 +9,14 @@ import polars as pl
 
 from cdsim.records import BREAKDOWN
 from reports.data import Run, SeatArrays
-from reports.stats import EqualShares, FloatArray, design_effect, equal_shares_test, wilson
+from reports.stats import (
+    EqualShares,
+    FloatArray,
+    design_effect,
+    equal_shares_test,
+    seat_design_effect,
+    wilson,
+)
 
 CARDS_PER_GAME = 8  # R3.1, R8.3: 4 scoring phases x one disc x 2 cards
 PHASES = ("vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4", "final_vp")
@@ -48,10 +55,8 @@ def seat_balance(run: Run, arrays: SeatArrays) -> SeatBalance:
         pl.col("margin").mean().alias("mean_margin"),
         (pl.col("won") & pl.col("tiebreak")).sum().alias("tiebreak_wins"),
     ).sort("seat").collect())
-    deff = 1.0
     winner = np.argmax(arrays.won, axis=1)
-    if run.rotated:
-        deff = max(design_effect(winner == s, arrays.setup) for s in range(run.players))
+    deff = seat_design_effect(winner, arrays.setup, run.players) if run.rotated else 1.0
     table = _with_interval(table, "wins", "games", deff)
     placements = (lf.group_by("seat", "rank").agg(pl.len().alias("count"))
                   .with_columns((pl.col("count") / pl.col("count").sum().over("seat")).alias("share"))

@@ -320,9 +320,8 @@ def _games(draw: st.DrawFn) -> tuple[SeatArrays, list[list[tuple[int, int, int]]
     key = np.array([[sc * (n + 1) + sk for _, sc, sk in game] for game in games])
     order = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1)
     zeros = np.zeros_like(base)
-    arrays = SeatArrays(game=np.arange(g), setup=np.arange(g), start_vp=zeros, base=base,
-                        tiebreak_order=order, won=zeros.astype(bool),
-                        strategy=np.full(base.shape, "random"))
+    arrays = SeatArrays(setup=np.arange(g), start_vp=zeros, base=base, tiebreak_order=order,
+                        won=zeros.astype(bool))
     return arrays, games
 
 
