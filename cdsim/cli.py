@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cdsim import __version__
-from cdsim.components import HAVE_KEYS, REWARD_KEYS, Components, load_components
+from cdsim.components import HAVE_KEYS, REWARD_KEYS, load_components
 from cdsim.errors import CdsimError, read_toml
 from cdsim.kinds import FEATURE_NAMES, GOOD_NAMES
 
@@ -43,10 +43,6 @@ def _parse_ints(text: str, what: str) -> tuple[int, ...]:
         raise CdsimError(f"{what} must be comma-separated integers, got {text!r}") from None
 
 
-def _components(path: Path | None) -> Components:
-    return load_components(path)
-
-
 @app.command()
 def play(
     players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4 players.")] = 4,
@@ -70,7 +66,7 @@ def play(
     from strategies.registry import make_lineup, parse_params
 
     config = GameConfig(players, _parse_ints(start_vp, "--start-vp") if start_vp else (),
-                        _components(components))
+                        load_components(components))
     lineup = make_lineup(strategies.split(","), players, parse_params(strategy_params))
     if seed < 0:
         raise CdsimError(f"--seed must be >= 0, got {seed}")
@@ -302,7 +298,7 @@ def score(
     """Rules console: final scoring of one position, and what each listed card pays."""
     from cdsim.position import load_position, score_position
 
-    comps = _components(components)
+    comps = load_components(components)
     result = score_position(load_position(position, comps), comps)
     lines: list[str] = []
     cards = []
@@ -334,7 +330,7 @@ def cards(
     components: ComponentsOpt = None,
 ) -> None:
     """List the objective and fountain cards with their stable ids."""
-    comps = _components(components)
+    comps = load_components(components)
     objectives = []
     for card in comps.objectives.values():
         names = GOOD_NAMES if card.pay else HAVE_KEYS

@@ -100,22 +100,24 @@ class ScriptedPlayer:
             cache[tile_type] = value
         return value
 
-    def _depot_value(self, view: PlayerView, ev: Evaluator, space: int) -> float:
-        cache = self._turn_cache(view)
+    def _depot_value(self, view: PlayerView, ev: Evaluator, space: int,
+                     cache: dict[object, float]) -> float:
         return max((self._tile_value(view, ev, t, cache) for t in view.state.depots[space]),
                    default=0.0)
 
     # -- decisions -----------------------------------------------------------
     def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
         ev = self._evaluator(view)
+        cache = self._turn_cache(view)
         def reach(space: int) -> float:
-            return max(self._depot_value(view, ev, (space + s) % 7) for s in (1, -1))
+            return max(self._depot_value(view, ev, (space + s) % 7, cache) for s in (1, -1))
         return max(options, key=reach)
 
     def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
         ev = self._evaluator(view)
+        cache = self._turn_cache(view)
         cost = self.params.bread_move_cost
-        return max(options, key=lambda m: self._depot_value(view, ev, m.dest)
+        return max(options, key=lambda m: self._depot_value(view, ev, m.dest, cache)
                    - (cost if m.bread else 0.0))
 
     def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
