@@ -27,7 +27,6 @@ from strategies.value import (
     best_card_payment,
     card_interest,
     good_interest,
-    payment_value,
 )
 
 
@@ -166,8 +165,7 @@ class ScriptedPlayer:
             hit = seen.get(key)
             if hit is None:
                 c = objectives[view.state.grid[slot] or ""]
-                v, pay = best_card_payment(p, c, me.district.have, goods, coins, bread, p.good)
-                _, out = payment_value(p, c, pay, goods, coins, p.good)
+                v, _, out = best_card_payment(p, c, me.district.have, goods, coins, bread, p.good)
                 hit = seen[key] = (v, [g - x for g, x in zip(goods, out.paid_goods, strict=True)],
                                    coins + out.coins - out.paid_coins,
                                    bread + out.bread - out.paid_bread)
@@ -186,8 +184,8 @@ class ScriptedPlayer:
                        options: Sequence[Payment]) -> Payment:
         p = self._scoring_params(view)
         me = view.me
-        _, best = best_card_payment(p, card, me.district.have, me.goods, me.coins, me.bread,
-                                    p.good)
+        _, best, _ = best_card_payment(p, card, me.district.have, me.goods, me.coins, me.bread,
+                                       p.good)
         return next((o for o in options if o == best), options[0])
 
 

@@ -242,13 +242,16 @@ def payment_value(p: Params, card: ObjectiveCard, pay: Payment | None, goods: li
 
 
 def best_card_payment(p: Params, card: ObjectiveCard, have: list[int], goods: list[int],
-                      coins: int, bread: int, good_value: float) -> tuple[float, Payment | None]:
-    best: tuple[float, Payment | None] = (float("-inf"), None)
+                      coins: int, bread: int, good_value: float
+                      ) -> tuple[float, Payment | None, CardOutcome]:
+    """The best way to resolve a card: (value, payment or None if it fails, outcome)."""
+    best: tuple[float, Payment | None, CardOutcome] | None = None
     for pay in payment_options(card, have, goods, coins, bread):
-        value, _ = payment_value(p, card, pay, goods, coins, good_value)
-        if value > best[0] or (value == best[0] and best[1] is not None
-                               and pay.multiples > best[1].multiples):
-            best = (value, pay)
-    if best[1] is None:
-        return payment_value(p, card, None, goods, coins, good_value)[0], None
+        value, out = payment_value(p, card, pay, goods, coins, good_value)
+        if best is None or value > best[0] or (value == best[0] and best[1] is not None
+                                               and pay.multiples > best[1].multiples):
+            best = (value, pay, out)
+    if best is None:
+        value, out = payment_value(p, card, None, goods, coins, good_value)
+        return value, None, out
     return best
