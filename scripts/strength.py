@@ -15,18 +15,10 @@ from collections import defaultdict
 from joblib import Parallel, delayed
 
 from cdsim.game import GameConfig, play_game
+from reports.stats import Z95 as Z
+from reports.stats import wilson
+from reports.tables import CARDS_PER_GAME
 from strategies.registry import make_lineup
-
-Z = 1.959963984540054
-
-
-def wilson(k: float, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
-    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
-    return (centre - half, centre + half)
 
 
 def play_chunk(lineup: list[str], seeds: range) -> list[tuple[str, int, int, int, int]]:
@@ -58,11 +50,11 @@ def summarise(rows: list[tuple[str, int, int, int, int]], games: int, players: i
     for name, rs in by.items():
         n = len(rs)
         wins = sum(r[1] for r in rs)
-        lo, hi = wilson(wins, n)
+        lo, hi = (float(x) for x in wilson(wins / n, n))
         vps = [r[2] for r in rs]
         mean = sum(vps) / n
         sd = math.sqrt(sum((v - mean) ** 2 for v in vps) / (n - 1))
-        failed = sum(r[3] for r in rs) / (8 * n)  # 4 scoring phases x 2 cards
+        failed = sum(r[3] for r in rs) / (CARDS_PER_GAME * n)
         stored = sum(r[4] for r in rs) / n
         print(f"  {name:<10} {wins / n:>8.3f} [{lo:.3f}, {hi:.3f}] {mean:>8.1f} "
               f"[{mean - Z * sd / math.sqrt(n):.1f}, {mean + Z * sd / math.sqrt(n):.1f}] "
