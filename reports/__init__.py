@@ -1,1 +1,5 @@
-"""Balance reports over run folders (not built yet: see the report issue)."""
+"""Balance reports over run folders: ``cdsim report``, ``cdsim balance``, ``cdsim power``.
+
+data (open a run, lazy scans) -> tables and balance (aggregates, re-ranking) with
+stats (intervals, tests, power) -> charts -> report (Markdown + self-contained HTML).
+"""
