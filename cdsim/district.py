@@ -18,6 +18,7 @@ from cdsim.kinds import (
     LANDSCAPES,
     MAX_LANDSCAPE_TILES,
     MEADOW,
+    N_KINDS,
     NEIGHBOUR,
     SINGLES,
     SIZE,
@@ -58,10 +59,28 @@ def _line_masks() -> tuple[tuple[int, ...], ...]:
 
 LINE_MASK = _line_masks()
 
-# placements(): orientations that fit a cell's constraint, keyed by id(orientations).
-_FITS: dict[tuple[int, Edges], tuple[list[Edges], bool]] = {}  # -> (fits, size check needed)
-_KEEP_ALIVE: dict[int, tuple[Edges, ...]] = {}  # ids stay valid while the tuples live
-FITS_LIMIT = 250_000  # ~75 MB at most (~300 B an entry); a 2,000-game run meets ~180k
+# placements(): per tile (keyed by id(orientations)), which orientations fit a cell's
+# constraint, as bit masks over the orientations: SIDE[d][r] has the bits of those whose
+# side d is kind r. A constraint of -1 (anything) indexes the last entry, all bits.
+Tables = tuple[tuple[list[int], ...], list[list[tuple[int, Edges]] | None], bool,
+               tuple[Edges, ...]]
+_TABLES: dict[int, Tables] = {}  # the tuple is kept in the value, so its id stays valid
+TABLES_LIMIT = 2_000  # tile types (~10 kB each); components are loaded once per chunk
+
+
+def _tables(orientations: tuple[Edges, ...]) -> Tables:
+    """SIDE masks, a lazily filled (cell * 16 + mask) -> placements list, and whether
+    the tile has a landscape (R6.2 size check)."""
+    full = (1 << len(orientations)) - 1
+    sides = tuple([sum(1 << i for i, e in enumerate(orientations) if e[d] == r)
+                   for r in range(N_KINDS)] + [full] for d in range(4))
+    land = any(k in LANDSCAPES for k in orientations[0])
+    if len(_TABLES) >= TABLES_LIMIT:  # a pure cache: start afresh, bound memory
+        _TABLES.clear()
+    tables = _TABLES[id(orientations)] = (sides, [None] * (CELLS * 16), land, orientations)
+    return tables
+
+
 # parts_of(): (kind, sides of that kind) of each non-meadow part of an edge tuple, by kind.
 _PARTS: dict[Edges, tuple[tuple[int, int], ...]] = {}
 NOTHING = (0, 0, 0, 0, 0)  # no neighbour of that kind: (sides, open, tiles, chimneys, cells)
@@ -97,6 +116,7 @@ class District:
 
     __slots__ = (
         "_chimneys",
+        "_facing_land",
         "_mask",
         "_near",
         "_open",
@@ -127,6 +147,7 @@ class District:
         self.scrolls = set(board.scrolls) if board else set()
         self.frontier = 1 << board.spade if board else (1 << CELLS) - 1  # R5.1
         self._req: list[Edges] = list(_EMPTY_REQ)  # what each cell's sides must match
+        self._facing_land = 0  # cells with a side facing a built landscape edge (R6.2)
         self._near: dict[int, dict[int, tuple[int, int, int, int, int]]] = {}  # see around()
         self._placed: dict[int, list[tuple[int, Edges]]] = {}  # placements() until next place
         self.features: list[Feature] = []
@@ -198,9 +219,10 @@ class District:
         """Every legal (cell, oriented edges) for a tile with these distinct orientations.
 
         Which orientations fit a cell depends only on what its four sides face (the
-        cell's constraint, kept up to date by ``place``), so the fits are cached by
-        (orientations, constraint). The landscape size (R6.2) is the only check left per
-        placement, and only where one of the tile's landscapes faces a built landscape.
+        cell's constraint, kept up to date by ``place``): one AND of four precomputed
+        masks. The landscape size (R6.2) is the only check left, and only where a
+        landscape edge faces the cell; like the value of a placement, it is the same for
+        every orientation that fits (each side facing a built tile must match it).
         The list is kept until the next ``place``: callers must not change it.
         """
         oid = id(orientations)
@@ -209,31 +231,28 @@ class District:
             return done
         out: list[tuple[int, Edges]] = []
         self._placed[oid] = out
+        tables = _TABLES.get(oid)
+        if tables is None or tables[3] is not orientations:
+            tables = _tables(orientations)
+        (s0, s1, s2, s3), pairs, land, _ = tables
+        check = self._facing_land if land else 0
         mask = self.frontier
         reqs = self._req
-        fits_cache = _FITS
         while mask:
             low = mask & -mask
             mask ^= low
             cell = low.bit_length() - 1
-            req = reqs[cell]
-            entry = fits_cache.get((oid, req))
-            if entry is None:
-                fits = [e for e in orientations
-                        if all(r < 0 or r == x for r, x in zip(req, e, strict=True))]
-                check = any(k in LANDSCAPES for k in orientations[0]) and any(
-                    r in LANDSCAPES for r in req)
-                if len(fits_cache) >= FITS_LIMIT:  # a pure cache: start afresh, bound memory
-                    fits_cache.clear()
-                entry = fits_cache[(oid, req)] = (fits, check)
-                _KEEP_ALIVE[oid] = orientations
-            if entry[1]:
-                for edges in entry[0]:
-                    if not self.oversized_landscape(cell, edges):
-                        out.append((cell, edges))
-            else:
-                for edges in entry[0]:
-                    out.append((cell, edges))
+            r0, r1, r2, r3 = reqs[cell]
+            fit = s0[r0] & s1[r1] & s2[r2] & s3[r3]
+            if not fit:
+                continue
+            key = cell * 16 + fit
+            got = pairs[key]
+            if got is None:
+                got = pairs[key] = [(cell, e) for i, e in enumerate(orientations) if fit >> i & 1]
+            if check >> cell & 1 and self.oversized_landscape(cell, got[0][1]):
+                continue
+            out += got
         return out
 
     def around(self, cell: int) -> dict[int, tuple[int, int, int, int, int]]:
@@ -300,6 +319,8 @@ class District:
                 r = list(self._req[n])
                 r[d ^ 2] = edges[d]  # n's side facing this cell must now match it
                 self._req[n] = (r[0], r[1], r[2], r[3])
+                if edges[d] in LANDSCAPES:
+                    self._facing_land |= 1 << n
         self.scrolls.discard(cell)
         completed: list[Feature] = []
         if building:

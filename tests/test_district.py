@@ -148,6 +148,38 @@ def test_placements_never_offer_illegal_cells() -> None:  # R5.1-R5.3
         assert cell == board.spade and d.matches(cell, edges)
 
 
+def test_placements_are_exactly_the_legal_ones_in_order() -> None:  # R5.1-R5.3, R6.2
+    """The mask tables give what a brute force over every cell and orientation with
+    can_place gives (frontier, matching sides, landscape size), in the same order."""
+    state_d = _played_district()
+    checked = 0
+    for step in range(len(state_d.history)):
+        d = _replay(state_d, step)
+        for t in C.tile_types:
+            brute = [(cell, e) for cell in range(36) for e in t.orientations
+                     if d.can_place(cell, e)]
+            assert d.placements(t.orientations) == brute
+            checked += len(brute)
+    assert checked > 1000
+
+
+def test_placements_leave_out_a_fifth_pond_tile() -> None:  # R6.2 [decision]
+    d = open_district()
+    d.place(0, (G, P, G, G))  # (0,0) east
+    d.place(1, (G, G, P, P))  # (0,1) west and south
+    d.place(7, (P, P, G, G))  # (1,1) north and east
+    d.place(8, (G, G, P, P))  # (1,2): four pond tiles, open to the south
+    d.place(30, (G, P, G, G))  # (5,0): a one-tile pond, open to the east
+    end = next(t for t in C.tile_types if t.id == "L-P-end")
+    got = d.placements(end.orientations)
+    assert (14, (P, G, G, G)) not in got  # would make a five-tile pond
+    assert d.matches(14, (P, G, G, G)) and not d.can_place(14, (P, G, G, G))
+    assert (31, (G, G, G, P)) in got  # closes the small pond
+    assert (20, (G, G, G, P)) in got  # a new pond, facing nothing
+    assert got == [(cell, e) for cell in range(36) for e in end.orientations
+                   if d.can_place(cell, e)]
+
+
 def test_around_predicts_what_each_part_joins() -> None:  # R6: the bots' preview
     """For legal placements, District.around + parts_of give the merged feature that
     place() then builds: open edges, tiles, chimneys and cells (checked on a replayed
@@ -214,7 +246,7 @@ def test_around_counts_a_feature_met_on_two_sides_once() -> None:  # R6.1: closi
     assert (d._size[root], d._chimneys[root]) == (6, 7)
 
 
-def test_clearing_the_fits_cache_changes_no_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_clearing_the_fit_tables_changes_no_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from cdsim import district
     from cdsim.game import GameConfig, play_game
     from strategies.registry import make_lineup
@@ -223,7 +255,7 @@ def test_clearing_the_fits_cache_changes_no_game(monkeypatch) -> None:  # type: 
         return play_game(GameConfig(3), make_lineup(["greedy", "random", "bread"], 3), 9).digest()
 
     normal = digest()
-    monkeypatch.setattr(district, "FITS_LIMIT", 5)
-    district._FITS.clear()
+    monkeypatch.setattr(district, "TABLES_LIMIT", 5)
+    district._TABLES.clear()
     assert digest() == normal
-    assert len(district._FITS) <= 5
+    assert len(district._TABLES) <= 5
