@@ -29,6 +29,9 @@ from strategies.value import (
     good_interest,
 )
 
+# Per tile type this turn: (best value, the value on each cell it can go to).
+TurnCache = dict[int, tuple[float, dict[int, float]]]
+
 
 class ScriptedPlayer:
     """The shared decision logic; subclasses set ``profile`` and ``favoured`` kinds."""
@@ -42,7 +45,7 @@ class ScriptedPlayer:
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.profile
         self._cache_key: tuple[int, ...] = ()
-        self._cache: dict[object, float] = {}
+        self._cache: TurnCache = {}
         self._ev: Evaluator | None = None  # the turn's evaluator
         # card_interest and good_interest, until a scoring disc changes the free circles
         self._grid_key: tuple[object, ...] = ()
@@ -63,7 +66,7 @@ class ScriptedPlayer:
             self._ev = Evaluator(view, self.params, self._grid_values)
         return self._ev
 
-    def _turn_cache(self, view: PlayerView) -> dict[object, float]:
+    def _turn_cache(self, view: PlayerView) -> TurnCache:
         """Values computed this turn; nothing they depend on changes between the move
         and the take of one turn (a bread move spends bread, which no value reads)."""
         me = view.me
@@ -74,33 +77,29 @@ class ScriptedPlayer:
         return self._cache
 
     def _placement_value(self, view: PlayerView, ev: Evaluator, tile_type: int, cell: int,
-                         edges: tuple[int, int, int, int], cache: dict[object, float]) -> float:
-        key = (tile_type, cell, edges)
-        value = cache.get(key)
-        if value is None:
-            self._tile_value(view, ev, tile_type, cache)  # values every placement of the tile
-            value = cache.get(key)
-            if value is None:  # not a placement the district offers now (not expected)
-                value = ev.placement(view.state.components.tile_types[tile_type], cell, edges)
+                         edges: tuple[int, int, int, int], cache: TurnCache) -> float:
+        self._tile_value(view, ev, tile_type, cache)  # values the tile on every cell
+        value = cache[tile_type][1].get(cell)
+        if value is None:  # not a placement the district offers now (not expected)
+            value = ev.placement(view.state.components.tile_types[tile_type], cell, edges)
         return value
 
     def _tile_value(self, view: PlayerView, ev: Evaluator, tile_type: int,
-                    cache: dict[object, float]) -> float:
+                    cache: TurnCache) -> float:
         """Best value of a tile type for this player now (cached within one turn)."""
-        value = cache.get(tile_type)
-        if value is None:
+        hit = cache.get(tile_type)
+        if hit is None:
             t = view.state.components.tile_types[tile_type]
-            placements = view.me.district.placements(t.orientations)
+            by_cell = ev.by_cell(t, view.me.district.placements(t.orientations))
             value = self.params.store
-            for (cell, edges), v in zip(placements, ev.values(t, placements), strict=True):
-                cache[(tile_type, cell, edges)] = v
+            for v in by_cell.values():
                 if v > value:
                     value = v
-            cache[tile_type] = value
-        return value
+            hit = cache[tile_type] = (value, by_cell)
+        return hit[0]
 
     def _depot_value(self, view: PlayerView, ev: Evaluator, space: int,
-                     cache: dict[object, float]) -> float:
+                     cache: TurnCache) -> float:
         return max((self._tile_value(view, ev, t, cache) for t in view.state.depots[space]),
                    default=0.0)
 

@@ -143,24 +143,29 @@ class Evaluator:
         return bonus
 
     def placement(self, ttype: TileType, cell: int, edges: tuple[int, int, int, int]) -> float:
-        return self.values(ttype, [(cell, edges)])[0]
+        return self.by_cell(ttype, [(cell, edges)])[cell]
 
-    def values(self, ttype: TileType, placements: Sequence[tuple[int, Edges]]) -> list[float]:
-        """The value of each placement of one tile type (one loop: the bots' hot path).
+    def by_cell(self, ttype: TileType, placements: Sequence[tuple[int, Edges]]
+                ) -> dict[int, float]:
+        """The value of one tile type on each cell of ``placements`` (the bots' hot path).
 
-        Placements come grouped by cell (as ``District.placements`` gives them), so what
-        depends on the cell alone is looked up once per cell.
+        A legal placement's value does not depend on its orientation: it reads the
+        tile's parts (their kinds and side counts, the same in every rotation) and what
+        the cell's built neighbours face it with (``District.around``), which every
+        orientation that fits must match. So each cell is valued once, with its first
+        placement.
         """
         p = self.p
         d = self.d
-        out: list[float] = []
+        out: dict[int, float] = {}
         if ttype.building:
             b = ttype.building
             worth = {MARKET: p.coin, BAKERY: p.bread, FOUNTAIN: p.fountain}[b]
             for cell, _ in placements:
-                value = p.step if cell in d.scrolls else 0.0
-                value += worth
-                out.append(value + self.completion_bonus(b, 1 << cell))
+                if cell not in out:
+                    value = p.step if cell in d.scrolls else 0.0
+                    value += worth
+                    out[cell] = value + self.completion_bonus(b, 1 << cell)
             return out
         progress = self.progress
         open_edge = p.open_edge
@@ -171,16 +176,12 @@ class Evaluator:
         good = p.good + self.goods_bonus
         villa_points = self.comps.villa_points
         scrolls = d.scrolls
-        last = -1
-        around: dict[int, tuple[int, int, int, int, int]] = {}
-        bit, start = 0, 0.0
         for cell, edges in placements:
-            if cell != last:
-                last = cell
-                around = d.around(cell)  # what the tile's parts would join (R6)
-                bit = 1 << cell
-                start = p.step if cell in scrolls else 0.0
-            value = start
+            if cell in out:
+                continue
+            around = d.around(cell)  # what the tile's parts would join (R6)
+            bit = 1 << cell
+            value = p.step if cell in scrolls else 0.0
             for k, own in parts_of(edges):
                 m, o, s, c, mk = around.get(k, NOTHING)
                 own_open = own - 2 * m
@@ -208,7 +209,7 @@ class Evaluator:
                         value += reward + self.completion_bonus(k, bit | mk)
                     else:
                         value += credit * reward
-            out.append(value)
+            out[cell] = value
         return out
 
     def _dwelling(self, kind: int) -> float:

@@ -108,3 +108,34 @@ def test_fixed_seed_digest_guards_the_players() -> None:
         for seed in range(4):
             rows += play_game(GameConfig(n), make_lineup(lineup, n), seed).rows()
     assert digest_rows(rows) == SCRIPTED_GAMES_DIGEST
+
+
+def test_a_placement_is_worth_the_same_in_every_orientation_that_fits() -> None:
+    """The bots value a tile once per cell (value.Evaluator.by_cell); each offered
+    orientation, valued on its own, must give exactly that value (R5.2: the sides
+    that face built tiles match them, so the parts join the same features)."""
+    from strategies.scripted import GreedyPlayer
+
+    checked = {"options": 0, "shared": 0}
+
+    class Checking(GreedyPlayer):
+        def choose_take(self, view, options):  # type: ignore[no-untyped-def]
+            ev = self._evaluator(view)
+            cache = self._turn_cache(view)
+            types = view.state.components.tile_types
+            cells: dict[tuple[int, int], int] = {}
+            for o in options:
+                if o.edges is None:
+                    continue
+                alone = ev.placement(types[o.tile_type], o.cell, o.edges)
+                assert self._placement_value(view, ev, o.tile_type, o.cell, o.edges,
+                                             cache) == alone
+                cells[(o.tile_type, o.cell)] = cells.get((o.tile_type, o.cell), 0) + 1
+                checked["options"] += 1
+            checked["shared"] += sum(n - 1 for n in cells.values())
+            return super().choose_take(view, options)
+
+    for seed in range(2):
+        play_game(GameConfig(4), [Checking(), *make_lineup(["villa", "bread", "landscape"], 3)],
+                  seed)
+    assert checked["options"] > 500 and checked["shared"] > 100
