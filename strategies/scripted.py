@@ -76,14 +76,6 @@ class ScriptedPlayer:
             self._cache_key, self._cache, self._ev = key, {}, None
         return self._cache
 
-    def _placement_value(self, view: PlayerView, ev: Evaluator, tile_type: int, cell: int,
-                         edges: tuple[int, int, int, int], cache: TurnCache) -> float:
-        self._tile_value(view, ev, tile_type, cache)  # values the tile on every cell
-        value = cache[tile_type][1].get(cell)
-        if value is None:  # not a placement the district offers now (not expected)
-            value = ev.placement(view.state.components.tile_types[tile_type], cell, edges)
-        return value
-
     def _tile_value(self, view: PlayerView, ev: Evaluator, tile_type: int,
                     cache: TurnCache) -> float:
         """Best value of a tile type for this player now (cached within one turn)."""
@@ -115,15 +107,32 @@ class ScriptedPlayer:
         ev = self._evaluator(view)
         cache = self._turn_cache(view)
         cost = self.params.bread_move_cost
-        return max(options, key=lambda m: self._depot_value(view, ev, m.dest, cache)
-                   - (cost if m.bread else 0.0))
+        depots: dict[int, float] = {}  # a space is offered with and without bread
+
+        def value(m: Move) -> float:
+            v = depots.get(m.dest)
+            if v is None:
+                v = depots[m.dest] = self._depot_value(view, ev, m.dest, cache)
+            return v - cost if m.bread else v
+        return max(options, key=value)
 
     def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
         ev = self._evaluator(view)
         store = self.params.store
         cache = self._turn_cache(view)
-        return max(options, key=lambda o: store if o.edges is None
-                   else self._placement_value(view, ev, o.tile_type, o.cell, o.edges, cache))
+
+        def value(o: Take) -> float:
+            if o.edges is None:
+                return store
+            hit = cache.get(o.tile_type)
+            if hit is None:
+                self._tile_value(view, ev, o.tile_type, cache)  # every cell of the tile
+                hit = cache[o.tile_type]
+            v = hit[1].get(o.cell)
+            if v is None:  # not a placement the district offers now (not expected)
+                v = ev.placement(view.state.components.tile_types[o.tile_type], o.cell, o.edges)
+            return v
+        return max(options, key=value)
 
     def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
         ev = self._evaluator(view)

@@ -176,13 +176,14 @@ class Evaluator:
         good = p.good + self.goods_bonus
         villa_points = self.comps.villa_points
         scrolls = d.scrolls
-        for cell, edges in placements:
+        parts = parts_of(placements[0][1]) if placements else ()  # the same in every rotation
+        for cell, _ in placements:
             if cell in out:
                 continue
             around = d.around(cell)  # what the tile's parts would join (R6)
             bit = 1 << cell
             value = p.step if cell in scrolls else 0.0
-            for k, own in parts_of(edges):
+            for k, own in parts:
                 m, o, s, c, mk = around.get(k, NOTHING)
                 own_open = own - 2 * m
                 value -= open_edge * own_open * progress
