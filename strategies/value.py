@@ -177,12 +177,21 @@ class Evaluator:
         villa_points = self.comps.villa_points
         scrolls = d.scrolls
         parts = parts_of(placements[0][1]) if placements else ()  # the same in every rotation
+        # A cell whose built neighbours face it only with meadow (most cells): no part
+        # joins or completes anything, so the value depends on the scroll alone.
+        alone: dict[float, float] = {}  # scroll step (or 0) -> value
         for cell, _ in placements:
             if cell in out:
                 continue
             around = d.around(cell)  # what the tile's parts would join (R6)
-            bit = 1 << cell
             value = p.step if cell in scrolls else 0.0
+            if not around:
+                known = alone.get(value)
+                if known is not None:
+                    out[cell] = known
+                    continue
+            start = value
+            bit = 1 << cell
             for k, own in parts:
                 m, o, s, c, mk = around.get(k, NOTHING)
                 own_open = own - 2 * m
@@ -210,6 +219,8 @@ class Evaluator:
                         value += reward + self.completion_bonus(k, bit | mk)
                     else:
                         value += credit * reward
+            if not around:
+                alone[start] = value
             out[cell] = value
         return out
 
