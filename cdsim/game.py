@@ -200,10 +200,11 @@ class GameState:
         for o in options:  # identity first: the strategies return one of the offered objects
             if o is choice:
                 return choice
-        if choice not in options:
-            name = self.strategies[seat].name
-            raise IllegalChoice(f"strategy {name!r} (seat {seat}) chose {choice!r}, not offered")
-        return choice
+        for o in options:  # an equal object will do; the engine goes on with its own
+            if o == choice and type(o) is type(choice):
+                return o
+        name = self.strategies[seat].name
+        raise IllegalChoice(f"strategy {name!r} (seat {seat}) chose {choice!r}, not offered")
 
     def seat_order(self) -> list[int]:
         n = self.config.players

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -30,9 +30,11 @@ class Move:
     bread: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Take:
-    """R4.5: take tile ``slot`` of the depot and build it at ``cell`` (-1 = store it)."""
+class Take(NamedTuple):
+    """R4.5: take tile ``slot`` of the depot and build it at ``cell`` (-1 = store it).
+
+    A named tuple (immutable, like the other options) because a turn offers dozens:
+    it is built twice as fast as a frozen dataclass."""
 
     slot: int
     tile_type: int

@@ -218,3 +218,21 @@ def test_phase_four_deals_dark_tiles() -> None:  # R3.2
     state.deal()
     assert all(C.tile_types[t].dark for d in state.depots for t in d)
     assert state.dark_deck == []
+
+
+def test_a_choice_not_offered_is_refused_and_an_equal_one_replaced() -> None:  # R4.5
+    import pytest
+
+    from cdsim.errors import IllegalChoice
+    from cdsim.players import Take
+
+    state = new_state(2)
+    state.deal()
+    options = state.take_options(0, 0)
+    chosen = options[-1]
+    copy = Take(*chosen)  # equal, not the same object: the engine goes on with its own
+    assert state.choose(0, lambda view, opts: copy, options) is chosen
+    with pytest.raises(IllegalChoice):  # a bare tuple is not an option
+        state.choose(0, lambda view, opts: tuple(chosen), options)
+    with pytest.raises(IllegalChoice):
+        state.choose(0, lambda view, opts: Take(chosen.slot, chosen.tile_type, 99, None), options)
