@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 Edges = tuple[int, int, int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """R4.2-R4.4: go to ``dest``; ``bread`` = pay 1 bread to go anywhere (R4.4)."""
+class Move(NamedTuple):
+    """R4.2-R4.4: go to ``dest``; ``bread`` = pay 1 bread to go anywhere (R4.4).
+    A named tuple, like Take: every turn offers several."""
 
     dest: int
     bread: bool
