@@ -57,7 +57,7 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     strategy_params: Annotated[str | None, typer.Option(
         help="Tweak scripted profiles: villa.chimney=1.5,bread.bread_move_cost=1 "
-             "(fields of strategies/value.py Params).")] = None,
+             "(fields of strategies/params.py Params).")] = None,
     components: ComponentsOpt = None,
 ) -> None:
     """Play one game and print its result."""

@@ -67,7 +67,7 @@ def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
                 return BUILTIN[spec](profile.with_overrides(mine))  # type: ignore[call-arg]
             except KeyError as exc:
                 raise CdsimError(f"--strategy-params: {spec} has no parameter {exc.args[0]!r} "
-                                 "(see strategies/value.py Params)") from None
+                                 "(see strategies/params.py Params)") from None
         return BUILTIN[spec]()
     if ":" not in spec:
         known = ", ".join(BUILTIN)

@@ -21,9 +21,9 @@ from cdsim.cards import Payment
 from cdsim.components import ObjectiveCard
 from cdsim.kinds import FEATURE_CODES
 from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Take
+from strategies.params import Params
 from strategies.value import (
     Evaluator,
-    Params,
     best_card_payment,
     card_interest,
     good_interest,
