@@ -7,7 +7,10 @@ CDSIM := $(VENV)/bin/cdsim
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# setup.py compiles the three hot modules with mypyc (about a minute; CDSIM_PURE=1 skips
+# it): re-install when they change. An edited one runs from source until then.
+NATIVE := cdsim/kinds.py cdsim/district.py strategies/value.py
+$(VENV)/.installed: pyproject.toml setup.py $(NATIVE)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -15,11 +18,11 @@ $(VENV)/.installed: pyproject.toml
 
 test: install
 	$(PY) -m pytest
-	$(VENV)/bin/ruff check cdsim strategies reports tests scripts
+	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
 	$(VENV)/bin/mypy
 
 lint: install
-	$(VENV)/bin/ruff check cdsim strategies reports tests scripts
+	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
 	$(VENV)/bin/mypy
 
 # The main job: a default 4-player batch (scripted mix, seats rotated) and its report.
@@ -37,7 +40,8 @@ bench: install
 	$(PY) scripts/bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build cdsim/_native.json
+	find . -path ./$(VENV) -prune -o -name '*.so' -print -exec rm -f {} +
 
 # Measured competence of the scripted players (issue: scripted players). ~15 min on 2 cores.
 strength: install

@@ -1,0 +1,41 @@
+"""Build: the pure-Python package, plus its three hottest modules compiled with mypyc.
+
+The compiled modules are an optional speed-up (docs/performance.md): with
+CDSIM_PURE=1, or without a C compiler, cdsim installs and runs as plain Python,
+game for game the same. The sources' hashes go into cdsim/_native.json: cdsim
+imports the compiled modules only while every source still has its hash
+(cdsim/native.py), so an edited module never runs stale compiled code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+ROOT = Path(__file__).parent
+RECORD = ROOT / "cdsim" / "_native.json"
+COMPILED = ["cdsim/kinds.py", "cdsim/district.py", "strategies/value.py"]  # = cdsim.native
+
+
+def ext_modules() -> list[Extension]:
+    if os.environ.get("CDSIM_PURE"):
+        RECORD.unlink(missing_ok=True)
+        return []
+    from mypyc.build import mypycify
+
+    RECORD.write_text(json.dumps(
+        {path: hashlib.sha256((ROOT / path).read_bytes()).hexdigest() for path in COMPILED},
+        indent=1) + "\n")
+    # The build environment has none of the run-time packages: their types are Any here.
+    extensions: list[Extension] = mypycify(["--ignore-missing-imports", *COMPILED],
+                                           opt_level="3", group_name="cdsim_native")
+    for ext in extensions:
+        ext.optional = True  # no compiler: the pure-Python package still installs
+    return extensions
+
+
+setup(ext_modules=ext_modules())
