@@ -22,8 +22,10 @@ COMPILED = ["cdsim/kinds.py", "cdsim/district.py", "strategies/value.py"]  # = c
 
 
 def ext_modules() -> list[Extension]:
-    if os.environ.get("CDSIM_PURE"):
-        RECORD.unlink(missing_ok=True)
+    if os.environ.get("CDSIM_PURE"):  # and no compiled modules left from an earlier build
+        for path in [RECORD, *ROOT.glob("cdsim_native__mypyc.*"),
+                     *(p for source in COMPILED for p in ROOT.glob(source[:-3] + ".*.so"))]:
+            path.unlink(missing_ok=True)
         return []
     from mypyc.build import mypycify
 

@@ -126,7 +126,10 @@ def _versions() -> dict[str, str]:
     import joblib
     import polars
 
-    return {"cdsim": __version__, "python": platform.python_version(),
+    from cdsim import native
+
+    return {"cdsim": __version__, "cdsim build": "mypyc" if native.active() else "python",
+            "python": platform.python_version(),
             "numpy": np.__version__, "polars": polars.__version__, "joblib": joblib.__version__}
 
 

@@ -1,6 +1,7 @@
 """Benchmark (make bench): prints figures on this machine; never fails on them.
 
-1. median ms per 4-player game, single process: random players and the scripted mix;
+1. median ms per 4-player game, single process: random players and the scripted mix,
+   with the compiled modules (make install) and with the Python sources (CDSIM_PURE=1);
 2. games/s of `cdsim simulate --jobs 1` and `--jobs 2` (scripted mix);
 3. peak memory (max RSS of the driver and of any worker) of a 20,000-game run;
 4. how long `cdsim report` and `cdsim balance` take on that run.
@@ -9,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import subprocess
@@ -17,21 +19,41 @@ import tempfile
 import time
 from pathlib import Path
 
+from cdsim import native
 from cdsim.game import GameConfig, play_game
 from strategies.registry import make_lineup
 
 MIX = ["greedy", "villa", "landscape", "bread"]
 
 
-def median_ms(lineup_names: list[str], games: int, players: int = 4) -> float:
+def median_ms(lineup_names: list[str], games: int, passes: int = 3,
+              players: int = 4) -> tuple[float, float, float]:
+    """Median ms per game over ``passes`` passes of the same seeds, and the lowest and
+    highest pass median (on a shared machine they show how noisy the figure is)."""
     config = GameConfig(players)
-    times = []
-    for seed in range(games):
-        lineup = make_lineup(lineup_names, players)
-        t0 = time.perf_counter()
-        play_game(config, lineup, seed)
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
+    times: list[float] = []
+    pass_medians = []
+    for _ in range(passes):
+        these = []
+        for seed in range(games):
+            lineup = make_lineup(lineup_names, players)
+            t0 = time.perf_counter()
+            play_game(config, lineup, seed)
+            these.append((time.perf_counter() - t0) * 1000)
+        times += these
+        pass_medians.append(statistics.median(these))
+    return statistics.median(times), min(pass_medians), max(pass_medians)
+
+
+def medians(scale: int) -> None:
+    how = "compiled (mypyc)" if native.active() else "Python sources"
+    for label, lineup, games in (("random", ["random"], 200 // scale),
+                                 ("scripted mix (greedy, villa, landscape, bread)", MIX,
+                                  100 // scale)):
+        ms, low, high = median_ms(lineup, games)
+        print(f"{label}, 4 players, single process, {how}: median {ms:.1f} ms/game "
+              f"({1000 / ms:.0f} games/s) over 3 x {games} games; passes {low:.1f}-{high:.1f}",
+              flush=True)
 
 
 def simulate(games: int, jobs: int, strategies: list[str], out: Path) -> float:
@@ -46,14 +68,16 @@ def simulate(games: int, jobs: int, strategies: list[str], out: Path) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
+    ap.add_argument("--medians-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     scale = 10 if args.quick else 1
-    for label, lineup, games in (("random", ["random"], 200 // scale),
-                                 ("scripted mix (greedy, villa, landscape, bread)", MIX,
-                                  100 // scale)):
-        ms = median_ms(lineup, games)
-        print(f"{label}, 4 players, single process: median {ms:.1f} ms/game "
-              f"({1000 / ms:.0f} games/s) over {games} games", flush=True)
+    if args.medians_only:
+        medians(scale)
+        return
+    medians(scale)
+    if native.active():  # the same figures from the Python sources, in a fresh process
+        subprocess.run([sys.executable, __file__, "--medians-only", *sys.argv[1:]],
+                       check=True, env={**os.environ, "CDSIM_PURE": "1"})
     with tempfile.TemporaryDirectory() as tmp:
         for jobs in (1, 2):
             rate = simulate(1200 // scale, jobs, MIX, Path(tmp) / f"j{jobs}")
