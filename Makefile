@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
-.PHONY: install test lint run bench strength clean
+.PHONY: install test test-pure lint run bench strength clean
 
 install: $(VENV)/.installed
 
@@ -20,6 +20,10 @@ test: install
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
 	$(VENV)/bin/mypy
+
+# The same suite on the Python sources of the compiled modules (CI runs both).
+test-pure: install
+	CDSIM_PURE=1 $(PY) -m pytest
 
 lint: install
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
