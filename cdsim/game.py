@@ -264,8 +264,8 @@ class GameState:
             if t in seen:
                 continue
             seen.add(t)
-            for cell, edges in district.placements(types[t].orientations):
-                options.append(Take(slot, t, cell, edges))
+            options += [Take(slot, t, cell, edges)
+                        for cell, edges in district.placements(types[t].orientations)]
             options.append(Take(slot, t, -1, None))  # R4.5, R9.3: storing is always allowed
         return options
 

@@ -92,8 +92,12 @@ class ScriptedPlayer:
 
     def _depot_value(self, view: PlayerView, ev: Evaluator, space: int,
                      cache: TurnCache) -> float:
-        return max((self._tile_value(view, ev, t, cache) for t in view.state.depots[space]),
-                   default=0.0)
+        best = 0.0  # an empty depot
+        for i, t in enumerate(view.state.depots[space]):
+            value = self._tile_value(view, ev, t, cache)
+            if i == 0 or value > best:
+                best = value
+        return best
 
     # -- decisions -----------------------------------------------------------
     def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
@@ -117,22 +121,28 @@ class ScriptedPlayer:
         return max(options, key=value)
 
     def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
+        """The best option (the first of equals, as max() would pick): one loop, since a
+        turn offers dozens of options, grouped by tile."""
         ev = self._evaluator(view)
         store = self.params.store
         cache = self._turn_cache(view)
-
-        def value(o: Take) -> float:
-            if o.edges is None:
-                return store
-            hit = cache.get(o.tile_type)
-            if hit is None:
-                self._tile_value(view, ev, o.tile_type, cache)  # every cell of the tile
-                hit = cache[o.tile_type]
-            v = hit[1].get(o.cell)
-            if v is None:  # not a placement the district offers now (not expected)
-                v = ev.placement(view.state.components.tile_types[o.tile_type], o.cell, o.edges)
-            return v
-        return max(options, key=value)
+        best, best_value = options[0], 0.0
+        last, cells = -1, {}
+        for i, o in enumerate(options):
+            _, tile_type, cell, edges = o
+            if edges is None:
+                value = store
+            else:
+                if tile_type != last:
+                    self._tile_value(view, ev, tile_type, cache)  # every cell of the tile
+                    last, cells = tile_type, cache[tile_type][1]
+                got = cells.get(cell)
+                if got is None:  # not a placement the district offers now (not expected)
+                    got = ev.placement(view.state.components.tile_types[tile_type], cell, edges)
+                value = got
+            if i == 0 or value > best_value:
+                best, best_value = o, value
+        return best
 
     def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
         ev = self._evaluator(view)
