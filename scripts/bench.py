@@ -45,8 +45,21 @@ def median_ms(lineup_names: list[str], games: int, passes: int = 3,
     return statistics.median(times), min(pass_medians), max(pass_medians)
 
 
+def reference_ms() -> float:
+    """A fixed pure-Python loop (median of 9): how fast the shared machine is right now,
+    to compare bench runs made at different times."""
+    times = []
+    for _ in range(9):
+        t0 = time.perf_counter()
+        sum(i * i for i in range(200_000))
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
 def medians(scale: int) -> None:
     how = "compiled (mypyc)" if native.active() else "Python sources"
+    print(f"reference loop: {reference_ms():.1f} ms (the machine's speed now; lower is faster)",
+          flush=True)
     for label, lineup, games in (("random", ["random"], 200 // scale),
                                  ("scripted mix (greedy, villa, landscape, bread)", MIX,
                                   100 // scale)):
