@@ -60,8 +60,8 @@ def _line_masks() -> tuple[tuple[int, ...], ...]:
 LINE_MASK = _line_masks()
 
 # placements(): per tile (keyed by id(orientations)), which orientations fit a cell's
-# constraint, as bit masks over the orientations: SIDE[d][r] has the bits of those whose
-# side d is kind r. A constraint of -1 (anything) indexes the last entry, all bits.
+# constraint, as bit masks over the orientations: sides[d][r] has the bits of those whose
+# side d is kind r; a constraint of -1 (anything) indexes the last entry, all bits.
 Tables = tuple[tuple[list[int], ...], list[list[tuple[int, Edges]] | None], bool,
                tuple[Edges, ...]]
 _TABLES: dict[int, Tables] = {}  # the tuple is kept in the value, so its id stays valid
@@ -69,8 +69,8 @@ TABLES_LIMIT = 2_000  # tile types (~10 kB each); components are loaded once per
 
 
 def _tables(orientations: tuple[Edges, ...]) -> Tables:
-    """SIDE masks, a lazily filled (cell * 16 + mask) -> placements list, and whether
-    the tile has a landscape (R6.2 size check)."""
+    """The side masks, a lazily filled (cell * 16 + fit mask) -> placements list,
+    whether the tile has a landscape (R6.2 size check), and the orientations."""
     full = (1 << len(orientations)) - 1
     sides = tuple([sum(1 << i for i, e in enumerate(orientations) if e[d] == r)
                    for r in range(N_KINDS)] + [full] for d in range(4))
