@@ -27,22 +27,20 @@ MIX = ["greedy", "villa", "landscape", "bread"]
 
 
 def median_ms(lineup_names: list[str], games: int, passes: int = 3,
-              players: int = 4) -> tuple[float, float, float]:
-    """Median ms per game over ``passes`` passes of the same seeds, and the lowest and
-    highest pass median (on a shared machine they show how noisy the figure is)."""
+              players: int = 4) -> tuple[float, float]:
+    """Over ``passes`` passes of the same seeds: the median ms per game, and the median
+    over seeds of each seed's best pass (what the code costs when the shared machine
+    leaves it alone, as timeit's best-of)."""
     config = GameConfig(players)
-    times: list[float] = []
-    pass_medians = []
-    for _ in range(passes):
-        these = []
+    times = [[0.0] * passes for _ in range(games)]
+    for k in range(passes):
         for seed in range(games):
             lineup = make_lineup(lineup_names, players)
             t0 = time.perf_counter()
             play_game(config, lineup, seed)
-            these.append((time.perf_counter() - t0) * 1000)
-        times += these
-        pass_medians.append(statistics.median(these))
-    return statistics.median(times), min(pass_medians), max(pass_medians)
+            times[seed][k] = (time.perf_counter() - t0) * 1000
+    return (statistics.median(t for per_seed in times for t in per_seed),
+            statistics.median(min(per_seed) for per_seed in times))
 
 
 def reference_ms() -> float:
@@ -63,10 +61,10 @@ def medians(scale: int) -> None:
     for label, lineup, games in (("random", ["random"], 200 // scale),
                                  ("scripted mix (greedy, villa, landscape, bread)", MIX,
                                   100 // scale)):
-        ms, low, high = median_ms(lineup, games)
+        ms, best = median_ms(lineup, games)
         print(f"{label}, 4 players, single process, {how}: median {ms:.1f} ms/game "
-              f"({1000 / ms:.0f} games/s) over 3 x {games} games; passes {low:.1f}-{high:.1f}",
-              flush=True)
+              f"({1000 / ms:.0f} games/s) over 3 x {games} games; best of 3 per game: "
+              f"median {best:.1f} ms", flush=True)
 
 
 def simulate(games: int, jobs: int, strategies: list[str], out: Path) -> float:
