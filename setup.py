@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -22,19 +23,24 @@ COMPILED = ["cdsim/kinds.py", "cdsim/district.py", "strategies/value.py"]  # = c
 
 
 def ext_modules() -> list[Extension]:
-    if os.environ.get("CDSIM_PURE"):  # and no compiled modules left from an earlier build
-        for path in [RECORD, *ROOT.glob("cdsim_native__mypyc.*"),
-                     *(p for source in COMPILED for p in ROOT.glob(source[:-3] + ".*.so"))]:
-            path.unlink(missing_ok=True)
+    # No compiled module from an earlier build may outlive this one (pure, or failed).
+    for path in [RECORD, *ROOT.glob("cdsim_native__mypyc.*"),
+                 *(p for source in COMPILED for p in ROOT.glob(source[:-3] + ".*.so"))]:
+        path.unlink(missing_ok=True)
+    if os.environ.get("CDSIM_PURE"):
         return []
-    from mypyc.build import mypycify
+    try:
+        from mypyc.build import mypycify
 
+        # The build environment has none of the run-time packages: their types are Any.
+        extensions: list[Extension] = mypycify(["--ignore-missing-imports", *COMPILED],
+                                               opt_level="3", group_name="cdsim_native")
+    except (Exception, SystemExit) as exc:  # mypyc missing, or its type check failed
+        print(f"cdsim: mypyc could not compile ({exc!r}); installing pure Python", file=sys.stderr)
+        return []
     RECORD.write_text(json.dumps(
         {path: hashlib.sha256((ROOT / path).read_bytes()).hexdigest() for path in COMPILED},
         indent=1) + "\n")
-    # The build environment has none of the run-time packages: their types are Any here.
-    extensions: list[Extension] = mypycify(["--ignore-missing-imports", *COMPILED],
-                                           opt_level="3", group_name="cdsim_native")
     for ext in extensions:
         ext.optional = True  # no compiler: the pure-Python package still installs
     return extensions
