@@ -56,7 +56,10 @@ class RunConfig:
             raise CdsimError(f"--seed must be >= 0, got {self.seed}")
         if self.chunk_size < 1:
             raise CdsimError(f"--chunk-size must be >= 1, got {self.chunk_size}")
-        if bool(self.strategies) == bool(self.strategy_pool):
+        if not self.strategies and not self.strategy_pool:
+            raise CdsimError("give the players: --strategies (one per seat, or one name for "
+                             "all) or --strategy-pool")
+        if self.strategies and self.strategy_pool:
             raise CdsimError("give --strategies (one per seat) or --strategy-pool, not both")
         if self.strategies and len(self.strategies) != self.players:
             raise CdsimError(f"--strategies names {len(self.strategies)} strategies for "

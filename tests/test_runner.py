@@ -123,6 +123,16 @@ def test_bad_flags(tmp_path: Path, args: list[str]) -> None:
     _one_line_exit_2(cdsim("simulate", "--out", str(tmp_path / "bad"), *args))
 
 
+@pytest.mark.parametrize(("args", "says"), [
+    ([], "give the players"),
+    (["--strategies", "random", "--strategy-pool", "random,greedy"], "not both"),
+])
+def test_players_given_once(tmp_path: Path, args: list[str], says: str) -> None:
+    out = cdsim("simulate", "--out", str(tmp_path / "bad"), "--players", "2", "--games", "4", *args)
+    _one_line_exit_2(out)
+    assert says in out.stderr
+
+
 def test_one_strategy_name_fills_every_seat(tmp_path: Path) -> None:
     out = cdsim("simulate", "--out", str(tmp_path / "one"), "--players", "3", "--games", "2",
                 "--strategies", "random", "--jobs", "1")
