@@ -59,12 +59,16 @@ class _FromSource(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, self.root / source)
 
 
-def guard(root: Path = ROOT) -> None:
-    """Called by cdsim/__init__.py before any compiled module can be imported."""
+def guard(root: Path = ROOT, note: bool | None = None) -> None:
+    """Called by cdsim/__init__.py before any compiled module can be imported. The note
+    on stale sources goes to a terminal only (``note``): piped stderr keeps its one
+    line per error, and the run manifest records the build anyway."""
     stale = stale_sources(root)
     if stale is None:
         return
-    if stale and not os.environ.get("CDSIM_PURE"):
+    if note is None:
+        note = sys.stderr.isatty()
+    if stale and note and not os.environ.get("CDSIM_PURE"):
         print(f"cdsim: note: {', '.join(stale)} changed since compiled; running the Python "
               "sources (make install recompiles)", file=sys.stderr)
     if stale or os.environ.get("CDSIM_PURE"):

@@ -74,7 +74,7 @@ def test_stale_modules_are_all_imported_from_source(tmp_path: Path,
     (tmp_path / "strategies/value.py").write_text("# edited\n")
     before = list(sys.meta_path)
     try:
-        native.guard(tmp_path)
+        native.guard(tmp_path, note=True)  # as on a terminal
         finder = sys.meta_path[0]
         assert finder not in before
         for name, source in native.COMPILED.items():  # all of them, not just the edited one
@@ -85,3 +85,10 @@ def test_stale_modules_are_all_imported_from_source(tmp_path: Path,
         sys.meta_path[:] = before
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "strategies/value.py changed since compiled" in err
+    sys.meta_path[:] = before
+    try:
+        native.guard(tmp_path)  # stderr is not a terminal here: the same fall-back, no note
+        assert sys.meta_path[0] not in before
+    finally:
+        sys.meta_path[:] = before
+    assert capsys.readouterr().err == ""
