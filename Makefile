@@ -9,7 +9,7 @@ install: $(VENV)/.installed
 
 # setup.py compiles the three hot modules with mypyc (about a minute; CDSIM_PURE=1 skips
 # it): re-install when they change. An edited one runs from source until then.
-NATIVE := cdsim/kinds.py cdsim/district.py strategies/value.py
+NATIVE := cdsim/kinds.py cdsim/district.py strategies/value.py  # = cdsim.native.COMPILED
 $(VENV)/.installed: pyproject.toml setup.py $(NATIVE)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip

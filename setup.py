@@ -17,9 +17,13 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-ROOT = Path(__file__).parent
-RECORD = ROOT / "cdsim" / "_native.json"
-COMPILED = ["cdsim/kinds.py", "cdsim/district.py", "strategies/value.py"]  # = cdsim.native
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+from cdsim.native import COMPILED as MODULES  # noqa: E402  (the one list of them)
+from cdsim.native import RECORD as RECORD_PATH  # noqa: E402
+
+RECORD = ROOT / RECORD_PATH
+COMPILED = list(MODULES.values())
 
 
 def ext_modules() -> list[Extension]:

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 COMPILED = {"cdsim.kinds": "cdsim/kinds.py", "cdsim.district": "cdsim/district.py",
-            "strategies.value": "strategies/value.py"}  # = setup.py's list
+            "strategies.value": "strategies/value.py"}  # setup.py compiles these
 ROOT = Path(__file__).resolve().parent.parent  # holds the cdsim and strategies packages
 RECORD = "cdsim/_native.json"
 

@@ -92,3 +92,9 @@ def test_stale_modules_are_all_imported_from_source(tmp_path: Path,
     finally:
         sys.meta_path[:] = before
     assert capsys.readouterr().err == ""
+
+
+def test_make_reinstalls_when_a_compiled_source_changes() -> None:
+    makefile = (Path(__file__).parent.parent / "Makefile").read_text()
+    line = next(x for x in makefile.splitlines() if x.startswith("NATIVE :="))
+    assert line.split(":=")[1].split("#")[0].split() == list(native.COMPILED.values())
