@@ -52,10 +52,11 @@ class ScriptedPlayer:
         self._grid_values: tuple[list[float], float] = ([], 0.0)
 
     # -- helpers -------------------------------------------------------------
-    def _evaluator(self, view: PlayerView) -> Evaluator:
-        """The turn's evaluator: what it reads (cards on the grid, free circles, kept
-        fountain cards, phase and round, the district) is fixed within one turn."""
-        self._turn_cache(view)
+    def _evaluator(self, view: PlayerView) -> tuple[Evaluator, TurnCache]:
+        """The turn's evaluator and value cache: what they read (cards on the grid, free
+        circles, kept fountain cards, phase and round, the district) is fixed within one
+        turn."""
+        cache = self._turn_cache(view)
         if self._ev is None:
             state = view.state
             key = (state, tuple(state.circle_owner))
@@ -64,7 +65,7 @@ class ScriptedPlayer:
                 self._grid_values = (card_interest(view, self.params),
                                      good_interest(view, self.params))
             self._ev = Evaluator(view, self.params, self._grid_values)
-        return self._ev
+        return self._ev, cache
 
     def _turn_cache(self, view: PlayerView) -> TurnCache:
         """Values computed this turn; nothing they depend on changes between the move
@@ -101,15 +102,13 @@ class ScriptedPlayer:
 
     # -- decisions -----------------------------------------------------------
     def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
-        ev = self._evaluator(view)
-        cache = self._turn_cache(view)
+        ev, cache = self._evaluator(view)
         def reach(space: int) -> float:
             return max(self._depot_value(view, ev, (space + s) % 7, cache) for s in (1, -1))
         return max(options, key=reach)
 
     def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
-        ev = self._evaluator(view)
-        cache = self._turn_cache(view)
+        ev, cache = self._evaluator(view)
         cost = self.params.bread_move_cost
         depots: dict[int, float] = {}  # a space is offered with and without bread
 
@@ -123,9 +122,8 @@ class ScriptedPlayer:
     def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
         """The best option (the first of equals, as max() would pick): one loop, since a
         turn offers dozens of options, grouped by tile."""
-        ev = self._evaluator(view)
+        ev, cache = self._evaluator(view)
         store = self.params.store
-        cache = self._turn_cache(view)
         best, best_value = options[0], 0.0
         last, cells = -1, {}
         for i, o in enumerate(options):
@@ -145,7 +143,7 @@ class ScriptedPlayer:
         return best
 
     def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
-        ev = self._evaluator(view)
+        ev, _ = self._evaluator(view)
         types = view.state.components.tile_types
         return max(options, key=lambda o: ev.placement(types[o.tile_type], o.cell, o.edges))
 

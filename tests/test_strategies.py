@@ -120,8 +120,7 @@ def test_a_placement_is_worth_the_same_in_every_orientation_that_fits() -> None:
 
     class Checking(GreedyPlayer):
         def choose_take(self, view, options):  # type: ignore[no-untyped-def]
-            ev = self._evaluator(view)
-            cache = self._turn_cache(view)
+            ev, cache = self._evaluator(view)
             types = view.state.components.tile_types
             cells: dict[tuple[int, int], int] = {}
             for o in options:
