@@ -12,7 +12,7 @@ import typer
 
 from cdsim import __version__
 from cdsim.components import HAVE_KEYS, REWARD_KEYS, load_components
-from cdsim.errors import CdsimError, read_toml
+from cdsim.errors import CdsimError, StrategyFailure, read_toml
 from cdsim.kinds import FEATURE_NAMES, GOOD_NAMES
 
 if TYPE_CHECKING:
@@ -58,9 +58,16 @@ def play(
     strategy_params: Annotated[str | None, typer.Option(
         help="Tweak scripted profiles: villa.chimney=1.5,bread.bread_move_cost=1 "
              "(fields of strategies/params.py Params).")] = None,
+    setup: Annotated[int | None, typer.Option(
+        help="Play setup N of a `cdsim simulate` run whose --seed is this seed (the deal "
+             "that run's games N*players... used with --rotate-seats, game N without).")] = None,
     components: ComponentsOpt = None,
 ) -> None:
-    """Play one game and print its result."""
+    """Play one game and print its result.
+
+    Example: cdsim play --players 3 --seed 1 --trace"""
+    import numpy as np
+
     from cdsim.game import GameConfig, GameState, run_game
     from cdsim.scoring import final_scoring
     from strategies.registry import make_lineup, parse_params
@@ -68,11 +75,17 @@ def play(
     config = GameConfig(players, _parse_ints(start_vp, "--start-vp") if start_vp else (),
                         load_components(components))
     lineup = make_lineup(strategies.split(","), players, parse_params(strategy_params))
-    if seed < 0:
-        raise CdsimError(f"--seed must be >= 0, got {seed}")
+    if seed < 0 or (setup is not None and setup < 0):
+        raise CdsimError(f"--seed and --setup must be >= 0, got {seed} and {setup}")
     lines: list[str] = []
-    state = GameState(config, lineup, seed, trace=lines.append if trace else None)
-    run_game(state)
+    game_seed = seed if setup is None else np.random.SeedSequence(seed, spawn_key=(setup,))
+    state = GameState(config, lineup, game_seed, trace=lines.append if trace else None)
+    try:
+        run_game(state)
+    except StrategyFailure as exc:
+        names = [s.strip() for s in strategies.split(",")] * (players if "," not in strategies else 1)
+        where = f", game seed {seed}" + (f" setup {setup}" if setup is not None else "")
+        raise exc.located(names[exc.seat], where) from None
     record = final_scoring(state, seed)
     if as_json:
         print(json.dumps(_play_json(record)))
@@ -463,11 +476,16 @@ def version_callback(value: bool) -> None:
         raise typer.Exit()
 
 
+DEBUG = {"on": False}  # set by `cdsim --debug ...`
+
+
 @app.callback()
 def _root(version: Annotated[bool, typer.Option(
         "--version", callback=version_callback, is_eager=True, help="Show the version.")]
-        = False) -> None:
-    pass
+        = False,
+        debug: Annotated[bool, typer.Option(
+            "--debug", help="On a failing strategy, also print its traceback.")] = False) -> None:
+    DEBUG["on"] = debug
 
 
 def main() -> None:
@@ -477,6 +495,11 @@ def main() -> None:
     except CdsimError as exc:
         print(f"cdsim: error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except StrategyFailure as exc:  # a bug in a strategy: not bad input, but no traceback
+        if DEBUG["on"] and exc.detail:
+            print(exc.detail.rstrip(), file=sys.stderr)
+        print(f"cdsim: error: {exc}", file=sys.stderr)
+        sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.TyperException as exc:  # bad flags: typer's usage errors

@@ -1,5 +1,7 @@
 """Errors a user can cause. The CLI turns each into one line and exit code 2."""
 
+from __future__ import annotations
+
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,29 @@ class PositionError(CdsimError):
     """A position file for `cdsim score` that is not a legal position."""
 
 
-class IllegalChoice(RuntimeError):
+class StrategyFailure(RuntimeError):
+    """A strategy raised, or chose something not offered: a bug in that strategy, not in
+    the input. The CLI prints one line naming the strategy, the decision and the game,
+    and exits 1; ``cdsim --debug`` adds ``detail`` (the strategy's traceback)."""
+
+    def __init__(self, strategy: str, seat: int, method: str, problem: str, where: str = "",
+                 detail: str = "") -> None:
+        super().__init__(f"strategy {strategy!r} (seat {seat}) {problem} in {method}{where}")
+        self.strategy, self.seat, self.method = strategy, seat, method
+        self.problem, self.where, self.detail = problem, where, detail
+
+    def located(self, strategy: str, where: str) -> StrategyFailure:
+        """The same failure, named as the user gave it and placed (game, run)."""
+        return type(self)(strategy, self.seat, self.method, self.problem, self.where + where,
+                          self.detail)
+
+    def __reduce__(self) -> tuple[type[StrategyFailure], tuple[str, int, str, str, str, str]]:
+        # crosses process boundaries (loky, dask) with its fields
+        return (type(self), (self.strategy, self.seat, self.method, self.problem, self.where,
+                             self.detail))
+
+
+class IllegalChoice(StrategyFailure):
     """A strategy returned something that was not among the legal options (a bug in it)."""
 
 

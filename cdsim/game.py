@@ -7,6 +7,7 @@ stream, so a strategy's randomness never changes the deal.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -15,7 +16,7 @@ import numpy as np
 
 from cdsim.components import Components, load_components
 from cdsim.district import District, Feature
-from cdsim.errors import CdsimError, IllegalChoice
+from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure
 from cdsim.kinds import (
     ADMINISTRATOR,
     ARTISAN,
@@ -194,9 +195,16 @@ class GameState:
             self.trace(message)
 
     def choose(self, seat: int, method: Callable[[PlayerView, Sequence[T]], T],
-               options: Sequence[T]) -> T:
-        """Ask a strategy; anything not among the options is a bug in the strategy."""
-        choice = method(self.views[seat], options)
+               options: Sequence[T], what: str = "") -> T:
+        """Ask a strategy; an exception or anything not among the options is a bug in the
+        strategy (``what``: the decision's name, when ``method`` is a wrapper)."""
+        try:
+            choice = method(self.views[seat], options)
+        except Exception as exc:
+            name = self.strategies[seat].name
+            what = what or getattr(method, "__name__", "a decision")
+            raise StrategyFailure(name, seat, what, f"raised {type(exc).__name__}: {exc}",
+                                  detail=traceback.format_exc()) from exc
         for o in options:  # identity first: the strategies return one of the offered objects
             if o is choice:
                 return choice
@@ -204,7 +212,8 @@ class GameState:
             if o == choice and type(o) is type(choice):
                 return o
         name = self.strategies[seat].name
-        raise IllegalChoice(f"strategy {name!r} (seat {seat}) chose {choice!r}, not offered")
+        what = what or getattr(method, "__name__", "a decision")
+        raise IllegalChoice(name, seat, what, f"chose {choice!r}, not one of the options offered")
 
     def seat_order(self) -> list[int]:
         n = self.config.players
@@ -233,11 +242,15 @@ class GameState:
 
     # -- R2.5: pawns -------------------------------------------------------------
     def place_pawns(self) -> None:
+        """R2.5: each player puts its pawn on a free patrician space while receiving its
+        components, before any tile is dealt: the choice is blind (every depot is empty).
+        [decision] In seat order from seat 0, the first starting player."""
+        self.log("setup: pawns are placed before any tile is dealt (R2.5)")
         for seat in self.seat_order():
             taken = {p.pawn for p in self.players}
             free = [s for s in range(SPACES) if s not in taken]
             self.players[seat].pawn = self.choose(seat, self.strategies[seat].choose_start, free)
-            self.log(f"seat {seat} starts on space {self.players[seat].pawn}")
+            self.log(f"  seat {seat} starts on space {self.players[seat].pawn}")
 
     # -- R4: a turn ----------------------------------------------------------------
     def move_options(self, seat: int) -> list[Move]:
@@ -367,17 +380,16 @@ class GameState:
         self.build(seat, tile, choice.cell, choice.edges)
 
     def fountain(self, seat: int) -> None:
-        """R6.5: draw 2; the first fountain keeps 1, later ones keep both and give one back."""
+        """R6.5: draw 2, keep 1 and put the other under the deck; at a later fountain the
+        player may instead keep both and put one of its earlier cards under the deck."""
         p = self.players[seat]
         drawn = self.fountain_deck[:2]
         del self.fountain_deck[:2]
         if not drawn:
             return
-        if not p.fountain_cards:
-            options = [FountainChoice((c,), next((o for o in drawn if o != c), None))
-                       for c in drawn]
-        else:
-            options = [FountainChoice(tuple(drawn), c) for c in dict.fromkeys(p.fountain_cards)]
+        options = [FountainChoice((c,), next((o for o in drawn if o != c), None)) for c in drawn]
+        if len(drawn) == 2:  # R6.5 "may": keeping both is an option, never a duty
+            options += [FountainChoice(tuple(drawn), c) for c in dict.fromkeys(p.fountain_cards)]
         choice = self.choose(seat, self.strategies[seat].choose_fountain, options)
         if choice.give_back is not None:
             if choice.give_back in p.fountain_cards:  # a previously kept card
@@ -409,9 +421,9 @@ def run_game(state: GameState) -> None:
     for phase in range(PHASES):
         state.phase = phase
         state.start_player = phase % state.config.players  # R3.3: passes left
-        state.deal()
         if phase == 0:
-            state.place_pawns()  # R2.5 comes after the tiles are dealt (R2.4)
+            state.place_pawns()  # R2.5: blind, before any tile is dealt (R2.4)
+        state.deal()
         state.log(f"== phase {phase + 1}, starting player seat {state.start_player}")
         for rnd in range(ROUNDS):
             state.round = rnd

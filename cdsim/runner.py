@@ -24,7 +24,7 @@ import numpy as np
 
 from cdsim import __version__
 from cdsim.components import load_components
-from cdsim.errors import CdsimError
+from cdsim.errors import CdsimError, StrategyFailure
 from cdsim.game import GameConfig, play_game
 
 MANIFEST = "manifest.json"
@@ -92,6 +92,20 @@ def lineup_for(config: RunConfig, game: int) -> tuple[int, list[str]]:
     return setup, names
 
 
+def replay_command(config: RunConfig, game: int) -> str:
+    """The `cdsim play` command that replays one game of a run."""
+    setup, names = lineup_for(config, game)
+    parts = ["cdsim play", f"--players {config.players}", f"--seed {config.seed}",
+             f"--setup {setup}", f"--strategies {','.join(names)}"]
+    if config.start_vp:
+        parts.append(f"--start-vp {','.join(map(str, config.start_vp))}")
+    if config.strategy_params:
+        parts.append(f"--strategy-params {config.strategy_params}")
+    if config.components:
+        parts.append(f"--components {config.components}")
+    return " ".join(parts)
+
+
 def play_chunk(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
     """Play games first..last-1; returns one row per game x seat (worker side)."""
     from strategies.registry import make_lineup, parse_params
@@ -103,8 +117,12 @@ def play_chunk(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]
     for game in range(first, last):
         setup, names = lineup_for(config, game)
         seq = np.random.SeedSequence(config.seed, spawn_key=(setup,))
-        record = play_game(game_config, make_lineup(names, config.players, overrides), setup,
-                           seed_sequence=seq)
+        try:
+            record = play_game(game_config, make_lineup(names, config.players, overrides),
+                               setup, seed_sequence=seq)
+        except StrategyFailure as exc:  # named as the user gave it (module:Class)
+            raise exc.located(names[exc.seat], f", game {game} (setup {setup}); replay it "
+                              f"with: {replay_command(config, game)}") from None
         for row in record.rows():
             row.update(game=game, setup=setup, seed=config.seed)
             rows.append(row)
@@ -138,7 +156,10 @@ def _versions() -> dict[str, str]:
 
 def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
     text = json.dumps(manifest, indent=1, sort_keys=True)
-    atomic_write(run / MANIFEST, lambda p: p.write_text(text))
+    try:
+        atomic_write(run / MANIFEST, lambda p: p.write_text(text))
+    except OSError as exc:
+        raise CdsimError(f"{run}: cannot write {MANIFEST}: {exc.strerror or exc}") from None
 
 
 def read_manifest(run: Path) -> dict[str, Any]:
@@ -193,9 +214,14 @@ def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str
                              "--force to overwrite, or choose another --out")
         for old in (run / PARTS).glob("part-*.parquet"):
             old.unlink()
+    elif run.exists() and not run.is_dir():
+        raise CdsimError(f"{run} is a file, not a run folder: choose another --out")
     elif run.exists() and any(run.iterdir()) and not force:
         raise CdsimError(f"{run} exists and is not empty: choose another --out or --force")
-    (run / PARTS).mkdir(parents=True, exist_ok=True)
+    try:
+        (run / PARTS).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CdsimError(f"{run}: cannot create the run folder: {exc.strerror or exc}") from None
     manifest = {
         "config": _jsonable(asdict(config)), "config_identity": _jsonable(config.identity()),
         "seed": config.seed, "versions": _versions(), "components_digest": digest,
@@ -234,12 +260,21 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
             first, last = plan[i]
             yield delayed(_indexed_chunk)(i, config, first, last)
 
+    failures: list[StrategyFailure] = []
     with parallel_config(backend=backend, n_jobs=jobs):
         results = Parallel(return_as="generator_unordered")(tasks())
         try:
             for index, rows in results:
+                if isinstance(rows, StrategyFailure):  # the other chunks go on and are kept
+                    failures.append(rows)
+                    continue
                 frame = pl.DataFrame(rows)
-                atomic_write(part_path(run, index), frame.write_parquet)
+                try:
+                    atomic_write(part_path(run, index), frame.write_parquet)
+                except OSError as exc:
+                    raise CdsimError(f"{part_path(run, index)}: cannot write: "
+                                     f"{exc.strerror or exc}; finished chunks are kept, "
+                                     "--resume continues") from None
                 manifest["finished"] = sorted([*manifest["finished"], index])
                 manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
                                                  - start, 3)
@@ -251,11 +286,20 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
             close = getattr(results, "close", None)
             if close is not None:
                 close()
+    if failures:
+        more = f"; {len(failures) - 1} more chunks failed" if len(failures) > 1 else ""
+        raise failures[0].located(failures[0].strategy, f"{more}; {len(manifest['finished'])} "
+                                  f"finished chunks are kept in {run} (--resume plays the rest)")
     return manifest
 
 
 def _indexed_chunk(index: int, config: RunConfig, first: int, last: int) -> tuple[int, Any]:
-    return index, play_chunk(config, first, last)
+    """A chunk's rows, or the failure of a strategy in it (returned, not raised, so that
+    the other chunks of the batch finish and are written)."""
+    try:
+        return index, play_chunk(config, first, last)
+    except StrategyFailure as exc:
+        return index, exc
 
 
 def load_rows(run: Path) -> list[dict[str, Any]]:

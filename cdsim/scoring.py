@@ -48,7 +48,7 @@ def resolve_card(state: GameState, seat: int, slot: int) -> None:
     card = state.components.objectives[card_id]
     options = payment_options(card, p.district.have, p.goods, p.coins, p.bread)
     payment = (state.choose(seat, lambda v, o: state.strategies[seat].choose_payment(v, card, o),
-                            options) if options else None)
+                            options, "choose_payment") if options else None)
     out = settle(card, payment, p.goods, p.coins)
     for g in range(4):
         p.goods[g] -= out.paid_goods[g]

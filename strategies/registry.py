@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import fields
 
@@ -78,9 +79,15 @@ def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
     except ImportError as exc:
         raise CdsimError(f"strategy {spec!r}: cannot import {module_name!r}: {exc}") from None
     factory = getattr(module, attr, None)
-    if factory is None or not callable(factory):
+    if factory is None:
         raise CdsimError(f"strategy {spec!r}: {module_name} has no class {attr!r}")
-    strategy = factory()
+    if not inspect.isclass(factory):
+        raise CdsimError(f"strategy {spec!r}: {module_name}.{attr} is a "
+                         f"{type(factory).__name__}, not a strategy class")
+    try:
+        strategy = factory()
+    except Exception as exc:
+        raise CdsimError(f"strategy {spec!r}: {attr}() failed: {type(exc).__name__}: {exc}") from None
     if not isinstance(strategy, Strategy):
         raise CdsimError(f"strategy {spec!r} does not implement the Strategy protocol "
                          "(name, reads_scores and the choose_* methods)")

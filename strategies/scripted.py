@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from cdsim.cards import Payment
 from cdsim.components import ObjectiveCard
+from cdsim.game import SPACES
 from cdsim.kinds import FEATURE_CODES
 from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Take
 from strategies.params import Params
@@ -31,6 +32,18 @@ from strategies.value import (
 
 # Per tile type this turn: (best value, the value on each cell it can go to).
 TurnCache = dict[int, tuple[float, dict[int, float]]]
+
+
+def blind_start_key(view: PlayerView, space: int) -> tuple[int, int]:
+    """(reach shared with the placed pawns, minus the distance to the nearest one)."""
+    reach = {(space + 1) % SPACES, (space - 1) % SPACES}  # R4.2
+    overlap, nearest = 0, SPACES
+    for p in view.state.players:
+        if p.pawn >= 0 and p.seat != view.seat:
+            overlap += len(reach & {(p.pawn + 1) % SPACES, (p.pawn - 1) % SPACES})
+            gap = abs(space - p.pawn)
+            nearest = min(nearest, gap, SPACES - gap)
+    return overlap, -nearest
 
 
 class ScriptedPlayer:
@@ -102,10 +115,11 @@ class ScriptedPlayer:
 
     # -- decisions -----------------------------------------------------------
     def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
-        ev, cache = self._evaluator(view)
-        def reach(space: int) -> float:
-            return max(self._depot_value(view, ev, (space + s) % 7, cache) for s in (1, -1))
-        return max(options, key=reach)
+        """R2.5: the pawn is placed blind (no tile is dealt yet), so the only thing to go
+        by is the other pawns: start where the two spaces within reach are shared with
+        the fewest earlier pawns' reach (they move first and would take those tiles),
+        then as far from them as possible; the lowest space of equals."""
+        return min(options, key=lambda space: blind_start_key(view, space))
 
     def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
         ev, cache = self._evaluator(view)

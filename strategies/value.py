@@ -49,7 +49,7 @@ def card_interest(view: PlayerView, p: Params) -> list[float]:
         if state.circle_owner[i] < 0:
             open_slots.update((a, b))
     interest = [0.0] * 16
-    for slot in open_slots:
+    for slot in sorted(open_slots):  # a fixed float summing order (the core sums the same)
         card_id = state.grid[slot]
         if card_id is None:
             continue

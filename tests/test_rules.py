@@ -8,7 +8,7 @@ from cdsim.components import load_components
 from cdsim.district import Feature
 from cdsim.game import GameState, run_game
 from cdsim.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW
-from cdsim.players import PlayerView
+from cdsim.players import FountainChoice, PlayerView
 from cdsim.scoring import final_scoring, resolve_card, scoring_order
 from cdsim.testing import Scripted, new_state, tile_type
 
@@ -124,17 +124,57 @@ def test_artisan_reward_is_lost_when_nothing_fits() -> None:  # R6.3 [decision]
     assert state.players[0].artisan_lost == 1
 
 
-def test_fountain_first_keeps_one_later_keep_both_give_one_back() -> None:  # R6.5
+def test_fountain_first_keeps_one_and_puts_the_other_under() -> None:  # R6.5
     state = new_state()
     p = state.players[0]
     deck = list(state.fountain_deck)
     state.reward(0, Feature(FOUNTAIN, 1, 0, (0,)))
     assert p.fountain_cards == [deck[0]]
     assert state.fountain_deck[-1] == deck[1]  # the other went under the deck
-    state.reward(0, Feature(FOUNTAIN, 1, 0, (1,)))
-    assert sorted(p.fountain_cards) == sorted(deck[2:4])  # kept both, gave back the first
+
+
+def _later_fountain(pick: int) -> tuple[GameState, list[str], list[FountainChoice]]:
+    offered: list[FountainChoice] = []
+
+    def record(view: PlayerView, options: Sequence[FountainChoice]) -> FountainChoice:
+        offered[:] = options
+        return options[pick if len(options) > 2 else 0]
+
+    state = new_state(strategies=[Scripted(fountain=record), Scripted()])
+    deck = list(state.fountain_deck)
+    state.reward(0, Feature(FOUNTAIN, 1, 0, (0,)))  # first fountain: keeps deck[0]
+    state.reward(0, Feature(FOUNTAIN, 1, 0, (1,)))  # later fountain: draws deck[2], deck[3]
+    return state, deck, offered
+
+
+def test_later_fountain_may_keep_one_or_keep_both() -> None:  # R6.5 "may"
+    state, deck, offered = _later_fountain(pick=0)
+    assert offered == [FountainChoice((deck[2],), deck[3]), FountainChoice((deck[3],), deck[2]),
+                       FountainChoice((deck[2], deck[3]), deck[0])]
+    assert state.players[0].fountain_cards == [deck[0], deck[2]]  # kept one drawn card
+    assert state.fountain_deck[-1] == deck[3]
+
+
+def test_later_fountain_keeping_both_gives_back_an_earlier_card() -> None:  # R6.5
+    state, deck, _ = _later_fountain(pick=2)
+    assert state.players[0].fountain_cards == [deck[2], deck[3]]
     assert state.fountain_deck[-1] == deck[0]
     assert len(state.fountain_deck) == 22
+
+
+def test_pawns_are_placed_blind_before_any_tile_is_dealt() -> None:  # R2.5
+    seen: list[tuple[int, list[int], list[int]]] = []
+
+    def record(view: PlayerView, options: Sequence[int]) -> int:
+        seen.append((view.seat, [len(d) for d in view.state.depots], list(options)))
+        return options[-1]
+
+    state = new_state(3, strategies=[Scripted(start=record) for _ in range(3)])
+    run_game(state)
+    assert [seat for seat, _, _ in seen] == [0, 1, 2]  # [decision] seat order from seat 0
+    assert all(depots == [0] * 7 for _, depots, _ in seen)  # no tile visible yet
+    assert [free for _, _, free in seen] == [[0, 1, 2, 3, 4, 5, 6], [0, 1, 2, 3, 4, 5],
+                                             [0, 1, 2, 3, 4]]  # only unoccupied spaces
 
 
 def test_scroll_space_advances_the_disc() -> None:  # R5.4

@@ -171,3 +171,65 @@ def test_corrupt_part_is_reported_and_kept(reference: tuple[Path, str], tmp_path
     out = cdsim("simulate", "--out", str(run), "--resume")
     _one_line_exit_2(out)
     assert "part-00001" in out.stderr and part.read_bytes() == b"not parquet"
+
+
+def _one_line_exit_1(out: subprocess.CompletedProcess[str]) -> None:
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert out.stderr.startswith("cdsim: error: strategy") and out.stderr.count("\n") == 1
+    assert "Traceback" not in out.stderr
+
+
+def test_a_failing_user_strategy_is_one_line_and_keeps_finished_chunks(tmp_path: Path) -> None:
+    run = tmp_path / "failing"
+    spec = "tests.bad_strategies:RaisesOnOddDeals"
+    out = cdsim("simulate", "--out", str(run), "--players", "2", "--games", "8", "--seed", "3",
+                "--strategies", f"random,{spec}", "--chunk-size", "1", "--jobs", "2")
+    _one_line_exit_1(out)
+    message = out.stderr
+    assert f"strategy '{spec}' (seat 1) raised ValueError: odd deal in choose_start" in message
+    finished = read_manifest(run)["finished"]
+    assert 0 < len(finished) < 8  # some deals are odd, some even: the good chunks are kept
+    assert f"{len(finished)} finished chunks are kept" in message
+    assert sorted(int(p.stem[5:]) for p in (run / "games").glob("part-*.parquet")) == finished
+    game = int(message.split(", game ")[1].split(" ")[0])
+    assert game not in finished
+    replay = message.split("replay it with: cdsim ")[1].split(";")[0].split()
+    again = cdsim(*replay)  # the command the message gives fails the same way
+    _one_line_exit_1(again)
+    assert "odd deal in choose_start, game seed 3 setup" in again.stderr
+    debug = cdsim("--debug", *replay)
+    assert debug.returncode == 1 and "Traceback" in debug.stderr and "odd deal" in debug.stderr
+
+
+def test_a_strategy_choosing_what_was_not_offered_names_the_decision(tmp_path: Path) -> None:
+    out = cdsim("simulate", "--out", str(tmp_path / "illegal"), "--players", "2", "--games", "2",
+                "--strategies", "tests.bad_strategies:MovesNowhere,random", "--jobs", "1")
+    _one_line_exit_1(out)
+    assert "chose Move(dest=99, bread=False), not one of the options offered in choose_move" \
+        in out.stderr and "game 0 (setup 0)" in out.stderr
+
+
+def test_a_module_attribute_that_is_not_a_strategy_class(tmp_path: Path) -> None:
+    out = cdsim("simulate", "--out", str(tmp_path / "os"), "--players", "2", "--games", "2",
+                "--strategies", "os:system,random")
+    _one_line_exit_2(out)
+    assert "os.system is a builtin_function_or_method, not a strategy class" in out.stderr
+    assert not (tmp_path / "os").exists()
+
+
+@pytest.mark.parametrize("target", ["{tmp}/blocker/run", "/proc/cdsim-run"])
+def test_an_out_path_that_cannot_be_created(tmp_path: Path, target: str) -> None:
+    (tmp_path / "blocker").write_text("a file")  # a folder inside a file; /proc refuses root too
+    out = cdsim("simulate", "--out", target.format(tmp=tmp_path), "--players", "2", "--games",
+                "2", "--strategies", "random")
+    _one_line_exit_2(out)
+    assert "cannot create the run folder" in out.stderr
+
+
+def test_an_out_path_that_is_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "run.txt"
+    target.write_text("x")
+    out = cdsim("simulate", "--out", str(target), "--players", "2", "--games", "2",
+                "--strategies", "random")
+    _one_line_exit_2(out)
+    assert "is a file, not a run folder" in out.stderr and target.read_text() == "x"

@@ -96,7 +96,9 @@ def test_descriptions_are_one_line() -> None:
 
 # Recorded digest of 12 fixed-seed games of the scripted players. Speed work must not
 # change it; a deliberate change of a player or a rule re-records it (say why).
-SCRIPTED_GAMES_DIGEST = "8ca04f8b70adebc6e2fc2098f85279ed102fc267bf8dffc016483703f0007209"
+# Re-recorded 2026-11-22: R2.5 blind pawns and the blind start rule, R6.5 keep-one option,
+# card_interest summed in slot order (issue 11).
+SCRIPTED_GAMES_DIGEST = "3a887e8177f73d91557ec0062f266648d979e1cea53c028c90303780610b61f4"
 
 
 def test_fixed_seed_digest_guards_the_players() -> None:
@@ -138,3 +140,80 @@ def test_a_placement_is_worth_the_same_in_every_orientation_that_fits() -> None:
         play_game(GameConfig(4), [Checking(), *make_lineup(["villa", "bread", "landscape"], 3)],
                   seed)
     assert checked["options"] > 500 and checked["shared"] > 100
+
+
+class _Logged:
+    """A built-in strategy whose every decision is written down (the start-VP test)."""
+
+    def __init__(self, inner: object, log: list[tuple[int, str, object]], seat: int) -> None:
+        self._inner, self._log, self._seat = inner, log, seat
+        self.name = inner.name  # type: ignore[attr-defined]
+        self.reads_scores = inner.reads_scores  # type: ignore[attr-defined]
+
+    def __getattr__(self, method: str) -> object:
+        chosen = getattr(self._inner, method)
+
+        def choose(*args: object) -> object:
+            choice = chosen(*args)
+            self._log.append((self._seat, method, choice))
+            return choice
+        return choose
+
+
+START_VP_FREE = {"start_vp", "vp_start", "final_vp", "rank", "won", "tiebreak",
+                 "vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4"}
+
+
+@pytest.mark.parametrize("name", list(BUILTIN))
+def test_starting_vp_never_change_a_decision(name: str) -> None:  # R2.7, DESIGN.md
+    """What makes `cdsim balance` exact: the same seed under two very different
+    starting-VP vectors gives the same decisions and the same rows but for the VP
+    that include the start, and the ranks."""
+    for n in (2, 3, 4):
+        lineup = [name, *SCRIPTED][:n] if name != "random" else ["random"] * n
+        runs = []
+        for start in ((8, 9, 10, 11), (40, -7, 0, 25)):
+            log: list[tuple[int, str, object]] = []
+            players = [_Logged(s, log, i) for i, s in enumerate(make_lineup(lineup, n))]
+            record = play_game(GameConfig(n, start[:n]), players, 5)  # type: ignore[arg-type]
+            runs.append((log, record.rows(), start[:n]))
+        (log_a, rows_a, start_a), (log_b, rows_b, start_b) = runs
+        assert len(log_a) > 50 and log_a == log_b
+        for a, b in zip(rows_a, rows_b, strict=True):
+            assert {k: v for k, v in a.items() if k not in START_VP_FREE} == {
+                k: v for k, v in b.items() if k not in START_VP_FREE}
+            shift = start_a[a["seat"]] - start_b[b["seat"]]  # type: ignore[index]
+            for key in ("final_vp", "vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4"):
+                assert a[key] - b[key] == shift, key  # type: ignore[operator]
+
+
+def test_scripted_start_is_blind_and_avoids_shared_reach() -> None:  # R2.5
+    """[decision] With no tile visible, the scripted players start where the two
+    spaces within reach are shared with the fewest earlier pawns' reach, then as far
+    from them as possible: seat 0 takes space 0 (reach 1, 6); seat 1 space 3 (reach
+    2, 4, shared with nobody, 3 steps away); seat 2 space 4 (reach 3, 5: shared with
+    nobody); seat 3 must share one space of reach: space 1 (reach 0, 2) is the first."""
+    from cdsim.testing import new_state
+
+    state = new_state(4, strategies=make_lineup(SCRIPTED, 4))
+    state.place_pawns()
+    assert [p.pawn for p in state.players] == [0, 3, 4, 1]
+
+
+def test_scripted_fountain_choice_follows_the_value_model() -> None:  # R6.5
+    from cdsim.kinds import VILLA
+    from cdsim.players import FountainChoice
+    from cdsim.testing import new_state
+    from strategies.scripted import GreedyPlayer
+
+    state = new_state(2, strategies=[GreedyPlayer(), GreedyPlayer()])
+    player, view = state.players[0], state.views[0]
+    player.district.complete_count[VILLA] = 3  # a villa card is worth 2 VP x (3 + 0.5)
+    keep_one = [FountainChoice(("F03",), "F05"), FountainChoice(("F05",), "F03")]
+    player.fountain_cards = ["F01"]  # the villa card: too good to give back for a pond card
+    options = [*keep_one, FountainChoice(("F03", "F05"), "F01")]
+    assert GreedyPlayer().choose_fountain(view, options) == keep_one[0]
+    player.fountain_cards = ["F03"]  # a pond card: give it back, keep both villa cards
+    options = [FountainChoice(("F01",), "F02"), FountainChoice(("F02",), "F01"),
+               FountainChoice(("F01", "F02"), "F03")]
+    assert GreedyPlayer().choose_fountain(view, options) == options[2]
