@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
-.PHONY: install test test-pure lint run bench strength clean
+.PHONY: install test test-pure lint run bench strength clean core-fixture
 
 install: $(VENV)/.installed
 
@@ -39,6 +39,12 @@ run: install
 		$$(test -f $(RUN)/manifest.json && echo --resume)
 	$(CDSIM) report $(RUN)
 	$(CDSIM) balance $(RUN)
+
+# The core's test fixture: the default component set as Python hands it over.
+core-fixture: install
+	$(PY) -c "import json; from cdsim.components import load_components; \
+	from cdsim.handover import components_dict; \
+	print(json.dumps(components_dict(load_components()), indent=1))" > core/tests/data/components.json
 
 bench: install
 	$(PY) scripts/bench.py
