@@ -3,42 +3,52 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
-.PHONY: install test test-pure lint run bench strength clean core-fixture
+.PHONY: install test test-pure lint run bench strength clean core-fixture browser
 
 install: $(VENV)/.installed
 
 # setup.py compiles the three hot modules with mypyc (about a minute; CDSIM_PURE=1 skips
 # it): re-install when they change. An edited one runs from source until then.
 NATIVE := cdsim/kinds.py cdsim/district.py strategies/value.py  # = cdsim.native.COMPILED
-$(VENV)/.installed: pyproject.toml setup.py $(NATIVE)
+# The Rust core (cdsim._core) is rebuilt in release mode when any of its sources change.
+CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs)
+$(VENV)/.installed: pyproject.toml setup.py $(NATIVE) $(CORE)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# The Python suite (both engines; it fails if the core did not build), the Rust tests
+# (pure crate, no Python), clippy on the crate and on the binding, ruff and mypy.
 test: install
-	$(PY) -m pytest
+	CDSIM_REQUIRE_CORE=1 $(PY) -m pytest
+	cd core && cargo test --quiet
+	cd core && cargo clippy --quiet --all-targets -- -D warnings
+	cd core && PYO3_PYTHON=$(abspath $(PY)) cargo clippy --quiet --all-targets --features python -- -D warnings
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
 	$(VENV)/bin/mypy
 
 # The same suite on the Python sources of the compiled modules (CI runs both).
 test-pure: install
-	CDSIM_PURE=1 $(PY) -m pytest
+	CDSIM_PURE=1 CDSIM_REQUIRE_CORE=1 $(PY) -m pytest
 
 lint: install
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
 	$(VENV)/bin/mypy
 
-# The main job: a default 4-player batch (scripted mix, seats rotated) and its report.
-# Run again to finish an interrupted batch (--resume) and rewrite the report.
-RUN ?= runs/default-4p
-GAMES ?= 4000
+# The main job: the default study (2, 3 and 4 players x random and scripted players,
+# each recommended vector confirmed on fresh games) and its report. Run again to
+# finish an interrupted study (--resume) and rewrite the report.
+STUDY ?= studies/default
 run: install
-	$(CDSIM) simulate --out $(RUN) --players 4 --games $(GAMES) --seed 1 \
-		--strategies greedy,villa,landscape,bread --rotate-seats \
-		$$(test -f $(RUN)/manifest.json && echo --resume)
-	$(CDSIM) report $(RUN)
-	$(CDSIM) balance $(RUN)
+	$(CDSIM) study run default --out $(STUDY) \
+		$$(test -f $(STUDY)/study-manifest.json && echo --resume)
+	$(CDSIM) study report $(STUDY)
+
+# Headless chromium and its driver for the page tests (tests/test_replay.py); root, as on CI.
+browser:
+	test -x /usr/bin/chromedriver || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 # The core's test fixture: the default component set as Python hands it over.
 core-fixture: install
@@ -50,7 +60,7 @@ bench: install
 	$(PY) scripts/bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build cdsim/_native.json
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build cdsim/_native.json core/target
 	find . -path ./$(VENV) -prune -o -name '*.so' -print -exec rm -f {} +
 
 # Measured competence of the scripted players (issue: scripted players). ~15 min on 2 cores.

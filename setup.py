@@ -1,4 +1,5 @@
-"""Build: the pure-Python package, plus its three hottest modules compiled with mypyc.
+"""Build: the pure-Python package, its three hottest modules compiled with mypyc, and
+the Rust core (core/, built into cdsim._core with PyO3 by setuptools-rust).
 
 The compiled modules are an optional speed-up (docs/performance.md): with
 CDSIM_PURE=1, or without a C compiler, cdsim installs and runs as plain Python,
@@ -12,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -50,4 +52,24 @@ def ext_modules() -> list[Extension]:
     return extensions
 
 
-setup(ext_modules=ext_modules())
+def rust_extensions() -> list[object]:
+    """The compiled core, cdsim._core (core/, PyO3), in release mode. Optional: without
+    cargo, or if it fails to build, cdsim installs and runs on the Python engine (the
+    run manifest says which engine played)."""
+    if os.environ.get("CDSIM_NO_CORE"):
+        return []
+    if shutil.which("cargo") is None:
+        print("cdsim: no Rust toolchain (cargo): installing without the compiled core; "
+              "batches run on the Python engine", file=sys.stderr)
+        return []
+    try:
+        from setuptools_rust import Binding, RustExtension
+    except ImportError:
+        print("cdsim: setuptools-rust missing: installing without the compiled core",
+              file=sys.stderr)
+        return []
+    return [RustExtension("cdsim._core", path="core/Cargo.toml", binding=Binding.PyO3,
+                          features=["python"], debug=False, optional=True)]
+
+
+setup(ext_modules=ext_modules(), rust_extensions=rust_extensions())

@@ -247,18 +247,21 @@ def config_from_manifest(manifest: dict[str, Any]) -> RunConfig:
 def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
                on_chunk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play every unfinished chunk; the driver writes each part as it arrives."""
-    import polars as pl
     from joblib import Parallel, delayed, parallel_config
+
+    from cdsim import core
 
     config = config_from_manifest(manifest)
     plan = [tuple(c) for c in manifest["chunks"]]
     todo = [i for i in range(len(plan)) if i not in set(manifest["finished"])]
     start = time.perf_counter()
+    engine = core.engine_for(config)
+    manifest["engine"] = engine
 
     def tasks() -> Iterator[Any]:
         for i in todo:
             first, last = plan[i]
-            yield delayed(_indexed_chunk)(i, config, first, last)
+            yield delayed(_indexed_chunk)(i, config, first, last, engine)
 
     failures: list[StrategyFailure] = []
     with parallel_config(backend=backend, n_jobs=jobs):
@@ -268,18 +271,9 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
                 if isinstance(rows, StrategyFailure):  # the other chunks go on and are kept
                     failures.append(rows)
                     continue
-                frame = pl.DataFrame(rows)
-                try:
-                    atomic_write(part_path(run, index), frame.write_parquet)
-                except OSError as exc:
-                    raise CdsimError(f"{part_path(run, index)}: cannot write: "
-                                     f"{exc.strerror or exc}; finished chunks are kept, "
-                                     "--resume continues") from None
-                manifest["finished"] = sorted([*manifest["finished"], index])
-                manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
-                                                 - start, 3)
-                start = time.perf_counter()
-                write_manifest(run, manifest)
+                now = time.perf_counter()
+                save_chunk(run, manifest, index, rows, now - start)
+                start = now
                 if on_chunk is not None:
                     on_chunk(index, plan[index][1] - plan[index][0])
         finally:
@@ -293,11 +287,24 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
     return manifest
 
 
-def _indexed_chunk(index: int, config: RunConfig, first: int, last: int) -> tuple[int, Any]:
+def play_chunk_frame(config: RunConfig, first: int, last: int, engine: str = "") -> Any:
+    """Games first..last-1 as a polars DataFrame of rows, on the engine the run plays on
+    (the compiled core when every seat is a built-in player: the same rows, faster)."""
+    import polars as pl
+
+    from cdsim import core
+
+    if (engine or core.engine_for(config)) == "rust":
+        return core.play_chunk_frame(config, first, last)
+    return pl.DataFrame(play_chunk(config, first, last))
+
+
+def _indexed_chunk(index: int, config: RunConfig, first: int, last: int,
+                   engine: str = "") -> tuple[int, Any]:
     """A chunk's rows, or the failure of a strategy in it (returned, not raised, so that
     the other chunks of the batch finish and are written)."""
     try:
-        return index, play_chunk(config, first, last)
+        return index, play_chunk_frame(config, first, last, engine)
     except StrategyFailure as exc:
         return index, exc
 
@@ -317,3 +324,18 @@ def run_digest(run: Path) -> str:
     from cdsim.records import digest_rows
 
     return digest_rows(load_rows(run))
+
+
+def save_chunk(run: Path, manifest: dict[str, Any], index: int, frame: Any,
+               seconds: float) -> None:
+    """The driver's side of one finished chunk (a polars DataFrame of its rows): the part is
+    written atomically, then the manifest records it (a kill between the two only replays
+    the chunk). ``seconds``: the wall time to add to the run's."""
+    try:
+        atomic_write(part_path(run, index), frame.write_parquet)
+    except OSError as exc:
+        raise CdsimError(f"{part_path(run, index)}: cannot write: {exc.strerror or exc}; "
+                         "finished chunks are kept, --resume continues") from None
+    manifest["finished"] = sorted([*manifest["finished"], index])
+    manifest["wall_seconds"] = round(manifest["wall_seconds"] + seconds, 3)
+    write_manifest(run, manifest)

@@ -8,3 +8,17 @@ settings.register_profile("ci", derandomize=True, max_examples=25, deadline=None
 settings.register_profile("dev", max_examples=25, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def core_or_skip() -> None:
+    """Skip a test of the compiled core where it was not built; `make test` sets
+    CDSIM_REQUIRE_CORE=1, so there a missing core fails instead of skipping."""
+    import pytest
+
+    from cdsim import core
+
+    if core.available():
+        return
+    if os.environ.get("CDSIM_REQUIRE_CORE"):
+        pytest.fail("the compiled core cdsim._core is not built (make install needs cargo)")
+    pytest.skip("the compiled core cdsim._core is not built")

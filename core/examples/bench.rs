@@ -1,0 +1,98 @@
+//! Release-mode speed figures: `cargo run --release --example bench [GAMES]`.
+//! Per 4-player game of random players and of the scripted mix (greedy, villa,
+//! landscape, bread), and a copy of a mid-game state.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use cdsim_core::components::Components;
+use cdsim_core::game::{play_game, run, step, GameConfig, GameState, Options};
+use cdsim_core::players::{make, Player};
+use cdsim_core::rng::SeedSequence;
+
+fn lineup(names: &[&str]) -> Vec<Player> {
+    names.iter().map(|n| make(n, &[]).unwrap()).collect()
+}
+
+fn per_game(comps: &Components, names: &[&str], games: u64) -> f64 {
+    let config = GameConfig::new(names.len());
+    let start = Instant::now();
+    let mut total = 0i64;
+    for s in 0..games {
+        let mut players = lineup(names);
+        let record = play_game(
+            comps,
+            &config,
+            &mut players,
+            SeedSequence::new(u128::from(s), &[]),
+        );
+        total += record.seats[0].final_vp;
+    }
+    black_box(total);
+    start.elapsed().as_secs_f64() / games as f64
+}
+
+fn main() {
+    let games: u64 = std::env::args().nth(1).map_or(2000, |a| a.parse().unwrap());
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/components.json");
+    let comps = Components::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    per_game(&comps, &["random"; 4], 100); // warm up
+    let random = per_game(&comps, &["random"; 4], games);
+    let mix = ["greedy", "villa", "landscape", "bread"];
+    let scripted = per_game(&comps, &mix, games);
+    let greedy2 = per_game(&comps, &["greedy"; 2], games);
+    println!("random 4p:        {:8.1} us/game", random * 1e6);
+    println!("scripted mix 4p:  {:8.1} us/game", scripted * 1e6);
+    println!("greedy 2p:        {:8.1} us/game", greedy2 * 1e6);
+    println!("setup 4p:         {:8.1} us", setup_only(&comps) * 1e6);
+
+    // a mid-game state: phase 2, half-way through
+    let config = GameConfig::new(4);
+    let (mut state, mut rngs) = GameState::new(&comps, &config, SeedSequence::new(7, &[]));
+    let mut players = lineup(&mix);
+    let mut buf = Options::default();
+    while !(state.phase == 1 && state.round == 3) {
+        step(&mut state, &comps, &mut players, &mut rngs, &mut buf);
+    }
+    let copies = 200_000;
+    let start = Instant::now();
+    for _ in 0..copies {
+        let copy: GameState = black_box(&state).clone();
+        black_box(&copy);
+    }
+    let copy = start.elapsed().as_secs_f64() / copies as f64;
+    println!(
+        "state copy:       {:8.3} us ({} bytes)",
+        copy * 1e6,
+        std::mem::size_of::<GameState>()
+    );
+    // play on from the copy with the same players and streams: the same end
+    let mut a = state.clone();
+    let mut ra = rngs.clone();
+    run(&mut a, &comps, &mut players, &mut ra);
+    let start = Instant::now();
+    let playouts = 1000;
+    for _ in 0..playouts {
+        let mut b = state.clone();
+        let mut rb = rngs.clone();
+        let mut randoms = lineup(&["random"; 4]);
+        run(&mut b, &comps, &mut randoms, &mut rb);
+        black_box(&b);
+    }
+    let playout = start.elapsed().as_secs_f64() / playouts as f64;
+    println!(
+        "random playout from mid-game copy: {:8.1} us",
+        playout * 1e6
+    );
+}
+
+fn setup_only(comps: &Components) -> f64 {
+    let config = GameConfig::new(4);
+    let n = 20000;
+    let start = Instant::now();
+    for s in 0..n {
+        let (state, rngs) = GameState::new(comps, &config, SeedSequence::new(s as u128, &[]));
+        black_box((&state, &rngs));
+    }
+    start.elapsed().as_secs_f64() / n as f64
+}

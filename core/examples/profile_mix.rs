@@ -1,0 +1,34 @@
+//! A loop of scripted-mix games for a profiler: `profile_mix [GAMES]`.
+use cdsim_core::components::Components;
+use cdsim_core::game::{play_game, GameConfig};
+use cdsim_core::players::make;
+use cdsim_core::rng::SeedSequence;
+
+fn main() {
+    let games: u64 = std::env::args().nth(1).map_or(3000, |a| a.parse().unwrap());
+    let names: Vec<String> = std::env::args().nth(2).map_or(
+        vec![
+            "greedy".into(),
+            "villa".into(),
+            "landscape".into(),
+            "bread".into(),
+        ],
+        |a| a.split(',').map(String::from).collect(),
+    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/components.json");
+    let comps = Components::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let config = GameConfig::new(names.len());
+    let mut total = 0;
+    for s in 0..games {
+        let mut players: Vec<_> = names.iter().map(|n| make(n, &[]).unwrap()).collect();
+        total += play_game(
+            &comps,
+            &config,
+            &mut players,
+            SeedSequence::new(u128::from(s), &[]),
+        )
+        .seats[0]
+            .final_vp;
+    }
+    println!("{total}");
+}

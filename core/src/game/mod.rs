@@ -1,0 +1,636 @@
+//! Game state and the turn loop: setup, movement, building, rewards, phases (R2-R6,
+//! R9); mirrors `cdsim/game.py`.
+//!
+//! A game is a pure function of (config, players, seed): every shuffle is drawn at
+//! setup from the game's own Generator, and each seat's player gets its own stream.
+//!
+//! Unlike the Python loop, the state is a resumable machine (OpenSpiel's State): it
+//! always knows the decision it waits for (`pending`), the `*_options` methods list
+//! that decision's options in the Python order, and each `apply_*` makes one choice
+//! and runs the game on to the next decision. So a copied state (`Clone`, fixed-size
+//! arrays only) can be played on from any decision point with any players (`run`).
+
+mod play;
+mod rewards;
+
+pub use play::{play_game, run, step, Options};
+
+use crate::components::{Components, FramePart};
+use crate::district::District;
+use crate::kinds::{
+    is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT,
+};
+use crate::players::{Move, Take};
+use crate::rng::{Generator, SeedSequence};
+
+pub const PHASES: usize = 4; // R3.1
+pub const ROUNDS: usize = 7; // R3.1
+pub const SPACES: usize = 7; // R4.1: patrician spaces on the cycle, one depot each
+pub const TILES_PER_DEPOT: usize = 4; // R2.4
+pub const SEAL_SPACES: usize = 11; // R2.4
+pub const MAX_PLAYERS: usize = 4;
+pub const GRID_SLOTS: usize = 12; // R8.1
+/// No card on a grid slot, no tile on a seal space.
+pub const NONE: u8 = u8::MAX;
+pub const DEFAULT_START_VP: [[i32; 4]; 3] = [[8, 9, 0, 0], [8, 9, 13, 0], [8, 9, 10, 11]]; // R2.7
+/// R2.2: cards drawn from decks A, B, C, D, for 2, 3 and 4 players.
+pub const CARDS_DRAWN: [[usize; 4]; 3] = [[2, 2, 2, 2], [2, 3, 2, 3], [3, 3, 2, 4]];
+/// R8.1 / COMPONENTS C10: card-grid slots (row * 3 + col) left empty.
+pub fn empty_slot(players: usize, slot: usize) -> bool {
+    empty_const(players, slot)
+}
+
+/// R4.6: tiles taken from a depot before the rest is discarded (2p: 2, 3p: 3, 4p: 4).
+pub fn takes_per_depot(players: usize) -> u8 {
+    players as u8
+}
+
+const fn empty_const(players: usize, slot: usize) -> bool {
+    match players {
+        2 => slot == 0 || slot == 2 || slot == 9 || slot == 11,
+        3 => slot == 0 || slot == 11,
+        _ => false,
+    }
+}
+
+const fn circles_for(players: usize) -> ([(u8, u8); 17], usize) {
+    let mut out = [(0u8, 0u8); 17];
+    let mut n = 0;
+    let mut s = 0;
+    while s < GRID_SLOTS {
+        if !empty_const(players, s) {
+            let (r, c) = (s / 3, s % 3);
+            if c < 2 && !empty_const(players, s + 1) {
+                out[n] = (s as u8, (s + 1) as u8);
+                n += 1;
+            }
+            if r < 3 && !empty_const(players, s + 3) {
+                out[n] = (s as u8, (s + 3) as u8);
+                n += 1;
+            }
+        }
+        s += 1;
+    }
+    (out, n)
+}
+
+const CIRCLES_2: ([(u8, u8); 17], usize) = circles_for(2);
+const CIRCLES_3: ([(u8, u8); 17], usize) = circles_for(3);
+const CIRCLES_4: ([(u8, u8); 17], usize) = circles_for(4);
+
+/// R8.1: a circle between every two orthogonally adjacent card spaces both in use.
+pub fn circles(players: usize) -> &'static [(u8, u8)] {
+    match players {
+        2 => &CIRCLES_2.0[..CIRCLES_2.1],
+        3 => &CIRCLES_3.0[..CIRCLES_3.1],
+        _ => &CIRCLES_4.0[..CIRCLES_4.1],
+    }
+}
+
+/// R5.5 [decision]: completions of one tile resolve in this order, which is never
+/// worse for the player than any other: goods first, the artisan's chain next,
+/// the merchant last (so it exchanges every good the tile brought). `_REWARD_ORDER`.
+fn reward_order(kind: u8) -> u8 {
+    match kind {
+        k if is_landscape(k) => 0,
+        MARKET | BAKERY | FOUNTAIN => 1,
+        BAKER | ADMINISTRATOR => 2,
+        ARTISAN => 4,
+        MERCHANT => 5,
+        _ => 3,
+    }
+}
+
+/// The static facts of a game: player count, starting VP, checking mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    pub players: usize,
+    /// Starting VP by seat; the first `players` are used (R2.7).
+    pub start_vp: [i32; 4],
+    /// Verify every invariant after every action (tests).
+    pub check: bool,
+}
+
+impl GameConfig {
+    /// A config with the rulebook's starting VP (R2.7).
+    pub fn new(players: usize) -> GameConfig {
+        assert!(
+            (2..=4).contains(&players),
+            "players must be 2, 3 or 4, got {players}"
+        );
+        GameConfig {
+            players,
+            start_vp: DEFAULT_START_VP[players - 2],
+            check: false,
+        }
+    }
+}
+
+/// A fixed-capacity list of small indices (decks, depots, kept cards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct List<const N: usize> {
+    items: [u8; N],
+    len: u8,
+}
+
+impl<const N: usize> Default for List<N> {
+    fn default() -> Self {
+        List {
+            items: [0; N],
+            len: 0,
+        }
+    }
+}
+
+impl<const N: usize> List<N> {
+    pub fn from_slice(items: &[u8]) -> Self {
+        let mut out = Self::default();
+        for &i in items {
+            out.push(i);
+        }
+        out
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        &self.items[..self.len as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn push(&mut self, item: u8) {
+        self.items[self.len as usize] = item;
+        self.len += 1;
+    }
+
+    pub fn pop(&mut self) -> Option<u8> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.items[self.len as usize])
+    }
+
+    /// Remove the item at `index`, keeping the order of the others (`list.pop(i)`).
+    pub fn remove(&mut self, index: usize) -> u8 {
+        let item = self.items[index];
+        self.items.copy_within(index + 1..self.len as usize, index);
+        self.len -= 1;
+        item
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn contains(&self, item: u8) -> bool {
+        self.as_slice().contains(&item)
+    }
+}
+
+/// Everything one player has. VP fields are the engine's (built-ins never read them).
+#[derive(Clone, Debug)]
+pub struct PlayerState {
+    pub seat: u8,
+    pub district: District,
+    pub goods: [i32; 4],
+    pub coins: i32,
+    pub bread: i32,
+    pub stored: i32,
+    /// Kept fountain cards, indices into `Components::fountains`, in the order kept.
+    pub fountain_cards: List<24>,
+    /// Patrician space, -1 before R2.5.
+    pub pawn: i8,
+    pub scroll: u8,
+    /// Higher = higher in the stack on the same scroll space.
+    pub stamp: u16,
+    pub tiles_built: i32,
+    pub bread_moves: i32,
+    pub failed_cards: i32,
+    pub artisan_lost: i32,
+    pub taken: [u8; PHASES],
+    pub vp_after_phase: [i32; PHASES],
+    pub start_vp: i32,
+    pub card_vp: i32,
+    pub overflow_vp: i32,
+}
+
+impl PlayerState {
+    fn new(seat: usize, district: District, start_vp: i32) -> PlayerState {
+        PlayerState {
+            seat: seat as u8,
+            district,
+            goods: [0; 4],
+            coins: 0,
+            bread: 0,
+            stored: 0,
+            fountain_cards: List::default(),
+            pawn: -1,
+            scroll: 0,
+            stamp: seat as u16, // R2.6: the last seat's disc is on top
+            tiles_built: 0,
+            bread_moves: 0,
+            failed_cards: 0,
+            artisan_lost: 0,
+            taken: [0; PHASES],
+            vp_after_phase: [0; PHASES],
+            start_vp,
+            card_vp: 0,
+            overflow_vp: 0,
+        }
+    }
+
+    /// VP held during play: start + objective cards + scroll overflow (R6.6).
+    pub fn current_vp(&self) -> i32 {
+        self.start_vp + self.card_vp + self.overflow_vp
+    }
+
+    /// R10.2: goods, coins, bread and stored tiles.
+    pub fn leftover_items(&self) -> i32 {
+        self.goods.iter().sum::<i32>() + self.coins + self.bread + self.stored
+    }
+}
+
+/// The decision the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// R2.5: where to put the pawn.
+    Start { seat: u8 },
+    /// R4.2-R4.4.
+    Move { seat: u8 },
+    /// R4.5: which tile of the depot on `space`, and where.
+    Take { seat: u8, space: u8 },
+    /// R6.3: the artisan's seal tile.
+    Seal { seat: u8 },
+    /// R6.5: the cards drawn (removed from the deck) wait for the choice.
+    Fountain { seat: u8, drawn: [u8; 2], n: u8 },
+    /// R8.3.
+    Circle { seat: u8 },
+    /// R8.4: how to pay the card on `slot`; `next` is the circle's other card (or NONE).
+    Payment { seat: u8, slot: u8, next: u8 },
+    /// The fourth scoring phase is over: final scoring (R10) remains.
+    Over,
+}
+
+impl Pending {
+    /// The seat that decides (None when the game is over).
+    pub fn seat(&self) -> Option<usize> {
+        match *self {
+            Pending::Start { seat }
+            | Pending::Move { seat }
+            | Pending::Take { seat, .. }
+            | Pending::Seal { seat }
+            | Pending::Fountain { seat, .. }
+            | Pending::Circle { seat }
+            | Pending::Payment { seat, .. } => Some(seat as usize),
+            Pending::Over => None,
+        }
+    }
+}
+
+/// A completion whose reward waits (R5.5): kind and tiles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Reward {
+    kind: u8,
+    tiles: u8,
+}
+
+/// Pending rewards: a stack, so an artisan's chain resolves before the rest of the
+/// tile's rewards, as Python's recursion does. A build queues at most 4 and an artisan
+/// (one of them) builds at most 11 seal tiles: at most 4 + 11 * 3 = 37 wait at once.
+const REWARD_STACK: usize = 48;
+
+/// What changes during one game (OpenSpiel's State).
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub n: usize,
+    pub check: bool,
+    pub phase: usize,
+    pub round: usize,
+    pub start_player: usize,
+    /// Index in the seat order of the player on turn (or placing its pawn).
+    pub turn: usize,
+    pub stamp_counter: u16,
+    pub players: [PlayerState; MAX_PLAYERS],
+    /// Frame part indices of each seat (top, right, bottom, left), R2.1.
+    pub frames: [[u8; 4]; MAX_PLAYERS],
+    /// Objective-card index on each grid slot, or NONE.
+    pub grid: [u8; GRID_SLOTS],
+    pub circle_owner: [i8; 17],
+    pub fountain_deck: List<24>,
+    pub light_deck: List<84>,
+    pub dark_deck: List<39>,
+    /// Tile type on each seal space, or NONE (never replaced).
+    pub seal: [u8; SEAL_SPACES],
+    pub depots: [List<TILES_PER_DEPOT>; SPACES],
+    pub depot_taken: [u8; SPACES],
+    pub discarded: u16,
+    pub pending: Pending,
+    pub(crate) scoring_order: [u8; MAX_PLAYERS],
+    pub(crate) scoring_index: u8,
+    rewards: [Reward; REWARD_STACK],
+    n_rewards: u8,
+}
+
+/// `items` in the order of one `rng.permutation(len)`.
+fn shuffled(rng: &mut Generator, items: &[u8]) -> Vec<u8> {
+    rng.permutation(items.len())
+        .iter()
+        .map(|&i| items[i])
+        .collect()
+}
+
+/// R2.2: cards drawn from each deck A-D, shuffled together and laid out on the grid
+/// slots in use (each slot takes the last card left, as Python's `drawn.pop()`).
+fn deal_grid(rng: &mut Generator, comps: &Components, n: usize) -> [u8; GRID_SLOTS] {
+    let mut drawn: Vec<u8> = Vec::with_capacity(GRID_SLOTS);
+    for (deck, &k) in comps.decks.iter().zip(&CARDS_DRAWN[n - 2]) {
+        let order = rng.permutation(deck.len());
+        drawn.extend(order[..k].iter().map(|&i| deck[i]));
+    }
+    let mut drawn = shuffled(rng, &drawn);
+    let mut grid = [NONE; GRID_SLOTS];
+    for (slot, card) in grid.iter_mut().enumerate() {
+        if !empty_slot(n, slot) {
+            *card = drawn.pop().expect("enough cards for the grid");
+        }
+    }
+    grid
+}
+
+impl GameState {
+    /// R2: setup, drawn in Python's fixed order from the engine's stream; returns the
+    /// state (waiting for the first pawn, R2.5) and each seat's own stream.
+    pub fn new(
+        comps: &Components,
+        config: &GameConfig,
+        mut seed: SeedSequence,
+    ) -> (GameState, Vec<Generator>) {
+        let n = config.players;
+        assert!((2..=4).contains(&n), "players must be 2, 3 or 4, got {n}");
+        let seqs = seed.spawn(1 + n);
+        let mut rng = Generator::new(&seqs[0]);
+        let boards = rng.permutation(comps.boards.len());
+        let parts = rng.permutation(comps.frame_parts.len());
+        let mut frames = [[0u8; 4]; MAX_PLAYERS];
+        let players: [PlayerState; MAX_PLAYERS] = std::array::from_fn(|seat| {
+            if seat >= n {
+                return PlayerState::new(seat, District::new(None, &[]), 0);
+            }
+            let ids = &parts[4 * seat..4 * seat + 4]; // R2.1
+            frames[seat] = [ids[0] as u8, ids[1] as u8, ids[2] as u8, ids[3] as u8];
+            let frame: Vec<&FramePart> = ids.iter().map(|&i| &comps.frame_parts[i]).collect();
+            let district = District::new(Some(&comps.boards[boards[seat]]), &frame);
+            PlayerState::new(seat, district, config.start_vp[seat])
+        });
+        let grid = deal_grid(&mut rng, comps, n);
+        let fountain_ids: Vec<u8> = (0..comps.fountains.len() as u8).collect();
+        let fountain_deck = List::from_slice(&shuffled(&mut rng, &fountain_ids)); // R2.3
+        let light_deck = List::from_slice(&shuffled(&mut rng, &comps.light)); // R2.4
+        let mut dark_deck = List::from_slice(&shuffled(&mut rng, &comps.dark));
+        let seal = std::array::from_fn(|_| dark_deck.pop().expect("39 dark tiles"));
+        let state = GameState {
+            n,
+            check: config.check,
+            phase: 0,
+            round: 0,
+            start_player: 0,
+            turn: 0,
+            stamp_counter: n as u16,
+            players,
+            frames,
+            grid,
+            circle_owner: [-1; 17],
+            fountain_deck,
+            light_deck,
+            dark_deck,
+            seal,
+            depots: [List::default(); SPACES],
+            depot_taken: [0; SPACES],
+            discarded: 0,
+            pending: Pending::Start { seat: 0 }, // R2.5: seat order from seat 0
+            scoring_order: [0; MAX_PLAYERS],
+            scoring_index: 0,
+            rewards: [Reward::default(); REWARD_STACK],
+            n_rewards: 0,
+        };
+        let seats = seqs[1..].iter().map(Generator::new).collect();
+        (state, seats)
+    }
+
+    pub fn circles(&self) -> &'static [(u8, u8)] {
+        circles(self.n)
+    }
+
+    /// The seat `i` places after the starting player.
+    pub fn seat_at(&self, i: usize) -> usize {
+        (self.start_player + i) % self.n
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.pending == Pending::Over
+    }
+
+    /// R2.4 / R3.2: 4 tiles on each depot — light for phases 1-3, dark for phase 4.
+    fn deal(&mut self) {
+        for space in 0..SPACES {
+            let mut depot = List::default();
+            for _ in 0..TILES_PER_DEPOT {
+                let deck = if self.phase < PHASES - 1 {
+                    self.light_deck.pop()
+                } else {
+                    self.dark_deck.pop()
+                };
+                depot.push(deck.expect("enough tiles for the phase"));
+            }
+            self.depots[space] = depot;
+        }
+        self.depot_taken = [0; SPACES];
+    }
+
+    /// R5.4, R6.3: move the disc; it lands on top. R6.6: steps past the end score 1 VP.
+    pub fn advance_scroll(&mut self, comps: &Components, seat: usize, steps: i32) {
+        if steps <= 0 {
+            return;
+        }
+        let last = comps.last_scroll_space() as i32;
+        let p = &mut self.players[seat];
+        let mut target = i32::from(p.scroll) + steps;
+        if target > last {
+            p.overflow_vp += target - last;
+            target = last;
+        }
+        p.scroll = target as u8;
+        self.stamp_counter += 1;
+        p.stamp = self.stamp_counter;
+    }
+
+    // -- R3: phases ------------------------------------------------------------------
+    /// R3.3: the starting player passes left; R2.5 before the first deal; R3.2 deal.
+    pub(crate) fn begin_phase(&mut self, phase: usize) {
+        self.phase = phase;
+        self.start_player = phase % self.n;
+        self.turn = 0;
+        self.round = 0;
+        if phase == 0 {
+            self.pending = Pending::Start {
+                seat: self.seat_at(0) as u8,
+            };
+            return; // R2.5: blind, before any tile is dealt (R2.4)
+        }
+        self.deal();
+        self.pending = Pending::Move {
+            seat: self.seat_at(0) as u8,
+        };
+    }
+
+    fn end_turn(&mut self) {
+        self.turn += 1;
+        if self.turn == self.n {
+            self.turn = 0;
+            if self.round + 1 == ROUNDS {
+                self.begin_scoring();
+                return;
+            }
+            self.round += 1;
+        }
+        self.pending = Pending::Move {
+            seat: self.seat_at(self.turn) as u8,
+        };
+    }
+
+    // -- R2.5: pawns -------------------------------------------------------------
+    /// The free patrician spaces, ascending.
+    pub fn start_options(&self, out: &mut Vec<u8>) {
+        out.clear();
+        for s in 0..SPACES as i8 {
+            if !self.players[..self.n].iter().any(|p| p.pawn == s) {
+                out.push(s as u8);
+            }
+        }
+    }
+
+    pub fn apply_start(&mut self, space: u8) {
+        let Pending::Start { seat } = self.pending else {
+            panic!("no pawn to place")
+        };
+        self.players[seat as usize].pawn = space as i8;
+        self.turn += 1;
+        if self.turn < self.n {
+            self.pending = Pending::Start {
+                seat: self.seat_at(self.turn) as u8,
+            };
+            return;
+        }
+        self.turn = 0;
+        self.deal();
+        self.pending = Pending::Move {
+            seat: self.seat_at(0) as u8,
+        };
+    }
+
+    // -- R4: a turn ----------------------------------------------------------------
+    pub fn move_options(&self, seat: usize, out: &mut Vec<Move>) {
+        out.clear();
+        let p = &self.players[seat];
+        let pawn = p.pawn as usize;
+        for step in [1, SPACES - 1] {
+            // R4.2, R4.3: skip empty depots in the same direction
+            let mut pos = (pawn + step) % SPACES;
+            while self.depots[pos].is_empty() {
+                pos = (pos + step) % SPACES;
+            }
+            if !out.iter().any(|m| m.dest as usize == pos) {
+                out.push(Move {
+                    dest: pos as u8,
+                    bread: false,
+                });
+            }
+        }
+        if p.bread >= 1 {
+            // R4.4 [decision]: only spaces whose depot has a tile
+            for s in 0..SPACES {
+                if !self.depots[s].is_empty() {
+                    out.push(Move {
+                        dest: s as u8,
+                        bread: true,
+                    });
+                }
+            }
+        }
+    }
+
+    pub fn apply_move(&mut self, m: Move) {
+        let Pending::Move { seat } = self.pending else {
+            panic!("no move pending")
+        };
+        let p = &mut self.players[seat as usize];
+        if m.bread {
+            p.bread -= 1;
+            p.bread_moves += 1;
+        }
+        p.pawn = m.dest as i8;
+        self.pending = Pending::Take {
+            seat,
+            space: m.dest,
+        };
+    }
+
+    /// R4.5: one option per distinct tile (identical tiles are one option) per placement,
+    /// then storing it (R9.3: always allowed).
+    pub fn take_options(&self, comps: &Components, seat: usize, space: usize, out: &mut Vec<Take>) {
+        out.clear();
+        let district = &self.players[seat].district;
+        let depot = self.depots[space].as_slice();
+        let mut places = Vec::new();
+        for (slot, &t) in depot.iter().enumerate() {
+            if depot[..slot].contains(&t) {
+                continue;
+            }
+            places.clear();
+            district.placements(&comps.tile_types[t as usize], &mut places);
+            let slot = slot as u8;
+            out.extend(places.iter().map(|&(cell, edges)| Take {
+                slot,
+                tile_type: t,
+                cell: cell as i8,
+                edges,
+            }));
+            out.push(Take {
+                slot,
+                tile_type: t,
+                cell: -1,
+                edges: [0; 4],
+            });
+        }
+    }
+
+    pub fn apply_take(&mut self, comps: &Components, take: Take) {
+        let Pending::Take { seat, space } = self.pending else {
+            panic!("no take pending")
+        };
+        let (seat, space) = (seat as usize, space as usize);
+        let depot = &mut self.depots[space];
+        let tile = depot.remove(take.slot as usize);
+        assert_eq!(tile, take.tile_type, "the take names another tile");
+        self.players[seat].taken[self.phase] += 1;
+        self.depot_taken[space] += 1;
+        if self.depot_taken[space] >= takes_per_depot(self.n) {
+            // R4.6
+            self.discarded += depot.len() as u16;
+            depot.clear();
+        }
+        if take.stores() {
+            self.players[seat].stored += 1;
+            self.end_turn();
+            return;
+        }
+        self.build(comps, seat, tile, take.cell as usize, take.edges);
+        self.go_on(comps, seat);
+    }
+}

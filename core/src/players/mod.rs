@@ -1,0 +1,294 @@
+//! The player interface: the legal options the engine offers, and the decisions;
+//! mirrors `cdsim/players.py` (and `strategies/registry.py` for `make`).
+//!
+//! Each decision of DESIGN.md is one method that receives a read-only view of the game
+//! and the options in the engine's order, and returns the index of one of them. The
+//! engine never offers an illegal option and rejects an index out of range. Players
+//! live outside the game state (passed alongside it), so a state can be copied and
+//! played on with any players.
+
+pub mod params;
+pub mod random;
+pub mod scripted;
+pub mod value;
+
+use crate::cards::Payment;
+use crate::components::{Components, ObjectiveCard};
+use crate::game::{GameState, PlayerState};
+use crate::kinds::Edges;
+use crate::rng::Generator;
+
+pub use params::Params;
+pub use random::RandomPlayer;
+pub use scripted::ScriptedPlayer;
+
+/// R4.2-R4.4: go to `dest`; `bread` = pay 1 bread to go anywhere (R4.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub dest: u8,
+    pub bread: bool,
+}
+
+/// R4.5: take tile `slot` of the depot and build it at `cell` with `edges`, or store it
+/// (`cell` < 0; `edges` is then meadow and means nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Take {
+    pub slot: u8,
+    pub tile_type: u8,
+    pub cell: i8,
+    pub edges: Edges,
+}
+
+impl Take {
+    pub fn stores(&self) -> bool {
+        self.cell < 0
+    }
+}
+
+/// R6.3 artisan: build seal-row tile `slot` at `cell` with these edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SealBuild {
+    pub slot: u8,
+    pub tile_type: u8,
+    pub cell: u8,
+    pub edges: Edges,
+}
+
+/// R6.5: the drawn cards to keep (fountain-card indices, in drawn order), and the card
+/// that goes under the deck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FountainChoice {
+    keep: [u8; 2],
+    n_keep: u8,
+    pub give_back: Option<u8>,
+}
+
+impl FountainChoice {
+    pub fn new(keep: &[u8], give_back: Option<u8>) -> FountainChoice {
+        assert!(
+            !keep.is_empty() && keep.len() <= 2,
+            "a fountain keeps 1 or 2 cards"
+        );
+        let mut k = [0; 2];
+        k[..keep.len()].copy_from_slice(keep);
+        FountainChoice {
+            keep: k,
+            n_keep: keep.len() as u8,
+            give_back,
+        }
+    }
+
+    pub fn keep(&self) -> &[u8] {
+        &self.keep[..self.n_keep as usize]
+    }
+}
+
+/// R8.3: a scoring circle and the order of its two cards (grid slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CircleChoice {
+    pub circle: u8,
+    pub first: u8,
+    pub second: u8,
+}
+
+/// What a player may look at: the whole state, read-only (the built-in players never
+/// read victory-point totals).
+#[derive(Clone, Copy)]
+pub struct PlayerView<'a> {
+    pub state: &'a GameState,
+    pub comps: &'a Components,
+    pub seat: usize,
+}
+
+impl<'a> PlayerView<'a> {
+    pub fn me(&self) -> &'a PlayerState {
+        &self.state.players[self.seat]
+    }
+}
+
+/// A player: one method per decision, each returning an index into `options`.
+/// `rng` is the seat's own stream (a strategy's chance never moves the game's).
+pub trait Strategy: Send {
+    fn name(&self) -> &'static str;
+    /// Built-in players never read victory-point totals (DESIGN.md).
+    fn reads_scores(&self) -> bool {
+        false
+    }
+    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize;
+    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize;
+    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize;
+    fn choose_seal(
+        &mut self,
+        view: &PlayerView,
+        options: &[SealBuild],
+        rng: &mut Generator,
+    ) -> usize;
+    fn choose_fountain(
+        &mut self,
+        view: &PlayerView,
+        options: &[FountainChoice],
+        rng: &mut Generator,
+    ) -> usize;
+    fn choose_circle(
+        &mut self,
+        view: &PlayerView,
+        options: &[CircleChoice],
+        rng: &mut Generator,
+    ) -> usize;
+    fn choose_payment(
+        &mut self,
+        view: &PlayerView,
+        card: &ObjectiveCard,
+        options: &[Payment],
+        rng: &mut Generator,
+    ) -> usize;
+}
+
+/// A seat's player: a built-in one, or any other `Strategy` (tests, search players).
+pub enum Player {
+    Random(RandomPlayer),
+    Scripted(Box<ScriptedPlayer>),
+    Other(Box<dyn Strategy>),
+}
+
+impl Player {
+    fn inner(&mut self) -> &mut dyn Strategy {
+        match self {
+            Player::Random(p) => p,
+            Player::Scripted(p) => p.as_mut(),
+            Player::Other(p) => p.as_mut(),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Player::Random(p) => p.name(),
+            Player::Scripted(p) => p.name(),
+            Player::Other(p) => p.name(),
+        }
+    }
+}
+
+impl Strategy for Player {
+    fn name(&self) -> &'static str {
+        Player::name(self)
+    }
+    fn reads_scores(&self) -> bool {
+        match self {
+            Player::Random(p) => p.reads_scores(),
+            Player::Scripted(p) => p.reads_scores(),
+            Player::Other(p) => p.reads_scores(),
+        }
+    }
+    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize {
+        self.inner().choose_start(view, options, rng)
+    }
+    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
+        self.inner().choose_move(view, options, rng)
+    }
+    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize {
+        self.inner().choose_take(view, options, rng)
+    }
+    fn choose_seal(
+        &mut self,
+        view: &PlayerView,
+        options: &[SealBuild],
+        rng: &mut Generator,
+    ) -> usize {
+        self.inner().choose_seal(view, options, rng)
+    }
+    fn choose_fountain(
+        &mut self,
+        view: &PlayerView,
+        options: &[FountainChoice],
+        rng: &mut Generator,
+    ) -> usize {
+        self.inner().choose_fountain(view, options, rng)
+    }
+    fn choose_circle(
+        &mut self,
+        view: &PlayerView,
+        options: &[CircleChoice],
+        rng: &mut Generator,
+    ) -> usize {
+        self.inner().choose_circle(view, options, rng)
+    }
+    fn choose_payment(
+        &mut self,
+        view: &PlayerView,
+        card: &ObjectiveCard,
+        options: &[Payment],
+        rng: &mut Generator,
+    ) -> usize {
+        self.inner().choose_payment(view, card, options, rng)
+    }
+}
+
+/// The built-in player names (strategies/registry.py BUILTIN).
+pub const BUILTIN: [&str; 5] = ["random", "greedy", "villa", "landscape", "bread"];
+
+/// A fresh built-in player; `overrides` change its profile's weights (Params field
+/// names), as `--strategy-params` does.
+pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
+    if name == "random" {
+        if let Some((key, _)) = overrides.first() {
+            return Err(format!("random has no parameters (got {key:?})"));
+        }
+        return Ok(Player::Random(RandomPlayer));
+    }
+    let Some(kind) = scripted::Profile::named(name) else {
+        return Err(format!(
+            "unknown strategy {name:?} (built-in: {})",
+            BUILTIN.join(", ")
+        ));
+    };
+    let params = kind.params().with_overrides(overrides)?;
+    Ok(Player::Scripted(Box::new(ScriptedPlayer::new(
+        kind, params,
+    ))))
+}
+
+/// One player per seat; a single name fills every seat (registry.make_lineup).
+pub fn make_lineup(names: &[&str], players: usize) -> Result<Vec<Player>, String> {
+    let names: Vec<&str> = if names.len() == 1 {
+        vec![names[0]; players]
+    } else {
+        names.to_vec()
+    };
+    if names.len() != players {
+        return Err(format!("{} strategies for {players} players", names.len()));
+    }
+    names.iter().map(|n| make(n, &[])).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn send<T: Send>() {}
+    fn sync<T: Sync>() {}
+
+    #[test]
+    fn players_and_states_cross_threads() {
+        // the binding plays batches with the GIL released
+        send::<Player>();
+        send::<GameState>();
+        sync::<GameState>();
+        sync::<Components>();
+    }
+
+    #[test]
+    fn make_knows_the_built_in_names_and_their_parameters() {
+        for name in BUILTIN {
+            assert_eq!(make(name, &[]).unwrap().name(), name);
+        }
+        let villa = make("villa", &[("chimney".to_string(), 2.0)]).unwrap();
+        let Player::Scripted(p) = villa else {
+            panic!("villa is scripted")
+        };
+        assert_eq!((p.params.chimney, p.params.villa_complete), (2.0, 1.5));
+        assert!(make("villa", &[("chimneys".to_string(), 2.0)]).is_err());
+        assert!(make("random", &[("good".to_string(), 2.0)]).is_err());
+        assert!(make("mcts", &[]).is_err());
+    }
+}

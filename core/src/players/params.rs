@@ -1,0 +1,148 @@
+//! A scripted player's profile: the weights of the shared value model (value.rs);
+//! mirrors `strategies/params.py`.
+
+/// A strategy's profile: the weights of the shared value model (VP per unit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    pub good: f64,
+    pub coin: f64,
+    pub bread: f64,
+    pub step: f64,
+    pub chimney: f64,
+    /// x the villa's end-scoring VP.
+    pub villa_complete: f64,
+    pub open_edge: f64,
+    /// Bonus beyond the goods.
+    pub landscape_complete: f64,
+    pub dwelling_complete: f64,
+    pub fountain: f64,
+    pub artisan: f64,
+    /// x the goal's VP.
+    pub frame_goal: f64,
+    /// x the fountain cards' VP.
+    pub fountain_card: f64,
+    /// x the VP-equivalent of a grid card counting the feature.
+    pub card_match: f64,
+    pub store: f64,
+    /// Share of a completion's value credited to a step towards it.
+    pub progress_credit: f64,
+    /// A bread move must gain at least this much.
+    pub bread_move_cost: f64,
+    /// Extra value per multiple bought with bread.
+    pub bread_for_cards: f64,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            good: 1.0,
+            coin: 1.2,
+            bread: 1.0,
+            step: 1.0,
+            chimney: 0.6,
+            villa_complete: 1.0,
+            open_edge: 0.35,
+            landscape_complete: 1.0,
+            dwelling_complete: 1.0,
+            fountain: 2.5,
+            artisan: 2.5,
+            frame_goal: 1.0,
+            fountain_card: 1.0,
+            card_match: 0.5,
+            store: 0.5,
+            progress_credit: 0.4,
+            bread_move_cost: 2.5,
+            bread_for_cards: 0.0,
+        }
+    }
+}
+
+/// The field names, in declaration order (as Python's `fields(Params)`).
+pub const FIELDS: [&str; 18] = [
+    "good",
+    "coin",
+    "bread",
+    "step",
+    "chimney",
+    "villa_complete",
+    "open_edge",
+    "landscape_complete",
+    "dwelling_complete",
+    "fountain",
+    "artisan",
+    "frame_goal",
+    "fountain_card",
+    "card_match",
+    "store",
+    "progress_credit",
+    "bread_move_cost",
+    "bread_for_cards",
+];
+
+impl Params {
+    fn field(&mut self, name: &str) -> Option<&mut f64> {
+        Some(match name {
+            "good" => &mut self.good,
+            "coin" => &mut self.coin,
+            "bread" => &mut self.bread,
+            "step" => &mut self.step,
+            "chimney" => &mut self.chimney,
+            "villa_complete" => &mut self.villa_complete,
+            "open_edge" => &mut self.open_edge,
+            "landscape_complete" => &mut self.landscape_complete,
+            "dwelling_complete" => &mut self.dwelling_complete,
+            "fountain" => &mut self.fountain,
+            "artisan" => &mut self.artisan,
+            "frame_goal" => &mut self.frame_goal,
+            "fountain_card" => &mut self.fountain_card,
+            "card_match" => &mut self.card_match,
+            "store" => &mut self.store,
+            "progress_credit" => &mut self.progress_credit,
+            "bread_move_cost" => &mut self.bread_move_cost,
+            "bread_for_cards" => &mut self.bread_for_cards,
+            _ => return None,
+        })
+    }
+
+    /// The value of a field by name.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        let mut copy = *self;
+        copy.field(name).map(|v| *v)
+    }
+
+    /// These weights with some replaced by name; an unknown name is an error.
+    pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Params, String> {
+        let mut out = *self;
+        for (name, value) in overrides {
+            let name = name.as_ref();
+            match out.field(name) {
+                Some(slot) => *slot = *value,
+                None => {
+                    return Err(format!(
+                        "no parameter {name:?} (known: {})",
+                        FIELDS.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_replace_named_weights_only() {
+        let p = Params::default()
+            .with_overrides(&[("chimney", 1.5), ("store", 0.0)])
+            .unwrap();
+        assert_eq!((p.chimney, p.store, p.coin), (1.5, 0.0, 1.2));
+        let err = Params::default()
+            .with_overrides(&[("chimneys", 1.0)])
+            .unwrap_err();
+        assert!(err.contains("no parameter \"chimneys\""), "{err}");
+        assert!(FIELDS.iter().all(|f| Params::default().get(f).is_some()));
+    }
+}

@@ -1,0 +1,477 @@
+//! The scripted players: one shared value model (value.rs), four plans; mirrors
+//! `strategies/scripted.py`.
+//!
+//! - greedy: the best immediate value under the default profile.
+//! - villa: grows few large, high-chimney villas and completes them; favours chimney
+//!   and villa cards (C) and villa frame goals.
+//! - landscape: completes landscapes early for goods, turns them into coins with
+//!   merchant dwellings, favours goods cards (A/B) and landscape cards (D).
+//! - bread: collects bread (baker dwellings, bakeries), spends 1 bread on moves that
+//!   reach a clearly better depot, and pays rich cards with sets of 3 bread.
+//!
+//! None reads victory-point totals. Python's turn cache and grid-value cache are only
+//! speed-ups (the values are functions of the state); here values are cached within
+//! one decision only, so a player can be used on copied states safely.
+
+use crate::cards::Payment;
+use crate::components::ObjectiveCard;
+use crate::components::TileType;
+use crate::district::Around;
+use crate::game::SPACES;
+use crate::kinds::CELLS;
+use crate::kinds::{BAKER, BAKERY, CHICKEN_YARD, GARDEN, POND, VILLA, VINEYARD};
+use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator};
+use crate::players::{
+    CircleChoice, FountainChoice, Move, Params, PlayerView, SealBuild, Strategy, Take,
+};
+use crate::rng::Generator;
+
+/// The four built-in profiles (Python's subclasses of ScriptedPlayer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    Greedy,
+    Villa,
+    Landscape,
+    Bread,
+}
+
+impl Profile {
+    pub fn named(name: &str) -> Option<Profile> {
+        Some(match name {
+            "greedy" => Profile::Greedy,
+            "villa" => Profile::Villa,
+            "landscape" => Profile::Landscape,
+            "bread" => Profile::Bread,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Greedy => "greedy",
+            Profile::Villa => "villa",
+            Profile::Landscape => "landscape",
+            Profile::Bread => "bread",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Profile::Greedy => "best immediate value under the shared value model",
+            Profile::Villa => {
+                "grows few large high-chimney villas and completes them; C cards, villa goals"
+            }
+            Profile::Landscape => {
+                "completes landscapes for goods, merchants turn them into coins; A/B cards"
+            }
+            Profile::Bread => {
+                "hoards bread (bakers, bakeries), bread moves to the best depot, pays cards in bread"
+            }
+        }
+    }
+
+    /// The profile's weights.
+    pub fn params(self) -> Params {
+        let d = Params::default();
+        match self {
+            Profile::Greedy => d,
+            Profile::Villa => Params {
+                chimney: 1.2,
+                villa_complete: 1.5,
+                open_edge: 0.25,
+                landscape_complete: 0.3,
+                dwelling_complete: 0.5,
+                card_match: 0.6,
+                ..d
+            },
+            Profile::Landscape => Params {
+                good: 1.3,
+                coin: 1.6,
+                landscape_complete: 2.0,
+                chimney: 0.3,
+                villa_complete: 0.7,
+                card_match: 0.7,
+                ..d
+            },
+            Profile::Bread => Params {
+                bread: 1.6,
+                bread_move_cost: 1.2,
+                bread_for_cards: 0.8,
+                dwelling_complete: 1.2,
+                ..d
+            },
+        }
+    }
+
+    /// The feature kinds whose fountain cards the profile favours.
+    pub fn favoured(self) -> &'static [u8] {
+        match self {
+            Profile::Greedy => &[],
+            Profile::Villa => &[VILLA],
+            Profile::Landscape => &[POND, GARDEN, VINEYARD, CHICKEN_YARD],
+            Profile::Bread => &[BAKER, BAKERY],
+        }
+    }
+}
+
+/// R2.5: (reach shared with the placed pawns, minus the distance to the nearest one).
+pub fn blind_start_key(view: &PlayerView, space: usize) -> (i32, i32) {
+    let reach = [(space + 1) % SPACES, (space + SPACES - 1) % SPACES]; // R4.2
+    let (mut overlap, mut nearest) = (0, SPACES as i32);
+    for p in &view.state.players[..view.state.n] {
+        if p.pawn >= 0 && p.seat as usize != view.seat {
+            let pawn = p.pawn as usize;
+            let theirs = [(pawn + 1) % SPACES, (pawn + SPACES - 1) % SPACES];
+            overlap += reach.iter().filter(|r| theirs.contains(r)).count() as i32;
+            let gap = (space as i32 - pawn as i32).abs();
+            nearest = nearest.min(gap).min(SPACES as i32 - gap);
+        }
+    }
+    (overlap, -nearest)
+}
+
+/// The shared decision logic of the four profiles.
+#[derive(Clone, Debug)]
+pub struct ScriptedPlayer {
+    pub profile: Profile,
+    pub params: Params,
+    /// Tile values of the current decision, by tile type (`stamp` marks the valid ones).
+    tile_values: [f64; 256],
+    tile_stamp: [u32; 256],
+    stamp: u32,
+    /// `District::around` of the current decision's district, by cell (`around_valid`).
+    arounds: [Around; CELLS],
+    around_valid: u64,
+    /// card_interest and good_interest, until the grid or a scoring disc changes.
+    grid_key: Option<GridKey>,
+    grid_values: ([f64; 16], f64),
+    payments: Vec<Payment>,
+}
+
+/// What the grid values read: the component set (its address and digest), the cards and
+/// the free circles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct GridKey {
+    comps: usize,
+    digest: String,
+    players: usize,
+    grid: [u8; 12],
+    owners: [i8; 17],
+}
+
+impl GridKey {
+    fn holds(&self, view: &PlayerView) -> bool {
+        let state = view.state;
+        self.comps == view.comps as *const _ as usize
+            && self.players == state.n
+            && self.grid == state.grid
+            && self.owners == state.circle_owner
+            && self.digest == view.comps.digest
+    }
+}
+
+/// The index of the first greatest value (Python's `max(options, key=...)`).
+fn first_max(n: usize, mut value: impl FnMut(usize) -> f64) -> usize {
+    let mut best = 0;
+    let mut best_value = f64::NEG_INFINITY;
+    for i in 0..n {
+        let v = value(i);
+        if i == 0 || v > best_value {
+            best = i;
+            best_value = v;
+        }
+    }
+    best
+}
+
+impl ScriptedPlayer {
+    pub fn new(profile: Profile, params: Params) -> ScriptedPlayer {
+        ScriptedPlayer {
+            profile,
+            params,
+            tile_values: [0.0; 256],
+            tile_stamp: [0; 256],
+            stamp: 0,
+            arounds: [Around::default(); CELLS],
+            around_valid: 0,
+            grid_key: None,
+            grid_values: ([0.0; 16], 0.0),
+            payments: Vec::new(),
+        }
+    }
+
+    /// The evaluator of a decision (the grid values cached while the grid is unchanged).
+    fn evaluator<'a>(&mut self, view: &PlayerView<'a>, params: &'a Params) -> Evaluator<'a> {
+        if !self.grid_key.as_ref().is_some_and(|k| k.holds(view)) {
+            let state = view.state;
+            self.grid_key = Some(GridKey {
+                comps: view.comps as *const _ as usize,
+                digest: view.comps.digest.clone(),
+                players: state.n,
+                grid: state.grid,
+                owners: state.circle_owner,
+            });
+            self.grid_values = (card_interest(view, params), good_interest(view, params));
+        }
+        self.around_valid = 0;
+        Evaluator::with_grid(view, params, self.grid_values)
+    }
+
+    /// The value of a tile on a cell, with the cell's neighbourhood cached.
+    fn placement(&mut self, ev: &Evaluator, ttype: &TileType, cell: usize) -> f64 {
+        if ttype.building != 0 {
+            return ev.placement(ttype, cell);
+        }
+        if self.around_valid >> cell & 1 == 0 {
+            self.arounds[cell] = ev.d.around(cell);
+            self.around_valid |= 1 << cell;
+        }
+        ev.placement_with(ttype, cell, &self.arounds[cell])
+    }
+
+    /// A new decision: forget the tile values of the last one.
+    fn fresh(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.tile_stamp = [0; 256];
+            self.stamp = 1;
+        }
+    }
+
+    /// Best value of a tile type for this player now: storing it, or its best cell.
+    fn tile_value(&mut self, view: &PlayerView, ev: &Evaluator, tile_type: u8) -> f64 {
+        let t = tile_type as usize;
+        if self.tile_stamp[t] == self.stamp {
+            return self.tile_values[t];
+        }
+        let ttype = &view.comps.tile_types[t];
+        let mut cells = view.me().district.placement_cells(ttype);
+        let mut value = self.params.store;
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let v = self.placement(ev, ttype, cell);
+            if v > value {
+                value = v;
+            }
+        }
+        self.tile_values[t] = value;
+        self.tile_stamp[t] = self.stamp;
+        value
+    }
+
+    fn depot_value(&mut self, view: &PlayerView, ev: &Evaluator, space: usize) -> f64 {
+        let mut best = 0.0; // an empty depot
+        for (i, &t) in view.state.depots[space].as_slice().iter().enumerate() {
+            let value = self.tile_value(view, ev, t);
+            if i == 0 || value > best {
+                best = value;
+            }
+        }
+        best
+    }
+
+    fn fountain_card_value(&self, view: &PlayerView, card: u8) -> f64 {
+        let card = &view.comps.fountains[card as usize];
+        let have = view.me().district.complete_count[card.goal as usize];
+        let favoured = if self.profile.favoured().contains(&card.goal) {
+            1.5
+        } else {
+            0.5
+        };
+        f64::from(card.vp) * (f64::from(have) + favoured)
+    }
+
+    fn scoring_params(&self, view: &PlayerView) -> Params {
+        if view.state.phase == 3 {
+            // after the last scoring, resources are leftovers only
+            return Params {
+                good: 0.5,
+                coin: 0.5,
+                bread: 0.5,
+                step: 1.0,
+                ..self.params
+            };
+        }
+        self.params
+    }
+}
+
+impl Strategy for ScriptedPlayer {
+    fn name(&self) -> &'static str {
+        self.profile.name()
+    }
+
+    /// R2.5: the pawn is placed blind (no tile is dealt yet), so the only thing to go
+    /// by is the other pawns: start where the two spaces within reach are shared with
+    /// the fewest earlier pawns' reach, then as far from them as possible; the lowest
+    /// space of equals.
+    fn choose_start(&mut self, view: &PlayerView, options: &[u8], _: &mut Generator) -> usize {
+        let mut best = 0;
+        let mut best_key = (i32::MAX, i32::MAX);
+        for (i, &space) in options.iter().enumerate() {
+            let key = blind_start_key(view, space as usize);
+            if key < best_key {
+                best = i;
+                best_key = key;
+            }
+        }
+        best
+    }
+
+    fn choose_move(&mut self, view: &PlayerView, options: &[Move], _: &mut Generator) -> usize {
+        self.fresh();
+        let params = self.params;
+        let ev = self.evaluator(view, &params);
+        let cost = params.bread_move_cost;
+        let mut depots = [f64::NAN; SPACES]; // a space is offered with and without bread
+        first_max(options.len(), |i| {
+            let m = options[i];
+            let dest = m.dest as usize;
+            if depots[dest].is_nan() {
+                depots[dest] = self.depot_value(view, &ev, dest);
+            }
+            let v = depots[dest];
+            if m.bread {
+                v - cost
+            } else {
+                v
+            }
+        })
+    }
+
+    /// The best option (the first of equals, as max() would pick): one loop, since a
+    /// turn offers dozens of options, grouped by tile.
+    fn choose_take(&mut self, view: &PlayerView, options: &[Take], _: &mut Generator) -> usize {
+        let params = self.params;
+        let ev = self.evaluator(view, &params);
+        let mut values = [0.0f64; 36];
+        let mut valued = 0u64;
+        let mut last = u16::MAX;
+        first_max(options.len(), |i| {
+            let o = options[i];
+            if o.stores() {
+                return params.store;
+            }
+            if u16::from(o.tile_type) != last {
+                last = u16::from(o.tile_type);
+                valued = 0;
+            }
+            let cell = o.cell as usize;
+            if valued >> cell & 1 == 0 {
+                values[cell] =
+                    self.placement(&ev, &view.comps.tile_types[o.tile_type as usize], cell);
+                valued |= 1 << cell;
+            }
+            values[cell]
+        })
+    }
+
+    fn choose_seal(
+        &mut self,
+        view: &PlayerView,
+        options: &[SealBuild],
+        _: &mut Generator,
+    ) -> usize {
+        let params = self.params;
+        let ev = self.evaluator(view, &params);
+        first_max(options.len(), |i| {
+            let o = options[i];
+            ev.placement(
+                &view.comps.tile_types[o.tile_type as usize],
+                o.cell as usize,
+            )
+        })
+    }
+
+    fn choose_fountain(
+        &mut self,
+        view: &PlayerView,
+        options: &[FountainChoice],
+        _: &mut Generator,
+    ) -> usize {
+        let kept = view.me().fountain_cards;
+        first_max(options.len(), |i| {
+            let o = options[i];
+            let mut value = 0.0;
+            for &c in o.keep() {
+                value += self.fountain_card_value(view, c);
+            }
+            if let Some(back) = o.give_back {
+                if kept.contains(back) {
+                    value -= self.fountain_card_value(view, back);
+                }
+            }
+            value
+        })
+    }
+
+    fn choose_circle(
+        &mut self,
+        view: &PlayerView,
+        options: &[CircleChoice],
+        _: &mut Generator,
+    ) -> usize {
+        let p = self.scoring_params(view);
+        let me = view.me();
+        let state = view.state;
+        let payments = &mut self.payments;
+        first_max(options.len(), |i| {
+            let o = options[i];
+            let mut total = 0.0;
+            let (mut goods, mut coins, mut bread) = (me.goods, me.coins, me.bread);
+            for slot in [o.first, o.second] {
+                let index = state.grid[slot as usize] as usize;
+                let card = &view.comps.objectives[index];
+                let (v, _, out) = best_card_payment(
+                    &p,
+                    index,
+                    card,
+                    &me.district.have,
+                    &goods,
+                    coins,
+                    bread,
+                    p.good,
+                    payments,
+                );
+                for (g, paid) in goods.iter_mut().zip(out.paid_goods) {
+                    *g -= paid;
+                }
+                coins = coins + out.coins - out.paid_coins;
+                bread = bread + out.bread - out.paid_bread;
+                total += v;
+            }
+            total
+        })
+    }
+
+    fn choose_payment(
+        &mut self,
+        view: &PlayerView,
+        card: &ObjectiveCard,
+        options: &[Payment],
+        _: &mut Generator,
+    ) -> usize {
+        let p = self.scoring_params(view);
+        let me = view.me();
+        let index = view
+            .comps
+            .objectives
+            .iter()
+            .position(|c| std::ptr::eq(c, card))
+            .unwrap_or(0);
+        let (_, best, _) = best_card_payment(
+            &p,
+            index,
+            card,
+            &me.district.have,
+            &me.goods,
+            me.coins,
+            me.bread,
+            p.good,
+            &mut self.payments,
+        );
+        best.and_then(|b| options.iter().position(|&o| o == b))
+            .unwrap_or(0)
+    }
+}
