@@ -62,6 +62,9 @@ def play(
         help="Play setup N of a `cdsim simulate` run whose --seed is this seed (the deal "
              "that run's games N*players... used with --rotate-seats, game N without).")] = None,
     components: ComponentsOpt = None,
+    html_file: Annotated[Path | None, typer.Option(
+        "--html", help="Also write the game as one self-contained HTML page to replay "
+                       "step by step in a browser.")] = None,
 ) -> None:
     """Play one game and print its result.
 
@@ -79,7 +82,13 @@ def play(
         raise CdsimError(f"--seed and --setup must be >= 0, got {seed} and {setup}")
     lines: list[str] = []
     game_seed = seed if setup is None else np.random.SeedSequence(seed, spawn_key=(setup,))
-    state = GameState(config, lineup, game_seed, trace=lines.append if trace else None)
+    recorder = None
+    if html_file is not None:
+        from cdsim.replay import Recorder
+
+        recorder = Recorder(echo=lines.append if trace else None)
+    state = (recorder.new_game(config, lineup, game_seed) if recorder is not None else
+             GameState(config, lineup, game_seed, trace=lines.append if trace else None))
     try:
         run_game(state)
     except StrategyFailure as exc:
@@ -87,6 +96,10 @@ def play(
         where = f", game seed {seed}" + (f" setup {setup}" if setup is not None else "")
         raise exc.located(names[exc.seat], where) from None
     record = final_scoring(state, seed)
+    if html_file is not None and recorder is not None:
+        from cdsim.pages import replay_page, write_page
+
+        write_page(html_file, replay_page(recorder.finish(record, setup)))
     if as_json:
         print(json.dumps(_play_json(record)))
         return
@@ -94,6 +107,8 @@ def play(
         print("\n".join(lines))
         _print_districts(state)
     _print_summary(record)
+    if html_file is not None:
+        print(f"\nreplay: {html_file} (open it in a browser)")
 
 
 def _play_json(record: Any) -> dict[str, Any]:
@@ -105,7 +120,7 @@ def _play_json(record: Any) -> dict[str, Any]:
 
 def _print_districts(state: GameState) -> None:
     for p in state.players:
-        print(f"\nseat {p.seat} district (board {p.district.board.id if p.district.board else '-'}, "
+        print(f"\nseat {p.seat + 1} district (board {p.district.board.id if p.district.board else '-'}, "
               f"frame parts {', '.join(map(str, state.frames[p.seat]))}):")
         print("\n".join(p.district.render()))
 
@@ -117,7 +132,7 @@ def _print_summary(record: Any) -> None:
     print(head)
     for s in record.seats:
         b = s.breakdown
-        print(f"{s.seat:>4} {s.strategy:<12} {b['start']:>6} {b['cards']:>5} {b['villas']:>6} "
+        print(f"{s.seat + 1:>4} {s.strategy:<12} {b['start']:>6} {b['cards']:>5} {b['villas']:>6} "
               f"{b['leftovers']:>4} {b['scroll']:>6} {b['fountains']:>5} {b['frame']:>5} "
               f"{s.final_vp:>6} {s.rank:>4}{'  winner' if s.won else ''}")
 
@@ -376,6 +391,27 @@ def components_check(
           + (" (the reconstructed default)" if comps.is_default else ""))
 
 
+@components_app.command("show")
+def components_show(
+    html_file: Annotated[Path, typer.Option(
+        "--html", help="The page to write (one self-contained HTML file).", show_default=False)],
+    components: ComponentsOpt = None,
+) -> None:
+    """Draw a component set on one HTML page: every tile type with its count, the district
+    boards, the frame parts with their goals, the objective and fountain cards, each with
+    its provenance, to check a transcription piece by piece.
+
+    Example: cdsim components show --components my-set/ --html my-set.html"""
+    from cdsim.pages import components_page, write_page
+
+    comps = load_components(components)
+    source = str(components) if components else "the reconstructed default set"
+    write_page(html_file, components_page(comps, source))
+    print(f"wrote {html_file}: {len(comps.tile_types)} tile types, {len(comps.boards)} boards, "
+          f"{len(comps.frame_parts)} frame parts, {len(comps.objectives)} objective and "
+          f"{len(comps.fountains)} fountain cards")
+
+
 RunArg = Annotated[Path, typer.Argument(help="Run folder made by `cdsim simulate` (e.g. runs/NAME).",
                                          show_default=False)]
 ToleranceOpt = Annotated[float, typer.Option(
@@ -459,6 +495,180 @@ def power(
     print(f"  {pw.games_pair:>8} games  for a z-test of the two seats that differ")
     print(f"  {pw.games_ci:>8} games  for every seat's 95% interval to be ±{effect / 2:.1%} or narrower")
     print("With --rotate-seats, multiply by the run's design effect (the report prints it).")
+
+
+study_app = typer.Typer(
+    help="Studies: is the starting-VP verdict robust across player counts, player populations "
+         "(weak, scripted, strong) and design variants?\n\n"
+         "A study file names player counts x populations (x component variants); each "
+         "combination is a cell, played as an ordinary run folder, fitted (the most equal "
+         "starting VP), its recommendation confirmed on fresh seeds, and reported together.\n\n"
+         "Start with `cdsim study run default` (2, 3 and 4 players x random and scripted "
+         "players; a few minutes on 2 cores), then `cdsim study report studies/default`. "
+         "`cdsim study init my-study.toml` writes that study file to edit.",
+    no_args_is_help=True)
+app.add_typer(study_app, name="study")
+
+
+@study_app.command("run")
+def study_run(
+    study: Annotated[str, typer.Argument(
+        help="Study file (TOML), or the name of a shipped study: default.", show_default=False)],
+    out: Annotated[Path | None, typer.Option(
+        help="Study folder to create (default: studies/NAME, NAME from the study file).")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
+    resume: Annotated[bool, typer.Option(
+        help="Continue an interrupted study in --out (nothing finished is replayed).")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite the study in --out.")] = False,
+    backend: Annotated[str, typer.Option(help="loky (this machine) or dask.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        help="Dask scheduler address (with --backend dask); default: a local cluster.")] = None,
+) -> None:
+    """Play every cell of a study: fitting games, then each recommended vector on fresh seeds.
+
+    \b
+    Example study file (see also `cdsim study init FILE`):
+    \b
+    name = "start-vp"
+    seed = 1
+    games = 4000                 # per cell (a population or [[cell]] may override)
+    players = [2, 3, 4]
+    [[population]]
+    name = "random"
+    lineup = ["random"]          # one name: every seat
+    [[population]]
+    name = "scripted"
+    lineup = ["greedy", "villa", "landscape", "bread"]  # seats take the first N
+    rotate_seats = true          # each deal in all seat rotations
+    [[variant]]                  # optional: A/B variants, paired with the base
+    name = "B05-at-6"
+    components = "variants/b05"  # a component folder, as --components takes
+    \b
+    Optional keys: confirm_games, confirm_seed, chunk_size, start_vp = {4 = [8, 9, 10, 11]},
+    radius (6), tolerance (0.02), resamples (200), strategy_params, components, description;
+    per population: games, confirm_games, pool (instead of lineup), strategy_params;
+    [[cell]] players, population, games: one cell's own count.
+    \b
+    Example: cdsim study run my-study.toml --out studies/mine
+             cdsim study report studies/mine     (then open studies/mine/study.html)
+
+    All cells' chunks share one work queue; Ctrl-C keeps every finished chunk and --resume
+    continues; the rows are identical for any --jobs. A bad study file is one error line,
+    before any game is played."""
+    from cdsim import study as st
+    from reports.study import Fitter
+
+    if backend not in ("loky", "dask"):
+        raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
+    if jobs == 0:
+        raise CdsimError("--jobs must be a number of workers (or -1 for every core), not 0")
+    spec = st.load_study(st.resolve(study))
+    root = out or Path("studies") / spec.name
+    start = time.perf_counter()
+    with _backend(backend, scheduler), _StudyProgress(spec.name) as progress:
+        try:
+            manifest = st.run(spec, root, Fitter(), jobs, backend, resume, force,
+                              progress.chunk, progress.plan)
+        except KeyboardInterrupt:
+            progress.close()
+            print(f"cdsim: interrupted; finished chunks are saved in {root}: continue with "
+                  f"cdsim study run {study} --out {root} --resume", file=sys.stderr)
+            sys.exit(130)
+    wall = time.perf_counter() - start
+    cells = manifest["cells"]
+    print(f"study {spec.name}: {len(cells)} cells in {root} ({progress.played} games played now "
+          f"in {wall:.1f} s); next: cdsim study report {root}")
+
+
+class _StudyProgress:
+    """One progress bar for a whole study (rich on a terminal, plain lines otherwise)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.played = 0
+        self.total = 0
+        self.done = 0
+        self.start = time.perf_counter()
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> _StudyProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+    def plan(self, total: int, done: int) -> None:
+        """The games planned so far (confirmations and re-simulation rounds add to it)."""
+        self.total, self.done = total, done
+        if self.bar is None and sys.stdout.isatty() and total > done:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(TextColumn(f"study {self.name}"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
+            self.bar.start()
+            self.task = self.bar.add_task("games", total=total, completed=done, rate="-")
+        if self.bar is not None:
+            self.bar.update(self.task, total=total, completed=done)
+
+    def chunk(self, key: str, games: int) -> None:
+        self.played += games
+        self.done += games
+        rate = self.played / max(time.perf_counter() - self.start, 1e-9)
+        if self.bar is not None:
+            self.bar.update(self.task, advance=games, rate=f"{rate:.0f}")
+            return
+        eta = (self.total - self.done) / rate if rate else 0
+        print(f"{key}: {self.done}/{self.total} games, {rate:.0f} games/s, eta {eta:.0f} s",
+              flush=True)
+
+
+@study_app.command("report")
+def study_report(
+    folder: Annotated[Path, typer.Argument(help="Study folder made by `cdsim study run`.",
+                                           show_default=False)],
+    out: Annotated[Path | None, typer.Option(
+        help="Folder for study.html, study.md, study.json and charts/ (default: the study "
+             "folder).")] = None,
+    tolerance: Annotated[float | None, typer.Option(
+        help="Largest seat win-share gap that counts as fair (default: the study file's, "
+             "0.02 = 2 points).")] = None,
+    resamples: Annotated[int | None, typer.Option(
+        help="Bootstrap resamples of whole deals (default: the study file's, 200).")] = None,
+) -> None:
+    """Report a study: per player count each population's seat win shares with 95% intervals,
+    its recommended starting VP and how stable that is (bootstrap over deals), the
+    confirmation on fresh seeds, variants against the base (paired), one headline per player
+    count, charts. Writes study.html (self-contained), study.md and study.json.
+
+    Example: cdsim study report studies/default (then open studies/default/study.html)."""
+    from reports.study import write
+
+    page = write(folder, out, tolerance, resamples)
+    print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, "
+          f"{page.with_suffix('.json')} and {page.parent / 'charts'}/")
+    data = json.loads(page.with_suffix(".json").read_text())
+    for line in data["headlines"].values():
+        print(line)
+
+
+@study_app.command("init")
+def study_init(
+    path: Annotated[Path, typer.Argument(help="Study file to write (e.g. my-study.toml).",
+                                         show_default=False)],
+) -> None:
+    """Write the shipped default study file, commented, to edit into your own.
+
+    Example: cdsim study init my-study.toml && cdsim study run my-study.toml"""
+    from cdsim.study import write_template
+
+    write_template(path)
+    print(f"wrote {path}; edit it, then: cdsim study run {path}")
 
 
 @app.command("strategies")

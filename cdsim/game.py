@@ -250,7 +250,7 @@ class GameState:
             taken = {p.pawn for p in self.players}
             free = [s for s in range(SPACES) if s not in taken]
             self.players[seat].pawn = self.choose(seat, self.strategies[seat].choose_start, free)
-            self.log(f"  seat {seat} starts on space {self.players[seat].pawn}")
+            self.log(f"  seat {seat + 1} starts on space {self.players[seat].pawn}")
 
     # -- R4: a turn ----------------------------------------------------------------
     def move_options(self, seat: int) -> list[Move]:
@@ -302,9 +302,9 @@ class GameState:
         how = "bread move" if move.bread else "moves"
         if take.edges is None:
             p.stored += 1
-            self.log(f"  seat {seat} {how} to {move.dest}, takes {name}, stores it")
+            self.log(f"  seat {seat + 1} {how} to {move.dest}, takes {name}, stores it")
             return
-        self.log(f"  seat {seat} {how} to {move.dest}, takes {name}, builds at "
+        self.log(f"  seat {seat + 1} {how} to {move.dest}, takes {name}, builds at "
                  f"{divmod(take.cell, 6)} as {edge_text(take.edges)}")
         self.build(seat, tile, take.cell, take.edges)
 
@@ -424,7 +424,7 @@ def run_game(state: GameState) -> None:
         if phase == 0:
             state.place_pawns()  # R2.5: blind, before any tile is dealt (R2.4)
         state.deal()
-        state.log(f"== phase {phase + 1}, starting player seat {state.start_player}")
+        state.log(f"== phase {phase + 1}, starting player seat {state.start_player + 1}")
         for rnd in range(ROUNDS):
             state.round = rnd
             for seat in state.seat_order():

@@ -69,7 +69,7 @@ def scoring_phase(state: GameState) -> None:
     for seat in scoring_order(state):
         choice = state.choose(seat, state.strategies[seat].choose_circle, circle_options(state))
         state.circle_owner[choice.circle] = seat
-        state.log(f"  seat {seat} takes circle {choice.circle}")
+        state.log(f"  seat {seat + 1} takes circle {choice.circle}")
         resolve_card(state, seat, choice.first)
         resolve_card(state, seat, choice.second)  # R8.6: after the first card's rewards
     for p in state.players:

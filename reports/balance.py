@@ -85,31 +85,72 @@ def evaluate(arrays: SeatArrays, vector: tuple[int, ...], tolerance: float,
                         equivalence(wins, games, tolerance, deff))
 
 
-def _spread(wins: NDArray[np.int64]) -> float:
-    return float(wins.max() - wins.min())
+def candidates(current: tuple[int, ...] | NDArray[np.int64], radius: int) -> NDArray[np.int64]:
+    """Every vector within ±radius of ``current`` per seat, seat 1 kept (only differences
+    matter), in lexicographic order: shape (vectors, seats)."""
+    base = np.asarray(current, dtype=np.int64)
+    steps = range(-radius, radius + 1)
+    offsets = np.array(list(itertools.product(steps, repeat=len(base) - 1)), dtype=np.int64)
+    offsets = offsets.reshape(-1, len(base) - 1)
+    return base[None, :] + np.hstack([np.zeros((len(offsets), 1), dtype=np.int64), offsets])
+
+
+def grid_counts(arrays: SeatArrays, vectors: NDArray[np.int64],
+                weights: NDArray[np.floating] | NDArray[np.integer] | None = None) -> NDArray[np.int64]:
+    """Each seat's wins under each of ``vectors`` (V, seats), as ``win_counts`` one by one:
+    shape (V, seats). With ``weights`` (games, B), e.g. bootstrap multiplicities of each
+    game, the weighted counts of every column: shape (V, B, seats)."""
+    n = arrays.players
+    games = len(arrays.base)
+    tie = n - 1 - arrays.tiebreak_order  # as in winners(): ties go by R10.6
+    w = None if weights is None else np.asarray(weights, dtype=np.float32)
+    if w is not None and float(w.sum(axis=0).max(initial=0)) >= 2**24:
+        raise ValueError("weights too large to count exactly in float32")
+    base = (arrays.base * n + tie).astype(np.int32)  # (total VP) * n + tie order, shifted
+    shift = (np.asarray(vectors, dtype=np.int64) * n).astype(np.int32)
+    block = max(1, 1_000_000 // max(1, games * n))
+    out = []
+    for i in range(0, len(vectors), block):
+        v = shift[i:i + block]
+        win = np.argmax(base[None, :, :] + v[:, None, :], axis=2)
+        if w is None:
+            rows = np.arange(len(v))[:, None] * n
+            out.append(np.bincount((rows + win).ravel(), minlength=len(v) * n).reshape(-1, n))
+        else:  # (Vb, G) @ (G, B) per seat; sums of small integers: exact in float32
+            out.append(np.rint(np.stack([(win == s).astype(np.float32) @ w for s in range(n)],
+                                        axis=-1)).astype(np.int64))
+    return np.concatenate(out).astype(np.int64)
+
+
+def best_index(counts: NDArray[np.int64], vectors: NDArray[np.int64],
+               current: tuple[int, ...] | NDArray[np.int64]) -> NDArray[np.int64]:
+    """Index of the most equal vector: counts (V, seats) -> a scalar array; (V, B, seats) ->
+    one index per column B.
+
+    Objective: the smallest gap between the most and the least winning seat; ties go to the
+    smallest sum of squared deviations from equal shares, then to the vector nearest the
+    current one (sum of |differences|), then to the first in lexicographic order."""
+    c = counts if counts.ndim == 3 else counts[:, None, :]
+    n = c.shape[-1]
+    total = c.sum(axis=-1)
+    keys = (c.max(axis=-1) - c.min(axis=-1),  # spread
+            ((n * c - total[..., None]) ** 2).sum(axis=-1),  # n^2 x squared deviations: exact
+            np.broadcast_to(np.abs(vectors - np.asarray(current)).sum(axis=1)[:, None],
+                            total.shape))
+    ok = np.ones(total.shape, dtype=bool)
+    for key in keys:
+        best = np.where(ok, key, np.iinfo(np.int64).max).min(axis=0)
+        ok &= key == best
+    first = np.asarray(np.argmax(ok, axis=0), dtype=np.int64)  # lowest index: lexicographic
+    return first if counts.ndim == 3 else first[0]
 
 
 def search(arrays: SeatArrays, current: tuple[int, ...], radius: int = 6) -> tuple[int, ...]:
-    """The vector whose seat win shares are most equal.
-
-    Only differences between seats matter, so seat 0 keeps its current value
-    and every other seat ranges over current ± radius. Objective: the smallest
-    gap between the most and least winning seat; ties go to the smallest sum of
-    squared deviations from equal shares, then to the vector nearest the current one.
-    """
-    n = arrays.players
-    base = np.asarray(current, dtype=np.int64)
-    best: tuple[float, float, int, tuple[int, ...]] | None = None
-    expected = len(arrays.base) / n
-    for offsets in itertools.product(range(-radius, radius + 1), repeat=n - 1):
-        v = base + np.array((0, *offsets), dtype=np.int64)
-        wins = win_counts(arrays, v)
-        score = (_spread(wins), float(np.sum((wins - expected) ** 2)),
-                 int(np.abs(v - base).sum()), tuple(int(x) for x in v))
-        if best is None or score < best:
-            best = score
-    assert best is not None
-    return best[3]
+    """The vector within ±radius of ``current`` whose seat win shares are most equal (seat 1
+    keeps its value: only differences matter; the objective is ``best_index``'s)."""
+    vectors = candidates(current, radius)
+    return tuple(int(x) for x in vectors[int(best_index(grid_counts(arrays, vectors), vectors,
+                                                        current))])
 
 
 def shift_curves(arrays: SeatArrays, current: tuple[int, ...], deff: float = 1.0
@@ -163,7 +204,7 @@ def _verdict(r: VectorResult) -> str:
         return (f"every seat gap is within ±{t.tolerance:.1%} (equivalence shown: the 90% bound "
                 f"on the largest gap is {t.gap_upper:.1%})")
     return (f"equal seats within ±{t.tolerance:.1%} is not shown (the 90% bound on the gap between "
-            f"seats {t.pair[0]} and {t.pair[1]} reaches {t.gap_upper:.1%})")
+            f"seats {t.pair[0] + 1} and {t.pair[1] + 1} reaches {t.gap_upper:.1%})")
 
 
 def explain(result: BalanceResult) -> str:
@@ -186,7 +227,7 @@ def comparison_table(result: BalanceResult) -> tuple[list[str], list[list[object
     rows: list[list[object]] = []
     for s in range(result.players):
         c, r = result.current, result.recommended
-        rows.append([s, c.vector[s], f"{c.shares[s]:.1%} [{c.low[s]:.1%}, {c.high[s]:.1%}]",
+        rows.append([s + 1, c.vector[s], f"{c.shares[s]:.1%} [{c.low[s]:.1%}, {c.high[s]:.1%}]",
                      r.vector[s], f"{r.shares[s]:.1%} [{r.low[s]:.1%}, {r.high[s]:.1%}]"])
     return header, rows
 

@@ -15,7 +15,7 @@ import polars as pl
 
 from cdsim.records import BREAKDOWN
 from reports.stats import FloatArray
-from reports.tables import PHASES
+from reports.tables import PHASES, seat_label
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 SOURCE_COLOURS = dict(zip(BREAKDOWN, ("#7f7f7f", "#1f77b4", "#d62728", "#bcbd22", "#9467bd",
@@ -53,6 +53,29 @@ def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high
     return _png(fig)
 
 
+def grouped(labels: Sequence[str], series: Sequence[tuple[str, FloatArray, FloatArray, FloatArray]],
+            ylabel: str, title: str, line: float | None = None, line_label: str = "") -> bytes:
+    """Points with interval bars, grouped: one group per label (e.g. seat), one colour per
+    series (name, value, low, high); an optional horizontal reference line."""
+    fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    x = np.arange(len(labels))
+    width = 0.8 / max(1, len(series))
+    for i, (name, value, low, high) in enumerate(series):
+        xs = x + (i - (len(series) - 1) / 2) * width
+        v = np.asarray(value, dtype=float)
+        yerr = [np.clip(v - low, 0, None), np.clip(high - v, 0, None)]
+        ax.errorbar(xs, v, yerr=yerr, fmt="o", color=COLOURS[i % len(COLOURS)], capsize=4,
+                    label=name)
+    if line is not None:
+        ax.axhline(line, color="black", lw=1, ls="--", label=line_label or None)
+    ax.set_xticks(x, labels)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return _png(fig)
+
+
 def placements(df: pl.DataFrame, players: int) -> bytes:
     """Share of games each seat finished 1st..Nth (stacked horizontal bars)."""
     fig, ax = plt.subplots(figsize=(6.4, 0.6 * players + 1.6))
@@ -68,7 +91,7 @@ def placements(df: pl.DataFrame, players: int) -> bytes:
                 ax.text(left[s] + share[s] / 2, s, f"{share[s]:.0%}", ha="center", va="center",
                         fontsize=8, color="white")
         left += share
-    ax.set_yticks(np.arange(players), [f"seat {s}" for s in range(players)])
+    ax.set_yticks(np.arange(players), [seat_label(s) for s in range(players)])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of games")
@@ -115,7 +138,7 @@ def vp_by_phase(df: pl.DataFrame, players: int) -> bytes:
         q25, q75 = part["q25"].to_numpy()[order], part["q75"].to_numpy()[order]
         xs = x + (s - (players - 1) / 2) * 0.12
         ax.errorbar(xs, med, yerr=[med - q25, q75 - med], marker="o", color=COLOURS[s], capsize=3,
-                    lw=1.2, label=f"seat {s}")
+                    lw=1.2, label=seat_label(s))
     ax.set_xticks(x, ["after 1", "after 2", "after 3", "after 4", "final"])
     ax.set_xlabel("scoring phase")
     ax.set_ylabel("VP (median; bar = middle 50%)")
@@ -131,7 +154,7 @@ def final_distributions(values: dict[int, FloatArray]) -> bytes:
     bins = np.arange(np.floor(lo) - 0.5, np.ceil(hi) + 1.5, max(1.0, (hi - lo) / 60))
     for s, v in values.items():
         ax.hist(v, bins=bins.tolist(), histtype="step", density=True, lw=1.5, color=COLOURS[s],
-                label=f"seat {s} (mean {v.mean():.1f})")
+                label=f"{seat_label(s)} (mean {v.mean():.1f})")
     ax.set_xlabel("final VP")
     ax.set_ylabel("share of games")
     ax.set_title("Final VP by seat")
@@ -144,7 +167,7 @@ def convergence(played: FloatArray, share: FloatArray, low: FloatArray, high: Fl
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     first = min(10, len(played) - 1)  # the first handful of games only show noise
     for s in range(players):
-        ax.plot(played[first:], share[s, first:], color=COLOURS[s], lw=1.2, label=f"seat {s}")
+        ax.plot(played[first:], share[s, first:], color=COLOURS[s], lw=1.2, label=seat_label(s))
         ax.fill_between(played[first:], low[s, first:], high[s, first:], color=COLOURS[s],
                         alpha=0.12)
     _fair(ax, players)
@@ -164,7 +187,7 @@ def shift_chart(shifts: Sequence[int], share: FloatArray, low: FloatArray, high:
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     x = np.asarray(shifts)
     for s in range(players):
-        ax.plot(x, share[s], marker="o", color=COLOURS[s], label=f"seat {s} (now {current[s]})")
+        ax.plot(x, share[s], marker="o", color=COLOURS[s], label=f"{seat_label(s)} (now {current[s]})")
         ax.fill_between(x, low[s], high[s], color=COLOURS[s], alpha=0.12)
     _fair(ax, players)
     ax.axvline(0, color="grey", lw=0.8)

@@ -132,7 +132,8 @@ def _summary(doc: Doc, run: Run, arrays: SeatArrays) -> None:
         ["seats rotated", "yes (each deal in all seat rotations)" if run.rotated else "no"],
         ["strategy params", c.get("strategy_params") or "defaults"],
         ["component set", f"{comps}, digest `{str(m.get('components_digest', ''))[:12]}`"],
-        ["versions", versions], ["simulation wall time", f"{m.get('wall_seconds', 0):.1f} s"],
+        ["engine", m.get("engine", "python")], ["versions", versions],
+        ["simulation wall time", f"{m.get('wall_seconds', 0):.1f} s"],
         ["command", f"`{m.get('command', '')}`"],
     ])
 
@@ -151,7 +152,7 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
              f"the effective sample size (design effect {sb.deff:.2f})." if run.rotated else "."))
     rows = []
     for r in t.iter_rows(named=True):
-        rows.append([r["seat"], r["start_vp"], r["games"], r["wins"],
+        rows.append([r["seat"] + 1, r["start_vp"], r["games"], r["wins"],
                      interval(r["share"], r["low"], r["high"]), f"{r['mean_vp']:.1f}",
                      f"{r['mean_margin_losing']:.1f}" if r["mean_margin_losing"] is not None else "-",
                      r["tiebreak_wins"]])
@@ -167,7 +168,7 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
           f"final VP; in {sb.tiebreak_games} ({pct(sb.tiebreak_games / sb.games)}) the R10.6 "
           "tie-break (scroll disc furthest behind, then lower in the stack) chose the winner.")
     doc.chart("seat_win_share", charts.share_points(
-        [f"seat {s}\n({v} VP)" for s, v in zip(t["seat"], t["start_vp"], strict=True)],
+        [f"{tables.seat_label(s)}\n({v} VP)" for s, v in zip(t["seat"], t["start_vp"], strict=True)],
         t["share"].to_numpy(), t["low"].to_numpy(), t["high"].to_numpy(), n,
         "Win share by seat"), "Win share per seat with 95% Wilson intervals; dashed: fair 1/N.")
     doc.chart("placements", charts.placements(sb.placements, n),
@@ -195,7 +196,7 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
                              f" (n={cells[s]['appearances']})" if s in cells else "-"
                              for s in seats)])
     doc.p("Win share by strategy and seat:")
-    doc.table(["strategy", *(f"seat {s}" for s in seats)], grid)
+    doc.table(["strategy", *(tables.seat_label(s) for s in seats)], grid)
     doc.chart("strategy_win_share", charts.share_points(
         st.table["strategy"].to_list(), st.table["share"].to_numpy(), st.table["low"].to_numpy(),
         st.table["high"].to_numpy(), n, "Win share by strategy"),
@@ -260,12 +261,17 @@ def write(run_path: Path, out: Path | None = None, tolerance: float = 0.02) -> P
     balance.check_tolerance(tolerance)
     run = open_run(run_path)
     doc = build(run, tolerance)
-    out = out or run_path
-    page = out / "report.html"
+    return publish(doc, out or run_path, "report", f"cdsim report: {run_path.name}")
+
+
+def publish(doc: Doc, out: Path, stem: str, title: str) -> Path:
+    """Write ``doc`` into ``out``: charts/NAME.png, STEM.md and the self-contained
+    STEM.html (charts embedded), each atomically; returns the HTML's path."""
     for name, png in doc.charts.items():
         save(out / "charts" / f"{name}.png", png)
-    save(out / "report.md", doc.markdown().encode())
-    save(page, doc.html(f"cdsim report: {run_path.name}").encode())
+    save(out / f"{stem}.md", doc.markdown().encode())
+    page = out / f"{stem}.html"
+    save(page, doc.html(title).encode())
     return page
 
 

@@ -66,6 +66,29 @@ def seat_design_effect(winner: NDArray[np.integer], setup: NDArray[np.integer],
     return max(design_effect(winner == s, setup) for s in range(players))
 
 
+def paired_difference(diff: NDArray[np.floating] | NDArray[np.integer],
+                      cluster: NDArray[np.integer], z: float = Z95
+                      ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Mean of per-game paired differences (games, k) with a cluster-robust 95% interval.
+
+    ``diff[g]`` compares the same game (same seed, same deal) under two designs; games of one
+    ``cluster`` (the dealt setup) are correlated, so the variance of the mean is the
+    cluster-robust one (sums over clusters). Returns (mean, low, high), each shaped (k,).
+    Identical designs give exactly 0 with an interval of [0, 0]."""
+    d = np.asarray(diff, dtype=float)
+    d = d.reshape(len(d), -1)
+    g = len(d)
+    mean = d.mean(axis=0) if g else np.full(d.shape[1], np.nan)
+    _, inverse = np.unique(cluster, return_inverse=True)
+    k = int(inverse.max()) + 1 if g else 0
+    if k < 2:
+        return mean, mean.copy(), mean.copy()
+    sums = np.zeros((k, d.shape[1]))
+    np.add.at(sums, inverse, d - mean)
+    half = z * np.sqrt(k / (k - 1) * np.sum(sums**2, axis=0)) / g
+    return mean, mean - half, mean + half
+
+
 @dataclass(frozen=True)
 class EqualShares:
     """Test of 'every seat wins equally often' (chi-square goodness of fit)."""

@@ -18,6 +18,13 @@ from reports.stats import (
     wilson,
 )
 
+
+def seat_label(seat: int) -> str:
+    """A seat as people count them (the rulebook's seat 1 is the first player, who gets 8 VP);
+    the Parquet ``seat`` column and every array index stay 0-based."""
+    return f"seat {seat + 1}"
+
+
 CARDS_PER_GAME = 8  # R3.1, R8.3: 4 scoring phases x one disc x 2 cards
 PHASES = ("vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4", "final_vp")
 

@@ -214,6 +214,8 @@ def test_report_html_is_self_contained_with_every_chart(hand: Path, tmp_path: Pa
         assert f"](charts/{name}.png)" in md
         assert (tmp_path / "rep" / "charts" / f"{name}.png").read_bytes() == page.images[name]
     assert "50.0% [" in md and "reconstructed default" in md and "p = " in md
+    assert "| strategy | seat 1 | seat 2 | seat 3 |" in md and "seat 0" not in md  # from 1
+    assert "\n| 1 | 8 | 10 | 5 |" in md  # the seat table's first row: seat 1, 8 VP, 5 wins
 
 
 def _simulate(run: Path, start_vp: tuple[int, ...], games: int = 45) -> Path:
@@ -253,6 +255,8 @@ def test_balance_command_prints_both_vectors_and_writes_the_chart(hand: Path) ->
     assert out.returncode == 0, out.stderr
     assert "now: start VP 8/9/13" in out.stdout and "recommended" in out.stdout
     assert "tolerance ±5.0%" in out.stdout
+    table = out.stdout.splitlines()[2:5]  # the seats, counted from 1
+    assert [line.split()[:2] for line in table] == [["1", "8"], ["2", "9"], ["3", "13"]]
     assert (hand / "balance_shift.png").read_bytes().startswith(b"\x89PNG")
     data = json.loads(cdsim("balance", str(hand), "--json").stdout)
     assert data["current"]["start_vp"] == [8, 9, 13] and data["current"]["wins"] == [5, 3, 2]
