@@ -1,0 +1,79 @@
+"""Self-contained HTML pages: a game's replay and a component set's sheet.
+
+Each page is one file: the template (``*.html``), the style (``style.css``) and the
+scripts (``common.js`` and the page's own) inlined, the data embedded as JSON. No
+network, no external script or font: it opens from disk in any browser.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cdsim.components import Components
+from cdsim.errors import CdsimError
+from cdsim.kinds import EDGE_NAMES
+
+
+def _asset(name: str) -> str:
+    return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _embed(data: Any) -> str:
+    """JSON that is safe inside <script>: no '<' can end the element early."""
+    return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _page(template: str, title: str, data: Any, script: str) -> str:
+    parts = {"{{title}}": html.escape(title), "{{style}}": _asset("style.css"),
+             "{{data}}": _embed(data), "{{script}}": _asset("common.js") + "\n" + _asset(script)}
+    return re.sub(r"\{\{\w+\}\}", lambda m: parts[m[0]], _asset(template))
+
+
+def replay_page(data: dict[str, Any]) -> str:
+    """The replay of one game; ``data`` is ``cdsim.replay.Recorder.finish()``."""
+    n = len(data["players"])
+    return _page("replay.html", f"Carpe Diem replay: seed {data['seed']}, {n} players", data,
+                 "replay.js")
+
+
+def components_data(c: Components, source: str) -> dict[str, Any]:
+    """A component set as the sheet draws it: every entry with its provenance."""
+    counts = {i: 0 for i in range(len(c.tile_types))}
+    for t in (*c.light, *c.dark):
+        counts[t] += 1
+    return {
+        "source": source,
+        "digest": c.digest[:12],
+        "default": c.is_default,
+        "tiles": [[t.id, list(t.edges), t.chimneys, t.building, int(t.dark), counts[i],
+                   t.provenance, " ".join(EDGE_NAMES[e] for e in t.edges)]
+                  for i, t in enumerate(c.tile_types)],
+        "boards": [[b.id, b.spade, sorted(b.scrolls), b.provenance] for b in c.boards],
+        "parts": [[p.id, [[g.kind, g.vp, g.line] for g in p.goals], p.provenance]
+                  for p in (c.frame_parts[k] for k in sorted(c.frame_parts))],
+        "cards": {o.id: {"deck": o.deck, "pay": o.pay, "text": o.describe(),
+                         "provenance": o.provenance} for o in c.objectives.values()},
+        "fountains": [[f.id, f.goal, f.vp, f.provenance] for f in c.fountains.values()],
+        "scroll": list(c.scroll_points),
+        "villa": list(c.villa_points_table),
+        "villa_extra": c.villa_points_per_extra,
+    }
+
+
+def components_page(c: Components, source: str) -> str:
+    """Every piece of a component set, drawn, for checking a transcription piece by piece."""
+    return _page("components.html", f"Carpe Diem components: {source}", components_data(c, source),
+                 "components.js")
+
+
+def write_page(path: Path, page: str) -> None:
+    """Write a page; an unwritable path is the user's error (one line, exit 2)."""
+    try:
+        path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise CdsimError(f"{path}: cannot write: {exc.strerror or exc}") from None
