@@ -26,7 +26,8 @@ class StrategyFailure(RuntimeError):
 
     def __init__(self, strategy: str, seat: int, method: str, problem: str, where: str = "",
                  detail: str = "") -> None:
-        super().__init__(f"strategy {strategy!r} (seat {seat}) {problem} in {method}{where}")
+        # seats are named 1..N to people, as the rulebook counts them
+        super().__init__(f"strategy {strategy!r} (seat {seat + 1}) {problem} in {method}{where}")
         self.strategy, self.seat, self.method = strategy, seat, method
         self.problem, self.where, self.detail = problem, where, detail
 

@@ -1,10 +1,13 @@
 """Benchmark (make bench): prints figures on this machine; never fails on them.
 
-1. median ms per 4-player game, single process: random players and the scripted mix,
-   with the compiled modules (make install) and with the Python sources (CDSIM_PURE=1);
-2. games/s of `cdsim simulate --jobs 1` and `--jobs 2` (scripted mix);
-3. peak memory (max RSS of the driver and of any worker) of a 20,000-game run;
-4. how long `cdsim report` and `cdsim balance` take on that run.
+1. ms per 4-player game on one core, random players and the scripted mix: the Python
+   engine (compiled with mypyc, and from its sources) and the Rust core (through the
+   binding, a chunk at a time), measured in the same run, and their ratios;
+2. the pure Rust crate's own figures (cargo's release example): per game, a state copy;
+3. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
+   time end to end (Parquet included), on the core and on the Python engine's rate;
+4. peak memory (max RSS of any one process) of a 100,000-game run;
+5. how long `cdsim report` and `cdsim balance` take on that run.
 """
 
 from __future__ import annotations
@@ -54,25 +57,68 @@ def reference_ms() -> float:
     return statistics.median(times)
 
 
-def medians(scale: int) -> None:
+LINEUPS = (("random", ["random"] * 4), ("scripted mix", MIX))
+
+
+def medians(scale: int) -> dict[str, float]:
+    """The Python engine's best-of-3 median ms per game, per line-up."""
     how = "compiled (mypyc)" if native.active() else "Python sources"
     print(f"reference loop: {reference_ms():.1f} ms (the machine's speed now; lower is faster)",
           flush=True)
-    for label, lineup, games in (("random", ["random"], 200 // scale),
-                                 ("scripted mix (greedy, villa, landscape, bread)", MIX,
-                                  100 // scale)):
+    out = {}
+    for label, lineup in LINEUPS:
+        games = (200 if label == "random" else 60) // scale
         ms, best = median_ms(lineup, games)
-        print(f"{label}, 4 players, single process, {how}: median {ms:.1f} ms/game "
-              f"({1000 / ms:.0f} games/s) over 3 x {games} games; best of 3 per game: "
-              f"median {best:.1f} ms", flush=True)
+        out[label] = best
+        print(f"python engine, {how}, {label}, 4 players: median {ms:.2f} ms/game; best of 3 "
+              f"per game: median {best:.2f} ms ({games} games)", flush=True)
+    return out
 
 
-def simulate(games: int, jobs: int, strategies: list[str], out: Path) -> float:
+def core_ms(scale: int) -> dict[str, float]:
+    """The core through the binding, one chunk on one core: best of 3 passes, ms/game."""
+    from cdsim.core import available, play_chunk_frame
+    from cdsim.runner import RunConfig
+
+    if not available():
+        print("rust core: not built (no cargo at make install): no core figures", flush=True)
+        return {}
+    out = {}
+    for label, lineup in LINEUPS:
+        games = (20000 if label == "random" else 4000) // scale
+        config = RunConfig(players=4, games=games, seed=1, strategies=tuple(lineup))
+        passes = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            play_chunk_frame(config, 0, games, engine="rust")
+            passes.append((time.perf_counter() - t0) * 1000 / games)
+        out[label] = min(passes)
+        print(f"rust core via the binding, {label}, 4 players: {min(passes):.3f} ms/game "
+              f"(best of 3 x {games} games, rows as a DataFrame included)", flush=True)
+    return out
+
+
+def cargo_example() -> None:
+    """The pure crate's release figures (per game without Python, a mid-game state copy)."""
+    core = Path(__file__).resolve().parent.parent / "core"
+    try:
+        out = subprocess.run(["cargo", "run", "--quiet", "--release", "--example", "bench"],
+                             cwd=core, check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"rust crate example: not run ({exc})", flush=True)
+        return
+    for line in out.stdout.splitlines():
+        print(f"rust crate (no Python): {line}", flush=True)
+
+
+def simulate(games: int, jobs: int, strategies: list[str], out: Path, rotate: bool = False,
+             engine: str = "rust") -> float:
     cmd = [sys.executable, "-m", "cdsim", "simulate", "--out", str(out), "--players", "4",
            "--games", str(games), "--strategies", ",".join(strategies), "--jobs", str(jobs),
-           "--seed", "1", "--chunk-size", "100"]
+           "--seed", "1", *(["--rotate-seats"] if rotate else [])]
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "CDSIM_ENGINE": engine})
     return games / (time.perf_counter() - t0)
 
 
@@ -85,19 +131,34 @@ def main() -> None:
     if args.medians_only:
         medians(scale)
         return
-    medians(scale)
+    python = medians(scale)
     if native.active():  # the same figures from the Python sources, in a fresh process
         subprocess.run([sys.executable, __file__, "--medians-only", *sys.argv[1:]],
                        check=True, env={**os.environ, "CDSIM_PURE": "1"})
+    rust = core_ms(scale)
+    for label in rust:
+        print(f"ratio, {label}: the core is {python[label] / rust[label]:.0f}x the Python "
+              f"engine's best build measured above", flush=True)
+    cargo_example()
     with tempfile.TemporaryDirectory() as tmp:
-        for jobs in (1, 2):
-            rate = simulate(1200 // scale, jobs, MIX, Path(tmp) / f"j{jobs}")
-            print(f"cdsim simulate --jobs {jobs}, scripted mix: {rate:.1f} games/s", flush=True)
-        big = 20000 // scale
+        games = 10000 // scale
         t0 = time.perf_counter()
-        simulate(big, 2, ["random"] * 4, Path(tmp) / "big")
+        simulate(games, 2, MIX, Path(tmp) / "core", rotate=True)
+        wall = time.perf_counter() - t0
+        print(f"cdsim simulate --players 4 --games {games} --rotate-seats --jobs 2, scripted "
+              f"mix: {wall:.1f} s wall end to end ({games / wall:.0f} games/s)", flush=True)
+        t0 = time.perf_counter()
+        slow = 400 // scale
+        simulate(slow, 2, MIX, Path(tmp) / "python", rotate=True, engine="python")
+        rate = slow / (time.perf_counter() - t0)
+        print(f"the same on the Python engine (CDSIM_ENGINE=python, {slow} games): "
+              f"{rate:.0f} games/s, so 10,000 games take about {10000 / rate:.0f} s; ratio "
+              f"{10000 / rate / (wall * 10000 / games):.0f}x", flush=True)
+        big = 100000 // scale
+        t0 = time.perf_counter()
+        simulate(big, 2, MIX, Path(tmp) / "big", rotate=True)
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f"peak memory of a {big}-game run (random players, --jobs 2): "
+        print(f"peak memory of a {big}-game run (scripted mix, --jobs 2): "
               f"{peak:.0f} MiB max RSS of any one process "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
         for command in ("report", "balance"):

@@ -98,3 +98,26 @@ def test_core_checking_mode_runs_every_invariant() -> None:
                        "bread"))
     checked = core.play_chunk_frame(config, 0, 8, check=True)
     assert checked.equals(play_chunk_frame(config, 0, 8, engine="rust"))
+
+
+def test_without_the_core_a_batch_plays_on_the_python_engine(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    """No Rust toolchain at install: no cdsim._core, and every run uses the Python engine
+    (the same rows), which the manifest records."""
+    from pathlib import Path
+
+    from cdsim.runner import prepare, run_chunks, run_digest
+
+    config = RunConfig(players=2, games=6, seed=2, strategies=("greedy", "bread"), chunk_size=3)
+    runs = {}
+    for name, missing in (("python", True), ("either", False)):
+        if missing:
+            monkeypatch.setattr(core, "module", lambda: None)
+        else:
+            monkeypatch.undo()
+        run = Path(str(tmp_path)) / name
+        manifest = run_chunks(run, prepare(run, config, False, False), 1, "loky")
+        runs[name] = (manifest["engine"], run_digest(run))
+    assert runs["python"][0] == "python"
+    assert runs["either"][0] == ("rust" if core.available() else "python")
+    assert runs["python"][1] == runs["either"][1]

@@ -186,7 +186,7 @@ def test_a_failing_user_strategy_is_one_line_and_keeps_finished_chunks(tmp_path:
                 "--strategies", f"random,{spec}", "--chunk-size", "1", "--jobs", "2")
     _one_line_exit_1(out)
     message = out.stderr
-    assert f"strategy '{spec}' (seat 1) raised ValueError: odd deal in choose_start" in message
+    assert f"strategy '{spec}' (seat 2) raised ValueError: odd deal in choose_start" in message
     finished = read_manifest(run)["finished"]
     assert 0 < len(finished) < 8  # some deals are odd, some even: the good chunks are kept
     assert f"{len(finished)} finished chunks are kept" in message
