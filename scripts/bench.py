@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -77,8 +76,8 @@ def medians(scale: int) -> dict[str, float]:
 
 def core_ms(scale: int) -> dict[str, float]:
     """The core through the binding, one chunk on one core: best of 3 passes, ms/game."""
-    from cdsim.core import available, play_chunk_frame
-    from cdsim.runner import RunConfig
+    from cdsim.core import available
+    from cdsim.runner import RunConfig, play_chunk_frame
 
     if not available():
         print("rust core: not built (no cargo at make install): no core figures", flush=True)
@@ -122,6 +121,22 @@ def simulate(games: int, jobs: int, strategies: list[str], out: Path, rotate: bo
     return games / (time.perf_counter() - t0)
 
 
+PEAK = """import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"""
+
+
+def peak_mib(games: int, out: Path) -> float:
+    """Max RSS of any one process of a simulate run: measured in a wrapper process whose
+    only children are that run's (this script's own children include cargo's build)."""
+    cmd = [sys.executable, "-m", "cdsim", "simulate", "--out", str(out), "--players", "4",
+           "--games", str(games), "--strategies", ",".join(MIX), "--jobs", "2", "--seed", "1",
+           "--rotate-seats"]
+    done = subprocess.run([sys.executable, "-c", PEAK, *cmd], check=True, capture_output=True,
+                          text=True)
+    return int(done.stdout.split()[-1]) / 1024
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
@@ -156,10 +171,9 @@ def main() -> None:
               f"{10000 / rate / (wall * 10000 / games):.0f}x", flush=True)
         big = 100000 // scale
         t0 = time.perf_counter()
-        simulate(big, 2, MIX, Path(tmp) / "big", rotate=True)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        peak = peak_mib(big, Path(tmp) / "big")
         print(f"peak memory of a {big}-game run (scripted mix, --jobs 2): "
-              f"{peak:.0f} MiB max RSS of any one process "
+              f"{peak:.0f} MiB max RSS of any one process of that run "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
         for command in ("report", "balance"):
             t0 = time.perf_counter()
