@@ -154,12 +154,17 @@ def _versions() -> dict[str, str]:
             "numpy": np.__version__, "polars": polars.__version__, "joblib": joblib.__version__}
 
 
-def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
-    text = json.dumps(manifest, indent=1, sort_keys=True)
+def write_json(folder: Path, name: str, data: dict[str, Any]) -> None:
+    """A manifest (a run's or a study's), atomically, or one error line."""
+    text = json.dumps(data, indent=1, sort_keys=True)
     try:
-        atomic_write(run / MANIFEST, lambda p: p.write_text(text))
+        atomic_write(folder / name, lambda p: p.write_text(text))
     except OSError as exc:
-        raise CdsimError(f"{run}: cannot write {MANIFEST}: {exc.strerror or exc}") from None
+        raise CdsimError(f"{folder}: cannot write {name}: {exc.strerror or exc}") from None
+
+
+def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
+    write_json(run, MANIFEST, manifest)
 
 
 def read_manifest(run: Path) -> dict[str, Any]:

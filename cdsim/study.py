@@ -50,6 +50,7 @@ from cdsim.runner import (
     prepare,
     read_manifest,
     save_chunk,
+    write_json,
 )
 
 STUDY_MANIFEST = "study-manifest.json"
@@ -591,11 +592,7 @@ def _write_text(path: Path, text: str) -> None:
 
 
 def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    text = json.dumps(manifest, indent=1, sort_keys=True)
-    try:
-        atomic_write(root / STUDY_MANIFEST, lambda p: p.write_text(text))
-    except OSError as exc:
-        raise CdsimError(f"{root}: cannot write {STUDY_MANIFEST}: {exc.strerror or exc}") from None
+    write_json(root, STUDY_MANIFEST, manifest)
 
 
 def read_study_manifest(root: Path) -> dict[str, Any]:
