@@ -6,6 +6,8 @@ differential test keeps them equal). The runner uses it whenever every seat of a
 is a built-in player; user strategies (``module:Class``), ``--trace``, ``cdsim score``
 and ``CDSIM_ENGINE=python`` run on the Python engine. Without a Rust toolchain at
 install time there is no core, and everything runs on the Python engine.
+The search player ``mcts`` exists only in the core (no Python twin): a run with it
+plays there or is refused in one line.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 
     from cdsim.runner import RunConfig
 
-CORE_PLAYERS = ("random", "greedy", "villa", "landscape", "bread")
+CORE_PLAYERS = ("random", "greedy", "villa", "landscape", "bread", "mcts")
 ENGINES = ("rust", "python")
 
 
@@ -55,10 +57,20 @@ def wanted() -> str:
 
 def engine_for(config: RunConfig) -> str:
     """The engine a run plays on: the core when every seat is a built-in player."""
+    from strategies.registry import CORE_ONLY, core_only_refusal
+
     names = config.strategies or config.strategy_pool
-    if wanted() == "python" or not all(n in CORE_PLAYERS for n in names):
+    bases = [n.partition("@")[0] for n in names]
+    only = next((b for b in bases if b in CORE_ONLY), None)
+    if wanted() == "python" or not all(b in CORE_PLAYERS for b in bases):
+        if only:  # a search player has no Python twin
+            raise CdsimError(core_only_refusal(only, "not with user strategies nor with "
+                                               "CDSIM_ENGINE=python"))
         return "python"
     if not available():
+        if only:
+            raise CdsimError(core_only_refusal(only, "which is not installed (make install "
+                                               "builds it with a Rust toolchain)"))
         _note_missing()
         return "python"
     return "rust"
@@ -86,7 +98,7 @@ def play_chunk_frame(config: RunConfig, first: int, last: int, check: bool = Fal
     from cdsim.game import DEFAULT_START_VP
     from cdsim.records import SEAT_FIELDS
     from cdsim.runner import lineup_for
-    from strategies.registry import parse_params
+    from strategies.registry import parse_params, spec_overrides
 
     core = module()
     assert core is not None
@@ -100,7 +112,9 @@ def play_chunk_frame(config: RunConfig, first: int, last: int, check: bool = Fal
         setups[i], seats = lineup_for(config, game)
         lineups[i * n:(i + 1) * n] = [index[s] for s in seats]
     overrides = parse_params(config.strategy_params)
-    strategies = [(name, sorted(overrides.get(name, {}).items())) for name in names]
+    # the core plays built-in names; a name@setting spelling is its built-in with overrides
+    strategies = [(base, sorted(mine.items()))
+                  for base, mine in (spec_overrides(name, overrides) for name in names)]
     start_vp = list(config.start_vp or DEFAULT_START_VP[n])
     columns = core.play_chunk(_core_components(config.components), n, start_vp, config.seed,
                               games, setups, lineups, strategies, check)

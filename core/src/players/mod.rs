@@ -7,6 +7,7 @@
 //! live outside the game state (passed alongside it), so a state can be copied and
 //! played on with any players.
 
+pub mod mcts;
 pub mod params;
 pub mod random;
 pub mod scripted;
@@ -18,6 +19,7 @@ use crate::game::{GameState, PlayerState};
 use crate::kinds::Edges;
 use crate::rng::Generator;
 
+pub use mcts::{MctsParams, MctsPlayer};
 pub use params::Params;
 pub use random::RandomPlayer;
 pub use scripted::ScriptedPlayer;
@@ -227,8 +229,11 @@ impl Strategy for Player {
 /// The built-in player names (strategies/registry.py BUILTIN).
 pub const BUILTIN: [&str; 5] = ["random", "greedy", "villa", "landscape", "bread"];
 
+/// The search players: built in, but only in the core (strategies/registry.py CORE_ONLY).
+pub const SEARCH: [&str; 1] = ["mcts"];
+
 /// A fresh built-in player; `overrides` change its profile's weights (Params field
-/// names), as `--strategy-params` does.
+/// names), or mcts's search settings (`MctsParams`), as `--strategy-params` does.
 pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
     if name == "random" {
         if let Some((key, _)) = overrides.first() {
@@ -236,10 +241,15 @@ pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
         }
         return Ok(Player::Random(RandomPlayer));
     }
+    if name == "mcts" {
+        let params = MctsParams::default().with_overrides(overrides)?;
+        return Ok(Player::Other(Box::new(MctsPlayer::new(params))));
+    }
     let Some(kind) = scripted::Profile::named(name) else {
         return Err(format!(
-            "unknown strategy {name:?} (built-in: {})",
-            BUILTIN.join(", ")
+            "unknown strategy {name:?} (built-in: {}, {})",
+            BUILTIN.join(", "),
+            SEARCH.join(", ")
         ));
     };
     let params = kind.params().with_overrides(overrides)?;
@@ -289,6 +299,18 @@ mod tests {
         assert_eq!((p.params.chimney, p.params.villa_complete), (2.0, 1.5));
         assert!(make("villa", &[("chimneys".to_string(), 2.0)]).is_err());
         assert!(make("random", &[("good".to_string(), 2.0)]).is_err());
-        assert!(make("mcts", &[]).is_err());
+        assert!(make("minimax", &[]).is_err());
+        let mcts = make("mcts", &[("playouts".to_string(), 7.0)]).unwrap();
+        assert_eq!((mcts.name(), mcts.reads_scores()), ("mcts", false));
+        for bad in [
+            ("playouts", 0.0),
+            ("playouts", 2.5),
+            ("top_k", 0.0),
+            ("c", -1.0),
+            ("cp", 1.0),
+        ] {
+            let err = make("mcts", &[(bad.0.to_string(), bad.1)]).err().unwrap();
+            assert!(err.contains("mcts"), "{err}");
+        }
     }
 }

@@ -1,0 +1,706 @@
+//! mcts — a search player: determinized UCT over its own decisions (single-observer
+//! information-set MCTS, after OpenSpiel's `mcts.py` and ISMCTS), with greedy rollouts.
+//! Core only: there is no Python twin (`strategies/registry.py` names it core-only).
+//!
+//! - Hidden information is only the order of the light and dark tile decks and of the
+//!   fountain deck (depots, seal row, card grid and districts are open; the decks'
+//!   contents are what has not been seen). A search first lays each deck out in a fixed
+//!   (sorted) order, and each simulation shuffles a copy from the seat's own stream: no
+//!   decision depends on the real order, and a seed replays the same search.
+//! - Searched decisions: move (R4.2-R4.4), take (R4.5), the artisan's seal tile (R6.3)
+//!   and the scoring circle (R8.3). The rest follow the greedy profile's rule: the blind
+//!   start (R2.5, nothing to simulate), the fountain cards (R6.5) and the payments (R8.4).
+//! - A node is a decision of this seat; the other seats, and this seat outside the tree,
+//!   play the greedy profile to the end of the game. Children are the top `top_k`
+//!   options by the shared value model (rank 0 is greedy's own choice; a second
+//!   orientation of a tile on a cell ranks after every first one), chosen by UCB1 over
+//!   the times they were available (SO-ISMCTS); one edge is tried per simulation.
+//! - Value backed up: the VP this seat gains during the game minus the most any other
+//!   seat gains (final minus starting VP, R2.7). The copies play with every starting VP
+//!   set to 0, so no decision can depend on them (`cdsim balance` stays exact).
+//! - Budget: `playouts` simulations per searched decision; a take (or seal) continuing
+//!   the same turn keeps the simulations already made below its node and adds the rest.
+//!
+//! Defaults, measured with `examples/mcts_strength.rs`: 120 playouts keep a 4-player game
+//! with three greedy seats near 0.75 s on one core (release). At that budget few
+//! candidates explored almost evenly (`top_k` 3, `c` 30 VP) beat wider or greedier
+//! trees (`top_k` 6-10, `c` 3-10); at 400 playouts `top_k` 6 is no better than 3.
+
+use crate::cards::Payment;
+use crate::components::{Components, ObjectiveCard};
+use crate::game::{run, step, GameState, List, Options, Pending, SPACES};
+use crate::players::scripted::{Profile, ScriptedPlayer};
+use crate::players::value::{best_card_payment, Evaluator};
+use crate::players::{
+    CircleChoice, FountainChoice, Move, Params, Player, PlayerView, SealBuild, Strategy, Take,
+};
+use crate::rng::{Generator, SeedSequence};
+use crate::scoring::breakdown;
+
+/// The search's settings (`--strategy-params mcts.playouts=N,mcts.c=X,mcts.top_k=K`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsParams {
+    /// Simulations per searched decision (>= 1).
+    pub playouts: u32,
+    /// UCB1 exploration constant, in VP of margin (>= 0).
+    pub c: f64,
+    /// Options of a decision the tree considers, best first by the value model (>= 1).
+    pub top_k: usize,
+}
+
+impl Default for MctsParams {
+    fn default() -> MctsParams {
+        MctsParams {
+            playouts: 120,
+            c: 30.0,
+            top_k: 3,
+        }
+    }
+}
+
+/// The parameter names, as `--strategy-params mcts.NAME=value` takes them.
+pub const FIELDS: [&str; 3] = ["playouts", "c", "top_k"];
+
+impl MctsParams {
+    /// These settings with some replaced by name; an unknown name or a bad value is an
+    /// error (counts must be whole numbers >= 1, `c` a number >= 0).
+    pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Self, String> {
+        let mut out = *self;
+        for (name, value) in overrides {
+            let (name, value) = (name.as_ref(), *value);
+            let count = || {
+                if value.fract() == 0.0 && (1.0..=1e9).contains(&value) {
+                    Ok(value as u32)
+                } else {
+                    Err(format!(
+                        "mcts.{name} must be a whole number >= 1, got {value}"
+                    ))
+                }
+            };
+            match name {
+                "playouts" => out.playouts = count()?,
+                "top_k" => out.top_k = count()? as usize,
+                "c" if value.is_finite() && value >= 0.0 => out.c = value,
+                "c" => return Err(format!("mcts.c must be a number >= 0, got {value}")),
+                _ => {
+                    return Err(format!(
+                        "mcts has no parameter {name:?} (known: {})",
+                        FIELDS.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A searched decision: what a tree edge plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Action {
+    Move(Move),
+    Take(Take),
+    Seal(SealBuild),
+    Circle(CircleChoice),
+}
+
+impl Action {
+    /// The same play in another determinization: a tile is named by its type, not by
+    /// its slot in the depot or seal row (equal tiles are one option).
+    fn same(&self, other: &Action) -> bool {
+        match (self, other) {
+            (Action::Take(a), Action::Take(b)) => {
+                (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
+            }
+            (Action::Seal(a), Action::Seal(b)) => {
+                (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
+            }
+            _ => self == other,
+        }
+    }
+}
+
+const NO_NODE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Edge {
+    action: Action,
+    child: u32,
+    visits: u32,
+    /// Simulations in which this edge was among the node's candidates (SO-ISMCTS).
+    available: u32,
+    total: f64,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Node {
+    edges: Vec<Edge>,
+    visits: u32,
+}
+
+/// Where a search's chosen edge leads, for the next decision of the same turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TurnKey {
+    phase: usize,
+    round: usize,
+    turn: usize,
+    seat: usize,
+}
+
+impl TurnKey {
+    fn of(state: &GameState, seat: usize) -> TurnKey {
+        TurnKey {
+            phase: state.phase,
+            round: state.round,
+            turn: state.turn,
+            seat,
+        }
+    }
+}
+
+/// What the last search did: simulations kept from the turn's earlier search, simulations
+/// made, and per candidate (best ranked first) its visits and mean margin.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchReport {
+    pub inherited: u32,
+    pub simulations: u32,
+    pub edges: Vec<(u32, f64)>,
+}
+
+/// The search player.
+pub struct MctsPlayer {
+    pub params: MctsParams,
+    /// The value model's weights (the greedy profile): candidate order and cheap rules.
+    value: Params,
+    cheap: ScriptedPlayer,
+    /// The default policy, one greedy player per seat (made at the first search).
+    rollout: Vec<Player>,
+    /// One stream per seat for `run`; greedy players never draw from them.
+    idle_streams: Vec<Generator>,
+    nodes: Vec<Node>,
+    /// The chosen edge's node and the turn it belongs to.
+    follow: Option<(u32, TurnKey)>,
+    buf: Options,
+    ranked: Vec<(bool, f64, usize)>,
+    path: Vec<(u32, usize)>,
+    candidates: Vec<Action>,
+    last: Option<SearchReport>,
+}
+
+impl MctsPlayer {
+    pub fn new(params: MctsParams) -> MctsPlayer {
+        let profile = Profile::Greedy;
+        MctsPlayer {
+            params,
+            value: profile.params(),
+            cheap: ScriptedPlayer::new(profile, profile.params()),
+            rollout: Vec::new(),
+            idle_streams: Vec::new(),
+            nodes: Vec::new(),
+            follow: None,
+            buf: Options::default(),
+            ranked: Vec::new(),
+            path: Vec::new(),
+            candidates: Vec::new(),
+            last: None,
+        }
+    }
+
+    /// The last decision's search (None when it had a single candidate, or was not
+    /// searched).
+    pub fn last_search(&self) -> Option<&SearchReport> {
+        self.last.as_ref()
+    }
+
+    /// The decision pending in `state` (this seat's), its best `top_k` options in
+    /// `self.candidates`, best first.
+    fn rank(&mut self, state: &GameState, comps: &Components, seat: usize) {
+        let view = PlayerView { state, comps, seat };
+        let ev = Evaluator::new(&view, &self.value);
+        let ranked = &mut self.ranked;
+        ranked.clear();
+        self.candidates.clear();
+        let buf = &mut self.buf;
+        match state.pending {
+            Pending::Move { .. } => {
+                state.move_options(seat, &mut buf.moves);
+                let mut depots = [f64::NAN; SPACES];
+                for (i, m) in buf.moves.iter().enumerate() {
+                    let dest = m.dest as usize;
+                    if depots[dest].is_nan() {
+                        depots[dest] = depot_value(&view, &ev, dest);
+                    }
+                    let cost = if m.bread {
+                        self.value.bread_move_cost
+                    } else {
+                        0.0
+                    };
+                    ranked.push((false, depots[dest] - cost, i));
+                }
+            }
+            Pending::Take { space, .. } => {
+                state.take_options(comps, seat, space as usize, &mut buf.takes);
+                for (i, t) in buf.takes.iter().enumerate() {
+                    if t.stores() {
+                        ranked.push((false, self.value.store, i));
+                        continue;
+                    }
+                    let again = buf.takes[..i]
+                        .iter()
+                        .any(|o| (o.tile_type, o.cell) == (t.tile_type, t.cell));
+                    let ttype = &comps.tile_types[t.tile_type as usize];
+                    ranked.push((again, ev.placement(ttype, t.cell as usize), i));
+                }
+            }
+            Pending::Seal { .. } => {
+                state.seal_options(comps, seat, &mut buf.seals);
+                for (i, s) in buf.seals.iter().enumerate() {
+                    let again = buf.seals[..i]
+                        .iter()
+                        .any(|o| (o.tile_type, o.cell) == (s.tile_type, s.cell));
+                    let ttype = &comps.tile_types[s.tile_type as usize];
+                    ranked.push((again, ev.placement(ttype, s.cell as usize), i));
+                }
+            }
+            Pending::Circle { .. } => {
+                state.circle_options(&mut buf.circles);
+                let p = scoring_params(&self.value, state);
+                let mut payments = std::mem::take(&mut buf.payments);
+                for (i, &o) in buf.circles.iter().enumerate() {
+                    ranked.push((false, circle_value(&view, &p, o, &mut payments), i));
+                }
+                buf.payments = payments;
+            }
+            _ => return,
+        }
+        // best first; equal values keep the engine's order (greedy's pick is first)
+        ranked.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+        ranked.truncate(self.params.top_k);
+        for &(_, _, i) in ranked.iter() {
+            self.candidates.push(match state.pending {
+                Pending::Move { .. } => Action::Move(buf.moves[i]),
+                Pending::Take { .. } => Action::Take(buf.takes[i]),
+                Pending::Seal { .. } => Action::Seal(buf.seals[i]),
+                _ => Action::Circle(buf.circles[i]),
+            });
+        }
+    }
+
+    /// The root of this decision's tree: the node the last search's choice led to when
+    /// this decision continues the same turn, else a fresh tree.
+    fn root(&mut self, state: &GameState, seat: usize) -> u32 {
+        let continues = matches!(state.pending, Pending::Take { .. } | Pending::Seal { .. });
+        if let Some((node, key)) = self.follow.take() {
+            if continues && node != NO_NODE && key == TurnKey::of(state, seat) {
+                return node;
+            }
+        }
+        self.nodes.clear();
+        self.nodes.push(Node::default());
+        0
+    }
+
+    /// Search the pending decision; returns the chosen action (None: no option).
+    fn search(&mut self, view: &PlayerView, rng: &mut Generator) -> Option<Action> {
+        let (state, comps, seat) = (view.state, view.comps, view.seat);
+        self.rank(state, comps, seat);
+        self.last = None;
+        if self.candidates.len() < 2 {
+            self.follow = None;
+            return self.candidates.first().copied();
+        }
+        let candidates = self.candidates.clone();
+        if self.rollout.len() != state.n {
+            self.rollout = (0..state.n)
+                .map(|_| Player::Scripted(Box::new(self.cheap.clone())))
+                .collect();
+            let idle = Generator::new(&SeedSequence::new(0, &[]));
+            self.idle_streams = vec![idle; state.n];
+        }
+        let root = self.root(state, seat);
+        let done = self.nodes[root as usize].visits;
+        let seen = what_is_seen(state);
+        for _ in done..self.params.playouts {
+            self.simulate(&seen, comps, seat, root, rng);
+        }
+        // the most simulated candidate; then the better mean; then the better rank
+        let node = &self.nodes[root as usize];
+        let mut report = SearchReport {
+            inherited: done,
+            simulations: node.visits - done,
+            edges: Vec::new(),
+        };
+        let mut best: Option<(Action, &Edge)> = None;
+        for a in &candidates {
+            let Some(e) = node.edges.iter().find(|e| e.action.same(a)) else {
+                report.edges.push((0, 0.0));
+                continue;
+            };
+            report
+                .edges
+                .push((e.visits, e.total / f64::from(e.visits.max(1))));
+            let better = best.is_none_or(|(_, b)| {
+                let (n, m) = (f64::from(e.visits), f64::from(b.visits));
+                e.visits > b.visits || (e.visits == b.visits && e.total * m > b.total * n)
+            });
+            if better {
+                best = Some((*a, e));
+            }
+        }
+        let (chosen, child) = best.map_or((candidates[0], NO_NODE), |(a, e)| (a, e.child));
+        self.follow = Some((child, TurnKey::of(state, seat)));
+        self.last = Some(report);
+        Some(chosen)
+    }
+
+    /// One simulation: a determinization, down the tree, one new edge, greedy to the end.
+    fn simulate(
+        &mut self,
+        seen: &GameState,
+        comps: &Components,
+        seat: usize,
+        root: u32,
+        rng: &mut Generator,
+    ) {
+        let mut state = seen.clone();
+        determinize(&mut state, rng);
+        self.path.clear();
+        let mut node = root;
+        while !state.is_over() {
+            if node == NO_NODE {
+                run(&mut state, comps, &mut self.rollout, &mut self.idle_streams);
+                break;
+            }
+            if state.pending.seat() == Some(seat) && searched(&state.pending) {
+                self.rank(&state, comps, seat);
+                if self.candidates.is_empty() {
+                    break; // unreachable: every searched decision has an option
+                }
+                let (edge, new, action) = self.select(node);
+                self.path.push((node, edge));
+                node = if new { NO_NODE } else { self.child(node, edge) };
+                apply(&mut state, comps, action);
+                continue;
+            }
+            step(
+                &mut state,
+                comps,
+                &mut self.rollout,
+                &mut self.idle_streams,
+                &mut self.buf,
+            );
+        }
+        let value = margin(&state, comps, seat);
+        self.nodes[root as usize].visits += 1;
+        for &(n, e) in &self.path {
+            let edge = &mut self.nodes[n as usize].edges[e];
+            edge.visits += 1;
+            edge.total += value;
+            let child = edge.child;
+            if child != NO_NODE {
+                self.nodes[child as usize].visits += 1;
+            }
+        }
+    }
+
+    /// The child node of an edge, made on its second visit.
+    fn child(&mut self, node: u32, edge: usize) -> u32 {
+        let child = self.nodes[node as usize].edges[edge].child;
+        if child != NO_NODE {
+            return child;
+        }
+        let child = self.nodes.len() as u32;
+        self.nodes.push(Node::default());
+        self.nodes[node as usize].edges[edge].child = child;
+        child
+    }
+
+    /// UCB1 over the node's candidates now (an untried one first, best ranked first);
+    /// returns the edge index, whether it was untried, and the candidate it plays here
+    /// (a tile named by its slot in this determinization).
+    fn select(&mut self, node: u32) -> (usize, bool, Action) {
+        let c = self.params.c;
+        let edges = &mut self.nodes[node as usize].edges;
+        let mut untried = None;
+        let mut best = (f64::NEG_INFINITY, 0, self.candidates[0]);
+        for a in &self.candidates {
+            let i = match edges.iter().position(|e| e.action.same(a)) {
+                Some(i) => i,
+                None => {
+                    edges.push(Edge {
+                        action: *a,
+                        child: NO_NODE,
+                        visits: 0,
+                        available: 0,
+                        total: 0.0,
+                    });
+                    edges.len() - 1
+                }
+            };
+            let e = &mut edges[i];
+            e.available += 1;
+            if e.visits == 0 {
+                untried = untried.or(Some((i, *a)));
+                continue;
+            }
+            let n = f64::from(e.visits);
+            let score = e.total / n + c * (f64::from(e.available).ln() / n).sqrt();
+            if score > best.0 {
+                best = (score, i, *a);
+            }
+        }
+        match untried {
+            Some((i, a)) => (i, true, a),
+            None => (best.1, false, best.2),
+        }
+    }
+
+    /// The index in `options` of the searched choice, or greedy's when it is not there.
+    fn pick<T: PartialEq>(
+        found: Option<Action>,
+        options: &[T],
+        unwrap: impl Fn(Action) -> Option<T>,
+    ) -> usize {
+        found
+            .and_then(unwrap)
+            .and_then(|a| options.iter().position(|o| *o == a))
+            .unwrap_or(0)
+    }
+}
+
+fn searched(pending: &Pending) -> bool {
+    matches!(
+        pending,
+        Pending::Move { .. } | Pending::Take { .. } | Pending::Seal { .. } | Pending::Circle { .. }
+    )
+}
+
+fn apply(state: &mut GameState, comps: &Components, action: Action) {
+    match action {
+        Action::Move(m) => state.apply_move(m),
+        Action::Take(t) => state.apply_take(comps, t),
+        Action::Seal(s) => state.apply_seal(comps, s),
+        Action::Circle(c) => state.apply_circle(comps, c),
+    }
+}
+
+/// The state as this seat may know it: each deck's contents in a fixed (sorted) order,
+/// not the order it will be drawn in, and every starting VP 0 (R2.7: no decision may
+/// depend on them).
+fn what_is_seen(state: &GameState) -> GameState {
+    let mut seen = state.clone();
+    sort(&mut seen.light_deck);
+    sort(&mut seen.dark_deck);
+    sort(&mut seen.fountain_deck);
+    for p in seen.players.iter_mut() {
+        p.start_vp = 0;
+    }
+    seen
+}
+
+fn sort<const N: usize>(list: &mut List<N>) {
+    let mut items = [0u8; N];
+    let n = list.len();
+    items[..n].copy_from_slice(list.as_slice());
+    items[..n].sort_unstable();
+    *list = List::from_slice(&items[..n]);
+}
+
+/// The hidden orders drawn anew: the light, dark and fountain decks shuffled
+/// (Fisher-Yates from the seat's stream).
+fn determinize(state: &mut GameState, rng: &mut Generator) {
+    shuffle(&mut state.light_deck, rng);
+    shuffle(&mut state.dark_deck, rng);
+    shuffle(&mut state.fountain_deck, rng);
+}
+
+fn shuffle<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
+    let mut items = [0u8; N];
+    let n = list.len();
+    items[..n].copy_from_slice(list.as_slice());
+    for i in (1..n).rev() {
+        let j = rng.integers(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+    *list = List::from_slice(&items[..n]);
+}
+
+/// This seat's VP gained minus the most any other seat gained (final minus start).
+fn margin(state: &GameState, comps: &Components, seat: usize) -> f64 {
+    let gained = |s: usize| {
+        let p = &state.players[s];
+        breakdown(comps, p).iter().sum::<i32>() - p.start_vp
+    };
+    let best_other = (0..state.n)
+        .filter(|&s| s != seat)
+        .map(gained)
+        .max()
+        .unwrap_or(0);
+    f64::from(gained(seat) - best_other)
+}
+
+/// The value model's worth of a depot: its best tile, built at its best cell or stored
+/// (as the greedy profile's move).
+fn depot_value(view: &PlayerView, ev: &Evaluator, space: usize) -> f64 {
+    let mut best = 0.0;
+    for (i, &t) in view.state.depots[space].as_slice().iter().enumerate() {
+        let ttype = &view.comps.tile_types[t as usize];
+        let mut cells = view.me().district.placement_cells(ttype);
+        let mut value = ev.p.store;
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            value = value.max(ev.placement(ttype, cell));
+        }
+        if i == 0 || value > best {
+            best = value;
+        }
+    }
+    best
+}
+
+/// After the last scoring phase resources are only leftovers (as the greedy profile).
+fn scoring_params(p: &Params, state: &GameState) -> Params {
+    if state.phase == 3 {
+        return Params {
+            good: 0.5,
+            coin: 0.5,
+            bread: 0.5,
+            step: 1.0,
+            ..*p
+        };
+    }
+    *p
+}
+
+/// R8.3-R8.6: both cards of a circle resolved in order at their best payments.
+fn circle_value(view: &PlayerView, p: &Params, o: CircleChoice, scratch: &mut Vec<Payment>) -> f64 {
+    let me = view.me();
+    let (mut goods, mut coins, mut bread) = (me.goods, me.coins, me.bread);
+    let mut total = 0.0;
+    for slot in [o.first, o.second] {
+        let index = view.state.grid[slot as usize] as usize;
+        let card = &view.comps.objectives[index];
+        let (v, _, out) = best_card_payment(
+            p,
+            index,
+            card,
+            &me.district.have,
+            &goods,
+            coins,
+            bread,
+            p.good,
+            scratch,
+        );
+        for (g, paid) in goods.iter_mut().zip(out.paid_goods) {
+            *g -= paid;
+        }
+        coins += out.coins - out.paid_coins;
+        bread += out.bread - out.paid_bread;
+        total += v;
+    }
+    total
+}
+
+impl Strategy for MctsPlayer {
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+
+    /// R2.5: blind (no tile is dealt yet): the greedy profile's rule.
+    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize {
+        self.last = None;
+        self.cheap.choose_start(view, options, rng)
+    }
+
+    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
+        let found = self.search(view, rng);
+        Self::pick(found, options, |a| match a {
+            Action::Move(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize {
+        let found = self.search(view, rng);
+        Self::pick(found, options, |a| match a {
+            Action::Take(t) => Some(t),
+            _ => None,
+        })
+    }
+
+    fn choose_seal(
+        &mut self,
+        view: &PlayerView,
+        options: &[SealBuild],
+        rng: &mut Generator,
+    ) -> usize {
+        let found = self.search(view, rng);
+        Self::pick(found, options, |a| match a {
+            Action::Seal(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// R6.5: the greedy profile's rule (the fountain-card values of the value model).
+    fn choose_fountain(
+        &mut self,
+        view: &PlayerView,
+        options: &[FountainChoice],
+        rng: &mut Generator,
+    ) -> usize {
+        self.last = None;
+        self.cheap.choose_fountain(view, options, rng)
+    }
+
+    fn choose_circle(
+        &mut self,
+        view: &PlayerView,
+        options: &[CircleChoice],
+        rng: &mut Generator,
+    ) -> usize {
+        let found = self.search(view, rng);
+        Self::pick(found, options, |a| match a {
+            Action::Circle(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// R8.4: the greedy profile's rule (the best-valued payment).
+    fn choose_payment(
+        &mut self,
+        view: &PlayerView,
+        card: &ObjectiveCard,
+        options: &[Payment],
+        rng: &mut Generator,
+    ) -> usize {
+        self.last = None;
+        self.cheap.choose_payment(view, card, options, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameConfig;
+
+    #[test]
+    fn the_value_is_the_gain_over_the_best_other_gain() {
+        // R2.7: gains, not totals (seat 0 starts 100 VP ahead); the best other seat, not
+        // the sum or the mean of the others
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/components.json"
+        ))
+        .unwrap();
+        let comps = Components::from_json(&text).unwrap();
+        let mut config = GameConfig::new(3);
+        config.start_vp = [100, 0, 5, 0];
+        let (mut state, _) = GameState::new(&comps, &config, SeedSequence::new(3, &[]));
+        for (p, vp) in state.players.iter_mut().zip([10, 5, 12]) {
+            p.card_vp = vp;
+        }
+        assert_eq!(margin(&state, &comps, 0), -2.0);
+        assert_eq!(margin(&state, &comps, 1), -7.0);
+        assert_eq!(margin(&state, &comps, 2), 2.0);
+    }
+}
