@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
@@ -583,8 +584,10 @@ def study_run(
 class _StudyProgress:
     """One progress bar for a whole study (rich on a terminal, plain lines otherwise)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, label: str | None = None, stream: TextIO | None = None) -> None:
         self.name = name
+        self.label = label or f"study {name}"
+        self.stream = stream or sys.stdout  # cdsim ladder --json: stderr, stdout is the JSON's
         self.played = 0
         self.total = 0
         self.done = 0
@@ -606,11 +609,13 @@ class _StudyProgress:
     def plan(self, total: int, done: int) -> None:
         """The games planned so far (confirmations and re-simulation rounds add to it)."""
         self.total, self.done = total, done
-        if self.bar is None and sys.stdout.isatty() and total > done:
+        if self.bar is None and self.stream.isatty() and total > done:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-            self.bar = Progress(TextColumn(f"study {self.name}"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
+            self.bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
+                                console=Console(file=self.stream))
             self.bar.start()
             self.task = self.bar.add_task("games", total=total, completed=done, rate="-")
         if self.bar is not None:
@@ -625,7 +630,7 @@ class _StudyProgress:
             return
         eta = (self.total - self.done) / rate if rate else 0
         print(f"{key}: {self.done}/{self.total} games, {rate:.0f} games/s, eta {eta:.0f} s",
-              flush=True)
+              file=self.stream, flush=True)
 
 
 @study_app.command("report")
@@ -669,6 +674,109 @@ def study_init(
 
     write_template(path)
     print(f"wrote {path}; edit it, then: cdsim study run {path}")
+
+
+@app.command()
+def ladder(
+    strategies: Annotated[str | None, typer.Option(
+        help="The players to rate, comma-separated, at least 2: built-in names (see `cdsim "
+             "strategies`), module:Class, or a built-in at another setting: name@N sets its "
+             "budget (mcts@100 = mcts with 100 playouts), name@param=value any parameter "
+             "(villa@chimney=1.5; chain them: villa@chimney=1.5@open_edge=0.2). Each spelling "
+             "is its own ladder entry and its own name in the rows.")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="Players per game: 2, 3 or 4 (default 2).")] = None,
+    games: Annotated[int | None, typer.Option(
+        help="Games per pairing, a multiple of --players: each deal is played in every seat "
+             "rotation (default 200).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Ladder seed; every pairing plays the same deals (default 0).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Ladder folder to create (default: ladders/<players>p).")] = None,
+    strategy_params: Annotated[str | None, typer.Option(
+        help="Tweak scripted profiles for every spelling of a name: villa.chimney=1.5,... "
+             "(name@param=value on top).")] = None,
+    chunk_size: Annotated[int | None, typer.Option(
+        help="Games per Parquet part (default 100).")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
+    resume: Annotated[bool, typer.Option(
+        help="Continue an interrupted ladder in --out (nothing finished is replayed); "
+             "with no other settings it takes them from the ladder folder.")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite the ladder in --out.")] = False,
+    resamples: Annotated[int, typer.Option(
+        help="Bootstrap resamples of whole deals for the 95% intervals.")] = 200,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the ratings as one JSON object (progress goes to stderr).")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """Rate players against each other: play every pairing on the same deals, fit one rating
+    scale, and write ladder.html (self-contained), ladder.md, ladder.json and charts/.
+
+    \b
+    Example: cdsim ladder --strategies random,greedy,villa,landscape,bread --games 400 --seed 1
+             cdsim ladder --players 3 --strategies greedy,villa@chimney=1.5,bread --games 300
+             cdsim ladder --strategies greedy,mcts@100,mcts@1000 --json
+    \b
+    2 players: every pair of strategies, each deal played both ways (seats rotated), rated by
+    Bradley-Terry. 3-4 players: every combination of N distinct strategies (with fewer
+    strategies than seats: every line-up holding each of them), each deal in all seat
+    rotations, rated by Plackett-Luce on the finishing order. Ratings are on the Elo scale
+    (400 log10 odds; +200 = 76% wins), random = 0 when it plays (else the mean); 95%
+    intervals from a bootstrap over deals. Each pairing is an ordinary run folder,
+    LADDER/cells/KEY (`cdsim report` works on it); all pairings' chunks share one work queue;
+    Ctrl-C keeps every finished chunk and --resume continues; the rows are identical for
+    any --jobs."""
+    from cdsim import ladder as lad
+    from reports.ladder import as_json as ladder_json
+    from reports.ladder import format_text
+    from reports.ladder import write as write_ladder
+
+    if jobs == 0:
+        raise CdsimError("--jobs must be a number of workers (or -1 for every core), not 0")
+    if resamples < 10:
+        raise CdsimError(f"--resamples must be at least 10, got {resamples}")
+    root = out or Path("ladders") / f"{players or 2}p"
+    given: dict[str, Any] = {k: v for k, v in {
+        "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,
+        "chunk_size": chunk_size, "components": str(components) if components else None
+    }.items() if v is not None}
+    if resume and strategies is None and (root / lad.LADDER_MANIFEST).is_file():
+        # the folder's own settings; any flag given must agree with them (checked on opening)
+        spec = replace(lad.from_manifest(lad.read_ladder_manifest(root)), **given)
+    else:
+        if strategies is None and resume:
+            raise CdsimError(f"{root}: no ladder to resume (no {lad.LADDER_MANIFEST}); give "
+                             "its --out, or drop --resume and give --strategies")
+        if strategies is None:
+            raise CdsimError("--strategies is required: the players to rate, e.g. "
+                             "--strategies random,greedy,villa")
+        spec = lad.Ladder(
+            players=2 if players is None else players,
+            strategies=tuple(s.strip() for s in strategies.split(",") if s.strip()),
+            games=200 if games is None else games, seed=0 if seed is None else seed,
+            chunk_size=100 if chunk_size is None else chunk_size, strategy_params=strategy_params,
+            components=str(components) if components else None)
+    start = time.perf_counter()
+    stream = sys.stderr if as_json else sys.stdout
+    with _StudyProgress("ladder", f"ladder {spec.players}p", stream) as progress:
+        try:
+            lad.run(spec, root, jobs, "loky", resume, force, progress.chunk, progress.plan)
+        except KeyboardInterrupt:
+            progress.close()
+            print(f"cdsim: interrupted; finished chunks are saved in {root}: continue with "
+                  f"cdsim ladder --out {root} --resume", file=sys.stderr)
+            sys.exit(130)
+    wall = time.perf_counter() - start
+    page, result = write_ladder(root, resamples=resamples)
+    if as_json:
+        print(json.dumps(ladder_json(result)))
+        return
+    pairings = len(result.manifest["pairings"])
+    print(f"ladder: {pairings} pairing{'s' if pairings > 1 else ''} x {spec.games} games in "
+          f"{root} ({progress.played} games played now in {wall:.1f} s)")
+    print(format_text(result))
+    print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, {page.with_suffix('.json')} "
+          f"and {page.parent / 'charts'}/")
 
 
 @app.command("strategies")
