@@ -782,9 +782,9 @@ def ladder(
 @app.command("strategies")
 def list_strategies() -> None:
     """List the built-in strategies."""
-    from strategies.registry import BUILTIN, describe
+    from strategies.registry import BUILTIN, CORE_ONLY, describe
 
-    for name in BUILTIN:
+    for name in [*BUILTIN, *CORE_ONLY]:
         print(f"{name:<10} {describe(name)}")
 
 

@@ -101,6 +101,8 @@ class CoreOnlyStrategy:
 
 
 def describe(name: str) -> str:
+    if name in CORE_ONLY:
+        return CORE_ONLY[name].description
     return str(getattr(BUILTIN[name], "description", ""))
 
 

@@ -131,3 +131,13 @@ def test_mcts_plays_only_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(core, "module", lambda: None)
     with pytest.raises(CdsimError, match="not installed"):
         core.engine_for(config)
+
+
+def test_cdsim_strategies_lists_the_search_player() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "cdsim", "strategies"], capture_output=True,
+                         text=True, check=True).stdout
+    assert any(line.startswith("mcts ") and "compiled core only" in line
+               for line in out.splitlines())
