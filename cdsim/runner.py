@@ -202,7 +202,10 @@ def _check_parts(run: Path, finished: list[int]) -> None:
 
 def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str, Any]:
     """Create or reopen the run folder; returns the manifest."""
+    from cdsim import core
+
     config.validate()
+    core.engine_for(config)  # a player no engine here can play: refused before any folder
     components = load_components(config.components)
     digest = components.digest
     config = RunConfig(**{**asdict(config), "components_digest": digest})

@@ -141,3 +141,17 @@ def test_cdsim_strategies_lists_the_search_player() -> None:
                          text=True, check=True).stdout
     assert any(line.startswith("mcts ") and "compiled core only" in line
                for line in out.splitlines())
+
+
+def test_a_refused_engine_creates_no_run_folder(tmp_path: Path) -> None:
+    """CDSIM_ENGINE=python cannot play mcts: one line, exit 2, and nothing on disk."""
+    import os
+
+    run = tmp_path / "refused"
+    out = subprocess.run([sys.executable, "-m", "cdsim", "simulate", "--out", str(run),
+                          "--players", "2", "--games", "4", "--strategies", "mcts,greedy"],
+                         capture_output=True, text=True, check=False,
+                         env={**os.environ, "CDSIM_ENGINE": "python"})
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert "only in batches on the compiled core" in out.stderr
+    assert not run.exists()
