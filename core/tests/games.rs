@@ -13,16 +13,11 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::cards::Payment;
-use cdsim_core::components::ObjectiveCard;
 use cdsim_core::game::{play_game, run, step, GameConfig, GameState, List, Options, Pending};
-use cdsim_core::players::{
-    make, CircleChoice, FountainChoice, Move, Player, PlayerView, SealBuild, Strategy, Take,
-    BUILTIN,
-};
+use cdsim_core::players::{make, FountainChoice, Player, PlayerView, Strategy, BUILTIN};
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};
-use common::{comps, lineup, play};
+use common::{comps, lineup, play, Logged};
 
 const SCRIPTED: [&str; 4] = ["greedy", "villa", "landscape", "bread"];
 
@@ -98,64 +93,6 @@ fn same_seed_same_record_other_seed_other_record() {
 /// Every decision of a built-in player, written down (seat, method, index).
 type Log = Arc<Mutex<Vec<(usize, &'static str, usize)>>>;
 
-struct Logged {
-    inner: Player,
-    seat: usize,
-    log: Log,
-}
-
-impl Logged {
-    fn note(&self, what: &'static str, i: usize) -> usize {
-        self.log.lock().unwrap().push((self.seat, what, i));
-        i
-    }
-}
-
-impl Strategy for Logged {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-    fn choose_start(&mut self, v: &PlayerView, o: &[u8], r: &mut Generator) -> usize {
-        let i = self.inner.choose_start(v, o, r);
-        self.note("start", i)
-    }
-    fn choose_move(&mut self, v: &PlayerView, o: &[Move], r: &mut Generator) -> usize {
-        let i = self.inner.choose_move(v, o, r);
-        self.note("move", i)
-    }
-    fn choose_take(&mut self, v: &PlayerView, o: &[Take], r: &mut Generator) -> usize {
-        let i = self.inner.choose_take(v, o, r);
-        self.note("take", i)
-    }
-    fn choose_seal(&mut self, v: &PlayerView, o: &[SealBuild], r: &mut Generator) -> usize {
-        let i = self.inner.choose_seal(v, o, r);
-        self.note("seal", i)
-    }
-    fn choose_fountain(
-        &mut self,
-        v: &PlayerView,
-        o: &[FountainChoice],
-        r: &mut Generator,
-    ) -> usize {
-        let i = self.inner.choose_fountain(v, o, r);
-        self.note("fountain", i)
-    }
-    fn choose_circle(&mut self, v: &PlayerView, o: &[CircleChoice], r: &mut Generator) -> usize {
-        let i = self.inner.choose_circle(v, o, r);
-        self.note("circle", i)
-    }
-    fn choose_payment(
-        &mut self,
-        v: &PlayerView,
-        c: &ObjectiveCard,
-        o: &[Payment],
-        r: &mut Generator,
-    ) -> usize {
-        let i = self.inner.choose_payment(v, c, o, r);
-        self.note("payment", i)
-    }
-}
-
 #[test]
 fn starting_vp_never_change_a_decision() {
     // R2.7, DESIGN.md: the same seed under two very different starting-VP vectors gives
@@ -189,8 +126,12 @@ fn starting_vp_never_change_a_decision() {
                     .map(|(seat, n)| {
                         Player::Other(Box::new(Logged {
                             inner: make(n, &[]).unwrap(),
-                            seat,
-                            log: log.clone(),
+                            note: {
+                                let log = log.clone();
+                                move |_: &Player, what: &'static str, i: usize| {
+                                    log.lock().unwrap().push((seat, what, i));
+                                }
+                            },
                         }))
                     })
                     .collect();

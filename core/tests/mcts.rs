@@ -7,17 +7,12 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::cards::Payment;
-use cdsim_core::components::ObjectiveCard;
 use cdsim_core::game::{play_game, step, GameConfig, GameState, List, Options, Pending};
 use cdsim_core::players::mcts::SearchReport;
-use cdsim_core::players::{
-    make, CircleChoice, FountainChoice, MctsParams, MctsPlayer, Move, Player, PlayerView,
-    SealBuild, Strategy, Take,
-};
+use cdsim_core::players::{make, MctsParams, MctsPlayer, Player, PlayerView, Strategy};
 use cdsim_core::records::GameRecord;
-use cdsim_core::rng::{Generator, SeedSequence};
-use common::comps;
+use cdsim_core::rng::SeedSequence;
+use common::{comps, Logged};
 
 fn mcts(playouts: u32) -> MctsPlayer {
     MctsPlayer::new(MctsParams {
@@ -30,64 +25,6 @@ fn mcts(playouts: u32) -> MctsPlayer {
 type Decision = (&'static str, usize, Option<SearchReport>);
 type Log = Arc<Mutex<Vec<Decision>>>;
 
-struct Logged {
-    inner: MctsPlayer,
-    log: Log,
-}
-
-impl Logged {
-    fn note(&self, what: &'static str, i: usize) -> usize {
-        let report = self.inner.last_search().cloned();
-        self.log.lock().unwrap().push((what, i, report));
-        i
-    }
-}
-
-impl Strategy for Logged {
-    fn name(&self) -> &'static str {
-        "mcts"
-    }
-    fn choose_start(&mut self, v: &PlayerView, o: &[u8], r: &mut Generator) -> usize {
-        let i = self.inner.choose_start(v, o, r);
-        self.note("start", i)
-    }
-    fn choose_move(&mut self, v: &PlayerView, o: &[Move], r: &mut Generator) -> usize {
-        let i = self.inner.choose_move(v, o, r);
-        self.note("move", i)
-    }
-    fn choose_take(&mut self, v: &PlayerView, o: &[Take], r: &mut Generator) -> usize {
-        let i = self.inner.choose_take(v, o, r);
-        self.note("take", i)
-    }
-    fn choose_seal(&mut self, v: &PlayerView, o: &[SealBuild], r: &mut Generator) -> usize {
-        let i = self.inner.choose_seal(v, o, r);
-        self.note("seal", i)
-    }
-    fn choose_fountain(
-        &mut self,
-        v: &PlayerView,
-        o: &[FountainChoice],
-        r: &mut Generator,
-    ) -> usize {
-        let i = self.inner.choose_fountain(v, o, r);
-        self.note("fountain", i)
-    }
-    fn choose_circle(&mut self, v: &PlayerView, o: &[CircleChoice], r: &mut Generator) -> usize {
-        let i = self.inner.choose_circle(v, o, r);
-        self.note("circle", i)
-    }
-    fn choose_payment(
-        &mut self,
-        v: &PlayerView,
-        c: &ObjectiveCard,
-        o: &[Payment],
-        r: &mut Generator,
-    ) -> usize {
-        let i = self.inner.choose_payment(v, c, o, r);
-        self.note("payment", i)
-    }
-}
-
 /// One game with a logged search player in seat 0 and built-ins in the other seats.
 fn logged_game(
     config: &GameConfig,
@@ -99,7 +36,14 @@ fn logged_game(
     let log: Log = Arc::default();
     let mut players = vec![Player::Other(Box::new(Logged {
         inner: mcts(playouts),
-        log: log.clone(),
+        note: {
+            let log = log.clone();
+            move |inner: &MctsPlayer, what: &'static str, i: usize| {
+                log.lock()
+                    .unwrap()
+                    .push((what, i, inner.last_search().cloned()));
+            }
+        },
     }))];
     players.extend(others.iter().map(|n| make(n, &[]).unwrap()));
     let record = play_game(

@@ -1,13 +1,17 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
+use cdsim_core::cards::Payment;
 use cdsim_core::components::Components;
+use cdsim_core::components::ObjectiveCard;
 use cdsim_core::district::District;
 use cdsim_core::game::{play_game, GameConfig};
 use cdsim_core::kinds::{Edges, CELLS};
-use cdsim_core::players::{make, Player};
+use cdsim_core::players::{
+    make, CircleChoice, FountainChoice, Move, Player, PlayerView, SealBuild, Strategy, Take,
+};
 use cdsim_core::records::GameRecord;
-use cdsim_core::rng::SeedSequence;
+use cdsim_core::rng::{Generator, SeedSequence};
 
 pub fn comps() -> Components {
     Components::from_json(include_str!("../data/components.json")).expect("the default set")
@@ -53,4 +57,67 @@ pub fn edges(text: &str) -> Edges {
 pub fn cell(row: usize, col: usize) -> usize {
     assert!(row * 6 + col < CELLS);
     row * 6 + col
+}
+
+/// A player whose every decision is handed to `note` (the player, the decision's name,
+/// the index chosen) before it is returned: the decision logs of the start-VP and the
+/// search tests.
+pub struct Logged<S, F> {
+    pub inner: S,
+    pub note: F,
+}
+
+impl<S: Strategy, F: FnMut(&S, &'static str, usize) + Send> Logged<S, F> {
+    fn noted(&mut self, what: &'static str, i: usize) -> usize {
+        (self.note)(&self.inner, what, i);
+        i
+    }
+}
+
+impl<S: Strategy, F: FnMut(&S, &'static str, usize) + Send> Strategy for Logged<S, F> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn reads_scores(&self) -> bool {
+        self.inner.reads_scores()
+    }
+    fn choose_start(&mut self, v: &PlayerView, o: &[u8], r: &mut Generator) -> usize {
+        let i = self.inner.choose_start(v, o, r);
+        self.noted("start", i)
+    }
+    fn choose_move(&mut self, v: &PlayerView, o: &[Move], r: &mut Generator) -> usize {
+        let i = self.inner.choose_move(v, o, r);
+        self.noted("move", i)
+    }
+    fn choose_take(&mut self, v: &PlayerView, o: &[Take], r: &mut Generator) -> usize {
+        let i = self.inner.choose_take(v, o, r);
+        self.noted("take", i)
+    }
+    fn choose_seal(&mut self, v: &PlayerView, o: &[SealBuild], r: &mut Generator) -> usize {
+        let i = self.inner.choose_seal(v, o, r);
+        self.noted("seal", i)
+    }
+    fn choose_fountain(
+        &mut self,
+        v: &PlayerView,
+        o: &[FountainChoice],
+        r: &mut Generator,
+    ) -> usize {
+        let i = self.inner.choose_fountain(v, o, r);
+        self.noted("fountain", i)
+    }
+    fn choose_circle(&mut self, v: &PlayerView, o: &[CircleChoice], r: &mut Generator) -> usize {
+        let i = self.inner.choose_circle(v, o, r);
+        self.noted("circle", i)
+    }
+    fn choose_payment(
+        &mut self,
+        v: &PlayerView,
+        c: &ObjectiveCard,
+        o: &[Payment],
+        r: &mut Generator,
+    ) -> usize {
+        let i = self.inner.choose_payment(v, c, o, r);
+        self.noted("payment", i)
+    }
 }
