@@ -26,7 +26,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -36,7 +35,7 @@ from typing import Any
 
 from cdsim.errors import CdsimError
 from cdsim.runner import RunConfig, atomic_write, read_manifest
-from cdsim.study import CELLS, Job, OnChunk, complete, run_folder
+from cdsim.study import CELLS, Job, OnChunk, claim_folder, complete, run_folder
 
 LADDER_MANIFEST = "ladder-manifest.json"
 OnPlan = Callable[[int, int], None]  # (games in the ladder, games already finished)
@@ -138,31 +137,14 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
     components = load_components(ladder.components)
     digest = components.digest
     identity = ladder.identity(digest)
-    path = root / LADDER_MANIFEST
-    if root.exists() and not root.is_dir():
-        raise CdsimError(f"{root} is a file, not a ladder folder: choose another --out")
-    if path.is_file():
-        if resume:
-            manifest = read_ladder_manifest(root)
-            if manifest.get("identity") != identity:
-                raise CdsimError(f"{root}: this ladder folder was made with other strategies, "
-                                 "games, seed or settings; use a new --out, or --force to start over")
-            manifest["command"] = " ".join(sys.argv)
-            write_ladder_manifest(root, manifest)
-            return manifest
-        if not force:
-            raise CdsimError(f"{root} already holds a ladder: --resume to continue it, --force "
-                             "to overwrite, or choose another --out")
-        shutil.rmtree(root / CELLS, ignore_errors=True)
-    elif resume:
-        raise CdsimError(f"{root}: no ladder to resume (no {LADDER_MANIFEST}); drop --resume "
-                         "to start one")
-    elif root.exists() and any(root.iterdir()) and not force:
-        raise CdsimError(f"{root} exists and is not empty: choose another --out or --force")
-    try:
-        (root / CELLS).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CdsimError(f"{root}: cannot create the ladder folder: {exc.strerror or exc}") from None
+    if claim_folder(root, "ladder", LADDER_MANIFEST, resume, force):
+        manifest = read_ladder_manifest(root)
+        if manifest.get("identity") != identity:
+            raise CdsimError(f"{root}: this ladder folder was made with other strategies, "
+                             "games, seed or settings; use a new --out, or --force to start over")
+        manifest["command"] = " ".join(sys.argv)
+        write_ladder_manifest(root, manifest)
+        return manifest
     manifest = {"ladder": json.loads(json.dumps(asdict(ladder))), "identity": identity,
                 "components_digest": digest, "components_default": components.is_default,
                 "pairings": [{"key": job.key, "lineup": list(job.config.strategies),

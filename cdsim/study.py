@@ -530,38 +530,46 @@ def games_total(study: Study, root: Path, jobs: Sequence[Job]) -> tuple[int, int
 
 # -- the study folder -----------------------------------------------------------------
 
-def open_folder(root: Path, study: Study, resume: bool, force: bool) -> dict[str, Any]:
-    """Create or reopen a study folder; returns its manifest. Never overwrites a study
-    without --force, and --resume refuses a different study."""
-    from cdsim.runner import _versions
-
-    path = root / STUDY_MANIFEST
+def claim_folder(root: Path, kind: str, manifest: str, resume: bool, force: bool) -> bool:
+    """A folder of many runs (a study, a ladder): True if it holds one to resume (the caller
+    checks it is the same); False once it is ready for a new one (its ``cells/`` made,
+    an old one's removed under --force). Never overwrites without --force."""
     if root.exists() and not root.is_dir():
-        raise CdsimError(f"{root} is a file, not a study folder: choose another --out")
-    if path.is_file():
+        raise CdsimError(f"{root} is a file, not a {kind} folder: choose another --out")
+    if (root / manifest).is_file():
         if resume:
-            manifest = read_study_manifest(root)
-            if manifest.get("identity") != study.identity():
-                raise CdsimError(f"{root}: this study folder was made with another study file "
-                                 "(or other components); use a new --out, or --force to start over")
-            # what only the report reads may change between runs: the latest file's
-            manifest |= _described(study) | {"command": " ".join(sys.argv)}
-            _write_text(root / STUDY_FILE, study.text)
-            write_study_manifest(root, manifest)
-            return manifest
+            return True
         if not force:
-            raise CdsimError(f"{root} already holds a study: --resume to continue it, --force "
+            raise CdsimError(f"{root} already holds a {kind}: --resume to continue it, --force "
                              "to overwrite, or choose another --out")
         shutil.rmtree(root / CELLS, ignore_errors=True)
     elif resume:
-        raise CdsimError(f"{root}: no study to resume (no {STUDY_MANIFEST}); drop --resume to "
+        raise CdsimError(f"{root}: no {kind} to resume (no {manifest}); drop --resume to "
                          "start one")
     elif root.exists() and any(root.iterdir()) and not force:
         raise CdsimError(f"{root} exists and is not empty: choose another --out or --force")
     try:
         (root / CELLS).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise CdsimError(f"{root}: cannot create the study folder: {exc.strerror or exc}") from None
+        raise CdsimError(f"{root}: cannot create the {kind} folder: {exc.strerror or exc}") from None
+    return False
+
+
+def open_folder(root: Path, study: Study, resume: bool, force: bool) -> dict[str, Any]:
+    """Create or reopen a study folder; returns its manifest. Never overwrites a study
+    without --force, and --resume refuses a different study."""
+    from cdsim.runner import _versions
+
+    if claim_folder(root, "study", STUDY_MANIFEST, resume, force):
+        manifest = read_study_manifest(root)
+        if manifest.get("identity") != study.identity():
+            raise CdsimError(f"{root}: this study folder was made with another study file "
+                             "(or other components); use a new --out, or --force to start over")
+        # what only the report reads may change between runs: the latest file's
+        manifest |= _described(study) | {"command": " ".join(sys.argv)}
+        _write_text(root / STUDY_FILE, study.text)
+        write_study_manifest(root, manifest)
+        return manifest
     _write_text(root / STUDY_FILE, study.text)
     manifest = {"name": study.name, "seed": study.seed, "confirm_seed": study.confirm_seed,
                 "identity": study.identity(), "radius": study.radius,
