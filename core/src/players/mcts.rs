@@ -29,8 +29,8 @@
 use crate::cards::Payment;
 use crate::components::{Components, ObjectiveCard};
 use crate::game::{run, step, GameState, List, Options, Pending, SPACES};
-use crate::players::scripted::{Profile, ScriptedPlayer};
-use crate::players::value::{best_card_payment, Evaluator};
+use crate::players::scripted::{circle_value, scoring_params, Profile, ScriptedPlayer};
+use crate::players::value::Evaluator;
 use crate::players::{
     CircleChoice, FountainChoice, Move, Params, Player, PlayerView, SealBuild, Strategy, Take,
 };
@@ -556,49 +556,6 @@ fn depot_value(view: &PlayerView, ev: &Evaluator, space: usize) -> f64 {
         }
     }
     best
-}
-
-/// After the last scoring phase resources are only leftovers (as the greedy profile).
-fn scoring_params(p: &Params, state: &GameState) -> Params {
-    if state.phase == 3 {
-        return Params {
-            good: 0.5,
-            coin: 0.5,
-            bread: 0.5,
-            step: 1.0,
-            ..*p
-        };
-    }
-    *p
-}
-
-/// R8.3-R8.6: both cards of a circle resolved in order at their best payments.
-fn circle_value(view: &PlayerView, p: &Params, o: CircleChoice, scratch: &mut Vec<Payment>) -> f64 {
-    let me = view.me();
-    let (mut goods, mut coins, mut bread) = (me.goods, me.coins, me.bread);
-    let mut total = 0.0;
-    for slot in [o.first, o.second] {
-        let index = view.state.grid[slot as usize] as usize;
-        let card = &view.comps.objectives[index];
-        let (v, _, out) = best_card_payment(
-            p,
-            index,
-            card,
-            &me.district.have,
-            &goods,
-            coins,
-            bread,
-            p.good,
-            scratch,
-        );
-        for (g, paid) in goods.iter_mut().zip(out.paid_goods) {
-            *g -= paid;
-        }
-        coins += out.coins - out.paid_coins;
-        bread += out.bread - out.paid_bread;
-        total += v;
-    }
-    total
 }
 
 impl Strategy for MctsPlayer {

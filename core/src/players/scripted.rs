@@ -17,7 +17,7 @@ use crate::cards::Payment;
 use crate::components::ObjectiveCard;
 use crate::components::TileType;
 use crate::district::Around;
-use crate::game::SPACES;
+use crate::game::{GameState, SPACES};
 use crate::kinds::CELLS;
 use crate::kinds::{BAKER, BAKERY, CHICKEN_YARD, GARDEN, POND, VILLA, VINEYARD};
 use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator};
@@ -283,17 +283,7 @@ impl ScriptedPlayer {
     }
 
     fn scoring_params(&self, view: &PlayerView) -> Params {
-        if view.state.phase == 3 {
-            // after the last scoring, resources are leftovers only
-            return Params {
-                good: 0.5,
-                coin: 0.5,
-                bread: 0.5,
-                step: 1.0,
-                ..self.params
-            };
-        }
-        self.params
+        scoring_params(&self.params, view.state)
     }
 }
 
@@ -413,36 +403,8 @@ impl Strategy for ScriptedPlayer {
         _: &mut Generator,
     ) -> usize {
         let p = self.scoring_params(view);
-        let me = view.me();
-        let state = view.state;
         let payments = &mut self.payments;
-        first_max(options.len(), |i| {
-            let o = options[i];
-            let mut total = 0.0;
-            let (mut goods, mut coins, mut bread) = (me.goods, me.coins, me.bread);
-            for slot in [o.first, o.second] {
-                let index = state.grid[slot as usize] as usize;
-                let card = &view.comps.objectives[index];
-                let (v, _, out) = best_card_payment(
-                    &p,
-                    index,
-                    card,
-                    &me.district.have,
-                    &goods,
-                    coins,
-                    bread,
-                    p.good,
-                    payments,
-                );
-                for (g, paid) in goods.iter_mut().zip(out.paid_goods) {
-                    *g -= paid;
-                }
-                coins = coins + out.coins - out.paid_coins;
-                bread = bread + out.bread - out.paid_bread;
-                total += v;
-            }
-            total
-        })
+        first_max(options.len(), |i| circle_value(view, &p, options[i], payments))
     }
 
     fn choose_payment(
@@ -474,4 +436,48 @@ impl Strategy for ScriptedPlayer {
         best.and_then(|b| options.iter().position(|&o| o == b))
             .unwrap_or(0)
     }
+}
+
+/// After the last scoring phase resources are only leftovers (the scripted players and
+/// the search player's cheap rules).
+pub(crate) fn scoring_params(p: &Params, state: &GameState) -> Params {
+    if state.phase == 3 {
+        return Params {
+            good: 0.5,
+            coin: 0.5,
+            bread: 0.5,
+            step: 1.0,
+            ..*p
+        };
+    }
+    *p
+}
+
+/// R8.3-R8.6: both cards of a circle resolved in order at their best payments.
+pub(crate) fn circle_value(view: &PlayerView, p: &Params, o: CircleChoice, scratch: &mut Vec<Payment>) -> f64 {
+    let me = view.me();
+    let (mut goods, mut coins, mut bread) = (me.goods, me.coins, me.bread);
+    let mut total = 0.0;
+    for slot in [o.first, o.second] {
+        let index = view.state.grid[slot as usize] as usize;
+        let card = &view.comps.objectives[index];
+        let (v, _, out) = best_card_payment(
+            p,
+            index,
+            card,
+            &me.district.have,
+            &goods,
+            coins,
+            bread,
+            p.good,
+            scratch,
+        );
+        for (g, paid) in goods.iter_mut().zip(out.paid_goods) {
+            *g -= paid;
+        }
+        coins += out.coins - out.paid_coins;
+        bread += out.bread - out.paid_bread;
+        total += v;
+    }
+    total
 }
