@@ -68,23 +68,6 @@ POPULATION_KEYS = ("name", "description", "lineup", "pool", "rotate_seats", "gam
 VARIANT_KEYS = ("name", "description", "components")
 CELL_KEYS = ("players", "population", "games", "confirm_games")
 
-EXAMPLE = """\
-name = "start-vp"
-seed = 1
-games = 4000                 # per cell (a population or a [[cell]] may override)
-players = [2, 3, 4]
-[[population]]
-name = "random"
-lineup = ["random"]          # one name: every seat
-[[population]]
-name = "scripted"
-lineup = ["greedy", "villa", "landscape", "bread"]  # seats take the first N
-rotate_seats = true
-[[variant]]                  # optional: A/B variants, compared paired
-name = "B05-at-6"
-components = "variants/b05"  # a component folder, as --components takes
-"""
-
 
 @dataclass(frozen=True)
 class Population:
@@ -725,6 +708,6 @@ def write_template(path: Path) -> None:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
-__all__ = ["EXAMPLE", "Cell", "Fitter", "Job", "Population", "Study", "Variant", "complete",
+__all__ = ["Cell", "Fitter", "Job", "Population", "Study", "Variant", "complete",
            "load_study", "open_folder", "plan", "read_study_manifest", "resolve", "run",
            "run_folder", "write_template"]
