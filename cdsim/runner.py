@@ -52,8 +52,8 @@ class RunConfig:
             raise CdsimError(f"--players must be 2, 3 or 4, got {self.players}")
         if self.games < 1:
             raise CdsimError(f"--games must be >= 1, got {self.games}")
-        if self.seed < 0:
-            raise CdsimError(f"--seed must be >= 0, got {self.seed}")
+        if not 0 <= self.seed < 2**63:  # the rows' seed column is a 64-bit integer
+            raise CdsimError(f"--seed must be between 0 and 2**63 - 1, got {self.seed}")
         if self.chunk_size < 1:
             raise CdsimError(f"--chunk-size must be >= 1, got {self.chunk_size}")
         if not self.strategies and not self.strategy_pool:

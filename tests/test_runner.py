@@ -116,6 +116,7 @@ def _one_line_exit_2(out: subprocess.CompletedProcess[str]) -> None:
     ["--players", "2", "--games", "4", "--strategies", "random,random,random"],
     ["--players", "2", "--games", "5", "--strategies", "random,random", "--rotate-seats"],
     ["--players", "2", "--games", "4", "--strategies", "random,random", "--backend", "mpi"],
+    ["--players", "2", "--games", "4", "--strategies", "greedy,bread", "--seed", str(2**64)],
     ["--players", "2", "--games", "4", "--strategies", "random,random",
      "--strategy-params", "villa.zzz=1"],
 ])
