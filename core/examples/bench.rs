@@ -15,11 +15,17 @@ fn lineup(names: &[&str]) -> Vec<Player> {
 }
 
 fn per_game(comps: &Components, names: &[&str], games: u64) -> f64 {
+    per_game_with(comps, names, games, &[])
+}
+
+/// Seconds per game; `seat0` overrides the first seat's parameters (an mcts budget).
+fn per_game_with(comps: &Components, names: &[&str], games: u64, seat0: &[(String, f64)]) -> f64 {
     let config = GameConfig::new(names.len());
     let start = Instant::now();
     let mut total = 0i64;
     for s in 0..games {
         let mut players = lineup(names);
+        players[0] = make(names[0], seat0).unwrap();
         let record = play_game(
             comps,
             &config,
@@ -45,6 +51,23 @@ fn main() {
     println!("scripted mix 4p:  {:8.1} us/game", scripted * 1e6);
     println!("greedy 2p:        {:8.1} us/game", greedy2 * 1e6);
     println!("setup 4p:         {:8.1} us", setup_only(&comps) * 1e6);
+    // the search player's cost per game at several budgets (one mcts seat, the rest greedy)
+    let mcts_games: u64 = std::env::var("CDSIM_BENCH_MCTS_GAMES")
+        .map_or(4, |v| v.parse().unwrap());
+    for players in [2usize, 4] {
+        let mut names = vec!["greedy"; players];
+        names[0] = "mcts";
+        for budget in [30.0, 120.0, 480.0] {
+            let seat0 = [("playouts".to_string(), budget)];
+            let t = per_game_with(&comps, &names, mcts_games, &seat0);
+            println!(
+                "mcts@{budget} + {} greedy: {:8.3} s/game ({:.0}x the scripted mix 4p game)",
+                players - 1,
+                t,
+                t / scripted
+            );
+        }
+    }
 
     // a mid-game state: phase 2, half-way through
     let config = GameConfig::new(4);
