@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError
-from cdsim.runner import RunConfig, atomic_write, read_manifest
+from cdsim.runner import RunConfig, read_folder_manifest, read_manifest, write_json
 from cdsim.study import CELLS, Job, OnChunk, claim_folder, complete, run_folder
 
 LADDER_MANIFEST = "ladder-manifest.json"
@@ -155,27 +155,12 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
 
 
 def write_ladder_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    text = json.dumps(manifest, indent=1, sort_keys=True)
-    try:
-        atomic_write(root / LADDER_MANIFEST, lambda p: p.write_text(text))
-    except OSError as exc:
-        raise CdsimError(f"{root}: cannot write {LADDER_MANIFEST}: {exc.strerror or exc}") from None
+    write_json(root, LADDER_MANIFEST, manifest)
 
 
 def read_ladder_manifest(root: Path) -> dict[str, Any]:
-    path = root / LADDER_MANIFEST
-    if not root.is_dir():
-        raise CdsimError(f"{root}: no such ladder folder (make one with cdsim ladder)")
-    if not path.is_file():
-        raise CdsimError(f"{root}: not a ladder folder (no {LADDER_MANIFEST}); make one with "
-                         "cdsim ladder")
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise CdsimError(f"{path}: unreadable ladder manifest ({exc})") from None
-    if not isinstance(data, dict) or "ladder" not in data or "pairings" not in data:
-        raise CdsimError(f"{path}: not a cdsim ladder manifest")
-    return data
+    return read_folder_manifest(root, LADDER_MANIFEST, "ladder", "cdsim ladder",
+                                ("ladder", "pairings"))
 
 
 def games_done(root: Path, jobs: list[Job]) -> int:

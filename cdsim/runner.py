@@ -163,6 +163,25 @@ def write_json(folder: Path, name: str, data: dict[str, Any]) -> None:
         raise CdsimError(f"{folder}: cannot write {name}: {exc.strerror or exc}") from None
 
 
+def read_folder_manifest(root: Path, name: str, what: str, make: str,
+                         keys: tuple[str, ...]) -> dict[str, Any]:
+    """The manifest of a ladder or study folder, or one error line naming the problem
+    (``what``: "ladder"/"study", ``make``: the command that makes one, ``keys``: fields
+    a manifest of that kind has)."""
+    path = root / name
+    if not root.is_dir():
+        raise CdsimError(f"{root}: no such {what} folder (make one with {make})")
+    if not path.is_file():
+        raise CdsimError(f"{root}: not a {what} folder (no {name}); make one with {make}")
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CdsimError(f"{path}: unreadable {what} manifest ({exc})") from None
+    if not isinstance(data, dict) or any(k not in data for k in keys):
+        raise CdsimError(f"{path}: not a cdsim {what} manifest")
+    return data
+
+
 def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
     write_json(run, MANIFEST, manifest)
 

@@ -48,6 +48,7 @@ from cdsim.runner import (
     config_from_manifest,
     play_chunk_frame,
     prepare,
+    read_folder_manifest,
     read_manifest,
     save_chunk,
     write_json,
@@ -587,19 +588,8 @@ def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
 
 
 def read_study_manifest(root: Path) -> dict[str, Any]:
-    path = root / STUDY_MANIFEST
-    if not root.is_dir():
-        raise CdsimError(f"{root}: no such study folder (make one with cdsim study run)")
-    if not path.is_file():
-        raise CdsimError(f"{root}: not a study folder (no {STUDY_MANIFEST}); make one with "
-                         "cdsim study run")
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise CdsimError(f"{path}: unreadable study manifest ({exc})") from None
-    if not isinstance(data, dict) or "identity" not in data or "cells" not in data:
-        raise CdsimError(f"{path}: not a cdsim study manifest")
-    return data
+    return read_folder_manifest(root, STUDY_MANIFEST, "study", "cdsim study run",
+                                ("identity", "cells"))
 
 
 # -- playing: one work queue over every run's chunks --------------------------------------

@@ -17,7 +17,7 @@ use cdsim_core::game::{play_game, run, step, GameConfig, GameState, List, Option
 use cdsim_core::players::{make, FountainChoice, Player, PlayerView, Strategy, BUILTIN};
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};
-use common::{comps, lineup, play, Logged};
+use common::{comps, lineup, play, Logged, START_VP_COLUMNS};
 
 const SCRIPTED: [&str; 4] = ["greedy", "villa", "landscape", "bread"];
 
@@ -98,18 +98,7 @@ fn starting_vp_never_change_a_decision() {
     // R2.7, DESIGN.md: the same seed under two very different starting-VP vectors gives
     // the same decisions and rows but for the VP that include the start, and the ranks
     let c = comps();
-    let free = [
-        "start_vp",
-        "vp_start",
-        "final_vp",
-        "rank",
-        "won",
-        "tiebreak",
-        "vp_phase1",
-        "vp_phase2",
-        "vp_phase3",
-        "vp_phase4",
-    ];
+    let free = START_VP_COLUMNS;
     for name in BUILTIN {
         for n in 2..=4 {
             let names: Vec<&str> = if name == "random" {

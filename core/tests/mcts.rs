@@ -12,7 +12,7 @@ use cdsim_core::players::mcts::SearchReport;
 use cdsim_core::players::{make, MctsParams, MctsPlayer, Player, PlayerView, Strategy};
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::SeedSequence;
-use common::{comps, Logged};
+use common::{comps, Logged, START_VP_COLUMNS};
 
 fn mcts(playouts: u32) -> MctsPlayer {
     MctsPlayer::new(MctsParams {
@@ -109,18 +109,7 @@ fn starting_vp_never_change_a_decision() {
     // R2.7, DESIGN.md: the same seed under two very different starting-VP vectors gives
     // the same decisions (and searches) and the same rows but for the VP that include
     // the start, and the ranks. Three players: the best other seat can change with them
-    let free = [
-        "start_vp",
-        "vp_start",
-        "final_vp",
-        "rank",
-        "won",
-        "tiebreak",
-        "vp_phase1",
-        "vp_phase2",
-        "vp_phase3",
-        "vp_phase4",
-    ];
+    let free = START_VP_COLUMNS;
     let mut runs = Vec::new();
     for start in [[8, 9, 13, 0], [0, 60, -20, 0]] {
         let config = GameConfig {

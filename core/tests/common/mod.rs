@@ -13,6 +13,21 @@ use cdsim_core::players::{
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};
 
+/// Row columns that hold the starting VP or follow from them (R2.7): the only ones a
+/// start-VP change may move.
+pub const START_VP_COLUMNS: [&str; 10] = [
+    "start_vp",
+    "vp_start",
+    "final_vp",
+    "rank",
+    "won",
+    "tiebreak",
+    "vp_phase1",
+    "vp_phase2",
+    "vp_phase3",
+    "vp_phase4",
+];
+
 pub fn comps() -> Components {
     Components::from_json(include_str!("../data/components.json")).expect("the default set")
 }
