@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
-.PHONY: install test test-pure lint run bench strength clean core-fixture browser
+.PHONY: install test test-pure lint run bench strength clean core-fixture core-games browser
 
 install: $(VENV)/.installed
 
@@ -55,6 +55,11 @@ core-fixture: install
 	$(PY) -c "import json; from cdsim.components import load_components; \
 	from cdsim.handover import components_dict; \
 	print(json.dumps(components_dict(load_components()), indent=1))" > core/tests/data/components.json
+
+# The Python engine's games the Rust tests replay (core/tests/data/python_*.json):
+# re-record them only on a deliberate rule or player change in both engines.
+core-games: install
+	$(PY) scripts/record_core_games.py
 
 bench: install
 	$(PY) scripts/bench.py

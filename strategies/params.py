@@ -22,7 +22,7 @@ class Params:
     open_edge: float = 0.35
     landscape_complete: float = 1.0  # bonus beyond the goods
     dwelling_complete: float = 1.0
-    fountain: float = 2.5
+    fountain: float = 1.0  # x the expected end VP of the fountain card a fountain keeps (R6.5)
     artisan: float = 2.5
     frame_goal: float = 1.0  # x the goal's VP
     fountain_card: float = 1.0  # x the fountain cards' VP
@@ -31,6 +31,7 @@ class Params:
     progress_credit: float = 0.4  # share of a completion's value credited to a step towards it
     bread_move_cost: float = 2.5  # a bread move must gain at least this much
     bread_for_cards: float = 0.0  # extra value per multiple bought with bread
+    plan: float = 0.5  # x the card plan's values (value.card_plan); 0 = no plan
 
     def with_overrides(self, overrides: dict[str, float]) -> Params:
         names = {f.name for f in fields(self)}

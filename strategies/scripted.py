@@ -81,11 +81,11 @@ class ScriptedPlayer:
         return self._ev, cache
 
     def _turn_cache(self, view: PlayerView) -> TurnCache:
-        """Values computed this turn; nothing they depend on changes between the move
-        and the take of one turn (a bread move spends bread, which no value reads)."""
+        """Values computed this turn, until what they read changes: a bread move spends
+        bread, which the card plan reads, so the take after it is valued afresh."""
         me = view.me
         key = (id(view.state), view.state.phase, view.state.round, me.district.built, me.coins,
-               sum(me.goods), len(me.fountain_cards))
+               sum(me.goods), me.bread, len(me.fountain_cards))
         if key != self._cache_key:
             self._cache_key, self._cache, self._ev = key, {}, None
         return self._cache
@@ -123,7 +123,8 @@ class ScriptedPlayer:
 
     def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
         ev, cache = self._evaluator(view)
-        cost = self.params.bread_move_cost
+        # a bread move spends a bread the card plan may need (R4.4, R7.1)
+        cost = self.params.bread_move_cost + ev.plan.bread + ev.plan.keep
         depots: dict[int, float] = {}  # a space is offered with and without bread
 
         def value(m: Move) -> float:
@@ -186,11 +187,12 @@ class ScriptedPlayer:
         me = view.me
         objectives = view.state.components.objectives
 
-        seen: dict[tuple[object, ...], tuple[float, list[int], int, int]] = {}
+        seen: dict[tuple[object, ...], tuple[float, list[int], int, int, int]] = {}
 
         def card(slot: int, goods: list[int], coins: int, bread: int
-                 ) -> tuple[float, list[int], int, int]:
-            """(value, goods, coins, bread after it) of one card; many circles share cards."""
+                 ) -> tuple[float, list[int], int, int, int]:
+            """(value, goods, coins, bread after it, 1 if it fails) of one card; many
+            circles share cards."""
             key = (slot, *goods, coins, bread)
             hit = seen.get(key)
             if hit is None:
@@ -198,16 +200,18 @@ class ScriptedPlayer:
                 v, _, out = best_card_payment(p, c, me.district.have, goods, coins, bread, p.good)
                 hit = seen[key] = (v, [g - x for g, x in zip(goods, out.paid_goods, strict=True)],
                                    coins + out.coins - out.paid_coins,
-                                   bread + out.bread - out.paid_bread)
+                                   bread + out.bread - out.paid_bread, int(out.failed))
             return hit
 
-        def value(o: CircleChoice) -> float:
-            total = 0.0
+        def value(o: CircleChoice) -> tuple[int, float]:
+            """(cards it fails, value): never -4 when another circle avoids it (R8.5)."""
+            total, failed = 0.0, 0
             goods, coins, bread = list(me.goods), me.coins, me.bread
             for slot in (o.first, o.second):
-                v, goods, coins, bread = card(slot, goods, coins, bread)
+                v, goods, coins, bread, fails = card(slot, goods, coins, bread)
                 total += v
-            return total
+                failed += fails
+            return -failed, total
         return max(options, key=value)
 
     def choose_payment(self, view: PlayerView, card: ObjectiveCard,

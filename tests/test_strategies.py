@@ -98,7 +98,9 @@ def test_descriptions_are_one_line() -> None:
 # change it; a deliberate change of a player or a rule re-records it (say why).
 # Re-recorded 2026-11-22: R2.5 blind pawns and the blind start rule, R6.5 keep-one option,
 # card_interest summed in slot order (issue 11).
-SCRIPTED_GAMES_DIGEST = "3a887e8177f73d91557ec0062f266648d979e1cea53c028c90303780610b61f4"
+# Re-recorded 2026-11-22 (issue 14, deliberate): the card plan, a fountain worth the card
+# it keeps, and the circle choice that never takes -4 another circle avoids.
+SCRIPTED_GAMES_DIGEST = "c173ff6ab94b139138bf9bff413fd1f8bf2c114c4a774adb9aca36f8a9e9c55c"
 
 
 def test_fixed_seed_digest_guards_the_players() -> None:
@@ -217,3 +219,76 @@ def test_scripted_fountain_choice_follows_the_value_model() -> None:  # R6.5
     options = [FountainChoice(("F01",), "F02"), FountainChoice(("F02",), "F01"),
                FountainChoice(("F01", "F02"), "F03")]
     assert GreedyPlayer().choose_fountain(view, options) == options[2]
+
+
+def _one_free_circle(cards: tuple[str, str]):  # type: ignore[no-untyped-def]
+    """A 2-player game in which every circle but the first is taken and the first joins
+    the two given cards: the view of seat 0 (the card plan's test bench)."""
+    from cdsim.testing import new_state
+    from strategies.scripted import GreedyPlayer
+
+    state = new_state(2, strategies=[GreedyPlayer(), GreedyPlayer()])
+    a, b = state.circles[0]
+    state.grid[a], state.grid[b] = cards
+    state.circle_owner = [-1] + [1] * (len(state.circles) - 1)
+    return state, state.views[0]
+
+
+def test_scripted_circle_choice_never_takes_minus_4_that_another_circle_avoids() -> None:
+    """R8.5 (issue 14): the circle whose cards are worth most (12 chimneys: C11 x4 =
+    16 VP, then A04 fails, -4) loses to one whose two cards are both fulfilled (C05 and
+    C06 with one complete villa: 3 + 3 VP)."""
+    from cdsim.district import H_CHIMNEYS, H_VILLAS
+    from cdsim.players import CircleChoice
+    from strategies.scripted import GreedyPlayer
+
+    state, view = _one_free_circle(("C11", "A04"))
+    state.grid[2], state.grid[5] = "C05", "C06"
+    have = state.players[0].district.have
+    have[H_CHIMNEYS], have[H_VILLAS] = 12, 1
+    rich, safe = CircleChoice(0, *state.circles[0]), CircleChoice(1, 2, 5)
+    assert GreedyPlayer().choose_circle(view, [rich, safe]) == safe
+    state.players[0].goods[3] = 2  # now A04 is paid with 2 fish: the rich circle wins
+    assert GreedyPlayer().choose_circle(view, [rich, safe]) == rich
+
+
+def test_card_plan_prices_what_the_likely_cards_still_need() -> None:  # R8, R7.1
+    """The one free circle holds A04 (pay 2 fish, 4 VP) and C05 (have a complete villa,
+    3 VP); the player has neither: fish, coins and villas are worth more, and so is
+    bread while 3 bread per card are not held. With 6 bread both cards are covered, so
+    bread itself is worth nothing more, but losing one would uncover a card (keep)."""
+    from cdsim.district import H_VILLAS
+    from cdsim.kinds import FISH, GRAPES
+    from strategies.params import Params
+    from strategies.value import card_plan
+
+    state, view = _one_free_circle(("A04", "C05"))
+    plan = card_plan(view, Params())
+    assert plan.good[FISH] > 0 and plan.good[GRAPES] == 0
+    assert plan.coin == plan.good[FISH] and plan.have[H_VILLAS] > 0
+    assert plan.bread > 0 and plan.keep == 0
+    state.players[0].bread = 6
+    plan = card_plan(view, Params())
+    assert plan.bread == 0 and plan.keep > 0
+    empty = card_plan(view, Params(plan=0.0))
+    assert (empty.good, empty.coin, empty.bread, empty.keep, empty.step) == (
+        [0.0] * 4, 0.0, 0.0, 0.0, 0.0)
+
+
+def test_a_fountain_is_worth_the_fountain_card_it_will_keep() -> None:  # R6.5, R10.4
+    """At the start every fountain card expects 0 + 28 x 0.5 / 7 = 2 features, 4 VP:
+    the better of 2 is 4 VP. Three complete villas raise the villa cards' expectation
+    and so the fountain's; a villa card already kept is no longer drawn."""
+    from cdsim.kinds import VILLA
+    from cdsim.testing import new_state
+    from strategies.value import fountain_draw_value
+
+    state = new_state(2)
+    view = state.views[0]
+    assert fountain_draw_value(view, 28) == 4.0
+    before = fountain_draw_value(view, 14)
+    state.players[0].district.complete_count[VILLA] = 3
+    more = fountain_draw_value(view, 14)
+    assert more > before
+    state.players[0].fountain_cards = ["F01", "F02"]
+    assert fountain_draw_value(view, 14) < more

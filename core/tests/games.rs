@@ -6,8 +6,9 @@
 //! `play_game(GameConfig(len(names)), make_lineup(names, len(names)), seed)` for a few
 //! line-ups; `data/python_scripted.json` holds, for seeds 100..149 and 2, 3, 4 players
 //! with the line-up `[S[(seed + i) % 4] for i in range(n)]` (S = greedy, villa,
-//! landscape, bread), the listed `fields` of each row. A rule change in both engines
-//! means regenerating them from the Python engine.
+//! landscape, bread), the listed `fields` of each row. A deliberate rule or player
+//! change in both engines re-records them from the Python engine: `make core-games`
+//! (scripts/record_core_games.py).
 
 mod common;
 

@@ -29,7 +29,7 @@
 use crate::cards::Payment;
 use crate::components::{Components, ObjectiveCard};
 use crate::game::{run, step, GameState, List, Options, Pending, SPACES};
-use crate::players::scripted::{circle_value, scoring_params, Profile, ScriptedPlayer};
+use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
 use crate::players::value::Evaluator;
 use crate::players::{
     CircleChoice, FountainChoice, Move, Params, Player, PlayerView, SealBuild, Strategy, Take,
@@ -180,7 +180,8 @@ pub struct MctsPlayer {
     /// The chosen edge's node and the turn it belongs to.
     follow: Option<(u32, TurnKey)>,
     buf: Options,
-    ranked: Vec<(bool, f64, usize)>,
+    /// (a repeat of an earlier option's cell, cards failed, value, option index).
+    ranked: Vec<(bool, i32, f64, usize)>,
     path: Vec<(u32, usize)>,
     candidates: Vec<Action>,
     last: Option<SearchReport>,
@@ -229,26 +230,28 @@ impl MctsPlayer {
                     if depots[dest].is_nan() {
                         depots[dest] = depot_value(&view, &ev, dest);
                     }
+                    // as greedy's move: a bread move also spends a bread the card plan
+                    // may need (R4.4, R7.1)
                     let cost = if m.bread {
-                        self.value.bread_move_cost
+                        self.value.bread_move_cost + ev.plan.bread + ev.plan.keep
                     } else {
                         0.0
                     };
-                    ranked.push((false, depots[dest] - cost, i));
+                    ranked.push((false, 0, depots[dest] - cost, i));
                 }
             }
             Pending::Take { space, .. } => {
                 state.take_options(comps, seat, space as usize, &mut buf.takes);
                 for (i, t) in buf.takes.iter().enumerate() {
                     if t.stores() {
-                        ranked.push((false, self.value.store, i));
+                        ranked.push((false, 0, self.value.store, i));
                         continue;
                     }
                     let again = buf.takes[..i]
                         .iter()
                         .any(|o| (o.tile_type, o.cell) == (t.tile_type, t.cell));
                     let ttype = &comps.tile_types[t.tile_type as usize];
-                    ranked.push((again, ev.placement(ttype, t.cell as usize), i));
+                    ranked.push((again, 0, ev.placement(ttype, t.cell as usize), i));
                 }
             }
             Pending::Seal { .. } => {
@@ -258,7 +261,7 @@ impl MctsPlayer {
                         .iter()
                         .any(|o| (o.tile_type, o.cell) == (s.tile_type, s.cell));
                     let ttype = &comps.tile_types[s.tile_type as usize];
-                    ranked.push((again, ev.placement(ttype, s.cell as usize), i));
+                    ranked.push((again, 0, ev.placement(ttype, s.cell as usize), i));
                 }
             }
             Pending::Circle { .. } => {
@@ -266,16 +269,23 @@ impl MctsPlayer {
                 let p = scoring_params(&self.value, state);
                 let mut payments = std::mem::take(&mut buf.payments);
                 for (i, &o) in buf.circles.iter().enumerate() {
-                    ranked.push((false, circle_value(&view, &p, o, &mut payments), i));
+                    // as greedy's circle: the fewest failed cards first (R8.5)
+                    let (failed, value) = circle_outcome(&view, &p, o, &mut payments);
+                    ranked.push((false, failed, value, i));
                 }
                 buf.payments = payments;
             }
             _ => return,
         }
         // best first; equal values keep the engine's order (greedy's pick is first)
-        ranked.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+        ranked.sort_by(|a, b| {
+            (a.0, a.1)
+                .cmp(&(b.0, b.1))
+                .then(b.2.total_cmp(&a.2))
+                .then(a.3.cmp(&b.3))
+        });
         ranked.truncate(self.params.top_k);
-        for &(_, _, i) in ranked.iter() {
+        for &(_, _, _, i) in ranked.iter() {
             self.candidates.push(match state.pending {
                 Pending::Move { .. } => Action::Move(buf.moves[i]),
                 Pending::Take { .. } => Action::Take(buf.takes[i]),

@@ -15,6 +15,7 @@ pub struct Params {
     /// Bonus beyond the goods.
     pub landscape_complete: f64,
     pub dwelling_complete: f64,
+    /// x the expected end VP of the fountain card a fountain keeps (R6.5).
     pub fountain: f64,
     pub artisan: f64,
     /// x the goal's VP.
@@ -30,6 +31,8 @@ pub struct Params {
     pub bread_move_cost: f64,
     /// Extra value per multiple bought with bread.
     pub bread_for_cards: f64,
+    /// x the card plan's values (value::card_plan); 0 = no plan.
+    pub plan: f64,
 }
 
 impl Default for Params {
@@ -44,7 +47,7 @@ impl Default for Params {
             open_edge: 0.35,
             landscape_complete: 1.0,
             dwelling_complete: 1.0,
-            fountain: 2.5,
+            fountain: 1.0,
             artisan: 2.5,
             frame_goal: 1.0,
             fountain_card: 1.0,
@@ -53,12 +56,13 @@ impl Default for Params {
             progress_credit: 0.4,
             bread_move_cost: 2.5,
             bread_for_cards: 0.0,
+            plan: 0.5,
         }
     }
 }
 
 /// The field names, in declaration order (as Python's `fields(Params)`).
-pub const FIELDS: [&str; 18] = [
+pub const FIELDS: [&str; 19] = [
     "good",
     "coin",
     "bread",
@@ -77,6 +81,7 @@ pub const FIELDS: [&str; 18] = [
     "progress_credit",
     "bread_move_cost",
     "bread_for_cards",
+    "plan",
 ];
 
 impl Params {
@@ -100,6 +105,7 @@ impl Params {
             "progress_credit" => &mut self.progress_credit,
             "bread_move_cost" => &mut self.bread_move_cost,
             "bread_for_cards" => &mut self.bread_for_cards,
+            "plan" => &mut self.plan,
             _ => return None,
         })
     }

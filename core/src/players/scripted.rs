@@ -313,7 +313,8 @@ impl Strategy for ScriptedPlayer {
         self.fresh();
         let params = self.params;
         let ev = self.evaluator(view, &params);
-        let cost = params.bread_move_cost;
+        // a bread move spends a bread the card plan may need (R4.4, R7.1)
+        let cost = params.bread_move_cost + ev.plan.bread + ev.plan.keep;
         let mut depots = [f64::NAN; SPACES]; // a space is offered with and without bread
         first_max(options.len(), |i| {
             let m = options[i];
@@ -403,8 +404,17 @@ impl Strategy for ScriptedPlayer {
         _: &mut Generator,
     ) -> usize {
         let p = self.scoring_params(view);
-        let payments = &mut self.payments;
-        first_max(options.len(), |i| circle_value(view, &p, options[i], payments))
+        // (cards it fails, value): never -4 when another circle avoids it (R8.5); the
+        // first of equals
+        let (mut best, mut best_key) = (0, (i32::MAX, f64::NEG_INFINITY));
+        for (i, &o) in options.iter().enumerate() {
+            let key = circle_outcome(view, &p, o, &mut self.payments);
+            if i == 0 || key.0 < best_key.0 || (key.0 == best_key.0 && key.1 > best_key.1) {
+                best = i;
+                best_key = key;
+            }
+        }
+        best
     }
 
     fn choose_payment(
@@ -453,11 +463,18 @@ pub(crate) fn scoring_params(p: &Params, state: &GameState) -> Params {
     *p
 }
 
-/// R8.3-R8.6: both cards of a circle resolved in order at their best payments.
-pub(crate) fn circle_value(view: &PlayerView, p: &Params, o: CircleChoice, scratch: &mut Vec<Payment>) -> f64 {
+/// R8.3-R8.6: (cards that fail, value) of both cards of a circle resolved in order at
+/// their best payments (also the search player's candidate order).
+pub(crate) fn circle_outcome(
+    view: &PlayerView,
+    p: &Params,
+    o: CircleChoice,
+    scratch: &mut Vec<Payment>,
+) -> (i32, f64) {
     let me = view.me();
     let (mut goods, mut coins, mut bread) = (me.goods, me.coins, me.bread);
     let mut total = 0.0;
+    let mut failed = 0;
     for slot in [o.first, o.second] {
         let index = view.state.grid[slot as usize] as usize;
         let card = &view.comps.objectives[index];
@@ -478,6 +495,7 @@ pub(crate) fn circle_value(view: &PlayerView, p: &Params, o: CircleChoice, scrat
         coins += out.coins - out.paid_coins;
         bread += out.bread - out.paid_bread;
         total += v;
+        failed += i32::from(out.failed);
     }
-    total
+    (failed, total)
 }

@@ -7,12 +7,17 @@
 //! keeps Python's association (`a + b + c` is `(a + b) + c`, `value += a + b` adds the
 //! sum), its int -> float conversion points, and its summing order.
 
-use crate::cards::{payment_options, settle, CardOutcome, Payment};
+use crate::cards::{
+    payment_options, settle, shortfall, CardOutcome, Payment, BREAD_PER_MULTIPLE, FAILED_CARD_VP,
+};
 use crate::components::{Components, ObjectiveCard, TileType};
-use crate::district::{have_index, Around, District};
+use crate::district::{
+    have_index, Around, District, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS,
+    H_VILLAS,
+};
 use crate::kinds::{
-    is_dwelling, is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, MARKET, MERCHANT, N_KINDS,
-    VILLA,
+    is_dwelling, is_landscape, landscape_good, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, MARKET,
+    MERCHANT, N_KINDS, VILLA,
 };
 use crate::players::{Params, PlayerView};
 
@@ -96,6 +101,200 @@ pub fn good_interest(view: &PlayerView, p: &Params) -> f64 {
     py_max(best, 0.0) * 0.5
 }
 
+/// The card plan's price of one missing good, coin or feature, in VP.
+pub const GAP_COST: f64 = 2.0;
+/// The plan values scroll steps only when this few overtake a disc ahead.
+pub const STEP_REACH: i32 = 3;
+
+/// What the coming scoring phase (R8) asks of this player, as VP per unit.
+///
+/// `card_plan` fills it before a turn: `good`/`coin`/`bread`/`step` and `have` (per
+/// HAVE_KEYS index) are the extra value of one more of each towards the cards the
+/// player will likely get; `keep` is what losing one bread costs (cards that only bread
+/// still fulfils).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CardPlan {
+    pub good: [f64; 4],
+    pub coin: f64,
+    pub bread: f64,
+    pub step: f64,
+    pub keep: f64,
+    pub have: [f64; 16],
+}
+
+/// R8.2: (players who take a circle before this one, the fewest steps that put this
+/// disc ahead of one of them; 0 when none is ahead). A disc that lands on a shared space
+/// goes on top (R5.4), so reaching a space is enough.
+pub fn scoring_ahead(view: &PlayerView) -> (usize, i32) {
+    let me = view.me();
+    let (mut ahead, mut gap) = (0, 0);
+    for (seat, q) in view.state.players[..view.state.n].iter().enumerate() {
+        if seat != view.seat
+            && (q.scroll > me.scroll || (q.scroll == me.scroll && q.stamp > me.stamp))
+        {
+            ahead += 1;
+            let steps = (i32::from(q.scroll) - i32::from(me.scroll)).max(1);
+            if gap == 0 || steps < gap {
+                gap = steps;
+            }
+        }
+    }
+    (ahead, gap)
+}
+
+/// Goods/coins (red card) or features (green card) still missing for one multiple
+/// without bread (R8.4); 0 = the card is fulfilled.
+pub fn card_gap(card: &ObjectiveCard, goods: &[i32; 4], coins: i32, have: &[i32]) -> i32 {
+    if card.pay {
+        return (shortfall(card, goods, 1) - coins).max(0);
+    }
+    card.requires.iter().map(|&(key, n)| (n - have[key]).max(0)).sum()
+}
+
+/// The card plan (R8): which circles are likely still free at this player's scoring
+/// turn, what their cards still need, and what each unit of that is worth (value.py's
+/// `card_plan` explains the model; the same floats in the same order here).
+pub fn card_plan(view: &PlayerView, p: &Params) -> CardPlan {
+    let mut plan = CardPlan::default();
+    if p.plan <= 0.0 {
+        return plan;
+    }
+    let state = view.state;
+    let me = view.me();
+    let failed = f64::from(FAILED_CARD_VP);
+    let bread_per = f64::from(BREAD_PER_MULTIPLE);
+    let mut worth = [0.0f64; 12];
+    let mut gaps = [0i32; 12];
+    let mut prospect = [0.0f64; 12];
+    let circles = state.circles();
+    for (i, &(a, b)) in circles.iter().enumerate() {
+        if state.circle_owner[i] >= 0 {
+            continue;
+        }
+        for slot in [a as usize, b as usize] {
+            let id = state.grid[slot];
+            if id == crate::game::NONE || worth[slot] != 0.0 {
+                continue;
+            }
+            let card = &view.comps.objectives[id as usize];
+            let w = card_reward_value(p, card);
+            let g = card_gap(card, &me.goods, me.coins, &me.district.have);
+            worth[slot] = w;
+            gaps[slot] = g;
+            prospect[slot] = if g == 0 {
+                w
+            } else if me.bread >= BREAD_PER_MULTIPLE {
+                py_max(failed, w - bread_per * p.bread)
+            } else {
+                py_max(failed, w - GAP_COST * f64::from(g))
+            };
+        }
+    }
+    // free circles by prospect, best first; equals by circle index
+    let mut ranked = [(0.0f64, 0usize); 17];
+    let mut n = 0;
+    for (i, &(a, b)) in circles.iter().enumerate() {
+        if state.circle_owner[i] < 0 {
+            ranked[n] = (prospect[a as usize] + prospect[b as usize], i);
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return plan;
+    }
+    let ranked = &mut ranked[..n];
+    ranked.sort_by(|x, y| {
+        y.0.partial_cmp(&x.0)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(x.1.cmp(&y.1))
+    });
+    let (ahead, gap) = scoring_ahead(view);
+    let likely = &ranked[..(ahead + 1).min(n)];
+    let weight = p.plan / likely.len() as f64;
+    for &(_, i) in likely {
+        // one circle's cards: a unit goes to one of them, so per circle the better use
+        let mut good = [0.0f64; 4];
+        let mut have = [0.0f64; 16];
+        let (mut coin, mut bread, mut keep) = (0.0f64, 0.0f64, 0.0f64);
+        let mut uncovered = 0;
+        let (a, b) = circles[i];
+        for slot in [a as usize, b as usize] {
+            let g = gaps[slot];
+            let card = &view.comps.objectives[state.grid[slot] as usize];
+            let units: i32 = card.requires.iter().map(|&(_, n)| n).sum();
+            // a unit buys a share of one more multiple; a missing one also saves the -4
+            let mut per = worth[slot] / f64::from(units);
+            if g != 0 {
+                per -= failed / f64::from(g);
+            }
+            if card.pay {
+                for &(key, _) in &card.requires {
+                    good[key] = py_max(good[key], per);
+                }
+                coin = py_max(coin, per);
+            } else {
+                for &(key, _) in &card.requires {
+                    have[key] = py_max(have[key], per);
+                }
+            }
+            if g == 0 {
+                continue;
+            }
+            let save = worth[slot] - failed;
+            uncovered += 1;
+            if me.bread < BREAD_PER_MULTIPLE * uncovered {
+                bread = py_max(bread, save / bread_per);
+            } else if me.bread - 1 < BREAD_PER_MULTIPLE * uncovered {
+                keep = py_max(keep, save);
+            }
+        }
+        for (total, unit) in plan.good.iter_mut().zip(good) {
+            *total += unit * weight;
+        }
+        for (total, unit) in plan.have.iter_mut().zip(have) {
+            *total += unit * weight;
+        }
+        plan.coin += coin * weight;
+        plan.bread += bread * weight;
+        plan.keep += keep * weight;
+    }
+    if ahead > 0 && gap <= STEP_REACH {
+        let now = likely.iter().fold(0.0, |s, t| s + t.0) / likely.len() as f64;
+        let earlier = &likely[..ahead.min(likely.len())];
+        let before = earlier.iter().fold(0.0, |s, t| s + t.0) / earlier.len() as f64;
+        plan.step = (before - now) / f64::from(gap) * p.plan;
+    }
+    plan
+}
+
+/// R6.5: the expected end VP of the fountain card a new fountain keeps: the better of 2
+/// drawn from the fountain cards this player does not hold, each worth its VP per
+/// complete feature of its goal expected at the end (value.py's `fountain_draw_value`).
+pub fn fountain_draw_value(view: &PlayerView, turns_left: i32) -> f64 {
+    let me = view.me();
+    let played = 28 - turns_left;
+    let mut values = Vec::with_capacity(view.comps.fountains.len());
+    for (index, card) in view.comps.fountains.iter().enumerate() {
+        if me.fountain_cards.contains(index as u8) {
+            continue;
+        }
+        let c = f64::from(me.district.complete_count[card.goal as usize]);
+        values.push(
+            f64::from(card.vp) * (c + f64::from(turns_left) * (c + 0.5) / f64::from(played + 7)),
+        );
+    }
+    let n = values.len();
+    if n < 2 {
+        return 0.0;
+    }
+    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let mut total = 0.0;
+    for (j, v) in values.iter().enumerate() {
+        total += v * j as f64;
+    }
+    total / ((n * (n - 1)) as f64 / 2.0)
+}
+
 /// Values placements for one player at one moment.
 pub struct Evaluator<'a> {
     pub p: &'a Params,
@@ -105,6 +304,14 @@ pub struct Evaluator<'a> {
     pub goods_bonus: f64,
     pub fountain_goal: [f64; N_KINDS],
     pub progress: f64,
+    /// The card plan and the prices it sets: one more coin, bread, scroll step or good
+    /// (by good) now, and a fountain (R6.5).
+    pub plan: CardPlan,
+    pub coin: f64,
+    pub bread: f64,
+    pub step: f64,
+    pub good: [f64; 4],
+    pub fountain: f64,
     /// Completing a dwelling of each colour now (merchant, baker, administrator, artisan).
     dwelling_worth: [f64; 4],
 }
@@ -131,6 +338,10 @@ impl<'a> Evaluator<'a> {
         // incomplete features are worthless at the end: progress counts less late
         let turns_left = 7 * (3 - view.state.phase as i32) + (7 - view.state.round as i32);
         let progress = py_min(1.0, f64::from(turns_left) / 10.0);
+        let fountain = p.fountain * fountain_draw_value(view, turns_left);
+        let plan = card_plan(view, p);
+        // a resource is worth the profile's price or what the plan would buy with it
+        let good = p.good + goods_bonus;
         let mut ev = Evaluator {
             p,
             d: &me.district,
@@ -139,6 +350,12 @@ impl<'a> Evaluator<'a> {
             goods_bonus,
             fountain_goal,
             progress,
+            plan,
+            coin: py_max(p.coin, plan.coin),
+            bread: py_max(p.bread, plan.bread),
+            step: p.step + plan.step,
+            good: [0, 1, 2, 3].map(|g| py_max(good, plan.good[g])),
+            fountain,
             dwelling_worth: [0.0; 4],
         };
         for (i, kind) in (MERCHANT..=ARTISAN).enumerate() {
@@ -149,8 +366,10 @@ impl<'a> Evaluator<'a> {
 
     pub fn completion_bonus(&self, kind: u8, mask: u64) -> f64 {
         let p = self.p;
-        let index = if kind == VILLA { 1 } else { have_index(kind) };
-        let mut bonus = self.fountain_goal[kind as usize] + p.card_match * self.interest[index];
+        let index = if kind == VILLA { H_VILLAS } else { have_index(kind) };
+        let mut bonus = self.fountain_goal[kind as usize]
+            + p.card_match * self.interest[index]
+            + self.plan.have[index];
         for g in self.d.frame_goals() {
             if g.kind == kind
                 && mask & g.mask != 0
@@ -181,11 +400,11 @@ impl<'a> Evaluator<'a> {
         if ttype.building != 0 {
             let b = ttype.building;
             let worth = match b {
-                MARKET => p.coin,
-                BAKERY => p.bread,
-                _ => p.fountain,
+                MARKET => self.coin,
+                BAKERY => self.bread,
+                _ => self.fountain,
             };
-            let mut value = if scroll { p.step } else { 0.0 };
+            let mut value = if scroll { self.step } else { 0.0 };
             value += worth;
             return value + self.completion_bonus(b, 1 << cell);
         }
@@ -193,11 +412,12 @@ impl<'a> Evaluator<'a> {
         let open_edge = p.open_edge;
         let chimneys = f64::from(ttype.chimneys);
         let chimney_term = p.chimney * chimneys * progress;
-        let card_term = self.interest[0] * chimneys * p.card_match;
+        let card_term =
+            (self.interest[H_CHIMNEYS] * p.card_match + self.plan.have[H_CHIMNEYS]) * chimneys;
         let credit = p.progress_credit * progress;
         let villa_credit = p.progress_credit * p.villa_complete;
-        let good = p.good + self.goods_bonus;
-        let mut value = if scroll { p.step } else { 0.0 };
+        let plan_have = &self.plan.have;
+        let mut value = if scroll { self.step } else { 0.0 };
         let bit = 1u64 << cell;
         for &(k, own) in ttype.parts() {
             let near = around.get(k); // what the tile's parts would join (R6)
@@ -217,9 +437,14 @@ impl<'a> Evaluator<'a> {
                     value += villa_credit * f64::from(self.comps.villa_points(total)) * progress;
                 }
             } else if is_landscape(k) {
+                let good = self.good[landscape_good(k)];
                 if own_open + o == 0 {
                     value += self.completion_bonus(k, bit | near.cells);
                     value += f64::from(s) * good + p.landscape_complete; // (tiles - 1) goods, R6.2
+                    value += plan_have[H_LANDSCAPES]; // the card plan: landscape counts
+                    if s >= 2 {
+                        value += plan_have[H_LANDSCAPES_3PLUS];
+                    }
                 } else {
                     // one more tile would pay about this much
                     value += credit * (f64::from(1 + s) * good + p.landscape_complete);
@@ -228,6 +453,7 @@ impl<'a> Evaluator<'a> {
                 let reward = self.dwelling_worth[(k - MERCHANT) as usize];
                 if own_open + o == 0 {
                     value += reward + self.completion_bonus(k, bit | near.cells);
+                    value += plan_have[H_DWELLINGS];
                 } else {
                     value += credit * reward;
                 }
@@ -249,9 +475,15 @@ impl<'a> Evaluator<'a> {
         let p = self.p;
         let total = f64::from(goods.iter().sum::<i32>());
         match kind {
-            MERCHANT => p.coin * (total + 1.0) - (p.good + self.goods_bonus) * total,
-            BAKER => 2.0 * p.bread,
-            ADMINISTRATOR => 2.0 * p.step,
+            MERCHANT => {
+                let mut lost = 0.0;
+                for (g, &n) in goods.iter().enumerate() {
+                    lost += self.good[g] * f64::from(n);
+                }
+                self.coin * (total + 1.0) - lost
+            }
+            BAKER => 2.0 * self.bread,
+            ADMINISTRATOR => 2.0 * self.step,
             ARTISAN => p.artisan,
             _ => 0.0,
         }
