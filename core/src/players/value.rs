@@ -10,7 +10,7 @@
 use crate::cards::{
     payment_options, settle, shortfall, CardOutcome, Payment, BREAD_PER_MULTIPLE, FAILED_CARD_VP,
 };
-use crate::components::{Components, ObjectiveCard, TileType};
+use crate::components::{Components, ObjectiveCard, TileType, FOUNTAIN_CARDS};
 use crate::district::{
     have_index, Around, District, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS,
     H_VILLAS,
@@ -148,7 +148,10 @@ pub fn card_gap(card: &ObjectiveCard, goods: &[i32; 4], coins: i32, have: &[i32]
     if card.pay {
         return (shortfall(card, goods, 1) - coins).max(0);
     }
-    card.requires.iter().map(|&(key, n)| (n - have[key]).max(0)).sum()
+    card.requires
+        .iter()
+        .map(|&(key, n)| (n - have[key]).max(0))
+        .sum()
 }
 
 /// The card plan (R8): which circles are likely still free at this player's scoring
@@ -273,21 +276,23 @@ pub fn card_plan(view: &PlayerView, p: &Params) -> CardPlan {
 pub fn fountain_draw_value(view: &PlayerView, turns_left: i32) -> f64 {
     let me = view.me();
     let played = 28 - turns_left;
-    let mut values = Vec::with_capacity(view.comps.fountains.len());
+    // every evaluator (each decision, each rollout step) computes this: no allocation
+    let mut buf = [0.0f64; FOUNTAIN_CARDS];
+    let mut n = 0;
     for (index, card) in view.comps.fountains.iter().enumerate() {
         if me.fountain_cards.contains(index as u8) {
             continue;
         }
         let c = f64::from(me.district.complete_count[card.goal as usize]);
-        values.push(
-            f64::from(card.vp) * (c + f64::from(turns_left) * (c + 0.5) / f64::from(played + 7)),
-        );
+        buf[n] =
+            f64::from(card.vp) * (c + f64::from(turns_left) * (c + 0.5) / f64::from(played + 7));
+        n += 1;
     }
-    let n = values.len();
     if n < 2 {
         return 0.0;
     }
-    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let values = &mut buf[..n];
+    values.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     let mut total = 0.0;
     for (j, v) in values.iter().enumerate() {
         total += v * j as f64;
@@ -366,7 +371,11 @@ impl<'a> Evaluator<'a> {
 
     pub fn completion_bonus(&self, kind: u8, mask: u64) -> f64 {
         let p = self.p;
-        let index = if kind == VILLA { H_VILLAS } else { have_index(kind) };
+        let index = if kind == VILLA {
+            H_VILLAS
+        } else {
+            have_index(kind)
+        };
         let mut bonus = self.fountain_goal[kind as usize]
             + p.card_match * self.interest[index]
             + self.plan.have[index];
