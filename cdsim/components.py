@@ -46,6 +46,17 @@ FOUNTAIN_CARDS = 24
 MOST_DRAWN = {"A": 3, "B": 3, "C": 2, "D": 4}
 SCROLL_SPACES_PER_BOARD = 9  # R1.3
 
+# What the compiled core holds (core/src/components.rs mirrors these) and what keeps a game
+# fast: every integer of a set is checked against these before anything plays.
+MAX_CHIMNEYS = 9  # per tile (the core: u8; the villa table's range)
+MAX_POINTS = 1000  # |VP| of a card reward, fountain card, frame goal, scroll or villa space
+MAX_REQUIRE = 99  # a card's requirement per multiple
+MAX_REWARD = 9  # coins, bread or scroll steps a card gives per multiple
+MAX_SCROLL_SPACES = 256  # the core's scroll track (R6.6)
+MAX_VILLA_TABLE = 256
+MAX_TABLE = 255  # tile types, frame parts (the core indexes them with a byte)
+MAX_ID = 2**63 - 1  # frame part and board ids (the core: i64)
+
 # "have" requirement keys of green cards, as indices into District.have.
 HAVE_KEYS = (
     "chimneys", "villas", "landscapes", "landscapes_3plus", "pond", "garden", "vineyard",
@@ -162,14 +173,26 @@ class _Checker:
     def fail(self, entry: str, problem: str) -> ComponentError:
         return ComponentError(f"{self.file}: {entry}: {problem}")
 
-    def get(self, raw: dict[str, Any], key: str, kind: type, entry: str) -> Any:
+    def get(self, raw: dict[str, Any], key: str, kind: type, entry: str,
+            low: int | None = None, high: int | None = None) -> Any:
         if key not in raw:
             raise self.fail(entry, f"missing field '{key}'")
         value = raw[key]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise self.fail(entry, f"field '{key}' must be an integer, got {value!r}")
+            raise self.fail(entry, f"field '{key}' must be an integer, got {_short(value)}")
         if not isinstance(value, kind):
-            raise self.fail(entry, f"field '{key}' must be a {kind.__name__}, got {value!r}")
+            raise self.fail(entry, f"field '{key}' must be a {kind.__name__}, got {_short(value)}")
+        if kind is int:
+            self.bounded(value, f"field '{key}'", entry, low, high)
+        return value
+
+    def bounded(self, value: int, what: str, entry: str, low: int | None, high: int | None) -> int:
+        """An integer within [low, high] (the core's range), or one error line."""
+        if (low is not None and value < low) or (high is not None and value > high):
+            lo = "" if low is None else f"{low}"
+            hi = "" if high is None else f"{high}"
+            allowed = f"between {lo} and {hi}" if lo and hi else (f">= {lo}" if lo else f"<= {hi}")
+            raise self.fail(entry, f"{what} must be {allowed}, got {_short(value)}")
         return value
 
     def provenance(self, raw: dict[str, Any], entry: str) -> str:
@@ -186,6 +209,12 @@ class _Checker:
             if not isinstance(row, dict):
                 raise ComponentError(f"{self.file}: [[{key}]] must be a table")
         return rows
+
+
+def _short(value: Any) -> str:
+    """A value for an error line: repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _parse_edges(ck: _Checker, text: str, entry: str) -> Edges:
@@ -238,11 +267,12 @@ def _tiles(ck: _Checker, data: dict[str, Any]) -> tuple[tuple[TileType, ...], li
         chimneys = raw.get("chimneys", 0)
         if not isinstance(chimneys, int) or isinstance(chimneys, bool):
             raise ck.fail(entry, "chimneys must be an integer")
+        ck.bounded(chimneys, "chimneys", entry, 0, MAX_CHIMNEYS)
         bname = raw.get("building")
         building = 0
         if bname is not None:
-            if bname not in BUILDING_CODES:
-                raise ck.fail(entry, f"unknown building {bname!r} (known: market bakery fountain)")
+            if not isinstance(bname, str) or bname not in BUILDING_CODES:
+                raise ck.fail(entry, f"unknown building {_short(bname)} (known: market bakery fountain)")
             building = BUILDING_CODES[bname]
         check_tile_shape(edges, chimneys, building, ck.fail, entry)
         kinds = {k for k in edges if k != MEADOW}
@@ -252,15 +282,15 @@ def _tiles(ck: _Checker, data: dict[str, Any]) -> tuple[tuple[TileType, ...], li
             raise ck.fail(entry, "a villa part needs at least one chimney")
         if deck == "dark" and len(kinds) + (1 if building else 0) != 1:
             raise ck.fail(entry, "dark tiles show exactly one building or landscape (R1.1)")
-        count = ck.get(raw, "count", int, entry)
-        if count < 1:
-            raise ck.fail(entry, "count must be >= 1")
+        count = ck.get(raw, "count", int, entry, 1, DARK_TILES if deck == "dark" else LIGHT_TILES)
         orients: list[Edges] = []
         for r in range(4):
             o = rotate(edges, r)
             if o not in orients:
                 orients.append(o)
         index = len(types)
+        if index == MAX_TABLE:
+            raise ck.fail(entry, f"more than {MAX_TABLE} tile types")
         types.append(TileType(tid, deck == "dark", edges, chimneys, building, tuple(orients),
                               ck.provenance(raw, entry)))
         (dark if deck == "dark" else light).extend([index] * count)
@@ -290,6 +320,7 @@ def _objective(ck: _Checker, raw: dict[str, Any]) -> ObjectiveCard:
             raise ck.fail(entry, f"unknown {typ} requirement {key!r} (known: {' '.join(keys)})")
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ck.fail(entry, f"requirement {key!r} must be a positive integer")
+        ck.bounded(n, f"requirement {key!r}", entry, 1, MAX_REQUIRE)
         requires.append((keys[key], n))
     reward = ck.get(raw, "reward", dict, entry)
     for key, n in reward.items():
@@ -297,11 +328,25 @@ def _objective(ck: _Checker, raw: dict[str, Any]) -> ObjectiveCard:
             raise ck.fail(entry, f"unknown reward {key!r} (known: {' '.join(REWARD_KEYS)})")
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise ck.fail(entry, f"reward {key!r} must be a non-negative integer")
+        ck.bounded(n, f"reward {key!r}", entry, 0, MAX_POINTS if key == "vp" else MAX_REWARD)
     if not any(reward.values()):
         raise ck.fail(entry, "a card with no reward")
+    _check_no_pump(ck, entry, typ == "pay", sum(n for _, n in requires),
+                   reward.get("coins", 0) + reward.get("bread", 0))
     return ObjectiveCard(cid, deck, typ == "pay", tuple(requires), reward.get("vp", 0),
                          reward.get("coins", 0), reward.get("bread", 0), reward.get("steps", 0),
                          ck.provenance(raw, entry))
+
+
+def _check_no_pump(ck: _Checker, entry: str, pay: bool, cost: int, gain: int) -> None:
+    """A multiple must not give back more coins + bread than it costs (goods or coins for a
+    red card, 3 bread on any card, R7.1): else cards could pay for each other without
+    limit, and a game's payment choices grow without bound."""
+    most = min(cost, 3) if pay else 3
+    if gain > most:
+        paid = f"{cost} goods/coins or 3 bread" if pay else "3 bread"
+        raise ck.fail(entry, f"its reward (coins + bread = {gain} per multiple) is more than "
+                      f"a multiple costs ({paid}): at most {most}")
 
 
 def _cards(ck: _Checker, data: dict[str, Any]) -> tuple[
@@ -327,7 +372,7 @@ def _cards(ck: _Checker, data: dict[str, Any]) -> tuple[
         goal = ck.get(raw, "goal", str, entry)
         if goal not in FEATURE_CODES:
             raise ck.fail(entry, f"unknown goal {goal!r} (known: {' '.join(FEATURE_CODES)})")
-        vp = ck.get(raw, "vp", int, entry)
+        vp = ck.get(raw, "vp", int, entry, -MAX_POINTS, MAX_POINTS)
         fountains[fid] = FountainCard(fid, FEATURE_CODES[goal], vp, ck.provenance(raw, entry))
     if len(fountains) != FOUNTAIN_CARDS:
         raise ComponentError(f"{ck.file}: {len(fountains)} fountain cards, the game has 24 (R1.4)")
@@ -338,7 +383,7 @@ def _frames(ck: _Checker, data: dict[str, Any]) -> dict[int, FramePart]:
     parts: dict[int, FramePart] = {}
     for raw in ck.table(data, "part"):
         entry = f"frame part {raw.get('id', '?')!r}"
-        pid = ck.get(raw, "id", int, entry)
+        pid = ck.get(raw, "id", int, entry, -MAX_ID, MAX_ID)
         if pid in parts:
             raise ck.fail(entry, "duplicate id")
         goals = []
@@ -351,10 +396,13 @@ def _frames(ck: _Checker, data: dict[str, Any]) -> dict[int, FramePart]:
             line = ck.get(g, "line", int, entry)
             if not 0 <= line < SIZE:
                 raise ck.fail(entry, f"goal line must be 0-5, got {line}")
-            goals.append(FrameGoal(FEATURE_CODES[kind], ck.get(g, "vp", int, entry), line))
+            goals.append(FrameGoal(FEATURE_CODES[kind],
+                                   ck.get(g, "vp", int, entry, -MAX_POINTS, MAX_POINTS), line))
         if len(goals) != 2:
             raise ck.fail(entry, f"a frame part has 2 goals, got {len(goals)}")
         parts[pid] = FramePart(pid, tuple(goals), ck.provenance(raw, entry))
+        if len(parts) > MAX_TABLE:
+            raise ck.fail(entry, f"more than {MAX_TABLE} frame parts")
     if len(parts) < 16:
         raise ComponentError(f"{ck.file}: {len(parts)} frame parts, 4 players need 16 (R2.1)")
     return parts
@@ -364,7 +412,7 @@ def _boards(ck: _Checker, data: dict[str, Any]) -> tuple[Board, ...]:
     boards: list[Board] = []
     for raw in ck.table(data, "board"):
         entry = f"board {raw.get('id', '?')!r}"
-        bid = ck.get(raw, "id", int, entry)
+        bid = ck.get(raw, "id", int, entry, -MAX_ID, MAX_ID)
         rows = ck.get(raw, "rows", list, entry)
         if len(rows) != SIZE or any(not isinstance(r, str) or len(r) != SIZE for r in rows):
             raise ck.fail(entry, "rows must be 6 strings of 6 characters")
@@ -382,10 +430,14 @@ def _boards(ck: _Checker, data: dict[str, Any]) -> tuple[Board, ...]:
     return tuple(boards)
 
 
-def _int_list(ck: _Checker, table: dict[str, Any], entry: str) -> tuple[int, ...]:
+def _int_list(ck: _Checker, table: dict[str, Any], entry: str, most: int) -> tuple[int, ...]:
     points = ck.get(table, "points", list, entry)
     if not points or any(not isinstance(p, int) or isinstance(p, bool) for p in points):
         raise ck.fail(entry, "points must be a non-empty list of integers")
+    if len(points) > most:
+        raise ck.fail(entry, f"points must have at most {most} spaces, got {len(points)}")
+    for i, p in enumerate(points):
+        ck.bounded(p, f"points[{i}]", entry, -MAX_POINTS, MAX_POINTS)
     return tuple(points)
 
 
@@ -393,13 +445,13 @@ def _scoring(ck: _Checker, data: dict[str, Any]) -> tuple[tuple[int, ...], tuple
     for key in ("scroll_track", "villa_table"):
         if not isinstance(data.get(key), dict):
             raise ComponentError(f"{ck.file}: missing [{key}] table")
-    scroll = _int_list(ck, data["scroll_track"], "scroll_track")
-    villa = _int_list(ck, data["villa_table"], "villa_table")
+    scroll = _int_list(ck, data["scroll_track"], "scroll_track", MAX_SCROLL_SPACES)
+    villa = _int_list(ck, data["villa_table"], "villa_table", MAX_VILLA_TABLE)
     ck.provenance(data["scroll_track"], "scroll_track")
     ck.provenance(data["villa_table"], "villa_table")
     if len(villa) < 6 or villa[3] != 3 or villa[5] != 7:
         raise ck.fail("villa_table", "the rulebook fixes 3 chimneys -> 3 VP and 5 -> 7 VP (R10.1)")
-    extra = ck.get(data["villa_table"], "per_extra_chimney", int, "villa_table")
+    extra = ck.get(data["villa_table"], "per_extra_chimney", int, "villa_table", -MAX_POINTS, MAX_POINTS)
     return scroll, villa, extra
 
 

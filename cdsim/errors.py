@@ -53,5 +53,10 @@ def read_toml(path: Path, error: type[CdsimError] = CdsimError) -> dict[str, Any
             return tomllib.load(fh)
     except OSError as exc:
         raise error(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not a UTF-8 text file (byte {exc.start}: "
+                    f"{exc.object[exc.start:exc.start + 1]!r}); TOML files are UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise error(f"{path}: not valid TOML: arrays or tables nested too deep") from None

@@ -22,12 +22,18 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.cards import CardOutcome, best_payment, payment_options, settle
-from cdsim.components import Components, check_tile_shape
+from cdsim.components import MAX_CHIMNEYS, Components, check_tile_shape
 from cdsim.district import District
 from cdsim.errors import PositionError, read_toml
 from cdsim.kinds import BUILDING_CODES, EDGE_CODES, GOOD_NAMES, SIZE
 
 SUPPLY_KEYS = (*GOOD_NAMES, "coins", "bread", "stored_tiles")
+MAX_SUPPLY = 500  # of each good, coins, bread: a card's payment options grow with the square
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass
@@ -42,9 +48,11 @@ class Position:
     cards: list[str]
 
 
-def _int(raw: Any, what: str, fail: Any, low: int = 0) -> int:
+def _int(raw: Any, what: str, fail: Any, low: int = 0, high: int | None = None) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < low:
-        raise fail(f"{what} must be an integer >= {low}, got {raw!r}")
+        raise fail(f"{what} must be an integer >= {low}, got {_short(raw)}")
+    if high is not None and raw > high:
+        raise fail(f"{what} must be between {low} and {high}, got {_short(raw)}")
     return raw
 
 
@@ -61,8 +69,8 @@ def load_position(path: Path, components: Components) -> Position:
     if frame_ids and (not isinstance(frame_ids, list) or len(frame_ids) != 4):
         raise fail("frame must list 4 frame part ids (top, right, bottom, left)")
     for pid in frame_ids:
-        if pid not in components.frame_parts:
-            raise fail(f"unknown frame part {pid!r}")
+        if isinstance(pid, bool) or not isinstance(pid, int) or pid not in components.frame_parts:
+            raise fail(f"unknown frame part {_short(pid)} in frame")
     district = District(None, tuple(components.frame_parts[p] for p in frame_ids))
     supply = data.get("supply", {})
     if not isinstance(supply, dict):
@@ -70,15 +78,15 @@ def load_position(path: Path, components: Components) -> Position:
     for key in supply:
         if key not in SUPPLY_KEYS:
             raise fail(f"unknown supply {key!r} (known: {', '.join(SUPPLY_KEYS)})")
-    amounts = {k: _int(supply.get(k, 0), f"supply {k}", fail) for k in SUPPLY_KEYS}
+    amounts = {k: _int(supply.get(k, 0), f"supply {k}", fail, 0, MAX_SUPPLY) for k in SUPPLY_KEYS}
     for key, table in (("fountain_cards", components.fountains),
                        ("cards", components.objectives)):
         ids = data.get(key, [])
         if not isinstance(ids, list):
             raise fail(f"{key} must be a list of card ids")
         for cid in ids:
-            if cid not in table:
-                raise fail(f"unknown card id {cid!r} in {key}")
+            if not isinstance(cid, str) or cid not in table:
+                raise fail(f"unknown card id {_short(cid)} in {key}")
     scroll = _int(data.get("scroll", 0), "scroll", fail)
     if scroll > components.last_scroll_space:
         raise fail(f"scroll must be 0-{components.last_scroll_space}, got {scroll}")
@@ -97,21 +105,23 @@ def _place_tiles(tiles: Any, district: District, fail: Any) -> None:
             raise fail(f"{where}: must be a table")
         cell = raw.get("cell")
         if (not isinstance(cell, list) or len(cell) != 2
-                or not all(isinstance(x, int) and 0 <= x < SIZE for x in cell)):
-            raise fail(f"{where}: cell must be [row, column] with values 0-5, got {cell!r}")
+                or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < SIZE
+                           for x in cell)):
+            raise fail(f"{where}: cell must be [row, column] with values 0-5, got {_short(cell)}")
         index = cell[0] * SIZE + cell[1]
         if district.edges[index] is not None:
             raise fail(f"{where}: cell {cell} already has a tile")
-        codes = str(raw.get("edges", "")).split()
+        edges_raw = raw.get("edges", "")
+        codes = edges_raw.split() if isinstance(edges_raw, str) else []
         if len(codes) != 4 or any(c not in EDGE_CODES for c in codes):
             raise fail(f"{where}: edges must be 4 codes of {' '.join(EDGE_CODES)}, "
-                       f"got {raw.get('edges')!r}")
+                       f"got {_short(edges_raw)}")
         edges = (EDGE_CODES[codes[0]], EDGE_CODES[codes[1]], EDGE_CODES[codes[2]],
                  EDGE_CODES[codes[3]])
-        chimneys = _int(raw.get("chimneys", 0), f"{where}: chimneys", fail)
+        chimneys = _int(raw.get("chimneys", 0), f"{where}: chimneys", fail, 0, MAX_CHIMNEYS)
         bname = raw.get("building")
-        if bname is not None and bname not in BUILDING_CODES:
-            raise fail(f"{where}: unknown building {bname!r} (market, bakery, fountain)")
+        if bname is not None and (not isinstance(bname, str) or bname not in BUILDING_CODES):
+            raise fail(f"{where}: unknown building {_short(bname)} (market, bakery, fountain)")
         building = BUILDING_CODES[bname] if bname else 0
         check_tile_shape(edges, chimneys, building,
                          lambda entry, problem: fail(f"{entry}: {problem}"), where)
