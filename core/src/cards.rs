@@ -11,6 +11,11 @@ use crate::components::ObjectiveCard;
 
 pub const FAILED_CARD_VP: i32 = -4; // R8.5
 pub const BREAD_PER_MULTIPLE: i32 = 3; // R7.1
+/// The most multiples a payment option pays by goods/coins, and the most it pays by
+/// bread: every enumeration of options is bounded (at most 256 x 256 options), whatever
+/// the component set lets a player hoard. Far above anything a game of the reconstructed
+/// set reaches, so its games are the Python engine's.
+pub const MAX_MULTIPLES: i32 = 255;
 
 /// How a card is fulfilled: multiples by goods/coins (or by having), and by 3 bread each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,24 +39,30 @@ pub fn have_multiples(card: &ObjectiveCard, have: &[i32]) -> i32 {
         .unwrap_or(0)
 }
 
-/// Coins a red card needs on top of the goods for this many multiples.
+/// Coins a red card needs on top of the goods for this many multiples (saturating: a
+/// need beyond i32 is more than anyone holds).
 pub fn shortfall(card: &ObjectiveCard, goods: &[i32; 4], multiples: i32) -> i32 {
     card.requires
         .iter()
-        .map(|&(key, n)| (multiples * n - goods[key]).max(0))
-        .sum()
+        .map(|&(key, n)| {
+            multiples
+                .saturating_mul(n)
+                .saturating_sub(goods[key])
+                .max(0)
+        })
+        .fold(0i32, i32::saturating_add)
 }
 
 /// Red card: the most multiples goods plus coins can pay (R7.2, R8.4).
 pub fn max_paid_multiples(card: &ObjectiveCard, goods: &[i32; 4], coins: i32) -> i32 {
-    let per: i32 = card.requires.iter().map(|&(_, n)| n).sum();
-    let bound = (card
+    let per: i64 = card.requires.iter().map(|&(_, n)| i64::from(n)).sum();
+    let held: i64 = card
         .requires
         .iter()
-        .map(|&(key, _)| goods[key])
-        .sum::<i32>()
-        + coins)
-        / per;
+        .map(|&(key, _)| i64::from(goods[key]))
+        .sum::<i64>()
+        + i64::from(coins);
+    let bound = (held / per.max(1)).clamp(0, i64::from(MAX_MULTIPLES)) as i32;
     let mut k = 0;
     while k < bound && shortfall(card, goods, k + 1) <= coins {
         k += 1;
@@ -72,7 +83,7 @@ pub fn payment_options(
     bread: i32,
     out: &mut Vec<Payment>,
 ) {
-    let bread_max = bread / BREAD_PER_MULTIPLE;
+    let bread_max = (bread / BREAD_PER_MULTIPLE).min(MAX_MULTIPLES);
     if card.pay {
         let top = max_paid_multiples(card, goods, coins);
         for k in 0..=top {
@@ -150,10 +161,10 @@ pub fn settle(
     let mut coins_paid = 0;
     if card.pay {
         for &(key, n) in &card.requires {
-            let need = payment.paid * n;
+            let need = payment.paid.saturating_mul(n);
             let from_goods = need.min(goods[key]);
             paid[key] += from_goods;
-            coins_paid += need - from_goods;
+            coins_paid = i32::saturating_add(coins_paid, need - from_goods);
         }
         assert!(
             coins_paid <= coins,
@@ -167,10 +178,57 @@ pub fn settle(
         failed: false,
         paid_goods: paid,
         paid_coins: coins_paid,
-        paid_bread: payment.bread * BREAD_PER_MULTIPLE,
-        vp: card.vp * m,
-        coins: card.coins * m,
-        bread: card.bread * m,
-        steps: card.steps * m,
+        paid_bread: payment.bread.saturating_mul(BREAD_PER_MULTIPLE),
+        vp: card.vp.saturating_mul(m),
+        coins: card.coins.saturating_mul(m),
+        bread: card.bread.saturating_mul(m),
+        steps: card.steps.saturating_mul(m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(pay: bool, requires: Vec<(usize, i32)>) -> ObjectiveCard {
+        ObjectiveCard {
+            id: "X".into(),
+            deck: 'A',
+            pay,
+            requires,
+            vp: 1000,
+            coins: 9,
+            bread: 0,
+            steps: 0,
+        }
+    }
+
+    #[test]
+    fn payment_options_are_bounded_whatever_a_player_holds() {
+        let most = ((MAX_MULTIPLES + 1) * (MAX_MULTIPLES + 1)) as usize;
+        for pay in [true, false] {
+            let c = card(pay, vec![(0, 1), (1, 99)]);
+            let mut out = Vec::new();
+            payment_options(
+                &c,
+                &[i32::MAX; 16],
+                &[i32::MAX; 4],
+                i32::MAX,
+                i32::MAX,
+                &mut out,
+            );
+            assert!(
+                !out.is_empty() && out.len() <= most,
+                "{} options",
+                out.len()
+            );
+            for &o in out.iter().rev().take(50) {
+                let done = settle(0, &c, Some(o), &[i32::MAX; 4], i32::MAX);
+                assert!(done.vp > 0 && done.coins > 0 && done.paid_coins >= 0);
+            }
+        }
+        let c = card(true, vec![(2, 3)]);
+        assert_eq!(max_paid_multiples(&c, &[0, 0, 7, 0], 2), 3);
+        assert_eq!(max_paid_multiples(&c, &[0; 4], i32::MAX), MAX_MULTIPLES);
     }
 }

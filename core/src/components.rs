@@ -38,6 +38,24 @@ pub const HAVE_KEYS: [&str; 16] = [
 /// A side requirement that any kind fits (the neighbour is empty).
 pub const ANY: u8 = N_KINDS as u8;
 
+/// The ranges `cdsim/components.py` checks (its MAX_* constants), checked again here so
+/// that no set handed over can overflow the state's integers or make a game's
+/// enumerations grow without bound.
+pub const MAX_CHIMNEYS: u32 = 9;
+pub const MAX_POINTS: i32 = 1000;
+pub const MAX_REQUIRE: i32 = 99;
+pub const MAX_REWARD: i32 = 9;
+pub const MAX_SCROLL_SPACES: usize = 256;
+pub const MAX_VILLA_TABLE: usize = 256;
+
+fn within(value: i32, low: i32, high: i32, what: &str) -> Result<(), String> {
+    if (low..=high).contains(&value) {
+        Ok(())
+    } else {
+        Err(format!("{what} must be {low}-{high}, got {value}"))
+    }
+}
+
 #[derive(Deserialize)]
 struct RawTile {
     id: String,
@@ -233,8 +251,8 @@ fn tile_type(raw: RawTile) -> Result<TileType, String> {
         }
         orientations[i] = o;
     }
-    if raw.chimneys > u32::from(u8::MAX) {
-        return Err(format!("{what}: at most 255 chimneys"));
+    if raw.chimneys > MAX_CHIMNEYS {
+        return Err(format!("{what}: at most {MAX_CHIMNEYS} chimneys"));
     }
     if ![0, 10, 11, 12].contains(&raw.building) {
         return Err(format!("{what}: building must be 0, 10, 11 or 12"));
@@ -275,9 +293,25 @@ fn objective(raw: RawObjective) -> Result<ObjectiveCard, String> {
         return Err(format!("{what}: a card with no requirement"));
     }
     for &(key, n) in &raw.requires {
-        if key >= keys || n < 1 {
+        if key >= keys || !(1..=MAX_REQUIRE).contains(&n) {
             return Err(format!("{what}: bad requirement ({key}, {n})"));
         }
+    }
+    within(raw.vp, 0, MAX_POINTS, &format!("{what}: reward vp"))?;
+    for (name, n) in [
+        ("coins", raw.coins),
+        ("bread", raw.bread),
+        ("steps", raw.steps),
+    ] {
+        within(n, 0, MAX_REWARD, &format!("{what}: reward {name}"))?;
+    }
+    // a multiple gives back no more coins + bread than it costs (cdsim/components.py)
+    let cost: i32 = raw.requires.iter().map(|&(_, n)| n).sum();
+    let most = if raw.pay { cost.min(3) } else { 3 };
+    if raw.coins + raw.bread > most {
+        return Err(format!(
+            "{what}: its reward (coins + bread per multiple) is more than a multiple costs"
+        ));
     }
     let deck = match raw.deck.as_str() {
         "A" => 'A',
@@ -362,6 +396,12 @@ impl Components {
                     f.id
                 ));
             }
+            within(
+                f.vp,
+                -MAX_POINTS,
+                MAX_POINTS,
+                &format!("fountain card {:?}: vp", f.id),
+            )?;
             fountains.push(FountainCard {
                 id: f.id,
                 goal: f.goal,
@@ -378,7 +418,11 @@ impl Components {
             }
             let mut goals = Vec::new();
             for (kind, vp, line) in p.goals {
-                if kind == MEADOW || kind as usize >= N_KINDS || line >= SIZE {
+                if kind == MEADOW
+                    || kind as usize >= N_KINDS
+                    || line >= SIZE
+                    || !(-MAX_POINTS..=MAX_POINTS).contains(&vp)
+                {
                     return Err(format!(
                         "frame part {}: bad goal ({kind}, {vp}, {line})",
                         p.id
@@ -403,11 +447,24 @@ impl Components {
                 scrolls,
             });
         }
-        if raw.scroll_points.is_empty() || raw.scroll_points.len() > 256 {
+        if raw.scroll_points.is_empty() || raw.scroll_points.len() > MAX_SCROLL_SPACES {
             return Err("components: the scroll track needs 1-256 spaces".into());
         }
-        if raw.villa_points_table.is_empty() {
-            return Err("components: an empty villa table".into());
+        if raw.villa_points_table.is_empty() || raw.villa_points_table.len() > MAX_VILLA_TABLE {
+            return Err("components: the villa table needs 1-256 entries".into());
+        }
+        for &p in raw
+            .scroll_points
+            .iter()
+            .chain(&raw.villa_points_table)
+            .chain([&raw.villa_points_per_extra])
+        {
+            within(
+                p,
+                -MAX_POINTS,
+                MAX_POINTS,
+                "components: scroll and villa points",
+            )?;
         }
         Ok(Components {
             digest: raw.digest,
@@ -425,7 +482,7 @@ impl Components {
         })
     }
 
-    /// VP of one complete villa (R10.1, COMPONENTS C6).
+    /// VP of one complete villa (R10.1, docs/rules.md C6).
     pub fn villa_points(&self, chimneys: i32) -> i32 {
         let table = &self.villa_points_table;
         let len = table.len() as i32;
@@ -475,7 +532,7 @@ mod tests {
         assert_eq!(c.fountains.len(), 24);
         assert!(c.dark.iter().all(|&t| c.tile_types[t as usize].dark));
         assert_eq!([3, 5].map(|n| c.villa_points(n)), [3, 7]); // R10.1
-        // COMPONENTS C6: 0 for c <= 1, else 2c - 3, past the end of the table too
+                                                               // docs/rules.md C6: 0 for c <= 1, else 2c - 3, past the end of the table too
         for chimneys in 0..40 {
             let want = if chimneys <= 1 { 0 } else { 2 * chimneys - 3 };
             assert_eq!(c.villa_points(chimneys), want, "{chimneys} chimneys");
@@ -490,6 +547,33 @@ mod tests {
         let fit = t.side_fit[0][1] & t.side_fit[1][1] & t.side_fit[2][0] & t.side_fit[3][0];
         assert_eq!(fit, 0b0001);
         assert_eq!(t.parts(), &[(1, 2)]);
+    }
+
+    #[test]
+    fn a_set_out_of_range_is_an_error_not_a_panic() {
+        let raw: serde_json::Value = serde_json::from_str(JSON).unwrap();
+        let cases: [(&str, serde_json::Value); 5] = [
+            ("/objectives/0/coins", 1000.into()),
+            ("/objectives/0/requires/0/1", 100.into()),
+            ("/tile_types/0/chimneys", 300.into()),
+            ("/fountains/0/vp", 2_000_000_000.into()),
+            ("/villa_points_per_extra", (-5000).into()),
+        ];
+        for (pointer, value) in cases {
+            let mut bad = raw.clone();
+            *bad.pointer_mut(pointer).unwrap() = value;
+            assert!(
+                Components::from_json(&bad.to_string()).is_err(),
+                "{pointer}"
+            );
+        }
+        let mut long = raw.clone();
+        long["scroll_points"] = vec![0; 100_000].into();
+        assert!(Components::from_json(&long.to_string()).is_err());
+        let mut huge = raw;
+        huge["objectives"][0]["vp"] = serde_json::json!(2_147_483_648i64);
+        let err = Components::from_json(&huge.to_string()).unwrap_err();
+        assert!(err.contains("components JSON"), "{err}");
     }
 
     #[test]
