@@ -1,7 +1,7 @@
 """One player's 6x6 district: legal placements, features, completions, counts (R5, R6, R10.5).
 
 Features are tracked incrementally with union-find over tile *parts*: a part is the
-set of a tile's edges of one kind (COMPONENTS C1), so node ``cell * 16 + kind``
+set of a tile's edges of one kind (docs/rules.md C1), so node ``cell * 16 + kind``
 names it. Each root carries the feature's open-edge count, tile count and
 chimneys; a feature is complete when its open-edge count reaches zero.
 """
@@ -40,7 +40,7 @@ def have_index(kind: int) -> int:
 
 
 def _line_masks() -> tuple[tuple[int, ...], ...]:
-    """LINE_MASK[side][line]: the cells a frame goal's line crosses (R10.5, COMPONENTS C9).
+    """LINE_MASK[side][line]: the cells a frame goal's line crosses (R10.5, docs/rules.md C9).
 
     Sides are top, right, bottom, left; lines are counted clockwise along the side.
     """

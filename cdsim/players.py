@@ -1,6 +1,6 @@
 """The player interface: the legal options the engine offers, and the Strategy protocol.
 
-Each decision of DESIGN.md is one method that receives a read-only view of the game
+Each decision a player makes is one method that receives a read-only view of the game
 and the list of legal options, and returns one of those options (the same object).
 The engine never offers an illegal option and rejects anything not offered.
 """
@@ -98,7 +98,7 @@ class PlayerView:
 
 @runtime_checkable
 class Strategy(Protocol):
-    """A player. Built-in strategies have ``reads_scores = False`` (DESIGN.md)."""
+    """A player. Built-in strategies have ``reads_scores = False`` (docs/rules.md R2.7)."""
 
     name: str
     reads_scores: bool

@@ -415,7 +415,8 @@ def build(result: LadderResult) -> Doc:
         ["strategy params", ladder.get("strategy_params") or "defaults"],
         ["component set", f"{comps}, digest `{str(m.get('components_digest', ''))[:12]}`"],
         ["versions", versions], ["simulation wall time", f"{m.get('wall_seconds', 0):.1f} s"],
-        ["command", f"`{m.get('command', '')}`"]])
+        ["command", f"`{m.get('command', '')}`"],
+        ["rules", "rule numbers such as R8.5 refer to docs/rules.md in the cdsim repository"]])
 
     doc.h("Ratings", 2)
     doc.p(explain(result))

@@ -121,8 +121,8 @@ def _summary(doc: Doc, run: Run, arrays: SeatArrays) -> None:
     status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
     lineup = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
     start = ", ".join(str(v) for v in arrays.start_vp[0])
-    comps = ("the reconstructed default set (COMPONENTS.md; not the printed game's exact tiles "
-             "and cards)" if m.get("components_default") else
+    comps = ("the reconstructed default set (C1–C10 of docs/rules.md in the cdsim repository; not "
+             "the printed game's exact tiles and cards)" if m.get("components_default") else
              f"a user set from `{c.get('components')}`")
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
     doc.h("Run", 2)
@@ -135,6 +135,7 @@ def _summary(doc: Doc, run: Run, arrays: SeatArrays) -> None:
         ["engine", m.get("engine", "python")], ["versions", versions],
         ["simulation wall time", f"{m.get('wall_seconds', 0):.1f} s"],
         ["command", f"`{m.get('command', '')}`"],
+        ["rules", "rule numbers such as R8.5 and R10.6 refer to docs/rules.md in the cdsim repository"],
     ])
 
 

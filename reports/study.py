@@ -518,7 +518,8 @@ def _method_section(doc: Doc, result: StudyResult) -> None:
     doc.p("Re-ranking (populations whose players never read VP totals): every logged game is "
           "re-scored under each candidate vector, which is exact (the starting VP change nothing "
           "during play; ties by the logged R10.6 order). The recommendation is fitted to the "
-          "fitting games, hence the confirmation on fresh seeds.")
+          "fitting games, hence the confirmation on fresh seeds. Rule numbers refer to "
+          "docs/rules.md in the cdsim repository.")
     doc.p(f"Stability: {result.resamples} bootstrap resamples of whole deals (rotated games of "
           "one deal stay together); in each, the most equal vector is searched again. "
           "Re-simulation (populations that read scores): each proposed vector was played for real "

@@ -1,7 +1,7 @@
 """The Strategy protocol and what it is handed, re-exported for strategy authors.
 
 They are defined in ``cdsim.players`` so that the engine can type against them
-without importing this package (DESIGN.md: strategies import cdsim, not the reverse).
+without importing this package (the layers: strategies import cdsim, not the reverse).
 """
 
 from cdsim.cards import Payment

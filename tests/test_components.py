@@ -1,4 +1,4 @@
-"""The component set is data, validated on load (COMPONENTS.md)."""
+"""The component set is data, validated on load (docs/rules.md C1–C10)."""
 
 import shutil
 from pathlib import Path
@@ -18,19 +18,19 @@ def test_default_set_matches_the_rulebook_counts() -> None:  # R1.1, R1.4
     assert all(c.tile_types[t].dark for t in c.dark)
 
 
-# COMPONENTS.md C7: the cards the rulebook prints (A06 is its worked example); a second
+# docs/rules.md C7: the cards the rulebook prints (A06 is its worked example); a second
 # copy of a rulebook card (B06, B07, C02, C04, C06, C08, D08) is reconstructed.
 RULEBOOK_CARDS = {"A02", "A06", "A07", "B01", "B05", "C01", "C03", "C05", "C07", "D01", "D05",
                   "D07", "D09"}
 
 
-def test_card_provenance_follows_components_c7() -> None:  # R1.4, COMPONENTS C7
+def test_card_provenance_follows_components_c7() -> None:  # R1.4, C7
     c = load_components()
     assert {k for k, v in c.objectives.items() if v.provenance == "rulebook"} == RULEBOOK_CARDS
     assert {v.provenance for v in c.fountains.values()} == {"reconstructed"}  # C8
 
 
-def test_villa_table_rulebook_points() -> None:  # R10.1, COMPONENTS C6
+def test_villa_table_rulebook_points() -> None:  # R10.1, C6
     c = load_components()
     assert [c.villa_points(n) for n in (1, 2, 3, 5)] == [0, 1, 3, 7]
     assert c.villa_points(40) == 2 * 40 - 3

@@ -1,4 +1,4 @@
-"""The compiled core plays the same games as the Python engine (DESIGN.md: two engines,
+"""The compiled core plays the same games as the Python engine (two engines,
 one game). A rule or a player changed in one engine and not the other fails here."""
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ def test_two_features_on_one_tile_complete_together() -> None:  # R5.5
     assert sorted(f.kind for f in done) == [VILLA, POND]
 
 
-def test_frame_goal_counts_along_its_own_line() -> None:  # R10.5, COMPONENTS C9
+def test_frame_goal_counts_along_its_own_line() -> None:  # R10.5, C9
     # parts: top 1 (villa col 1, pond col 4), right 5 (baker row 1, merchant row 4),
     # bottom 9 (pond: line 2 -> column 3, merchant: line 5 -> column 0),
     # left 13 (pond: line 5 -> row 0, market: line 2 -> row 3)

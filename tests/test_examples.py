@@ -1,4 +1,4 @@
-"""The rulebook examples E1-E9 of RULES.md, each a test."""
+"""The rulebook examples E1-E9 of docs/rules.md, each a test."""
 
 from pathlib import Path
 

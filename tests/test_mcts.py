@@ -27,7 +27,7 @@ def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, check=False)
 
 
-def test_starting_vp_never_change_a_decision() -> None:  # R2.7, DESIGN.md
+def test_starting_vp_never_change_a_decision() -> None:  # R2.7
     """The same seeds under two very different starting-VP vectors: the same rows but for
     the VP that include the start, and the ranks. Three players, so that the best other
     seat, whose gain the search subtracts, can change with the starting VP."""

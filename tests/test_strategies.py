@@ -15,7 +15,7 @@ SCRIPTED = ["greedy", "villa", "landscape", "bread"]
 
 
 @pytest.mark.parametrize("name", list(BUILTIN))
-def test_every_builtin_is_score_blind(name: str) -> None:  # DESIGN.md: exact re-balancing
+def test_every_builtin_is_score_blind(name: str) -> None:  # R2.7: exact re-balancing
     assert make_strategy(name).reads_scores is False
 
 
@@ -167,7 +167,7 @@ START_VP_FREE = {"start_vp", "vp_start", "final_vp", "rank", "won", "tiebreak",
 
 
 @pytest.mark.parametrize("name", list(BUILTIN))
-def test_starting_vp_never_change_a_decision(name: str) -> None:  # R2.7, DESIGN.md
+def test_starting_vp_never_change_a_decision(name: str) -> None:  # R2.7
     """What makes `cdsim balance` exact: the same seed under two very different
     starting-VP vectors gives the same decisions and the same rows but for the VP
     that include the start, and the ranks."""

@@ -231,7 +231,7 @@ function spadeMark(x, y, s) {
 }
 
 // Where a frame goal sits: sides top, right, bottom, left; lines counted clockwise along
-// the side from its clockwise-first corner (COMPONENTS.md C9, district.LINE_MASK).
+// the side from its clockwise-first corner (docs/rules.md C9, district.LINE_MASK).
 function goalCells(side, line) {
   const cells = [];
   for (let i = 0; i < SIZE; i++) {
