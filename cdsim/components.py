@@ -1,4 +1,4 @@
-"""Load and validate a component set (COMPONENTS.md) into immutable tables.
+"""Load and validate a component set (docs/rules.md C1–C10) into immutable tables.
 
 The default set lives in ``cdsim/data/*.toml``. A user set is a folder holding any
 of ``tiles.toml``, ``cards.toml``, ``frames.toml``, ``boards.toml`` and
@@ -153,7 +153,7 @@ class Components:
     is_default: bool
 
     def villa_points(self, chimneys: int) -> int:
-        """VP of one complete villa (R10.1, COMPONENTS C6)."""
+        """VP of one complete villa (R10.1, docs/rules.md C6)."""
         table = self.villa_points_table
         if chimneys < len(table):
             return table[chimneys]
@@ -231,7 +231,7 @@ def _parse_edges(ck: _Checker, text: str, entry: str) -> Edges:
 def check_tile_shape(
     edges: Edges, chimneys: int, building: int, fail: Any, entry: str
 ) -> None:
-    """Structural rules every tile (component or position) obeys (COMPONENTS C1)."""
+    """Structural rules every tile (component or position) obeys (docs/rules.md C1)."""
     kinds = [k for k in edges if k != MEADOW]
     if chimneys < 0:
         raise fail(entry, "chimneys must be >= 0")

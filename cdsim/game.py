@@ -45,7 +45,7 @@ TAKES_PER_DEPOT = {2: 2, 3: 3, 4: 4}
 DEFAULT_START_VP = {2: (8, 9), 3: (8, 9, 13), 4: (8, 9, 10, 11)}  # R2.7
 # R2.2: cards drawn from decks A, B, C, D.
 CARDS_DRAWN = {2: (2, 2, 2, 2), 3: (2, 3, 2, 3), 4: (3, 3, 2, 4)}
-# R8.1 / COMPONENTS C10: card-grid slots (row * 3 + col) left empty.
+# R8.1 / docs/rules.md C10: card-grid slots (row * 3 + col) left empty.
 EMPTY_SLOTS = {2: (0, 2, 9, 11), 3: (0, 11), 4: ()}
 
 
@@ -74,7 +74,7 @@ T = TypeVar("T")
 
 
 def edge_text(edges: tuple[int, int, int, int]) -> str:
-    """N E S W as codes of COMPONENTS C1, e.g. 'V G G G'."""
+    """N E S W as codes of docs/rules.md C1, e.g. 'V G G G'."""
     return " ".join(EDGE_NAMES[e] for e in edges)
 
 

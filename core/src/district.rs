@@ -2,7 +2,7 @@
 //! R10.5); mirrors `cdsim/district.py`.
 //!
 //! Cells are bits of a `u64`. Features are tracked incrementally with union-find over
-//! tile *parts*: a part is the set of a tile's edges of one kind (COMPONENTS C1); the
+//! tile *parts*: a part is the set of a tile's edges of one kind (docs/rules.md C1); the
 //! node of the part of kind k on a cell is `cell * 4 + (first side of kind k)`, so the
 //! arrays stay small (144 nodes, where Python names them `cell * 16 + kind`). Each root
 //! carries the feature's open-edge count, tile count, chimneys and cells; a feature is
@@ -25,7 +25,7 @@ pub const N_HAVE: usize = 16;
 const NODES: usize = CELLS * 4;
 /// A district holds at most 18 complete villas (each has 2+ tiles).
 const MAX_VILLAS: usize = CELLS / 2;
-/// Four sides with 2 goals each (COMPONENTS C9).
+/// Four sides with 2 goals each (docs/rules.md C9).
 const MAX_GOALS: usize = 8;
 pub const ALL_CELLS: u64 = (1 << CELLS) - 1;
 
@@ -55,7 +55,7 @@ const fn line_masks() -> [[u64; SIZE]; 4] {
     out
 }
 
-/// `LINE_MASK[side][line]`: the cells a frame goal's line crosses (R10.5, COMPONENTS C9).
+/// `LINE_MASK[side][line]`: the cells a frame goal's line crosses (R10.5, docs/rules.md C9).
 /// Sides are top, right, bottom, left; lines are counted clockwise along the side.
 pub const LINE_MASK: [[u64; SIZE]; 4] = line_masks();
 

@@ -1,4 +1,4 @@
-//! Int codes for everything that appears on a tile, and the goods (COMPONENTS C1);
+//! Int codes for everything that appears on a tile, and the goods (docs/rules.md C1);
 //! mirrors `cdsim/kinds.py`.
 //!
 //! Edge kinds and feature kinds share one numbering: 1..9 are the edge kinds that

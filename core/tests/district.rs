@@ -282,7 +282,7 @@ fn dwellings_singles_and_two_features_on_one_tile() {
 
 #[test]
 fn frame_goals_count_along_their_own_line() {
-    // R10.5, COMPONENTS C9: parts 1 (top), 5 (right), 9 (bottom), 13 (left)
+    // R10.5, docs/rules.md C9: parts 1 (top), 5 (right), 9 (bottom), 13 (left)
     let c = comps();
     let frame: Vec<_> = [1, 5, 9, 13]
         .iter()

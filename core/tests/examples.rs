@@ -1,4 +1,4 @@
-//! The rulebook examples E1-E9 of RULES.md, each a test (tests/test_examples.py and
+//! The rulebook examples E1-E9 of docs/rules.md, each a test (tests/test_examples.py and
 //! tests/positions/*.toml are the Python versions).
 
 mod common;

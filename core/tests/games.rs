@@ -96,7 +96,7 @@ type Log = Arc<Mutex<Vec<(usize, &'static str, usize)>>>;
 
 #[test]
 fn starting_vp_never_change_a_decision() {
-    // R2.7, DESIGN.md: the same seed under two very different starting-VP vectors gives
+    // R2.7: the same seed under two very different starting-VP vectors gives
     // the same decisions and rows but for the VP that include the start, and the ranks
     let c = comps();
     let free = START_VP_COLUMNS;

@@ -106,7 +106,7 @@ fn one_playout_plays_the_greedy_profile() {
 
 #[test]
 fn starting_vp_never_change_a_decision() {
-    // R2.7, DESIGN.md: the same seed under two very different starting-VP vectors gives
+    // R2.7: the same seed under two very different starting-VP vectors gives
     // the same decisions (and searches) and the same rows but for the VP that include
     // the start, and the ranks. Three players: the best other seat can change with them
     let free = START_VP_COLUMNS;

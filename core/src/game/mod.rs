@@ -35,7 +35,7 @@ pub const NONE: u8 = u8::MAX;
 pub const DEFAULT_START_VP: [[i32; 4]; 3] = [[8, 9, 0, 0], [8, 9, 13, 0], [8, 9, 10, 11]]; // R2.7
 /// R2.2: cards drawn from decks A, B, C, D, for 2, 3 and 4 players.
 pub const CARDS_DRAWN: [[usize; 4]; 3] = [[2, 2, 2, 2], [2, 3, 2, 3], [3, 3, 2, 4]];
-/// R8.1 / COMPONENTS C10: card-grid slots (row * 3 + col) left empty.
+/// R8.1 / docs/rules.md C10: card-grid slots (row * 3 + col) left empty.
 pub fn empty_slot(players: usize, slot: usize) -> bool {
     empty_const(players, slot)
 }

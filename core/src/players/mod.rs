@@ -1,7 +1,7 @@
 //! The player interface: the legal options the engine offers, and the decisions;
 //! mirrors `cdsim/players.py` (and `strategies/registry.py` for `make`).
 //!
-//! Each decision of DESIGN.md is one method that receives a read-only view of the game
+//! Each decision a player makes is one method that receives a read-only view of the game
 //! and the options in the engine's order, and returns the index of one of them. The
 //! engine never offers an illegal option and rejects an index out of range. Players
 //! live outside the game state (passed alongside it), so a state can be copied and
@@ -112,7 +112,7 @@ impl<'a> PlayerView<'a> {
 /// `rng` is the seat's own stream (a strategy's chance never moves the game's).
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
-    /// Built-in players never read victory-point totals (DESIGN.md).
+    /// Built-in players never read victory-point totals (docs/rules.md R2.7).
     fn reads_scores(&self) -> bool {
         false
     }

@@ -50,7 +50,7 @@ pub fn play(comps: &Components, config: &GameConfig, names: &[&str], seed: u64) 
     )
 }
 
-/// Edges from codes: "G V G G" (N E S W, COMPONENTS C1).
+/// Edges from codes: "G V G G" (N E S W, docs/rules.md C1).
 pub fn edges(text: &str) -> Edges {
     let code = |c: &str| match c {
         "G" => 0,
