@@ -67,36 +67,40 @@ def play(
         "--html", help="Also write the game as one self-contained HTML page to replay "
                        "step by step in a browser.")] = None,
 ) -> None:
-    """Play one game and print its result.
+    """Play one game on the core and print its result. Any line-up: built-in players
+    (mcts too) and your own Python strategies (module:Class) at one table.
 
-    Example: cdsim play --players 3 --seed 1 --trace"""
-    import numpy as np
+    Example: cdsim play --players 2 --strategies mcts,greedy --trace"""
+    from cdsim.engine.render import trace as render_trace
+    from cdsim.engine.table import Table, make_lineup
+    from cdsim.game import CIRCLES
+    from strategies.registry import parse_params
 
-    from cdsim.game import GameConfig, GameState, run_game
-    from cdsim.scoring import final_scoring
-    from strategies.registry import make_lineup, parse_params
-
-    config = GameConfig(players, _parse_ints(start_vp, "--start-vp") if start_vp else (),
-                        load_components(components))
+    if not 2 <= players <= 4:
+        raise CdsimError(f"--players must be 2, 3 or 4, got {players}")
+    if not 0 <= seed < 2**63 or (setup is not None and not 0 <= setup < 2**63):
+        raise CdsimError(f"--seed and --setup must be between 0 and 2**63 - 1, got {seed} "
+                         f"and {setup}")
+    vp = _parse_ints(start_vp, "--start-vp") if start_vp else ()
+    if vp and len(vp) != players:
+        raise CdsimError(f"--start-vp needs {players} values (one per seat), got {len(vp)}")
+    if any(not -(2**31) < v < 2**31 for v in vp):
+        raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
+    load_components(components)  # a bad component set is one line before anything plays
     lineup = make_lineup(strategies.split(","), players, parse_params(strategy_params))
-    if seed < 0 or (setup is not None and setup < 0):
-        raise CdsimError(f"--seed and --setup must be >= 0, got {seed} and {setup}")
-    lines: list[str] = []
-    game_seed = seed if setup is None else np.random.SeedSequence(seed, spawn_key=(setup,))
     recorder = None
     if html_file is not None:
         from cdsim.replay import Recorder
 
-        recorder = Recorder(echo=lines.append if trace else None)
-    state = (recorder.new_game(config, lineup, game_seed) if recorder is not None else
-             GameState(config, lineup, game_seed, trace=lines.append if trace else None))
+        recorder = Recorder()
+    table = Table(None if components is None else str(components), lineup, seed, setup, vp,
+                  events=True, mirror=trace, recorder=recorder,
+                  where=f"game seed {seed}" + (f" setup {setup}" if setup is not None else ""))
     try:
-        run_game(state)
+        record = table.play()
     except StrategyFailure as exc:
-        names = [s.strip() for s in strategies.split(",")] * (players if "," not in strategies else 1)
-        where = f", game seed {seed}" + (f" setup {setup}" if setup is not None else "")
-        raise exc.located(names[exc.seat], where) from None
-    record = final_scoring(state, seed)
+        raise exc.located(lineup.names[exc.seat], f", {table.where} decision "
+                          f"{table.core.decisions + 1}") from None
     if html_file is not None and recorder is not None:
         from cdsim.pages import replay_page, write_page
 
@@ -105,8 +109,11 @@ def play(
         print(json.dumps(_play_json(record)))
         return
     if trace:
-        print("\n".join(lines))
-        _print_districts(state)
+        deal = json.loads(table.core.deal())
+        print("\n".join(render_trace(table.event_list(), players, deal["grid"],
+                                     CIRCLES[players], record)))
+        if table.python is not None:
+            _print_districts(table.python)
     _print_summary(record)
     if html_file is not None:
         print(f"\nreplay: {html_file} (open it in a browser)")
@@ -169,7 +176,7 @@ def simulate(
     components: ComponentsOpt = None,
 ) -> None:
     """Play a batch of games in parallel into a run folder (Parquet parts + manifest)."""
-    from cdsim.runner import prepare, read_manifest
+    from cdsim.runner import check_jobs, check_out, folder_lock, prepare, read_manifest, unstarted
 
     given = {k: v for k, v in {
         "out": out, "players": players, "games": games, "strategies": strategies,
@@ -180,9 +187,14 @@ def simulate(
     settings = _run_file(config) | given
     if "out" not in settings:
         raise CdsimError("--out is required (the run folder to create)")
-    run = Path(settings.pop("out"))
+    run = check_out(Path(str(settings.pop("out"))))
     if resume and not (run / "manifest.json").exists():
-        raise CdsimError(f"{run}: no run to resume (no manifest.json); drop --resume to start one")
+        if not run.is_dir() or not unstarted(run):
+            raise CdsimError(f"{run}: no run to resume (no manifest.json); drop --resume to "
+                             "start one")
+        if not given.keys() - {"out"} and config is None:  # stopped before its manifest
+            raise CdsimError(f"{run}: the run was stopped before it began (no manifest.json): "
+                             "give its flags (--players, --games, --strategies, ...) to start it")
     if resume and not given.keys() - {"out"} and (run / "manifest.json").exists():
         from cdsim.runner import config_from_manifest
         run_config = config_from_manifest(read_manifest(run))
@@ -190,8 +202,11 @@ def simulate(
         run_config = _run_config(settings)
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
-    manifest = prepare(run, run_config, resume, force)
-    with _backend(backend, scheduler):
+    check_jobs(jobs)
+    resume_hint(run, "manifest.json", f"cdsim simulate --out {run} --resume")
+    run_config.validate()  # before the folder is made
+    with _backend(backend, scheduler), folder_lock(run):
+        manifest = prepare(run, run_config, resume, force)
         _run_with_progress(run, manifest, jobs, backend, run_config.games)
 
 
@@ -218,8 +233,9 @@ def _run_config(settings: dict[str, Any]) -> Any:
     def names(key: str) -> tuple[str, ...]:
         return tuple(x.strip() for x in str(settings.get(key) or "").split(",") if x.strip())
 
-    for name in (*names("strategies"), *names("strategy_pool")):
-        make_strategy(name)  # an unknown strategy fails now, not in a worker
+    for key in ("strategies", "strategy_pool"):
+        for name in names(key):
+            checked_strategy(make_strategy, name, f"--{key.replace('_', '-')}")
     parse_params(settings.get("strategy_params"))
     def integer(key: str, default: int) -> int:
         value = settings.get(key, default)
@@ -231,6 +247,8 @@ def _run_config(settings: dict[str, Any]) -> Any:
             raise CdsimError(f"{key} must be an integer, got {value!r}") from None
 
     players = integer("players", 4)
+    if players not in (2, 3, 4):
+        raise CdsimError(f"--players must be 2, 3 or 4, got {str(players)[:40]}")
     lineup = names("strategies")
     if len(lineup) == 1:  # one name fills every seat, as in `cdsim play`
         lineup = lineup * players
@@ -242,6 +260,18 @@ def _run_config(settings: dict[str, Any]) -> Any:
         rotate_seats=bool(settings.get("rotate_seats", False)),
         components=settings.get("components"), chunk_size=integer("chunk_size", 250),
         strategy_params=settings.get("strategy_params"))
+
+
+def checked_strategy(make: Any, name: str, flag: str) -> Any:
+    """make(name), a strategy, or one error line naming the flag: an unknown strategy
+    fails now, not in a worker."""
+    try:
+        return make(name)
+    except CdsimError:
+        raise
+    except Exception as exc:
+        raise CdsimError(f"{flag}: cannot load strategy {name!r} "
+                         f"({type(exc).__name__}: {exc})") from None
 
 
 class _backend:
@@ -259,7 +289,11 @@ class _backend:
             from dask.distributed import Client
         except ImportError:
             raise CdsimError("--backend dask needs the dask extra: pip install 'cdsim[dask]'") from None
-        self.client = Client(self.scheduler) if self.scheduler else Client(processes=True)
+        try:
+            self.client = Client(self.scheduler) if self.scheduler else Client(processes=True)
+        except Exception as exc:
+            where = f"--scheduler {self.scheduler!r}" if self.scheduler else "a local dask cluster"
+            raise CdsimError(f"cannot connect to {where} ({type(exc).__name__}: {exc})") from None
 
     def __exit__(self, *exc: object) -> None:
         if self.client is not None:
@@ -486,6 +520,15 @@ def power(
     Example: cdsim power --players 3 --effect 0.02."""
     from reports.stats import power_analysis
 
+    if players not in (2, 3, 4):
+        raise CdsimError(f"--players must be 2, 3 or 4, got {str(players)[:40]}")
+    if not 0.001 <= effect < 2 / players:
+        raise CdsimError(f"--effect must be between 0.001 and {2 / players:.3f} for {players} "
+                         f"players, got {effect:g}")
+    if not 1e-6 <= alpha <= 0.5:
+        raise CdsimError(f"--alpha must be between 0.000001 and 0.5, got {alpha:g}")
+    if not 0.05 <= power <= 0.9999:
+        raise CdsimError(f"--power must be between 0.05 and 0.9999, got {power:g}")
     try:
         pw = power_analysis(players, effect, alpha, power)
     except ValueError as exc:
@@ -561,12 +604,18 @@ def study_run(
 
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
-    if jobs == 0:
-        raise CdsimError("--jobs must be a number of workers (or -1 for every core), not 0")
+    from cdsim.runner import check_jobs, check_out, folder_lock
+
+    check_jobs(jobs)
     spec = st.load_study(st.resolve(study))
     root = out or Path("studies") / spec.name
+    resume_hint(root, st.STUDY_MANIFEST, f"cdsim study run {study} --out {root} --resume")
+    if resume and not check_out(root).is_dir():
+        raise CdsimError(f"{root}: no study to resume (no {st.STUDY_MANIFEST}); drop --resume "
+                         "to start one")
     start = time.perf_counter()
-    with _backend(backend, scheduler), _StudyProgress(spec.name) as progress:
+    with _backend(backend, scheduler), folder_lock(check_out(root), "study"), \
+            _StudyProgress(spec.name) as progress:
         try:
             manifest = st.run(spec, root, Fitter(), jobs, backend, resume, force,
                               progress.chunk, progress.plan)
@@ -727,12 +776,12 @@ def ladder(
     Ctrl-C keeps every finished chunk and --resume continues; the rows are identical for
     any --jobs."""
     from cdsim import ladder as lad
+    from cdsim.runner import check_jobs, check_out, folder_lock
     from reports.ladder import as_json as ladder_json
     from reports.ladder import format_text
     from reports.ladder import write as write_ladder
 
-    if jobs == 0:
-        raise CdsimError("--jobs must be a number of workers (or -1 for every core), not 0")
+    check_jobs(jobs)
     if resamples < 10:
         raise CdsimError(f"--resamples must be at least 10, got {resamples}")
     root = out or Path("ladders") / f"{players or 2}p"
@@ -756,9 +805,15 @@ def ladder(
             games=200 if games is None else games, seed=0 if seed is None else seed,
             chunk_size=100 if chunk_size is None else chunk_size, strategy_params=strategy_params,
             components=str(components) if components else None)
+    spec.validate()  # before the folder is made
+    if resume and not check_out(root).is_dir():
+        raise CdsimError(f"{root}: no ladder to resume (no {lad.LADDER_MANIFEST}); drop --resume "
+                         "to start one")
+    resume_hint(root, lad.LADDER_MANIFEST, f"cdsim ladder --out {root} --resume")
     start = time.perf_counter()
     stream = sys.stderr if as_json else sys.stdout
-    with _StudyProgress("ladder", f"ladder {spec.players}p", stream) as progress:
+    with folder_lock(check_out(root), "ladder"), \
+            _StudyProgress("ladder", f"ladder {spec.players}p", stream) as progress:
         try:
             lad.run(spec, root, jobs, "loky", resume, force, progress.chunk, progress.plan)
         except KeyboardInterrupt:
@@ -806,10 +861,60 @@ def _root(version: Annotated[bool, typer.Option(
     DEBUG["on"] = debug
 
 
+# Ctrl-C, SIGTERM and SIGHUP stop every command the same way: finished chunks are kept,
+# the workers are stopped, one line on stderr (with the --resume command when a run, study
+# or ladder folder was being written) and exit code 130 (STOPPED), whichever the signal.
+STOPPED = 130
+RESUME: dict[str, Any] = {}  # set by the commands that write a folder
+
+
+def resume_hint(folder: Path, manifest: str, command: str) -> None:
+    """The folder this command writes, its manifest's name and the command that continues
+    it (printed on a stop once the manifest exists)."""
+    RESUME.update(folder=folder, manifest=manifest, command=command)
+
+
+def _stop_signal(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM, SIGHUP: the same path as Ctrl-C
+
+
+def _stop_workers() -> None:
+    """Shut the loky workers down now rather than when they next fall idle."""
+    module = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(module, "_executor", None)
+    if executor is not None:
+        import contextlib
+
+        with contextlib.suppress(Exception):  # already broken or shut down: nothing to stop
+            executor.shutdown(wait=False, kill_workers=True)
+
+
+def _stopped() -> None:
+    _stop_workers()
+    hint = ""
+    if RESUME:
+        folder = RESUME["folder"]
+        hint = (f"; finished chunks are saved in {folder}: continue with {RESUME['command']}"
+                if (folder / RESUME["manifest"]).is_file() else
+                f"; nothing was saved in {folder}: run the command again")
+    print(f"cdsim: interrupted{hint}", file=sys.stderr)
+    sys.exit(STOPPED)
+
+
 def main() -> None:
-    """Entry point: user errors become one line on stderr and exit code 2."""
+    """Entry point: user errors become one line on stderr and exit code 2; a stop (Ctrl-C,
+    SIGTERM, SIGHUP) exits 130."""
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _stop_signal)
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+    except SystemExit as exc:  # a command's own stop message (simulate, study run, ladder)
+        if exc.code == STOPPED:
+            _stop_workers()
+        raise
     except CdsimError as exc:
         print(f"cdsim: error: {exc}", file=sys.stderr)
         sys.exit(2)
@@ -827,5 +932,9 @@ def main() -> None:
         print(f"cdsim: error: {exc.format_message()} (see --help)", file=sys.stderr)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
-        print("cdsim: interrupted", file=sys.stderr)
-        sys.exit(130)
+        _stopped()
+    # typer returns what would be the exit code (Ctrl-C inside a command is its Exit(130))
+    if code == STOPPED:
+        _stopped()
+    if isinstance(code, int) and code:
+        sys.exit(code)

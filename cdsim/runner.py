@@ -16,6 +16,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,88 @@ from cdsim.game import GameConfig, play_game
 
 MANIFEST = "manifest.json"
 PARTS = "games"
+# What one run may ask for: its rows (games x players, about 300 bytes each on disk) and
+# its chunk list (held in memory and in the manifest) must fit this machine.
+MAX_GAMES = 100_000_000
+MAX_CHUNK_SIZE = 100_000
+MAX_CHUNKS = 100_000
+MAX_START_VP = 1_000_000  # |starting VP| (the core holds VP as 32-bit integers)
+MAX_JOBS = 256
+# A folder (run, study, ladder) is written by one process at a time: it holds an OS lock on
+# this file inside the folder for the whole command (released by the OS on any exit).
+LOCK = ".cdsim.lock"
+# What a folder holds before its manifest exists (a kill there leaves only these): such a
+# folder is started again, by a plain rerun or --resume, as if it were new.
+UNSTARTED = {LOCK, PARTS, "cells", "study.toml"}
+
+
+@contextmanager
+def folder_lock(folder: Path, what: str = "run") -> Iterator[None]:
+    """Own ``folder`` (made if missing) for the block, or one error line if another process
+    does: nothing is read, deleted or written before the lock is held."""
+    from filelock import FileLock, Timeout
+
+    check_out(folder)
+    if folder.exists() and not folder.is_dir():
+        raise CdsimError(f"{folder} is a file, not a {what} folder: choose another --out")
+    made = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CdsimError(f"{folder}: cannot create the {what} folder: {exc.strerror or exc}") from None
+    try:
+        lock = FileLock(folder / LOCK, timeout=0)
+        lock.acquire()
+    except Timeout:
+        raise CdsimError(f"{folder}: another cdsim process is writing this {what} folder; wait "
+                         "for it (or stop it), then continue with --resume") from None
+    except OSError as exc:
+        raise CdsimError(f"{folder}: cannot lock the {what} folder: {exc.strerror or exc}") from None
+    try:
+        yield
+    finally:
+        if made and unstarted(folder):  # refused or stopped before it began: leave nothing
+            import shutil
+
+            shutil.rmtree(folder, ignore_errors=True)
+        lock.release()
+
+
+def check_out(folder: Path, flag: str = "--out") -> Path:
+    """A folder name this system can hold (each part at most 255 bytes), or one line."""
+    for part in folder.parts:
+        if len(os.fsencode(part)) > 255:
+            raise CdsimError(f"{flag}: a folder name is at most 255 bytes, got "
+                             f"{len(os.fsencode(part))} ({part[:20]}...)")
+    if len(os.fsencode(str(folder))) > 4000:
+        raise CdsimError(f"{flag}: a path of at most 4000 bytes, got {len(os.fsencode(str(folder)))}")
+    return folder
+
+
+def unstarted(folder: Path) -> bool:
+    """True if ``folder`` holds nothing a run, study or ladder made of value: only what a
+    kill before its manifest leaves (a lock, empty folders, the copied study file)."""
+    try:
+        entries = list(folder.iterdir())
+        if any(e.name not in UNSTARTED for e in entries):
+            return False
+        return not any(p.suffix == ".parquet" or p.name.endswith("manifest.json")
+                       for e in entries if e.is_dir() for p in e.rglob("*"))
+    except OSError:
+        return False
+
+
+def check_jobs(jobs: int, flag: str = "--jobs") -> int:
+    """A worker count joblib takes: -1 (every core) or 1..MAX_JOBS, or one error line."""
+    if jobs != -1 and not 1 <= jobs <= MAX_JOBS:
+        raise CdsimError(f"{flag} must be a number of workers between 1 and {MAX_JOBS}, "
+                         f"or -1 for every core, got {_cut(jobs)}")
+    return jobs
+
+
+def _cut(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 @dataclass(frozen=True)
@@ -49,13 +132,26 @@ class RunConfig:
 
     def validate(self) -> None:
         if self.players not in (2, 3, 4):
-            raise CdsimError(f"--players must be 2, 3 or 4, got {self.players}")
-        if self.games < 1:
-            raise CdsimError(f"--games must be >= 1, got {self.games}")
+            raise CdsimError(f"--players must be 2, 3 or 4, got {_cut(self.players)}")
+        if not 1 <= self.games <= MAX_GAMES:
+            raise CdsimError(f"--games must be between 1 and {MAX_GAMES:,} (a run's rows must "
+                             f"fit this machine's memory and disk), got {_cut(self.games)}")
         if not 0 <= self.seed < 2**63:  # the rows' seed column is a 64-bit integer
-            raise CdsimError(f"--seed must be between 0 and 2**63 - 1, got {self.seed}")
-        if self.chunk_size < 1:
-            raise CdsimError(f"--chunk-size must be >= 1, got {self.chunk_size}")
+            raise CdsimError(f"--seed must be between 0 and 2**63 - 1, got {_cut(self.seed)}")
+        if not 1 <= self.chunk_size <= MAX_CHUNK_SIZE:
+            raise CdsimError(f"--chunk-size must be between 1 and {MAX_CHUNK_SIZE:,}, "
+                             f"got {_cut(self.chunk_size)}")
+        chunks = -(-self.games // self.chunk_size)
+        if chunks > MAX_CHUNKS:
+            raise CdsimError(f"--games {self.games} in chunks of {self.chunk_size} makes "
+                             f"{chunks:,} chunks, at most {MAX_CHUNKS:,}: raise --chunk-size")
+        if self.start_vp and len(self.start_vp) != self.players:
+            raise CdsimError(f"--start-vp needs {self.players} values (one per seat), "
+                             f"got {len(self.start_vp)}")
+        for vp in self.start_vp:
+            if isinstance(vp, bool) or not isinstance(vp, int) or abs(vp) > MAX_START_VP:
+                raise CdsimError(f"--start-vp values must be integers between -{MAX_START_VP:,} "
+                                 f"and {MAX_START_VP:,}, got {_cut(vp)}")
         if not self.strategies and not self.strategy_pool:
             raise CdsimError("give the players: --strategies (one per seat, or one name for "
                              "all) or --strategy-pool")
@@ -106,8 +202,34 @@ def replay_command(config: RunConfig, game: int) -> str:
     return " ".join(parts)
 
 
+def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
+    """Games first..last-1 on the core, one at a time (worker side): a line-up with a
+    user's Python strategy (``cdsim.engine.table``: built-in seats play natively, the
+    Python strategy on the Python rules' view, in lock step)."""
+    from cdsim.engine.table import Table, make_lineup
+    from strategies.registry import parse_params
+
+    overrides = parse_params(config.strategy_params)
+    rows: list[dict[str, Any]] = []
+    for game in range(first, last):
+        setup, names = lineup_for(config, game)
+        table = Table(config.components, make_lineup(names, config.players, overrides),
+                      config.seed, setup, config.start_vp, where=f"game {game}")
+        try:
+            record = table.play()
+        except StrategyFailure as exc:  # named as the user gave it (module:Class)
+            raise exc.located(names[exc.seat], f", game {game} (setup {setup}) decision "
+                              f"{table.core.decisions + 1}; replay it with: "
+                              f"{replay_command(config, game)}") from None
+        for row in record.rows():
+            row.update(game=game, setup=setup, seed=config.seed)
+            rows.append(row)
+    return rows
+
+
 def play_chunk(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
-    """Play games first..last-1; returns one row per game x seat (worker side)."""
+    """Play games first..last-1 on the Python engine (CDSIM_ENGINE=python, or no core);
+    returns one row per game x seat (worker side)."""
     from strategies.registry import make_lineup, parse_params
 
     components = load_components(config.components)
@@ -228,7 +350,7 @@ def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str
     components = load_components(config.components)
     digest = components.digest
     config = RunConfig(**{**asdict(config), "components_digest": digest})
-    if run.exists() and (run / MANIFEST).exists():
+    if run.is_dir() and (run / MANIFEST).exists():
         if resume:
             manifest = read_manifest(run)
             if manifest["config_identity"] != _jsonable(config.identity()):
@@ -239,11 +361,15 @@ def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str
         if not force:
             raise CdsimError(f"{run} already holds a run: --resume to continue it, "
                              "--force to overwrite, or choose another --out")
-        for old in (run / PARTS).glob("part-*.parquet"):
-            old.unlink()
+        try:  # the old manifest first: a kill meanwhile leaves an unstarted folder
+            (run / MANIFEST).unlink()
+            for old in (run / PARTS).glob("part-*.parquet"):
+                old.unlink()
+        except OSError as exc:
+            raise CdsimError(f"{run}: cannot remove the old run: {exc.strerror or exc}") from None
     elif run.exists() and not run.is_dir():
         raise CdsimError(f"{run} is a file, not a run folder: choose another --out")
-    elif run.exists() and any(run.iterdir()) and not force:
+    elif run.exists() and not unstarted(run) and not force:
         raise CdsimError(f"{run} exists and is not empty: choose another --out or --force")
     try:
         (run / PARTS).mkdir(parents=True, exist_ok=True)
@@ -321,8 +447,11 @@ def play_chunk_frame(config: RunConfig, first: int, last: int, engine: str = "")
 
     from cdsim import core
 
-    if (engine or core.engine_for(config)) == "rust":
+    engine = engine or core.engine_for(config)
+    if engine == "rust":
         return core.play_chunk_frame(config, first, last)
+    if engine == "table":
+        return pl.DataFrame(play_chunk_table(config, first, last))
     return pl.DataFrame(play_chunk(config, first, last))
 
 

@@ -43,6 +43,8 @@ import numpy as np
 
 from cdsim.errors import CdsimError, StrategyFailure, read_toml
 from cdsim.runner import (
+    MAX_CHUNK_SIZE,
+    MAX_GAMES,
     RunConfig,
     atomic_write,
     config_from_manifest,
@@ -51,6 +53,7 @@ from cdsim.runner import (
     read_folder_manifest,
     read_manifest,
     save_chunk,
+    unstarted,
     write_json,
 )
 
@@ -251,10 +254,11 @@ def load_study(path: Path) -> Study:
     confirm_seed = ck.integer(raw, "confirm_seed", "", default_confirm)
     if confirm_seed == seed:
         raise ck.fail("", "confirm_seed must differ from seed (confirmations play fresh games)")
-    games = ck.integer(raw, "games", "", 1000, 1)
+    games = ck.integer(raw, "games", "", 1000, 1, MAX_GAMES)
     # confirmation games: as many as the cell's fitting games unless given (at any level)
-    confirm_games = ck.integer(raw, "confirm_games", "", 0, 1) if "confirm_games" in raw else None
-    chunk_size = ck.integer(raw, "chunk_size", "", 250, 1)
+    confirm_games = (ck.integer(raw, "confirm_games", "", 0, 1, MAX_GAMES)
+                     if "confirm_games" in raw else None)
+    chunk_size = ck.integer(raw, "chunk_size", "", 250, 1, MAX_CHUNK_SIZE)
     radius = ck.integer(raw, "radius", "", 6, 0, 10)
     resamples = ck.integer(raw, "resamples", "", 200, 200, 100_000)
     tolerance = raw.get("tolerance", 0.02)
@@ -328,6 +332,9 @@ def load_study(path: Path) -> Study:
                 made = make_strategy(strategy)
             except CdsimError as exc:
                 raise ck.fail(where, str(exc)) from None
+            except Exception as exc:  # a user module that fails to import
+                raise ck.fail(where, f"cannot load strategy {strategy!r} "
+                              f"({type(exc).__name__}: {exc})") from None
             reads = reads or bool(getattr(made, "reads_scores", True))
         rotate = table.get("rotate_seats", False)
         if not isinstance(rotate, bool):
@@ -336,8 +343,8 @@ def load_study(path: Path) -> Study:
             raise ck.fail(where, "rotate_seats with the same player in every seat would replay "
                           "each deal identically (a seat's choices come from the seat's own "
                           "stream): drop it")
-        pop_games[pname] = (ck.integer(table, "games", where, games, 1),
-                            ck.integer(table, "confirm_games", where, 0, 1)
+        pop_games[pname] = (ck.integer(table, "games", where, games, 1, MAX_GAMES),
+                            ck.integer(table, "confirm_games", where, 0, 1, MAX_GAMES)
                             if "confirm_games" in table else confirm_games)
         populations.append(Population(pname, lineup, pool, rotate, params(table, where), reads,
                                       ck.text(table, "description", where) or ""))
@@ -374,8 +381,8 @@ def load_study(path: Path) -> Study:
         if cpop not in pop_games:
             raise ck.fail(where, f"population {cpop!r} is not one of the study's "
                           f"({', '.join(pop_games)})")
-        overrides[(p, cpop)] = (ck.integer(table, "games", where, pop_games[cpop][0], 1),
-                                ck.integer(table, "confirm_games", where, 0, 1)
+        overrides[(p, cpop)] = (ck.integer(table, "games", where, pop_games[cpop][0], 1, MAX_GAMES),
+                                ck.integer(table, "confirm_games", where, 0, 1, MAX_GAMES)
                                 if "confirm_games" in table else pop_games[cpop][1])
 
     cells = []
@@ -395,7 +402,10 @@ def load_study(path: Path) -> Study:
                   description=ck.text(raw, "description", "") or "", source=str(path),
                   text=path.read_text())
     for cell in study.cells:  # RunConfig's own checks, now rather than in a worker
-        study.run_config(cell).validate()
+        try:
+            study.run_config(cell).validate()
+        except CdsimError as exc:
+            raise ck.fail(f"cell {cell.key}", str(exc)) from None
     return study
 
 
@@ -517,7 +527,9 @@ def games_total(study: Study, root: Path, jobs: Sequence[Job]) -> tuple[int, int
 def claim_folder(root: Path, kind: str, manifest: str, resume: bool, force: bool) -> bool:
     """A folder of many runs (a study, a ladder): True if it holds one to resume (the caller
     checks it is the same); False once it is ready for a new one (its ``cells/`` made,
-    an old one's removed under --force). Never overwrites without --force."""
+    an old one's removed under --force). Never overwrites without --force. The caller
+    holds the folder's lock (runner.folder_lock). A folder stopped before its manifest
+    was written holds nothing: it starts again, with or without --resume."""
     if root.exists() and not root.is_dir():
         raise CdsimError(f"{root} is a file, not a {kind} folder: choose another --out")
     if (root / manifest).is_file():
@@ -526,11 +538,17 @@ def claim_folder(root: Path, kind: str, manifest: str, resume: bool, force: bool
         if not force:
             raise CdsimError(f"{root} already holds a {kind}: --resume to continue it, --force "
                              "to overwrite, or choose another --out")
+        try:  # the manifest first: a kill meanwhile leaves an unstarted folder
+            (root / manifest).unlink()
+        except OSError as exc:
+            raise CdsimError(f"{root}: cannot remove the old {kind}: {exc.strerror or exc}") from None
         shutil.rmtree(root / CELLS, ignore_errors=True)
+    elif root.exists() and unstarted(root):
+        pass
     elif resume:
         raise CdsimError(f"{root}: no {kind} to resume (no {manifest}); drop --resume to "
                          "start one")
-    elif root.exists() and any(root.iterdir()) and not force:
+    elif root.exists() and not force:
         raise CdsimError(f"{root} exists and is not empty: choose another --out or --force")
     try:
         (root / CELLS).mkdir(parents=True, exist_ok=True)

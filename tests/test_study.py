@@ -240,7 +240,7 @@ BAD = [
     ('[[population]]\nname = "x"\nlineup = ["random"]\n[[variant]]\nname = "v"\n'
      'components = "broken"\n', "broken"),
     ('[[population]]\nname = "x"\nlineup = ["random"]\nrotate_seats = true\n', "replay each deal"),
-    ('games = 0\n[[population]]\nname = "x"\nlineup = ["random"]\n', "games must be >= 1"),
+    ('games = 0\n[[population]]\nname = "x"\nlineup = ["random"]\n', "games must be between 1 and 100000000"),
     ('[[population]]\nname = "a b"\nlineup = ["random"]\n', "names folders"),
     ('[[population]]\nname = "x"\nlineup = ["random"]\n[[population]]\nname = "x"\n'
      'lineup = ["greedy"]\n', "comes twice"),
