@@ -1,20 +1,28 @@
 //! The one binding module (`cdsim._core`): converts at the boundary, releases the GIL
 //! for the games, and maps errors to Python exceptions here and nowhere else.
 
+use std::sync::Arc;
+
 use numpy::{IntoPyArray, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use serde_json::{json, Value};
 
 use crate::batch::{self, Chunk, StrategySpec};
+use crate::checking;
 use crate::components;
-use crate::game::GameConfig;
+use crate::game::{apply_option, ask, fill_options, EventLog, GameConfig, GameState, Options,
+                  Pending};
+use crate::players::{self, Player};
+use crate::rng::{Generator, SeedSequence};
+use crate::scoring;
 
 /// A component set as the core holds it, made once per process from
 /// `cdsim.handover.components_json` (the validated Python `Components`).
 #[pyclass(frozen, module = "cdsim._core")]
 struct Components {
-    inner: components::Components,
+    inner: Arc<components::Components>,
 }
 
 #[pymethods]
@@ -22,7 +30,7 @@ impl Components {
     #[new]
     fn new(json: &str) -> PyResult<Self> {
         let inner = components::Components::from_json(json).map_err(PyValueError::new_err)?;
-        Ok(Components { inner })
+        Ok(Components { inner: Arc::new(inner) })
     }
 }
 
@@ -69,9 +77,278 @@ fn play_chunk<'py>(
     Ok(out)
 }
 
+/// The decision kinds, as `State.decision()` names them.
+fn decision_name(pending: &Pending) -> &'static str {
+    match pending {
+        Pending::Start { .. } => "start",
+        Pending::Move { .. } => "move",
+        Pending::Take { .. } => "take",
+        Pending::Seal { .. } => "seal",
+        Pending::Fountain { .. } => "fountain",
+        Pending::Circle { .. } => "circle",
+        Pending::Payment { .. } => "payment",
+        Pending::Over => "over",
+    }
+}
+
+/// The options of the pending decision as JSON objects, in the engine's order.
+fn options_json(state: &GameState, comps: &components::Components, buf: &Options) -> Vec<Value> {
+    let fid = |c: u8| comps.fountains[c as usize].id.clone();
+    match state.pending {
+        Pending::Over => vec![],
+        Pending::Start { .. } => buf.starts.iter().map(|&s| json!({"space": s})).collect(),
+        Pending::Move { .. } => buf.moves.iter()
+            .map(|m| json!({"dest": m.dest, "bread": m.bread})).collect(),
+        Pending::Take { .. } => buf.takes.iter().map(|t| json!({
+            "slot": t.slot, "tile": comps.tile_types[t.tile_type as usize].id,
+            "cell": if t.stores() { Value::Null } else { json!(t.cell) },
+            "edges": if t.stores() { Value::Null } else { json!(t.edges) },
+        })).collect(),
+        Pending::Seal { .. } => buf.seals.iter().map(|t| json!({
+            "slot": t.slot, "tile": comps.tile_types[t.tile_type as usize].id,
+            "cell": t.cell, "edges": t.edges,
+        })).collect(),
+        Pending::Fountain { .. } => buf.fountains.iter().map(|f| json!({
+            "keep": f.keep().iter().map(|&c| fid(c)).collect::<Vec<_>>(),
+            "give_back": f.give_back.map(fid),
+        })).collect(),
+        Pending::Circle { .. } => buf.circles.iter().map(|c| json!({
+            "circle": c.circle, "first": c.first, "second": c.second,
+        })).collect(),
+        Pending::Payment { .. } => buf.payments.iter()
+            .map(|p| json!({"paid": p.paid, "bread": p.bread})).collect(),
+    }
+}
+
+/// One game on the core (OpenSpiel's State): made from (components, players, start VP,
+/// seed, deal); says whose decision is pending and its options, applies one, copies
+/// itself, and records typed events. Every chance outcome is drawn at setup (R2).
+#[pyclass(module = "cdsim._core")]
+struct State {
+    comps: Arc<components::Components>,
+    state: GameState,
+    rngs: Vec<Generator>,
+    buf: Options,
+    /// `buf` holds the options of the pending decision.
+    filled: bool,
+    decisions: u64,
+}
+
+impl State {
+    fn fill(&mut self) -> usize {
+        if !self.filled {
+            fill_options(&self.state, &self.comps, &mut self.buf);
+            self.filled = true;
+        }
+        options_len(&self.state, &self.buf)
+    }
+
+    fn apply_index(&mut self, index: usize) -> PyResult<()> {
+        let n = self.fill();
+        if self.state.is_over() {
+            return Err(PyValueError::new_err("the game is over: no decision to apply"));
+        }
+        if index >= n {
+            return Err(PyIndexError::new_err(format!(
+                "option {index} of {n} in the {} decision", decision_name(&self.state.pending))));
+        }
+        apply_option(&mut self.state, &self.comps, &self.buf, index);
+        self.filled = false;
+        self.decisions += 1;
+        if self.state.check {
+            let end = self.state.is_over();
+            checking::check_state(&self.state, &self.comps, end).map_err(|e| {
+                PyRuntimeError::new_err(format!("invariant broken after decision {}: {e}",
+                                                self.decisions))
+            })?;
+        }
+        Ok(())
+    }
+}
+
+fn options_len(state: &GameState, buf: &Options) -> usize {
+    match state.pending {
+        Pending::Over => 0,
+        Pending::Start { .. } => buf.starts.len(),
+        Pending::Move { .. } => buf.moves.len(),
+        Pending::Take { .. } => buf.takes.len(),
+        Pending::Seal { .. } => buf.seals.len(),
+        Pending::Fountain { .. } => buf.fountains.len(),
+        Pending::Circle { .. } => buf.circles.len(),
+        Pending::Payment { .. } => buf.payments.len(),
+    }
+}
+
+#[pymethods]
+impl State {
+    /// A new game: `setup` is the deal id of a run (`SeedSequence(entropy, (setup,))`),
+    /// or None for `SeedSequence(entropy)`; `events` records the typed events.
+    #[new]
+    #[pyo3(signature = (components, players, start_vp, entropy, setup=None, check=false,
+                        events=false))]
+    fn new(components: &Components, players: usize, start_vp: Vec<i64>, entropy: u64,
+           setup: Option<u64>, check: bool, events: bool) -> PyResult<Self> {
+        if !(2..=4).contains(&players) || start_vp.len() != players {
+            return Err(PyValueError::new_err("players must be 2-4, with one start VP per seat"));
+        }
+        let mut config = GameConfig::new(players);
+        for (seat, &vp) in start_vp.iter().enumerate() {
+            config.start_vp[seat] = i32::try_from(vp).map_err(|_| PyValueError::new_err(
+                format!("start VP {vp} of seat {} is out of range", seat + 1)))?;
+        }
+        config.check = check;
+        let key: Vec<u64> = setup.into_iter().collect();
+        let comps = Arc::clone(&components.inner);
+        let (mut state, rngs) = GameState::new(&comps, &config, SeedSequence::new(
+            u128::from(entropy), &key));
+        if events {
+            state.log = EventLog::on();
+        }
+        Ok(State { comps, state, rngs, buf: Options::default(), filled: false, decisions: 0 })
+    }
+
+    /// The seat whose decision is pending, or None when the game is over.
+    fn current_seat(&self) -> Option<usize> {
+        self.state.pending.seat()
+    }
+
+    /// The pending decision: start, move, take, seal, fountain, circle, payment or over.
+    fn decision(&self) -> &'static str {
+        decision_name(&self.state.pending)
+    }
+
+    fn is_over(&self) -> bool {
+        self.state.is_over()
+    }
+
+    #[getter]
+    fn players(&self) -> usize {
+        self.state.n
+    }
+
+    /// Decisions applied so far.
+    #[getter]
+    fn decisions(&self) -> u64 {
+        self.decisions
+    }
+
+    fn num_options(&mut self) -> usize {
+        self.fill()
+    }
+
+    /// The pending decision's options as JSON (a list of objects, in the engine's order).
+    fn legal_options(&mut self) -> String {
+        self.fill();
+        Value::Array(options_json(&self.state, &self.comps, &self.buf)).to_string()
+    }
+
+    /// Apply option `index` of the pending decision; the game runs on to the next one.
+    fn apply(&mut self, index: usize) -> PyResult<()> {
+        self.apply_index(index)
+    }
+
+    /// A copy to play on (its events are copied too; seats' streams as they are now).
+    fn clone(&self) -> State {
+        let mut state = self.state.clone();
+        state.log = self.state.log.copied();
+        State { comps: Arc::clone(&self.comps), state, rngs: self.rngs.clone(),
+                buf: Options::default(), filled: false, decisions: self.decisions }
+    }
+
+    fn event_count(&self) -> usize {
+        self.state.log.events().len()
+    }
+
+    /// The events from `since` on, as a JSON list of objects (`type` names each).
+    #[pyo3(signature = (since=0))]
+    fn events(&self, since: usize) -> String {
+        let events = self.state.log.events();
+        let from = since.min(events.len());
+        Value::Array(events[from..].iter().map(|e| e.to_json(&self.comps)).collect()).to_string()
+    }
+
+    /// Everything a rule can change, as JSON (the oracle compares it after each decision).
+    fn snapshot(&self) -> String {
+        self.state.snapshot(&self.comps).to_string()
+    }
+
+    /// Every chance outcome of the game (drawn at setup), as JSON.
+    fn deal(&self) -> String {
+        self.state.deal_json(&self.comps).to_string()
+    }
+
+    /// R10: the final scoring of a finished game as JSON: {players, tiebreak, seats: [...]}
+    /// (the run rows' fields; `strategy` is left for the caller to fill).
+    fn record(&self) -> PyResult<String> {
+        if !self.state.is_over() {
+            return Err(PyValueError::new_err("the game is not over"));
+        }
+        let names = [""; 4];
+        let record = scoring::final_scoring(&self.state, &self.comps, &names[..self.state.n]);
+        serde_json::to_string(&json!({
+            "players": record.players, "tiebreak": record.tiebreak, "seats": record.seats,
+        })).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    /// Let built-in players decide while the pending seat has one (`bots[seat]` not None);
+    /// returns at a seat without one, or when the game is over. The GIL is held: a bot
+    /// is a Python object.
+    fn play(&mut self, py: Python<'_>, bots: Vec<Option<Py<Bot>>>) -> PyResult<()> {
+        if bots.len() != self.state.n {
+            return Err(PyValueError::new_err("one entry per seat (None for no bot)"));
+        }
+        while let Some(seat) = self.state.pending.seat() {
+            let Some(bot) = &bots[seat] else { break };
+            let index = bot.borrow_mut(py).pick(self, seat);
+            self.apply_index(index)?;
+        }
+        Ok(())
+    }
+}
+
+/// A built-in player (random, the scripted profiles, mcts) as a core object that
+/// chooses on a `State`, with that seat's stream.
+#[pyclass(unsendable, module = "cdsim._core")]
+struct Bot {
+    player: Player,
+}
+
+impl Bot {
+    fn pick(&mut self, state: &mut State, seat: usize) -> usize {
+        state.fill();
+        ask(&state.state, &state.comps, &mut self.player, &mut state.rngs[seat], &state.buf)
+    }
+}
+
+#[pymethods]
+impl Bot {
+    /// `name` a built-in player; `overrides` its parameters, as `--strategy-params`.
+    #[new]
+    #[pyo3(signature = (name, overrides=Vec::new()))]
+    fn new(name: &str, overrides: Vec<(String, f64)>) -> PyResult<Self> {
+        let player = players::make(name, &overrides).map_err(PyValueError::new_err)?;
+        Ok(Bot { player })
+    }
+
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.player.name()
+    }
+
+    /// The index of the option this player chooses on the state's pending decision.
+    fn choose(&mut self, state: &mut State) -> PyResult<usize> {
+        let Some(seat) = state.state.pending.seat() else {
+            return Err(PyValueError::new_err("the game is over: nothing to choose"));
+        };
+        Ok(self.pick(state, seat))
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
+    m.add_class::<State>()?;
+    m.add_class::<Bot>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -5,7 +5,7 @@ use crate::cards::{payment_options, settle, Payment};
 use crate::checking;
 use crate::components::Components;
 use crate::district::have_index;
-use crate::game::{GameState, Pending, PlayerState, MAX_PLAYERS, NONE, PHASES};
+use crate::game::{Event, GameState, Pending, PlayerState, MAX_PLAYERS, NONE, PHASES};
 use crate::kinds::{ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT};
 use crate::players::CircleChoice;
 use crate::records::{GameRecord, SeatRecord};
@@ -50,6 +50,11 @@ impl GameState {
     pub(crate) fn begin_scoring(&mut self) {
         self.scoring_order = scoring_order(self);
         self.scoring_index = 0;
+        self.log.push(Event::ScoringPhase {
+            phase: self.phase as u8,
+            order: self.scoring_order,
+            n: self.n as u8,
+        });
         self.pending = Pending::Circle {
             seat: self.scoring_order[0],
         };
@@ -64,6 +69,12 @@ impl GameState {
             panic!("no circle pending")
         };
         self.circle_owner[choice.circle as usize] = seat as i8;
+        self.log.push(Event::Circle {
+            seat,
+            circle: choice.circle,
+            first: choice.first,
+            second: choice.second,
+        });
         self.start_card(comps, seat as usize, choice.first, choice.second);
     }
 
@@ -124,6 +135,14 @@ impl GameState {
         if out.failed {
             p.failed_cards += 1;
         }
+        self.log.push(Event::Card {
+            seat: seat as u8,
+            slot: slot as u8,
+            card: index as u8,
+            failed: out.failed,
+            multiples: out.multiples,
+            vp: out.vp,
+        });
         self.advance_scroll(comps, seat, out.steps);
     }
 
@@ -139,9 +158,16 @@ impl GameState {
             };
             return;
         }
-        for p in self.players[..self.n].iter_mut() {
+        let mut vp = [0; MAX_PLAYERS];
+        for (seat, p) in self.players[..self.n].iter_mut().enumerate() {
             p.vp_after_phase[self.phase] = p.current_vp();
+            vp[seat] = p.current_vp();
         }
+        self.log.push(Event::PhaseEnd {
+            phase: self.phase as u8,
+            vp,
+            n: self.n as u8,
+        });
         if self.check {
             if let Err(e) = checking::check_state(self, comps, true) {
                 panic!(

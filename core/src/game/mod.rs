@@ -10,10 +10,13 @@
 //! and runs the game on to the next decision. So a copied state (`Clone`, fixed-size
 //! arrays only) can be played on from any decision point with any players (`run`).
 
+mod events;
 mod play;
 mod rewards;
+mod snapshot;
 
-pub use play::{play_game, run, step, Options};
+pub use events::{Event, EventLog};
+pub use play::{apply_option, ask, fill_options, play_game, run, step, Options};
 
 use crate::components::{Components, FramePart};
 use crate::district::District;
@@ -298,6 +301,7 @@ impl Pending {
 struct Reward {
     kind: u8,
     tiles: u8,
+    chimneys: u16,
 }
 
 /// Pending rewards: a stack, so an artisan's chain resolves before the rest of the
@@ -319,6 +323,8 @@ pub struct GameState {
     pub players: [PlayerState; MAX_PLAYERS],
     /// Frame part indices of each seat (top, right, bottom, left), R2.1.
     pub frames: [[u8; 4]; MAX_PLAYERS],
+    /// Board index of each seat (R2.1).
+    pub boards: [u8; MAX_PLAYERS],
     /// Objective-card index on each grid slot, or NONE.
     pub grid: [u8; GRID_SLOTS],
     pub circle_owner: [i8; 17],
@@ -335,6 +341,8 @@ pub struct GameState {
     pub(crate) scoring_index: u8,
     rewards: [Reward; REWARD_STACK],
     n_rewards: u8,
+    /// The game's events, when recorded (`EventLog::on`); copies record none.
+    pub log: EventLog,
 }
 
 /// `items` in the order of one `rng.permutation(len)`.
@@ -378,6 +386,7 @@ impl GameState {
         let boards = rng.permutation(comps.boards.len());
         let parts = rng.permutation(comps.frame_parts.len());
         let mut frames = [[0u8; 4]; MAX_PLAYERS];
+        let mut seat_boards = [0u8; MAX_PLAYERS];
         let players: [PlayerState; MAX_PLAYERS] = std::array::from_fn(|seat| {
             if seat >= n {
                 return PlayerState::new(seat, District::new(None, &[]), 0);
@@ -385,6 +394,7 @@ impl GameState {
             let ids = &parts[4 * seat..4 * seat + 4]; // R2.1
             frames[seat] = [ids[0] as u8, ids[1] as u8, ids[2] as u8, ids[3] as u8];
             let frame: Vec<&FramePart> = ids.iter().map(|&i| &comps.frame_parts[i]).collect();
+            seat_boards[seat] = boards[seat] as u8;
             let district = District::new(Some(&comps.boards[boards[seat]]), &frame);
             PlayerState::new(seat, district, config.start_vp[seat])
         });
@@ -404,6 +414,7 @@ impl GameState {
             stamp_counter: n as u16,
             players,
             frames,
+            boards: seat_boards,
             grid,
             circle_owner: [-1; 17],
             fountain_deck,
@@ -418,6 +429,7 @@ impl GameState {
             scoring_index: 0,
             rewards: [Reward::default(); REWARD_STACK],
             n_rewards: 0,
+            log: EventLog::default(),
         };
         let seats = seqs[1..].iter().map(Generator::new).collect();
         (state, seats)
@@ -451,6 +463,14 @@ impl GameState {
             self.depots[space] = depot;
         }
         self.depot_taken = [0; SPACES];
+        if self.log.is_on() {
+            let depots = std::array::from_fn(|s| {
+                let mut d = [NONE; TILES_PER_DEPOT];
+                d[..self.depots[s].len()].copy_from_slice(self.depots[s].as_slice());
+                d
+            });
+            self.log.push(Event::Deal { phase: self.phase as u8, depots });
+        }
     }
 
     /// R5.4, R6.3: move the disc; it lands on top. R6.6: steps past the end score 1 VP.
@@ -461,13 +481,17 @@ impl GameState {
         let last = comps.last_scroll_space() as i32;
         let p = &mut self.players[seat];
         let mut target = i32::from(p.scroll) + steps;
+        let mut overflow = 0;
         if target > last {
-            p.overflow_vp += target - last;
+            overflow = target - last;
+            p.overflow_vp += overflow;
             target = last;
         }
         p.scroll = target as u8;
         self.stamp_counter += 1;
         p.stamp = self.stamp_counter;
+        let (seat, space) = (seat as u8, target as u8);
+        self.log.push(Event::Scroll { seat, steps, space, overflow });
     }
 
     // -- R3: phases ------------------------------------------------------------------
@@ -520,6 +544,7 @@ impl GameState {
             panic!("no pawn to place")
         };
         self.players[seat as usize].pawn = space as i8;
+        self.log.push(Event::Pawn { seat, space });
         self.turn += 1;
         if self.turn < self.n {
             self.pending = Pending::Start {
@@ -575,6 +600,7 @@ impl GameState {
             p.bread_moves += 1;
         }
         p.pawn = m.dest as i8;
+        self.log.push(Event::Move { seat, dest: m.dest, bread: m.bread });
         self.pending = Pending::Take {
             seat,
             space: m.dest,
@@ -619,6 +645,13 @@ impl GameState {
         let tile = depot.remove(take.slot as usize);
         assert_eq!(tile, take.tile_type, "the take names another tile");
         self.players[seat].taken[self.phase] += 1;
+        self.log.push(Event::Take {
+            seat: seat as u8,
+            space: space as u8,
+            tile,
+            cell: take.cell,
+            edges: take.edges,
+        });
         self.depot_taken[space] += 1;
         if self.depot_taken[space] >= takes_per_depot(self.n) {
             // R4.6

@@ -25,35 +25,108 @@ pub struct Options {
     pub payments: Vec<Payment>,
 }
 
-/// The seat on `pending` with its player and stream.
-struct Asked<'a> {
-    state: &'a GameState,
-    comps: &'a Components,
-    seat: usize,
-    player: &'a mut Player,
-    rng: &'a mut Generator,
-}
-
-impl Asked<'_> {
-    /// The player's choice among `options`: an index out of range is a bug in that
-    /// player (Python's `choose` raises IllegalChoice).
-    fn choose<T: Copy>(self, options: &[T], what: &str, choose: Chooser<T>) -> T {
-        let view = PlayerView {
-            state: self.state,
-            comps: self.comps,
-            seat: self.seat,
-        };
-        let i = choose(self.player, &view, options, self.rng);
-        let (name, seat, n) = (self.player.name(), self.seat, options.len());
-        assert!(
-            i < n,
-            "strategy {name:?} (seat {seat}) chose option {i} of {n} in {what}"
-        );
-        options[i]
+/// Fill `buf` with the options of the pending decision; returns how many there are
+/// (0 when the game is over).
+pub fn fill_options(state: &GameState, comps: &Components, buf: &mut Options) -> usize {
+    let Some(seat) = state.pending.seat() else {
+        return 0;
+    };
+    match state.pending {
+        Pending::Over => 0,
+        Pending::Start { .. } => {
+            state.start_options(&mut buf.starts);
+            buf.starts.len()
+        }
+        Pending::Move { .. } => {
+            state.move_options(seat, &mut buf.moves);
+            buf.moves.len()
+        }
+        Pending::Take { space, .. } => {
+            state.take_options(comps, seat, space as usize, &mut buf.takes);
+            buf.takes.len()
+        }
+        Pending::Seal { .. } => {
+            state.seal_options(comps, seat, &mut buf.seals);
+            buf.seals.len()
+        }
+        Pending::Fountain { .. } => {
+            state.fountain_options(&mut buf.fountains);
+            buf.fountains.len()
+        }
+        Pending::Circle { .. } => {
+            state.circle_options(&mut buf.circles);
+            buf.circles.len()
+        }
+        Pending::Payment { slot, .. } => {
+            state.payment_options(comps, seat, slot as usize, &mut buf.payments);
+            buf.payments.len()
+        }
     }
 }
 
-type Chooser<'c, T> = &'c dyn Fn(&mut Player, &PlayerView, &[T], &mut Generator) -> usize;
+/// The index `player` (on the pending seat, with that seat's stream) chooses among the
+/// options `fill_options` put in `buf`. An index out of range is a bug in that player
+/// (Python's `choose` raises IllegalChoice).
+pub fn ask(
+    state: &GameState,
+    comps: &Components,
+    player: &mut Player,
+    rng: &mut Generator,
+    buf: &Options,
+) -> usize {
+    let Some(seat) = state.pending.seat() else {
+        return 0;
+    };
+    let view = PlayerView { state, comps, seat };
+    let (i, n, what) = match state.pending {
+        Pending::Over => return 0,
+        Pending::Start { .. } => {
+            (player.choose_start(&view, &buf.starts, rng), buf.starts.len(), "choose_start")
+        }
+        Pending::Move { .. } => {
+            (player.choose_move(&view, &buf.moves, rng), buf.moves.len(), "choose_move")
+        }
+        Pending::Take { .. } => {
+            (player.choose_take(&view, &buf.takes, rng), buf.takes.len(), "choose_take")
+        }
+        Pending::Seal { .. } => {
+            (player.choose_seal(&view, &buf.seals, rng), buf.seals.len(), "choose_seal")
+        }
+        Pending::Fountain { .. } => (
+            player.choose_fountain(&view, &buf.fountains, rng),
+            buf.fountains.len(),
+            "choose_fountain",
+        ),
+        Pending::Circle { .. } => (
+            player.choose_circle(&view, &buf.circles, rng),
+            buf.circles.len(),
+            "choose_circle",
+        ),
+        Pending::Payment { slot, .. } => {
+            let card = &comps.objectives[state.grid[slot as usize] as usize];
+            let i = player.choose_payment(&view, card, &buf.payments, rng);
+            (i, buf.payments.len(), "choose_payment")
+        }
+    };
+    let name = player.name();
+    assert!(i < n, "strategy {name:?} (seat {seat}) chose option {i} of {n} in {what}");
+    i
+}
+
+/// Apply option `i` of those `fill_options` put in `buf`, and run the game on to the
+/// next decision.
+pub fn apply_option(state: &mut GameState, comps: &Components, buf: &Options, i: usize) {
+    match state.pending {
+        Pending::Over => {}
+        Pending::Start { .. } => state.apply_start(buf.starts[i]),
+        Pending::Move { .. } => state.apply_move(buf.moves[i]),
+        Pending::Take { .. } => state.apply_take(comps, buf.takes[i]),
+        Pending::Seal { .. } => state.apply_seal(comps, buf.seals[i]),
+        Pending::Fountain { .. } => state.apply_fountain(comps, buf.fountains[i]),
+        Pending::Circle { .. } => state.apply_circle(comps, buf.circles[i]),
+        Pending::Payment { .. } => state.apply_payment(comps, buf.payments[i]),
+    }
+}
 
 /// Ask the player on `pending` and apply its choice: one decision.
 pub fn step(
@@ -66,56 +139,9 @@ pub fn step(
     let Some(seat) = state.pending.seat() else {
         return;
     };
-    let (player, rng) = (&mut lineup[seat], &mut rngs[seat]);
-    let asked = Asked {
-        state,
-        comps,
-        seat,
-        player,
-        rng,
-    };
-    match state.pending {
-        Pending::Over => {}
-        Pending::Start { .. } => {
-            state.start_options(&mut buf.starts);
-            let c = asked.choose(&buf.starts, "choose_start", &Player::choose_start);
-            state.apply_start(c);
-        }
-        Pending::Move { .. } => {
-            state.move_options(seat, &mut buf.moves);
-            let c = asked.choose(&buf.moves, "choose_move", &Player::choose_move);
-            state.apply_move(c);
-        }
-        Pending::Take { space, .. } => {
-            state.take_options(comps, seat, space as usize, &mut buf.takes);
-            let c = asked.choose(&buf.takes, "choose_take", &Player::choose_take);
-            state.apply_take(comps, c);
-        }
-        Pending::Seal { .. } => {
-            state.seal_options(comps, seat, &mut buf.seals);
-            let c = asked.choose(&buf.seals, "choose_seal", &Player::choose_seal);
-            state.apply_seal(comps, c);
-        }
-        Pending::Fountain { .. } => {
-            state.fountain_options(&mut buf.fountains);
-            let c = asked.choose(&buf.fountains, "choose_fountain", &Player::choose_fountain);
-            state.apply_fountain(comps, c);
-        }
-        Pending::Circle { .. } => {
-            state.circle_options(&mut buf.circles);
-            let c = asked.choose(&buf.circles, "choose_circle", &Player::choose_circle);
-            state.apply_circle(comps, c);
-        }
-        Pending::Payment { slot, .. } => {
-            state.payment_options(comps, seat, slot as usize, &mut buf.payments);
-            let card = &comps.objectives[state.grid[slot as usize] as usize];
-            let pay = |p: &mut Player, v: &PlayerView, o: &[Payment], r: &mut Generator| {
-                p.choose_payment(v, card, o, r)
-            };
-            let c = asked.choose(&buf.payments, "choose_payment", &pay);
-            state.apply_payment(comps, c);
-        }
-    }
+    fill_options(state, comps, buf);
+    let i = ask(state, comps, &mut lineup[seat], &mut rngs[seat], buf);
+    apply_option(state, comps, buf, i);
 }
 
 /// Play on from the state's pending decision to the end of the fourth scoring phase.

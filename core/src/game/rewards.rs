@@ -8,7 +8,7 @@ use crate::kinds::{
 };
 use crate::players::{FountainChoice, SealBuild};
 
-use super::{reward_order, GameState, Pending, Reward, NONE};
+use super::{reward_order, Event, GameState, Pending, Reward, NONE};
 
 impl GameState {
     /// Build a tile and queue the rewards of its completions in the R5.5 order (they are
@@ -30,6 +30,7 @@ impl GameState {
             sorted[n] = Reward {
                 kind: f.kind,
                 tiles: f.tiles,
+                chimneys: f.chimneys,
             };
             n += 1;
         }
@@ -46,6 +47,12 @@ impl GameState {
         while self.n_rewards > 0 {
             self.n_rewards -= 1;
             let r = self.rewards[self.n_rewards as usize];
+            self.log.push(Event::Complete {
+                seat: seat as u8,
+                kind: r.kind,
+                tiles: r.tiles,
+                chimneys: r.chimneys,
+            });
             if self.reward(comps, seat, r.kind, i32::from(r.tiles)) {
                 return true;
             }
@@ -111,6 +118,7 @@ impl GameState {
             .any(|&t| t != NONE && district.placement_cells(&comps.tile_types[t as usize]) != 0);
         if !buildable {
             self.players[seat].artisan_lost += 1;
+            self.log.push(Event::ArtisanLost { seat: seat as u8 });
             return false;
         }
         self.pending = Pending::Seal { seat: seat as u8 };
@@ -124,6 +132,13 @@ impl GameState {
         let tile = self.seal[choice.slot as usize];
         assert_eq!(tile, choice.tile_type, "the seal choice names another tile");
         self.seal[choice.slot as usize] = NONE; // R6.3: never replaced
+        self.log.push(Event::Seal {
+            seat,
+            slot: choice.slot,
+            tile,
+            cell: choice.cell,
+            edges: choice.edges,
+        });
         self.build(
             comps,
             seat as usize,
@@ -178,9 +193,20 @@ impl GameState {
     }
 
     pub fn apply_fountain(&mut self, comps: &Components, choice: FountainChoice) {
-        let Pending::Fountain { seat, .. } = self.pending else {
+        let Pending::Fountain { seat, drawn, n } = self.pending else {
             panic!("no fountain pending")
         };
+        let mut shown = [NONE; 2];
+        shown[..n as usize].copy_from_slice(&drawn[..n as usize]);
+        let mut keep = [NONE; 2];
+        keep[..choice.keep().len()].copy_from_slice(choice.keep());
+        self.log.push(Event::Fountain {
+            seat,
+            drawn: shown,
+            keep,
+            kept: choice.keep().len() as u8,
+            give_back: choice.give_back.unwrap_or(NONE),
+        });
         let seat = seat as usize;
         let p = &mut self.players[seat];
         if let Some(back) = choice.give_back {
