@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
-.PHONY: install test test-pure lint run bench strength clean core-fixture core-games browser
+.PHONY: install test test-pure lint run bench strength clean core-fixture core-games browser oracle
 
 install: $(VENV)/.installed
 
@@ -63,6 +63,12 @@ core-games: install
 
 bench: install
 	$(PY) scripts/bench.py
+
+# The Python rules replay the core's games decision by decision (a million by default:
+# about 4 games/s per core, so days on 2 cores; ORACLE_GAMES=10000 for an hour).
+ORACLE_GAMES ?= 1000000
+oracle: install
+	$(PY) scripts/oracle.py $(ORACLE_GAMES)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build cdsim/_native.json core/target

@@ -56,16 +56,19 @@ def wanted() -> str:
 
 
 def engine_for(config: RunConfig) -> str:
-    """The engine a run plays on: the core when every seat is a built-in player."""
+    """The engine a run plays on: ``rust`` (the core alone) when every seat is a built-in
+    player; ``table`` (the core, with the Python rules beside it for the Python
+    strategies' view: cdsim.engine.table) when a seat is a user's strategy; ``python``
+    (the Python engine) only with CDSIM_ENGINE=python or without a core."""
     from strategies.registry import CORE_ONLY, core_only_refusal
 
     names = config.strategies or config.strategy_pool
     bases = [n.partition("@")[0] for n in names]
     only = next((b for b in bases if b in CORE_ONLY), None)
-    if wanted() == "python" or not all(b in CORE_PLAYERS for b in bases):
+    builtin = all(b in CORE_PLAYERS for b in bases)
+    if wanted() == "python":
         if only:  # a search player has no Python twin
-            raise CdsimError(core_only_refusal(only, "not with user strategies nor with "
-                                               "CDSIM_ENGINE=python"))
+            raise CdsimError(core_only_refusal(only, "not with CDSIM_ENGINE=python"))
         return "python"
     if not available():
         if only:
@@ -73,7 +76,7 @@ def engine_for(config: RunConfig) -> str:
                                                "builds it with a Rust toolchain)"))
         _note_missing()
         return "python"
-    return "rust"
+    return "rust" if builtin else "table"
 
 
 @cache
@@ -84,7 +87,8 @@ def _note_missing() -> None:
 
 
 @cache
-def _core_components(path: str | None) -> Any:
+def core_components(path: str | None) -> Any:
+    """The core's copy of a component set (made once per process and path)."""
     core = module()
     assert core is not None
     comps: Components = load_components(path)
@@ -116,7 +120,7 @@ def play_chunk_frame(config: RunConfig, first: int, last: int, check: bool = Fal
     strategies = [(base, sorted(mine.items()))
                   for base, mine in (spec_overrides(name, overrides) for name in names)]
     start_vp = list(config.start_vp or DEFAULT_START_VP[n])
-    columns = core.play_chunk(_core_components(config.components), n, start_vp, config.seed,
+    columns = core.play_chunk(core_components(config.components), n, start_vp, config.seed,
                               games, setups, lineups, strategies, check)
     strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
     frame: dict[str, Any] = {"strategy": strategy}

@@ -138,11 +138,40 @@ class PlayerState:
         return sum(self.goods) + self.coins + self.bread + self.stored
 
 
+def draw_deal(c: Components, n: int, rng: np.random.Generator) -> dict[str, Any]:
+    """R2: every chance outcome of a game, drawn in this fixed order (the core's
+    ``GameState::new`` draws the same from the same seed)."""
+    boards = rng.permutation(len(c.boards))[:n]
+    part_ids = sorted(c.frame_parts)
+    parts = [part_ids[i] for i in rng.permutation(len(part_ids))]
+    drawn: list[str] = []
+    for deck, k in zip("ABCD", CARDS_DRAWN[n], strict=True):  # R2.2
+        ids = c.decks[deck]
+        drawn += [ids[i] for i in rng.permutation(len(ids))[:k]]
+    drawn = [drawn[i] for i in rng.permutation(len(drawn))]
+    grid: list[str | None] = [None] * 12
+    for slot in (s for s in range(12) if s not in EMPTY_SLOTS[n]):
+        grid[slot] = drawn.pop()
+    fids = sorted(c.fountains)
+    fountain_deck = [fids[i] for i in rng.permutation(len(fids))]  # R2.3
+    light = [c.light[i] for i in rng.permutation(len(c.light))]  # R2.4
+    dark = [c.dark[i] for i in rng.permutation(len(c.dark))]
+    seal = [dark.pop() for _ in range(SEAL_SPACES)]
+    return {"boards": [c.boards[int(b)].id for b in boards],
+            "frames": [parts[4 * i: 4 * i + 4] for i in range(n)],  # R2.1
+            "grid": grid, "fountain_deck": fountain_deck, "light_deck": light,
+            "dark_deck": dark, "seal": seal}
+
+
 class GameState:
     """What changes during one game (OpenSpiel's State)."""
 
     def __init__(self, config: GameConfig, strategies: Sequence[Strategy], seed: Any,
-                 trace: Callable[[str], None] | None = None) -> None:
+                 trace: Callable[[str], None] | None = None,
+                 deal: dict[str, Any] | None = None) -> None:
+        """``deal``: every chance outcome of the game as the core drew it (its
+        ``State.deal()``: boards, frame parts, card grid, decks, seal row); without it
+        the deal is drawn from ``seed``. Either way ``seed`` gives the seats' streams."""
         n = config.players
         if len(strategies) != n:
             raise CdsimError(f"{n} players need {n} strategies, got {len(strategies)}")
@@ -157,32 +186,23 @@ class GameState:
         self.round = 0
         self.start_player = 0
         self.stamp_counter = n
-        # -- R2: setup, drawn in this fixed order ------------------------------
-        boards = rng.permutation(len(c.boards))[:n]
-        part_ids = sorted(c.frame_parts)
-        parts = [part_ids[i] for i in rng.permutation(len(part_ids))]
-        self.frames = [tuple(parts[4 * i: 4 * i + 4]) for i in range(n)]  # R2.1
+        if deal is None:
+            deal = draw_deal(c, n, rng)
+        self.frames = [tuple(f) for f in deal["frames"]]  # R2.1
+        board_index = {b.id: i for i, b in enumerate(c.boards)}
         self.players = []
         for seat in range(n):
             frame = tuple(c.frame_parts[p] for p in self.frames[seat])
-            district = District(c.boards[int(boards[seat])], frame)
+            district = District(c.boards[board_index[deal["boards"][seat]]], frame)
             self.players.append(PlayerState(seat, district, config.start_vp[seat]))
             self.players[seat].stamp = seat  # R2.6: the last seat's disc is on top
-        drawn: list[str] = []
-        for deck, k in zip("ABCD", CARDS_DRAWN[n], strict=True):  # R2.2
-            ids = c.decks[deck]
-            drawn += [ids[i] for i in rng.permutation(len(ids))[:k]]
-        drawn = [drawn[i] for i in rng.permutation(len(drawn))]
-        self.grid: list[str | None] = [None] * 12
-        for slot in (s for s in range(12) if s not in EMPTY_SLOTS[n]):
-            self.grid[slot] = drawn.pop()
+        self.grid: list[str | None] = list(deal["grid"])  # R2.2
         self.circles = CIRCLES[n]
         self.circle_owner = [-1] * len(self.circles)
-        fids = sorted(c.fountains)
-        self.fountain_deck = [fids[i] for i in rng.permutation(len(fids))]  # R2.3
-        self.light_deck = [c.light[i] for i in rng.permutation(len(c.light))]  # R2.4
-        self.dark_deck = [c.dark[i] for i in rng.permutation(len(c.dark))]
-        self.seal: list[int | None] = [self.dark_deck.pop() for _ in range(SEAL_SPACES)]
+        self.fountain_deck: list[str] = list(deal["fountain_deck"])  # R2.3
+        self.light_deck: list[int] = list(deal["light_deck"])  # R2.4
+        self.dark_deck: list[int] = list(deal["dark_deck"])
+        self.seal: list[int | None] = list(deal["seal"])
         self.depots: list[list[int]] = [[] for _ in range(SPACES)]
         self.depot_taken = [0] * SPACES
         self.discarded = 0

@@ -159,12 +159,14 @@ class Recorder:
         self._cell = -1  # the cell of the last tile taken or sealed to be built
         self.numbering = Numbering()
 
-    def new_game(self, config: GameConfig, strategies: Sequence[Strategy], seed: Any) -> GameState:
-        """A GameState whose trace and strategies report to this recorder."""
+    def new_game(self, config: GameConfig, strategies: Sequence[Strategy], seed: Any,
+                 deal: dict[str, Any] | None = None) -> GameState:
+        """A GameState whose trace and strategies report to this recorder (``deal``: the
+        core's, cdsim.engine.table)."""
         from cdsim.game import GameState
 
         watched = [_Watched(s, self) for s in strategies]
-        self.state = GameState(config, watched, seed, trace=self.on_line)
+        self.state = GameState(config, watched, seed, trace=self.on_line, deal=deal)
         self._tiles = [{} for _ in strategies]
         return self.state
 

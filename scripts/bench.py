@@ -7,7 +7,8 @@
 3. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
    time end to end (Parquet included), on the core and on the Python engine's rate;
 4. peak memory (max RSS of any one process) of a 100,000-game run;
-5. how long `cdsim report` and `cdsim balance` take on that run.
+5. how long `cdsim report` and `cdsim balance` take on that run;
+6. a table of three greedy and one Python strategy on the core, beside four greedy.
 """
 
 from __future__ import annotations
@@ -97,6 +98,32 @@ def core_ms(scale: int) -> dict[str, float]:
     return out
 
 
+def table_ms(scale: int) -> None:
+    """A table of three greedy and one Python strategy (strategies.example:Builder): the
+    greedy seats play natively on the core, the Python seat on the Python rules' view of
+    the same game (cdsim.engine.table), beside the core alone with four greedy."""
+    from cdsim.core import available
+    from cdsim.runner import RunConfig, play_chunk_frame
+
+    if not available():
+        return
+    games = 200 // scale
+    figures = {}
+    for label, lineup, engine in (
+            ("3 greedy + 1 Python strategy", ["greedy"] * 3 + ["strategies.example:Builder"],
+             "table"),
+            ("4 greedy", ["greedy"] * 4, "rust")):
+        config = RunConfig(players=4, games=games, seed=1, strategies=tuple(lineup))
+        t0 = time.perf_counter()
+        play_chunk_frame(config, 0, games, engine=engine)
+        figures[label] = (time.perf_counter() - t0) * 1000 / games
+        print(f"core, {label}, 4 players: {figures[label]:.2f} ms/game ({games} games, one "
+              "core)", flush=True)
+    print(f"ratio: a Python strategy at the table costs "
+          f"{figures['3 greedy + 1 Python strategy'] / figures['4 greedy']:.0f}x the core "
+          "alone (the Python rules keep its view in step)", flush=True)
+
+
 def cargo_example() -> None:
     """The pure crate's release figures (per game without Python, a mid-game state copy)."""
     core = Path(__file__).resolve().parent.parent / "core"
@@ -154,6 +181,7 @@ def main() -> None:
     for label in rust:
         print(f"ratio, {label}: the core is {python[label] / rust[label]:.0f}x the Python "
               f"engine's best build measured above", flush=True)
+    table_ms(scale)
     cargo_example()
     with tempfile.TemporaryDirectory() as tmp:
         games = 10000 // scale

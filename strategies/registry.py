@@ -56,8 +56,7 @@ CORE_ONLY: dict[str, CoreOnly] = {
 
 
 def core_only_refusal(name: str, why: str) -> str:
-    return (f"{name} plays only in batches on the compiled core (cdsim simulate, study or "
-            f"ladder, with built-in players), {why}")
+    return f"{name} plays only on the compiled core, {why}"
 
 
 class CoreOnlyStrategy:

@@ -36,7 +36,8 @@ def test_play_custom_start_vp_and_trace() -> None:
     assert "== scoring phase 4" in out.stdout and "seat 1 district" in out.stdout
     # people count seats from 1 (the rulebook's first player is seat 1)
     assert "seat 2 district" in out.stdout and "seat 0" not in out.stdout
-    assert "  seat 2 takes circle" in out.stdout and "starting player seat 1" in out.stdout
+    assert "  seat 2 takes the circle between" in out.stdout
+    assert "starting player seat 1" in out.stdout and "space 0" not in out.stdout
     summary = out.stdout.split("seat strategy", 1)[1].splitlines()[1:3]
     assert [line.split()[0] for line in summary] == ["1", "2"]
     assert out.stdout.count("takes") >= 56

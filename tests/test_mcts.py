@@ -99,7 +99,7 @@ def test_mcts_params_are_the_cores() -> None:
     empty = np.zeros(0, dtype=np.int64)
 
     def chunk(overrides: list[tuple[str, float]]) -> object:
-        return module.play_chunk(core._core_components(None), 2, [8, 9], 0, empty, empty,
+        return module.play_chunk(core.core_components(None), 2, [8, 9], 0, empty, empty,
                                  np.zeros(0, dtype=np.uint8), [("mcts", overrides)])
 
     known = CORE_ONLY["mcts"].params
@@ -112,20 +112,19 @@ def test_mcts_params_are_the_cores() -> None:
 
 
 def test_mcts_plays_only_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No Python twin: a single game, the Python engine and a missing core are one clear
-    line each; the registry still knows it never reads VP totals (balance runs)."""
+    """No Python twin: the Python engine and a missing core are one clear line each; a
+    single game and a table with a user strategy play on the core; the registry still
+    knows it never reads VP totals (balance runs)."""
     assert make_strategy("mcts@50").reads_scores is False
     assert make_strategy("mcts@50").name == "mcts@50"
-    out = cdsim("play", "--players", "2", "--strategies", "mcts,greedy")
-    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
-    assert "only in batches on the compiled core" in out.stderr
+    out = cdsim("play", "--players", "2", "--strategies", "mcts@20,greedy", "--json")
+    assert out.returncode == 0, out.stderr
     config = RunConfig(players=2, games=2, seed=1, strategies=("mcts", "greedy"))
     user = RunConfig(players=2, games=2, seed=1,
                      strategies=("mcts", "strategies.random_player:RandomStrategy"))
-    with pytest.raises(CdsimError, match="not with user strategies"):
-        core.engine_for(user)
+    assert core.engine_for(user) == "table"
     monkeypatch.setenv("CDSIM_ENGINE", "python")
-    with pytest.raises(CdsimError, match="only in batches on the compiled core"):
+    with pytest.raises(CdsimError, match="only on the compiled core"):
         core.engine_for(config)
     monkeypatch.delenv("CDSIM_ENGINE")
     monkeypatch.setattr(core, "module", lambda: None)
@@ -153,5 +152,5 @@ def test_a_refused_engine_creates_no_run_folder(tmp_path: Path) -> None:
                          capture_output=True, text=True, check=False,
                          env={**os.environ, "CDSIM_ENGINE": "python"})
     assert out.returncode == 2 and out.stderr.count("\n") == 1
-    assert "only in batches on the compiled core" in out.stderr
+    assert "only on the compiled core" in out.stderr
     assert not run.exists()

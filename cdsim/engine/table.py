@@ -1,0 +1,218 @@
+"""One game on the core, for any line-up: built-in players (random, the scripted
+profiles, mcts) choose natively on the core's state; a user's Python strategy chooses
+through the Strategy protocol on a Python view of the same game.
+
+The Python view is the Python rules (``cdsim.game``) played in lock step with the core:
+they are built from the core's deal (``State.deal()``), every decision of every seat is
+applied to both, and the rows come from the core. In checking mode (tests, or any game
+with ``check=True``) the two states are compared after every decision
+(``cdsim.engine.oracle``), so the Python rules are the core's oracle, decision by
+decision. A line-up of built-in players only never touches the Python rules unless
+checking: the core plays it alone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+
+from cdsim import core
+from cdsim.components import Components, load_components
+from cdsim.engine.oracle import EngineMismatch, compare, snapshot
+from cdsim.errors import CdsimError, StrategyFailure
+from cdsim.game import DEFAULT_START_VP, GameConfig, GameState, run_game
+from cdsim.players import PlayerView, Strategy
+from cdsim.records import SEAT_FIELDS, GameRecord, SeatRecord
+from cdsim.scoring import final_scoring
+
+T = TypeVar("T")
+
+
+def _index(choice: object, options: Sequence[object]) -> int | None:
+    """Where ``choice`` is among ``options``: the same object first, then an equal one of
+    the same type (as the Python rules accept it); None if it was not offered."""
+    for i, o in enumerate(options):
+        if o is choice:
+            return i
+    for i, o in enumerate(options):
+        if o == choice and type(o) is type(choice):
+            return i
+    return None
+
+
+class _Seat:
+    """The strategy the Python rules ask for one seat. It takes the decision on the core
+    (a built-in player there, or the user's strategy on the Python view), applies it to
+    the core, and hands the Python rules the same option."""
+
+    def __init__(self, table: Table, name: str, bot: Any, strategy: Strategy | None) -> None:
+        self.name = name
+        self.reads_scores = bool(strategy.reads_scores) if strategy is not None else False
+        self._table, self._bot, self._strategy = table, bot, strategy
+
+    def _decide(self, what: str, view: PlayerView, options: Sequence[T],
+                ask: Callable[[Strategy], T]) -> T:
+        table = self._table
+        table.before_decision(what, len(options))
+        if self._strategy is None:
+            i = int(self._bot.choose(table.core))
+        else:
+            choice = ask(self._strategy)
+            found = _index(choice, options)
+            if found is None:
+                return choice  # not offered: the Python rules raise IllegalChoice
+            i = found
+        table.core.apply(i)
+        return options[i]
+
+    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+        return self._decide("start", view, options, lambda s: s.choose_start(view, options))
+
+    def choose_move(self, view: PlayerView, options: Sequence[Any]) -> Any:
+        return self._decide("move", view, options, lambda s: s.choose_move(view, options))
+
+    def choose_take(self, view: PlayerView, options: Sequence[Any]) -> Any:
+        return self._decide("take", view, options, lambda s: s.choose_take(view, options))
+
+    def choose_seal(self, view: PlayerView, options: Sequence[Any]) -> Any:
+        return self._decide("seal", view, options, lambda s: s.choose_seal(view, options))
+
+    def choose_fountain(self, view: PlayerView, options: Sequence[Any]) -> Any:
+        return self._decide("fountain", view, options,
+                            lambda s: s.choose_fountain(view, options))
+
+    def choose_circle(self, view: PlayerView, options: Sequence[Any]) -> Any:
+        return self._decide("circle", view, options, lambda s: s.choose_circle(view, options))
+
+    def choose_payment(self, view: PlayerView, card: Any, options: Sequence[Any]) -> Any:
+        return self._decide("payment", view, options,
+                            lambda s: s.choose_payment(view, card, options))
+
+
+@dataclass
+class Lineup:
+    """The players of one game by seat: a core ``Bot`` for a built-in name (its name as
+    spelled, e.g. ``villa@chimney=1.5``), or a user's Python strategy."""
+
+    names: list[str]
+    players: list[Any]  # cdsim._core.Bot | Strategy
+
+    @property
+    def all_builtin(self) -> bool:
+        return all(not isinstance(p, Strategy) for p in self.players)
+
+
+def make_lineup(specs: Sequence[str], players: int, overrides: Any = None) -> Lineup:
+    """One player per seat (one name fills every seat): built-in names become core bots,
+    ``module:Class`` a Python strategy."""
+    from strategies.registry import make_strategy, spec_overrides
+
+    specs = [s.strip() for s in specs]
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise CdsimError(f"--strategies names {len(specs)} strategies for {players} players "
+                         "(give one per seat, or one for all)")
+    module = core.module()
+    made: list[Any] = []
+    for spec in specs:
+        base, mine = spec_overrides(spec, overrides) if ":" not in spec else (spec, {})
+        if base in core.CORE_PLAYERS:
+            if module is None:
+                raise CdsimError("the compiled core is not installed: run `make install` "
+                                 "(it builds cdsim._core with a Rust toolchain)")
+            made.append(module.Bot(base, sorted(mine.items())))
+        else:
+            made.append(make_strategy(spec, overrides))
+    return Lineup(list(specs), made)  # rows name each player as spelled
+
+
+@dataclass
+class Table:
+    """One game on the core (``State``), with the Python rules beside it when a seat is a
+    Python strategy or when checking. ``where`` names the game in errors."""
+
+    components: str | None
+    lineup: Lineup
+    seed: int
+    setup: int | None = None
+    start_vp: tuple[int, ...] = ()
+    events: bool = False
+    check: bool = False
+    where: str = ""
+    mirror: bool = False  # keep the Python rules beside the core even for built-ins only
+    recorder: Any = None  # a cdsim.replay.Recorder that builds the Python state (--html)
+    python: GameState | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        module = core.module()
+        if module is None:
+            raise CdsimError("the compiled core is not installed: run `make install`")
+        n = len(self.lineup.players)
+        start_vp = tuple(self.start_vp) or DEFAULT_START_VP[n]
+        self.core = module.State(core.core_components(self.components), n, list(start_vp),
+                                 self.seed, self.setup, self.check, self.events)
+        if self.check or self.mirror or self.recorder is not None or not self.lineup.all_builtin:
+            comps: Components = load_components(self.components)
+            seats = [_Seat(self, name, None if isinstance(p, Strategy) else p,
+                           p if isinstance(p, Strategy) else None)
+                     for name, p in zip(self.lineup.names, self.lineup.players, strict=True)]
+            seq = (np.random.SeedSequence(self.seed) if self.setup is None else
+                   np.random.SeedSequence(self.seed, spawn_key=(self.setup,)))
+            config, deal = GameConfig(n, start_vp, comps), json.loads(self.core.deal())
+            self.python = (GameState(config, seats, seq, deal=deal) if self.recorder is None
+                           else self.recorder.new_game(config, seats, seq, deal=deal))
+
+    def before_decision(self, what: str, options: int) -> None:
+        """The Python rules ask for a decision: the core must be waiting for the same
+        one, with as many options (and, checking, in the same state)."""
+        move = int(self.core.decisions) + 1
+        where = f"{self.where or 'game'} decision {move}"
+        if self.check and self.python is not None:
+            compare(self.core.snapshot(), self.python, where)
+        pending, n = self.core.decision(), int(self.core.num_options())
+        if pending != what or n != options:
+            raise EngineMismatch(f"{where}: the core waits for {pending} ({n} options), the "
+                                 f"Python rules ask for {what} ({options} options)")
+
+    def play(self) -> GameRecord:
+        """Play to the end; the record is the core's (R10)."""
+        if self.python is None:
+            self.core.play(self.lineup.players)
+        else:
+            try:
+                run_game(self.python)
+            except StrategyFailure as exc:  # the rules wrap what a seat raised
+                if isinstance(exc.__cause__, EngineMismatch):
+                    raise exc.__cause__ from None
+                raise
+            if not self.core.is_over():
+                raise EngineMismatch(f"{self.where or 'game'}: the Python rules ended the game, "
+                                     f"the core waits for {self.core.decision()}")
+        record = self.record()
+        if self.check and self.python is not None:
+            compare(self.core.snapshot(), self.python, f"{self.where or 'game'} at the end")
+            mine = final_scoring(self.python, self.seed)
+            if mine.rows() != record.rows():
+                raise EngineMismatch(f"{self.where or 'game'}: final scoring differs: core "
+                                     f"{record.rows()}, python {mine.rows()}")
+        return record
+
+    def record(self) -> GameRecord:
+        data = json.loads(self.core.record())
+        seats = tuple(SeatRecord(**{k: (self.lineup.names[s["seat"]] if k == "strategy"
+                                        else s[k]) for k in SEAT_FIELDS})
+                      for s in data["seats"])
+        return GameRecord(self.seed, int(data["players"]), seats, bool(data["tiebreak"]))
+
+    def event_list(self) -> list[dict[str, Any]]:
+        return list(json.loads(self.core.events()))
+
+
+def python_snapshot(state: GameState) -> dict[str, Any]:
+    """The Python rules' state as the oracle compares it (for tests and tools)."""
+    return snapshot(state)

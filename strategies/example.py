@@ -1,0 +1,64 @@
+"""A strategy to copy: short, readable rules of thumb on the Strategy protocol.
+
+Run it against the built-in players (they play natively on the core, this one in
+Python on a view of the same game):
+
+    cdsim play --players 3 --strategies strategies.example:Builder,greedy,mcts --trace
+    cdsim simulate --players 3 --games 300 --strategies strategies.example:Builder,greedy,villa
+
+Each ``choose_*`` method gets ``view`` (the game, read-only: ``view.me`` is this seat's
+player, ``view.state`` the whole game; ``view.rng`` this seat's own random stream) and
+the legal options, and returns one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cdsim.components import ObjectiveCard
+from strategies.base import (
+    CircleChoice,
+    FountainChoice,
+    Move,
+    Payment,
+    PlayerView,
+    SealBuild,
+    Take,
+)
+
+
+class Builder:
+    """Builds whenever it can, the tile with the most chimneys first; pays every card as
+    often as it can; never reads VP totals (so `cdsim balance` can re-rank its games)."""
+
+    name = "builder"
+    reads_scores = False
+
+    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+        return options[0]
+
+    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+        free = [m for m in options if not m.bread]  # keep bread for the cards (R8.4)
+        return free[int(view.rng.integers(len(free)))] if free else options[0]
+
+    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
+        types = view.state.components.tile_types
+        built = [t for t in options if not t.stores]
+        if not built:
+            return options[0]  # nothing fits: store a tile (R4.5)
+        return max(built, key=lambda t: types[t.tile_type].chimneys)
+
+    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
+        types = view.state.components.tile_types
+        return max(options, key=lambda t: types[t.tile_type].chimneys)
+
+    def choose_fountain(self, view: PlayerView,
+                        options: Sequence[FountainChoice]) -> FountainChoice:
+        return options[0]
+
+    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
+        return options[0]
+
+    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
+                       options: Sequence[Payment]) -> Payment:
+        return max(options, key=lambda p: (p.paid + p.bread, -p.bread))

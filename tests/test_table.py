@@ -1,0 +1,139 @@
+"""One engine of record: the core plays every game; the Python rules replay it decision
+by decision (the oracle); any line-up, mcts and Python strategies included, plays on
+the core; the trace is rendered from the core's typed events."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from cdsim import core
+from cdsim.engine import render
+from cdsim.engine.oracle import EngineMismatch, first_difference
+from cdsim.engine.table import Table, make_lineup
+from cdsim.errors import StrategyFailure
+from cdsim.game import CIRCLES, GameState
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+
+# Every player count with each kind of line-up: the CI sample of the oracle replay
+# (`make oracle` plays as many as you ask).
+LINEUPS = [
+    (2, ["greedy", "random"]), (2, ["mcts@8", "villa"]), (2, ["landscape", "bread"]),
+    (3, ["villa", "landscape", "bread"]), (3, ["random"]), (3, ["mcts@6", "greedy", "random"]),
+    (4, ["greedy", "villa", "landscape", "bread"]), (4, ["random"]),
+    (4, ["bread", "mcts@4", "random", "greedy"]),
+]
+
+
+@pytest.mark.parametrize(("players", "names"), LINEUPS)
+@pytest.mark.parametrize("seed", [0, 7])
+def test_the_python_rules_agree_with_the_core_after_every_decision(
+        players: int, names: list[str], seed: int) -> None:
+    table = Table(None, make_lineup(names, players), seed, setup=seed + 3, check=True,
+                  where=f"seed {seed}")
+    record = table.play()
+    assert table.core.is_over() and table.python is not None
+    assert table.core.decisions > 100  # every decision was replayed and compared
+    assert sum(s.won for s in record.seats) == 1
+
+
+def test_the_oracle_names_the_decision_and_field_where_the_engines_split(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = GameState.advance_scroll
+
+    def one_step_too_far(self: GameState, seat: int, steps: int) -> None:
+        real(self, seat, steps + 1 if steps > 0 else steps)
+
+    monkeypatch.setattr(GameState, "advance_scroll", one_step_too_far)
+    table = Table(None, make_lineup(["greedy"], 3), 4, check=True, where="seed 4")
+    with pytest.raises(EngineMismatch, match=r"seed 4 decision \d+: .* differ at "
+                                             r"players\[\d\]\.(scroll|stamp)"):
+        table.play()
+
+
+def test_first_difference_points_at_the_field() -> None:
+    core_side = {"phase": 1, "players": [{"goods": [0, 1]}, {"goods": [2, 2]}]}
+    python_side = {"phase": 1, "players": [{"goods": [0, 1]}, {"goods": [2, 3]}]}
+    assert first_difference(core_side, python_side) == "players[1].goods[1]: core 2, python 3"
+    assert first_difference(core_side, core_side) is None
+    assert first_difference({"a": [1]}, {"a": [1, 2]}) == "a: core [1], python [1, 2]"
+
+
+def test_the_core_alone_plays_the_same_game_as_with_the_python_rules_beside_it() -> None:
+    alone = Table(None, make_lineup(["mcts@6", "greedy", "villa"], 3), 2, setup=1)
+    checked = Table(None, make_lineup(["mcts@6", "greedy", "villa"], 3), 2, setup=1, check=True)
+    assert alone.python is None and checked.python is not None
+    assert alone.play().rows() == checked.play().rows()
+
+
+def test_a_python_strategy_sits_at_a_table_with_mcts_and_greedy() -> None:
+    lineup = make_lineup(["strategies.example:Builder", "mcts@6", "greedy"], 3)
+    assert not lineup.all_builtin
+    table = Table(None, lineup, 11, setup=0, events=True)
+    record = table.play()
+    assert [s.strategy for s in record.seats] == ["strategies.example:Builder", "mcts@6",
+                                                 "greedy"]
+    assert record.seats[0].tiles_built > 10  # the example builds
+
+
+def test_a_failing_python_strategy_names_itself_and_the_decision() -> None:
+    lineup = make_lineup(["tests.bad_strategies:MovesNowhere", "greedy"], 2)
+    table = Table(None, lineup, 1, where="game 5")
+    with pytest.raises(StrategyFailure, match=r"seat 1\) chose .* in choose_move"):
+        table.play()
+    assert table.core.decisions >= 2  # the pawns were placed: it failed at its first move
+
+
+def _decisions_without_vp(names: list[str], start_vp: tuple[int, ...]) -> list[dict[str, Any]]:
+    table = Table(None, make_lineup(names, 2), 3, start_vp=start_vp, events=True)
+    table.play()
+    return [e for e in table.event_list() if e["type"] != "phase_end"]  # phase_end holds VP
+
+
+def test_starting_vp_change_no_decision_of_mcts_or_greedy() -> None:
+    # R2.7: built-in players maximise VP gained, never totals
+    base = _decisions_without_vp(["mcts@12", "greedy"], (8, 9))
+    assert base == _decisions_without_vp(["mcts@12", "greedy"], (30, 0))
+
+
+def test_the_trace_is_rendered_from_the_events_counting_from_one() -> None:
+    table = Table(None, make_lineup(["greedy", "bread"], 2), 9, events=True)
+    record = table.play()
+    events = table.event_list()
+    kinds = {e["type"] for e in events}
+    assert {"pawn", "deal", "move", "take", "complete", "scoring_phase", "circle", "card",
+            "phase_end", "scroll"} <= kinds
+    deal = json.loads(table.core.deal())
+    lines = render.trace(events, 2, deal["grid"], CIRCLES[2], record)
+    assert len(lines) == len(events) + 2
+    assert sum(line.startswith("== phase") for line in lines) == 4  # R3.1
+    assert sum(line.startswith("== scoring phase") for line in lines) == 4
+    assert "space 0" not in "\n".join(lines) and "seat 0" not in "\n".join(lines)
+    assert lines[-1].startswith(f"== final scoring: seat {record.winner + 1} wins")
+    with pytest.raises(ValueError, match="unknown event"):
+        render.line({"type": "nonsense"}, 2, deal["grid"], CIRCLES[2])
+
+
+def test_a_state_copies_and_says_what_it_waits_for() -> None:
+    module = core.module()
+    assert module is not None
+    state = module.State(core.core_components(None), 2, [8, 9], 5, None, False, True)
+    assert (state.decision(), state.current_seat()) == ("start", 0)
+    assert state.num_options() == 7  # R2.5: every patrician space is free
+    options = json.loads(state.legal_options())
+    assert options[0] == {"space": 0}
+    copy = state.clone()
+    state.apply(3)
+    assert (copy.decisions, state.decisions) == (0, 1)
+    assert json.loads(state.events()) == [{"type": "pawn", "seat": 0, "space": 3}]
+    with pytest.raises(IndexError):
+        state.apply(99)
+    bots = [module.Bot("random"), module.Bot("greedy")]
+    state.play(bots)
+    assert state.is_over() and state.decision() == "over"
+    assert json.loads(state.record())["players"] == 2
+    with pytest.raises(ValueError, match="over"):
+        state.apply(0)
