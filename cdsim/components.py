@@ -182,7 +182,7 @@ class _Checker:
             raise self.fail(entry, f"field '{key}' must be an integer, got {_short(value)}")
         if not isinstance(value, kind):
             raise self.fail(entry, f"field '{key}' must be a {kind.__name__}, got {_short(value)}")
-        if kind is int:
+        if isinstance(value, int):
             self.bounded(value, f"field '{key}'", entry, low, high)
         return value
 
