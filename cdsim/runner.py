@@ -23,10 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from cdsim import __version__
+from cdsim import __version__, core
 from cdsim.components import load_components
 from cdsim.errors import CdsimError, StrategyFailure
-from cdsim.game import GameConfig, play_game
 
 MANIFEST = "manifest.json"
 PARTS = "games"
@@ -99,6 +98,23 @@ def unstarted(folder: Path) -> bool:
                        for e in entries if e.is_dir() for p in e.rglob("*"))
     except OSError:
         return False
+
+
+def _die_with_driver() -> None:
+    """Worker initializer: on Linux the kernel stops the worker when the process that
+    started it dies, even by kill -9 (else loky workers play on for minutes)."""
+    if sys.platform.startswith("linux"):
+        import contextlib
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):  # no prctl: they end when idle
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def worker_options(backend: str) -> dict[str, Any]:
+    """parallel_config's extra settings for a backend's workers (loky: die with the driver)."""
+    return {"initializer": _die_with_driver} if backend == "loky" else {}
 
 
 def check_jobs(jobs: int, flag: str = "--jobs") -> int:
@@ -206,8 +222,8 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
     """Games first..last-1 on the core, one at a time (worker side): a line-up with a
     user's Python strategy (``cdsim.engine.table``: built-in seats play natively, the
     Python strategy on the Python rules' view, in lock step)."""
-    from cdsim.engine.table import Table, make_lineup
-    from strategies.registry import parse_params
+    from cdsim.engine.table import Table
+    from strategies.registry import make_lineup, parse_params
 
     overrides = parse_params(config.strategy_params)
     rows: list[dict[str, Any]] = []
@@ -227,28 +243,53 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
     return rows
 
 
-def play_chunk(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
-    """Play games first..last-1 on the Python engine (CDSIM_ENGINE=python, or no core);
-    returns one row per game x seat (worker side)."""
-    from strategies.registry import make_lineup, parse_params
+def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = False) -> Any:
+    """Games first..last-1 played in the core a chunk at a time (every seat a built-in
+    player), as rows: the same rows ``play_chunk_table`` gives, faster."""
+    import polars as pl
 
-    components = load_components(config.components)
-    game_config = GameConfig(config.players, config.start_vp, components)
+    from cdsim.game import DEFAULT_START_VP
+    from cdsim.records import SEAT_FIELDS
+    from strategies.registry import parse_params, spec_overrides
+
+    module = core.module()
+    assert module is not None
+    n = config.players
+    games = np.arange(first, last, dtype=np.int64)
+    setups = np.empty(len(games), dtype=np.int64)
+    names = list(dict.fromkeys(config.strategies or config.strategy_pool))
+    index = {name: i for i, name in enumerate(names)}
+    lineups = np.empty(len(games) * n, dtype=np.uint8)
+    for i, game in enumerate(range(first, last)):
+        setups[i], seats = lineup_for(config, game)
+        lineups[i * n:(i + 1) * n] = [index[s] for s in seats]
     overrides = parse_params(config.strategy_params)
-    rows: list[dict[str, Any]] = []
-    for game in range(first, last):
-        setup, names = lineup_for(config, game)
-        seq = np.random.SeedSequence(config.seed, spawn_key=(setup,))
-        try:
-            record = play_game(game_config, make_lineup(names, config.players, overrides),
-                               setup, seed_sequence=seq)
-        except StrategyFailure as exc:  # named as the user gave it (module:Class)
-            raise exc.located(names[exc.seat], f", game {game} (setup {setup}); replay it "
-                              f"with: {replay_command(config, game)}") from None
-        for row in record.rows():
-            row.update(game=game, setup=setup, seed=config.seed)
-            rows.append(row)
-    return rows
+    # the core plays built-in names; a name@setting spelling is its built-in with overrides
+    strategies = [(base, sorted(mine.items()))
+                  for base, mine in (spec_overrides(name, overrides) for name in names)]
+    start_vp = list(config.start_vp or DEFAULT_START_VP[n])
+    columns = module.play_chunk(core.core_components(config.components), n, start_vp,
+                                config.seed, games, setups, lineups, strategies, check)
+    strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
+    frame: dict[str, Any] = {"strategy": strategy}
+    frame.update({k: pl.Series(k, v, dtype=pl.Boolean if v.dtype == np.bool_ else pl.Int64)
+                  for k, v in columns.items()})
+    order = [*SEAT_FIELDS, "seed", "players", "tiebreak", "game", "setup"]
+    return pl.DataFrame({k: frame[k] for k in order})
+
+
+def engine_for(config: RunConfig) -> str:
+    """How a run plays on the core: ``rust`` (the core alone, a chunk at a time) when every
+    seat is a built-in player; ``table`` (a game at a time, the Python rules beside the
+    core for the Python strategies' view: cdsim.engine.table) when a seat is a user's
+    strategy. Without the core nothing plays: one line."""
+    from strategies.registry import BUILTIN
+
+    if not core.available():
+        raise CdsimError("the compiled core (cdsim._core) is not installed: run `make "
+                         "install` (it builds it with the Rust toolchain)")
+    names = config.strategies or config.strategy_pool
+    return "rust" if all(n.partition("@")[0] in BUILTIN for n in names) else "table"
 
 
 def chunk_plan(config: RunConfig) -> list[tuple[int, int]]:
@@ -269,10 +310,7 @@ def _versions() -> dict[str, str]:
     import joblib
     import polars
 
-    from cdsim import native
-
-    return {"cdsim": __version__, "cdsim build": "mypyc" if native.active() else "python",
-            "python": platform.python_version(),
+    return {"cdsim": __version__, "python": platform.python_version(),
             "numpy": np.__version__, "polars": polars.__version__, "joblib": joblib.__version__}
 
 
@@ -297,8 +335,8 @@ def read_folder_manifest(root: Path, name: str, what: str, make: str,
         raise CdsimError(f"{root}: not a {what} folder (no {name}); make one with {make}")
     try:
         data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise CdsimError(f"{path}: unreadable {what} manifest ({exc})") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise CdsimError(f"{path}: unreadable {what} manifest ({str(exc)[:200]})") from None
     if not isinstance(data, dict) or any(k not in data for k in keys):
         raise CdsimError(f"{path}: not a cdsim {what} manifest")
     return data
@@ -308,17 +346,89 @@ def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
     write_json(run, MANIFEST, manifest)
 
 
+def _schemas() -> tuple[Any, Any]:
+    """The run manifest's schema, declared once (pydantic, strict: JSON types as written)."""
+    from pydantic import BaseModel, ConfigDict
+
+    class Settings(BaseModel):  # manifest["config"]: a RunConfig
+        model_config = ConfigDict(strict=True, extra="forbid")
+        players: int
+        games: int
+        seed: int
+        strategies: list[str]
+        strategy_pool: list[str]
+        start_vp: list[int]
+        rotate_seats: bool
+        components: str | None
+        chunk_size: int
+        strategy_params: str | None
+        components_digest: str = ""
+
+    class Manifest(BaseModel):
+        model_config = ConfigDict(strict=True, extra="allow")
+        config: Settings
+        config_identity: dict[str, Any]
+        chunks: list[tuple[int, int]]
+        finished: list[int]
+        wall_seconds: float
+
+    return Settings, Manifest
+
+
+def _schema_problem(exc: Any) -> str:
+    """The first problem of a pydantic ValidationError, as 'key.sub: problem'."""
+    err = exc.errors()[0]
+    where = ".".join(str(x) for x in err["loc"]) or "the top level"
+    return f"{where}: {err['msg'].lower()}"
+
+
+def check_manifest(path: Path, text: str) -> dict[str, Any]:
+    """A run manifest's data, checked against its schema and itself: a whole chunk plan for
+    the configuration, each finished chunk listed once; else one line naming the key."""
+    from pydantic import ValidationError
+
+    _, schema = _schemas()
+    try:
+        data = json.loads(text)
+        model = schema.model_validate_json(text)
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, ValidationError):
+            raise CdsimError(f"{path}: not a valid run manifest: {_schema_problem(exc)}") from None
+        raise CdsimError(f"{path}: unreadable manifest ({str(exc)[:200]})") from None
+    try:
+        config = config_from_manifest(data)
+        config.validate()
+    except CdsimError as exc:
+        raise CdsimError(f"{path}: config: {str(exc).replace('--', '')}") from None
+    if [tuple(c) for c in model.chunks] != [tuple(c) for c in chunk_plan(config)]:
+        raise CdsimError(f"{path}: chunks: not the chunk plan of {config.games} games in chunks "
+                         f"of {config.chunk_size}")
+    seen: set[int] = set()
+    for i in model.finished:
+        if not 0 <= i < len(model.chunks):
+            raise CdsimError(f"{path}: finished: chunk {i} is not in the plan "
+                             f"(0-{len(model.chunks) - 1})")
+        if i in seen:
+            raise CdsimError(f"{path}: finished: chunk {i} is listed twice")
+        seen.add(i)
+    return dict(data)
+
+
 def read_manifest(run: Path) -> dict[str, Any]:
     path = run / MANIFEST
     if not path.is_file():
         raise CdsimError(f"{run}: not a run folder (no {MANIFEST})")
     try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        text = path.read_text()
+    except (OSError, ValueError) as exc:
         raise CdsimError(f"{path}: unreadable manifest ({exc})") from None
-    if not isinstance(data, dict) or "config" not in data:
+    try:
+        head = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise CdsimError(f"{path}: unreadable manifest ({str(exc)[:200]})") from None
+    if not isinstance(head, dict) or "config" not in head:
         raise CdsimError(f"{path}: not a cdsim manifest")
-    return data
+    return check_manifest(path, text)
 
 
 def part_path(run: Path, index: int) -> Path:
@@ -343,10 +453,8 @@ def _check_parts(run: Path, finished: list[int]) -> None:
 
 def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str, Any]:
     """Create or reopen the run folder; returns the manifest."""
-    from cdsim import core
-
     config.validate()
-    core.engine_for(config)  # a player no engine here can play: refused before any folder
+    engine_for(config)  # a player the core cannot play: refused before any folder
     components = load_components(config.components)
     digest = components.digest
     config = RunConfig(**{**asdict(config), "components_digest": digest})
@@ -402,13 +510,11 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
     """Play every unfinished chunk; the driver writes each part as it arrives."""
     from joblib import Parallel, delayed, parallel_config
 
-    from cdsim import core
-
     config = config_from_manifest(manifest)
     plan = [tuple(c) for c in manifest["chunks"]]
     todo = [i for i in range(len(plan)) if i not in set(manifest["finished"])]
     start = time.perf_counter()
-    engine = core.engine_for(config)
+    engine = engine_for(config)
     manifest["engine"] = engine
 
     def tasks() -> Iterator[Any]:
@@ -417,7 +523,7 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
             yield delayed(_indexed_chunk)(i, config, first, last, engine)
 
     failures: list[StrategyFailure] = []
-    with parallel_config(backend=backend, n_jobs=jobs):
+    with parallel_config(backend=backend, n_jobs=jobs, **worker_options(backend)):
         results = Parallel(return_as="generator_unordered")(tasks())
         try:
             for index, rows in results:
@@ -432,7 +538,11 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
         finally:
             close = getattr(results, "close", None)
             if close is not None:
-                close()
+                import warnings
+
+                with warnings.catch_warnings():  # joblib's note on cancelled tasks at a stop
+                    warnings.simplefilter("ignore", UserWarning)
+                    close()
     if failures:
         more = f"; {len(failures) - 1} more chunks failed" if len(failures) > 1 else ""
         raise failures[0].located(failures[0].strategy, f"{more}; {len(manifest['finished'])} "
@@ -445,14 +555,10 @@ def play_chunk_frame(config: RunConfig, first: int, last: int, engine: str = "")
     (the compiled core when every seat is a built-in player: the same rows, faster)."""
     import polars as pl
 
-    from cdsim import core
 
-    engine = engine or core.engine_for(config)
-    if engine == "rust":
-        return core.play_chunk_frame(config, first, last)
-    if engine == "table":
-        return pl.DataFrame(play_chunk_table(config, first, last))
-    return pl.DataFrame(play_chunk(config, first, last))
+    if (engine or engine_for(config)) == "rust":
+        return core_chunk_frame(config, first, last)
+    return pl.DataFrame(play_chunk_table(config, first, last))
 
 
 def _indexed_chunk(index: int, config: RunConfig, first: int, last: int,

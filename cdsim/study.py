@@ -48,6 +48,7 @@ from cdsim.runner import (
     RunConfig,
     atomic_write,
     config_from_manifest,
+    engine_for,
     play_chunk_frame,
     prepare,
     read_folder_manifest,
@@ -605,9 +606,47 @@ def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
     write_json(root, STUDY_MANIFEST, manifest)
 
 
+def _cell_schema() -> Any:
+    """One entry of a study manifest's ``cells`` (as ``plan`` writes it), declared once."""
+    from typing import Annotated
+
+    from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+    Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
+
+    class CellState(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        key: Key
+        players: Annotated[int, Field(ge=2, le=4)]
+        population: str
+        variant: str | None
+        games: Annotated[int, Field(ge=1, le=MAX_GAMES)]
+        method: str
+        fit: Key
+        resim: list[Key]
+        recommended: list[int] | None
+        confirm: Key | None
+
+    return TypeAdapter(list[CellState])
+
+
 def read_study_manifest(root: Path) -> dict[str, Any]:
-    return read_folder_manifest(root, STUDY_MANIFEST, "study", "cdsim study run",
-                                ("identity", "cells"))
+    """A study folder's manifest, its cells checked against their schema (one line)."""
+    from pydantic import ValidationError
+
+    manifest = read_folder_manifest(root, STUDY_MANIFEST, "study", "cdsim study run",
+                                    ("identity", "cells"))
+    try:
+        _cell_schema().validate_json(json.dumps(manifest["cells"]))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise CdsimError(f"{root / STUDY_MANIFEST}: cells{'.' if where else ''}{where}: "
+                         f"{err['msg'].lower()}") from None
+    for cell in manifest["cells"]:
+        if set(cell["key"]) == {"."}:  # names a folder under cells/: never . or ..
+            raise CdsimError(f"{root / STUDY_MANIFEST}: cells: bad key {cell['key']!r}")
+    return manifest
 
 
 # -- playing: one work queue over every run's chunks --------------------------------------
@@ -654,11 +693,9 @@ def _play(root: Path, todo: Sequence[Job], jobs: int, backend: str,
           on_chunk: OnChunk | None) -> None:
     from joblib import Parallel, delayed, parallel_config
 
-    from cdsim import core
-
     manifests = {job.key: _prepare(root, job) for job in todo}
     configs = {key: config_from_manifest(m) for key, m in manifests.items()}
-    engines = {key: core.engine_for(config) for key, config in configs.items()}
+    engines = {key: engine_for(config) for key, config in configs.items()}
     for key, m in manifests.items():
         m["engine"] = engines[key]  # written with the cell's first finished chunk
 

@@ -20,6 +20,46 @@ from cdsim.records import BREAKDOWN, SEAT_FIELDS
 from cdsim.runner import MANIFEST, part_path, part_schema, read_manifest
 
 NEEDED = (*SEAT_FIELDS, "game", "setup", "players", "tiebreak")
+TEXT_COLUMNS = ("strategy",)
+BOOL_COLUMNS = ("won", "tiebreak")  # every other needed column holds integers
+FIX = "delete it and its chunk from manifest.json, then --resume"
+
+
+def _dtype_problem(name: str, dtype: Any) -> str | None:
+    if name in TEXT_COLUMNS:
+        return None if dtype == pl.String else "text"
+    if name in BOOL_COLUMNS:
+        return None if dtype == pl.Boolean else "true/false"
+    return None if dtype.is_integer() else "integers"
+
+
+def check_part(part: Path, index: int, first: int, last: int, players: int) -> None:
+    """A finished chunk's part holds its games and nothing else: the columns a report reads,
+    with their types and no nulls, games first..last-1 each once, ``players`` rows each."""
+    schema = part_schema(part)
+    missing = [c for c in NEEDED if c not in schema]
+    if missing:
+        raise CdsimError(f"{part}: not a cdsim games part (missing columns: "
+                         f"{', '.join(missing[:5])})")
+    for name in NEEDED:
+        want = _dtype_problem(name, schema[name])
+        if want:
+            raise CdsimError(f"{part}: column {name!r} holds {schema[name]}, not {want}; {FIX}")
+    try:
+        stats = pl.scan_parquet(part).select(
+            pl.len().alias("rows"), pl.col("game").n_unique().alias("games"),
+            pl.col("game").min().alias("low"), pl.col("game").max().alias("high"),
+            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")).collect().row(0)
+    except Exception as exc:
+        raise CdsimError(f"{part}: corrupt part file ({type(exc).__name__}); {FIX}") from None
+    rows, games, low, high, nulls = stats
+    want_rows = (last - first) * players
+    if nulls:
+        raise CdsimError(f"{part}: {nulls} empty (null) values in the columns a report reads; {FIX}")
+    if rows != want_rows or games != last - first or low != first or high != last - 1:
+        raise CdsimError(f"{part}: chunk {index} should hold games {first}-{last - 1} x {players} "
+                         f"seats ({want_rows} rows), it holds {rows} rows of {games} games "
+                         f"({low}-{high}); {FIX}")
 
 
 @dataclass(frozen=True)
@@ -68,12 +108,8 @@ def open_run(path: Path) -> Run:
         raise CdsimError(f"{path}: the run has no finished games yet; "
                          "continue it with cdsim simulate --out ... --resume")
     parts = tuple(part_path(path, i) for i in finished)
-    for part in parts:
-        schema = part_schema(part)
-        missing = [c for c in NEEDED if c not in schema]
-        if missing:
-            raise CdsimError(f"{part}: not a cdsim games part (missing columns: "
-                             f"{', '.join(missing[:5])})")
+    for i, part in zip(finished, parts, strict=True):
+        check_part(part, i, chunks[i][0], chunks[i][1], players)
     games = sum(chunks[i][1] - chunks[i][0] for i in finished)
     return Run(path, manifest, parts, players, games, planned)
 
