@@ -1,0 +1,1 @@
+"""Pure statistics for balance verdicts (no file I/O): staged, decided starting-VP verdicts."""
