@@ -88,14 +88,14 @@ def play(
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
     load_components(components)  # a bad component set is one line before anything plays
     lineup = make_lineup(strategies.split(","), players, parse_params(strategy_params))
+    table = Table(None if components is None else str(components), lineup, seed, setup, vp,
+                  events=True, mirror=trace or html_file is not None,
+                  where=f"game seed {seed}" + (f" setup {setup}" if setup is not None else ""))
     recorder = None
     if html_file is not None:
         from cdsim.replay import Recorder
 
-        recorder = Recorder()
-    table = Table(None if components is None else str(components), lineup, seed, setup, vp,
-                  events=True, mirror=trace, recorder=recorder,
-                  where=f"game seed {seed}" + (f" setup {setup}" if setup is not None else ""))
+        recorder = Recorder(table)
     try:
         record = table.play()
     except StrategyFailure as exc:
@@ -104,7 +104,7 @@ def play(
     if html_file is not None and recorder is not None:
         from cdsim.pages import replay_page, write_page
 
-        write_page(html_file, replay_page(recorder.finish(record, setup)))
+        write_page(html_file, replay_page(recorder.finish()))
     if as_json:
         print(json.dumps(_play_json(record)))
         return

@@ -1,9 +1,12 @@
 """The HTML replay (`cdsim play --html`) and the component sheet (`cdsim components show`).
 
-The recorder is checked in Python (it must not change the game; each step's state must
-be the one its trace line describes). The pages are checked in a real browser: Debian's
-chromium driven by Selenium. Where no browser can be started those tests skip and say
-why, unless CDSIM_REQUIRE_BROWSER is set (CI), where that is a failure.
+The replay is made from the core's typed events and snapshots (cdsim/replay.py): it is
+checked in Python against the events (each step shows the state after its own events),
+against the Python rules (the tiles and features drawn) and against a reworded trace
+(nothing but the words changes). The pages are checked in a real browser: Debian's
+chromium driven by Selenium, stepping through whole games. Where no browser can be
+started those tests skip and say why, unless CDSIM_REQUIRE_BROWSER is set (CI), where
+that is a failure.
 """
 
 from __future__ import annotations
@@ -16,21 +19,25 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cdsim.components import load_components
-from cdsim.game import PHASES, ROUNDS, GameConfig, GameState, run_game
+from cdsim.engine import render
+from cdsim.engine.table import Table
+from cdsim.game import PHASES, ROUNDS
+from cdsim.kinds import ARTISAN, CELLS, MARKET, rotate
 from cdsim.pages import components_page, replay_page
-from cdsim.replay import Numbering, Recorder, snapshot
-from cdsim.scoring import final_scoring
+from cdsim.replay import OPENS, Recorder, completions, view
 from strategies.registry import make_lineup, parse_params
 
 ROOT = Path(__file__).resolve().parents[1]
 IMG = ROOT / "docs" / "img"
 MIX = "greedy,villa,landscape,bread"
+MCTS = "mcts@20,greedy"
 # where Debian's chromium and chromium-driver put them
 CHROMIUM = os.environ.get("CDSIM_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CDSIM_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -41,18 +48,23 @@ def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
                           check=False, cwd=ROOT)
 
 
-def lineup(names: str, players: int) -> list[Any]:
-    """One name fills every seat; a longer list gives its first ``players`` names."""
+def table(players: int, names: str, seed: int, **options: Any) -> Table:
+    """A new table (fresh players); one name fills every seat, a longer list gives its
+    first ``players`` names."""
     specs = names.split(",")
-    return make_lineup(specs if len(specs) == 1 else specs[:players], players, parse_params(None))
+    lineup = make_lineup(specs if len(specs) == 1 else specs[:players], players,
+                         parse_params(None))
+    return Table(None, lineup, seed, **options)
 
 
-def recorded(players: int, names: str, seed: int) -> tuple[Recorder, GameState, dict[str, Any]]:
-    recorder = Recorder()
-    state = recorder.new_game(GameConfig(players), lineup(names, players), seed)
-    run_game(state)
-    data = recorder.finish(final_scoring(state, seed))
-    return recorder, state, data
+def record_game(players: int, names: str, seed: int) -> tuple[Table, dict[str, Any]]:
+    played = table(players, names, seed, events=True, mirror=True)
+    recorder = Recorder(played)
+    played.play()
+    return played, recorder.finish()
+
+
+recorded = cache(record_game)  # the tests below only read what it returns
 
 
 def states(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -65,19 +77,31 @@ def states(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def step_events(data: dict[str, Any], events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The core's events of each step (``e``: where a step opens in the event list)."""
+    opens = [s["e"] for s in data["steps"]]
+    return [events[a:b] for a, b in zip(opens, [*opens[1:], len(events)], strict=True)]
+
+
+def embedded(page: str) -> Any:
+    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page,
+                      re.S)
+    assert found is not None
+    return json.loads(found[1])
+
+
 # -- the recorder ---------------------------------------------------------------------------
 @pytest.mark.parametrize(("players", "names", "seed"), [(2, "random", 3), (3, MIX, 5), (4, MIX, 7),
-                                                        (4, "random", 11)])
+                                                        (2, MCTS, 3)])
 def test_recording_leaves_the_game_unchanged(players: int, names: str, seed: int) -> None:
-    plain = GameState(GameConfig(players), lineup(names, players), seed)
-    run_game(plain)
-    _, state, _ = recorded(players, names, seed)
-    assert final_scoring(state, seed).digest() == final_scoring(plain, seed).digest()
+    plain = table(players, names, seed).play()  # the core alone, no events
+    played, _ = recorded(players, names, seed)
+    assert played.record().digest() == plain.digest()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_step_for_every_turn_and_scoring_decision(players: int) -> None:
-    _, _, data = recorded(players, MIX, 1)
+@pytest.mark.parametrize(("players", "names"), [(2, MIX), (3, MIX), (4, MIX), (2, MCTS)])
+def test_a_step_for_every_turn_and_scoring_decision(players: int, names: str) -> None:
+    _, data = recorded(players, names, 1)
     kinds = [s["k"] for s in data["steps"]]
     assert kinds.count("turn") == PHASES * ROUNDS * players
     assert kinds.count("circle") == PHASES * players
@@ -85,48 +109,122 @@ def test_a_step_for_every_turn_and_scoring_decision(players: int) -> None:
     assert kinds.count("phase") == kinds.count("scoring") == PHASES
     assert kinds[0] == "setup" and kinds[-1] == "final" and kinds.count("final") == 1
     assert all(s["t"] for s in data["steps"])  # every step shows its trace line(s)
+    for phase in range(PHASES):  # rounds and seats in order, phases counted from 0
+        turns = [s for s in data["steps"] if s["k"] == "turn" and s["p"] == phase]
+        assert [s["r"] for s in turns] == [r for r in range(ROUNDS) for _ in range(players)]
+        assert [s["a"] for s in turns] == [(phase + k) % players
+                                           for k in range(ROUNDS * players)]
 
 
-def test_each_step_shows_the_state_its_line_describes() -> None:
-    _, state, data = recorded(4, MIX, 7)
-    built = [0] * 4
-    for step, now in zip(data["steps"], states(data), strict=True):
+@pytest.mark.parametrize(("players", "names", "seed"), [(4, MIX, 7), (2, MCTS, 3), (3, "random", 5)])
+def test_each_step_shows_the_state_after_its_own_events(players: int, names: str, seed: int) -> None:
+    played, data = recorded(players, names, seed)
+    events = played.event_list()
+    tiles = {t.id: i for i, t in enumerate(load_components().tile_types)}
+    built, complete = [0] * players, [0] * players
+    for step, now, mine in zip(data["steps"], states(data), step_events(data, events), strict=True):
         seat = step["a"]
+        if step["k"] in ("setup", "final"):
+            assert not mine and len(step["t"]) == 1
+        else:  # one event opens the step, one line per event
+            assert OPENS[mine[0]["type"]] == step["k"]
+            assert not [e for e in mine[1:] if e["type"] in OPENS]
+            assert len(step["t"]) == len(mine)
+        for e in mine:
+            if e["type"] in ("take", "seal") and e["cell"] is not None:
+                built[e["seat"]] += 1
+            if e["type"] == "complete":
+                complete[e["seat"]] += 1
+            if e["type"] == "phase_end":  # the VP each seat holds
+                assert [now[f"p{s}"][12] for s in range(players)] == e["vp"]
+        assert [now[f"p{s}"][10] for s in range(players)] == built
+        assert [now[f"p{s}"][11] for s in range(players)] == complete
+        if step["k"] == "pawn":  # the last pawn too: the deal is the next step's
+            assert set(step["d"]) == {f"p{seat}"} and now[f"p{seat}"][0] == mine[0]["space"]
+        if step["k"] == "phase":
+            assert step["p"] == mine[0]["phase"] and now["sp"] == mine[0]["phase"] % players
+            assert now["dp"] == [[tiles[t] for t in depot] for depot in mine[0]["depots"]]
         if step["k"] == "turn":
-            first = step["t"][0]
-            assert first.startswith(f"seat {seat + 1} ")  # seats counted from 1
-            space = re.search(r"to space (\d+)", first)
-            assert space and now[f"p{seat}"][0] == int(space[1]) - 1  # where the line says
-            built[seat] += sum(1 for line in step["t"] if "builds" in line)
-            assert [now[f"p{s}"][10] for s in range(4)] == built  # the tiles built so far
-        if step["k"] == "phase":  # the new deal is on the depots
-            assert all(len(depot) == 4 for depot in now["dp"])
+            assert now[f"p{seat}"][0] == mine[0]["dest"]
+        if step["k"] in ("scoring", "circle"):  # nor is the next deal a circle's
+            assert not {"sp", "dp", "dk"} & set(step["d"])
         if step["k"] == "circle":
-            assert seat in now["co"]
-    assert states(data)[-1] == snapshot(state)  # the last step is the final state
+            assert now["co"][mine[0]["circle"]] == seat
+    assert states(data)[-1] == view(json.loads(played.core.snapshot()))  # the end
+    assert data["steps"][-1]["d"] == {}
+
+
+@pytest.mark.parametrize(("players", "names", "seed"), [(4, MIX, 7), (2, MCTS, 3), (3, "random", 5),
+                                                        (4, "random", 11), (2, "bread", 30),
+                                                        (4, "villa", 47)])
+def test_tiles_and_features_drawn_are_the_python_rules(players: int, names: str,
+                                                       seed: int) -> None:
+    played, data = recorded(players, names, seed)
+    assert played.python is not None
+    comps = load_components()
+    for seat, p in enumerate(played.python.players):
+        shown = data["players"][seat]
+        assert [b[:7] for b in shown["built"]] == [[cell, *edges, chimneys, building] for
+                                                   cell, edges, chimneys, building in p.district.history]
+        for b in shown["built"]:  # the tile type built there, turned
+            assert tuple(b[1:5]) in {rotate(comps.tile_types[b[7]].edges, r) for r in range(4)}
+        assert sorted(shown["features"]) == sorted(
+            [f.kind, f.tiles, f.chimneys, list(f.cells)] for f in p.district.features)
+
+
+def test_two_features_of_one_kind_in_one_step_are_told_apart() -> None:
+    """An artisan's seal tile can complete a second artisan in the same turn: the cells
+    the step gained are split by the sides that join them, not by being neighbours."""
+    edges: list[list[int] | None] = [None] * CELLS
+    edges[0], edges[1] = [0, ARTISAN, 0, 0], [0, 0, 0, ARTISAN]  # row 1: columns 1-2
+    edges[2], edges[8], edges[14] = [0, 0, ARTISAN, 0], [ARTISAN, 0, ARTISAN, 0], [ARTISAN, 0, 0, 0]
+    edges[20], edges[21] = [0, 0, 0, 0], [0, 0, 0, 0]  # two markets side by side
+    masks = [0] * 13
+    masks[ARTISAN] = sum(1 << c for c in (0, 1, 2, 8, 14))
+    masks[MARKET] = 1 << 20 | 1 << 21
+    after = {"players": [{"district": {"complete_mask": masks, "edges": edges}}]}
+    before = {"players": [{"district": {"complete_mask": [0] * 13, "edges": edges}}]}
+    done = [{"type": "complete", "seat": 0, "kind": kind, "tiles": tiles, "chimneys": 0}
+            for kind, tiles in ((ARTISAN, 3), (MARKET, 1), (ARTISAN, 2), (MARKET, 1))]
+    assert completions(done, before, after) == [
+        (0, [ARTISAN, 3, 0, [2, 8, 14]]), (0, [MARKET, 1, 0, [20]]),
+        (0, [ARTISAN, 2, 0, [0, 1]]), (0, [MARKET, 1, 0, [21]])]
+    old = [0] * 13
+    old[ARTISAN] = 1 << 0 | 1 << 1  # completed before this step: not this step's
+    before["players"][0]["district"]["complete_mask"] = old
+    assert completions(done[:1], before, after) == [(0, [ARTISAN, 3, 0, [2, 8, 14]])]
+
+
+def test_rewording_the_trace_changes_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, data = recorded(4, MIX, 7)
+    monkeypatch.setattr(render, "line", lambda *args: "reworded")
+    _, reworded = record_game(4, MIX, 7)
+
+    def structure(d: dict[str, Any]) -> dict[str, Any]:
+        return d | {"steps": [{k: v for k, v in s.items() if k != "t"} for s in d["steps"]]}
+
+    assert structure(reworded) == structure(data)
+    assert [len(s["t"]) for s in reworded["steps"]] == [len(s["t"]) for s in data["steps"]]
+    assert {line for s in reworded["steps"][1:-1] for line in s["t"]} == {"reworded"}
+
+
+def test_the_recorder_needs_events_and_the_python_rules() -> None:
+    with pytest.raises(ValueError, match="events=True and mirror=True"):
+        Recorder(table(2, "random", 1, mirror=True))
+    with pytest.raises(ValueError, match="events=True and mirror=True"):
+        Recorder(table(2, "random", 1, events=True))
 
 
 def test_final_step_holds_the_final_scores() -> None:
     out = cdsim("play", "--players", "3", "--seed", "5", "--strategies", "greedy", "--json")
     game = json.loads(out.stdout)
-    _, _, data = recorded(3, "greedy", 5)
+    _, data = recorded(3, "greedy", 5)
     final = data["final"]["seats"]
     assert [s["final"] for s in final] == [s["final_vp"] for s in game["seats"]]
     assert [s["breakdown"] for s in final] == [s["breakdown"] for s in game["seats"]]
-
-
-@pytest.mark.parametrize("base", [0, 1])
-def test_page_counts_from_one_whichever_way_the_trace_counts(base: int) -> None:
-    numbering = Numbering()
-    line = f"seat {2 + base} moves to {4 + base}, takes L-dM, builds at ({1 + base}, {5 + base}) as G"
-    numbering.learn(line, actor=2, pawn=4, cell=1 * 6 + 5, circle=-1)
-    numbering.learn(f"seat {2 + base} takes circle {base}", actor=2, pawn=4, cell=-1, circle=0)
-    circles = [(0, 1)]
-    grid = ["A01", "B02"]
-    assert numbering.show(line, circles, grid) == (
-        "seat 3 moves to space 5, takes L-dM, builds at row 2, column 6 as G")
-    assert numbering.show(f"seat {2 + base} takes circle {base}", circles, grid) == (
-        "seat 3 takes the circle between A01 and B02")
+    won = next(s for s in game["seats"] if s["won"])
+    assert data["steps"][-1]["t"] == [f"== final scoring: seat {won['seat'] + 1} wins with "
+                                      f"{won['final_vp']} VP"]
 
 
 # -- the pages as files ---------------------------------------------------------------------
@@ -137,13 +235,11 @@ def assert_self_contained(page: str) -> None:
 
 
 def test_replay_page_is_self_contained_and_small() -> None:
-    _, _, data = recorded(4, MIX, 7)
+    _, data = recorded(4, MIX, 7)
     page = replay_page(data)
     assert_self_contained(page)
     assert len(page.encode()) < 250_000  # a 4-player game: well under 1 MB
-    embedded = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page,
-                         re.S)
-    assert embedded is not None and json.loads(embedded[1]) == json.loads(json.dumps(data))
+    assert embedded(page) == json.loads(json.dumps(data))
 
 
 def test_components_page_holds_every_piece() -> None:
@@ -234,14 +330,36 @@ def screenshot(driver: Any, target: Path, width: int, height: int | None = None)
     png.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(target, optimize=True)
 
 
-def test_replay_in_the_browser(browser: Any, tmp_path: Path) -> None:
+# What the page draws at the step it shows, read in the browser.
+SHOWN = """
+const seats = Array.from(document.querySelectorAll("section.player"));
+return {
+  step: Number(document.getElementById("step-label").dataset.step),
+  lines: Array.from(document.querySelectorAll("#trace > div")).map((d) => d.textContent),
+  depots: Array.from(document.querySelectorAll("#central g.depot"))
+    .map((g) => g.querySelectorAll(":scope > g").length),
+  pawns: document.querySelectorAll("#central g.pawn").length,
+  seal: document.querySelectorAll("#seal svg > g").length,
+  circles: document.querySelectorAll("#cards .circle.taken").length,
+  tiles: seats.map((p) => p.querySelectorAll("svg.district > g[transform]:not(.spade)").length),
+  fresh: seats.map((p) => p.querySelectorAll("rect.fresh").length),
+  completed: seats.map((p) => p.querySelectorAll("rect.completed").length),
+  vp: seats.map((p) => Number(p.querySelector("header .vp").lastChild.textContent)),
+};
+"""
+
+
+@pytest.mark.parametrize(("players", "seed", "names"), [(4, 7, MIX), (2, 3, MCTS)])
+def test_replay_in_the_browser(browser: Any, tmp_path: Path, players: int, seed: int,
+                               names: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    args = ("play", "--players", "4", "--seed", "7", "--strategies", MIX)
+    args = ("play", "--players", str(players), "--seed", str(seed), "--strategies", names)
     page = tmp_path / "replay.html"
     assert cdsim(*args, "--html", str(page)).returncode == 0
     game = json.loads(cdsim(*args, "--json").stdout)
+    data = embedded(page.read_text())
     browser.set_window_size(1600, 1000)
     open_page(browser, page)
 
@@ -254,17 +372,38 @@ def test_replay_in_the_browser(browser: Any, tmp_path: Path) -> None:
     browser.find_element(By.ID, "next").click()
     after_click = step()
     assert after_click[0] == 1 and after_click[1] != first[1]
-    assert "seat 1 starts on space" in after_click[1]  # seats counted from 1
+    assert "seat 1 puts its pawn on space" in after_click[1]  # seats counted from 1
     body = browser.find_element(By.TAG_NAME, "body")
     body.send_keys(Keys.ARROW_RIGHT)
     assert step()[0] == 2 and step()[1] != after_click[1]
     body.send_keys(Keys.ARROW_LEFT)
     assert step() == after_click
+    # every step in turn: its lines, and the state it draws is the step's
+    body.send_keys(Keys.HOME)
+    before: dict[str, Any] = {}
+    for i, (want, now) in enumerate(zip(data["steps"], states(data), strict=True)):
+        shown = browser.execute_script(SHOWN)
+        assert shown["step"] == i and shown["lines"] == want["t"]
+        assert shown["depots"] == [len(depot) for depot in now["dp"]]
+        assert shown["pawns"] == sum(now[f"p{s}"][0] >= 0 for s in range(players))
+        assert shown["seal"] == sum(t is not None for t in now["sl"])
+        assert shown["circles"] == sum(owner >= 0 for owner in now["co"])
+        assert shown["tiles"] == [now[f"p{s}"][10] for s in range(players)]
+        assert shown["vp"] == ([s["final_vp"] for s in game["seats"]] if want["k"] == "final"
+                               else [now[f"p{s}"][12] for s in range(players)])
+        for s, player in enumerate(data["players"]):  # what this step built and completed
+            was = before.get(f"p{s}", now[f"p{s}"])
+            assert shown["fresh"][s] == now[f"p{s}"][10] - was[10]
+            cells = {c for f in player["features"][was[11]:now[f"p{s}"][11]] for c in f[3]}
+            assert shown["completed"][s] == len(cells)
+        before = now
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert not [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
     body.send_keys(Keys.END)
     assert "final scoring" in step()[1]
     rows = browser.find_elements(By.CSS_SELECTOR, "#final tbody tr")
-    shown = {int(r.get_attribute("data-seat")): int(r.get_attribute("data-final")) for r in rows}
-    assert shown == {s["seat"] + 1: s["final_vp"] for s in game["seats"]}
+    finals = {int(r.get_attribute("data-seat")): int(r.get_attribute("data-final")) for r in rows}
+    assert finals == {s["seat"] + 1: s["final_vp"] for s in game["seats"]}
     for row, seat in zip(rows, game["seats"], strict=True):
         parts = {c.get_attribute("data-part"): int(c.text)
                  for c in row.find_elements(By.CSS_SELECTOR, "td[data-part]")}
@@ -275,15 +414,14 @@ def test_replay_in_the_browser(browser: Any, tmp_path: Path) -> None:
         s["breakdown"]["frame"] for s in game["seats"]]
     body.send_keys(Keys.HOME)
     assert step() == first
-    # the README's picture: phase 4, round 2 (boards well filled, tiles on the depots)
-    _, _, data = recorded(4, MIX, 7)
-    shown = next(i for i, s in enumerate(data["steps"]) if s["k"] == "turn" and s["p"] == 3
-                 and s["r"] == 1)
-    browser.get(page.as_uri() + f"#step={shown + 1}")
-    browser.refresh()
-    assert browser.execute_script("return document.body.dataset.ready") == "1"
-    screenshot(browser, IMG / "replay.png", 1600)
-    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    if players == 4:  # the README's picture: phase 4, round 2 (boards well filled)
+        shown_at = next(i for i, s in enumerate(data["steps"]) if s["k"] == "turn"
+                        and s["p"] == 3 and s["r"] == 1)
+        browser.get(page.as_uri() + f"#step={shown_at + 1}")
+        browser.refresh()
+        assert browser.execute_script("return document.body.dataset.ready") == "1"
+        screenshot(browser, IMG / "replay.png", 1600)
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def test_component_sheet_in_the_browser(browser: Any, tmp_path: Path) -> None:

@@ -145,7 +145,9 @@ class Table:
     check: bool = False
     where: str = ""
     mirror: bool = False  # keep the Python rules beside the core even for built-ins only
-    recorder: Any = None  # a cdsim.replay.Recorder that builds the Python state (--html)
+    # called before each decision the Python rules ask for (so only with them beside the
+    # core), e.g. cdsim.replay.Recorder.mark
+    on_decision: Callable[[], None] | None = None
     python: GameState | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -156,7 +158,7 @@ class Table:
         start_vp = tuple(self.start_vp) or DEFAULT_START_VP[n]
         self.core = module.State(core.core_components(self.components), n, list(start_vp),
                                  self.seed, self.setup, self.check, self.events)
-        if self.check or self.mirror or self.recorder is not None or not self.lineup.all_builtin:
+        if self.check or self.mirror or not self.lineup.all_builtin:
             comps: Components = load_components(self.components)
             seats = [_Seat(self, name, None if isinstance(p, Strategy) else p,
                            p if isinstance(p, Strategy) else None)
@@ -164,12 +166,13 @@ class Table:
             seq = (np.random.SeedSequence(self.seed) if self.setup is None else
                    np.random.SeedSequence(self.seed, spawn_key=(self.setup,)))
             config, deal = GameConfig(n, start_vp, comps), json.loads(self.core.deal())
-            self.python = (GameState(config, seats, seq, deal=deal) if self.recorder is None
-                           else self.recorder.new_game(config, seats, seq, deal=deal))
+            self.python = GameState(config, seats, seq, deal=deal)
 
     def before_decision(self, what: str, options: int) -> None:
         """The Python rules ask for a decision: the core must be waiting for the same
         one, with as many options (and, checking, in the same state)."""
+        if self.on_decision is not None:
+            self.on_decision()
         move = int(self.core.decisions) + 1
         where = f"{self.where or 'game'} decision {move}"
         if self.check and self.python is not None:

@@ -5,8 +5,8 @@
 const DATA = JSON.parse(document.getElementById("replay-data").textContent);
 const N = DATA.players.length;
 const TILES = DATA.tiles;
-// per player, from cdsim/replay.py snapshot(): pawn, scroll, stamp, 4 goods, coins, bread,
-// stored, tiles built, features complete, VP held
+// per player, from cdsim/replay.py view() of the core's snapshot: pawn, scroll, stamp,
+// 4 goods, coins, bread, stored, tiles built, features complete, VP held
 const P = {pawn: 0, scroll: 1, stamp: 2, goods: 3, coins: 7, bread: 8, stored: 9, built: 10,
   features: 11, vp: 12};
 
