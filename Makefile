@@ -3,22 +3,21 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
-.PHONY: install test test-pure lint run bench strength clean core-fixture core-games browser oracle
+.PHONY: install test lint run bench strength clean core-fixture core-games browser oracle
 
 install: $(VENV)/.installed
 
-# setup.py compiles the three hot modules with mypyc (about a minute; CDSIM_PURE=1 skips
-# it): re-install when they change. An edited one runs from source until then.
-NATIVE := cdsim/kinds.py cdsim/district.py strategies/value.py  # = cdsim.native.COMPILED
-# The Rust core (cdsim._core) is rebuilt in release mode when any of its sources change.
-CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs)
-$(VENV)/.installed: pyproject.toml setup.py $(NATIVE) $(CORE)
+# The Rust core (cdsim._core, the engine that plays every game) is rebuilt in release mode
+# when any of its sources change, or the scripted profiles it compiles in.
+CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs) \
+	strategies/profiles.toml
+$(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-# The Python suite (both engines; it fails if the core did not build), the Rust tests
+# The Python suite (it fails if the core did not build), the Rust tests
 # (pure crate, no Python), clippy on the crate and on the binding, ruff and mypy.
 test: install
 	CDSIM_REQUIRE_CORE=1 $(PY) -m pytest
@@ -27,10 +26,6 @@ test: install
 	cd core && PYO3_PYTHON=$(abspath $(PY)) cargo clippy --quiet --all-targets --features python -- -D warnings
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
 	$(VENV)/bin/mypy
-
-# The same suite on the Python sources of the compiled modules (CI runs both).
-test-pure: install
-	CDSIM_PURE=1 CDSIM_REQUIRE_CORE=1 $(PY) -m pytest
 
 lint: install
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
@@ -56,10 +51,10 @@ core-fixture: install
 	from cdsim.handover import components_dict; \
 	print(json.dumps(components_dict(load_components()), indent=1))" > core/tests/data/components.json
 
-# The Python engine's games the Rust tests replay (core/tests/data/python_*.json):
-# re-record them only on a deliberate rule or player change in both engines.
-core-games: install
-	$(PY) scripts/record_core_games.py
+# The core's recorded games (core/tests/data/recorded_*.json) that its tests replay:
+# re-record them only on a deliberate change of a rule, a player or the generator.
+core-games:
+	cd core && CDSIM_RECORD=1 cargo test --quiet --test games recorded_
 
 bench: install
 	$(PY) scripts/bench.py
@@ -71,7 +66,7 @@ oracle: install
 	$(PY) scripts/oracle.py $(ORACLE_GAMES)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build cdsim/_native.json core/target
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build core/target
 	find . -path ./$(VENV) -prune -o -name '*.so' -print -exec rm -f {} +
 
 # Measured competence of the scripted players (issue: scripted players). ~15 min on 2 cores.

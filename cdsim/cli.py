@@ -72,9 +72,9 @@ def play(
 
     Example: cdsim play --players 2 --strategies mcts,greedy --trace"""
     from cdsim.engine.render import trace as render_trace
-    from cdsim.engine.table import Table, make_lineup
+    from cdsim.engine.table import Table
     from cdsim.game import CIRCLES
-    from strategies.registry import parse_params
+    from strategies.registry import make_lineup, parse_params
 
     if not 2 <= players <= 4:
         raise CdsimError(f"--players must be 2, 3 or 4, got {players}")
@@ -837,10 +837,12 @@ def ladder(
 @app.command("strategies")
 def list_strategies() -> None:
     """List the built-in strategies."""
-    from strategies.registry import BUILTIN, CORE_ONLY, describe
+    from strategies.registry import BUILTIN, describe
 
-    for name in [*BUILTIN, *CORE_ONLY]:
+    for name in BUILTIN:
         print(f"{name:<10} {describe(name)}")
+    print("\nOr your own: --strategies package.module:ClassName (strategies/example.py is "
+          "one to copy).")
 
 
 def version_callback(value: bool) -> None:

@@ -34,7 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError
-from cdsim.runner import RunConfig, read_folder_manifest, read_manifest, write_json
+from cdsim.runner import (
+    RunConfig,
+    engine_for,
+    read_folder_manifest,
+    read_manifest,
+    write_json,
+)
 from cdsim.study import CELLS, Job, OnChunk, claim_folder, complete, run_folder
 
 LADDER_MANIFEST = "ladder-manifest.json"
@@ -73,11 +79,9 @@ class Ladder:
             raise CdsimError(f"--games (per pairing) must be a positive multiple of "
                              f"{self.players}: each deal is played in all {self.players} seat "
                              f"rotations; got {self.games}")
-        from cdsim import core
-
         for job in self.jobs():
             job.config.validate()
-            core.engine_for(job.config)  # e.g. a core-only player where the core cannot play
+            engine_for(job.config)  # e.g. the core is not installed
 
     def lineups(self) -> list[tuple[str, ...]]:
         return lineups(self.strategies, self.players)

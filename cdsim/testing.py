@@ -1,7 +1,8 @@
 """A test kit for strategy authors and cdsim's own tests (PettingZoo-style).
 
-``check_strategy`` plays a batch of games in checking mode and verifies the same
-seed gives the same game; ``Scripted`` is a strategy whose choices a test sets.
+``check_strategy`` plays a batch of games on the core in checking mode (the Python
+rules compared with the core after every decision) and verifies the same seed gives
+the same game; ``Scripted`` is a strategy whose choices a test sets.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from cdsim.cards import Payment
 from cdsim.components import Components, ObjectiveCard, load_components
-from cdsim.game import GameConfig, GameState, play_game
+from cdsim.game import GameConfig, GameState
 from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
 from cdsim.records import GameRecord
 
@@ -73,16 +74,24 @@ def new_state(players: int = 2, seed: int = 0, strategies: Sequence[Strategy] | 
 
 def check_strategy(factory: Callable[[], Strategy], games: int = 5,
                    players: Sequence[int] = (2, 3, 4)) -> list[GameRecord]:
-    """Play games in checking mode (every invariant after every action; illegal choices
-    raise); the same seed must replay the same record, and the strategy must pickle."""
+    """Play games of ``factory()`` in every seat on the core in checking mode (every
+    invariant after every action, the Python rules compared with the core after every
+    decision; an illegal choice raises); the same seed must replay the same record, and
+    the strategy must pickle."""
+    from cdsim.engine.table import Lineup, Table
+
     records = []
     pickle.loads(pickle.dumps(factory()))
+
+    def play(n: int, seed: int, check: bool) -> GameRecord:
+        made = [factory() for _ in range(n)]
+        lineup = Lineup([str(getattr(s, "name", "strategy")) for s in made], list(made))
+        return Table(None, lineup, seed, check=check, where=f"seed {seed}").play()
+
     for n in players:
-        config = GameConfig(n, check=True)
         for seed in range(games):
-            record = play_game(config, [factory() for _ in range(n)], seed)
-            again = play_game(GameConfig(n), [factory() for _ in range(n)], seed)
-            if record.digest() != again.digest():
+            record = play(n, seed, True)
+            if record.digest() != play(n, seed, False).digest():
                 raise AssertionError(f"seed {seed}, {n} players: the same seed gave another game")
             records.append(record)
     return records

@@ -1,20 +1,19 @@
 """Benchmark (make bench): prints figures on this machine; never fails on them.
 
-1. ms per 4-player game on one core, random players and the scripted mix: the Python
-   engine (compiled with mypyc, and from its sources) and the Rust core (through the
-   binding, a chunk at a time), measured in the same run, and their ratios;
-2. the pure Rust crate's own figures (cargo's release example): per game, a state copy;
-3. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
-   time end to end (Parquet included), on the core and on the Python engine's rate;
-4. peak memory (max RSS of any one process) of a 100,000-game run;
-5. how long `cdsim report` and `cdsim balance` take on that run;
-6. a table of three greedy and one Python strategy on the core, beside four greedy.
+1. ms per 4-player game on one core on the Rust core (through the binding, a chunk at a
+   time), random players and the scripted mix;
+2. a table of three greedy and one Python strategy on the core, beside four greedy;
+3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
+   mcts per game at three budgets;
+4. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
+   time end to end (Parquet included);
+5. peak memory (max RSS of any one process) of a 100,000-game run;
+6. how long `cdsim report` and `cdsim balance` take on that run.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -22,28 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cdsim import native
-from cdsim.game import GameConfig, play_game
-from strategies.registry import make_lineup
-
 MIX = ["greedy", "villa", "landscape", "bread"]
-
-
-def median_ms(lineup_names: list[str], games: int, passes: int = 3,
-              players: int = 4) -> tuple[float, float]:
-    """Over ``passes`` passes of the same seeds: the median ms per game, and the median
-    over seeds of each seed's best pass (what the code costs when the shared machine
-    leaves it alone, as timeit's best-of)."""
-    config = GameConfig(players)
-    times = [[0.0] * passes for _ in range(games)]
-    for k in range(passes):
-        for seed in range(games):
-            lineup = make_lineup(lineup_names, players)
-            t0 = time.perf_counter()
-            play_game(config, lineup, seed)
-            times[seed][k] = (time.perf_counter() - t0) * 1000
-    return (statistics.median(t for per_seed in times for t in per_seed),
-            statistics.median(min(per_seed) for per_seed in times))
 
 
 def reference_ms() -> float:
@@ -60,29 +38,12 @@ def reference_ms() -> float:
 LINEUPS = (("random", ["random"] * 4), ("scripted mix", MIX))
 
 
-def medians(scale: int) -> dict[str, float]:
-    """The Python engine's best-of-3 median ms per game, per line-up."""
-    how = "compiled (mypyc)" if native.active() else "Python sources"
-    print(f"reference loop: {reference_ms():.1f} ms (the machine's speed now; lower is faster)",
-          flush=True)
-    out = {}
-    for label, lineup in LINEUPS:
-        games = (200 if label == "random" else 60) // scale
-        ms, best = median_ms(lineup, games)
-        out[label] = best
-        print(f"python engine, {how}, {label}, 4 players: median {ms:.2f} ms/game; best of 3 "
-              f"per game: median {best:.2f} ms ({games} games)", flush=True)
-    return out
-
-
 def core_ms(scale: int) -> dict[str, float]:
     """The core through the binding, one chunk on one core: best of 3 passes, ms/game."""
-    from cdsim.core import available
-    from cdsim.runner import RunConfig, play_chunk_frame
+    from cdsim.runner import RunConfig, core_chunk_frame
 
-    if not available():
-        print("rust core: not built (no cargo at make install): no core figures", flush=True)
-        return {}
+    print(f"reference loop: {reference_ms():.1f} ms (the machine's speed now; lower is faster)",
+          flush=True)
     out = {}
     for label, lineup in LINEUPS:
         games = (20000 if label == "random" else 4000) // scale
@@ -90,7 +51,7 @@ def core_ms(scale: int) -> dict[str, float]:
         passes = []
         for _ in range(3):
             t0 = time.perf_counter()
-            play_chunk_frame(config, 0, games, engine="rust")
+            core_chunk_frame(config, 0, games)
             passes.append((time.perf_counter() - t0) * 1000 / games)
         out[label] = min(passes)
         print(f"rust core via the binding, {label}, 4 players: {min(passes):.3f} ms/game "
@@ -102,11 +63,8 @@ def table_ms(scale: int) -> None:
     """A table of three greedy and one Python strategy (strategies.example:Builder): the
     greedy seats play natively on the core, the Python seat on the Python rules' view of
     the same game (cdsim.engine.table), beside the core alone with four greedy."""
-    from cdsim.core import available
     from cdsim.runner import RunConfig, play_chunk_frame
 
-    if not available():
-        return
     games = 200 // scale
     figures = {}
     for label, lineup, engine in (
@@ -137,14 +95,13 @@ def cargo_example() -> None:
         print(f"rust crate (no Python): {line}", flush=True)
 
 
-def simulate(games: int, jobs: int, strategies: list[str], out: Path, rotate: bool = False,
-             engine: str = "rust") -> float:
+def simulate(games: int, jobs: int, strategies: list[str], out: Path, rotate: bool = False
+             ) -> float:
     cmd = [sys.executable, "-m", "cdsim", "simulate", "--out", str(out), "--players", "4",
            "--games", str(games), "--strategies", ",".join(strategies), "--jobs", str(jobs),
            "--seed", "1", *(["--rotate-seats"] if rotate else [])]
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
-                   env={**os.environ, "CDSIM_ENGINE": engine})
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return games / (time.perf_counter() - t0)
 
 
@@ -167,20 +124,9 @@ def peak_mib(games: int, out: Path) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
-    ap.add_argument("--medians-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     scale = 10 if args.quick else 1
-    if args.medians_only:
-        medians(scale)
-        return
-    python = medians(scale)
-    if native.active():  # the same figures from the Python sources, in a fresh process
-        subprocess.run([sys.executable, __file__, "--medians-only", *sys.argv[1:]],
-                       check=True, env={**os.environ, "CDSIM_PURE": "1"})
-    rust = core_ms(scale)
-    for label in rust:
-        print(f"ratio, {label}: the core is {python[label] / rust[label]:.0f}x the Python "
-              f"engine's best build measured above", flush=True)
+    core_ms(scale)
     table_ms(scale)
     cargo_example()
     with tempfile.TemporaryDirectory() as tmp:
@@ -190,13 +136,6 @@ def main() -> None:
         wall = time.perf_counter() - t0
         print(f"cdsim simulate --players 4 --games {games} --rotate-seats --jobs 2, scripted "
               f"mix: {wall:.1f} s wall end to end ({games / wall:.0f} games/s)", flush=True)
-        t0 = time.perf_counter()
-        slow = 400 // scale
-        simulate(slow, 2, MIX, Path(tmp) / "python", rotate=True, engine="python")
-        rate = slow / (time.perf_counter() - t0)
-        print(f"the same on the Python engine (CDSIM_ENGINE=python, {slow} games): "
-              f"{rate:.0f} games/s, so 10,000 games take about {10000 / rate:.0f} s; ratio "
-              f"{10000 / rate / (wall * 10000 / games):.0f}x", flush=True)
         big = 100000 // scale
         t0 = time.perf_counter()
         peak = peak_mib(big, Path(tmp) / "big")

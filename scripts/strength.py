@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from joblib import Parallel, delayed
 
-from cdsim.game import GameConfig, play_game
+from cdsim.engine.table import Table
 from reports.stats import Z95 as Z
 from reports.stats import wilson
 from reports.tables import CARDS_PER_GAME
@@ -24,11 +24,10 @@ from strategies.registry import make_lineup
 def play_chunk(lineup: list[str], seeds: range) -> list[tuple[str, int, int, int, int]]:
     """(strategy, won, final_vp, failed_cards, stored) per seat, seats rotated by seed."""
     n = len(lineup)
-    config = GameConfig(n)
     rows = []
     for seed in seeds:
         r = seed % n
-        record = play_game(config, make_lineup(lineup[r:] + lineup[:r], n), seed)
+        record = Table(None, make_lineup(lineup[r:] + lineup[:r], n), seed).play()
         rows += [(s.strategy, int(s.won), s.final_vp, s.failed_cards, s.tiles_stored)
                  for s in record.seats]
     return rows

@@ -1,3 +1,3 @@
-"""Players for cdsim: the Strategy protocol, the registry, and the scripted players."""
-
-import cdsim  # noqa: F401  (first: decides whether strategies.value runs compiled)
+"""Players for cdsim: the Strategy protocol (base), the registry of built-in players
+(which play on the compiled core; their profiles are profiles.toml), and example
+strategies to copy (example)."""

@@ -1,4 +1,5 @@
-"""A strategy to copy: short, readable rules of thumb on the Strategy protocol.
+"""Strategies to copy: ``Random`` (uniform over the legal options) and ``Builder``
+(short, readable rules of thumb), both on the Strategy protocol.
 
 Run it against the built-in players (they play natively on the core, this one in
 Python on a view of the same game):
@@ -14,6 +15,7 @@ the legal options, and returns one of them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from cdsim.components import ObjectiveCard
 from strategies.base import (
@@ -25,6 +27,43 @@ from strategies.base import (
     SealBuild,
     Take,
 )
+
+T = TypeVar("T")
+
+
+def _pick(view: PlayerView, options: Sequence[T]) -> T:
+    return options[int(view.rng.integers(len(options)))]
+
+
+class Random:
+    """Chooses uniformly among the legal options, from the seat's own stream (the
+    built-in ``random`` does the same on the core)."""
+
+    name = "random"
+    reads_scores = False
+
+    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+        return _pick(view, options)
+
+    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+        return _pick(view, options)
+
+    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
+        return _pick(view, options)
+
+    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
+        return _pick(view, options)
+
+    def choose_fountain(self, view: PlayerView,
+                        options: Sequence[FountainChoice]) -> FountainChoice:
+        return _pick(view, options)
+
+    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
+        return _pick(view, options)
+
+    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
+                       options: Sequence[Payment]) -> Payment:
+        return _pick(view, options)
 
 
 class Builder:

@@ -1,17 +1,28 @@
-"""The strategy registry: built-in names (``name@setting`` for other parameters), and user
-strategies as ``module:Class``."""
+"""The strategy registry: what a name at the table means.
+
+Built-in players play natively on the compiled core (core/src/players): ``random``, the
+scripted profiles of ``profiles.toml`` (one value model, four sets of weights), and the
+core's other players (``CORE_ONLY``: the search player mcts). A built-in name may carry
+settings: ``villa@chimney=1.5`` (any parameter) or ``mcts@1000`` (a budget). Anything
+else is a user's strategy, ``package.module:ClassName``, which plays in Python on a view
+of the same game (cdsim.engine.table).
+"""
 
 from __future__ import annotations
 
 import importlib
 import inspect
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
-from typing import NoReturn
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
 
+from cdsim import core
 from cdsim.cards import Payment
 from cdsim.components import ObjectiveCard
+from cdsim.engine.table import Lineup
 from cdsim.errors import CdsimError
 from cdsim.players import (
     CircleChoice,
@@ -22,19 +33,21 @@ from cdsim.players import (
     Strategy,
     Take,
 )
-from strategies.random_player import RandomStrategy
-from strategies.scripted import BreadPlayer, GreedyPlayer, LandscapePlayer, VillaPlayer
 
-Factory = Callable[[], Strategy]
+PROFILES_FILE = Path(__file__).with_name("profiles.toml")
 
-BUILTIN: dict[str, Factory] = {
-    "random": RandomStrategy,
-    "greedy": GreedyPlayer,
-    "villa": VillaPlayer,
-    "landscape": LandscapePlayer,
-    "bread": BreadPlayer,
-}
 
+def _profiles() -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """(the value model's default weights, each scripted profile's table)."""
+    with PROFILES_FILE.open("rb") as fh:
+        data = tomllib.load(fh)
+    defaults = {k: float(v) for k, v in data.pop("defaults").items()}
+    return defaults, data
+
+
+WEIGHTS, PROFILES = _profiles()
+
+RANDOM_DESCRIPTION = "uniform over legal options (sanity floor)"
 
 # The parameter that ``name@N`` sets: a search player's budget (mcts@1000 = 1000 playouts).
 BUDGET: dict[str, str] = {"mcts": "playouts"}
@@ -42,38 +55,61 @@ BUDGET: dict[str, str] = {"mcts": "playouts"}
 
 @dataclass(frozen=True)
 class CoreOnly:
-    """A built-in player of the compiled core only (core/src/players): no Python twin."""
+    """A built-in player of the compiled core beyond random and the scripted profiles."""
 
     description: str
     params: dict[str, str]  # name -> "count" (a whole number >= 1) or "number" (>= 0)
 
 
 CORE_ONLY: dict[str, CoreOnly] = {
-    "mcts": CoreOnly("determinized UCT search over its own decisions, greedy rollouts; "
-                     "compiled core only (mcts.playouts, mcts.c, mcts.top_k)",
+    "mcts": CoreOnly("determinized UCT search over its own decisions, greedy rollouts "
+                     "(mcts.playouts, mcts.c, mcts.top_k)",
                      {"playouts": "count", "c": "number", "top_k": "count"}),
 }
+
+# Every built-in name: random, the scripted profiles, then the core's other players.
+BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
 
 
 def core_only_refusal(name: str, why: str) -> str:
     return f"{name} plays only on the compiled core, {why}"
 
 
-class CoreOnlyStrategy:
-    """A core-only player as the Python side knows it: its name and that it never reads
-    VP totals (its value is VP gained, core/tests/mcts.rs and tests/test_mcts.py check
-    that starting VP change none of its decisions), so runs with it validate and
-    `cdsim balance` re-ranks them; it makes no decision on the Python engine."""
+@dataclass
+class Builtin:
+    """A built-in player as the Python side knows it: its name as spelled, the built-in
+    behind it with its parameters, and that it never reads VP totals (R2.7: its value is
+    VP gained; the start-VP property tests check it), so runs with it re-rank exactly.
+    It makes its decisions on the core (``bot()``), never in Python."""
 
-    reads_scores = False
+    name: str
+    base: str
+    overrides: dict[str, float] = field(default_factory=dict)
+    reads_scores: bool = False
 
-    def __init__(self, name: str, base: str) -> None:
-        self.name = name
-        self.base = base
-        self.description = CORE_ONLY[base].description
+    @property
+    def description(self) -> str:
+        return describe(self.base)
+
+    @property
+    def params(self) -> dict[str, float]:
+        """A scripted profile's weights: defaults, the profile's, then the overrides."""
+        table = PROFILES.get(self.base)
+        if table is None:
+            return dict(self.overrides)
+        own = {k: float(v) for k, v in table.items() if k in WEIGHTS}
+        return {**WEIGHTS, **own, **self.overrides}
+
+    def bot(self) -> Any:
+        """The core's player (``cdsim._core.Bot``)."""
+        module = core.module()
+        if module is None:
+            raise CdsimError(core_only_refusal(self.base, "which is not installed (make "
+                                               "install builds it with a Rust toolchain)"))
+        return module.Bot(self.base, sorted(self.overrides.items()))
 
     def _refuse(self) -> NoReturn:
-        raise CdsimError(core_only_refusal(self.base, "not on the Python engine"))
+        raise CdsimError(core_only_refusal(self.base, "not as a Python object"))
 
     def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
         self._refuse()
@@ -100,9 +136,11 @@ class CoreOnlyStrategy:
 
 
 def describe(name: str) -> str:
-    if name in CORE_ONLY:
-        return CORE_ONLY[name].description
-    return str(getattr(BUILTIN[name], "description", ""))
+    if name == "random":
+        return RANDOM_DESCRIPTION
+    if name in PROFILES:
+        return str(PROFILES[name].get("description", ""))
+    return CORE_ONLY[name].description
 
 
 Overrides = dict[str, dict[str, float]]
@@ -115,11 +153,11 @@ def parse_params(text: str | None) -> Overrides:
         if not item.strip():
             continue
         key, sep, value = item.partition("=")
-        name, dot, field = key.strip().partition(".")
+        name, dot, field_name = key.strip().partition(".")
         if not sep or not dot:
             raise CdsimError(f"--strategy-params: {item.strip()!r} is not strategy.param=value")
         try:
-            out.setdefault(name, {})[field] = float(value)
+            out.setdefault(name, {})[field_name] = float(value)
         except ValueError:
             raise CdsimError(f"--strategy-params: {item.strip()!r}: {value!r} is not a number") from None
     for name, values in out.items():
@@ -131,30 +169,32 @@ def _check_params(name: str, values: dict[str, float], where: str) -> None:
     if name in CORE_ONLY:
         _check_core_params(name, values, where)
         return
-    profile = getattr(BUILTIN.get(name), "profile", None)
-    if profile is None:
+    if name not in PROFILES:
         raise CdsimError(f"{where}: {name!r} has no parameters (scripted: "
-                         f"{', '.join(n for n in BUILTIN if n != 'random')}; "
-                         f"{', '.join(CORE_ONLY)})")
-    known = {f.name for f in fields(profile)}
-    for field in values:
-        if field not in known:
-            raise CdsimError(f"{where}: {name} has no parameter {field!r} "
-                             f"(known: {', '.join(sorted(known))})")
+                         f"{', '.join(PROFILES)}; {', '.join(CORE_ONLY)})")
+    for field_name, value in values.items():
+        if field_name not in WEIGHTS:
+            raise CdsimError(f"{where}: {name} has no parameter {field_name!r} "
+                             f"(known: {', '.join(sorted(WEIGHTS))}; see strategies/"
+                             "profiles.toml)")
+        if not math.isfinite(value):
+            raise CdsimError(f"{where}: {name}.{field_name} must be a finite number, "
+                             f"got {value:g}")
 
 
 def _check_core_params(name: str, values: dict[str, float], where: str) -> None:
     """The core checks them too (players/mcts.rs MctsParams::with_overrides)."""
     known = CORE_ONLY[name].params
-    for field, value in values.items():
-        kind = known.get(field)
+    for field_name, value in values.items():
+        kind = known.get(field_name)
         if kind is None:
-            raise CdsimError(f"{where}: {name} has no parameter {field!r} "
+            raise CdsimError(f"{where}: {name} has no parameter {field_name!r} "
                              f"(known: {', '.join(known)})")
         if kind == "count" and not (value.is_integer() and 1 <= value <= 1e9):
-            raise CdsimError(f"{where}: {name}.{field} must be a whole number >= 1, got {value:g}")
+            raise CdsimError(f"{where}: {name}.{field_name} must be a whole number >= 1, "
+                             f"got {value:g}")
         if kind == "number" and not (math.isfinite(value) and value >= 0):
-            raise CdsimError(f"{where}: {name}.{field} must be a number >= 0, got {value:g}")
+            raise CdsimError(f"{where}: {name}.{field_name} must be a number >= 0, got {value:g}")
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
@@ -164,10 +204,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
     name, at, rest = spec.strip().partition("@")
     if not at:
         return name, {}
-    if name not in BUILTIN and name not in CORE_ONLY:
-        known = ", ".join([*BUILTIN, *CORE_ONLY])
+    if name not in BUILTIN:
         raise CdsimError(f"strategy {spec!r}: name@setting works for built-in players only "
-                         f"(built-in: {known})")
+                         f"(built-in: {', '.join(BUILTIN)})")
     values: dict[str, float] = {}
     for item in rest.split("@"):
         key, eq, value = item.partition("=")
@@ -193,25 +232,15 @@ def spec_overrides(spec: str, overrides: Overrides | None = None) -> tuple[str, 
 
 
 def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
-    """A fresh strategy from a built-in name or ``package.module:ClassName``."""
+    """A built-in player's description (``Builtin``) or a fresh user strategy from
+    ``package.module:ClassName``."""
     spec = spec.strip()
     name, mine = spec_overrides(spec, overrides)
-    if name in CORE_ONLY:
-        return CoreOnlyStrategy(spec, name)
     if name in BUILTIN:
-        if not mine:
-            return BUILTIN[name]()
-        profile = BUILTIN[name].profile  # type: ignore[attr-defined]
-        try:
-            player = BUILTIN[name](profile.with_overrides(mine))  # type: ignore[call-arg]
-        except KeyError as exc:
-            raise CdsimError(f"--strategy-params: {name} has no parameter {exc.args[0]!r} "
-                             "(see strategies/params.py Params)") from None
-        player.name = spec  # rows name the player as spelled: villa@chimney=1.5
-        return player
+        return Builtin(spec, name, mine)
     if ":" not in spec:
-        known = ", ".join([*BUILTIN, *CORE_ONLY])
-        raise CdsimError(f"unknown strategy {spec!r} (built-in: {known}; or module:Class)")
+        raise CdsimError(f"unknown strategy {spec!r} (built-in: {', '.join(BUILTIN)}; "
+                         "or module:Class)")
     module_name, _, attr = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -233,16 +262,14 @@ def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
     return strategy
 
 
-def make_lineup(specs: list[str], players: int, overrides: Overrides | None = None) -> list[Strategy]:
-    """One strategy per seat; a single name fills every seat."""
+def make_lineup(specs: Sequence[str], players: int, overrides: Overrides | None = None) -> Lineup:
+    """One player per seat (one name fills every seat): a built-in name becomes the
+    core's player, ``module:Class`` a Python strategy. Rows name each player as spelled."""
+    specs = [s.strip() for s in specs]
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         raise CdsimError(f"--strategies names {len(specs)} strategies for {players} players "
                          "(give one per seat, or one for all)")
-    for spec in specs:
-        base = spec.strip().partition("@")[0]
-        if base in CORE_ONLY:  # a line-up made here plays on the Python engine
-            raise CdsimError(core_only_refusal(base, "not in a single game (cdsim play) nor "
-                                               "on the Python engine"))
-    return [make_strategy(s, overrides) for s in specs]
+    made = [make_strategy(spec, overrides) for spec in specs]
+    return Lineup(list(specs), [p.bot() if isinstance(p, Builtin) else p for p in made])

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 from cdsim.players import Move, PlayerView
-from strategies.random_player import RandomStrategy
+from strategies.example import Random as RandomStrategy
 
 
 class RaisesOnOddDeals(RandomStrategy):

@@ -210,12 +210,14 @@ def test_around_predicts_what_each_part_joins() -> None:  # R6: the bots' previe
 
 
 def _played_district() -> District:
-    from cdsim.game import GameConfig, GameState, run_game
+    """A district the Python rules built in step with a game of greedy on the core."""
+    from cdsim.engine.table import Table
     from strategies.registry import make_lineup
 
-    state = GameState(GameConfig(2), make_lineup(["greedy", "greedy"], 2), 5)
-    run_game(state)
-    return state.players[0].district
+    table = Table(None, make_lineup(["greedy"], 2), 5, mirror=True)
+    table.play()
+    assert table.python is not None
+    return table.python.players[0].district
 
 
 def _replay(d: District, steps: int) -> District:
@@ -248,11 +250,12 @@ def test_around_counts_a_feature_met_on_two_sides_once() -> None:  # R6.1: closi
 
 def test_clearing_the_fit_tables_changes_no_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from cdsim import district
-    from cdsim.game import GameConfig, play_game
+    from cdsim.engine.table import Table
     from strategies.registry import make_lineup
 
-    def digest() -> str:
-        return play_game(GameConfig(3), make_lineup(["greedy", "random", "bread"], 3), 9).digest()
+    def digest() -> str:  # checking: the Python rules agree with the core at every decision
+        lineup = make_lineup(["greedy", "random", "bread"], 3)
+        return Table(None, lineup, 9, check=True).play().digest()
 
     normal = digest()
     monkeypatch.setattr(district, "TABLES_LIMIT", 5)

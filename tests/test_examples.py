@@ -10,7 +10,7 @@ from cdsim.game import CIRCLES, GameConfig, play_game
 from cdsim.kinds import CHICKENS, FISH, GRAPES, MERCHANT, POND
 from cdsim.position import load_position, score_position
 from cdsim.testing import new_state
-from strategies.random_player import RandomStrategy
+from strategies.example import Random as RandomStrategy
 
 POSITIONS = Path(__file__).parent / "positions"
 COMPONENTS = load_components()

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from cdsim.game import GameConfig, play_game
 from cdsim.records import digest_rows
 from cdsim.testing import check_strategy
-from strategies.random_player import RandomStrategy
+from strategies.example import Random as RandomStrategy
 
 
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))

@@ -15,10 +15,17 @@ import numpy as np
 import polars as pl
 import pytest
 
-from cdsim import core
 from cdsim import ladder as lad
 from cdsim.cli import main
-from cdsim.runner import RunConfig, load_rows, play_chunk, read_manifest, run_digest
+from cdsim.runner import (
+    RunConfig,
+    core_chunk_frame,
+    engine_for,
+    load_rows,
+    play_chunk_table,
+    read_manifest,
+    run_digest,
+)
 from reports import ladder as rl
 from strategies import registry
 from tests.conftest import core_or_skip
@@ -241,7 +248,7 @@ def test_a_setting_spelled_with_at_is_its_own_entry(tmp_path: Path) -> None:
     assert sum(result.rating) == pytest.approx(0)  # no random: the mean is 0
 
 
-def test_an_at_setting_reaches_the_players_on_both_engines() -> None:
+def test_an_at_setting_reaches_the_players() -> None:
     core_or_skip()
     at = RunConfig(players=2, games=4, seed=2, strategies=("villa@chimney=3", "greedy"),
                    rotate_seats=True)
@@ -249,14 +256,14 @@ def test_an_at_setting_reaches_the_players_on_both_engines() -> None:
                       rotate_seats=True, strategy_params="villa.chimney=3")
     default = RunConfig(players=2, games=4, seed=2, strategies=("villa", "greedy"),
                         rotate_seats=True)
-    assert core.engine_for(at) == "rust"
-    core_rows = core.play_chunk_frame(at, 0, 4)
-    python_rows = pl.DataFrame(play_chunk(at, 0, 4)).select(core_rows.columns)
-    assert core_rows.equals(python_rows)  # the Python engine: make_strategy's name@setting
+    assert engine_for(at) == "rust"
+    core_rows = core_chunk_frame(at, 0, 4)
+    table_rows = pl.DataFrame(play_chunk_table(at, 0, 4)).select(core_rows.columns)
+    assert core_rows.equals(table_rows)  # a game at a time: the registry's name@setting
     assert set(core_rows["strategy"]) == {"villa@chimney=3", "greedy"}
     same = core_rows.drop("strategy")  # the same games as the parameter set by name
-    assert same.equals(core.play_chunk_frame(plain, 0, 4).drop("strategy"))
-    assert not same.equals(core.play_chunk_frame(default, 0, 4).drop("strategy"))
+    assert same.equals(core_chunk_frame(plain, 0, 4).drop("strategy"))
+    assert not same.equals(core_chunk_frame(default, 0, 4).drop("strategy"))
 
 
 def test_name_at_value_sets_the_budget_parameter(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -267,8 +274,8 @@ def test_name_at_value_sets_the_budget_parameter(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(registry.BUDGET, "villa", "chimney")  # as mcts@100 sets playouts
     assert registry.parse_spec("villa@100") == ("villa", {"chimney": 100.0})
     player = registry.make_strategy("villa@2.5", registry.parse_params("villa.good=1.1"))
-    assert player.name == "villa@2.5"
-    assert (player.params.chimney, player.params.good) == (2.5, 1.1)  # type: ignore[attr-defined]
+    assert isinstance(player, registry.Builtin) and player.name == "villa@2.5"
+    assert (player.params["chimney"], player.params["good"]) == (2.5, 1.1)
 
 
 BAD = [

@@ -276,7 +276,7 @@ def test_power_command() -> None:
 def test_score_reading_strategy_is_refused(hand: Path, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "peeker.py").write_text(
-        "from strategies.random_player import RandomStrategy\n"
+        "from strategies.example import Random as RandomStrategy\n"
         "class Peeker(RandomStrategy):\n    name = 'peeker'\n    reads_scores = True\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     manifest = json.loads((hand / "manifest.json").read_text())

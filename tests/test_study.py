@@ -198,7 +198,7 @@ def test_paired_variant_equal_to_the_base_differs_by_exactly_zero(tmp_path: Path
 def test_a_population_that_reads_scores_is_fitted_by_resimulation(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "peeking.py").write_text(
-        "from strategies.random_player import RandomStrategy\n"
+        "from strategies.example import Random as RandomStrategy\n"
         "class Peeker(RandomStrategy):\n    name = 'peeker'\n    reads_scores = True\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     text = ('name = "peek"\nseed = 2\ngames = 16\nchunk_size = 8\nplayers = [2]\n'

@@ -12,9 +12,10 @@ import pytest
 from cdsim import core
 from cdsim.engine import render
 from cdsim.engine.oracle import EngineMismatch, first_difference
-from cdsim.engine.table import Table, make_lineup
+from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.game import CIRCLES, GameState
+from strategies.registry import make_lineup
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 

@@ -95,8 +95,9 @@ class _Seat:
 
 @dataclass
 class Lineup:
-    """The players of one game by seat: a core ``Bot`` for a built-in name (its name as
-    spelled, e.g. ``villa@chimney=1.5``), or a user's Python strategy."""
+    """The players of one game by seat: a core ``Bot`` for a built-in name, or a user's
+    Python strategy, and each one's name as spelled (``villa@chimney=1.5``, ``mod:Class``;
+    ``strategies.registry.make_lineup`` makes one from names)."""
 
     names: list[str]
     players: list[Any]  # cdsim._core.Bot | Strategy
@@ -104,31 +105,6 @@ class Lineup:
     @property
     def all_builtin(self) -> bool:
         return all(not isinstance(p, Strategy) for p in self.players)
-
-
-def make_lineup(specs: Sequence[str], players: int, overrides: Any = None) -> Lineup:
-    """One player per seat (one name fills every seat): built-in names become core bots,
-    ``module:Class`` a Python strategy."""
-    from strategies.registry import make_strategy, spec_overrides
-
-    specs = [s.strip() for s in specs]
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise CdsimError(f"--strategies names {len(specs)} strategies for {players} players "
-                         "(give one per seat, or one for all)")
-    module = core.module()
-    made: list[Any] = []
-    for spec in specs:
-        base, mine = spec_overrides(spec, overrides) if ":" not in spec else (spec, {})
-        if base in core.CORE_PLAYERS:
-            if module is None:
-                raise CdsimError("the compiled core is not installed: run `make install` "
-                                 "(it builds cdsim._core with a Rust toolchain)")
-            made.append(module.Bot(base, sorted(mine.items())))
-        else:
-            made.append(make_strategy(spec, overrides))
-    return Lineup(list(specs), made)  # rows name each player as spelled
 
 
 @dataclass

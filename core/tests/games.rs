@@ -1,14 +1,6 @@
 //! Whole games: checking mode, determinism, start-VP invariance, playing on from a copied
-//! state, and games recorded from the Python engine (the differential guard without
-//! Python).
-//!
-//! `data/python_games.json` holds `GameRecord.rows()` of
-//! `play_game(GameConfig(len(names)), make_lineup(names, len(names)), seed)` for a few
-//! line-ups; `data/python_scripted.json` holds, for seeds 100..149 and 2, 3, 4 players
-//! with the line-up `[S[(seed + i) % 4] for i in range(n)]` (S = greedy, villa,
-//! landscape, bread), the listed `fields` of each row. A deliberate rule or player
-//! change in both engines re-records them from the Python engine: `make core-games`
-//! (scripts/record_core_games.py).
+//! state, and recorded games (`data/recorded_*.json`, written by the core itself with
+//! `make core-games` after a deliberate change: see `recorded`).
 
 mod common;
 
@@ -196,28 +188,38 @@ fn a_copied_state_plays_on_to_the_same_end() {
     }
 }
 
-#[test]
-fn games_recorded_from_the_python_engine_replay_identically() {
-    // rows of `cdsim.game.play_game(GameConfig(n), make_lineup(names, n), seed)`
-    let c = comps();
-    let games: serde_json::Value =
-        serde_json::from_str(include_str!("data/python_games.json")).unwrap();
-    for game in games.as_array().unwrap() {
-        let names: Vec<&str> = game["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap())
-            .collect();
-        let seed = game["seed"].as_u64().unwrap();
-        let record = play(&c, &GameConfig::new(names.len()), &names, seed);
-        let rows = record.rows_json(seed as i64);
-        assert_eq!(
-            serde_json::Value::Array(rows),
-            game["rows"],
-            "{names:?} seed {seed}"
-        );
+/// Recorded games: `make core-games` (CDSIM_RECORD=1) writes the fixture from the core
+/// itself after a deliberate change of a rule, a player or the generator; otherwise the
+/// games must replay exactly as recorded (the Python rules check each decision of the
+/// core's games in tests/test_table.py; this guards against unintended change).
+fn recorded(name: &str, games: Vec<serde_json::Value>) {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let now = serde_json::Value::Array(games);
+    if std::env::var_os("CDSIM_RECORD").is_some() {
+        std::fs::write(&path, serde_json::to_string(&now).unwrap() + "\n").unwrap();
+        return;
     }
+    let text = std::fs::read_to_string(&path).expect("the fixture made by `make core-games`");
+    let want: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for (got, want) in now.as_array().unwrap().iter().zip(want.as_array().unwrap()) {
+        assert_eq!(got, want, "a recorded game changed ({name}); re-record deliberately");
+    }
+    assert_eq!(now.as_array().unwrap().len(), want.as_array().unwrap().len());
+}
+
+#[test]
+fn recorded_random_games_replay_identically() {
+    // whole rows of 30 random games, 10 per player count
+    let c = comps();
+    let games = (0..30u64)
+        .map(|seed| {
+            let names = vec!["random"; 2 + seed as usize % 3];
+            let record = play(&c, &GameConfig::new(names.len()), &names, seed);
+            serde_json::json!({"names": names, "seed": seed,
+                               "rows": record.rows_json(seed as i64)})
+        })
+        .collect();
+    recorded("recorded_random.json", games);
 }
 
 #[test]
@@ -358,33 +360,25 @@ fn scripted_fountain_choice_follows_the_value_model() {
 }
 
 #[test]
-fn scripted_games_recorded_from_the_python_engine_replay_identically() {
+fn recorded_scripted_games_replay_identically() {
     // 150 scripted games (50 per player count, rotating line-ups): a projection of each
     // row, enough to see any decision of the value model change
+    const FIELDS: [&str; 13] = ["final_vp", "vp_cards", "vp_villas", "vp_frame",
+        "vp_fountains", "tiles_stored", "scroll", "chimneys", "landscapes", "bread_moves",
+        "fountain_cards", "leftover_items", "stack"];
+    const NAMES: [&str; 4] = ["greedy", "villa", "landscape", "bread"];
     let c = comps();
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/python_scripted.json")).unwrap();
-    let fields: Vec<&str> = data["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f.as_str().unwrap())
+    let games = (0..150usize)
+        .map(|g| {
+            let n = 2 + g / 50;
+            let names: Vec<&str> = (0..n).map(|s| NAMES[(g + s) % 4]).collect();
+            let seed = 100 + g as u64;
+            let record = play(&c, &GameConfig::new(n), &names, seed);
+            let rows: Vec<Vec<i64>> = record.rows_json(0).iter()
+                .map(|r| FIELDS.iter().map(|f| r[*f].as_i64().unwrap()).collect())
+                .collect();
+            serde_json::json!([names, seed, rows])
+        })
         .collect();
-    for game in data["games"].as_array().unwrap() {
-        let names: Vec<&str> = game[0]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap())
-            .collect();
-        let seed = game[1].as_u64().unwrap();
-        let record = play(&c, &GameConfig::new(names.len()), &names, seed);
-        let rows: Vec<Vec<i64>> = record
-            .rows_json(0)
-            .iter()
-            .map(|r| fields.iter().map(|f| r[*f].as_i64().unwrap()).collect())
-            .collect();
-        let want: Vec<Vec<i64>> = serde_json::from_value(game[2].clone()).unwrap();
-        assert_eq!(rows, want, "{names:?} seed {seed}");
-    }
+    recorded("recorded_scripted.json", games);
 }

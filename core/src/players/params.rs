@@ -1,6 +1,8 @@
 //! A scripted player's profile: the weights of the shared value model (value.rs);
 //! mirrors `strategies/params.py`.
 
+use std::sync::OnceLock;
+
 /// A strategy's profile: the weights of the shared value model (VP per unit).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -35,33 +37,47 @@ pub struct Params {
     pub plan: f64,
 }
 
+/// strategies/profiles.toml, compiled in: the one statement of the value model's
+/// default weights and of the four profiles (cdsim reads the same file).
+pub const PROFILES_TOML: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/profiles.toml"));
+
+/// The parsed profiles file (tables `defaults` and one per profile).
+pub fn profiles() -> &'static toml::Table {
+    static TABLE: OnceLock<toml::Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        PROFILES_TOML
+            .parse()
+            .expect("strategies/profiles.toml is valid TOML (tests/profiles)")
+    })
+}
+
+/// The profile table `name` of strategies/profiles.toml, if there is one.
+pub fn profile_table(name: &str) -> Option<&'static toml::Table> {
+    profiles().get(name).and_then(|v| v.as_table())
+}
+
+const ZERO: Params = Params {
+    good: 0.0, coin: 0.0, bread: 0.0, step: 0.0, chimney: 0.0, villa_complete: 0.0,
+    open_edge: 0.0, landscape_complete: 0.0, dwelling_complete: 0.0, fountain: 0.0,
+    artisan: 0.0, frame_goal: 0.0, fountain_card: 0.0, card_match: 0.0, store: 0.0,
+    progress_credit: 0.0, bread_move_cost: 0.0, bread_for_cards: 0.0, plan: 0.0,
+};
+
 impl Default for Params {
+    /// The value model's weights of `[defaults]` in strategies/profiles.toml.
     fn default() -> Params {
-        Params {
-            good: 1.0,
-            coin: 1.2,
-            bread: 1.0,
-            step: 1.0,
-            chimney: 0.6,
-            villa_complete: 1.0,
-            open_edge: 0.35,
-            landscape_complete: 1.0,
-            dwelling_complete: 1.0,
-            fountain: 1.0,
-            artisan: 2.5,
-            frame_goal: 1.0,
-            fountain_card: 1.0,
-            card_match: 0.5,
-            store: 0.5,
-            progress_credit: 0.4,
-            bread_move_cost: 2.5,
-            bread_for_cards: 0.0,
-            plan: 0.5,
-        }
+        static DEFAULTS: OnceLock<Params> = OnceLock::new();
+        *DEFAULTS.get_or_init(|| {
+            let table = profile_table("defaults").expect("profiles.toml has [defaults]");
+            let missing: Vec<&str> = FIELDS.iter().copied()
+                .filter(|f| !table.contains_key(*f)).collect();
+            assert!(missing.is_empty(), "profiles.toml [defaults] lacks {missing:?}");
+            ZERO.with_table(table).expect("profiles.toml [defaults] holds weights only")
+        })
     }
 }
 
-/// The field names, in declaration order (as Python's `fields(Params)`).
 pub const FIELDS: [&str; 19] = [
     "good",
     "coin",
@@ -116,6 +132,21 @@ impl Params {
         copy.field(name).map(|v| *v)
     }
 
+    /// These weights with those a profile table of strategies/profiles.toml sets (its
+    /// `description` and `favoured` are not weights).
+    pub fn with_table(&self, table: &toml::Table) -> Result<Params, String> {
+        let mut pairs = Vec::new();
+        for (key, value) in table {
+            if key == "description" || key == "favoured" {
+                continue;
+            }
+            let number = value.as_float().or_else(|| value.as_integer().map(|i| i as f64))
+                .ok_or_else(|| format!("{key} = {value:?} is not a number"))?;
+            pairs.push((key.as_str(), number));
+        }
+        self.with_overrides(&pairs)
+    }
+
     /// These weights with some replaced by name; an unknown name is an error.
     pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Params, String> {
         let mut out = *self;
@@ -150,5 +181,15 @@ mod tests {
             .unwrap_err();
         assert!(err.contains("no parameter \"chimneys\""), "{err}");
         assert!(FIELDS.iter().all(|f| Params::default().get(f).is_some()));
+    }
+
+    #[test]
+    fn the_defaults_come_from_the_profiles_file() {
+        let table = profile_table("defaults").unwrap();
+        for f in FIELDS {
+            let stated = table[f].as_float().unwrap();
+            assert_eq!(Params::default().get(f), Some(stated), "{f}");
+        }
+        assert!(profiles().keys().all(|k| k == "defaults" || profile_table(k).is_some()));
     }
 }

@@ -1,5 +1,5 @@
-//! The scripted players: one shared value model (value.rs), four plans; mirrors
-//! `strategies/scripted.py`.
+//! The scripted players: one shared value model (value.rs), four profiles of its
+//! weights stated as data in `strategies/profiles.toml` (params.rs compiles it in).
 //!
 //! - greedy: the best immediate value under the default profile.
 //! - villa: grows few large, high-chimney villas and completes them; favours chimney
@@ -9,9 +9,10 @@
 //! - bread: collects bread (baker dwellings, bakeries), spends 1 bread on moves that
 //!   reach a clearly better depot, and pays rich cards with sets of 3 bread.
 //!
-//! None reads victory-point totals. Python's turn cache and grid-value cache are only
-//! speed-ups (the values are functions of the state); here values are cached within
-//! one decision only, so a player can be used on copied states safely.
+//! None reads victory-point totals (R2.7). Values are cached within one decision only,
+//! so a player can be used on copied states safely.
+
+use std::sync::OnceLock;
 
 use crate::cards::Payment;
 use crate::components::ObjectiveCard;
@@ -19,14 +20,18 @@ use crate::components::TileType;
 use crate::district::Around;
 use crate::game::{GameState, SPACES};
 use crate::kinds::CELLS;
-use crate::kinds::{BAKER, BAKERY, CHICKEN_YARD, GARDEN, POND, VILLA, VINEYARD};
+use crate::kinds::{
+    ADMINISTRATOR, ARTISAN, BAKER, BAKERY, CHICKEN_YARD, FOUNTAIN, GARDEN, MARKET, MERCHANT, POND,
+    VILLA, VINEYARD,
+};
+use crate::players::params;
 use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator};
 use crate::players::{
     CircleChoice, FountainChoice, Move, Params, PlayerView, SealBuild, Strategy, Take,
 };
 use crate::rng::Generator;
 
-/// The four built-in profiles (Python's subclasses of ScriptedPlayer).
+/// The four built-in profiles (tables of strategies/profiles.toml).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
     Greedy,
@@ -55,63 +60,56 @@ impl Profile {
         }
     }
 
+    fn table(self) -> &'static toml::Table {
+        params::profile_table(self.name()).expect("every profile is a table of profiles.toml")
+    }
+
+    /// The one-line description of strategies/profiles.toml.
     pub fn description(self) -> &'static str {
-        match self {
-            Profile::Greedy => "best immediate value under the shared value model",
-            Profile::Villa => {
-                "grows few large high-chimney villas and completes them; C cards, villa goals"
-            }
-            Profile::Landscape => {
-                "completes landscapes for goods, merchants turn them into coins; A/B cards"
-            }
-            Profile::Bread => {
-                "hoards bread (bakers, bakeries), bread moves to the best depot, pays cards in bread"
-            }
-        }
+        self.table().get("description").and_then(|v| v.as_str()).unwrap_or("")
     }
 
-    /// The profile's weights.
+    /// The profile's weights: `[defaults]` with what its table of profiles.toml changes.
     pub fn params(self) -> Params {
-        let d = Params::default();
-        match self {
-            Profile::Greedy => d,
-            Profile::Villa => Params {
-                chimney: 1.2,
-                villa_complete: 1.5,
-                open_edge: 0.25,
-                landscape_complete: 0.3,
-                dwelling_complete: 0.5,
-                card_match: 0.6,
-                ..d
-            },
-            Profile::Landscape => Params {
-                good: 1.3,
-                coin: 1.6,
-                landscape_complete: 2.0,
-                chimney: 0.3,
-                villa_complete: 0.7,
-                card_match: 0.7,
-                ..d
-            },
-            Profile::Bread => Params {
-                bread: 1.6,
-                bread_move_cost: 1.2,
-                bread_for_cards: 0.8,
-                dwelling_complete: 1.2,
-                ..d
-            },
-        }
+        Params::default()
+            .with_table(self.table())
+            .unwrap_or_else(|e| panic!("profiles.toml [{}]: {e}", self.name()))
     }
 
-    /// The feature kinds whose fountain cards the profile favours.
+    /// The feature kinds whose fountain cards the profile favours (R6.5).
     pub fn favoured(self) -> &'static [u8] {
-        match self {
-            Profile::Greedy => &[],
-            Profile::Villa => &[VILLA],
-            Profile::Landscape => &[POND, GARDEN, VINEYARD, CHICKEN_YARD],
-            Profile::Bread => &[BAKER, BAKERY],
-        }
+        static FAVOURED: OnceLock<[Vec<u8>; 4]> = OnceLock::new();
+        let all = FAVOURED.get_or_init(|| {
+            [Profile::Greedy, Profile::Villa, Profile::Landscape, Profile::Bread].map(|p| {
+                let names = p.table().get("favoured").and_then(|v| v.as_array());
+                names.map_or(Vec::new(), |names| names.iter().map(|n| {
+                    let name = n.as_str().unwrap_or("");
+                    feature_code(name).unwrap_or_else(|| panic!(
+                        "profiles.toml [{}]: unknown feature {name:?}", p.name()))
+                }).collect())
+            })
+        });
+        &all[self as usize]
     }
+}
+
+/// A feature kind by its name in data files (docs/rules.md C1).
+fn feature_code(name: &str) -> Option<u8> {
+    Some(match name {
+        "villa" => VILLA,
+        "pond" => POND,
+        "garden" => GARDEN,
+        "vineyard" => VINEYARD,
+        "chicken_yard" => CHICKEN_YARD,
+        "merchant" => MERCHANT,
+        "baker" => BAKER,
+        "administrator" => ADMINISTRATOR,
+        "artisan" => ARTISAN,
+        "market" => MARKET,
+        "bakery" => BAKERY,
+        "fountain" => FOUNTAIN,
+        _ => return None,
+    })
 }
 
 /// R2.5: (reach shared with the placed pawns, minus the distance to the nearest one).
