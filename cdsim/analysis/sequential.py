@@ -75,7 +75,8 @@ chosen for this test, so it may use every game played so far; summing over stage
 gives the bound. "No fair vector" speaks about the candidates only (within ``±radius``).
 
 Together the chance that a cell ends with a wrong verdict is at most ``alpha``
-(``sum(alphas) <= alpha``). "Undecided" is never wrong, only unhelpful.
+(``sum(alphas) <= alpha``). "Undecided" is never wrong, only unhelpful. The rates measured
+on synthetic cells with exact truth are in docs/statistics.md (tests/test_sequential.py).
 """
 
 from __future__ import annotations
