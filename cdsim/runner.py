@@ -1,8 +1,8 @@
 """Batches of games: seeds, a chunk plan, joblib workers, Parquet parts, manifest, resume.
 
 Reproducibility contract: game ``g`` of a run with seed ``S`` deals setup
-``g // N`` (with --rotate-seats, N = players; else setup = g) from
-``SeedSequence(S, spawn_key=(setup,))``; chunks are fixed ranges of game ids
+``g // N`` (with --rotate-seats, N = players; else setup = g) from the core's seed
+``(S, setup)`` (core/src/rng.rs); chunks are fixed ranges of game ids
 (``chunk_size``), independent of ``--jobs``; workers return rows and only the
 driver writes, one Parquet part per chunk, atomically. So the rows are the same
 for any --jobs, backend, completion order, or kill-and-resume history.
@@ -25,7 +25,11 @@ import numpy as np
 
 from cdsim import __version__, core
 from cdsim.components import load_components
+from cdsim.engine.table import Table
 from cdsim.errors import CdsimError, StrategyFailure
+from cdsim.game import DEFAULT_START_VP
+from cdsim.records import SEAT_FIELDS, digest_rows
+from strategies.registry import BUILTIN, make_lineup, parse_params, spec_overrides
 
 MANIFEST = "manifest.json"
 PARTS = "games"
@@ -222,8 +226,6 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
     """Games first..last-1 on the core, one at a time (worker side): a line-up with a
     user's Python strategy (``cdsim.engine.table``: built-in seats play natively, the
     Python strategy on the Python rules' view, in lock step)."""
-    from cdsim.engine.table import Table
-    from strategies.registry import make_lineup, parse_params
 
     overrides = parse_params(config.strategy_params)
     rows: list[dict[str, Any]] = []
@@ -248,9 +250,6 @@ def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = Fal
     player), as rows: the same rows ``play_chunk_table`` gives, faster."""
     import polars as pl
 
-    from cdsim.game import DEFAULT_START_VP
-    from cdsim.records import SEAT_FIELDS
-    from strategies.registry import parse_params, spec_overrides
 
     module = core.module()
     assert module is not None
@@ -283,7 +282,6 @@ def engine_for(config: RunConfig) -> str:
     seat is a built-in player; ``table`` (a game at a time, the Python rules beside the
     core for the Python strategies' view: cdsim.engine.table) when a seat is a user's
     strategy. Without the core nothing plays: one line."""
-    from strategies.registry import BUILTIN
 
     if not core.available():
         raise CdsimError("the compiled core (cdsim._core) is not installed: run `make "
@@ -583,7 +581,6 @@ def load_rows(run: Path) -> list[dict[str, Any]]:
 
 def run_digest(run: Path) -> str:
     """Digest of a run's sorted rows: equal for equal runs, whatever the history."""
-    from cdsim.records import digest_rows
 
     return digest_rows(load_rows(run))
 

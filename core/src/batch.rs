@@ -1,6 +1,6 @@
 //! A chunk of a run played inside the core, returned as columns (mirrors
 //! `cdsim/runner.py`'s `play_chunk`): game `g` deals setup `setups[g]` from
-//! `SeedSequence(entropy, spawn_key=(setup,))`, with the line-up the runner chose for it.
+//! the seed `(entropy, [setup])` (rng.rs), with the line-up the runner chose for it.
 //! The rows are Python's, in its order: game by game, seat by seat.
 
 use crate::components::Components;

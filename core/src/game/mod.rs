@@ -1,12 +1,12 @@
 //! Game state and the turn loop: setup, movement, building, rewards, phases (R2-R6,
-//! R9); mirrors `cdsim/game.py`.
+//! R9); `cdsim/game.py` states the same rules in Python (the oracle).
 //!
 //! A game is a pure function of (config, players, seed): every shuffle is drawn at
 //! setup from the game's own Generator, and each seat's player gets its own stream.
 //!
 //! Unlike the Python loop, the state is a resumable machine (OpenSpiel's State): it
 //! always knows the decision it waits for (`pending`), the `*_options` methods list
-//! that decision's options in the Python order, and each `apply_*` makes one choice
+//! that decision's options in the order the Python rules list them, and each `apply_*` makes one choice
 //! and runs the game on to the next decision. So a copied state (`Clone`, fixed-size
 //! arrays only) can be played on from any decision point with any players (`run`).
 

@@ -21,24 +21,6 @@ use crate::kinds::{
 };
 use crate::players::{Params, PlayerView};
 
-/// Python's `max(a, b)` on floats: the first unless the second is greater.
-pub fn py_max(a: f64, b: f64) -> f64 {
-    if b > a {
-        b
-    } else {
-        a
-    }
-}
-
-/// Python's `min(a, b)` on floats: the first unless the second is less.
-pub fn py_min(a: f64, b: f64) -> f64 {
-    if b < a {
-        b
-    } else {
-        a
-    }
-}
-
 pub fn reward_value(p: &Params, vp: i32, coins: i32, bread: i32, steps: i32) -> f64 {
     f64::from(vp)
         + p.coin * f64::from(coins)
@@ -94,11 +76,11 @@ pub fn good_interest(view: &PlayerView, p: &Params) -> f64 {
             let card = &view.comps.objectives[id as usize];
             if card.pay {
                 let per: i32 = card.requires.iter().map(|&(_, n)| n).sum();
-                best = py_max(best, card_reward_value(p, card) / f64::from(per) - p.good);
+                best = f64::max(best, card_reward_value(p, card) / f64::from(per) - p.good);
             }
         }
     }
-    py_max(best, 0.0) * 0.5
+    f64::max(best, 0.0) * 0.5
 }
 
 /// The card plan's price of one missing good, coin or feature, in VP.
@@ -187,9 +169,9 @@ pub fn card_plan(view: &PlayerView, p: &Params) -> CardPlan {
             prospect[slot] = if g == 0 {
                 w
             } else if me.bread >= BREAD_PER_MULTIPLE {
-                py_max(failed, w - bread_per * p.bread)
+                f64::max(failed, w - bread_per * p.bread)
             } else {
-                py_max(failed, w - GAP_COST * f64::from(g))
+                f64::max(failed, w - GAP_COST * f64::from(g))
             };
         }
     }
@@ -232,12 +214,12 @@ pub fn card_plan(view: &PlayerView, p: &Params) -> CardPlan {
             }
             if card.pay {
                 for &(key, _) in &card.requires {
-                    good[key] = py_max(good[key], per);
+                    good[key] = f64::max(good[key], per);
                 }
-                coin = py_max(coin, per);
+                coin = f64::max(coin, per);
             } else {
                 for &(key, _) in &card.requires {
-                    have[key] = py_max(have[key], per);
+                    have[key] = f64::max(have[key], per);
                 }
             }
             if g == 0 {
@@ -246,9 +228,9 @@ pub fn card_plan(view: &PlayerView, p: &Params) -> CardPlan {
             let save = worth[slot] - failed;
             uncovered += 1;
             if me.bread < BREAD_PER_MULTIPLE * uncovered {
-                bread = py_max(bread, save / bread_per);
+                bread = f64::max(bread, save / bread_per);
             } else if me.bread - 1 < BREAD_PER_MULTIPLE * uncovered {
-                keep = py_max(keep, save);
+                keep = f64::max(keep, save);
             }
         }
         for (total, unit) in plan.good.iter_mut().zip(good) {
@@ -342,7 +324,7 @@ impl<'a> Evaluator<'a> {
         }
         // incomplete features are worthless at the end: progress counts less late
         let turns_left = 7 * (3 - view.state.phase as i32) + (7 - view.state.round as i32);
-        let progress = py_min(1.0, f64::from(turns_left) / 10.0);
+        let progress = f64::min(1.0, f64::from(turns_left) / 10.0);
         let fountain = p.fountain * fountain_draw_value(view, turns_left);
         let plan = card_plan(view, p);
         // a resource is worth the profile's price or what the plan would buy with it
@@ -356,10 +338,10 @@ impl<'a> Evaluator<'a> {
             fountain_goal,
             progress,
             plan,
-            coin: py_max(p.coin, plan.coin),
-            bread: py_max(p.bread, plan.bread),
+            coin: f64::max(p.coin, plan.coin),
+            bread: f64::max(p.bread, plan.bread),
             step: p.step + plan.step,
-            good: [0, 1, 2, 3].map(|g| py_max(good, plan.good[g])),
+            good: [0, 1, 2, 3].map(|g| f64::max(good, plan.good[g])),
             fountain,
             dwelling_worth: [0.0; 4],
         };
