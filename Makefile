@@ -18,7 +18,8 @@ $(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	touch $@
 
 # The Python suite (it fails if the core did not build), the Rust tests
-# (pure crate, no Python), clippy on the crate and on the binding, ruff and mypy.
+# (pure crate, no Python), clippy on the crate and on the binding, ruff, mypy, and the
+# import layers (pyproject's [tool.importlinter]: dependencies run one way).
 test: install
 	CDSIM_REQUIRE_CORE=1 $(PY) -m pytest
 	cd core && cargo test --quiet
@@ -26,10 +27,12 @@ test: install
 	cd core && PYO3_PYTHON=$(abspath $(PY)) cargo clippy --quiet --all-targets --features python -- -D warnings
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 lint: install
 	$(VENV)/bin/ruff check cdsim strategies reports tests scripts setup.py
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 # The main job: the default study (2, 3 and 4 players x random and scripted players,
 # each recommended vector confirmed on fresh games) and its report. Run again to

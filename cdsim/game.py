@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from cdsim.checking import check_state
 from cdsim.components import Components, load_components
 from cdsim.district import District, Feature
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure
@@ -436,8 +437,6 @@ def play_game(config: GameConfig, strategies: Sequence[Strategy], seed: int,
 def run_game(state: GameState) -> None:
     """R3: 4 phases of 7 rounds, each followed by a scoring phase."""
     checking = state.config.check
-    if checking:
-        from cdsim.checking import check_state
     for phase in range(PHASES):
         state.phase = phase
         state.start_player = phase % state.config.players  # R3.3: passes left

@@ -33,15 +33,26 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from cdsim.components import load_components
 from cdsim.errors import CdsimError
 from cdsim.runner import (
     RunConfig,
+    _versions,
     engine_for,
     read_folder_manifest,
     read_manifest,
     write_json,
 )
-from cdsim.study import CELLS, Job, OnChunk, claim_folder, complete, run_folder
+from cdsim.study import (
+    CELLS,
+    Job,
+    OnChunk,
+    _play,  # the study's work queue: one joblib queue over many runs
+    claim_folder,
+    complete,
+    run_folder,
+)
+from strategies.registry import make_strategy, parse_params
 
 LADDER_MANIFEST = "ladder-manifest.json"
 OnPlan = Callable[[int, int], None]  # (games in the ladder, games already finished)
@@ -61,7 +72,6 @@ class Ladder:
 
     def validate(self) -> None:
         """Every problem a user can cause, as one error line, before anything is written."""
-        from strategies.registry import make_strategy, parse_params
 
         if self.players not in (2, 3, 4):
             raise CdsimError(f"--players must be 2, 3 or 4, got {self.players}")
@@ -134,8 +144,6 @@ def from_manifest(manifest: dict[str, Any]) -> Ladder:
 def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[str, Any]:
     """Create or reopen a ladder folder; returns its manifest. Never overwrites a ladder
     without --force, and --resume refuses another ladder."""
-    from cdsim.components import load_components
-    from cdsim.runner import _versions
 
     ladder.validate()
     components = load_components(ladder.components)
@@ -184,7 +192,6 @@ def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resum
         force: bool = False, on_chunk: OnChunk | None = None, on_plan: OnPlan | None = None
         ) -> dict[str, Any]:
     """Play every unfinished pairing of ``ladder`` into ``root``, all chunks in one queue."""
-    from cdsim.study import _play  # the study's work queue: one joblib queue over many runs
 
     manifest = open_folder(root, ladder, resume, force)
     pairings = ladder.jobs()

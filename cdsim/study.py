@@ -41,11 +41,14 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cdsim.components import load_components
 from cdsim.errors import CdsimError, StrategyFailure, read_toml
+from cdsim.game import DEFAULT_START_VP
 from cdsim.runner import (
     MAX_CHUNK_SIZE,
     MAX_GAMES,
     RunConfig,
+    _versions,
     atomic_write,
     config_from_manifest,
     engine_for,
@@ -57,6 +60,7 @@ from cdsim.runner import (
     unstarted,
     write_json,
 )
+from strategies.registry import make_strategy, parse_params
 
 STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
@@ -243,9 +247,6 @@ class _Check:
 def load_study(path: Path) -> Study:
     """Read and validate a study file: anything wrong is one CdsimError line, before any
     game is played (strategies, parameters and component folders are all loaded here)."""
-    from cdsim.components import load_components
-    from cdsim.game import DEFAULT_START_VP
-    from strategies.registry import make_strategy, parse_params
 
     ck = _Check(path)
     raw = ck.keys(read_toml(path), TOP_KEYS, "")
@@ -419,7 +420,6 @@ def _derived_seed(seed: int) -> int:
 
 def _components(ck: _Check, value: Any, study: Path, where: str) -> str | None:
     """A component path of the study file, relative to the file's folder."""
-    from cdsim.components import load_components
 
     if value is None:
         return None
@@ -561,7 +561,6 @@ def claim_folder(root: Path, kind: str, manifest: str, resume: bool, force: bool
 def open_folder(root: Path, study: Study, resume: bool, force: bool) -> dict[str, Any]:
     """Create or reopen a study folder; returns its manifest. Never overwrites a study
     without --force, and --resume refuses a different study."""
-    from cdsim.runner import _versions
 
     if claim_folder(root, "study", STUDY_MANIFEST, resume, force):
         manifest = read_study_manifest(root)

@@ -13,6 +13,7 @@ from typing import Any
 
 from cdsim.cards import Payment
 from cdsim.components import Components, ObjectiveCard, load_components
+from cdsim.engine.table import Lineup, Table
 from cdsim.game import GameConfig, GameState
 from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
 from cdsim.records import GameRecord
@@ -78,7 +79,6 @@ def check_strategy(factory: Callable[[], Strategy], games: int = 5,
     invariant after every action, the Python rules compared with the core after every
     decision; an illegal choice raises); the same seed must replay the same record, and
     the strategy must pickle."""
-    from cdsim.engine.table import Lineup, Table
 
     records = []
     pickle.loads(pickle.dumps(factory()))

@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from cdsim.errors import CdsimError
 from reports.data import Run, SeatArrays
 from reports.stats import Equivalence, FloatArray, equivalence, seat_design_effect, wilson
+from strategies.registry import make_strategy
 
 SHIFTS = tuple(range(-4, 5))
 
@@ -30,7 +31,6 @@ def check_tolerance(tolerance: float) -> None:
 
 def check_score_blind(run: Run) -> None:
     """Refuse a run whose line-up includes a strategy that reads VP totals."""
-    from strategies.registry import make_strategy
 
     config = run.config
     names = {*config.get("strategies", ()), *config.get("strategy_pool", ())}
