@@ -1,0 +1,18 @@
+"""The ``cdsim`` command line (typer), one module per command group: ``games`` (play,
+score, cards, strategies), ``runs`` (simulate, report, balance, power),
+``component_sets``, ``studies`` and ``ladders``; ``app`` holds what they share and
+``main``. Every user error ends in one line and exit code 2.
+
+Importing a group registers its commands, in the order ``--help`` lists them."""
+
+# isort: off
+from cdsim.cli import games as games
+from cdsim.cli import runs as runs
+from cdsim.cli import component_sets as component_sets
+from cdsim.cli import studies as studies
+from cdsim.cli import ladders as ladders
+from cdsim.cli.app import app, main
+
+# isort: on
+
+__all__ = ["app", "main"]

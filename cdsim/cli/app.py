@@ -1,0 +1,167 @@
+"""The ``cdsim`` application: the typer app, the options and helpers every command group
+shares, and ``main`` (every user error is one line and exit code 2; a stop is 130)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cdsim import __version__
+from cdsim.errors import CdsimError, StrategyFailure
+
+if TYPE_CHECKING:
+    pass
+
+app = typer.Typer(
+    name="cdsim",
+    help="Monte Carlo strategy and balance analyzer for the board game Carpe Diem.\n\n"
+         "Start with `cdsim play --players 3 --seed 1 --trace` to watch one game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+ComponentsOpt = Annotated[Path | None, typer.Option(
+    "--components", help="Folder (or single TOML file) replacing parts of the default "
+    "component set. Default: the reconstructed set shipped in cdsim/data.",
+    envvar="CDSIM_COMPONENTS")]
+
+
+def _parse_ints(text: str, what: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise CdsimError(f"{what} must be comma-separated integers, got {text!r}") from None
+
+
+RunArg = Annotated[Path, typer.Argument(help="Run folder made by `cdsim simulate` (e.g. runs/NAME).",
+                                         show_default=False)]
+ToleranceOpt = Annotated[float, typer.Option(
+    help="Largest seat win-share gap that counts as fair, as a share (0.02 = 2 points).")]
+
+
+class dask_backend:
+    """Context: register and connect the dask backend when asked for."""
+
+    def __init__(self, name: str, scheduler: str | None) -> None:
+        self.name = name
+        self.scheduler = scheduler
+        self.client: Any = None
+
+    def __enter__(self) -> None:
+        if self.name != "dask":
+            return
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise CdsimError("--backend dask needs the dask extra: pip install 'cdsim[dask]'") from None
+        try:
+            self.client = Client(self.scheduler) if self.scheduler else Client(processes=True)
+        except Exception as exc:
+            where = f"--scheduler {self.scheduler!r}" if self.scheduler else "a local dask cluster"
+            raise CdsimError(f"cannot connect to {where} ({type(exc).__name__}: {exc})") from None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        print(f"cdsim {__version__}")
+        raise typer.Exit()
+
+
+DEBUG = {"on": False}  # set by `cdsim --debug ...`
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", callback=version_callback, is_eager=True, help="Show the version.")]
+        = False,
+        debug: Annotated[bool, typer.Option(
+            "--debug", help="On a failing strategy, also print its traceback.")] = False) -> None:
+    DEBUG["on"] = debug
+
+
+# Ctrl-C, SIGTERM and SIGHUP stop every command the same way: finished chunks are kept,
+# the workers are stopped, one line on stderr (with the --resume command when a run, study
+# or ladder folder was being written) and exit code 130 (STOPPED), whichever the signal.
+STOPPED = 130
+RESUME: dict[str, Any] = {}  # set by the commands that write a folder
+
+
+def resume_hint(folder: Path, manifest: str, command: str) -> None:
+    """The folder this command writes, its manifest's name and the command that continues
+    it (printed on a stop once the manifest exists)."""
+    RESUME.update(folder=folder, manifest=manifest, command=command)
+
+
+def _stop_signal(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM, SIGHUP: the same path as Ctrl-C
+
+
+def _stop_workers() -> None:
+    """Shut the loky workers down now rather than when they next fall idle."""
+    module = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(module, "_executor", None)
+    if executor is not None:
+        import contextlib
+
+        with contextlib.suppress(Exception):  # already broken or shut down: nothing to stop
+            executor.shutdown(wait=False, kill_workers=True)
+
+
+def _stopped() -> None:
+    _stop_workers()
+    hint = ""
+    if RESUME:
+        folder = RESUME["folder"]
+        hint = (f"; finished chunks are saved in {folder}: continue with {RESUME['command']}"
+                if (folder / RESUME["manifest"]).is_file() else
+                f"; nothing was saved in {folder}: run the command again")
+    print(f"cdsim: interrupted{hint}", file=sys.stderr)
+    sys.exit(STOPPED)
+
+
+def main() -> None:
+    """Entry point: user errors become one line on stderr and exit code 2; a stop (Ctrl-C,
+    SIGTERM, SIGHUP) exits 130."""
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _stop_signal)
+    try:
+        code = app(standalone_mode=False)
+    except SystemExit as exc:  # a command's own stop message (simulate, study run, ladder)
+        if exc.code == STOPPED:
+            _stop_workers()
+        raise
+    except CdsimError as exc:
+        print(f"cdsim: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except StrategyFailure as exc:  # a bug in a strategy: not bad input, but no traceback
+        if DEBUG["on"] and exc.detail:
+            print(exc.detail.rstrip(), file=sys.stderr)
+        print(f"cdsim: error: {exc}", file=sys.stderr)
+        sys.exit(1)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.TyperException as exc:  # bad flags: typer's usage errors
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `cdsim`: show the help
+            print(exc.format_message())
+            sys.exit(0)
+        print(f"cdsim: error: {exc.format_message()} (see --help)", file=sys.stderr)
+        sys.exit(2)
+    except (typer.Abort, KeyboardInterrupt):
+        _stopped()
+    # typer returns what would be the exit code (Ctrl-C inside a command is its Exit(130))
+    if code == STOPPED:
+        _stopped()
+    if isinstance(code, int) and code:
+        sys.exit(code)

@@ -1,0 +1,196 @@
+"""Commands about one game: play, score, cards, strategies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cdsim.cli.app import (
+    ComponentsOpt,
+    _parse_ints,
+    app,
+)
+from cdsim.components import HAVE_KEYS, REWARD_KEYS, load_components
+from cdsim.errors import CdsimError, StrategyFailure
+from cdsim.kinds import FEATURE_NAMES, GOOD_NAMES
+
+if TYPE_CHECKING:
+    from cdsim.game import GameState
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4 players.")] = 4,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed replays the same game.")] = 0,
+    strategies: Annotated[str, typer.Option(
+        help="Strategy per seat, comma-separated (one name fills every seat). "
+             "See `cdsim strategies`; or module:Class.")] = "random",
+    start_vp: Annotated[str | None, typer.Option(
+        help="Starting VP by seat, e.g. 8,9,10,11 (default: the rulebook's).")] = None,
+    trace: Annotated[bool, typer.Option(help="Print every turn, scoring phase and the districts.")]
+        = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    strategy_params: Annotated[str | None, typer.Option(
+        help="Tweak scripted profiles: villa.chimney=1.5,bread.bread_move_cost=1 "
+             "(fields of strategies/params.py Params).")] = None,
+    setup: Annotated[int | None, typer.Option(
+        help="Play setup N of a `cdsim simulate` run whose --seed is this seed (the deal "
+             "that run's games N*players... used with --rotate-seats, game N without).")] = None,
+    components: ComponentsOpt = None,
+    html_file: Annotated[Path | None, typer.Option(
+        "--html", help="Also write the game as one self-contained HTML page to replay "
+                       "step by step in a browser.")] = None,
+) -> None:
+    """Play one game on the core and print its result. Any line-up: built-in players
+    (mcts too) and your own Python strategies (module:Class) at one table.
+
+    Example: cdsim play --players 2 --strategies mcts,greedy --trace"""
+    from cdsim.engine.render import trace as render_trace
+    from cdsim.engine.table import Table
+    from cdsim.game import CIRCLES
+    from strategies.registry import make_lineup, parse_params
+
+    if not 2 <= players <= 4:
+        raise CdsimError(f"--players must be 2, 3 or 4, got {players}")
+    if not 0 <= seed < 2**63 or (setup is not None and not 0 <= setup < 2**63):
+        raise CdsimError(f"--seed and --setup must be between 0 and 2**63 - 1, got {seed} "
+                         f"and {setup}")
+    vp = _parse_ints(start_vp, "--start-vp") if start_vp else ()
+    if vp and len(vp) != players:
+        raise CdsimError(f"--start-vp needs {players} values (one per seat), got {len(vp)}")
+    if any(not -(2**31) < v < 2**31 for v in vp):
+        raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
+    load_components(components)  # a bad component set is one line before anything plays
+    lineup = make_lineup(strategies.split(","), players, parse_params(strategy_params))
+    table = Table(None if components is None else str(components), lineup, seed, setup, vp,
+                  events=True, mirror=trace or html_file is not None,
+                  where=f"game seed {seed}" + (f" setup {setup}" if setup is not None else ""))
+    recorder = None
+    if html_file is not None:
+        from cdsim.replay import Recorder
+
+        recorder = Recorder(table)
+    try:
+        record = table.play()
+    except StrategyFailure as exc:
+        raise exc.located(lineup.names[exc.seat], f", {table.where} decision "
+                          f"{table.core.decisions + 1}") from None
+    if html_file is not None and recorder is not None:
+        from cdsim.pages import replay_page, write_page
+
+        write_page(html_file, replay_page(recorder.finish()))
+    if as_json:
+        print(json.dumps(_play_json(record)))
+        return
+    if trace:
+        deal = json.loads(table.core.deal())
+        print("\n".join(render_trace(table.event_list(), players, deal["grid"],
+                                     CIRCLES[players], record)))
+        if table.python is not None:
+            _print_districts(table.python)
+    _print_summary(record)
+    if html_file is not None:
+        print(f"\nreplay: {html_file} (open it in a browser)")
+
+
+def _play_json(record: Any) -> dict[str, Any]:
+    return {"seed": record.seed, "players": record.players, "seats": [
+        {"seat": s.seat, "strategy": s.strategy, "start_vp": s.start_vp, "final_vp": s.final_vp,
+         "breakdown": s.breakdown, "scroll": s.scroll, "rank": s.rank, "won": s.won}
+        for s in record.seats]}
+
+
+def _print_districts(state: GameState) -> None:
+    for p in state.players:
+        print(f"\nseat {p.seat + 1} district (board {p.district.board.id if p.district.board else '-'}, "
+              f"frame parts {', '.join(map(str, state.frames[p.seat]))}):")
+        print("\n".join(p.district.render()))
+
+
+def _print_summary(record: Any) -> None:
+    print(f"\ngame seed {record.seed}, {record.players} players"
+          + ("  (winner by scroll-track tie-break)" if record.tiebreak else ""))
+    head = "seat strategy      start cards villas left scroll fount frame  final rank"
+    print(head)
+    for s in record.seats:
+        b = s.breakdown
+        print(f"{s.seat + 1:>4} {s.strategy:<12} {b['start']:>6} {b['cards']:>5} {b['villas']:>6} "
+              f"{b['leftovers']:>4} {b['scroll']:>6} {b['fountains']:>5} {b['frame']:>5} "
+              f"{s.final_vp:>6} {s.rank:>4}{'  winner' if s.won else ''}")
+
+
+
+@app.command()
+def score(
+    position: Annotated[Path, typer.Argument(help="Position TOML file (format in README).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """Rules console: final scoring of one position, and what each listed card pays."""
+    from cdsim.position import load_position, score_position
+
+    comps = load_components(components)
+    result = score_position(load_position(position, comps), comps)
+    lines: list[str] = []
+    cards = []
+    for o in result.cards:
+        paid = dict(zip(GOOD_NAMES, o.paid_goods, strict=True)) | {
+            "coins": o.paid_coins, "bread": o.paid_bread}
+        cards.append({"id": o.card_id, "multiples": o.multiples, "failed": o.failed, "vp": o.vp,
+                      "coins": o.coins, "bread": o.bread, "steps": o.steps, "paid": paid})
+        if as_json:
+            continue
+        card = comps.objectives[o.card_id]
+        if o.failed:
+            lines.append(f"{o.card_id} ({card.describe()}): cannot be fulfilled: -4 VP")
+            continue
+        pays = ", ".join(f"{v} {k}" for k, v in paid.items() if v) or "nothing"
+        gets = ", ".join(f"{v} {k}" for k, v in zip(("vp", "coins", "bread", "steps"),
+                                                    (o.vp, o.coins, o.bread, o.steps), strict=True) if v)
+        lines.append(f"{o.card_id} ({card.describe()}): x{o.multiples}, pays {pays}, gets {gets}")
+    if as_json:
+        print(json.dumps({"final": result.final, "cards": cards}))
+        return
+    print("final scoring: " + ", ".join(f"{k} {v}" for k, v in result.final.items()))
+    print("\n".join(lines))
+
+
+@app.command()
+def cards(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """List the objective and fountain cards with their stable ids."""
+    comps = load_components(components)
+    objectives = []
+    for card in comps.objectives.values():
+        names = GOOD_NAMES if card.pay else HAVE_KEYS
+        objectives.append({
+            "id": card.id, "deck": card.deck, "type": "pay" if card.pay else "have",
+            "requires": {names[k]: n for k, n in card.requires},
+            "reward": {k: v for k, v in zip(REWARD_KEYS, card.reward, strict=True) if v},
+            "text": card.describe(), "provenance": card.provenance})
+    fountains = [{"id": f.id, "goal": FEATURE_NAMES[f.goal], "vp": f.vp,
+                  "provenance": f.provenance} for f in comps.fountains.values()]
+    if as_json:
+        print(json.dumps({"objective": objectives, "fountain": fountains}, indent=1))
+        return
+    for o in objectives:
+        print(f"{o['id']}  {o['text']:<60} [{o['provenance']}]")
+    for f in fountains:
+        print(f"{f['id']}  {f['vp']} VP per complete {f['goal']:<40} [{f['provenance']}]")
+
+
+
+@app.command("strategies")
+def list_strategies() -> None:
+    """List the built-in strategies."""
+    from strategies.registry import BUILTIN, describe
+
+    for name in BUILTIN:
+        print(f"{name:<10} {describe(name)}")
+    print("\nOr your own: --strategies package.module:ClassName (strategies/example.py is "
+          "one to copy).")

@@ -1,0 +1,132 @@
+"""The ladder command: every pairing on the same deals, ratings with intervals."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cdsim.cli.app import (
+    ComponentsOpt,
+    app,
+    resume_hint,
+)
+from cdsim.cli.progress import StudyProgress
+from cdsim.errors import CdsimError
+
+if TYPE_CHECKING:
+    pass
+
+
+@app.command()
+def ladder(
+    strategies: Annotated[str | None, typer.Option(
+        help="The players to rate, comma-separated, at least 2: built-in names (see `cdsim "
+             "strategies`), module:Class, or a built-in at another setting: name@N sets its "
+             "budget (mcts@100 = mcts with 100 playouts), name@param=value any parameter "
+             "(villa@chimney=1.5; chain them: villa@chimney=1.5@open_edge=0.2). Each spelling "
+             "is its own ladder entry and its own name in the rows.")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="Players per game: 2, 3 or 4 (default 2).")] = None,
+    games: Annotated[int | None, typer.Option(
+        help="Games per pairing, a multiple of --players: each deal is played in every seat "
+             "rotation (default 200).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Ladder seed; every pairing plays the same deals (default 0).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Ladder folder to create (default: ladders/<players>p).")] = None,
+    strategy_params: Annotated[str | None, typer.Option(
+        help="Tweak scripted profiles for every spelling of a name: villa.chimney=1.5,... "
+             "(name@param=value on top).")] = None,
+    chunk_size: Annotated[int | None, typer.Option(
+        help="Games per Parquet part (default 100).")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
+    resume: Annotated[bool, typer.Option(
+        help="Continue an interrupted ladder in --out (nothing finished is replayed); "
+             "with no other settings it takes them from the ladder folder.")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite the ladder in --out.")] = False,
+    resamples: Annotated[int, typer.Option(
+        help="Bootstrap resamples of whole deals for the 95% intervals.")] = 200,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the ratings as one JSON object (progress goes to stderr).")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """Rate players against each other: play every pairing on the same deals, fit one rating
+    scale, and write ladder.html (self-contained), ladder.md, ladder.json and charts/.
+
+    \b
+    Example: cdsim ladder --strategies random,greedy,villa,landscape,bread --games 400 --seed 1
+             cdsim ladder --players 3 --strategies greedy,villa@chimney=1.5,bread --games 300
+             cdsim ladder --strategies greedy,mcts@100,mcts@1000 --json
+    \b
+    2 players: every pair of strategies, each deal played both ways (seats rotated), rated by
+    Bradley-Terry. 3-4 players: every combination of N distinct strategies (with fewer
+    strategies than seats: every line-up holding each of them), each deal in all seat
+    rotations, rated by Plackett-Luce on the finishing order. Ratings are on the Elo scale
+    (400 log10 odds; +200 = 76% wins), random = 0 when it plays (else the mean); 95%
+    intervals from a bootstrap over deals. Each pairing is an ordinary run folder,
+    LADDER/cells/KEY (`cdsim report` works on it); all pairings' chunks share one work queue;
+    Ctrl-C keeps every finished chunk and --resume continues; the rows are identical for
+    any --jobs."""
+    from cdsim import ladder as lad
+    from cdsim.runner import check_jobs, check_out, folder_lock
+    from reports.ladder import as_json as ladder_json
+    from reports.ladder import format_text
+    from reports.ladder import write as write_ladder
+
+    check_jobs(jobs)
+    if resamples < 10:
+        raise CdsimError(f"--resamples must be at least 10, got {resamples}")
+    root = out or Path("ladders") / f"{players or 2}p"
+    given: dict[str, Any] = {k: v for k, v in {
+        "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,
+        "chunk_size": chunk_size, "components": str(components) if components else None
+    }.items() if v is not None}
+    if resume and strategies is None and (root / lad.LADDER_MANIFEST).is_file():
+        # the folder's own settings; any flag given must agree with them (checked on opening)
+        spec = replace(lad.from_manifest(lad.read_ladder_manifest(root)), **given)
+    else:
+        if strategies is None and resume:
+            raise CdsimError(f"{root}: no ladder to resume (no {lad.LADDER_MANIFEST}); give "
+                             "its --out, or drop --resume and give --strategies")
+        if strategies is None:
+            raise CdsimError("--strategies is required: the players to rate, e.g. "
+                             "--strategies random,greedy,villa")
+        spec = lad.Ladder(
+            players=2 if players is None else players,
+            strategies=tuple(s.strip() for s in strategies.split(",") if s.strip()),
+            games=200 if games is None else games, seed=0 if seed is None else seed,
+            chunk_size=100 if chunk_size is None else chunk_size, strategy_params=strategy_params,
+            components=str(components) if components else None)
+    spec.validate()  # before the folder is made
+    if resume and not check_out(root).is_dir():
+        raise CdsimError(f"{root}: no ladder to resume (no {lad.LADDER_MANIFEST}); drop --resume "
+                         "to start one")
+    resume_hint(root, lad.LADDER_MANIFEST, f"cdsim ladder --out {root} --resume")
+    start = time.perf_counter()
+    stream = sys.stderr if as_json else sys.stdout
+    with folder_lock(check_out(root), "ladder"), \
+            StudyProgress("ladder", f"ladder {spec.players}p", stream) as progress:
+        try:
+            lad.run(spec, root, jobs, "loky", resume, force, progress.chunk, progress.plan)
+        except KeyboardInterrupt:
+            progress.close()
+            print(f"cdsim: interrupted; finished chunks are saved in {root}: continue with "
+                  f"cdsim ladder --out {root} --resume", file=sys.stderr)
+            sys.exit(130)
+    wall = time.perf_counter() - start
+    page, result = write_ladder(root, resamples=resamples)
+    if as_json:
+        print(json.dumps(ladder_json(result)))
+        return
+    pairings = len(result.manifest["pairings"])
+    print(f"ladder: {pairings} pairing{'s' if pairings > 1 else ''} x {spec.games} games in "
+          f"{root} ({progress.played} games played now in {wall:.1f} s)")
+    print(format_text(result))
+    print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, {page.with_suffix('.json')} "
+          f"and {page.parent / 'charts'}/")

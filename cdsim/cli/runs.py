@@ -1,0 +1,241 @@
+"""Commands about run folders: simulate, report, balance, power."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cdsim.cli.app import (
+    ComponentsOpt,
+    RunArg,
+    ToleranceOpt,
+    _parse_ints,
+    app,
+    dask_backend,
+    resume_hint,
+)
+from cdsim.cli.progress import run_with_progress
+from cdsim.errors import CdsimError, read_toml
+
+if TYPE_CHECKING:
+    pass
+
+
+@app.command()
+def simulate(
+    out: Annotated[Path | None, typer.Option(help="Run folder to create (e.g. runs/NAME).")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help="2, 3 or 4.")] = None,
+    games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
+    strategies: Annotated[str | None, typer.Option(
+        help="One strategy per seat, comma-separated, e.g. villa,landscape,bread,greedy "
+             "(one name fills every seat).")] = None,
+    strategy_pool: Annotated[str | None, typer.Option(
+        help="Instead of --strategies: a pool each seat is drawn from per game.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Run seed (default 0).")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
+    start_vp: Annotated[str | None, typer.Option(help="Starting VP by seat, e.g. 8,9,10,11.")]
+        = None,
+    rotate_seats: Annotated[bool | None, typer.Option(
+        "--rotate-seats/--no-rotate-seats",
+        help="Play each dealt setup in all N cyclic seat rotations (paired design).")] = None,
+    chunk_size: Annotated[int | None, typer.Option(help="Games per Parquet part (default 250).")]
+        = None,
+    resume: Annotated[bool, typer.Option(help="Continue an interrupted run in --out.")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing run in --out.")] = False,
+    backend: Annotated[str, typer.Option(help="loky (this machine) or dask.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        help="Dask scheduler address (with --backend dask); default: a local cluster.")] = None,
+    config: Annotated[Path | None, typer.Option(
+        help="Run file (TOML) holding any of these flags; flags given here override it.")] = None,
+    strategy_params: Annotated[str | None, typer.Option(
+        help="Tweak scripted profiles: villa.chimney=1.5,...")] = None,
+    components: ComponentsOpt = None,
+) -> None:
+    """Play a batch of games in parallel into a run folder (Parquet parts + manifest)."""
+    from cdsim.runner import check_jobs, check_out, folder_lock, prepare, read_manifest, unstarted
+
+    given = {k: v for k, v in {
+        "out": out, "players": players, "games": games, "strategies": strategies,
+        "strategy_pool": strategy_pool, "seed": seed, "start_vp": start_vp,
+        "rotate_seats": rotate_seats, "chunk_size": chunk_size,
+        "strategy_params": strategy_params,
+        "components": str(components) if components else None}.items() if v is not None}
+    settings = _run_file(config) | given
+    if "out" not in settings:
+        raise CdsimError("--out is required (the run folder to create)")
+    run = check_out(Path(str(settings.pop("out"))))
+    if resume and not (run / "manifest.json").exists():
+        if not run.is_dir() or not unstarted(run):
+            raise CdsimError(f"{run}: no run to resume (no manifest.json); drop --resume to "
+                             "start one")
+        if not given.keys() - {"out"} and config is None:  # stopped before its manifest
+            raise CdsimError(f"{run}: the run was stopped before it began (no manifest.json): "
+                             "give its flags (--players, --games, --strategies, ...) to start it")
+    if resume and not given.keys() - {"out"} and (run / "manifest.json").exists():
+        from cdsim.runner import config_from_manifest
+        run_config = config_from_manifest(read_manifest(run))
+    else:
+        run_config = _run_config(settings)
+    if backend not in ("loky", "dask"):
+        raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
+    check_jobs(jobs)
+    resume_hint(run, "manifest.json", f"cdsim simulate --out {run} --resume")
+    run_config.validate()  # before the folder is made
+    with dask_backend(backend, scheduler), folder_lock(run):
+        manifest = prepare(run, run_config, resume, force)
+        run_with_progress(run, manifest, jobs, backend, run_config.games)
+
+
+def _run_file(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    data = read_toml(path)
+    known = {"out", "players", "games", "strategies", "strategy_pool", "seed", "start_vp",
+             "rotate_seats", "chunk_size", "strategy_params", "components"}
+    data = {k.replace("-", "_"): v for k, v in data.items()}
+    for key in data:
+        if key not in known:
+            raise CdsimError(f"{path}: unknown run-file key {key!r} (known: {', '.join(sorted(known))})")
+    for key in ("strategies", "strategy_pool", "start_vp"):
+        if isinstance(data.get(key), list):
+            data[key] = ",".join(str(x) for x in data[key])
+    return data
+
+
+def _run_config(settings: dict[str, Any]) -> Any:
+    from cdsim.runner import RunConfig
+    from strategies.registry import make_strategy, parse_params
+
+    def names(key: str) -> tuple[str, ...]:
+        return tuple(x.strip() for x in str(settings.get(key) or "").split(",") if x.strip())
+
+    for key in ("strategies", "strategy_pool"):
+        for name in names(key):
+            checked_strategy(make_strategy, name, f"--{key.replace('_', '-')}")
+    parse_params(settings.get("strategy_params"))
+    def integer(key: str, default: int) -> int:
+        value = settings.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise CdsimError(f"{key} must be an integer, got {value!r}")
+        try:
+            return int(value)
+        except ValueError:
+            raise CdsimError(f"{key} must be an integer, got {value!r}") from None
+
+    players = integer("players", 4)
+    if players not in (2, 3, 4):
+        raise CdsimError(f"--players must be 2, 3 or 4, got {str(players)[:40]}")
+    lineup = names("strategies")
+    if len(lineup) == 1:  # one name fills every seat, as in `cdsim play`
+        lineup = lineup * players
+    return RunConfig(
+        players=players, games=integer("games", 1000), seed=integer("seed", 0),
+        strategies=lineup, strategy_pool=names("strategy_pool"),
+        start_vp=_parse_ints(str(settings["start_vp"]), "--start-vp")
+        if settings.get("start_vp") else (),
+        rotate_seats=bool(settings.get("rotate_seats", False)),
+        components=settings.get("components"), chunk_size=integer("chunk_size", 250),
+        strategy_params=settings.get("strategy_params"))
+
+
+def checked_strategy(make: Any, name: str, flag: str) -> Any:
+    """make(name), a strategy, or one error line naming the flag: an unknown strategy
+    fails now, not in a worker."""
+    try:
+        return make(name)
+    except CdsimError:
+        raise
+    except Exception as exc:
+        raise CdsimError(f"{flag}: cannot load strategy {name!r} "
+                         f"({type(exc).__name__}: {exc})") from None
+
+
+@app.command()
+def report(
+    run: RunArg,
+    out: Annotated[Path | None, typer.Option(
+        help="Folder for report.html, report.md and charts/ (default: the run folder).")] = None,
+    tolerance: ToleranceOpt = 0.02,
+) -> None:
+    """Balance report of a run: seat and strategy win shares with 95% intervals, tests,
+    VP over the game, convergence, starting-VP analysis, charts (HTML + Markdown).
+
+    Example: cdsim report runs/mix4 (then open runs/mix4/report.html)."""
+    from reports.report import write
+
+    page = write(run, out, tolerance)
+    print(f"wrote {page} (self-contained), {page.with_suffix('.md')} and {page.parent / 'charts'}/")
+
+
+@app.command()
+def balance(
+    run: RunArg,
+    tolerance: ToleranceOpt = 0.02,
+    radius: Annotated[int, typer.Option(
+        help="Search each seat's starting VP within current ± this many points.")] = 6,
+    out: Annotated[Path | None, typer.Option(
+        help="Folder for the chart balance_shift.png (default: the run folder).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")]
+        = False,
+) -> None:
+    """Re-rank the logged games under other starting-VP vectors (exact: no built-in strategy
+    reads VP totals) and find the vector that makes the seats' win shares most equal.
+
+    Example: cdsim balance runs/mix4 --tolerance 0.02. "Within tolerance" means shown by
+    an equivalence test (every pair of seats), not merely "no significant difference"."""
+    from reports import balance as bal
+    from reports import charts
+    from reports.data import open_run, seat_arrays
+    from reports.report import save
+
+    if not 0 <= radius <= 10:
+        raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
+    opened = open_run(run)
+    result = bal.analyse(opened, seat_arrays(opened), tolerance, radius)
+    shifts, share, low, high = result.curves
+    target = (out or run) / "balance_shift.png"
+    save(target, charts.shift_chart(shifts, share, low, high, result.current.vector))
+    if as_json:
+        print(json.dumps(bal.as_json(result) | {"run": str(run), "chart": str(target)}))
+        return
+    print(f"{run}: {result.games} games, {result.players} players")
+    print(bal.format_text(result))
+    print(f"chart: {target}")
+
+
+@app.command()
+def power(
+    players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4.")] = 4,
+    effect: Annotated[float, typer.Option(
+        help="Seat gap to detect: best seat's win share minus the worst's (0.03 = 3 points).")]
+        = 0.03,
+    alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
+    power: Annotated[float, typer.Option("--power", help="Chance of detecting the gap.")] = 0.8,
+) -> None:
+    """How many games a run needs to detect a seat win-share gap of a given size.
+
+    Example: cdsim power --players 3 --effect 0.02."""
+    from reports.stats import power_analysis
+
+    if players not in (2, 3, 4):
+        raise CdsimError(f"--players must be 2, 3 or 4, got {str(players)[:40]}")
+    if not 0.001 <= effect < 2 / players:
+        raise CdsimError(f"--effect must be between 0.001 and {2 / players:.3f} for {players} "
+                         f"players, got {effect:g}")
+    if not 1e-6 <= alpha <= 0.5:
+        raise CdsimError(f"--alpha must be between 0.000001 and 0.5, got {alpha:g}")
+    if not 0.05 <= power <= 0.9999:
+        raise CdsimError(f"--power must be between 0.05 and 0.9999, got {power:g}")
+    try:
+        pw = power_analysis(players, effect, alpha, power)
+    except ValueError as exc:
+        raise CdsimError(str(exc)) from None
+    print(f"{players} players, a seat gap of {effect:.1%} (one seat {effect / 2:.1%} above the fair "
+          f"{1 / players:.1%}, one {effect / 2:.1%} below), {power:.0%} power at the {alpha:g} level:")
+    print(f"  {pw.games_chi2:>8} games  for the all-seat chi-square test (what `cdsim report` runs)")
+    print(f"  {pw.games_pair:>8} games  for a z-test of the two seats that differ")
+    print(f"  {pw.games_ci:>8} games  for every seat's 95% interval to be ±{effect / 2:.1%} or narrower")
+    print("With --rotate-seats, multiply by the run's design effect (the report prints it).")
