@@ -138,3 +138,19 @@ def test_a_state_copies_and_says_what_it_waits_for() -> None:
     assert json.loads(state.record())["players"] == 2
     with pytest.raises(ValueError, match="over"):
         state.apply(0)
+
+
+def test_play_with_mcts_gives_the_same_game_under_other_starting_vp() -> None:
+    """`cdsim play --strategies mcts,greedy --start-vp 30,0 --json` plays the decisions it
+    plays with 8,9 (R2.7): every breakdown but the start is the same."""
+    import subprocess
+    import sys
+
+    def game(start: str) -> list[dict[str, Any]]:
+        out = subprocess.run([sys.executable, "-m", "cdsim", "play", "--players", "2",
+                              "--strategies", "mcts@10,greedy", "--seed", "4", "--start-vp",
+                              start, "--json"], capture_output=True, text=True, check=True)
+        seats: list[dict[str, Any]] = json.loads(out.stdout)["seats"]
+        return [{k: v for k, v in s["breakdown"].items() if k != "start"} for s in seats]
+
+    assert game("30,0") == game("8,9")
