@@ -154,3 +154,21 @@ def test_play_with_mcts_gives_the_same_game_under_other_starting_vp() -> None:
         return [{k: v for k, v in s["breakdown"].items() if k != "start"} for s in seats]
 
     assert game("30,0") == game("8,9")
+
+
+def test_a_user_strategy_plays_simulate_against_mcts_and_greedy(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    import polars as pl
+
+    run = tmp_path / "run"
+    out = subprocess.run([sys.executable, "-m", "cdsim", "simulate", "--out", str(run),
+                          "--players", "3", "--games", "6", "--rotate-seats", "--jobs", "1",
+                          "--strategies", "strategies.example:Builder,mcts@4,greedy"],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    rows = pl.read_parquet(run / "games" / "*.parquet")
+    assert sorted(set(rows["strategy"])) == ["greedy", "mcts@4", "strategies.example:Builder"]
+    assert rows.height == 18 and rows["won"].sum() == 6
+    assert json.loads((run / "manifest.json").read_text())["engine"] == "table"
