@@ -16,7 +16,7 @@ rotated (each deal in all N cyclic rotations):
 
 Every pairing plays the ladder's seed, so deal d is the same deal in every pairing (common
 random numbers: the pairings differ only in who sits at the table). The chunks of every
-pairing go into one joblib work queue (``cdsim.study``'s); only the driver writes
+pairing go into the one joblib work queue (``runner.play_queue``); only the driver writes
 (``runner.save_chunk``), so the rows are the same for any --jobs and any kill-and-resume
 history.
 """
@@ -47,9 +47,9 @@ from cdsim.study import (
     CELLS,
     Job,
     OnChunk,
-    _play,  # the study's work queue: one joblib queue over many runs
     claim_folder,
     complete,
+    play,  # prepares the run folders; their chunks go into runner.play_queue
     run_folder,
 )
 from strategies.registry import make_strategy, parse_params
@@ -201,7 +201,7 @@ def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resum
     start = time.perf_counter()
     try:
         if todo:
-            _play(root, todo, jobs, backend, on_chunk)
+            play(root, todo, jobs, backend, on_chunk)
     finally:
         manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter() - start, 3)
         write_ladder_manifest(root, manifest)

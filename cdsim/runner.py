@@ -503,36 +503,48 @@ def config_from_manifest(manifest: dict[str, Any]) -> RunConfig:
     return RunConfig(**raw)
 
 
-def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
-               on_chunk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Play every unfinished chunk; the driver writes each part as it arrives."""
+OnChunk = Callable[[str, int, int], None]  # (run key, chunk index, games in the chunk)
+
+
+def play_queue(runs: dict[str, tuple[Path, dict[str, Any]]], jobs: int, backend: str,
+               on_chunk: OnChunk | None = None, where: str = "") -> None:
+    """The one work queue (runs, studies and ladders): every unfinished chunk of every run in
+    ``runs`` (key -> (run folder, its manifest from ``prepare``)) goes into one joblib queue;
+    only the driver writes, each part as it arrives (``save_chunk``), so the rows are the
+    same for any --jobs and any completion order. A strategy's failure in one chunk lets the
+    others finish and be kept; then the first failure is raised, naming ``where`` (default:
+    the run folder) as the place --resume continues from."""
     from joblib import Parallel, delayed, parallel_config
 
-    config = config_from_manifest(manifest)
-    plan = [tuple(c) for c in manifest["chunks"]]
-    todo = [i for i in range(len(plan)) if i not in set(manifest["finished"])]
-    start = time.perf_counter()
-    engine = engine_for(config)
-    manifest["engine"] = engine
+    configs = {key: config_from_manifest(m) for key, (_, m) in runs.items()}
+    engines = {key: engine_for(config) for key, config in configs.items()}
+    for key, (_, m) in runs.items():
+        m["engine"] = engines[key]  # written with the run's first finished chunk
 
     def tasks() -> Iterator[Any]:
-        for i in todo:
-            first, last = plan[i]
-            yield delayed(_indexed_chunk)(i, config, first, last, engine)
+        for key, (_, m) in runs.items():
+            finished = set(m["finished"])
+            for index, (first, last) in enumerate(m["chunks"]):
+                if index not in finished:
+                    yield delayed(_indexed_chunk)(key, index, configs[key], first, last,
+                                                  engines[key])
 
     failures: list[StrategyFailure] = []
+    start = time.perf_counter()
     with parallel_config(backend=backend, n_jobs=jobs, **worker_options(backend)):
         results = Parallel(return_as="generator_unordered")(tasks())
         try:
-            for index, rows in results:
+            for key, index, rows in results:
                 if isinstance(rows, StrategyFailure):  # the other chunks go on and are kept
                     failures.append(rows)
                     continue
                 now = time.perf_counter()
-                save_chunk(run, manifest, index, rows, now - start)
+                folder, manifest = runs[key]
+                save_chunk(folder, manifest, index, rows, now - start)
                 start = now
                 if on_chunk is not None:
-                    on_chunk(index, plan[index][1] - plan[index][0])
+                    first, last = manifest["chunks"][index]
+                    on_chunk(key, index, last - first)
         finally:
             close = getattr(results, "close", None)
             if close is not None:
@@ -543,8 +555,19 @@ def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
                     close()
     if failures:
         more = f"; {len(failures) - 1} more chunks failed" if len(failures) > 1 else ""
-        raise failures[0].located(failures[0].strategy, f"{more}; {len(manifest['finished'])} "
-                                  f"finished chunks are kept in {run} (--resume plays the rest)")
+        if not where:
+            (folder, manifest), = runs.values()
+            where = f"{len(manifest['finished'])} finished chunks are kept in {folder}"
+        raise failures[0].located(failures[0].strategy, f"{more}; {where} (--resume plays "
+                                  "the rest)")
+
+
+def run_chunks(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
+               on_chunk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play every unfinished chunk of one run (``play_queue`` with one run);
+    ``on_chunk(index, games)`` after each is written."""
+    tick = None if on_chunk is None else (lambda _key, index, games: on_chunk(index, games))
+    play_queue({str(run): (run, manifest)}, jobs, backend, tick)
     return manifest
 
 
@@ -559,14 +582,14 @@ def play_chunk_frame(config: RunConfig, first: int, last: int, engine: str = "")
     return pl.DataFrame(play_chunk_table(config, first, last))
 
 
-def _indexed_chunk(index: int, config: RunConfig, first: int, last: int,
-                   engine: str = "") -> tuple[int, Any]:
-    """A chunk's rows, or the failure of a strategy in it (returned, not raised, so that
-    the other chunks of the batch finish and are written)."""
+def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: int,
+                   engine: str = "") -> tuple[str, int, Any]:
+    """Worker side: a chunk's rows, or the failure of a strategy in it (returned, not
+    raised, so that the other chunks of the queue finish and are written)."""
     try:
-        return index, play_chunk_frame(config, first, last, engine)
+        return key, index, play_chunk_frame(config, first, last, engine)
     except StrategyFailure as exc:
-        return index, exc
+        return key, index, exc
 
 
 def load_rows(run: Path) -> list[dict[str, Any]]:

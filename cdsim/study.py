@@ -33,8 +33,7 @@ import re
 import shutil
 import sys
 import time
-import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -42,7 +41,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from cdsim.components import load_components
-from cdsim.errors import CdsimError, StrategyFailure, read_toml
+from cdsim.errors import CdsimError, read_toml
 from cdsim.game import DEFAULT_START_VP
 from cdsim.runner import (
     MAX_CHUNK_SIZE,
@@ -50,13 +49,10 @@ from cdsim.runner import (
     RunConfig,
     _versions,
     atomic_write,
-    config_from_manifest,
-    engine_for,
-    play_chunk_frame,
+    play_queue,
     prepare,
     read_folder_manifest,
     read_manifest,
-    save_chunk,
     unstarted,
     write_json,
 )
@@ -670,7 +666,7 @@ def run(study: Study, root: Path, fitter: Fitter, jobs: int = -1, backend: str =
         if not todo:
             break
         try:
-            _play(root, todo, jobs, backend, on_chunk)
+            play(root, todo, jobs, backend, on_chunk)
         finally:
             manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
                                              - start, 3)
@@ -688,58 +684,13 @@ def _prepare(root: Path, job: Job) -> dict[str, Any]:
         raise CdsimError(f"cell {job.key}: {exc}") from None
 
 
-def _play(root: Path, todo: Sequence[Job], jobs: int, backend: str,
-          on_chunk: OnChunk | None) -> None:
-    from joblib import Parallel, delayed, parallel_config
-
-    manifests = {job.key: _prepare(root, job) for job in todo}
-    configs = {key: config_from_manifest(m) for key, m in manifests.items()}
-    engines = {key: engine_for(config) for key, config in configs.items()}
-    for key, m in manifests.items():
-        m["engine"] = engines[key]  # written with the cell's first finished chunk
-
-    def tasks() -> Iterator[Any]:
-        for key, m in manifests.items():
-            finished = set(m["finished"])
-            for index, (first, last) in enumerate(m["chunks"]):
-                if index not in finished:
-                    yield delayed(_cell_chunk)(key, index, configs[key], first, last,
-                                               engines[key])
-
-    failures: list[StrategyFailure] = []
-    last = time.perf_counter()
-    with parallel_config(backend=backend, n_jobs=jobs), warnings.catch_warnings():
-        # on an interrupt, joblib counts the chunks it drops: they are replayed by --resume
-        warnings.filterwarnings("ignore", r".*tasks .*(executed|processed)", UserWarning)
-        results = Parallel(return_as="generator_unordered")(tasks())
-        try:
-            for key, index, rows in results:
-                if isinstance(rows, StrategyFailure):  # the other chunks go on and are kept
-                    failures.append(rows)
-                    continue
-                now = time.perf_counter()
-                save_chunk(run_folder(root, key), manifests[key], index, rows, now - last)
-                last = now
-                if on_chunk is not None:
-                    first, end = manifests[key]["chunks"][index]
-                    on_chunk(key, end - first)
-        finally:
-            close = getattr(results, "close", None)
-            if close is not None:
-                close()
-    if failures:
-        more = f"; {len(failures) - 1} more chunks failed" if len(failures) > 1 else ""
-        raise failures[0].located(failures[0].strategy, f"{more}; finished chunks are kept in "
-                                  f"{root} (--resume plays the rest)")
-
-
-def _cell_chunk(key: str, index: int, config: RunConfig, first: int, last: int, engine: str
-                ) -> tuple[str, int, Any]:
-    """Worker side: one chunk of one cell's run, or the failure of a strategy in it."""
-    try:
-        return key, index, play_chunk_frame(config, first, last, engine)
-    except StrategyFailure as exc:
-        return key, index, exc
+def play(root: Path, todo: Sequence[Job], jobs: int, backend: str,
+         on_chunk: OnChunk | None = None) -> None:
+    """Play the unfinished chunks of every run in ``todo`` (folders under ``root/cells``) in
+    the one work queue (``runner.play_queue``); used by studies and ladders."""
+    runs = {job.key: (run_folder(root, job.key), _prepare(root, job)) for job in todo}
+    tick = None if on_chunk is None else (lambda key, _index, games: on_chunk(key, games))
+    play_queue(runs, jobs, backend, tick, f"finished chunks are kept in {root}")
 
 
 def write_template(path: Path) -> None:
