@@ -62,8 +62,10 @@ core-games:
 bench: install
 	$(PY) scripts/bench.py
 
-# The Python rules replay the core's games decision by decision (a million by default:
-# about 4 games/s per core, so days on 2 cores; ORACLE_GAMES=10000 for an hour).
+# The Python rules replay the core's games decision by decision, every player count and
+# line-up of tests/test_table.py in turn. Measured 2026-11-23 on the shared 2-core
+# machine: about 6 games/s (the mcts line-ups are most of the time), so the default
+# million takes about two days; ORACLE_GAMES=10000 about half an hour.
 ORACLE_GAMES ?= 1000000
 oracle: install
 	$(PY) scripts/oracle.py $(ORACLE_GAMES)

@@ -37,15 +37,24 @@ def _player(p: PlayerState) -> dict[str, Any]:
             "vp": p.current_vp, "district": _district(p.district)}
 
 
-def snapshot(state: GameState) -> dict[str, Any]:
-    """Everything a rule can change, as the core's ``State.snapshot()`` gives it."""
-    out = {"phase": state.phase, "round": state.round, "start_player": state.start_player,
+def _raw(state: GameState) -> dict[str, Any]:
+    return {"phase": state.phase, "round": state.round, "start_player": state.start_player,
            "grid": list(state.grid), "circle_owner": list(state.circle_owner),
            "fountain_deck": list(state.fountain_deck), "light_deck": list(state.light_deck),
            "dark_deck": list(state.dark_deck), "seal": list(state.seal),
            "depots": [list(d) for d in state.depots], "depot_taken": list(state.depot_taken),
            "discarded": state.discarded, "players": [_player(p) for p in state.players]}
-    return dict(json.loads(json.dumps(out)))  # tuples -> lists, as the core's JSON
+
+
+def snapshot(state: GameState) -> dict[str, Any]:
+    """Everything a rule can change, as the core's ``State.snapshot()`` gives it."""
+    return dict(json.loads(json.dumps(_raw(state))))  # tuples -> lists, as the core's JSON
+
+
+def snapshot_text(state: GameState) -> str:
+    """The snapshot as the core writes it (compact JSON, keys sorted): equal text, equal
+    state, so the oracle compares strings and walks the fields only on a difference."""
+    return json.dumps(_raw(state), sort_keys=True, separators=(",", ":"))
 
 
 def first_difference(core: Any, python: Any, path: str = "") -> str | None:
@@ -69,6 +78,8 @@ def first_difference(core: Any, python: Any, path: str = "") -> str | None:
 def compare(core_snapshot: str, state: GameState, where: str) -> None:
     """Raise EngineMismatch naming ``where`` (game and decision) and the first field that
     differs between the core's snapshot (JSON) and the Python rules' state."""
+    if core_snapshot == snapshot_text(state):
+        return
     found = first_difference(json.loads(core_snapshot), snapshot(state))
     if found:
         raise EngineMismatch(f"{where}: the core and the Python rules differ at {found}")
