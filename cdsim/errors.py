@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,10 @@ class StrategyFailure(RuntimeError):
 
     def __init__(self, strategy: str, seat: int, method: str, problem: str, where: str = "",
                  detail: str = "") -> None:
-        # seats are named 1..N to people, as the rulebook counts them
-        super().__init__(f"strategy {strategy!r} (seat {seat + 1}) {problem} in {method}{where}")
+        # seats are named 1..N to people, as the rulebook counts them; seat -1: before any
+        # game (at import or construction: ``method`` says which, e.g. "while importing x")
+        super().__init__(f"strategy {strategy!r} (seat {seat + 1}) {problem} in {method}{where}"
+                         if seat >= 0 else f"strategy {strategy!r} {problem} {method}{where}")
         self.strategy, self.seat, self.method = strategy, seat, method
         self.problem, self.where, self.detail = problem, where, detail
 
@@ -44,6 +47,25 @@ class StrategyFailure(RuntimeError):
 
 class IllegalChoice(StrategyFailure):
     """A strategy returned something that was not among the legal options (a bug in it)."""
+
+
+def user_text(value: object, show: Callable[[object], str] = repr, limit: int = 200) -> str:
+    """``show(value)`` (repr or str) of something a user's code made, on one line and at
+    most ``limit`` characters; never raises, even if its __repr__ or __str__ does."""
+    try:
+        text = show(value)
+        if not isinstance(text, str):
+            raise TypeError(f"{show.__name__} returned {type(text).__name__}")
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        try:
+            kind = type(value).__name__
+        except BaseException:
+            kind = "object"
+        return f"<a {kind} whose {show.__name__}() raised {type(exc).__name__}>"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def read_toml(path: Path, error: type[CdsimError] = CdsimError) -> dict[str, Any]:

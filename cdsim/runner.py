@@ -25,7 +25,7 @@ import numpy as np
 
 from cdsim import __version__, core
 from cdsim.components import load_components
-from cdsim.engine.table import Table
+from cdsim.engine.table import Table, check_decision_timeout, decision_timeout
 from cdsim.errors import CdsimError, StrategyFailure
 from cdsim.game import DEFAULT_START_VP
 from cdsim.records import SEAT_FIELDS, digest_rows
@@ -149,6 +149,9 @@ class RunConfig:
     chunk_size: int = 250
     strategy_params: str | None = None
     components_digest: str = field(default="", compare=False)
+    # a user strategy's time limit per decision (s; 0: none): recorded, not the run's
+    # identity (--resume may change it); the process's --decision-timeout by default
+    decision_timeout: float = field(default_factory=decision_timeout, compare=False)
 
     def validate(self) -> None:
         if self.players not in (2, 3, 4):
@@ -180,6 +183,7 @@ class RunConfig:
         if self.strategies and len(self.strategies) != self.players:
             raise CdsimError(f"--strategies names {len(self.strategies)} strategies for "
                              f"{self.players} players (one per seat)")
+        check_decision_timeout(self.decision_timeout)
         if self.rotate_seats and self.games % self.players:
             raise CdsimError(f"--rotate-seats plays every setup in all {self.players} seat "
                              f"rotations: --games must be a multiple of {self.players}")
@@ -188,6 +192,7 @@ class RunConfig:
         """What must match for --resume to continue a run."""
         d = asdict(self)
         d.pop("components")  # the path may move; the digest is what matters
+        d.pop("decision_timeout")  # how long a strategy may think, not what it plays
         return d
 
 
@@ -225,24 +230,87 @@ def replay_command(config: RunConfig, game: int) -> str:
 def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
     """Games first..last-1 on the core, one at a time (worker side): a line-up with a
     user's Python strategy (``cdsim.engine.table``: built-in seats play natively, the
-    Python strategy on the Python rules' view, in lock step)."""
+    Python strategy on the Python rules' view, in lock step). A strategy that fails
+    (anything in its code, its time limit, a choice not offered) is a StrategyFailure
+    naming the game, the decision and the command that replays it."""
 
     overrides = parse_params(config.strategy_params)
     rows: list[dict[str, Any]] = []
+    watch = _watcher()
     for game in range(first, last):
         setup, names = lineup_for(config, game)
-        table = Table(config.components, make_lineup(names, config.players, overrides),
-                      config.seed, setup, config.start_vp, where=f"game {game}")
+        table = None
         try:
+            table = Table(config.components, make_lineup(names, config.players, overrides),
+                          config.seed, setup, config.start_vp, where=f"game {game}",
+                          decision_timeout=config.decision_timeout or None, watch=watch)
             record = table.play()
         except StrategyFailure as exc:  # named as the user gave it (module:Class)
-            raise exc.located(names[exc.seat], f", game {game} (setup {setup}) decision "
-                              f"{table.core.decisions + 1}; replay it with: "
-                              f"{replay_command(config, game)}") from None
+            name = names[exc.seat] if exc.seat >= 0 else exc.strategy
+            decision = "" if table is None else f" decision {table.core.decisions + 1}"
+            raise exc.located(name, f", game {game} (setup {setup}){decision}; replay it "
+                              f"with: {replay_command(config, game)}") from None
         for row in record.rows():
             row.update(game=game, setup=setup, seed=config.seed)
             rows.append(row)
     return rows
+
+
+# A worker that dies (a crash, a kill, os._exit called another way) says nothing: so while a
+# user strategy decides, a worker started by a cdsim driver keeps a one-line note of where
+# it is in a file of its own (DRIVER_ENV names the driver), which the driver reads when
+# joblib reports the worker dead (``dead_worker_note``; cdsim.cli.app sets DRIVER_ENV).
+DRIVER_ENV = "CDSIM_DRIVER"
+_NOTE: dict[str, int] = {}
+
+
+def notes_folder(driver: int) -> Path:
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / f"cdsim-{driver}-workers"
+
+
+def _watcher() -> Callable[[str | None], None] | None:
+    """The note keeper of this worker, or None where there is no driver to read notes
+    (the driver itself, --jobs 1, or a worker of another kind)."""
+    if os.environ.get(DRIVER_ENV) != str(os.getppid()):
+        return None
+    return _note
+
+
+def _note(text: str | None) -> None:
+    try:
+        if "fd" not in _NOTE:
+            folder = notes_folder(os.getppid())
+            folder.mkdir(exist_ok=True)
+            _NOTE["fd"] = os.open(folder / str(os.getpid()), os.O_CREAT | os.O_WRONLY, 0o600)
+        data = (text or "").encode("utf-8", "replace")[:2000] + b"\n"
+        os.pwrite(_NOTE["fd"], data.ljust(2048), 0)
+    except OSError:
+        pass  # a note is a courtesy: never fail a game for it
+
+
+def dead_worker_note() -> str | None:
+    """What a dead worker of this driver was doing, if it was in a user strategy's decision
+    (the notes of workers that ended normally are empty): a last word ("!...", written by
+    a worker that stopped itself) first, else the note left longest ago (loky stops the
+    other workers after the first death)."""
+    folder = notes_folder(os.getpid())
+    notes: list[tuple[bool, float, str]] = []
+    try:
+        for path in folder.iterdir():
+            line = path.read_text(errors="replace").split("\n", 1)[0].strip()
+            if line:
+                notes.append((not line.startswith("!"), path.stat().st_mtime, line))
+    except OSError:
+        pass
+    return min(notes)[2].lstrip("!") if notes else None
+
+
+def clear_notes() -> None:
+    import shutil
+
+    shutil.rmtree(notes_folder(os.getpid()), ignore_errors=True)
 
 
 def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = False) -> Any:
@@ -361,6 +429,7 @@ def _schemas() -> tuple[Any, Any]:
         chunk_size: int
         strategy_params: str | None
         components_digest: str = ""
+        decision_timeout: float = 10.0  # manifests before it: the default
 
     class Manifest(BaseModel):
         model_config = ConfigDict(strict=True, extra="allow")
@@ -463,6 +532,7 @@ def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str
                 raise CdsimError(f"{run}: its manifest was made with another configuration; "
                                  "use a new --out, or --force to start over")
             _check_parts(run, manifest["finished"])
+            manifest["config"]["decision_timeout"] = config.decision_timeout  # this command's
             return manifest
         if not force:
             raise CdsimError(f"{run} already holds a run: --resume to continue it, "

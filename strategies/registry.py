@@ -17,13 +17,13 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from cdsim import core
 from cdsim.cards import Payment
 from cdsim.components import ObjectiveCard
-from cdsim.engine.table import Lineup
-from cdsim.errors import CdsimError
+from cdsim.engine.table import Lineup, decision_timeout, user_code, user_failure
+from cdsim.errors import CdsimError, StrategyFailure, user_text
 from cdsim.players import (
     CircleChoice,
     FountainChoice,
@@ -242,10 +242,22 @@ def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
         raise CdsimError(f"unknown strategy {spec!r} (built-in: {', '.join(BUILTIN)}; "
                          "or module:Class)")
     module_name, _, attr = spec.partition(":")
+    if not all(part.isidentifier() for part in module_name.split(".")) or \
+            not attr.isidentifier():
+        raise CdsimError(f"unknown strategy {spec!r}: give a built-in name ({', '.join(BUILTIN)}) "
+                         "or package.module:ClassName")
     try:
-        module = importlib.import_module(module_name)
+        with user_code(decision_timeout()):  # its import runs the user's code
+            module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise CdsimError(f"strategy {spec!r}: cannot import {module_name!r}: {exc}") from None
+        raise CdsimError(f"strategy {spec!r}: cannot import {module_name!r}: "
+                         f"{user_text(exc, str)}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # anything else the module does is a bug in it
+        problem, detail = user_failure(exc, decision_timeout())
+        raise StrategyFailure(spec, -1, f"while importing {module_name}", problem,
+                              detail=detail) from None
     factory = getattr(module, attr, None)
     if factory is None:
         raise CdsimError(f"strategy {spec!r}: {module_name} has no class {attr!r}")
@@ -253,13 +265,21 @@ def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
         raise CdsimError(f"strategy {spec!r}: {module_name}.{attr} is a "
                          f"{type(factory).__name__}, not a strategy class")
     try:
-        strategy = factory()
-    except Exception as exc:
-        raise CdsimError(f"strategy {spec!r}: {attr}() failed: {type(exc).__name__}: {exc}") from None
-    if not isinstance(strategy, Strategy):
+        with user_code(decision_timeout()):
+            strategy: Any = factory()
+            ok = isinstance(strategy, Strategy)
+            if ok:
+                bool(strategy.reads_scores)  # read again by every table (may run its code)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        problem, detail = user_failure(exc, decision_timeout())
+        raise StrategyFailure(spec, -1, f"while being made ({attr}())", problem,
+                              detail=detail) from None
+    if not ok:
         raise CdsimError(f"strategy {spec!r} does not implement the Strategy protocol "
                          "(name, reads_scores and the choose_* methods)")
-    return strategy
+    return cast(Strategy, strategy)  # checked above
 
 
 def make_lineup(specs: Sequence[str], players: int, overrides: Overrides | None = None) -> Lineup:

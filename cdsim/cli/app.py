@@ -3,6 +3,7 @@ shares, and ``main`` (every user error is one line and exit code 2; a stop is 13
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -36,6 +37,21 @@ def _parse_ints(text: str, what: str) -> tuple[int, ...]:
         return tuple(int(x) for x in text.split(",") if x.strip())
     except ValueError:
         raise CdsimError(f"{what} must be comma-separated integers, got {text!r}") from None
+
+
+DecisionTimeoutOpt = Annotated[float | None, typer.Option(
+    "--decision-timeout", metavar="SECONDS", envvar="CDSIM_DECISION_TIMEOUT",
+    help="Time limit for each decision of a Python strategy (module:Class), also for its "
+         "import and construction: one over it stops the command with one line naming the "
+         "strategy, the game and the decision (exit 1). 0: no limit. Built-in players have "
+         "none. [default: 10]", show_default=False)]
+
+
+def use_decision_timeout(seconds: float | None) -> None:
+    """A command's --decision-timeout: this process's limit (runs record it)."""
+    from cdsim.engine.table import set_decision_timeout
+
+    set_decision_timeout(seconds)
 
 
 RunArg = Annotated[Path, typer.Argument(help="Run folder made by `cdsim simulate` (e.g. runs/NAME).",
@@ -128,10 +144,48 @@ def _stopped() -> None:
     sys.exit(STOPPED)
 
 
+def _clear_worker_notes() -> None:
+    runner = sys.modules.get("cdsim.runner")
+    if runner is not None:
+        runner.clear_notes()
+
+
+def _mark_driver() -> None:
+    """The workers this process starts keep a note of where they are for it (read if one
+    dies: cdsim.runner.dead_worker_note); the notes go when it ends."""
+    if os.environ.get("CDSIM_DRIVER") != str(os.getpid()):
+        import atexit
+
+        os.environ["CDSIM_DRIVER"] = str(os.getpid())
+        atexit.register(_clear_worker_notes)
+
+
+def _worker_died(exc: BaseException) -> None:
+    """A worker process ended without a word (killed, crashed, exited): one line naming
+    what it was doing when a user strategy was deciding, the folder's resume hint, exit 1."""
+    import re
+
+    _stop_workers()
+    runner = sys.modules.get("cdsim.runner")
+    note = runner.dead_worker_note() if runner is not None else None
+    codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(exc))
+    how = f" (exit code {codes.group(1)})" if codes else ""
+    doing = f": {note}" if note else ""
+    hint = ""
+    if RESUME:
+        folder = RESUME["folder"]
+        hint = (f"; finished chunks are kept in {folder}: continue with {RESUME['command']}"
+                if (folder / RESUME["manifest"]).is_file() else "")
+    print(f"cdsim: error: a worker process died{how}{doing}{hint}", file=sys.stderr)
+    sys.exit(1)
+
+
 def main() -> None:
-    """Entry point: user errors become one line on stderr and exit code 2; a stop (Ctrl-C,
-    SIGTERM, SIGHUP) exits 130."""
+    """Entry point: user errors become one line on stderr and exit code 2; a failing
+    strategy or a worker that died, exit code 1; a stop (Ctrl-C, SIGTERM, SIGHUP), 130."""
     import signal
+
+    _mark_driver()
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
@@ -160,6 +214,10 @@ def main() -> None:
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
         _stopped()
+    except Exception as exc:
+        if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool"):
+            _worker_died(exc)
+        raise
     # typer returns what would be the exit code (Ctrl-C inside a command is its Exit(130))
     if code == STOPPED:
         _stopped()

@@ -10,8 +10,10 @@ import typer
 
 from cdsim.cli.app import (
     ComponentsOpt,
+    DecisionTimeoutOpt,
     _parse_ints,
     app,
+    use_decision_timeout,
 )
 from cdsim.components import HAVE_KEYS, REWARD_KEYS, load_components
 from cdsim.errors import CdsimError, StrategyFailure
@@ -43,6 +45,7 @@ def play(
     html_file: Annotated[Path | None, typer.Option(
         "--html", help="Also write the game as one self-contained HTML page to replay "
                        "step by step in a browser.")] = None,
+    decision_timeout: DecisionTimeoutOpt = None,
 ) -> None:
     """Play one game on the core and print its result. Any line-up: built-in players
     (mcts too) and your own Python strategies (module:Class) at one table.
@@ -50,6 +53,7 @@ def play(
     Example: cdsim play --players 2 --strategies mcts,greedy --trace"""
     from cdsim.engine.render import trace as render_trace
     from cdsim.engine.table import Table
+    from cdsim.engine.table import decision_timeout as time_limit
     from cdsim.game import CIRCLES
     from strategies.registry import make_lineup, parse_params
 
@@ -63,10 +67,12 @@ def play(
         raise CdsimError(f"--start-vp needs {players} values (one per seat), got {len(vp)}")
     if any(not -(2**31) < v < 2**31 for v in vp):
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
+    use_decision_timeout(decision_timeout)
     load_components(components)  # a bad component set is one line before anything plays
     lineup = make_lineup(strategies.split(","), players, parse_params(strategy_params))
     table = Table(None if components is None else str(components), lineup, seed, setup, vp,
                   events=True, mirror=trace or html_file is not None,
+                  decision_timeout=time_limit() or None,
                   where=f"game seed {seed}" + (f" setup {setup}" if setup is not None else ""))
     recorder = None
     if html_file is not None:

@@ -13,8 +13,10 @@ import typer
 
 from cdsim.cli.app import (
     ComponentsOpt,
+    DecisionTimeoutOpt,
     app,
     resume_hint,
+    use_decision_timeout,
 )
 from cdsim.cli.progress import StudyProgress
 from cdsim.errors import CdsimError
@@ -55,6 +57,7 @@ def ladder(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the ratings as one JSON object (progress goes to stderr).")] = False,
     components: ComponentsOpt = None,
+    decision_timeout: DecisionTimeoutOpt = None,
 ) -> None:
     """Rate players against each other: play every pairing on the same deals, fit one rating
     scale, and write ladder.html (self-contained), ladder.md, ladder.json and charts/.
@@ -80,6 +83,7 @@ def ladder(
     from reports.ladder import write as write_ladder
 
     check_jobs(jobs)
+    use_decision_timeout(decision_timeout)  # every pairing's run records it
     if resamples < 10:
         raise CdsimError(f"--resamples must be at least 10, got {resamples}")
     root = out or Path("ladders") / f"{players or 2}p"

@@ -10,15 +10,17 @@ import typer
 
 from cdsim.cli.app import (
     ComponentsOpt,
+    DecisionTimeoutOpt,
     RunArg,
     ToleranceOpt,
     _parse_ints,
     app,
     dask_backend,
     resume_hint,
+    use_decision_timeout,
 )
 from cdsim.cli.progress import run_with_progress
-from cdsim.errors import CdsimError, read_toml
+from cdsim.errors import CdsimError, StrategyFailure, read_toml
 
 if TYPE_CHECKING:
     pass
@@ -53,10 +55,12 @@ def simulate(
     strategy_params: Annotated[str | None, typer.Option(
         help="Tweak scripted profiles: villa.chimney=1.5,...")] = None,
     components: ComponentsOpt = None,
+    decision_timeout: DecisionTimeoutOpt = None,
 ) -> None:
     """Play a batch of games in parallel into a run folder (Parquet parts + manifest)."""
     from cdsim.runner import check_jobs, check_out, folder_lock, prepare, read_manifest, unstarted
 
+    use_decision_timeout(decision_timeout)
     given = {k: v for k, v in {
         "out": out, "players": players, "games": games, "strategies": strategies,
         "strategy_pool": strategy_pool, "seed": seed, "start_vp": start_vp,
@@ -75,8 +79,13 @@ def simulate(
             raise CdsimError(f"{run}: the run was stopped before it began (no manifest.json): "
                              "give its flags (--players, --games, --strategies, ...) to start it")
     if resume and not given.keys() - {"out"} and (run / "manifest.json").exists():
+        from dataclasses import replace
+
+        from cdsim.engine.table import decision_timeout as time_limit
         from cdsim.runner import config_from_manifest
-        run_config = config_from_manifest(read_manifest(run))
+        # its own settings; the time limit is this command's
+        run_config = replace(config_from_manifest(read_manifest(run)),
+                             decision_timeout=time_limit())
     else:
         run_config = _run_config(settings)
     if backend not in ("loky", "dask"):
@@ -146,7 +155,9 @@ def checked_strategy(make: Any, name: str, flag: str) -> Any:
     fails now, not in a worker."""
     try:
         return make(name)
-    except CdsimError:
+    except CdsimError as exc:
+        raise CdsimError(f"{flag}: {exc}") from None
+    except StrategyFailure:  # its import or construction failed: a bug in it (exit 1)
         raise
     except Exception as exc:
         raise CdsimError(f"{flag}: cannot load strategy {name!r} "

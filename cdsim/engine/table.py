@@ -14,22 +14,65 @@ checking: the core plays it alone.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+import os
+import signal
+import threading
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 
 from cdsim import core
 from cdsim.components import Components, load_components
 from cdsim.engine.oracle import EngineMismatch, compare, snapshot
-from cdsim.errors import CdsimError, StrategyFailure
+from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
 from cdsim.game import DEFAULT_START_VP, GameConfig, GameState, run_game
 from cdsim.players import PlayerView, Strategy
 from cdsim.records import SEAT_FIELDS, GameRecord, SeatRecord
 from cdsim.scoring import final_scoring
 
 T = TypeVar("T")
+
+
+# A user strategy's time limit per decision (also its import and construction), in
+# seconds; 0: none. A command's --decision-timeout sets it for the process (each run
+# records it in its manifest: RunConfig.decision_timeout); CDSIM_DECISION_TIMEOUT too.
+DEFAULT_DECISION_TIMEOUT = 10.0
+MAX_DECISION_TIMEOUT = 86_400.0
+_TIMEOUT: dict[str, float] = {}
+
+
+def decision_timeout() -> float:
+    """This process's time limit for a user strategy's decision (see set_decision_timeout)."""
+    if "seconds" in _TIMEOUT:
+        return _TIMEOUT["seconds"]
+    text = os.environ.get("CDSIM_DECISION_TIMEOUT", "").strip()
+    if not text:
+        return DEFAULT_DECISION_TIMEOUT
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")  # refused, with the variable named, by check_decision_timeout
+
+
+def check_decision_timeout(seconds: float, flag: str = "--decision-timeout") -> float:
+    """A time limit a run can hold: 0 (none) up to a day, or one error line."""
+    if not 0 <= seconds <= MAX_DECISION_TIMEOUT:  # nan fails too
+        raise CdsimError(f"{flag} (or CDSIM_DECISION_TIMEOUT) must be a number of seconds "
+                         f"between 0 (no limit) and {MAX_DECISION_TIMEOUT:,.0f}, got "
+                         f"{str(seconds)[:40]}")
+    return seconds
+
+
+def set_decision_timeout(seconds: float | None) -> None:
+    """Set this process's time limit (None: back to CDSIM_DECISION_TIMEOUT or the default)."""
+    if seconds is None:
+        _TIMEOUT.pop("seconds", None)
+    else:
+        _TIMEOUT["seconds"] = check_decision_timeout(seconds)
 
 
 def _index(choice: object, options: Sequence[object]) -> int | None:
@@ -44,13 +87,100 @@ def _index(choice: object, options: Sequence[object]) -> int | None:
     return None
 
 
+class DecisionTimeout(BaseException):
+    """Raised inside a strategy's code when its decision outlasts the time limit (a
+    BaseException, so the strategy's own ``except Exception`` does not swallow it)."""
+
+
+class ExitCalled(BaseException):
+    """A strategy called ``os._exit`` (it is replaced while a strategy's code runs, so a
+    worker or ``cdsim play`` does not vanish with exit code 0)."""
+
+    def __init__(self, code: object) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+_REAL_EXIT = os._exit
+# A strategy that swallows DecisionTimeout gets it again every second; after this many it is
+# stopped the hard way (``user_code``'s ``stuck``).
+GRACE_ALARMS = 3
+_ALARM: dict[str, Any] = {}
+
+
+def _refuse_exit(status: int = 0) -> NoReturn:
+    raise ExitCalled(status)
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    _ALARM["fired"] = _ALARM.get("fired", 0) + 1
+    if _ALARM["fired"] > GRACE_ALARMS:
+        _ALARM["stuck"]()
+    raise DecisionTimeout
+
+
+def _stop_stuck(text: str) -> NoReturn:
+    """The last resort for a strategy that ignores its time limit: one line, exit code 1
+    (what finished is already on disk), or in a worker with a note for the driver
+    (``note``), a kill the driver reports."""
+    import sys
+
+    sys.stderr.write(f"cdsim: error: {text}\n")
+    sys.stderr.flush()
+    _REAL_EXIT(1)
+
+
+@contextmanager
+def user_code(limit: float | None = None,
+              stuck: Callable[[], None] | None = None) -> Iterator[None]:
+    """Run a user's strategy code (import, construction, a decision): ``os._exit`` raises
+    ``ExitCalled`` instead of ending the process, and after ``limit`` seconds (None or 0:
+    no limit) ``DecisionTimeout`` is raised in it, again every second should it catch it,
+    and at the fourth time ``stuck()`` ends the process (by default with one line). The
+    alarm is SIGALRM: on the main thread only, where cdsim plays; elsewhere no limit."""
+    alarm = bool(limit) and hasattr(signal, "setitimer") and \
+        threading.current_thread() is threading.main_thread()
+    old_handler: Any = None
+    if alarm:
+        _ALARM.update(fired=0, stuck=stuck or (lambda: _stop_stuck(
+            f"a Python strategy ignored its time limit of {limit:g} s (--decision-timeout) "
+            "and was stopped")))
+        old_handler = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, float(limit or 0), 1.0)
+    os._exit = _refuse_exit
+    try:
+        yield
+    finally:
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_handler)
+        os._exit = _REAL_EXIT
+
+
+def user_failure(exc: BaseException, limit: float | None = None) -> tuple[str, str]:
+    """(what a strategy's code did, its traceback) for an exception out of ``user_code``."""
+    if isinstance(exc, DecisionTimeout):
+        return (f"took longer than the decision time limit of {limit or 0:g} s "
+                "(--decision-timeout sets it)", "")
+    if isinstance(exc, ExitCalled):
+        return f"called os._exit({user_text(exc.code)})", ""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({user_text(exc.code)})", traceback.format_exc()
+    return (f"raised {type(exc).__name__}: {user_text(exc, str)}".rstrip(": "),
+            traceback.format_exc())
+
+
 class _Seat:
     """The strategy the Python rules ask for one seat. It takes the decision on the core
     (a built-in player there, or the user's strategy on the Python view), applies it to
-    the core, and hands the Python rules the same option."""
+    the core, and hands the Python rules the same option. A user strategy's decision runs
+    in ``user_code`` (a time limit, no os._exit); whatever goes wrong in it (any
+    exception, sys.exit, the time limit, a return that was not offered or cannot even be
+    printed) is a ``StrategyFailure`` naming the seat and the decision."""
 
-    def __init__(self, table: Table, name: str, bot: Any, strategy: Strategy | None) -> None:
-        self.name = name
+    def __init__(self, table: Table, seat: int, name: str, bot: Any,
+                 strategy: Strategy | None) -> None:
+        self.name, self.seat = name, seat
         self.reads_scores = bool(strategy.reads_scores) if strategy is not None else False
         self._table, self._bot, self._strategy = table, bot, strategy
 
@@ -61,13 +191,45 @@ class _Seat:
         if self._strategy is None:
             i = int(self._bot.choose(table.core))
         else:
-            choice = ask(self._strategy)
-            found = _index(choice, options)
-            if found is None:
-                return choice  # not offered: the Python rules raise IllegalChoice
-            i = found
+            i = self._ask(what, options, ask, self._strategy)
         table.core.apply(i)
         return options[i]
+
+    def _ask(self, what: str, options: Sequence[T], ask: Callable[[Strategy], T],
+             strategy: Strategy) -> int:
+        table, method = self._table, f"choose_{what}"
+        limit, watch = table.decision_timeout, table.watch
+        who = f"strategy {self.name!r} (seat {self.seat + 1})"
+        at = f"{method}, {table.where or 'game'} decision {table.core.decisions + 1}"
+        if watch is not None:  # e.g. a worker's note of where it is, should it die
+            watch(f"{who} was deciding in {at}")
+
+        def stuck() -> None:  # it swallowed DecisionTimeout, again and again
+            text = (f"{who} ignored the decision time limit of {limit or 0:g} s in {at} and "
+                    "was stopped")
+            if watch is None:
+                _stop_stuck(text)
+            watch("!" + text)  # its last word: the driver reports the worker's death with it
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        try:
+            with user_code(limit, stuck):
+                choice = ask(strategy)
+                found = _index(choice, options)  # an __eq__ of the strategy's own may run
+                shown = None if found is not None else user_text(choice)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            problem, detail = user_failure(exc, limit)
+            raise StrategyFailure(self.name, self.seat, method, problem,
+                                  detail=detail) from None
+        finally:
+            if watch is not None:
+                watch(None)
+        if found is None:
+            raise IllegalChoice(self.name, self.seat, method,
+                                f"chose {shown}, not one of the options offered")
+        return found
 
     def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
         return self._decide("start", view, options, lambda s: s.choose_start(view, options))
@@ -124,6 +286,11 @@ class Table:
     # called before each decision the Python rules ask for (so only with them beside the
     # core), e.g. cdsim.replay.Recorder.mark
     on_decision: Callable[[], None] | None = None
+    # a user strategy's time limit per decision, in seconds (None or 0: none)
+    decision_timeout: float | None = None
+    # told where a user strategy is deciding before its code runs, and None after
+    # (cdsim.runner: a worker's note, read by the driver should the worker die)
+    watch: Callable[[str | None], None] | None = None
     python: GameState | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -136,9 +303,10 @@ class Table:
                                  self.seed, self.setup, self.check, self.events)
         if self.check or self.mirror or not self.lineup.all_builtin:
             comps: Components = load_components(self.components)
-            seats = [_Seat(self, name, None if isinstance(p, Strategy) else p,
+            seats = [_Seat(self, seat, name, None if isinstance(p, Strategy) else p,
                            p if isinstance(p, Strategy) else None)
-                     for name, p in zip(self.lineup.names, self.lineup.players, strict=True)]
+                     for seat, (name, p) in enumerate(zip(self.lineup.names,
+                                                          self.lineup.players, strict=True))]
             seq = (np.random.SeedSequence(self.seed) if self.setup is None else
                    np.random.SeedSequence(self.seed, spawn_key=(self.setup,)))
             config, deal = GameConfig(n, start_vp, comps), json.loads(self.core.deal())
@@ -166,8 +334,8 @@ class Table:
             try:
                 run_game(self.python)
             except StrategyFailure as exc:  # the rules wrap what a seat raised
-                if isinstance(exc.__cause__, EngineMismatch):
-                    raise exc.__cause__ from None
+                if isinstance(exc.__cause__, EngineMismatch | StrategyFailure):
+                    raise exc.__cause__ from None  # a seat's own (_Seat names it exactly)
                 raise
             if not self.core.is_over():
                 raise EngineMismatch(f"{self.where or 'game'}: the Python rules ended the game, "
