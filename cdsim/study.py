@@ -1,33 +1,49 @@
-"""``cdsim study run``: player counts x player populations (x design variants) in one go.
+"""``cdsim study run``: player counts x player populations (x design variants), each cell
+played in stages until its starting-VP verdict is decided.
 
-A designer's question is never one run: "for 2, 3 and 4 players, which starting VP make the
-seats fair, and does that hold for weak, scripted and strong play? what does my change to a
-card do to it?". A study file names the player counts, the populations (who sits at the
-table) and, optionally, component variants; every combination is a *cell*, played as an
-ordinary run folder (``cdsim report`` and ``cdsim balance`` work on each):
+A designer asks "for 2, 3 and 4 players, which starting VP make the seats fair, and how
+sure is that?". A study file names the player counts, the populations (who sits at the
+table) and, optionally, component variants; every combination is a *cell*. A cell plays in
+*stages* of fresh deals (``cdsim.analysis.sequential``: each stage doubles the one before,
+the last takes what is left of the cell's budget, ``games``) until one of three verdicts:
+**confirmed** (a vector chosen on the earlier stages is shown fair within the tolerance on
+the stage's own games), **no fair vector** (every whole-VP vector within the radius is
+shown unfair) or **undecided** (the budget is spent; with the games a decision would need).
+Whatever the true win shares, a cell ends with a wrong verdict with chance at most
+``alpha`` (docs/statistics.md).
 
-    STUDY/study.toml                  the study file as given
-    STUDY/study-manifest.json         the normalised study (what --resume must match), the
-                                      cells, and the vector recommended for each
-    STUDY/cells/4p.random/            a cell's fitting games at the current starting VP
-    STUDY/cells/4p.random.B05-at-6/   the same games (seeds, deals, line-ups) on a variant
-    STUDY/cells/4p.random+confirm/    the recommended vector on fresh seeds
-    STUDY/cells/4p.peeker+resim1/     populations that read scores: re-simulation rounds
+Each stage of a cell is one ordinary run folder per line-up (``cdsim report`` and
+``cdsim balance`` work on each):
 
-Reproducibility: every fitting cell plays the study seed (a variant's cell plays exactly its
-base cell's games: common random numbers); confirmations play ``confirm_seed`` (by default
-derived from the seed, never equal to it). Chunks of every cell go into one joblib work
-queue; only the driver writes (``runner.save_chunk``), so the rows are the same for any
---jobs and any kill-and-resume history. What is played next follows from the finished
-rows alone (the fitting is deterministic), so a resumed study re-derives its plan.
+    STUDY/study.toml                          the study file as given
+    STUDY/study-manifest.json                 the normalised study (what --resume must
+                                              match), each cell's stages and verdict
+    STUDY/cells/4p.random+s0/                 stage 0 of a cell with one line-up
+    STUDY/cells/2p.scripted+s1.greedy-villa/  stage 1 of a balanced population, one line-up
+    STUDY/cells/4p.scripted.B05-at-6+s0/      a variant: the same games on other components
 
-This module knows nothing of reports: the recommendation is computed by a ``Fitter``
-that the command line passes in (``reports.study.Fitter``).
+Balanced populations: a population that names more strategies than a game has seats plays
+every N-subset of them (``lineup``), or exactly the line-ups it lists (``lineups``), each in
+all N seat rotations, over the same deals; a deal group is one deal in every line-up and
+rotation. A population of ``random`` players only (or ``floor = true``) is the *floor*:
+reported, never part of a headline.
+
+Reproducibility: stage ``k`` of every cell deals from the same seed (the study ``seed`` for
+stage 0, then seeds derived from it), so populations and variants of one player count play
+the same deals (common random numbers: a variant's difference is its effect, not luck).
+Every run's chunks go into one work queue (``runner.play_queue``); only the driver writes,
+so the rows are the same for any --jobs and any kill-and-resume history. What is played
+next follows from the finished rows alone (the verdicts are deterministic), so a resumed
+study re-derives its state.
+
+This module knows nothing of reports: the games of a run folder are read by a
+``GameReader`` that the command line passes in (``reports.study.Reader``).
 """
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import re
 import shutil
@@ -40,6 +56,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cdsim.analysis import sequential as seq
 from cdsim.components import load_components
 from cdsim.errors import CdsimError, read_toml
 from cdsim.game import DEFAULT_START_VP
@@ -62,32 +79,47 @@ STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
 CELLS = "cells"
 SHIPPED = Path(__file__).parent / "studies"  # `cdsim study run default`
-MAX_RESIM = 3  # re-simulation rounds for a population that reads scores
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
+DEFAULT_BUDGET = 100_000  # games per cell, all stages together
+FIRST_SHARE = 16  # the first stage: budget / 16 games (then 2, 4 and about 9 sixteenths)
 
-TOP_KEYS = ("name", "description", "seed", "confirm_seed", "games", "confirm_games", "players",
-            "start_vp", "chunk_size", "radius", "tolerance", "resamples", "strategy_params",
+TOP_KEYS = ("name", "description", "seed", "games", "first_stage", "players", "start_vp",
+            "chunk_size", "radius", "tolerance", "alpha", "tested", "strategy_params",
             "components", "population", "variant", "cell")
-POPULATION_KEYS = ("name", "description", "lineup", "pool", "rotate_seats", "games",
-                   "confirm_games", "strategy_params")
+POPULATION_KEYS = ("name", "description", "lineup", "lineups", "pool", "rotate_seats", "floor",
+                   "games", "first_stage", "strategy_params")
 VARIANT_KEYS = ("name", "description", "components")
-CELL_KEYS = ("players", "population", "games", "confirm_games")
+CELL_KEYS = ("players", "population", "games", "first_stage")
+GONE = {"confirm_games": "every stage after the first confirms on its own fresh games",
+        "confirm_seed": "each stage's seed is derived from seed",
+        "resamples": "the bootstrap stability is gone (docs/statistics.md)"}
 
 
 @dataclass(frozen=True)
 class Population:
     name: str
-    lineup: tuple[str, ...]  # one name fills every seat; else seats take the first N
+    lineup: tuple[str, ...]  # one name fills every seat; more: every N-subset plays
     pool: tuple[str, ...]  # or: each seat draws from this pool per game
     rotate_seats: bool
     strategy_params: str | None
-    reads_scores: bool  # some player reads VP totals: fitted by re-simulation
+    reads_scores: bool  # some player reads VP totals: only the rulebook vector is judged
+    floor: bool  # reported as the floor (e.g. random play), never in a headline
     description: str = ""
+    given: tuple[tuple[str, ...], ...] = ()  # or: exactly these line-ups (any lengths)
 
-    def seats(self, players: int) -> tuple[str, ...]:
-        if not self.lineup:
+    def lineups(self, players: int) -> tuple[tuple[str, ...], ...]:
+        """The line-ups a cell of ``players`` plays (each in all seat rotations when the
+        population rotates); () for a pool."""
+        if self.pool:
             return ()
-        return self.lineup * players if len(self.lineup) == 1 else self.lineup[:players]
+        if self.given:
+            return tuple(x for x in self.given if len(x) == players)
+        if len(self.lineup) == 1:
+            return (self.lineup * players,)
+        return tuple(itertools.combinations(self.lineup, players))
+
+    def strategies(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((*self.lineup, *self.pool, *itertools.chain(*self.given))))
 
 
 @dataclass(frozen=True)
@@ -103,12 +135,13 @@ class Cell:
     players: int
     population: Population
     variant: Variant | None
-    games: int
-    confirm_games: int
+    games: int  # the budget: at most this many games over all stages
+    first: int  # games of the first stage
 
     @property
     def key(self) -> str:
-        """Its run folder's name under cells/: ``4p.random`` or ``4p.random.B05-at-6``."""
+        """Its name (and its run folders' prefix) under cells/: ``4p.random`` or
+        ``4p.random.B05-at-6``."""
         parts = [f"{self.players}p", self.population.name]
         return ".".join([*parts, self.variant.name] if self.variant else parts)
 
@@ -116,12 +149,24 @@ class Cell:
     def base_key(self) -> str:
         return f"{self.players}p.{self.population.name}"
 
+    @property
+    def lineups(self) -> tuple[tuple[str, ...], ...]:
+        return self.population.lineups(self.players)
+
+    @property
+    def deal(self) -> int:
+        """Games per deal: each line-up once, in every seat rotation if rotated."""
+        return max(1, len(self.lineups)) * (self.players if self.population.rotate_seats else 1)
+
+    @property
+    def method(self) -> str:
+        return "rulebook only" if self.population.reads_scores else "re-ranking"
+
 
 @dataclass(frozen=True)
 class Study:
     name: str
     seed: int
-    confirm_seed: int
     players: tuple[int, ...]
     populations: tuple[Population, ...]
     variants: tuple[Variant, ...]
@@ -130,7 +175,8 @@ class Study:
     chunk_size: int
     radius: int
     tolerance: float
-    resamples: int
+    alpha: float
+    tested: int  # vectors confirmed per stage at most (m)
     components: str | None
     components_digest: str
     strategy_params: str | None
@@ -138,36 +184,65 @@ class Study:
     source: str = ""
     text: str = field(default="", repr=False)
 
-    def run_config(self, cell: Cell, start_vp: tuple[int, ...] | None = None,
-                   confirm: bool = False) -> RunConfig:
-        """The run a cell plays: its fitting games, a re-simulation round at ``start_vp``
-        (same seeds), or with ``confirm`` its confirmation (fresh seeds)."""
+    def schedule(self, cell: Cell) -> seq.Schedule:
+        """The cell's stages and each stage's share of the error budget ``alpha``."""
+        return seq.Schedule.doubling(cell.games, cell.first, self.alpha, multiple=cell.deal)
+
+    def radius_of(self, cell: Cell) -> int:
+        """Re-ranking judges every vector within the radius; players who read scores might
+        play otherwise under other starting VP, so only the rulebook vector is judged."""
+        return 0 if cell.population.reads_scores else self.radius
+
+    def stage_seed(self, stage: int) -> int:
+        """Stage 0 deals from the study seed, stage k from a seed derived from (seed, k):
+        every cell of the study plays the same deals at the same stage."""
+        if stage == 0:
+            return self.seed
+        state = np.random.SeedSequence([self.seed, 0x57A6E, stage]).generate_state(2)
+        derived = (int(state[0]) << 31 | int(state[1]) >> 1) & (2**62 - 1)
+        return derived if derived != self.seed else derived ^ 1
+
+    def stage_jobs(self, cell: Cell, stage: int) -> list[Job]:
+        """The runs of one stage: one per line-up (or one for a pool), each playing every
+        deal of the stage (in every seat rotation when rotated)."""
         pop = cell.population
         params = ",".join(p for p in (self.strategy_params, pop.strategy_params) if p) or None
-        return RunConfig(
-            players=cell.players, games=cell.confirm_games if confirm else cell.games,
-            seed=self.confirm_seed if confirm else self.seed,
-            strategies=pop.seats(cell.players), strategy_pool=pop.pool,
-            start_vp=start_vp or self.start_vp[cell.players], rotate_seats=pop.rotate_seats,
-            components=cell.variant.components if cell.variant else self.components,
-            chunk_size=self.chunk_size, strategy_params=params)
+        size = self.schedule(cell).sizes[stage]
+        lineups: Sequence[tuple[str, ...]] = cell.lineups or ((),)
+        jobs = []
+        for lineup in lineups:
+            key = f"{cell.key}+s{stage}"
+            if len(lineups) > 1:
+                key += "." + "-".join(_safe(n) for n in lineup)
+            jobs.append(Job(key, RunConfig(
+                players=cell.players, games=size // len(lineups), seed=self.stage_seed(stage),
+                strategies=lineup, strategy_pool=pop.pool, start_vp=self.start_vp[cell.players],
+                rotate_seats=pop.rotate_seats,
+                components=cell.variant.components if cell.variant else self.components,
+                chunk_size=self.chunk_size, strategy_params=params)))
+        return jobs
 
     def identity(self) -> dict[str, Any]:
         """What must match for --resume to continue a study (what decides its rows and its
-        recommendations; not the report's tolerance or resamples)."""
+        verdicts)."""
         identity: dict[str, Any] = json.loads(json.dumps({
-            "seed": self.seed, "confirm_seed": self.confirm_seed,
-            "chunk_size": self.chunk_size, "radius": self.radius,
+            "seed": self.seed, "chunk_size": self.chunk_size, "radius": self.radius,
+            "tolerance": self.tolerance, "alpha": self.alpha, "tested": self.tested,
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": self.strategy_params,
-            "cells": [{"key": c.key, "games": c.games, "confirm_games": c.confirm_games,
-                       "lineup": list(c.population.seats(c.players)),
+            "cells": [{"key": c.key, "games": c.games, "first": c.first,
+                       "lineups": [list(x) for x in c.lineups],
                        "pool": list(c.population.pool), "rotate": c.population.rotate_seats,
-                       "params": c.population.strategy_params,
+                       "params": c.population.strategy_params, "method": c.method,
                        "variant": c.variant.digest if c.variant else None}
                       for c in self.cells]}))
         return identity
+
+
+def _safe(name: str) -> str:
+    """A strategy's spelling as part of a folder name (module:Class has a colon)."""
+    return re.sub(r"[^A-Za-z0-9_@=+,-]", "_", name)
 
 
 # -- reading and validating a study file -----------------------------------------------
@@ -231,6 +306,28 @@ class _Check:
                             "(it names folders)")
         return value
 
+    def share(self, table: dict[str, Any], key: str, default: float, most: float = 1.0
+              ) -> float:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < most:
+            raise self.fail("", f"{key} must be a share between 0 and {most:g} (e.g. "
+                            f"{default}), got {value!r}")
+        return float(value)
+
+    def lineups(self, table: dict[str, Any], where: str) -> tuple[tuple[str, ...], ...]:
+        value = table.get("lineups", [])
+        if (not isinstance(value, list) or not all(isinstance(x, list) for x in value)
+                or not all(isinstance(n, str) and n.strip() for x in value for n in x)):
+            raise self.fail(where, f"lineups must be a list of line-ups, each a list of "
+                            f"strategy names, got {value!r}")
+        out = tuple(tuple(n.strip() for n in x) for x in value)
+        for x in out:
+            if len(x) not in (2, 3, 4):
+                raise self.fail(where, f"lineups: {list(x)} is not a line-up of 2, 3 or 4 players")
+        if len(set(out)) != len(out):
+            raise self.fail(where, "lineups lists a line-up twice")
+        return out
+
     def names(self, table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
         value = table.get(key, [])
         if isinstance(value, str):
@@ -245,24 +342,24 @@ def load_study(path: Path) -> Study:
     game is played (strategies, parameters and component folders are all loaded here)."""
 
     ck = _Check(path)
-    raw = ck.keys(read_toml(path), TOP_KEYS, "")
+    raw = read_toml(path)
+    if isinstance(raw, dict):
+        for key, why in GONE.items():
+            for where, table in (("", raw), *((f"population {i + 1}", t) for i, t in
+                                              enumerate(raw.get("population") or [])
+                                              if isinstance(t, dict))):
+                if key in table:
+                    raise ck.fail(where, f"{key} is no longer a study key: {why}")
+    raw = ck.keys(raw, TOP_KEYS, "")
     name = ck.name(raw, "")
-    seed = ck.integer(raw, "seed", "", 0)
-    default_confirm = _derived_seed(seed)
-    confirm_seed = ck.integer(raw, "confirm_seed", "", default_confirm)
-    if confirm_seed == seed:
-        raise ck.fail("", "confirm_seed must differ from seed (confirmations play fresh games)")
-    games = ck.integer(raw, "games", "", 1000, 1, MAX_GAMES)
-    # confirmation games: as many as the cell's fitting games unless given (at any level)
-    confirm_games = (ck.integer(raw, "confirm_games", "", 0, 1, MAX_GAMES)
-                     if "confirm_games" in raw else None)
-    chunk_size = ck.integer(raw, "chunk_size", "", 250, 1, MAX_CHUNK_SIZE)
+    seed = ck.integer(raw, "seed", "", 0, 0, 2**62)
+    games = ck.integer(raw, "games", "", DEFAULT_BUDGET, 1, MAX_GAMES)
+    first = ck.integer(raw, "first_stage", "", 0, 1, MAX_GAMES) if "first_stage" in raw else 0
+    chunk_size = ck.integer(raw, "chunk_size", "", 1000, 1, MAX_CHUNK_SIZE)
     radius = ck.integer(raw, "radius", "", 6, 0, 10)
-    resamples = ck.integer(raw, "resamples", "", 200, 200, 100_000)
-    tolerance = raw.get("tolerance", 0.02)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) \
-            or not 0 < tolerance < 1:
-        raise ck.fail("", f"tolerance must be a share between 0 and 1 (e.g. 0.02), got {tolerance!r}")
+    tested = ck.integer(raw, "tested", "", 3, 1, 20)
+    tolerance = ck.share(raw, "tolerance", 0.02)
+    alpha = ck.share(raw, "alpha", 0.05, 0.5)
 
     players_raw = raw.get("players", [2, 3, 4])
     players_list = [players_raw] if isinstance(players_raw, int) else players_raw
@@ -303,11 +400,10 @@ def load_study(path: Path) -> Study:
     base_digest = load_components(components).digest
 
     populations: list[Population] = []
-    pop_games: dict[str, tuple[int, int | None]] = {}
+    pop_games: dict[str, tuple[int, int]] = {}
     pops_raw = raw.get("population", [])
     if not isinstance(pops_raw, list) or not pops_raw:
         raise ck.fail("", "a study needs at least one [[population]] (name, lineup)")
-    most = max(players)
     for i, table in enumerate(pops_raw):
         where = f"population {i + 1}"
         table = ck.keys(table, POPULATION_KEYS, where)
@@ -316,16 +412,26 @@ def load_study(path: Path) -> Study:
         if pname in {p.name for p in populations}:
             raise ck.fail(where, "a population of this name comes twice")
         lineup, pool = ck.names(table, "lineup", where), ck.names(table, "pool", where)
-        if not lineup and not pool:
-            raise ck.fail(where, "empty: give lineup = [...] (one name fills every seat; else "
-                          "seat N plays the Nth) or pool = [...]")
-        if lineup and pool:
-            raise ck.fail(where, "give lineup or pool, not both")
-        if 1 < len(lineup) < most:
-            raise ck.fail(where, f"lineup names {len(lineup)} players, but the study has "
-                          f"{most}-player games (give one name for every seat, or at least {most})")
+        given = ck.lineups(table, where)
+        if sum(map(bool, (lineup, pool, given))) != 1:
+            raise ck.fail(where, "give one of lineup = [...] (one name fills every seat; more "
+                          "names: every N of them play, in every seat rotation), lineups = "
+                          "[[...], ...] (exactly these line-ups) or pool = [...]"
+                          if not (lineup or pool or given) else
+                          "give one of lineup, lineups or pool, not several")
+        if len(set(lineup)) != len(lineup):
+            raise ck.fail(where, "lineup names a strategy twice (give each once; lineups = "
+                          "[[...]] plays exact line-ups)")
+        for p in players:
+            if 1 < len(lineup) < p:
+                raise ck.fail(where, f"lineup names {len(lineup)} strategies, fewer than the "
+                              f"{p} seats of a {p}-player game (give one name for every seat, "
+                              f"at least {p}, or lineups = [[...]])")
+            if given and not any(len(x) == p for x in given):
+                raise ck.fail(where, f"lineups has no line-up of {p} players")
         reads = False
-        for strategy in (*lineup, *pool):
+        strategies = tuple(dict.fromkeys((*lineup, *pool, *itertools.chain(*given))))
+        for strategy in strategies:
             try:
                 made = make_strategy(strategy)
             except CdsimError as exc:
@@ -334,18 +440,22 @@ def load_study(path: Path) -> Study:
                 raise ck.fail(where, f"cannot load strategy {strategy!r} "
                               f"({type(exc).__name__}: {exc})") from None
             reads = reads or bool(getattr(made, "reads_scores", True))
-        rotate = table.get("rotate_seats", False)
+        mixed = any(len(set(x)) > 1 for x in given) or len(lineup) > 1 or len(pool) > 1
+        rotate = table.get("rotate_seats", mixed)
         if not isinstance(rotate, bool):
             raise ck.fail(where, f"rotate_seats must be true or false, got {rotate!r}")
-        if rotate and len(set(lineup)) == 1:
+        if rotate and not mixed:
             raise ck.fail(where, "rotate_seats with the same player in every seat would replay "
                           "each deal identically (a seat's choices come from the seat's own "
                           "stream): drop it")
-        pop_games[pname] = (ck.integer(table, "games", where, games, 1, MAX_GAMES),
-                            ck.integer(table, "confirm_games", where, 0, 1, MAX_GAMES)
-                            if "confirm_games" in table else confirm_games)
+        floor = table.get("floor", all(x.partition("@")[0] == "random" for x in strategies))
+        if not isinstance(floor, bool):
+            raise ck.fail(where, f"floor must be true or false, got {floor!r}")
+        budget = ck.integer(table, "games", where, games, 1, MAX_GAMES)
+        pop_games[pname] = (budget, ck.integer(table, "first_stage", where, first, 1, MAX_GAMES)
+                            if "first_stage" in table else first)
         populations.append(Population(pname, lineup, pool, rotate, params(table, where), reads,
-                                      ck.text(table, "description", where) or ""))
+                                      floor, ck.text(table, "description", where) or "", given))
 
     variants: list[Variant] = []
     vars_raw = raw.get("variant", [])
@@ -365,7 +475,7 @@ def load_study(path: Path) -> Study:
         variants.append(Variant(vname, folder, load_components(folder).digest,
                                 ck.text(table, "description", where) or ""))
 
-    overrides: dict[tuple[int, str], tuple[int, int | None]] = {}
+    overrides: dict[tuple[int, str], tuple[int, int]] = {}
     cells_raw = raw.get("cell", [])
     if not isinstance(cells_raw, list):
         raise ck.fail("", "cell must be an array of tables: [[cell]] players, population, games")
@@ -379,39 +489,40 @@ def load_study(path: Path) -> Study:
         if cpop not in pop_games:
             raise ck.fail(where, f"population {cpop!r} is not one of the study's "
                           f"({', '.join(pop_games)})")
-        overrides[(p, cpop)] = (ck.integer(table, "games", where, pop_games[cpop][0], 1, MAX_GAMES),
-                                ck.integer(table, "confirm_games", where, 0, 1, MAX_GAMES)
-                                if "confirm_games" in table else pop_games[cpop][1])
+        budget, start = pop_games[cpop]
+        overrides[(p, cpop)] = (ck.integer(table, "games", where, budget, 1, MAX_GAMES),
+                                ck.integer(table, "first_stage", where, start, 1, MAX_GAMES)
+                                if "first_stage" in table else start)
 
     cells = []
     for p in players:
         for pop in populations:
-            g, given = overrides.get((p, pop.name), pop_games[pop.name])
-            cg = given or g
-            if pop.rotate_seats:  # whole rotations: round up to a multiple of the players
-                g, cg = -(-g // p) * p, -(-cg // p) * p
+            budget, start = overrides.get((p, pop.name), pop_games[pop.name])
             for variant in (None, *variants):
-                cells.append(Cell(p, pop, variant, g, cg))
-    study = Study(name=name, seed=seed, confirm_seed=confirm_seed, players=players,
-                  populations=tuple(populations), variants=tuple(variants), cells=tuple(cells),
-                  start_vp=start_vp, chunk_size=chunk_size, radius=radius,
-                  tolerance=float(tolerance), resamples=resamples, components=components,
-                  components_digest=base_digest, strategy_params=strategy_params,
+                cell = Cell(p, pop, variant, budget, 0)
+                deal = cell.deal
+                budget = -(-budget // deal) * deal  # whole deals
+                least = seq.MIN_GROUPS * deal  # the first stage needs a few dozen deals
+                start = start or max(least, -(-budget // FIRST_SHARE // deal) * deal)
+                if start > budget:
+                    raise ck.fail(f"cell {cell.key}", f"games ({budget}) must hold the first "
+                                  f"stage ({start} games: at least {seq.MIN_GROUPS} deals of "
+                                  f"{deal} games); raise games")
+                cells.append(Cell(p, pop, variant, budget, start))
+    study = Study(name=name, seed=seed, players=players, populations=tuple(populations),
+                  variants=tuple(variants), cells=tuple(cells), start_vp=start_vp,
+                  chunk_size=chunk_size, radius=radius, tolerance=tolerance, alpha=alpha,
+                  tested=tested, components=components, components_digest=base_digest,
+                  strategy_params=strategy_params,
                   description=ck.text(raw, "description", "") or "", source=str(path),
                   text=path.read_text())
-    for cell in study.cells:  # RunConfig's own checks, now rather than in a worker
+    for cell in study.cells:  # the schedule's and RunConfig's own checks, now
         try:
-            study.run_config(cell).validate()
+            for job in study.stage_jobs(cell, len(study.schedule(cell).sizes) - 1):
+                job.config.validate()
         except CdsimError as exc:
             raise ck.fail(f"cell {cell.key}", str(exc)) from None
     return study
-
-
-def _derived_seed(seed: int) -> int:
-    """The default confirmation seed: a fresh stream derived from the study seed."""
-    state = np.random.SeedSequence([seed, 0xC0F1]).generate_state(1)
-    derived = int(state[0]) & 0x7FFFFFFF
-    return derived if derived != seed else derived ^ 1
 
 
 def _components(ck: _Check, value: Any, study: Path, where: str) -> str | None:
@@ -432,14 +543,12 @@ def _components(ck: _Check, value: Any, study: Path, where: str) -> str | None:
 
 # -- the plan: which runs to play next --------------------------------------------------
 
-class Fitter(Protocol):
-    """Chooses starting-VP vectors from finished runs (reports.study.Fitter)."""
+class GameReader(Protocol):
+    """Reads a finished run folder's games for the verdicts (reports.study.Reader)."""
 
-    def rerank_best(self, run: Path, radius: int) -> tuple[int, ...]:
-        """The most equal vector within ±radius of the run's, by re-ranking its games."""
-
-    def simulated_best(self, runs: Sequence[Path]) -> tuple[int, ...]:
-        """The most equal of the vectors these runs (same games) actually played."""
+    def games(self, run: Path) -> seq.CellGames:
+        """The run's games: VP gained and R10.6 tie-break rank per seat, the deal (setup
+        id) of each game as its group."""
 
 
 @dataclass(frozen=True)
@@ -460,63 +569,90 @@ def complete(run: Path) -> bool:
     return len(set(manifest["finished"])) == len(manifest["chunks"])
 
 
-def plan(study: Study, root: Path, fitter: Fitter) -> tuple[list[Job], list[dict[str, Any]]]:
-    """The runs to play now (every one whose configuration is known and which is not yet
-    complete) and each cell's state as far as known. Depends only on the finished rows."""
+def stage_games(reader: GameReader, runs: Sequence[Path]) -> seq.CellGames:
+    """One stage's games: its line-ups' runs play the same deals (one seed), so a deal
+    group is that deal in every line-up and rotation (the setup ids are shared)."""
+    parts = [reader.games(r) for r in runs]
+    return seq.CellGames(np.concatenate([g.gained for g in parts]),
+                         np.concatenate([g.tiebreak for g in parts]),
+                         np.concatenate([g.group for g in parts]))
+
+
+Tables = dict[str, seq.WinTable]  # a stage's win table by its first run's key (a cache)
+
+
+def decision_record(verdict: seq.CellDecision) -> dict[str, Any]:
+    """A verdict as the study manifest holds it (and study.json repeats it)."""
+    last = verdict.stages[-1]
+    return {"decision": verdict.decision, "vector": list(verdict.vector),
+            "fair_set": [list(v) for v in verdict.fair_set],
+            "largest_gap": verdict.largest_gap, "gap_interval": list(verdict.gap_interval),
+            "games": verdict.games, "games_fit": last.games_fit,
+            "games_confirm": last.games_confirm, "games_needed": verdict.games_needed,
+            "tolerance": verdict.tol, "alpha": verdict.alpha, "explain": verdict.explain(),
+            "stages": [{"stage": s.stage, "decision": s.decision, "vector": list(s.vector),
+                        "tested": [list(v) for v in s.tested], "games_fit": s.games_fit,
+                        "games_confirm": s.games_confirm, "alpha": s.alpha_k,
+                        "largest_gap": s.largest_gap, "gap_interval": list(s.gap_interval),
+                        "games_needed": s.games_needed}
+                       for s in verdict.stages]}
+
+
+def plan(study: Study, root: Path, reader: GameReader, tables: Tables | None = None
+         ) -> tuple[list[Job], list[dict[str, Any]]]:
+    """The runs to play now (the next stage of every cell still undecided) and each cell's
+    state: its stages so far and, once decided or out of budget, its verdict. Depends only
+    on the finished rows (``tables`` caches the stages' win tables between calls)."""
+    tables = {} if tables is None else tables
     jobs: list[Job] = []
     cells: list[dict[str, Any]] = []
     for cell in study.cells:
-        fit = Job(cell.key, study.run_config(cell))
-        method = "re-simulation" if cell.population.reads_scores else "re-ranking"
+        schedule = study.schedule(cell)
+        rulebook = study.start_vp[cell.players]
+        vectors = seq.candidates(rulebook, study.radius_of(cell))
         state: dict[str, Any] = {
             "key": cell.key, "players": cell.players, "population": cell.population.name,
-            "variant": cell.variant.name if cell.variant else None, "games": cell.games,
-            "method": method, "fit": cell.key, "resim": [], "recommended": None,
-            "confirm": None}
+            "variant": cell.variant.name if cell.variant else None,
+            "floor": cell.population.floor, "method": cell.method, "games": cell.games,
+            "lineups": [list(x) for x in cell.lineups], "pool": list(cell.population.pool),
+            "rotate_seats": cell.population.rotate_seats, "rulebook": list(rulebook),
+            "radius": study.radius_of(cell), "schedule": list(schedule.sizes), "stages": [],
+            "decision": None}
         cells.append(state)
-        if not complete(run_folder(root, fit.key)):
-            jobs.append(fit)
-            continue
-        chain = [fit]
-        recommended: tuple[int, ...] | None = None
-        if not cell.population.reads_scores:
-            recommended = fitter.rerank_best(run_folder(root, fit.key), study.radius)
-        else:  # proposals by (approximate) re-ranking, each played for real on the same games
-            while True:
-                paths = [run_folder(root, j.key) for j in chain]
-                if not complete(paths[-1]):
-                    jobs.append(chain[-1])
-                    break
-                proposal = fitter.rerank_best(paths[-1], study.radius)
-                if len(chain) > MAX_RESIM or proposal in {j.config.start_vp for j in chain}:
-                    recommended = fitter.simulated_best(paths)
-                    break
-                chain.append(Job(f"{cell.key}+resim{len(chain)}",
-                                 study.run_config(cell, start_vp=proposal)))
-            state["resim"] = [j.key for j in chain[1:]]
-        if recommended is None:
-            continue
-        state["recommended"] = list(recommended)
-        confirm = Job(f"{cell.key}+confirm", study.run_config(cell, recommended, confirm=True))
-        state["confirm"] = confirm.key
-        if not complete(run_folder(root, confirm.key)):
-            jobs.append(confirm)
+        played: list[seq.WinTable] = []
+        for k in range(len(schedule.sizes)):
+            stage = study.stage_jobs(cell, k)
+            state["stages"].append({"stage": k, "seed": stage[0].config.seed,
+                                    "games": schedule.sizes[k], "runs": [j.key for j in stage]})
+            todo = [j for j in stage if not complete(run_folder(root, j.key))]
+            if todo:
+                jobs.extend(todo)
+                break
+            if stage[0].key not in tables:
+                games = stage_games(reader, [run_folder(root, j.key) for j in stage])
+                tables[stage[0].key] = seq.win_table(games, vectors)
+            played.append(tables[stage[0].key])
+            verdict = seq.decide_played(played, schedule, rulebook, study.tolerance, study.tested)
+            if not verdict.pending:
+                state["decision"] = decision_record(verdict)
+                break
     return jobs, cells
 
 
-def games_total(study: Study, root: Path, jobs: Sequence[Job]) -> tuple[int, int]:
-    """(games the study will play as far as known, games already finished)."""
-    planned = {c.key: c.games for c in study.cells}
-    planned |= {f"{c.key}+confirm": c.confirm_games for c in study.cells}
-    planned |= {j.key: j.config.games for j in jobs}
-    folder = root / CELLS
+def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int]:
+    """(games the study may still play as far as known: a decided cell's games, an
+    undecided one's budget; games already finished)."""
+    planned = sum(c["decision"]["games"] if c["decision"] else c["games"] for c in cells)
     done = 0
-    for run in (folder.iterdir() if folder.is_dir() else ()):
-        if (run / "manifest.json").is_file():
-            m = read_manifest(run)
-            planned.setdefault(run.name, int(m["config"]["games"]))
-            done += sum(b - a for i, (a, b) in enumerate(m["chunks"]) if i in set(m["finished"]))
-    return sum(planned.values()), done
+    for cell in cells:
+        for stage in cell["stages"]:
+            for key in stage["runs"]:
+                run = run_folder(root, key)
+                if (run / "manifest.json").is_file():
+                    m = read_manifest(run)
+                    done += sum(b - a for i, (a, b) in enumerate(m["chunks"])
+                                if i in set(m["finished"]))
+    return planned, done
 
 
 # -- the study folder -----------------------------------------------------------------
@@ -569,8 +705,9 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool) -> dict[str
         write_study_manifest(root, manifest)
         return manifest
     _write_text(root / STUDY_FILE, study.text)
-    manifest = {"name": study.name, "seed": study.seed, "confirm_seed": study.confirm_seed,
-                "identity": study.identity(), "radius": study.radius,
+    manifest = {"name": study.name, "seed": study.seed, "identity": study.identity(),
+                "radius": study.radius, "tolerance": study.tolerance, "alpha": study.alpha,
+                "tested": study.tested,
                 "players": list(study.players), "cells": [], "versions": _versions(),
                 "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
     write_study_manifest(root, manifest)
@@ -580,10 +717,11 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool) -> dict[str
 def _described(study: Study) -> dict[str, Any]:
     """The manifest's account of a study for the report (not part of its identity)."""
     return {"description": study.description, "source": study.source,
-            "tolerance": study.tolerance, "resamples": study.resamples,
             "populations": [{"name": p.name, "description": p.description,
                              "lineup": list(p.lineup), "pool": list(p.pool),
-                             "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores}
+                             "lineups": [list(x) for x in p.given],
+                             "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores,
+                             "floor": p.floor}
                             for p in study.populations],
             "variants": [{"name": v.name, "description": v.description,
                           "components": v.components, "digest": v.digest}
@@ -603,11 +741,50 @@ def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
 
 def _cell_schema() -> Any:
     """One entry of a study manifest's ``cells`` (as ``plan`` writes it), declared once."""
-    from typing import Annotated
+    from typing import Annotated, Literal
 
     from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
     Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
+
+    Share = Annotated[float, Field(ge=0, le=1)]
+    Games = Annotated[int, Field(ge=0, le=MAX_GAMES)]
+
+    class Stage(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        stage: Annotated[int, Field(ge=0)]
+        seed: Annotated[int, Field(ge=0)]
+        games: Games
+        runs: list[Key]
+
+    class StageVerdict(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        stage: Annotated[int, Field(ge=0)]
+        decision: Literal["confirmed", "no fair vector", "undecided"]
+        vector: list[int]
+        tested: list[list[int]]
+        games_fit: Games
+        games_confirm: Games
+        alpha: Share
+        largest_gap: Share
+        gap_interval: list[Share]
+        games_needed: Games | None
+
+    class Verdict(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        decision: Literal["confirmed", "no fair vector", "undecided"]
+        vector: list[int]
+        fair_set: list[list[int]]
+        largest_gap: Share
+        gap_interval: list[Share]
+        games: Games
+        games_fit: Games
+        games_confirm: Games
+        games_needed: Games | None
+        tolerance: Share
+        alpha: Share
+        explain: str
+        stages: list[StageVerdict]
 
     class CellState(BaseModel):
         model_config = ConfigDict(strict=True, extra="forbid")
@@ -615,12 +792,17 @@ def _cell_schema() -> Any:
         players: Annotated[int, Field(ge=2, le=4)]
         population: str
         variant: str | None
+        floor: bool
+        method: Literal["re-ranking", "rulebook only"]
         games: Annotated[int, Field(ge=1, le=MAX_GAMES)]
-        method: str
-        fit: Key
-        resim: list[Key]
-        recommended: list[int] | None
-        confirm: Key | None
+        lineups: list[list[str]]
+        pool: list[str]
+        rotate_seats: bool
+        rulebook: list[int]
+        radius: Annotated[int, Field(ge=0, le=10)]
+        schedule: list[Games]
+        stages: list[Stage]
+        decision: Verdict | None
 
     return TypeAdapter(list[CellState])
 
@@ -650,19 +832,20 @@ OnChunk = Callable[[str, int], None]  # (run key, games in the chunk)
 OnPlan = Callable[[int, int], None]  # (games planned as far as known, games finished)
 
 
-def run(study: Study, root: Path, fitter: Fitter, jobs: int = -1, backend: str = "loky",
+def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: str = "loky",
         resume: bool = False, force: bool = False, on_chunk: OnChunk | None = None,
         on_plan: OnPlan | None = None) -> dict[str, Any]:
-    """Play the whole study into ``root``: the fitting cells, then (as their rows decide
-    them) re-simulation rounds and confirmations, each stage's chunks in one queue."""
+    """Play the whole study into ``root``: round by round, the next stage of every cell not
+    yet decided, all their chunks in one queue, until every cell has its verdict."""
     manifest = open_folder(root, study, resume, force)
     start = time.perf_counter()
+    tables: Tables = {}
     while True:
-        todo, cells = plan(study, root, fitter)
+        todo, cells = plan(study, root, reader, tables)
         manifest["cells"] = cells
         write_study_manifest(root, manifest)
         if on_plan is not None:
-            on_plan(*games_total(study, root, todo))
+            on_plan(*games_total(root, cells))
         if not todo:
             break
         try:
@@ -672,6 +855,8 @@ def run(study: Study, root: Path, fitter: Fitter, jobs: int = -1, backend: str =
                                              - start, 3)
             start = time.perf_counter()
             write_study_manifest(root, manifest)
+    manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter() - start, 3)
+    write_study_manifest(root, manifest)
     return manifest
 
 
@@ -703,6 +888,6 @@ def write_template(path: Path) -> None:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
-__all__ = ["Cell", "Fitter", "Job", "Population", "Study", "Variant", "complete",
+__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant", "complete",
            "load_study", "open_folder", "plan", "read_study_manifest", "resolve", "run",
            "run_folder", "write_template"]

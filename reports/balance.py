@@ -11,11 +11,14 @@ played differently, so the analysis refuses such runs.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
+from cdsim.analysis import sequential as seq
 from cdsim.errors import CdsimError
 from reports.data import Run, SeatArrays
 from reports.stats import Equivalence, FloatArray, equivalence, seat_design_effect, wilson
@@ -179,19 +182,134 @@ class BalanceResult:
     current: VectorResult
     recommended: VectorResult
     curves: tuple[tuple[int, ...], FloatArray, FloatArray, FloatArray]
+    runs: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    confirm: tuple[str, ...] = ()  # the commands that confirm the recommendation, as printed
+    confirm_games: int | None = None
 
 
-def analyse(run: Run, arrays: SeatArrays, tolerance: float = 0.02, radius: int = 6) -> BalanceResult:
+# What makes runs "the same setup" (poolable): everything in the config but the seed (the
+# deals), the games, the chunking and where the component set lies.
+SETUP_KEYS = ("players", "strategies", "strategy_pool", "start_vp", "rotate_seats",
+              "strategy_params", "components_digest")
+
+
+def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0.02
+         ) -> tuple[SeatArrays, list[str]]:
+    """The games of several runs of the same setup as one sample (each run's deals kept
+    apart: setup ids offset), and warnings about small or partial runs. Runs that differ in
+    their setup, or that share a seed (the same deals twice), are refused."""
+    first = runs[0].config
+    seeds: dict[int, Path] = {}
+    for run in runs:
+        config = run.config
+        for key in SETUP_KEYS:
+            if config.get(key) != first.get(key):
+                raise CdsimError(f"{run.path}: not the same setup as {runs[0].path} ({key}: "
+                                 f"{config.get(key)!r} vs {first.get(key)!r}); pool only runs "
+                                 "that differ in their seed")
+        seed = int(run.manifest["seed"])
+        if seed in seeds:
+            raise CdsimError(f"{run.path} and {seeds[seed]} have the same seed {seed}: the same "
+                             "deals twice would count as twice the evidence; pool runs of "
+                             "different seeds")
+        seeds[seed] = run.path
+    warnings = []
+    tol_games = seq.equivalence_games(runs[0].players, 0.0, tolerance)
+    for run in runs:
+        if not run.complete:
+            warnings.append(f"{run.path}: partial run, {run.games:,} of {run.planned:,} games "
+                            "finished (continue it with cdsim simulate --out ... --resume)")
+        if tol_games is not None and run.games < tol_games / 4:
+            warnings.append(f"{run.path}: small run, {run.games:,} games (showing a vector fair "
+                            f"within ±{tolerance:.1%} takes about {tol_games:,} games even if it were "
+                            "exactly fair)")
+    offset, setups = 0, []
+    for a in arrays:
+        setups.append(a.setup - a.setup.min() + offset if len(a.setup) else a.setup)
+        offset = int(setups[-1].max()) + 1 if len(a.setup) else offset
+    pooled = SeatArrays(setup=np.concatenate(setups),
+                        start_vp=np.concatenate([a.start_vp for a in arrays]),
+                        base=np.concatenate([a.base for a in arrays]),
+                        tiebreak_order=np.concatenate([a.tiebreak_order for a in arrays]),
+                        won=np.concatenate([a.won for a in arrays]))
+    return pooled, warnings
+
+
+def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], games: int
+                     ) -> tuple[str, str]:
+    """``cdsim simulate`` of ``vector`` on fresh deals (a seed none of the pooled runs used),
+    then ``cdsim balance --radius 0`` of it: the TOST of that vector on games that did not
+    choose it. Both run as printed."""
+    import shlex
+
+    c = run.config
+    n = int(c["players"])
+    if c.get("rotate_seats"):
+        games = -(-games // n) * n
+    seed = max(seeds) + 1
+    out = run.path.parent / f"confirm-{'-'.join(map(str, vector))}-seed{seed}"
+    strategies = list(c.get("strategies") or [])
+    parts = ["cdsim simulate", f"--players {n}", f"--games {games}", f"--seed {seed}",
+             f"--start-vp {','.join(map(str, vector))}"]
+    if strategies:
+        names = strategies[:1] if len(set(strategies)) == 1 else strategies
+        parts.append(f"--strategies {shlex.quote(','.join(names))}")
+    else:
+        parts.append(f"--strategy-pool {shlex.quote(','.join(c['strategy_pool']))}")
+    if c.get("rotate_seats"):
+        parts.append("--rotate-seats")
+    if c.get("strategy_params"):
+        parts.append(f"--strategy-params {shlex.quote(c['strategy_params'])}")
+    if c.get("components"):
+        parts.append(f"--components {shlex.quote(str(c['components']))}")
+    parts.append(f"--out {shlex.quote(str(out))}")
+    return " ".join(parts), f"cdsim balance {shlex.quote(str(out))} --radius 0"
+
+
+def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
+            tolerance: float = 0.02, radius: int = 6) -> BalanceResult:
+    """The balance of one run, or of several runs of the same setup pooled (``pool``)."""
+    runs = [run] if isinstance(run, Run) else list(run)
+    many = [arrays] if isinstance(arrays, SeatArrays) else list(arrays)
     check_tolerance(tolerance)
-    check_score_blind(run)
-    current = tuple(int(x) for x in arrays.start_vp[0])
-    if (arrays.start_vp != arrays.start_vp[0]).any():
-        raise CdsimError(f"{run.path}: the starting VP differ between games; cannot re-rank")
-    now = evaluate(arrays, current, tolerance, run.rotated)
-    best = search(arrays, current, radius)
-    rec = evaluate(arrays, best, tolerance, run.rotated)
-    return BalanceResult(arrays.players, len(arrays.base), tolerance, now, rec,
-                         shift_curves(arrays, current, now.deff))
+    for r in runs:
+        check_score_blind(r)
+    pooled, warnings = pool(runs, many, tolerance) if len(runs) > 1 else (many[0], [])
+    if len(runs) == 1 and not runs[0].complete:
+        warnings.append(f"{runs[0].path}: partial run, {runs[0].games:,} of "
+                        f"{runs[0].planned:,} games finished")
+    current = tuple(int(x) for x in pooled.start_vp[0])
+    if (pooled.start_vp != pooled.start_vp[0]).any():
+        raise CdsimError(f"{runs[0].path}: the starting VP differ between games; cannot re-rank")
+    rotated = runs[0].rotated
+    now = evaluate(pooled, current, tolerance, rotated)
+    best = search(pooled, current, radius)
+    rec = evaluate(pooled, best, tolerance, rotated)
+    needed = _confirm_games(pooled, best, tolerance)
+    seeds = [int(r.manifest["seed"]) for r in runs]
+    confirm = confirm_commands(runs[0], seeds, best, needed or len(pooled.base))
+    if needed is None:
+        warnings.append(f"at its observed gap ({rec.test.largest_gap:.1%}) the recommended "
+                        f"vector {_vec(best)} would not be shown within ±{tolerance:.1%} by any "
+                        "number of fresh games; the confirm command plays as many as these")
+    return BalanceResult(pooled.players, len(pooled.base), tolerance, now, rec,
+                         shift_curves(pooled, current, now.deff),
+                         tuple(str(r.path) for r in runs), tuple(warnings), confirm, needed)
+
+
+def _confirm_games(arrays: SeatArrays, vector: tuple[int, ...], tolerance: float) -> int | None:
+    """Fresh games that show ``vector`` within the tolerance with 80% chance (TOST at 5% on
+    every seat pair), taking its observed pair differences and deal-group variances as the
+    truth (optimistic: it was picked as the most equal on these games)."""
+    games = seq.CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
+    table = seq.win_table(games, [vector])
+    diff, se = table.pair_stats()
+    if not np.isfinite(se).all():
+        return None
+    size = max(1, round(table.games / max(table.groups, 1)))
+    return seq.games_for_power(diff[0], se[0] ** 2 * table.games, tolerance, 0.05,
+                               multiple=size)
 
 
 def _vec(v: tuple[int, ...]) -> str:
@@ -216,8 +334,9 @@ def explain(result: BalanceResult) -> str:
         text += "No other vector makes the seats more equal."
     else:
         text += (f"Most equal vector ({_vec(rec.vector)}): largest gap {rec.test.largest_gap:.1%}; "
-                 f"{_verdict(rec)}. It was fitted to these same games, so confirm it with a fresh "
-                 f"run: `cdsim simulate --start-vp {','.join(map(str, rec.vector))} ...`.")
+                 f"{_verdict(rec)}. It was fitted to these same games, so confirm it on fresh "
+                 "ones" + (f": `{result.confirm[0]}`, then `{result.confirm[1]}`."
+                           if result.confirm else "."))
     return text
 
 
@@ -245,9 +364,12 @@ def format_text(result: BalanceResult) -> str:
     if cur.deff > 1:
         lines.append(f"(seats rotated: intervals use the effective sample size, design effect "
                      f"{cur.deff:.2f})")
-    if rec.vector != cur.vector:
-        lines.append(f"the recommended vector is fitted to these games: confirm with "
-                     f"cdsim simulate --start-vp {','.join(map(str, rec.vector))}")
+    if result.confirm:
+        games = (f"about {result.confirm_games:,} fresh games show it within "
+                 f"±{result.tolerance:.1%} with 80% chance if its observed gaps are the truth"
+                 if result.confirm_games else "it is unlikely to be shown fair")
+        lines += [f"the recommended vector is fitted to these games; confirm it on fresh ones "
+                  f"({games}):", f"  {result.confirm[0]}", f"  {result.confirm[1]}"]
     return "\n".join(lines)
 
 
@@ -259,7 +381,9 @@ def as_json(result: BalanceResult) -> dict[str, object]:
                 "high": [float(x) for x in r.high], "largest_gap": r.test.largest_gap,
                 "gap_upper_90": r.test.gap_upper, "within_tolerance": r.test.equivalent}
     shifts, share, low, high = result.curves
-    return {"games": result.games, "players": result.players, "tolerance": result.tolerance,
+    return {"runs": list(result.runs), "warnings": list(result.warnings),
+            "confirm_command": list(result.confirm), "confirm_games": result.confirm_games,
+            "games": result.games, "players": result.players, "tolerance": result.tolerance,
             "design_effect": result.current.deff, "current": vector(result.current),
             "recommended": vector(result.recommended),
             "shift_curves": {"shifts": list(shifts), "share": share.tolist(), "low": low.tolist(),

@@ -38,6 +38,14 @@ class Doc:
     def table(self, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
         self.blocks.append(("table", (list(header), [list(r) for r in rows])))
 
+    def boxes(self, boxes: Sequence[tuple[str, Sequence[tuple[str, Sequence[str], bool]], str]]
+              ) -> None:
+        """The answer first: boxes side by side, each (title, groups, kind); a group is
+        (heading, lines, muted), e.g. one per population, the floor muted; kind
+        ``confirmed``, ``unfair`` or ``open`` colours the frame."""
+        self.blocks.append(("boxes", [(t, [(h, list(lines), m) for h, lines, m in groups], k)
+                                      for t, groups, k in boxes]))
+
     def chart(self, name: str, png: bytes, caption: str) -> None:
         self.charts[name] = png
         self.blocks.append(("img", (name, caption)))
@@ -63,6 +71,23 @@ class Doc:
         lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
         lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
         return "\n".join(lines) + "\n"
+
+    def _md_boxes(self, value: list[tuple[str, list[tuple[str, list[str], bool]], str]]) -> str:
+        out = []
+        for title, groups, _ in value:
+            text = f"> ### {title}\n"
+            for head, lines, _muted in groups:
+                text += f">\n> {head}\n>\n" + "".join(f"> - {line}\n" for line in lines)
+            out.append(text)
+        return "\n".join(out)
+
+    def _html_boxes(self, value: list[tuple[str, list[tuple[str, list[str], bool]], str]]) -> str:
+        return ('<div class="answers">' + "".join(
+            f'<section class="answer {html.escape(kind)}"><h2>{html.escape(title)}</h2>'
+            + "".join(f'<div class="{"muted" if muted else "group"}"><p>{_inline(head)}</p><ul>'
+                      + "".join(f"<li>{_inline(line)}</li>" for line in lines) + "</ul></div>"
+                      for head, lines, muted in groups) + "</section>"
+            for title, groups, kind in value) + "</div>")
 
     def _md_img(self, value: tuple[str, str]) -> str:
         name, caption = value
@@ -92,7 +117,13 @@ class Doc:
 _CSS = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}"
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;"
         "text-align:right}th{background:#f4f4f4}figure{margin:1.5em 0}img{max-width:100%}"
-        "code{background:#f4f4f4;padding:0 .2em}")
+        "code{background:#f4f4f4;padding:0 .2em}"
+        ".answers{display:flex;flex-wrap:wrap;gap:.8em;margin:1em 0}"
+        ".answer{flex:1 1 17em;border:3px solid #999;border-radius:8px;padding:.2em .9em;"
+        "background:#fafafa}.answer h2{margin:.3em 0;font-size:1.2em}.answer ul{padding-left:1.1em;"
+        "margin:.3em 0}.answer li{margin:.2em 0;font-size:.92em}.answer p{margin:.4em 0 .1em}"
+        ".answer .muted{color:#666;font-size:.9em;border-top:1px solid #ccc;margin-top:.5em}"
+        ".answer.confirmed{border-color:#2a8a3a}.answer.unfair{border-color:#c77a12}.answer.open{border-color:#888}")
 
 
 def _inline(text: str) -> str:

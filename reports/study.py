@@ -1,130 +1,82 @@
 """``cdsim study report``: a study folder -> study.html (self-contained), study.md, study.json.
 
-For every cell (players x population x variant) of a study made by ``cdsim study run``:
+The page opens with the answer: one box per player count, for each skilled population the
+rulebook's starting VP -> the decided vector, its largest seat gap with a 95% interval, the
+verdict (confirmed / no whole-VP vector is fair / undecided, with the games a decision would
+need) and the games played; the floor (random play) below it, never in a headline. The
+verdicts are the ones ``cdsim study run`` reached stage by stage
+(``cdsim.analysis.sequential``; their error rates are in docs/statistics.md) and keeps in the
+study manifest: this module recomputes nothing that decides, it reads the stages' games only
+to show the seat win shares behind each verdict:
 
-- the seat win shares at the current starting VP, with 95% Wilson intervals (effective
-  sample size when seats were rotated), and the recommended (most equal) vector;
-- the recommendation's stability: a bootstrap over deals -- whole dealt setups are
-  resampled, since the rotated games of one deal are correlated -- refitting the vector in
-  every resample: the share of resamples choosing the same vector, and per seat an interval
-  for its fair compensation relative to seat 1;
-- the confirmation ``cdsim study run`` played of the recommended vector on fresh seeds: its
-  seat shares, intervals and the equivalence (TOST) verdict;
-- for variants, the paired difference (same deals) of each seat's win share to the base.
+- per cell, the seats' win shares at the rulebook vector on all its games, and at the
+  decided vector (confirmed: on the confirming stage's fresh games only), each with 95%
+  intervals simultaneous over the seats (deal groups: one deal in every line-up and rotation);
+- for a variant, its own verdict beside its base's and the paired difference of each seat's
+  win share at the rulebook vector, variant minus base, on the stages both played (the same
+  deals), with 95% intervals simultaneous over the seats;
+- per player count, a headline: it names a vector only if it was confirmed, says whether the
+  skilled populations agree, and says plainly when no vector was confirmed.
 
-A population whose players read VP totals cannot be re-ranked exactly: it was fitted by
-re-simulation (each proposed vector played for real on the same games), and its bootstrap
-chooses among the vectors played. One headline per player count says whether one vector
-keeps every seat within the tolerance for every population, or which seat depends on it.
+Win shares are in % and their differences and gaps in percentage points (pp); starting VP
+in VP.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
-import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
+from cdsim.analysis import sequential as seq
+from cdsim.analysis.sequential import CellGames, WinTable
 from cdsim.errors import CdsimError
-from cdsim.study import complete, read_study_manifest, run_folder
-from reports import balance, charts
-from reports.data import SeatArrays, open_run, seat_arrays
-from reports.report import Doc, interval, pct, publish, save
+from cdsim.study import complete, read_study_manifest, run_folder, stage_games
+from reports import charts
+from reports.data import open_run, seat_arrays
+from reports.report import Doc, publish, save
 from reports.stats import FloatArray, paired_difference
 from reports.tables import seat_label
 
-# -- fitting (used by `cdsim study run` through cdsim.study.Fitter) ---------------------------
+
+class Reader:
+    """How ``cdsim study run`` reads a finished run's games (``cdsim.study.GameReader``)."""
+
+    def games(self, run: Path) -> CellGames:
+        arrays = seat_arrays(open_run(run))
+        return CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
 
 
-def _opened(run: Path) -> tuple[SeatArrays, tuple[int, ...], bool]:
-    opened = open_run(run)
-    arrays = seat_arrays(opened)
-    return arrays, tuple(int(x) for x in arrays.start_vp[0]), opened.rotated
-
-
-def actual_counts(arrays: SeatArrays) -> NDArray[np.int64]:
-    return np.bincount(np.argmax(arrays.won, axis=1), minlength=arrays.players)
-
-
-class Fitter:
-    """How ``cdsim study run`` chooses the vectors it plays next."""
-
-    def rerank_best(self, run: Path, radius: int) -> tuple[int, ...]:
-        arrays, current, _ = _opened(run)
-        return balance.search(arrays, current, radius)
-
-    def simulated_best(self, runs: Sequence[Path]) -> tuple[int, ...]:
-        played = [_opened(r) for r in runs]
-        vectors = np.array([v for _, v, _ in played], dtype=np.int64)
-        counts = np.stack([actual_counts(a) for a, _, _ in played])
-        return tuple(int(x) for x in vectors[int(balance.best_index(counts, vectors, vectors[0]))])
-
-
-# -- the bootstrap over deals ---------------------------------------------------------------
-
-
-def deal_weights(setup: NDArray[np.int64], resamples: int, rng: np.random.Generator
-                 ) -> NDArray[np.float32]:
-    """Bootstrap multiplicities of every game, shape (games, resamples): each resample draws
-    the dealt setups with replacement and keeps all games of a drawn setup."""
-    _, inverse = np.unique(setup, return_inverse=True)
-    k = int(inverse.max()) + 1
-    draws = rng.integers(k, size=(resamples, k))
-    mult = np.bincount((np.arange(resamples)[:, None] * k + draws).ravel(),
-                       minlength=resamples * k).reshape(resamples, k)
-    return np.ascontiguousarray(mult[:, inverse].T, dtype=np.float32)
+# -- one cell ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Stability:
-    chosen: NDArray[np.int64]  # (resamples, seats): the vector each resample chose
-    recommended: tuple[int, ...]
+class Shares:
+    """Seat win shares at one vector on some games, 95% intervals simultaneous over seats,
+    and the largest seat gap with its simultaneous 95% interval."""
 
-    @property
-    def share(self) -> float:
-        """Share of resamples that choose the recommended vector."""
-        return float(np.mean(np.all(self.chosen == np.array(self.recommended), axis=1)))
-
-    def compensation(self) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:
-        """Per seat: the recommended VP over seat 1, with the bootstrap's 95% interval."""
-        rel = self.chosen - self.chosen[:, :1]
-        low, high = np.quantile(rel, [0.025, 0.975], axis=0, method="inverted_cdf")
-        rec = np.array(self.recommended)
-        return rec - rec[0], np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-
-
-def rerank_stability(arrays: SeatArrays, current: tuple[int, ...], recommended: tuple[int, ...],
-                     radius: int, resamples: int, rng: np.random.Generator) -> Stability:
-    """Refit the most equal vector (same search as ``cdsim balance``) in every resample."""
-    vectors = balance.candidates(current, radius)
-    counts = balance.grid_counts(arrays, vectors, deal_weights(arrays.setup, resamples, rng))
-    return Stability(vectors[balance.best_index(counts, vectors, current)], recommended)
-
-
-def simulated_stability(played: Sequence[SeatArrays], recommended: tuple[int, ...],
-                        resamples: int, rng: np.random.Generator) -> Stability:
-    """Re-simulated populations: choose among the vectors actually played (same games)."""
-    weights = deal_weights(played[0].setup, resamples, rng)
-    vectors = np.array([a.start_vp[0] for a in played], dtype=np.int64)
-    counts = np.stack([np.rint(weights.T @ a.won.astype(np.float32)).astype(np.int64)
-                       for a in played])  # (vectors, resamples, seats)
-    return Stability(vectors[balance.best_index(counts, vectors, vectors[0])], recommended)
-
-
-# -- one cell --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Confirm:
-    key: str
-    seed: int
+    vector: tuple[int, ...]
     games: int
-    result: balance.VectorResult
+    share: FloatArray
+    low: FloatArray
+    high: FloatArray
+    gap: float
+    gap_low: float
+    gap_high: float
+
+
+def shares_of(table: WinTable, row: int = 0) -> Shares:
+    t = table.take(row)
+    share, low, high = t.seat_intervals()
+    diff, se = t.pair_stats()
+    glow, ghigh = seq.gap_interval(diff, se, t.groups - 1)
+    return Shares(tuple(int(x) for x in t.vectors[0]), t.games, share[0], low[0], high[0],
+                  float(t.gaps[0]), float(glow[0]), float(ghigh[0]))
 
 
 @dataclass(frozen=True)
@@ -133,71 +85,106 @@ class CellResult:
     players: int
     population: str
     variant: str | None
-    method: str  # re-ranking | re-simulation
-    games: int
-    planned: int
-    current: balance.VectorResult  # the fitting games at the current vector
-    recommended: balance.VectorResult | None  # on the fitting games (re-ranked or played)
-    stability: Stability | None
-    simulated: tuple[tuple[int, ...], ...]  # re-simulation: the vectors played
-    confirm: Confirm | None
-    arrays: SeatArrays
+    floor: bool
+    method: str  # re-ranking | rulebook only
+    lineups: tuple[tuple[str, ...], ...]
+    pool: tuple[str, ...]
     rotated: bool
-    difference: tuple[FloatArray, FloatArray, FloatArray] | None = None  # variant - base
+    rulebook: tuple[int, ...]
+    radius: int
+    budget: int
+    decision: dict[str, Any] | None  # the manifest's verdict; None while stages remain
+    stages: tuple[CellGames, ...]  # the finished stages' games
+    stage_runs: tuple[tuple[str, ...], ...]
+    at_rulebook: Shares  # on all games played
+    at_decided: Shares | None  # confirmed: on the confirming stage; else on all games
+    difference: tuple[FloatArray, FloatArray, FloatArray] | None = None  # variant - base, pp/100
+    paired_games: int = 0
 
     @property
     def label(self) -> str:
         return self.population + (f" · {self.variant}" if self.variant else "")
 
+    @property
+    def games(self) -> int:
+        return sum(g.games for g in self.stages)
 
-def _rng(seed: int, key: str) -> np.random.Generator:
-    return np.random.default_rng([seed, zlib.crc32(key.encode())])
+    @property
+    def verdict(self) -> str:
+        return self.decision["decision"] if self.decision else "still playing"
+
+    def who(self, full: bool = False) -> str:
+        """Who sat at the table: the line-ups (each in every seat rotation) or the pool;
+        every N-subset of a list said as such unless ``full``."""
+        if self.pool:
+            return "each seat drawn per game from " + ", ".join(self.pool)
+        if len(self.lineups) == 1 and len(set(self.lineups[0])) == 1:
+            return f"{self.lineups[0][0]} in every seat"
+        rot = ", each in all seat rotations, on the same deals" if self.rotated else ""
+        names = list(dict.fromkeys(n for x in self.lineups for n in x))
+        subsets = set(itertools.combinations(names, self.players))
+        if not full and len(self.lineups) > 1 and set(self.lineups) == subsets:
+            return (f"every {self.players} of {', '.join(names)}: {len(self.lineups)} "
+                    f"line-ups{rot}")
+        ups = "; ".join(", ".join(x) for x in self.lineups)
+        return (f"{len(self.lineups)} line-ups: " if len(self.lineups) > 1 else "") + ups + rot
 
 
-def analyse_cell(root: Path, state: dict[str, Any], seed: int, tolerance: float, radius: int,
-                 resamples: int) -> CellResult | None:
-    """A finished cell (None while its fitting games are unfinished)."""
-    fit = run_folder(root, state["fit"])
-    if not complete(fit):
+def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResult | None:
+    """A cell with at least one finished stage (None before)."""
+    played: list[CellGames] = []
+    runs: list[tuple[str, ...]] = []
+    for stage in state["stages"]:
+        folders = [run_folder(root, k) for k in stage["runs"]]
+        if not all(complete(f) for f in folders):
+            break
+        played.append(stage_games(reader, folders))
+        runs.append(tuple(stage["runs"]))
+    if not played:
         return None
-    arrays, current, rotated = _opened(fit)
-    now = balance.evaluate(arrays, current, tolerance, rotated)
-    rec_vec = tuple(state["recommended"]) if state.get("recommended") else None
-    recommended = stability = None
-    simulated: tuple[tuple[int, ...], ...] = ()
-    if rec_vec is not None and state["method"] == "re-ranking":
-        recommended = balance.evaluate(arrays, rec_vec, tolerance, rotated)
-        stability = rerank_stability(arrays, current, rec_vec, radius, resamples,
-                                     _rng(seed, state["key"]))
-    elif rec_vec is not None:
-        played = [arrays, *(_opened(run_folder(root, k))[0] for k in state["resim"])]
-        for other in played[1:]:
-            if not np.array_equal(other.setup, arrays.setup):
-                raise CdsimError(f"{root}: the re-simulation runs of {state['key']} are not "
-                                 "the same games as its fitting run")
-        simulated = tuple(tuple(int(x) for x in a.start_vp[0]) for a in played)
-        chosen = played[simulated.index(rec_vec)]
-        recommended = balance.evaluate(chosen, rec_vec, tolerance, rotated)
-        stability = simulated_stability(played, rec_vec, resamples, _rng(seed, state["key"]))
-    confirm = None
-    if state.get("confirm") and complete(run_folder(root, state["confirm"])):
-        folder = run_folder(root, state["confirm"])
-        c_arrays, c_vec, c_rot = _opened(folder)
-        confirm = Confirm(state["confirm"], int(open_run(folder).manifest["seed"]),
-                          len(c_arrays.base), balance.evaluate(c_arrays, c_vec, tolerance, c_rot))
-    return CellResult(state["key"], int(state["players"]), state["population"],
-                      state["variant"], state["method"], len(arrays.base), int(state["games"]),
-                      now, recommended, stability, simulated, confirm, arrays, rotated)
+    rulebook = tuple(int(x) for x in state["rulebook"])
+    every = CellGames.concat(*played)
+    at_rulebook = shares_of(seq.win_table(every, [rulebook]))
+    decision = state.get("decision")
+    at_decided = None
+    if decision is not None:
+        vector = tuple(int(x) for x in decision["vector"])
+        used = played[len(decision["stages"]) - 1] if decision["decision"] == "confirmed" \
+            else CellGames.concat(*played[:len(decision["stages"])])
+        at_decided = shares_of(seq.win_table(used, [vector]))
+    return CellResult(
+        state["key"], int(state["players"]), state["population"], state["variant"],
+        bool(state["floor"]), state["method"], tuple(tuple(x) for x in state["lineups"]),
+        tuple(state["pool"]), bool(state["rotate_seats"]), rulebook, int(state["radius"]),
+        int(state["games"]), decision, tuple(played), tuple(runs), at_rulebook, at_decided)
 
 
-def _with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
-    """A variant's paired difference of each seat's win share (same games) to its base."""
-    if base is None or cell.variant is None or len(base.arrays.base) != len(cell.arrays.base):
+def _won(games: CellGames, vector: Sequence[int]) -> FloatArray:
+    """One-hot winners (games, seats) under ``vector``."""
+    w = seq.rerank_winners(games.gained, games.tiebreak, vector)
+    return np.asarray(np.eye(games.players)[w], dtype=np.float64)
+
+
+def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
+    """A variant's paired difference of each seat's win share at the rulebook vector,
+    variant minus base, on the stages both played (the same seeds: the same deals and
+    line-ups), clustered by deal, 95% intervals simultaneous over the seats."""
+    if base is None or cell.variant is None:
         return cell
-    if not np.array_equal(base.arrays.setup, cell.arrays.setup):
+    common = min(len(cell.stages), len(base.stages))
+    diffs, groups, offset = [], [], 0
+    for mine, theirs in zip(cell.stages[:common], base.stages[:common], strict=True):
+        if mine.games != theirs.games or not np.array_equal(mine.group, theirs.group):
+            return cell
+        diffs.append(_won(mine, cell.rulebook) - _won(theirs, cell.rulebook))
+        groups.append(mine.group - mine.group.min() + offset)
+        offset = int(groups[-1].max()) + 1
+    if not diffs:
         return cell
-    diff = cell.arrays.won.astype(float) - base.arrays.won.astype(float)
-    return replace(cell, difference=paired_difference(diff, cell.arrays.setup))
+    z = float(seq._quantile((1 - seq.REPORT_LEVEL) / (2 * cell.players), 10**9))
+    diff = paired_difference(np.concatenate(diffs), np.concatenate(groups), z)
+    return CellResult(**{**cell.__dict__, "difference": diff,
+                         "paired_games": sum(len(d) for d in diffs)})
 
 
 # -- the study ---------------------------------------------------------------------------------
@@ -208,211 +195,235 @@ class StudyResult:
     root: Path
     manifest: dict[str, Any]
     tolerance: float
-    resamples: int
     cells: tuple[CellResult, ...]
-    missing: tuple[str, ...]  # cells whose fitting games are not finished
+    missing: tuple[str, ...]  # cells with no finished stage
     headlines: dict[int, str]
-    common: dict[int, tuple[tuple[int, ...], float, str, tuple[int, int]] | None]
 
 
-def analyse(root: Path, tolerance: float | None = None, resamples: int | None = None) -> StudyResult:
+def analyse(root: Path) -> StudyResult:
     manifest = read_study_manifest(root)
-    tol = float(manifest["tolerance"] if tolerance is None else tolerance)
-    balance.check_tolerance(tol)
-    boots = int(manifest["resamples"] if resamples is None else resamples)
-    if boots < 200:
-        raise CdsimError(f"--resamples must be at least 200, got {boots}")
-    radius, seed = int(manifest["radius"]), int(manifest["seed"])
+    tol = float(manifest.get("tolerance", 0.02))
+    reader = Reader()
     cells: list[CellResult] = []
     missing: list[str] = []
     for state in manifest["cells"]:
-        cell = analyse_cell(root, state, seed, tol, radius, boots)
+        cell = analyse_cell(root, state, reader)
         if cell is None:
             missing.append(state["key"])
         else:
             cells.append(cell)
     if not cells:
-        raise CdsimError(f"{root}: no cell has finished its games yet; continue with "
+        raise CdsimError(f"{root}: no cell has finished a stage yet; continue with "
                          f"cdsim study run {manifest.get('source', 'STUDY.toml')} --out {root} --resume")
     bases = {(c.players, c.population): c for c in cells if c.variant is None}
-    cells = [_with_difference(c, bases.get((c.players, c.population))) for c in cells]
-    headlines: dict[int, str] = {}
-    common: dict[int, tuple[tuple[int, ...], float, str, tuple[int, int]] | None] = {}
-    for players in manifest["players"]:
-        mine = [c for c in cells if c.players == players and c.variant is None]
-        if mine:
-            common[players] = common_vector(mine, radius)
-            headlines[players] = headline(players, mine, common[players], tol)
-    return StudyResult(root, manifest, tol, boots, tuple(cells), tuple(missing), headlines, common)
+    cells = [with_difference(c, bases.get((c.players, c.population))) for c in cells]
+    headlines = {int(p): headline(int(p), [c for c in cells if c.players == p], tol)
+                 for p in manifest["players"] if any(c.players == p for c in cells)}
+    return StudyResult(root, manifest, tol, tuple(cells), tuple(missing), headlines)
 
 
-def common_vector(cells: Sequence[CellResult], radius: int
-                  ) -> tuple[tuple[int, ...], float, str, tuple[int, int]] | None:
-    """The vector whose worst largest seat gap over the (re-rankable) populations is least:
-    (vector, that gap, the population where it is reached, the seat pair)."""
-    exact = [c for c in cells if c.method == "re-ranking"]
-    if not exact:
-        return None
-    current = exact[0].current.vector
-    vectors = balance.candidates(current, radius)
-    gaps = []
-    for c in exact:
-        counts = balance.grid_counts(c.arrays, vectors)
-        gaps.append((counts.max(axis=1) - counts.min(axis=1)) / len(c.arrays.base))
-    gap = np.stack(gaps)  # (populations, vectors)
-    worst, total = gap.max(axis=0), gap.sum(axis=0)
-    near = np.abs(vectors - np.array(current)).sum(axis=1)
-    best = int(np.lexsort((np.arange(len(vectors)), near, total, worst))[0])
-    at = int(np.argmax(gap[:, best]))
-    counts = balance.win_counts(exact[at].arrays, vectors[best])
-    pair = (int(np.argmax(counts)), int(np.argmin(counts)))
-    return tuple(int(x) for x in vectors[best]), float(worst[best]), exact[at].population, pair
-
-
-def _vec(v: Sequence[int]) -> str:
+def vec(v: Sequence[int]) -> str:
     return "/".join(str(int(x)) for x in v)
 
 
-def _points(x: float) -> str:
-    return f"{100 * x:.1f}"
+def pp(x: float) -> str:
+    return f"{100 * x:.1f} pp"
 
 
-def headline(players: int, cells: Sequence[CellResult],
-             common: tuple[tuple[int, ...], float, str, tuple[int, int]] | None,
-             tolerance: float) -> str:
-    """One sentence: robust (one vector is fair for every population) or population-dependent
-    (which seat, by how much), plus what the fresh-seed confirmations showed."""
-    tol = _points(tolerance)
-    fitted = [(c.population, c.recommended.vector) for c in cells if c.recommended is not None]
-    recs = ", ".join(f"{name} {_vec(v)}" for name, v in fitted)
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _gap(s: Shares) -> str:
+    return f"{pp(s.gap)} (95% interval {100 * s.gap_low:.1f}–{pp(s.gap_high)})"
+
+
+def _dgap(d: dict[str, Any]) -> str:
+    low, high = d["gap_interval"]
+    return f"{pp(d['largest_gap'])} (95% interval {100 * low:.1f}–{pp(high)})"
+
+
+def _why_not(c: CellResult, tol: float) -> str:
+    """Why a skilled cell names no vector, in one clause."""
+    d = c.decision
+    if d is None:
+        return f"{c.label}: still playing ({c.games:,} of at most {c.budget:,} games so far)"
+    if d["decision"] == "no fair vector":
+        return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
+                f"every seat within ±{pp(tol)} (shown on {d['games']:,} games)")
+    more = (f"about {d['games_needed']:,} fresh games might confirm one"
+            if d["games_needed"] is not None else
+            "at the observed gaps no number of games would confirm one")
+    return f"{c.label}: undecided after {d['games']:,} games ({more})"
+
+
+def headline(players: int, cells: Sequence[CellResult], tol: float) -> str:
+    """One paragraph per player count, about the skilled populations' base cells only: it
+    names a vector only if it was confirmed, and says whether the populations agree."""
     head = f"{players} players: "
-    if common is not None and common[1] <= tolerance:
-        vector, gap, where, _ = common
-        text = (f"robust: {_vec(vector)} keeps every seat within ±{tol} points for every "
-                f"population (largest seat gap {_points(gap)} points, {where}; re-ranked on the "
-                "fitting games)")
+    skilled = [c for c in cells if not c.floor and c.variant is None]
+    if not skilled:
+        return head + "no skilled population in this study (only the floor), so no answer."
+    rule = vec(skilled[0].rulebook)
+    rule_gap = max(skilled, key=lambda c: c.at_rulebook.gap).at_rulebook
+    tail = (f" The rulebook's {rule} leaves a largest seat gap of {_gap(rule_gap)}"
+            + (f" ({max(skilled, key=lambda c: c.at_rulebook.gap).population})"
+               if len(skilled) > 1 else "") + ".")
+    confirmed = [c for c in skilled if c.decision and c.decision["decision"] == "confirmed"]
+    others = [c for c in skilled if c not in confirmed]
+    if not confirmed:
+        return (head + f"no vector was confirmed fair within ±{pp(tol)}: "
+                + "; ".join(_why_not(c, tol) for c in others) + "." + tail)
+    sets = [{tuple(v) for v in c.decision["fair_set"]} for c in confirmed if c.decision]
+    shared = set.intersection(*sets)
+    named = ", ".join(f"{c.population} {vec(c.decision['vector'])}" for c in confirmed
+                      if c.decision)
+    if len(confirmed) == 1:
+        c = confirmed[0]
+        assert c.decision is not None
+        text = (f"{vec(c.decision['vector'])} is confirmed fair within ±{pp(tol)} for "
+                f"{c.population}: every seat pair within it on {c.decision['games_confirm']:,} "
+                f"fresh games, largest seat gap {_dgap(c.decision)}")
+    elif shared and all(c.decision and tuple(c.decision["vector"]) in shared for c in confirmed):
+        common = sorted(shared)[0]
+        text = (f"the skilled populations agree: {vec(common)} is confirmed fair within "
+                f"±{pp(tol)} for each of them ({named})")
+    elif shared:
+        text = (f"the skilled populations agree on a fair vector: {vec(sorted(shared)[0])} was "
+                f"shown fair within ±{pp(tol)} for each, though each names its own ({named})")
     else:
-        spread = _compensation_spread(fitted)
-        if spread is not None:
-            seat, lo, hi, lo_pop, hi_pop = spread
-            text = (f"population-dependent: {seat_label(seat)}'s fair compensation over seat 1 "
-                    f"is {lo:+d} VP with {lo_pop} but {hi:+d} VP with {hi_pop} "
-                    f"(recommended: {recs})")
-        elif fitted:
-            text = (f"every population recommends {_vec(fitted[0][1])}" if len(fitted) > 1
-                    else f"{fitted[0][0]} recommends {_vec(fitted[0][1])}")
-        else:
-            text = "no recommendation yet"
-        if common is not None:
-            vector, gap, where, (a, b) = common
-            text += (f"; no single vector keeps every seat within ±{tol} points for every "
-                     f"population: the closest, {_vec(vector)}, leaves {_points(gap)} points "
-                     f"between seats {a + 1} and {b + 1} with {where}")
-    confirmed = [c.confirm.result.test.equivalent for c in cells if c.confirm is not None]
-    shown = sum(confirmed)
-    if confirmed:
-        text += (f". Fresh-seed confirmation of each population's own vector: every seat within "
-                 f"±{tol} points shown (TOST) for {shown} of {len(confirmed)}"
-                 + ("" if shown == len(confirmed) else " (more games would firm this up)"))
-    readers = [c.population for c in cells if c.method == "re-simulation"]
-    if readers:
-        text += (f" ({', '.join(readers)} read{'s' if len(readers) == 1 else ''} scores: "
-                 "fitted by re-simulation, left out of the common vector)")
-    return head + text + "."
-
-
-def _compensation_spread(fitted: Sequence[tuple[str, tuple[int, ...]]]
-                         ) -> tuple[int, int, int, str, str] | None:
-    """The seat whose recommended VP over seat 1 differs most between populations."""
-    if len(fitted) < 2:
-        return None
-    comp = np.array([np.array(v) - v[0] for _, v in fitted])
-    ranges = comp.max(axis=0) - comp.min(axis=0)
-    seat = int(np.argmax(ranges))
-    if ranges[seat] == 0:
-        return None
-    lo, hi = int(np.argmin(comp[:, seat])), int(np.argmax(comp[:, seat]))
-    return seat, int(comp[lo, seat]), int(comp[hi, seat]), fitted[lo][0], fitted[hi][0]
+        text = (f"the skilled populations disagree: each confirmed its own vector ({named}), "
+                "and none was shown fair for all of them")
+    if others:
+        text += "; no vector confirmed for " + "; ".join(_why_not(c, tol) for c in others)
+    return head + text + "." + tail
 
 
 # -- outputs ------------------------------------------------------------------------------------
+
+
+def _shares_json(s: Shares | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {"start_vp": list(s.vector), "games": s.games, "shares": s.share.tolist(),
+            "low": s.low.tolist(), "high": s.high.tolist(), "largest_gap": s.gap,
+            "gap_interval": [s.gap_low, s.gap_high]}
+
+
+def verdict_json(c: CellResult) -> dict[str, Any]:
+    """The machine-readable verdict of one cell (the fields docs/statistics.md explains)."""
+    d = c.decision
+    return {"decision": d["decision"] if d else None, "vector": d["vector"] if d else None,
+            "fair_set": d["fair_set"] if d else None,
+            "largest_gap": d["largest_gap"] if d else None,
+            "gap_interval": d["gap_interval"] if d else None,
+            "games": c.games, "games_fit": d["games_fit"] if d else None,
+            "games_confirm": d["games_confirm"] if d else None,
+            "games_needed": d["games_needed"] if d else None,
+            "stability": None,  # dropped: see docs/statistics.md
+            "explain": d["explain"] if d else "still playing"}
 
 
 def as_json(result: StudyResult) -> dict[str, Any]:
     m = result.manifest
 
     def cell(c: CellResult) -> dict[str, Any]:
-        comp = c.stability.compensation() if c.stability else None
         out: dict[str, Any] = {
-            "players": c.players, "population": c.population, "variant": c.variant,
-            "run": str(Path("cells") / c.key), "method": c.method, "games": c.games,
-            "planned_games": c.planned, "current": list(c.current.vector),
-            "shares": [float(x) for x in c.current.shares],
-            "low": [float(x) for x in c.current.low], "high": [float(x) for x in c.current.high],
-            "design_effect": c.current.deff,
-            "recommended": list(c.recommended.vector) if c.recommended else None,
-            "recommended_shares_fitted": [float(x) for x in c.recommended.shares]
-            if c.recommended else None,
-            "stability": c.stability.share if c.stability else None,
-            "compensation": [int(x) for x in comp[0]] if comp else None,
-            "compensation_low": [float(x) for x in comp[1]] if comp else None,
-            "compensation_high": [float(x) for x in comp[2]] if comp else None,
-            "simulated_vectors": [list(v) for v in c.simulated] or None,
-            "confirm": None, "difference": None}
-        if c.confirm is not None:
-            r = c.confirm.result
-            out["confirm"] = {"run": str(Path("cells") / c.confirm.key), "seed": c.confirm.seed,
-                              "games": c.confirm.games, "start_vp": list(r.vector),
-                              "shares": [float(x) for x in r.shares],
-                              "low": [float(x) for x in r.low], "high": [float(x) for x in r.high],
-                              "largest_gap": r.test.largest_gap, "gap_upper_90": r.test.gap_upper,
-                              "within_tolerance": r.test.equivalent}
+            "key": c.key, "players": c.players, "population": c.population,
+            "variant": c.variant, "floor": c.floor, "method": c.method,
+            "lineups": [list(x) for x in c.lineups], "pool": list(c.pool),
+            "rotate_seats": c.rotated, "rulebook": list(c.rulebook), "radius": c.radius,
+            "budget": c.budget,
+            "stages": [{"stage": k, "games": g.games, "runs": [str(Path("cells") / r)
+                                                               for r in runs]}
+                       for k, (g, runs) in enumerate(zip(c.stages, c.stage_runs, strict=True))],
+            **verdict_json(c),
+            "at_rulebook": _shares_json(c.at_rulebook), "at_vector": _shares_json(c.at_decided),
+            "difference": None}
         if c.difference is not None:
             mean, low, high = c.difference
-            out["difference"] = {"shares": mean.tolist(), "low": low.tolist(), "high": high.tolist()}
+            out["difference"] = {"start_vp": list(c.rulebook), "games": c.paired_games,
+                                 "shares": mean.tolist(), "low": low.tolist(),
+                                 "high": high.tolist()}
         return out
 
-    return {"name": m["name"], "seed": int(m["seed"]), "confirm_seed": int(m["confirm_seed"]),
-            "tolerance": result.tolerance, "resamples": result.resamples,
-            "radius": int(m["radius"]), "players": list(m["players"]),
-            "cells": [cell(c) for c in result.cells], "unfinished_cells": list(result.missing),
+    verdicts: dict[str, dict[str, Any]] = {}
+    for c in result.cells:
+        if c.variant is None:
+            verdicts.setdefault(str(c.players), {})[c.population] = verdict_json(c) | {
+                "floor": c.floor}
+    return {"name": m["name"], "seed": int(m["seed"]), "tolerance": result.tolerance,
+            "alpha": m.get("alpha"), "radius": int(m["radius"]), "players": list(m["players"]),
+            "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
+            "unfinished_cells": list(result.missing),
             "headlines": {str(k): v for k, v in result.headlines.items()}}
 
 
-def _shares(r: balance.VectorResult, seat: int) -> str:
-    return interval(float(r.shares[seat]), float(r.low[seat]), float(r.high[seat]))
+def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
+    d = c.decision
+    rule = vec(c.rulebook)
+    if d is None:
+        return [f"rulebook **{rule}** → still playing ({c.games:,} games so far)",
+                f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}"]
+    if d["decision"] == "confirmed":
+        lines = [f"rulebook **{rule}** → decided **{vec(d['vector'])}**",
+                 f"**confirmed** fair within ±{pp(tol)} (a wrong confirmation happens in at most "
+                 f"{alpha * seq.CONFIRM_SHARE:.1%} of cells)",
+                 f"largest seat gap {_dgap(d)} on {d['games_confirm']:,} fresh games"]
+        if len(d["fair_set"]) > 1:
+            lines.append("also shown fair: " + ", ".join(vec(v) for v in d["fair_set"]
+                                                         if v != d["vector"]))
+    elif d["decision"] == "no fair vector":
+        lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tol)} "
+                 f"(±{c.radius} VP searched)",
+                 f"most equal: {vec(d['vector'])}, largest seat gap {_dgap(d)}"]
+    else:
+        need = (f"about **{d['games_needed']:,}** more fresh games might confirm it"
+                if d["games_needed"] is not None else
+                "no number of games would confirm it at the observed gap")
+        lines = [f"rulebook **{rule}** → **undecided** (budget of {c.budget:,} games spent)",
+                 f"most equal so far: {vec(d['vector'])} (not confirmed), largest seat gap "
+                 f"{_dgap(d)}; {need}"]
+    lines.append(f"games played: {d['games']:,} (chose on {d['games_fit']:,}, "
+                 f"tested on {d['games_confirm']:,})")
+    lines.append(f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}")
+    return lines
+
+
+def answer_boxes(doc: Doc, result: StudyResult) -> None:
+    """The answer first: one box per player count, each skilled population's verdict, then
+    the floor (muted: shown, never part of the answer)."""
+    alpha = float(result.manifest.get("alpha") or 0.05)
+    boxes = []
+    for players in result.manifest["players"]:
+        mine = [c for c in result.cells if c.players == players and c.variant is None]
+        if not mine:
+            continue
+        groups = []
+        for c in [x for x in mine if not x.floor] + [x for x in mine if x.floor]:
+            head = ("floor: " if c.floor else "") + f"**{c.population}** ({c.who()})"
+            groups.append((head, _box_lines(c, result.tolerance, alpha), c.floor))
+        kinds = [c.verdict for c in mine if not c.floor]
+        kind = ("confirmed" if kinds and all(k == "confirmed" for k in kinds) else
+                "unfair" if "no fair vector" in kinds else "open")
+        boxes.append((f"{players} players", groups, kind))
+    doc.boxes(boxes)
 
 
 def build(result: StudyResult) -> Doc:
     m = result.manifest
     doc = Doc()
     doc.h(f"cdsim study: {m['name']}", 1)
-    if m.get("description"):
-        doc.p(str(m["description"]))
-    pops = "; ".join(f"**{p['name']}**: " + (", ".join(p["lineup"]) or "pool " + ", ".join(p["pool"]))
-                     + (" (seats rotated)" if p["rotate_seats"] else "")
-                     + (" (reads scores)" if p["reads_scores"] else "")
-                     + (f" — {p['description']}" if p.get("description") else "")
-                     for p in m["populations"])
-    variants = "; ".join(f"**{v['name']}**: `{v['components']}`"
-                         + (f" — {v['description']}" if v.get("description") else "")
-                         for v in m["variants"]) or "none"
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
-    doc.table(["setting", "value"], [
-        ["study file", f"`{m.get('source', '')}`"], ["player counts", ", ".join(map(str, m["players"]))],
-        ["populations", pops], ["variants", variants],
-        ["seed (fitting games)", m["seed"]], ["seed (confirmations)", m["confirm_seed"]],
-        ["tolerance", f"±{pct(result.tolerance)} (largest gap between two seats' win shares)"],
-        ["bootstrap", f"{result.resamples} resamples of whole deals"],
-        ["search", f"each seat within ±{m['radius']} VP of the current vector (seat 1 fixed)"],
-        ["versions", versions], ["wall time", f"{m.get('wall_seconds', 0):.0f} s"],
-        ["command", f"`{m.get('command', '')}`"]])
-    if result.missing:
-        doc.p(f"**Partial study**: {len(result.missing)} cells have not finished their games "
-              f"({', '.join(result.missing)}); continue with `cdsim study run ... --resume`.")
+    answer_boxes(doc, result)
     doc.h("Headlines", 2)
     for text in result.headlines.values():
         doc.p(text)
+    if result.missing:
+        doc.p(f"**Partial study**: {len(result.missing)} cells have not finished a stage "
+              f"({', '.join(result.missing)}); continue with `cdsim study run ... --resume`.")
+    if m.get("description"):
+        doc.p(str(m["description"]))
+    _settings(doc, result)
     for players in m["players"]:
         _players_section(doc, result, int(players))
     if m["variants"]:
@@ -421,122 +432,181 @@ def build(result: StudyResult) -> Doc:
     return doc
 
 
+def _settings(doc: Doc, result: StudyResult) -> None:
+    m = result.manifest
+    pops = "; ".join(f"**{p['name']}**: "
+                     + (", ".join(p["lineup"]) or "; ".join(", ".join(x) for x in p.get("lineups", []))
+                        or "pool " + ", ".join(p["pool"]))
+                     + (" (seats rotated)" if p["rotate_seats"] else "")
+                     + (" (the floor)" if p.get("floor") else "")
+                     + (" (reads scores)" if p["reads_scores"] else "")
+                     + (f" — {p['description']}" if p.get("description") else "")
+                     for p in m["populations"])
+    variants = "; ".join(f"**{v['name']}**: `{v['components']}`"
+                         + (f" — {v['description']}" if v.get("description") else "")
+                         for v in m["variants"]) or "none"
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
+    budgets = sorted({c.budget for c in result.cells})
+    doc.h("Settings", 2)
+    doc.table(["setting", "value"], [
+        ["study file", f"`{m.get('source', '')}`"], ["player counts", ", ".join(map(str, m["players"]))],
+        ["populations", pops], ["variants", variants],
+        ["seed", f"{m['seed']} (stage 0; later stages deal from seeds derived from it)"],
+        ["tolerance", f"±{pp(result.tolerance)} (largest gap between two seats' win shares)"],
+        ["error rate", f"at most {float(m.get('alpha') or 0.05):.0%} per cell: half for a wrong "
+                       "confirmation, half for a wrong 'no fair vector'"],
+        ["budget", ", ".join(f"{b:,}" for b in budgets) + " games per cell, at most"],
+        ["search", f"each seat within ±{m['radius']} VP of the rulebook's (seat 1 fixed)"],
+        ["versions", versions], ["wall time", f"{m.get('wall_seconds', 0):.0f} s"],
+        ["command", f"`{m.get('command', '')}`"]])
+
+
+def _interval(s: Shares, seat: int) -> str:
+    return f"{pct(s.share[seat])} [{100 * s.low[seat]:.1f}, {100 * s.high[seat]:.1f}]"
+
+
 def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
     cells = [c for c in result.cells if c.players == players]
     if not cells:
         return
     seats = range(players)
     doc.h(f"{players} players", 2)
-    current = cells[0].current.vector
-    doc.p(f"Win share by seat at the current starting VP {_vec(current)} (fair: 1/{players} = "
-          f"{pct(1 / players)}), 95% Wilson intervals (effective sample size where seats were "
-          "rotated).")
-    doc.table(["population", "games", *(seat_label(s) for s in seats), "largest gap"],
-              [[c.label, c.games, *(_shares(c.current, s) for s in seats),
-                pct(c.current.test.largest_gap)] for c in cells])
+    rule = cells[0].rulebook
+    doc.p("Who sat at the table: " + "; ".join(f"**{c.population}**"
+                                                + (" (floor)" if c.floor else "") + f": {c.who(True)}"
+                                                for c in cells if c.variant is None) + ".")
+    doc.p(f"Win share by seat at the rulebook's starting VP {vec(rule)} on every game the cell "
+          f"played (fair: 1/{players} = {pct(1 / players)}), with 95% intervals simultaneous "
+          "over the seats (deal groups).")
+    doc.table(["population", "games", *(seat_label(s) for s in seats), "largest seat gap"],
+              [[c.label, f"{c.games:,}", *(_interval(c.at_rulebook, s) for s in seats),
+                _gap(c.at_rulebook)] for c in cells])
     doc.chart(f"shares_{players}p", charts.grouped(
         [seat_label(s) for s in seats],
-        [(c.label, c.current.shares, c.current.low, c.current.high) for c in cells],
-        "win share (95% interval)", f"{players} players: win share by seat at {_vec(current)}",
-        1 / players, f"fair 1/{players}"),
-        f"{players} players: each population's seat win shares at {_vec(current)}, with 95% "
-        "intervals; dashed: fair.")
+        [(c.label, 100 * c.at_rulebook.share, 100 * c.at_rulebook.low, 100 * c.at_rulebook.high)
+         for c in cells],
+        "win share (%), 95% interval", f"{players} players: win share by seat at {vec(rule)}",
+        100 / players, f"fair 1/{players}"),
+        f"{players} players: each population's seat win shares (%) at the rulebook's "
+        f"{vec(rule)}, with 95% intervals simultaneous over the seats; dashed: fair.")
     rows = []
     for c in cells:
-        if c.recommended is None or c.stability is None:
-            rows.append([c.label, "-", "-", *("-" for _ in seats[1:]), c.method])
+        d, s = c.decision, c.at_decided
+        if d is None or s is None:
+            rows.append([c.label, "still playing", "-", *("-" for _ in seats), "-", f"{c.games:,}"])
             continue
-        comp, low, high = c.stability.compensation()
-        rows.append([c.label, f"**{_vec(c.recommended.vector)}**", pct(c.stability.share),
-                     *(f"{int(comp[s]):+d} [{low[s]:+.0f}, {high[s]:+.0f}]" for s in seats[1:]),
-                     c.method + (f" ({len(c.simulated)} vectors played)" if c.simulated else "")])
-    doc.p("Recommended starting VP (the most equal seat win shares), how often the bootstrap "
-          "over deals chooses the same vector, and each seat's fair compensation over seat 1 "
-          "(VP) with its 95% bootstrap interval.")
-    doc.table(["population", "recommended", "stability",
-               *(f"{seat_label(s)} over seat 1" for s in seats[1:]), "fitted by"], rows)
+        where = "fresh games" if d["decision"] == "confirmed" else "all games"
+        rows.append([c.label, d["decision"], f"**{vec(d['vector'])}**",
+                     *(_interval(s, k) for k in seats), f"{_dgap(d)} ({where})",
+                     f"{d['games']:,}" + (f" (+{d['games_needed']:,} needed)"
+                                          if d.get("games_needed") else "")])
+    doc.p("Each cell's verdict and its vector's seat win shares: for a confirmed vector on the "
+          "fresh games that confirmed it (it was chosen on earlier ones), otherwise on all games "
+          "(where it was chosen, so its gap looks smaller than it is).")
+    doc.table(["population", "decision", "vector", *(seat_label(s) for s in seats),
+               "largest seat gap", "games"], rows)
     series = []
     for c in cells:
-        if c.stability is None:
+        if c.decision is None or c.floor:
             continue
-        comp, low, high = c.stability.compensation()
-        series.append((c.label, comp[1:].astype(float), low[1:], high[1:]))
+        v = np.array(c.decision["vector"])
+        fair = np.array(c.decision["fair_set"] or [c.decision["vector"]])
+        comp = fair - fair[:, :1]
+        series.append((c.label + f" ({c.decision['decision']})", (v - v[0])[1:].astype(float),
+                       comp.min(axis=0)[1:].astype(float), comp.max(axis=0)[1:].astype(float)))
     if series:
+        r = np.array(rule)
+        series.append((f"rulebook {vec(rule)}", (r - r[0])[1:].astype(float),
+                       (r - r[0])[1:].astype(float), (r - r[0])[1:].astype(float)))
         doc.chart(f"compensation_{players}p", charts.grouped(
-            [seat_label(s) for s in seats[1:]], series, "VP over seat 1",
-            f"{players} players: fair compensation by seat", 0.0, "no compensation"),
-            f"{players} players: the recommended starting VP of each seat over seat 1, with the "
-            "95% interval of the bootstrap over deals (now, at "
-            f"{_vec(current)}: {', '.join(f'{v - current[0]:+d}' for v in current[1:])}).")
-    rows = []
-    for c in cells:
-        if c.confirm is None:
-            rows.append([c.label, _vec(c.recommended.vector) if c.recommended else "-",
-                         "not played yet", *("-" for _ in seats), "-", "-"])
-            continue
-        r = c.confirm.result
-        verdict = (f"within ±{pct(result.tolerance)} shown" if r.test.equivalent else
-                   f"not shown (90% bound {pct(r.test.gap_upper)}, seats {r.test.pair[0] + 1} "
-                   f"and {r.test.pair[1] + 1})")
-        rows.append([c.label, f"**{_vec(r.vector)}**", f"{c.confirm.games} (seed {c.confirm.seed})",
-                     *(_shares(r, s) for s in seats), pct(r.test.largest_gap), verdict])
-    doc.p("Confirmation: the recommended vector played on fresh seeds (never the fitting "
-          "games); equivalence by two one-sided tests on every pair of seats.")
-    doc.table(["population", "vector", "games", *(seat_label(s) for s in seats), "largest gap",
-               "equivalence"], rows)
+            [seat_label(s) for s in seats[1:]], series, "starting VP over seat 1 (VP)",
+            f"{players} players: starting VP over seat 1", 0.0, "no compensation"),
+            f"{players} players: each skilled population's decided starting VP over seat 1 (VP); "
+            "bars span the vectors shown fair, if several; the last series marks the rulebook's "
+            f"{vec(rule)}.")
+    doc.p("Stages (each on fresh deals; a stage's vectors are chosen on the earlier stages and "
+          "tested on its own games):")
+    doc.table(["cell", "stage", "games", "tested", "stage verdict", "error budget spent"],
+              [[c.label, st["stage"], f"{st['games_confirm']:,}",
+                ", ".join(vec(v) for v in st["tested"]), st["decision"], f"{st['alpha']:.4f}"]
+               for c in cells if c.decision for st in c.decision["stages"]])
 
 
 def _variants_section(doc: Doc, result: StudyResult) -> None:
     doc.h("Variants", 2)
-    doc.p("Each variant played exactly its base cell's games (same seeds, same deals, same "
-          "line-ups). Paired difference of each seat's win share, variant minus base, in points, "
-          "with a 95% interval clustered by deal; and both recommendations.")
+    doc.p("Each variant plays its base cell's deals (same seeds, same line-ups) and is decided on "
+          "its own. Paired difference of each seat's win share at the rulebook's vector, variant "
+          "minus base, in pp, on the stages both played, with 95% intervals simultaneous over "
+          "the seats (clustered by deal).")
     bases = {(c.players, c.population): c for c in result.cells if c.variant is None}
     for players in result.manifest["players"]:
         rows: list[list[object]] = []
         for c in result.cells:
-            if c.players != players or c.difference is None:
+            if c.players != players or c.variant is None:
                 continue
-            mean, low, high = c.difference
-            base = bases[(c.players, c.population)]
-            rows.append([c.population, c.variant, *(f"{100 * mean[s]:+.1f} [{100 * low[s]:+.1f}, "
-                                                    f"{100 * high[s]:+.1f}]" for s in range(players)),
-                         _vec(base.recommended.vector) if base.recommended else "-",
-                         _vec(c.recommended.vector) if c.recommended else "-"])
+            base = bases.get((c.players, c.population))
+            cols: list[object] = ["-"] * players
+            if c.difference is not None:
+                mean, low, high = c.difference
+                cols = [f"{100 * mean[s]:+.1f} [{100 * low[s]:+.1f}, {100 * high[s]:+.1f}]"
+                        for s in range(players)]
+            rows.append([c.population, c.variant, *cols, f"{c.paired_games:,}",
+                         _short(base), _short(c)])
         if rows:
-            doc.p(f"{players} players, at {_vec(bases_vector(result, players))}:")
-            doc.table(["population", "variant", *(seat_label(s) for s in range(players)),
-                       "recommended (base)", "recommended (variant)"], rows)
+            doc.p(f"{players} players, at {vec(_rule(result, players))}:")
+            doc.table(["population", "variant", *(f"{seat_label(s)} (pp)" for s in range(players)),
+                       "paired games", "base verdict", "variant verdict"], rows)
 
 
-def bases_vector(result: StudyResult, players: int) -> tuple[int, ...]:
-    return next(c.current.vector for c in result.cells if c.players == players)
+def _rule(result: StudyResult, players: int) -> tuple[int, ...]:
+    return next(c.rulebook for c in result.cells if c.players == players)
+
+
+def _short(c: CellResult | None) -> str:
+    if c is None or c.decision is None:
+        return "-" if c is None else "still playing"
+    d = c.decision
+    if d["decision"] == "confirmed":
+        return f"confirmed {vec(d['vector'])}"
+    if d["decision"] == "no fair vector":
+        return f"no fair vector (most equal {vec(d['vector'])})"
+    return f"undecided (most equal {vec(d['vector'])})"
 
 
 def _method_section(doc: Doc, result: StudyResult) -> None:
+    alpha = float(result.manifest.get("alpha") or 0.05)
     doc.h("How this was computed", 2)
-    doc.p("Re-ranking (populations whose players never read VP totals): every logged game is "
-          "re-scored under each candidate vector, which is exact (the starting VP change nothing "
-          "during play; ties by the logged R10.6 order). The recommendation is fitted to the "
-          "fitting games, hence the confirmation on fresh seeds. Rule numbers refer to "
-          "docs/rules.md in the cdsim repository.")
-    doc.p(f"Stability: {result.resamples} bootstrap resamples of whole deals (rotated games of "
-          "one deal stay together); in each, the most equal vector is searched again. "
-          "Re-simulation (populations that read scores): each proposed vector was played for real "
-          "on the same games, and the bootstrap chooses among those played vectors only, so its "
-          "stability is an upper bound.")
-    doc.p("Each cell is an ordinary run folder: `cdsim report` or `cdsim balance` on it gives the "
-          "full single-run report.")
-    doc.table(["cell", "run folder", "confirmation run"],
-              [[c.label + f" ({c.players}p)", f"`cells/{c.key}`",
-                f"`cells/{c.confirm.key}`" if c.confirm else "-"] for c in result.cells])
+    doc.p("Each cell plays in stages of fresh deals, each about twice the one before, until a "
+          "verdict (cdsim.analysis.sequential; docs/statistics.md in the cdsim repository). "
+          "Re-ranking: no built-in player reads VP totals, so every logged game is re-scored "
+          "exactly under each starting-VP vector within the radius (ties by the logged R10.6 "
+          "order); a stage tests up to "
+          f"{result.manifest.get('tested', 3)} near-tied vectors chosen on the earlier stages, "
+          "on its own games only, with two one-sided tests on every seat pair. "
+          f"**Confirmed** is wrong (the vector truly leaves a gap over the tolerance) in at most "
+          f"{alpha * seq.CONFIRM_SHARE:.1%} of cells, **no whole-VP vector is fair** in at most "
+          f"{alpha * (1 - seq.CONFIRM_SHARE):.1%}, whatever the true win shares and wherever "
+          "the cell stops (the error budget is split between the stages). **Undecided** is never "
+          "wrong; its 'games needed' is an optimistic estimate. A population whose players read "
+          "scores is judged at the rulebook vector only. Rule numbers refer to docs/rules.md "
+          "in the cdsim repository.")
+    doc.p("Intervals: win shares and seat gaps are computed from deal groups (one deal in every "
+          "line-up and rotation), 95% and simultaneous over the seats (or seat pairs). There is "
+          "no 'stability' figure: the old bootstrap share of resamples choosing the same vector "
+          "did not predict whether a vector was right; the verdict's error rate and the gap "
+          "interval say how sure the answer is.")
+    doc.p("Each stage of a cell is an ordinary run folder per line-up: `cdsim report` or "
+          "`cdsim balance` works on each (several at once: `cdsim balance` pools them).")
+    doc.table(["cell", "run folders"],
+              [[c.label + f" ({c.players}p)",
+                "; ".join(f"`cells/{r}`" for runs in c.stage_runs for r in runs)]
+               for c in result.cells])
 
 
-def write(root: Path, out: Path | None = None, tolerance: float | None = None,
-          resamples: int | None = None) -> Path:
+def write(root: Path, out: Path | None = None) -> Path:
     """Analyse the study in ``root``; write study.html, study.md, study.json, charts/ into
     ``out`` (default: the study folder). Returns the HTML's path."""
-    result = analyse(root, tolerance, resamples)
+    result = analyse(root)
     target = out or root
     page = publish(build(result), target, "study", f"cdsim study: {result.manifest['name']}")
     save(target / "study.json", json.dumps(as_json(result), indent=1).encode())

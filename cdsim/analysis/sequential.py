@@ -264,6 +264,27 @@ class WinTable:
         return WinTable(self.vectors[i], self.wins[i], self.cross[i], self.wm[i], self.games,
                         self.groups, self.size_sq)
 
+    def seat_stats(self) -> tuple[FloatArray, FloatArray]:
+        """Per vector and seat: the win share and its deal-group standard error, both (V, n)
+        (the cluster-robust variance of a ratio of sums, as ``pair_stats``; NaN with fewer
+        than two groups)."""
+        m, k = float(self.games), self.groups
+        share = self.wins / max(m, 1.0)
+        if k < 2:
+            return np.asarray(share, dtype=np.float64), np.full(share.shape, np.nan)
+        diag = np.diagonal(self.cross, axis1=1, axis2=2)
+        ss = np.maximum(diag - 2 * share * self.wm + share**2 * self.size_sq, 0.0)
+        return (np.asarray(share, dtype=np.float64),
+                np.asarray(np.sqrt(k / (k - 1) * ss) / m, dtype=np.float64))
+
+    def seat_intervals(self, level: float = REPORT_LEVEL) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Per vector and seat: (share, low, high), the intervals simultaneous over the seats
+        at ``level`` (Bonferroni, Student's t on the deal groups), clipped to [0, 1]."""
+        share, se = self.seat_stats()
+        q = _quantile((1 - level) / (2 * self.players), self.groups - 1)
+        return (share, np.asarray(np.clip(share - q * se, 0, 1), dtype=np.float64),
+                np.asarray(np.clip(share + q * se, 0, 1), dtype=np.float64))
+
     def pair_stats(self) -> tuple[FloatArray, FloatArray]:
         """Per vector and seat pair (``pairs(n)`` order): the share difference ``p_i - p_j``
         and its deal-group standard error, both (V, pairs).
@@ -676,28 +697,88 @@ class CellDecision:
     stages: tuple[StageDecision, ...]
     tol: float
     alpha: float
+    pending: bool = False  # undecided with stages of the schedule left to play
 
     def explain(self) -> str:
-        """One paragraph for a designer."""
+        """One paragraph for a designer (win shares and their gaps in percentage points)."""
         vec = "/".join(str(x) for x in self.vector)
         low, high = self.gap_interval
-        gap = (f"largest seat gap {self.largest_gap:.1%} (95% interval {low:.1%} to "
-               f"{high:.1%})")
+        gap = (f"largest seat gap {pp(self.largest_gap)} (95% interval {pp(low, False)} to "
+               f"{pp(high)})")
         if self.decision == "confirmed":
-            return (f"Fair within ±{self.tol:.1%}: starting VP {vec}, shown on "
-                    f"{self.stages[-1].games_confirm} fresh games ({gap}). The procedure "
+            return (f"Fair within ±{pp(self.tol)}: starting VP {vec}, shown on "
+                    f"{self.stages[-1].games_confirm:,} fresh games ({gap}). The procedure "
                     f"confirms an unfair vector in at most {self.alpha * CONFIRM_SHARE:.1%} of "
                     f"cells.")
         if self.decision == "no fair vector":
             return (f"No whole-VP starting vector near the rulebook's is fair within "
-                    f"±{self.tol:.1%}; the most equal is {vec} ({gap}). The procedure says "
+                    f"±{pp(self.tol)}; the most equal is {vec} ({gap}). The procedure says "
                     f"this of a cell that has a fair vector in at most "
                     f"{self.alpha * (1 - CONFIRM_SHARE):.1%} of cells.")
         more = ("no number of games would confirm it at the observed gap"
                 if self.games_needed is None else
-                f"confirming it would take about {self.games_needed} more games (an estimate)")
-        return (f"Undecided after {self.games} games: the most equal vector so far is {vec} "
-                f"({gap}); {more}.")
+                f"confirming it would take about {self.games_needed:,} more games (an estimate)")
+        after = "so far, with stages left to play" if self.pending else "(budget spent)"
+        return (f"Undecided after {self.games:,} games {after}: the most equal vector so far "
+                f"is {vec} ({gap}); {more}.")
+
+
+def pp(share: float, unit: bool = True) -> str:
+    """A win share or a gap between two, in percentage points: ``pp(0.0123) == "1.2 pp"``."""
+    return f"{100 * share:.1f}" + (" pp" if unit else "")
+
+
+def decide_played(tables: Sequence[WinTable], schedule: Schedule, rulebook: Sequence[int],
+                  tol: float = 0.02, m: int = 3) -> CellDecision:
+    """The verdict of a cell whose first stages are played: ``tables[k]`` is stage ``k``'s
+    win table (``win_table`` of its games over the candidates, the same vectors in every
+    table). The stages are decided in order as ``decide`` does; stages after the deciding
+    one are ignored. Undecided with stages of the schedule left: ``pending`` (play stage
+    ``len(tables)`` next, ``schedule.sizes[len(tables)]`` games). What ``decide`` returns
+    for the same games; for a driver that plays stages outside this module (a study, which
+    re-derives its state from the finished games after a kill)."""
+    rule = tuple(int(x) for x in rulebook)
+    _check(tol, schedule.alpha, m)
+    if not tables:
+        raise CdsimError("decide_played needs the win table of at least one stage")
+    if len(tables) > len(schedule.sizes):
+        raise CdsimError(f"{len(tables)} stages played, the schedule has {len(schedule.sizes)}")
+    total: WinTable | None = None
+    made: list[StageDecision] = []
+    for k, table in enumerate(tables):
+        made.append(decide_tables(k, total, table, rule, tol, schedule.alphas[k], m))
+        total = table if total is None else total + table
+        if made[-1].decision != "undecided":
+            break
+    last = made[-1]
+    assert total is not None
+    pending = last.decision == "undecided" and len(made) < len(schedule.sizes)
+    return CellDecision(last.decision, last.vector, last.fair_set, last.largest_gap,
+                        last.gap_interval, total.games, last.games_needed, tuple(made), tol,
+                        schedule.alpha, pending)
+
+
+def equivalence_games(players: int, gap: float, tol: float = 0.02, alpha: float = 0.05,
+                      power: float = POWER, deff: float = 1.0, multiple: int = 1) -> int | None:
+    """Games one fresh run needs so that a vector whose seats truly lie ``gap`` apart (one
+    seat ``gap / 2`` above the fair ``1 / players``, one below, the rest fair) is shown fair
+    within ``±tol`` by the all-pairs TOST at ``alpha`` with chance about ``power``
+    (``games_for_power`` with multinomial variances times the design effect ``deff``);
+    ``None`` when ``gap >= tol`` (no number of games shows it)."""
+    if players not in (2, 3, 4):
+        raise CdsimError(f"players must be 2, 3 or 4, got {players}")
+    if not 0 <= gap < 2 / players:
+        raise CdsimError(f"the expected gap must be between 0 and {2 / players:.3f}, got {gap}")
+    if not 0 < tol < 1 or not 0 < alpha < 1 or not 0 < power < 1 or deff < 1:
+        raise CdsimError("tolerance, alpha and power must lie between 0 and 1, the design "
+                         "effect at least 1")
+    p = np.full(players, 1 / players)
+    p[0] += gap / 2
+    p[-1] -= gap / 2
+    i, j = (np.array(x, dtype=np.int64) for x in zip(*pairs(players), strict=True))
+    diff = p[i] - p[j]
+    var = (p[i] + p[j] - diff**2) * deff
+    return games_for_power(diff, var, tol, alpha, power, multiple)
 
 
 def decide(play: Callable[[int, int], CellGames], schedule: Schedule, rulebook: Sequence[int],

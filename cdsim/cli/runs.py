@@ -183,20 +183,30 @@ def report(
 
 @app.command()
 def balance(
-    run: RunArg,
+    runs: Annotated[list[Path], typer.Argument(
+        help="Run folder(s) made by `cdsim simulate`; several of the same setup (different "
+             "seeds) are pooled.", show_default=False)],
     tolerance: ToleranceOpt = 0.02,
     radius: Annotated[int, typer.Option(
-        help="Search each seat's starting VP within current ± this many points.")] = 6,
+        help="Search each seat's starting VP within current ± this many VP.")] = 6,
     out: Annotated[Path | None, typer.Option(
-        help="Folder for the chart balance_shift.png (default: the run folder).")] = None,
+        help="Folder for the chart balance_shift.png (default: the first run folder).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")]
         = False,
 ) -> None:
     """Re-rank the logged games under other starting-VP vectors (exact: no built-in strategy
-    reads VP totals) and find the vector that makes the seats' win shares most equal.
+    reads VP totals) and find the vector that makes the seats' win shares most equal; print
+    the commands that confirm it on fresh games (they run as printed).
 
-    Example: cdsim balance runs/mix4 --tolerance 0.02. "Within tolerance" means shown by
-    an equivalence test (every pair of seats), not merely "no significant difference"."""
+    Several run folders of the same setup (players, line-up, starting VP, seat rotation,
+    components; different seeds) are pooled, each run's deals kept apart; a small or
+    partial run is warned about.
+
+    Example: cdsim balance runs/mix4 runs/mix4-seed2 --tolerance 0.02. "Within tolerance"
+    means shown by an equivalence test (every pair of seats), not merely "no significant
+    difference"."""
+    import sys
+
     from reports import balance as bal
     from reports import charts
     from reports.data import open_run, seat_arrays
@@ -204,15 +214,20 @@ def balance(
 
     if not 0 <= radius <= 10:
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
-    opened = open_run(run)
-    result = bal.analyse(opened, seat_arrays(opened), tolerance, radius)
+    if len(set(runs)) != len(runs):
+        raise CdsimError("a run folder is given twice: its games would count twice")
+    opened = [open_run(run) for run in runs]
+    result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius)
     shifts, share, low, high = result.curves
-    target = (out or run) / "balance_shift.png"
+    target = (out or runs[0]) / "balance_shift.png"
     save(target, charts.shift_chart(shifts, share, low, high, result.current.vector))
+    for warning in result.warnings:
+        print(f"cdsim: warning: {warning}", file=sys.stderr)
     if as_json:
-        print(json.dumps(bal.as_json(result) | {"run": str(run), "chart": str(target)}))
+        print(json.dumps(bal.as_json(result) | {"run": str(runs[0]), "chart": str(target)}))
         return
-    print(f"{run}: {result.games} games, {result.players} players")
+    where = str(runs[0]) if len(runs) == 1 else f"{len(runs)} runs pooled ({', '.join(map(str, runs))})"
+    print(f"{where}: {result.games} games, {result.players} players")
     print(bal.format_text(result))
     print(f"chart: {target}")
 
@@ -221,14 +236,26 @@ def balance(
 def power(
     players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4.")] = 4,
     effect: Annotated[float, typer.Option(
-        help="Seat gap to detect: best seat's win share minus the worst's (0.03 = 3 points).")]
+        help="Seat gap to detect: best seat's win share minus the worst's (0.03 = 3 pp).")]
         = 0.03,
     alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
     power: Annotated[float, typer.Option("--power", help="Chance of detecting the gap.")] = 0.8,
+    tolerance: Annotated[float, typer.Option(
+        help="Equivalence: the largest seat gap that counts as fair (0.02 = 2 pp).")] = 0.02,
+    gap: Annotated[float, typer.Option(
+        help="Equivalence: the vector's expected true largest seat gap (0 = exactly fair); "
+             "below --tolerance.")] = 0.0,
+    design_effect: Annotated[float, typer.Option(
+        help="Variance inflation of the run's games (1 without seat rotation; `cdsim report` "
+             "prints a rotated run's).")] = 1.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")]
+        = False,
 ) -> None:
-    """How many games a run needs to detect a seat win-share gap of a given size.
+    """How many games a run needs to detect a seat gap of a given size, and how many fresh
+    games show a starting-VP vector fair within ±tolerance when its true gap is --gap.
 
-    Example: cdsim power --players 3 --effect 0.02."""
+    Example: cdsim power --players 3 --effect 0.02 --tolerance 0.02 --gap 0.005."""
+    from cdsim.analysis.sequential import CONFIRM_SHARE, equivalence_games
     from reports.stats import power_analysis
 
     if players not in (2, 3, 4):
@@ -240,13 +267,42 @@ def power(
         raise CdsimError(f"--alpha must be between 0.000001 and 0.5, got {alpha:g}")
     if not 0.05 <= power <= 0.9999:
         raise CdsimError(f"--power must be between 0.05 and 0.9999, got {power:g}")
+    if not 0.001 <= tolerance < 1:
+        raise CdsimError(f"--tolerance must be between 0.001 and 1, got {tolerance:g}")
+    if not 0 <= gap < tolerance:
+        raise CdsimError(f"--gap must be at least 0 and below --tolerance ({tolerance:g}): a "
+                         f"vector whose true gap is {gap:g} is never shown within it")
+    if not 1 <= design_effect <= 100:
+        raise CdsimError(f"--design-effect must be between 1 and 100, got {design_effect:g}")
     try:
         pw = power_analysis(players, effect, alpha, power)
     except ValueError as exc:
         raise CdsimError(str(exc)) from None
-    print(f"{players} players, a seat gap of {effect:.1%} (one seat {effect / 2:.1%} above the fair "
-          f"{1 / players:.1%}, one {effect / 2:.1%} below), {power:.0%} power at the {alpha:g} level:")
+    one = equivalence_games(players, gap, tolerance, alpha, power, design_effect)
+    # a study cell's confirming stage tests at most 3 vectors with its share of alpha, half
+    # of it against a wrong confirmation, and holds about half the cell's games
+    staged = equivalence_games(players, gap, tolerance, alpha * CONFIRM_SHARE * 0.56 / 3, power,
+                               design_effect)
+    budget = None if staged is None else 2 * staged
+    if as_json:
+        print(json.dumps({
+            "players": players, "effect": effect, "alpha": alpha, "power": power,
+            "games_chi2": pw.games_chi2, "games_pair": pw.games_pair, "games_ci": pw.games_ci,
+            "tolerance": tolerance, "gap": gap, "design_effect": design_effect,
+            "games_equivalence": one, "study_budget": budget}))
+        return
+    print(f"{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
+          f"above the fair {1 / players:.1%}, one {100 * effect / 2:.1f} pp below), {power:.0%} power "
+          f"at the {alpha:g} level:")
     print(f"  {pw.games_chi2:>8} games  for the all-seat chi-square test (what `cdsim report` runs)")
     print(f"  {pw.games_pair:>8} games  for a z-test of the two seats that differ")
-    print(f"  {pw.games_ci:>8} games  for every seat's 95% interval to be ±{effect / 2:.1%} or narrower")
+    print(f"  {pw.games_ci:>8} games  for every seat's 95% interval to be ±{100 * effect / 2:.1f} pp "
+          "or narrower")
     print("With --rotate-seats, multiply by the run's design effect (the report prints it).")
+    print(f"Equivalence: a vector whose seats truly lie {100 * gap:.1f} pp apart, shown within "
+          f"±{100 * tolerance:.1f} pp (two one-sided tests on every seat pair, {power:.0%} chance"
+          + (f", design effect {design_effect:g}" if design_effect > 1 else "") + "):")
+    print(f"  {one:>8} fresh games  for one confirming run at the {alpha:g} level "
+          "(`cdsim balance` prints that run)")
+    print(f"  {budget:>8} games  as a study cell's budget (`games`): its last stage confirms on "
+          "about half, at a stricter level")

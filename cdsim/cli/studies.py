@@ -23,13 +23,14 @@ if TYPE_CHECKING:
 
 
 study_app = typer.Typer(
-    help="Studies: is the starting-VP verdict robust across player counts, player populations "
-         "(weak, scripted, strong) and design variants?\n\n"
+    help="Studies: for 2, 3 and 4 players, which starting VP make the seats fair, how sure is "
+         "that, and does it hold for other players and design variants?\n\n"
          "A study file names player counts x populations (x component variants); each "
-         "combination is a cell, played as an ordinary run folder, fitted (the most equal "
-         "starting VP), its recommendation confirmed on fresh seeds, and reported together.\n\n"
+         "combination is a cell, played in stages of fresh deals (ordinary run folders) until "
+         "its verdict is decided: confirmed, no whole-VP vector is fair, or undecided when its "
+         "game budget is spent; a wrong verdict has a stated chance of at most 5%.\n\n"
          "Start with `cdsim study run default` (2, 3 and 4 players x random and scripted "
-         "players; a few minutes on 2 cores), then `cdsim study report studies/default`. "
+         "players; at most 10 minutes on 2 cores), then `cdsim study report studies/default`. "
          "`cdsim study init my-study.toml` writes that study file to edit.",
     no_args_is_help=True)
 app.add_typer(study_app, name="study")
@@ -49,30 +50,31 @@ def study_run(
     scheduler: Annotated[str | None, typer.Option(
         help="Dask scheduler address (with --backend dask); default: a local cluster.")] = None,
 ) -> None:
-    """Play every cell of a study: fitting games, then each recommended vector on fresh seeds.
+    """Play every cell of a study in stages of fresh deals until its starting-VP verdict is
+    decided (or its budget, `games`, is spent).
 
     \b
     Example study file (see also `cdsim study init FILE`):
     \b
     name = "start-vp"
     seed = 1
-    games = 4000                 # per cell (a population or [[cell]] may override)
+    games = 200000               # budget per cell (a population or [[cell]] may override)
     players = [2, 3, 4]
     [[population]]
     name = "random"
-    lineup = ["random"]          # one name: every seat
+    lineup = ["random"]          # one name: every seat (random only: the floor)
     [[population]]
     name = "scripted"
-    lineup = ["greedy", "villa", "landscape", "bread"]  # seats take the first N
-    rotate_seats = true          # each deal in all seat rotations
+    lineup = ["greedy", "villa", "landscape", "bread"]  # every N of them, all rotations
     [[variant]]                  # optional: A/B variants, paired with the base
     name = "B05-at-6"
     components = "variants/b05"  # a component folder, as --components takes
     \b
-    Optional keys: confirm_games, confirm_seed, chunk_size, start_vp = {4 = [8, 9, 10, 11]},
-    radius (6), tolerance (0.02), resamples (200), strategy_params, components, description;
-    per population: games, confirm_games, pool (instead of lineup), strategy_params;
-    [[cell]] players, population, games: one cell's own count.
+    Optional keys: first_stage (games/16), chunk_size, start_vp = {4 = [8, 9, 10, 11]},
+    radius (6), tolerance (0.02), alpha (0.05), tested (3), strategy_params, components,
+    description; per population: games, first_stage, lineups = [[...], ...] or pool
+    (instead of lineup), rotate_seats, floor, strategy_params; [[cell]] players,
+    population, games, first_stage: one cell's own budget.
     \b
     Example: cdsim study run my-study.toml --out studies/mine
              cdsim study report studies/mine     (then open studies/mine/study.html)
@@ -81,7 +83,7 @@ def study_run(
     continues; the rows are identical for any --jobs. A bad study file is one error line,
     before any game is played."""
     from cdsim import study as st
-    from reports.study import Fitter
+    from reports.study import Reader
 
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
@@ -98,7 +100,7 @@ def study_run(
     with dask_backend(backend, scheduler), folder_lock(check_out(root), "study"), \
             StudyProgress(spec.name) as progress:
         try:
-            manifest = st.run(spec, root, Fitter(), jobs, backend, resume, force,
+            manifest = st.run(spec, root, Reader(), jobs, backend, resume, force,
                               progress.chunk, progress.plan)
         except KeyboardInterrupt:
             progress.close()
@@ -109,6 +111,10 @@ def study_run(
     cells = manifest["cells"]
     print(f"study {spec.name}: {len(cells)} cells in {root} ({progress.played} games played now "
           f"in {wall:.1f} s); next: cdsim study report {root}")
+    for cell in cells:
+        verdict = cell["decision"]
+        print(f"  {cell['key']}{' (floor)' if cell['floor'] else ''}: "
+              + (verdict["explain"] if verdict else "still playing"))
 
 
 @study_app.command("report")
@@ -118,21 +124,18 @@ def study_report(
     out: Annotated[Path | None, typer.Option(
         help="Folder for study.html, study.md, study.json and charts/ (default: the study "
              "folder).")] = None,
-    tolerance: Annotated[float | None, typer.Option(
-        help="Largest seat win-share gap that counts as fair (default: the study file's, "
-             "0.02 = 2 points).")] = None,
-    resamples: Annotated[int | None, typer.Option(
-        help="Bootstrap resamples of whole deals (default: the study file's, 200).")] = None,
 ) -> None:
-    """Report a study: per player count each population's seat win shares with 95% intervals,
-    its recommended starting VP and how stable that is (bootstrap over deals), the
-    confirmation on fresh seeds, variants against the base (paired), one headline per player
-    count, charts. Writes study.html (self-contained), study.md and study.json.
+    """Report a study, the answer first: per player count the rulebook's starting VP -> the
+    decided vector, its largest seat gap with a 95% interval, the verdict and the games
+    played; then each population's seat win shares, the stages, variants against their base
+    (paired, same deals) and the method. Writes study.html (self-contained), study.md and
+    study.json. The tolerance and error rate are the study file's: the verdicts were
+    decided with them while playing.
 
     Example: cdsim study report studies/default (then open studies/default/study.html)."""
     from reports.study import write
 
-    page = write(folder, out, tolerance, resamples)
+    page = write(folder, out)
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, "
           f"{page.with_suffix('.json')} and {page.parent / 'charts'}/")
     data = json.loads(page.with_suffix(".json").read_text())
