@@ -37,19 +37,30 @@ def _fair(ax: Any, players: int, horizontal: bool = True) -> None:
 
 def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high: FloatArray,
                  players: int, title: str) -> bytes:
-    """Win share per seat or strategy with its 95% interval, against the fair 1/N line."""
+    """Win share per seat or strategy with its 95% interval, against the fair 1/N line. The
+    axis spans the intervals and the fair line, not 0-100%: the differences between seats
+    (22% against 27%) are the point; points, not bars, since the axis does not start at 0."""
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     x = np.arange(len(labels))
-    ax.bar(x, share, color=[COLOURS[i % len(COLOURS)] for i in x], alpha=0.35)
     yerr = [np.clip(share - low, 0, None), np.clip(high - share, 0, None)]
-    ax.errorbar(x, share, yerr=yerr, fmt="o", color="black", capsize=6,
-                label="win share, 95% Wilson interval")
+    for i in x:
+        ax.errorbar([i], [share[i]], yerr=[[yerr[0][i]], [yerr[1][i]]], fmt="o", ms=7,
+                    color=COLOURS[i % len(COLOURS)], ecolor="black", capsize=6,
+                    label="win share, 95% Wilson interval" if i == 0 else None)
+        ax.annotate(f"{100 * share[i]:.1f}%", (i, share[i]), textcoords="offset points",
+                    xytext=(9, 0), va="center", fontsize=8,
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.85})
     _fair(ax, players)
+    lo = min(float(np.min(low)), 1 / players)
+    hi = max(float(np.max(high)), 1 / players)
+    pad = max(0.12 * (hi - lo), 0.005)
+    ax.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
+    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
     ax.set_xticks(x, labels)
-    ax.set_ylabel("win share")
-    ax.set_ylim(0, max(float(np.max(high)) * 1.15, 1.3 / players))
+    ax.set_xlim(-0.5, len(labels) - 0.5)
+    ax.set_ylabel("win share (axis not from 0)")
     ax.set_title(title)
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="best", fontsize=8)
     return _png(fig)
 
 

@@ -558,12 +558,17 @@ def vp_and_failed(labels: list[str], mean_vp: FloatArray, failed: FloatArray) ->
                                     (right, 100 * failed, "objective cards failed (%)", "{:.1f}%")):
         ax.barh(y, values, color=colours, alpha=0.8)
         for yi, v in zip(y, values, strict=True):
-            ax.annotate(text.format(v), (v, yi), textcoords="offset points", xytext=(3, 0),
-                        va="center", fontsize=8)
+            # beyond the bar's end on its own side, so a negative value keeps its minus sign
+            # clear of the bar and of the zero line (a typographic minus, as on the axis)
+            ax.annotate(text.format(v).replace("-", "\u2212"), (v, yi),
+                        textcoords="offset points", xytext=(3 if v >= 0 else -3, 0),
+                        ha="left" if v >= 0 else "right", va="center", fontsize=8)
         ax.set_yticks(y, labels if ax is left else [""] * len(labels))
         ax.set_title(title, fontsize=10)
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_xlim(min(float(np.min(values)) * 1.3, 0.0), max(float(np.max(values)) * 1.25, 1.0))
+        low, high = float(np.min(values)), float(np.max(values))
+        span = max(high, 1.0) - min(low, 0.0)
+        ax.set_xlim(min(low - 0.25 * span, 0.0) if low < 0 else 0.0, max(high * 1.25, 1.0))
     return _png(fig)
 
 

@@ -202,7 +202,8 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
     doc.chart("seat_win_share", charts.share_points(
         [f"{tables.seat_label(s)}\n({v} VP)" for s, v in zip(t["seat"], t["start_vp"], strict=True)],
         t["share"].to_numpy(), t["low"].to_numpy(), t["high"].to_numpy(), n,
-        "Win share by seat"), "Win share per seat with 95% Wilson intervals; dashed: fair 1/N.")
+        "Win share by seat"), "Win share per seat with 95% Wilson intervals; dashed: fair 1/N. "
+        "The axis spans the intervals, not 0-100%, so that the seats' differences show.")
     doc.chart("placements", charts.placements(sb.placements, n),
               "Share of games each seat finished 1st, 2nd, ... Nth.")
 
@@ -232,14 +233,17 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
     doc.chart("strategy_win_share", charts.share_points(
         st.table["strategy"].to_list(), st.table["share"].to_numpy(), st.table["low"].to_numpy(),
         st.table["high"].to_numpy(), n, "Win share by strategy"),
-        "Win share per strategy with 95% Wilson intervals; dashed: fair 1/N.")
+        "Win share per strategy with 95% Wilson intervals; dashed: fair 1/N. The axis spans "
+        "the intervals, not 0-100%.")
     doc.chart("vp_sources", charts.vp_sources(st.sources),
-              "Mean VP per game by source and strategy (failed cards below zero).")
+              "Mean VP per game by source and strategy, stacked; a source whose mean is negative "
+              "stacks below zero (cards do when the -4 of failed cards outweighs what fulfilled "
+              "ones pay); diamond: the net mean.")
 
     doc.h("Game shape", 2)
     doc.chart("vp_by_phase", charts.vp_by_phase(tables.game_shape(run), n),
               "VP (start + cards + scroll overflow) after each scoring phase, and final VP, by "
-              "seat: median with the middle 50% of games shaded.")
+              "seat: the median, its bar spanning the middle 50% of games.")
     doc.chart("final_vp", charts.final_distributions(tables.final_vp(run)),
               "Distribution of final VP by seat.")
 

@@ -56,6 +56,9 @@ def ladder(
         help="Bootstrap resamples of whole deals for the 95% intervals.")] = 200,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the ratings as one JSON object (progress goes to stderr).")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress (it goes to stderr: a live bar on a terminal, "
+        "else a line every few seconds).")] = False,
     components: ComponentsOpt = None,
     decision_timeout: DecisionTimeoutOpt = None,
 ) -> None:
@@ -113,9 +116,8 @@ def ladder(
                          "to start one")
     resume_hint(root, lad.LADDER_MANIFEST, f"cdsim ladder --out {root} --resume")
     start = time.perf_counter()
-    stream = sys.stderr if as_json else sys.stdout
     with folder_lock(check_out(root), "ladder"), \
-            StudyProgress("ladder", f"ladder {spec.players}p", stream) as progress:
+            StudyProgress("ladder", f"ladder {spec.players}p", quiet=quiet) as progress:
         try:
             lad.run(spec, root, jobs, "loky", resume, force, progress.chunk, progress.plan)
         except KeyboardInterrupt:

@@ -1,8 +1,11 @@
-"""Progress of long commands (simulate, study run, ladder): a live bar on a terminal,
-lines otherwise."""
+"""Progress of long commands (simulate, study run, ladder), always on stderr (stdout holds
+the command's result: its summary, or its JSON): a live bar when stderr is a terminal;
+otherwise at most one plain line every ``PLAIN_SECONDS`` (a log stays short: a 16 s study
+writes three lines, not one per chunk); ``quiet`` for none."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -11,47 +14,126 @@ from typing import Any, TextIO
 from cdsim.errors import CdsimError
 
 
+def _plain_seconds() -> float:
+    """Seconds between plain progress lines (CDSIM_PROGRESS_SECONDS, default 5)."""
+    try:
+        return max(0.0, float(os.environ.get("CDSIM_PROGRESS_SECONDS", "5")))
+    except ValueError:
+        return 5.0
+
+
+class Progress:
+    """Games done of a total, shown on ``stream`` (stderr by default): a rich bar on a
+    terminal, else a line at most every few seconds, nothing when quiet."""
+
+    def __init__(self, label: str, stream: TextIO | None = None, quiet: bool = False) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.quiet = quiet
+        self.total = 0
+        self.done = 0
+        self.played = 0  # by this command (a resumed run's finished games are not counted)
+        self.start = time.perf_counter()
+        self.last_line = self.start
+        self.every = _plain_seconds()
+        self.bar: Any = None
+        self.task: Any = None
+        self.closed = False
+
+    def rate(self) -> float:
+        return self.played / max(time.perf_counter() - self.start, 1e-9)
+
+    def plan(self, total: int, done: int) -> None:
+        """The games planned so far and those already finished (it may grow: a study adds
+        confirmations and re-simulation rounds)."""
+        self.total, self.done = total, done
+        if self.quiet:
+            return
+        if self.bar is None and _isatty(self.stream) and total > done:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import (
+                Progress as Bar,
+            )
+
+            self.bar = Bar(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
+                           console=Console(file=self.stream), transient=False)
+            self.bar.start()
+            self.task = self.bar.add_task("games", total=total, completed=done, rate="-")
+        if self.bar is not None:
+            self.bar.update(self.task, total=total, completed=done)
+
+    def advance(self, games: int, what: str = "") -> None:
+        self.played += games
+        self.done += games
+        if self.quiet:
+            return
+        rate = self.rate()
+        if self.bar is not None:
+            self.bar.update(self.task, advance=games, rate=f"{rate:.0f}")
+            return
+        now = time.perf_counter()
+        if now - self.last_line < self.every:
+            return
+        self.last_line = now
+        self.line(what)
+
+    def line(self, what: str = "") -> None:
+        rate = self.rate()
+        eta = (self.total - self.done) / rate if rate else 0
+        where = f" ({what})" if what else ""
+        print(f"{self.label}: {self.done}/{self.total} games{where}, {rate:.0f} games/s, "
+              f"eta {eta:.0f} s", file=self.stream, flush=True)
+
+    def close(self, finished: bool = False) -> None:
+        """Stop the bar; ``finished`` (the command completed): a plain stream gets one
+        closing line, so that a log says how it ended."""
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+        elif finished and not self.quiet and self.played and not self.closed:
+            wall = time.perf_counter() - self.start
+            print(f"{self.label}: {self.done}/{self.total} games, {self.rate():.0f} games/s, "
+                  f"done in {wall:.1f} s", file=self.stream, flush=True)
+        self.closed = True
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return False
+
+
 def run_with_progress(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
-                       games: int) -> None:
+                      games: int, quiet: bool = False) -> None:
+    """Play a run folder's unfinished chunks with progress on stderr; the summary line on
+    stdout. A stop keeps the finished chunks (exit 130 with the resume hint)."""
     from cdsim.runner import run_chunks
 
     done = sum(b - a for i, (a, b) in enumerate(manifest["chunks"]) if i in manifest["finished"])
-    start = time.perf_counter()
-    played = 0
+    progress = Progress("simulating", quiet=quiet)
+    progress.plan(games, done)
     try:
-        if sys.stdout.isatty():
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                          TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn()) as bar:
-                task = bar.add_task("games", total=games, completed=done, rate="-")
-
-                def tick(index: int, n: int) -> None:
-                    nonlocal played
-                    played += n
-                    rate = played / max(time.perf_counter() - start, 1e-9)
-                    bar.update(task, advance=n, rate=f"{rate:.0f}")
-
-                manifest = run_chunks(run, manifest, jobs, backend, tick)
-        else:
-            def line(index: int, n: int) -> None:
-                nonlocal played, done
-                played += n
-                done += n
-                rate = played / max(time.perf_counter() - start, 1e-9)
-                eta = (games - done) / rate if rate else 0
-                print(f"chunk {index}: {done}/{games} games, {rate:.0f} games/s, "
-                      f"eta {eta:.0f} s", flush=True)
-
-            manifest = run_chunks(run, manifest, jobs, backend, line)
+        manifest = run_chunks(run, manifest, jobs, backend,
+                              lambda index, n: progress.advance(n, f"chunk {index}"))
     except KeyboardInterrupt:
+        progress.close()
         saved = len(read_manifest_safe(run))
         print(f"cdsim: interrupted; {saved} chunks saved in {run}: continue with --resume",
               file=sys.stderr)
         sys.exit(130)
-    wall = time.perf_counter() - start
-    print(f"{games} games in {run} ({played} played now in {wall:.1f} s, "
-          f"{played / max(wall, 1e-9):.0f} games/s)")
+    finally:
+        progress.close()
+    wall = time.perf_counter() - progress.start
+    print(f"{games} games in {run} ({progress.played} played now in {wall:.1f} s, "
+          f"{progress.played / max(wall, 1e-9):.0f} games/s)")
 
 
 def read_manifest_safe(run: Path) -> list[int]:
@@ -63,53 +145,20 @@ def read_manifest_safe(run: Path) -> list[int]:
         return []
 
 
-class StudyProgress:
-    """One progress bar for a whole study (rich on a terminal, plain lines otherwise)."""
+class StudyProgress(Progress):
+    """One progress display for a whole study or ladder (``plan`` as cells are added,
+    ``chunk`` as each chunk is written), on stderr."""
 
-    def __init__(self, name: str, label: str | None = None, stream: TextIO | None = None) -> None:
+    def __init__(self, name: str, label: str | None = None, stream: TextIO | None = None,
+                 quiet: bool = False) -> None:
+        super().__init__(label or f"study {name}", stream, quiet)
         self.name = name
-        self.label = label or f"study {name}"
-        self.stream = stream or sys.stdout  # cdsim ladder --json: stderr, stdout is the JSON's
-        self.played = 0
-        self.total = 0
-        self.done = 0
-        self.start = time.perf_counter()
-        self.bar: Any = None
-        self.task: Any = None
 
     def __enter__(self) -> StudyProgress:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
-
-    def plan(self, total: int, done: int) -> None:
-        """The games planned so far (confirmations and re-simulation rounds add to it)."""
-        self.total, self.done = total, done
-        if self.bar is None and self.stream.isatty() and total > done:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self.bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
-                                console=Console(file=self.stream))
-            self.bar.start()
-            self.task = self.bar.add_task("games", total=total, completed=done, rate="-")
-        if self.bar is not None:
-            self.bar.update(self.task, total=total, completed=done)
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self.close(finished=kind is None)
 
     def chunk(self, key: str, games: int) -> None:
-        self.played += games
-        self.done += games
-        rate = self.played / max(time.perf_counter() - self.start, 1e-9)
-        if self.bar is not None:
-            self.bar.update(self.task, advance=games, rate=f"{rate:.0f}")
-            return
-        eta = (self.total - self.done) / rate if rate else 0
-        print(f"{key}: {self.done}/{self.total} games, {rate:.0f} games/s, eta {eta:.0f} s",
-              file=self.stream, flush=True)
+        self.advance(games, key)

@@ -56,6 +56,9 @@ def simulate(
         help="Tweak scripted profiles: villa.chimney=1.5,...")] = None,
     components: ComponentsOpt = None,
     decision_timeout: DecisionTimeoutOpt = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress (it goes to stderr: a live bar on a terminal, "
+        "else a line every few seconds).")] = False,
 ) -> None:
     """Play a batch of games in parallel into a run folder (Parquet parts + manifest)."""
     from cdsim.runner import check_jobs, check_out, folder_lock, prepare, read_manifest, unstarted
@@ -95,7 +98,7 @@ def simulate(
     run_config.validate()  # before the folder is made
     with dask_backend(backend, scheduler), folder_lock(run):
         manifest = prepare(run, run_config, resume, force)
-        run_with_progress(run, manifest, jobs, backend, run_config.games)
+        run_with_progress(run, manifest, jobs, backend, run_config.games, quiet)
 
 
 def _run_file(path: Path | None) -> dict[str, Any]:
@@ -170,6 +173,9 @@ def report(
     out: Annotated[Path | None, typer.Option(
         help="Folder for report.html, report.md and charts/ (default: the run folder).")] = None,
     tolerance: ToleranceOpt = 0.02,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Also print the seat and strategy figures as one JSON object (the "
+        "files are written all the same).")] = False,
 ) -> None:
     """Balance report of a run: seat and strategy win shares with 95% intervals, tests,
     VP over the game, convergence, starting-VP analysis, charts (HTML + Markdown).
@@ -178,7 +184,41 @@ def report(
     from reports.report import write
 
     page = write(run, out, tolerance)
+    if as_json:
+        print(json.dumps(_report_json(run, page)))
+        return
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')} and {page.parent / 'charts'}/")
+
+
+def _report_json(run: Path, page: Path) -> dict[str, Any]:
+    """``cdsim report --json``: the run, each seat's and each strategy's win share with its
+    95% interval, the test of equal seat shares, and the files written. Seats are numbered
+    from 1, as in the report."""
+    from reports import tables
+    from reports.data import open_run, seat_arrays
+
+    opened = open_run(run)
+    sb = tables.seat_balance(opened, seat_arrays(opened))
+    st = tables.strategies(opened)
+    seats = [{"seat": int(r["seat"]) + 1, "start_vp": int(r["start_vp"]), "games": int(r["games"]),
+              "wins": int(r["wins"]), "share": float(r["share"]), "low": float(r["low"]),
+              "high": float(r["high"]), "mean_vp": float(r["mean_vp"])}
+             for r in sb.table.iter_rows(named=True)]
+    strategies = [{"strategy": r["strategy"], "appearances": int(r["appearances"]),
+                   "wins": int(r["wins"]), "share": float(r["share"]), "low": float(r["low"]),
+                   "high": float(r["high"]), "mean_vp": float(r["mean_vp"]),
+                   "failed_card_rate": float(r["failed_rate"])}
+                  for r in st.table.iter_rows(named=True)]
+    return {"run": str(run), "players": opened.players, "games": opened.games,
+            "planned": opened.planned, "complete": bool(opened.complete),
+            "rotated": bool(opened.rotated), "design_effect": float(sb.deff),
+            "seats": seats, "equal_shares_test": {"chi2": float(sb.test.chi2),
+                                                  "df": int(sb.test.df),
+                                                  "p_value": float(sb.test.p_value)},
+            "tied_games": int(sb.tied_games), "tiebreak_games": int(sb.tiebreak_games),
+            "strategies": strategies,
+            "files": {"html": str(page), "markdown": str(page.with_suffix(".md")),
+                      "charts": str(page.parent / "charts")}}
 
 
 @app.command()
