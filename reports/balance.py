@@ -190,6 +190,7 @@ class BalanceResult:
 
 # What makes runs "the same setup" (poolable): everything in the config but the seed (the
 # deals), the games, the chunking and where the component set lies.
+SMALL_RUN = 1000  # fewer games than this (or than an exactly fair vector needs) is "small"
 SETUP_KEYS = ("players", "strategies", "strategy_pool", "start_vp", "rotate_seats",
               "strategy_params", "components_digest")
 
@@ -220,10 +221,10 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
         if not run.complete:
             warnings.append(f"{run.path}: partial run, {run.games:,} of {run.planned:,} games "
                             "finished (continue it with cdsim simulate --out ... --resume)")
-        if tol_games is not None and run.games < tol_games / 4:
+        if run.games < max(SMALL_RUN, tol_games or 0):
             warnings.append(f"{run.path}: small run, {run.games:,} games (showing a vector fair "
-                            f"within ±{tolerance:.1%} takes about {tol_games:,} games even if it were "
-                            "exactly fair)")
+                            f"within ±{100 * tolerance:.1f} pp takes about {tol_games or 0:,} "
+                            "games even if it were exactly fair)")
     offset, setups = 0, []
     for a in arrays:
         setups.append(a.setup - a.setup.min() + offset if len(a.setup) else a.setup)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from cdsim.analysis import sequential as seq
 from cdsim.errors import CdsimError
 from cdsim.runner import atomic_write
 from reports import balance, charts, tables
@@ -146,9 +147,48 @@ def interval(share: float, low: float, high: float) -> str:
     return f"{pct(share)} [{pct(low)}, {pct(high)}]"
 
 
-def _summary(doc: Doc, run: Run, arrays: SeatArrays) -> None:
+def _answer(doc: Doc, run: Run, arrays: SeatArrays, tolerance: float) -> None:
+    """The answer first: one box with the run's starting VP, its largest seat gap (95%
+    interval simultaneous over the seat pairs, deal groups), whether every seat is shown
+    within the tolerance, and the most equal vector on these games with the commands that
+    would confirm it (one run decides nothing: `cdsim study run` does)."""
+    current = tuple(int(x) for x in arrays.start_vp[0])
+    games = seq.CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
+    table = seq.win_table(games, [current])
+    diff, se = table.pair_stats()
+    low, high = seq.gap_interval(diff, se, table.groups - 1)
+    vec = "/".join(map(str, current))
+    c = run.config
+    who = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
+    lines = [f"starting VP **{vec}**: largest seat gap {100 * float(table.gaps[0]):.1f} pp (95% "
+             f"interval {100 * float(low[0]):.1f}–{100 * float(high[0]):.1f} pp) on "
+             f"{run.games:,} games" + ("" if run.complete else " (**partial run**)")]
+    kind = "open"
+    try:
+        result = balance.analyse(run, arrays, tolerance)
+    except CdsimError as exc:  # e.g. a strategy that reads VP totals
+        lines.append(f"other starting VP not analysed: {exc}")
+    else:
+        shown = result.current.test.equivalent
+        kind = "confirmed" if shown else "open"
+        lines.append(f"every seat within ±{100 * tolerance:.1f} pp: "
+                     + ("**shown** (two one-sided tests on every seat pair)" if shown else
+                        "not shown by these games"))
+        best = result.recommended
+        if best.vector != current:
+            lines.append(f"most equal on these games: **{'/'.join(map(str, best.vector))}** "
+                         f"(largest seat gap {100 * best.test.largest_gap:.1f} pp; chosen on these "
+                         "games, so not a decision)")
+            if result.confirm:
+                lines.append(f"confirm it on fresh games: `{result.confirm[0]}`, then "
+                             f"`{result.confirm[1]}`; or let `cdsim study run` decide")
+    doc.boxes([(f"{run.players} players", [(f"**{who}**", lines, False)], kind)])
+
+
+def _summary(doc: Doc, run: Run, arrays: SeatArrays, tolerance: float = 0.02) -> None:
     m, c = run.manifest, run.config
     doc.h(f"cdsim report: {run.path.name}", 1)
+    _answer(doc, run, arrays, tolerance)
     status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
     lineup = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
     start = ", ".join(str(v) for v in arrays.start_vp[0])
@@ -174,7 +214,7 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
     doc = Doc()
     n = run.players
     arrays = seat_arrays(run)
-    _summary(doc, run, arrays)
+    _summary(doc, run, arrays, tolerance)
 
     sb = tables.seat_balance(run, arrays)
     t = sb.table

@@ -21,7 +21,7 @@ import math
 import sys
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -455,6 +455,72 @@ def test_decide_plays_the_schedule_until_decided() -> None:
     assert short.decision == "undecided" and short.games == 900
     assert short.games_needed is not None and short.games_needed > 900
     assert "more games" in short.explain()
+
+
+def test_decide_played_is_decide_on_the_same_stages() -> None:
+    """A driver that plays the stages itself (the study) reaches the verdict ``decide``
+    reaches on the same games, and knows when to play on (``pending``)."""
+    cell = scenario("fair").cell
+    schedule = Schedule.doubling(60_000, 3000, 0.05, multiple=3)
+    vectors = seq.candidates((0, 0, 0), 2)
+    stages = [cell.play(np.random.default_rng([11, k]), size)
+              for k, size in enumerate(schedule.sizes)]
+    whole = seq.decide(lambda k, _g: stages[k], schedule, (0, 0, 0), tol=0.05, radius=2)
+    tables = [seq.win_table(g, vectors) for g in stages]
+    for k in range(1, len(stages) + 1):
+        part = seq.decide_played(tables[:k], schedule, (0, 0, 0), tol=0.05)
+        assert part.pending == (k < len(whole.stages))
+        if not part.pending:
+            assert replace(part, pending=False) == whole  # the stages after it change nothing
+    first = seq.decide_played(tables[:1], schedule, (0, 0, 0), tol=0.05)
+    assert first.pending and "stages left" in first.explain()
+    with pytest.raises(CdsimError):
+        seq.decide_played([], schedule, (0, 0, 0))
+
+
+def test_seat_intervals_are_simultaneous_deal_group_intervals() -> None:
+    """Known answer: equal deal groups, so each seat's share is the mean of the groups'
+    win fractions and its standard error theirs; the interval uses t at 2.5% / seats."""
+    rng = np.random.default_rng(12)
+    winners = rng.integers(0, 3, size=(40, 6))  # 40 deals of 6 games
+    games = CellGames(np.eye(3, dtype=np.int64)[winners.reshape(-1)] * 5,
+                      np.tile(np.arange(3), (240, 1)), np.repeat(np.arange(40), 6))
+    table = seq.win_table(games, [(0, 0, 0)])
+    share, low, high = table.seat_intervals()
+    fractions = np.stack([(winners == s).mean(axis=1) for s in range(3)], axis=1)
+    se = fractions.std(axis=0, ddof=1) / np.sqrt(40)
+    q = sps.t.ppf(1 - 0.05 / 6, 39)
+    assert np.allclose(share[0], fractions.mean(axis=0))
+    assert np.allclose(high[0] - share[0], q * se) and np.allclose(share[0] - low[0], q * se)
+
+
+@pytest.mark.parametrize(("players", "gap"), [(2, 0.0), (4, 0.01)])
+def test_equivalence_games_give_the_stated_power(players: int, gap: float) -> None:
+    """``cdsim power``'s equivalence answer: at that many independent games, a vector whose
+    seats truly lie ``gap`` apart passes the all-pairs TOST (multinomial variances) at least
+    about 80% of the time, and at half as many clearly less often."""
+    tol, alpha = 0.02, 0.05
+    n = seq.equivalence_games(players, gap, tol, alpha)
+    assert n is not None
+    if players == 2:  # closed form: 2 Phi(z - tol sqrt(n)) = 0.2
+        assert n == pytest.approx(((sps.norm.ppf(0.95) + sps.norm.ppf(0.9)) / tol) ** 2, rel=1e-3)
+    p = np.full(players, 1 / players)
+    p[0] += gap / 2
+    p[-1] -= gap / 2
+    i, j = (np.array(x) for x in zip(*seq.pairs(players), strict=True))
+    rng = np.random.default_rng(13)
+
+    def passes(games: int) -> float:
+        wins = rng.multinomial(games, p, size=2000) / games
+        d = wins[:, i] - wins[:, j]
+        se = np.sqrt((wins[:, i] + wins[:, j] - d**2) / games)
+        z = sps.norm.ppf(1 - alpha)
+        return float(((np.abs(d) + z * se) < tol).all(axis=1).mean())
+
+    assert passes(n) >= 0.77
+    assert passes(n // 2) < 0.7
+    assert seq.equivalence_games(players, tol, tol) is None
+    assert seq.equivalence_games(players, gap, tol, deff=2.0) >= 2 * n - players  # type: ignore[operator]
 
 
 def test_games_needed_gives_the_stated_power() -> None:

@@ -348,9 +348,11 @@ def test_study_folder_errors_are_one_line(tmp_path: Path, monkeypatch: pytest.Mo
     out = str(tmp_path / "out")
     code, err = _run_main(["study", "run", str(path), "--out", out, "--resume"], monkeypatch, capsys)
     assert code == 2 and "no study to resume" in err
-    monkeypatch.setattr(sys, "argv", ["cdsim", "study", "run", str(path), "--out", out, "--jobs", "1"])
+    monkeypatch.setattr(sys, "argv", ["cdsim", "study", "run", str(path), "--out", out, "--jobs",
+                                      "1", "--quiet"])
     main()
-    capsys.readouterr()
+    said = capsys.readouterr()
+    assert said.err == "" and "next: cdsim study report" in said.out  # --quiet: no progress
     code, err = _run_main(["study", "run", str(path), "--out", out], monkeypatch, capsys)
     assert code == 2 and "already holds a study" in err and err.count("\n") == 1
     path.write_text(path.read_text().replace("seed = 5", "seed = 6"))

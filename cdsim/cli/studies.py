@@ -49,6 +49,9 @@ def study_run(
     backend: Annotated[str, typer.Option(help="loky (this machine) or dask.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(
         help="Dask scheduler address (with --backend dask); default: a local cluster.")] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress (it goes to stderr: a live bar on a terminal, "
+        "else a line every few seconds); the verdicts are still printed.")] = False,
 ) -> None:
     """Play every cell of a study in stages of fresh deals until its starting-VP verdict is
     decided (or its budget, `games`, is spent).
@@ -98,7 +101,7 @@ def study_run(
                          "to start one")
     start = time.perf_counter()
     with dask_backend(backend, scheduler), folder_lock(check_out(root), "study"), \
-            StudyProgress(spec.name) as progress:
+            StudyProgress(spec.name, quiet=quiet) as progress:
         try:
             manifest = st.run(spec, root, Reader(), jobs, backend, resume, force,
                               progress.chunk, progress.plan)

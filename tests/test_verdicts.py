@@ -1,0 +1,119 @@
+"""The answer first in report.html, `cdsim power`'s equivalence answer, and `cdsim balance`
+pooling runs of one setup with a confirm command that runs as printed."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from scipy import stats as sps
+
+from cdsim.cli import main
+from cdsim.runner import RunConfig, part_path, prepare, read_manifest, run_chunks, write_manifest
+from reports.report import write as write_report
+
+
+def simulate(run: Path, seed: int, games: int = 60, start_vp: tuple[int, ...] = (8, 9, 13)
+             ) -> Path:
+    config = RunConfig(players=3, games=games, seed=seed, strategies=("greedy", "landscape", "bread"),
+                       start_vp=start_vp, rotate_seats=True, chunk_size=15)
+    run_chunks(run, prepare(run, config, False, False), 1, "loky")
+    return run
+
+
+def cli(args: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_report_html_opens_with_the_answer(tmp_path: Path) -> None:
+    run = simulate(tmp_path / "run", 1)
+    page = write_report(run, tmp_path / "rep", 0.3).read_text()
+    body = page.split("<body>", 1)[1]
+    assert body.index('class="answers"') < body.index("<h2>Run</h2>")  # first, after the title
+    box = body.split('class="answers"', 1)[1].split("</section>", 1)[0]
+    assert "3 players" in box and "starting VP <b>8/9/13</b>: largest seat gap" in box
+    assert "pp (95% interval" in box and "on 60 games" in box
+    assert "every seat within ±30.0 pp: " in box
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert md.index("> ### 3 players") < md.index("## Run")
+
+
+def test_power_answers_the_equivalence_question(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["power", "--players", "2", "--tolerance", "0.02", "--gap", "0",
+                          "--json"], monkeypatch, capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    closed = ((sps.norm.ppf(0.95) + sps.norm.ppf(0.9)) / 0.02) ** 2  # 2 Phi(z - tol sqrt n) = .2
+    assert data["games_equivalence"] == pytest.approx(closed, rel=1e-3)
+    assert data["study_budget"] > 2 * data["games_equivalence"]  # stricter level per stage
+    assert {"games_chi2", "games_pair", "games_ci"} <= set(data)
+    code, out, _ = cli(["power", "--players", "4", "--gap", "0.01"], monkeypatch, capsys)
+    assert code == 0 and "Equivalence: a vector whose seats truly lie 1.0 pp apart" in out
+    wider = json.loads(cli(["power", "--players", "4", "--gap", "0.01", "--json"], monkeypatch,
+                           capsys)[1])["games_equivalence"]
+    assert wider > json.loads(cli(["power", "--players", "4", "--json"], monkeypatch,
+                                  capsys)[1])["games_equivalence"]
+    code, _, err = cli(["power", "--gap", "0.02", "--tolerance", "0.02"], monkeypatch, capsys)
+    assert code == 2 and "--gap must be" in err and err.count("\n") == 1
+
+
+def test_balance_pools_runs_and_prints_a_confirm_command_that_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    one, two = simulate(tmp_path / "one", 1), simulate(tmp_path / "two", 2)
+    code, out, err = cli(["balance", str(one), str(two), "--tolerance", "0.3", "--radius", "3",
+                          "--json"], monkeypatch, capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["games"] == 120 and data["runs"] == [str(one), str(two)]
+    assert "small run" in err and all("small run" in w for w in data["warnings"])
+    alone = json.loads(cli(["balance", str(one), "--tolerance", "0.3", "--radius", "3",
+                            "--json"], monkeypatch, capsys)[1])
+    assert alone["games"] == 60
+    simulate_cmd, balance_cmd = data["confirm_command"]
+    assert f"--start-vp {','.join(map(str, data['recommended']['start_vp']))}" in simulate_cmd
+    assert "--seed 3" in simulate_cmd  # fresh deals: no pooled run's seed
+    for printed in (simulate_cmd, balance_cmd):  # runs as printed
+        words = shlex.split(printed)
+        assert words[0] == "cdsim"
+        done = subprocess.run([sys.executable, "-m", "cdsim", *words[1:]], capture_output=True,
+                              text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    confirm = Path(shlex.split(simulate_cmd)[-1])
+    assert read_manifest(confirm)["config"]["start_vp"] == data["recommended"]["start_vp"]
+    code, out, _ = cli(["balance", str(one), str(two), "--tolerance", "0.3", "--radius", "3"],
+                       monkeypatch, capsys)
+    assert code == 0 and "2 runs pooled" in out and "  cdsim simulate --players 3" in out
+
+
+def test_balance_refuses_other_setups_and_warns_on_partial_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    one = simulate(tmp_path / "one", 1)
+    same_seed = simulate(tmp_path / "again", 1)
+    other = simulate(tmp_path / "other", 2, start_vp=(8, 9, 10))
+    code, _, err = cli(["balance", str(one), str(same_seed)], monkeypatch, capsys)
+    assert code == 2 and "same seed 1" in err
+    code, _, err = cli(["balance", str(one), str(other)], monkeypatch, capsys)
+    assert code == 2 and "not the same setup" in err and "start_vp" in err
+    code, _, err = cli(["balance", str(one), str(one)], monkeypatch, capsys)
+    assert code == 2 and "given twice" in err
+    partial = simulate(tmp_path / "partial", 3)
+    manifest = read_manifest(partial)
+    manifest["finished"] = manifest["finished"][:-1]
+    part_path(partial, len(manifest["chunks"]) - 1).unlink()
+    write_manifest(partial, manifest)
+    code, _, err = cli(["balance", str(one), str(partial), "--tolerance", "0.3", "--radius", "2"],
+                       monkeypatch, capsys)
+    assert code == 0 and f"{partial}: partial run, 45 of 60 games" in err
