@@ -9,11 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy import stats as sps
 
 from cdsim.cli import main
 from cdsim.runner import RunConfig, part_path, prepare, read_manifest, run_chunks, write_manifest
+from reports.balance import pool
+from reports.data import open_run, seat_arrays
 from reports.report import write as write_report
 
 
@@ -82,6 +85,9 @@ def test_balance_pools_runs_and_prints_a_confirm_command_that_runs(
     alone = json.loads(cli(["balance", str(one), "--tolerance", "0.3", "--radius", "3",
                             "--json"], monkeypatch, capsys)[1])
     assert alone["games"] == 60
+    opened = [open_run(one), open_run(two)]
+    pooled, _ = pool(opened, [seat_arrays(r) for r in opened], 0.3)
+    assert len(np.unique(pooled.setup)) == 40  # 20 deals each (3 rotations), kept apart
     simulate_cmd, balance_cmd = data["confirm_command"]
     assert f"--start-vp {','.join(map(str, data['recommended']['start_vp']))}" in simulate_cmd
     assert "--seed 3" in simulate_cmd  # fresh deals: no pooled run's seed
