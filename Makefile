@@ -3,7 +3,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
-.PHONY: install test lint run bench strength clean core-fixture core-games browser oracle
+.PHONY: install test lint run bench strength clean core-fixture core-games browser oracle \
+	figures fuzz
 
 install: $(VENV)/.installed
 
@@ -61,6 +62,17 @@ core-games:
 
 bench: install
 	$(PY) scripts/bench.py
+
+# docs/img/* from what runs today (the README's 4- and 3-player examples, the page tests'
+# screenshots: `make browser` first), with the figures the README quotes and the machine.
+figures: install
+	$(PY) scripts/figures.py
+
+# The fuzz test at 2,500 examples per input kind (study files, simulate flags, component
+# sets, position files: 10,000 in all); CI runs a few hundred (tests/test_fuzz.py).
+fuzz: install
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -p no:cacheprovider tests/test_fuzz.py \
+		--hypothesis-show-statistics
 
 # The Python rules replay the core's games decision by decision, every player count and
 # line-up of tests/test_table.py in turn. Measured 2026-11-23 on the shared 2-core

@@ -343,10 +343,11 @@ def load_study(path: Path) -> Study:
 
     ck = _Check(path)
     raw = read_toml(path)
-    if isinstance(raw, dict):
+        listed = raw.get("population")  # checked below; here only if it is a list
         for key, why in GONE.items():
             for where, table in (("", raw), *((f"population {i + 1}", t) for i, t in
-                                              enumerate(raw.get("population") or [])
+                                              enumerate(listed if isinstance(listed, list)
+                                                        else [])
                                               if isinstance(t, dict))):
                 if key in table:
                     raise ck.fail(where, f"{key} is no longer a study key: {why}")

@@ -7,6 +7,9 @@ settings.register_profile("ci", derandomize=True, max_examples=25, deadline=None
                           suppress_health_check=[HealthCheck.too_slow], print_blob=True)
 settings.register_profile("dev", max_examples=25, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
+# make fuzz: tests/test_fuzz.py at 2,500 examples a test (10,000 in all)
+settings.register_profile("fuzz", max_examples=2500, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 

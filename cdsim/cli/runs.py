@@ -20,7 +20,7 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.cli.progress import run_with_progress
-from cdsim.errors import CdsimError, StrategyFailure, read_toml
+from cdsim.errors import CdsimError, StrategyFailure, read_toml, user_text
 
 if TYPE_CHECKING:
     pass
@@ -111,10 +111,49 @@ def _run_file(path: Path | None) -> dict[str, Any]:
     for key in data:
         if key not in known:
             raise CdsimError(f"{path}: unknown run-file key {key!r} (known: {', '.join(sorted(known))})")
+    _check_run_file(path, data)
     for key in ("strategies", "strategy_pool", "start_vp"):
         if isinstance(data.get(key), list):
             data[key] = ",".join(str(x) for x in data[key])
     return data
+
+
+def _check_run_file(path: Path, data: dict[str, Any]) -> None:
+    """Each run-file key's type, declared once (pydantic, strict: a TOML string is not a
+    number, nor a bool an integer); the ranges are RunConfig.validate's. One line naming
+    the file and the key, else."""
+    from pydantic import BaseModel, ConfigDict, ValidationError
+
+    class RunFile(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        out: str | None = None
+        players: int | str | None = None  # a string: _run_config says "must be an integer"
+        games: int | str | None = None
+        seed: int | str | None = None
+        chunk_size: int | str | None = None
+        strategies: str | list[str] | None = None
+        strategy_pool: str | list[str] | None = None
+        start_vp: str | list[int] | None = None
+        rotate_seats: bool | None = None
+        strategy_params: str | None = None
+        components: str | None = None
+
+    try:
+        RunFile.model_validate(data)
+    except ValidationError as exc:
+        key = str(exc.errors()[0]["loc"][0])
+        raise CdsimError(f"{path}: {key}: {_RUN_FILE_TYPES.get(key, 'bad value')}, "
+                         f"got {user_text(data.get(key), repr, 60)}") from None
+
+
+_RUN_FILE_TYPES = {
+    "out": "a folder name (a string)", "players": "an integer", "games": "an integer",
+    "seed": "an integer", "chunk_size": "an integer",
+    "strategies": "a list of strategy names, or one comma-separated string",
+    "strategy_pool": "a list of strategy names, or one comma-separated string",
+    "start_vp": "a list of integers, or one comma-separated string",
+    "rotate_seats": "true or false", "strategy_params": "a string (villa.chimney=1.5,...)",
+    "components": "a component folder or file (a string)"}
 
 
 def _run_config(settings: dict[str, Any]) -> Any:
