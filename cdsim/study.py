@@ -343,6 +343,7 @@ def load_study(path: Path) -> Study:
 
     ck = _Check(path)
     raw = read_toml(path)
+    if isinstance(raw, dict):
         listed = raw.get("population")  # checked below; here only if it is a list
         for key, why in GONE.items():
             for where, table in (("", raw), *((f"population {i + 1}", t) for i, t in
