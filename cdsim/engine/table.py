@@ -161,7 +161,7 @@ def user_failure(exc: BaseException, limit: float | None = None) -> tuple[str, s
     """(what a strategy's code did, its traceback) for an exception out of ``user_code``."""
     if isinstance(exc, DecisionTimeout):
         return (f"took longer than the decision time limit of {limit or 0:g} s "
-                "(--decision-timeout sets it)", "")
+                "(--decision-timeout or CDSIM_DECISION_TIMEOUT sets it)", "")
     if isinstance(exc, ExitCalled):
         return f"called os._exit({user_text(exc.code)})", ""
     if isinstance(exc, SystemExit):
