@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cdsim.cli.app import (
+    DecisionTimeoutOpt,
     app,
     dask_backend,
     resume_hint,
+    use_decision_timeout,
 )
 from cdsim.cli.progress import StudyProgress
 from cdsim.errors import CdsimError
@@ -52,6 +54,7 @@ def study_run(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress (it goes to stderr: a live bar on a terminal, "
         "else a line every few seconds); the verdicts are still printed.")] = False,
+    decision_timeout: DecisionTimeoutOpt = None,
 ) -> None:
     """Play every cell of a study in stages of fresh deals until its starting-VP verdict is
     decided (or its budget, `games`, is spent).
@@ -93,6 +96,7 @@ def study_run(
     from cdsim.runner import check_jobs, check_out, folder_lock
 
     check_jobs(jobs)
+    use_decision_timeout(decision_timeout)  # every cell's runs record it
     spec = st.load_study(st.resolve(study))
     root = out or Path("studies") / spec.name
     resume_hint(root, st.STUDY_MANIFEST, f"cdsim study run {study} --out {root} --resume")
