@@ -4,14 +4,14 @@ PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
 .PHONY: install test lint run bench strength clean core-fixture core-games browser oracle \
-	figures fuzz
+	figures fuzz train
 
 install: $(VENV)/.installed
 
 # The Rust core (cdsim._core, the engine that plays every game) is rebuilt in release mode
-# when any of its sources change, or the scripted profiles it compiles in.
+# when any of its sources change, or the scripted profiles or learned weights it compiles in.
 CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs) \
-	strategies/profiles.toml
+	strategies/profiles.toml strategies/weights/learned-v1.json
 $(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -59,6 +59,12 @@ core-fixture: install
 # re-record them only on a deliberate change of a rule, a player or the generator.
 core-games:
 	cd core && CDSIM_RECORD=1 cargo test --quiet --test games recorded_
+
+# The learned player's built-in weights, rebuilt from seed 1 (cdsim train; about 25
+# minutes on 2 cores), then the core that compiles them in.
+train: install
+	nice -n 10 $(CDSIM) train --seed 1
+	$(MAKE) install
 
 bench: install
 	$(PY) scripts/bench.py

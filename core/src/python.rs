@@ -14,7 +14,7 @@ use crate::checking;
 use crate::components;
 use crate::game::{apply_option, ask, fill_options, EventLog, GameConfig, GameState, Options,
                   Pending};
-use crate::players::{self, Player};
+use crate::players::{self, features, learned, Player};
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
 
@@ -304,6 +304,56 @@ impl State {
         }
         Ok(())
     }
+
+    /// Training (`cdsim train`): the positions the learned player compares at the pending
+    /// decision, one row each: its inputs for the deciding seat, the VP it has gained if
+    /// the game ended there, the phase, the VP it gains on average when every seat plays
+    /// `rollout` from there (`playouts` deck orders, the same for every position, from
+    /// `seed`); then the other seats' mean inputs, VP gained so far and at the end. A
+    /// position where the game is over is left out. A copy of the seat's stream draws the
+    /// copies' fountain decks (the game's streams do not move).
+    #[pyo3(signature = (playouts, seed, rollout="greedy"))]
+    fn learned_playouts(&self, py: Python<'_>, playouts: u32, seed: u64, rollout: &str)
+        -> PyResult<Vec<Vec<f64>>> {
+        let Some(seat) = self.state.pending.seat() else {
+            return Ok(Vec::new());
+        };
+        let (state, comps) = (&self.state, &self.comps);
+        let mut rng = self.rngs[seat].clone(); // the game goes on as if never asked
+        py.detach(|| {
+            let mut player = players::LearnedPlayer::with_model(
+                players::LearnedParams::default(), Arc::new(learned::Model::banked_only()));
+            let mut positions = player.candidates(state, comps, &mut rng);
+            positions.retain(|p| !p.is_over()); // the game's end is its banked VP
+            let gains = learned::playout_gains(&positions, comps, seat, playouts, seed, rollout)?;
+            let mut scratch = features::Scratch::default();
+            Ok(positions.iter().zip(gains).map(|(p, [gain, others])| {
+                let mut out = [0.0; features::N_FEATURES];
+                features::features(p, comps, seat, &mut scratch, &mut out);
+                let mut row = out.to_vec();
+                row.extend([features::banked(p, comps, seat), p.phase as f64, gain]);
+                let mut mean = [0.0; features::N_FEATURES];
+                let mut banked = 0.0;
+                let k = (p.n - 1) as f64;
+                for s in (0..p.n).filter(|&s| s != seat) {
+                    features::features(p, comps, s, &mut scratch, &mut out);
+                    for (m, x) in mean.iter_mut().zip(out) {
+                        *m += x / k;
+                    }
+                    banked += features::banked(p, comps, s) / k;
+                }
+                row.extend(mean);
+                row.extend([banked, others]);
+                row
+            }).collect())
+        }).map_err(|e: String| PyValueError::new_err(e))
+    }
+
+    /// The names of the learned player's inputs (a weights file lists them).
+    #[staticmethod]
+    fn learned_feature_names() -> Vec<&'static str> {
+        features::NAMES.to_vec()
+    }
 }
 
 /// A built-in player (random, the scripted profiles, mcts) as a core object that
@@ -344,12 +394,21 @@ impl Bot {
     }
 }
 
+/// Load a learned player's weights (the JSON text of a weights file) into this process;
+/// returns the number `learned.weights` takes to play with them. A file this core cannot
+/// read is a ValueError naming the problem.
+#[pyfunction]
+fn learned_weights(text: &str) -> PyResult<usize> {
+    learned::register(text).map_err(PyValueError::new_err)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
     m.add_class::<State>()?;
     m.add_class::<Bot>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -7,6 +7,8 @@
 //! live outside the game state (passed alongside it), so a state can be copied and
 //! played on with any players.
 
+pub mod features;
+pub mod learned;
 pub mod mcts;
 pub mod params;
 pub mod random;
@@ -19,6 +21,7 @@ use crate::game::{GameState, PlayerState};
 use crate::kinds::Edges;
 use crate::rng::Generator;
 
+pub use learned::{LearnedParams, LearnedPlayer};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::Params;
 pub use random::RandomPlayer;
@@ -229,11 +232,13 @@ impl Strategy for Player {
 /// The built-in player names (strategies/registry.py BUILTIN).
 pub const BUILTIN: [&str; 5] = ["random", "greedy", "villa", "landscape", "bread"];
 
-/// The search players: built in, but only in the core (strategies/registry.py CORE_ONLY).
-pub const SEARCH: [&str; 1] = ["mcts"];
+/// The search and learned players: built in, but only in the core
+/// (strategies/registry.py CORE_ONLY).
+pub const SEARCH: [&str; 2] = ["mcts", "learned"];
 
 /// A fresh built-in player; `overrides` change its profile's weights (Params field
-/// names), or mcts's search settings (`MctsParams`), as `--strategy-params` does.
+/// names), mcts's search settings (`MctsParams`) or the learned player's
+/// (`LearnedParams`), as `--strategy-params` does.
 pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
     if name == "random" {
         if let Some((key, _)) = overrides.first() {
@@ -244,6 +249,10 @@ pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
     if name == "mcts" {
         let params = MctsParams::default().with_overrides(overrides)?;
         return Ok(Player::Other(Box::new(MctsPlayer::new(params))));
+    }
+    if name == "learned" {
+        let params = LearnedParams::default().with_overrides(overrides)?;
+        return Ok(Player::Other(Box::new(LearnedPlayer::new(params)?)));
     }
     let Some(kind) = scripted::Profile::named(name) else {
         return Err(format!(

@@ -1,0 +1,658 @@
+//! The learned player's inputs: what a position is worth to one seat, as numbers.
+//!
+//! `banked` is the VP the seat has *gained* if the game ended now (final scoring, R10,
+//! without the starting VP, R2.7); `features` describes what it may still gain: time
+//! left, resources, scroll order, its district's complete and open features, frame
+//! goals, fountain cards and the objective cards of the next scoring (each card valued
+//! as the scripted players value it, value.rs). Nothing here reads a starting VP or a
+//! VP total, nor the order of a deck (hidden, R2.3-R2.4): every input is open
+//! information, so a copy whose decks were shuffled gives the same numbers.
+
+use crate::cards::Payment;
+use crate::components::Components;
+use crate::district::{
+    Around, District, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS, H_VILLAS,
+};
+use crate::game::{GameState, List, Pending, GRID_SLOTS, MAX_PLAYERS, NONE, PHASES, ROUNDS, SPACES};
+use crate::kinds::{
+    is_dwelling, is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, CELLS, FOUNTAIN, MARKET,
+    MEADOW, MERCHANT, NEIGHBOUR, N_EDGE_KINDS, VILLA,
+};
+use crate::players::scripted::scoring_params;
+use crate::players::value::{best_card_payment, card_gap, card_interest, good_interest, Evaluator};
+use crate::players::{Params, PlayerView};
+use crate::scoring::breakdown;
+
+/// The inputs' names, in order (a weights file lists them: one made for another list
+/// is refused).
+pub const NAMES: [&str; 48] = [
+    "bias",
+    "takes_left",
+    "scored",
+    "goods",
+    "coins",
+    "bread",
+    "bread_sets",
+    "stored",
+    "good_kinds",
+    "scroll",
+    "ahead",
+    "overtake_steps",
+    "built",
+    "frontier",
+    "scrolls_left",
+    "villas",
+    "chimneys",
+    "landscapes",
+    "landscapes_3plus",
+    "dwellings",
+    "merchants",
+    "bakers",
+    "administrators",
+    "artisans",
+    "markets",
+    "bakeries",
+    "fountains",
+    "open_villas",
+    "villa_open_edges",
+    "villa_potential",
+    "villa_min_open",
+    "open_landscapes",
+    "landscape_open_edges",
+    "landscape_tiles",
+    "open_dwellings",
+    "dwelling_open_edges",
+    "frame_left",
+    "frame_reach",
+    "fountain_cards",
+    "fountain_open",
+    "circle_best",
+    "circle_likely",
+    "likely_failed",
+    "likely_gap",
+    "cards_mean",
+    "cards_ready",
+    "reach_best",
+    "reach_other",
+];
+
+/// How many inputs `features` fills.
+pub const N_FEATURES: usize = NAMES.len();
+
+/// The index of the input `takes_left` (the time weight of the model's second half).
+pub const TAKES_LEFT: usize = 1;
+
+/// VP this seat has gained so far if the game ended now: objective cards, villas,
+/// leftovers, scroll, fountain cards and frame goals (R10), never the starting VP.
+pub fn banked(state: &GameState, comps: &Components, seat: usize) -> f64 {
+    let parts = breakdown(comps, &state.players[seat]);
+    f64::from(parts[1..].iter().sum::<i32>())
+}
+
+/// (seats that take a circle before this one in the next scoring, whether this seat
+/// has taken its circle in the scoring under way). R8.2: the scroll order, fixed when
+/// the scoring begins.
+fn ahead_in_scoring(state: &GameState, seat: usize) -> (usize, bool) {
+    let scoring = matches!(state.pending, Pending::Circle { .. } | Pending::Payment { .. });
+    if scoring {
+        let order = &state.scoring_order[..state.n];
+        let index = usize::from(state.scoring_index);
+        let mine = order.iter().position(|&s| usize::from(s) == seat).unwrap_or(0);
+        if mine >= index {
+            return (mine - index, false);
+        }
+    }
+    let me = &state.players[seat];
+    let ahead = state.players[..state.n]
+        .iter()
+        .enumerate()
+        .filter(|&(s, q)| {
+            s != seat && (q.scroll > me.scroll || (q.scroll == me.scroll && q.stamp > me.stamp))
+        })
+        .count();
+    (ahead, scoring)
+}
+
+/// This seat's takes left in the phase under way (R4.6: one a round).
+fn takes_left(state: &GameState, seat: usize) -> usize {
+    if !matches!(
+        state.pending,
+        Pending::Move { .. }
+            | Pending::Take { .. }
+            | Pending::Seal { .. }
+            | Pending::Fountain { .. }
+    ) {
+        return 0; // the scoring (or the end)
+    }
+    let position = (0..state.n).find(|&i| state.seat_at(i) == seat).unwrap_or(0);
+    let rounds_after = ROUNDS - 1 - state.round;
+    // this round: the seat still takes if it comes after the one on turn, or is on turn
+    // and has not taken yet
+    let this_round = match state.pending {
+        Pending::Move { .. } | Pending::Take { .. } => position >= state.turn,
+        _ => position > state.turn,
+    };
+    rounds_after + usize::from(this_round)
+}
+
+/// Every incomplete feature of the district, by kind: [count, open edges, tiles, villa
+/// points if it were closed as it is, fewest open edges]. One pass over the built cells
+/// with a union-find of their parts (a part: a tile's edges of one kind, C1), as
+/// `District` keeps it, without allocating.
+fn open_features(d: &District, comps: &Components) -> [[f64; 5]; N_EDGE_KINDS] {
+    let node = |cell: usize, kind: u8| -> usize {
+        cell * 4 + d.edges[cell].iter().position(|&e| e == kind).unwrap_or(0)
+    };
+    let mut parent = [0u8; CELLS * 4];
+    for (i, p) in parent.iter_mut().enumerate() {
+        *p = i as u8;
+    }
+    fn find(parent: &mut [u8; CELLS * 4], mut x: usize) -> usize {
+        while parent[x] as usize != x {
+            let up = parent[parent[x] as usize];
+            parent[x] = up;
+            x = up as usize;
+        }
+        x
+    }
+    let mut open = [0u8; CELLS * 4];
+    let mut used = [false; CELLS * 4];
+    for &cell in d.history() {
+        let cell = cell as usize;
+        for (&kind, &n) in d.edges[cell].iter().zip(&NEIGHBOUR[cell]) {
+            if kind == MEADOW {
+                continue;
+            }
+            let a = node(cell, kind);
+            used[a] = true;
+            if n >= 0 && d.is_built(n as usize) {
+                let b = node(n as usize, kind);
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                if ra != rb {
+                    parent[rb] = ra as u8;
+                }
+            } else {
+                open[a] += 1;
+            }
+        }
+    }
+    // per root: open edges, tiles, chimneys
+    let mut total = [(0u16, 0u16, 0u16); CELLS * 4];
+    for (i, _) in used.iter().enumerate().filter(|(_, &u)| u) {
+        let r = find(&mut parent, i);
+        total[r].0 += u16::from(open[i]);
+        total[r].1 += 1;
+        total[r].2 += u16::from(d.chimneys_at[i / 4]);
+    }
+    let mut out = [[0.0; 5]; N_EDGE_KINDS];
+    for (i, &(o, tiles, chimneys)) in total.iter().enumerate() {
+        if !used[i] || parent[i] as usize != i || o == 0 {
+            continue;
+        }
+        let kind = d.edges[i / 4][i % 4] as usize;
+        let row = &mut out[kind];
+        row[0] += 1.0;
+        row[1] += f64::from(o);
+        row[2] += f64::from(tiles);
+        if kind == VILLA as usize {
+            row[3] += f64::from(comps.villa_points(i32::from(chimneys)));
+        }
+        if row[4] == 0.0 || f64::from(o) < row[4] {
+            row[4] = f64::from(o);
+        }
+    }
+    out
+}
+
+/// Fill `out` with this seat's inputs (NAMES order).
+pub fn features(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    out: &mut [f64; N_FEATURES],
+) {
+    let me = &state.players[seat];
+    let d = &me.district;
+    let h = &d.have;
+    let mut f = Filler { out, at: 0 };
+    f.push(1.0);
+    f.push(takes_left(state, seat) as f64 / ROUNDS as f64);
+    let (ahead, scored) = ahead_in_scoring(state, seat);
+    f.push(f64::from(u8::from(scored)));
+    // resources (R7)
+    let goods: i32 = me.goods.iter().sum();
+    f.push(f64::from(goods));
+    f.push(f64::from(me.coins));
+    f.push(f64::from(me.bread));
+    f.push(f64::from(me.bread / 3));
+    f.push(f64::from(me.stored));
+    f.push(me.goods.iter().filter(|&&g| g > 0).count() as f64);
+    // the scroll (R8.2): place in the scoring order, steps to gain a place
+    f.push(f64::from(me.scroll));
+    f.push(ahead as f64);
+    let mut gap = 0;
+    for (s, q) in state.players[..state.n].iter().enumerate() {
+        if s != seat && (q.scroll > me.scroll || (q.scroll == me.scroll && q.stamp > me.stamp)) {
+            let steps = (i32::from(q.scroll) - i32::from(me.scroll)).max(1);
+            if gap == 0 || steps < gap {
+                gap = steps;
+            }
+        }
+    }
+    f.push(f64::from(gap));
+    // the district
+    f.push(d.built() as f64);
+    f.push(f64::from(d.frontier.count_ones()));
+    f.push(f64::from(d.scrolls.count_ones()));
+    f.push(f64::from(h[H_VILLAS]));
+    f.push(f64::from(h[H_CHIMNEYS]));
+    f.push(f64::from(h[H_LANDSCAPES]));
+    f.push(f64::from(h[H_LANDSCAPES_3PLUS]));
+    f.push(f64::from(h[H_DWELLINGS]));
+    for kind in [MERCHANT, BAKER, ADMINISTRATOR, ARTISAN, MARKET, BAKERY, FOUNTAIN] {
+        f.push(f64::from(d.complete_count[kind as usize]));
+    }
+    let open = scratch.open_features(seat, d, comps);
+    let villas = open[VILLA as usize];
+    f.push(villas[0]);
+    f.push(villas[1]);
+    f.push(villas[3]);
+    f.push(villas[4]);
+    let (mut land, mut dwell) = ([0.0; 3], [0.0; 2]);
+    let mut open_kinds = 0u16; // kinds with an open feature
+    if villas[0] > 0.0 {
+        open_kinds |= 1 << VILLA;
+    }
+    for kind in 2..N_EDGE_KINDS as u8 {
+        let o = open[kind as usize];
+        if o[0] > 0.0 {
+            open_kinds |= 1 << kind;
+        }
+        if is_landscape(kind) {
+            land[0] += o[0];
+            land[1] += o[1];
+            land[2] += o[2];
+        } else if is_dwelling(kind) {
+            dwell[0] += o[0];
+            dwell[1] += o[1];
+        }
+    }
+    for v in land {
+        f.push(v);
+    }
+    for v in dwell {
+        f.push(v);
+    }
+    // frame goals (R10.5): not yet scored; of those, a kind with an open feature
+    let (mut left, mut reach) = (0.0, 0.0);
+    for g in d.frame_goals() {
+        if d.complete_mask[g.kind as usize] & g.mask == 0 {
+            left += f64::from(g.vp);
+            if open_kinds >> g.kind & 1 != 0 {
+                reach += f64::from(g.vp);
+            }
+        }
+    }
+    f.push(left);
+    f.push(reach);
+    // fountain cards (R10.4): held, and VP per open feature of their goals
+    f.push(me.fountain_cards.len() as f64);
+    let mut open_goal = 0.0;
+    for &c in me.fountain_cards.as_slice() {
+        let card = &comps.fountains[c as usize];
+        if open_kinds >> card.goal & 1 != 0 {
+            open_goal += f64::from(card.vp);
+        }
+    }
+    f.push(open_goal);
+    cards(state, comps, seat, ahead, scratch, &mut f);
+    depots_in_reach(state, comps, seat, scratch, &mut f);
+    debug_assert_eq!(f.at, N_FEATURES);
+}
+
+/// What decides a card's outcome for a seat: its features, goods, coins, bread, and
+/// whether the scoring is the last (resources are then only leftovers).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct CardKey {
+    have: [i32; 16],
+    goods: [i32; 4],
+    coins: i32,
+    bread: i32,
+    last: bool,
+    grid: [u8; GRID_SLOTS],
+}
+
+/// Each grid card's (value, fails, missing units) for one `CardKey`.
+#[derive(Clone, Copy, Default)]
+struct CardValues {
+    value: [f64; GRID_SLOTS],
+    failed: [u8; GRID_SLOTS],
+    gaps: [i32; GRID_SLOTS],
+}
+
+/// Scratch space reused between calls (no allocation once warm), and the card values
+/// of the last few resource states (a take changes them only when it completes a
+/// feature or pays a reward).
+/// Each cache is kept per seat: a decision's copies change the deciding seat's entries,
+/// and would push the other seats' out of a shared one.
+#[derive(Default, Clone)]
+pub struct Scratch {
+    payments: Vec<Payment>,
+    cards: [Memo<CardKey, CardValues>; MAX_PLAYERS],
+    evals: [Memo<EvalKey, TileValues>; MAX_PLAYERS],
+    open: [Memo<DistrictKey, OpenFeatures>; MAX_PLAYERS],
+    /// value.rs card_interest and good_interest of the grid's free circles.
+    grid: Option<GridValues>,
+}
+
+/// The last few (key, value) pairs, the oldest replaced first.
+#[derive(Clone)]
+struct Memo<K, V> {
+    entries: Vec<(K, V)>,
+    next: usize,
+}
+
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Self {
+        Memo { entries: Vec::new(), next: 0 }
+    }
+}
+
+impl<K: PartialEq, V> Memo<K, V> {
+    fn position(&self, key: &K) -> Option<usize> {
+        self.entries.iter().position(|(k, _)| k == key)
+    }
+
+    /// Store a pair; returns its index.
+    fn insert(&mut self, key: K, value: V) -> usize {
+        if self.entries.len() < CACHED {
+            self.entries.push((key, value));
+            return self.entries.len() - 1;
+        }
+        let i = self.next;
+        self.next = (i + 1) % CACHED;
+        self.entries[i] = (key, value);
+        i
+    }
+}
+
+type GridValues = ((usize, [u8; GRID_SLOTS], [i8; 17]), ([f64; 16], f64));
+
+/// What `open_features` reads of a district.
+#[derive(Clone, PartialEq, Eq)]
+struct DistrictKey {
+    edges: [[u8; 4]; CELLS],
+    chimneys: [u8; CELLS],
+}
+
+type OpenFeatures = [[f64; 5]; N_EDGE_KINDS];
+
+impl Scratch {
+    /// value.rs card_interest and good_interest under the default profile (what an
+    /// `Evaluator` of the greedy profile reads of the grid), cached while the grid's free
+    /// circles stay the same.
+    pub fn grid_values(&mut self, view: &PlayerView) -> ([f64; 16], f64) {
+        let state = view.state;
+        let key = (state.n, state.grid, state.circle_owner);
+        match &self.grid {
+            Some((k, values)) if *k == key => *values,
+            _ => {
+                let params = Params::default();
+                let values = (card_interest(view, &params), good_interest(view, &params));
+                self.grid = Some((key, values));
+                values
+            }
+        }
+    }
+
+    fn open_features(&mut self, seat: usize, d: &District, comps: &Components) -> OpenFeatures {
+        let key = DistrictKey { edges: d.edges, chimneys: d.chimneys_at };
+        let memo = &mut self.open[seat];
+        if let Some(i) = memo.position(&key) {
+            return memo.entries[i].1;
+        }
+        let v = open_features(d, comps);
+        memo.insert(key, v);
+        v
+    }
+}
+
+/// Entries per seat and cache.
+const CACHED: usize = 4;
+
+impl Scratch {
+    fn card_values(&mut self, state: &GameState, comps: &Components, seat: usize) -> CardValues {
+        let me = &state.players[seat];
+        let key = CardKey {
+            have: me.district.have,
+            goods: me.goods,
+            coins: me.coins,
+            bread: me.bread,
+            last: state.phase == PHASES - 1,
+            grid: state.grid,
+        };
+        if let Some(i) = self.cards[seat].position(&key) {
+            return self.cards[seat].entries[i].1;
+        }
+        let p = scoring_params(&Params::default(), state);
+        let mut out = CardValues::default();
+        for slot in 0..GRID_SLOTS {
+            let id = state.grid[slot];
+            if id == NONE {
+                continue;
+            }
+            let card = &comps.objectives[id as usize];
+            let (v, pay, _) = best_card_payment(
+                &p,
+                id as usize,
+                card,
+                &me.district.have,
+                &me.goods,
+                me.coins,
+                me.bread,
+                p.good,
+                &mut self.payments,
+            );
+            out.value[slot] = v;
+            out.failed[slot] = u8::from(pay.is_none());
+            out.gaps[slot] = card_gap(card, &me.goods, me.coins, &me.district.have);
+        }
+        self.cards[seat].insert(key, out);
+        out
+    }
+}
+
+/// The objective cards of the next scoring (R8): each card on a free circle valued as
+/// the scripted players would resolve it now (VP and rewards, -4 when it fails), the
+/// best free circle, the one likely left when the seats ahead have chosen, its failed
+/// cards and missing units; the mean card and the cards fulfilled without bread.
+fn cards(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    ahead: usize,
+    scratch: &mut Scratch,
+    f: &mut Filler,
+) {
+    let cv = scratch.card_values(state, comps, seat);
+    let mut done = 0u16;
+    let (mut sum, mut count, mut ready) = (0.0, 0.0, 0.0);
+    let circles = state.circles();
+    let mut ranked = [(0.0f64, 0u8, 0i32); 17];
+    let mut n = 0;
+    for (i, &(a, b)) in circles.iter().enumerate() {
+        if state.circle_owner[i] >= 0 {
+            continue;
+        }
+        let (a, b) = (a as usize, b as usize);
+        ranked[n] = (cv.value[a] + cv.value[b], cv.failed[a] + cv.failed[b], cv.gaps[a] + cv.gaps[b]);
+        n += 1;
+        for slot in [a, b] {
+            if done >> slot & 1 == 0 {
+                done |= 1 << slot;
+                sum += cv.value[slot];
+                count += 1.0;
+                if cv.gaps[slot] == 0 {
+                    ready += 1.0;
+                }
+            }
+        }
+    }
+    let ranked = &mut ranked[..n];
+    ranked.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let (best, likely) = match ranked.len() {
+        0 => ((0.0, 0, 0), (0.0, 0, 0)),
+        len => (ranked[0], ranked[ahead.min(len - 1)]),
+    };
+    f.push(best.0);
+    f.push(likely.0);
+    f.push(f64::from(likely.1));
+    f.push(f64::from(likely.2));
+    f.push(if count > 0.0 { sum / count } else { 0.0 });
+    f.push(ready);
+}
+
+/// What the greedy profile's value of a tile for a seat reads (value.rs `Evaluator`): the
+/// seat's district and supply, the time, the grid's free circles and every scroll disc.
+#[derive(Clone, PartialEq, Eq)]
+struct EvalKey {
+    seat: usize,
+    time: (usize, usize),
+    edges: [[u8; 4]; CELLS],
+    chimneys: [u8; CELLS],
+    buildings: [u8; CELLS],
+    supply: ([i32; 4], i32, i32),
+    fountain_cards: List<24>,
+    owners: [i8; 17],
+    discs: [(u8, u16); MAX_PLAYERS],
+}
+
+impl EvalKey {
+    fn of(state: &GameState, seat: usize) -> EvalKey {
+        let me = &state.players[seat];
+        let d = &me.district;
+        EvalKey {
+            seat,
+            time: (state.phase, state.round),
+            edges: d.edges,
+            chimneys: d.chimneys_at,
+            buildings: d.building_at,
+            supply: (me.goods, me.coins, me.bread),
+            fountain_cards: me.fountain_cards,
+            owners: state.circle_owner,
+            discs: std::array::from_fn(|s| (state.players[s].scroll, state.players[s].stamp)),
+        }
+    }
+}
+
+/// A seat's best value of each tile type in the depots (storing it, or its best cell).
+type TileValues = Box<[f64; 256]>;
+
+impl Scratch {
+    /// The greedy profile's values of some tile types for a seat now, into `out` (cached
+    /// per `EvalKey`: in a decision's copies the other seats' values do not change).
+    fn tile_values(&mut self, state: &GameState, comps: &Components, seat: usize, tiles: &[u8],
+                   out: &mut [f64]) {
+        let key = EvalKey::of(state, seat);
+        let index = match self.evals[seat].position(&key) {
+            Some(i) => i,
+            None => self.evals[seat].insert(key, Box::new([f64::NAN; 256])),
+        };
+        if tiles.iter().any(|&t| self.evals[seat].entries[index].1[t as usize].is_nan()) {
+            let params = Params::default();
+            let view = PlayerView { state, comps, seat };
+            let grid_values = self.grid_values(&view);
+            let ev = Evaluator::with_grid(&view, &params, grid_values);
+            let d = &state.players[seat].district;
+            let mut arounds: [Option<Around>; CELLS] = [None; CELLS];
+            let values = &mut self.evals[seat].entries[index].1;
+            for &t in tiles {
+                if !values[t as usize].is_nan() {
+                    continue;
+                }
+                let ttype = &comps.tile_types[t as usize];
+                let mut cells = d.placement_cells(ttype);
+                let mut v = params.store;
+                while cells != 0 {
+                    let cell = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    let value = if ttype.building != 0 {
+                        ev.placement(ttype, cell)
+                    } else {
+                        let around = arounds[cell].get_or_insert_with(|| d.around(cell));
+                        ev.placement_with(ttype, cell, around)
+                    };
+                    v = f64::max(v, value);
+                }
+                values[t as usize] = v;
+            }
+        }
+        let values = &self.evals[seat].entries[index].1;
+        for (o, &t) in out.iter_mut().zip(tiles) {
+            *o = values[t as usize];
+        }
+    }
+}
+
+/// R4.2-R4.3: the greedy profile's value of the best tile of each depot the seat's pawn
+/// reaches with a plain move (the better, then the other), while it still has a take in
+/// this phase; the tiles are what the depots hold now.
+fn depots_in_reach(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    f: &mut Filler,
+) {
+    let me = &state.players[seat];
+    if takes_left(state, seat) == 0 || me.pawn < 0 || state.depots.iter().all(|d| d.is_empty()) {
+        f.push(0.0);
+        f.push(0.0);
+        return;
+    }
+    let pawn = me.pawn as usize;
+    let mut spaces = [0usize; 2];
+    let mut tiles = [0u8; 8];
+    let mut n = 0;
+    for (k, step) in [1, SPACES - 1].into_iter().enumerate() {
+        let mut pos = (pawn + step) % SPACES;
+        while state.depots[pos].is_empty() {
+            pos = (pos + step) % SPACES;
+        }
+        spaces[k] = pos;
+        if k == 0 || pos != spaces[0] {
+            for &t in state.depots[pos].as_slice() {
+                tiles[n] = t;
+                n += 1;
+            }
+        }
+    }
+    let mut found = [0.0f64; 8];
+    scratch.tile_values(state, comps, seat, &tiles[..n], &mut found[..n]);
+    let mut values = [0.0f64; 2];
+    for (k, &pos) in spaces.iter().enumerate() {
+        let mut best = 0.0;
+        for (i, &t) in state.depots[pos].as_slice().iter().enumerate() {
+            let v = found[tiles[..n].iter().position(|&x| x == t).unwrap_or(0)];
+            if i == 0 || v > best {
+                best = v;
+            }
+        }
+        values[k] = best;
+    }
+    f.push(values[0].max(values[1]));
+    f.push(values[0].min(values[1]));
+}
+
+struct Filler<'a> {
+    out: &'a mut [f64; N_FEATURES],
+    at: usize,
+}
+
+impl Filler<'_> {
+    fn push(&mut self, v: f64) {
+        self.out[self.at] = v;
+        self.at += 1;
+    }
+}

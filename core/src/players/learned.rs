@@ -1,0 +1,726 @@
+//! learned — a player that chooses with a value function fitted to playout values
+//! (`cdsim train`, cdsim/train.py). Core only: there is no Python twin.
+//!
+//! - The worth of a position to a seat is the VP it has gained if the game ended now
+//!   (`features::banked`) plus a linear function of its inputs (`features::features`),
+//!   one weight vector per player count and phase; the inputs come twice, as they are and
+//!   times the seat's share of takes left in the phase, so a weight can change within a
+//!   phase. The value of a position is the seat's worth less `opponents` (1) times the
+//!   other seats' mean worth. Gained VP only, never a total: the starting VP change no
+//!   decision (R2.7).
+//! - A decision is one ply deep through the seat's own turn: each option is applied to a
+//!   copy of the state, the rest of the seat's turn is played out (a move by each
+//!   take that may follow it; an artisan's seal tile, fountain cards and card payments
+//!   after it by the greedy profile's rules), and the position where another seat
+//!   decides next is valued. The best value wins; equal values keep the first option.
+//! - Shortlists keep it cheap: a move is tried with the `moves` best destinations by the
+//!   greedy profile's depot value (a bread move pays greedy's price for it), a take
+//!   with the `top_k` best (tile, cell) pairs by greedy's placement value, every
+//!   orientation of each, and storing the tile; the take a move was chosen for is played.
+//! - Hidden information is only the order of the decks (R2.3-R2.4); a copy draws
+//!   fountain cards from its own shuffle of the fountain deck (from the seat's stream),
+//!   so no decision depends on the real order.
+//! - Weights: a JSON file (`strategies/weights/learned-v1.json` is built in; `register`
+//!   adds another, as `learned@weights=PATH` does through the binding) holding its
+//!   format version, the component set it was trained on and the inputs' names.
+//! - Training reads the options a decision weighs (`LearnedPlayer::candidates`) and their
+//!   playout values (`playout_gains`).
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::Value;
+
+use crate::cards::Payment;
+use crate::components::{Components, ObjectiveCard};
+use crate::game::{apply_option, fill_options, GameState, List, Options, Pending, PHASES};
+use crate::players::features::{banked, features, Scratch, NAMES, N_FEATURES, TAKES_LEFT};
+use crate::players::scripted::{Profile, ScriptedPlayer};
+use crate::players::value::Evaluator;
+use crate::players::{
+    CircleChoice, FountainChoice, Move, Params, PlayerView, SealBuild, Strategy, Take,
+};
+use crate::rng::{Generator, SeedSequence};
+
+/// What a weights file says it is.
+pub const FORMAT: &str = "cdsim-learned-weights";
+/// The weights file version this core reads.
+pub const VERSION: u64 = 1;
+/// Weights per (player count, phase): the inputs, then the inputs times takes left.
+pub const INPUTS: usize = 2 * N_FEATURES;
+
+/// The built-in weights (`cdsim train` writes them; `make install` builds them in).
+pub const DEFAULT_WEIGHTS: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/weights/learned-v1.json"));
+
+/// A fitted value function: `weights[players - 2][phase]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    weights: Vec<[Vec<f64>; PHASES]>,
+    /// The component set's digest the weights were trained on.
+    pub components_digest: String,
+}
+
+impl Model {
+    /// A weights file's model; any problem is one line naming it.
+    pub fn from_json(text: &str) -> Result<Model, String> {
+        let data: Value =
+            serde_json::from_str(text).map_err(|e| format!("not a weights file ({e})"))?;
+        let field = |key: &str| {
+            data.get(key)
+                .ok_or_else(|| format!("not a learned weights file (no {key:?})"))
+        };
+        if field("format")?.as_str() != Some(FORMAT) {
+            return Err(format!("not a learned weights file (format is not {FORMAT:?})"));
+        }
+        let version = field("version")?.as_u64();
+        if version != Some(VERSION) {
+            return Err(format!(
+                "weights format version {} (this core reads version {VERSION})",
+                field("version")?
+            ));
+        }
+        let digest = field("components_digest")?
+            .as_str()
+            .ok_or("components_digest is not a string")?
+            .to_string();
+        let names: Option<Vec<&str>> = field("features")?
+            .as_array()
+            .map(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
+            .unwrap_or(None);
+        if names.as_deref() != Some(&NAMES[..]) {
+            return Err("the weights were made for other inputs (their feature names differ \
+                        from this core's): train them again with cdsim train"
+                .into());
+        }
+        let table = field("weights")?;
+        let mut weights = Vec::new();
+        for players in 2..=4 {
+            let key = players.to_string();
+            let phases = table
+                .get(&key)
+                .and_then(Value::as_array)
+                .filter(|p| p.len() == PHASES)
+                .ok_or_else(|| format!("weights[{key:?}] is not a list of {PHASES} phases"))?;
+            let mut per_phase: [Vec<f64>; PHASES] = Default::default();
+            for (phase, row) in phases.iter().enumerate() {
+                let row: Option<Vec<f64>> = row
+                    .as_array()
+                    .filter(|r| r.len() == INPUTS)
+                    .and_then(|r| r.iter().map(Value::as_f64).collect());
+                per_phase[phase] = row.filter(|r| r.iter().all(|w| w.is_finite())).ok_or_else(
+                    || format!("weights[{key:?}][{phase}] is not {INPUTS} finite numbers"),
+                )?;
+            }
+            weights.push(per_phase);
+        }
+        Ok(Model {
+            weights,
+            components_digest: digest,
+        })
+    }
+
+    /// The built-in weights (an error when the file built in does not fit this core's
+    /// inputs: `cdsim train`, then `make install`).
+    pub fn builtin() -> Result<Arc<Model>, String> {
+        static MODEL: OnceLock<Result<Arc<Model>, String>> = OnceLock::new();
+        MODEL
+            .get_or_init(|| {
+                Model::from_json(DEFAULT_WEIGHTS)
+                    .map(Arc::new)
+                    .map_err(|e| format!("the built-in learned weights: {e}"))
+            })
+            .clone()
+    }
+
+    /// Zero weights: a position is worth the VP gained if the game ended there.
+    pub fn banked_only() -> Model {
+        Model {
+            weights: (2..=4).map(|_| std::array::from_fn(|_| vec![0.0; INPUTS])).collect(),
+            components_digest: String::new(),
+        }
+    }
+
+    /// The value of a position to `seat`: VP gained if the game ended now, plus what the
+    /// weights expect it to gain from here.
+    pub fn value(
+        &self,
+        state: &GameState,
+        comps: &Components,
+        seat: usize,
+        scratch: &mut Scratch,
+        inputs: &mut [f64; N_FEATURES],
+    ) -> f64 {
+        let now = banked(state, comps, seat);
+        if state.is_over() {
+            return now;
+        }
+        features(state, comps, seat, scratch, inputs);
+        let w = &self.weights[state.n - 2][state.phase.min(PHASES - 1)];
+        let (flat, late) = w.split_at(N_FEATURES);
+        let t = inputs[TAKES_LEFT];
+        let mut total = 0.0;
+        for i in 0..N_FEATURES {
+            total += inputs[i] * (flat[i] + t * late[i]);
+        }
+        now + total
+    }
+}
+
+/// Models registered in this process (`register`); a player names one by its number.
+fn registry() -> &'static Mutex<Vec<Arc<Model>>> {
+    static MODELS: OnceLock<Mutex<Vec<Arc<Model>>>> = OnceLock::new();
+    MODELS.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Load a weights file's text; returns the number `learned.weights` takes (>= 1; 0 is
+/// the built-in weights). The same text twice is one entry.
+pub fn register(text: &str) -> Result<usize, String> {
+    let model = Model::from_json(text)?;
+    let mut models = registry().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = models.iter().position(|m| **m == model) {
+        return Ok(i + 1);
+    }
+    models.push(Arc::new(model));
+    Ok(models.len())
+}
+
+fn registered(id: usize) -> Result<Arc<Model>, String> {
+    if id == 0 {
+        return Model::builtin();
+    }
+    let models = registry().lock().unwrap_or_else(|e| e.into_inner());
+    models
+        .get(id - 1)
+        .cloned()
+        .ok_or_else(|| format!("learned.weights {id} names no weights loaded in this process"))
+}
+
+/// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,
+/// `learned.explore`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LearnedParams {
+    /// Registered weights (`register`); 0 = the built-in ones.
+    pub weights: usize,
+    /// (tile, cell) pairs of a take or seal decision valued, best first by greedy's
+    /// placement value (>= 1).
+    pub top_k: usize,
+    /// Move destinations valued, best first by greedy's depot value (>= 1).
+    pub moves: usize,
+    /// Chance of a random shortlisted option instead of the best (self-play training
+    /// explores with it; 0 plays the best).
+    pub explore: f64,
+    /// Weight of the other seats' mean value against the seat's own (0: its own only; the
+    /// weights are fitted for 1, `cdsim train`'s margin).
+    pub opponents: f64,
+}
+
+impl Default for LearnedParams {
+    fn default() -> LearnedParams {
+        LearnedParams {
+            weights: 0,
+            top_k: 4,
+            moves: 4,
+            explore: 0.0,
+            opponents: 1.0,
+        }
+    }
+}
+
+/// The parameter names, as `--strategy-params learned.NAME=value` takes them.
+pub const FIELDS: [&str; 5] = ["weights", "top_k", "moves", "explore", "opponents"];
+
+impl LearnedParams {
+    /// These settings with some replaced by name; an unknown name or a bad value is an
+    /// error.
+    pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Self, String> {
+        let mut out = *self;
+        for (name, value) in overrides {
+            let (name, value) = (name.as_ref(), *value);
+            let whole = |low: f64| {
+                if value.fract() == 0.0 && (low..=1e9).contains(&value) {
+                    Ok(value as usize)
+                } else {
+                    Err(format!(
+                        "learned.{name} must be a whole number >= {low}, got {value}"
+                    ))
+                }
+            };
+            match name {
+                "weights" => out.weights = whole(0.0)?,
+                "top_k" => out.top_k = whole(1.0)?,
+                "moves" => out.moves = whole(1.0)?,
+                "explore" if (0.0..=1.0).contains(&value) => out.explore = value,
+                "explore" => {
+                    return Err(format!("learned.explore must be 0-1, got {value}"))
+                }
+                "opponents" if value.is_finite() && value >= 0.0 => out.opponents = value,
+                "opponents" => {
+                    return Err(format!("learned.opponents must be a number >= 0, got {value}"))
+                }
+                _ => {
+                    return Err(format!(
+                        "learned has no parameter {name:?} (known: {})",
+                        FIELDS.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The learned player (see the module's documentation).
+pub struct LearnedPlayer {
+    pub params: LearnedParams,
+    model: Arc<Model>,
+    /// The greedy profile: shortlists, and the rest of a turn in a copy.
+    cheap: ScriptedPlayer,
+    greedy: Params,
+    scratch: Scratch,
+    inputs: [f64; N_FEATURES],
+    buf: Options,
+    idle: Generator,
+    /// The take found for each move valued by the last move decision, and the take of
+    /// the move chosen (with its phase, round and destination), for the take decision.
+    tried: Vec<(usize, Take)>,
+    planned: Option<((usize, usize, u8), Take)>,
+}
+
+impl LearnedPlayer {
+    /// The player with the weights `params.weights` names.
+    pub fn new(params: LearnedParams) -> Result<LearnedPlayer, String> {
+        Ok(LearnedPlayer::with_model(params, registered(params.weights)?))
+    }
+
+    pub fn with_model(params: LearnedParams, model: Arc<Model>) -> LearnedPlayer {
+        LearnedPlayer {
+            params,
+            model,
+            cheap: ScriptedPlayer::new(Profile::Greedy, Profile::Greedy.params()),
+            greedy: Profile::Greedy.params(),
+            scratch: Scratch::default(),
+            inputs: [0.0; N_FEATURES],
+            buf: Options::default(),
+            idle: Generator::new(&SeedSequence::new(0, &[])),
+            tried: Vec::new(),
+            planned: None,
+        }
+    }
+
+    /// The model this player values positions with.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The value of a position to `seat`: the model's, less `opponents` times the mean of
+    /// the other seats' values.
+    pub fn value(&mut self, state: &GameState, comps: &Components, seat: usize) -> f64 {
+        let mine = self
+            .model
+            .value(state, comps, seat, &mut self.scratch, &mut self.inputs);
+        if self.params.opponents == 0.0 {
+            return mine;
+        }
+        let mut others = 0.0;
+        for s in (0..state.n).filter(|&s| s != seat) {
+            others += self.model.value(state, comps, s, &mut self.scratch, &mut self.inputs);
+        }
+        mine - self.params.opponents * others / (state.n - 1) as f64
+    }
+
+    /// The state as this seat may know it: the fountain deck (the only deck a turn or a
+    /// scoring draws from before the next decision of another seat) in an order of the
+    /// seat's own drawing.
+    fn seen(state: &GameState, rng: &mut Generator) -> GameState {
+        let mut seen = state.clone();
+        shuffle_sorted(&mut seen.fountain_deck, rng);
+        seen
+    }
+
+    /// Play this seat's follow-up decisions in a copy (seal tile, fountain cards,
+    /// payments) by the greedy profile's rules, up to another seat's decision.
+    fn settle(&mut self, state: &mut GameState, comps: &Components, seat: usize) {
+        while state.pending.seat() == Some(seat)
+            && matches!(
+                state.pending,
+                Pending::Seal { .. } | Pending::Fountain { .. } | Pending::Payment { .. }
+            )
+        {
+            let mut buf = std::mem::take(&mut self.buf);
+            fill_options(state, comps, &mut buf);
+            let view = PlayerView { state, comps, seat };
+            let rng = &mut self.idle;
+            let i = match state.pending {
+                Pending::Seal { .. } => self.cheap.choose_seal(&view, &buf.seals, rng),
+                Pending::Fountain { .. } => {
+                    self.cheap.choose_fountain(&view, &buf.fountains, rng)
+                }
+                Pending::Payment { slot, .. } => {
+                    let card = &comps.objectives[state.grid[slot as usize] as usize];
+                    self.cheap.choose_payment(&view, card, &buf.payments, rng)
+                }
+                _ => unreachable!("a follow-up decision"),
+            };
+            apply_option(state, comps, &buf, i);
+            self.buf = buf;
+        }
+    }
+
+    /// The value of `state` after this seat's follow-ups.
+    fn after(&mut self, state: &mut GameState, comps: &Components, seat: usize) -> f64 {
+        self.settle(state, comps, seat);
+        self.value(state, comps, seat)
+    }
+
+    /// The shortlist of a take (or seal) decision: the indices of the options whose
+    /// (tile, cell) is among the `top_k` best by greedy's placement value, and of the
+    /// first option that stores a tile, each with that value.
+    fn shortlist_builds(
+        &mut self,
+        view: &PlayerView,
+        builds: impl Iterator<Item = (u8, i8)> + Clone,
+        out: &mut Vec<(usize, f64)>,
+    ) {
+        out.clear();
+        let grid = self.scratch.grid_values(view);
+        let ev = Evaluator::with_grid(view, &self.greedy, grid);
+        let mut ranked: Vec<(f64, u8, i8, usize)> = Vec::new();
+        let mut store = None;
+        for (i, (tile, cell)) in builds.clone().enumerate() {
+            if cell < 0 {
+                store = store.or(Some((i, self.greedy.store)));
+                continue;
+            }
+            if ranked.iter().any(|r| (r.1, r.2) == (tile, cell)) {
+                continue;
+            }
+            let ttype = &view.comps.tile_types[tile as usize];
+            ranked.push((ev.placement(ttype, cell as usize), tile, cell, i));
+        }
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.3.cmp(&b.3)));
+        ranked.truncate(self.params.top_k);
+        for (i, (tile, cell)) in builds.enumerate() {
+            if cell < 0 {
+                continue;
+            }
+            if let Some(r) = ranked.iter().find(|r| (r.1, r.2) == (tile, cell)) {
+                out.push((i, r.0));
+            }
+        }
+        out.extend(store);
+    }
+
+    /// (value, take) of the best shortlisted take in a copy waiting for this seat's take.
+    fn best_take(&mut self, state: &GameState, comps: &Components, seat: usize) -> (f64, Take) {
+        let Pending::Take { space, .. } = state.pending else {
+            unreachable!("a take is pending")
+        };
+        let mut takes = std::mem::take(&mut self.buf.takes);
+        state.take_options(comps, seat, space as usize, &mut takes);
+        let mut list = Vec::new();
+        let view = PlayerView { state, comps, seat };
+        self.shortlist_builds(&view, takes.iter().map(|t| (t.tile_type, t.cell)), &mut list);
+        let mut best = (f64::NEG_INFINITY, takes[0]);
+        for &(i, _) in &list {
+            let mut copy = state.clone();
+            copy.apply_take(comps, takes[i]);
+            let v = self.after(&mut copy, comps, seat);
+            if v > best.0 {
+                best = (v, takes[i]);
+            }
+        }
+        self.buf.takes = takes;
+        best
+    }
+
+    /// The greedy profile's worth of a move: its depot's best tile, less the bread move's
+    /// price (as the greedy player's move).
+    fn move_order(&mut self, view: &PlayerView, options: &[Move]) -> Vec<usize> {
+        let grid = self.scratch.grid_values(view);
+        let ev = Evaluator::with_grid(view, &self.greedy, grid);
+        let cost = self.greedy.bread_move_cost + ev.plan.bread + ev.plan.keep;
+        let mut ranked: Vec<(f64, usize)> = options
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let mut best = 0.0;
+                for (k, &t) in view.state.depots[m.dest as usize].as_slice().iter().enumerate() {
+                    let ttype = &view.comps.tile_types[t as usize];
+                    let mut cells = view.me().district.placement_cells(ttype);
+                    let mut v = self.greedy.store;
+                    while cells != 0 {
+                        let cell = cells.trailing_zeros() as usize;
+                        cells &= cells - 1;
+                        v = f64::max(v, ev.placement(ttype, cell));
+                    }
+                    if k == 0 || v > best {
+                        best = v;
+                    }
+                }
+                (if m.bread { best - cost } else { best }, i)
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked.truncate(self.params.moves);
+        ranked.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// The best of `candidates` (indices into the options) by `value`, or with chance
+    /// `explore` a random one; ties keep the first.
+    fn pick(
+        &mut self,
+        candidates: &[usize],
+        rng: &mut Generator,
+        mut value: impl FnMut(&mut Self, usize) -> f64,
+    ) -> usize {
+        if candidates.len() == 1 {
+            return candidates[0];
+        }
+        if self.params.explore > 0.0 {
+            let u = rng.integers(1 << 53) as f64 / (1u64 << 53) as f64;
+            if u < self.params.explore {
+                return candidates[rng.integers(candidates.len() as u64) as usize];
+            }
+        }
+        let mut best = (f64::NEG_INFINITY, candidates[0]);
+        for &i in candidates {
+            let v = value(self, i);
+            if v > best.0 {
+                best = (v, i);
+            }
+        }
+        best.1
+    }
+}
+
+/// Training: the positions the player compares at a decision, each valued by playouts.
+impl LearnedPlayer {
+    /// The positions this player would value at the pending decision of `state` (after
+    /// the seat's follow-ups; a move through each shortlisted take): what `cdsim train`
+    /// values by playouts. Empty when the decision is not valued (the blind start).
+    pub fn candidates(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
+        -> Vec<GameState> {
+        let mut out = Vec::new();
+        let Some(seat) = state.pending.seat() else {
+            return out;
+        };
+        let seen = Self::seen(state, rng);
+        let mut buf = Options::default();
+        fill_options(&seen, comps, &mut buf);
+        let view = PlayerView { state: &seen, comps, seat };
+        let mut list = Vec::new();
+        match seen.pending {
+            Pending::Move { .. } => {
+                for i in self.move_order(&view, &buf.moves) {
+                    let mut moved = seen.clone();
+                    moved.apply_move(buf.moves[i]);
+                    let Pending::Take { space, .. } = moved.pending else {
+                        continue;
+                    };
+                    let mut takes = Vec::new();
+                    moved.take_options(comps, seat, space as usize, &mut takes);
+                    let view = PlayerView { state: &moved, comps, seat };
+                    self.shortlist_builds(&view, takes.iter().map(|t| (t.tile_type, t.cell)),
+                                          &mut list);
+                    for &(k, _) in &list {
+                        let mut copy = moved.clone();
+                        copy.apply_take(comps, takes[k]);
+                        self.settle(&mut copy, comps, seat);
+                        out.push(copy);
+                    }
+                }
+                return out;
+            }
+            Pending::Take { .. } => self.shortlist_builds(
+                &view, buf.takes.iter().map(|t| (t.tile_type, t.cell)), &mut list),
+            Pending::Seal { .. } => self.shortlist_builds(
+                &view, buf.seals.iter().map(|t| (t.tile_type, t.cell as i8)), &mut list),
+            Pending::Fountain { .. } => list.extend((0..buf.fountains.len()).map(|i| (i, 0.0))),
+            Pending::Circle { .. } => list.extend((0..buf.circles.len()).map(|i| (i, 0.0))),
+            Pending::Payment { .. } => list.extend((0..buf.payments.len()).map(|i| (i, 0.0))),
+            Pending::Start { .. } | Pending::Over => {}
+        }
+        for (i, _) in list {
+            let mut copy = seen.clone();
+            apply_option(&mut copy, comps, &buf, i);
+            self.settle(&mut copy, comps, seat);
+            out.push(copy);
+        }
+        out
+    }
+}
+
+/// The VP `seat` gains, and the other seats gain (their mean), on average when every seat
+/// plays `rollout` (a built-in name) from each position to the end, over `playouts`
+/// orders of the decks as the seat may know them (the same orders for every position:
+/// their differences are the positions'). Starting VP are set to 0 in the copies (R2.7).
+pub fn playout_gains(
+    positions: &[GameState],
+    comps: &Components,
+    seat: usize,
+    playouts: u32,
+    seed: u64,
+    rollout: &str,
+) -> Result<Vec<[f64; 2]>, String> {
+    let mut totals = vec![[0.0; 2]; positions.len()];
+    let Some(first) = positions.first() else {
+        return Ok(totals);
+    };
+    let n = first.n;
+    let mut lineup = crate::players::make_lineup(&[rollout], n)?;
+    let idle = Generator::new(&SeedSequence::new(0, &[]));
+    for j in 0..playouts {
+        let order = Generator::new(&SeedSequence::new(u128::from(seed), &[u64::from(j)]));
+        for (total, position) in totals.iter_mut().zip(positions) {
+            let mut copy = position.clone();
+            let mut rng = order.clone();
+            shuffle_sorted(&mut copy.light_deck, &mut rng);
+            shuffle_sorted(&mut copy.dark_deck, &mut rng);
+            shuffle_sorted(&mut copy.fountain_deck, &mut rng);
+            for p in copy.players.iter_mut() {
+                p.start_vp = 0;
+            }
+            let mut streams = vec![idle.clone(); n];
+            crate::game::run(&mut copy, comps, &mut lineup, &mut streams);
+            total[0] += banked(&copy, comps, seat);
+            let others: f64 = (0..n).filter(|&s| s != seat).map(|s| banked(&copy, comps, s)).sum();
+            total[1] += others / (n - 1) as f64;
+        }
+    }
+    let k = f64::from(playouts.max(1));
+    Ok(totals.into_iter().map(|[a, b]| [a / k, b / k]).collect())
+}
+
+/// A deck's cards sorted, then shuffled from `rng` (Fisher-Yates).
+fn shuffle_sorted<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
+    let mut items = [0u8; N];
+    let n = list.len();
+    items[..n].copy_from_slice(list.as_slice());
+    items[..n].sort_unstable();
+    for i in (1..n).rev() {
+        let j = rng.integers(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+    *list = List::from_slice(&items[..n]);
+}
+
+impl Strategy for LearnedPlayer {
+    fn name(&self) -> &'static str {
+        "learned"
+    }
+
+    /// R2.5: blind (no tile is dealt yet): the greedy profile's rule.
+    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize {
+        self.cheap.choose_start(view, options, rng)
+    }
+
+    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let candidates = self.move_order(view, options);
+        let seen = Self::seen(view.state, rng);
+        self.tried.clear();
+        let chosen = self.pick(&candidates, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply_move(options[i]);
+            let (value, take) = me.best_take(&copy, comps, seat);
+            me.tried.push((i, take));
+            value
+        });
+        let state = view.state;
+        self.planned = self.tried.iter().find(|t| t.0 == chosen).map(|&(_, take)| {
+            ((state.phase, state.round, options[chosen].dest), take)
+        });
+        chosen
+    }
+
+    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        // the take the move was chosen for
+        if let (Some((key, take)), Pending::Take { space, .. }) =
+            (self.planned.take(), view.state.pending)
+        {
+            if key == (view.state.phase, view.state.round, space) {
+                if let Some(i) = options.iter().position(|&o| o == take) {
+                    return i;
+                }
+            }
+        }
+        let seen = Self::seen(view.state, rng);
+        let mut list = Vec::new();
+        self.shortlist_builds(view, options.iter().map(|t| (t.tile_type, t.cell)), &mut list);
+        let list: Vec<usize> = list.into_iter().map(|(i, _)| i).collect();
+        self.pick(&list, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply_take(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+
+    fn choose_seal(
+        &mut self,
+        view: &PlayerView,
+        options: &[SealBuild],
+        rng: &mut Generator,
+    ) -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let seen = Self::seen(view.state, rng);
+        let mut list = Vec::new();
+        let builds = options.iter().map(|s| (s.tile_type, s.cell as i8));
+        self.shortlist_builds(view, builds, &mut list);
+        let list: Vec<usize> = list.into_iter().map(|(i, _)| i).collect();
+        self.pick(&list, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply_seal(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+
+    fn choose_fountain(
+        &mut self,
+        view: &PlayerView,
+        options: &[FountainChoice],
+        rng: &mut Generator,
+    ) -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let seen = Self::seen(view.state, rng);
+        let all: Vec<usize> = (0..options.len()).collect();
+        self.pick(&all, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply_fountain(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+
+    fn choose_circle(
+        &mut self,
+        view: &PlayerView,
+        options: &[CircleChoice],
+        rng: &mut Generator,
+    ) -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let seen = Self::seen(view.state, rng);
+        let all: Vec<usize> = (0..options.len()).collect();
+        self.pick(&all, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply_circle(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+
+    fn choose_payment(
+        &mut self,
+        view: &PlayerView,
+        _card: &ObjectiveCard,
+        options: &[Payment],
+        rng: &mut Generator,
+    ) -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let seen = Self::seen(view.state, rng);
+        let all: Vec<usize> = (0..options.len()).collect();
+        self.pick(&all, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply_payment(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+}

@@ -1,0 +1,262 @@
+//! The learned player (players/learned.rs, players/features.rs): legal, reproducible games;
+//! decisions blind to the starting VP (R2.7) and to the order of the decks; its inputs
+//! and the VP it banks; the weights files it reads and refuses. Strength is measured by
+//! `cdsim ladder` (docs/strength.md), not here.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use cdsim_core::district::District;
+use cdsim_core::game::{play_game, step, GameConfig, GameState, List, Options, Pending};
+use cdsim_core::players::features::{banked, features, Scratch, NAMES, N_FEATURES};
+use cdsim_core::players::learned::{register, Model, DEFAULT_WEIGHTS, INPUTS};
+use cdsim_core::players::{make, LearnedParams, LearnedPlayer, Player, Strategy};
+use cdsim_core::records::GameRecord;
+use cdsim_core::rng::SeedSequence;
+use common::{comps, Logged, START_VP_COLUMNS};
+
+/// A game with a logged learned player in seat 0 and built-ins in the other seats.
+fn logged_game(config: &GameConfig, others: &[&str], seed: u64) -> (Vec<(&'static str, usize)>,
+                                                                     GameRecord) {
+    let c = comps();
+    let log: Arc<Mutex<Vec<(&'static str, usize)>>> = Arc::default();
+    let note = {
+        let log = log.clone();
+        move |_: &LearnedPlayer, what: &'static str, i: usize| log.lock().unwrap().push((what, i))
+    };
+    let inner = LearnedPlayer::new(LearnedParams::default()).unwrap();
+    let mut players = vec![Player::Other(Box::new(Logged { inner, note }))];
+    players.extend(others.iter().map(|n| make(n, &[]).unwrap()));
+    let record = play_game(&c, config, &mut players, SeedSequence::new(u128::from(seed), &[]));
+    let decisions = log.lock().unwrap().clone();
+    (decisions, record)
+}
+
+#[test]
+fn learned_games_are_legal_and_a_seed_replays_its_game() {
+    // checking mode verifies every invariant after every action; the engine rejects any
+    // index out of range
+    let c = comps();
+    let mut config = GameConfig::new(3);
+    config.check = true;
+    let play = |seed: u64| {
+        let mut players = vec![make("greedy", &[]).unwrap(), make("learned", &[]).unwrap(),
+                               make("learned", &[]).unwrap()];
+        play_game(&c, &config, &mut players, SeedSequence::new(u128::from(seed), &[]))
+    };
+    let a = play(4);
+    assert_eq!(a.seats[1].strategy, "learned");
+    assert_eq!(a.seats[1].tiles_taken, 28); // R4.6: 7 a phase
+    assert_eq!(a, play(4));
+    assert_ne!(a, play(5));
+}
+
+#[test]
+fn starting_vp_never_change_a_decision() {
+    // R2.7: the same seed under two very different starting-VP vectors gives the same
+    // decisions and the same rows but for the VP that include the start, and the ranks
+    let mut runs = Vec::new();
+    for start in [[8, 9, 13, 0], [0, 60, -20, 0]] {
+        let config = GameConfig { players: 3, start_vp: start, check: false };
+        let (decisions, record) = logged_game(&config, &["greedy", "learned"], 5);
+        runs.push((decisions, record.rows_json(5), start));
+    }
+    let (log_a, rows_a, start_a) = &runs[0];
+    let (log_b, rows_b, start_b) = &runs[1];
+    assert!(log_a.len() > 50);
+    assert_eq!(log_a, log_b);
+    for (a, b) in rows_a.iter().zip(rows_b) {
+        let strip = |row: &serde_json::Value| {
+            let mut row = row.as_object().unwrap().clone();
+            row.retain(|k, _| !START_VP_COLUMNS.contains(&k.as_str()));
+            row
+        };
+        assert_eq!(strip(a), strip(b));
+        let seat = a["seat"].as_u64().unwrap() as usize;
+        assert_eq!(a["final_vp"].as_i64().unwrap() - b["final_vp"].as_i64().unwrap(),
+                   i64::from(start_a[seat] - start_b[seat]));
+    }
+}
+
+/// A copy of `state` whose light, dark and fountain decks lie in another order.
+fn reordered(state: &GameState) -> GameState {
+    fn reverse<const N: usize>(list: &List<N>) -> List<N> {
+        let mut items = list.as_slice().to_vec();
+        items.reverse();
+        List::from_slice(&items)
+    }
+    let mut other = state.clone();
+    other.light_deck = reverse(&state.light_deck);
+    other.dark_deck = reverse(&state.dark_deck);
+    other.fountain_deck = reverse(&state.fountain_deck);
+    other
+}
+
+#[test]
+fn decisions_never_read_the_order_of_the_decks_nor_the_starting_vp() {
+    // the decks' order is the game's only hidden information: from a copy whose decks lie
+    // in another order and whose starting VP differ, with the same stream, every decision
+    // is the same and leaves the stream in the same place
+    let c = comps();
+    let config = GameConfig::new(2);
+    let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(8, &[]));
+    let mut players: Vec<Player> = ["greedy", "bread"].iter().map(|n| make(n, &[]).unwrap())
+        .collect();
+    let mut buf = Options::default();
+    let mut compared = 0;
+    while !state.is_over() {
+        if state.pending.seat() == Some(0) && !matches!(state.pending, Pending::Start { .. }) {
+            let mut other = reordered(&state);
+            other.players[0].start_vp += 50;
+            other.players[1].start_vp -= 30;
+            let (mut a, mut b) = (make("learned", &[]).unwrap(), make("learned", &[]).unwrap());
+            let (mut ra, mut rb) = (rngs[0].clone(), rngs[0].clone());
+            cdsim_core::game::fill_options(&state, &c, &mut buf);
+            let ia = cdsim_core::game::ask(&state, &c, &mut a, &mut ra, &buf);
+            let ib = cdsim_core::game::ask(&other, &c, &mut b, &mut rb, &buf);
+            assert_eq!(ia, ib, "{:?}", state.pending);
+            assert_eq!(ra.integers(1 << 40), rb.integers(1 << 40));
+            compared += 1;
+        }
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    assert!(compared > 40, "{compared}");
+}
+
+#[test]
+fn inputs_and_banked_vp_are_gained_vp_and_open_information() {
+    // banked VP at the end of a game are the seat's final VP less its starting VP; the
+    // inputs are finite, and the same under other starting VP
+    let c = comps();
+    let mut config = GameConfig::new(4);
+    config.start_vp = [8, 9, 10, 11];
+    let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(3, &[]));
+    let mut players: Vec<Player> = ["greedy", "villa", "landscape", "bread"].iter()
+        .map(|n| make(n, &[]).unwrap()).collect();
+    let mut buf = Options::default();
+    let mut scratch = Scratch::default();
+    let (mut a, mut b) = ([0.0; N_FEATURES], [0.0; N_FEATURES]);
+    let mut seen = 0;
+    while !state.is_over() {
+        for seat in 0..4 {
+            features(&state, &c, seat, &mut scratch, &mut a);
+            let mut other = state.clone();
+            other.players[seat].start_vp = -1000;
+            features(&other, &c, seat, &mut Scratch::default(), &mut b);
+            assert_eq!(a, b);
+            assert!(a.iter().all(|x| x.is_finite()));
+            assert_eq!(banked(&state, &c, seat), banked(&other, &c, seat));
+            seen += 1;
+        }
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    assert!(seen > 400);
+    let record = cdsim_core::scoring::final_scoring(&state, &c, &["a", "b", "c", "d"]);
+    for seat in 0..4 {
+        let gained = record.seats[seat].final_vp - record.seats[seat].start_vp;
+        assert_eq!(banked(&state, &c, seat), gained as f64);
+    }
+}
+
+#[test]
+fn open_features_are_the_districts_incomplete_features() {
+    // the inputs count a district's open villas, landscapes and dwellings as District's
+    // own union-find has them (District::open_features)
+    let c = comps();
+    let config = GameConfig::new(2);
+    let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(11, &[]));
+    let mut players: Vec<Player> = ["greedy", "villa"].iter().map(|n| make(n, &[]).unwrap())
+        .collect();
+    let mut buf = Options::default();
+    let at = |name: &str| NAMES.iter().position(|&n| n == name).unwrap();
+    let mut out = [0.0; N_FEATURES];
+    let mut checked = 0;
+    while !state.is_over() {
+        for seat in 0..2 {
+            let d: &District = &state.players[seat].district;
+            features(&state, &c, seat, &mut Scratch::default(), &mut out);
+            let villas = d.open_features(1);
+            assert_eq!(out[at("open_villas")], villas.len() as f64);
+            let edges: i32 = villas.iter().map(|v| v.0).sum();
+            assert_eq!(out[at("villa_open_edges")], f64::from(edges));
+            let points: i32 = villas.iter().map(|v| c.villa_points(v.2)).sum();
+            assert_eq!(out[at("villa_potential")], f64::from(points));
+            let lands: Vec<_> = (2..=5).flat_map(|k| d.open_features(k)).collect();
+            assert_eq!(out[at("open_landscapes")], lands.len() as f64);
+            assert_eq!(out[at("landscape_tiles")], f64::from(lands.iter().map(|l| l.1).sum::<i32>()));
+            let dwellings: usize = (6..=9).map(|k| d.open_features(k).len()).sum();
+            assert_eq!(out[at("open_dwellings")], dwellings as f64);
+            checked += 1;
+        }
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    assert!(checked > 100);
+}
+
+#[test]
+fn the_built_in_weights_load_and_bad_files_are_one_line_errors() {
+    let model = Model::from_json(DEFAULT_WEIGHTS).expect("the built-in weights");
+    assert!(!model.components_digest.is_empty(), "trained on a named component set");
+    let mut data: serde_json::Value = serde_json::from_str(DEFAULT_WEIGHTS).unwrap();
+    let text = |d: &serde_json::Value| d.to_string();
+    assert_eq!(register(&text(&data)), register(&text(&data)), "one entry per text");
+    for (edit, says) in [
+        (("format", serde_json::json!("other")), "not a learned weights file"),
+        (("version", serde_json::json!(99)), "version 99"),
+        (("features", serde_json::json!(["bias"])), "other inputs"),
+        (("weights", serde_json::json!({"2": []})), "weights[\"2\"]"),
+    ] {
+        let mut bad = data.clone();
+        bad[edit.0] = edit.1;
+        let err = Model::from_json(&text(&bad)).unwrap_err();
+        assert!(err.contains(says), "{err}");
+        assert!(!err.contains('\n'));
+    }
+    assert!(Model::from_json("{").unwrap_err().contains("not a weights file"));
+    data["weights"]["3"][1][INPUTS - 1] = serde_json::json!("x");
+    assert!(Model::from_json(&text(&data)).unwrap_err().contains("finite numbers"));
+}
+
+#[test]
+fn make_knows_learned_and_its_parameters() {
+    let p = make("learned", &[("top_k".into(), 2.0), ("explore".into(), 0.5)]).unwrap();
+    assert_eq!((p.name(), p.reads_scores()), ("learned", false));
+    for (bad, says) in [
+        (("top_k", 0.0), "whole number"),
+        (("moves", 1.5), "whole number"),
+        (("explore", 2.0), "0-1"),
+        (("opponents", -1.0), ">= 0"),
+        (("weights", 9999.0), "no weights loaded"),
+        (("nope", 1.0), "no parameter"),
+    ] {
+        let err = make("learned", &[(bad.0.to_string(), bad.1)]).err().unwrap();
+        assert!(err.contains(says), "{err}");
+    }
+    let id = register(DEFAULT_WEIGHTS).unwrap();
+    assert!(id >= 1);
+    assert!(make("learned", &[("weights".into(), id as f64)]).is_ok());
+}
+
+#[test]
+fn a_finished_game_is_worth_its_gained_vp_less_the_others() {
+    // whatever the weights: the seat's VP gained, less `opponents` times the other seats'
+    // mean gain
+    let c = comps();
+    let config = GameConfig::new(2);
+    let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(2, &[]));
+    let mut players: Vec<Player> = ["learned", "greedy"].iter().map(|n| make(n, &[]).unwrap())
+        .collect();
+    let mut buf = Options::default();
+    while !state.is_over() {
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    let (mine, other) = (banked(&state, &c, 0), banked(&state, &c, 1));
+    let mut player = LearnedPlayer::new(LearnedParams::default()).unwrap();
+    assert_eq!(player.value(&state, &c, 0), mine - other);
+    let own = LearnedParams { opponents: 0.0, ..LearnedParams::default() };
+    let mut player = LearnedPlayer::new(own).unwrap();
+    assert_eq!(player.value(&state, &c, 0), mine);
+    let half = LearnedParams { opponents: 0.5, ..LearnedParams::default() };
+    assert_eq!(LearnedPlayer::new(half).unwrap().value(&state, &c, 1), other - 0.5 * mine);
+}
