@@ -52,6 +52,7 @@ from cdsim.study import (
     play,  # prepares the run folders; their chunks go into runner.play_queue
     run_folder,
 )
+from cdsim.train import weights_record
 from strategies.registry import make_strategy, parse_params
 
 LADDER_MANIFEST = "ladder-manifest.json"
@@ -149,11 +150,15 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
     components = load_components(ladder.components)
     digest = components.digest
     identity = ladder.identity(digest)
+    weights = weights_record(ladder.strategies, digest)  # the weights each learned spelling plays
     if claim_folder(root, "ladder", LADDER_MANIFEST, resume, force):
         manifest = read_ladder_manifest(root)
         if manifest.get("identity") != identity:
             raise CdsimError(f"{root}: this ladder folder was made with other strategies, "
                              "games, seed or settings; use a new --out, or --force to start over")
+        if manifest.get("weights", {}) != weights:
+            raise CdsimError(f"{root}: the learned player's weights changed since this ladder "
+                             "began; use a new --out, or --force to start over")
         manifest["command"] = " ".join(sys.argv)
         write_ladder_manifest(root, manifest)
         return manifest
@@ -162,6 +167,8 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
                 "pairings": [{"key": job.key, "lineup": list(job.config.strategies),
                               "run": str(Path(CELLS) / job.key)} for job in ladder.jobs()],
                 "versions": _versions(), "wall_seconds": 0.0, "command": " ".join(sys.argv)}
+    if weights:
+        manifest["weights"] = weights
     write_ladder_manifest(root, manifest)
     return manifest
 

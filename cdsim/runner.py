@@ -29,6 +29,7 @@ from cdsim.engine.table import Table, check_decision_timeout, decision_timeout
 from cdsim.errors import CdsimError, StrategyFailure
 from cdsim.game import DEFAULT_START_VP
 from cdsim.records import SEAT_FIELDS, digest_rows
+from cdsim.train import weights_record
 from strategies.registry import BUILTIN, make_lineup, parse_params, spec_overrides
 
 MANIFEST = "manifest.json"
@@ -525,12 +526,16 @@ def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str
     components = load_components(config.components)
     digest = components.digest
     config = RunConfig(**{**asdict(config), "components_digest": digest})
+    weights = weights_record(config.strategies or config.strategy_pool, digest)
     if run.is_dir() and (run / MANIFEST).exists():
         if resume:
             manifest = read_manifest(run)
             if manifest["config_identity"] != _jsonable(config.identity()):
                 raise CdsimError(f"{run}: its manifest was made with another configuration; "
                                  "use a new --out, or --force to start over")
+            if manifest.get("weights", {}) != weights:
+                raise CdsimError(f"{run}: the learned player's weights changed since this run "
+                                 "began; use a new --out, or --force to start over")
             _check_parts(run, manifest["finished"])
             manifest["config"]["decision_timeout"] = config.decision_timeout  # this command's
             return manifest
@@ -558,6 +563,8 @@ def prepare(run: Path, config: RunConfig, resume: bool, force: bool) -> dict[str
         "chunks": chunk_plan(config), "finished": [], "wall_seconds": 0.0,
         "command": " ".join(sys.argv),
     }
+    if weights:  # which weights the learned player played with (cdsim.train)
+        manifest["weights"] = weights
     write_manifest(run, manifest)
     return manifest
 

@@ -351,6 +351,7 @@ def as_json(result: LadderResult) -> dict[str, Any]:
         "games_per_pairing": int(ladder["games"]), "strategies": list(result.names),
         "method": result.method, "scale": "Elo: 400 log10(strength)",
         "anchor": result.anchor or "mean", "prior_games": PRIOR_GAMES,
+        "weights": m.get("weights", {}),
         "interval": f"95% percentile bootstrap over {result.deals} deals "
                     f"({result.resamples} resamples)",
         "ratings": [{"strategy": result.names[i], "rating": float(result.rating[i]),
@@ -413,6 +414,9 @@ def build(result: LadderResult) -> Doc:
                      f"{result.players} seat rotations), {int(result.pairing_games.sum())} games"],
         ["seed", f"{ladder['seed']} (every pairing plays the same {result.deals} deals)"],
         ["strategy params", ladder.get("strategy_params") or "defaults"],
+        *([["learned weights", "; ".join(f"{spec}: `{w['path']}`, digest `{w['digest'][:12]}`"
+                                         for spec, w in m["weights"].items())]]
+          if m.get("weights") else []),
         ["component set", f"{comps}, digest `{str(m.get('components_digest', ''))[:12]}`"],
         ["versions", versions], ["simulation wall time", f"{m.get('wall_seconds', 0):.1f} s"],
         ["command", f"`{m.get('command', '')}`"],
@@ -583,6 +587,8 @@ def format_text(result: LadderResult) -> str:
     sweeps = sweep_text(result)
     if sweeps:
         lines.append("note: " + sweeps.replace("**", ""))
+    for spec, w in result.manifest.get("weights", {}).items():
+        lines.append(f"weights of {spec}: {w['path']} (digest {w['digest'][:12]})")
     return "\n".join(lines)
 
 

@@ -2,10 +2,11 @@
 
 Built-in players play natively on the compiled core (core/src/players): ``random``, the
 scripted profiles of ``profiles.toml`` (one value model, four sets of weights), and the
-core's other players (``CORE_ONLY``: the search player mcts). A built-in name may carry
-settings: ``villa@chimney=1.5`` (any parameter) or ``mcts@1000`` (a budget). Anything
-else is a user's strategy, ``package.module:ClassName``, which plays in Python on a view
-of the same game (cdsim.engine.table).
+core's other players (``CORE_ONLY``: the search player mcts, the learned player). A
+built-in name may carry settings: ``villa@chimney=1.5`` (any parameter), ``mcts@1000``
+(a budget) or ``learned@weights=PATH`` (a weights file). Anything else is a user's
+strategy, ``package.module:ClassName``, which plays in Python on a view of the same game
+(cdsim.engine.table).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from cdsim.players import (
     Strategy,
     Take,
 )
+from cdsim.train import load, weights_path
 
 PROFILES_FILE = Path(__file__).with_name("profiles.toml")
 
@@ -58,13 +60,19 @@ class CoreOnly:
     """A built-in player of the compiled core beyond random and the scripted profiles."""
 
     description: str
-    params: dict[str, str]  # name -> "count" (a whole number >= 1) or "number" (>= 0)
+    params: dict[str, str]  # name -> "count" (a whole number >= 1), "number" (>= 0),
+    # "share" (0-1) or "path" (a file, spelled name@param=PATH only)
 
 
 CORE_ONLY: dict[str, CoreOnly] = {
     "mcts": CoreOnly("determinized UCT search over its own decisions, greedy rollouts "
                      "(mcts.playouts, mcts.c, mcts.top_k)",
                      {"playouts": "count", "c": "number", "top_k": "count"}),
+    "learned": CoreOnly("one ply through its own turn, valued by weights fitted to playout "
+                        "values (cdsim train; learned@weights=PATH, learned.top_k, "
+                        "learned.moves, learned.opponents, learned.explore)",
+                        {"weights": "path", "top_k": "count", "moves": "count",
+                         "opponents": "number", "explore": "share"}),
 }
 
 # Every built-in name: random, the scripted profiles, then the core's other players.
@@ -195,13 +203,22 @@ def _check_core_params(name: str, values: dict[str, float], where: str) -> None:
                              f"got {value:g}")
         if kind == "number" and not (math.isfinite(value) and value >= 0):
             raise CdsimError(f"{where}: {name}.{field_name} must be a number >= 0, got {value:g}")
+        if kind == "share" and not 0 <= value <= 1:
+            raise CdsimError(f"{where}: {name}.{field_name} must be between 0 and 1, "
+                             f"got {value:g}")
+        if kind == "path":
+            raise CdsimError(f"{where}: {name}.{field_name} is a file: spell it "
+                             f"{name}@{field_name}=PATH")
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
     """A built-in player at other settings: ``mcts@1000`` sets its budget parameter
     (``BUDGET``), ``villa@chimney=1.5`` (or ``villa@chimney=1.5@open_edge=0.3``) any
-    parameter. -> (built-in name, overrides); a name without ``@`` -> (name, {})."""
+    parameter. -> (built-in name, overrides); a name without ``@`` -> (name, {}).
+    ``learned`` always names its weights (``_learned``)."""
     name, at, rest = spec.strip().partition("@")
+    if name == "learned":
+        return name, _learned(spec, rest)
     if not at:
         return name, {}
     if name not in BUILTIN:
@@ -222,6 +239,31 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
                              f"(spell it {name}@param=value or {name}@N)") from None
     _check_params(name, values, f"strategy {spec!r}")
     return name, values
+
+
+def _learned(spec: str, rest: str) -> dict[str, float]:
+    """``learned[@weights=PATH][@param=value...]``: the weights file (default: the built-in
+    strategies/weights/learned-v1.json) is read, checked and loaded into the core of this
+    process (cdsim.train.load), which numbers it: ``weights`` is that number."""
+    values: dict[str, float] = {}
+    for item in rest.split("@") if rest else []:
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq:
+            raise CdsimError(f"strategy {spec!r}: learned has no budget parameter; set a "
+                             "parameter as learned@param=value (or learned@weights=PATH)")
+        if key == "weights":
+            if not value.strip():
+                raise CdsimError(f"strategy {spec!r}: learned@weights= needs a file")
+            continue
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise CdsimError(f"strategy {spec!r}: {value!r} is not a number "
+                             "(spell it learned@param=value)") from None
+    _check_params("learned", values, f"strategy {spec!r}")
+    values["weights"] = float(load(weights_path(spec))[0])
+    return values
 
 
 def spec_overrides(spec: str, overrides: Overrides | None = None) -> tuple[str, dict[str, float]]:

@@ -27,16 +27,18 @@ def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, check=False)
 
 
-def test_starting_vp_never_change_a_decision() -> None:  # R2.7
+@pytest.mark.parametrize(("player", "params"), [("mcts", "mcts.playouts=12"),
+                                               ("learned", None)])
+def test_starting_vp_never_change_a_decision(player: str, params: str | None) -> None:  # R2.7
     """The same seeds under two very different starting-VP vectors: the same rows but for
     the VP that include the start, and the ranks. Three players, so that the best other
-    seat, whose gain the search subtracts, can change with the starting VP."""
+    seat, whose gain the search subtracts, can change with the starting VP. The learned
+    player (core/src/players/learned.rs) values VP gained too."""
     core_or_skip()
     rows = {}
     for start in ((8, 9, 13), (0, 60, -20)):
-        config = RunConfig(players=3, games=3, seed=5, strategies=("mcts", "greedy", "bread"),
-                           start_vp=start, rotate_seats=True,
-                           strategy_params="mcts.playouts=12")
+        config = RunConfig(players=3, games=3, seed=5, strategies=(player, "greedy", "bread"),
+                           start_vp=start, rotate_seats=True, strategy_params=params)
         rows[start] = play_chunk_frame(config, 0, 3, engine="rust").to_dicts()
     (a_start, a_rows), (b_start, b_rows) = rows.items()
     assert len(a_rows) == 9

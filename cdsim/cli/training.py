@@ -1,0 +1,104 @@
+"""The train command: rebuild the learned player's weights from a seed (cdsim.train)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cdsim.cli.app import STOPPED, ComponentsOpt, _parse_ints, app
+from cdsim.cli.progress import Progress
+from cdsim.components import load_components
+from cdsim.errors import CdsimError
+from cdsim.runner import atomic_write, check_jobs
+from cdsim.train import DEFAULT_WEIGHTS, Stage, TrainConfig
+from cdsim.train import train as run_training
+
+
+@app.command()
+def train(
+    out: Annotated[Path | None, typer.Option(
+        help="Weights file to write (default: strategies/weights/learned-v1.json, the "
+             "learned player's built-in weights).")] = None,
+    seed: Annotated[int, typer.Option(
+        help="Training seed: the same seed and settings rebuild the same weights.")] = 1,
+    games: Annotated[str, typer.Option(
+        help="Games per stage at 2, 3 and 4 players.")] = "300,150,150",
+    rounds: Annotated[int, typer.Option(
+        help="Self-play rounds after the stage of greedy games.")] = 2,
+    sample: Annotated[float, typer.Option(
+        help="Chance that a move decision is valued (scoring and fountain decisions: "
+             "3x).")] = 0.3,
+    playouts: Annotated[int, typer.Option(help="Greedy playouts per option valued.")] = 4,
+    explore: Annotated[float, typer.Option(
+        help="Self-play: the learned player's chance of a random shortlisted option.")] = 0.05,
+    ridge: Annotated[float, typer.Option(help="Ridge penalty per standardized input.")] = 1.0,
+    snapshots: Annotated[Path | None, typer.Option(
+        help="Also write each stage's weights there, as stage-N.json (the learning curve: "
+             "scripts/learning_curve.py).")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = 2,
+    quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """Rebuild the learned player's weights: value the options of sampled decisions by greedy
+    playouts (stage 0: greedy games; each self-play round: the learned player's games with
+    the weights so far) and fit its value function to them (a ridge regression per player
+    count and phase). Writes a versioned weights file holding the component set's digest,
+    the inputs' names, the weights, this command and its seed.
+
+    \b
+    Example: cdsim train                (the built-in weights; about 25 minutes on 2 cores)
+             cdsim train --games 60,30,30 --rounds 1 --out /tmp/quick.json
+             cdsim ladder --strategies greedy,mcts,learned@weights=/tmp/quick.json"""
+    check_jobs(jobs)
+    counts = _parse_ints(games, "--games")
+    if len(counts) != 3:
+        raise CdsimError(f"--games takes three counts (2, 3 and 4 players), got {games!r}")
+    config = TrainConfig(seed=seed, games=(counts[0], counts[1], counts[2]), rounds=rounds,
+                         sample=sample, playouts=playouts, explore=explore, ridge=ridge,
+                         components=str(components) if components else None)
+    config.validate()
+    target = out or DEFAULT_WEIGHTS
+    if target.is_dir():
+        raise CdsimError(f"--out {target} is a folder: give a file name")
+    if not target.parent.is_dir():
+        raise CdsimError(f"--out {target}: no such folder {target.parent}")
+    if snapshots is not None:
+        try:
+            snapshots.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CdsimError(f"--snapshots {snapshots}: {exc.strerror or exc}") from None
+    load_components(components)  # a bad component set is one line before anything plays
+    progress = Progress("training", quiet=quiet)
+    progress.plan((rounds + 1) * sum(config.games), 0)
+
+    def stage_done(stage: Stage) -> None:
+        line = (f"stage {stage.stage} ({stage.label}): {stage.games} games, "
+                f"{stage.seconds:.0f} s; correlation with the playouts' margins: "
+                + ", ".join(f"{n}p {r:.2f}" for n, r in stage.agreement.items()))
+        if progress.bar is not None:
+            progress.bar.console.print(line)
+        elif not quiet:
+            print(line, file=sys.stderr, flush=True)
+        if snapshots is not None:
+            atomic_write(snapshots / f"stage-{stage.stage}.json",
+                         lambda p: p.write_text(stage.text))
+
+    start = time.perf_counter()
+    try:
+        stages = run_training(config, jobs, lambda n: progress.advance(n), stage_done)
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"cdsim: interrupted; nothing was written to {target}", file=sys.stderr)
+        sys.exit(STOPPED)
+    finally:
+        progress.close(finished=True)
+    try:
+        atomic_write(target, lambda p: p.write_text(stages[-1].text))
+    except OSError as exc:
+        raise CdsimError(f"--out {target}: {exc.strerror or exc}") from None
+    print(f"wrote {target} ({stages[-1].games} training games, "
+          f"{time.perf_counter() - start:.0f} s)")

@@ -1,0 +1,506 @@
+"""``cdsim train``: rebuild the learned player's weights (core/src/players/learned.rs) from a
+seed; read, check and load a weights file.
+
+The learned player values a position for a seat as the VP it has gained if the game ended
+now plus a linear function of its inputs (core/src/players/features.rs), one weight vector
+per player count and phase over the inputs and the inputs times the seat's share of takes
+left in the phase; a decision takes the option whose position is worth the most to the
+seat less the mean worth to the other seats (``learned.opponents``, 1).
+
+Training fits that function to **playout values**, the Monte Carlo estimates a search
+player computes (mcts plays the same greedy playouts):
+
+1. Games are played and their decisions sampled (a move with chance ``sample``, a scoring
+   or fountain decision with three times that). Every option the learned player would
+   weigh at a sampled decision is played out ``playouts`` times by greedy players to the
+   end, on deck orders the deciding seat may imagine, the same orders for every option of
+   the decision: each option's row holds the inputs of its position for the seat and for
+   the others (their mean), and the VP each side went on to gain.
+2. A ridge regression per (player count, phase) fits the margin (the seat's gain less the
+   others' mean gain, beyond the VP banked) on the inputs, both taken as differences from
+   the decision's mean: what separates the options of one decision is what decides, and
+   the playouts' shared luck cancels.
+3. Stage 0 samples greedy games; each later stage (a self-play round) samples the learned
+   player's games with the weights of the stage before (with a small chance of a random
+   shortlisted option), and refits on the rows of every stage so far.
+
+Every game is dealt from the training seed (``SeedSequence(seed, (stage, game))``) and
+every playout's deck orders from the decision; workers only play, the driver fits: the
+same seed and settings give the same weights file for any --jobs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cdsim import core
+from cdsim.components import load_components
+from cdsim.errors import CdsimError
+
+FORMAT = "cdsim-learned-weights"
+VERSION = 1
+PHASES = 4
+PLAYER_COUNTS = (2, 3, 4)
+WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "strategies" / "weights"
+DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v1.json"
+MAX_WEIGHTS_BYTES = 10_000_000
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+
+# -- weights files ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Weights:
+    """A weights file as read and checked: its path, text and what it says."""
+
+    path: Path
+    text: str
+    components_digest: str
+    components: str  # how the training named its component set ("default" or a path)
+    features: tuple[str, ...]
+    digest: str  # sha256 of the weights (inputs' names and numbers), not of the layout
+
+    @property
+    def short(self) -> str:
+        return self.digest[:12]
+
+
+def feature_names() -> tuple[str, ...]:
+    """The core's input names (a weights file must list the same)."""
+    module = core.module()
+    if module is None:
+        raise CdsimError("the learned player plays only on the compiled core, which is not "
+                         "installed (make install builds it with a Rust toolchain)")
+    return tuple(module.State.learned_feature_names())
+
+
+def weights_digest(features: Sequence[str], table: dict[str, Any]) -> str:
+    canonical = json.dumps({"features": list(features), "weights": table}, sort_keys=True,
+                           separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def read_weights(path: Path) -> Weights:
+    """A weights file, checked: missing, unreadable or malformed is one error line."""
+    shown = str(path)
+    try:
+        if path.stat().st_size > MAX_WEIGHTS_BYTES:
+            raise CdsimError(f"{shown}: not a learned weights file (over "
+                             f"{MAX_WEIGHTS_BYTES // 1_000_000} MB)")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CdsimError(f"{shown}: no such weights file (cdsim train writes one)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CdsimError(f"{shown}: cannot read the weights file "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise CdsimError(f"{shown}: not a learned weights file (not JSON: {str(exc)[:80]})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CdsimError(f"{shown}: not a learned weights file (no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise CdsimError(f"{shown}: weights format version {str(data.get('version'))[:20]}; "
+                         f"this cdsim reads version {VERSION} (train them again with cdsim train)")
+    digest, names, table = (data.get("components_digest"), data.get("features"),
+                            data.get("weights"))
+    if not isinstance(digest, str) or not isinstance(names, list) or not isinstance(table, dict):
+        raise CdsimError(f"{shown}: not a learned weights file (components_digest, features "
+                         "and weights are required)")
+    if tuple(names) != feature_names():
+        raise CdsimError(f"{shown}: the weights were made for other inputs than this cdsim's "
+                         "learned player: train them again with cdsim train")
+    for n in PLAYER_COUNTS:
+        rows = table.get(str(n))
+        ok = (isinstance(rows, list) and len(rows) == PHASES and all(
+            isinstance(r, list) and len(r) == 2 * len(names)
+            and all(isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w)
+                    for w in r) for r in rows))
+        if not ok:
+            raise CdsimError(f"{shown}: corrupt weights file (weights[\"{n}\"] is not {PHASES} "
+                             f"lists of {2 * len(names)} finite numbers)")
+    label = data.get("training", {}).get("components", "default") \
+        if isinstance(data.get("training"), dict) else "default"
+    return Weights(path, text, digest, str(label), tuple(names),
+                   weights_digest(names, table))
+
+
+def check_components(weights: Weights, digest: str) -> None:
+    """Weights are for the component set they were trained on only."""
+    if weights.components_digest != digest:
+        raise CdsimError(f"{weights.path}: these weights were trained on the component set "
+                         f"{weights.components_digest[:12]} ({weights.components}), not this "
+                         f"one ({digest[:12]}); train weights for it with cdsim train "
+                         "--components PATH --out FILE and play learned@weights=FILE")
+
+
+@cache
+def _loaded(path: str, mtime_ns: int, size: int) -> tuple[int, Weights]:
+    weights = read_weights(Path(path))
+    module = core.module()
+    assert module is not None  # read_weights needed it
+    try:
+        number = int(module.learned_weights(weights.text))
+    except ValueError as exc:
+        raise CdsimError(f"{path}: the core cannot load these weights ({exc})") from None
+    return number, weights
+
+
+def load(path: str | Path | None = None) -> tuple[int, Weights]:
+    """Load a weights file (default: the built-in one) into the core of this process:
+    (the number ``learned.weights`` takes, the file)."""
+    p = Path(path) if path is not None else DEFAULT_WEIGHTS
+    try:
+        st = p.stat()
+    except OSError:
+        read_weights(p)  # the one-line error for a missing or unreadable file
+        raise
+    return _loaded(str(p), st.st_mtime_ns, st.st_size)
+
+
+def weights_path(spec: str) -> str | None:
+    """The weights file a ``learned`` spelling names (``learned@weights=PATH``), or None:
+    the built-in weights."""
+    path = None
+    for item in spec.strip().partition("@")[2].split("@"):
+        key, eq, value = item.partition("=")
+        if eq and key.strip() == "weights":
+            path = value.strip()
+    return path
+
+
+def weights_record(specs: Sequence[str], components_digest: str) -> dict[str, dict[str, str]]:
+    """For the manifests: each learned spelling's weights file and digest, after checking
+    that they were trained on this component set ({} when no learned player plays)."""
+    out: dict[str, dict[str, str]] = {}
+    for spec in dict.fromkeys(s.strip() for s in specs):
+        if spec.partition("@")[0] != "learned":
+            continue
+        _, weights = load(weights_path(spec))
+        check_components(weights, components_digest)
+        out[spec] = {"path": str(weights.path), "digest": weights.digest}
+    return out
+
+
+# -- playing and recording
+
+@dataclass
+class Rows:
+    """Options of sampled decisions: each row one position a decision could lead to (after
+    the deciding seat's follow-ups), its inputs for that seat and the mean of the other
+    seats', and what each side gained on average in playouts from there. The rows of one
+    decision share a group."""
+
+    inputs: FloatArray  # (R, F) the deciding seat's inputs
+    banked: FloatArray  # (R,) its VP gained if the game ended there
+    gained: FloatArray  # (R,) its VP gained at the end, mean over the playouts
+    others: FloatArray  # (R, F) the other seats' inputs, their mean
+    others_banked: FloatArray  # (R,)
+    others_gained: FloatArray  # (R,)
+    phase: IntArray  # (R,)
+    players: IntArray  # (R,)
+    group: IntArray  # (R,) one decision's options
+    game: IntArray  # (R,) the game the decision was sampled from
+
+    FIELDS = ("inputs", "banked", "gained", "others", "others_banked", "others_gained",
+              "phase", "players", "group", "game")
+
+    @staticmethod
+    def concat(parts: Sequence[Rows]) -> Rows:
+        f = len(feature_names())
+        parts = [p for p in parts if len(p.banked)]
+        if not parts:
+            return Rows(np.zeros((0, f)), np.zeros(0), np.zeros(0), np.zeros((0, f)),
+                        np.zeros(0), np.zeros(0), *(np.zeros(0, dtype=np.int64) for _ in range(4)))
+        groups, offset = [], 0
+        for p in parts:  # renumbered: groups stay distinct across parts
+            groups.append(p.group + offset)
+            offset += int(p.group.max()) + 1
+        columns = {k: np.concatenate([getattr(p, k) for p in parts]) for k in Rows.FIELDS}
+        columns["group"] = np.concatenate(groups)
+        return Rows(**columns)
+
+    def select(self, mask: NDArray[np.bool_]) -> Rows:
+        return Rows(**{k: getattr(self, k)[mask] for k in Rows.FIELDS})
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Games one worker call plays: its decisions sampled and their options valued."""
+
+    players: int
+    seed: int
+    stage: int  # the stage of the training (0: greedy play, r: round r's learned player)
+    games: tuple[int, ...]
+    behaviour: tuple[str, tuple[tuple[str, float], ...]]  # every seat: core name, params
+    weights: str | None  # the learned player's weights file text, when it plays
+    components: str | None
+    sample: float  # chance that a move decision is sampled (other decisions: 3x)
+    playouts: int
+
+
+def play_batch(batch: Batch) -> Rows:
+    """Play the batch's games on the core; every sampled decision's options become a group
+    of rows valued by playouts (``State.learned_playouts``). A worker's job."""
+    module = core.module()
+    assert module is not None
+    comps = core.core_components(batch.components)
+    name, params = batch.behaviour
+    own = list(params)
+    if name == "learned" and batch.weights is not None:
+        own.append(("weights", float(module.learned_weights(batch.weights))))
+    n = batch.players
+    found: list[list[float]] = []
+    groups: list[int] = []
+    games: list[int] = []
+    group = 0
+    for game in batch.games:
+        key = batch.stage * 1_000_000 + game  # the stage and game number key the deal
+        bots = [module.Bot(name, own) for _ in range(n)]
+        state = module.State(comps, n, [0] * n, batch.seed, key)
+        chance = np.random.default_rng([batch.seed, key, 0x5A3])
+        decision = 0
+        while not state.is_over():
+            kind = state.decision()
+            odds = batch.sample if kind == "move" else min(1.0, 3 * batch.sample)
+            if kind not in ("start", "take") and chance.random() < odds:
+                options = state.learned_playouts(batch.playouts, (key << 12) + decision)
+                if len(options) > 1:  # one option: nothing to compare
+                    found.extend(options)
+                    groups.extend([group] * len(options))
+                    games.extend([key] * len(options))
+                    group += 1
+            decision += 1
+            state.apply(bots[state.current_seat()].choose(state))
+    f = len(feature_names())
+    table = np.asarray(found, dtype=np.float64).reshape(len(found), 2 * f + 5)
+    # learned_playouts: inputs, banked, phase, gained, then the other seats' mean inputs,
+    # banked, gained
+    return Rows(inputs=table[:, :f], banked=table[:, f], gained=table[:, f + 2],
+                others=table[:, f + 3:2 * f + 3], others_banked=table[:, 2 * f + 3],
+                others_gained=table[:, 2 * f + 4], phase=table[:, f + 1].astype(np.int64),
+                players=np.full(len(found), n, dtype=np.int64),
+                group=np.asarray(groups, dtype=np.int64), game=np.asarray(games, dtype=np.int64))
+
+
+# -- fitting ---------------------------------------------------------------------------
+
+RIDGE = 1.0  # per standardized input and 1,000 rows: a weak pull towards zero
+OPPONENTS = 1.0  # the player's default learned.opponents: what the fit's margin uses
+MIN_ROWS = 20  # a (player count, phase) with fewer rows keeps zero weights
+
+
+def design(inputs: FloatArray) -> FloatArray:
+    """The model's inputs: the features, then the features times takes left."""
+    return np.hstack([inputs, inputs * inputs[:, 1:2]])
+
+
+def demeaned(values: FloatArray, group: IntArray) -> FloatArray:
+    """Each row less the mean of its group."""
+    _, inverse, counts = np.unique(group, return_inverse=True, return_counts=True)
+    sums = np.zeros((len(counts), *values.shape[1:]))
+    np.add.at(sums, inverse, values)
+    return values - (sums / counts.reshape(-1, *[1] * (values.ndim - 1)))[inverse]
+
+
+def fit(rows: Rows, ridge: float = RIDGE) -> dict[str, list[list[float]]]:
+    """The weights per (player count, phase): a ridge regression of the playouts' margin,
+    (gained - banked) - OPPONENTS x (the others' gained - banked), on the same of the
+    inputs, both taken as differences from their decision's mean. What separates the
+    options of one decision is all a decision uses; the playouts share their deck orders
+    within a decision, so their common luck cancels. The level (the bias) is then set so
+    that the seat's own values are right on average. A (count, phase) with fewer than
+    ``MIN_ROWS`` rows keeps zero weights: the VP gained if the game ended now."""
+    k = 2 * rows.inputs.shape[1]
+    mine, theirs = design(rows.inputs), design(rows.others)
+    z = demeaned(mine - OPPONENTS * theirs, rows.group)
+    y = demeaned((rows.gained - rows.banked)
+                 - OPPONENTS * (rows.others_gained - rows.others_banked), rows.group)
+    table: dict[str, list[list[float]]] = {}
+    for n in PLAYER_COUNTS:
+        per_phase = []
+        for phase in range(PHASES):
+            mask = (rows.players == n) & (rows.phase == phase)
+            if mask.sum() < MIN_ROWS:
+                per_phase.append([0.0] * k)
+                continue
+            zm = z[mask]
+            scale = zm.std(axis=0)
+            scale[scale < 1e-9] = 1.0
+            zs = zm / scale
+            penalty = np.full(k, ridge * mask.sum() / 1000.0)
+            w = np.linalg.solve(zs.T @ zs + np.diag(penalty), zs.T @ y[mask]) / scale
+            w[0] = 0.0  # the bias cancels in a margin of differences: set from the level
+            w[0] = float(np.mean(rows.gained[mask] - rows.banked[mask] - mine[mask] @ w))
+            per_phase.append([float(round(x, 9)) for x in w])
+        table[str(n)] = per_phase
+    return table
+
+
+def predict(table: dict[str, list[list[float]]], inputs: FloatArray, banked: FloatArray,
+            players: IntArray, phase: IntArray) -> FloatArray:
+    """The model's value of each row's position for its seat."""
+    z = design(inputs)
+    out = banked.copy()
+    for n in PLAYER_COUNTS:
+        for p in range(PHASES):
+            mask = (players == n) & (phase == p)
+            if mask.any():
+                out[mask] += z[mask] @ np.asarray(table[str(n)][p])
+    return out
+
+
+def agreement(table: dict[str, list[list[float]]], rows: Rows) -> dict[str, float]:
+    """Per player count: the correlation, over the options of the sampled decisions, of the
+    model's margin with the playouts' (both less their decision's mean)."""
+    mine = predict(table, rows.inputs, rows.banked, rows.players, rows.phase)
+    theirs = predict(table, rows.others, rows.others_banked, rows.players, rows.phase)
+    model = demeaned(mine - OPPONENTS * theirs, rows.group)
+    played = demeaned(rows.gained - OPPONENTS * rows.others_gained, rows.group)
+    out = {}
+    for n in PLAYER_COUNTS:
+        m = rows.players == n
+        if m.sum() > 2 and model[m].std() > 0 and played[m].std() > 0:
+            out[str(n)] = round(float(np.corrcoef(model[m], played[m])[0, 1]), 4)
+    return out
+
+
+def weights_json(table: dict[str, list[list[float]]], components_digest: str,
+                 training: dict[str, Any]) -> str:
+    names = feature_names()
+    data = {"format": FORMAT, "version": VERSION, "components_digest": components_digest,
+            "features": list(names),
+            "inputs": "each feature, then each feature times takes_left; one list per phase",
+            "value": "VP gained if the game ended now + weights . inputs; a decision takes "
+                     "the option of the best value less the other seats' mean value",
+            "weights": table, "training": training}
+    return json.dumps(data, indent=1) + "\n"
+
+
+def zero_table() -> dict[str, list[list[float]]]:
+    k = 2 * len(feature_names())
+    return {str(n): [[0.0] * k for _ in range(PHASES)] for n in PLAYER_COUNTS}
+
+
+# -- the training ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides the weights (written into the weights file)."""
+
+    seed: int = 1
+    games: tuple[int, int, int] = (300, 150, 150)  # games per stage at 2, 3 and 4 players
+    rounds: int = 2  # self-play rounds after the greedy stage
+    sample: float = 0.3  # chance that a move decision is valued (scoring decisions: 3x)
+    playouts: int = 4  # playouts per option
+    explore: float = 0.05  # the learned player's chance of a random shortlisted option
+    ridge: float = RIDGE
+    components: str | None = None
+
+    def validate(self) -> None:
+        if not 0 <= self.seed < 2**63:
+            raise CdsimError(f"--seed must be between 0 and 2**63 - 1, got {self.seed}")
+        if len(self.games) != 3 or any(not 0 <= g <= 100_000 for g in self.games) \
+                or not any(self.games):
+            raise CdsimError("--games takes three counts (2, 3 and 4 players) between 0 and "
+                             f"100,000, not all 0; got {','.join(map(str, self.games))}")
+        if not 0 <= self.rounds <= 50:
+            raise CdsimError(f"--rounds must be between 0 and 50, got {self.rounds}")
+        if not 0 < self.sample <= 1:
+            raise CdsimError(f"--sample must be above 0 and at most 1, got {self.sample}")
+        if not 1 <= self.playouts <= 1000:
+            raise CdsimError(f"--playouts must be between 1 and 1000, got {self.playouts}")
+        if not 0 <= self.explore <= 1:
+            raise CdsimError(f"--explore must be between 0 and 1, got {self.explore}")
+        if not (math.isfinite(self.ridge) and self.ridge >= 0):
+            raise CdsimError(f"--ridge must be a number >= 0, got {self.ridge}")
+
+    def command(self) -> str:
+        parts = ["cdsim train", f"--seed {self.seed}",
+                 f"--games {','.join(map(str, self.games))}", f"--rounds {self.rounds}",
+                 f"--sample {self.sample:g}", f"--playouts {self.playouts}",
+                 f"--explore {self.explore:g}", f"--ridge {self.ridge:g}"]
+        if self.components:
+            parts.append(f"--components {self.components}")
+        return " ".join(parts)
+
+
+GAMES_PER_BATCH = 4
+
+
+@dataclass
+class Stage:
+    """One fitted stage of the training."""
+
+    stage: int
+    label: str
+    games: int  # training games played so far
+    seconds: float
+    text: str  # the weights file after this stage
+    agreement: dict[str, float]
+
+
+OnGames = Callable[[int], None]  # games just played
+
+
+def train(config: TrainConfig, jobs: int, on_games: OnGames | None = None,
+          on_stage: Callable[[Stage], None] | None = None) -> list[Stage]:
+    """Stage 0 samples decisions of greedy games, each later stage of the learned player's
+    games with the weights of the stage before; every stage refits on the rows of all the
+    stages so far. Returns the stages (the last one's ``text`` is the weights file)."""
+    from joblib import Parallel, delayed
+
+    config.validate()
+    feature_names()  # the core is needed: one line when it is missing
+    digest = load_components(config.components).digest
+    played = 0
+    start = time.perf_counter()
+    stages: list[Stage] = []
+    everything: list[Rows] = []
+    text = weights_json(zero_table(), digest, {})
+    for index in range(config.rounds + 1):
+        behaviour = ("greedy", ()) if index == 0 else (
+            "learned", (("explore", config.explore), ("opponents", OPPONENTS)))
+        batches = [Batch(n, config.seed, index, tuple(range(first, min(games, first + GAMES_PER_BATCH))),
+                         behaviour, text if index else None, config.components, config.sample,
+                         config.playouts)
+                   for n, games in zip(PLAYER_COUNTS, config.games, strict=True)
+                   for first in range(0, games, GAMES_PER_BATCH)]
+        runner = Parallel(n_jobs=jobs, return_as="generator", backend="loky")
+        parts = []
+        for part, batch in zip(runner(delayed(play_batch)(b) for b in batches), batches,
+                               strict=True):
+            parts.append(part)
+            if on_games is not None:
+                on_games(len(batch.games))
+        played += sum(config.games)
+        everything.append(Rows.concat(parts))
+        rows = Rows.concat(everything)
+        table = fit(rows, config.ridge)
+        label = "greedy play" if index == 0 else f"self-play round {index}"
+        fitted = agreement(table, rows)
+        text = weights_json(table, digest, {
+            "command": config.command(), "seed": config.seed,
+            "components": config.components or "default", "stages": index + 1,
+            "last_stage": label, "games": played, "games_per_stage": list(config.games),
+            "sample": config.sample, "playouts": config.playouts, "explore": config.explore,
+            "ridge": config.ridge, "options_valued": len(rows.banked),
+            "decisions_valued": len(np.unique(rows.group)), "agreement": fitted})
+        stage = Stage(index, label, played, time.perf_counter() - start, text, fitted)
+        stages.append(stage)
+        if on_stage is not None:
+            on_stage(stage)
+    return stages

@@ -1,0 +1,133 @@
+"""The learned player of the compiled core (core/src/players/learned.rs) and its training
+(cdsim train, cdsim/train.py): the weights file it reads by default or from
+learned@weights=PATH, refused in one line when missing, corrupt or made for another
+component set; which weights played, in run and ladder manifests; training rebuilt
+from a seed. Its strength is measured by `cdsim ladder` (docs/strength.md), not here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cdsim.components import load_components
+from cdsim.errors import CdsimError
+from cdsim.train import DEFAULT_WEIGHTS, TrainConfig, read_weights, train
+from strategies.registry import parse_params, parse_spec
+from tests.conftest import core_or_skip
+
+
+def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cdsim", *args], capture_output=True,
+                          text=True, check=False)
+
+
+def one_line_error(out: subprocess.CompletedProcess[str], *says: str) -> None:
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    for text in says:
+        assert text in lines[0], lines[0]
+
+
+def test_the_built_in_weights_are_for_the_default_component_set() -> None:
+    core_or_skip()
+    weights = read_weights(DEFAULT_WEIGHTS)
+    assert weights.components_digest == load_components(None).digest
+    data = json.loads(DEFAULT_WEIGHTS.read_text())
+    assert data["version"] == 1 and data["training"]["seed"] >= 0
+    assert data["training"]["command"].startswith("cdsim train")
+    assert len(weights.digest) == 64
+
+
+def test_learned_spellings_load_their_weights(tmp_path: Path) -> None:
+    core_or_skip()
+    name, params = parse_spec("learned")
+    assert name == "learned" and set(params) == {"weights"}
+    copy = tmp_path / "copy.json"
+    copy.write_text(DEFAULT_WEIGHTS.read_text())
+    _, other = parse_spec(f"learned@weights={copy}@top_k=2")
+    assert other["top_k"] == 2.0
+    assert other["weights"] == params["weights"]  # the same weights: one entry in the core
+    with pytest.raises(CdsimError, match="is a file: spell it learned@weights=PATH"):
+        parse_params("learned.weights=1")
+    with pytest.raises(CdsimError, match="learned has no parameter 'nope'"):
+        parse_spec("learned@nope=1")
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (None, "no such weights file"),
+    ("{not json", "not a learned weights file"),
+    ('{"format": "cdsim-learned-weights", "version": 7}', "version 7"),
+    ("other-inputs", "made for other inputs"),
+    ("short-row", "corrupt weights file"),
+    ("other-set", "trained on the component set 0123456789ab (my-set)"),
+])
+def test_bad_weights_are_one_line_and_exit_2(tmp_path: Path, content: str | None,
+                                             says: str) -> None:
+    core_or_skip()
+    path = tmp_path / "w.json"
+    data = json.loads(DEFAULT_WEIGHTS.read_text())
+    if content == "other-inputs":
+        data["features"] = data["features"][:-1]
+        content = json.dumps(data)
+    elif content == "short-row":
+        data["weights"]["4"][2] = data["weights"]["4"][2][:-1]
+        content = json.dumps(data)
+    elif content == "other-set":
+        data["components_digest"] = "0123456789abcdef"
+        data["training"]["components"] = "my-set"
+        content = json.dumps(data)
+    if content is not None:
+        path.write_text(content)
+    out = cdsim("simulate", "--players", "2", "--games", "2", "--out", str(tmp_path / "run"),
+                "--strategies", f"learned@weights={path},greedy")
+    one_line_error(out, str(path), says)
+    assert not (tmp_path / "run" / "manifest.json").exists()
+
+
+def test_runs_and_ladders_record_which_weights_played(tmp_path: Path) -> None:
+    core_or_skip()
+    digest = read_weights(DEFAULT_WEIGHTS).digest
+    out = cdsim("simulate", "--players", "2", "--games", "2", "--strategies", "learned,greedy",
+                "--out", str(tmp_path / "run"), "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["weights"] == {"learned": {"path": str(DEFAULT_WEIGHTS), "digest": digest}}
+    out = cdsim("ladder", "--players", "2", "--strategies", "greedy,learned", "--games", "2",
+                "--out", str(tmp_path / "ladder"), "--jobs", "1")
+    assert out.returncode == 0, out.stderr
+    assert f"weights of learned: {DEFAULT_WEIGHTS} (digest {digest[:12]})" in out.stdout
+    ladder = json.loads((tmp_path / "ladder" / "ladder.json").read_text())
+    assert ladder["weights"]["learned"]["digest"] == digest
+    assert digest[:12] in (tmp_path / "ladder" / "ladder.md").read_text()
+    assert "cards failed" in (tmp_path / "ladder" / "ladder.md").read_text()
+
+
+def test_training_is_rebuilt_from_its_seed() -> None:
+    """A tiny training with one worker and with two: the same weights file; another seed,
+    other weights."""
+    core_or_skip()
+    config = TrainConfig(seed=4, games=(2, 1, 1), rounds=1, sample=0.2, playouts=1)
+    stages = train(config, 1)
+    assert [s.stage for s in stages] == [0, 1] and stages[-1].games == 8
+    assert train(config, 2)[-1].text == stages[-1].text
+    data = json.loads(stages[-1].text)
+    assert data["training"]["command"] == config.command()
+    assert data["components_digest"] == load_components(None).digest
+    assert any(w != 0 for row in data["weights"]["2"] for w in row)
+    other = TrainConfig(seed=5, games=(2, 0, 0), rounds=0, sample=0.2, playouts=1)
+    assert json.loads(train(other, 1)[-1].text)["weights"]["2"] != data["weights"]["2"]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--games", "1,2"], "--games takes three counts"),
+    (["--sample", "0"], "--sample must be above 0"),
+    (["--playouts", "0"], "--playouts must be between 1 and 1000"),
+    (["--rounds", "-1"], "--rounds must be between 0 and 50"),
+])
+def test_train_refuses_bad_settings_in_one_line(args: list[str], says: str) -> None:
+    one_line_error(cdsim("train", "--out", "/nonexistent/never.json", *args), says)
