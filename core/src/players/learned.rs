@@ -467,6 +467,25 @@ impl LearnedPlayer {
 
     /// The best of `candidates` (indices into the options) by `value`, or with chance
     /// `explore` a random one; ties keep the first.
+    /// Every option of a decision tried on a copy of the state as this seat sees it
+    /// (`apply` makes the choice there), valued after its own follow-up decisions.
+    fn pick_any<T: Copy>(
+        &mut self,
+        view: &PlayerView,
+        options: &[T],
+        rng: &mut Generator,
+        apply: fn(&mut GameState, &Components, T),
+    ) -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let seen = Self::seen(view.state, rng);
+        let all: Vec<usize> = (0..options.len()).collect();
+        self.pick(&all, rng, |me, i| {
+            let mut copy = seen.clone();
+            apply(&mut copy, comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+
     fn pick(
         &mut self,
         candidates: &[usize],
@@ -681,14 +700,7 @@ impl Strategy for LearnedPlayer {
         options: &[FountainChoice],
         rng: &mut Generator,
     ) -> usize {
-        let (comps, seat) = (view.comps, view.seat);
-        let seen = Self::seen(view.state, rng);
-        let all: Vec<usize> = (0..options.len()).collect();
-        self.pick(&all, rng, |me, i| {
-            let mut copy = seen.clone();
-            copy.apply_fountain(comps, options[i]);
-            me.after(&mut copy, comps, seat)
-        })
+        self.pick_any(view, options, rng, GameState::apply_fountain)
     }
 
     fn choose_circle(
@@ -697,14 +709,7 @@ impl Strategy for LearnedPlayer {
         options: &[CircleChoice],
         rng: &mut Generator,
     ) -> usize {
-        let (comps, seat) = (view.comps, view.seat);
-        let seen = Self::seen(view.state, rng);
-        let all: Vec<usize> = (0..options.len()).collect();
-        self.pick(&all, rng, |me, i| {
-            let mut copy = seen.clone();
-            copy.apply_circle(comps, options[i]);
-            me.after(&mut copy, comps, seat)
-        })
+        self.pick_any(view, options, rng, GameState::apply_circle)
     }
 
     fn choose_payment(
@@ -714,13 +719,6 @@ impl Strategy for LearnedPlayer {
         options: &[Payment],
         rng: &mut Generator,
     ) -> usize {
-        let (comps, seat) = (view.comps, view.seat);
-        let seen = Self::seen(view.state, rng);
-        let all: Vec<usize> = (0..options.len()).collect();
-        self.pick(&all, rng, |me, i| {
-            let mut copy = seen.clone();
-            copy.apply_payment(comps, options[i]);
-            me.after(&mut copy, comps, seat)
-        })
+        self.pick_any(view, options, rng, GameState::apply_payment)
     }
 }
