@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -118,13 +117,8 @@ def ladder(
     start = time.perf_counter()
     with folder_lock(check_out(root), "ladder"), \
             StudyProgress("ladder", f"ladder {spec.players}p", quiet=quiet) as progress:
-        try:
-            lad.run(spec, root, jobs, "loky", resume, force, progress.chunk, progress.plan)
-        except KeyboardInterrupt:
-            progress.close()
-            print(f"cdsim: interrupted; finished chunks are saved in {root}: continue with "
-                  f"cdsim ladder --out {root} --resume", file=sys.stderr)
-            sys.exit(130)
+        # a stop: app.main names the folder and the --resume command (resume_hint above)
+        lad.run(spec, root, jobs, "loky", resume, force, progress.chunk, progress.plan)
     wall = time.perf_counter() - start
     page, result = write_ladder(root, resamples=resamples)
     if as_json:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -106,14 +105,9 @@ def study_run(
     start = time.perf_counter()
     with dask_backend(backend, scheduler), folder_lock(check_out(root), "study"), \
             StudyProgress(spec.name, quiet=quiet) as progress:
-        try:
-            manifest = st.run(spec, root, Reader(), jobs, backend, resume, force,
-                              progress.chunk, progress.plan)
-        except KeyboardInterrupt:
-            progress.close()
-            print(f"cdsim: interrupted; finished chunks are saved in {root}: continue with "
-                  f"cdsim study run {study} --out {root} --resume", file=sys.stderr)
-            sys.exit(130)
+        # a stop: app.main names the folder and the --resume command (resume_hint above)
+        manifest = st.run(spec, root, Reader(), jobs, backend, resume, force,
+                          progress.chunk, progress.plan)
     wall = time.perf_counter() - start
     cells = manifest["cells"]
     print(f"study {spec.name}: {len(cells)} cells in {root} ({progress.played} games played now "
