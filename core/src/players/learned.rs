@@ -35,7 +35,8 @@ use crate::components::{Components, ObjectiveCard};
 use crate::game::{apply_option, fill_options, GameState, List, Options, Pending, PHASES};
 use crate::players::features::{banked, features, Scratch, NAMES, N_FEATURES, TAKES_LEFT};
 use crate::players::scripted::{Profile, ScriptedPlayer};
-use crate::players::value::Evaluator;
+use crate::players::mcts::shuffle;
+use crate::players::value::{depot_value, Evaluator};
 use crate::players::{
     CircleChoice, FountainChoice, Move, Params, PlayerView, SealBuild, Strategy, Take,
 };
@@ -443,20 +444,7 @@ impl LearnedPlayer {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let mut best = 0.0;
-                for (k, &t) in view.state.depots[m.dest as usize].as_slice().iter().enumerate() {
-                    let ttype = &view.comps.tile_types[t as usize];
-                    let mut cells = view.me().district.placement_cells(ttype);
-                    let mut v = self.greedy.store;
-                    while cells != 0 {
-                        let cell = cells.trailing_zeros() as usize;
-                        cells &= cells - 1;
-                        v = f64::max(v, ev.placement(ttype, cell));
-                    }
-                    if k == 0 || v > best {
-                        best = v;
-                    }
-                }
+                let best = depot_value(view, &ev, m.dest as usize);
                 (if m.bread { best - cost } else { best }, i)
             })
             .collect();
@@ -465,8 +453,6 @@ impl LearnedPlayer {
         ranked.into_iter().map(|(_, i)| i).collect()
     }
 
-    /// The best of `candidates` (indices into the options) by `value`, or with chance
-    /// `explore` a random one; ties keep the first.
     /// Every option of a decision tried on a copy of the state as this seat sees it
     /// (`apply` makes the choice there), valued after its own follow-up decisions.
     fn pick_any<T: Copy>(
@@ -486,6 +472,8 @@ impl LearnedPlayer {
         })
     }
 
+    /// The best of `candidates` (indices into the options) by `value`, or with chance
+    /// `explore` a random one; ties keep the first.
     fn pick(
         &mut self,
         candidates: &[usize],
@@ -616,11 +604,8 @@ fn shuffle_sorted<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
     let n = list.len();
     items[..n].copy_from_slice(list.as_slice());
     items[..n].sort_unstable();
-    for i in (1..n).rev() {
-        let j = rng.integers(i as u64 + 1) as usize;
-        items.swap(i, j);
-    }
     *list = List::from_slice(&items[..n]);
+    shuffle(list, rng);
 }
 
 impl Strategy for LearnedPlayer {

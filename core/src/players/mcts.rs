@@ -30,7 +30,7 @@ use crate::cards::Payment;
 use crate::components::{Components, ObjectiveCard};
 use crate::game::{run, step, GameState, List, Options, Pending, SPACES};
 use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
-use crate::players::value::Evaluator;
+use crate::players::value::{depot_value, Evaluator};
 use crate::players::{
     CircleChoice, FountainChoice, Move, Params, Player, PlayerView, SealBuild, Strategy, Take,
 };
@@ -523,7 +523,8 @@ fn determinize(state: &mut GameState, rng: &mut Generator) {
     shuffle(&mut state.fountain_deck, rng);
 }
 
-fn shuffle<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
+/// A uniform shuffle of a deck (Fisher-Yates from the last card down).
+pub(crate) fn shuffle<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
     let mut items = [0u8; N];
     let n = list.len();
     items[..n].copy_from_slice(list.as_slice());
@@ -546,26 +547,6 @@ fn margin(state: &GameState, comps: &Components, seat: usize) -> f64 {
         .max()
         .unwrap_or(0);
     f64::from(gained(seat) - best_other)
-}
-
-/// The value model's worth of a depot: its best tile, built at its best cell or stored
-/// (as the greedy profile's move).
-fn depot_value(view: &PlayerView, ev: &Evaluator, space: usize) -> f64 {
-    let mut best = 0.0;
-    for (i, &t) in view.state.depots[space].as_slice().iter().enumerate() {
-        let ttype = &view.comps.tile_types[t as usize];
-        let mut cells = view.me().district.placement_cells(ttype);
-        let mut value = ev.p.store;
-        while cells != 0 {
-            let cell = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            value = value.max(ev.placement(ttype, cell));
-        }
-        if i == 0 || value > best {
-            best = value;
-        }
-    }
-    best
 }
 
 impl Strategy for MctsPlayer {

@@ -536,3 +536,23 @@ pub fn best_card_payment(
         }
     }
 }
+
+/// The value model's worth of a depot: its best tile, built at its best cell or stored
+/// (as the greedy profile's move).
+pub fn depot_value(view: &PlayerView, ev: &Evaluator, space: usize) -> f64 {
+    let mut best = 0.0;
+    for (i, &t) in view.state.depots[space].as_slice().iter().enumerate() {
+        let ttype = &view.comps.tile_types[t as usize];
+        let mut cells = view.me().district.placement_cells(ttype);
+        let mut value = ev.p.store;
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            value = value.max(ev.placement(ttype, cell));
+        }
+        if i == 0 || value > best {
+            best = value;
+        }
+    }
+    best
+}
