@@ -27,7 +27,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.components import Components, load_components
-from cdsim.engine.oracle import EngineMismatch, compare, snapshot
+from cdsim.engine.oracle import EngineMismatch, compare
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
 from cdsim.game import DEFAULT_START_VP, GameConfig, GameState, run_game
 from cdsim.players import PlayerView, Strategy
@@ -358,8 +358,3 @@ class Table:
 
     def event_list(self) -> list[dict[str, Any]]:
         return list(json.loads(self.core.events()))
-
-
-def python_snapshot(state: GameState) -> dict[str, Any]:
-    """The Python rules' state as the oracle compares it (for tests and tools)."""
-    return snapshot(state)
