@@ -1,6 +1,6 @@
 """The compiled core (``cdsim._core``, Rust, built by ``make install``): the one engine
 that plays games. This module finds it and hands it a component set; the run layer
-(cdsim.runner) and the tables (cdsim.engine.table) play on it."""
+(cdsim.batch) and the tables (cdsim.engine.table) play on it."""
 
 from __future__ import annotations
 

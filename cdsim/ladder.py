@@ -16,8 +16,8 @@ rotated (each deal in all N cyclic rotations):
 
 Every pairing plays the ladder's seed, so deal d is the same deal in every pairing (common
 random numbers: the pairings differ only in who sits at the table). The chunks of every
-pairing go into the one joblib work queue (``runner.play_queue``); only the driver writes
-(``runner.save_chunk``), so the rows are the same for any --jobs and any kill-and-resume
+pairing go into the one joblib work queue (``cdsim.batch.queue.play_queue``); only the driver writes
+(``RunFolder.save_chunk``), so the rows are the same for any --jobs and any kill-and-resume
 history.
 """
 
@@ -33,23 +33,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from cdsim.batch.config import RunConfig, engine_for
+from cdsim.batch.folder import CELLS, Kind, RunFolder, schema_problem, versions
 from cdsim.components import load_components
 from cdsim.errors import CdsimError
-from cdsim.runner import (
-    RunConfig,
-    _versions,
-    engine_for,
-    read_folder_manifest,
-    read_manifest,
-    write_json,
-)
 from cdsim.study import (
-    CELLS,
     Job,
     OnChunk,
-    claim_folder,
-    complete,
-    play,  # prepares the run folders; their chunks go into runner.play_queue
+    play,  # prepares the run folders; their chunks go into the one work queue
     run_folder,
 )
 from cdsim.train import weights_record
@@ -151,8 +142,9 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
     digest = components.digest
     identity = ladder.identity(digest)
     weights = weights_record(ladder.strategies, digest)  # the weights each learned spelling plays
-    if claim_folder(root, "ladder", LADDER_MANIFEST, resume, force):
-        manifest = read_ladder_manifest(root)
+    folder = RunFolder(root, LADDER)
+    if folder.claim(resume, force):
+        manifest = folder.read()
         if manifest.get("identity") != identity:
             raise CdsimError(f"{root}: this ladder folder was made with other strategies, "
                              "games, seed or settings; use a new --out, or --force to start over")
@@ -166,31 +158,65 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
                 "components_digest": digest, "components_default": components.is_default,
                 "pairings": [{"key": job.key, "lineup": list(job.config.strategies),
                               "run": str(Path(CELLS) / job.key)} for job in ladder.jobs()],
-                "versions": _versions(), "wall_seconds": 0.0, "command": " ".join(sys.argv)}
+                "versions": versions(), "wall_seconds": 0.0, "command": " ".join(sys.argv)}
     if weights:
         manifest["weights"] = weights
     write_ladder_manifest(root, manifest)
     return manifest
 
 
+def _check_ladder_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    """A ladder manifest's settings and pairings checked against their schema (one line
+    naming the key): each pairing a run folder under cells/ with its line-up."""
+    from typing import Annotated
+
+    from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+    Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=1000)]
+
+    class Settings(BaseModel):  # manifest["ladder"]: a Ladder
+        model_config = ConfigDict(strict=True, extra="forbid")
+        players: Annotated[int, Field(ge=2, le=4)]
+        strategies: list[str]
+        games: Annotated[int, Field(ge=1)]
+        seed: Annotated[int, Field(ge=0)]
+        chunk_size: Annotated[int, Field(ge=1)]
+        strategy_params: str | None
+        components: str | None
+
+    class Pairing(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        key: Key
+        lineup: Annotated[list[str], Field(min_length=2, max_length=4)]
+        run: str
+
+    for name, schema in (("ladder", TypeAdapter(Settings)),
+                         ("pairings", TypeAdapter(list[Pairing]))):
+        try:
+            schema.validate_json(json.dumps(manifest[name]))
+        except ValidationError as exc:
+            raise CdsimError(f"{path}: {name}.{schema_problem(exc)}") from None
+    for pairing in manifest["pairings"]:
+        if set(pairing["key"]) == {"."} or pairing["run"] != f"{CELLS}/{pairing['key']}":
+            raise CdsimError(f"{path}: pairings: bad key or run {pairing['key']!r}")
+    return manifest
+
+
+LADDER = Kind("ladder", LADDER_MANIFEST, CELLS, "cdsim ladder", ("ladder", "pairings"),
+              _check_ladder_manifest)
+
+
 def write_ladder_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    write_json(root, LADDER_MANIFEST, manifest)
+    RunFolder(root, LADDER).write(manifest)
 
 
 def read_ladder_manifest(root: Path) -> dict[str, Any]:
-    return read_folder_manifest(root, LADDER_MANIFEST, "ladder", "cdsim ladder",
-                                ("ladder", "pairings"))
+    return RunFolder(root, LADDER).read()
 
 
 def games_done(root: Path, jobs: list[Job]) -> int:
     """Games already finished in the pairings' run folders."""
-    done = 0
-    for job in jobs:
-        folder = run_folder(root, job.key)
-        if (folder / "manifest.json").is_file():
-            m = read_manifest(folder)
-            done += sum(b - a for i, (a, b) in enumerate(m["chunks"]) if i in set(m["finished"]))
-    return done
+    return sum(RunFolder(run_folder(root, job.key)).games_done() for job in jobs)
 
 
 # -- playing -----------------------------------------------------------------------------
@@ -202,7 +228,7 @@ def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resum
 
     manifest = open_folder(root, ladder, resume, force)
     pairings = ladder.jobs()
-    todo = [job for job in pairings if not complete(run_folder(root, job.key))]
+    todo = [job for job in pairings if not RunFolder(run_folder(root, job.key)).complete()]
     if on_plan is not None:
         on_plan(ladder.games * len(pairings), games_done(root, pairings))
     start = time.perf_counter()
@@ -215,5 +241,5 @@ def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resum
     return manifest
 
 
-__all__ = ["LADDER_MANIFEST", "Ladder", "from_manifest", "lineups", "open_folder",
+__all__ = ["LADDER", "LADDER_MANIFEST", "Ladder", "from_manifest", "lineups", "open_folder",
            "read_ladder_manifest", "run"]

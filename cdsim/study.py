@@ -31,7 +31,7 @@ reported, never part of a headline.
 Reproducibility: stage ``k`` of every cell deals from the same seed (the study ``seed`` for
 stage 0, then seeds derived from it), so populations and variants of one player count play
 the same deals (common random numbers: a variant's difference is its effect, not luck).
-Every run's chunks go into one work queue (``runner.play_queue``); only the driver writes,
+Every run's chunks go into one work queue (``cdsim.batch.queue.play_queue``); only the driver writes,
 so the rows are the same for any --jobs and any kill-and-resume history. What is played
 next follows from the finished rows alone (the verdicts are deterministic), so a resumed
 study re-derives its state.
@@ -46,7 +46,6 @@ import difflib
 import itertools
 import json
 import re
-import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -57,27 +56,16 @@ from typing import Any, Protocol
 import numpy as np
 
 from cdsim.analysis import sequential as seq
+from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, RunConfig
+from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
+from cdsim.batch.queue import play_queue
 from cdsim.components import load_components
 from cdsim.errors import CdsimError, read_toml
 from cdsim.game import DEFAULT_START_VP
-from cdsim.runner import (
-    MAX_CHUNK_SIZE,
-    MAX_GAMES,
-    RunConfig,
-    _versions,
-    atomic_write,
-    play_queue,
-    prepare,
-    read_folder_manifest,
-    read_manifest,
-    unstarted,
-    write_json,
-)
 from strategies.registry import make_strategy, parse_params
 
 STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
-CELLS = "cells"
 SHIPPED = Path(__file__).parent / "studies"  # `cdsim study run default`
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 DEFAULT_BUDGET = 100_000  # games per cell, all stages together
@@ -563,14 +551,6 @@ def run_folder(root: Path, key: str) -> Path:
     return root / CELLS / key
 
 
-def complete(run: Path) -> bool:
-    """A run folder whose every chunk is finished."""
-    if not (run / "manifest.json").is_file():
-        return False
-    manifest = read_manifest(run)
-    return len(set(manifest["finished"])) == len(manifest["chunks"])
-
-
 def stage_games(reader: GameReader, runs: Sequence[Path]) -> seq.CellGames:
     """One stage's games: its line-ups' runs play the same deals (one seed), so a deal
     group is that deal in every line-up and rotation (the setup ids are shared)."""
@@ -626,7 +606,7 @@ def plan(study: Study, root: Path, reader: GameReader, tables: Tables | None = N
             stage = study.stage_jobs(cell, k)
             state["stages"].append({"stage": k, "seed": stage[0].config.seed,
                                     "games": schedule.sizes[k], "runs": [j.key for j in stage]})
-            todo = [j for j in stage if not complete(run_folder(root, j.key))]
+            todo = [j for j in stage if not RunFolder(run_folder(root, j.key)).complete()]
             if todo:
                 jobs.extend(todo)
                 break
@@ -645,59 +625,20 @@ def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int]:
     """(games the study may still play as far as known: a decided cell's games, an
     undecided one's budget; games already finished)."""
     planned = sum(c["decision"]["games"] if c["decision"] else c["games"] for c in cells)
-    done = 0
-    for cell in cells:
-        for stage in cell["stages"]:
-            for key in stage["runs"]:
-                run = run_folder(root, key)
-                if (run / "manifest.json").is_file():
-                    m = read_manifest(run)
-                    done += sum(b - a for i, (a, b) in enumerate(m["chunks"])
-                                if i in set(m["finished"]))
+    done = sum(RunFolder(run_folder(root, key)).games_done()
+               for cell in cells for stage in cell["stages"] for key in stage["runs"])
     return planned, done
 
 
 # -- the study folder -----------------------------------------------------------------
 
-def claim_folder(root: Path, kind: str, manifest: str, resume: bool, force: bool) -> bool:
-    """A folder of many runs (a study, a ladder): True if it holds one to resume (the caller
-    checks it is the same); False once it is ready for a new one (its ``cells/`` made,
-    an old one's removed under --force). Never overwrites without --force. The caller
-    holds the folder's lock (runner.folder_lock). A folder stopped before its manifest
-    was written holds nothing: it starts again, with or without --resume."""
-    if root.exists() and not root.is_dir():
-        raise CdsimError(f"{root} is a file, not a {kind} folder: choose another --out")
-    if (root / manifest).is_file():
-        if resume:
-            return True
-        if not force:
-            raise CdsimError(f"{root} already holds a {kind}: --resume to continue it, --force "
-                             "to overwrite, or choose another --out")
-        try:  # the manifest first: a kill meanwhile leaves an unstarted folder
-            (root / manifest).unlink()
-        except OSError as exc:
-            raise CdsimError(f"{root}: cannot remove the old {kind}: {exc.strerror or exc}") from None
-        shutil.rmtree(root / CELLS, ignore_errors=True)
-    elif root.exists() and unstarted(root):
-        pass
-    elif resume:
-        raise CdsimError(f"{root}: no {kind} to resume (no {manifest}); drop --resume to "
-                         "start one")
-    elif root.exists() and not force:
-        raise CdsimError(f"{root} exists and is not empty: choose another --out or --force")
-    try:
-        (root / CELLS).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CdsimError(f"{root}: cannot create the {kind} folder: {exc.strerror or exc}") from None
-    return False
-
-
 def open_folder(root: Path, study: Study, resume: bool, force: bool) -> dict[str, Any]:
     """Create or reopen a study folder; returns its manifest. Never overwrites a study
     without --force, and --resume refuses a different study."""
 
-    if claim_folder(root, "study", STUDY_MANIFEST, resume, force):
-        manifest = read_study_manifest(root)
+    folder = RunFolder(root, STUDY)
+    if folder.claim(resume, force):
+        manifest = folder.read()
         if manifest.get("identity") != study.identity():
             raise CdsimError(f"{root}: this study folder was made with another study file "
                              "(or other components); use a new --out, or --force to start over")
@@ -710,7 +651,7 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool) -> dict[str
     manifest = {"name": study.name, "seed": study.seed, "identity": study.identity(),
                 "radius": study.radius, "tolerance": study.tolerance, "alpha": study.alpha,
                 "tested": study.tested,
-                "players": list(study.players), "cells": [], "versions": _versions(),
+                "players": list(study.players), "cells": [], "versions": versions(),
                 "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
     write_study_manifest(root, manifest)
     return manifest
@@ -738,7 +679,7 @@ def _write_text(path: Path, text: str) -> None:
 
 
 def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    write_json(root, STUDY_MANIFEST, manifest)
+    RunFolder(root, STUDY).write(manifest)
 
 
 def _cell_schema() -> Any:
@@ -809,23 +750,30 @@ def _cell_schema() -> Any:
     return TypeAdapter(list[CellState])
 
 
-def read_study_manifest(root: Path) -> dict[str, Any]:
-    """A study folder's manifest, its cells checked against their schema (one line)."""
+def _check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    """A study manifest's cells checked against their schema (one line)."""
     from pydantic import ValidationError
 
-    manifest = read_folder_manifest(root, STUDY_MANIFEST, "study", "cdsim study run",
-                                    ("identity", "cells"))
     try:
         _cell_schema().validate_json(json.dumps(manifest["cells"]))
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
-        raise CdsimError(f"{root / STUDY_MANIFEST}: cells{'.' if where else ''}{where}: "
+        raise CdsimError(f"{path}: cells{'.' if where else ''}{where}: "
                          f"{err['msg'].lower()}") from None
     for cell in manifest["cells"]:
         if set(cell["key"]) == {"."}:  # names a folder under cells/: never . or ..
-            raise CdsimError(f"{root / STUDY_MANIFEST}: cells: bad key {cell['key']!r}")
+            raise CdsimError(f"{path}: cells: bad key {cell['key']!r}")
     return manifest
+
+
+STUDY = Kind("study", STUDY_MANIFEST, CELLS, "cdsim study run", ("identity", "cells"),
+             _check_study_manifest)
+
+
+def read_study_manifest(root: Path) -> dict[str, Any]:
+    """A study folder's manifest, checked (one line)."""
+    return RunFolder(root, STUDY).read()
 
 
 # -- playing: one work queue over every run's chunks --------------------------------------
@@ -862,11 +810,11 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
     return manifest
 
 
-def _prepare(root: Path, job: Job) -> dict[str, Any]:
-    folder = run_folder(root, job.key)
-    exists = (folder / "manifest.json").is_file()
+def _prepare(root: Path, job: Job) -> tuple[RunFolder, dict[str, Any]]:
+    folder = RunFolder(run_folder(root, job.key))
+    exists = folder.started()
     try:  # a cell folder without a manifest holds nothing (a kill before its first write)
-        return prepare(folder, job.config, resume=exists, force=not exists)
+        return folder, folder.prepare(job.config, resume=exists, force=not exists)
     except CdsimError as exc:
         raise CdsimError(f"cell {job.key}: {exc}") from None
 
@@ -874,8 +822,8 @@ def _prepare(root: Path, job: Job) -> dict[str, Any]:
 def play(root: Path, todo: Sequence[Job], jobs: int, backend: str,
          on_chunk: OnChunk | None = None) -> None:
     """Play the unfinished chunks of every run in ``todo`` (folders under ``root/cells``) in
-    the one work queue (``runner.play_queue``); used by studies and ladders."""
-    runs = {job.key: (run_folder(root, job.key), _prepare(root, job)) for job in todo}
+    the one work queue (``cdsim.batch.queue.play_queue``); used by studies and ladders."""
+    runs = {job.key: _prepare(root, job) for job in todo}
     tick = None if on_chunk is None else (lambda key, _index, games: on_chunk(key, games))
     play_queue(runs, jobs, backend, tick, f"finished chunks are kept in {root}")
 
@@ -890,6 +838,6 @@ def write_template(path: Path) -> None:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
-__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant", "complete",
+__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant",
            "load_study", "open_folder", "plan", "read_study_manifest", "resolve", "run",
            "run_folder", "write_template"]

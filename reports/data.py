@@ -15,9 +15,9 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
+from cdsim.batch.folder import RunFolder, part_schema
 from cdsim.errors import CdsimError
 from cdsim.records import BREAKDOWN, SEAT_FIELDS
-from cdsim.runner import MANIFEST, part_path, part_schema, read_manifest
 
 NEEDED = (*SEAT_FIELDS, "game", "setup", "players", "tiebreak")
 TEXT_COLUMNS = ("strategy",)
@@ -93,9 +93,8 @@ def open_run(path: Path) -> Run:
         raise CdsimError(f"{path}: no such run folder")
     if not path.is_dir():
         raise CdsimError(f"{path}: not a folder (give the run folder made by cdsim simulate)")
-    if not (path / MANIFEST).is_file():
-        raise CdsimError(f"{path}: not a run folder (no {MANIFEST}); make one with cdsim simulate")
-    manifest = read_manifest(path)
+    folder = RunFolder(path)
+    manifest = folder.read()
     try:
         config = manifest["config"]
         players = int(config["players"])
@@ -103,11 +102,11 @@ def open_run(path: Path) -> Run:
         chunks = [tuple(c) for c in manifest["chunks"]]
         finished = sorted(int(i) for i in manifest["finished"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise CdsimError(f"{path / MANIFEST}: incomplete manifest ({exc})") from None
+        raise CdsimError(f"{folder.manifest_path}: incomplete manifest ({exc})") from None
     if not finished:
         raise CdsimError(f"{path}: the run has no finished games yet; "
                          "continue it with cdsim simulate --out ... --resume")
-    parts = tuple(part_path(path, i) for i in finished)
+    parts = tuple(folder.part(i) for i in finished)
     for i, part in zip(finished, parts, strict=True):
         check_part(part, i, chunks[i][0], chunks[i][1], players)
     games = sum(chunks[i][1] - chunks[i][0] for i in finished)

@@ -41,9 +41,10 @@ import polars as pl
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
+from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.ladder import from_manifest, read_ladder_manifest
-from cdsim.study import complete, run_folder
+from cdsim.study import run_folder
 from reports.charts import COLOURS, _png
 from reports.data import open_run
 from reports.report import Doc, pct, publish, save
@@ -255,7 +256,7 @@ def analyse(root: Path, resamples: int = RESAMPLES) -> LadderResult:
         raise CdsimError(f"--resamples must be at least 10, got {resamples}")
     manifest = read_ladder_manifest(root)
     ladder = from_manifest(manifest)
-    missing = [p["key"] for p in manifest["pairings"] if not complete(run_folder(root, p["key"]))]
+    missing = [p["key"] for p in manifest["pairings"] if not RunFolder(run_folder(root, p["key"])).complete()]
     if missing:
         raise CdsimError(f"{root}: {len(missing)} pairings are unfinished ({', '.join(missing[:3])}"
                          f"{', ...' if len(missing) > 3 else ''}); continue with cdsim ladder "

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from cdsim.analysis import sequential as seq
+from cdsim.batch.folder import atomic_write
 from cdsim.errors import CdsimError
-from cdsim.runner import atomic_write
 from reports import balance, charts, tables
 from reports.data import Run, SeatArrays, open_run, seat_arrays
 from reports.stats import power_analysis

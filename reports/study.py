@@ -35,8 +35,9 @@ import numpy as np
 
 from cdsim.analysis import sequential as seq
 from cdsim.analysis.sequential import CellGames, WinTable
+from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
-from cdsim.study import complete, read_study_manifest, run_folder, stage_games
+from cdsim.study import read_study_manifest, run_folder, stage_games
 from reports import charts
 from reports.data import open_run, seat_arrays
 from reports.report import Doc, publish, save
@@ -136,7 +137,7 @@ def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResul
     runs: list[tuple[str, ...]] = []
     for stage in state["stages"]:
         folders = [run_folder(root, k) for k in stage["runs"]]
-        if not all(complete(f) for f in folders):
+        if not all(RunFolder(f).complete() for f in folders):
             break
         played.append(stage_games(reader, folders))
         runs.append(tuple(stage["runs"]))

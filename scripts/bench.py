@@ -41,7 +41,8 @@ LINEUPS = (("random", ["random"] * 4), ("scripted mix", MIX))
 
 def core_ms(scale: int) -> dict[str, float]:
     """The core through the binding, one chunk on one core: best of 3 passes, ms/game."""
-    from cdsim.runner import RunConfig, core_chunk_frame
+    from cdsim.batch.config import RunConfig
+    from cdsim.batch.queue import core_chunk_frame
 
     print(f"reference loop: {reference_ms():.1f} ms (the machine's speed now; lower is faster)",
           flush=True)
@@ -64,7 +65,8 @@ def table_ms(scale: int) -> None:
     """A table of three greedy and one Python strategy (strategies.example:Builder): the
     greedy seats play natively on the core, the Python seat on the Python rules' view of
     the same game (cdsim.engine.table), beside the core alone with four greedy."""
-    from cdsim.runner import RunConfig, play_chunk_frame
+    from cdsim.batch.config import RunConfig
+    from cdsim.batch.queue import play_chunk_frame
 
     games = 200 // scale
     figures = {}
@@ -87,7 +89,8 @@ def player_cost(scale: int) -> None:
     """Cost per 4-player game per seat of greedy, learned and mcts on the core (through the
     binding, one core): a game with one seat of the player and three greedy, less three
     quarters of a game of four greedy; best of 2 passes (mcts: 1 pass, few games)."""
-    from cdsim.runner import RunConfig, core_chunk_frame
+    from cdsim.batch.config import RunConfig
+    from cdsim.batch.queue import core_chunk_frame
 
     def per_game(lineup: list[str], games: int, passes: int) -> float:
         config = RunConfig(players=4, games=games, seed=1, strategies=tuple(lineup))

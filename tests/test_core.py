@@ -9,9 +9,10 @@ import polars as pl
 import pytest
 
 from cdsim import core
+from cdsim.batch.config import RunConfig, engine_for
+from cdsim.batch.queue import core_chunk_frame, play_chunk_table
 from cdsim.errors import CdsimError
 from cdsim.records import digest_rows
-from cdsim.runner import RunConfig, core_chunk_frame, engine_for, play_chunk_table
 from tests.conftest import core_or_skip
 
 LINEUPS = {

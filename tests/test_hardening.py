@@ -270,6 +270,28 @@ def test_bad_cells_in_a_study_manifest(tmp_path: Path, monkeypatch: pytest.Monke
         refused(["study", "report", str(folder)], monkeypatch, capsys, str(folder), expect)
 
 
+def test_bad_pairings_in_a_ladder_manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from cdsim.ladder import LADDER_MANIFEST
+
+    folder = tmp_path / "ladder"
+    folder.mkdir()
+    settings = {"players": 2, "strategies": ["greedy", "villa"], "games": 2, "seed": 0,
+                "chunk_size": 100, "strategy_params": None, "components": None}
+    good = {"key": "greedy-vs-villa", "lineup": ["greedy", "villa"],
+            "run": "cells/greedy-vs-villa"}
+    for ladder, pairings, expect in (
+            (settings, "nope", "pairings"),
+            (settings, [{**good, "lineup": "greedy"}], "pairings.0.lineup"),
+            (settings, [{**good, "key": "a/../../b"}], "pairings.0.key"),
+            (settings, [{**good, "run": "/etc"}], "pairings: bad key or run"),
+            ({**settings, "players": "2"}, [good], "ladder.players"),
+            ({**settings, "games": 0}, [good], "ladder.games")):
+        (folder / LADDER_MANIFEST).write_text(json.dumps({"ladder": ladder, "pairings": pairings}))
+        refused(["ladder", "--out", str(folder), "--resume"], monkeypatch, capsys, str(folder),
+                expect)
+
+
 # -- one writer per folder ----------------------------------------------------------------
 
 def test_a_second_writer_is_refused_and_nothing_is_deleted(
@@ -277,7 +299,7 @@ def test_a_second_writer_is_refused_and_nothing_is_deleted(
         capsys: pytest.CaptureFixture[str]) -> None:
     from filelock import FileLock
 
-    from cdsim.runner import LOCK
+    from cdsim.batch.folder import LOCK
 
     run = _copy(finished_run, tmp_path)
     before = sorted(p.name for p in (run / "games").iterdir())
@@ -301,7 +323,7 @@ def test_a_second_writer_is_refused_and_nothing_is_deleted(
 
 def test_a_folder_stopped_before_its_manifest_starts_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from cdsim.runner import LOCK
+    from cdsim.batch.folder import LOCK
 
     run = tmp_path / "run"
     (run / "games").mkdir(parents=True)  # what a kill -9 before the manifest leaves

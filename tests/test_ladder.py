@@ -16,16 +16,10 @@ import polars as pl
 import pytest
 
 from cdsim import ladder as lad
+from cdsim.batch.config import RunConfig, engine_for
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.queue import core_chunk_frame, play_chunk_table
 from cdsim.cli import main
-from cdsim.runner import (
-    RunConfig,
-    core_chunk_frame,
-    engine_for,
-    load_rows,
-    play_chunk_table,
-    read_manifest,
-    run_digest,
-)
 from reports import ladder as rl
 from strategies import registry
 from tests.conftest import core_or_skip
@@ -80,8 +74,8 @@ def test_two_player_ladder_end_to_end(tmp_path: Path) -> None:
     assert json.loads((root / "ladder.json").read_text()) == data
     for key, p in pairings.items():  # every pairing an ordinary, rotated run folder
         run = root / p["run"]
-        assert read_manifest(run)["config"]["rotate_seats"] and p["games"] == 24
-        rows = pl.DataFrame(load_rows(run))
+        assert RunFolder(run).read()["config"]["rotate_seats"] and p["games"] == 24
+        rows = pl.DataFrame(RunFolder(run).rows())
         assert set(rows["strategy"]) == set(key.split("-vs-"))
         seats = rows.group_by("strategy").agg(pl.col("seat").n_unique())["seat"].to_list()
         assert seats == [2, 2]  # each deal played both ways
@@ -231,7 +225,7 @@ def test_resume_after_an_interruption_equals_an_uninterrupted_ladder(tmp_path: P
     keys = sorted(p.name for p in (whole / "cells").iterdir())
     assert keys == sorted(p.name for p in (broken / "cells").iterdir()) and len(keys) == 3
     for key in keys:
-        assert run_digest(whole / "cells" / key) == run_digest(broken / "cells" / key), key
+        assert RunFolder(whole / "cells" / key).digest() == RunFolder(broken / "cells" / key).digest(), key
     first, second = rl.analyse(whole, 20), rl.analyse(broken, 20)
     assert first.rating.tolist() == second.rating.tolist()
     assert first.high.tolist() == second.high.tolist()  # the bootstrap is seeded too
@@ -242,7 +236,7 @@ def test_a_setting_spelled_with_at_is_its_own_entry(tmp_path: Path) -> None:
     spec = lad.Ladder(players=2, strategies=names, games=8, seed=1, chunk_size=8)
     lad.run(spec, tmp_path / "at", jobs=1)
     run = tmp_path / "at" / "cells" / "-vs-".join(names)
-    assert set(pl.DataFrame(load_rows(run))["strategy"]) == set(names)
+    assert set(pl.DataFrame(RunFolder(run).rows())["strategy"]) == set(names)
     result = rl.analyse(tmp_path / "at", 10)
     assert set(result.names) == set(names) and result.anchor is None
     assert sum(result.rating) == pytest.approx(0)  # no random: the mean is 0

@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 from cdsim import core
+from cdsim.batch.config import RunConfig, engine_for
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.queue import play_chunk_frame, play_chunk_table
 from cdsim.errors import CdsimError
-from cdsim.runner import RunConfig, engine_for, play_chunk_frame, play_chunk_table, run_digest
 from strategies.registry import CORE_ONLY, make_strategy, parse_params
 from tests.conftest import core_or_skip
 
@@ -58,7 +60,7 @@ def test_jobs_do_not_change_mcts_games(tmp_path: Path) -> None:
     for jobs in ("1", "2"):
         out = cdsim("simulate", "--out", str(tmp_path / jobs), "--jobs", jobs, *args)
         assert out.returncode == 0, out.stderr
-        digests.append(run_digest(tmp_path / jobs))
+        digests.append(RunFolder(tmp_path / jobs).digest())
     assert digests[0] == digests[1]
 
 

@@ -16,9 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
+from cdsim.batch.config import RunConfig
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.queue import run_chunks
 from cdsim.errors import CdsimError
 from cdsim.records import SEAT_FIELDS
-from cdsim.runner import RunConfig, load_rows, part_path, prepare, run_chunks, write_manifest
 from reports import balance, tables
 from reports.data import SeatArrays, open_run, seat_arrays
 from reports.report import write
@@ -68,12 +70,12 @@ def write_run(path: Path, games: list[list[tuple[int, int, int]]], start_vp: tup
     (path / "games").mkdir(parents=True)
     chunks = [(i, min(i + chunk, len(games))) for i in range(0, len(games), chunk)]
     for i, (a, b) in enumerate(chunks):
-        pl.DataFrame([r for r in rows if a <= int(r["game"]) < b]).write_parquet(part_path(path, i))  # type: ignore[call-overload]
+        pl.DataFrame([r for r in rows if a <= int(r["game"]) < b]).write_parquet(RunFolder(path).part(i))  # type: ignore[call-overload]
     config = {"players": n, "games": len(games), "seed": 1, "strategies": list(strategies),
               "strategy_pool": [], "start_vp": list(start_vp), "rotate_seats": False,
               "components": None, "chunk_size": chunk, "strategy_params": None,
               "components_digest": "x" * 64}
-    write_manifest(path, {"config": config, "config_identity": config, "seed": 1,
+    RunFolder(path).write({"config": config, "config_identity": config, "seed": 1,
                           "versions": {"cdsim": "test"}, "components_digest": "x" * 64,
                           "components_default": True, "chunks": chunks,
                           "finished": list(range(len(chunks))), "wall_seconds": 1.5,
@@ -222,7 +224,7 @@ def _simulate(run: Path, start_vp: tuple[int, ...], games: int = 45) -> Path:
     n = len(start_vp)
     config = RunConfig(players=n, games=games, seed=11, strategies=("random",) * n,
                        start_vp=start_vp, chunk_size=15)
-    run_chunks(run, prepare(run, config, False, False), 1, "loky")
+    run_chunks(RunFolder(run), RunFolder(run).prepare(config, False, False), 1, "loky")
     return run
 
 
@@ -233,7 +235,7 @@ def test_rerank_matches_a_real_resimulation(tmp_path: Path) -> None:
     recommended = balance.analyse(open_run(base), arrays, 0.02).recommended.vector
     for vector in {recommended, (13, 9, 8), (8, 8, 8)}:
         again = _simulate(tmp_path / "v{}_{}_{}".format(*vector), vector)
-        rows = load_rows(again)
+        rows = RunFolder(again).rows()
         real = np.array([r["won"] for r in rows]).reshape(-1, 3)
         assert (balance.winners(arrays, vector) == np.argmax(real, axis=1)).all(), vector
         final = np.array([r["final_vp"] for r in rows]).reshape(-1, 3)
@@ -300,11 +302,11 @@ def test_bad_run_folders_give_one_line(hand: Path, tmp_path: Path) -> None:
     assert "no finished games" in one_line_exit_2(cdsim("report", str(hand)))
     manifest["finished"] = [0, 1, 2]
     (hand / "manifest.json").write_text(json.dumps(manifest))
-    part_path(hand, 1).write_bytes(b"not parquet")
+    RunFolder(hand).part(1).write_bytes(b"not parquet")
     assert "corrupt" in one_line_exit_2(cdsim("report", str(hand)))
-    assert part_path(hand, 1).exists()  # nothing is deleted
+    assert RunFolder(hand).part(1).exists()  # nothing is deleted
     (tmp_path / "file").write_text("")
-    part_path(hand, 1).unlink()
+    RunFolder(hand).part(1).unlink()
     manifest["finished"] = [0, 2]
     (hand / "manifest.json").write_text(json.dumps(manifest))
     assert "cannot write" in one_line_exit_2(cdsim("report", str(hand), "--out",

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cdsim.runner import RunConfig, load_rows, prepare, read_manifest, run_chunks, run_digest
+from cdsim.batch.config import RunConfig
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.queue import run_chunks
 
 BASE = ["--players", "3", "--games", "24", "--strategies", "random,greedy,random",
         "--seed", "11", "--chunk-size", "5"]
@@ -23,16 +25,16 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     run = tmp_path_factory.mktemp("runs") / "ref"
     out = cdsim("simulate", "--out", str(run), "--jobs", "1", *BASE)
     assert out.returncode == 0, out.stderr
-    return run, run_digest(run)
+    return run, RunFolder(run).digest()
 
 
 def test_rows_schema_and_counts(reference: tuple[Path, str]) -> None:
-    rows = load_rows(reference[0])
+    rows = RunFolder(reference[0]).rows()
     assert len(rows) == 24 * 3
     for key in ("game", "setup", "seat", "strategy", "start_vp", "final_vp", "vp_cards",
                 "vp_phase4", "rank", "won", "scroll", "stack", "bread_moves", "tiebreak"):
         assert key in rows[0]
-    manifest = read_manifest(reference[0])
+    manifest = RunFolder(reference[0]).read()
     assert manifest["finished"] == [0, 1, 2, 3, 4] and manifest["seed"] == 11
     assert manifest["components_default"] is True and "polars" in manifest["versions"]
     assert "cdsim build" not in manifest["versions"]  # one build: the core plays every game
@@ -41,7 +43,7 @@ def test_rows_schema_and_counts(reference: tuple[Path, str]) -> None:
 def test_jobs_do_not_change_rows(reference: tuple[Path, str], tmp_path: Path) -> None:
     out = cdsim("simulate", "--out", str(tmp_path / "j2"), "--jobs", "2", *BASE)
     assert out.returncode == 0, out.stderr
-    assert run_digest(tmp_path / "j2") == reference[1]
+    assert RunFolder(tmp_path / "j2").digest() == reference[1]
 
 
 def test_interrupt_and_resume_gives_the_same_rows(reference: tuple[Path, str],
@@ -49,25 +51,25 @@ def test_interrupt_and_resume_gives_the_same_rows(reference: tuple[Path, str],
     run = tmp_path / "killed"
     config = RunConfig(players=3, games=24, seed=11, strategies=("random", "greedy", "random"),
                        chunk_size=5)
-    manifest = prepare(run, config, resume=False, force=False)
+    manifest = RunFolder(run).prepare(config, resume=False, force=False)
 
     def stop_after_two(index: int, n: int) -> None:
-        if len(read_manifest(run)["finished"]) >= 2:
+        if len(RunFolder(run).read()["finished"]) >= 2:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_chunks(run, manifest, 1, "loky", stop_after_two)
-    assert len(read_manifest(run)["finished"]) == 2
+        run_chunks(RunFolder(run), manifest, 1, "loky", stop_after_two)
+    assert len(RunFolder(run).read()["finished"]) == 2
     out = cdsim("simulate", "--out", str(run), "--resume", "--jobs", "2")
     assert out.returncode == 0, out.stderr
-    assert run_digest(run) == reference[1]
+    assert RunFolder(run).digest() == reference[1]
 
 
 def test_rotate_seats_plays_each_setup_in_every_rotation(tmp_path: Path) -> None:
     out = cdsim("simulate", "--out", str(tmp_path / "rot"), "--players", "2", "--games", "6",
                 "--strategies", "greedy,random", "--rotate-seats", "--jobs", "1")
     assert out.returncode == 0, out.stderr
-    rows = load_rows(tmp_path / "rot")
+    rows = RunFolder(tmp_path / "rot").rows()
     by_setup: dict[int, set[tuple[int, str]]] = {}
     for r in rows:
         by_setup.setdefault(r["setup"], set()).add((r["seat"], r["strategy"]))
@@ -80,8 +82,8 @@ def test_strategy_pool_is_reproducible(tmp_path: Path) -> None:
     args = ["--players", "2", "--games", "8", "--strategy-pool", "random,greedy", "--jobs", "1"]
     cdsim("simulate", "--out", str(tmp_path / "a"), *args)
     cdsim("simulate", "--out", str(tmp_path / "b"), "--chunk-size", "3", *args)
-    assert run_digest(tmp_path / "a") == run_digest(tmp_path / "b")
-    assert {r["strategy"] for r in load_rows(tmp_path / "a")} == {"random", "greedy"}
+    assert RunFolder(tmp_path / "a").digest() == RunFolder(tmp_path / "b").digest()
+    assert {r["strategy"] for r in RunFolder(tmp_path / "a").rows()} == {"random", "greedy"}
 
 
 def test_run_file_with_flag_override(tmp_path: Path) -> None:
@@ -90,7 +92,7 @@ def test_run_file_with_flag_override(tmp_path: Path) -> None:
                         'strategies = ["random", "random"]\nseed = 3\n')
     out = cdsim("simulate", "--config", str(run_file), "--games", "6", "--jobs", "1")
     assert out.returncode == 0, out.stderr
-    assert len(load_rows(tmp_path / "cfg")) == 12
+    assert len(RunFolder(tmp_path / "cfg").rows()) == 12
 
 
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask extra")
@@ -101,7 +103,7 @@ def test_dask_backend_gives_the_same_rows(reference: tuple[Path, str], tmp_path:
         out = cdsim("simulate", "--out", str(tmp_path / "dask"), "--backend", "dask",
                     "--scheduler", cluster.scheduler_address, *BASE)
     assert out.returncode == 0, out.stderr
-    assert run_digest(tmp_path / "dask") == reference[1]
+    assert RunFolder(tmp_path / "dask").digest() == reference[1]
 
 
 def _one_line_exit_2(out: subprocess.CompletedProcess[str]) -> None:
@@ -138,7 +140,7 @@ def test_one_strategy_name_fills_every_seat(tmp_path: Path) -> None:
     out = cdsim("simulate", "--out", str(tmp_path / "one"), "--players", "3", "--games", "2",
                 "--strategies", "random", "--jobs", "1")
     assert out.returncode == 0, out.stderr
-    assert read_manifest(tmp_path / "one")["config"]["strategies"] == ["random"] * 3
+    assert RunFolder(tmp_path / "one").read()["config"]["strategies"] == ["random"] * 3
 
 
 def test_resume_without_a_run_says_so(tmp_path: Path) -> None:
@@ -161,7 +163,7 @@ def test_existing_run_is_never_overwritten(reference: tuple[Path, str]) -> None:
     _one_line_exit_2(cdsim("simulate", "--out", str(run), *BASE))
     other = [*BASE[:-1], "7"]  # another chunk size: a different configuration
     _one_line_exit_2(cdsim("simulate", "--out", str(run), "--resume", *other))
-    assert run_digest(run) == digest
+    assert RunFolder(run).digest() == digest
 
 
 def test_corrupt_part_is_reported_and_kept(reference: tuple[Path, str], tmp_path: Path) -> None:
@@ -188,7 +190,7 @@ def test_a_failing_user_strategy_is_one_line_and_keeps_finished_chunks(tmp_path:
     _one_line_exit_1(out)
     message = out.stderr
     assert f"strategy '{spec}' (seat 2) raised ValueError: odd deal in choose_start" in message
-    finished = read_manifest(run)["finished"]
+    finished = RunFolder(run).read()["finished"]
     assert 0 < len(finished) < 8  # some deals are odd, some even: the good chunks are kept
     assert f"{len(finished)} finished chunks are kept" in message
     assert sorted(int(p.stem[5:]) for p in (run / "games").glob("part-*.parquet")) == finished

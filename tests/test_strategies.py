@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
+from cdsim.batch.config import RunConfig
+from cdsim.batch.queue import play_chunk_frame
 from cdsim.engine.table import Table
 from cdsim.errors import CdsimError
 from cdsim.records import GameRecord, digest_rows
-from cdsim.runner import RunConfig, play_chunk_frame
 from cdsim.testing import check_strategy
 from strategies.example import Builder, Random
 from strategies.registry import (

@@ -16,9 +16,9 @@ import pytest
 
 from cdsim import study as st
 from cdsim.analysis import sequential as seq
+from cdsim.batch.folder import RunFolder
 from cdsim.cli import main
 from cdsim.components import DATA_DIR
-from cdsim.runner import read_manifest, run_digest
 from reports import study as rs
 from reports.study import Reader, write
 
@@ -85,7 +85,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
         assert c["rulebook"] == {2: [8, 9], 3: [8, 9, 13]}[players]  # R2.7
         assert c["vector"][0] == 8  # only differences matter: seat 1 kept
         # every stage is an ordinary run folder on fresh deals: a seed of its own
-        seeds = [read_manifest(root / r)["config"]["seed"] for s in c["stages"] for r in s["runs"][:1]]
+        seeds = [RunFolder(root / r).read()["config"]["seed"] for s in c["stages"] for r in s["runs"][:1]]
         assert seeds[0] == 5 and len(set(seeds)) == len(seeds)
         assert c["games"] == sum(s["games"] for s in c["stages"])
         assert c["games"] == c["games_fit"] + c["games_confirm"]
@@ -94,7 +94,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
     mix2 = cells[(2, "mix")]
     assert sorted(map(tuple, mix2["lineups"])) == [("greedy", "bread"), ("greedy", "landscape"),
                                                    ("landscape", "bread")]
-    first = [read_manifest(root / r)["config"] for r in mix2["stages"][0]["runs"]]
+    first = [RunFolder(root / r).read()["config"] for r in mix2["stages"][0]["runs"]]
     assert {(c["seed"], c["games"], c["rotate_seats"]) for c in first} == {(5, 60, True)}
     assert {tuple(c["strategies"]) for c in first} == set(map(tuple, mix2["lineups"]))
     # the answer first: the page opens with one box per player count
@@ -141,7 +141,7 @@ def test_resume_after_a_kill_equals_an_uninterrupted_study(tmp_path: Path) -> No
     assert runs == sorted(p.name for p in (broken / "cells").iterdir())
     assert any("+s2" in r for r in runs)  # stages were played
     for name in runs:  # the same rows with --jobs 1 and 2, killed and resumed or not
-        assert run_digest(whole / "cells" / name) == run_digest(broken / "cells" / name), name
+        assert RunFolder(whole / "cells" / name).digest() == RunFolder(broken / "cells" / name).digest(), name
     same = [json.loads((r / st.STUDY_MANIFEST).read_text())["cells"] for r in (whole, broken)]
     assert same[0] == same[1]
     assert all(c["decision"] is not None for c in same[0])
@@ -259,9 +259,9 @@ def test_paired_variant_equal_to_the_base_differs_by_exactly_zero(tmp_path: Path
         assert c["difference"]["games"] == base["games"]
         assert c["decision"] == base["decision"] and c["vector"] == base["vector"]  # its own
         for mine, theirs in zip(c["stages"], base["stages"], strict=True):
-            assert [run_digest(root / r) for r in mine["runs"]] == \
-                [run_digest(root / r) for r in theirs["runs"]]
-        assert read_manifest(root / c["stages"][0]["runs"][0])["config"]["components"] == \
+            assert [RunFolder(root / r).digest() for r in mine["runs"]] == \
+                [RunFolder(root / r).digest() for r in theirs["runs"]]
+        assert RunFolder(root / c["stages"][0]["runs"][0]).read()["config"]["components"] == \
             str(copy.resolve())
     md = (root / "study.md").read_text()
     assert "## Variants" in md and "base verdict" in md and "+0.0 [+0.0, +0.0]" in md

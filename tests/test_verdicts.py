@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+from cdsim.batch.config import RunConfig
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.queue import run_chunks
 from cdsim.cli import main
-from cdsim.runner import RunConfig, part_path, prepare, read_manifest, run_chunks, write_manifest
 from reports.balance import pool
 from reports.data import open_run, seat_arrays
 from reports.report import write as write_report
@@ -24,7 +26,7 @@ def simulate(run: Path, seed: int, games: int = 60, start_vp: tuple[int, ...] = 
              ) -> Path:
     config = RunConfig(players=3, games=games, seed=seed, strategies=("greedy", "landscape", "bread"),
                        start_vp=start_vp, rotate_seats=True, chunk_size=15)
-    run_chunks(run, prepare(run, config, False, False), 1, "loky")
+    run_chunks(RunFolder(run), RunFolder(run).prepare(config, False, False), 1, "loky")
     return run
 
 
@@ -98,7 +100,7 @@ def test_balance_pools_runs_and_prints_a_confirm_command_that_runs(
                               text=True, check=False)
         assert done.returncode == 0, done.stderr
     confirm = Path(shlex.split(simulate_cmd)[-1])
-    assert read_manifest(confirm)["config"]["start_vp"] == data["recommended"]["start_vp"]
+    assert RunFolder(confirm).read()["config"]["start_vp"] == data["recommended"]["start_vp"]
     code, out, _ = cli(["balance", str(one), str(two), "--tolerance", "0.3", "--radius", "3"],
                        monkeypatch, capsys)
     assert code == 0 and "2 runs pooled" in out and "  cdsim simulate --players 3" in out
@@ -116,10 +118,10 @@ def test_balance_refuses_other_setups_and_warns_on_partial_runs(
     code, _, err = cli(["balance", str(one), str(one)], monkeypatch, capsys)
     assert code == 2 and "given twice" in err
     partial = simulate(tmp_path / "partial", 3)
-    manifest = read_manifest(partial)
+    manifest = RunFolder(partial).read()
     manifest["finished"] = manifest["finished"][:-1]
-    part_path(partial, len(manifest["chunks"]) - 1).unlink()
-    write_manifest(partial, manifest)
+    RunFolder(partial).part(len(manifest["chunks"]) - 1).unlink()
+    RunFolder(partial).write(manifest)
     code, _, err = cli(["balance", str(one), str(partial), "--tolerance", "0.3", "--radius", "2"],
                        monkeypatch, capsys)
     assert code == 0 and f"{partial}: partial run, 45 of 60 games" in err

@@ -145,14 +145,14 @@ def _stopped() -> None:
 
 
 def _clear_worker_notes() -> None:
-    runner = sys.modules.get("cdsim.runner")
-    if runner is not None:
-        runner.clear_notes()
+    queue = sys.modules.get("cdsim.batch.queue")
+    if queue is not None:
+        queue.clear_notes()
 
 
 def _mark_driver() -> None:
     """The workers this process starts keep a note of where they are for it (read if one
-    dies: cdsim.runner.dead_worker_note); the notes go when it ends."""
+    dies: cdsim.batch.queue.dead_worker_note); the notes go when it ends."""
     if os.environ.get("CDSIM_DRIVER") != str(os.getpid()):
         import atexit
 
@@ -166,8 +166,8 @@ def _worker_died(exc: BaseException) -> None:
     import re
 
     _stop_workers()
-    runner = sys.modules.get("cdsim.runner")
-    note = runner.dead_worker_note() if runner is not None else None
+    queue = sys.modules.get("cdsim.batch.queue")
+    note = queue.dead_worker_note() if queue is not None else None
     codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(exc))
     how = f" (exit code {codes.group(1)})" if codes else ""
     doing = f": {note}" if note else ""

@@ -79,7 +79,8 @@ def ladder(
     Ctrl-C keeps every finished chunk and --resume continues; the rows are identical for
     any --jobs."""
     from cdsim import ladder as lad
-    from cdsim.runner import check_jobs, check_out, folder_lock
+    from cdsim.batch.config import check_jobs
+    from cdsim.batch.folder import RunFolder, check_out
     from reports.ladder import as_json as ladder_json
     from reports.ladder import format_text
     from reports.ladder import write as write_ladder
@@ -115,7 +116,7 @@ def ladder(
                          "to start one")
     resume_hint(root, lad.LADDER_MANIFEST, f"cdsim ladder --out {root} --resume")
     start = time.perf_counter()
-    with folder_lock(check_out(root), "ladder"), \
+    with RunFolder(root, lad.LADDER).lock(), \
             StudyProgress("ladder", f"ladder {spec.players}p", quiet=quiet) as progress:
         # a stop: app.main names the folder and the --resume command (resume_hint above)
         lad.run(spec, root, jobs, "loky", resume, force, progress.chunk, progress.plan)

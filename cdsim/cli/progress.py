@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from cdsim.errors import CdsimError
+
+if TYPE_CHECKING:
+    from cdsim.batch.folder import RunFolder
 
 
 def _plain_seconds() -> float:
@@ -111,11 +113,11 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def run_with_progress(run: Path, manifest: dict[str, Any], jobs: int, backend: str,
+def run_with_progress(run: RunFolder, manifest: dict[str, Any], jobs: int, backend: str,
                       games: int, quiet: bool = False) -> None:
     """Play a run folder's unfinished chunks with progress on stderr; the summary line on
     stdout. A stop keeps the finished chunks (exit 130 with the resume hint)."""
-    from cdsim.runner import run_chunks
+    from cdsim.batch.queue import run_chunks
 
     done = sum(b - a for i, (a, b) in enumerate(manifest["chunks"]) if i in manifest["finished"])
     progress = Progress("simulating", quiet=quiet)
@@ -125,22 +127,20 @@ def run_with_progress(run: Path, manifest: dict[str, Any], jobs: int, backend: s
                               lambda index, n: progress.advance(n, f"chunk {index}"))
     except KeyboardInterrupt:
         progress.close()
-        saved = len(read_manifest_safe(run))
-        print(f"cdsim: interrupted; {saved} chunks saved in {run}: continue with --resume",
+        saved = len(finished_chunks(run))
+        print(f"cdsim: interrupted; {saved} chunks saved in {run.path}: continue with --resume",
               file=sys.stderr)
         sys.exit(130)
     finally:
         progress.close()
     wall = time.perf_counter() - progress.start
-    print(f"{games} games in {run} ({progress.played} played now in {wall:.1f} s, "
+    print(f"{games} games in {run.path} ({progress.played} played now in {wall:.1f} s, "
           f"{progress.played / max(wall, 1e-9):.0f} games/s)")
 
 
-def read_manifest_safe(run: Path) -> list[int]:
-    from cdsim.runner import read_manifest
-
+def finished_chunks(run: RunFolder) -> list[int]:
     try:
-        return list(read_manifest(run)["finished"])
+        return list(run.read()["finished"])
     except CdsimError:
         return []
 

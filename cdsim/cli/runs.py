@@ -61,7 +61,8 @@ def simulate(
         "else a line every few seconds).")] = False,
 ) -> None:
     """Play a batch of games in parallel into a run folder (Parquet parts + manifest)."""
-    from cdsim.runner import check_jobs, check_out, folder_lock, prepare, read_manifest, unstarted
+    from cdsim.batch.config import check_jobs, config_from_manifest
+    from cdsim.batch.folder import RunFolder, check_out
 
     use_decision_timeout(decision_timeout)
     given = {k: v for k, v in {
@@ -73,31 +74,30 @@ def simulate(
     settings = _run_file(config) | given
     if "out" not in settings:
         raise CdsimError("--out is required (the run folder to create)")
-    run = check_out(Path(str(settings.pop("out"))))
-    if resume and not (run / "manifest.json").exists():
-        if not run.is_dir() or not unstarted(run):
-            raise CdsimError(f"{run}: no run to resume (no manifest.json); drop --resume to "
+    run = RunFolder(check_out(Path(str(settings.pop("out")))))
+    if resume and not run.started():
+        if not run.path.is_dir() or not run.unstarted():
+            raise CdsimError(f"{run.path}: no run to resume (no manifest.json); drop --resume to "
                              "start one")
         if not given.keys() - {"out"} and config is None:  # stopped before its manifest
-            raise CdsimError(f"{run}: the run was stopped before it began (no manifest.json): "
+            raise CdsimError(f"{run.path}: the run was stopped before it began (no manifest.json): "
                              "give its flags (--players, --games, --strategies, ...) to start it")
-    if resume and not given.keys() - {"out"} and (run / "manifest.json").exists():
+    if resume and not given.keys() - {"out"} and run.started():
         from dataclasses import replace
 
         from cdsim.engine.table import decision_timeout as time_limit
-        from cdsim.runner import config_from_manifest
         # its own settings; the time limit is this command's
-        run_config = replace(config_from_manifest(read_manifest(run)),
+        run_config = replace(config_from_manifest(run.read()),
                              decision_timeout=time_limit())
     else:
         run_config = _run_config(settings)
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
     check_jobs(jobs)
-    resume_hint(run, "manifest.json", f"cdsim simulate --out {run} --resume")
+    resume_hint(run.path, run.kind.manifest, f"cdsim simulate --out {run.path} --resume")
     run_config.validate()  # before the folder is made
-    with dask_backend(backend, scheduler), folder_lock(run):
-        manifest = prepare(run, run_config, resume, force)
+    with dask_backend(backend, scheduler), run.lock():
+        manifest = run.prepare(run_config, resume, force)
         run_with_progress(run, manifest, jobs, backend, run_config.games, quiet)
 
 
@@ -157,7 +157,7 @@ _RUN_FILE_TYPES = {
 
 
 def _run_config(settings: dict[str, Any]) -> Any:
-    from cdsim.runner import RunConfig
+    from cdsim.batch.config import RunConfig
     from strategies.registry import make_strategy, parse_params
 
     def names(key: str) -> tuple[str, ...]:

@@ -92,7 +92,8 @@ def study_run(
 
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
-    from cdsim.runner import check_jobs, check_out, folder_lock
+    from cdsim.batch.config import check_jobs
+    from cdsim.batch.folder import RunFolder, check_out
 
     check_jobs(jobs)
     use_decision_timeout(decision_timeout)  # every cell's runs record it
@@ -103,7 +104,7 @@ def study_run(
         raise CdsimError(f"{root}: no study to resume (no {st.STUDY_MANIFEST}); drop --resume "
                          "to start one")
     start = time.perf_counter()
-    with dask_backend(backend, scheduler), folder_lock(check_out(root), "study"), \
+    with dask_backend(backend, scheduler), RunFolder(root, st.STUDY).lock(), \
             StudyProgress(spec.name, quiet=quiet) as progress:
         # a stop: app.main names the folder and the --resume command (resume_hint above)
         manifest = st.run(spec, root, Reader(), jobs, backend, resume, force,

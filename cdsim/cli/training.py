@@ -9,11 +9,12 @@ from typing import Annotated
 
 import typer
 
+from cdsim.batch.config import check_jobs
+from cdsim.batch.folder import atomic_write
 from cdsim.cli.app import STOPPED, ComponentsOpt, _parse_ints, app
 from cdsim.cli.progress import Progress
 from cdsim.components import load_components
 from cdsim.errors import CdsimError
-from cdsim.runner import atomic_write, check_jobs
 from cdsim.train import DEFAULT_WEIGHTS, Stage, TrainConfig
 from cdsim.train import train as run_training
 

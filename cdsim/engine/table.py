@@ -289,7 +289,7 @@ class Table:
     # a user strategy's time limit per decision, in seconds (None or 0: none)
     decision_timeout: float | None = None
     # told where a user strategy is deciding before its code runs, and None after
-    # (cdsim.runner: a worker's note, read by the driver should the worker die)
+    # (cdsim.batch.queue: a worker's note, read by the driver should the worker die)
     watch: Callable[[str | None], None] | None = None
     python: GameState | None = field(init=False, default=None)
 

@@ -1,0 +1,259 @@
+"""The one work queue (runs, studies and ladders): every unfinished chunk of every run goes
+to joblib workers (loky locally, Dask on a cluster); workers play games on the core and
+return rows; only the driver writes them (cdsim.batch.folder).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cdsim import core
+from cdsim.batch.config import (
+    RunConfig,
+    config_from_manifest,
+    engine_for,
+    lineup_for,
+    replay_command,
+)
+from cdsim.batch.folder import RunFolder
+from cdsim.engine.table import Table
+from cdsim.errors import StrategyFailure
+from cdsim.game import DEFAULT_START_VP
+from cdsim.records import SEAT_FIELDS
+from strategies.registry import make_lineup, parse_params, spec_overrides
+
+
+def _die_with_driver() -> None:
+    """Worker initializer: on Linux the kernel stops the worker when the process that
+    started it dies, even by kill -9 (else loky workers play on for minutes)."""
+    if sys.platform.startswith("linux"):
+        import contextlib
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):  # no prctl: they end when idle
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def worker_options(backend: str) -> dict[str, Any]:
+    """parallel_config's extra settings for a backend's workers (loky: die with the driver)."""
+    return {"initializer": _die_with_driver} if backend == "loky" else {}
+
+
+
+def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
+    """Games first..last-1 on the core, one at a time (worker side): a line-up with a
+    user's Python strategy (``cdsim.engine.table``: built-in seats play natively, the
+    Python strategy on the Python rules' view, in lock step). A strategy that fails
+    (anything in its code, its time limit, a choice not offered) is a StrategyFailure
+    naming the game, the decision and the command that replays it."""
+
+    overrides = parse_params(config.strategy_params)
+    rows: list[dict[str, Any]] = []
+    watch = _watcher()
+    for game in range(first, last):
+        setup, names = lineup_for(config, game)
+        table = None
+        try:
+            table = Table(config.components, make_lineup(names, config.players, overrides),
+                          config.seed, setup, config.start_vp, where=f"game {game}",
+                          decision_timeout=config.decision_timeout or None, watch=watch)
+            record = table.play()
+        except StrategyFailure as exc:  # named as the user gave it (module:Class)
+            name = names[exc.seat] if exc.seat >= 0 else exc.strategy
+            decision = "" if table is None else f" decision {table.core.decisions + 1}"
+            raise exc.located(name, f", game {game} (setup {setup}){decision}; replay it "
+                              f"with: {replay_command(config, game)}") from None
+        for row in record.rows():
+            row.update(game=game, setup=setup, seed=config.seed)
+            rows.append(row)
+    return rows
+
+
+# A worker that dies (a crash, a kill, os._exit called another way) says nothing: so while a
+# user strategy decides, a worker started by a cdsim driver keeps a one-line note of where
+# it is in a file of its own (DRIVER_ENV names the driver), which the driver reads when
+# joblib reports the worker dead (``dead_worker_note``; cdsim.cli.app sets DRIVER_ENV).
+DRIVER_ENV = "CDSIM_DRIVER"
+_NOTE: dict[str, int] = {}
+
+
+def notes_folder(driver: int) -> Path:
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / f"cdsim-{driver}-workers"
+
+
+def _watcher() -> Callable[[str | None], None] | None:
+    """The note keeper of this worker, or None where there is no driver to read notes
+    (the driver itself, --jobs 1, or a worker of another kind)."""
+    if os.environ.get(DRIVER_ENV) != str(os.getppid()):
+        return None
+    return _note
+
+
+def _note(text: str | None) -> None:
+    try:
+        if "fd" not in _NOTE:
+            folder = notes_folder(os.getppid())
+            folder.mkdir(exist_ok=True)
+            _NOTE["fd"] = os.open(folder / str(os.getpid()), os.O_CREAT | os.O_WRONLY, 0o600)
+        data = (text or "").encode("utf-8", "replace")[:2000] + b"\n"
+        os.pwrite(_NOTE["fd"], data.ljust(2048), 0)
+    except OSError:
+        pass  # a note is a courtesy: never fail a game for it
+
+
+def dead_worker_note() -> str | None:
+    """What a dead worker of this driver was doing, if it was in a user strategy's decision
+    (the notes of workers that ended normally are empty): a last word ("!...", written by
+    a worker that stopped itself) first, else the note left longest ago (loky stops the
+    other workers after the first death)."""
+    folder = notes_folder(os.getpid())
+    notes: list[tuple[bool, float, str]] = []
+    try:
+        for path in folder.iterdir():
+            line = path.read_text(errors="replace").split("\n", 1)[0].strip()
+            if line:
+                notes.append((not line.startswith("!"), path.stat().st_mtime, line))
+    except OSError:
+        pass
+    return min(notes)[2].lstrip("!") if notes else None
+
+
+def clear_notes() -> None:
+    import shutil
+
+    shutil.rmtree(notes_folder(os.getpid()), ignore_errors=True)
+
+
+def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = False) -> Any:
+    """Games first..last-1 played in the core a chunk at a time (every seat a built-in
+    player), as rows: the same rows ``play_chunk_table`` gives, faster."""
+    import polars as pl
+
+
+    module = core.module()
+    assert module is not None
+    n = config.players
+    games = np.arange(first, last, dtype=np.int64)
+    setups = np.empty(len(games), dtype=np.int64)
+    names = list(dict.fromkeys(config.strategies or config.strategy_pool))
+    index = {name: i for i, name in enumerate(names)}
+    lineups = np.empty(len(games) * n, dtype=np.uint8)
+    for i, game in enumerate(range(first, last)):
+        setups[i], seats = lineup_for(config, game)
+        lineups[i * n:(i + 1) * n] = [index[s] for s in seats]
+    overrides = parse_params(config.strategy_params)
+    # the core plays built-in names; a name@setting spelling is its built-in with overrides
+    strategies = [(base, sorted(mine.items()))
+                  for base, mine in (spec_overrides(name, overrides) for name in names)]
+    start_vp = list(config.start_vp or DEFAULT_START_VP[n])
+    columns = module.play_chunk(core.core_components(config.components), n, start_vp,
+                                config.seed, games, setups, lineups, strategies, check)
+    strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
+    frame: dict[str, Any] = {"strategy": strategy}
+    frame.update({k: pl.Series(k, v, dtype=pl.Boolean if v.dtype == np.bool_ else pl.Int64)
+                  for k, v in columns.items()})
+    order = [*SEAT_FIELDS, "seed", "players", "tiebreak", "game", "setup"]
+    return pl.DataFrame({k: frame[k] for k in order})
+
+
+OnChunk = Callable[[str, int, int], None]  # (run key, chunk index, games in the chunk)
+
+
+def play_queue(runs: dict[str, tuple[RunFolder, dict[str, Any]]], jobs: int, backend: str,
+               on_chunk: OnChunk | None = None, where: str = "") -> None:
+    """The one work queue (runs, studies and ladders): every unfinished chunk of every run in
+    ``runs`` (key -> (run folder, its manifest from ``RunFolder.prepare``)) goes into one joblib queue;
+    only the driver writes, each part as it arrives (``RunFolder.save_chunk``), so the rows are the
+    same for any --jobs and any completion order. A strategy's failure in one chunk lets the
+    others finish and be kept; then the first failure is raised, naming ``where`` (default:
+    the run folder) as the place --resume continues from."""
+    from joblib import Parallel, delayed, parallel_config
+
+    configs = {key: config_from_manifest(m) for key, (_, m) in runs.items()}
+    engines = {key: engine_for(config) for key, config in configs.items()}
+    for key, (_, m) in runs.items():
+        m["engine"] = engines[key]  # written with the run's first finished chunk
+
+    def tasks() -> Iterator[Any]:
+        for key, (_, m) in runs.items():
+            finished = set(m["finished"])
+            for index, (first, last) in enumerate(m["chunks"]):
+                if index not in finished:
+                    yield delayed(_indexed_chunk)(key, index, configs[key], first, last,
+                                                  engines[key])
+
+    failures: list[StrategyFailure] = []
+    start = time.perf_counter()
+    with parallel_config(backend=backend, n_jobs=jobs, **worker_options(backend)):
+        results = Parallel(return_as="generator_unordered")(tasks())
+        try:
+            for key, index, rows in results:
+                if isinstance(rows, StrategyFailure):  # the other chunks go on and are kept
+                    failures.append(rows)
+                    continue
+                now = time.perf_counter()
+                folder, manifest = runs[key]
+                folder.save_chunk(manifest, index, rows, now - start)
+                start = now
+                if on_chunk is not None:
+                    first, last = manifest["chunks"][index]
+                    on_chunk(key, index, last - first)
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:
+                import warnings
+
+                with warnings.catch_warnings():  # joblib's note on cancelled tasks at a stop
+                    warnings.simplefilter("ignore", UserWarning)
+                    close()
+    if failures:
+        more = f"; {len(failures) - 1} more chunks failed" if len(failures) > 1 else ""
+        if not where:
+            (folder, manifest), = runs.values()
+            where = f"{len(manifest['finished'])} finished chunks are kept in {folder.path}"
+        raise failures[0].located(failures[0].strategy, f"{more}; {where} (--resume plays "
+                                  "the rest)")
+
+
+def run_chunks(run: RunFolder, manifest: dict[str, Any], jobs: int, backend: str,
+               on_chunk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play every unfinished chunk of one run (``play_queue`` with one run);
+    ``on_chunk(index, games)`` after each is written."""
+    tick = None if on_chunk is None else (lambda _key, index, games: on_chunk(index, games))
+    play_queue({str(run.path): (run, manifest)}, jobs, backend, tick)
+    return manifest
+
+
+def play_chunk_frame(config: RunConfig, first: int, last: int, engine: str = "") -> Any:
+    """Games first..last-1 as a polars DataFrame of rows, on the engine the run plays on
+    (the compiled core when every seat is a built-in player: the same rows, faster)."""
+    import polars as pl
+
+    if (engine or engine_for(config)) == "rust":
+        return core_chunk_frame(config, first, last)
+    return pl.DataFrame(play_chunk_table(config, first, last))
+
+
+def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: int,
+                   engine: str = "") -> tuple[str, int, Any]:
+    """Worker side: a chunk's rows, or the failure of a strategy in it (returned, not
+    raised, so that the other chunks of the queue finish and are written)."""
+    try:
+        return key, index, play_chunk_frame(config, first, last, engine)
+    except StrategyFailure as exc:
+        return key, index, exc
+
+
+__all__ = ["DRIVER_ENV", "OnChunk", "clear_notes", "core_chunk_frame", "dead_worker_note",
+           "play_chunk_frame", "play_chunk_table", "play_queue", "run_chunks",
+           "worker_options"]
