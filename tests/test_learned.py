@@ -87,6 +87,9 @@ def test_bad_weights_are_one_line_and_exit_2(tmp_path: Path, content: str | None
                 "--strategies", f"learned@weights={path},greedy")
     one_line_error(out, str(path), says)
     assert not (tmp_path / "run" / "manifest.json").exists()
+    # cdsim play checks the same before the game
+    one_line_error(cdsim("play", "--players", "2", "--strategies", f"learned@weights={path},greedy"),
+                   str(path), says)
 
 
 def test_runs_and_ladders_record_which_weights_played(tmp_path: Path) -> None:

@@ -55,6 +55,7 @@ def play(
     from cdsim.engine.table import Table
     from cdsim.engine.table import decision_timeout as time_limit
     from cdsim.game import CIRCLES
+    from cdsim.train import weights_record
     from strategies.registry import make_lineup, parse_params
 
     if not 2 <= players <= 4:
@@ -68,8 +69,10 @@ def play(
     if any(not -(2**31) < v < 2**31 for v in vp):
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
     use_decision_timeout(decision_timeout)
-    load_components(components)  # a bad component set is one line before anything plays
-    lineup = make_lineup(strategies.split(","), players, parse_params(strategy_params))
+    comps = load_components(components)  # a bad component set is one line before anything plays
+    names = strategies.split(",")
+    weights_record(names, comps.digest)  # learned weights made for another component set: one line
+    lineup = make_lineup(names, players, parse_params(strategy_params))
     table = Table(None if components is None else str(components), lineup, seed, setup, vp,
                   events=True, mirror=trace or html_file is not None,
                   decision_timeout=time_limit() or None,
