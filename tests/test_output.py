@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cdsim.cli.progress import Progress, StudyProgress
+from cdsim.batch.progress import Progress, StudyProgress
 
 CDSIM = str(Path(sys.executable).with_name("cdsim"))
 RUN = ["--players", "2", "--games", "40", "--strategies", "random", "--chunk-size", "2",
@@ -45,7 +45,7 @@ def test_simulate_keeps_stdout_for_its_result_and_progress_to_stderr(tmp_path: P
 
 def test_plain_progress_is_at_most_a_line_every_few_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
     now = {"t": 0.0}
-    monkeypatch.setattr("cdsim.cli.progress.time.perf_counter", lambda: now["t"])
+    monkeypatch.setattr("cdsim.batch.progress.time.perf_counter", lambda: now["t"])
     monkeypatch.setenv("CDSIM_PROGRESS_SECONDS", "5")
     stream = io.StringIO()
     progress = Progress("simulating", stream)

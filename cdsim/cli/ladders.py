@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cdsim.batch.progress import StudyProgress
 from cdsim.cli.app import (
     ComponentsOpt,
     DecisionTimeoutOpt,
@@ -17,7 +18,6 @@ from cdsim.cli.app import (
     resume_hint,
     use_decision_timeout,
 )
-from cdsim.cli.progress import StudyProgress
 from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cdsim.batch.progress import run_with_progress
 from cdsim.cli.app import (
     ComponentsOpt,
     DecisionTimeoutOpt,
@@ -19,7 +20,6 @@ from cdsim.cli.app import (
     resume_hint,
     use_decision_timeout,
 )
-from cdsim.cli.progress import run_with_progress
 from cdsim.errors import CdsimError, StrategyFailure, read_toml, user_text
 
 if TYPE_CHECKING:

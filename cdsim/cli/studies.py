@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cdsim.batch.progress import StudyProgress
 from cdsim.cli.app import (
     DecisionTimeoutOpt,
     app,
@@ -16,7 +17,6 @@ from cdsim.cli.app import (
     resume_hint,
     use_decision_timeout,
 )
-from cdsim.cli.progress import StudyProgress
 from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ import typer
 
 from cdsim.batch.config import check_jobs
 from cdsim.batch.folder import atomic_write
+from cdsim.batch.progress import Progress
 from cdsim.cli.app import STOPPED, ComponentsOpt, _parse_ints, app
-from cdsim.cli.progress import Progress
 from cdsim.components import load_components
 from cdsim.errors import CdsimError
 from cdsim.train import DEFAULT_WEIGHTS, Stage, TrainConfig

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from cdsim.errors import CdsimError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the command line imports this module early: the queue when it plays
     from cdsim.batch.folder import RunFolder
 
 
