@@ -8,10 +8,11 @@ Imported only where a file is checked: pydantic costs the command line's start.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
 from cdsim.errors import user_text
@@ -43,6 +44,21 @@ class Table(BaseModel):
                     raise refuse(f"unknown key {user_text(key, repr, 60)} ({hint}known: "
                                  f"{', '.join(known)})")
         return data
+
+
+def one_of(options: Iterable[str]) -> BeforeValidator:
+    """A string among ``options`` (a Literal, for names held in a table): anything else,
+    of any type, is refused naming them."""
+    allowed = tuple(options)
+    expected = " or ".join(filter(None, (", ".join(map(repr, allowed[:-1])), repr(allowed[-1]))))
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, str) or value not in allowed:
+            raise PydanticCustomError("literal_error", "Input should be {expected}",
+                                      {"expected": expected})
+        return value
+
+    return BeforeValidator(check)
 
 
 KINDS = {"int_type": "an integer", "string_type": "a string", "bool_type": "true or false",
@@ -84,9 +100,9 @@ def problem(exc: ValidationError, model: type[BaseModel], data: Any,
         line = f"{key} must not be empty"
     elif kind in ("too_short", "too_long"):
         ctx = err["ctx"]
-        most = (f"at least {ctx['min_length']}" if kind == "too_short"
-                else f"at most {ctx['max_length']}")
-        line = f"{key} must have {most} entries, got {ctx['actual_length']}"
+        most = ctx["min_length"] if kind == "too_short" else ctx["max_length"]
+        line = (f"{key} must have {'at least' if kind == 'too_short' else 'at most'} {most} "
+                f"{'entry' if most == 1 else 'entries'}, got {ctx['actual_length']}")
     else:  # not raised by cdsim's schemas; pydantic's own words
         line = f"{key}: {err['msg'][0].lower()}{err['msg'][1:]}, got {got}"
     line = line.lstrip(": ")
