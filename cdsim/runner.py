@@ -443,17 +443,12 @@ def _schemas() -> tuple[Any, Any]:
     return Settings, Manifest
 
 
-def _schema_problem(exc: Any) -> str:
-    """The first problem of a pydantic ValidationError, as 'key.sub: problem'."""
-    err = exc.errors()[0]
-    where = ".".join(str(x) for x in err["loc"]) or "the top level"
-    return f"{where}: {err['msg'].lower()}"
-
-
 def check_manifest(path: Path, text: str) -> dict[str, Any]:
     """A run manifest's data, checked against its schema and itself: a whole chunk plan for
     the configuration, each finished chunk listed once; else one line naming the key."""
     from pydantic import ValidationError
+
+    from cdsim.schema import problem
 
     _, schema = _schemas()
     try:
@@ -461,7 +456,8 @@ def check_manifest(path: Path, text: str) -> dict[str, Any]:
         model = schema.model_validate_json(text)
     except (ValueError, RecursionError) as exc:
         if isinstance(exc, ValidationError):
-            raise CdsimError(f"{path}: not a valid run manifest: {_schema_problem(exc)}") from None
+            raise CdsimError(f"{path}: not a valid run manifest: "
+                             f"{problem(exc, schema, data)}") from None
         raise CdsimError(f"{path}: unreadable manifest ({str(exc)[:200]})") from None
     try:
         config = config_from_manifest(data)

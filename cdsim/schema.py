@@ -88,6 +88,8 @@ def problem(exc: ValidationError, model: type[BaseModel], data: Any,
     kind = err["type"]
     if kind == "cdsim":
         line = f"{key}: {err['ctx']['text']}" if key else str(err["ctx"]["text"])
+    elif kind == "extra_forbidden":  # a schema that is not a Table
+        line = f"{key} is not a known key"
     elif kind == "missing":
         line = f"{key} is required"
     elif kind in KINDS:

@@ -232,7 +232,8 @@ def _part(run: Path, index: int) -> Path:
 
 CORRUPTIONS = {
     "empty chunks": (lambda r: _edit_manifest(r, chunks=[]), "chunks"),
-    "malformed chunks": (lambda r: _edit_manifest(r, chunks=[[0, "4"], [4, 8]]), "chunks"),
+    "malformed chunks": (lambda r: _edit_manifest(r, chunks=[[0, "4"], [4, 8]]),
+                         "chunks.0.1 must be an integer, got '4'"),
     "finished null": (lambda r: _edit_manifest(r, finished=None), "finished"),
     "chunk listed twice": (lambda r: _edit_manifest(r, finished=[0, 0, 1]), "listed twice"),
     "unknown chunk": (lambda r: _edit_manifest(r, finished=[0, 7]), "chunk 7 is not in the plan"),
