@@ -211,17 +211,11 @@ def _schemas() -> dict[str, Any]:
 
     from pydantic import AfterValidator, Field, model_validator
 
-    from cdsim.schema import Table, one_of, refuse
+    from cdsim.schema import Table, one_of
 
-    def rule(check: Any) -> AfterValidator:
-        """A key's own rule (``check`` raises ValueError) as a one-line problem."""
-        def run(value: Any) -> Any:
-            try:
-                check(value)
-            except ValueError as exc:
-                raise refuse(str(exc)) from None
-            return value
-        return AfterValidator(run)
+    def edge_codes(text: str) -> str:
+        _edges(text)
+        return text
 
     Points = Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
     Id = Annotated[int, Field(ge=-MAX_ID, le=MAX_ID)]
@@ -232,7 +226,7 @@ def _schemas() -> dict[str, Any]:
     class Tile(Table):
         id: str
         deck: Literal["light", "dark"]
-        edges: Annotated[str, rule(_edges)]
+        edges: Annotated[str, AfterValidator(edge_codes)]
         chimneys: Annotated[int, Field(ge=0, le=MAX_CHIMNEYS)] = 0
         building: Annotated[str, one_of(BUILDING_CODES)] | None = None
         count: Annotated[int, Field(ge=1, le=LIGHT_TILES)]
@@ -242,14 +236,14 @@ def _schemas() -> dict[str, Any]:
         def _shape(self) -> Tile:
             edges = _edges(self.edges)
             building = BUILDING_CODES[self.building] if self.building else 0
-            check_tile_shape(edges, self.chimneys, building, lambda _, text: refuse(text), "")
+            check_tile_shape(edges, self.chimneys, building, lambda _, text: ValueError(text), "")
             kinds = {k for k in edges if k != MEADOW}
             if not kinds and not building:
-                raise refuse("an all-meadow tile needs a building (market, bakery, fountain)")
+                raise ValueError("an all-meadow tile needs a building (market, bakery, fountain)")
             if VILLA in kinds and self.chimneys < 1:
-                raise refuse("a villa part needs at least one chimney")
+                raise ValueError("a villa part needs at least one chimney")
             if self.deck == "dark" and len(kinds) + (1 if building else 0) != 1:
-                raise refuse("dark tiles show exactly one building or landscape (R1.1)")
+                raise ValueError("dark tiles show exactly one building or landscape (R1.1)")
             return self
 
     class Rewards(Table):
@@ -272,11 +266,11 @@ def _schemas() -> dict[str, Any]:
             keys = GOOD_CODES if self.type == "pay" else HAVE_INDEX
             for key in self.requires:
                 if key not in keys:
-                    raise refuse(f"unknown {self.type} requirement {_short(key)} (known: "
-                                 f"{' '.join(keys)})")
+                    raise ValueError(f"unknown {self.type} requirement {_short(key)} (known: "
+                                     f"{' '.join(keys)})")
             r = self.reward
             if not (r.vp or r.coins or r.bread or r.steps):
-                raise refuse("a card with no reward")
+                raise ValueError("a card with no reward")
             # A multiple must not give back more coins + bread than it costs (goods or coins
             # for a red card, 3 bread on any card, R7.1): else cards could pay for each other
             # without limit, and a game's payment choices grow without bound.
@@ -284,8 +278,8 @@ def _schemas() -> dict[str, Any]:
             most = min(cost, 3) if self.type == "pay" else 3
             if gain > most:
                 paid = f"{cost} goods/coins or 3 bread" if self.type == "pay" else "3 bread"
-                raise refuse(f"its reward (coins + bread = {gain} per multiple) is more than "
-                             f"a multiple costs ({paid}): at most {most}")
+                raise ValueError(f"its reward (coins + bread = {gain} per multiple) is more than "
+                                 f"a multiple costs ({paid}): at most {most}")
             return self
 
     class Fountain(Table):
@@ -304,7 +298,7 @@ def _schemas() -> dict[str, Any]:
         goals: Annotated[list[Goal], Field(min_length=2, max_length=2)]
         provenance: Provenance
 
-    def board_rows(rows: list[str]) -> None:
+    def board_rows(rows: list[str]) -> list[str]:
         if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
             raise ValueError(f"a board is {SIZE} strings of {SIZE} characters")
         text = "".join(rows)
@@ -315,10 +309,11 @@ def _schemas() -> dict[str, Any]:
         if text.count("S") != SCROLL_SPACES_PER_BOARD:
             raise ValueError(f"a board has {SCROLL_SPACES_PER_BOARD} scroll spaces, got "
                              f"{text.count('S')} (R1.3)")
+        return rows
 
     class Board(Table):
         id: Id
-        rows: Annotated[list[str], rule(board_rows)]
+        rows: Annotated[list[str], AfterValidator(board_rows)]
         provenance: Provenance
 
     class Track(Table):
@@ -333,7 +328,7 @@ def _schemas() -> dict[str, Any]:
         @model_validator(mode="after")
         def _rulebook(self) -> Villas:
             if len(self.points) < 6 or self.points[3] != 3 or self.points[5] != 7:
-                raise refuse("the rulebook fixes 3 chimneys -> 3 VP and 5 -> 7 VP (R10.1)")
+                raise ValueError("the rulebook fixes 3 chimneys -> 3 VP and 5 -> 7 VP (R10.1)")
             return self
 
     class Tiles(Table):

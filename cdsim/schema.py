@@ -1,6 +1,7 @@
 """The input files' schemas are declared with pydantic (strict: a TOML string is not a
 number, nor a bool an integer; a key that is not declared is refused); ``problem`` turns a
-validation error into one line naming the entry, the key and what is allowed.
+validation error into one line naming the entry, the key and what is allowed. A validator
+raises ValueError with its problem in words, to follow the key's name and ':'.
 
 Imported only where a file is checked: pydantic costs the command line's start.
 """
@@ -18,11 +19,6 @@ from pydantic_core import PydanticCustomError
 from cdsim.errors import user_text
 
 
-def refuse(text: str) -> PydanticCustomError:
-    """A validator's problem, word for word (``problem`` prints it after the key and ':')."""
-    return PydanticCustomError("cdsim", "{text}", {"text": text})
-
-
 class Table(BaseModel):
     """A TOML table holding only its declared keys; an unknown key is named with the
     closest known one."""
@@ -37,12 +33,12 @@ class Table(BaseModel):
             known = tuple(cls.model_fields)
             for key in data:
                 if key in cls.gone:
-                    raise refuse(f"{key} is {cls.gone[key]}")
+                    raise ValueError(f"{key} is {cls.gone[key]}")
                 if key not in known:
                     close = difflib.get_close_matches(str(key), known, 1)
                     hint = f"did you mean {close[0]!r}? " if close else ""
-                    raise refuse(f"unknown key {user_text(key, repr, 60)} ({hint}known: "
-                                 f"{', '.join(known)})")
+                    raise ValueError(f"unknown key {user_text(key, repr, 60)} ({hint}known: "
+                                     f"{', '.join(known)})")
         return data
 
 
@@ -86,8 +82,8 @@ def problem(exc: ValidationError, model: type[BaseModel], data: Any,
     key = ".".join(str(x) for x in loc)
     got = user_text(err.get("input"), repr, 60)
     kind = err["type"]
-    if kind == "cdsim":
-        line = f"{key}: {err['ctx']['text']}" if key else str(err["ctx"]["text"])
+    if kind == "value_error":  # a validator's own words
+        line = f"{key}: {err['ctx']['error']}"
     elif kind == "extra_forbidden":  # a schema that is not a Table
         line = f"{key} is not a known key"
     elif kind == "missing":

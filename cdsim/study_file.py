@@ -23,7 +23,7 @@ from pydantic import (
 
 from cdsim.errors import CdsimError
 from cdsim.runner import MAX_CHUNK_SIZE, MAX_GAMES
-from cdsim.schema import Table, problem, refuse
+from cdsim.schema import Table, problem
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 DEFAULT_BUDGET = 100_000  # games per cell, all stages together
@@ -36,7 +36,7 @@ GONE = {key: f"no longer a study key: {why}" for key, why in {
 
 def _name(value: str) -> str:
     if not NAME.match(value):
-        raise refuse(f"{value!r} must be 1-40 letters, digits, '-' or '_' (it names folders)")
+        raise ValueError(f"{value!r} must be 1-40 letters, digits, '-' or '_' (it names folders)")
     return value
 
 
@@ -49,22 +49,22 @@ def _lineups(value: list[list[str]]) -> list[list[str]]:
     out = [[n.strip() for n in x] for x in value]
     for x in out:
         if not all(x):
-            raise refuse(f"{x} names an empty strategy")
+            raise ValueError(f"{x} names an empty strategy")
         if len(x) not in PLAYER_COUNTS:
-            raise refuse(f"{x} is not a line-up of 2, 3 or 4 players")
+            raise ValueError(f"{x} is not a line-up of 2, 3 or 4 players")
     if len({tuple(x) for x in out}) != len(out):
-        raise refuse("lists a line-up twice")
+        raise ValueError("lists a line-up twice")
     return out
 
 
 def _players(value: list[int]) -> list[int]:
     if not value:
-        raise refuse("list the player counts to study (2, 3, 4)")
+        raise ValueError("list the player counts to study (2, 3, 4)")
     for p in value:
         if p not in PLAYER_COUNTS:
-            raise refuse(f"{p} is not a player count (Carpe Diem plays 2, 3 or 4)")
+            raise ValueError(f"{p} is not a player count (Carpe Diem plays 2, 3 or 4)")
     if len(set(value)) != len(value):
-        raise refuse(f"lists a player count twice: {value}")
+        raise ValueError(f"lists a player count twice: {value}")
     return value
 
 
@@ -98,17 +98,17 @@ class PopulationFile(Table):
     def _seats(self) -> PopulationFile:
         given = sum(map(bool, (self.lineup, self.lineups, self.pool)))
         if given != 1:
-            raise refuse("give one of lineup = [...] (one name fills every seat; more names: "
-                         "every N of them play, in every seat rotation), lineups = [[...], "
-                         "...] (exactly these line-ups) or pool = [...]" if not given else
-                         "give one of lineup, lineups or pool, not several")
+            raise ValueError("give one of lineup = [...] (one name fills every seat; more names: "
+                             "every N of them play, in every seat rotation), lineups = [[...], "
+                             "...] (exactly these line-ups) or pool = [...]" if not given else
+                             "give one of lineup, lineups or pool, not several")
         if len(set(self.lineup)) != len(self.lineup):
-            raise refuse("lineup names a strategy twice (give each once; lineups = [[...]] "
-                         "plays exact line-ups)")
+            raise ValueError("lineup names a strategy twice (give each once; lineups = [[...]] "
+                             "plays exact line-ups)")
         if self.rotate_seats and not self.mixed:
-            raise refuse("rotate_seats with the same player in every seat would replay each "
-                         "deal identically (a seat's choices come from the seat's own "
-                         "stream): drop it")
+            raise ValueError("rotate_seats with the same player in every seat would replay each "
+                             "deal identically (a seat's choices come from the seat's own "
+                             "stream): drop it")
         return self
 
 
@@ -154,38 +154,38 @@ class StudyFile(Table):
         players = info.data.get("players", [])
         for key, vector in value.items():
             if key not in {str(p) for p in players}:
-                raise refuse(f"{key!r} is not one of the studied player counts {players}")
+                raise ValueError(f"{key!r} is not one of the studied player counts {players}")
             if len(vector) != int(key):
-                raise refuse(f"{key} players need {key} integers, got {vector!r}")
+                raise ValueError(f"{key} players need {key} integers, got {vector!r}")
         return value
 
     @model_validator(mode="after")
     def _across(self) -> StudyFile:
         if not self.population:
-            raise refuse("a study needs at least one [[population]] (name, lineup)")
+            raise ValueError("a study needs at least one [[population]] (name, lineup)")
         for kind, names in (("population", [p.name for p in self.population]),
                             ("variant", [v.name for v in self.variant])):
             for i, name in enumerate(names):
                 if name in names[:i]:
-                    raise refuse(f"{kind} {name!r}: a {kind} of this name comes twice")
+                    raise ValueError(f"{kind} {name!r}: a {kind} of this name comes twice")
         for pop in self.population:
             for p in self.players:
                 if 1 < len(pop.lineup) < p:
-                    raise refuse(f"population {pop.name!r}: lineup names {len(pop.lineup)} "
-                                 f"strategies, fewer than the {p} seats of a {p}-player game "
-                                 f"(give one name for every seat, at least {p}, or lineups = "
-                                 "[[...]])")
+                    raise ValueError(f"population {pop.name!r}: lineup names {len(pop.lineup)} "
+                                     f"strategies, fewer than the {p} seats of a {p}-player game "
+                                     f"(give one name for every seat, at least {p}, or lineups = "
+                                     "[[...]])")
                 if pop.lineups and not any(len(x) == p for x in pop.lineups):
-                    raise refuse(f"population {pop.name!r}: lineups has no line-up of {p} "
-                                 "players")
+                    raise ValueError(f"population {pop.name!r}: lineups has no line-up of {p} "
+                                     "players")
         populations = [p.name for p in self.population]
         for i, cell in enumerate(self.cell):
             if cell.players not in self.players:
-                raise refuse(f"cell {i + 1}: players = {cell.players} is not one of the "
-                             f"studied player counts {self.players}")
+                raise ValueError(f"cell {i + 1}: players = {cell.players} is not one of the "
+                                 f"studied player counts {self.players}")
             if cell.population not in populations:
-                raise refuse(f"cell {i + 1}: population {cell.population!r} is not one of "
-                             f"the study's ({', '.join(populations)})")
+                raise ValueError(f"cell {i + 1}: population {cell.population!r} is not one of "
+                                 f"the study's ({', '.join(populations)})")
         return self
 
 
