@@ -9,6 +9,7 @@ Imported only where a file is checked: pydantic costs the command line's start.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from functools import cache
 from typing import Any, ClassVar
@@ -57,6 +58,7 @@ def one_of(options: Iterable[str]) -> BeforeValidator:
     return BeforeValidator(check)
 
 
+PLAIN = re.compile(r"[\w-]{1,60}\Z", re.ASCII)  # a key shown as it is; others as repr
 KINDS = {"int_type": "an integer", "string_type": "a string", "bool_type": "true or false",
          "float_type": "a number", "list_type": "a list", "tuple_type": "a list",
          "dict_type": "a table", "model_type": "a table"}
@@ -79,7 +81,7 @@ def problem(exc: ValidationError, model: type[BaseModel], data: Any,
         shown = (user_text(name, repr, 60) if isinstance(name, str | int)
                  and not isinstance(name, bool) else str(loc[1] + 1))
         where, loc = f"{entries[str(loc[0])]} {shown}", loc[2:]
-    key = ".".join(str(x) for x in loc)
+    key = ".".join(x if PLAIN.match(x) else user_text(x, repr, 60) for x in map(str, loc))
     got = user_text(err.get("input"), repr, 60)
     kind = err["type"]
     if kind == "value_error":  # a validator's own words

@@ -133,7 +133,7 @@ class StudyFile(Table):
     games: Games = DEFAULT_BUDGET
     first_stage: Games | None = None  # default: about games / 16
     players: Annotated[list[int], BeforeValidator(lambda v: [v] if isinstance(v, int) else v),
-                       AfterValidator(_players)] = Field(default_factory=lambda: [2, 3, 4])
+                       AfterValidator(_players)] = Field(default_factory=lambda: list(PLAYER_COUNTS))
     # by player count; default: the rulebook's (R2.7)
     start_vp: dict[str, list[int]] = Field(default_factory=dict)
     chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] = 1000

@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from cdsim.cli import main
 from cdsim.components import DATA_DIR
+from cdsim.study_file import StudyFile
 
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = sorted((REPO / "tests" / "positions").glob("*.toml"))
@@ -279,9 +280,7 @@ def _load_toml(path: Path) -> dict[str, Any]:
 
 # -- study files -----------------------------------------------------------------------------
 
-STUDY_KEYS = ("name", "description", "seed", "games", "first_stage", "players", "start_vp",
-              "chunk_size", "radius", "tolerance", "alpha", "tested", "strategy_params",
-              "components", "population", "variant", "cell")
+STUDY_KEYS = tuple(StudyFile.model_fields)
 
 
 @fuzz_settings()

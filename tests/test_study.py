@@ -324,6 +324,8 @@ BAD = [
      "players.1 must be an integer, got '3'"),
     ('start_vp = { 2 = [8] }\n[[population]]\nname = "x"\nlineup = ["random"]\n',
      "start_vp: 2 players need 2 integers, got [8]"),
+    ('[start_vp]\n"a\\nb" = "x"\n[[population]]\nname = "x"\nlineup = ["random"]\n',
+     "start_vp.'a\\nb' must be a list, got 'x'"),  # a key's newline stays on one line
     ('[[population]]\nname = ["x"]\nlineup = ["random"]\n',
      "population 1: name must be a string, got ['x']"),
     ('[[population]]\nname = "x"\nlineup = ["random"]\ngames = 0\n',
