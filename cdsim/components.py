@@ -3,7 +3,9 @@
 The default set lives in ``cdsim/data/*.toml``. A user set is a folder holding any
 of ``tiles.toml``, ``cards.toml``, ``frames.toml``, ``boards.toml`` and
 ``scoring.toml`` (files it lacks come from the default set), or one such file.
-Every problem is reported as one line naming the file, the entry and the problem.
+Each file's schema (its tables, keys, types and the ranges the core holds) is declared once
+with pydantic (``_schemas``); every problem is reported as one line naming the file, the
+entry, the key and what is allowed.
 """
 
 from __future__ import annotations
@@ -164,66 +166,19 @@ class Components:
         return len(self.scroll_points) - 1
 
 
-class _Checker:
-    """Collects the context (file, entry) for one-line error messages."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-
-    def fail(self, entry: str, problem: str) -> ComponentError:
-        return ComponentError(f"{self.file}: {entry}: {problem}")
-
-    def get(self, raw: dict[str, Any], key: str, kind: type, entry: str,
-            low: int | None = None, high: int | None = None) -> Any:
-        if key not in raw:
-            raise self.fail(entry, f"missing field '{key}'")
-        value = raw[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise self.fail(entry, f"field '{key}' must be an integer, got {_short(value)}")
-        if not isinstance(value, kind):
-            raise self.fail(entry, f"field '{key}' must be a {kind.__name__}, got {_short(value)}")
-        if isinstance(value, int):
-            self.bounded(value, f"field '{key}'", entry, low, high)
-        return value
-
-    def bounded(self, value: int, what: str, entry: str, low: int | None, high: int | None) -> int:
-        """An integer within [low, high] (the core's range), or one error line."""
-        if (low is not None and value < low) or (high is not None and value > high):
-            lo = "" if low is None else f"{low}"
-            hi = "" if high is None else f"{high}"
-            allowed = f"between {lo} and {hi}" if lo and hi else (f">= {lo}" if lo else f"<= {hi}")
-            raise self.fail(entry, f"{what} must be {allowed}, got {_short(value)}")
-        return value
-
-    def provenance(self, raw: dict[str, Any], entry: str) -> str:
-        prov = self.get(raw, "provenance", str, entry)
-        if prov not in PROVENANCES:
-            raise self.fail(entry, f"provenance must be one of {PROVENANCES}, got {prov!r}")
-        return str(prov)
-
-    def table(self, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
-        rows = data.get(key)
-        if not isinstance(rows, list) or not rows:
-            raise ComponentError(f"{self.file}: no [[{key}]] entries")
-        for row in rows:
-            if not isinstance(row, dict):
-                raise ComponentError(f"{self.file}: [[{key}]] must be a table")
-        return rows
-
-
 def _short(value: Any) -> str:
     """A value for an error line: repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _parse_edges(ck: _Checker, text: str, entry: str) -> Edges:
+def _edges(text: str) -> Edges:
     codes = text.split()
     if len(codes) != 4:
-        raise ck.fail(entry, f"edges must be 4 codes (N E S W), got {text!r}")
+        raise ValueError(f"4 codes are needed (N E S W), got {_short(text)}")
     for code in codes:
         if code not in EDGE_CODES:
-            raise ck.fail(entry, f"unknown edge code {code!r} (known: {' '.join(EDGE_CODES)})")
+            raise ValueError(f"unknown edge code {_short(code)} (known: {' '.join(EDGE_CODES)})")
     e = [EDGE_CODES[c] for c in codes]
     return (e[0], e[1], e[2], e[3])
 
@@ -248,211 +203,247 @@ def check_tile_shape(
             raise fail(entry, "landscape parts are only ends and corners")
 
 
-def _tiles(ck: _Checker, data: dict[str, Any]) -> tuple[tuple[TileType, ...], list[int], list[int]]:
+@cache
+def _schemas() -> dict[str, Any]:
+    """Each component file's schema, declared once: its tables and keys, their types
+    (strict) and the ranges the core holds; a table's own rules as its validators."""
+    from typing import Annotated, Literal
+
+    from pydantic import AfterValidator, Field, model_validator
+
+    from cdsim.schema import Table, one_of
+
+    def edge_codes(text: str) -> str:
+        _edges(text)
+        return text
+
+    Points = Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
+    Id = Annotated[int, Field(ge=-MAX_ID, le=MAX_ID)]
+    Provenance = Annotated[str, one_of(PROVENANCES)]
+    Feature = Annotated[str, one_of(FEATURE_CODES)]
+    Reward = Annotated[int, Field(ge=0, le=MAX_REWARD)]
+
+    class Tile(Table):
+        id: str
+        deck: Literal["light", "dark"]
+        edges: Annotated[str, AfterValidator(edge_codes)]
+        chimneys: Annotated[int, Field(ge=0, le=MAX_CHIMNEYS)] = 0
+        building: Annotated[str, one_of(BUILDING_CODES)] | None = None
+        count: Annotated[int, Field(ge=1, le=LIGHT_TILES)]
+        provenance: Provenance
+
+        @model_validator(mode="after")
+        def _shape(self) -> Tile:
+            edges = _edges(self.edges)
+            building = BUILDING_CODES[self.building] if self.building else 0
+            check_tile_shape(edges, self.chimneys, building, lambda _, text: ValueError(text), "")
+            kinds = {k for k in edges if k != MEADOW}
+            if not kinds and not building:
+                raise ValueError("an all-meadow tile needs a building (market, bakery, fountain)")
+            if VILLA in kinds and self.chimneys < 1:
+                raise ValueError("a villa part needs at least one chimney")
+            if self.deck == "dark" and len(kinds) + (1 if building else 0) != 1:
+                raise ValueError("dark tiles show exactly one building or landscape (R1.1)")
+            return self
+
+    class Rewards(Table):
+        vp: Annotated[int, Field(ge=0, le=MAX_POINTS)] = 0
+        coins: Reward = 0
+        bread: Reward = 0
+        steps: Reward = 0
+
+    class Objective(Table):
+        id: str
+        deck: Annotated[str, one_of(MOST_DRAWN)]
+        type: Literal["pay", "have"]
+        requires: Annotated[dict[str, Annotated[int, Field(ge=1, le=MAX_REQUIRE)]],
+                            Field(min_length=1)]
+        reward: Rewards
+        provenance: Provenance
+
+        @model_validator(mode="after")
+        def _card(self) -> Objective:
+            keys = GOOD_CODES if self.type == "pay" else HAVE_INDEX
+            for key in self.requires:
+                if key not in keys:
+                    raise ValueError(f"unknown {self.type} requirement {_short(key)} (known: "
+                                     f"{' '.join(keys)})")
+            r = self.reward
+            if not (r.vp or r.coins or r.bread or r.steps):
+                raise ValueError("a card with no reward")
+            # A multiple must not give back more coins + bread than it costs (goods or coins
+            # for a red card, 3 bread on any card, R7.1): else cards could pay for each other
+            # without limit, and a game's payment choices grow without bound.
+            cost, gain = sum(self.requires.values()), r.coins + r.bread
+            most = min(cost, 3) if self.type == "pay" else 3
+            if gain > most:
+                paid = f"{cost} goods/coins or 3 bread" if self.type == "pay" else "3 bread"
+                raise ValueError(f"its reward (coins + bread = {gain} per multiple) is more than "
+                                 f"a multiple costs ({paid}): at most {most}")
+            return self
+
+    class Fountain(Table):
+        id: str
+        goal: Feature
+        vp: Points
+        provenance: Provenance
+
+    class Goal(Table):
+        kind: Feature
+        vp: Points
+        line: Annotated[int, Field(ge=0, le=SIZE - 1)]
+
+    class Part(Table):
+        id: Id
+        goals: Annotated[list[Goal], Field(min_length=2, max_length=2)]
+        provenance: Provenance
+
+    def board_rows(rows: list[str]) -> list[str]:
+        if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+            raise ValueError(f"a board is {SIZE} strings of {SIZE} characters")
+        text = "".join(rows)
+        if set(text) - set(".SX"):
+            raise ValueError("use only '.', 'S' (scroll) and 'X' (spade)")
+        if text.count("X") != 1:
+            raise ValueError("a board has exactly one spade space 'X'")
+        if text.count("S") != SCROLL_SPACES_PER_BOARD:
+            raise ValueError(f"a board has {SCROLL_SPACES_PER_BOARD} scroll spaces, got "
+                             f"{text.count('S')} (R1.3)")
+        return rows
+
+    class Board(Table):
+        id: Id
+        rows: Annotated[list[str], AfterValidator(board_rows)]
+        provenance: Provenance
+
+    class Track(Table):
+        points: Annotated[list[Points], Field(min_length=1, max_length=MAX_SCROLL_SPACES)]
+        provenance: Provenance
+
+    class Villas(Table):
+        points: Annotated[list[Points], Field(min_length=1, max_length=MAX_VILLA_TABLE)]
+        per_extra_chimney: Points
+        provenance: Provenance
+
+        @model_validator(mode="after")
+        def _rulebook(self) -> Villas:
+            if len(self.points) < 6 or self.points[3] != 3 or self.points[5] != 7:
+                raise ValueError("the rulebook fixes 3 chimneys -> 3 VP and 5 -> 7 VP (R10.1)")
+            return self
+
+    class Tiles(Table):
+        tile: Annotated[list[Tile], Field(min_length=1, max_length=MAX_TABLE)]
+
+    class Cards(Table):
+        objective: Annotated[list[Objective], Field(min_length=1)]
+        fountain: Annotated[list[Fountain], Field(min_length=1)]
+
+    class Frames(Table):
+        part: Annotated[list[Part], Field(min_length=1, max_length=MAX_TABLE)]
+
+    class Boards(Table):
+        board: Annotated[list[Board], Field(min_length=1)]
+
+    class Scoring(Table):
+        scroll_track: Track
+        villa_table: Villas
+
+    return {"tiles": Tiles, "cards": Cards, "frames": Frames, "boards": Boards,
+            "scoring": Scoring}
+
+
+ENTRIES = {"tile": "tile", "objective": "objective card", "fountain": "fountain card",
+           "part": "frame part", "board": "board"}
+
+
+def _validated(name: str, file: str, data: dict[str, Any]) -> Any:
+    """A component file's tables checked against its schema; else one line naming the
+    file, the entry and the key."""
+    from pydantic import ValidationError
+
+    from cdsim.schema import problem
+
+    schema = _schemas()[name]
+    try:
+        return schema.model_validate(data)
+    except ValidationError as exc:
+        raise ComponentError(f"{file}: {problem(exc, schema, data, ENTRIES, 'id')}") from None
+
+
+def _unique(file: str, label: str, ids: list[Any]) -> None:
+    for i, x in enumerate(ids):
+        if x in ids[:i]:
+            raise ComponentError(f"{file}: {label} {_short(x)}: duplicate id")
+
+
+def _tiles(file: str, tiles: Any) -> tuple[tuple[TileType, ...], list[int], list[int]]:
     types: list[TileType] = []
     light: list[int] = []
     dark: list[int] = []
-    seen: set[str] = set()
-    for raw in ck.table(data, "tile"):
-        tid = raw.get("id", "?")
-        entry = f"tile {tid!r}"
-        tid = ck.get(raw, "id", str, entry)
-        if tid in seen:
-            raise ck.fail(entry, "duplicate id")
-        seen.add(tid)
-        deck = ck.get(raw, "deck", str, entry)
-        if deck not in ("light", "dark"):
-            raise ck.fail(entry, f"deck must be 'light' or 'dark', got {deck!r}")
-        edges = _parse_edges(ck, ck.get(raw, "edges", str, entry), entry)
-        chimneys = raw.get("chimneys", 0)
-        if not isinstance(chimneys, int) or isinstance(chimneys, bool):
-            raise ck.fail(entry, "chimneys must be an integer")
-        ck.bounded(chimneys, "chimneys", entry, 0, MAX_CHIMNEYS)
-        bname = raw.get("building")
-        building = 0
-        if bname is not None:
-            if not isinstance(bname, str) or bname not in BUILDING_CODES:
-                raise ck.fail(entry, f"unknown building {_short(bname)} (known: market bakery fountain)")
-            building = BUILDING_CODES[bname]
-        check_tile_shape(edges, chimneys, building, ck.fail, entry)
-        kinds = {k for k in edges if k != MEADOW}
-        if not kinds and not building:
-            raise ck.fail(entry, "an all-meadow tile needs a building (market, bakery, fountain)")
-        if VILLA in kinds and chimneys < 1:
-            raise ck.fail(entry, "a villa part needs at least one chimney")
-        if deck == "dark" and len(kinds) + (1 if building else 0) != 1:
-            raise ck.fail(entry, "dark tiles show exactly one building or landscape (R1.1)")
-        count = ck.get(raw, "count", int, entry, 1, DARK_TILES if deck == "dark" else LIGHT_TILES)
+    _unique(file, "tile", [t.id for t in tiles.tile])
+    for raw in tiles.tile:
+        edges = _edges(raw.edges)
         orients: list[Edges] = []
         for r in range(4):
             o = rotate(edges, r)
             if o not in orients:
                 orients.append(o)
         index = len(types)
-        if index == MAX_TABLE:
-            raise ck.fail(entry, f"more than {MAX_TABLE} tile types")
-        types.append(TileType(tid, deck == "dark", edges, chimneys, building, tuple(orients),
-                              ck.provenance(raw, entry)))
-        (dark if deck == "dark" else light).extend([index] * count)
+        types.append(TileType(raw.id, raw.deck == "dark", edges, raw.chimneys,
+                              BUILDING_CODES[raw.building] if raw.building else 0,
+                              tuple(orients), raw.provenance))
+        (dark if raw.deck == "dark" else light).extend([index] * raw.count)
     if len(light) != LIGHT_TILES:
-        raise ComponentError(f"{ck.file}: {len(light)} light tiles, the game has {LIGHT_TILES} (R1.1)")
+        raise ComponentError(f"{file}: {len(light)} light tiles, the game has {LIGHT_TILES} (R1.1)")
     if len(dark) != DARK_TILES:
-        raise ComponentError(f"{ck.file}: {len(dark)} dark tiles, the game has {DARK_TILES} (R1.1)")
+        raise ComponentError(f"{file}: {len(dark)} dark tiles, the game has {DARK_TILES} (R1.1)")
     return tuple(types), light, dark
 
 
-def _objective(ck: _Checker, raw: dict[str, Any]) -> ObjectiveCard:
-    entry = f"objective card {raw.get('id', '?')!r}"
-    cid = ck.get(raw, "id", str, entry)
-    deck = ck.get(raw, "deck", str, entry)
-    if deck not in MOST_DRAWN:
-        raise ck.fail(entry, f"deck must be A, B, C or D, got {deck!r}")
-    typ = ck.get(raw, "type", str, entry)
-    if typ not in ("pay", "have"):
-        raise ck.fail(entry, f"type must be 'pay' or 'have', got {typ!r}")
-    keys = GOOD_CODES if typ == "pay" else HAVE_INDEX
-    req = ck.get(raw, "requires", dict, entry)
-    if not req:
-        raise ck.fail(entry, "a card with no requirement")
-    requires = []
-    for key, n in req.items():
-        if key not in keys:
-            raise ck.fail(entry, f"unknown {typ} requirement {key!r} (known: {' '.join(keys)})")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ck.fail(entry, f"requirement {key!r} must be a positive integer")
-        ck.bounded(n, f"requirement {key!r}", entry, 1, MAX_REQUIRE)
-        requires.append((keys[key], n))
-    reward = ck.get(raw, "reward", dict, entry)
-    for key, n in reward.items():
-        if key not in REWARD_KEYS:
-            raise ck.fail(entry, f"unknown reward {key!r} (known: {' '.join(REWARD_KEYS)})")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise ck.fail(entry, f"reward {key!r} must be a non-negative integer")
-        ck.bounded(n, f"reward {key!r}", entry, 0, MAX_POINTS if key == "vp" else MAX_REWARD)
-    if not any(reward.values()):
-        raise ck.fail(entry, "a card with no reward")
-    _check_no_pump(ck, entry, typ == "pay", sum(n for _, n in requires),
-                   reward.get("coins", 0) + reward.get("bread", 0))
-    return ObjectiveCard(cid, deck, typ == "pay", tuple(requires), reward.get("vp", 0),
-                         reward.get("coins", 0), reward.get("bread", 0), reward.get("steps", 0),
-                         ck.provenance(raw, entry))
-
-
-def _check_no_pump(ck: _Checker, entry: str, pay: bool, cost: int, gain: int) -> None:
-    """A multiple must not give back more coins + bread than it costs (goods or coins for a
-    red card, 3 bread on any card, R7.1): else cards could pay for each other without
-    limit, and a game's payment choices grow without bound."""
-    most = min(cost, 3) if pay else 3
-    if gain > most:
-        paid = f"{cost} goods/coins or 3 bread" if pay else "3 bread"
-        raise ck.fail(entry, f"its reward (coins + bread = {gain} per multiple) is more than "
-                      f"a multiple costs ({paid}): at most {most}")
-
-
-def _cards(ck: _Checker, data: dict[str, Any]) -> tuple[
+def _cards(file: str, cards: Any) -> tuple[
         dict[str, ObjectiveCard], dict[str, tuple[str, ...]], dict[str, FountainCard]]:
+    _unique(file, "objective card", [c.id for c in cards.objective])
     objectives: dict[str, ObjectiveCard] = {}
-    for raw in ck.table(data, "objective"):
-        card = _objective(ck, raw)
-        if card.id in objectives:
-            raise ck.fail(f"objective card {card.id!r}", "duplicate id")
-        objectives[card.id] = card
+    for raw in cards.objective:
+        keys = GOOD_CODES if raw.type == "pay" else HAVE_INDEX
+        r = raw.reward
+        objectives[raw.id] = ObjectiveCard(
+            raw.id, raw.deck, raw.type == "pay",
+            tuple((keys[k], n) for k, n in raw.requires.items()),
+            r.vp, r.coins, r.bread, r.steps, raw.provenance)
     if len(objectives) != OBJECTIVE_CARDS:
-        raise ComponentError(f"{ck.file}: {len(objectives)} objective cards, the game has 60 (R1.4)")
+        raise ComponentError(f"{file}: {len(objectives)} objective cards, the game has 60 (R1.4)")
     decks = {d: tuple(c.id for c in objectives.values() if c.deck == d) for d in MOST_DRAWN}
     for d, n in MOST_DRAWN.items():
         if len(decks[d]) < n:
-            raise ComponentError(f"{ck.file}: deck {d} has {len(decks[d])} cards, 4 players draw {n} (R2.2)")
-    fountains: dict[str, FountainCard] = {}
-    for raw in ck.table(data, "fountain"):
-        entry = f"fountain card {raw.get('id', '?')!r}"
-        fid = ck.get(raw, "id", str, entry)
-        if fid in fountains or fid in objectives:
-            raise ck.fail(entry, "duplicate id")
-        goal = ck.get(raw, "goal", str, entry)
-        if goal not in FEATURE_CODES:
-            raise ck.fail(entry, f"unknown goal {goal!r} (known: {' '.join(FEATURE_CODES)})")
-        vp = ck.get(raw, "vp", int, entry, -MAX_POINTS, MAX_POINTS)
-        fountains[fid] = FountainCard(fid, FEATURE_CODES[goal], vp, ck.provenance(raw, entry))
+            raise ComponentError(f"{file}: deck {d} has {len(decks[d])} cards, 4 players draw {n} (R2.2)")
+    _unique(file, "fountain card", [*objectives, *(f.id for f in cards.fountain)])
+    fountains = {f.id: FountainCard(f.id, FEATURE_CODES[f.goal], f.vp, f.provenance)
+                 for f in cards.fountain}
     if len(fountains) != FOUNTAIN_CARDS:
-        raise ComponentError(f"{ck.file}: {len(fountains)} fountain cards, the game has 24 (R1.4)")
+        raise ComponentError(f"{file}: {len(fountains)} fountain cards, the game has 24 (R1.4)")
     return objectives, decks, fountains
 
 
-def _frames(ck: _Checker, data: dict[str, Any]) -> dict[int, FramePart]:
-    parts: dict[int, FramePart] = {}
-    for raw in ck.table(data, "part"):
-        entry = f"frame part {raw.get('id', '?')!r}"
-        pid = ck.get(raw, "id", int, entry, -MAX_ID, MAX_ID)
-        if pid in parts:
-            raise ck.fail(entry, "duplicate id")
-        goals = []
-        for g in ck.get(raw, "goals", list, entry):
-            if not isinstance(g, dict):
-                raise ck.fail(entry, "each goal is a table {kind, vp, line}")
-            kind = ck.get(g, "kind", str, entry)
-            if kind not in FEATURE_CODES:
-                raise ck.fail(entry, f"unknown goal kind {kind!r} (known: {' '.join(FEATURE_CODES)})")
-            line = ck.get(g, "line", int, entry)
-            if not 0 <= line < SIZE:
-                raise ck.fail(entry, f"goal line must be 0-5, got {line}")
-            goals.append(FrameGoal(FEATURE_CODES[kind],
-                                   ck.get(g, "vp", int, entry, -MAX_POINTS, MAX_POINTS), line))
-        if len(goals) != 2:
-            raise ck.fail(entry, f"a frame part has 2 goals, got {len(goals)}")
-        parts[pid] = FramePart(pid, tuple(goals), ck.provenance(raw, entry))
-        if len(parts) > MAX_TABLE:
-            raise ck.fail(entry, f"more than {MAX_TABLE} frame parts")
+def _frames(file: str, frames: Any) -> dict[int, FramePart]:
+    _unique(file, "frame part", [p.id for p in frames.part])
+    parts = {p.id: FramePart(p.id, tuple(FrameGoal(FEATURE_CODES[g.kind], g.vp, g.line)
+                                         for g in p.goals), p.provenance)
+             for p in frames.part}
     if len(parts) < 16:
-        raise ComponentError(f"{ck.file}: {len(parts)} frame parts, 4 players need 16 (R2.1)")
+        raise ComponentError(f"{file}: {len(parts)} frame parts, 4 players need 16 (R2.1)")
     return parts
 
 
-def _boards(ck: _Checker, data: dict[str, Any]) -> tuple[Board, ...]:
-    boards: list[Board] = []
-    for raw in ck.table(data, "board"):
-        entry = f"board {raw.get('id', '?')!r}"
-        bid = ck.get(raw, "id", int, entry, -MAX_ID, MAX_ID)
-        rows = ck.get(raw, "rows", list, entry)
-        if len(rows) != SIZE or any(not isinstance(r, str) or len(r) != SIZE for r in rows):
-            raise ck.fail(entry, "rows must be 6 strings of 6 characters")
-        text = "".join(rows)
-        if set(text) - set(".SX"):
-            raise ck.fail(entry, "rows use only '.', 'S' (scroll) and 'X' (spade)")
-        if text.count("X") != 1:
-            raise ck.fail(entry, "a board has exactly one spade space 'X'")
-        scrolls = frozenset(i for i, ch in enumerate(text) if ch == "S")
-        if len(scrolls) != SCROLL_SPACES_PER_BOARD:
-            raise ck.fail(entry, f"a board has 9 scroll spaces, got {len(scrolls)} (R1.3)")
-        boards.append(Board(bid, text.index("X"), scrolls, ck.provenance(raw, entry)))
-    if len(boards) < 4:
-        raise ComponentError(f"{ck.file}: {len(boards)} district boards, 4 players need 4 (R2.1)")
-    return tuple(boards)
-
-
-def _int_list(ck: _Checker, table: dict[str, Any], entry: str, most: int) -> tuple[int, ...]:
-    points = ck.get(table, "points", list, entry)
-    if not points or any(not isinstance(p, int) or isinstance(p, bool) for p in points):
-        raise ck.fail(entry, "points must be a non-empty list of integers")
-    if len(points) > most:
-        raise ck.fail(entry, f"points must have at most {most} spaces, got {len(points)}")
-    for i, p in enumerate(points):
-        ck.bounded(p, f"points[{i}]", entry, -MAX_POINTS, MAX_POINTS)
-    return tuple(points)
-
-
-def _scoring(ck: _Checker, data: dict[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    for key in ("scroll_track", "villa_table"):
-        if not isinstance(data.get(key), dict):
-            raise ComponentError(f"{ck.file}: missing [{key}] table")
-    scroll = _int_list(ck, data["scroll_track"], "scroll_track", MAX_SCROLL_SPACES)
-    villa = _int_list(ck, data["villa_table"], "villa_table", MAX_VILLA_TABLE)
-    ck.provenance(data["scroll_track"], "scroll_track")
-    ck.provenance(data["villa_table"], "villa_table")
-    if len(villa) < 6 or villa[3] != 3 or villa[5] != 7:
-        raise ck.fail("villa_table", "the rulebook fixes 3 chimneys -> 3 VP and 5 -> 7 VP (R10.1)")
-    extra = ck.get(data["villa_table"], "per_extra_chimney", int, "villa_table", -MAX_POINTS, MAX_POINTS)
-    return scroll, villa, extra
+def _boards(file: str, boards: Any) -> tuple[Board, ...]:
+    out = []
+    for raw in boards.board:
+        text = "".join(raw.rows)
+        out.append(Board(raw.id, text.index("X"),
+                         frozenset(i for i, ch in enumerate(text) if ch == "S"), raw.provenance))
+    if len(out) < 4:
+        raise ComponentError(f"{file}: {len(out)} district boards, 4 players need 4 (R2.1)")
+    return tuple(out)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -489,14 +480,16 @@ def load_components(path: Path | str | None = None) -> Components:
 @cache
 def _load(path: Path | None) -> Components:
     sources = _sources(path)
-    data = {name: _read(p) for name, p in sources.items()}
-    ck = {name: _Checker(str(p) if path is not None else f"default {name}.toml")
-          for name, p in sources.items()}
-    types, light, dark = _tiles(ck["tiles"], data["tiles"])
-    objectives, decks, fountains = _cards(ck["cards"], data["cards"])
-    frames = _frames(ck["frames"], data["frames"])
-    boards = _boards(ck["boards"], data["boards"])
-    scroll, villa, extra = _scoring(ck["scoring"], data["scoring"])
+    files = {name: str(p) if path is not None else f"default {name}.toml"
+             for name, p in sources.items()}
+    data = {name: _validated(name, files[name], _read(p)) for name, p in sources.items()}
+    types, light, dark = _tiles(files["tiles"], data["tiles"])
+    objectives, decks, fountains = _cards(files["cards"], data["cards"])
+    frames = _frames(files["frames"], data["frames"])
+    boards = _boards(files["boards"], data["boards"])
+    scoring = data["scoring"]
+    scroll, villa = tuple(scoring.scroll_track.points), tuple(scoring.villa_table.points)
+    extra = scoring.villa_table.per_extra_chimney
     digest = hashlib.sha256()
     for name in FILES:
         digest.update(sources[name].read_bytes())

@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.batch.config import RunConfig, engine_for
-from cdsim.batch.folder import CELLS, Kind, RunFolder, schema_problem, versions
+from cdsim.batch.folder import CELLS, Kind, RunFolder, versions
 from cdsim.components import load_components
 from cdsim.errors import CdsimError
+from cdsim.schema import problem
 from cdsim.study import (
     Job,
     OnChunk,
@@ -170,7 +171,7 @@ def _check_ladder_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, An
     naming the key): each pairing a run folder under cells/ with its line-up."""
     from typing import Annotated
 
-    from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+    from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
     Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=1000)]
 
@@ -190,12 +191,15 @@ def _check_ladder_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, An
         lineup: Annotated[list[str], Field(min_length=2, max_length=4)]
         run: str
 
-    for name, schema in (("ladder", TypeAdapter(Settings)),
-                         ("pairings", TypeAdapter(list[Pairing]))):
-        try:
-            schema.validate_json(json.dumps(manifest[name]))
-        except ValidationError as exc:
-            raise CdsimError(f"{path}: {name}.{schema_problem(exc)}") from None
+    class Manifest(BaseModel):
+        model_config = ConfigDict(strict=True, extra="allow")
+        ladder: Settings
+        pairings: list[Pairing]
+
+    try:
+        Manifest.model_validate_json(json.dumps(manifest))
+    except ValidationError as exc:
+        raise CdsimError(f"{path}: {problem(exc, Manifest, manifest)}") from None
     for pairing in manifest["pairings"]:
         if set(pairing["key"]) == {"."} or pairing["run"] != f"{CELLS}/{pairing['key']}":
             raise CdsimError(f"{path}: pairings: bad key or run {pairing['key']!r}")

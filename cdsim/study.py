@@ -42,7 +42,6 @@ This module knows nothing of reports: the games of a run folder are read by a
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import json
 import re
@@ -55,32 +54,21 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cdsim import study_file
 from cdsim.analysis import sequential as seq
-from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, RunConfig
+from cdsim.batch.config import MAX_GAMES, RunConfig
 from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
 from cdsim.batch.queue import play_queue
 from cdsim.components import load_components
 from cdsim.errors import CdsimError, read_toml
 from cdsim.game import DEFAULT_START_VP
+from cdsim.schema import problem
 from strategies.registry import make_strategy, parse_params
 
 STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
 SHIPPED = Path(__file__).parent / "studies"  # `cdsim study run default`
-NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
-DEFAULT_BUDGET = 100_000  # games per cell, all stages together
 FIRST_SHARE = 16  # the first stage: budget / 16 games (then 2, 4 and about 9 sixteenths)
-
-TOP_KEYS = ("name", "description", "seed", "games", "first_stage", "players", "start_vp",
-            "chunk_size", "radius", "tolerance", "alpha", "tested", "strategy_params",
-            "components", "population", "variant", "cell")
-POPULATION_KEYS = ("name", "description", "lineup", "lineups", "pool", "rotate_seats", "floor",
-                   "games", "first_stage", "strategy_params")
-VARIANT_KEYS = ("name", "description", "components")
-CELL_KEYS = ("players", "population", "games", "first_stage")
-GONE = {"confirm_games": "every stage after the first confirms on its own fresh games",
-        "confirm_seed": "each stage's seed is derived from seed",
-        "resamples": "the bootstrap stability is gone (docs/statistics.md)"}
 
 
 @dataclass(frozen=True)
@@ -247,242 +235,67 @@ def resolve(arg: str | Path) -> Path:
     raise CdsimError(f"{arg}: no such study file (shipped studies: {names})")
 
 
-class _Check:
-    """Typed reads from a study file's tables; every problem is one line naming the file."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, where: str, problem: str) -> CdsimError:
-        return CdsimError(f"{self.path}: {where}{': ' if where else ''}{problem}")
-
-    def keys(self, table: Any, known: tuple[str, ...], where: str) -> dict[str, Any]:
-        if not isinstance(table, dict):
-            raise self.fail(where, f"must be a table, got {table!r}")
-        for key in table:
-            if key not in known:
-                close = difflib.get_close_matches(key, known, 1)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                raise self.fail(where, f"unknown key {key!r} ({hint}known: {', '.join(known)})")
-        return table
-
-    def integer(self, table: dict[str, Any], key: str, where: str, default: int | None,
-                minimum: int = 0, maximum: int | None = None) -> int:
-        value = table.get(key, default)
-        if value is None:
-            raise self.fail(where, f"{key} is required")
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(where, f"{key} must be an integer, got {value!r}")
-        if value < minimum or (maximum is not None and value > maximum):
-            bound = f"between {minimum} and {maximum}" if maximum is not None else f">= {minimum}"
-            raise self.fail(where, f"{key} must be {bound}, got {value}")
-        return value
-
-    def text(self, table: dict[str, Any], key: str, where: str, default: str | None = None
-             ) -> str | None:
-        value = table.get(key, default)
-        if value is not None and not isinstance(value, str):
-            raise self.fail(where, f"{key} must be a string, got {value!r}")
-        return value
-
-    def name(self, table: dict[str, Any], where: str) -> str:
-        value = self.text(table, "name", where)
-        if value is None:
-            raise self.fail(where, "name is required")
-        if not NAME.match(value):
-            raise self.fail(where, f"name {value!r} must be 1-40 letters, digits, '-' or '_' "
-                            "(it names folders)")
-        return value
-
-    def share(self, table: dict[str, Any], key: str, default: float, most: float = 1.0
-              ) -> float:
-        value = table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < most:
-            raise self.fail("", f"{key} must be a share between 0 and {most:g} (e.g. "
-                            f"{default}), got {value!r}")
-        return float(value)
-
-    def lineups(self, table: dict[str, Any], where: str) -> tuple[tuple[str, ...], ...]:
-        value = table.get("lineups", [])
-        if (not isinstance(value, list) or not all(isinstance(x, list) for x in value)
-                or not all(isinstance(n, str) and n.strip() for x in value for n in x)):
-            raise self.fail(where, f"lineups must be a list of line-ups, each a list of "
-                            f"strategy names, got {value!r}")
-        out = tuple(tuple(n.strip() for n in x) for x in value)
-        for x in out:
-            if len(x) not in (2, 3, 4):
-                raise self.fail(where, f"lineups: {list(x)} is not a line-up of 2, 3 or 4 players")
-        if len(set(out)) != len(out):
-            raise self.fail(where, "lineups lists a line-up twice")
-        return out
-
-    def names(self, table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
-        value = table.get(key, [])
-        if isinstance(value, str):
-            value = [x for x in value.split(",")]
-        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-            raise self.fail(where, f"{key} must be a list of strategy names, got {value!r}")
-        return tuple(x.strip() for x in value if x.strip())
-
-
 def load_study(path: Path) -> Study:
     """Read and validate a study file: anything wrong is one CdsimError line, before any
-    game is played (strategies, parameters and component folders are all loaded here)."""
+    game is played (its schema is ``cdsim.study_file``; strategies, parameters and
+    component folders are all loaded here)."""
 
-    ck = _Check(path)
-    raw = read_toml(path)
-    if isinstance(raw, dict):
-        listed = raw.get("population")  # checked below; here only if it is a list
-        for key, why in GONE.items():
-            for where, table in (("", raw), *((f"population {i + 1}", t) for i, t in
-                                              enumerate(listed if isinstance(listed, list)
-                                                        else [])
-                                              if isinstance(t, dict))):
-                if key in table:
-                    raise ck.fail(where, f"{key} is no longer a study key: {why}")
-    raw = ck.keys(raw, TOP_KEYS, "")
-    name = ck.name(raw, "")
-    seed = ck.integer(raw, "seed", "", 0, 0, 2**62)
-    games = ck.integer(raw, "games", "", DEFAULT_BUDGET, 1, MAX_GAMES)
-    first = ck.integer(raw, "first_stage", "", 0, 1, MAX_GAMES) if "first_stage" in raw else 0
-    chunk_size = ck.integer(raw, "chunk_size", "", 1000, 1, MAX_CHUNK_SIZE)
-    radius = ck.integer(raw, "radius", "", 6, 0, 10)
-    tested = ck.integer(raw, "tested", "", 3, 1, 20)
-    tolerance = ck.share(raw, "tolerance", 0.02)
-    alpha = ck.share(raw, "alpha", 0.05, 0.5)
+    def fail(where: str, problem: str) -> CdsimError:
+        return CdsimError(f"{path}: {where}{': ' if where else ''}{problem}")
 
-    players_raw = raw.get("players", [2, 3, 4])
-    players_list = [players_raw] if isinstance(players_raw, int) else players_raw
-    if (not isinstance(players_list, list) or not players_list
-            or any(isinstance(p, bool) or not isinstance(p, int) for p in players_list)):
-        raise ck.fail("", f"players must be a list of player counts (2, 3, 4), got {players_raw!r}")
-    for p in players_list:
-        if p not in (2, 3, 4):
-            raise ck.fail("", f"players: {p} is not a player count (Carpe Diem plays 2, 3 or 4)")
-    if len(set(players_list)) != len(players_list):
-        raise ck.fail("", f"players lists a player count twice: {players_list}")
-    players = tuple(players_list)
-
-    start_vp = {p: tuple(DEFAULT_START_VP[p]) for p in players}
-    given_vp = raw.get("start_vp", {})
-    if not isinstance(given_vp, dict):
-        raise ck.fail("", 'start_vp must be a table by player count, e.g. start_vp = { 4 = '
-                      '[8, 9, 10, 11] } (TOML: [start_vp] then "4" = [8, 9, 10, 11])')
-    for key, vector in given_vp.items():
-        if key not in {str(p) for p in players}:
-            raise ck.fail("start_vp", f"{key!r} is not one of the studied player counts {list(players)}")
-        p = int(key)
-        if (not isinstance(vector, list) or len(vector) != p
-                or any(isinstance(v, bool) or not isinstance(v, int) for v in vector)):
-            raise ck.fail("start_vp", f"{key} players need {p} integers, got {vector!r}")
-        start_vp[p] = tuple(vector)
-
-    def params(table: dict[str, Any], where: str) -> str | None:
-        text = ck.text(table, "strategy_params", where)
+    def params(text: str | None, where: str) -> str | None:
         try:
             parse_params(text)
         except CdsimError as exc:
-            raise ck.fail(where, str(exc)) from None
+            raise fail(where, str(exc)) from None
         return text
 
-    strategy_params = params(raw, "")
-    components = _components(ck, raw.get("components"), path, "components")
+    spec = study_file.parse(path, read_toml(path))
+    players = tuple(spec.players)
+    start_vp = {p: tuple(DEFAULT_START_VP[p]) for p in players}
+    start_vp.update({int(k): tuple(v) for k, v in spec.start_vp.items()})
+    strategy_params = params(spec.strategy_params, "")
+    components = _components(fail, spec.components, path, "components")
     base_digest = load_components(components).digest
+    first = spec.first_stage or 0
 
     populations: list[Population] = []
     pop_games: dict[str, tuple[int, int]] = {}
-    pops_raw = raw.get("population", [])
-    if not isinstance(pops_raw, list) or not pops_raw:
-        raise ck.fail("", "a study needs at least one [[population]] (name, lineup)")
-    for i, table in enumerate(pops_raw):
-        where = f"population {i + 1}"
-        table = ck.keys(table, POPULATION_KEYS, where)
-        pname = ck.name(table, where)
-        where = f"population {pname!r}"
-        if pname in {p.name for p in populations}:
-            raise ck.fail(where, "a population of this name comes twice")
-        lineup, pool = ck.names(table, "lineup", where), ck.names(table, "pool", where)
-        given = ck.lineups(table, where)
-        if sum(map(bool, (lineup, pool, given))) != 1:
-            raise ck.fail(where, "give one of lineup = [...] (one name fills every seat; more "
-                          "names: every N of them play, in every seat rotation), lineups = "
-                          "[[...], ...] (exactly these line-ups) or pool = [...]"
-                          if not (lineup or pool or given) else
-                          "give one of lineup, lineups or pool, not several")
-        if len(set(lineup)) != len(lineup):
-            raise ck.fail(where, "lineup names a strategy twice (give each once; lineups = "
-                          "[[...]] plays exact line-ups)")
-        for p in players:
-            if 1 < len(lineup) < p:
-                raise ck.fail(where, f"lineup names {len(lineup)} strategies, fewer than the "
-                              f"{p} seats of a {p}-player game (give one name for every seat, "
-                              f"at least {p}, or lineups = [[...]])")
-            if given and not any(len(x) == p for x in given):
-                raise ck.fail(where, f"lineups has no line-up of {p} players")
+    for table in spec.population:
+        where = f"population {table.name!r}"
+        lineup, pool = tuple(table.lineup), tuple(table.pool)
+        given = tuple(tuple(x) for x in table.lineups)
         reads = False
         strategies = tuple(dict.fromkeys((*lineup, *pool, *itertools.chain(*given))))
         for strategy in strategies:
             try:
                 made = make_strategy(strategy)
             except CdsimError as exc:
-                raise ck.fail(where, str(exc)) from None
+                raise fail(where, str(exc)) from None
             except Exception as exc:  # a user module that fails to import
-                raise ck.fail(where, f"cannot load strategy {strategy!r} "
-                              f"({type(exc).__name__}: {exc})") from None
+                raise fail(where, f"cannot load strategy {strategy!r} "
+                           f"({type(exc).__name__}: {exc})") from None
             reads = reads or bool(getattr(made, "reads_scores", True))
-        mixed = any(len(set(x)) > 1 for x in given) or len(lineup) > 1 or len(pool) > 1
-        rotate = table.get("rotate_seats", mixed)
-        if not isinstance(rotate, bool):
-            raise ck.fail(where, f"rotate_seats must be true or false, got {rotate!r}")
-        if rotate and not mixed:
-            raise ck.fail(where, "rotate_seats with the same player in every seat would replay "
-                          "each deal identically (a seat's choices come from the seat's own "
-                          "stream): drop it")
-        floor = table.get("floor", all(x.partition("@")[0] == "random" for x in strategies))
-        if not isinstance(floor, bool):
-            raise ck.fail(where, f"floor must be true or false, got {floor!r}")
-        budget = ck.integer(table, "games", where, games, 1, MAX_GAMES)
-        pop_games[pname] = (budget, ck.integer(table, "first_stage", where, first, 1, MAX_GAMES)
-                            if "first_stage" in table else first)
-        populations.append(Population(pname, lineup, pool, rotate, params(table, where), reads,
-                                      floor, ck.text(table, "description", where) or "", given))
+        rotate = table.mixed if table.rotate_seats is None else table.rotate_seats
+        floor = (all(x.partition("@")[0] == "random" for x in strategies) if table.floor is None
+                 else table.floor)
+        pop_games[table.name] = (table.games or spec.games, table.first_stage or first)
+        populations.append(Population(table.name, lineup, pool, rotate,
+                                      params(table.strategy_params, where), reads, floor,
+                                      table.description, given))
 
-    variants: list[Variant] = []
-    vars_raw = raw.get("variant", [])
-    if not isinstance(vars_raw, list):
-        raise ck.fail("", "variant must be an array of tables: [[variant]] name, components")
-    for i, table in enumerate(vars_raw):
-        where = f"variant {i + 1}"
-        table = ck.keys(table, VARIANT_KEYS, where)
-        vname = ck.name(table, where)
-        where = f"variant {vname!r}"
-        if vname in {v.name for v in variants}:
-            raise ck.fail(where, "a variant of this name comes twice")
-        if "components" not in table:
-            raise ck.fail(where, "components is required (a component folder, as --components takes)")
-        folder = _components(ck, table["components"], path, f"{where}: components")
+    variants = []
+    for vtable in spec.variant:
+        folder = _components(fail, vtable.components, path, f"variant {vtable.name!r}: components")
         assert folder is not None
-        variants.append(Variant(vname, folder, load_components(folder).digest,
-                                ck.text(table, "description", where) or ""))
+        variants.append(Variant(vtable.name, folder, load_components(folder).digest,
+                                vtable.description))
 
     overrides: dict[tuple[int, str], tuple[int, int]] = {}
-    cells_raw = raw.get("cell", [])
-    if not isinstance(cells_raw, list):
-        raise ck.fail("", "cell must be an array of tables: [[cell]] players, population, games")
-    for i, table in enumerate(cells_raw):
-        where = f"cell {i + 1}"
-        table = ck.keys(table, CELL_KEYS, where)
-        p = ck.integer(table, "players", where, None)
-        cpop = ck.text(table, "population", where) or ""
-        if p not in players:
-            raise ck.fail(where, f"players = {p} is not one of the studied player counts {list(players)}")
-        if cpop not in pop_games:
-            raise ck.fail(where, f"population {cpop!r} is not one of the study's "
-                          f"({', '.join(pop_games)})")
-        budget, start = pop_games[cpop]
-        overrides[(p, cpop)] = (ck.integer(table, "games", where, budget, 1, MAX_GAMES),
-                                ck.integer(table, "first_stage", where, start, 1, MAX_GAMES)
-                                if "first_stage" in table else start)
+    for ctable in spec.cell:
+        budget, start = pop_games[ctable.population]
+        overrides[(ctable.players, ctable.population)] = (ctable.games or budget,
+                                                          ctable.first_stage or start)
 
     cells = []
     for p in players:
@@ -495,39 +308,38 @@ def load_study(path: Path) -> Study:
                 least = seq.MIN_GROUPS * deal  # the first stage needs a few dozen deals
                 start = start or max(least, -(-budget // FIRST_SHARE // deal) * deal)
                 if start > budget:
-                    raise ck.fail(f"cell {cell.key}", f"games ({budget}) must hold the first "
-                                  f"stage ({start} games: at least {seq.MIN_GROUPS} deals of "
-                                  f"{deal} games); raise games")
+                    raise fail(f"cell {cell.key}", f"games ({budget}) must hold the first "
+                               f"stage ({start} games: at least {seq.MIN_GROUPS} deals of "
+                               f"{deal} games); raise games")
                 cells.append(Cell(p, pop, variant, budget, start))
-    study = Study(name=name, seed=seed, players=players, populations=tuple(populations),
-                  variants=tuple(variants), cells=tuple(cells), start_vp=start_vp,
-                  chunk_size=chunk_size, radius=radius, tolerance=tolerance, alpha=alpha,
-                  tested=tested, components=components, components_digest=base_digest,
-                  strategy_params=strategy_params,
-                  description=ck.text(raw, "description", "") or "", source=str(path),
-                  text=path.read_text())
+    study = Study(name=spec.name, seed=spec.seed, players=players,
+                  populations=tuple(populations), variants=tuple(variants), cells=tuple(cells),
+                  start_vp=start_vp, chunk_size=spec.chunk_size, radius=spec.radius,
+                  tolerance=float(spec.tolerance), alpha=float(spec.alpha), tested=spec.tested,
+                  components=components, components_digest=base_digest,
+                  strategy_params=strategy_params, description=spec.description,
+                  source=str(path), text=path.read_text())
     for cell in study.cells:  # the schedule's and RunConfig's own checks, now
         try:
             for job in study.stage_jobs(cell, len(study.schedule(cell).sizes) - 1):
                 job.config.validate()
         except CdsimError as exc:
-            raise ck.fail(f"cell {cell.key}", str(exc)) from None
+            raise fail(f"cell {cell.key}", str(exc)) from None
     return study
 
 
-def _components(ck: _Check, value: Any, study: Path, where: str) -> str | None:
+def _components(fail: Callable[[str, str], CdsimError], value: str | None, study: Path,
+                where: str) -> str | None:
     """A component path of the study file, relative to the file's folder."""
 
     if value is None:
         return None
-    if not isinstance(value, str) or not value:
-        raise ck.fail("", f"{where} must be a path, got {value!r}")
     target = Path(value).expanduser()
     target = target if target.is_absolute() else study.resolve().parent / target
     try:
         load_components(target)
     except CdsimError as exc:
-        raise ck.fail("", f"{where}: unreadable component set: {exc}") from None
+        raise fail("", f"{where}: unreadable component set: {exc}") from None
     return str(target.resolve())
 
 
@@ -683,10 +495,10 @@ def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
 
 
 def _cell_schema() -> Any:
-    """One entry of a study manifest's ``cells`` (as ``plan`` writes it), declared once."""
+    """A study manifest's ``cells`` (as ``plan`` writes them), declared once."""
     from typing import Annotated, Literal
 
-    from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+    from pydantic import BaseModel, ConfigDict, Field
 
     Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
 
@@ -747,20 +559,22 @@ def _cell_schema() -> Any:
         stages: list[Stage]
         decision: Verdict | None
 
-    return TypeAdapter(list[CellState])
+    class Manifest(BaseModel):
+        model_config = ConfigDict(strict=True, extra="allow")
+        cells: list[CellState]
+
+    return Manifest
 
 
 def _check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     """A study manifest's cells checked against their schema (one line)."""
     from pydantic import ValidationError
 
+    schema = _cell_schema()
     try:
-        _cell_schema().validate_json(json.dumps(manifest["cells"]))
+        schema.model_validate_json(json.dumps(manifest))
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err["loc"])
-        raise CdsimError(f"{path}: cells{'.' if where else ''}{where}: "
-                         f"{err['msg'].lower()}") from None
+        raise CdsimError(f"{path}: {problem(exc, schema, manifest)}") from None
     for cell in manifest["cells"]:
         if set(cell["key"]) == {"."}:  # names a folder under cells/: never . or ..
             raise CdsimError(f"{path}: cells: bad key {cell['key']!r}")

@@ -61,9 +61,16 @@ def _copy_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
     ("cards.toml", "reward = { vp = 4 }", "reward = { }", "objective card 'A01': a card with no reward"),
     ("cards.toml", 'requires = { grapes = 2 }', 'requires = { wine = 2 }', "unknown pay requirement"),
     ("boards.toml", '"..S..S",', '"..S...",', "9 scroll spaces"),
-    ("frames.toml", "line = 1", "line = 7", "goal line must be 0-5"),
+    ("frames.toml", "line = 1", "line = 7", "frame part 1: goals.0.line must be between 0 and 5, got 7"),
     ("scoring.toml", 'provenance = "reconstructed"', 'provenance = "guess"', "provenance"),
     ("tiles.toml", 'edges = "P G G G"', 'edges = "P G P G"', "only ends and corners"),
+    ("tiles.toml", "count = 4", "cnt = 4", "unknown key 'cnt' (did you mean 'count'?"),
+    ("tiles.toml", 'id = "L-villa-end-1"', 'id = ["L-villa-end-1"]',
+     "id must be a string, got ['L-villa-end-1']"),
+    ("cards.toml", "reward = { vp = 4 }", 'reward = { vp = "4" }',
+     "objective card 'A01': reward.vp must be an integer, got '4'"),
+    ("cards.toml", "reward = { vp = 4 }", "reward = { vp = true }", "reward.vp must be an integer"),
+    ("scoring.toml", "[villa_table]", "[villa_tabel]", "unknown key 'villa_tabel'"),
 ])
 def test_bad_component_files_are_rejected_with_one_line(
         tmp_path: Path, name: str, old: str, new: str, message: str) -> None:

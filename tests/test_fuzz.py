@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from cdsim.cli import main
 from cdsim.components import DATA_DIR
+from cdsim.study_file import StudyFile
 
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = sorted((REPO / "tests" / "positions").glob("*.toml"))
@@ -279,9 +280,7 @@ def _load_toml(path: Path) -> dict[str, Any]:
 
 # -- study files -----------------------------------------------------------------------------
 
-STUDY_KEYS = ("name", "description", "seed", "games", "first_stage", "players", "start_vp",
-              "chunk_size", "radius", "tolerance", "alpha", "tested", "strategy_params",
-              "components", "population", "variant", "cell")
+STUDY_KEYS = tuple(StudyFile.model_fields)
 
 
 @fuzz_settings()
@@ -382,9 +381,9 @@ COMPONENT_BASES = {name: _load_toml(DATA_DIR / name) for name in COMPONENT_FILES
 @st.composite
 def component_case(draw: st.DrawFn) -> tuple[str, bytes, bool]:
     name = draw(st.sampled_from(COMPONENT_FILES))
-    data, _ = draw(mutated(COMPONENT_BASES[name]))
+    data, unknown = draw(mutated(COMPONENT_BASES[name]))
     body, corrupt = draw(file_bytes(data))
-    return name, body, corrupt
+    return name, body, unknown or corrupt
 
 
 def _plays(tmp: Path, components: Path) -> None:
@@ -399,14 +398,14 @@ def _plays(tmp: Path, components: Path) -> None:
 @fuzz_settings()
 @given(component_case())
 def test_component_sets(case: tuple[str, bytes, bool]) -> None:
-    name, body, corrupt = case
+    name, body, invalid = case  # invalid: an unknown key, or corrupt
     with folder() as tmp:
         components = tmp / "set"
         components.mkdir()
         (components / name).write_bytes(body)
         args = ["components", "check", str(components)]
         code, _, err = run_cli(args, tmp)
-        check_outcome(code, err, args, invalid=corrupt)
+        check_outcome(code, err, args, invalid=invalid)
         if code == 0:
             _plays(tmp, components)
 

@@ -89,22 +89,25 @@ def component_set(tmp_path: Path, file: str, old: str, new: str) -> Path:
 
 COMPONENT_CASES = [
     ("tiles.toml", "chimneys = 2", "chimneys = 300", "chimneys must be between 0 and 9"),
-    ("tiles.toml", 'building = "market"', 'building = ["market"]', "unknown building ['market']"),
-    ("tiles.toml", "count = 4", "count = 1000000000000", "'count' must be between 1 and 84"),
+    ("tiles.toml", 'building = "market"', 'building = ["market"]',
+     "building must be 'market', 'bakery' or 'fountain', got ['market']"),
+    ("tiles.toml", "count = 4", "count = 1000000000000",
+     "tile 'L-villa-end-1': count must be between 1 and 84"),
     ("cards.toml", "reward = { bread = 1, steps = 1 }", "reward = { coins = 1000 }",
-     "reward 'coins' must be between 0 and 9"),
+     "reward.coins must be between 0 and 9, got 1000"),
     ("cards.toml", "reward = { bread = 1, steps = 1 }", "reward = { coins = 3 }",
      "is more than a multiple costs"),
     ("cards.toml", "requires = { grapes = 2 }", "requires = { grapes = 2147483648 }",
-     "requirement 'grapes' must be between 1 and 99"),
+     "requires.grapes must be between 1 and 99"),
     ("cards.toml", "reward = { vp = 4 }", "reward = { vp = 2147483648 }",
-     "reward 'vp' must be between 0 and 1000"),
-    ("frames.toml", "vp = 3", "vp = 2147483648", "field 'vp' must be between -1000 and 1000"),
-    ("frames.toml", "id = 1\n", "id = 9223372036854775808\n", "field 'id' must be between"),
+     "reward.vp must be between 0 and 1000"),
+    ("frames.toml", "vp = 3", "vp = 2147483648",
+     "frame part 1: goals.0.vp must be between -1000 and 1000"),
+    ("frames.toml", "id = 1\n", "id = 9223372036854775808\n", "id must be between"),
     ("scoring.toml", "points = [0, 1, 2, 3,", "points = [" + "0, " * 100_000,
-     "at most 256 spaces"),
+     "scroll_track.points must have at most 256 entries"),
     ("scoring.toml", "per_extra_chimney = 2", "per_extra_chimney = -2147483649",
-     "'per_extra_chimney' must be between -1000 and 1000"),
+     "villa_table.per_extra_chimney must be between -1000 and 1000"),
 ]
 
 
@@ -229,7 +232,8 @@ def _part(run: Path, index: int) -> Path:
 
 CORRUPTIONS = {
     "empty chunks": (lambda r: _edit_manifest(r, chunks=[]), "chunks"),
-    "malformed chunks": (lambda r: _edit_manifest(r, chunks=[[0, "4"], [4, 8]]), "chunks"),
+    "malformed chunks": (lambda r: _edit_manifest(r, chunks=[[0, "4"], [4, 8]]),
+                         "chunks.0.1 must be an integer, got '4'"),
     "finished null": (lambda r: _edit_manifest(r, finished=None), "finished"),
     "chunk listed twice": (lambda r: _edit_manifest(r, finished=[0, 0, 1]), "listed twice"),
     "unknown chunk": (lambda r: _edit_manifest(r, finished=[0, 7]), "chunk 7 is not in the plan"),

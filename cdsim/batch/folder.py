@@ -34,6 +34,7 @@ from cdsim.batch.config import RunConfig, chunk_plan, config_from_manifest, engi
 from cdsim.components import load_components
 from cdsim.errors import CdsimError
 from cdsim.records import digest_rows
+from cdsim.schema import problem
 from cdsim.train import weights_record
 
 MANIFEST = "manifest.json"
@@ -313,13 +314,6 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def schema_problem(exc: Any) -> str:
-    """The first problem of a pydantic ValidationError, as 'key.sub: problem'."""
-    err = exc.errors()[0]
-    where = ".".join(str(x) for x in err["loc"]) or "the top level"
-    return f"{where}: {err['msg'].lower()}"
-
-
 def _run_schema() -> Any:
     """The run manifest's schema, declared once (pydantic, strict: JSON types as written)."""
     from pydantic import BaseModel, ConfigDict
@@ -355,10 +349,11 @@ def check_run_manifest(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for the configuration, each finished chunk listed once; else one line naming the key."""
     from pydantic import ValidationError
 
+    schema = _run_schema()
     try:
-        model = _run_schema().model_validate_json(json.dumps(data))
+        model = schema.model_validate_json(json.dumps(data))
     except ValidationError as exc:
-        raise CdsimError(f"{path}: not a valid run manifest: {schema_problem(exc)}") from None
+        raise CdsimError(f"{path}: not a valid run manifest: {problem(exc, schema, data)}") from None
     try:
         config = config_from_manifest(data)
         config.validate()
@@ -392,5 +387,5 @@ def part_schema(path: Path) -> dict[str, Any]:
 RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), check_run_manifest)
 
 __all__ = ["CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "Kind", "RunFolder", "atomic_write",
-           "check_out", "check_run_manifest", "part_schema", "schema_problem", "versions",
+           "check_out", "check_run_manifest", "part_schema", "versions",
            "write_json"]

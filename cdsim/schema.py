@@ -1,0 +1,150 @@
+"""The input files' schemas are declared with pydantic (strict: a TOML string is not a
+number, nor a bool an integer; a key that is not declared is refused); ``problem`` turns a
+validation error into one line naming the entry, the key and what is allowed. A validator
+raises ValueError with its problem in words, to follow the key's name and ':'.
+
+Imported only where a file is checked: pydantic costs the command line's start.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from functools import cache
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
+
+from cdsim.errors import user_text
+
+
+class Table(BaseModel):
+    """A TOML table holding only its declared keys; an unknown key is named with the
+    closest known one."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    gone: ClassVar[dict[str, str]] = {}  # keys that were once allowed: what to say instead
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            known = tuple(cls.model_fields)
+            for key in data:
+                if key in cls.gone:
+                    raise ValueError(f"{key} is {cls.gone[key]}")
+                if key not in known:
+                    close = difflib.get_close_matches(str(key), known, 1)
+                    hint = f"did you mean {close[0]!r}? " if close else ""
+                    raise ValueError(f"unknown key {user_text(key, repr, 60)} ({hint}known: "
+                                     f"{', '.join(known)})")
+        return data
+
+
+def one_of(options: Iterable[str]) -> BeforeValidator:
+    """A string among ``options`` (a Literal, for names held in a table): anything else,
+    of any type, is refused naming them."""
+    allowed = tuple(options)
+    expected = " or ".join(filter(None, (", ".join(map(repr, allowed[:-1])), repr(allowed[-1]))))
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, str) or value not in allowed:
+            raise PydanticCustomError("literal_error", "Input should be {expected}",
+                                      {"expected": expected})
+        return value
+
+    return BeforeValidator(check)
+
+
+PLAIN = re.compile(r"[\w-]{1,60}\Z", re.ASCII)  # a key shown as it is; others as repr
+KINDS = {"int_type": "an integer", "string_type": "a string", "bool_type": "true or false",
+         "float_type": "a number", "list_type": "a list", "tuple_type": "a list",
+         "dict_type": "a table", "model_type": "a table"}
+RANGES = ("greater_than_equal", "less_than_equal", "greater_than", "less_than")
+
+
+def problem(exc: ValidationError, model: type[BaseModel], data: Any,
+            entries: dict[str, str] | None = None, ident: str = "name") -> str:
+    """The first problem of ``exc`` (``model`` validating ``data``) on one line: ``entry:
+    key.sub must be ..., got ...``. An entry of an array of tables named in ``entries``
+    (``{"tile": "tile"}``) is named by its ``ident`` key when it has one, else by its
+    place (1, 2, ...)."""
+    err = exc.errors()[0]
+    loc = list(err["loc"])
+    where = ""
+    if entries and len(loc) > 1 and loc[0] in entries and isinstance(loc[1], int):
+        rows = data.get(loc[0]) if isinstance(data, dict) else None
+        row = rows[loc[1]] if isinstance(rows, list) and loc[1] < len(rows) else None
+        name = row.get(ident) if isinstance(row, dict) else None
+        shown = (user_text(name, repr, 60) if isinstance(name, str | int)
+                 and not isinstance(name, bool) else str(loc[1] + 1))
+        where, loc = f"{entries[str(loc[0])]} {shown}", loc[2:]
+    key = ".".join(x if PLAIN.match(x) else user_text(x, repr, 60) for x in map(str, loc))
+    got = user_text(err.get("input"), repr, 60)
+    kind = err["type"]
+    if kind == "value_error":  # a validator's own words
+        line = f"{key}: {err['ctx']['error']}"
+    elif kind == "extra_forbidden":  # a schema that is not a Table
+        line = f"{key} is not a known key"
+    elif kind == "missing":
+        line = f"{key} is required"
+    elif kind in KINDS:
+        line = f"{key} must be {KINDS[kind]}, got {got}"
+    elif kind in RANGES:
+        line = f"{key} must be {_allowed(model, err['loc'])}, got {got}"
+    elif kind == "literal_error":
+        line = f"{key} must be {err['ctx']['expected']}, got {got}"
+    elif kind == "string_too_short":
+        line = f"{key} must not be empty"
+    elif kind in ("too_short", "too_long"):
+        ctx = err["ctx"]
+        most = ctx["min_length"] if kind == "too_short" else ctx["max_length"]
+        line = (f"{key} must have {'at least' if kind == 'too_short' else 'at most'} {most} "
+                f"{'entry' if most == 1 else 'entries'}, got {ctx['actual_length']}")
+    else:  # not raised by cdsim's schemas; pydantic's own words
+        line = f"{key}: {err['msg'][0].lower()}{err['msg'][1:]}, got {got}"
+    line = line.lstrip(": ")
+    return f"{where}: {line}" if where else line
+
+
+def _allowed(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
+    """The range declared for the value at ``loc`` (Field(ge=..., le=...)), in words."""
+    node = _field(_json_schema(model), loc)
+    low, high = node.get("minimum"), node.get("maximum")
+    if low is not None and high is not None:
+        return f"between {low} and {high}"
+    if low is not None or high is not None:
+        return f">= {low}" if low is not None else f"<= {high}"
+    low, high = node.get("exclusiveMinimum"), node.get("exclusiveMaximum")
+    parts = ([f"above {low}"] if low is not None else []) + (
+        [f"below {high}"] if high is not None else [])
+    return " and ".join(parts) or "in range"
+
+
+@cache
+def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_json_schema()
+
+
+def _field(schema: dict[str, Any], loc: tuple[int | str, ...]) -> dict[str, Any]:
+    """The JSON-schema node of the value at ``loc``."""
+    defs = schema.get("$defs", {})
+
+    def plain(node: dict[str, Any]) -> dict[str, Any]:
+        if "$ref" in node:
+            return plain(defs[node["$ref"].rsplit("/", 1)[1]])
+        for option in node.get("anyOf", ()):
+            if option.get("type") != "null":
+                return plain(option)
+        return node
+
+    node = plain(schema)
+    for step in loc:
+        if isinstance(step, int):
+            node = plain(node.get("items", {}))
+        else:
+            node = plain(node.get("properties", {}).get(step) or
+                         node.get("additionalProperties") or {})
+    return node

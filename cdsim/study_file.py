@@ -1,0 +1,199 @@
+"""A study file's schema (``cdsim/studies/default.toml`` explains every key), declared once:
+the keys of each table, their types (strict: a TOML string is not a number, nor a bool an
+integer) and ranges, and the checks across tables (names unique, cells naming the study's
+player counts and populations). ``cdsim.study.load_study`` then loads what the file names
+(strategies, parameters, component sets) and plans the cells.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES
+from cdsim.errors import CdsimError
+from cdsim.schema import Table, problem
+
+NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
+DEFAULT_BUDGET = 100_000  # games per cell, all stages together
+PLAYER_COUNTS = (2, 3, 4)
+GONE = {key: f"no longer a study key: {why}" for key, why in {
+    "confirm_games": "every stage after the first confirms on its own fresh games",
+    "confirm_seed": "each stage's seed is derived from seed",
+    "resamples": "the bootstrap stability is gone (docs/statistics.md)"}.items()}
+
+
+def _name(value: str) -> str:
+    if not NAME.match(value):
+        raise ValueError(f"{value!r} must be 1-40 letters, digits, '-' or '_' (it names folders)")
+    return value
+
+
+def _split(value: Any) -> Any:
+    """``"greedy, villa"`` is ``["greedy", "villa"]``."""
+    return value.split(",") if isinstance(value, str) else value
+
+
+def _lineups(value: list[list[str]]) -> list[list[str]]:
+    out = [[n.strip() for n in x] for x in value]
+    for x in out:
+        if not all(x):
+            raise ValueError(f"{x} names an empty strategy")
+        if len(x) not in PLAYER_COUNTS:
+            raise ValueError(f"{x} is not a line-up of 2, 3 or 4 players")
+    if len({tuple(x) for x in out}) != len(out):
+        raise ValueError("lists a line-up twice")
+    return out
+
+
+def _players(value: list[int]) -> list[int]:
+    if not value:
+        raise ValueError("list the player counts to study (2, 3, 4)")
+    for p in value:
+        if p not in PLAYER_COUNTS:
+            raise ValueError(f"{p} is not a player count (Carpe Diem plays 2, 3 or 4)")
+    if len(set(value)) != len(value):
+        raise ValueError(f"lists a player count twice: {value}")
+    return value
+
+
+Name = Annotated[str, AfterValidator(_name)]
+Names = Annotated[list[str], BeforeValidator(_split),  # strategy names, one for each seat
+                  AfterValidator(lambda v: [x.strip() for x in v if x.strip()])]
+Games = Annotated[int, Field(ge=1, le=MAX_GAMES)]
+Folder = Annotated[str, Field(min_length=1)]  # a component folder or file
+
+
+class PopulationFile(Table):
+    gone = GONE
+    name: Name
+    description: str = ""
+    lineup: Names = Field(default_factory=list)
+    lineups: Annotated[list[list[str]], AfterValidator(_lineups)] = Field(default_factory=list)
+    pool: Names = Field(default_factory=list)
+    rotate_seats: bool | None = None  # default: when the seats differ
+    floor: bool | None = None  # default: random players only
+    games: Games | None = None  # default: the study's
+    first_stage: Games | None = None
+    strategy_params: str | None = None
+
+    @property
+    def mixed(self) -> bool:
+        """Not the same player in every seat."""
+        return (any(len(set(x)) > 1 for x in self.lineups) or len(self.lineup) > 1
+                or len(self.pool) > 1)
+
+    @model_validator(mode="after")
+    def _seats(self) -> PopulationFile:
+        given = sum(map(bool, (self.lineup, self.lineups, self.pool)))
+        if given != 1:
+            raise ValueError("give one of lineup = [...] (one name fills every seat; more names: "
+                             "every N of them play, in every seat rotation), lineups = [[...], "
+                             "...] (exactly these line-ups) or pool = [...]" if not given else
+                             "give one of lineup, lineups or pool, not several")
+        if len(set(self.lineup)) != len(self.lineup):
+            raise ValueError("lineup names a strategy twice (give each once; lineups = [[...]] "
+                             "plays exact line-ups)")
+        if self.rotate_seats and not self.mixed:
+            raise ValueError("rotate_seats with the same player in every seat would replay each "
+                             "deal identically (a seat's choices come from the seat's own "
+                             "stream): drop it")
+        return self
+
+
+class VariantFile(Table):
+    name: Name
+    description: str = ""
+    components: Folder
+
+
+class CellFile(Table):
+    players: Annotated[int, Field(ge=2, le=4)]
+    population: str
+    games: Games | None = None  # default: the population's
+    first_stage: Games | None = None
+
+
+class StudyFile(Table):
+    gone = GONE
+    name: Name
+    description: str = ""
+    seed: Annotated[int, Field(ge=0, le=2**62)] = 0
+    games: Games = DEFAULT_BUDGET
+    first_stage: Games | None = None  # default: about games / 16
+    players: Annotated[list[int], BeforeValidator(lambda v: [v] if isinstance(v, int) else v),
+                       AfterValidator(_players)] = Field(default_factory=lambda: list(PLAYER_COUNTS))
+    # by player count; default: the rulebook's (R2.7)
+    start_vp: dict[str, list[int]] = Field(default_factory=dict)
+    chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] = 1000
+    radius: Annotated[int, Field(ge=0, le=10)] = 6
+    tolerance: Annotated[float, Field(gt=0, lt=1)] = 0.02
+    alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
+    tested: Annotated[int, Field(ge=1, le=20)] = 3
+    strategy_params: str | None = None
+    components: Folder | None = None
+    population: list[PopulationFile] = Field(default_factory=list)
+    variant: list[VariantFile] = Field(default_factory=list)
+    cell: list[CellFile] = Field(default_factory=list)
+
+    @field_validator("start_vp")
+    @classmethod
+    def _start_vp(cls, value: dict[str, list[int]], info: ValidationInfo
+                  ) -> dict[str, list[int]]:
+        players = info.data.get("players", [])
+        for key, vector in value.items():
+            if key not in {str(p) for p in players}:
+                raise ValueError(f"{key!r} is not one of the studied player counts {players}")
+            if len(vector) != int(key):
+                raise ValueError(f"{key} players need {key} integers, got {vector!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _across(self) -> StudyFile:
+        if not self.population:
+            raise ValueError("a study needs at least one [[population]] (name, lineup)")
+        for kind, names in (("population", [p.name for p in self.population]),
+                            ("variant", [v.name for v in self.variant])):
+            for i, name in enumerate(names):
+                if name in names[:i]:
+                    raise ValueError(f"{kind} {name!r}: a {kind} of this name comes twice")
+        for pop in self.population:
+            for p in self.players:
+                if 1 < len(pop.lineup) < p:
+                    raise ValueError(f"population {pop.name!r}: lineup names {len(pop.lineup)} "
+                                     f"strategies, fewer than the {p} seats of a {p}-player game "
+                                     f"(give one name for every seat, at least {p}, or lineups = "
+                                     "[[...]])")
+                if pop.lineups and not any(len(x) == p for x in pop.lineups):
+                    raise ValueError(f"population {pop.name!r}: lineups has no line-up of {p} "
+                                     "players")
+        populations = [p.name for p in self.population]
+        for i, cell in enumerate(self.cell):
+            if cell.players not in self.players:
+                raise ValueError(f"cell {i + 1}: players = {cell.players} is not one of the "
+                                 f"studied player counts {self.players}")
+            if cell.population not in populations:
+                raise ValueError(f"cell {i + 1}: population {cell.population!r} is not one of "
+                                 f"the study's ({', '.join(populations)})")
+        return self
+
+
+def parse(path: Path, raw: dict[str, Any]) -> StudyFile:
+    """The study file's tables, checked; else one line naming the file, the entry and the
+    key."""
+    try:
+        return StudyFile.model_validate(raw)
+    except ValidationError as exc:
+        entries = {"population": "population", "variant": "variant", "cell": "cell"}
+        raise CdsimError(f"{path}: {problem(exc, StudyFile, raw, entries)}") from None
