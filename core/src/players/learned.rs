@@ -542,8 +542,8 @@ impl LearnedPlayer {
 /// Training: the positions the player compares at a decision, each valued by playouts.
 impl LearnedPlayer {
     /// The positions this player would value at the pending decision of `state` (after
-    /// the seat's follow-ups; a move through each shortlisted take): what `cdsim train`
-    /// values by playouts. Empty when the decision is not valued (the blind start).
+    /// the seat's follow-ups and, with `reply` in force, the other seats' replies; a move
+    /// through each shortlisted take): what `cdsim train` values by playouts. Empty when the decision is not valued (the blind start).
     pub fn candidates(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
         -> Vec<GameState> {
         let mut out = Vec::new();
@@ -572,6 +572,9 @@ impl LearnedPlayer {
                         let mut copy = moved.clone();
                         copy.apply_take(comps, takes[k]);
                         self.settle(&mut copy, comps, seat);
+                        if self.replies(&copy) {
+                            self.reply(&mut copy, comps, seat);
+                        }
                         out.push(copy);
                     }
                 }
@@ -590,6 +593,9 @@ impl LearnedPlayer {
             let mut copy = seen.clone();
             apply_option(&mut copy, comps, &buf, i);
             self.settle(&mut copy, comps, seat);
+            if self.replies(&copy) {
+                self.reply(&mut copy, comps, seat);
+            }
             out.push(copy);
         }
         out
