@@ -13,6 +13,11 @@
 //!   take that may follow it; an artisan's seal tile, fountain cards and card payments
 //!   after it by the greedy profile's rules), and the position where another seat
 //!   decides next is valued. The best value wins; equal values keep the first option.
+//! - At 2 players (`reply`: games of at most that many players) the other seat's turn is
+//!   played too in each copy, by the greedy profile's rules on decks shuffled from the
+//!   seat's own stream, and the position at this seat's next decision is valued: with
+//!   two seats the tile the other takes next is one this seat cannot. The weights are
+//!   the same (`cdsim train` fits the one-ply player, `reply` 0).
 //! - Shortlists keep it cheap: a move is tried with the `moves` best destinations by the
 //!   greedy profile's depot value (a bread move pays greedy's price for it), a take
 //!   with the `top_k` best (tile, cell) pairs by greedy's placement value, every
