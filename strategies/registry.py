@@ -66,8 +66,9 @@ class CoreOnly:
 
 CORE_ONLY: dict[str, CoreOnly] = {
     "mcts": CoreOnly("determinized UCT search over its own decisions, greedy rollouts "
-                     "(mcts.playouts, mcts.c, mcts.top_k)",
-                     {"playouts": "count", "c": "number", "top_k": "count"}),
+                     "(mcts.playouts, mcts.c, mcts.top_k, mcts.leaf: N >= 1 = the learned "
+                     "value after N turns of its own instead of rollouts)",
+                     {"playouts": "count", "c": "number", "top_k": "count", "leaf": "number"}),
     "learned": CoreOnly("one ply through its own turn (at 2 players, and the other seat's "
                         "greedy reply), valued by weights fitted to playout values (cdsim "
                         "train; learned@weights=PATH, learned.top_k, learned.moves, "
