@@ -300,6 +300,9 @@ def play_batch(batch: Batch) -> Rows:
 
 RIDGE = 1.0  # per standardized input and 1,000 rows: a weak pull towards zero
 OPPONENTS = 1.0  # the player's default learned.opponents: what the fit's margin uses
+# The training plays and values with the one-ply player (learned.reply 0, at every player
+# count): the weights value the position after the seat's own turn. At 2 players the
+# player then values with them the position after the other seat's greedy reply too.
 MIN_ROWS = 20  # a (player count, phase) with fewer rows keeps zero weights
 
 
@@ -473,7 +476,7 @@ def train(config: TrainConfig, jobs: int, on_games: OnGames | None = None,
     text = weights_json(zero_table(), digest, {})
     for index in range(config.rounds + 1):
         behaviour = ("greedy", ()) if index == 0 else (
-            "learned", (("explore", config.explore), ("opponents", OPPONENTS)))
+            "learned", (("explore", config.explore), ("opponents", OPPONENTS), ("reply", 0)))
         batches = [Batch(n, config.seed, index, tuple(range(first, min(games, first + GAMES_PER_BATCH))),
                          behaviour, text if index else None, config.components, config.sample,
                          config.playouts)

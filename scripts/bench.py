@@ -3,7 +3,7 @@
 1. ms per 4-player game on one core on the Rust core (through the binding, a chunk at a
    time), random players and the scripted mix;
 2. a table of three greedy and one Python strategy on the core, beside four greedy; the
-   cost per 4-player game per seat of greedy, learned and mcts;
+   cost per 4-player and per 2-player game per seat of greedy, learned and mcts;
 3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
    mcts per game at three budgets;
 4. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
@@ -86,14 +86,15 @@ def table_ms(scale: int) -> None:
 
 
 def player_cost(scale: int) -> None:
-    """Cost per 4-player game per seat of greedy, learned and mcts on the core (through the
-    binding, one core): a game with one seat of the player and three greedy, less three
-    quarters of a game of four greedy; best of 2 passes (mcts: 1 pass, few games)."""
+    """Cost per game per seat of greedy, learned and mcts on the core (through the binding,
+    one core), at 4 and at 2 players: a game with one seat of the player and greedy in the
+    others, less (n - 1)/n of a game of n greedy; best of 2 passes (mcts: 1 pass, few
+    games). learned searches more at 2 players (the other seat's reply)."""
     from cdsim.batch.config import RunConfig
     from cdsim.batch.queue import core_chunk_frame
 
     def per_game(lineup: list[str], games: int, passes: int) -> float:
-        config = RunConfig(players=4, games=games, seed=1, strategies=tuple(lineup))
+        config = RunConfig(players=len(lineup), games=games, seed=1, strategies=tuple(lineup))
         best = float("inf")
         for _ in range(passes):
             t0 = time.perf_counter()
@@ -101,12 +102,15 @@ def player_cost(scale: int) -> None:
             best = min(best, (time.perf_counter() - t0) * 1000 / games)
         return best
 
-    greedy4 = per_game(["greedy"] * 4, 1000 // scale, 3)
-    for name, games, passes in (("greedy", 1000 // scale, 3), ("learned", 200 // scale, 2),
-                                ("mcts", max(2, 8 // scale), 1)):
-        seat = per_game([name, "greedy", "greedy", "greedy"], games, passes) - 0.75 * greedy4
-        print(f"cost per 4-player game per seat, {name}: {seat:.3f} ms (a {name} seat and "
-              f"three greedy, less 3/4 of a game of four greedy; {games} games)", flush=True)
+    for n in (4, 2):
+        greedy_n = per_game(["greedy"] * n, 1000 // scale, 3)
+        for name, games, passes in (("greedy", 1000 // scale, 3), ("learned", 200 // scale, 2),
+                                    ("mcts", max(2, 8 // scale), 1)):
+            seat = (per_game([name] + ["greedy"] * (n - 1), games, passes)
+                    - (n - 1) / n * greedy_n)
+            print(f"cost per {n}-player game per seat, {name}: {seat:.3f} ms (a {name} seat "
+                  f"and {n - 1} greedy, less {n - 1}/{n} of a game of {n} greedy; {games} "
+                  "games)", flush=True)
 
 
 def cargo_example() -> None:

@@ -66,13 +66,15 @@ class CoreOnly:
 
 CORE_ONLY: dict[str, CoreOnly] = {
     "mcts": CoreOnly("determinized UCT search over its own decisions, greedy rollouts "
-                     "(mcts.playouts, mcts.c, mcts.top_k)",
-                     {"playouts": "count", "c": "number", "top_k": "count"}),
-    "learned": CoreOnly("one ply through its own turn, valued by weights fitted to playout "
-                        "values (cdsim train; learned@weights=PATH, learned.top_k, "
-                        "learned.moves, learned.opponents, learned.explore)",
+                     "(mcts.playouts, mcts.c, mcts.top_k, mcts.leaf: N >= 1 = the learned "
+                     "value after N turns of its own instead of rollouts)",
+                     {"playouts": "count", "c": "number", "top_k": "count", "leaf": "number"}),
+    "learned": CoreOnly("one ply through its own turn (at 2 players, and the other seat's "
+                        "greedy reply), valued by weights fitted to playout values (cdsim "
+                        "train; learned@weights=PATH, learned.top_k, learned.moves, "
+                        "learned.opponents, learned.reply, learned.explore)",
                         {"weights": "path", "top_k": "count", "moves": "count",
-                         "opponents": "number", "explore": "share"}),
+                         "opponents": "number", "reply": "number", "explore": "share"}),
 }
 
 # Every built-in name: random, the scripted profiles, then the core's other players.

@@ -30,12 +30,14 @@ def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(("player", "params"), [("mcts", "mcts.playouts=12"),
+                                               ("mcts", "mcts.playouts=12,mcts.leaf=1"),
                                                ("learned", None)])
 def test_starting_vp_never_change_a_decision(player: str, params: str | None) -> None:  # R2.7
     """The same seeds under two very different starting-VP vectors: the same rows but for
     the VP that include the start, and the ranks. Three players, so that the best other
     seat, whose gain the search subtracts, can change with the starting VP. The learned
-    player (core/src/players/learned.rs) values VP gained too."""
+    player (core/src/players/learned.rs) values VP gained too, and so does mcts's learned
+    value at its leaves (mcts.leaf)."""
     core_or_skip()
     rows = {}
     for start in ((8, 9, 13), (0, 60, -20)):

@@ -321,8 +321,10 @@ impl State {
         let (state, comps) = (&self.state, &self.comps);
         let mut rng = self.rngs[seat].clone(); // the game goes on as if never asked
         py.detach(|| {
+            // the one-ply player the weights are fitted for (no replies: `cdsim train`)
+            let params = players::LearnedParams { reply: 0, ..Default::default() };
             let mut player = players::LearnedPlayer::with_model(
-                players::LearnedParams::default(), Arc::new(learned::Model::banked_only()));
+                params, Arc::new(learned::Model::banked_only()));
             let mut positions = player.candidates(state, comps, &mut rng);
             positions.retain(|p| !p.is_over()); // the game's end is its banked VP
             let gains = learned::playout_gains(&positions, comps, seat, playouts, seed, rollout)?;

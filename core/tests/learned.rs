@@ -56,12 +56,21 @@ fn learned_games_are_legal_and_a_seed_replays_its_game() {
 fn starting_vp_never_change_a_decision() {
     // R2.7: the same seed under two very different starting-VP vectors gives the same
     // decisions and the same rows but for the VP that include the start, and the ranks
-    let mut runs = Vec::new();
-    for start in [[8, 9, 13, 0], [0, 60, -20, 0]] {
-        let config = GameConfig { players: 3, start_vp: start, check: false };
-        let (decisions, record) = logged_game(&config, &["greedy", "learned"], 5);
-        runs.push((decisions, record.rows_json(5), start));
+    // (at 2 players the positions are valued after the other seat's greedy reply)
+    for (players, others) in [(3, &["greedy", "learned"][..]), (2, &["bread"][..])] {
+        let mut runs = Vec::new();
+        for start in [[8, 9, 13, 0], [0, 60, -20, 0]] {
+            let config = GameConfig { players, start_vp: start, check: false };
+            let (decisions, record) = logged_game(&config, others, 5);
+            runs.push((decisions, record.rows_json(5), start));
+        }
+        same_but_the_start(&runs);
     }
+}
+
+type Run = (Vec<(&'static str, usize)>, Vec<serde_json::Value>, [i32; 4]);
+
+fn same_but_the_start(runs: &[Run]) {
     let (log_a, rows_a, start_a) = &runs[0];
     let (log_b, rows_b, start_b) = &runs[1];
     assert!(log_a.len() > 50);
@@ -227,6 +236,7 @@ fn make_knows_learned_and_its_parameters() {
         (("moves", 1.5), "whole number"),
         (("explore", 2.0), "0-1"),
         (("opponents", -1.0), ">= 0"),
+        (("reply", 2.5), "whole number"),
         (("weights", 9999.0), "no weights loaded"),
         (("nope", 1.0), "no parameter"),
     ] {

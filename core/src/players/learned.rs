@@ -13,6 +13,11 @@
 //!   take that may follow it; an artisan's seal tile, fountain cards and card payments
 //!   after it by the greedy profile's rules), and the position where another seat
 //!   decides next is valued. The best value wins; equal values keep the first option.
+//! - At 2 players (`reply`: games of at most that many players) the other seat's turn is
+//!   played too in each copy, by the greedy profile's rules on decks shuffled from the
+//!   seat's own stream, and the position at this seat's next decision is valued: with
+//!   two seats the tile the other takes next is one this seat cannot. The weights are
+//!   the same (`cdsim train` fits the one-ply player, `reply` 0).
 //! - Shortlists keep it cheap: a move is tried with the `moves` best destinations by the
 //!   greedy profile's depot value (a bread move pays greedy's price for it), a take
 //!   with the `top_k` best (tile, cell) pairs by greedy's placement value, every
@@ -32,13 +37,13 @@ use serde_json::Value;
 
 use crate::cards::Payment;
 use crate::components::{Components, ObjectiveCard};
-use crate::game::{apply_option, fill_options, GameState, List, Options, Pending, PHASES};
+use crate::game::{apply_option, fill_options, step, GameState, List, Options, Pending, PHASES};
 use crate::players::features::{banked, features, Scratch, NAMES, N_FEATURES, TAKES_LEFT};
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::mcts::shuffle;
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{
-    CircleChoice, FountainChoice, Move, Params, PlayerView, SealBuild, Strategy, Take,
+    CircleChoice, FountainChoice, Move, Params, Player, PlayerView, SealBuild, Strategy, Take,
 };
 use crate::rng::{Generator, SeedSequence};
 
@@ -213,6 +218,10 @@ pub struct LearnedParams {
     /// Weight of the other seats' mean value against the seat's own (0: its own only; the
     /// weights are fitted for 1, `cdsim train`'s margin).
     pub opponents: f64,
+    /// In games of at most this many players, a position is valued after the other
+    /// seats' replies, played by the greedy profile's rules on decks in an order of the
+    /// seat's own drawing, up to this seat's next decision (0: never).
+    pub reply: usize,
 }
 
 impl Default for LearnedParams {
@@ -223,12 +232,13 @@ impl Default for LearnedParams {
             moves: 4,
             explore: 0.0,
             opponents: 1.0,
+            reply: 2,
         }
     }
 }
 
 /// The parameter names, as `--strategy-params learned.NAME=value` takes them.
-pub const FIELDS: [&str; 5] = ["weights", "top_k", "moves", "explore", "opponents"];
+pub const FIELDS: [&str; 6] = ["weights", "top_k", "moves", "explore", "opponents", "reply"];
 
 impl LearnedParams {
     /// These settings with some replaced by name; an unknown name or a bad value is an
@@ -250,6 +260,7 @@ impl LearnedParams {
                 "weights" => out.weights = whole(0.0)?,
                 "top_k" => out.top_k = whole(1.0)?,
                 "moves" => out.moves = whole(1.0)?,
+                "reply" => out.reply = whole(0.0)?,
                 "explore" if (0.0..=1.0).contains(&value) => out.explore = value,
                 "explore" => {
                     return Err(format!("learned.explore must be 0-1, got {value}"))
@@ -285,6 +296,8 @@ pub struct LearnedPlayer {
     /// the move chosen (with its phase, round and destination), for the take decision.
     tried: Vec<(usize, Take)>,
     planned: Option<((usize, usize, u8), Take)>,
+    /// Greedy players for the other seats' replies (`reply`), one per seat.
+    repliers: Vec<Player>,
 }
 
 impl LearnedPlayer {
@@ -305,6 +318,7 @@ impl LearnedPlayer {
             idle: Generator::new(&SeedSequence::new(0, &[])),
             tried: Vec::new(),
             planned: None,
+            repliers: Vec::new(),
         }
     }
 
@@ -332,10 +346,37 @@ impl LearnedPlayer {
     /// The state as this seat may know it: the fountain deck (the only deck a turn or a
     /// scoring draws from before the next decision of another seat) in an order of the
     /// seat's own drawing.
-    fn seen(state: &GameState, rng: &mut Generator) -> GameState {
+    /// With `reply` in force, the tile decks too (the replies may end a phase and deal).
+    fn seen(&self, state: &GameState, rng: &mut Generator) -> GameState {
         let mut seen = state.clone();
         shuffle_sorted(&mut seen.fountain_deck, rng);
+        if self.replies(state) {
+            shuffle_sorted(&mut seen.light_deck, rng);
+            shuffle_sorted(&mut seen.dark_deck, rng);
+        }
         seen
+    }
+
+    /// Whether positions are valued after the other seats' replies in this game.
+    fn replies(&self, state: &GameState) -> bool {
+        state.n <= self.params.reply
+    }
+
+    /// Play the other seats' decisions in a copy by the greedy profile's rules, up to
+    /// this seat's next decision (or the end).
+    fn reply(&mut self, state: &mut GameState, comps: &Components, seat: usize) {
+        if self.repliers.len() != state.n {
+            self.repliers = (0..state.n)
+                .map(|_| Player::Scripted(Box::new(ScriptedPlayer::new(
+                    Profile::Greedy, Profile::Greedy.params()))))
+                .collect();
+        }
+        let mut streams = vec![self.idle.clone(); state.n];
+        let mut buf = std::mem::take(&mut self.buf);
+        while state.pending.seat().is_some_and(|s| s != seat) {
+            step(state, comps, &mut self.repliers, &mut streams, &mut buf);
+        }
+        self.buf = buf;
     }
 
     /// Play this seat's follow-up decisions in a copy (seal tile, fountain cards,
@@ -370,6 +411,9 @@ impl LearnedPlayer {
     /// The value of `state` after this seat's follow-ups.
     fn after(&mut self, state: &mut GameState, comps: &Components, seat: usize) -> f64 {
         self.settle(state, comps, seat);
+        if self.replies(state) {
+            self.reply(state, comps, seat);
+        }
         self.value(state, comps, seat)
     }
 
@@ -463,7 +507,7 @@ impl LearnedPlayer {
         apply: fn(&mut GameState, &Components, T),
     ) -> usize {
         let (comps, seat) = (view.comps, view.seat);
-        let seen = Self::seen(view.state, rng);
+        let seen = self.seen(view.state, rng);
         let all: Vec<usize> = (0..options.len()).collect();
         self.pick(&all, rng, |me, i| {
             let mut copy = seen.clone();
@@ -503,15 +547,15 @@ impl LearnedPlayer {
 /// Training: the positions the player compares at a decision, each valued by playouts.
 impl LearnedPlayer {
     /// The positions this player would value at the pending decision of `state` (after
-    /// the seat's follow-ups; a move through each shortlisted take): what `cdsim train`
-    /// values by playouts. Empty when the decision is not valued (the blind start).
+    /// the seat's follow-ups and, with `reply` in force, the other seats' replies; a move
+    /// through each shortlisted take): what `cdsim train` values by playouts. Empty when the decision is not valued (the blind start).
     pub fn candidates(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
         -> Vec<GameState> {
         let mut out = Vec::new();
         let Some(seat) = state.pending.seat() else {
             return out;
         };
-        let seen = Self::seen(state, rng);
+        let seen = self.seen(state, rng);
         let mut buf = Options::default();
         fill_options(&seen, comps, &mut buf);
         let view = PlayerView { state: &seen, comps, seat };
@@ -533,6 +577,9 @@ impl LearnedPlayer {
                         let mut copy = moved.clone();
                         copy.apply_take(comps, takes[k]);
                         self.settle(&mut copy, comps, seat);
+                        if self.replies(&copy) {
+                            self.reply(&mut copy, comps, seat);
+                        }
                         out.push(copy);
                     }
                 }
@@ -551,6 +598,9 @@ impl LearnedPlayer {
             let mut copy = seen.clone();
             apply_option(&mut copy, comps, &buf, i);
             self.settle(&mut copy, comps, seat);
+            if self.replies(&copy) {
+                self.reply(&mut copy, comps, seat);
+            }
             out.push(copy);
         }
         out
@@ -621,7 +671,7 @@ impl Strategy for LearnedPlayer {
     fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
         let (comps, seat) = (view.comps, view.seat);
         let candidates = self.move_order(view, options);
-        let seen = Self::seen(view.state, rng);
+        let seen = self.seen(view.state, rng);
         self.tried.clear();
         let chosen = self.pick(&candidates, rng, |me, i| {
             let mut copy = seen.clone();
@@ -649,7 +699,7 @@ impl Strategy for LearnedPlayer {
                 }
             }
         }
-        let seen = Self::seen(view.state, rng);
+        let seen = self.seen(view.state, rng);
         let mut list = Vec::new();
         self.shortlist_builds(view, options.iter().map(|t| (t.tile_type, t.cell)), &mut list);
         let list: Vec<usize> = list.into_iter().map(|(i, _)| i).collect();
@@ -667,7 +717,7 @@ impl Strategy for LearnedPlayer {
         rng: &mut Generator,
     ) -> usize {
         let (comps, seat) = (view.comps, view.seat);
-        let seen = Self::seen(view.state, rng);
+        let seen = self.seen(view.state, rng);
         let mut list = Vec::new();
         let builds = options.iter().map(|s| (s.tile_type, s.cell as i8));
         self.shortlist_builds(view, builds, &mut list);

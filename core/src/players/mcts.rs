@@ -29,6 +29,10 @@
 use crate::cards::Payment;
 use crate::components::{Components, ObjectiveCard};
 use crate::game::{run, step, GameState, List, Options, Pending, SPACES};
+use std::sync::Arc;
+
+use crate::players::features::{Scratch, N_FEATURES};
+use crate::players::learned::Model;
 use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{
@@ -46,6 +50,11 @@ pub struct MctsParams {
     pub c: f64,
     /// Options of a decision the tree considers, best first by the value model (>= 1).
     pub top_k: usize,
+    /// 0: a simulation leaving the tree plays greedy to the end (rollouts). N >= 1: it
+    /// plays greedy to the end of this seat's N-th turn from there (the one under way
+    /// first) and values that position by the learned player's built-in weights (the
+    /// seat's value less the best other seat's).
+    pub leaf: u32,
 }
 
 impl Default for MctsParams {
@@ -54,12 +63,13 @@ impl Default for MctsParams {
             playouts: 120,
             c: 30.0,
             top_k: 3,
+            leaf: 0,
         }
     }
 }
 
 /// The parameter names, as `--strategy-params mcts.NAME=value` takes them.
-pub const FIELDS: [&str; 3] = ["playouts", "c", "top_k"];
+pub const FIELDS: [&str; 4] = ["playouts", "c", "top_k", "leaf"];
 
 impl MctsParams {
     /// These settings with some replaced by name; an unknown name or a bad value is an
@@ -82,6 +92,12 @@ impl MctsParams {
                 "top_k" => out.top_k = count()? as usize,
                 "c" if value.is_finite() && value >= 0.0 => out.c = value,
                 "c" => return Err(format!("mcts.c must be a number >= 0, got {value}")),
+                "leaf" if value.fract() == 0.0 && (0.0..=1e9).contains(&value) => {
+                    out.leaf = value as u32
+                }
+                "leaf" => {
+                    return Err(format!("mcts.leaf must be a whole number >= 0, got {value}"))
+                }
                 _ => {
                     return Err(format!(
                         "mcts has no parameter {name:?} (known: {})",
@@ -185,6 +201,9 @@ pub struct MctsPlayer {
     path: Vec<(u32, usize)>,
     candidates: Vec<Action>,
     last: Option<SearchReport>,
+    /// The learned value at the leaves (`leaf`), made at the first search.
+    model: Option<Arc<Model>>,
+    scratch: Scratch,
 }
 
 impl MctsPlayer {
@@ -203,6 +222,8 @@ impl MctsPlayer {
             path: Vec::new(),
             candidates: Vec::new(),
             last: None,
+            model: None,
+            scratch: Scratch::default(),
         }
     }
 
@@ -376,6 +397,10 @@ impl MctsPlayer {
         self.path.clear();
         let mut node = root;
         while !state.is_over() {
+            if node == NO_NODE && self.params.leaf > 0 {
+                self.play_to_leaf(&mut state, comps, seat);
+                break;
+            }
             if node == NO_NODE {
                 run(&mut state, comps, &mut self.rollout, &mut self.idle_streams);
                 break;
@@ -399,7 +424,11 @@ impl MctsPlayer {
                 &mut self.buf,
             );
         }
-        let value = margin(&state, comps, seat);
+        let value = if self.params.leaf > 0 && !state.is_over() {
+            self.learned_margin(&state, comps, seat)
+        } else {
+            margin(&state, comps, seat)
+        };
         self.nodes[root as usize].visits += 1;
         for &(n, e) in &self.path {
             let edge = &mut self.nodes[n as usize].edges[e];
@@ -410,6 +439,38 @@ impl MctsPlayer {
                 self.nodes[child as usize].visits += 1;
             }
         }
+    }
+
+    /// Greedy play to the end of this seat's `leaf`-th turn (the one under way first).
+    fn play_to_leaf(&mut self, state: &mut GameState, comps: &Components, seat: usize) {
+        let (players, streams, buf) = (&mut self.rollout, &mut self.idle_streams, &mut self.buf);
+        for turn in 0..self.params.leaf {
+            if turn > 0 {
+                while state.pending.seat().is_some_and(|s| s != seat) {
+                    step(state, comps, players, streams, buf);
+                }
+            }
+            while state.pending.seat() == Some(seat) {
+                step(state, comps, players, streams, buf);
+            }
+        }
+    }
+
+    /// The learned player's value of a position to `seat` less the best other seat's
+    /// (VP gained plus what the weights expect each to gain; never a total).
+    fn learned_margin(&mut self, state: &GameState, comps: &Components, seat: usize) -> f64 {
+        let model = self
+            .model
+            .get_or_insert_with(|| Model::builtin().expect("the built-in learned weights"))
+            .clone();
+        let mut inputs = [0.0; N_FEATURES];
+        let mut value = |s: usize| model.value(state, comps, s, &mut self.scratch, &mut inputs);
+        let mine = value(seat);
+        let best_other = (0..state.n)
+            .filter(|&s| s != seat)
+            .map(&mut value)
+            .fold(f64::NEG_INFINITY, f64::max);
+        mine - best_other
     }
 
     /// The child node of an edge, made on its second visit.

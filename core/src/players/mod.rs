@@ -316,6 +316,7 @@ mod tests {
             ("playouts", 2.5),
             ("top_k", 0.0),
             ("c", -1.0),
+            ("leaf", 1.5),
             ("cp", 1.0),
         ] {
             let err = make("mcts", &[(bad.0.to_string(), bad.1)]).err().unwrap();
