@@ -44,6 +44,13 @@ def command(players: int, out: Path) -> list[str]:
             "--jobs", "1", "--quiet", "--json", "--out", str(out)]
 
 
+def _relative(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(ROOT))
+    except ValueError:
+        return path
+
+
 def measure(players: int, folder: Path) -> dict[str, object]:
     cmd = command(players, folder)
     if (folder / "ladder-manifest.json").is_file():
@@ -62,7 +69,9 @@ def measure(players: int, folder: Path) -> dict[str, object]:
         "command": " ".join(["cdsim", *command(players, Path(f"ladders/ratings-{players}p"))[1:]]),
         "seed": SEED, "date": datetime.date.today().isoformat(),
         "components_digest": manifest["components_digest"],
-        "weights": ladder.get("weights", {}), "method": ladder["method"],
+        "weights": {spec: {"path": _relative(w["path"]), "digest": w["digest"]}
+                    for spec, w in ladder.get("weights", {}).items()},
+        "method": ladder["method"],
         "anchor": ladder["anchor"], "interval": ladder["interval"],
         "deals": len(np.unique(games.deal)), "wall_seconds_this_call": round(wall, 1),
         "ratings": {r["strategy"]: {"rating": round(r["rating"], 1), "low": round(r["low"], 1),
