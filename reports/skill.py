@@ -190,7 +190,7 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
                 moved.append(f"{a.population}'s confirmed {vec(a.vector)} is shown unfair for "
                              f"{b.population} (a seat pair more than {tolerance} apart on its "
                              f"{b.games:,} games)")
-            elif b.decision == "no fair vector":
+            elif b.decision == "no fair vector" and b.radius >= a.radius:  # a's vector searched
                 moved.append(f"{a.population}'s {vec(a.vector)} is confirmed fair, while no "
                              f"whole-VP vector within ±{b.radius} VP is fair for {b.population}")
     if moved:
@@ -215,6 +215,11 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
             if a is not b and a.confirmed and b.confirmed and a.vector not in b.fair_set:
                 need.append(f"more {b.population} games, to show {a.population}'s "
                             f"{vec(a.vector)} fair or unfair for {b.population}")
+    for b in pts:
+        if b.decision == "no fair vector" and any(a.confirmed and a.radius > b.radius for a in pts):
+            need.append(f"{b.population} judged at more vectors than its ±{b.radius} VP (its "
+                        "players read scores, so re-ranking cannot judge other vectors)")
+    need = need or ["more games of each population"]
     return ("not decided", head + "whether the fair starting VP move with skill is **not "
             "decided at these budgets**: it needs " + "; ".join(need) + ".")
 
