@@ -205,11 +205,14 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
         if p.decision == "still playing":
             need.append(f"{p.population} to finish its stages")
         elif p.decision == "undecided":
+            others = [f"{a.population}'s {vec(a.vector)}" for a in pts if a.confirmed]
             need.append(f"{p.population} to confirm a vector (undecided after {p.games:,} "
                         "games; " + (f"about {p.games_needed:,} more fresh games might confirm "
                                      f"{vec(p.vector)})" if p.games_needed is not None else
                                      "more games might instead show that no vector is fair "
-                                     "for it)"))
+                                     "for it)")
+                        + (f" or more {p.population} games to show {' or '.join(others)} "
+                           "unfair for it" if others else ""))
     for a in pts:
         for b in pts:
             if a is not b and a.confirmed and b.confirmed and a.vector not in b.fair_set:
