@@ -359,9 +359,9 @@ def section(doc: Doc, by_players: Mapping[int, Panel], tol: float) -> None:
               "hollow: the most equal vector of an unconfirmed cell). Vertical bars span that "
               "seat's compensation over every vector the data did not show unfair (a pair of "
               f"seats more than ±{100 * tol:.1f} pp apart at level {level:.3f}); a truly fair "
-              "vector lies inside them. If the points for stronger populations sit higher or "
-              "lower, the answer moves with skill; the sentences above say whether that is "
-              "decided.")
+              f"vector falls outside them with chance at most {level:.1%}. If the points for "
+              "stronger populations sit higher or lower, the answer moves with skill; the "
+              "sentences above say whether that is decided.")
     notes = [n for panel in by_players.values() for n in panel.notes]
     if notes:
         doc.p("Ratings: " + "; ".join(notes) + ".")
