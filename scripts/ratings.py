@@ -73,7 +73,8 @@ def measure(players: int, folder: Path) -> dict[str, object]:
                     for spec, w in ladder.get("weights", {}).items()},
         "method": ladder["method"],
         "anchor": ladder["anchor"], "interval": ladder["interval"],
-        "deals": len(np.unique(games.deal)), "wall_seconds_this_call": round(wall, 1),
+        "deals": len(np.unique(games.deal)),
+        "ladder_wall_seconds": round(float(manifest.get("wall_seconds", wall)), 1),
         "ratings": {r["strategy"]: {"rating": round(r["rating"], 1), "low": round(r["low"], 1),
                                     "high": round(r["high"], 1), "games": r["games"]}
                     for r in ladder["ratings"]},
