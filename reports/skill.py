@@ -367,7 +367,6 @@ def section(doc: Doc, by_players: Mapping[int, Panel], tol: float) -> None:
         doc.p("Ratings: " + "; ".join(notes) + ".")
     table = []
     for panel in by_players.values():
-        ladder = panel.ladder or {}
         for p in panel.points:
             r = p.rating
             table.append([
@@ -376,11 +375,17 @@ def section(doc: Doc, by_players: Mapping[int, Panel], tol: float) -> None:
                 ", ".join(r.members) if r else "-",
                 f"{p.decision} {vec(p.vector)}",
                 ", ".join(_span(p, s) for s in range(len(p.comp))),
-                f"{p.plausible:,}", f"{p.games:,}",
-                f"`{ladder.get('command', '')}` ({ladder.get('date', '')})" if ladder else "-"])
+                f"{p.plausible:,}", f"{p.games:,}"])
     doc.table(["players", "population", "rating [95%]", "members", "verdict",
-               "seats 2.. over seat 1 [not shown unfair]", "vectors not shown unfair", "games",
-               "ladder"], table)
+               "seats 2.. over seat 1 [not shown unfair]", "vectors not shown unfair", "games"],
+              table)
+    ladders = [(panel.players, panel.ladder) for panel in by_players.values() if panel.ladder]
+    if ladders:
+        doc.p("Ratings measured by " + "; ".join(
+            f"`{lad.get('command', '')}` ({lad.get('date', '')}, {lad.get('deals', '?')} deals"
+            + "".join(f", {spec} weights {str(w.get('digest', ''))[:12]}"
+                      for spec, w in lad.get("weights", {}).items()) + ")"
+            for _, lad in ladders) + ".")
     doc.p("A population's rating is the mean of its members' ratings on that player count's "
           "ladder (the ladder's mean is 0), its interval the 2.5–97.5% percentiles of that mean "
           "over the ladder's bootstrap resamples of deals (strategies/ratings.json, `make "

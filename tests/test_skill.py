@@ -238,3 +238,26 @@ def test_the_shipped_skill_study_orders_populations_by_strength() -> None:
         for pop in spec.populations[1:]:
             names = tuple(dict.fromkeys(n for x in pop.lineups(players) for n in x))
             assert skill.population_rating(table[str(players)], names) is not None, pop.name
+
+
+def test_the_report_says_when_the_learned_weights_differ_from_the_rated_ones(tmp_path: Path
+                                                                             ) -> None:
+    from dataclasses import replace
+
+    from cdsim.study import run_folder
+
+    strong = replace(cell("strong", games(0, seed=2), "undecided", (8, 8), lineup=("learned",),
+                          needed=9), stage_runs=(("2p.strong+s0",),))
+    scripted = cell("scripted", games(0, seed=1), "confirmed", (8, 8), ((8, 8),), lineup=("a",))
+    folder = run_folder(tmp_path, "2p.strong+s0")
+    folder.mkdir(parents=True)
+    played = {"weights": {"learned": {"path": "w.json", "digest": "b" * 64}}}
+    (folder / "manifest.json").write_text(json.dumps(played))
+    resamples = {**LADDER["resamples"], "learned": list(np.linspace(200, 300, 201))}
+    ladder = {**LADDER, "ratings": {**LADDER["ratings"], "learned": {"rating": 250.0}},
+              "resamples": resamples, "weights": {"learned": {"digest": "a" * 64}}}
+    notes = skill.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes
+    assert len(notes) == 1 and "strong played learned with weights bbbbbbbbbbbb" in notes[0]
+    assert "rated weights aaaaaaaaaaaa" in notes[0]
+    ladder["weights"] = {"learned": {"digest": "b" * 64}}  # the same weights: nothing to say
+    assert not skill.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes
