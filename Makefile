@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
 .PHONY: install test lint run bench strength clean core-fixture core-games browser oracle \
-	figures fuzz train
+	figures fuzz train ratings
 
 install: $(VENV)/.installed
 
@@ -91,6 +91,12 @@ oracle: install
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build core/target
 	find . -path ./$(VENV) -prune -o -name '*.so' -print -exec rm -f {} +
+
+# strategies/ratings.json: the ladder ratings (2, 3, 4 players; scripted, learned, mcts) that
+# a study report places its populations by (reports/skill.py). About 25 minutes of one core
+# each at 2 players, fewer at 3 and 4 (mcts is most of it); finished ladders are reused.
+ratings: install
+	$(PY) scripts/ratings.py
 
 # Measured competence of the scripted players (issue: scripted players). ~15 min on 2 cores.
 strength: install

@@ -12,6 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
+from matplotlib.ticker import MaxNLocator
 
 from cdsim.records import BREAKDOWN
 from reports.stats import FloatArray
@@ -207,4 +208,62 @@ def shift_chart(shifts: Sequence[int], share: FloatArray, low: FloatArray, high:
     ax.set_ylabel("that seat's win share (95% band)")
     ax.set_title("Win share as one seat's starting VP moves")
     ax.legend(fontsize=8)
+    return _png(fig)
+
+
+SkillRow = tuple[str, float | None, float, float, FloatArray, FloatArray, FloatArray, bool]
+
+
+def skill(panels: Sequence[tuple[int, Sequence[SkillRow]]]) -> bytes:
+    """Fair compensation per seat against the population's rating: one panel per player
+    count; rows (population, rating or None, rating low, high, compensation per seat 2..N,
+    its low, high, confirmed). Filled points are confirmed vectors, hollow ones the most equal
+    vector of an unconfirmed cell; vertical bars span the vectors not shown unfair,
+    horizontal grey bars the rating's 95% interval. Unrated populations sit right of a dotted
+    line, at no rating position."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels) + 1.6, 3.9),
+                             squeeze=False)
+    for ax, (players, rows) in zip(axes[0], panels, strict=True):
+        rated = [r for r in rows if r[1] is not None]
+        lo_x = min([r[2] for r in rated], default=0.0)
+        hi_x = max([r[3] for r in rated], default=0.0)
+        unit = max(hi_x - lo_x, 100.0)
+        seat_step = 0.025 * unit
+        apart = hi_x + 0.3 * unit if rated else 0.0
+        slot = 0
+        bottom = min([float(np.min(r[5])) for r in rows] + [0.0]) - 0.5
+        for k, (name, x, xlow, xhigh, comp, low, high, confirmed) in enumerate(rows):
+            if x is None:
+                at = apart + slot * 0.3 * unit
+                slot += 1
+            else:
+                at = float(x)
+            for s in range(len(comp)):
+                dx = (s - (len(comp) - 1) / 2) * seat_step
+                colour = COLOURS[(s + 1) % len(COLOURS)]
+                ax.errorbar([at + dx], [comp[s]], yerr=[[comp[s] - low[s]], [high[s] - comp[s]]],
+                            fmt="o", ms=7, color=colour, mfc=colour if confirmed else "white",
+                            capsize=4, label=seat_label(s + 1) if k == 0 else None)
+            if x is not None:
+                ax.errorbar([at], [bottom], xerr=[[at - xlow], [xhigh - at]], fmt="|",
+                            color="grey", capsize=3)
+            ax.annotate(name + ("" if x is not None else " (no rating)"),
+                        (at, float(np.max(high))), textcoords="offset points", xytext=(0, 8),
+                        ha="center", fontsize=8)
+        if rated and slot:
+            ax.axvline(hi_x + 0.15 * unit, color="grey", ls=":", lw=1)
+        ax.axhline(0, color="black", lw=0.8, ls="--")
+        right = apart + (slot - 1) * 0.3 * unit if slot else hi_x
+        ax.set_xlim((lo_x if rated else apart) - 0.2 * unit, right + 0.2 * unit)
+        highs = [float(np.max(r[6])) for r in rows] + [0.0]
+        ax.set_ylim(bottom - 0.7, max(highs) + 1.2)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        if rated:
+            ax.set_xlabel(f"population rating ({players}-player ladder, Elo)")
+        else:
+            ax.set_xticks([])
+            ax.set_xlabel(f"no {players}-player ladder rating: populations in study order")
+        ax.set_ylabel("starting VP over seat 1 (VP)")
+        ax.set_title(f"{players} players")
+        ax.legend(fontsize=7, loc="best")
     return _png(fig)

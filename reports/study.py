@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,10 @@ from cdsim.study import read_study_manifest, run_folder, stage_games
 from reports import charts
 from reports.data import open_run, seat_arrays
 from reports.report import Doc, publish, save
+from reports.skill import Panel as SkillPanel
+from reports.skill import as_json as skill_json
+from reports.skill import panels as skill_panels
+from reports.skill import section as skill_section
 from reports.stats import FloatArray, paired_difference
 from reports.tables import seat_label
 
@@ -199,6 +203,7 @@ class StudyResult:
     cells: tuple[CellResult, ...]
     missing: tuple[str, ...]  # cells with no finished stage
     headlines: dict[int, str]
+    by_skill: dict[int, SkillPanel] = field(default_factory=dict)  # fair starting VP by skill
 
 
 def analyse(root: Path) -> StudyResult:
@@ -220,7 +225,9 @@ def analyse(root: Path) -> StudyResult:
     cells = [with_difference(c, bases.get((c.players, c.population))) for c in cells]
     headlines = {int(p): headline(int(p), [c for c in cells if c.players == p], tol)
                  for p in manifest["players"] if any(c.players == p for c in cells)}
-    return StudyResult(root, manifest, tol, tuple(cells), tuple(missing), headlines)
+    panels = skill_panels(root, cells, [int(p) for p in manifest["players"]], tol,
+                          float(manifest.get("alpha") or 0.05))
+    return StudyResult(root, manifest, tol, tuple(cells), tuple(missing), headlines, panels)
 
 
 def vec(v: Sequence[int]) -> str:
@@ -357,7 +364,8 @@ def as_json(result: StudyResult) -> dict[str, Any]:
             "alpha": m.get("alpha"), "radius": int(m["radius"]), "players": list(m["players"]),
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
-            "headlines": {str(k): v for k, v in result.headlines.items()}}
+            "headlines": {str(k): v for k, v in result.headlines.items()},
+            "skill": {str(k): skill_json(v) for k, v in result.by_skill.items()}}
 
 
 def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
@@ -419,6 +427,7 @@ def build(result: StudyResult) -> Doc:
     doc.h("Headlines", 2)
     for text in result.headlines.values():
         doc.p(text)
+    skill_section(doc, result.by_skill, result.tolerance)
     if result.missing:
         doc.p(f"**Partial study**: {len(result.missing)} cells have not finished a stage "
               f"({', '.join(result.missing)}); continue with `cdsim study run ... --resume`.")

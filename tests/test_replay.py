@@ -441,3 +441,25 @@ def test_component_sheet_in_the_browser(browser: Any, tmp_path: Path) -> None:
     card = browser.find_element(By.CSS_SELECTOR, '#decks .card[data-card="B05"]')
     assert "pay 1 grapes + 1 herbs + 1 chickens + 1 fish" in card.text and "rulebook" in card.text
     screenshot(browser, IMG / "components.png", 1600, 1150)
+
+
+def test_study_page_shows_the_skill_chart_and_sentence(browser: Any, tmp_path: Path) -> None:
+    """study.html, in the browser: the "fair starting VP by skill" chart is drawn (a loaded
+    image of real size) and its sentence is on the page as a reader sees it."""
+    from selenium.webdriver.common.by import By
+
+    from tests.test_skill import two_population_study
+
+    root = two_population_study(tmp_path)
+    sentence = json.loads((root / "study.json").read_text())["skill"]["2"]["sentence"]
+    browser.set_window_size(1400, 1000)
+    browser.get((root / "study.html").as_uri())
+    img = browser.find_element(By.CSS_SELECTOR, "figure#skill img")
+    size = browser.execute_script("return [arguments[0].complete, arguments[0].naturalWidth, "
+                                  "arguments[0].getBoundingClientRect().width]", img)
+    assert size[0] and size[1] > 400 and size[2] > 300
+    caption = browser.find_element(By.CSS_SELECTOR, "figure#skill figcaption").text
+    assert caption.startswith("Fair starting VP by skill")
+    text = browser.find_element(By.TAG_NAME, "body").text
+    assert sentence.replace("**", "") in text
+    assert text.index("Fair starting VP by skill") < text.index("Settings")
