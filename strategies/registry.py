@@ -68,13 +68,13 @@ CORE_ONLY: dict[str, CoreOnly] = {
     "mcts": CoreOnly("determinized UCT search over its own decisions, greedy rollouts "
                      "(mcts.playouts, mcts.c, mcts.top_k, mcts.leaf: N >= 1 = the learned "
                      "value after N turns of its own instead of rollouts)",
-                     {"playouts": "count", "c": "number", "top_k": "count", "leaf": "number"}),
+                     {"playouts": "count", "c": "number", "top_k": "count", "leaf": "whole"}),
     "learned": CoreOnly("one ply through its own turn (at 2 players, and the other seat's "
                         "greedy reply), valued by weights fitted to playout values (cdsim "
                         "train; learned@weights=PATH, learned.top_k, learned.moves, "
                         "learned.opponents, learned.reply, learned.explore)",
                         {"weights": "path", "top_k": "count", "moves": "count",
-                         "opponents": "number", "reply": "number", "explore": "share"}),
+                         "opponents": "number", "reply": "whole", "explore": "share"}),
 }
 
 # Every built-in name: random, the scripted profiles, then the core's other players.
@@ -202,6 +202,9 @@ def _check_core_params(name: str, values: dict[str, float], where: str) -> None:
                              f"(known: {', '.join(known)})")
         if kind == "count" and not (value.is_integer() and 1 <= value <= 1e9):
             raise CdsimError(f"{where}: {name}.{field_name} must be a whole number >= 1, "
+                             f"got {value:g}")
+        if kind == "whole" and not (value.is_integer() and 0 <= value <= 1e9):
+            raise CdsimError(f"{where}: {name}.{field_name} must be a whole number >= 0, "
                              f"got {value:g}")
         if kind == "number" and not (math.isfinite(value) and value >= 0):
             raise CdsimError(f"{where}: {name}.{field_name} must be a number >= 0, got {value:g}")

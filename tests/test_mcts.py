@@ -86,11 +86,16 @@ def test_the_budget_changes_the_games_and_mcts_at_n_is_playouts_n() -> None:
     ("mcts.playouts=2.5", "mcts.playouts must be a whole number >= 1"),
     ("mcts.top_k=0", "mcts.top_k must be a whole number >= 1"),
     ("mcts.c=-1", "mcts.c must be a number >= 0"),
+    ("mcts.leaf=2.5", "mcts.leaf must be a whole number >= 0"),
+    ("mcts.leaf=99999999999", "mcts.leaf must be a whole number >= 0"),
+    ("learned.reply=2.5", "learned.reply must be a whole number >= 0"),
+    ("learned.reply=-1", "learned.reply must be a whole number >= 0"),
 ])
 def test_bad_mcts_params_are_one_line_and_exit_2(params: str, says: str,
                                                  tmp_path: Path) -> None:
+    player = params.partition(".")[0]
     out = cdsim("simulate", "--out", str(tmp_path / "run"), "--players", "2", "--games", "2",
-                "--strategies", "mcts,greedy", "--strategy-params", params)
+                "--strategies", f"{player},greedy", "--strategy-params", params)
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and says in out.stderr, out.stderr
     assert not (tmp_path / "run").exists()  # refused before the run folder is made
