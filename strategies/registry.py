@@ -116,7 +116,10 @@ class Builtin:
         if module is None:
             raise CdsimError(core_only_refusal(self.base, "which is not installed (make "
                                                "install builds it with a Rust toolchain)"))
-        return module.Bot(self.base, sorted(self.overrides.items()))
+        try:
+            return module.Bot(self.base, sorted(self.overrides.items()))
+        except ValueError as exc:  # a setting the core refuses that no check above caught
+            raise CdsimError(f"strategy {self.name!r}: {exc}") from None
 
     def _refuse(self) -> NoReturn:
         raise CdsimError(core_only_refusal(self.base, "not as a Python object"))
