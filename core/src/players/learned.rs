@@ -247,15 +247,7 @@ impl LearnedParams {
         let mut out = *self;
         for (name, value) in overrides {
             let (name, value) = (name.as_ref(), *value);
-            let whole = |low: f64| {
-                if value.fract() == 0.0 && (low..=1e9).contains(&value) {
-                    Ok(value as usize)
-                } else {
-                    Err(format!(
-                        "learned.{name} must be a whole number >= {low}, got {value}"
-                    ))
-                }
-            };
+            let whole = |low: f64| super::whole_setting("learned", name, value, low);
             match name {
                 "weights" => out.weights = whole(0.0)?,
                 "top_k" => out.top_k = whole(1.0)?,

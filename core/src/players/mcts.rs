@@ -78,26 +78,13 @@ impl MctsParams {
         let mut out = *self;
         for (name, value) in overrides {
             let (name, value) = (name.as_ref(), *value);
-            let count = || {
-                if value.fract() == 0.0 && (1.0..=1e9).contains(&value) {
-                    Ok(value as u32)
-                } else {
-                    Err(format!(
-                        "mcts.{name} must be a whole number >= 1, got {value}"
-                    ))
-                }
-            };
+            let whole = |low: f64| super::whole_setting("mcts", name, value, low);
             match name {
-                "playouts" => out.playouts = count()?,
-                "top_k" => out.top_k = count()? as usize,
+                "playouts" => out.playouts = whole(1.0)? as u32,
+                "top_k" => out.top_k = whole(1.0)?,
                 "c" if value.is_finite() && value >= 0.0 => out.c = value,
                 "c" => return Err(format!("mcts.c must be a number >= 0, got {value}")),
-                "leaf" if value.fract() == 0.0 && (0.0..=1e9).contains(&value) => {
-                    out.leaf = value as u32
-                }
-                "leaf" => {
-                    return Err(format!("mcts.leaf must be a whole number >= 0, got {value}"))
-                }
+                "leaf" => out.leaf = whole(0.0)? as u32,
                 _ => {
                     return Err(format!(
                         "mcts has no parameter {name:?} (known: {})",

@@ -236,6 +236,16 @@ pub const BUILTIN: [&str; 5] = ["random", "greedy", "villa", "landscape", "bread
 /// (strategies/registry.py CORE_ONLY).
 pub const SEARCH: [&str; 2] = ["mcts", "learned"];
 
+/// A player's setting that must be a whole number from `low` to 1e9 (a count, a budget),
+/// or the error line naming `player.name` (`mcts.playouts`, `learned.reply`, ...).
+pub fn whole_setting(player: &str, name: &str, value: f64, low: f64) -> Result<usize, String> {
+    if value.fract() == 0.0 && (low..=1e9).contains(&value) {
+        Ok(value as usize)
+    } else {
+        Err(format!("{player}.{name} must be a whole number >= {low}, got {value}"))
+    }
+}
+
 /// A fresh built-in player; `overrides` change its profile's weights (Params field
 /// names), mcts's search settings (`MctsParams`) or the learned player's
 /// (`LearnedParams`), as `--strategy-params` does.
