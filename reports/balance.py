@@ -21,7 +21,14 @@ from numpy.typing import NDArray
 from cdsim.analysis import sequential as seq
 from cdsim.errors import CdsimError
 from reports.data import Run, SeatArrays
-from reports.stats import Equivalence, FloatArray, equivalence, seat_design_effect, wilson
+from reports.stats import (
+    Equivalence,
+    FloatArray,
+    equivalence,
+    seat_design_effect,
+    vec,
+    wilson,
+)
 from strategies.registry import make_strategy
 
 SHIFTS = tuple(range(-4, 5))
@@ -292,7 +299,7 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
     confirm = confirm_commands(runs[0], seeds, best, needed or len(pooled.base))
     if needed is None:
         warnings.append(f"at its observed gap ({rec.test.largest_gap:.1%}) the recommended "
-                        f"vector {_vec(best)} would not be shown within ±{tolerance:.1%} by any "
+                        f"vector {vec(best)} would not be shown within ±{tolerance:.1%} by any "
                         "number of fresh games; the confirm command plays as many as these")
     return BalanceResult(pooled.players, len(pooled.base), tolerance, now, rec,
                          shift_curves(pooled, current, now.deff),
@@ -313,10 +320,6 @@ def _confirm_games(arrays: SeatArrays, vector: tuple[int, ...], tolerance: float
                                multiple=size)
 
 
-def _vec(v: tuple[int, ...]) -> str:
-    return "/".join(str(x) for x in v)
-
-
 def _verdict(r: VectorResult) -> str:
     t = r.test
     if t.equivalent:
@@ -329,12 +332,12 @@ def _verdict(r: VectorResult) -> str:
 def explain(result: BalanceResult) -> str:
     cur, rec = result.current, result.recommended
     text = (f"Re-ranked {result.games} logged games exactly (no strategy reads VP totals). "
-            f"Now ({_vec(cur.vector)}): largest seat gap {cur.test.largest_gap:.1%}; "
+            f"Now ({vec(cur.vector)}): largest seat gap {cur.test.largest_gap:.1%}; "
             f"{_verdict(cur)}. ")
     if rec.vector == cur.vector:
         text += "No other vector makes the seats more equal."
     else:
-        text += (f"Most equal vector ({_vec(rec.vector)}): largest gap {rec.test.largest_gap:.1%}; "
+        text += (f"Most equal vector ({vec(rec.vector)}): largest gap {rec.test.largest_gap:.1%}; "
                  f"{_verdict(rec)}. It was fitted to these same games, so confirm it on fresh "
                  "ones" + (f": `{result.confirm[0]}`, then `{result.confirm[1]}`."
                            if result.confirm else "."))
@@ -342,8 +345,8 @@ def explain(result: BalanceResult) -> str:
 
 
 def comparison_table(result: BalanceResult) -> tuple[list[str], list[list[object]]]:
-    header = ["seat", f"now: start VP {_vec(result.current.vector)}", "win share [95% CI]",
-              f"recommended: {_vec(result.recommended.vector)}", "win share [95% CI]"]
+    header = ["seat", f"now: start VP {vec(result.current.vector)}", "win share [95% CI]",
+              f"recommended: {vec(result.recommended.vector)}", "win share [95% CI]"]
     rows: list[list[object]] = []
     for s in range(result.players):
         c, r = result.current, result.recommended

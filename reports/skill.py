@@ -52,17 +52,13 @@ from cdsim.study import run_folder
 from reports import charts
 from reports.charts import SkillRow
 from reports.report import Doc
-from reports.stats import FloatArray
+from reports.stats import FloatArray, vec
 
 if TYPE_CHECKING:
     from reports.study import CellResult
 
 RATINGS = Path(strategies.__file__).resolve().parent / "ratings.json"
 Vector = tuple[int, ...]
-
-
-def vec(v: Sequence[int]) -> str:
-    return "/".join(str(int(x)) for x in v)
 
 
 # -- ratings ----------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from reports.skill import Panel as SkillPanel
 from reports.skill import as_json as skill_json
 from reports.skill import panels as skill_panels
 from reports.skill import section as skill_section
-from reports.stats import FloatArray, paired_difference
+from reports.stats import FloatArray, paired_difference, vec
 from reports.tables import seat_label
 
 
@@ -228,10 +228,6 @@ def analyse(root: Path) -> StudyResult:
     panels = skill_panels(root, cells, [int(p) for p in manifest["players"]], tol,
                           float(manifest.get("alpha") or 0.05))
     return StudyResult(root, manifest, tol, tuple(cells), tuple(missing), headlines, panels)
-
-
-def vec(v: Sequence[int]) -> str:
-    return "/".join(str(int(x)) for x in v)
 
 
 def pp(x: float) -> str:
