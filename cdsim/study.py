@@ -49,6 +49,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -494,6 +495,7 @@ def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
     RunFolder(root, STUDY).write(manifest)
 
 
+@cache  # built once per process
 def _cell_schema() -> Any:
     """A study manifest's ``cells`` (as ``plan`` writes them), declared once."""
     from typing import Annotated, Literal

@@ -24,6 +24,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -314,6 +315,7 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+@cache  # built once per process: manifests are read for every run of a study
 def _run_schema() -> Any:
     """The run manifest's schema, declared once (pydantic, strict: JSON types as written)."""
     from pydantic import BaseModel, ConfigDict
