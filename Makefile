@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
 .PHONY: install test lint run bench strength clean core-fixture core-games browser oracle \
-	figures fuzz train ratings
+	figures fuzz train ratings evaluator
 
 install: $(VENV)/.installed
 
@@ -97,6 +97,11 @@ clean:
 # each at 2 players, fewer at 3 and 4 (mcts is most of it); finished ladders are reused.
 ratings: install
 	$(PY) scripts/ratings.py
+
+# How well the learned player's evaluator ranks the options it weighs, against greedy
+# playout values (docs/strength.md): 100 fresh 4-player games, about 5 minutes on 2 cores.
+evaluator: install
+	$(PY) scripts/evaluator.py
 
 # Measured competence of the scripted players (issue: scripted players). ~15 min on 2 cores.
 strength: install
