@@ -83,6 +83,7 @@ class Population:
     floor: bool  # reported as the floor (e.g. random play), never in a headline
     description: str = ""
     given: tuple[tuple[str, ...], ...] = ()  # or: exactly these line-ups (any lengths)
+    chunk_size: int | None = None  # games per Parquet part (None: the study's)
 
     def lineups(self, players: int) -> tuple[tuple[str, ...], ...]:
         """The line-ups a cell of ``players`` plays (each in all seat rotations when the
@@ -196,7 +197,7 @@ class Study:
                 strategies=lineup, strategy_pool=pop.pool, start_vp=self.start_vp[cell.players],
                 rotate_seats=pop.rotate_seats,
                 components=cell.variant.components if cell.variant else self.components,
-                chunk_size=self.chunk_size, strategy_params=params)))
+                chunk_size=pop.chunk_size or self.chunk_size, strategy_params=params)))
         return jobs
 
     def identity(self) -> dict[str, Any]:
@@ -212,7 +213,10 @@ class Study:
                        "lineups": [list(x) for x in c.lineups],
                        "pool": list(c.population.pool), "rotate": c.population.rotate_seats,
                        "params": c.population.strategy_params, "method": c.method,
-                       "variant": c.variant.digest if c.variant else None}
+                       "variant": c.variant.digest if c.variant else None,
+                       # only when set: a study without it keeps its identity
+                       **({"chunk_size": c.population.chunk_size}
+                          if c.population.chunk_size else {})}
                       for c in self.cells]}))
         return identity
 
@@ -283,7 +287,7 @@ def load_study(path: Path) -> Study:
         pop_games[table.name] = (table.games or spec.games, table.first_stage or first)
         populations.append(Population(table.name, lineup, pool, rotate,
                                       params(table.strategy_params, where), reads, floor,
-                                      table.description, given))
+                                      table.description, given, table.chunk_size))
 
     variants = []
     for vtable in spec.variant:

@@ -87,6 +87,9 @@ class PopulationFile(Table):
     games: Games | None = None  # default: the study's
     first_stage: Games | None = None
     strategy_params: str | None = None
+    # games per Parquet part of this population's runs (default: the study's): a few for a
+    # slow player, so that a stage's games spread over the workers
+    chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] | None = None
 
     @property
     def mixed(self) -> bool:

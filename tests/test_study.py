@@ -147,6 +147,25 @@ def test_resume_after_a_kill_equals_an_uninterrupted_study(tmp_path: Path) -> No
     assert all(c["decision"] is not None for c in same[0])
 
 
+def test_a_population_chunk_size_splits_its_runs_and_keeps_their_rows(tmp_path: Path) -> None:
+    text = TINY.replace("players = [2, 3]", "players = [2]").replace("games = 720", "games = 180")
+    plain, small = st.load_study(study_file(tmp_path / "a", text)), st.load_study(
+        study_file(tmp_path / "b", text + "chunk_size = 7\n"))  # the last table: mix
+    assert plain.identity() != small.identity()  # --resume refuses the other chunking
+    assert "chunk_size" not in json.dumps(plain.identity()["cells"])  # unset: as before
+    st.run(plain, tmp_path / "plain", Reader(), jobs=2)
+    st.run(small, tmp_path / "small", Reader(), jobs=2)
+    runs = sorted(p.name for p in (tmp_path / "plain" / "cells").iterdir())
+    assert runs == sorted(p.name for p in (tmp_path / "small" / "cells").iterdir())
+    for name in runs:
+        a, b = (RunFolder(tmp_path / x / "cells" / name) for x in ("plain", "small"))
+        assert a.digest() == b.digest(), name  # the same games, cut otherwise
+        parts = len(list(b.path.glob("games/part-*.parquet")))
+        games = json.loads((b.path / "manifest.json").read_text())["config"]["games"]
+        expect = -(-games // 7) if name.startswith("2p.mix") else -(-games // 60)
+        assert parts == expect, name
+
+
 def test_stages_deal_fresh_games_and_follow_the_schedule(tmp_path: Path) -> None:
     spec = st.load_study(study_file(tmp_path, TINY.replace("players = [2, 3]", "players = [3]")))
     mix = next(c for c in spec.cells if c.population.name == "mix")
@@ -339,6 +358,8 @@ BAD = [
     ('[[population]]\nname = "x"\nlineup = ["random"]\n[[cell]]\nplayers = 5\npopulation = "x"\n',
      "cell 1: players must be between 2 and 4, got 5"),
     ('[[population]]\nname = "a b"\nlineup = ["random"]\n', "names folders"),
+    ('[[population]]\nname = "x"\nlineup = ["random"]\nchunk_size = 0\n',
+     "population 'x': chunk_size must be between 1 and"),
     ('[[population]]\nname = "x"\nlineup = ["random"]\n[[population]]\nname = "x"\n'
      'lineup = ["greedy"]\n', "comes twice"),
     ('[[population]]\nname = "x"\nlineup = ["random"]\nstrategy_params = "villa.nope=1"\n',

@@ -78,7 +78,8 @@ def study_run(
     Optional keys: first_stage (games/16), chunk_size, start_vp = {4 = [8, 9, 10, 11]},
     radius (6), tolerance (0.02), alpha (0.05), tested (3), strategy_params, components,
     description; per population: games, first_stage, lineups = [[...], ...] or pool
-    (instead of lineup), rotate_seats, floor, strategy_params; [[cell]] players,
+    (instead of lineup), rotate_seats, floor, strategy_params, chunk_size (a few
+    games for a slow player, so that a stage spreads over the workers); [[cell]] players,
     population, games, first_stage: one cell's own budget.
     \b
     Example: cdsim study run my-study.toml --out studies/mine
