@@ -134,6 +134,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line too")
     args = parser.parse_args()
+    if args.playouts < 2:  # the reliability compares one playout with the others
+        parser.error(f"--playouts must be at least 2, got {args.playouts}")
+    if not 2 <= args.games <= 100_000:  # half the games fit, the other half score
+        parser.error(f"--games must be between 2 and 100000, got {args.games}")
+    if args.jobs == 0 or args.jobs < -1:
+        parser.error(f"--jobs must be at least 1 (or -1: every core), got {args.jobs}")
     n, f = args.players, len(T.feature_names())
     t0 = time.perf_counter()
     batches = [range(g, min(args.games, g + 5)) for g in range(0, args.games, 5)]
