@@ -51,7 +51,7 @@ browser:
 
 # The core's test fixture: the default component set as Python hands it over.
 core-fixture: install
-	$(PY) -c "import json; from cdsim.components import load_components; \
+	$(PY) -c "import json; from cdsim.rules.components import load_components; \
 	from cdsim.handover import components_dict; \
 	print(json.dumps(components_dict(load_components()), indent=1))" > core/tests/data/components.json
 

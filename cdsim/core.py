@@ -8,8 +8,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from cdsim.components import Components, load_components
 from cdsim.handover import components_json
+from cdsim.rules.components import Components, load_components
 
 
 @cache

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cdsim.components import Components
+from cdsim.rules.components import Components
 
 DECKS = "ABCD"
 

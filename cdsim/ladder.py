@@ -35,17 +35,17 @@ from typing import Any
 
 from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.folder import CELLS, Kind, RunFolder, versions
-from cdsim.components import load_components
 from cdsim.errors import CdsimError
+from cdsim.players.registry import make_strategy, parse_params
+from cdsim.players.weights import weights_record
+from cdsim.rules.components import load_components
 from cdsim.schema import problem
-from cdsim.study import (
+from cdsim.study.cells import (
     Job,
     OnChunk,
     play,  # prepares the run folders; their chunks go into the one work queue
     run_folder,
 )
-from cdsim.train import weights_record
-from strategies.registry import make_strategy, parse_params
 
 LADDER_MANIFEST = "ladder-manifest.json"
 OnPlan = Callable[[int, int], None]  # (games in the ladder, games already finished)

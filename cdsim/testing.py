@@ -11,12 +11,13 @@ import pickle
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cdsim.cards import Payment
-from cdsim.components import Components, ObjectiveCard, load_components
-from cdsim.engine.table import Lineup, Table
-from cdsim.game import GameConfig, GameState
-from cdsim.players import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
-from cdsim.records import GameRecord
+from cdsim.engine.table import Table
+from cdsim.players.registry import Lineup
+from cdsim.rules.cards import Payment
+from cdsim.rules.components import Components, ObjectiveCard, load_components
+from cdsim.rules.game import GameConfig, GameState
+from cdsim.rules.records import GameRecord
+from cdsim.rules.strategy import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
 
 Picker = Callable[[PlayerView, Sequence[Any]], Any]
 

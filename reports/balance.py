@@ -19,9 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cdsim.analysis import sequential as seq
-from cdsim.errors import CdsimError
-from reports.data import Run, SeatArrays
-from reports.stats import (
+from cdsim.analysis.stats import (
     Equivalence,
     FloatArray,
     equivalence,
@@ -29,7 +27,9 @@ from reports.stats import (
     vec,
     wilson,
 )
-from strategies.registry import make_strategy
+from cdsim.batch.read import Run, SeatArrays
+from cdsim.errors import CdsimError
+from cdsim.players.registry import make_strategy
 
 SHIFTS = tuple(range(-4, 5))
 

@@ -14,8 +14,8 @@ import numpy as np
 import polars as pl
 from matplotlib.ticker import MaxNLocator
 
-from cdsim.records import BREAKDOWN
-from reports.stats import FloatArray
+from cdsim.analysis.stats import FloatArray
+from cdsim.rules.records import BREAKDOWN
 from reports.tables import PHASES, seat_label
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")

@@ -41,14 +41,14 @@ import polars as pl
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
+from cdsim.analysis.stats import FloatArray
 from cdsim.batch.folder import RunFolder
+from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
 from cdsim.ladder import from_manifest, read_ladder_manifest
-from cdsim.study import run_folder
+from cdsim.study.cells import run_folder
 from reports.charts import COLOURS, _png
-from reports.data import open_run
 from reports.report import Doc, pct, publish, save
-from reports.stats import FloatArray
 from reports.tables import CARDS_PER_GAME
 
 ELO = 400 / math.log(10)  # natural-log strength -> Elo points

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 
 from cdsim.analysis import sequential as seq
+from cdsim.analysis.stats import power_analysis
 from cdsim.batch.folder import atomic_write
+from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
 from reports import balance, charts, tables
-from reports.data import Run, SeatArrays, open_run, seat_arrays
-from reports.stats import power_analysis
 
 POWER_EFFECTS = (0.02, 0.03, 0.05, 0.10)
 

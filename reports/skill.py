@@ -45,19 +45,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-import strategies
 from cdsim.analysis import sequential as seq
 from cdsim.analysis.sequential import CellGames
-from cdsim.study import run_folder
+from cdsim.analysis.stats import FloatArray, vec
+from cdsim.players.registry import STRATEGIES_DIR
+from cdsim.study.cells import run_folder
 from reports import charts
 from reports.charts import SkillRow
 from reports.report import Doc
-from reports.stats import FloatArray, vec
 
 if TYPE_CHECKING:
     from reports.study import CellResult
 
-RATINGS = Path(strategies.__file__).resolve().parent / "ratings.json"
+RATINGS = STRATEGIES_DIR / "ratings.json"
 Vector = tuple[int, ...]
 
 

@@ -35,22 +35,22 @@ import numpy as np
 
 from cdsim.analysis import sequential as seq
 from cdsim.analysis.sequential import CellGames, WinTable
+from cdsim.analysis.stats import FloatArray, paired_difference, vec
 from cdsim.batch.folder import RunFolder
+from cdsim.batch.read import open_run, seat_arrays
 from cdsim.errors import CdsimError
-from cdsim.study import read_study_manifest, run_folder, stage_games
+from cdsim.study.cells import read_study_manifest, run_folder, stage_games
 from reports import charts
-from reports.data import open_run, seat_arrays
 from reports.report import Doc, publish, save
 from reports.skill import Panel as SkillPanel
 from reports.skill import as_json as skill_json
 from reports.skill import panels as skill_panels
 from reports.skill import section as skill_section
-from reports.stats import FloatArray, paired_difference, vec
 from reports.tables import seat_label
 
 
 class Reader:
-    """How ``cdsim study run`` reads a finished run's games (``cdsim.study.GameReader``)."""
+    """How ``cdsim study run`` reads a finished run's games (``cdsim.study.cells.GameReader``)."""
 
     def games(self, run: Path) -> CellGames:
         arrays = seat_arrays(open_run(run))

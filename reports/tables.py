@@ -7,9 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from cdsim.records import BREAKDOWN
-from reports.data import Run, SeatArrays
-from reports.stats import (
+from cdsim.analysis.stats import (
     EqualShares,
     FloatArray,
     design_effect,
@@ -17,6 +15,8 @@ from reports.stats import (
     seat_design_effect,
     wilson,
 )
+from cdsim.batch.read import Run, SeatArrays
+from cdsim.rules.records import BREAKDOWN
 
 
 def seat_label(seat: int) -> str:

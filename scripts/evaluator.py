@@ -35,6 +35,7 @@ from joblib import Parallel, delayed
 
 from cdsim import core
 from cdsim import train as T
+from cdsim.players import weights as W
 
 KEY = 9_000_000  # deal keys beyond any the training uses (stage * 1,000,000 + game, stage < 9)
 
@@ -46,8 +47,8 @@ def play(players: int, games: range, playouts: int, seed: int
     module = core.module()
     assert module is not None
     comps = core.core_components(None)
-    weights = float(module.learned_weights(T.DEFAULT_WEIGHTS.read_text()))
-    f = len(T.feature_names())
+    weights = float(module.learned_weights(W.DEFAULT_WEIGHTS.read_text()))
+    f = len(W.feature_names())
     out = []
     for game in games:
         key = KEY + game
@@ -140,7 +141,7 @@ def main() -> None:
         parser.error(f"--games must be between 2 and 100000, got {args.games}")
     if args.jobs == 0 or args.jobs < -1:
         parser.error(f"--jobs must be at least 1 (or -1: every core), got {args.jobs}")
-    n, f = args.players, len(T.feature_names())
+    n, f = args.players, len(W.feature_names())
     t0 = time.perf_counter()
     batches = [range(g, min(args.games, g + 5)) for g in range(0, args.games, 5)]
     parts = Parallel(n_jobs=args.jobs, backend="loky")(
@@ -168,7 +169,7 @@ def main() -> None:
           f"{spearman_brown(r1, 40):.2f}")
 
     # 2. the shipped evaluator
-    weights = json.loads(T.DEFAULT_WEIGHTS.read_text())["weights"]
+    weights = json.loads(W.DEFAULT_WEIGHTS.read_text())["weights"]
     players = np.full(len(table), n)
 
     def corr(score: np.ndarray, mask: np.ndarray) -> float:

@@ -25,7 +25,7 @@ LINEUPS = [
 def replay(first: int, last: int, seed: int) -> tuple[int, str | None]:
     from cdsim.engine.oracle import EngineMismatch
     from cdsim.engine.table import Table
-    from strategies.registry import make_lineup
+    from cdsim.players.registry import make_lineup
 
     for game in range(first, last):
         players, names = LINEUPS[game % len(LINEUPS)]

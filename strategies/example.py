@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from cdsim.components import ObjectiveCard
+from cdsim.rules.components import ObjectiveCard
 from strategies.base import (
     CircleChoice,
     FountainChoice,

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from cdsim.players import Move, PlayerView
+from cdsim.rules.strategy import Move, PlayerView
 from strategies.example import Random as RandomStrategy
 
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from cdsim.components import DATA_DIR, load_components
 from cdsim.errors import ComponentError
+from cdsim.rules.components import DATA_DIR, load_components
 
 
 def test_default_set_matches_the_rulebook_counts() -> None:  # R1.1, R1.4

@@ -12,7 +12,7 @@ from cdsim import core
 from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.queue import core_chunk_frame, play_chunk_table
 from cdsim.errors import CdsimError
-from cdsim.records import digest_rows
+from cdsim.rules.records import digest_rows
 from tests.conftest import core_or_skip
 
 LINEUPS = {

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from cdsim.components import load_components
-from cdsim.district import Feature
-from cdsim.game import CIRCLES, GameConfig, play_game
-from cdsim.kinds import CHICKENS, FISH, GRAPES, MERCHANT, POND
-from cdsim.position import load_position, score_position
+from cdsim.rules.components import load_components
+from cdsim.rules.district import Feature
+from cdsim.rules.game import CIRCLES, GameConfig, play_game
+from cdsim.rules.kinds import CHICKENS, FISH, GRAPES, MERCHANT, POND
+from cdsim.rules.position import load_position, score_position
 from cdsim.testing import new_state
 from strategies.example import Random as RandomStrategy
 

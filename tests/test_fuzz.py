@@ -35,8 +35,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cdsim.cli import main
-from cdsim.components import DATA_DIR
-from cdsim.study_file import StudyFile
+from cdsim.rules.components import DATA_DIR
+from cdsim.study.file import StudyFile
 
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = sorted((REPO / "tests" / "positions").glob("*.toml"))
@@ -67,7 +67,7 @@ def _reached(*args: object, **kwargs: object) -> None:
 def _stubbed() -> Iterator[None]:
     """simulate and study run stop where they would start playing."""
     import cdsim.cli.runs as runs
-    import cdsim.study as study
+    import cdsim.study.cells as study
 
     saved = runs.run_with_progress, study.run
     runs.run_with_progress, study.run = _reached, _reached  # type: ignore[assignment]
@@ -128,7 +128,7 @@ def check_outcome(code: int, err: str, args: list[str], invalid: bool = False) -
 def folder() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="cdsim-fuzz-") as name:
         yield Path(name)
-    from cdsim.components import _load
+    from cdsim.rules.components import _load
 
     _load.cache_clear()  # each example's set is in a new folder: don't keep them all
 

@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
-from cdsim.components import load_components
 from cdsim.handover import components_dict
+from cdsim.rules.components import load_components
 
 FIXTURE = Path(__file__).parent.parent / "core" / "tests" / "data" / "components.json"
 

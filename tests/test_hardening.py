@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from cdsim.cli import main
-from cdsim.components import DATA_DIR
+from cdsim.rules.components import DATA_DIR
 
 REPO = Path(__file__).resolve().parent.parent
 RUN = ["--players", "2", "--games", "8", "--strategies", "random", "--chunk-size", "4",
@@ -126,7 +126,7 @@ def test_component_sets_the_core_cannot_play(tmp_path: Path, monkeypatch: pytest
 CORE_REFUSES = """
 import json, sys
 from cdsim import _core
-from cdsim.components import load_components
+from cdsim.rules.components import load_components
 from cdsim.handover import components_dict
 raw = components_dict(load_components())
 raw["objectives"][0]["coins"] = 1000     # a card that pays for itself without bound
@@ -262,7 +262,7 @@ def test_corrupt_run_folders_are_refused_by_every_reader(
 
 def test_bad_cells_in_a_study_manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    from cdsim.study import STUDY_MANIFEST
+    from cdsim.study.cells import STUDY_MANIFEST
 
     folder = tmp_path / "study"
     folder.mkdir()

@@ -3,8 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cdsim.game import GameConfig, play_game
-from cdsim.records import digest_rows
+from cdsim.rules.game import GameConfig, play_game
+from cdsim.rules.records import digest_rows
 from cdsim.testing import check_strategy
 from strategies.example import Random as RandomStrategy
 

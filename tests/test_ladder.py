@@ -20,8 +20,8 @@ from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import core_chunk_frame, play_chunk_table
 from cdsim.cli import main
+from cdsim.players import registry
 from reports import ladder as rl
-from strategies import registry
 from tests.conftest import core_or_skip
 
 

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cdsim.components import load_components
 from cdsim.errors import CdsimError
-from cdsim.train import DEFAULT_WEIGHTS, TrainConfig, read_weights, train
-from strategies.registry import parse_params, parse_spec
+from cdsim.players.registry import parse_params, parse_spec
+from cdsim.players.weights import DEFAULT_WEIGHTS, read_weights
+from cdsim.rules.components import load_components
+from cdsim.train import TrainConfig, train
 from tests.conftest import core_or_skip
 
 

@@ -17,7 +17,7 @@ from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import play_chunk_frame, play_chunk_table
 from cdsim.errors import CdsimError
-from strategies.registry import CORE_ONLY, make_strategy, parse_params
+from cdsim.players.registry import CORE_ONLY, make_strategy, parse_params
 from tests.conftest import core_or_skip
 
 START_VP_FREE = {"start_vp", "vp_start", "final_vp", "rank", "won", "tiebreak",

@@ -1,6 +1,6 @@
 """The HTML replay (`cdsim play --html`) and the component sheet (`cdsim components show`).
 
-The replay is made from the core's typed events and snapshots (cdsim/replay.py): it is
+The replay is made from the core's typed events and snapshots (cdsim/view/replay.py): it is
 checked in Python against the events (each step shows the state after its own events),
 against the Python rules (the tiles and features drawn) and against a reworded trace
 (nothing but the words changes). The pages are checked in a real browser: Debian's
@@ -25,14 +25,14 @@ from typing import Any
 
 import pytest
 
-from cdsim.components import load_components
-from cdsim.engine import render
 from cdsim.engine.table import Table
-from cdsim.game import PHASES, ROUNDS
-from cdsim.kinds import ARTISAN, CELLS, MARKET, rotate
-from cdsim.pages import components_page, replay_page
-from cdsim.replay import OPENS, Recorder, completions, view
-from strategies.registry import make_lineup, parse_params
+from cdsim.players.registry import make_lineup, parse_params
+from cdsim.rules.components import load_components
+from cdsim.rules.game import PHASES, ROUNDS
+from cdsim.rules.kinds import ARTISAN, CELLS, MARKET, rotate
+from cdsim.view import trace
+from cdsim.view.pages import components_page, replay_page
+from cdsim.view.replay import OPENS, Recorder, completions, view
 
 ROOT = Path(__file__).resolve().parents[1]
 IMG = ROOT / "docs" / "img"
@@ -197,7 +197,7 @@ def test_two_features_of_one_kind_in_one_step_are_told_apart() -> None:
 
 def test_rewording_the_trace_changes_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
     _, data = recorded(4, MIX, 7)
-    monkeypatch.setattr(render, "line", lambda *args: "reworded")
+    monkeypatch.setattr(trace, "line", lambda *args: "reworded")
     _, reworded = record_game(4, MIX, 7)
 
     def structure(d: dict[str, Any]) -> dict[str, Any]:

@@ -16,15 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from cdsim.batch.config import RunConfig
-from cdsim.batch.folder import RunFolder
-from cdsim.batch.queue import run_chunks
-from cdsim.errors import CdsimError
-from cdsim.records import SEAT_FIELDS
-from reports import balance, tables
-from reports.data import SeatArrays, open_run, seat_arrays
-from reports.report import write
-from reports.stats import (
+from cdsim.analysis.stats import (
     chi2_power,
     design_effect,
     equal_shares_test,
@@ -33,6 +25,14 @@ from reports.stats import (
     shares_for_gap,
     wilson,
 )
+from cdsim.batch.config import RunConfig
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.queue import run_chunks
+from cdsim.batch.read import SeatArrays, open_run, seat_arrays
+from cdsim.errors import CdsimError
+from cdsim.rules.records import SEAT_FIELDS
+from reports import balance, tables
+from reports.report import write
 
 CHARTS = {"seat_win_share", "placements", "strategy_win_share", "vp_sources", "vp_by_phase",
           "final_vp", "convergence", "start_vp_shift"}

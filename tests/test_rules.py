@@ -3,13 +3,13 @@
 from collections.abc import Sequence
 from typing import Any
 
-from cdsim.cards import Payment, payment_options
-from cdsim.components import load_components
-from cdsim.district import Feature
-from cdsim.game import GameState, run_game
-from cdsim.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW
-from cdsim.players import FountainChoice, PlayerView
-from cdsim.scoring import final_scoring, resolve_card, scoring_order
+from cdsim.rules.cards import Payment, payment_options
+from cdsim.rules.components import load_components
+from cdsim.rules.district import Feature
+from cdsim.rules.game import GameState, run_game
+from cdsim.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW
+from cdsim.rules.scoring import final_scoring, resolve_card, scoring_order
+from cdsim.rules.strategy import FountainChoice, PlayerView
 from cdsim.testing import Scripted, new_state, tile_type
 
 C = load_components()
@@ -264,7 +264,7 @@ def test_a_choice_not_offered_is_refused_and_an_equal_one_replaced() -> None:  #
     import pytest
 
     from cdsim.errors import IllegalChoice
-    from cdsim.players import Take
+    from cdsim.rules.strategy import Take
 
     state = new_state(2)
     state.deal()

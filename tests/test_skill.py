@@ -194,7 +194,7 @@ lineup = ["learned"]
 
 def two_population_study(folder: Path) -> Path:
     """A tiny 2-player study with the floor, a scripted and a strong population, reported."""
-    from cdsim import study as st
+    from cdsim.study import cells as st
     from reports.study import Reader, write
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -228,7 +228,7 @@ def test_the_study_report_sets_the_populations_side_by_side(tmp_path: Path) -> N
 
 
 def test_the_shipped_skill_study_orders_populations_by_strength() -> None:
-    from cdsim import study as st
+    from cdsim.study import cells as st
 
     spec = st.load_study(st.resolve("skill"))  # `cdsim study run skill`
     assert [p.name for p in spec.populations] == ["random", "scripted", "strong", "search"]
@@ -244,7 +244,7 @@ def test_the_report_says_when_the_learned_weights_differ_from_the_rated_ones(tmp
                                                                              ) -> None:
     from dataclasses import replace
 
-    from cdsim.study import run_folder
+    from cdsim.study.cells import run_folder
 
     strong = replace(cell("strong", games(0, seed=2), "undecided", (8, 8), lineup=("learned",),
                           needed=9), stage_runs=(("2p.strong+s0",),))

@@ -12,10 +12,7 @@ from cdsim.batch.config import RunConfig
 from cdsim.batch.queue import play_chunk_frame
 from cdsim.engine.table import Table
 from cdsim.errors import CdsimError
-from cdsim.records import GameRecord, digest_rows
-from cdsim.testing import check_strategy
-from strategies.example import Builder, Random
-from strategies.registry import (
+from cdsim.players.registry import (
     BUILTIN,
     PROFILES,
     PROFILES_FILE,
@@ -26,6 +23,9 @@ from strategies.registry import (
     make_strategy,
     parse_params,
 )
+from cdsim.rules.records import GameRecord, digest_rows
+from cdsim.testing import check_strategy
+from strategies.example import Builder, Random
 from tests.conftest import core_or_skip
 
 SCRIPTED = ["greedy", "villa", "landscape", "bread"]

@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cdsim import study as st
 from cdsim.analysis import sequential as seq
 from cdsim.batch.folder import RunFolder
 from cdsim.cli import main
-from cdsim.components import DATA_DIR
+from cdsim.rules.components import DATA_DIR
+from cdsim.study import cells as st
 from reports import study as rs
 from reports.study import Reader, write
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from cdsim import core
-from cdsim.engine import render
 from cdsim.engine.oracle import EngineMismatch, first_difference
 from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
-from cdsim.game import CIRCLES, GameState
-from strategies.registry import make_lineup
+from cdsim.players.registry import make_lineup
+from cdsim.rules.game import CIRCLES, GameState
+from cdsim.view import trace
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
@@ -108,14 +108,14 @@ def test_the_trace_is_rendered_from_the_events_counting_from_one() -> None:
     assert {"pawn", "deal", "move", "take", "complete", "scoring_phase", "circle", "card",
             "phase_end", "scroll"} <= kinds
     deal = json.loads(table.core.deal())
-    lines = render.trace(events, 2, deal["grid"], CIRCLES[2], record)
+    lines = trace.trace(events, 2, deal["grid"], CIRCLES[2], record)
     assert len(lines) == len(events) + 2
     assert sum(line.startswith("== phase") for line in lines) == 4  # R3.1
     assert sum(line.startswith("== scoring phase") for line in lines) == 4
     assert "space 0" not in "\n".join(lines) and "seat 0" not in "\n".join(lines)
     assert lines[-1].startswith(f"== final scoring: seat {record.winner + 1} wins")
     with pytest.raises(ValueError, match="unknown event"):
-        render.line({"type": "nonsense"}, 2, deal["grid"], CIRCLES[2])
+        trace.line({"type": "nonsense"}, 2, deal["grid"], CIRCLES[2])
 
 
 def test_a_state_copies_and_says_what_it_waits_for() -> None:

@@ -16,9 +16,9 @@ from scipy import stats as sps
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import run_chunks
+from cdsim.batch.read import open_run, seat_arrays
 from cdsim.cli import main
 from reports.balance import pool
-from reports.data import open_run, seat_arrays
 from reports.report import write as write_report
 
 

@@ -10,7 +10,7 @@ in the other seats (``candidates``; 2,197 for 4 players and radius 6).
 Re-ranking (``rerank_winners``, ``win_table``). No player lets the starting VP change a
 decision, so a game's winner under any vector ``v`` is the seat with the most
 ``v[s] + gained[s]``, ties going to the seat with the smaller ``tiebreak`` (R10.6 order:
-0 wins every tie, as ``reports.data.SeatArrays.tiebreak_order``). One batch of games is
+0 wins every tie, as ``cdsim.batch.read.SeatArrays.tiebreak_order``). One batch of games is
 therefore evidence about every candidate at once.
 
 Deal groups. With seat rotation one deal is played ``n`` times, line-up rotated; those games
@@ -119,7 +119,7 @@ class CellGames:
 
     ``gained``: VP gained per seat (final VP minus starting VP), integers, (games, n).
     ``tiebreak``: each game's R10.6 tie-break rank per seat, a permutation of ``0..n-1``;
-    0 wins every tie (the convention of ``reports.data.SeatArrays.tiebreak_order``).
+    0 wins every tie (the convention of ``cdsim.batch.read.SeatArrays.tiebreak_order``).
     ``group``: the deal each game belongs to (any integer labels, meaningful only within
     this batch); the games of one deal are correlated, deals are independent.
     """

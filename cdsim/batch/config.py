@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from cdsim import core
-from cdsim.engine.table import check_decision_timeout, decision_timeout
 from cdsim.errors import CdsimError
-from strategies.registry import BUILTIN
+from cdsim.players.registry import BUILTIN
+from cdsim.players.sandbox import check_decision_timeout, decision_timeout
 
 # What one run may ask for: its rows (games x players, about 300 bytes each on disk) and
 # its chunk list (held in memory and in the manifest) must fit this machine.

@@ -32,11 +32,11 @@ import numpy as np
 
 from cdsim import __version__
 from cdsim.batch.config import RunConfig, chunk_plan, config_from_manifest, engine_for
-from cdsim.components import load_components
 from cdsim.errors import CdsimError
-from cdsim.records import digest_rows
+from cdsim.players.weights import weights_record
+from cdsim.rules.components import load_components
+from cdsim.rules.records import digest_rows
 from cdsim.schema import problem
-from cdsim.train import weights_record
 
 MANIFEST = "manifest.json"
 PARTS = "games"

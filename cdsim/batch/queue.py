@@ -25,9 +25,9 @@ from cdsim.batch.config import (
 from cdsim.batch.folder import RunFolder
 from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
-from cdsim.game import DEFAULT_START_VP
-from cdsim.records import SEAT_FIELDS
-from strategies.registry import make_lineup, parse_params, spec_overrides
+from cdsim.players.registry import make_lineup, parse_params, spec_overrides
+from cdsim.rules.game import DEFAULT_START_VP
+from cdsim.rules.records import SEAT_FIELDS
 
 
 def _die_with_driver() -> None:

@@ -49,7 +49,7 @@ DecisionTimeoutOpt = Annotated[float | None, typer.Option(
 
 def use_decision_timeout(seconds: float | None) -> None:
     """A command's --decision-timeout: this process's limit (runs record it)."""
-    from cdsim.engine.table import set_decision_timeout
+    from cdsim.players.sandbox import set_decision_timeout
 
     set_decision_timeout(seconds)
 

@@ -11,7 +11,7 @@ from cdsim.cli.app import (
     ComponentsOpt,
     app,
 )
-from cdsim.components import load_components
+from cdsim.rules.components import load_components
 
 if TYPE_CHECKING:
     pass
@@ -45,7 +45,7 @@ def components_show(
     its provenance, to check a transcription piece by piece.
 
     Example: cdsim components show --components my-set/ --html my-set.html"""
-    from cdsim.pages import components_page, write_page
+    from cdsim.view.pages import components_page, write_page
 
     comps = load_components(components)
     source = str(components) if components else "the reconstructed default set"

@@ -15,12 +15,12 @@ from cdsim.cli.app import (
     app,
     use_decision_timeout,
 )
-from cdsim.components import HAVE_KEYS, REWARD_KEYS, load_components
 from cdsim.errors import CdsimError, StrategyFailure
-from cdsim.kinds import FEATURE_NAMES, GOOD_NAMES
+from cdsim.rules.components import HAVE_KEYS, REWARD_KEYS, load_components
+from cdsim.rules.kinds import FEATURE_NAMES, GOOD_NAMES
 
 if TYPE_CHECKING:
-    from cdsim.game import GameState
+    from cdsim.rules.game import GameState
 
 
 @app.command()
@@ -51,12 +51,12 @@ def play(
     (mcts too) and your own Python strategies (module:Class) at one table.
 
     Example: cdsim play --players 2 --strategies mcts,greedy --trace"""
-    from cdsim.engine.render import trace as render_trace
     from cdsim.engine.table import Table
-    from cdsim.engine.table import decision_timeout as time_limit
-    from cdsim.game import CIRCLES
-    from cdsim.train import weights_record
-    from strategies.registry import make_lineup, parse_params
+    from cdsim.players.registry import make_lineup, parse_params
+    from cdsim.players.sandbox import decision_timeout as time_limit
+    from cdsim.players.weights import weights_record
+    from cdsim.rules.game import CIRCLES
+    from cdsim.view.trace import trace as render_trace
 
     if not 2 <= players <= 4:
         raise CdsimError(f"--players must be 2, 3 or 4, got {players}")
@@ -79,7 +79,7 @@ def play(
                   where=f"game seed {seed}" + (f" setup {setup}" if setup is not None else ""))
     recorder = None
     if html_file is not None:
-        from cdsim.replay import Recorder
+        from cdsim.view.replay import Recorder
 
         recorder = Recorder(table)
     try:
@@ -88,7 +88,7 @@ def play(
         raise exc.located(lineup.names[exc.seat], f", {table.where} decision "
                           f"{table.core.decisions + 1}") from None
     if html_file is not None and recorder is not None:
-        from cdsim.pages import replay_page, write_page
+        from cdsim.view.pages import replay_page, write_page
 
         write_page(html_file, replay_page(recorder.finish()))
     if as_json:
@@ -139,7 +139,7 @@ def score(
     components: ComponentsOpt = None,
 ) -> None:
     """Rules console: final scoring of one position, and what each listed card pays."""
-    from cdsim.position import load_position, score_position
+    from cdsim.rules.position import load_position, score_position
 
     comps = load_components(components)
     result = score_position(load_position(position, comps), comps)
@@ -197,7 +197,7 @@ def cards(
 @app.command("strategies")
 def list_strategies() -> None:
     """List the built-in strategies."""
-    from strategies.registry import BUILTIN, describe
+    from cdsim.players.registry import BUILTIN, describe
 
     for name in BUILTIN:
         print(f"{name:<10} {describe(name)}")

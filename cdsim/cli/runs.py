@@ -85,7 +85,7 @@ def simulate(
     if resume and not given.keys() - {"out"} and run.started():
         from dataclasses import replace
 
-        from cdsim.engine.table import decision_timeout as time_limit
+        from cdsim.players.sandbox import decision_timeout as time_limit
         # its own settings; the time limit is this command's
         run_config = replace(config_from_manifest(run.read()),
                              decision_timeout=time_limit())
@@ -158,7 +158,7 @@ _RUN_FILE_TYPES = {
 
 def _run_config(settings: dict[str, Any]) -> Any:
     from cdsim.batch.config import RunConfig
-    from strategies.registry import make_strategy, parse_params
+    from cdsim.players.registry import make_strategy, parse_params
 
     def names(key: str) -> tuple[str, ...]:
         return tuple(x.strip() for x in str(settings.get(key) or "").split(",") if x.strip())
@@ -233,8 +233,8 @@ def _report_json(run: Path, page: Path) -> dict[str, Any]:
     """``cdsim report --json``: the run, each seat's and each strategy's win share with its
     95% interval, the test of equal seat shares, and the files written. Seats are numbered
     from 1, as in the report."""
+    from cdsim.batch.read import open_run, seat_arrays
     from reports import tables
-    from reports.data import open_run, seat_arrays
 
     opened = open_run(run)
     sb = tables.seat_balance(opened, seat_arrays(opened))
@@ -286,9 +286,9 @@ def balance(
     difference"."""
     import sys
 
+    from cdsim.batch.read import open_run, seat_arrays
     from reports import balance as bal
     from reports import charts
-    from reports.data import open_run, seat_arrays
     from reports.report import save
 
     if not 0 <= radius <= 10:
@@ -335,7 +335,7 @@ def power(
 
     Example: cdsim power --players 3 --effect 0.02 --tolerance 0.02 --gap 0.005."""
     from cdsim.analysis.sequential import CONFIRM_SHARE, equivalence_games
-    from reports.stats import power_analysis
+    from cdsim.analysis.stats import power_analysis
 
     if players not in (2, 3, 4):
         raise CdsimError(f"--players must be 2, 3 or 4, got {str(players)[:40]}")

@@ -88,7 +88,7 @@ def study_run(
     All cells' chunks share one work queue; Ctrl-C keeps every finished chunk and --resume
     continues; the rows are identical for any --jobs. A bad study file is one error line,
     before any game is played."""
-    from cdsim import study as st
+    from cdsim.study import cells as st
     from reports.study import Reader
 
     if backend not in ("loky", "dask"):
@@ -154,7 +154,7 @@ def study_init(
     """Write the shipped default study file, commented, to edit into your own.
 
     Example: cdsim study init my-study.toml && cdsim study run my-study.toml"""
-    from cdsim.study import write_template
+    from cdsim.study.cells import write_template
 
     write_template(path)
     print(f"wrote {path}; edit it, then: cdsim study run {path}")

@@ -13,9 +13,10 @@ from cdsim.batch.config import check_jobs
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.progress import Progress
 from cdsim.cli.app import STOPPED, ComponentsOpt, _parse_ints, app
-from cdsim.components import load_components
 from cdsim.errors import CdsimError
-from cdsim.train import DEFAULT_WEIGHTS, Stage, TrainConfig
+from cdsim.players.weights import DEFAULT_WEIGHTS
+from cdsim.rules.components import load_components
+from cdsim.train import Stage, TrainConfig
 from cdsim.train import train as run_training
 
 

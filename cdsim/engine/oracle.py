@@ -3,7 +3,7 @@ decision, so a disagreement names the game, the decision and the field where the
 engines split (a perft that points at the bug).
 
 The core's side is ``State.snapshot()`` (core/src/game/snapshot.rs); this module makes
-the same object from a ``cdsim.game.GameState``. Components are named by their ids;
+the same object from a ``cdsim.rules.game.GameState``. Components are named by their ids;
 seats, spaces and cells count from 0.
 """
 
@@ -13,8 +13,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cdsim.district import District
-    from cdsim.game import GameState, PlayerState
+    from cdsim.rules.district import District
+    from cdsim.rules.game import GameState, PlayerState
 
 
 class EngineMismatch(AssertionError):

@@ -2,7 +2,7 @@
 profiles, mcts) choose natively on the core's state; a user's Python strategy chooses
 through the Strategy protocol on a Python view of the same game.
 
-The Python view is the Python rules (``cdsim.game``) played in lock step with the core:
+The Python view is the Python rules (``cdsim.rules.game``) played in lock step with the core:
 they are built from the core's deal (``State.deal()``), every decision of every seat is
 applied to both, and the rows come from the core. In checking mode (tests, or any game
 with ``check=True``) the two states are compared after every decision
@@ -16,63 +16,24 @@ from __future__ import annotations
 import json
 import os
 import signal
-import threading
-import traceback
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
 from cdsim import core
-from cdsim.components import Components, load_components
 from cdsim.engine.oracle import EngineMismatch, compare
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
-from cdsim.game import DEFAULT_START_VP, GameConfig, GameState, run_game
-from cdsim.players import PlayerView, Strategy
-from cdsim.records import SEAT_FIELDS, GameRecord, SeatRecord
-from cdsim.scoring import final_scoring
+from cdsim.players.registry import Lineup
+from cdsim.players.sandbox import stop_stuck, user_code, user_failure
+from cdsim.rules.components import Components, load_components
+from cdsim.rules.game import DEFAULT_START_VP, GameConfig, GameState, run_game
+from cdsim.rules.records import SEAT_FIELDS, GameRecord, SeatRecord
+from cdsim.rules.scoring import final_scoring
+from cdsim.rules.strategy import PlayerView, Strategy
 
 T = TypeVar("T")
-
-
-# A user strategy's time limit per decision (also its import and construction), in
-# seconds; 0: none. A command's --decision-timeout sets it for the process (each run
-# records it in its manifest: RunConfig.decision_timeout); CDSIM_DECISION_TIMEOUT too.
-DEFAULT_DECISION_TIMEOUT = 10.0
-MAX_DECISION_TIMEOUT = 86_400.0
-_TIMEOUT: dict[str, float] = {}
-
-
-def decision_timeout() -> float:
-    """This process's time limit for a user strategy's decision (see set_decision_timeout)."""
-    if "seconds" in _TIMEOUT:
-        return _TIMEOUT["seconds"]
-    text = os.environ.get("CDSIM_DECISION_TIMEOUT", "").strip()
-    if not text:
-        return DEFAULT_DECISION_TIMEOUT
-    try:
-        return float(text)
-    except ValueError:
-        return float("nan")  # refused, with the variable named, by check_decision_timeout
-
-
-def check_decision_timeout(seconds: float, flag: str = "--decision-timeout") -> float:
-    """A time limit a run can hold: 0 (none) up to a day, or one error line."""
-    if not 0 <= seconds <= MAX_DECISION_TIMEOUT:  # nan fails too
-        raise CdsimError(f"{flag} (or CDSIM_DECISION_TIMEOUT) must be a number of seconds "
-                         f"between 0 (no limit) and {MAX_DECISION_TIMEOUT:,.0f}, got "
-                         f"{str(seconds)[:40]}")
-    return seconds
-
-
-def set_decision_timeout(seconds: float | None) -> None:
-    """Set this process's time limit (None: back to CDSIM_DECISION_TIMEOUT or the default)."""
-    if seconds is None:
-        _TIMEOUT.pop("seconds", None)
-    else:
-        _TIMEOUT["seconds"] = check_decision_timeout(seconds)
 
 
 def _index(choice: object, options: Sequence[object]) -> int | None:
@@ -85,89 +46,6 @@ def _index(choice: object, options: Sequence[object]) -> int | None:
         if o == choice and type(o) is type(choice):
             return i
     return None
-
-
-class DecisionTimeout(BaseException):
-    """Raised inside a strategy's code when its decision outlasts the time limit (a
-    BaseException, so the strategy's own ``except Exception`` does not swallow it)."""
-
-
-class ExitCalled(BaseException):
-    """A strategy called ``os._exit`` (it is replaced while a strategy's code runs, so a
-    worker or ``cdsim play`` does not vanish with exit code 0)."""
-
-    def __init__(self, code: object) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-_REAL_EXIT = os._exit
-# A strategy that swallows DecisionTimeout gets it again every second; after this many it is
-# stopped the hard way (``user_code``'s ``stuck``).
-GRACE_ALARMS = 3
-_ALARM: dict[str, Any] = {}
-
-
-def _refuse_exit(status: int = 0) -> NoReturn:
-    raise ExitCalled(status)
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    _ALARM["fired"] = _ALARM.get("fired", 0) + 1
-    if _ALARM["fired"] > GRACE_ALARMS:
-        _ALARM["stuck"]()
-    raise DecisionTimeout
-
-
-def _stop_stuck(text: str) -> NoReturn:
-    """The last resort for a strategy that ignores its time limit: one line, exit code 1
-    (what finished is already on disk), or in a worker with a note for the driver
-    (``note``), a kill the driver reports."""
-    import sys
-
-    sys.stderr.write(f"cdsim: error: {text}\n")
-    sys.stderr.flush()
-    _REAL_EXIT(1)
-
-
-@contextmanager
-def user_code(limit: float | None = None,
-              stuck: Callable[[], None] | None = None) -> Iterator[None]:
-    """Run a user's strategy code (import, construction, a decision): ``os._exit`` raises
-    ``ExitCalled`` instead of ending the process, and after ``limit`` seconds (None or 0:
-    no limit) ``DecisionTimeout`` is raised in it, again every second should it catch it,
-    and at the fourth time ``stuck()`` ends the process (by default with one line). The
-    alarm is SIGALRM: on the main thread only, where cdsim plays; elsewhere no limit."""
-    alarm = bool(limit) and hasattr(signal, "setitimer") and \
-        threading.current_thread() is threading.main_thread()
-    old_handler: Any = None
-    if alarm:
-        _ALARM.update(fired=0, stuck=stuck or (lambda: _stop_stuck(
-            f"a Python strategy ignored its time limit of {limit:g} s (--decision-timeout) "
-            "and was stopped")))
-        old_handler = signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, float(limit or 0), 1.0)
-    os._exit = _refuse_exit
-    try:
-        yield
-    finally:
-        if alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old_handler)
-        os._exit = _REAL_EXIT
-
-
-def user_failure(exc: BaseException, limit: float | None = None) -> tuple[str, str]:
-    """(what a strategy's code did, its traceback) for an exception out of ``user_code``."""
-    if isinstance(exc, DecisionTimeout):
-        return (f"took longer than the decision time limit of {limit or 0:g} s "
-                "(--decision-timeout or CDSIM_DECISION_TIMEOUT sets it)", "")
-    if isinstance(exc, ExitCalled):
-        return f"called os._exit({user_text(exc.code)})", ""
-    if isinstance(exc, SystemExit):
-        return f"called sys.exit({user_text(exc.code)})", traceback.format_exc()
-    return (f"raised {type(exc).__name__}: {user_text(exc, str)}".rstrip(": "),
-            traceback.format_exc())
 
 
 class _Seat:
@@ -208,7 +86,7 @@ class _Seat:
             text = (f"{who} ignored the decision time limit of {limit or 0:g} s in {at} and "
                     "was stopped")
             if watch is None:
-                _stop_stuck(text)
+                stop_stuck(text)
             watch("!" + text)  # its last word: the driver reports the worker's death with it
             os.kill(os.getpid(), signal.SIGKILL)
 
@@ -256,20 +134,6 @@ class _Seat:
 
 
 @dataclass
-class Lineup:
-    """The players of one game by seat: a core ``Bot`` for a built-in name, or a user's
-    Python strategy, and each one's name as spelled (``villa@chimney=1.5``, ``mod:Class``;
-    ``strategies.registry.make_lineup`` makes one from names)."""
-
-    names: list[str]
-    players: list[Any]  # cdsim._core.Bot | Strategy
-
-    @property
-    def all_builtin(self) -> bool:
-        return all(not isinstance(p, Strategy) for p in self.players)
-
-
-@dataclass
 class Table:
     """One game on the core (``State``), with the Python rules beside it when a seat is a
     Python strategy or when checking. ``where`` names the game in errors."""
@@ -284,7 +148,7 @@ class Table:
     where: str = ""
     mirror: bool = False  # keep the Python rules beside the core even for built-ins only
     # called before each decision the Python rules ask for (so only with them beside the
-    # core), e.g. cdsim.replay.Recorder.mark
+    # core), e.g. cdsim.view.replay.Recorder.mark
     on_decision: Callable[[], None] | None = None
     # a user strategy's time limit per decision, in seconds (None or 0: none)
     decision_timeout: float | None = None

@@ -1,5 +1,5 @@
 // The component sheet (cdsim components show --html): every piece of a component set drawn,
-// with its count and provenance, from the JSON embedded by cdsim/pages/__init__.py.
+// with its count and provenance, from the JSON embedded by cdsim/view/pages/__init__.py.
 "use strict";
 
 const SET = JSON.parse(document.getElementById("replay-data").textContent);

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cdsim.components import Board, FramePart
-from cdsim.kinds import (
+from cdsim.rules.components import Board, FramePart
+from cdsim.rules.kinds import (
     CELLS,
     DWELLINGS,
     EDGE_NAMES,

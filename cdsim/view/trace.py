@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cdsim.kinds import (
+from cdsim.rules.kinds import (
     ADMINISTRATOR,
     ARTISAN,
     BAKER,
@@ -21,7 +21,7 @@ from cdsim.kinds import (
     MERCHANT,
     VILLA,
 )
-from cdsim.records import GameRecord
+from cdsim.rules.records import GameRecord
 
 Event = dict[str, Any]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cdsim.cards import payment_options, settle
-from cdsim.district import have_index
-from cdsim.kinds import (
+from cdsim.rules.cards import payment_options, settle
+from cdsim.rules.district import have_index
+from cdsim.rules.kinds import (
     ADMINISTRATOR,
     ARTISAN,
     BAKER,
@@ -15,11 +15,11 @@ from cdsim.kinds import (
     MARKET,
     MERCHANT,
 )
-from cdsim.players import CircleChoice
-from cdsim.records import GameRecord, SeatRecord
+from cdsim.rules.records import GameRecord, SeatRecord
+from cdsim.rules.strategy import CircleChoice
 
 if TYPE_CHECKING:
-    from cdsim.game import GameState, PlayerState
+    from cdsim.rules.game import GameState, PlayerState
 
 
 def scoring_order(state: GameState) -> list[int]:

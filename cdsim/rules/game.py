@@ -14,11 +14,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from cdsim.checking import check_state
-from cdsim.components import Components, load_components
-from cdsim.district import District, Feature
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure
-from cdsim.kinds import (
+from cdsim.rules.checking import check_state
+from cdsim.rules.components import Components, load_components
+from cdsim.rules.district import District, Feature
+from cdsim.rules.kinds import (
     ADMINISTRATOR,
     ARTISAN,
     BAKER,
@@ -32,9 +32,9 @@ from cdsim.kinds import (
     MERCHANT,
     VILLA,
 )
-from cdsim.players import FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
-from cdsim.records import GameRecord
-from cdsim.scoring import final_scoring, scoring_phase
+from cdsim.rules.records import GameRecord
+from cdsim.rules.scoring import final_scoring, scoring_phase
+from cdsim.rules.strategy import FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
 
 PHASES = 4  # R3.1
 ROUNDS = 7  # R3.1

@@ -14,9 +14,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cdsim.components import Components
 from cdsim.errors import CdsimError
-from cdsim.kinds import EDGE_NAMES
+from cdsim.rules.components import Components
+from cdsim.rules.kinds import EDGE_NAMES
 
 
 def _asset(name: str) -> str:
@@ -35,7 +35,7 @@ def _page(template: str, title: str, data: Any, script: str) -> str:
 
 
 def replay_page(data: dict[str, Any]) -> str:
-    """The replay of one game; ``data`` is ``cdsim.replay.Recorder.finish()``."""
+    """The replay of one game; ``data`` is ``cdsim.view.replay.Recorder.finish()``."""
     n = len(data["players"])
     return _page("replay.html", f"Carpe Diem replay: seed {data['seed']}, {n} players", data,
                  "replay.js")

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from cdsim.cards import Payment
-from cdsim.components import ObjectiveCard
+from cdsim.rules.cards import Payment
+from cdsim.rules.components import ObjectiveCard
 
 if TYPE_CHECKING:
-    from cdsim.game import GameState, PlayerState
+    from cdsim.rules.game import GameState, PlayerState
 
 Edges = tuple[int, int, int, int]
 

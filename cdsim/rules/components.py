@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import ComponentError, read_toml
-from cdsim.kinds import (
+from cdsim.rules.kinds import (
     BUILDING_CODES,
     DWELLINGS,
     EDGE_CODES,
@@ -30,7 +30,7 @@ from cdsim.kinds import (
     rotate,
 )
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 FILES = ("tiles", "cards", "frames", "boards", "scoring")
 # Which top-level tables identify a single file given on its own.
 FILE_KEYS = {

@@ -55,20 +55,20 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cdsim import study_file
 from cdsim.analysis import sequential as seq
 from cdsim.batch.config import MAX_GAMES, RunConfig
 from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
 from cdsim.batch.queue import play_queue
-from cdsim.components import load_components
 from cdsim.errors import CdsimError, read_toml
-from cdsim.game import DEFAULT_START_VP
+from cdsim.players.registry import make_strategy, parse_params
+from cdsim.rules.components import load_components
+from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.schema import problem
-from strategies.registry import make_strategy, parse_params
+from cdsim.study import file as study_file
 
 STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
-SHIPPED = Path(__file__).parent / "studies"  # `cdsim study run default`
+SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
 FIRST_SHARE = 16  # the first stage: budget / 16 games (then 2, 4 and about 9 sixteenths)
 
 
@@ -242,7 +242,7 @@ def resolve(arg: str | Path) -> Path:
 
 def load_study(path: Path) -> Study:
     """Read and validate a study file: anything wrong is one CdsimError line, before any
-    game is played (its schema is ``cdsim.study_file``; strategies, parameters and
+    game is played (its schema is ``cdsim.study.file``; strategies, parameters and
     component folders are all loaded here)."""
 
     def fail(where: str, problem: str) -> CdsimError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cdsim.components import ObjectiveCard
+from cdsim.rules.components import ObjectiveCard
 
 FAILED_CARD_VP = -4  # R8.5
 BREAD_PER_MULTIPLE = 3  # R7.1

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cdsim.cards import CardOutcome, best_payment, payment_options, settle
-from cdsim.components import MAX_CHIMNEYS, Components, check_tile_shape
-from cdsim.district import District
 from cdsim.errors import PositionError, read_toml
-from cdsim.kinds import BUILDING_CODES, EDGE_CODES, GOOD_NAMES, SIZE
+from cdsim.rules.cards import CardOutcome, best_payment, payment_options, settle
+from cdsim.rules.components import MAX_CHIMNEYS, Components, check_tile_shape
+from cdsim.rules.district import District
+from cdsim.rules.kinds import BUILDING_CODES, EDGE_CODES, GOOD_NAMES, SIZE
 
 SUPPLY_KEYS = (*GOOD_NAMES, "coins", "bread", "stored_tiles")
 MAX_SUPPLY = 500  # of each good, coins, bread: a card's payment options grow with the square

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any, NoReturn, cast
 
 from cdsim import core
-from cdsim.cards import Payment
-from cdsim.components import ObjectiveCard
-from cdsim.engine.table import Lineup, decision_timeout, user_code, user_failure
 from cdsim.errors import CdsimError, StrategyFailure, user_text
-from cdsim.players import (
+from cdsim.players.sandbox import decision_timeout, user_code, user_failure
+from cdsim.players.weights import load, weights_path
+from cdsim.rules.cards import Payment
+from cdsim.rules.components import ObjectiveCard
+from cdsim.rules.strategy import (
     CircleChoice,
     FountainChoice,
     Move,
@@ -34,9 +35,11 @@ from cdsim.players import (
     Strategy,
     Take,
 )
-from cdsim.train import load, weights_path
 
-PROFILES_FILE = Path(__file__).with_name("profiles.toml")
+# strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
+# never imported: nothing in cdsim imports the strategies package.
+STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
+PROFILES_FILE = STRATEGIES_DIR / "profiles.toml"
 
 
 def _profiles() -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
@@ -45,6 +48,21 @@ def _profiles() -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
         data = tomllib.load(fh)
     defaults = {k: float(v) for k, v in data.pop("defaults").items()}
     return defaults, data
+
+
+@dataclass
+class Lineup:
+    """The players of one game by seat: a core ``Bot`` for a built-in name, or a user's
+    Python strategy, and each one's name as spelled (``villa@chimney=1.5``, ``mod:Class``;
+    ``make_lineup`` makes one from names)."""
+
+    names: list[str]
+    players: list[Any]  # cdsim._core.Bot | Strategy
+
+    @property
+    def all_builtin(self) -> bool:
+        return all(not isinstance(p, Strategy) for p in self.players)
+
 
 
 WEIGHTS, PROFILES = _profiles()

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cdsim.district import District
-from cdsim.kinds import CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, NEIGHBOUR
+from cdsim.rules.district import District
+from cdsim.rules.kinds import CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, NEIGHBOUR
 
 if TYPE_CHECKING:
-    from cdsim.game import GameState
+    from cdsim.rules.game import GameState
 
 
 class InvariantError(AssertionError):

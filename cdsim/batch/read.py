@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from cdsim.batch.folder import RunFolder, part_schema
 from cdsim.errors import CdsimError
-from cdsim.records import BREAKDOWN, SEAT_FIELDS
+from cdsim.rules.records import BREAKDOWN, SEAT_FIELDS
 
 NEEDED = (*SEAT_FIELDS, "game", "setup", "players", "tiebreak")
 TEXT_COLUMNS = ("strategy",)

@@ -1,11 +1,11 @@
 """Record one game step by step for the HTML replay (``cdsim play --html``).
 
 The replay is the second renderer of the core's typed events (``State.events()``,
-core/src/game/events.rs), beside the text trace (``cdsim.engine.render``); nothing is
+core/src/game/events.rs), beside the text trace (``cdsim.view.trace``); nothing is
 parsed from text. A step opens at a pawn placement, a phase's deal, a move (the turn:
 the take and every scroll step, completion, seal tile and fountain it caused), the start
 of a scoring phase or a circle taken (with its cards); the last step is final scoring.
-Its lines are ``render.line`` of its events, the words of ``--trace``.
+Its lines are ``trace.line`` of its events, the words of ``--trace``.
 
 What each step shows is the core's state when its last event is over: the recorder
 keeps the core's snapshot at every decision (``Table.on_decision``) and at the end, with
@@ -30,11 +30,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cdsim import __version__
-from cdsim.components import Components, ObjectiveCard, load_components
-from cdsim.engine import render
-from cdsim.game import CIRCLES
-from cdsim.kinds import CELLS, NEIGHBOUR
-from cdsim.records import BREAKDOWN, GameRecord
+from cdsim.rules.components import Components, ObjectiveCard, load_components
+from cdsim.rules.game import CIRCLES
+from cdsim.rules.kinds import CELLS, NEIGHBOUR
+from cdsim.rules.records import BREAKDOWN, GameRecord
+from cdsim.view import trace
 
 if TYPE_CHECKING:
     from cdsim.engine.table import Table
@@ -114,7 +114,7 @@ class Recorder:
 
         # the steps: where each opens in the event list, its kind, seat, phase and round
         steps: list[dict[str, Any]] = [{"k": "setup", "a": -1, "p": 0, "r": -1, "e": 0,
-                                        "t": [render.trace([], n, grid, circles)[0]]}]
+                                        "t": [trace.trace([], n, grid, circles)[0]]}]
         for i, e in enumerate(events):
             kind = OPENS.get(e["type"])
             if kind is not None:
@@ -122,10 +122,10 @@ class Recorder:
                 phase = e["phase"] if "phase" in e else at["phase"]
                 steps.append({"k": kind, "a": e.get("seat", -1), "p": phase,
                               "r": at["round"] if kind == "turn" else -1, "e": i, "t": []})
-            steps[-1]["t"].append(render.line(e, n, grid, circles).strip())
+            steps[-1]["t"].append(trace.line(e, n, grid, circles).strip())
         end = self.state(len(events), events)
         steps.append({"k": "final", "a": record.winner, "p": end["phase"], "r": -1,
-                      "e": len(events), "t": [render.trace([], n, grid, circles, record)[-1]]})
+                      "e": len(events), "t": [trace.trace([], n, grid, circles, record)[-1]]})
 
         # each step's state: the state when the next step opens (the last two: the end)
         shown: Snapshot = {}

@@ -1,0 +1,136 @@
+"""The user-code sandbox: a user's strategy code (its import, construction and every
+decision) runs under a time limit, with ``os._exit`` refused, and whatever goes wrong in it
+is turned into one sentence (``user_failure``) that names what the strategy did."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+from cdsim.errors import CdsimError, user_text
+
+# A user strategy's time limit per decision (also its import and construction), in
+# seconds; 0: none. A command's --decision-timeout sets it for the process (each run
+# records it in its manifest: RunConfig.decision_timeout); CDSIM_DECISION_TIMEOUT too.
+DEFAULT_DECISION_TIMEOUT = 10.0
+MAX_DECISION_TIMEOUT = 86_400.0
+_TIMEOUT: dict[str, float] = {}
+
+
+def decision_timeout() -> float:
+    """This process's time limit for a user strategy's decision (see set_decision_timeout)."""
+    if "seconds" in _TIMEOUT:
+        return _TIMEOUT["seconds"]
+    text = os.environ.get("CDSIM_DECISION_TIMEOUT", "").strip()
+    if not text:
+        return DEFAULT_DECISION_TIMEOUT
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")  # refused, with the variable named, by check_decision_timeout
+
+
+def check_decision_timeout(seconds: float, flag: str = "--decision-timeout") -> float:
+    """A time limit a run can hold: 0 (none) up to a day, or one error line."""
+    if not 0 <= seconds <= MAX_DECISION_TIMEOUT:  # nan fails too
+        raise CdsimError(f"{flag} (or CDSIM_DECISION_TIMEOUT) must be a number of seconds "
+                         f"between 0 (no limit) and {MAX_DECISION_TIMEOUT:,.0f}, got "
+                         f"{str(seconds)[:40]}")
+    return seconds
+
+
+def set_decision_timeout(seconds: float | None) -> None:
+    """Set this process's time limit (None: back to CDSIM_DECISION_TIMEOUT or the default)."""
+    if seconds is None:
+        _TIMEOUT.pop("seconds", None)
+    else:
+        _TIMEOUT["seconds"] = check_decision_timeout(seconds)
+
+
+
+class DecisionTimeout(BaseException):
+    """Raised inside a strategy's code when its decision outlasts the time limit (a
+    BaseException, so the strategy's own ``except Exception`` does not swallow it)."""
+
+
+class ExitCalled(BaseException):
+    """A strategy called ``os._exit`` (it is replaced while a strategy's code runs, so a
+    worker or ``cdsim play`` does not vanish with exit code 0)."""
+
+    def __init__(self, code: object) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+_REAL_EXIT = os._exit
+# A strategy that swallows DecisionTimeout gets it again every second; after this many it is
+# stopped the hard way (``user_code``'s ``stuck``).
+GRACE_ALARMS = 3
+_ALARM: dict[str, Any] = {}
+
+
+def _refuse_exit(status: int = 0) -> NoReturn:
+    raise ExitCalled(status)
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    _ALARM["fired"] = _ALARM.get("fired", 0) + 1
+    if _ALARM["fired"] > GRACE_ALARMS:
+        _ALARM["stuck"]()
+    raise DecisionTimeout
+
+
+def stop_stuck(text: str) -> NoReturn:
+    """The last resort for a strategy that ignores its time limit: one line, exit code 1
+    (what finished is already on disk), or in a worker with a note for the driver
+    (``note``), a kill the driver reports."""
+    import sys
+
+    sys.stderr.write(f"cdsim: error: {text}\n")
+    sys.stderr.flush()
+    _REAL_EXIT(1)
+
+
+@contextmanager
+def user_code(limit: float | None = None,
+              stuck: Callable[[], None] | None = None) -> Iterator[None]:
+    """Run a user's strategy code (import, construction, a decision): ``os._exit`` raises
+    ``ExitCalled`` instead of ending the process, and after ``limit`` seconds (None or 0:
+    no limit) ``DecisionTimeout`` is raised in it, again every second should it catch it,
+    and at the fourth time ``stuck()`` ends the process (by default with one line). The
+    alarm is SIGALRM: on the main thread only, where cdsim plays; elsewhere no limit."""
+    alarm = bool(limit) and hasattr(signal, "setitimer") and \
+        threading.current_thread() is threading.main_thread()
+    old_handler: Any = None
+    if alarm:
+        _ALARM.update(fired=0, stuck=stuck or (lambda: stop_stuck(
+            f"a Python strategy ignored its time limit of {limit:g} s (--decision-timeout) "
+            "and was stopped")))
+        old_handler = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, float(limit or 0), 1.0)
+    os._exit = _refuse_exit
+    try:
+        yield
+    finally:
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_handler)
+        os._exit = _REAL_EXIT
+
+
+def user_failure(exc: BaseException, limit: float | None = None) -> tuple[str, str]:
+    """(what a strategy's code did, its traceback) for an exception out of ``user_code``."""
+    if isinstance(exc, DecisionTimeout):
+        return (f"took longer than the decision time limit of {limit or 0:g} s "
+                "(--decision-timeout or CDSIM_DECISION_TIMEOUT sets it)", "")
+    if isinstance(exc, ExitCalled):
+        return f"called os._exit({user_text(exc.code)})", ""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({user_text(exc.code)})", traceback.format_exc()
+    return (f"raised {type(exc).__name__}: {user_text(exc, str)}".rstrip(": "),
+            traceback.format_exc())

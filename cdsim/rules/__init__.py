@@ -1,0 +1,1 @@
+"""The readable Python rules (the core's oracle) and the strategy API."""

@@ -1,0 +1,1 @@
+"""Studies: the study file, its plan and its sequential cells."""
