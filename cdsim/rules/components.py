@@ -2,7 +2,8 @@
 
 The default set lives in ``cdsim/data/*.toml``. A user set is a folder holding any
 of ``tiles.toml``, ``cards.toml``, ``frames.toml``, ``boards.toml`` and
-``scoring.toml`` (files it lacks come from the default set), or one such file.
+``scoring.toml`` (files it lacks come from the default set), or one such file, or an
+override file: a base and only the entries it changes (``cdsim.rules.overrides``).
 Each file's schema (its tables, keys, types and the ranges the core holds) is declared once
 with pydantic (``_schemas``); every problem is reported as one line naming the file, the
 entry, the key and what is allowed.
@@ -29,14 +30,18 @@ from cdsim.rules.kinds import (
     VILLA,
     rotate,
 )
+from cdsim.rules.overrides import (
+    DEFAULT,
+    ENTRIES,
+    FILE_KEYS,
+    Change,
+    differences,
+    merge,
+    toml_text,
+)
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 FILES = ("tiles", "cards", "frames", "boards", "scoring")
-# Which top-level tables identify a single file given on its own.
-FILE_KEYS = {
-    "tile": "tiles", "objective": "cards", "fountain": "cards", "part": "frames",
-    "board": "boards", "scroll_track": "scoring", "villa_table": "scoring",
-}
 PROVENANCES = ("rulebook", "reconstructed")
 
 # R1.1, R1.4: counts printed in the rulebook.
@@ -151,8 +156,10 @@ class Components:
     scroll_points: tuple[int, ...]
     villa_points_table: tuple[int, ...]
     villa_points_per_extra: int
-    digest: str  # sha256 over the files' bytes: identifies the component set
+    digest: str  # sha256 over the files' bytes (an override's: its merged files'): identifies the set
     is_default: bool
+    changes: tuple[Change, ...] = ()  # from its base: an override's, else the default set
+    base: str = ""  # that base as written ("default", an override's path); "": the default set
 
     def villa_points(self, chimneys: int) -> int:
         """VP of one complete villa (R10.1, docs/rules.md C6)."""
@@ -352,10 +359,6 @@ def _schemas() -> dict[str, Any]:
             "scoring": Scoring}
 
 
-ENTRIES = {"tile": "tile", "objective": "objective card", "fountain": "fountain card",
-           "part": "frame part", "board": "board"}
-
-
 def _validated(name: str, file: str, data: dict[str, Any]) -> Any:
     """A component file's tables checked against its schema; else one line naming the
     file, the entry and the key."""
@@ -450,49 +453,141 @@ def _read(path: Path) -> dict[str, Any]:
     return read_toml(path, ComponentError)
 
 
-def _sources(path: Path | None) -> dict[str, Path]:
-    sources = {name: DATA_DIR / f"{name}.toml" for name in FILES}
+@dataclass(frozen=True, slots=True)
+class _File:
+    """One file of a set: its tables as read (merged, for an override), validated, and the
+    bytes the set's digest reads."""
+
+    label: str  # names the file in a line
+    tables: dict[str, Any]
+    model: Any
+    text: bytes
+    default: bool  # the shipped file's bytes (a copy of it too: the same set)
+
+
+Files = dict[str, _File]
+
+
+def _file(name: str, path: Path, label: str) -> _File:
+    tables = _read(path)
+    if "base" in tables:
+        raise ComponentError(f"{label}: base: an override is a file of its own, not part of a "
+                             f"folder (give --components {label})")
+    text = path.read_bytes()
+    return _File(label, tables, _validated(name, label, tables), text,
+                 text == (DATA_DIR / f"{name}.toml").read_bytes())
+
+
+@cache
+def _default_files() -> Files:
+    return {n: _file(n, DATA_DIR / f"{n}.toml", f"default {n}.toml") for n in FILES}
+
+
+def _files(path: Path | None, chain: tuple[Path, ...] = ()) -> tuple[Files, str, Files | None]:
+    """A set's files, the base it changes as written ("" for the default set itself) and
+    that base's files; ``chain``: the overrides that led here (a cycle is refused)."""
+    default = _default_files()
     if path is None:
-        return sources
+        return default, "", None
     if path.is_dir():
         found = [n for n in FILES if (path / f"{n}.toml").is_file()]
         if not found:
             raise ComponentError(
                 f"{path}: no component files (expected any of {', '.join(f + '.toml' for f in FILES)})")
-        sources.update({n: path / f"{n}.toml" for n in found})
-        return sources
+        return {**default, **{n: _file(n, path / f"{n}.toml", str(path / f"{n}.toml"))
+                              for n in found}}, DEFAULT, default
     if not path.is_file():
         raise ComponentError(f"{path}: no such component file or folder")
-    data = _read(path)
-    kinds = {FILE_KEYS[k] for k in data if k in FILE_KEYS}
+    tables = _read(path)
+    if "base" in tables:
+        return _override(path, tables, chain)
+    kinds = {FILE_KEYS[k] for k in tables if k in FILE_KEYS}
     if len(kinds) != 1:
         raise ComponentError(f"{path}: cannot tell which component file this is "
-                             "(expected [[tile]], [[objective]], [[part]], [[board]] or [scroll_track])")
-    sources[kinds.pop()] = path
-    return sources
+                             "(expected [[tile]], [[objective]], [[part]], [[board]] or "
+                             "[scroll_track]; or base = \"default\" to change only some entries)")
+    name = kinds.pop()
+    try:
+        return {**default, name: _file(name, path, str(path))}, DEFAULT, default
+    except ComponentError as exc:
+        if " is required" not in str(exc):
+            raise
+        raise ComponentError(f"{exc} (to change only some entries, start the file with "
+                             f"base = \"default\": docs/components.md)") from None
+
+
+def _override(path: Path, tables: dict[str, Any], chain: tuple[Path, ...]
+              ) -> tuple[Files, str, Files]:
+    """An override file's set: its base's files with its tables merged in (rules/overrides.py).
+    A file it leaves as it was keeps the base's bytes, so the digest is the base's."""
+    if path in chain:
+        loop = " -> ".join(str(p) for p in (*chain[chain.index(path):], path))
+        raise ComponentError(f"{path}: base: the bases go round in a cycle ({loop})")
+    written = tables.pop("base")
+    if not isinstance(written, str) or not written.strip():
+        raise ComponentError(f"{path}: base must be \"{DEFAULT}\" or a component folder or "
+                             f"file, got {_short(written)}")
+    target = None if written == DEFAULT else (path.parent / Path(written).expanduser()).resolve()
+    if target is not None and not target.exists():
+        raise ComponentError(f"{path}: base {written!r}: no such component file or folder "
+                             f"({target})")
+    base, _, _ = _files(target, (*chain, path))
+    files = dict(base)
+    for name, merged in merge(str(path), {n: f.tables for n, f in base.items()}, tables).items():
+        model = _validated(name, str(path), merged)
+        if model != base[name].model:
+            files[name] = _File(str(path), merged, model, toml_text(merged).encode(), False)
+    return files, written, base
+
+
+def _where(path: Path | str | None) -> Path | None:
+    """A set as given (None or "default": the shipped set) as the path it is loaded by."""
+    return None if path is None or str(path) == DEFAULT else Path(path).expanduser().resolve()
 
 
 def load_components(path: Path | str | None = None) -> Components:
-    """Load and validate a component set; the default set when path is None."""
-    return _load(None if path is None else Path(path).resolve())
+    """Load and validate a component set: the default set when path is None or "default",
+    else a folder, a single component file or an override file."""
+    return _load(_where(path))
+
+
+def component_texts(path: Path | str | None = None) -> dict[str, bytes]:
+    """Each file of a valid set as its digest reads it: the shipped files' own text, an
+    override's merged files as TOML (what ``components export`` writes)."""
+    load_components(path)
+    return {n: f.text for n, f in _files(_where(path))[0].items()}
+
+
+def compare(old: Path | str | None, new: Path | str | None) -> tuple[Change, ...]:
+    """What changes from one valid set to another, key by key (``components diff``)."""
+    load_components(old)
+    load_components(new)
+    a, b = _files(_where(old))[0], _files(_where(new))[0]
+    return _changes(a, b)
+
+
+def _changes(old: Files, new: Files) -> tuple[Change, ...]:
+    names = [n for n in FILES if old[n].text != new[n].text]
+    return differences({n: old[n].model.model_dump() for n in names},
+                       {n: new[n].model.model_dump() for n in names})
 
 
 @cache
 def _load(path: Path | None) -> Components:
-    sources = _sources(path)
-    files = {name: str(p) if path is not None else f"default {name}.toml"
-             for name, p in sources.items()}
-    data = {name: _validated(name, files[name], _read(p)) for name, p in sources.items()}
-    types, light, dark = _tiles(files["tiles"], data["tiles"])
-    objectives, decks, fountains = _cards(files["cards"], data["cards"])
-    frames = _frames(files["frames"], data["frames"])
-    boards = _boards(files["boards"], data["boards"])
+    files, base, base_files = _files(path)
+    labels = {name: f.label for name, f in files.items()}
+    data = {name: f.model for name, f in files.items()}
+    types, light, dark = _tiles(labels["tiles"], data["tiles"])
+    objectives, decks, fountains = _cards(labels["cards"], data["cards"])
+    frames = _frames(labels["frames"], data["frames"])
+    boards = _boards(labels["boards"], data["boards"])
     scoring = data["scoring"]
     scroll, villa = tuple(scoring.scroll_track.points), tuple(scoring.villa_table.points)
     extra = scoring.villa_table.per_extra_chimney
     digest = hashlib.sha256()
     for name in FILES:
-        digest.update(sources[name].read_bytes())
-    default = all(p == DATA_DIR / f"{n}.toml" for n, p in sources.items())
+        digest.update(files[name].text)
+    default = all(f.default for f in files.values())
+    changes = _changes(base_files, files) if base_files is not None else ()
     return Components(types, tuple(light), tuple(dark), objectives, decks, fountains, frames,
-                      boards, scroll, villa, extra, digest.hexdigest(), default)
+                      boards, scroll, villa, extra, digest.hexdigest(), default, changes, base)
