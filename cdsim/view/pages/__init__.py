@@ -17,6 +17,7 @@ from typing import Any
 from cdsim.errors import CdsimError
 from cdsim.rules.components import Components
 from cdsim.rules.kinds import EDGE_NAMES
+from cdsim.rules.overrides import shown
 
 
 def _asset(name: str) -> str:
@@ -62,6 +63,10 @@ def components_data(c: Components, source: str) -> dict[str, Any]:
         "scroll": list(c.scroll_points),
         "villa": list(c.villa_points_table),
         "villa_extra": c.villa_points_per_extra,
+        "base": c.base,
+        # what the set changes from its base: table, entry id (null: a scoring table), key
+        # ("": the whole entry added or removed), old and new as a component file spells them
+        "changes": [[x.table, x.entry, x.key, shown(x.old), shown(x.new)] for x in c.changes],
     }
 
 

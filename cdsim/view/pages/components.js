@@ -22,7 +22,7 @@ function tileCard(tile) {
 const NO_FRAME = [[0, []], [0, []], [0, []], [0, []]];
 
 function boardCard([id, spade, scrolls, provenance]) {
-  return `<div class="board-card"><b>board ${id}</b><br>` +
+  return `<div class="board-card" data-board="${id}"><b>board ${id}</b><br>` +
     districtSVG([id, spade, scrolls], NO_FRAME, [], {t: 30, frame: 10}) +
     `<br>${scrolls.length} scroll spaces ${provenanceBadge(provenance)}</div>`;
 }
@@ -85,18 +85,62 @@ function scoringHTML() {
     `<th>${k + start}</th>`).join("")}</tr><tr><th>VP</th>${values.map((v) => `<td>${v}</td>`)
     .join("")}</tr>`;
   const half = Math.ceil(SET.scroll.length / 2);
-  return `<h3>Scroll track <small>VP of the space a disc ends on; each step past the last ` +
-    `scores 1 VP</small></h3><table class="small-table">${row("space", SET.scroll.slice(0, half), 0)}` +
-    `${row("space", SET.scroll.slice(half), half)}</table>` +
-    `<h3 style="margin-top:14px">Villas <small>VP of a complete villa by its chimneys; ` +
-    `past the table +${SET.villa_extra} a chimney</small></h3><table class="small-table">` +
-    `${row("chimneys", SET.villa.slice(0, 16), 0)}</table>`;
+  return `<div data-table="scroll_track"><h3>Scroll track <small>VP of the space a disc ends ` +
+    `on; each step past the last scores 1 VP</small></h3><table class="small-table">` +
+    `${row("space", SET.scroll.slice(0, half), 0)}${row("space", SET.scroll.slice(half), half)}` +
+    `</table></div><div data-table="villa_table"><h3 style="margin-top:14px">Villas <small>VP ` +
+    `of a complete villa by its chimneys; past the table +${SET.villa_extra} a chimney</small>` +
+    `</h3><table class="small-table">${row("chimneys", SET.villa.slice(0, 16), 0)}</table></div>`;
+}
+
+// Where each changed entry is drawn, by its table and id.
+const DRAWN = {
+  tile: (id) => `.tile-card[data-tile="${CSS.escape(String(id))}"]`,
+  objective: (id) => `#decks .card[data-card="${CSS.escape(String(id))}"]`,
+  fountain: (id) => `.fountain-card[data-card="${CSS.escape(String(id))}"]`,
+  part: (id) => `.part-card[data-part="${CSS.escape(String(id))}"]`,
+  board: (id) => `.board-card[data-board="${CSS.escape(String(id))}"]`,
+  scroll_track: () => '[data-table="scroll_track"]',
+  villa_table: () => '[data-table="villa_table"]',
+};
+
+function changeText([, , key, old, now]) {
+  if (key) return `${key}: ${old} \u2192 ${now}`;
+  return old === "none" ? "added" : "removed";
+}
+
+// The entries the set changes from its base: each drawn entry is outlined, with its changed
+// keys and their old values beside it (and on hover); the list names them all, removed ones too.
+function markChanges() {
+  if (!SET.changes.length) return;
+  const entries = new Map();
+  for (const change of SET.changes) {
+    const key = `${change[0]}\u0000${change[1]}`;
+    if (!entries.has(key)) entries.set(key, []);
+    entries.get(key).push(change);
+  }
+  const items = [];
+  for (const changes of entries.values()) {
+    const [table, id] = changes[0];
+    const text = changes.map(changeText).join("; ");
+    const name = id === null ? table : `${table} ${id}`;
+    items.push(`<li data-change="${esc(name)}"><b>${esc(name)}</b>: ${esc(text)}</li>`);
+    const drawn = document.querySelector(DRAWN[table](id));
+    if (!drawn) continue;  // a removed entry is not drawn; the list names it
+    drawn.classList.add("changed");
+    drawn.title = `changed from ${SET.base}: ${text}`;
+    drawn.insertAdjacentHTML("beforeend", `<div class="changed-note">${esc(text)}</div>`);
+  }
+  document.getElementById("changes").innerHTML = `<ul class="change-list">${items.join("")}</ul>`;
+  document.getElementById("changes-section").hidden = false;
 }
 
 function init() {
   document.getElementById("defs").innerHTML = defsSVG();
   document.getElementById("meta").textContent = `${SET.source} · set ${SET.digest}` +
-    (SET.default ? " · reconstructed where the rulebook prints nothing" : "");
+    (SET.default ? " · reconstructed where the rulebook prints nothing" : "") +
+    (SET.changes.length ? ` · ${SET.changes.length} changed key${SET.changes.length > 1 ? "s" : ""}` +
+      ` from ${SET.base}` : "");
   const light = SET.tiles.filter((t) => !t[4]);
   const dark = SET.tiles.filter((t) => t[4]);
   const total = (list) => list.reduce((a, t) => a + t[5], 0);
@@ -122,6 +166,7 @@ function init() {
   document.getElementById("decks").innerHTML = decksHTML();
   document.getElementById("fountains").innerHTML = SET.fountains.map(fountainCard).join("");
   document.getElementById("scoring").innerHTML = scoringHTML();
+  markChanges();
   document.body.dataset.ready = "1";
 }
 
