@@ -69,10 +69,12 @@ train: install
 bench: install
 	$(PY) scripts/bench.py
 
-# docs/img/* from what runs today (the README's 4- and 3-player examples, the page tests'
-# screenshots: `make browser` first), with the figures the README quotes and the machine.
+# Every measured figure the docs quote, so nobody edits one by hand: the README's answer
+# table (between its answer markers) and docs/figures.md from the study folder of the last
+# `make run` (STUDY; it stops with one line if there is none), then docs/img/* and the
+# guide's examples from what runs today (the page tests' screenshots: `make browser` first).
 figures: install
-	$(PY) scripts/figures.py
+	$(PY) scripts/figures.py --study $(STUDY)
 
 # The fuzz test at 2,500 examples per input kind (study files, simulate flags, component
 # sets, position files: 10,000 in all); CI runs a few hundred (tests/test_fuzz.py).

@@ -1,34 +1,308 @@
-"""make figures: regenerate docs/img/* from what runs today, and print the figures the
-README quotes with them, and the machine they came from.
+"""make figures: every measured figure the docs quote, written by this script so that nobody
+restates a number by hand.
 
-1. the README's 4-player example (4,000 rotated games of the scripted mix, seed 1):
-   `cdsim simulate`, then `cdsim report` -> docs/img/seat_win_share.png and
-   docs/img/start_vp_shift.png, with the seat win shares and the wall times;
-2. the README's 3-player example (3,000 rotated games of greedy, landscape and bread,
+From the study folder of the last `make run` (studies/default, or --study DIR; its study.json
+is reports/study.py's `as_json`, its study-manifest.json the study's own record):
+1. README.md, between `<!-- answer:begin -->` and `<!-- answer:end -->`: the answer table
+   (rulebook vector -> decided vector per player count and population, the largest seat gap,
+   the verdict, the games) with the error rates in words;
+2. docs/figures.md, between `<!-- study:begin -->` and `<!-- study:end -->`: the study's
+   provenance, headlines, every cell and the skill sentences.
+
+From what runs today (skipped with --study-only):
+3. the guide's 4-player example (4,000 rotated games of the scripted mix, seed 1):
+   `cdsim simulate` and `cdsim report` -> docs/img/seat_win_share.png and
+   docs/img/start_vp_shift.png, the seat win shares and the wall times;
+4. the guide's 3-player example (3,000 rotated games of greedy, landscape and bread,
    seed 2): `cdsim simulate` and `cdsim balance --json` -> the shares at 8/9/13 and the
    most equal vector, with the wall times;
-3. the page tests' screenshots (tests/test_replay.py, a headless Chromium: `make
+   3 and 4 go to docs/figures.md between `<!-- examples:begin -->` and `<!-- examples:end -->`;
+5. the page tests' screenshots (tests/test_replay.py, a headless Chromium: `make
    browser`) -> docs/img/replay.png and docs/img/components.png.
 
-The runs are made in a temporary folder; nothing else in the repository changes.
+A missing study folder, study.json or marker pair is one line on stderr and exit 2, before
+anything is played or written. The example runs are made in a temporary folder.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, NoReturn
+
+from cdsim.analysis.sequential import CONFIRM_SHARE
 
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
 
+PAGE_HEAD = """\
+# Measured figures
+
+Written by `make figures` (scripts/figures.py): the study part from the study folder of the
+last `make run`, the examples from runs the script makes itself. Do not edit the numbers by
+hand; run `make run` and `make figures` again. What the verdicts mean and why their error
+rates hold: [statistics.md](statistics.md).
+
+## The default study
+
+<!-- study:begin -->
+(not generated yet: `make run`, then `make figures`)
+<!-- study:end -->
+
+## The guide's examples
+
+<!-- examples:begin -->
+(not generated yet: `make figures`)
+<!-- examples:end -->
+"""
+
+
+def fail(message: str) -> NoReturn:
+    print(f"figures: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def shown(path: Path) -> str:
+    """A path as the user would type it: relative to the repository when inside it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+# --- the study folder -------------------------------------------------------------------
+
+def read_study(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """study.json and study-manifest.json, or one line saying which is missing and why."""
+    if not folder.is_dir():
+        fail(f"no study folder {shown(folder)}: run `make run` first (or make figures STUDY=DIR)")
+    found = []
+    for name in ("study.json", "study-manifest.json"):
+        path = folder / name
+        if not path.is_file():
+            fail(f"{shown(path)} is missing: run `make run` (it plays the study and writes its report)")
+        try:
+            found.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            fail(f"{shown(path)} is unreadable ({exc}): run `make run` again")
+    data, manifest = found
+    for key in ("name", "seed", "tolerance", "alpha", "players", "cells", "headlines", "skill"):
+        if key not in data:
+            fail(f"{shown(folder / 'study.json')} has no {key!r}: written by another version of "
+                 f"cdsim? run `cdsim study report {shown(folder)}`")
+    return data, manifest
+
+
+def vec(v: list[int]) -> str:
+    return "/".join(str(x) for x in v)
+
+
+def pp(x: float) -> str:
+    return f"{100 * x:.1f} pp"
+
+
+def gap(largest: float | None, interval: list[float] | None) -> str:
+    """A largest seat gap with its 95% interval, or a dash when there is none yet."""
+    if largest is None or not interval:
+        return "—"
+    low, high = interval
+    return f"{pp(largest)} ({100 * low:.1f}–{100 * high:.1f})"
+
+
+def rulebook_gap(c: dict[str, Any]) -> str:
+    rule = c["at_rulebook"]
+    return gap(rule["largest_gap"], rule["gap_interval"]) if rule else "—"
+
+
+def who(c: dict[str, Any]) -> str:
+    """The players of a cell, each once, in the order the study file names them."""
+    names = [n for lineup in c["lineups"] for n in lineup] + list(c["pool"])
+    members = list(dict.fromkeys(names))
+    seats = (f"{members[0]} in every seat" if len(members) == 1 else ", ".join(members))
+    return f"{c['population']} ({seats}{'; the floor' if c['floor'] else ''})"
+
+
+def spoken(items: list[str]) -> str:
+    """'2', '2 and 3', '2, 3 and 4'."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def outcome(c: dict[str, Any]) -> tuple[str, str]:
+    """(rulebook -> decided, verdict) of one cell, in the words the study uses."""
+    rule, kind = vec(c["rulebook"]), c["decision"]
+    if kind is None:
+        return f"{rule} → ?", "still playing"
+    best = vec(c["vector"])
+    if kind == "confirmed":
+        others = [vec(v) for v in c["fair_set"] if v != c["vector"]]
+        also = f"; also shown fair: {', '.join(others)}" if others else ""
+        return f"{rule} → **{best}**", f"**confirmed** fair{also}"
+    if kind == "no fair vector":
+        return (f"{rule} → none (most equal {best})",
+                f"**no fair vector** within ±{c['radius']} VP of the rulebook's")
+    need = (f"about {c['games_needed']:,} more games might confirm it" if c["games_needed"]
+            else "no number of games would confirm it at this gap")
+    return f"{rule} → {best}? (most equal so far)", f"**undecided**: {need}"
+
+
+def by_players(item: tuple[str, Any]) -> int:
+    """study.json keys its headlines and skill sentences by player count, as text."""
+    return int(item[0])
+
+
+def base_cells(data: dict[str, Any], floor: bool) -> list[dict[str, Any]]:
+    cells = [c for c in data["cells"] if c["variant"] is None and c["floor"] == floor]
+    return sorted(cells, key=lambda c: c["players"])
+
+
+def error_rates(data: dict[str, Any]) -> str:
+    """The stated error rates, in the words a designer reads (docs/statistics.md)."""
+    alpha, tol = float(data["alpha"]), float(data["tolerance"])
+    wrong_yes, wrong_no = alpha * CONFIRM_SHARE, alpha * (1 - CONFIRM_SHARE)
+    return (f"Fair means no two seats' win shares more than {pp(tol)} apart. A vector is "
+            f"confirmed only on fresh games that did not choose it: a **confirmed** vector is "
+            f"really unfair in at most 1 cell in {round(1 / wrong_yes)} ({wrong_yes:.1%}); "
+            f"**no fair vector** is wrong in at most 1 in {round(1 / wrong_no)}; "
+            f"**undecided** is never wrong, only unfinished.")
+
+
+def components_of(folder: Path, data: dict[str, Any]) -> str:
+    """Whether the study played the shipped (reconstructed) set: its first run says."""
+    for c in data["cells"]:
+        for stage in c["stages"]:
+            for run in stage["runs"]:
+                path = folder / run / "manifest.json"
+                if path.is_file():
+                    default = json.loads(path.read_text(encoding="utf-8")).get("components_default")
+                    return ("the reconstructed default components" if default else
+                            "a component set of its own (not the shipped one)")
+    return "components not recorded"
+
+
+def when(folder: Path, manifest: dict[str, Any]) -> str:
+    """The study's date: recorded by the study if it does so, else its manifest's file time."""
+    for key in ("finished", "date"):
+        if manifest.get(key):
+            return str(manifest[key])[:10]
+    stamp = (folder / "study-manifest.json").stat().st_mtime
+    return datetime.date.fromtimestamp(stamp).isoformat()
+
+
+def recorded_machine(manifest: dict[str, Any]) -> str:
+    machine = manifest.get("machine")
+    if isinstance(machine, dict):
+        return ", ".join(f"{k} {v}" for k, v in machine.items())
+    return str(machine) if machine else "not recorded by the study"
+
+
+def played_for(manifest: dict[str, Any]) -> str:
+    """The study's wall time of play (its `wall_seconds`, summed over resumes)."""
+    seconds = manifest.get("wall_seconds")
+    if not isinstance(seconds, int | float):
+        return "wall time not recorded"
+    m, s = divmod(round(seconds), 60)
+    return f"{m} min {s} s of play" if m else f"{s} s of play"
+
+
+def answer_table(folder: Path, data: dict[str, Any], manifest: dict[str, Any]) -> str:
+    """The README's answer: one row per player count and skilled population."""
+    games = sum(c["games"] for c in data["cells"])
+    rows = ["<!-- written by `make figures` from the last `make run`: do not edit by hand -->",
+            f"From `{shown(folder)}` (study `{data['name']}`, seed {data['seed']}, "
+            f"{components_of(folder, data)}; {games:,} games, {played_for(manifest)}, "
+            f"{when(folder, manifest)}):", "",
+            "| players | who plays | rulebook → decided | verdict | largest seat gap (95% interval) "
+            "| at the rulebook vector | games |", "|---|---|---|---|---|---|---|"]
+    for c in base_cells(data, floor=False):
+        change, verdict = outcome(c)
+        rows.append(f"| {c['players']} | {who(c)} | {change} | {verdict} | "
+                    f"{gap(c['largest_gap'], c['gap_interval'])} | {rulebook_gap(c)} | "
+                    f"{c['games']:,} |")
+    rows += ["", error_rates(data), ""]
+    by_kind: dict[str, list[str]] = {}
+    for players, skill in sorted(data["skill"].items(), key=by_players):
+        by_kind.setdefault(skill["verdict"], []).append(players)
+    if by_kind:
+        rows.append("Do the fair starting VP move with skill? " + "; ".join(
+            f"**{kind}** at {spoken(counts)} players" for kind, counts in by_kind.items()) + ".")
+    if data.get("unfinished_cells"):
+        rows.append(f"Unfinished cells: {', '.join(data['unfinished_cells'])} (`make run` resumes them).")
+    return "\n".join(rows)
+
+
+def cell_row(c: dict[str, Any]) -> str:
+    change, verdict = outcome(c)
+    rule = c["at_rulebook"]
+    shares = " / ".join(f"{100 * s:.1f}" for s in rule["shares"]) if rule else "—"
+    split = (f"{c['games_fit']:,} / {c['games_confirm']:,}" if c["games_fit"] is not None else "—")
+    return (f"| {c['key']} | {who(c)} | {change} | {verdict} "
+            f"| {gap(c['largest_gap'], c['gap_interval'])} | {rulebook_gap(c)} | {shares} "
+            f"| {c['games']:,} of {c['budget']:,} | {split} |")
+
+
+def study_page(folder: Path, data: dict[str, Any], manifest: dict[str, Any]) -> str:
+    """docs/figures.md's study part: where the figures came from, then every figure."""
+    games = sum(c["games"] for c in data["cells"])
+    versions = ", ".join(f"{k} {v}" for k, v in manifest.get("versions", {}).items())
+    lines = [f"From `{shown(folder)}` (study.json and study-manifest.json):", "",
+             f"- study `{data['name']}`: seed {data['seed']}, tolerance ±{pp(data['tolerance'])}, "
+             f"alpha {data['alpha']}, radius ±{data['radius']} VP; {components_of(folder, data)}",
+             f"- command: `{manifest.get('command', 'not recorded')}`",
+             f"- {games:,} games, {played_for(manifest)} (the study's `wall_seconds`, summed "
+             f"over resumes; the report is not included)",
+             f"- date: {when(folder, manifest)}"
+             + ("" if manifest.get("finished") or manifest.get("date") else
+                " (the study manifest's file time: the study does not record its date)"),
+             f"- machine: {recorded_machine(manifest)}",
+             f"- versions: {versions or 'not recorded'}", "", "### Headlines", ""]
+    lines += [f"- {text}" for _, text in sorted(data["headlines"].items(), key=by_players)]
+    lines += ["", "### Every cell", "",
+              "Largest seat gaps with their 95% intervals, simultaneous over the seat pairs; the "
+              "seat win shares (%) are at the rulebook vector; games: played of the budget, and "
+              "chosen on / tested on.", "",
+              "| cell | who plays | rulebook → decided | verdict | largest seat gap | at the "
+              "rulebook | seat win shares at the rulebook | games | chosen on / tested on |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    lines += [cell_row(c) for c in sorted(data["cells"], key=lambda c: (c["players"], c["key"]))]
+    lines += ["", "### Fair starting VP by skill", ""]
+    lines += [f"- {v['sentence']}" for _, v in sorted(data["skill"].items(), key=by_players)]
+    return "\n".join(lines)
+
+
+# --- writing between markers ------------------------------------------------------------
+
+def check_markers(path: Path, names: tuple[str, ...]) -> None:
+    """One line and exit 2 unless PATH holds exactly one begin ... end pair of each name."""
+    text = path.read_text(encoding="utf-8")
+    for name in names:
+        begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+        if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+            fail(f"{shown(path)} needs exactly one {begin} ... {end} pair (the generated part)")
+
+
+def replace_between(path: Path, name: str, body: str) -> None:
+    """Rewrite what lies between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in PATH."""
+    check_markers(path, (name,))
+    text = path.read_text(encoding="utf-8")
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
+    new = pattern.sub(lambda _: f"{begin}\n{body.strip()}\n{end}", text)
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+
+
+# --- the examples that run today --------------------------------------------------------
 
 def machine() -> str:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -48,42 +322,40 @@ def cdsim(*args: str) -> tuple[float, str]:
     return wall, done.stdout
 
 
-def four_players(tmp: Path) -> None:
+def four_players(tmp: Path, say: Callable[[str], None]) -> None:
     run = tmp / "mix4"
     wall, _ = cdsim("simulate", "--players", "4", "--games", "4000", "--strategies",
                     "greedy,villa,landscape,bread", "--rotate-seats", "--seed", "1", "--out",
                     str(run), "--quiet")
-    print(f"4 players, 4,000 rotated games of the scripted mix: simulate {wall:.1f} s", flush=True)
+    say(f"4 players, 4,000 rotated games of the scripted mix (seed 1): simulate {wall:.1f} s")
     wall, out = cdsim("report", str(run), "--json")
     data = json.loads(out)
     shares = " / ".join(f"{100 * s['share']:.1f}" for s in data["seats"])
-    print(f"  report {wall:.1f} s; seat win shares {shares}% at "
-          f"{'/'.join(str(s['start_vp']) for s in data['seats'])} (design effect "
-          f"{data['design_effect']:.2f}, chi-square p = {data['equal_shares_test']['p_value']:.3g})",
-          flush=True)
+    say(f"  report {wall:.1f} s; seat win shares {shares}% at "
+        f"{'/'.join(str(s['start_vp']) for s in data['seats'])} (design effect "
+        f"{data['design_effect']:.2f}, chi-square p = {data['equal_shares_test']['p_value']:.3g})")
     for name in ("seat_win_share", "start_vp_shift"):
         shutil.copy(run / "charts" / f"{name}.png", IMG / f"{name}.png")
-        print(f"  wrote {IMG.relative_to(ROOT) / name}.png", flush=True)
+        say(f"  wrote {IMG.relative_to(ROOT) / name}.png")
 
 
-def three_players(tmp: Path) -> None:
+def three_players(tmp: Path, say: Callable[[str], None]) -> None:
     run = tmp / "mix3"
     wall, _ = cdsim("simulate", "--players", "3", "--games", "3000", "--strategies",
                     "greedy,landscape,bread", "--rotate-seats", "--seed", "2", "--out", str(run),
                     "--quiet")
-    print(f"3 players, 3,000 rotated games of greedy, landscape and bread: simulate {wall:.1f} s",
-          flush=True)
+    say(f"3 players, 3,000 rotated games of greedy, landscape and bread (seed 2): simulate {wall:.1f} s")
     wall, out = cdsim("balance", str(run), "--json", "--out", str(tmp / "balance"))
     data = json.loads(out)
     now, best = data["current"], data["recommended"]
 
-    def shares(v: dict[str, object]) -> str:
-        return " / ".join(f"{100 * x:.1f}" for x in v["share"])  # type: ignore[attr-defined]
+    def shares(v: dict[str, Any]) -> str:
+        return " / ".join(f"{100 * x:.1f}" for x in v["share"])
 
-    print(f"  balance {wall:.1f} s; at {'/'.join(map(str, now['start_vp']))}: {shares(now)}%, "
-          f"shown within ±{100 * data['tolerance']:.0f} points: {now['within_tolerance']}; "
-          f"most equal {'/'.join(map(str, best['start_vp']))}: {shares(best)}%, shown within: "
-          f"{best['within_tolerance']}", flush=True)
+    say(f"  balance {wall:.1f} s; at {'/'.join(map(str, now['start_vp']))}: {shares(now)}%, "
+        f"shown within ±{100 * data['tolerance']:.0f} pp: {now['within_tolerance']}; "
+        f"most equal {'/'.join(map(str, best['start_vp']))}: {shares(best)}%, shown within: "
+        f"{best['within_tolerance']}")
 
 
 def screenshots() -> None:
@@ -101,12 +373,49 @@ def screenshots() -> None:
           "docs/img/components.png", flush=True)
 
 
-def main() -> None:
-    print(f"machine: {machine()}", flush=True)
+def examples() -> str:
+    """Run the guide's examples; their figures as lines (also printed as they come)."""
+    lines = [f"Machine: {machine()}.", ""]
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+        lines.append(f"    {line}")
+
     IMG.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="cdsim-figures-") as name:
-        four_players(Path(name))
-        three_players(Path(name))
+        four_players(Path(name), say)
+        three_players(Path(name), say)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="scripts/figures.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--study", type=Path, default=ROOT / "studies" / "default",
+                        help="the study folder of the last `make run` (default: studies/default)")
+    parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    parser.add_argument("--page", type=Path, default=ROOT / "docs" / "figures.md")
+    parser.add_argument("--study-only", action="store_true",
+                        help="only the answer table and the study part (no runs, no screenshots)")
+    args = parser.parse_args(argv)
+    data, manifest = read_study(args.study)
+    if not args.readme.is_file():
+        fail(f"no {shown(args.readme)} to write the answer table into")
+    check_markers(args.readme, ("answer",))
+    if not args.page.is_file():
+        args.page.write_text(PAGE_HEAD, encoding="utf-8")
+    check_markers(args.page, ("study", "examples"))
+    try:
+        answer, study = answer_table(args.study, data, manifest), study_page(args.study, data, manifest)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        fail(f"{shown(args.study / 'study.json')}: unexpected content ({type(exc).__name__}: "
+             f"{exc}): run `cdsim study report {shown(args.study)}` again")
+    replace_between(args.readme, "answer", answer)
+    replace_between(args.page, "study", study)
+    print(f"wrote the answer table in {shown(args.readme)} and the study in {shown(args.page)}",
+          flush=True)
+    if args.study_only:
+        return
+    replace_between(args.page, "examples", examples())
     screenshots()
 
 

@@ -1,0 +1,243 @@
+"""The docs stay true to the repository: every file path named in README.md, docs/*.md and
+every command's `--help` exists (Markdown links resolved from their page, with their
+#anchors); the README stays short and keeps the answer table's markers; `make figures`
+(scripts/figures.py) writes that table from a study folder, or stops with one line.
+
+A page that must name a file that is gone (a history) strikes it through:
+~~`strategies/value.py`~~ is not looked for."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cdsim.cli import app
+from tests.conftest import core_or_skip
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+README_LINES = 150
+
+# A path as the docs write one: segments of word characters, dots, dashes, globs and
+# <placeholders>, joined by "/", not preceded by a path character (so neither the host of
+# a URL nor an absolute path like /tmp/x.json starts one).
+PATH = re.compile(r"(?<![\w/.:<>*-])([\w.*<>-]+(?:/[\w.*<>-]*)+)")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+@cache
+def tracked_tops() -> frozenset[str]:
+    """The repository's own top-level names (cdsim, docs, Makefile, ...): a path starting
+    with another (runs/NAME, studies/default, .venv/bin/cdsim) names something a command
+    makes, not a file of the repository."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout: which paths are the repository's is unknown")
+    return frozenset(name.split("/", 1)[0] for name in out.split("\0") if name)
+
+
+def named_paths(text: str) -> list[str]:
+    """Every repository path a text names (its first segment is a tracked top-level name)."""
+    found = []
+    for match in PATH.finditer(text):
+        path = match.group(1).rstrip(".-")
+        struck = text[:match.start()].endswith(("~~", "~~`"))
+        if path.split("/", 1)[0] in tracked_tops() and not struck:
+            found.append(path)
+    return found
+
+
+def exists(path: str, base: Path) -> bool:
+    pattern = re.sub(r"<[^>]*>", "*", path)
+    if "*" in pattern:
+        return any(base.glob(pattern.rstrip("/")))
+    return (base / pattern).exists()
+
+
+def outside_fences(text: str) -> Iterator[str]:
+    inside = False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            inside = not inside
+        elif not inside:
+            yield line
+
+
+def anchors(page: Path) -> set[str]:
+    """GitHub's heading anchors of a Markdown page: lower case, punctuation dropped, spaces
+    to dashes, a repeated heading numbered."""
+    seen: dict[str, int] = {}
+    for line in outside_fences(page.read_text(encoding="utf-8")):
+        heading = re.match(r"#{1,6}\s+(.*)", line)
+        if heading:
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            if count:
+                seen[f"{slug}-{count}"] = 1
+    return set(seen)
+
+
+def broken_links(page: Path) -> list[str]:
+    broken = []
+    for target in LINK.findall(page.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):  # https:, mailto:
+            continue
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists():
+            broken.append(f"{target} (no such file)")
+        elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+            broken.append(f"{target} (no such heading)")
+    return broken
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_path_a_page_names_exists(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    missing = sorted({p for p in named_paths(text) if not exists(p, ROOT)})
+    assert not missing, f"{page.relative_to(ROOT)} names files that do not exist: {missing}"
+    assert not broken_links(page), f"{page.relative_to(ROOT)}: broken links {broken_links(page)}"
+
+
+def commands() -> list[list[str]]:
+    def walk(command: Any, path: list[str]) -> Iterator[list[str]]:
+        yield path
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from walk(sub, [*path, name])
+
+    return list(walk(typer.main.get_command(app), []))
+
+
+@pytest.mark.parametrize("command", commands(), ids=lambda c: " ".join(["cdsim", *c]))
+def test_every_path_a_help_text_names_exists(command: list[str]) -> None:
+    # in process, as `python -m cdsim COMMAND --help` prints it; wide, so no path is wrapped
+    result = CliRunner().invoke(app, [*command, "--help"], terminal_width=400)
+    assert result.exit_code == 0, result.output
+    missing = sorted({p for p in named_paths(result.output) if not exists(p, ROOT)})
+    assert not missing, f"cdsim {' '.join(command)} --help names files that do not exist: {missing}"
+
+
+def test_the_help_walk_reaches_every_subcommand() -> None:
+    names = {" ".join(c) for c in commands()}
+    assert {"play", "simulate", "study run", "study report", "components show"} <= names
+
+
+def test_the_readme_is_short_and_keeps_the_answer_markers() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= README_LINES, f"README.md is over {README_LINES} lines"
+    assert text.count("<!-- answer:begin -->") == 1 and text.count("<!-- answer:end -->") == 1
+    assert text.index("<!-- answer:begin -->") < text.index("<!-- answer:end -->")
+
+
+def test_the_path_finder_finds_repository_paths_only() -> None:
+    text = ("See `cdsim/rules/game.py`, docs/rules.md. and [x](docs/guide.md#set-up); "
+            "runs/mix4, https://github.com/cdsim/x, /tmp/quick.json and core/src/*.rs; "
+            "the removed ~~`strategies/value.py`~~.")
+    assert named_paths(text) == ["cdsim/rules/game.py", "docs/rules.md", "docs/guide.md",
+                                 "core/src/*.rs"]
+    assert exists("core/src/*.rs", ROOT) and not exists("strategies/nowhere.py", ROOT)
+
+
+# --- make figures -----------------------------------------------------------------------
+
+TINY = """\
+name = "tiny"
+seed = 5
+games = 720
+chunk_size = 60
+players = [2, 3]
+tolerance = 0.3
+[[population]]
+name = "random"
+lineup = ["random"]
+[[population]]
+name = "mix"
+lineup = ["greedy", "landscape", "bread"]
+"""
+
+
+def figures(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "figures.py"), *args],
+                          capture_output=True, text=True, check=False, cwd=ROOT)
+
+
+def cdsim(*args: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "cdsim", *args], capture_output=True,
+                          text=True, check=False, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    core_or_skip()
+    folder = tmp_path_factory.mktemp("docs") / "study"
+    path = folder.parent / "tiny.toml"
+    path.write_text(TINY)
+    cdsim("study", "run", str(path), "--out", str(folder), "--jobs", "2", "--quiet")
+    cdsim("study", "report", str(folder))
+    return folder
+
+
+def test_figures_without_a_study_folder_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = figures("--study", str(tmp_path / "nowhere"), "--study-only")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "nowhere" in done.stderr and "make run" in done.stderr
+    (tmp_path / "half").mkdir()  # played, never reported: no study.json
+    done = figures("--study", str(tmp_path / "half"), "--study-only")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "study.json" in done.stderr
+
+
+def test_figures_writes_the_answer_between_the_markers_only(study: Path, tmp_path: Path) -> None:
+    readme, page = tmp_path / "README.md", tmp_path / "figures.md"
+    shutil.copy(ROOT / "README.md", readme)
+    before = readme.read_text(encoding="utf-8")
+    head, tail = before.split("<!-- answer:begin -->")[0], before.split("<!-- answer:end -->")[1]
+    done = figures("--study", str(study), "--readme", str(readme), "--page", str(page), "--study-only")
+    assert done.returncode == 0, done.stderr
+    after = readme.read_text(encoding="utf-8")
+    assert after.startswith(head) and after.endswith(tail)  # nothing outside the markers moves
+    answer = after.split("<!-- answer:begin -->")[1].split("<!-- answer:end -->")[0]
+    data = json.loads((study / "study.json").read_text())
+    rows = [line for line in answer.splitlines() if re.match(r"\| \d ", line)]
+    skilled = [c for c in data["cells"] if not c["floor"] and c["variant"] is None]
+    assert len(rows) == len(skilled) > 0  # one row per player count and skilled population
+    for row, cell in zip(rows, sorted(skilled, key=lambda c: c["players"]), strict=True):
+        rulebook, vector = "/".join(map(str, cell["rulebook"])), "/".join(map(str, cell["vector"]))
+        assert row.startswith(f"| {cell['players']} | {cell['population']} (")
+        assert f"{rulebook} → " in row and vector in row and f"{cell['games']:,}" in row
+        assert {"confirmed": "**confirmed**", "undecided": "**undecided**",
+                "no fair vector": "**no fair vector**"}[cell["decision"]] in row
+    assert f"{100 * data['tolerance']:.1f} pp apart" in answer and "1 cell in 40" in answer
+    assert len(after.splitlines()) <= README_LINES
+    # docs/figures.md: every cell, the floor included, and the study's own record
+    text = page.read_text(encoding="utf-8")
+    assert all(f"| {c['key']} |" in text for c in data["cells"])
+    assert "<!-- examples:begin -->" in text and "wall_seconds" in text
+    # written twice, the same files
+    assert figures("--study", str(study), "--readme", str(readme), "--page", str(page),
+                   "--study-only").returncode == 0
+    assert readme.read_text(encoding="utf-8") == after and page.read_text(encoding="utf-8") == text
+
+
+def test_figures_without_the_markers_is_one_line_and_writes_nothing(study: Path,
+                                                                     tmp_path: Path) -> None:
+    readme, page = tmp_path / "README.md", tmp_path / "figures.md"
+    readme.write_text("# no markers\n")
+    done = figures("--study", str(study), "--readme", str(readme), "--page", str(page), "--study-only")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "answer:begin" in done.stderr
+    assert readme.read_text() == "# no markers\n" and not page.exists()
