@@ -1,7 +1,7 @@
 """A test kit for strategy authors and cdsim's own tests (PettingZoo-style).
 
 ``check_strategy`` plays a batch of games on the core in checking mode (the Python
-rules compared with the core after every decision) and verifies the same seed gives
+rules compared with the core after every decision), verifies the same seed gives
 the same game; ``Scripted`` is a strategy whose choices a test sets.
 """
 
@@ -16,18 +16,21 @@ from cdsim.players.registry import Lineup
 from cdsim.rules.cards import Payment
 from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.game import GameConfig, GameState
+from cdsim.rules.observation import Observation
+from cdsim.rules.options import CircleChoice, Decision, FountainChoice, Move, SealBuild, Take
 from cdsim.rules.records import GameRecord
-from cdsim.rules.strategy import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
+from cdsim.rules.strategy import Strategy
 
-Picker = Callable[[PlayerView, Sequence[Any]], Any]
+Picker = Callable[[Observation, Sequence[Any]], Any]
 
 
-def _first(view: PlayerView, options: Sequence[Any]) -> Any:
+def _first(view: Observation, options: Sequence[Any]) -> Any:
     return options[0]
 
 
 class Scripted:
-    """Takes the first option unless a test sets a picker for that decision."""
+    """Takes the first option unless a test sets a picker for that decision
+    (``Scripted(move=lambda view, options: ...)``)."""
 
     name = "scripted"
     reads_scores = False
@@ -35,29 +38,29 @@ class Scripted:
     def __init__(self, **pickers: Picker) -> None:
         self.pickers = pickers
 
-    def _pick(self, decision: str, view: PlayerView, options: Sequence[Any]) -> Any:
+    def _pick(self, decision: Decision, view: Observation, options: Sequence[Any]) -> Any:
         return self.pickers.get(decision, _first)(view, options)
 
-    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
         return int(self._pick("start", view, options))
 
-    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
         return self._pick("move", view, options)  # type: ignore[no-any-return]
 
-    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
+    def choose_take(self, view: Observation, options: Sequence[Take]) -> Take:
         return self._pick("take", view, options)  # type: ignore[no-any-return]
 
-    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
+    def choose_seal(self, view: Observation, options: Sequence[SealBuild]) -> SealBuild:
         return self._pick("seal", view, options)  # type: ignore[no-any-return]
 
-    def choose_fountain(self, view: PlayerView,
+    def choose_fountain(self, view: Observation,
                         options: Sequence[FountainChoice]) -> FountainChoice:
         return self._pick("fountain", view, options)  # type: ignore[no-any-return]
 
-    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
+    def choose_circle(self, view: Observation, options: Sequence[CircleChoice]) -> CircleChoice:
         return self._pick("circle", view, options)  # type: ignore[no-any-return]
 
-    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
+    def choose_payment(self, view: Observation, card: ObjectiveCard,
                        options: Sequence[Payment]) -> Payment:
         return self._pick("payment", view, options)  # type: ignore[no-any-return]
 

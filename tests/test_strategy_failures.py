@@ -20,15 +20,16 @@ from cdsim.errors import user_text
 CDSIM = str(Path(sys.executable).with_name("cdsim"))
 
 # Each strategy plays like strategies.example.Random and fails (as its name says) at its
-# first move in about half of the deals (the top light tile's index is odd at its start), so some chunks
-# of a batch fail and the others finish and are kept.
+# first move in about half of the deals (the objective cards on the grid have an odd sum of
+# numbers: tests.bad_strategies.odd_deal), so some chunks of a batch fail and the others
+# finish and are kept.
 STRATEGIES = '''
 import os, signal, sys, time
 from strategies.example import Random
 
 
-def odd(view):
-    return view.state.light_deck[-1] % 2 == 1
+def odd(view):  # as tests.bad_strategies.odd_deal: public before the first decision (R2.2)
+    return sum(int(card[1:]) for card in view.grid if card) % 2 == 1
 
 
 class Failing(Random):
@@ -145,7 +146,12 @@ def strategies_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cdsim(folder: Path, *args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(folder)}
+    # the folder first, then the caller's path (so a work tree tests its own cdsim)
+    # no progress lines: on a busy machine a batch outlasts their interval, and stderr
+    # must hold the error line alone
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(folder), os.environ.get("PYTHONPATH", "")) if p),
+        "CDSIM_PROGRESS_SECONDS": "86400"}
     return subprocess.run([CDSIM, *args], capture_output=True, text=True, env=env,
                           timeout=timeout, check=False)
 
@@ -239,12 +245,12 @@ def test_a_strategy_failing_at_import_or_construction(strategies_path: Path, tmp
 ])
 def test_play_stops_a_failing_strategy_with_the_game_and_decision(
         strategies_path: Path, cls: str, says: str) -> None:
-    seed = 1  # a deal whose top light tile is odd: the strategies fail at their first move
+    seed = 3  # an odd deal (its grid's card numbers): the strategies fail at their first move
     out = cdsim(strategies_path, "play", "--players", "2", "--seed", str(seed), "--strategies",
                 f"random,mine:{cls}", "--decision-timeout", "0.5", timeout=60)
     err = one_line(out)
     assert f"strategy 'mine:{cls}' (seat 2) {says}" in err
-    assert re.search(r"in choose_move, game seed 1 decision \d+", err), err
+    assert re.search(r"in choose_move, game seed 3 decision \d+", err), err
 
 
 def test_the_time_limit_flag_is_checked(strategies_path: Path, tmp_path: Path) -> None:
