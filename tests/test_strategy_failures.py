@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -93,6 +95,17 @@ class SleepsStubbornly(Failing):
                 pass
 
 
+class Interrupts(Failing):
+    def fail(self, options):
+        raise KeyboardInterrupt  # its own: a failure, not the user's Ctrl-C
+
+
+class WaitsForCtrlC(Failing):
+    def fail(self, options):
+        open(os.environ["CDSIM_TEST_DECIDING"], "w").close()  # the test presses Ctrl-C now
+        time.sleep(600)
+
+
 class Illegal(Failing):
     def fail(self, options):
         return "a move nobody offered"
@@ -171,6 +184,7 @@ MID_GAME = [
     ("ExitsThree", "called sys.exit(3) in choose_move"),
     ("OsExit", "called os._exit(0) in choose_move"),
     ("Sleeps", "took longer than the decision time limit of 0.5 s"),
+    ("Interrupts", "raised KeyboardInterrupt in choose_move"),
     ("Illegal", "chose 'a move nobody offered', not one of the options offered in choose_move"),
     ("Unprintable", "chose <a NoRepr whose repr() raised RuntimeError>, not one of the options"),
     ("Incomparable", "raised RuntimeError: eq broke in choose_move"),
@@ -241,6 +255,7 @@ def test_a_strategy_failing_at_import_or_construction(strategies_path: Path, tmp
     ("SleepsStubbornly", "ignored the decision time limit of 0.5 s"),
     ("ExitsZero", "called sys.exit(0)"),
     ("OsExit", "called os._exit(0)"),
+    ("Interrupts", "raised KeyboardInterrupt"),
     ("Unprintable", "chose <a NoRepr whose repr() raised RuntimeError>"),
 ])
 def test_play_stops_a_failing_strategy_with_the_game_and_decision(
@@ -251,6 +266,29 @@ def test_play_stops_a_failing_strategy_with_the_game_and_decision(
     err = one_line(out)
     assert f"strategy 'mine:{cls}' (seat 2) {says}" in err
     assert re.search(r"in choose_move, game seed 3 decision \d+", err), err
+
+
+def test_ctrl_c_while_a_strategy_decides_still_stops_the_run(strategies_path: Path,
+                                                              tmp_path: Path) -> None:
+    """A real SIGINT during a strategy's decision is the user's stop (exit 130), not a
+    failure of the strategy, though both arrive in its code as KeyboardInterrupt."""
+    deciding = tmp_path / "deciding"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(strategies_path), os.environ.get("PYTHONPATH", "")) if p),
+        "CDSIM_TEST_DECIDING": str(deciding)}
+    with subprocess.Popen([CDSIM, "play", "--players", "2", "--seed", "3", "--strategies",
+                           "random,mine:WaitsForCtrlC", "--decision-timeout", "0"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as proc:
+        for _ in range(1200):
+            if deciding.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert deciding.exists(), proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err == "cdsim: interrupted\n"
 
 
 def test_the_time_limit_flag_is_checked(strategies_path: Path, tmp_path: Path) -> None:

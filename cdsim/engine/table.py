@@ -84,8 +84,8 @@ class _Seat(Seat):
                 choice = ask(strategy, decision, view, options, card)
                 found = find(choice, options)  # an __eq__ of the strategy's own may run
                 shown = None if found is not None else user_text(choice)
-        except KeyboardInterrupt:
-            raise
+        except KeyboardInterrupt:  # a stop (Ctrl-C, SIGTERM, SIGHUP); a strategy's own
+            raise  # KeyboardInterrupt left user_code as RaisedInterrupt, a failure
         except BaseException as exc:
             problem, detail = user_failure(exc, limit)
             raise StrategyFailure(self.name, self.seat, method, problem,
