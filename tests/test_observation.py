@@ -54,7 +54,7 @@ def _table(players: list[Any], names: list[str], seed: int, setup: int = 0,
 
 
 class _Probe(Random):
-    """Runs ``look(view, options)`` at every decision, then plays like Random."""
+    """Runs ``look(view, options)`` at each of its moves, then plays like Random."""
 
     name = "probe"
 
