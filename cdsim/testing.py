@@ -1,33 +1,42 @@
 """A test kit for strategy authors and cdsim's own tests (PettingZoo-style).
 
 ``check_strategy`` plays a batch of games on the core in checking mode (the Python
-rules compared with the core after every decision) and verifies the same seed gives
-the same game; ``Scripted`` is a strategy whose choices a test sets.
+rules compared with the core after every decision), verifies the same seed gives the
+same game, and ends in one line: ``ok: ...`` or the first check that failed. From a shell:
+``python -m cdsim.testing mymodule:MyStrategy``. ``Scripted`` is a strategy whose choices a
+test sets.
 """
 
 from __future__ import annotations
 
 import pickle
+import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from cdsim.engine.oracle import EngineMismatch
 from cdsim.engine.table import Table
+from cdsim.errors import CdsimError, StrategyFailure
 from cdsim.players.registry import Lineup
 from cdsim.rules.cards import Payment
 from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.game import GameConfig, GameState
+from cdsim.rules.observation import Observation
+from cdsim.rules.options import CircleChoice, Decision, FountainChoice, Move, SealBuild, Take
 from cdsim.rules.records import GameRecord
-from cdsim.rules.strategy import CircleChoice, FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
+from cdsim.rules.strategy import Strategy
 
-Picker = Callable[[PlayerView, Sequence[Any]], Any]
+Picker = Callable[[Observation, Sequence[Any]], Any]
 
 
-def _first(view: PlayerView, options: Sequence[Any]) -> Any:
+def _first(view: Observation, options: Sequence[Any]) -> Any:
     return options[0]
 
 
 class Scripted:
-    """Takes the first option unless a test sets a picker for that decision."""
+    """Takes the first option unless a test sets a picker for that decision
+    (``Scripted(move=lambda view, options: ...)``)."""
 
     name = "scripted"
     reads_scores = False
@@ -35,29 +44,29 @@ class Scripted:
     def __init__(self, **pickers: Picker) -> None:
         self.pickers = pickers
 
-    def _pick(self, decision: str, view: PlayerView, options: Sequence[Any]) -> Any:
+    def _pick(self, decision: Decision, view: Observation, options: Sequence[Any]) -> Any:
         return self.pickers.get(decision, _first)(view, options)
 
-    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
         return int(self._pick("start", view, options))
 
-    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
         return self._pick("move", view, options)  # type: ignore[no-any-return]
 
-    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
+    def choose_take(self, view: Observation, options: Sequence[Take]) -> Take:
         return self._pick("take", view, options)  # type: ignore[no-any-return]
 
-    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
+    def choose_seal(self, view: Observation, options: Sequence[SealBuild]) -> SealBuild:
         return self._pick("seal", view, options)  # type: ignore[no-any-return]
 
-    def choose_fountain(self, view: PlayerView,
+    def choose_fountain(self, view: Observation,
                         options: Sequence[FountainChoice]) -> FountainChoice:
         return self._pick("fountain", view, options)  # type: ignore[no-any-return]
 
-    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
+    def choose_circle(self, view: Observation, options: Sequence[CircleChoice]) -> CircleChoice:
         return self._pick("circle", view, options)  # type: ignore[no-any-return]
 
-    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
+    def choose_payment(self, view: Observation, card: ObjectiveCard,
                        options: Sequence[Payment]) -> Payment:
         return self._pick("payment", view, options)  # type: ignore[no-any-return]
 
@@ -74,25 +83,97 @@ def new_state(players: int = 2, seed: int = 0, strategies: Sequence[Strategy] | 
     return GameState(cfg, list(strategies or [Scripted() for _ in range(players)]), seed)
 
 
+class CheckFailed(AssertionError):
+    """A check of ``check_strategy`` failed; the message is one line naming it."""
+
+
+@dataclass(frozen=True)
+class StrategyCheck:
+    """What ``check_strategy`` played: shown as its one-line verdict."""
+
+    strategy: str
+    players: tuple[int, ...]
+    records: tuple[GameRecord, ...]
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    def __str__(self) -> str:
+        return (f"ok: {self.strategy} played {self.games} games "
+                f"({', '.join(map(str, self.players))} players) in checking mode: every choice "
+                "legal, the Python rules equal to the core after every decision, the same seed "
+                "the same game, picklable")
+
+    __repr__ = __str__
+
+
+def _failed(check: str, exc: BaseException) -> CheckFailed:
+    return CheckFailed(f"failed: {check}: {' '.join(str(exc).split()) or type(exc).__name__}")
+
+
 def check_strategy(factory: Callable[[], Strategy], games: int = 5,
-                   players: Sequence[int] = (2, 3, 4)) -> list[GameRecord]:
+                   players: Sequence[int] = (2, 3, 4)) -> StrategyCheck:
     """Play games of ``factory()`` in every seat on the core in checking mode (every
     invariant after every action, the Python rules compared with the core after every
-    decision; an illegal choice raises); the same seed must replay the same record, and
-    the strategy must pickle."""
-
-    records = []
-    pickle.loads(pickle.dumps(factory()))
+    decision; an illegal choice fails); the same seed must replay the same record, and
+    the strategy must pickle. Returns the games, shown as one line (``ok: ...``); raises
+    ``CheckFailed`` with one line naming the first check that failed."""
+    try:
+        made = factory()
+    except Exception as exc:
+        raise _failed("making the strategy", exc) from exc
+    name = str(getattr(made, "name", "strategy"))
+    if not isinstance(made, Strategy):
+        raise CheckFailed(f"failed: {name} does not implement the Strategy protocol (name, "
+                          "reads_scores and the choose_* methods: docs/strategies.md)")
+    try:
+        pickle.loads(pickle.dumps(made))
+    except Exception as exc:
+        raise _failed(f"{name} must pickle (batches send it to worker processes)", exc) from exc
 
     def play(n: int, seed: int, check: bool) -> GameRecord:
         made = [factory() for _ in range(n)]
         lineup = Lineup([str(getattr(s, "name", "strategy")) for s in made], list(made))
         return Table(None, lineup, seed, check=check, where=f"seed {seed}").play()
 
+    records = []
     for n in players:
         for seed in range(games):
-            record = play(n, seed, True)
-            if record.digest() != play(n, seed, False).digest():
-                raise AssertionError(f"seed {seed}, {n} players: the same seed gave another game")
+            try:
+                record = play(n, seed, True)
+                again = play(n, seed, False)
+            except (StrategyFailure, EngineMismatch, CdsimError) as exc:
+                raise _failed(f"{n} players, seed {seed}", exc) from exc
+            if record.digest() != again.digest():
+                raise CheckFailed(f"failed: {n} players, seed {seed}: the same seed gave "
+                                  "another game (draw chance from view.rng only)")
             records.append(record)
-    return records
+    return StrategyCheck(name, tuple(players), tuple(records))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m cdsim.testing module:Class [games]``: the check's one line; exit 1 if a
+    check failed, 2 if the strategy cannot be loaded."""
+    from cdsim.players.registry import make_strategy
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) not in (1, 2) or (len(args) == 2 and not args[1].isdigit()):
+        print("usage: python -m cdsim.testing module:Class [games]", file=sys.stderr)
+        return 2
+    try:
+        make_strategy(args[0])  # a strategy that cannot load: one line, as the commands say
+    except (CdsimError, StrategyFailure) as exc:
+        print(f"failed: {exc}", file=sys.stderr)
+        return 2
+    try:
+        print(check_strategy(lambda: make_strategy(args[0]), int(args[1]) if len(args) == 2
+                             else 5))
+    except CheckFailed as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,14 +2,16 @@
 (short, readable rules of thumb), both on the Strategy protocol.
 
 Run it against the built-in players (they play natively on the core, this one in
-Python on a view of the same game):
+Python on its observation of the same game):
 
     cdsim play --players 3 --strategies strategies.example:Builder,greedy,mcts --trace
     cdsim simulate --players 3 --games 300 --strategies strategies.example:Builder,greedy,villa
 
-Each ``choose_*`` method gets ``view`` (the game, read-only: ``view.me`` is this seat's
-player, ``view.state`` the whole game; ``view.rng`` this seat's own random stream) and
-the legal options, and returns one of them.
+Each ``choose_*`` method gets ``view``, this seat's observation (what it may know,
+read-only: ``view.me`` is its own holdings and district, ``view.seats`` every seat's,
+``view.depots`` the tiles on offer, ``view.components`` the box; ``view.rng`` its own
+random stream) and the legal options, and returns one of them. docs/strategies.md says
+what each decision offers.
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from cdsim.rules.components import ObjectiveCard
 from strategies.base import (
     CircleChoice,
     FountainChoice,
     Move,
+    ObjectiveCard,
+    Observation,
     Payment,
-    PlayerView,
     SealBuild,
     Take,
 )
@@ -31,7 +33,7 @@ from strategies.base import (
 T = TypeVar("T")
 
 
-def _pick(view: PlayerView, options: Sequence[T]) -> T:
+def _pick(view: Observation, options: Sequence[T]) -> T:
     return options[int(view.rng.integers(len(options)))]
 
 
@@ -42,26 +44,26 @@ class Random:
     name = "random"
     reads_scores = False
 
-    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
         return _pick(view, options)
 
-    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
         return _pick(view, options)
 
-    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
+    def choose_take(self, view: Observation, options: Sequence[Take]) -> Take:
         return _pick(view, options)
 
-    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
+    def choose_seal(self, view: Observation, options: Sequence[SealBuild]) -> SealBuild:
         return _pick(view, options)
 
-    def choose_fountain(self, view: PlayerView,
+    def choose_fountain(self, view: Observation,
                         options: Sequence[FountainChoice]) -> FountainChoice:
         return _pick(view, options)
 
-    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
+    def choose_circle(self, view: Observation, options: Sequence[CircleChoice]) -> CircleChoice:
         return _pick(view, options)
 
-    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
+    def choose_payment(self, view: Observation, card: ObjectiveCard,
                        options: Sequence[Payment]) -> Payment:
         return _pick(view, options)
 
@@ -73,31 +75,31 @@ class Builder:
     name = "builder"
     reads_scores = False
 
-    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
+    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
         return options[0]
 
-    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
         free = [m for m in options if not m.bread]  # keep bread for the cards (R8.4)
         return free[int(view.rng.integers(len(free)))] if free else options[0]
 
-    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
-        types = view.state.components.tile_types
+    def choose_take(self, view: Observation, options: Sequence[Take]) -> Take:
+        types = view.components.tile_types
         built = [t for t in options if not t.stores]
         if not built:
             return options[0]  # nothing fits: store a tile (R4.5)
         return max(built, key=lambda t: types[t.tile_type].chimneys)
 
-    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
-        types = view.state.components.tile_types
+    def choose_seal(self, view: Observation, options: Sequence[SealBuild]) -> SealBuild:
+        types = view.components.tile_types
         return max(options, key=lambda t: types[t.tile_type].chimneys)
 
-    def choose_fountain(self, view: PlayerView,
+    def choose_fountain(self, view: Observation,
                         options: Sequence[FountainChoice]) -> FountainChoice:
         return options[0]
 
-    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
+    def choose_circle(self, view: Observation, options: Sequence[CircleChoice]) -> CircleChoice:
         return options[0]
 
-    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
+    def choose_payment(self, view: Observation, card: ObjectiveCard,
                        options: Sequence[Payment]) -> Payment:
         return max(options, key=lambda p: (p.paid + p.bread, -p.bread))

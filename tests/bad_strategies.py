@@ -2,18 +2,25 @@
 
 from collections.abc import Sequence
 
-from cdsim.rules.strategy import Move, PlayerView
+from cdsim.rules.observation import Observation
+from cdsim.rules.options import Move
 from strategies.example import Random as RandomStrategy
 
 
+def odd_deal(view: Observation) -> bool:
+    """True in about half of the deals, known to every seat before the first decision: the
+    objective cards dealt face up on the grid (R2.2) have an odd sum of numbers."""
+    return sum(int(card[1:]) for card in view.grid if card) % 2 == 1
+
+
 class RaisesOnOddDeals(RandomStrategy):
-    """Raises at its first decision in about half of the deals (the top light tile's
-    index is odd), so some chunks of a batch fail and the others finish."""
+    """Raises at its first decision in about half of the deals (``odd_deal``), so some
+    chunks of a batch fail and the others finish."""
 
     name = "raises-on-odd-deals"
 
-    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
-        if view.state.light_deck[-1] % 2:
+    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
+        if odd_deal(view):
             raise ValueError("odd deal")
         return super().choose_start(view, options)
 
@@ -23,5 +30,5 @@ class MovesNowhere(RandomStrategy):
 
     name = "moves-nowhere"
 
-    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
+    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
         return Move(99, False)

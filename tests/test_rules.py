@@ -8,8 +8,9 @@ from cdsim.rules.components import load_components
 from cdsim.rules.district import Feature
 from cdsim.rules.game import GameState, run_game
 from cdsim.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW
+from cdsim.rules.observation import Observation
+from cdsim.rules.options import FountainChoice
 from cdsim.rules.scoring import final_scoring, resolve_card, scoring_order
-from cdsim.rules.strategy import FountainChoice, PlayerView
 from cdsim.testing import Scripted, new_state, tile_type
 
 C = load_components()
@@ -106,7 +107,7 @@ def test_artisan_builds_a_seal_tile_and_chains() -> None:  # R6.3
     d.frontier = (1 << 36) - 1
     d.place(20, (G, G, G, ARTISAN))  # a lone artisan half waiting at (3,2)
 
-    def chain(view: PlayerView, options: Sequence[Any]) -> Any:
+    def chain(view: Observation, options: Sequence[Any]) -> Any:
         # prefer the artisan half that completes the waiting one, then the market
         return next((o for o in options if o.cell == 19), options[-1])
 
@@ -136,7 +137,7 @@ def test_fountain_first_keeps_one_and_puts_the_other_under() -> None:  # R6.5
 def _later_fountain(pick: int) -> tuple[GameState, list[str], list[FountainChoice]]:
     offered: list[FountainChoice] = []
 
-    def record(view: PlayerView, options: Sequence[FountainChoice]) -> FountainChoice:
+    def record(view: Observation, options: Sequence[FountainChoice]) -> FountainChoice:
         offered[:] = options
         return options[pick if len(options) > 2 else 0]
 
@@ -165,8 +166,8 @@ def test_later_fountain_keeping_both_gives_back_an_earlier_card() -> None:  # R6
 def test_pawns_are_placed_blind_before_any_tile_is_dealt() -> None:  # R2.5
     seen: list[tuple[int, list[int], list[int]]] = []
 
-    def record(view: PlayerView, options: Sequence[int]) -> int:
-        seen.append((view.seat, [len(d) for d in view.state.depots], list(options)))
+    def record(view: Observation, options: Sequence[int]) -> int:
+        seen.append((view.seat, [len(d) for d in view.depots], list(options)))
         return options[-1]
 
     state = new_state(3, strategies=[Scripted(start=record) for _ in range(3)])
@@ -242,8 +243,8 @@ def test_tie_goes_to_the_disc_furthest_behind() -> None:  # R10.6
 def test_starting_player_passes_left_each_phase() -> None:  # R3.3
     firsts: dict[int, int] = {}
 
-    def record_first(view: PlayerView, options: Sequence[Any]) -> Any:
-        firsts.setdefault(view.state.phase, view.seat)
+    def record_first(view: Observation, options: Sequence[Any]) -> Any:
+        firsts.setdefault(view.phase, view.seat)
         return options[0]
 
     n = 3
@@ -264,15 +265,19 @@ def test_a_choice_not_offered_is_refused_and_an_equal_one_replaced() -> None:  #
     import pytest
 
     from cdsim.errors import IllegalChoice
-    from cdsim.rules.strategy import Take
+    from cdsim.rules.options import Take
 
     state = new_state(2)
     state.deal()
     options = state.take_options(0, 0)
     chosen = options[-1]
     copy = Take(*chosen)  # equal, not the same object: the engine goes on with its own
-    assert state.choose(0, lambda view, opts: copy, options) is chosen
-    with pytest.raises(IllegalChoice):  # a bare tuple is not an option
-        state.choose(0, lambda view, opts: tuple(chosen), options)
+    state.strategies[0] = Scripted(take=lambda view, opts: copy)
+    assert state.decide(0, "take", options) is chosen
+    state.strategies[0] = Scripted(take=lambda view, opts: tuple(chosen))
+    with pytest.raises(IllegalChoice, match="in choose_take"):  # a bare tuple is not an option
+        state.decide(0, "take", options)
+    state.strategies[0] = Scripted(take=lambda view, opts: Take(chosen.slot, chosen.tile_type,
+                                                                99, None))
     with pytest.raises(IllegalChoice):
-        state.choose(0, lambda view, opts: Take(chosen.slot, chosen.tile_type, 99, None), options)
+        state.decide(0, "take", options)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cdsim import testing
 from cdsim.batch.config import RunConfig
 from cdsim.batch.queue import play_chunk_frame
 from cdsim.engine.table import Table
@@ -24,8 +25,9 @@ from cdsim.players.registry import (
     parse_params,
 )
 from cdsim.rules.records import GameRecord, digest_rows
-from cdsim.testing import check_strategy
+from cdsim.testing import CheckFailed, check_strategy
 from strategies.example import Builder, Random
+from tests.bad_strategies import MovesNowhere
 from tests.conftest import core_or_skip
 
 SCRIPTED = ["greedy", "villa", "landscape", "bread"]
@@ -116,7 +118,52 @@ def test_user_strategy_loads_from_module_path() -> None:
 @pytest.mark.parametrize("factory", [Random, Builder])
 def test_the_example_strategies_are_legal_and_deterministic(factory: type) -> None:
     # on the core, checking mode: the Python rules compared after every decision
-    assert len(check_strategy(factory, games=1)) == 3
+    check = check_strategy(factory, games=1)
+    assert check.games == 3
+    assert repr(check) == str(check) and "\n" not in str(check)  # one line, not the records
+    assert str(check).startswith(f"ok: {factory.name} played 3 games (2, 3, 4 players)")
+
+
+class _Unpicklable(Random):
+    name = "unpicklable"
+
+    def __init__(self) -> None:
+        self.stream = (n for n in range(3))  # a generator does not pickle
+
+
+class _Drifting(Random):
+    """Chooses from its own module-level stream: the same seed gives another game."""
+
+    name = "drifting"
+    draws = iter(range(10**9))
+
+    def choose_start(self, view: Any, options: Any) -> Any:
+        return options[next(self.draws) % len(options)]
+
+
+@pytest.mark.parametrize(("factory", "says"), [
+    (MovesNowhere, "failed: 2 players, seed 0: strategy 'moves-nowhere' (seat 1) chose "
+                   "Move(dest=99, bread=False), not one of the options offered in choose_move"),
+    (_Unpicklable, "failed: unpicklable must pickle"),
+    (_Drifting, "failed: 2 players, seed 0: the same seed gave another game"),
+    (lambda: object(), "failed: strategy does not implement the Strategy protocol"),
+])
+def test_the_checking_kit_names_the_first_failed_check_in_one_line(factory: Any,
+                                                                   says: str) -> None:
+    with pytest.raises(CheckFailed) as failed:
+        check_strategy(factory, games=1)
+    assert str(failed.value).startswith(says) and "\n" not in str(failed.value)
+
+
+def test_the_checking_kit_from_a_shell(capsys: pytest.CaptureFixture[str]) -> None:
+    assert testing.main(["strategies.example:Builder", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("ok: builder played 3 games") and out.count("\n") == 1 and not err
+    assert testing.main(["tests.bad_strategies:MovesNowhere", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert not out and err.startswith("failed: 2 players, seed 0: strategy 'moves-nowhere'")
+    assert testing.main(["no_such_module:X"]) == 2
+    assert "cannot import 'no_such_module'" in capsys.readouterr().err
 
 
 # Recorded digest of 12 fixed-seed games of the scripted players. Speed work must not

@@ -1,9 +1,10 @@
 """One game on the core, for any line-up: built-in players (random, the scripted
 profiles, mcts) choose natively on the core's state; a user's Python strategy chooses
-through the Strategy protocol on a Python view of the same game.
+through the Strategy protocol on its observation of the same game (what its seat may know,
+``cdsim.rules.observation``).
 
-The Python view is the Python rules (``cdsim.rules.game``) played in lock step with the core:
-they are built from the core's deal (``State.deal()``), every decision of every seat is
+The observation is made from the Python rules (``cdsim.rules.game``), played in lock step with
+the core: they are built from the core's deal (``State.deal()``), every decision of every seat is
 applied to both, and the rows come from the core. In checking mode (tests, or any game
 with ``check=True``) the two states are compared after every decision
 (``cdsim.engine.oracle``), so the Python rules are the core's oracle, decision by
@@ -18,7 +19,7 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -27,34 +28,22 @@ from cdsim.engine.oracle import EngineMismatch, compare
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
 from cdsim.players.registry import Lineup
 from cdsim.players.sandbox import stop_stuck, user_code, user_failure
-from cdsim.rules.components import Components, load_components
+from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.game import DEFAULT_START_VP, GameConfig, GameState, run_game
+from cdsim.rules.observation import Observation
+from cdsim.rules.options import Decision, method_name
 from cdsim.rules.records import SEAT_FIELDS, GameRecord, SeatRecord
 from cdsim.rules.scoring import final_scoring
-from cdsim.rules.strategy import PlayerView, Strategy
-
-T = TypeVar("T")
+from cdsim.rules.strategy import Seat, Strategy, ask, find
 
 
-def _index(choice: object, options: Sequence[object]) -> int | None:
-    """Where ``choice`` is among ``options``: the same object first, then an equal one of
-    the same type (as the Python rules accept it); None if it was not offered."""
-    for i, o in enumerate(options):
-        if o is choice:
-            return i
-    for i, o in enumerate(options):
-        if o == choice and type(o) is type(choice):
-            return i
-    return None
-
-
-class _Seat:
-    """The strategy the Python rules ask for one seat. It takes the decision on the core
-    (a built-in player there, or the user's strategy on the Python view), applies it to
-    the core, and hands the Python rules the same option. A user strategy's decision runs
-    in ``user_code`` (a time limit, no os._exit); whatever goes wrong in it (any
-    exception, sys.exit, the time limit, a return that was not offered or cannot even be
-    printed) is a ``StrategyFailure`` naming the seat and the decision."""
+class _Seat(Seat):
+    """One seat as the Python rules see it. It takes the decision on the core (a built-in
+    player there, or the user's strategy on its observation), applies it to the core, and
+    hands the Python rules the same option. A user strategy's decision runs in
+    ``user_code`` (a time limit, no os._exit); whatever goes wrong in it (any exception,
+    sys.exit, the time limit, a return that was not offered or cannot even be printed) is
+    a ``StrategyFailure`` naming the seat and the decision."""
 
     def __init__(self, table: Table, seat: int, name: str, bot: Any,
                  strategy: Strategy | None) -> None:
@@ -62,20 +51,20 @@ class _Seat:
         self.reads_scores = bool(strategy.reads_scores) if strategy is not None else False
         self._table, self._bot, self._strategy = table, bot, strategy
 
-    def _decide(self, what: str, view: PlayerView, options: Sequence[T],
-                ask: Callable[[Strategy], T]) -> T:
+    def decide(self, state: GameState, seat: int, decision: Decision, options: Sequence[Any],
+               card: ObjectiveCard | None) -> int:
         table = self._table
-        table.before_decision(what, len(options))
+        table.before_decision(decision, len(options))
         if self._strategy is None:
             i = int(self._bot.choose(table.core))
         else:
-            i = self._ask(what, options, ask, self._strategy)
+            i = self._ask(self._strategy, decision, state.observe(seat), options, card)
         table.core.apply(i)
-        return options[i]
+        return i
 
-    def _ask(self, what: str, options: Sequence[T], ask: Callable[[Strategy], T],
-             strategy: Strategy) -> int:
-        table, method = self._table, f"choose_{what}"
+    def _ask(self, strategy: Strategy, decision: Decision, view: Observation,
+             options: Sequence[Any], card: ObjectiveCard | None) -> int:
+        table, method = self._table, method_name(decision)
         limit, watch = table.decision_timeout, table.watch
         who = f"strategy {self.name!r} (seat {self.seat + 1})"
         at = f"{method}, {table.where or 'game'} decision {table.core.decisions + 1}"
@@ -92,11 +81,11 @@ class _Seat:
 
         try:
             with user_code(limit, stuck):
-                choice = ask(strategy)
-                found = _index(choice, options)  # an __eq__ of the strategy's own may run
+                choice = ask(strategy, decision, view, options, card)
+                found = find(choice, options)  # an __eq__ of the strategy's own may run
                 shown = None if found is not None else user_text(choice)
-        except KeyboardInterrupt:
-            raise
+        except KeyboardInterrupt:  # a stop (Ctrl-C, SIGTERM, SIGHUP); a strategy's own
+            raise  # KeyboardInterrupt left user_code as RaisedInterrupt, a failure
         except BaseException as exc:
             problem, detail = user_failure(exc, limit)
             raise StrategyFailure(self.name, self.seat, method, problem,
@@ -108,29 +97,6 @@ class _Seat:
             raise IllegalChoice(self.name, self.seat, method,
                                 f"chose {shown}, not one of the options offered")
         return found
-
-    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
-        return self._decide("start", view, options, lambda s: s.choose_start(view, options))
-
-    def choose_move(self, view: PlayerView, options: Sequence[Any]) -> Any:
-        return self._decide("move", view, options, lambda s: s.choose_move(view, options))
-
-    def choose_take(self, view: PlayerView, options: Sequence[Any]) -> Any:
-        return self._decide("take", view, options, lambda s: s.choose_take(view, options))
-
-    def choose_seal(self, view: PlayerView, options: Sequence[Any]) -> Any:
-        return self._decide("seal", view, options, lambda s: s.choose_seal(view, options))
-
-    def choose_fountain(self, view: PlayerView, options: Sequence[Any]) -> Any:
-        return self._decide("fountain", view, options,
-                            lambda s: s.choose_fountain(view, options))
-
-    def choose_circle(self, view: PlayerView, options: Sequence[Any]) -> Any:
-        return self._decide("circle", view, options, lambda s: s.choose_circle(view, options))
-
-    def choose_payment(self, view: PlayerView, card: Any, options: Sequence[Any]) -> Any:
-        return self._decide("payment", view, options,
-                            lambda s: s.choose_payment(view, card, options))
 
 
 @dataclass
@@ -176,7 +142,7 @@ class Table:
             config, deal = GameConfig(n, start_vp, comps), json.loads(self.core.deal())
             self.python = GameState(config, seats, seq, deal=deal)
 
-    def before_decision(self, what: str, options: int) -> None:
+    def before_decision(self, what: Decision, options: int) -> None:
         """The Python rules ask for a decision: the core must be waiting for the same
         one, with as many options (and, checking, in the same state)."""
         if self.on_decision is not None:

@@ -58,6 +58,11 @@ class DecisionTimeout(BaseException):
     BaseException, so the strategy's own ``except Exception`` does not swallow it)."""
 
 
+class RaisedInterrupt(BaseException):
+    """A strategy's code raised KeyboardInterrupt itself: ``user_code`` raises this instead,
+    so that only a real stop (Ctrl-C, SIGTERM, SIGHUP) stops a run as the user's."""
+
+
 class ExitCalled(BaseException):
     """A strategy called ``os._exit`` (it is replaced while a strategy's code runs, so a
     worker or ``cdsim play`` does not vanish with exit code 0)."""
@@ -72,6 +77,11 @@ _REAL_EXIT = os._exit
 # stopped the hard way (``user_code``'s ``stuck``).
 GRACE_ALARMS = 3
 _ALARM: dict[str, Any] = {}
+# The signals a user stops cdsim with; their Python handlers raise KeyboardInterrupt (the
+# default one for SIGINT, cdsim.cli.app's for the others). ``user_code`` notes that one came.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                     if hasattr(signal, name))
+_STOP: dict[str, bool] = {}
 
 
 def _refuse_exit(status: int = 0) -> NoReturn:
@@ -83,6 +93,26 @@ def _on_alarm(signum: int, frame: object) -> None:
     if _ALARM["fired"] > GRACE_ALARMS:
         _ALARM["stuck"]()
     raise DecisionTimeout
+
+
+def _noting_stops() -> dict[int, Any]:
+    """Wrap each stop signal's Python handler so that it notes the stop before raising;
+    returns the handlers to put back. Main thread only: no signal is handled elsewhere, so
+    there a KeyboardInterrupt is always the strategy's own."""
+    _STOP["seen"] = False
+    old: dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return old
+    for signum in STOP_SIGNALS:
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            def noted(num: int, frame: Any, handler: Any = handler) -> Any:
+                _STOP["seen"] = True
+                return handler(num, frame)
+
+            old[signum] = handler
+            signal.signal(signum, noted)
+    return old
 
 
 def stop_stuck(text: str) -> NoReturn:
@@ -103,7 +133,9 @@ def user_code(limit: float | None = None,
     ``ExitCalled`` instead of ending the process, and after ``limit`` seconds (None or 0:
     no limit) ``DecisionTimeout`` is raised in it, again every second should it catch it,
     and at the fourth time ``stuck()`` ends the process (by default with one line). The
-    alarm is SIGALRM: on the main thread only, where cdsim plays; elsewhere no limit."""
+    alarm is SIGALRM: on the main thread only, where cdsim plays; elsewhere no limit.
+    A KeyboardInterrupt that no stop signal caused is the code's own: it leaves as
+    ``RaisedInterrupt``, a failure of that code, not the user's stop."""
     alarm = bool(limit) and hasattr(signal, "setitimer") and \
         threading.current_thread() is threading.main_thread()
     old_handler: Any = None
@@ -113,13 +145,20 @@ def user_code(limit: float | None = None,
             "and was stopped")))
         old_handler = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, float(limit or 0), 1.0)
+    stops = _noting_stops()
     os._exit = _refuse_exit
     try:
         yield
+    except KeyboardInterrupt as exc:
+        if _STOP.get("seen"):
+            raise
+        raise RaisedInterrupt from exc
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old_handler)
+        for signum, handler in stops.items():
+            signal.signal(signum, handler)
         os._exit = _REAL_EXIT
 
 
@@ -130,6 +169,8 @@ def user_failure(exc: BaseException, limit: float | None = None) -> tuple[str, s
                 "(--decision-timeout or CDSIM_DECISION_TIMEOUT sets it)", "")
     if isinstance(exc, ExitCalled):
         return f"called os._exit({user_text(exc.code)})", ""
+    if isinstance(exc, RaisedInterrupt):  # the traceback is of its own KeyboardInterrupt
+        return "raised KeyboardInterrupt", "".join(traceback.format_exception(exc.__cause__ or exc))
     if isinstance(exc, SystemExit):
         return f"called sys.exit({user_text(exc.code)})", traceback.format_exc()
     return (f"raised {type(exc).__name__}: {user_text(exc, str)}".rstrip(": "),

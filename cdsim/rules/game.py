@@ -16,7 +16,7 @@ import numpy as np
 
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure
 from cdsim.rules.checking import check_state
-from cdsim.rules.components import Components, load_components
+from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.district import District, Feature
 from cdsim.rules.kinds import (
     ADMINISTRATOR,
@@ -32,9 +32,11 @@ from cdsim.rules.kinds import (
     MERCHANT,
     VILLA,
 )
+from cdsim.rules.observation import Observation, Observer, seat_stream
+from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Take, method_name
 from cdsim.rules.records import GameRecord
 from cdsim.rules.scoring import final_scoring, scoring_phase
-from cdsim.rules.strategy import FountainChoice, Move, PlayerView, SealBuild, Strategy, Take
+from cdsim.rules.strategy import Seat, Strategy, ask, find
 
 PHASES = 4  # R3.1
 ROUNDS = 7  # R3.1
@@ -99,7 +101,8 @@ class GameConfig:
 
 
 class PlayerState:
-    """Everything one player has. VP fields are private to the engine (see PlayerView)."""
+    """Everything one player has. VP fields are private to the engine: a strategy sees
+    ``cdsim.rules.observation.Holdings`` instead."""
 
     __slots__ = (
         "_card_vp", "_overflow_vp", "_start_vp", "artisan_lost", "bread", "bread_moves", "coins",
@@ -167,10 +170,11 @@ def draw_deal(c: Components, n: int, rng: np.random.Generator) -> dict[str, Any]
 class GameState:
     """What changes during one game (OpenSpiel's State)."""
 
-    def __init__(self, config: GameConfig, strategies: Sequence[Strategy], seed: Any,
+    def __init__(self, config: GameConfig, strategies: Sequence[Strategy | Seat], seed: Any,
                  trace: Callable[[str], None] | None = None,
                  deal: dict[str, Any] | None = None) -> None:
-        """``deal``: every chance outcome of the game as the core drew it (its
+        """``strategies``: a Strategy per seat, or a Seat that decides for it (the table's).
+        ``deal``: every chance outcome of the game as the core drew it (its
         ``State.deal()``: boards, frame parts, card grid, decks, seal row); without it
         the deal is drawn from ``seed``. Either way ``seed`` gives the seats' streams."""
         n = config.players
@@ -207,34 +211,38 @@ class GameState:
         self.depots: list[list[int]] = [[] for _ in range(SPACES)]
         self.depot_taken = [0] * SPACES
         self.discarded = 0
-        self.views = [PlayerView(self, s, np.random.default_rng(seat_seqs[s]),
-                                 strategies[s].reads_scores) for s in range(n)]
+        # read once: a strategy that later sets reads_scores = True still sees no scores
+        self.observer = Observer(c, [seat_stream(s) for s in seat_seqs],
+                                 [bool(s.reads_scores) for s in strategies])
 
     # -- helpers -----------------------------------------------------------------
     def log(self, message: str) -> None:
         if self.trace is not None:
             self.trace(message)
 
-    def choose(self, seat: int, method: Callable[[PlayerView, Sequence[T]], T],
-               options: Sequence[T], what: str = "") -> T:
-        """Ask a strategy; an exception or anything not among the options is a bug in the
-        strategy (``what``: the decision's name, when ``method`` is a wrapper)."""
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` may know now (cdsim.rules.observation)."""
+        return self.observer.observe(self, seat)
+
+    def decide(self, seat: int, decision: Decision, options: Sequence[T],
+               card: ObjectiveCard | None = None) -> T:
+        """Ask the seat's player for one of ``options`` (``card``: the objective card a
+        payment is for). A strategy's exception, or a choice not among the options, is a
+        bug in that strategy."""
+        player = self.strategies[seat]
+        if isinstance(player, Seat):
+            return options[player.decide(self, seat, decision, options, card)]
         try:
-            choice = method(self.views[seat], options)
+            choice = ask(player, decision, self.observe(seat), options, card)
         except Exception as exc:
-            name = self.strategies[seat].name
-            what = what or getattr(method, "__name__", "a decision")
-            raise StrategyFailure(name, seat, what, f"raised {type(exc).__name__}: {exc}",
+            raise StrategyFailure(player.name, seat, method_name(decision),
+                                  f"raised {type(exc).__name__}: {exc}",
                                   detail=traceback.format_exc()) from exc
-        for o in options:  # identity first: the strategies return one of the offered objects
-            if o is choice:
-                return choice
-        for o in options:  # an equal object will do; the engine goes on with its own
-            if o == choice and type(o) is type(choice):
-                return o
-        name = self.strategies[seat].name
-        what = what or getattr(method, "__name__", "a decision")
-        raise IllegalChoice(name, seat, what, f"chose {choice!r}, not one of the options offered")
+        found = find(choice, options)
+        if found is None:
+            raise IllegalChoice(player.name, seat, method_name(decision),
+                                f"chose {choice!r}, not one of the options offered")
+        return options[found]
 
     def seat_order(self) -> list[int]:
         n = self.config.players
@@ -270,7 +278,7 @@ class GameState:
         for seat in self.seat_order():
             taken = {p.pawn for p in self.players}
             free = [s for s in range(SPACES) if s not in taken]
-            self.players[seat].pawn = self.choose(seat, self.strategies[seat].choose_start, free)
+            self.players[seat].pawn = self.decide(seat, "start", free)
             self.log(f"  seat {seat + 1} starts on space {self.players[seat].pawn}")
 
     # -- R4: a turn ----------------------------------------------------------------
@@ -305,13 +313,12 @@ class GameState:
 
     def turn(self, seat: int) -> None:
         p = self.players[seat]
-        strategy = self.strategies[seat]
-        move = self.choose(seat, strategy.choose_move, self.move_options(seat))
+        move = self.decide(seat, "move", self.move_options(seat))
         if move.bread:
             p.bread -= 1
             p.bread_moves += 1
         p.pawn = move.dest
-        take = self.choose(seat, strategy.choose_take, self.take_options(seat, move.dest))
+        take = self.decide(seat, "take", self.take_options(seat, move.dest))
         depot = self.depots[move.dest]
         tile = depot.pop(take.slot)
         p.taken[self.phase] += 1
@@ -392,7 +399,7 @@ class GameState:
             p.artisan_lost += 1
             self.log("    artisan: no seal tile can be built, reward lost")
             return
-        choice = self.choose(seat, self.strategies[seat].choose_seal, options)
+        choice = self.decide(seat, "seal", options)
         tile = self.seal[choice.slot]
         assert tile is not None
         self.seal[choice.slot] = None  # R6.3: never replaced
@@ -411,7 +418,7 @@ class GameState:
         options = [FountainChoice((c,), next((o for o in drawn if o != c), None)) for c in drawn]
         if len(drawn) == 2:  # R6.5 "may": keeping both is an option, never a duty
             options += [FountainChoice(tuple(drawn), c) for c in dict.fromkeys(p.fountain_cards)]
-        choice = self.choose(seat, self.strategies[seat].choose_fountain, options)
+        choice = self.decide(seat, "fountain", options)
         if choice.give_back is not None:
             if choice.give_back in p.fountain_cards:  # a previously kept card
                 p.fountain_cards.remove(choice.give_back)

@@ -15,8 +15,8 @@ from cdsim.rules.kinds import (
     MARKET,
     MERCHANT,
 )
+from cdsim.rules.options import CircleChoice
 from cdsim.rules.records import GameRecord, SeatRecord
-from cdsim.rules.strategy import CircleChoice
 
 if TYPE_CHECKING:
     from cdsim.rules.game import GameState, PlayerState
@@ -47,8 +47,7 @@ def resolve_card(state: GameState, seat: int, slot: int) -> None:
     assert card_id is not None
     card = state.components.objectives[card_id]
     options = payment_options(card, p.district.have, p.goods, p.coins, p.bread)
-    payment = (state.choose(seat, lambda v, o: state.strategies[seat].choose_payment(v, card, o),
-                            options, "choose_payment") if options else None)
+    payment = state.decide(seat, "payment", options, card) if options else None
     out = settle(card, payment, p.goods, p.coins)
     for g in range(4):
         p.goods[g] -= out.paid_goods[g]
@@ -67,7 +66,7 @@ def scoring_phase(state: GameState) -> None:
     """R8.3: each player in turn takes a free circle and resolves its two cards."""
     state.log(f"== scoring phase {state.phase + 1}")
     for seat in scoring_order(state):
-        choice = state.choose(seat, state.strategies[seat].choose_circle, circle_options(state))
+        choice = state.decide(seat, "circle", circle_options(state))
         state.circle_owner[choice.circle] = seat
         state.log(f"  seat {seat + 1} takes circle {choice.circle}")
         resolve_card(state, seat, choice.first)

@@ -1,0 +1,265 @@
+"""What one seat may know: the observation a Python strategy decides on (OpenSpiel's
+``observation_string(player)``), made in one place, ``Observer.observe``, for every decision.
+
+Public in Carpe Diem, so in every seat's observation (docs/strategies.md has the table):
+- the central board: the tiles on the depots and the seal row (face up, R2.4), the card
+  grid (face up, R2.2) and the discs on its circles (R8.3), every pawn (R2.5), every scroll
+  disc and its place in a stack (R2.6, R5.4, R8.2), the phase, round and starting player (R3);
+- every district as built (R5), with its board and frame parts (R2.1);
+- [decision, the rulebook is silent] goods, coins and bread lie in the open (it hides only
+  the VP cards, R9.1); so does the number of stored tiles (face down, R4.5), of kept
+  fountain cards and of failed objective cards (R8.5, resolved in the open);
+- how many tiles and fountain cards the face-down decks still hold (R2.3, R2.4).
+Hidden:
+- the order of the light, dark and fountain decks (face down, R2.3, R2.4): the future;
+- [decision, R6.5 is silent] another seat's fountain cards: drawn from the face-down deck
+  and scored only at the end, like the VP cards of R9.1 (a seat sees its own);
+- VP totals and the starting VP (R9.1), except to a strategy declaring
+  ``reads_scores = True``: re-ranking a batch's scores under other starting VP is exact
+  only for players whose decisions never depend on them (R2.7), so the rule is enforced
+  here, not merely asked for.
+
+An observation is a copy made for one decision, of frozen dataclasses, tuples and read-only
+mappings: a write is refused with an error and can never change the game, and nothing in
+it leads back to the game's state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+import numpy as np
+
+from cdsim.rules.components import Board, Components, FramePart
+from cdsim.rules.district import District, Feature
+
+if TYPE_CHECKING:
+    from cdsim.rules.game import GameState, PlayerState
+
+Edges = tuple[int, int, int, int]
+K = TypeVar("K")
+V = TypeVar("V")
+
+SCORES_HIDDEN = ("VP totals and the starting VP are hidden (R9.1) from a strategy with "
+                 "reads_scores = False: re-ranking its games under other starting VP is exact "
+                 "only if its decisions never depend on them (R2.7)")
+
+
+class HiddenInformation(PermissionError):
+    """A strategy asked for what its seat may not know; the message names the rule."""
+
+
+class FrozenMap(Mapping[K, V]):
+    """A read-only copy of a mapping (``m[k] = v`` is a TypeError); unlike
+    ``types.MappingProxyType`` it pickles and deep-copies, as strategies may."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[K, V]) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: K) -> V:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._items!r})"
+
+
+def read_only_components(c: Components) -> Components:
+    """The component set with its tables as read-only copies (its entries are frozen
+    already): a strategy that writes ``objectives["A01"] = ...`` gets a TypeError instead of
+    changing the rules' cards."""
+    frozen: dict[str, Any] = {name: FrozenMap(getattr(c, name))
+                              for name in ("objectives", "decks", "fountains", "frame_parts")}
+    return dataclasses.replace(c, **frozen)  # typed as dicts; read-only mappings at run time
+
+
+def seat_stream(seed: np.random.SeedSequence) -> np.random.Generator:
+    """A seat's own random stream (``np.random.default_rng(seed)``'s draws) without the
+    seed: from the game's seed a strategy could deal the game again and read the decks."""
+    bits = np.random.PCG64(0)
+    bits.state = np.random.PCG64(seed).state
+    return np.random.Generator(bits)
+
+
+@dataclass(frozen=True, slots=True)
+class DistrictView:
+    """A district as every player sees it: what is built where (R5), its board (spade and
+    scroll spaces) and frame (R2.1), and what it completed (R6)."""
+
+    board: Board | None
+    frame: tuple[FramePart, ...]
+    edges: tuple[Edges | None, ...]  # per cell (row * 6 + column): N E S W kinds, or empty
+    chimneys_at: tuple[int, ...]
+    scrolls: frozenset[int]  # scroll tokens still on the board (R5.4)
+    frontier: int  # bit mask of the cells a tile may go on (R5.1)
+    have: tuple[int, ...]  # complete features by HAVE_KEYS (what green cards count, R8.4)
+    complete_count: tuple[int, ...]  # by feature kind
+    complete_mask: tuple[int, ...]  # by feature kind: bit mask of the cells (R10.5)
+    villa_chimneys: tuple[int, ...]  # chimneys of each complete villa (R10.1)
+    features: tuple[Feature, ...]  # complete features, in the order they completed
+    history: tuple[tuple[int, Edges, int, int], ...]  # (cell, edges, chimneys, building)
+
+    @classmethod
+    def of(cls, d: District) -> DistrictView:
+        return cls(d.board, d.frame, tuple(d.edges), tuple(d.chimneys_at), frozenset(d.scrolls),
+                   d.frontier, tuple(d.have), tuple(d.complete_count), tuple(d.complete_mask),
+                   tuple(d.villa_chimneys), tuple(d.features), tuple(d.history))
+
+    @property
+    def built(self) -> int:
+        return len(self.history)
+
+    def frontier_cells(self) -> list[int]:
+        return [c for c in range(len(self.edges)) if self.frontier >> c & 1]
+
+    def district(self) -> District:
+        """A private, changeable copy (the tiles built again in order) to try placements on:
+        ``placements(orientations)``, ``place(...)``, ``around(cell)``."""
+        copy = District(self.board, self.frame)
+        for cell, edges, chimneys, building in self.history:
+            copy.place(cell, edges, chimneys, building)
+        return copy
+
+    def render(self) -> list[str]:
+        return self.district().render()
+
+
+@dataclass(frozen=True, slots=True)
+class Holdings:
+    """What every player sees of one seat: its pawn, scroll disc, district and what lies in
+    front of it. VP totals are not here (R9.1): see ``Observation.scores``."""
+
+    seat: int
+    pawn: int  # patrician space, -1 before it is placed (R2.5)
+    scroll: int  # scroll-track space (R5.4)
+    stamp: int  # higher = higher in the stack on a shared scroll space (R2.6, R8.2)
+    goods: tuple[int, ...]  # grapes, herbs, chickens, fish (kinds.GOOD_CODES)
+    coins: int
+    bread: int
+    stored: int  # tiles in storage, face down (R4.5)
+    fountain_count: int  # fountain cards kept; which ones only the seat itself knows
+    tiles_built: int
+    bread_moves: int
+    failed_cards: int  # objective cards it could not fulfil (R8.5)
+    artisan_lost: int  # artisan rewards lost: no seal tile fitted (R6.3)
+    taken: tuple[int, ...]  # tiles taken in each phase so far (R4.6)
+    district: DistrictView
+
+    @property
+    def leftover_items(self) -> int:
+        """R10.2: goods, coins, bread and stored tiles."""
+        return sum(self.goods) + self.coins + self.bread + self.stored
+
+    @property
+    def current_vp(self) -> NoReturn:
+        raise HiddenInformation(f"{SCORES_HIDDEN}; a strategy with reads_scores = True reads "
+                                "them with view.scores()")
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What seat ``seat`` may know when it decides (see the module's text for what is
+    public and why); ``rng`` is the seat's own random stream (a strategy's chance never
+    moves the game's). Tile types are indices into ``components.tile_types``."""
+
+    seat: int
+    players: int
+    phase: int  # 0-3 (R3.1)
+    round: int  # 0-6 (R3.1)
+    start_player: int  # the phase's starting player (R3.3)
+    components: Components = field(repr=False)  # the box: tiles, cards, boards, tables
+    depots: tuple[tuple[int, ...], ...]  # tile types on each patrician space's depot (R2.4)
+    depot_taken: tuple[int, ...]  # tiles taken from each depot this phase (R4.6)
+    seal: tuple[int | None, ...]  # the seal row's tile types, None once built (R6.3)
+    grid: tuple[str | None, ...]  # objective card ids on the 3 x 4 card grid (R2.2, R8.1)
+    circles: tuple[tuple[int, int], ...]  # each scoring circle's two grid slots (R8.1)
+    circle_owner: tuple[int, ...]  # the seat whose disc is on each circle, or -1 (R8.3)
+    light_left: int  # tiles in the face-down light deck (its order is hidden)
+    dark_left: int
+    fountain_left: int  # cards in the face-down fountain deck (R2.3)
+    discarded: int  # tiles discarded by depot thinning (R4.6)
+    seats: tuple[Holdings, ...]  # every seat's public holdings, by seat
+    fountain_cards: tuple[str, ...]  # this seat's own kept fountain cards (R6.5)
+    rng: np.random.Generator = field(repr=False)
+    _scores: tuple[int, ...] | None = field(repr=False)  # None unless reads_scores
+    _start_vp: tuple[int, ...] | None = field(repr=False)
+
+    @property
+    def me(self) -> Holdings:
+        return self.seats[self.seat]
+
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's VP total now (start + objective cards + scroll overflow, R6.6),
+        for a strategy declaring ``reads_scores = True`` only."""
+        if self._scores is None:
+            raise HiddenInformation(SCORES_HIDDEN)
+        return self._scores
+
+    @property
+    def start_vp(self) -> tuple[int, ...]:
+        """The starting VP by seat (R2.7), for a strategy declaring ``reads_scores = True``."""
+        if self._start_vp is None:
+            raise HiddenInformation(SCORES_HIDDEN)
+        return self._start_vp
+
+    @property
+    def state(self) -> NoReturn:
+        raise HiddenInformation(
+            "view.state (the whole game, the decks' order included) is no longer given: a "
+            "strategy sees what its seat may know (view.me, view.seats, view.depots, ...: "
+            "docs/strategies.md)")
+
+
+class Observer:
+    """Makes the observations of one game's seats: the one place that decides what a seat
+    may know. Districts change only when a tile is built, so each one's view is kept until
+    then."""
+
+    def __init__(self, components: Components, rngs: Sequence[np.random.Generator],
+                 reads_scores: Sequence[bool]) -> None:
+        self.components = read_only_components(components)
+        self.rngs = tuple(rngs)
+        self.reads_scores = tuple(reads_scores)
+        self._districts: dict[int, tuple[tuple[int, int], DistrictView]] = {}
+
+    def _district(self, seat: int, d: District) -> DistrictView:
+        key = (len(d.history), d.frontier)
+        kept = self._districts.get(seat)
+        if kept is None or kept[0] != key:
+            kept = self._districts[seat] = (key, DistrictView.of(d))
+        return kept[1]
+
+    def _holdings(self, p: PlayerState) -> Holdings:
+        return Holdings(p.seat, p.pawn, p.scroll, p.stamp, tuple(p.goods), p.coins, p.bread,
+                        p.stored, len(p.fountain_cards), p.tiles_built, p.bread_moves,
+                        p.failed_cards, p.artisan_lost, tuple(p.taken),
+                        self._district(p.seat, p.district))
+
+    def observe(self, state: GameState, seat: int) -> Observation:
+        """Seat ``seat``'s observation of ``state`` now."""
+        players = state.players
+        scores = start = None
+        if self.reads_scores[seat]:
+            scores = tuple(p.current_vp for p in players)
+            start = tuple(p._start_vp for p in players)
+        return Observation(
+            seat, len(players), state.phase, state.round, state.start_player, self.components,
+            tuple(tuple(d) for d in state.depots), tuple(state.depot_taken), tuple(state.seal),
+            tuple(state.grid), tuple(state.circles), tuple(state.circle_owner),
+            len(state.light_deck), len(state.dark_deck), len(state.fountain_deck),
+            state.discarded, tuple(self._holdings(p) for p in players),
+            tuple(players[seat].fountain_cards), self.rngs[seat], scores, start)
+
+
+__all__ = ["DistrictView", "FrozenMap", "HiddenInformation", "Holdings", "Observation",
+           "Observer", "read_only_components", "seat_stream"]

@@ -1,0 +1,260 @@
+"""A strategy that looks for what its seat may not know in everything it is handed, for
+tests/test_observation.py: in-process, and copied as a user's module into a folder for the
+worker processes of ``simulate`` and ``study run`` (so it imports only cdsim).
+
+It walks the observation, the options and the card (attributes, ``__slots__``, ``vars``,
+dataclass fields, properties, the observation's own zero-argument methods, sequences,
+mappings and sets; no ``gc``) and compares what it reaches with the game's real state at
+that moment, which it takes from the engine's stack frames (a test's view of the oracle,
+not the strategy's): the light, dark and fountain decks' order, the starting VP and the VP
+totals, the game's seed, and any object of the live state. A finding fails the decision,
+so the run fails with the strategy's one error line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from cdsim.rules.game import GameState, PlayerState
+from cdsim.rules.observation import HiddenInformation, Observer
+from cdsim.rules.strategy import Seat
+
+DEPTH = 10
+# Observations hold no integer this low: pawns, circle owners and failed counts are -1 at
+# least, goods and masks are >= 0. A game whose every starting VP is below FAR_BELOW has VP
+# totals below -1000 (a game moves them by far less), so finding such an integer is
+# finding a VP total or a starting VP.
+FAR_BELOW = -100_000
+LOW = -1_000
+# A seed this large is in no observation by chance; smaller ones are not looked for.
+DISTINCT_SEED = 2**40
+# Shorter runs of tile types could match a window of a shuffled deck by chance.
+TILE_RUN = 6
+CARD_RUN = 3
+# numpy's bit generator hands out FFI handles (pointers, not game data) under these names.
+FFI = {"capsule", "cffi", "ctypes"}
+PRIMITIVE = (int, float, complex, str, bytes, bool, type(None))
+
+
+def _own_methods(value: Any) -> bool:
+    """A method of the observation's own types, called with no argument by the walk."""
+    owner = getattr(value, "__self__", None)
+    module = type(owner).__module__ if owner is not None else ""
+    if not module.startswith("cdsim.rules.observation"):
+        return False
+    try:
+        params = inspect.signature(value).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in params)
+
+
+def _names(obj: Any) -> list[str]:
+    names: set[str] = set()
+    if hasattr(obj, "__dict__"):
+        names |= set(vars(obj))
+    for cls in type(obj).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        names |= {slots} if isinstance(slots, str) else set(slots)
+    if dataclasses.is_dataclass(obj):
+        names |= {f.name for f in dataclasses.fields(obj)}
+    names |= {n for n in dir(obj) if not n.startswith("__")}
+    return sorted(names - FFI - {"__weakref__", "__dict__"})
+
+
+def _children(obj: Any, path: str, refused: list[str]) -> Iterator[tuple[str, Any]]:
+    if isinstance(obj, Mapping):
+        for key, value in list(obj.items()):
+            yield f"{path}[{key!r}]", key
+            yield f"{path}[{key!r}]", value
+    if isinstance(obj, list | tuple):
+        yield from ((f"{path}[{i}]", v) for i, v in enumerate(obj))
+        if not hasattr(obj, "_fields"):  # a named tuple's fields are walked below
+            return
+    if isinstance(obj, set | frozenset):
+        yield from ((f"{path}{{}}", v) for v in list(obj))
+        return
+    if isinstance(obj, np.ndarray):  # its attributes are new arrays at every look
+        yield f"{path}.tolist()", obj.tolist()
+        return
+    if isinstance(obj, type | type(sys)) or inspect.isroutine(obj):
+        return
+    for name in _names(obj):
+        try:
+            value = getattr(obj, name)
+            if callable(value):
+                if not _own_methods(value):
+                    continue
+                value = value()
+                name += "()"
+        except HiddenInformation as exc:
+            refused.append(f"{path}.{name}: {exc}")
+            continue
+        except Exception:  # a property that cannot answer gives nothing away
+            continue
+        yield f"{path}.{name}", value
+
+
+def walk(roots: Mapping[str, Any], depth: int = DEPTH, refused: list[str] | None = None,
+         prune: tuple[type, ...] = (), walked: Sequence[Any] = ()) -> Iterator[tuple[str, Any]]:
+    """(path, object) for everything reachable from ``roots``, each object once (not
+    into instances of ``prune``, nor into the objects ``walked`` already)."""
+    refused = [] if refused is None else refused
+    keep: list[Any] = []  # alive while walking, so that no id is reused
+    seen: set[int] = {id(obj) for obj in walked}
+    level = list(roots.items())
+    for _ in range(depth + 1):
+        nxt: list[tuple[str, Any]] = []
+        for path, obj in level:
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            keep.append(obj)
+            yield path, obj
+            if not isinstance(obj, PRIMITIVE + prune):
+                nxt.extend(_children(obj, path, refused))
+        level = nxt
+
+
+def live_state() -> GameState:
+    """The game the calling strategy decides in, from the engine's frames."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        for value in frame.f_locals.values():
+            if isinstance(value, GameState):
+                return value
+        frame = frame.f_back  # type: ignore[assignment]
+    raise AssertionError("no GameState on the stack")
+
+
+def _live_mutables(state: GameState) -> set[int]:
+    """The ids of the live state's changeable parts (lists, dicts, sets, the districts):
+    an observation holding one of them leads back into the game. Not the observer's:
+    it makes the observations, and what it shares with them (the read-only component
+    tables, each seat's stream) it shares by design."""
+    roots = {"state": state, "players": state.players, "strategies": state.strategies}
+    return {id(obj) for _, obj in walk(roots, depth=4, prune=(Observer,))
+            if isinstance(obj, list | dict | set) or type(obj).__name__ == "District"}
+
+
+def _windows(seq: Sequence[Any], n: int) -> set[tuple[Any, ...]]:
+    runs = {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
+    return runs | {run[::-1] for run in runs}
+
+
+def leaks(given: Mapping[str, Any], state: GameState, scores_allowed: bool = False,
+          seed: int | None = None, walked: Sequence[Any] = ()) -> tuple[list[str], list[str]]:
+    """(what ``given`` reveals that its seat may not know, what it refused to give);
+    ``walked``: unchanging objects found clean before, not walked again."""
+    found: list[str] = []
+    refused: list[str] = []
+    live = _live_mutables(state)
+    banned_types = (GameState, PlayerState, Seat, Observer)
+    tiles = _windows(state.light_deck, TILE_RUN) | _windows(state.dark_deck, TILE_RUN)
+    cards = _windows(state.fountain_deck, CARD_RUN)
+    distinct = all(p._start_vp < FAR_BELOW for p in state.players)
+    for path, obj in walk(given, refused=refused, walked=walked):
+        if isinstance(obj, banned_types) or id(obj) in live:
+            found.append(f"{path}: a live {type(obj).__name__} of the game")
+        if isinstance(obj, bool):
+            continue
+        if isinstance(obj, int):
+            if distinct and obj < LOW and not scores_allowed:
+                found.append(f"{path}: {obj}, a VP total or starting VP")
+            if seed is not None and seed >= DISTINCT_SEED and obj == seed:
+                found.append(f"{path}: the game's seed")
+        elif isinstance(obj, list | tuple) and len(obj) >= CARD_RUN:
+            items = tuple(obj)
+            ints = all(isinstance(x, int) and not isinstance(x, bool) for x in items)
+            strs = all(isinstance(x, str) for x in items)
+            if ints and any(run in tiles for run in _windows(items, TILE_RUN)):
+                found.append(f"{path}: a run of the face-down tile decks' order")
+            if strs and any(run in cards for run in _windows(items, CARD_RUN)):
+                found.append(f"{path}: a run of the fountain deck's order")
+    return found, refused
+
+
+class Spy:
+    """Plays uniformly at random (from its own stream) and fails the decision if anything
+    it is handed reveals what its seat may not know. ``checks`` counts the decisions it
+    checked; ``refusals`` keeps what was refused (scores, start VP, the state)."""
+
+    name = "spy"
+    reads_scores = False
+
+    def __init__(self) -> None:
+        self.checks = 0
+        self.refusals: set[str] = set()
+        self.clean: list[Any] = []  # the game's components, once walked (they never change)
+
+    def _look(self, view: Any, options: Sequence[Any], card: Any = None) -> Any:
+        state = live_state()
+        seed = _seed_on_stack()
+        if self.clean and self.clean[0] is not view.components:  # another game
+            self.clean.clear()
+        found, refused = leaks({"view": view, "options": options, "card": card}, state,
+                               self.reads_scores, seed, self.clean)
+        if found:
+            raise AssertionError(f"seat {view.seat + 1} may not know: {'; '.join(found[:3])}")
+        said = dict(r.split(": ", 1) for r in refused)
+        must = ["view.state", "view.me.current_vp"]
+        if not self.reads_scores:
+            must += ["view.scores", "view.start_vp"]
+        for path in must:
+            if path not in said or (path != "view.state" and "R9.1" not in said[path]):
+                raise AssertionError(f"{path} was not refused naming R9.1: {said.get(path)}")
+        if self.reads_scores:
+            want = tuple(p.current_vp for p in state.players)
+            if view.scores() != want or view.start_vp != tuple(
+                    p._start_vp for p in state.players):
+                raise AssertionError(f"scores {view.scores()} are not the game's {want}")
+        self.checks += 1
+        self.refusals |= set(said)
+        self.clean[:] = [view.components]
+        return options[int(view.rng.integers(len(options)))]
+
+    def choose_start(self, view: Any, options: Sequence[int]) -> int:
+        return int(self._look(view, options))
+
+    def choose_move(self, view: Any, options: Sequence[Any]) -> Any:
+        return self._look(view, options)
+
+    def choose_take(self, view: Any, options: Sequence[Any]) -> Any:
+        return self._look(view, options)
+
+    def choose_seal(self, view: Any, options: Sequence[Any]) -> Any:
+        return self._look(view, options)
+
+    def choose_fountain(self, view: Any, options: Sequence[Any]) -> Any:
+        return self._look(view, options)
+
+    def choose_circle(self, view: Any, options: Sequence[Any]) -> Any:
+        return self._look(view, options)
+
+    def choose_payment(self, view: Any, card: Any, options: Sequence[Any]) -> Any:
+        return self._look(view, options, card)
+
+
+class ScoreReader(Spy):
+    """Declares reads_scores = True: it must see the VP totals and the starting VP."""
+
+    name = "score-reader"
+    reads_scores = True
+
+
+def _seed_on_stack() -> int | None:
+    """The table's seed (cdsim.engine.table.Table), if the game is played on one."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        for value in frame.f_locals.values():
+            if type(value).__name__ == "Table" and hasattr(value, "seed"):
+                return int(value.seed)
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
