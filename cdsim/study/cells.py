@@ -570,6 +570,6 @@ def write_template(path: Path) -> None:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
-__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant", "spelled",
-           "load_study", "open_folder", "plan", "read_study_manifest", "resolve", "run",
-           "run_folder", "write_template"]
+__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant", "load_study",
+           "open_folder", "plan", "read_study_manifest", "resolve", "run", "run_folder",
+           "spelled", "write_template"]
