@@ -153,14 +153,14 @@ PEEKER = ("from strategies.example import Random\n\n\nclass Peeker(Random):\n"
 
 def test_the_manifest_records_which_players_read_scores(tmp_path: Path) -> None:
     core_or_skip()
-    (tmp_path / "peeking.py").write_text(PEEKER)
+    (tmp_path / "score_peeking.py").write_text(PEEKER)
     out = cdsim("simulate", "--out", "run", "--players", "2", "--games", "2",
-                "--strategies", "peeking:Peeker,greedy", "--jobs", "1", "-q", cwd=tmp_path)
+                "--strategies", "score_peeking:Peeker,greedy", "--jobs", "1", "-q", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     manifest = RunFolder(tmp_path / "run").read()
-    assert manifest["reads_scores"] == {"peeking:Peeker": True, "greedy": False}
-    (tmp_path / "peeking.py").unlink()  # a report needs no user code to know it
-    assert reads_scores(manifest) == {"peeking:Peeker": True, "greedy": False}
+    assert manifest["reads_scores"] == {"score_peeking:Peeker": True, "greedy": False}
+    (tmp_path / "score_peeking.py").unlink()  # a report needs no user code to know it
+    assert reads_scores(manifest) == {"score_peeking:Peeker": True, "greedy": False}
     old = {k: v for k, v in manifest.items() if k != "reads_scores"}  # before it was recorded
     assert reads_scores(old | {"config": old["config"] | {"strategies": ["greedy", "random"]}}) \
         == {"greedy": False, "random": False}  # built-in players: known without asking

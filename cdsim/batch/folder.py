@@ -432,20 +432,41 @@ def _dtype_problem(name: str, dtype: Any) -> str | None:
     return None if dtype.is_integer() else "integers"
 
 
+def _part_figures(part: Path, config: dict[str, Any]) -> tuple[Any, ...]:
+    """What ``check_part`` checks, read in one pass over the part (one line if it cannot
+    be read)."""
+    import polars as pl
+
+    players = int(config["players"])
+    start_vp = list(config["start_vp"] or DEFAULT_START_VP[players])
+    game, seat = pl.col("game"), pl.col("seat")
+    dealt = game // players if config["rotate_seats"] else game  # the reproducibility contract
+    try:
+        return tuple(pl.scan_parquet(part).select(
+            pl.len().alias("rows"), game.n_unique().alias("games"), game.min().alias("low"),
+            game.max().alias("high"), pl.struct(game, seat).n_unique().alias("places"),
+            (seat.min() >= 0).and_(seat.max() < players).alias("seats"),
+            (pl.col("setup") != dealt).sum().alias("misdealt"),
+            (pl.col("start_vp") != pl.lit(pl.Series(start_vp)).gather(
+                seat.clip(0, players - 1))).sum().alias("vp"),
+            pl.col("seed").unique().implode().alias("seeds"),
+            pl.col("players").unique().implode().alias("counts"),
+            pl.col("strategy").unique().implode().alias("names"),
+            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")).collect().row(0))
+    except Exception as exc:
+        raise CdsimError(f"{part}: corrupt part file ({type(exc).__name__}); {FIX}") from None
+
+
 def check_part(part: Path, index: int, chunk: tuple[int, int] | list[int],
                config: dict[str, Any]) -> None:
     """A finished chunk's part holds its games of this run (``config``: the manifest's) and
     nothing else: the columns a report reads, with their types and no nulls; the chunk's
     games first..last-1, each with every seat once and dealt the setup its id says; the
-    run's seed and player count; only the run's players, as spelled. A part of another run
-    (copied in, or left by one) or games counted twice are refused, not mixed in."""
-    import polars as pl
-
+    run's seed, player count and starting VP; only the run's players, as spelled. A part of
+    another run (copied in, or left by one) or games counted twice are refused, not mixed
+    in."""
     first, last = chunk
     players, seed = int(config["players"]), int(config["seed"])
-    names = {*config["strategies"], *config["strategy_pool"]}
-    start_vp = list(config["start_vp"] or DEFAULT_START_VP[players])
-
     schema = part_schema(part)
     missing = [c for c in NEEDED if c not in schema]
     if missing:
@@ -455,24 +476,8 @@ def check_part(part: Path, index: int, chunk: tuple[int, int] | list[int],
         want = _dtype_problem(name, schema[name])
         if want:
             raise CdsimError(f"{part}: column {name!r} holds {schema[name]}, not {want}; {FIX}")
-    game, seat = pl.col("game"), pl.col("seat")
-    dealt = game // players if config["rotate_seats"] else game  # the reproducibility contract
-    try:
-        stats = pl.scan_parquet(part).select(
-            pl.len().alias("rows"), game.n_unique().alias("games"), game.min().alias("low"),
-            game.max().alias("high"),
-            pl.struct(game, seat).n_unique().alias("places"),
-            (seat.min() >= 0).and_(seat.max() < players).alias("seats"),
-            (pl.col("setup") != dealt).sum().alias("misdealt"),
-            pl.col("seed").unique().implode().alias("seeds"),
-            (pl.col("start_vp") != pl.lit(pl.Series(start_vp)).gather(
-                seat.clip(0, players - 1))).sum().alias("vp"),
-            pl.col("players").unique().implode().alias("counts"),
-            pl.col("strategy").unique().implode().alias("names"),
-            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")).collect().row(0)
-    except Exception as exc:
-        raise CdsimError(f"{part}: corrupt part file ({type(exc).__name__}); {FIX}") from None
-    rows, games, low, high, places, seats, misdealt, seeds, vp, counts, spelled, nulls = stats
+    rows, games, low, high, places, seats, misdealt, vp, seeds, counts, spelled, nulls = \
+        _part_figures(part, config)
     want_rows = (last - first) * players
     if nulls:
         raise CdsimError(f"{part}: {nulls} empty (null) values in the columns a report reads; {FIX}")
@@ -484,10 +489,9 @@ def check_part(part: Path, index: int, chunk: tuple[int, int] | list[int],
         raise CdsimError(f"{part}: chunk {index} holds a game with a seat twice or a seat "
                          f"outside 1-{players}; {FIX}")
     if misdealt:
-        raise CdsimError(f"{part}: chunk {index} holds {misdealt // players} games whose setup "
-                         f"is not the one their game id deals (games of another chunk or run "
-                         f"under these ids); {FIX}")
-    strangers = sorted(set(spelled) - names)
+        raise CdsimError(f"{part}: chunk {index} holds games whose setup is not the one their "
+                         f"game id deals (games of another chunk or run under these ids); {FIX}")
+    strangers = sorted(set(spelled) - {*config["strategies"], *config["strategy_pool"]})
     if list(seeds) != [seed] or list(counts) != [players] or strangers or vp:
         what = (f"players {', '.join(map(repr, strangers[:3]))}" if strangers else
                 f"seed {sorted(seeds)[:3]}" if list(seeds) != [seed] else

@@ -6,7 +6,8 @@ core's other players (``CORE_ONLY``: the search player mcts, the learned player)
 built-in name may carry settings: ``villa@chimney=1.5`` (any parameter), ``mcts@1000``
 (a budget) or ``learned@weights=PATH`` (a weights file). Anything else is a user's
 strategy, ``package.module:ClassName``, which plays in Python on a view of the same game
-(cdsim.engine.table).
+(cdsim.engine.table). A name is parsed once, into a ``PlayerSpec``: commands, run settings,
+studies, ladders and the workers hold that value, not the string.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, Literal, NoReturn, cast
 
 from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
@@ -120,7 +121,7 @@ class PlayerSpec:
     ``spelling`` the one the user wrote, which rows and manifests keep. Parsing reads no
     file and imports nothing: the values travel to the workers pickled."""
 
-    kind: str
+    kind: Literal["builtin", "user"]
     base: str
     settings: tuple[tuple[str, float], ...] = ()
     weights: str | None = None

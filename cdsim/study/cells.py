@@ -59,7 +59,7 @@ from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
 from cdsim.batch.queue import play_queue
 from cdsim.errors import CdsimError, read_toml
-from cdsim.players.registry import PlayerSpec, parse_params, reads_scores
+from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.study import file as study_file
@@ -275,8 +275,9 @@ def load_study(path: Path) -> Study:
         lineup, pool = tuple(table.lineup), tuple(table.pool)
         given = tuple(tuple(x) for x in table.lineups)
         strategies = tuple(dict.fromkeys((*lineup, *pool, *itertools.chain(*given))))
-        try:
-            reads = any(reads_scores(strategies).values())
+        try:  # each made now (a user's module imported, learned weights read): one line
+            made = [player.make() for player in strategies]
+            reads = any(bool(getattr(strategy, "reads_scores", True)) for strategy in made)
         except CdsimError as exc:
             raise fail(where, str(exc)) from None
         except Exception as exc:  # a user module that fails to import
