@@ -29,17 +29,36 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from cdsim.batch.config import RunConfig, engine_for
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
+
+from cdsim.batch.config import (
+    MAX_CHUNK_SIZE,
+    MAX_GAMES,
+    PlayerCount,
+    RunConfig,
+    Seed,
+    StrategyParams,
+    between,
+    engine_for,
+    flag,
+    problem_line,
+    sentence,
+)
+from cdsim.batch.config import Players as PlayerList
 from cdsim.batch.folder import CELLS, Kind, RunFolder, versions
 from cdsim.errors import CdsimError
-from cdsim.players.registry import make_strategy, parse_params
-from cdsim.players.weights import weights_record
+from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
 from cdsim.rules.components import load_components
-from cdsim.schema import problem
 from cdsim.study.cells import (
     Job,
     OnChunk,
@@ -51,42 +70,67 @@ LADDER_MANIFEST = "ladder-manifest.json"
 OnPlan = Callable[[int, int], None]  # (games in the ladder, games already finished)
 
 
-@dataclass(frozen=True)
-class Ladder:
-    """Everything that decides a ladder's rows (written whole into its manifest)."""
+def _each_once(players: tuple[PlayerSpec, ...]) -> tuple[PlayerSpec, ...]:
+    """Each player once: two spellings of one player (``villa@chimney=1`` and
+    ``villa@chimney=1.0``) are the same entry twice."""
+    if len(players) < 2:
+        raise ValueError(f"must name at least 2 strategies, got {len(players)}: a ladder "
+                         "rates them against each other (--strategies a,b[,c...])")
+    for i, spec in enumerate(players):
+        if spec in players[:i]:
+            first = players[players.index(spec)].spelling
+            also = "" if first == spec.spelling else f" (as {first!r} and {spec.spelling!r})"
+            raise ValueError(f"names {first} twice{also}: give each player once; "
+                             "name@setting with another value makes another entry")
+    return players
 
-    players: int
-    strategies: tuple[str, ...]  # as spelled: built-in names, name@setting, module:Class
-    games: int  # per pairing
-    seed: int = 0
-    chunk_size: int = 100
-    strategy_params: str | None = None
+
+class Ladder(BaseModel):
+    """Everything that decides a ladder's rows, declared once: read from the command's
+    flags and from its manifest (``ladder``), written whole into the manifest. Its own
+    checks here; ``check`` loads what it names (user strategies, the core)."""
+
+    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
+
+    players: PlayerCount
+    # as spelled: built-in names, name@setting, module:Class
+    strategies: Annotated[PlayerList, AfterValidator(_each_once)]
+    games: Annotated[int, between(1, MAX_GAMES)]  # per pairing
+    seed: Seed = 0
+    chunk_size: Annotated[int, between(1, MAX_CHUNK_SIZE)] = 100
+    strategy_params: StrategyParams = None
     components: str | None = None
 
-    def validate(self) -> None:
-        """Every problem a user can cause, as one error line, before anything is written."""
+    @model_validator(mode="after")
+    def _rotations(self) -> Ladder:
+        if self.games % self.players:
+            raise sentence(f"--games (per pairing) must be a positive multiple of "
+                           f"{self.players}: each deal is played in all {self.players} seat "
+                           f"rotations; got {self.games}")
+        return self
 
-        if self.players not in (2, 3, 4):
-            raise CdsimError(f"--players must be 2, 3 or 4, got {self.players}")
-        if len(self.strategies) < 2:
-            raise CdsimError(f"a ladder needs at least 2 strategies, got "
-                             f"{len(self.strategies)}: --strategies a,b[,c...]")
-        twice = sorted({s for s in self.strategies if self.strategies.count(s) > 1})
-        if twice:
-            raise CdsimError(f"--strategies names {', '.join(twice)} twice (give each player once; "
-                             "name@setting makes another entry of the same player)")
-        for name in self.strategies:
-            make_strategy(name)  # an unknown name or a bad @ spelling fails now
-        parse_params(self.strategy_params)
-        if self.games < 1 or self.games % self.players:
-            raise CdsimError(f"--games (per pairing) must be a positive multiple of "
-                             f"{self.players}: each deal is played in all {self.players} seat "
-                             f"rotations; got {self.games}")
+    @classmethod
+    def from_flags(cls, settings: dict[str, Any]) -> Ladder:
+        """The ladder the command's flags name, or one line naming the flag."""
+        try:
+            return cls.model_validate(settings)
+        except ValidationError as exc:
+            raise CdsimError(problem_line(exc, cls, settings, flag)) from None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players as spelled (their names in the rows)."""
+        return tuple(spec.spelling for spec in self.strategies)
+
+    def check(self) -> None:
+        """What it names loads, before anything is written: each player (a user's module
+        imported), the parameters, each pairing's run and the core."""
+        for spec in self.strategies:
+            make_strategy(spec)
         for job in self.jobs():
-            job.config.validate()
             engine_for(job.config)  # e.g. the core is not installed
 
-    def lineups(self) -> list[tuple[str, ...]]:
+    def lineups(self) -> list[tuple[PlayerSpec, ...]]:
         return lineups(self.strategies, self.players)
 
     def jobs(self) -> list[Job]:
@@ -94,25 +138,28 @@ class Ladder:
         keys: set[str] = set()
         out = []
         for lineup in self.lineups():
-            key = "-vs-".join(_safe(name) for name in lineup)
+            key = "-vs-".join(_safe(spec.spelling) for spec in lineup)
             while key in keys:  # two spellings that sanitise alike
                 key += "_"
             keys.add(key)
-            out.append(Job(key, RunConfig(
+            out.append(Job(key, RunConfig.checked(
                 players=self.players, games=self.games, seed=self.seed, strategies=lineup,
                 rotate_seats=True, components=self.components, chunk_size=self.chunk_size,
                 strategy_params=self.strategy_params)))
         return out
 
+    def record(self) -> dict[str, Any]:
+        """The manifest's ``ladder``: players as spelled."""
+        return self.model_dump(mode="json")
+
     def identity(self, components_digest: str) -> dict[str, Any]:
         """What must match for --resume to continue a ladder."""
-        identity: dict[str, Any] = json.loads(json.dumps(
-            {**asdict(self), "components": None, "components_digest": components_digest,
-             "pairings": [[job.key, *job.config.strategies] for job in self.jobs()]}))
-        return identity
+        return {**self.record(), "components": None, "components_digest": components_digest,
+                "pairings": [[job.key, *(s.spelling for s in job.config.strategies)]
+                             for job in self.jobs()]}
 
 
-def lineups(strategies: tuple[str, ...], players: int) -> list[tuple[str, ...]]:
+def lineups(strategies: tuple[PlayerSpec, ...], players: int) -> list[tuple[PlayerSpec, ...]]:
     """The balanced line-ups: every N distinct strategies, or with fewer strategies than
     seats, every N-seat line-up holding each of them at least once (list order kept)."""
     if len(strategies) >= players:
@@ -127,9 +174,8 @@ def _safe(name: str) -> str:
 
 
 def from_manifest(manifest: dict[str, Any]) -> Ladder:
-    raw = dict(manifest["ladder"])
-    raw["strategies"] = tuple(raw["strategies"])
-    return Ladder(**raw)
+    """The ladder a manifest holds (checked when the manifest was read)."""
+    return Ladder.model_validate(manifest["ladder"])
 
 
 # -- the ladder folder -------------------------------------------------------------------
@@ -138,7 +184,7 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
     """Create or reopen a ladder folder; returns its manifest. Never overwrites a ladder
     without --force, and --resume refuses another ladder."""
 
-    ladder.validate()
+    ladder.check()
     components = load_components(ladder.components)
     digest = components.digest
     identity = ladder.identity(digest)
@@ -155,9 +201,10 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
         manifest["command"] = " ".join(sys.argv)
         write_ladder_manifest(root, manifest)
         return manifest
-    manifest = {"ladder": json.loads(json.dumps(asdict(ladder))), "identity": identity,
+    manifest = {"ladder": ladder.record(), "identity": identity,
                 "components_digest": digest, "components_default": components.is_default,
-                "pairings": [{"key": job.key, "lineup": list(job.config.strategies),
+                "pairings": [{"key": job.key,
+                              "lineup": [s.spelling for s in job.config.strategies],
                               "run": str(Path(CELLS) / job.key)} for job in ladder.jobs()],
                 "versions": versions(), "wall_seconds": 0.0, "command": " ".join(sys.argv)}
     if weights:
@@ -166,40 +213,34 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
     return manifest
 
 
+Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=1000)]
+
+
+class Pairing(BaseModel):
+    """One pairing of a ladder manifest: a run folder under cells/ and its line-up."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    key: Key
+    lineup: Annotated[list[str], Field(min_length=2, max_length=4)]
+    run: str
+
+
+class LadderManifest(BaseModel):
+    """A ladder manifest as ``open_folder`` writes it (its other keys kept as they are)."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+    ladder: Ladder
+    pairings: list[Pairing]
+
+
 def _check_ladder_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     """A ladder manifest's settings and pairings checked against their schema (one line
     naming the key): each pairing a run folder under cells/ with its line-up."""
-    from typing import Annotated
-
-    from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-    Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=1000)]
-
-    class Settings(BaseModel):  # manifest["ladder"]: a Ladder
-        model_config = ConfigDict(strict=True, extra="forbid")
-        players: Annotated[int, Field(ge=2, le=4)]
-        strategies: list[str]
-        games: Annotated[int, Field(ge=1)]
-        seed: Annotated[int, Field(ge=0)]
-        chunk_size: Annotated[int, Field(ge=1)]
-        strategy_params: str | None
-        components: str | None
-
-    class Pairing(BaseModel):
-        model_config = ConfigDict(strict=True, extra="forbid")
-        key: Key
-        lineup: Annotated[list[str], Field(min_length=2, max_length=4)]
-        run: str
-
-    class Manifest(BaseModel):
-        model_config = ConfigDict(strict=True, extra="allow")
-        ladder: Settings
-        pairings: list[Pairing]
-
     try:
-        Manifest.model_validate_json(json.dumps(manifest))
+        LadderManifest.model_validate_json(json.dumps(manifest))
     except ValidationError as exc:
-        raise CdsimError(f"{path}: {problem(exc, Manifest, manifest)}") from None
+        line = problem_line(exc, LadderManifest, manifest).replace("--", "")
+        raise CdsimError(f"{path}: {line}") from None
     for pairing in manifest["pairings"]:
         if set(pairing["key"]) == {"."} or pairing["run"] != f"{CELLS}/{pairing['key']}":
             raise CdsimError(f"{path}: pairings: bad key or run {pairing['key']!r}")
@@ -245,5 +286,5 @@ def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resum
     return manifest
 
 
-__all__ = ["LADDER", "LADDER_MANIFEST", "Ladder", "from_manifest", "lineups", "open_folder",
-           "read_ladder_manifest", "run"]
+__all__ = ["LADDER", "LADDER_MANIFEST", "Ladder", "LadderManifest", "Pairing", "from_manifest",
+           "lineups", "open_folder", "read_ladder_manifest", "run"]

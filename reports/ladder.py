@@ -54,6 +54,7 @@ from reports.tables import CARDS_PER_GAME
 ELO = 400 / math.log(10)  # natural-log strength -> Elo points
 PRIOR_GAMES = 2.0  # virtual games per player against strength 1: half won, half lost
 RESAMPLES = 200
+MAX_RESAMPLES = 10_000  # each resample refits every rating: more would run for hours
 IntArray = NDArray[np.int64]
 
 
@@ -251,9 +252,16 @@ class LadderResult:
         return sorted(range(len(self.names)), key=lambda i: (-self.rating[i], i))
 
 
+def check_resamples(resamples: int) -> int:
+    """A bootstrap this machine finishes: 10 to MAX_RESAMPLES resamples, or one line."""
+    if not 10 <= resamples <= MAX_RESAMPLES:
+        raise CdsimError(f"--resamples must be between 10 and {MAX_RESAMPLES:,}, got "
+                         f"{str(resamples)[:40]}")
+    return resamples
+
+
 def analyse(root: Path, resamples: int = RESAMPLES) -> LadderResult:
-    if resamples < 10:
-        raise CdsimError(f"--resamples must be at least 10, got {resamples}")
+    check_resamples(resamples)
     manifest = read_ladder_manifest(root)
     ladder = from_manifest(manifest)
     missing = [p["key"] for p in manifest["pairings"] if not RunFolder(run_folder(root, p["key"])).complete()]
@@ -261,7 +269,7 @@ def analyse(root: Path, resamples: int = RESAMPLES) -> LadderResult:
         raise CdsimError(f"{root}: {len(missing)} pairings are unfinished ({', '.join(missing[:3])}"
                          f"{', ...' if len(missing) > 3 else ''}); continue with cdsim ladder "
                          f"--out {root} --resume")
-    names = ladder.strategies
+    names = ladder.names
     k = len(names)
     games = load(root, names, manifest["pairings"])
     anchor = names.index("random") if "random" in names else None
@@ -604,6 +612,7 @@ def write(root: Path, out: Path | None = None, resamples: int = RESAMPLES
     return page, result
 
 
-__all__ = ["ELO", "PRIOR_GAMES", "LadderResult", "analyse", "as_json", "bootstrap_fits",
-           "bradley_terry", "elo", "fit_stages", "format_text", "head_to_head", "plackett_luce",
-           "stages", "sweeps", "win_matrix", "write"]
+__all__ = ["ELO", "MAX_RESAMPLES", "PRIOR_GAMES", "LadderResult", "analyse", "as_json",
+           "bootstrap_fits", "bradley_terry", "check_resamples", "elo", "fit_stages",
+           "format_text", "head_to_head", "plackett_luce", "stages", "sweeps", "win_matrix",
+           "write"]

@@ -68,6 +68,7 @@ def test_unreadable_toml_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     ('[[tile]]\ncell = [0, 0]\nedges = ["G"]', "edges must be 4 codes"),
     ('[[tile]]\ncell = [0, 0]\nedges = "V G G G"\nchimneys = 300', "chimneys must be between 0 and 9"),
     ("[supply]\ncoins = 10000", "supply coins must be between 0 and 500"),
+    ('[[tile]]\ncell = [0, 0]\nedges = "G G G G"\nscore = 5', "tile 1: unknown key 'score'"),
 ])
 def test_bad_position_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                             capsys: pytest.CaptureFixture[str], body: str, expect: str) -> None:
@@ -246,6 +247,11 @@ CORRUPTIONS = {
     "null final_vp": (lambda r: pl.read_parquet(_part(r, 0)).with_columns(
         final_vp=pl.when(pl.col("seat") == 0).then(None).otherwise(pl.col("final_vp")))
         .write_parquet(_part(r, 0)), "null"),
+    # chunk 0's games again under chunk 1's ids: the same deals would count twice
+    "overlapping games": (lambda r: pl.read_parquet(_part(r, 0)).with_columns(pl.col("game") + 4)
+                          .write_parquet(_part(r, 1)), "not the one their game id deals"),
+    "a seat twice": (lambda r: pl.read_parquet(_part(r, 1)).with_columns(seat=pl.lit(0, pl.Int64))
+                     .write_parquet(_part(r, 1)), "a seat twice"),
 }
 
 
@@ -413,3 +419,168 @@ def test_a_stop_during_simulate_keeps_chunks_and_stops_the_workers(tmp_path: Pat
         alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
                  and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]]
     assert not alive, f"workers outlived the driver: {alive}"
+
+
+# -- the fuzz's leftovers (issue 32 item 7) ---------------------------------------------------
+
+def _digests(run: Path) -> dict[str, str]:
+    import hashlib
+
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted((run / "games").glob("*"))}
+
+
+FULL_DISK = [*RUN[:3], "16", *RUN[4:]]  # 16 games: 4 chunks of 4
+
+
+def test_a_full_disk_mid_run_keeps_the_finished_parts_and_resume_continues(
+        finished_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    whole = tmp_path / "whole"
+    assert run_main(["simulate", "--out", str(whole), *FULL_DISK], monkeypatch, capsys)[0] == 0
+    written = pl.DataFrame.write_parquet
+
+    def fills_up(self: pl.DataFrame, path: Path, *args: object, **kwargs: object) -> None:
+        if len(list(Path(path).parent.glob("part-*.parquet"))) >= 2:  # as polars says it:
+            Path(path).write_bytes(b"PAR1 cut short")  # half a file, then its own error
+            raise pl.exceptions.ComputeError("parquet: File out of specification: underlying "
+                                             "IO error: No space left on device (os error 28)")
+        written(self, path, *args, **kwargs)
+
+    run = tmp_path / "run"
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", fills_up)
+    for extra in ([], ["--resume"]):  # the disk is still full when resumed
+        err = refused(["simulate", "--out", str(run), *FULL_DISK, *extra], monkeypatch, capsys,
+                      "No space left on device", "finished chunks are kept, --resume continues")
+        assert "part-00002.parquet" in err or "part-00003.parquet" in err
+        finished = json.loads((run / "manifest.json").read_text())["finished"]
+        assert len(finished) == 2 and _digests(run) == {
+            name: digest for name, digest in _digests(whole).items()
+            if int(name[5:10]) in finished}  # intact, and no temporary file left behind
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", written)
+    code, err = run_main(["simulate", "--out", str(run), "--resume", "--jobs", "1"],
+                         monkeypatch, capsys)
+    assert code == 0, err
+    assert _digests(run) == _digests(whole)
+
+
+def test_a_full_tmpfs_is_one_line(tmp_path: Path) -> None:
+    """The same on a real full disk: a 300 kB tmpfs in a mount namespace of its own."""
+    if shutil.which("unshare") is None or subprocess.run(
+            ["unshare", "-m", "true"], capture_output=True, check=False).returncode:
+        pytest.skip("no mount namespace here (unshare -m needs the privilege)")
+    disk, kept = tmp_path / "disk", tmp_path / "kept"
+    disk.mkdir()
+    script = (f"mount -t tmpfs -o size=300k tmpfs {disk} || exit 77; "
+              f"{sys.executable} -m cdsim simulate --out {disk}/run --players 2 --games 4000 "
+              "--strategies random --chunk-size 100 --jobs 1 -q 2> " + str(tmp_path / "err")
+              + f"; echo $? > {tmp_path / 'code'}; cp -r {disk}/run {kept}")
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True,
+                          check=False, timeout=300)
+    if done.returncode == 77:
+        pytest.skip("cannot mount a tmpfs here")
+    err = (tmp_path / "err").read_text()
+    assert (tmp_path / "code").read_text().strip() == "2", err
+    assert err.startswith("cdsim: error: ") and err.count("\n") == 1, err
+    assert "No space left on device" in err and "Traceback" not in err
+    finished = json.loads((kept / "manifest.json").read_text())["finished"]
+    assert finished and sorted(int(p.stem[5:]) for p in (kept / "games").glob("part-*")) == finished
+    assert not list((kept / "games").glob(".*.tmp"))
+    out = subprocess.run([sys.executable, "-m", "cdsim", "report", str(kept), "--out",
+                          str(tmp_path / "report")], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr  # what was kept reads back whole
+
+
+def test_a_bootstrap_too_large_is_refused_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ladder"
+    refused(["ladder", "--strategies", "random,greedy", "--games", "4", "--out", str(out),
+             "--resamples", "1000000000"], monkeypatch, capsys,
+            "--resamples must be between 10 and 10,000, got 1000000000")
+    assert not out.exists()
+
+
+def test_a_study_manifest_with_a_tolerance_that_is_not_a_number(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from cdsim.study.cells import STUDY_MANIFEST
+
+    folder = tmp_path / "study"
+    folder.mkdir()
+    for key, value, expect in (("tolerance", "0.3", "tolerance must be a number, got '0.3'"),
+                               ("alpha", 2.0, "alpha must be above 0 and below 0.5, got 2.0"),
+                               ("players", [2, "3"], "players.1 must be an integer")):
+        (folder / STUDY_MANIFEST).write_text(json.dumps({"identity": {}, "cells": [],
+                                                         key: value}))
+        refused(["study", "report", str(folder)], monkeypatch, capsys, str(folder), expect)
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "--players", "2", "--start-vp", ",,,"],
+    ["play", "--players", "2", "--start-vp", ""],
+    ["play", "--players", "2", "--start-vp", "8,,9"],
+    ["simulate", "--out", "{tmp}/run", *RUN, "--start-vp", ",,,"],
+    ["simulate", "--out", "{tmp}/run", *RUN, "--start-vp", " "],
+    ["simulate", "--out", "", *RUN],
+    ["simulate", "--out", " ", *RUN],
+    ["ladder", "--strategies", "random,greedy", "--out", ""],
+    ["study", "run", "default", "--out", ""],
+    ["train", "--out", ""],
+])
+def test_blank_or_empty_values_are_refused(args: list[str], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # a blank --out must not write here
+    flag = "--start-vp" if "--start-vp" in args else "--out"
+    refused([a.replace("{tmp}", str(tmp_path)) for a in args], monkeypatch, capsys, flag)
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", ["report", "balance"])
+def test_a_blank_out_for_a_report_is_refused(command: str, finished_run: Path, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    refused([command, str(finished_run), "--out", ""], monkeypatch, capsys, "--out")
+    assert not list(tmp_path.iterdir())
+
+
+def test_resume_refuses_a_part_of_another_run(finished_run: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "other"
+    assert run_main(["simulate", "--out", str(other), *RUN, "--seed", "9"], monkeypatch,
+                    capsys)[0] == 0
+    run = _copy(finished_run, tmp_path)
+    shutil.copy(_part(other, 1), _part(run, 1))  # the same chunk of a run on another seed
+    before = _digests(run)
+    refused(["simulate", "--out", str(run), "--resume"], monkeypatch, capsys,
+            "part-00001.parquet", "a part of another run (seed [9]")
+    assert _digests(run) == before  # nothing replaced, nothing mixed in
+    for command in ("report", "balance"):
+        refused([command, str(run), "--out", str(tmp_path / command)], monkeypatch, capsys,
+                "a part of another run")
+
+
+def test_paths_named_in_help_exist() -> None:
+    """A file of this repository named in any command's --help is there (``cdsim play
+    --help`` named strategies/params.py long after it went)."""
+    import re
+
+    import typer
+
+    from cdsim.cli import app
+
+    def helps(command: object, path: list[str]) -> list[tuple[str, str]]:
+        ctx = command.make_context(" ".join(path), [], resilient_parsing=True)  # type: ignore[attr-defined]
+        found = [(" ".join(path), command.get_help(ctx))]  # type: ignore[attr-defined]
+        for name in getattr(command, "list_commands", lambda _: [])(ctx):
+            found += helps(command.get_command(ctx, name), [*path, name])  # type: ignore[attr-defined]
+        return found
+
+    top = ("cdsim", "strategies", "reports", "scripts", "docs", "tests")
+    pattern = re.compile(rf"\b(?:{'|'.join(top)})/[\w./-]*\w")
+    texts = helps(typer.main.get_command(app), ["cdsim"])
+    named = {(command, m) for command, text in texts for m in pattern.findall(text)}
+    assert ("cdsim train", "strategies/weights/learned-v1.json") in named  # it finds them
+    missing = sorted((command, m) for command, m in named if not (REPO / m).exists())
+    assert not missing, missing

@@ -236,7 +236,7 @@ def test_the_shipped_skill_study_orders_populations_by_strength() -> None:
     table = skill.load_ratings()
     for players in spec.players:  # every skilled population has a rating on its ladder
         for pop in spec.populations[1:]:
-            names = tuple(dict.fromkeys(n for x in pop.lineups(players) for n in x))
+            names = tuple(dict.fromkeys(n.spelling for x in pop.lineups(players) for n in x))
             assert skill.population_rating(table[str(players)], names) is not None, pop.name
 
 

@@ -199,11 +199,11 @@ def test_balanced_populations_play_every_subset_in_every_rotation(tmp_path: Path
     spec = st.load_study(study_file(tmp_path, text))
     cells = {(c.players, c.population.name): c for c in spec.cells}
     assert len(cells[(2, "mix")].lineups) == 6 and len(cells[(3, "mix")].lineups) == 4
-    assert cells[(4, "mix")].lineups == (("greedy", "villa", "landscape", "bread"),)
+    assert st.spelled(cells[(4, "mix")].lineups) == [["greedy", "villa", "landscape", "bread"]]
     assert cells[(2, "mix")].deal == 12  # 6 line-ups x 2 rotations of each deal
-    assert cells[(2, "pairs")].lineups == (("greedy", "villa"), ("bread", "greedy"))
-    assert cells[(3, "pairs")].lineups == (("villa", "villa", "bread"),)
-    assert cells[(2, "random")].lineups == (("random", "random"),)
+    assert st.spelled(cells[(2, "pairs")].lineups) == [["greedy", "villa"], ["bread", "greedy"]]
+    assert st.spelled(cells[(3, "pairs")].lineups) == [["villa", "villa", "bread"]]
+    assert st.spelled(cells[(2, "random")].lineups) == [["random", "random"]]
     assert not cells[(2, "mix")].population.floor and cells[(2, "random")].population.floor
     jobs = spec.stage_jobs(cells[(2, "mix")], 0)
     assert len({j.key for j in jobs}) == 6 and all(j.config.rotate_seats for j in jobs)

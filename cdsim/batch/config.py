@@ -1,5 +1,8 @@
-"""A run's configuration: what determines its rows, the chunk plan, and the limits a run
-must fit in (checked before anything is written).
+"""A run's configuration, declared once (``RunConfig``, a pydantic model): what determines
+its rows, the chunk plan, and the limits a run must fit in. The same model reads the
+flags of ``cdsim simulate``, a run file (``--config``) and a run manifest's ``config``,
+and writes the manifest; a problem is one line naming the flag, the file's key or the
+manifest's key (``problem_line``).
 
 Reproducibility contract: game ``g`` of a run with seed ``S`` deals setup ``g // N``
 (with --rotate-seats, N = players; else setup = g) from the core's seed ``(S, setup)``
@@ -10,15 +13,29 @@ kill-and-resume history (only the driver writes: cdsim.batch.folder).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from cdsim import core
-from cdsim.errors import CdsimError
-from cdsim.players.registry import BUILTIN
+from cdsim.errors import CdsimError, user_text
+from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
+from cdsim.schema import problem
 
 # What one run may ask for: its rows (games x players, about 300 bytes each on disk) and
 # its chunk list (held in memory and in the manifest) must fit this machine.
@@ -42,70 +59,226 @@ def _cut(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-@dataclass(frozen=True)
-class RunConfig:
+# -- the value types a record holds -----------------------------------------------------
+
+def integers(text: str) -> tuple[int, ...]:
+    """``"8,9,10"`` -> (8, 9, 10); a blank, an empty item or a non-integer is refused."""
+    items = [x.strip() for x in text.split(",")]
+    try:
+        if all(items):
+            return tuple(int(x) for x in items)
+    except ValueError:
+        pass
+    raise ValueError(f"must be comma-separated integers, got {user_text(text, repr, 60)}")
+
+
+def _names(value: Any) -> Any:
+    """Strategy names as flags and run files give them: ``"a,b"`` or a list of names."""
+    if isinstance(value, str):
+        items = tuple(x.strip() for x in value.split(","))
+        if not all(items):
+            raise ValueError(f"names an empty strategy: {user_text(value, repr, 60)}")
+        return items
+    return tuple(value) if isinstance(value, list) else value
+
+
+# A validator's problem: a ValueError says what follows the key ("must be 2, 3 or 4, got
+# 5"); a CdsimError is a sentence of its own ("unknown strategy 'x' ..."), which
+# ``problem_line`` puts after the key and a colon.
+sentence = CdsimError
+
+
+def _player(value: Any) -> PlayerSpec:
+    if isinstance(value, PlayerSpec):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"must name strategies, got {user_text(value, repr, 60)}")
+    return PlayerSpec.parse(value)  # CdsimError: its own sentence
+
+
+# A player as records hold it: parsed once into a PlayerSpec, written as the user spelled it.
+Player = Annotated[PlayerSpec, PlainValidator(_player),
+                   PlainSerializer(lambda spec: spec.spelling, return_type=str)]
+Players = Annotated[tuple[Player, ...], BeforeValidator(_names)]
+
+
+def _vector(value: Any) -> Any:
+    if isinstance(value, str):
+        return integers(value)
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _players(value: int) -> int:
+    if value not in (2, 3, 4):
+        raise ValueError(f"must be 2, 3 or 4, got {_cut(value)}")
+    return value
+
+
+def _seed(value: int) -> int:
+    if not 0 <= value < 2**63:  # the rows' seed column is a 64-bit integer
+        raise ValueError(f"must be between 0 and 2**63 - 1, got {_cut(value)}")
+    return value
+
+
+def between(low: int, high: int, why: str = "") -> AfterValidator:
+    def check(value: int) -> int:
+        if not low <= value <= high:
+            raise ValueError(f"must be between {low:,} and {high:,}{why}, got {_cut(value)}")
+        return value
+
+    return AfterValidator(check)
+
+
+PlayerCount = Annotated[int, AfterValidator(_players)]
+Seed = Annotated[int, AfterValidator(_seed)]
+
+
+def _params(value: str | None) -> str | None:
+    try:
+        parse_params(value)  # each strategy.param=value checked
+    except CdsimError as exc:
+        raise sentence(str(exc).removeprefix("--strategy-params: ")) from None
+    return value
+
+
+StrategyParams = Annotated[str | None, AfterValidator(_params)]
+
+
+# -- the run's configuration ------------------------------------------------------------
+
+class RunConfig(BaseModel):
     """Everything that determines a run's rows (written whole into the manifest)."""
 
-    players: int
-    games: int
-    seed: int
-    strategies: tuple[str, ...] = ()  # one per seat
-    strategy_pool: tuple[str, ...] = ()  # or a pool sampled per game
-    start_vp: tuple[int, ...] = ()
+    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
+
+    players: PlayerCount
+    games: Annotated[int, between(1, MAX_GAMES, " (a run's rows must fit this machine's "
+                                                 "memory and disk)")]
+    seed: Seed
+    strategies: Players = ()  # one per seat
+    strategy_pool: Players = ()  # or a pool sampled per game
+    start_vp: Annotated[tuple[int, ...], BeforeValidator(_vector)] = ()
     rotate_seats: bool = False
     components: str | None = None
-    chunk_size: int = 250
-    strategy_params: str | None = None
-    components_digest: str = field(default="", compare=False)
+    chunk_size: Annotated[int, between(1, MAX_CHUNK_SIZE)] = 250
+    strategy_params: StrategyParams = None
+    components_digest: str = ""
     # a user strategy's time limit per decision (s; 0: none): recorded, not the run's
     # identity (--resume may change it); the process's --decision-timeout by default
-    decision_timeout: float = field(default_factory=decision_timeout, compare=False)
+    decision_timeout: float = Field(default_factory=decision_timeout)
 
-    def validate(self) -> None:
-        if self.players not in (2, 3, 4):
-            raise CdsimError(f"--players must be 2, 3 or 4, got {_cut(self.players)}")
-        if not 1 <= self.games <= MAX_GAMES:
-            raise CdsimError(f"--games must be between 1 and {MAX_GAMES:,} (a run's rows must "
-                             f"fit this machine's memory and disk), got {_cut(self.games)}")
-        if not 0 <= self.seed < 2**63:  # the rows' seed column is a 64-bit integer
-            raise CdsimError(f"--seed must be between 0 and 2**63 - 1, got {_cut(self.seed)}")
-        if not 1 <= self.chunk_size <= MAX_CHUNK_SIZE:
-            raise CdsimError(f"--chunk-size must be between 1 and {MAX_CHUNK_SIZE:,}, "
-                             f"got {_cut(self.chunk_size)}")
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_seats(cls, data: Any, info: ValidationInfo) -> Any:
+        """From flags and run files, one strategy name fills every seat (as in `cdsim
+        play`); a manifest holds one per seat."""
+        if info.context and info.context.get("fill_seats") and isinstance(data, dict):
+            try:
+                names, players = _names(data.get("strategies", ())), data.get("players")
+            except ValueError:  # said by the field's own check
+                return data
+            if isinstance(names, tuple) and len(names) == 1 and isinstance(players, int) \
+                    and not isinstance(players, bool) and 0 < players <= 4:
+                data = {**data, "strategies": names * players}
+        return data
+
+    @field_validator("strategies")
+    @classmethod
+    def _one_per_seat(cls, value: tuple[PlayerSpec, ...], info: ValidationInfo
+                      ) -> tuple[PlayerSpec, ...]:
+        players = info.data.get("players")
+        if value and players is not None and len(value) != players:
+            raise ValueError(f"names {len(value)} strategies for {players} players (one per "
+                             "seat)")
+        return value
+
+    @field_validator("start_vp")
+    @classmethod
+    def _start_vp(cls, value: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
+        players = info.data.get("players")
+        if value and players is not None and len(value) != players:
+            raise ValueError(f"needs {players} values (one per seat), got {len(value)}")
+        for vp in value:
+            if abs(vp) > MAX_START_VP:
+                raise ValueError(f"values must be integers between -{MAX_START_VP:,} and "
+                                 f"{MAX_START_VP:,}, got {_cut(vp)}")
+        return value
+
+    @model_validator(mode="after")
+    def _whole(self) -> RunConfig:
+        if not self.strategies and not self.strategy_pool:
+            raise sentence("give the players: --strategies (one per seat, or one name for "
+                           "all) or --strategy-pool")
+        if self.strategies and self.strategy_pool:
+            raise sentence("give --strategies (one per seat) or --strategy-pool, not both")
         chunks = -(-self.games // self.chunk_size)
         if chunks > MAX_CHUNKS:
-            raise CdsimError(f"--games {self.games} in chunks of {self.chunk_size} makes "
-                             f"{chunks:,} chunks, at most {MAX_CHUNKS:,}: raise --chunk-size")
-        if self.start_vp and len(self.start_vp) != self.players:
-            raise CdsimError(f"--start-vp needs {self.players} values (one per seat), "
-                             f"got {len(self.start_vp)}")
-        for vp in self.start_vp:
-            if isinstance(vp, bool) or not isinstance(vp, int) or abs(vp) > MAX_START_VP:
-                raise CdsimError(f"--start-vp values must be integers between -{MAX_START_VP:,} "
-                                 f"and {MAX_START_VP:,}, got {_cut(vp)}")
-        if not self.strategies and not self.strategy_pool:
-            raise CdsimError("give the players: --strategies (one per seat, or one name for "
-                             "all) or --strategy-pool")
-        if self.strategies and self.strategy_pool:
-            raise CdsimError("give --strategies (one per seat) or --strategy-pool, not both")
-        if self.strategies and len(self.strategies) != self.players:
-            raise CdsimError(f"--strategies names {len(self.strategies)} strategies for "
-                             f"{self.players} players (one per seat)")
-        check_decision_timeout(self.decision_timeout)
+            raise sentence(f"--games {self.games} in chunks of {self.chunk_size} makes "
+                           f"{chunks:,} chunks, at most {MAX_CHUNKS:,}: raise --chunk-size")
         if self.rotate_seats and self.games % self.players:
-            raise CdsimError(f"--rotate-seats plays every setup in all {self.players} seat "
-                             f"rotations: --games must be a multiple of {self.players}")
+            raise sentence(f"--rotate-seats plays every setup in all {self.players} seat "
+                           f"rotations: --games must be a multiple of {self.players}")
+        check_decision_timeout(self.decision_timeout)
+        return self
+
+    @classmethod
+    def checked(cls, **values: Any) -> RunConfig:
+        """A run a study or ladder plans, or one line naming the setting as a flag."""
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            raise CdsimError(problem_line(exc, cls, values, flag)) from None
+
+    @property
+    def lineup(self) -> tuple[PlayerSpec, ...]:
+        """Every player of the run: the seats' or the pool's."""
+        return self.strategies or self.strategy_pool
+
+    def record(self) -> dict[str, Any]:
+        """The manifest's ``config``: players as spelled."""
+        return self.model_dump(mode="json")
 
     def identity(self) -> dict[str, Any]:
         """What must match for --resume to continue a run."""
-        d = asdict(self)
-        d.pop("components")  # the path may move; the digest is what matters
-        d.pop("decision_timeout")  # how long a strategy may think, not what it plays
-        return d
+        # the path may move (the digest is what matters); the time limit is how long a
+        # strategy may think, not what it plays
+        return self.model_dump(mode="json", exclude={"components", "decision_timeout"})
 
 
-def lineup_for(config: RunConfig, game: int) -> tuple[int, list[str]]:
-    """(setup id, strategy names by seat) of one game of the run."""
+# What a run file (``cdsim simulate --config``) may hold: the settings a user gives.
+RUN_FILE_KEYS = frozenset(RunConfig.model_fields) - {"components_digest", "decision_timeout"} \
+    | {"out"}
+
+
+# -- one line per problem -----------------------------------------------------------------
+
+def problem_line(exc: ValidationError, model: type[BaseModel], data: Any,
+                 name: Callable[[str], str] = str) -> str:
+    """The first problem of a record's validation on one line, the key named by ``name``
+    (the flag, the file's key, the manifest's): ``--games must be between ...``, ``--strategies:
+    unknown strategy ...``; a problem of the whole record as it is said."""
+    err = exc.errors()[0]
+    key = ".".join(str(x) for x in err["loc"] if isinstance(x, str))
+    if err["type"] == "value_error":
+        said = err["ctx"]["error"]
+        if isinstance(said, CdsimError):
+            return f"{name(key)}: {said}" if key else str(said)
+        return f"{name(key)} {said}"
+    line = problem(exc, model, data)  # "key must be ...": pydantic's own checks, in words
+    return name(key) + line[len(key):] if key and line.startswith(key) else line
+
+
+def flag(key: str) -> str:
+    return "--" + key.replace("_", "-")
+
+
+def config_from_manifest(manifest: dict[str, Any]) -> RunConfig:
+    """A run manifest's ``config`` (checked when its manifest was read)."""
+    return RunConfig.model_validate(manifest["config"])
+
+
+def lineup_for(config: RunConfig, game: int) -> tuple[int, list[PlayerSpec]]:
+    """(setup id, players by seat) of one game of the run."""
     n = config.players
     setup = game // n if config.rotate_seats else game
     if config.strategy_pool:
@@ -125,7 +298,7 @@ def replay_command(config: RunConfig, game: int) -> str:
     """The `cdsim play` command that replays one game of a run."""
     setup, names = lineup_for(config, game)
     parts = ["cdsim play", f"--players {config.players}", f"--seed {config.seed}",
-             f"--setup {setup}", f"--strategies {','.join(names)}"]
+             f"--setup {setup}", f"--strategies {','.join(s.spelling for s in names)}"]
     if config.start_vp:
         parts.append(f"--start-vp {','.join(map(str, config.start_vp))}")
     if config.strategy_params:
@@ -140,14 +313,6 @@ def chunk_plan(config: RunConfig) -> list[tuple[int, int]]:
     return [(i, min(i + k, config.games)) for i in range(0, config.games, k)]
 
 
-def config_from_manifest(manifest: dict[str, Any]) -> RunConfig:
-    raw = dict(manifest["config"])
-    for key in ("strategies", "strategy_pool", "start_vp"):
-        raw[key] = tuple(raw[key])
-    return RunConfig(**raw)
-
-
-
 def engine_for(config: RunConfig) -> str:
     """How a run plays on the core: ``rust`` (the core alone, a chunk at a time) when every
     seat is a built-in player; ``table`` (a game at a time, the Python rules beside the
@@ -157,10 +322,27 @@ def engine_for(config: RunConfig) -> str:
     if not core.available():
         raise CdsimError("the compiled core (cdsim._core) is not installed: run `make "
                          "install` (it builds it with the Rust toolchain)")
-    names = config.strategies or config.strategy_pool
-    return "rust" if all(n.partition("@")[0] in BUILTIN for n in names) else "table"
+    return "rust" if all(spec.builtin for spec in config.lineup) else "table"
 
 
-__all__ = ["MAX_CHUNKS", "MAX_CHUNK_SIZE", "MAX_GAMES", "MAX_JOBS", "MAX_START_VP", "RunConfig",
-           "check_jobs", "chunk_plan", "config_from_manifest", "engine_for", "lineup_for",
-           "replay_command"]
+__all__ = [
+    "MAX_CHUNKS",
+    "MAX_CHUNK_SIZE",
+    "MAX_GAMES",
+    "MAX_JOBS",
+    "MAX_START_VP",
+    "RUN_FILE_KEYS",
+    "Player",
+    "Players",
+    "RunConfig",
+    "check_jobs",
+    "chunk_plan",
+    "config_from_manifest",
+    "engine_for",
+    "flag",
+    "integers",
+    "lineup_for",
+    "problem_line",
+    "replay_command",
+    "sentence",
+]

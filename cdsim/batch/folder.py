@@ -10,8 +10,9 @@ cell or pairing. What they share is here, once:
   never overwriting without ``--force``. A folder stopped before its manifest was written
   holds nothing and starts again, with or without ``--resume``;
 - **manifests** written atomically and read back checked against their schema;
-- for runs, **parts**: written atomically by the driver only, then recorded in the
-  manifest (a kill between the two only replays the chunk).
+- for runs, **parts**: written atomically by the driver only, read back, then recorded in
+  the manifest (a kill or a full disk between the two only replays the chunk); a part is
+  checked to hold its chunk's games of this run before it is read or resumed.
 """
 
 from __future__ import annotations
@@ -23,20 +24,27 @@ import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
-from functools import cache
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cdsim import __version__
-from cdsim.batch.config import RunConfig, chunk_plan, config_from_manifest, engine_for
-from cdsim.errors import CdsimError
-from cdsim.players.weights import weights_record
+from cdsim.batch.config import (
+    RunConfig,
+    chunk_plan,
+    config_from_manifest,
+    engine_for,
+    problem_line,
+)
+from cdsim.errors import CdsimError, user_text
+from cdsim.players.registry import reads_scores as ask_reads_scores
+from cdsim.players.registry import weights_record
 from cdsim.rules.components import load_components
-from cdsim.rules.records import digest_rows
-from cdsim.schema import problem
+from cdsim.rules.game import DEFAULT_START_VP
+from cdsim.rules.records import SEAT_FIELDS, digest_rows
 
 MANIFEST = "manifest.json"
 PARTS = "games"
@@ -193,24 +201,32 @@ class RunFolder:
     def part(self, index: int) -> Path:
         return self.path / PARTS / f"part-{index:05d}.parquet"
 
-    def check_parts(self, finished: list[int]) -> None:
-        """Every finished chunk's part is there and readable, or one line."""
-        for i in finished:
-            part_schema(self.part(i))
+    def check_parts(self, manifest: dict[str, Any]) -> None:
+        """Every finished chunk's part is there and holds that chunk's games of this run,
+        or one line."""
+        for i in manifest["finished"]:
+            check_part(self.part(i), i, manifest["chunks"][i], manifest["config"])
 
     def save_chunk(self, manifest: dict[str, Any], index: int, frame: Any,
                    seconds: float) -> None:
         """The driver's side of one finished chunk (a polars DataFrame of its rows): the
-        part is written atomically, then the manifest records it. ``seconds``: the wall
-        time to add to the run's."""
+        part is written atomically and read back, then the manifest records it. ``seconds``:
+        the wall time to add to the run's. A part or manifest that cannot be written (a
+        full disk) is one line; what was finished before stays recorded."""
+        kept = "finished chunks are kept, --resume continues"
         try:
-            atomic_write(self.part(index), frame.write_parquet)
-        except OSError as exc:
-            raise CdsimError(f"{self.part(index)}: cannot write: {exc.strerror or exc}; "
-                             "finished chunks are kept, --resume continues") from None
-        manifest["finished"] = sorted([*manifest["finished"], index])
+            atomic_write(self.part(index), lambda tmp: _write_part(frame, tmp))
+        except Exception as exc:  # polars says a full disk in words of its own
+            raise CdsimError(f"{self.part(index)}: cannot write: {_reason(exc)}; "
+                             f"{kept}") from None
+        finished = sorted([*manifest["finished"], index])
+        try:
+            self.write(manifest | {"finished": finished, "wall_seconds":
+                                   round(manifest["wall_seconds"] + seconds, 3)})
+        except CdsimError as exc:
+            raise CdsimError(f"{exc}; {kept}") from None
+        manifest["finished"] = finished
         manifest["wall_seconds"] = round(manifest["wall_seconds"] + seconds, 3)
-        self.write(manifest)
 
     def games_done(self) -> int:
         """Games in its finished chunks (0 before its manifest exists)."""
@@ -242,30 +258,33 @@ class RunFolder:
 
     def prepare(self, config: RunConfig, resume: bool, force: bool) -> dict[str, Any]:
         """Claim this run folder for ``config`` (new, resumed, or forced over) and return
-        its manifest. --resume refuses another configuration or other learned weights."""
-        config.validate()
+        its manifest. --resume refuses another configuration, other learned weights, or a
+        finished part that is not this run's."""
         engine_for(config)  # a player the core cannot play: refused before any manifest
         components = load_components(config.components)
         digest = components.digest
-        config = RunConfig(**{**asdict(config), "components_digest": digest})
-        weights = weights_record(config.strategies or config.strategy_pool, digest)
+        config = config.model_copy(update={"components_digest": digest})
+        weights = weights_record(config.lineup, digest)
+        # read at play time (a user's strategy is made to ask it): reports need no user code
+        reads = ask_reads_scores(config.lineup)
         if self.claim(resume, force):
             manifest = self.read()
-            if manifest["config_identity"] != _jsonable(config.identity()):
+            if manifest["config_identity"] != config.identity():
                 raise CdsimError(f"{self.path}: its manifest was made with another "
                                  "configuration; use a new --out, or --force to start over")
             if manifest.get("weights", {}) != weights:
                 raise CdsimError(f"{self.path}: the learned player's weights changed since "
                                  "this run began; use a new --out, or --force to start over")
-            self.check_parts(manifest["finished"])
+            self.check_parts(manifest)
             manifest["config"]["decision_timeout"] = config.decision_timeout  # this command's
+            manifest.setdefault("reads_scores", reads)  # a run begun before it was recorded
             return manifest
         manifest = {
-            "config": _jsonable(asdict(config)), "config_identity": _jsonable(config.identity()),
+            "config": config.record(), "config_identity": config.identity(),
             "seed": config.seed, "versions": versions(), "components_digest": digest,
             "components_default": components.is_default,
             "chunks": chunk_plan(config), "finished": [], "wall_seconds": 0.0,
-            "command": " ".join(sys.argv),
+            "command": " ".join(sys.argv), "reads_scores": reads,
         }
         if weights:  # which weights the learned player played with (cdsim.train)
             manifest["weights"] = weights
@@ -285,12 +304,36 @@ def check_out(folder: Path, flag: str = "--out") -> Path:
 
 
 def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
-    """Write through a temporary file, fsync, rename: a reader never sees half a file."""
+    """Write through a temporary file, fsync, rename: a reader never sees half a file, and a
+    write that fails (a full disk) leaves no temporary file behind."""
     tmp = path.with_name(f".{path.name}.tmp")
-    write(tmp)
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write_part(frame: Any, path: Path) -> None:
+    """A chunk's rows as Parquet, read back: a write cut short must not pass for a part."""
+    import polars as pl
+
+    frame.write_parquet(path)
+    if pl.scan_parquet(path).select(pl.len()).collect().item() != frame.height:
+        raise OSError(f"{path.name} reads back other than written")
+
+
+def _reason(exc: Exception) -> str:
+    """Why a write failed, in one short line."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = str(exc)
+    if "os error 28" in text or "No space left" in text:
+        return "No space left on device"
+    return user_text(text.splitlines()[0] if text else type(exc).__name__, str, 200)
 
 
 def write_json(folder: Path, name: str, data: dict[str, Any]) -> None:
@@ -311,56 +354,28 @@ def versions() -> dict[str, str]:
             "numpy": np.__version__, "polars": polars.__version__, "joblib": joblib.__version__}
 
 
-def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value))
+class RunManifest(BaseModel):
+    """A run's manifest as ``RunFolder.prepare`` writes it (the keys every reader needs;
+    others, such as ``versions`` and ``command``, are kept as they are)."""
 
-
-@cache  # built once per process: manifests are read for every run of a study
-def _run_schema() -> Any:
-    """The run manifest's schema, declared once (pydantic, strict: JSON types as written)."""
-    from pydantic import BaseModel, ConfigDict
-
-    class Settings(BaseModel):  # manifest["config"]: a RunConfig
-        model_config = ConfigDict(strict=True, extra="forbid")
-        players: int
-        games: int
-        seed: int
-        strategies: list[str]
-        strategy_pool: list[str]
-        start_vp: list[int]
-        rotate_seats: bool
-        components: str | None
-        chunk_size: int
-        strategy_params: str | None
-        components_digest: str = ""
-        decision_timeout: float = 10.0  # manifests before it: the default
-
-    class Manifest(BaseModel):
-        model_config = ConfigDict(strict=True, extra="allow")
-        config: Settings
-        config_identity: dict[str, Any]
-        chunks: list[tuple[int, int]]
-        finished: list[int]
-        wall_seconds: float
-
-    return Manifest
+    model_config = ConfigDict(strict=True, extra="allow")
+    config: RunConfig
+    config_identity: dict[str, Any]
+    chunks: list[tuple[int, int]]
+    finished: list[int]
+    wall_seconds: float
+    reads_scores: dict[str, bool] | None = None  # manifests before it: the players are asked
 
 
 def check_run_manifest(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     """A run manifest's data, checked against its schema and itself: a whole chunk plan
     for the configuration, each finished chunk listed once; else one line naming the key."""
-    from pydantic import ValidationError
-
-    schema = _run_schema()
     try:
-        model = schema.model_validate_json(json.dumps(data))
+        model = RunManifest.model_validate_json(json.dumps(data))
     except ValidationError as exc:
-        raise CdsimError(f"{path}: not a valid run manifest: {problem(exc, schema, data)}") from None
-    try:
-        config = config_from_manifest(data)
-        config.validate()
-    except CdsimError as exc:
-        raise CdsimError(f"{path}: config: {str(exc).replace('--', '')}") from None
+        line = problem_line(exc, RunManifest, data).replace("--", "")
+        raise CdsimError(f"{path}: not a valid run manifest: {line}") from None
+    config = model.config
     if [tuple(c) for c in model.chunks] != [tuple(c) for c in chunk_plan(config)]:
         raise CdsimError(f"{path}: chunks: not the chunk plan of {config.games} games in chunks "
                          f"of {config.chunk_size}")
@@ -375,6 +390,21 @@ def check_run_manifest(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def reads_scores(manifest: dict[str, Any]) -> dict[str, bool]:
+    """Whether each player of a run reads VP totals (by spelling), as recorded when it was
+    played; for a run made before cdsim recorded it, a built-in player never does and a
+    user's strategy is made to ask it (its module imported, as reports did then)."""
+    recorded = manifest.get("reads_scores")
+    if isinstance(recorded, dict):
+        return {str(k): bool(v) for k, v in recorded.items()}
+    config = config_from_manifest(manifest)
+    try:
+        return ask_reads_scores([*config.strategies, *config.strategy_pool])
+    except CdsimError as exc:
+        raise CdsimError(f"cannot tell whether the players of this run read VP totals: "
+                         f"{exc}") from None
+
+
 def part_schema(path: Path) -> dict[str, Any]:
     """A part file's column types, or one error line if it is missing or corrupt."""
     import polars as pl
@@ -386,8 +416,92 @@ def part_schema(path: Path) -> dict[str, Any]:
                          "delete it and its chunk from manifest.json, then --resume") from None
 
 
+NEEDED = (*SEAT_FIELDS, "game", "setup", "seed", "players", "tiebreak")  # what readers read
+TEXT_COLUMNS = ("strategy",)
+BOOL_COLUMNS = ("won", "tiebreak")  # every other needed column holds integers
+FIX = "delete it and its chunk from manifest.json, then --resume"
+
+
+def _dtype_problem(name: str, dtype: Any) -> str | None:
+    import polars as pl
+
+    if name in TEXT_COLUMNS:
+        return None if dtype == pl.String else "text"
+    if name in BOOL_COLUMNS:
+        return None if dtype == pl.Boolean else "true/false"
+    return None if dtype.is_integer() else "integers"
+
+
+def _part_figures(part: Path, config: dict[str, Any]) -> tuple[Any, ...]:
+    """What ``check_part`` checks, read in one pass over the part (one line if it cannot
+    be read)."""
+    import polars as pl
+
+    players = int(config["players"])
+    start_vp = list(config["start_vp"] or DEFAULT_START_VP[players])
+    game, seat = pl.col("game"), pl.col("seat")
+    dealt = game // players if config["rotate_seats"] else game  # the reproducibility contract
+    try:
+        return tuple(pl.scan_parquet(part).select(
+            pl.len().alias("rows"), game.n_unique().alias("games"), game.min().alias("low"),
+            game.max().alias("high"), pl.struct(game, seat).n_unique().alias("places"),
+            (seat.min() >= 0).and_(seat.max() < players).alias("seats"),
+            (pl.col("setup") != dealt).sum().alias("misdealt"),
+            (pl.col("start_vp") != pl.lit(pl.Series(start_vp)).gather(
+                seat.clip(0, players - 1))).sum().alias("vp"),
+            pl.col("seed").unique().implode().alias("seeds"),
+            pl.col("players").unique().implode().alias("counts"),
+            pl.col("strategy").unique().implode().alias("names"),
+            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")).collect().row(0))
+    except Exception as exc:
+        raise CdsimError(f"{part}: corrupt part file ({type(exc).__name__}); {FIX}") from None
+
+
+def check_part(part: Path, index: int, chunk: tuple[int, int] | list[int],
+               config: dict[str, Any]) -> None:
+    """A finished chunk's part holds its games of this run (``config``: the manifest's) and
+    nothing else: the columns a report reads, with their types and no nulls; the chunk's
+    games first..last-1, each with every seat once and dealt the setup its id says; the
+    run's seed, player count and starting VP; only the run's players, as spelled. A part of
+    another run (copied in, or left by one) or games counted twice are refused, not mixed
+    in."""
+    first, last = chunk
+    players, seed = int(config["players"]), int(config["seed"])
+    schema = part_schema(part)
+    missing = [c for c in NEEDED if c not in schema]
+    if missing:
+        raise CdsimError(f"{part}: not a cdsim games part (missing columns: "
+                         f"{', '.join(missing[:5])})")
+    for name in NEEDED:
+        want = _dtype_problem(name, schema[name])
+        if want:
+            raise CdsimError(f"{part}: column {name!r} holds {schema[name]}, not {want}; {FIX}")
+    rows, games, low, high, places, seats, misdealt, vp, seeds, counts, spelled, nulls = \
+        _part_figures(part, config)
+    want_rows = (last - first) * players
+    if nulls:
+        raise CdsimError(f"{part}: {nulls} empty (null) values in the columns a report reads; {FIX}")
+    if rows != want_rows or games != last - first or low != first or high != last - 1:
+        raise CdsimError(f"{part}: chunk {index} should hold games {first}-{last - 1} x {players} "
+                         f"seats ({want_rows} rows), it holds {rows} rows of {games} games "
+                         f"({low}-{high}); {FIX}")
+    if places != rows or not seats:
+        raise CdsimError(f"{part}: chunk {index} holds a game with a seat twice or a seat "
+                         f"outside 1-{players}; {FIX}")
+    if misdealt:
+        raise CdsimError(f"{part}: chunk {index} holds games whose setup is not the one their "
+                         f"game id deals (games of another chunk or run under these ids); {FIX}")
+    strangers = sorted(set(spelled) - {*config["strategies"], *config["strategy_pool"]})
+    if list(seeds) != [seed] or list(counts) != [players] or strangers or vp:
+        what = (f"players {', '.join(map(repr, strangers[:3]))}" if strangers else
+                f"seed {sorted(seeds)[:3]}" if list(seeds) != [seed] else
+                f"{sorted(counts)[:3]} players" if list(counts) != [players] else
+                "other starting VP")
+        raise CdsimError(f"{part}: a part of another run ({what}, not this run's); {FIX}")
+
+
 RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), check_run_manifest)
 
-__all__ = ["CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "Kind", "RunFolder", "atomic_write",
-           "check_out", "check_run_manifest", "part_schema", "versions",
-           "write_json"]
+__all__ = ["CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "Kind", "RunFolder", "RunManifest",
+           "atomic_write", "check_out", "check_part", "check_run_manifest", "part_schema",
+           "reads_scores", "versions", "write_json"]

@@ -25,7 +25,7 @@ from cdsim.batch.config import (
 from cdsim.batch.folder import RunFolder
 from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
-from cdsim.players.registry import make_lineup, parse_params, spec_overrides
+from cdsim.players.registry import make_lineup, parse_params
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.records import SEAT_FIELDS
 
@@ -67,7 +67,7 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
                           decision_timeout=config.decision_timeout or None, watch=watch)
             record = table.play()
         except StrategyFailure as exc:  # named as the user gave it (module:Class)
-            name = names[exc.seat] if exc.seat >= 0 else exc.strategy
+            name = names[exc.seat].spelling if exc.seat >= 0 else exc.strategy
             decision = "" if table is None else f" decision {table.core.decisions + 1}"
             raise exc.located(name, f", game {game} (setup {setup}){decision}; replay it "
                               f"with: {replay_command(config, game)}") from None
@@ -145,16 +145,17 @@ def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = Fal
     n = config.players
     games = np.arange(first, last, dtype=np.int64)
     setups = np.empty(len(games), dtype=np.int64)
-    names = list(dict.fromkeys(config.strategies or config.strategy_pool))
-    index = {name: i for i, name in enumerate(names)}
+    # one entry per spelling: rows name each player as spelled, even two spellings of one
+    players = list({spec.spelling: spec for spec in config.lineup}.values())
+    index = {spec.spelling: i for i, spec in enumerate(players)}
     lineups = np.empty(len(games) * n, dtype=np.uint8)
     for i, game in enumerate(range(first, last)):
         setups[i], seats = lineup_for(config, game)
-        lineups[i * n:(i + 1) * n] = [index[s] for s in seats]
+        lineups[i * n:(i + 1) * n] = [index[s.spelling] for s in seats]
     overrides = parse_params(config.strategy_params)
     # the core plays built-in names; a name@setting spelling is its built-in with overrides
-    strategies = [(base, sorted(mine.items()))
-                  for base, mine in (spec_overrides(name, overrides) for name in names)]
+    strategies = [(spec.base, sorted(spec.overrides(overrides).items())) for spec in players]
+    names = [spec.spelling for spec in players]
     start_vp = list(config.start_vp or DEFAULT_START_VP[n])
     columns = module.play_chunk(core.core_components(config.components), n, start_vp,
                                 config.seed, games, setups, lineups, strategies, check)

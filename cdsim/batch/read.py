@@ -1,7 +1,8 @@
 """Open a run folder for reading: its manifest and a lazy scan of its finished parts.
 
 Only the parts the manifest lists as finished are read (a part written just
-before a kill, but not yet recorded, is replayed by --resume and ignored here).
+before a kill, but not yet recorded, is replayed by --resume and ignored here), each
+checked to hold its chunk's games of this run (``folder.check_part``).
 Every problem with the folder is a CdsimError: one line, exit 2.
 """
 
@@ -15,51 +16,9 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
-from cdsim.batch.folder import RunFolder, part_schema
+from cdsim.batch.folder import NEEDED, RunFolder, check_part, reads_scores
 from cdsim.errors import CdsimError
-from cdsim.rules.records import BREAKDOWN, SEAT_FIELDS
-
-NEEDED = (*SEAT_FIELDS, "game", "setup", "players", "tiebreak")
-TEXT_COLUMNS = ("strategy",)
-BOOL_COLUMNS = ("won", "tiebreak")  # every other needed column holds integers
-FIX = "delete it and its chunk from manifest.json, then --resume"
-
-
-def _dtype_problem(name: str, dtype: Any) -> str | None:
-    if name in TEXT_COLUMNS:
-        return None if dtype == pl.String else "text"
-    if name in BOOL_COLUMNS:
-        return None if dtype == pl.Boolean else "true/false"
-    return None if dtype.is_integer() else "integers"
-
-
-def check_part(part: Path, index: int, first: int, last: int, players: int) -> None:
-    """A finished chunk's part holds its games and nothing else: the columns a report reads,
-    with their types and no nulls, games first..last-1 each once, ``players`` rows each."""
-    schema = part_schema(part)
-    missing = [c for c in NEEDED if c not in schema]
-    if missing:
-        raise CdsimError(f"{part}: not a cdsim games part (missing columns: "
-                         f"{', '.join(missing[:5])})")
-    for name in NEEDED:
-        want = _dtype_problem(name, schema[name])
-        if want:
-            raise CdsimError(f"{part}: column {name!r} holds {schema[name]}, not {want}; {FIX}")
-    try:
-        stats = pl.scan_parquet(part).select(
-            pl.len().alias("rows"), pl.col("game").n_unique().alias("games"),
-            pl.col("game").min().alias("low"), pl.col("game").max().alias("high"),
-            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")).collect().row(0)
-    except Exception as exc:
-        raise CdsimError(f"{part}: corrupt part file ({type(exc).__name__}); {FIX}") from None
-    rows, games, low, high, nulls = stats
-    want_rows = (last - first) * players
-    if nulls:
-        raise CdsimError(f"{part}: {nulls} empty (null) values in the columns a report reads; {FIX}")
-    if rows != want_rows or games != last - first or low != first or high != last - 1:
-        raise CdsimError(f"{part}: chunk {index} should hold games {first}-{last - 1} x {players} "
-                         f"seats ({want_rows} rows), it holds {rows} rows of {games} games "
-                         f"({low}-{high}); {FIX}")
+from cdsim.rules.records import BREAKDOWN
 
 
 @dataclass(frozen=True)
@@ -78,6 +37,11 @@ class Run:
     @property
     def rotated(self) -> bool:
         return bool(self.config.get("rotate_seats"))
+
+    @property
+    def reads_scores(self) -> dict[str, bool]:
+        """Whether each player reads VP totals, by spelling (``folder.reads_scores``)."""
+        return reads_scores(self.manifest)
 
     @property
     def complete(self) -> bool:
@@ -108,7 +72,7 @@ def open_run(path: Path) -> Run:
                          "continue it with cdsim simulate --out ... --resume")
     parts = tuple(folder.part(i) for i in finished)
     for i, part in zip(finished, parts, strict=True):
-        check_part(part, i, chunks[i][0], chunks[i][1], players)
+        check_part(part, i, chunks[i], config)
     games = sum(chunks[i][1] - chunks[i][0] for i in finished)
     return Run(path, manifest, parts, players, games, planned)
 

@@ -33,10 +33,27 @@ ComponentsOpt = Annotated[Path | None, typer.Option(
 
 
 def _parse_ints(text: str, what: str) -> tuple[int, ...]:
+    """``8,9,10`` given to flag ``what``; blanks and empty items are refused (``,,,`` is not
+    "the default")."""
+    from cdsim.batch.config import integers
+
     try:
-        return tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise CdsimError(f"{what} must be comma-separated integers, got {text!r}") from None
+        return integers(text)
+    except ValueError as exc:
+        raise CdsimError(f"{what} {exc}") from None
+
+
+def named_path(text: str, flag: str = "--out", what: str = "a folder") -> Path:
+    """A folder (or file) a command writes; a blank is refused, not taken for the current
+    folder."""
+    if not text.strip():
+        raise CdsimError(f"{flag} must name {what}, got {text!r}")
+    return Path(text)
+
+
+def out_folder(text: str | None, flag: str = "--out", what: str = "a folder") -> Path | None:
+    """``named_path``, or None (the command's default) when the flag is not given."""
+    return None if text is None else named_path(text, flag, what)
 
 
 DecisionTimeoutOpt = Annotated[float | None, typer.Option(

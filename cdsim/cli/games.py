@@ -36,8 +36,9 @@ def play(
         = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     strategy_params: Annotated[str | None, typer.Option(
-        help="Tweak scripted profiles: villa.chimney=1.5,bread.bread_move_cost=1 "
-             "(fields of strategies/params.py Params).")] = None,
+        help="Tweak built-in players' parameters: villa.chimney=1.5,bread.bread_move_cost=1 "
+             "(the scripted value model's weights are listed in strategies/profiles.toml; "
+             "`cdsim strategies` names the players).")] = None,
     setup: Annotated[int | None, typer.Option(
         help="Play setup N of a `cdsim simulate` run whose --seed is this seed (the deal "
              "that run's games N*players... used with --rotate-seats, game N without).")] = None,
@@ -52,9 +53,8 @@ def play(
 
     Example: cdsim play --players 2 --strategies mcts,greedy --trace"""
     from cdsim.engine.table import Table
-    from cdsim.players.registry import make_lineup, parse_params
+    from cdsim.players.registry import make_lineup, parse_params, weights_record
     from cdsim.players.sandbox import decision_timeout as time_limit
-    from cdsim.players.weights import weights_record
     from cdsim.rules.game import CIRCLES
     from cdsim.view.trace import trace as render_trace
 
@@ -63,16 +63,16 @@ def play(
     if not 0 <= seed < 2**63 or (setup is not None and not 0 <= setup < 2**63):
         raise CdsimError(f"--seed and --setup must be between 0 and 2**63 - 1, got {seed} "
                          f"and {setup}")
-    vp = _parse_ints(start_vp, "--start-vp") if start_vp else ()
+    vp = _parse_ints(start_vp, "--start-vp") if start_vp is not None else ()
     if vp and len(vp) != players:
         raise CdsimError(f"--start-vp needs {players} values (one per seat), got {len(vp)}")
     if any(not -(2**31) < v < 2**31 for v in vp):
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
     use_decision_timeout(decision_timeout)
     comps = load_components(components)  # a bad component set is one line before anything plays
-    names = strategies.split(",")
-    weights_record(names, comps.digest)  # learned weights made for another component set: one line
-    lineup = make_lineup(names, players, parse_params(strategy_params))
+    specs = [_player(name) for name in strategies.split(",")]
+    weights_record(specs, comps.digest)  # learned weights made for another component set: one line
+    lineup = make_lineup(specs, players, parse_params(strategy_params))
     table = Table(None if components is None else str(components), lineup, seed, setup, vp,
                   events=True, mirror=trace or html_file is not None,
                   decision_timeout=time_limit() or None,
@@ -103,6 +103,18 @@ def play(
     _print_summary(record)
     if html_file is not None:
         print(f"\nreplay: {html_file} (open it in a browser)")
+
+
+def _player(name: str) -> Any:
+    """A --strategies name, parsed once (``PlayerSpec``), or one line naming the flag."""
+    from cdsim.players.registry import PlayerSpec
+
+    if not name.strip():
+        raise CdsimError("--strategies names an empty strategy")
+    try:
+        return PlayerSpec.parse(name)
+    except CdsimError as exc:
+        raise CdsimError(f"--strategies: {exc}") from None
 
 
 def _play_json(record: Any) -> dict[str, Any]:

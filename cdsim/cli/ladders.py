@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -15,13 +14,11 @@ from cdsim.cli.app import (
     ComponentsOpt,
     DecisionTimeoutOpt,
     app,
+    out_folder,
     resume_hint,
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError
-
-if TYPE_CHECKING:
-    pass
 
 
 @app.command()
@@ -39,7 +36,7 @@ def ladder(
              "rotation (default 200).")] = None,
     seed: Annotated[int | None, typer.Option(
         help="Ladder seed; every pairing plays the same deals (default 0).")] = None,
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Ladder folder to create (default: ladders/<players>p).")] = None,
     strategy_params: Annotated[str | None, typer.Option(
         help="Tweak scripted profiles for every spelling of a name: villa.chimney=1.5,... "
@@ -52,7 +49,8 @@ def ladder(
              "with no other settings it takes them from the ladder folder.")] = False,
     force: Annotated[bool, typer.Option(help="Overwrite the ladder in --out.")] = False,
     resamples: Annotated[int, typer.Option(
-        help="Bootstrap resamples of whole deals for the 95% intervals.")] = 200,
+        help="Bootstrap resamples of whole deals for the 95% intervals (10 to 10,000).")]
+        = 200,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the ratings as one JSON object (progress goes to stderr).")] = False,
     quiet: Annotated[bool, typer.Option(
@@ -82,21 +80,21 @@ def ladder(
     from cdsim.batch.config import check_jobs
     from cdsim.batch.folder import RunFolder, check_out
     from reports.ladder import as_json as ladder_json
-    from reports.ladder import format_text
+    from reports.ladder import check_resamples, format_text
     from reports.ladder import write as write_ladder
 
     check_jobs(jobs)
     use_decision_timeout(decision_timeout)  # every pairing's run records it
-    if resamples < 10:
-        raise CdsimError(f"--resamples must be at least 10, got {resamples}")
-    root = out or Path("ladders") / f"{players or 2}p"
+    check_resamples(resamples)  # before any game is played
+    root = out_folder(out) or Path("ladders") / f"{players or 2}p"
     given: dict[str, Any] = {k: v for k, v in {
         "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,
         "chunk_size": chunk_size, "components": str(components) if components else None
     }.items() if v is not None}
     if resume and strategies is None and (root / lad.LADDER_MANIFEST).is_file():
         # the folder's own settings; any flag given must agree with them (checked on opening)
-        spec = replace(lad.from_manifest(lad.read_ladder_manifest(root)), **given)
+        spec = lad.Ladder.from_flags(
+            lad.from_manifest(lad.read_ladder_manifest(root)).record() | given)
     else:
         if strategies is None and resume:
             raise CdsimError(f"{root}: no ladder to resume (no {lad.LADDER_MANIFEST}); give "
@@ -104,13 +102,8 @@ def ladder(
         if strategies is None:
             raise CdsimError("--strategies is required: the players to rate, e.g. "
                              "--strategies random,greedy,villa")
-        spec = lad.Ladder(
-            players=2 if players is None else players,
-            strategies=tuple(s.strip() for s in strategies.split(",") if s.strip()),
-            games=200 if games is None else games, seed=0 if seed is None else seed,
-            chunk_size=100 if chunk_size is None else chunk_size, strategy_params=strategy_params,
-            components=str(components) if components else None)
-    spec.validate()  # before the folder is made
+        spec = lad.Ladder.from_flags({"players": 2, "games": 200, "seed": 0, "chunk_size": 100}
+                                     | given | {"strategies": strategies})
     if resume and not check_out(root).is_dir():
         raise CdsimError(f"{root}: no ladder to resume (no {lad.LADDER_MANIFEST}); drop --resume "
                          "to start one")

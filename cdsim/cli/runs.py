@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -14,21 +14,19 @@ from cdsim.cli.app import (
     DecisionTimeoutOpt,
     RunArg,
     ToleranceOpt,
-    _parse_ints,
     app,
     dask_backend,
+    named_path,
+    out_folder,
     resume_hint,
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError, StrategyFailure, read_toml, user_text
 
-if TYPE_CHECKING:
-    pass
-
 
 @app.command()
 def simulate(
-    out: Annotated[Path | None, typer.Option(help="Run folder to create (e.g. runs/NAME).")] = None,
+    out: Annotated[str | None, typer.Option(help="Run folder to create (e.g. runs/NAME).")] = None,
     players: Annotated[int | None, typer.Option("--players", "-n", help="2, 3 or 4.")] = None,
     games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
     strategies: Annotated[str | None, typer.Option(
@@ -71,10 +69,12 @@ def simulate(
         "rotate_seats": rotate_seats, "chunk_size": chunk_size,
         "strategy_params": strategy_params,
         "components": str(components) if components else None}.items() if v is not None}
-    settings = _run_file(config) | given
+    in_file = _run_file(config)
+    settings = in_file | given
     if "out" not in settings:
         raise CdsimError("--out is required (the run folder to create)")
-    run = RunFolder(check_out(Path(str(settings.pop("out")))))
+    where = "--out" if "out" in given else f"{config}: out"
+    run = RunFolder(check_out(named_path(settings.pop("out"), where), where))
     if resume and not run.started():
         if not run.path.is_dir() or not run.unstarted():
             raise CdsimError(f"{run.path}: no run to resume (no manifest.json); drop --resume to "
@@ -83,116 +83,67 @@ def simulate(
             raise CdsimError(f"{run.path}: the run was stopped before it began (no manifest.json): "
                              "give its flags (--players, --games, --strategies, ...) to start it")
     if resume and not given.keys() - {"out"} and run.started():
-        from dataclasses import replace
-
         from cdsim.players.sandbox import decision_timeout as time_limit
+
         # its own settings; the time limit is this command's
-        run_config = replace(config_from_manifest(run.read()),
-                             decision_timeout=time_limit())
+        run_config = config_from_manifest(run.read()).model_copy(
+            update={"decision_timeout": time_limit()})
     else:
-        run_config = _run_config(settings)
+        run_config = _run_config(settings, {k: config for k in in_file.keys() - given.keys()})
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
     check_jobs(jobs)
     resume_hint(run.path, run.kind.manifest, f"cdsim simulate --out {run.path} --resume")
-    run_config.validate()  # before the folder is made
     with dask_backend(backend, scheduler), run.lock():
         manifest = run.prepare(run_config, resume, force)
         run_with_progress(run, manifest, jobs, backend, run_config.games, quiet)
 
 
 def _run_file(path: Path | None) -> dict[str, Any]:
+    """A run file's settings: the keys of ``RunConfig`` a user sets (and ``out``), checked
+    with it once merged under the flags (``_run_config``)."""
+    from cdsim.batch.config import RUN_FILE_KEYS
+
     if path is None:
         return {}
-    data = read_toml(path)
-    known = {"out", "players", "games", "strategies", "strategy_pool", "seed", "start_vp",
-             "rotate_seats", "chunk_size", "strategy_params", "components"}
-    data = {k.replace("-", "_"): v for k, v in data.items()}
+    data = {k.replace("-", "_"): v for k, v in read_toml(path).items()}
     for key in data:
-        if key not in known:
-            raise CdsimError(f"{path}: unknown run-file key {key!r} (known: {', '.join(sorted(known))})")
-    _check_run_file(path, data)
-    for key in ("strategies", "strategy_pool", "start_vp"):
-        if isinstance(data.get(key), list):
-            data[key] = ",".join(str(x) for x in data[key])
+        if key not in RUN_FILE_KEYS:
+            raise CdsimError(f"{path}: unknown run-file key {user_text(key, repr, 60)} (known: "
+                             f"{', '.join(sorted(RUN_FILE_KEYS))})")
+    if "out" in data and not isinstance(data["out"], str):
+        raise CdsimError(f"{path}: out must be a folder name (a string), got "
+                         f"{user_text(data['out'], repr, 60)}")
     return data
 
 
-def _check_run_file(path: Path, data: dict[str, Any]) -> None:
-    """Each run-file key's type, declared once (pydantic, strict: a TOML string is not a
-    number, nor a bool an integer); the ranges are RunConfig.validate's. One line naming
-    the file and the key, else."""
-    from pydantic import BaseModel, ConfigDict, ValidationError
+def _run_config(settings: dict[str, Any], from_file: dict[str, Path | None]) -> Any:
+    """The run's configuration from the merged settings (the defaults under them); a
+    problem names the flag, or the run file and its key for a value taken from it. A
+    user's strategy is made once now, so that one that cannot load fails here, not in a
+    worker."""
+    from pydantic import ValidationError
 
-    class RunFile(BaseModel):
-        model_config = ConfigDict(strict=True, extra="forbid")
-        out: str | None = None
-        players: int | str | None = None  # a string: _run_config says "must be an integer"
-        games: int | str | None = None
-        seed: int | str | None = None
-        chunk_size: int | str | None = None
-        strategies: str | list[str] | None = None
-        strategy_pool: str | list[str] | None = None
-        start_vp: str | list[int] | None = None
-        rotate_seats: bool | None = None
-        strategy_params: str | None = None
-        components: str | None = None
+    from cdsim.batch.config import RunConfig, flag, problem_line
+    from cdsim.players.registry import make_strategy
+
+    values = {"players": 4, "games": 1000, "seed": 0} | settings
+
+    def name(key: str) -> str:
+        top = key.partition(".")[0]
+        return f"{from_file[top]}: {key}" if top in from_file else flag(key)
 
     try:
-        RunFile.model_validate(data)
+        run_config = RunConfig.model_validate(values, context={"fill_seats": True})
     except ValidationError as exc:
-        key = str(exc.errors()[0]["loc"][0])
-        raise CdsimError(f"{path}: {key}: {_RUN_FILE_TYPES.get(key, 'bad value')}, "
-                         f"got {user_text(data.get(key), repr, 60)}") from None
-
-
-_RUN_FILE_TYPES = {
-    "out": "a folder name (a string)", "players": "an integer", "games": "an integer",
-    "seed": "an integer", "chunk_size": "an integer",
-    "strategies": "a list of strategy names, or one comma-separated string",
-    "strategy_pool": "a list of strategy names, or one comma-separated string",
-    "start_vp": "a list of integers, or one comma-separated string",
-    "rotate_seats": "true or false", "strategy_params": "a string (villa.chimney=1.5,...)",
-    "components": "a component folder or file (a string)"}
-
-
-def _run_config(settings: dict[str, Any]) -> Any:
-    from cdsim.batch.config import RunConfig
-    from cdsim.players.registry import make_strategy, parse_params
-
-    def names(key: str) -> tuple[str, ...]:
-        return tuple(x.strip() for x in str(settings.get(key) or "").split(",") if x.strip())
-
+        raise CdsimError(problem_line(exc, RunConfig, values, name)) from None
     for key in ("strategies", "strategy_pool"):
-        for name in names(key):
-            checked_strategy(make_strategy, name, f"--{key.replace('_', '-')}")
-    parse_params(settings.get("strategy_params"))
-    def integer(key: str, default: int) -> int:
-        value = settings.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            raise CdsimError(f"{key} must be an integer, got {value!r}")
-        try:
-            return int(value)
-        except ValueError:
-            raise CdsimError(f"{key} must be an integer, got {value!r}") from None
-
-    players = integer("players", 4)
-    if players not in (2, 3, 4):
-        raise CdsimError(f"--players must be 2, 3 or 4, got {str(players)[:40]}")
-    lineup = names("strategies")
-    if len(lineup) == 1:  # one name fills every seat, as in `cdsim play`
-        lineup = lineup * players
-    return RunConfig(
-        players=players, games=integer("games", 1000), seed=integer("seed", 0),
-        strategies=lineup, strategy_pool=names("strategy_pool"),
-        start_vp=_parse_ints(str(settings["start_vp"]), "--start-vp")
-        if settings.get("start_vp") else (),
-        rotate_seats=bool(settings.get("rotate_seats", False)),
-        components=settings.get("components"), chunk_size=integer("chunk_size", 250),
-        strategy_params=settings.get("strategy_params"))
+        for spec in dict.fromkeys(getattr(run_config, key)):
+            checked_strategy(make_strategy, spec, name(key))
+    return run_config
 
 
-def checked_strategy(make: Any, name: str, flag: str) -> Any:
+def checked_strategy(make: Any, name: Any, flag: str) -> Any:
     """make(name), a strategy, or one error line naming the flag: an unknown strategy
     fails now, not in a worker."""
     try:
@@ -202,14 +153,14 @@ def checked_strategy(make: Any, name: str, flag: str) -> Any:
     except StrategyFailure:  # its import or construction failed: a bug in it (exit 1)
         raise
     except Exception as exc:
-        raise CdsimError(f"{flag}: cannot load strategy {name!r} "
+        raise CdsimError(f"{flag}: cannot load strategy {str(name)!r} "
                          f"({type(exc).__name__}: {exc})") from None
 
 
 @app.command()
 def report(
     run: RunArg,
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Folder for report.html, report.md and charts/ (default: the run folder).")] = None,
     tolerance: ToleranceOpt = 0.02,
     as_json: Annotated[bool, typer.Option(
@@ -222,7 +173,7 @@ def report(
     Example: cdsim report runs/mix4 (then open runs/mix4/report.html)."""
     from reports.report import write
 
-    page = write(run, out, tolerance)
+    page = write(run, out_folder(out), tolerance)
     if as_json:
         print(json.dumps(_report_json(run, page)))
         return
@@ -268,7 +219,7 @@ def balance(
     tolerance: ToleranceOpt = 0.02,
     radius: Annotated[int, typer.Option(
         help="Search each seat's starting VP within current ± this many VP.")] = 6,
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Folder for the chart balance_shift.png (default: the first run folder).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")]
         = False,
@@ -291,6 +242,7 @@ def balance(
     from reports import charts
     from reports.report import save
 
+    folder = out_folder(out)
     if not 0 <= radius <= 10:
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
     if len(set(runs)) != len(runs):
@@ -298,7 +250,7 @@ def balance(
     opened = [open_run(run) for run in runs]
     result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius)
     shifts, share, low, high = result.curves
-    target = (out or runs[0]) / "balance_shift.png"
+    target = (folder or runs[0]) / "balance_shift.png"
     save(target, charts.shift_chart(shifts, share, low, high, result.current.vector))
     for warning in result.warnings:
         print(f"cdsim: warning: {warning}", file=sys.stderr)

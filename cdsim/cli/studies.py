@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -14,14 +14,11 @@ from cdsim.cli.app import (
     DecisionTimeoutOpt,
     app,
     dask_backend,
+    out_folder,
     resume_hint,
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError
-
-if TYPE_CHECKING:
-    pass
-
 
 study_app = typer.Typer(
     help="Studies: for 2, 3 and 4 players, which starting VP make the seats fair, how sure is "
@@ -41,7 +38,7 @@ app.add_typer(study_app, name="study")
 def study_run(
     study: Annotated[str, typer.Argument(
         help="Study file (TOML), or the name of a shipped study: default.", show_default=False)],
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Study folder to create (default: studies/NAME, NAME from the study file).")] = None,
     jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
     resume: Annotated[bool, typer.Option(
@@ -99,7 +96,7 @@ def study_run(
     check_jobs(jobs)
     use_decision_timeout(decision_timeout)  # every cell's runs record it
     spec = st.load_study(st.resolve(study))
-    root = out or Path("studies") / spec.name
+    root = out_folder(out) or Path("studies") / spec.name
     resume_hint(root, st.STUDY_MANIFEST, f"cdsim study run {study} --out {root} --resume")
     if resume and not check_out(root).is_dir():
         raise CdsimError(f"{root}: no study to resume (no {st.STUDY_MANIFEST}); drop --resume "
@@ -124,7 +121,7 @@ def study_run(
 def study_report(
     folder: Annotated[Path, typer.Argument(help="Study folder made by `cdsim study run`.",
                                            show_default=False)],
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Folder for study.html, study.md, study.json and charts/ (default: the study "
              "folder).")] = None,
 ) -> None:
@@ -138,7 +135,7 @@ def study_report(
     Example: cdsim study report studies/default (then open studies/default/study.html)."""
     from reports.study import write
 
-    page = write(folder, out)
+    page = write(folder, out_folder(out))
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, "
           f"{page.with_suffix('.json')} and {page.parent / 'charts'}/")
     data = json.loads(page.with_suffix(".json").read_text())

@@ -12,7 +12,7 @@ import typer
 from cdsim.batch.config import check_jobs
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.progress import Progress
-from cdsim.cli.app import STOPPED, ComponentsOpt, _parse_ints, app
+from cdsim.cli.app import STOPPED, ComponentsOpt, _parse_ints, app, out_folder
 from cdsim.errors import CdsimError
 from cdsim.players.weights import DEFAULT_WEIGHTS
 from cdsim.rules.components import load_components
@@ -22,7 +22,7 @@ from cdsim.train import train as run_training
 
 @app.command()
 def train(
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Weights file to write (default: strategies/weights/learned-v1.json, the "
              "learned player's built-in weights).")] = None,
     seed: Annotated[int, typer.Option(
@@ -63,7 +63,7 @@ def train(
                          sample=sample, playouts=playouts, explore=explore, ridge=ridge,
                          components=str(components) if components else None)
     config.validate()
-    target = out or DEFAULT_WEIGHTS
+    target = out_folder(out, "--out", "a file") or DEFAULT_WEIGHTS
     if target.is_dir():
         raise CdsimError(f"--out {target} is a folder: give a file name")
     if not target.parent.is_dir():

@@ -6,7 +6,8 @@ core's other players (``CORE_ONLY``: the search player mcts, the learned player)
 built-in name may carry settings: ``villa@chimney=1.5`` (any parameter), ``mcts@1000``
 (a budget) or ``learned@weights=PATH`` (a weights file). Anything else is a user's
 strategy, ``package.module:ClassName``, which plays in Python on a view of the same game
-(cdsim.engine.table).
+(cdsim.engine.table). A name is parsed once, into a ``PlayerSpec``: commands, run settings,
+studies, ladders and the workers hold that value, not the string.
 """
 
 from __future__ import annotations
@@ -14,16 +15,18 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
+import os
+import sys
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, Literal, NoReturn, cast
 
 from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
 from cdsim.players.sandbox import decision_timeout, user_code, user_failure
-from cdsim.players.weights import load, weights_path
+from cdsim.players.weights import check_components, load
 from cdsim.rules.cards import Payment
 from cdsim.rules.components import ObjectiveCard
 from cdsim.rules.strategy import (
@@ -101,6 +104,86 @@ BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
 
 def core_only_refusal(name: str, why: str) -> str:
     return f"{name} plays only on the compiled core, {why}"
+
+
+def _number(value: float) -> str:
+    """A setting's value as the canonical spelling writes it: ``1`` for 1.0, else repr."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player as a command names it, parsed once (``PlayerSpec.parse``): a built-in
+    (``kind == "builtin"``: ``base`` its name, ``settings`` its own ``@`` settings sorted by
+    name, ``weights`` the file of ``learned@weights=PATH``) or a user's strategy (``"user"``:
+    ``base`` is ``package.module:ClassName``). Two spellings of one player are equal
+    (``villa@chimney=1``, ``villa@chimney=1.0``); ``str()`` is the canonical spelling,
+    ``spelling`` the one the user wrote, which rows and manifests keep. Parsing reads no
+    file and imports nothing: the values travel to the workers pickled."""
+
+    kind: Literal["builtin", "user"]
+    base: str
+    settings: tuple[tuple[str, float], ...] = ()
+    weights: str | None = None
+    spelling: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.spelling:
+            object.__setattr__(self, "spelling", str(self))
+
+    def __str__(self) -> str:
+        own = [(k, _number(v)) for k, v in self.settings]
+        own += [("weights", self.weights)] if self.weights is not None else []
+        return "@".join([self.base, *(f"{k}={v}" for k, v in sorted(own))])
+
+    @property
+    def builtin(self) -> bool:
+        return self.kind == "builtin"
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        """``villa``, ``villa@chimney=1.5@open_edge=0.3``, ``mcts@1000`` (the budget
+        parameter, ``BUDGET``), ``learned@weights=PATH@top_k=2``, or ``package.module:Class``;
+        anything else is one error line."""
+        spelled = text.strip()
+        name, at, rest = spelled.partition("@")
+        if name == "learned":
+            values, weights = _learned(spelled, rest)
+            return cls("builtin", name, tuple(sorted(values.items())), weights, spelled)
+        if name in BUILTIN:
+            values = _settings(spelled, name, rest) if at else {}
+            return cls("builtin", name, tuple(sorted(values.items())), None, spelled)
+        if at:
+            raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
+                             f"only (built-in: {', '.join(BUILTIN)})")
+        if ":" not in spelled:
+            raise CdsimError(f"unknown strategy {spelled!r} (built-in: {', '.join(BUILTIN)}; "
+                             "or module:Class)")
+        module_name, _, attr = spelled.partition(":")
+        if not all(part.isidentifier() for part in module_name.split(".")) or \
+                not attr.isidentifier():
+            raise CdsimError(f"unknown strategy {spelled!r}: give a built-in name "
+                             f"({', '.join(BUILTIN)}) or package.module:ClassName")
+        return cls("user", spelled, (), None, spelled)
+
+    def overrides(self, params: Overrides | None = None) -> dict[str, float]:
+        """Its built-in's parameters: --strategy-params for that name, then its own
+        settings on top; for ``learned``, ``weights`` is its weights file loaded into the
+        core of this process (by number: ``cdsim.players.weights.load``)."""
+        values = {**(params or {}).get(self.base, {}), **dict(self.settings)}
+        if self.base == "learned":
+            values["weights"] = float(load(self.weights)[0])
+        return values
+
+    def make(self, params: Overrides | None = None) -> Strategy:
+        """A built-in player's description (``Builtin``) or a fresh user strategy."""
+        if self.builtin:
+            return Builtin(self.spelling, self.base, self.overrides(params))
+        return _user_strategy(self)
+
+
+def as_spec(player: str | PlayerSpec) -> PlayerSpec:
+    return player if isinstance(player, PlayerSpec) else PlayerSpec.parse(player)
 
 
 @dataclass
@@ -237,19 +320,9 @@ def _check_core_params(name: str, values: dict[str, float], where: str) -> None:
                              f"{name}@{field_name}=PATH")
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
-    """A built-in player at other settings: ``mcts@1000`` sets its budget parameter
-    (``BUDGET``), ``villa@chimney=1.5`` (or ``villa@chimney=1.5@open_edge=0.3``) any
-    parameter. -> (built-in name, overrides); a name without ``@`` -> (name, {}).
-    ``learned`` always names its weights (``_learned``)."""
-    name, at, rest = spec.strip().partition("@")
-    if name == "learned":
-        return name, _learned(spec, rest)
-    if not at:
-        return name, {}
-    if name not in BUILTIN:
-        raise CdsimError(f"strategy {spec!r}: name@setting works for built-in players only "
-                         f"(built-in: {', '.join(BUILTIN)})")
+def _settings(spec: str, name: str, rest: str) -> dict[str, float]:
+    """``chimney=1.5@open_edge=0.3`` (or ``N``: the budget parameter, ``BUDGET``) of a
+    built-in, checked."""
     values: dict[str, float] = {}
     for item in rest.split("@"):
         key, eq, value = item.partition("=")
@@ -264,14 +337,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
             raise CdsimError(f"strategy {spec!r}: {value!r} is not a number "
                              f"(spell it {name}@param=value or {name}@N)") from None
     _check_params(name, values, f"strategy {spec!r}")
-    return name, values
+    return values
 
 
-def _learned(spec: str, rest: str) -> dict[str, float]:
-    """``learned[@weights=PATH][@param=value...]``: the weights file (default: the built-in
-    strategies/weights/learned-v1.json) is read, checked and loaded into the core of this
-    process (cdsim.train.load), which numbers it: ``weights`` is that number."""
+def _learned(spec: str, rest: str) -> tuple[dict[str, float], str | None]:
+    """``learned[@weights=PATH][@param=value...]``: (its settings, its weights file or None
+    for the built-in strategies/weights/learned-v1.json). The file is read where the
+    player is made (``PlayerSpec.overrides``), not here."""
     values: dict[str, float] = {}
+    weights = None
     for item in rest.split("@") if rest else []:
         key, eq, value = item.partition("=")
         key = key.strip()
@@ -281,6 +355,7 @@ def _learned(spec: str, rest: str) -> dict[str, float]:
         if key == "weights":
             if not value.strip():
                 raise CdsimError(f"strategy {spec!r}: learned@weights= needs a file")
+            weights = value.strip()
             continue
         try:
             values[key] = float(value)
@@ -288,49 +363,54 @@ def _learned(spec: str, rest: str) -> dict[str, float]:
             raise CdsimError(f"strategy {spec!r}: {value!r} is not a number "
                              "(spell it learned@param=value)") from None
     _check_params("learned", values, f"strategy {spec!r}")
-    values["weights"] = float(load(weights_path(spec))[0])
-    return values
+    return values, weights
 
 
-def spec_overrides(spec: str, overrides: Overrides | None = None) -> tuple[str, dict[str, float]]:
-    """The built-in name behind ``spec`` and its parameter overrides: --strategy-params
-    for that name, then the spec's own ``@`` settings on top."""
-    name, own = parse_spec(spec)
-    return name, {**(overrides or {}).get(name, {}), **own}
+def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
+    """(the built-in name behind ``spec``, the parameters its core player gets)."""
+    player = PlayerSpec.parse(spec)
+    return player.base, player.overrides() if player.builtin else {}
 
 
-def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
+def make_strategy(spec: str | PlayerSpec, overrides: Overrides | None = None) -> Strategy:
     """A built-in player's description (``Builtin``) or a fresh user strategy from
     ``package.module:ClassName``."""
-    spec = spec.strip()
-    name, mine = spec_overrides(spec, overrides)
-    if name in BUILTIN:
-        return Builtin(spec, name, mine)
-    if ":" not in spec:
-        raise CdsimError(f"unknown strategy {spec!r} (built-in: {', '.join(BUILTIN)}; "
-                         "or module:Class)")
-    module_name, _, attr = spec.partition(":")
-    if not all(part.isidentifier() for part in module_name.split(".")) or \
-            not attr.isidentifier():
-        raise CdsimError(f"unknown strategy {spec!r}: give a built-in name ({', '.join(BUILTIN)}) "
-                         "or package.module:ClassName")
+    return as_spec(spec).make(overrides)
+
+
+def _importable_here() -> None:
+    """A strategy in the folder a command runs in (``--strategies mine:Class`` beside
+    mine.py) imports without PYTHONPATH, in the command and in its workers (which start
+    in the same folder). The folder is searched last: ``python -m`` puts it first, the
+    ``cdsim`` script not at all, and cdsim's own modules must not be shadowed."""
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.append(here)
+
+
+def _user_strategy(spec: PlayerSpec) -> Strategy:
+    """A fresh instance of a user's strategy class: its import and construction run its
+    code, in the sandbox; whatever fails is one line naming the spec."""
+    name = spec.spelling
+    module_name, _, attr = spec.base.partition(":")
+    _importable_here()
     try:
         with user_code(decision_timeout()):  # its import runs the user's code
             module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise CdsimError(f"strategy {spec!r}: cannot import {module_name!r}: "
+        raise CdsimError(f"strategy {name!r}: cannot import {module_name!r}: "
                          f"{user_text(exc, str)}") from None
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # anything else the module does is a bug in it
         problem, detail = user_failure(exc, decision_timeout())
-        raise StrategyFailure(spec, -1, f"while importing {module_name}", problem,
+        raise StrategyFailure(name, -1, f"while importing {module_name}", problem,
                               detail=detail) from None
     factory = getattr(module, attr, None)
     if factory is None:
-        raise CdsimError(f"strategy {spec!r}: {module_name} has no class {attr!r}")
+        raise CdsimError(f"strategy {name!r}: {module_name} has no class {attr!r}")
     if not inspect.isclass(factory):
-        raise CdsimError(f"strategy {spec!r}: {module_name}.{attr} is a "
+        raise CdsimError(f"strategy {name!r}: {module_name}.{attr} is a "
                          f"{type(factory).__name__}, not a strategy class")
     try:
         with user_code(decision_timeout()):
@@ -342,22 +422,49 @@ def make_strategy(spec: str, overrides: Overrides | None = None) -> Strategy:
         raise
     except BaseException as exc:
         problem, detail = user_failure(exc, decision_timeout())
-        raise StrategyFailure(spec, -1, f"while being made ({attr}())", problem,
+        raise StrategyFailure(name, -1, f"while being made ({attr}())", problem,
                               detail=detail) from None
     if not ok:
-        raise CdsimError(f"strategy {spec!r} does not implement the Strategy protocol "
+        raise CdsimError(f"strategy {name!r} does not implement the Strategy protocol "
                          "(name, reads_scores and the choose_* methods)")
     return cast(Strategy, strategy)  # checked above
 
 
-def make_lineup(specs: Sequence[str], players: int, overrides: Overrides | None = None) -> Lineup:
+def make_lineup(specs: Sequence[str | PlayerSpec], players: int,
+                overrides: Overrides | None = None) -> Lineup:
     """One player per seat (one name fills every seat): a built-in name becomes the
     core's player, ``module:Class`` a Python strategy. Rows name each player as spelled."""
-    specs = [s.strip() for s in specs]
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise CdsimError(f"--strategies names {len(specs)} strategies for {players} players "
+    parsed = [as_spec(s) for s in specs]
+    if len(parsed) == 1:
+        parsed = parsed * players
+    if len(parsed) != players:
+        raise CdsimError(f"--strategies names {len(parsed)} strategies for {players} players "
                          "(give one per seat, or one for all)")
-    made = [make_strategy(spec, overrides) for spec in specs]
-    return Lineup(list(specs), [p.bot() if isinstance(p, Builtin) else p for p in made])
+    made = [spec.make(overrides) for spec in parsed]
+    return Lineup([spec.spelling for spec in parsed],
+                  [p.bot() if isinstance(p, Builtin) else p for p in made])
+
+
+def reads_scores(players: Sequence[PlayerSpec]) -> dict[str, bool]:
+    """Whether each player reads VP totals, by spelling, as a run's manifest records it:
+    never a built-in (R2.7); a user's strategy as its class declares (made to ask it)."""
+    out: dict[str, bool] = {}
+    for spec in players:
+        if spec.spelling not in out:
+            out[spec.spelling] = (not spec.builtin
+                                  and bool(getattr(spec.make(), "reads_scores", True)))
+    return out
+
+
+def weights_record(players: Sequence[PlayerSpec], components_digest: str
+                   ) -> dict[str, dict[str, str]]:
+    """For the manifests: each learned spelling's weights file and digest, after checking
+    that they were trained on this component set ({} when no learned player plays)."""
+    out: dict[str, dict[str, str]] = {}
+    for spec in players:
+        if spec.base != "learned" or spec.spelling in out:
+            continue
+        _, weights = load(spec.weights)
+        check_components(weights, components_digest)
+        out[spec.spelling] = {"path": str(weights.path), "digest": weights.digest}
+    return out

@@ -28,6 +28,7 @@ from cdsim.rules.district import District
 from cdsim.rules.kinds import BUILDING_CODES, EDGE_CODES, GOOD_NAMES, SIZE
 
 SUPPLY_KEYS = (*GOOD_NAMES, "coins", "bread", "stored_tiles")
+TILE_KEYS = ("cell", "edges", "chimneys", "building")
 MAX_SUPPLY = 500  # of each good, coins, bread: a card's payment options grow with the square
 
 
@@ -103,6 +104,9 @@ def _place_tiles(tiles: Any, district: District, fail: Any) -> None:
         where = f"tile {i}"
         if not isinstance(raw, dict):
             raise fail(f"{where}: must be a table")
+        for key in raw:
+            if key not in TILE_KEYS:  # a misspelt key would be dropped without a word
+                raise fail(f"{where}: unknown key {_short(key)} (known: {', '.join(TILE_KEYS)})")
         cell = raw.get("cell")
         if (not isinstance(cell, list) or len(cell) != 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < SIZE

@@ -49,22 +49,21 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
 from cdsim.analysis import sequential as seq
-from cdsim.batch.config import MAX_GAMES, RunConfig
+from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
 from cdsim.batch.queue import play_queue
 from cdsim.errors import CdsimError, read_toml
-from cdsim.players.registry import make_strategy, parse_params
+from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
-from cdsim.schema import problem
 from cdsim.study import file as study_file
+from cdsim.study.manifest import CellState, StageRuns, Verdict, check_study_manifest
 
 STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
@@ -75,17 +74,17 @@ FIRST_SHARE = 16  # the first stage: budget / 16 games (then 2, 4 and about 9 si
 @dataclass(frozen=True)
 class Population:
     name: str
-    lineup: tuple[str, ...]  # one name fills every seat; more: every N-subset plays
-    pool: tuple[str, ...]  # or: each seat draws from this pool per game
+    lineup: tuple[PlayerSpec, ...]  # one player fills every seat; more: every N-subset plays
+    pool: tuple[PlayerSpec, ...]  # or: each seat draws from this pool per game
     rotate_seats: bool
     strategy_params: str | None
     reads_scores: bool  # some player reads VP totals: only the rulebook vector is judged
     floor: bool  # reported as the floor (e.g. random play), never in a headline
     description: str = ""
-    given: tuple[tuple[str, ...], ...] = ()  # or: exactly these line-ups (any lengths)
+    given: tuple[tuple[PlayerSpec, ...], ...] = ()  # or: exactly these line-ups (any lengths)
     chunk_size: int | None = None  # games per Parquet part (None: the study's)
 
-    def lineups(self, players: int) -> tuple[tuple[str, ...], ...]:
+    def lineups(self, players: int) -> tuple[tuple[PlayerSpec, ...], ...]:
         """The line-ups a cell of ``players`` plays (each in all seat rotations when the
         population rotates); () for a pool."""
         if self.pool:
@@ -96,7 +95,7 @@ class Population:
             return (self.lineup * players,)
         return tuple(itertools.combinations(self.lineup, players))
 
-    def strategies(self) -> tuple[str, ...]:
+    def strategies(self) -> tuple[PlayerSpec, ...]:
         return tuple(dict.fromkeys((*self.lineup, *self.pool, *itertools.chain(*self.given))))
 
 
@@ -128,7 +127,7 @@ class Cell:
         return f"{self.players}p.{self.population.name}"
 
     @property
-    def lineups(self) -> tuple[tuple[str, ...], ...]:
+    def lineups(self) -> tuple[tuple[PlayerSpec, ...], ...]:
         return self.population.lineups(self.players)
 
     @property
@@ -137,7 +136,7 @@ class Cell:
         return max(1, len(self.lineups)) * (self.players if self.population.rotate_seats else 1)
 
     @property
-    def method(self) -> str:
+    def method(self) -> Literal["re-ranking", "rulebook only"]:
         return "rulebook only" if self.population.reads_scores else "re-ranking"
 
 
@@ -186,13 +185,13 @@ class Study:
         pop = cell.population
         params = ",".join(p for p in (self.strategy_params, pop.strategy_params) if p) or None
         size = self.schedule(cell).sizes[stage]
-        lineups: Sequence[tuple[str, ...]] = cell.lineups or ((),)
+        lineups: Sequence[tuple[PlayerSpec, ...]] = cell.lineups or ((),)
         jobs = []
         for lineup in lineups:
             key = f"{cell.key}+s{stage}"
             if len(lineups) > 1:
-                key += "." + "-".join(_safe(n) for n in lineup)
-            jobs.append(Job(key, RunConfig(
+                key += "." + "-".join(_safe(n.spelling) for n in lineup)
+            jobs.append(Job(key, RunConfig.checked(
                 players=cell.players, games=size // len(lineups), seed=self.stage_seed(stage),
                 strategies=lineup, strategy_pool=pop.pool, start_vp=self.start_vp[cell.players],
                 rotate_seats=pop.rotate_seats,
@@ -210,8 +209,8 @@ class Study:
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": self.strategy_params,
             "cells": [{"key": c.key, "games": c.games, "first": c.first,
-                       "lineups": [list(x) for x in c.lineups],
-                       "pool": list(c.population.pool), "rotate": c.population.rotate_seats,
+                       "lineups": spelled(c.lineups), "pool": spelled([c.population.pool])[0],
+                       "rotate": c.population.rotate_seats,
                        "params": c.population.strategy_params, "method": c.method,
                        "variant": c.variant.digest if c.variant else None,
                        # only when set: a study without it keeps its identity
@@ -224,6 +223,11 @@ class Study:
 def _safe(name: str) -> str:
     """A strategy's spelling as part of a folder name (module:Class has a colon)."""
     return re.sub(r"[^A-Za-z0-9_@=+,-]", "_", name)
+
+
+def spelled(lineups: Sequence[Sequence[PlayerSpec]]) -> list[list[str]]:
+    """Line-ups as manifests hold them: each player as spelled."""
+    return [[spec.spelling for spec in lineup] for lineup in lineups]
 
 
 # -- reading and validating a study file -----------------------------------------------
@@ -270,19 +274,16 @@ def load_study(path: Path) -> Study:
         where = f"population {table.name!r}"
         lineup, pool = tuple(table.lineup), tuple(table.pool)
         given = tuple(tuple(x) for x in table.lineups)
-        reads = False
         strategies = tuple(dict.fromkeys((*lineup, *pool, *itertools.chain(*given))))
-        for strategy in strategies:
-            try:
-                made = make_strategy(strategy)
-            except CdsimError as exc:
-                raise fail(where, str(exc)) from None
-            except Exception as exc:  # a user module that fails to import
-                raise fail(where, f"cannot load strategy {strategy!r} "
-                           f"({type(exc).__name__}: {exc})") from None
-            reads = reads or bool(getattr(made, "reads_scores", True))
+        try:  # each made now (a user's module imported, learned weights read): one line
+            made = [player.make() for player in strategies]
+            reads = any(bool(getattr(strategy, "reads_scores", True)) for strategy in made)
+        except CdsimError as exc:
+            raise fail(where, str(exc)) from None
+        except Exception as exc:  # a user module that fails to import
+            raise fail(where, f"cannot load a strategy ({type(exc).__name__}: {exc})") from None
         rotate = table.mixed if table.rotate_seats is None else table.rotate_seats
-        floor = (all(x.partition("@")[0] == "random" for x in strategies) if table.floor is None
+        floor = (all(x.base == "random" for x in strategies) if table.floor is None
                  else table.floor)
         pop_games[table.name] = (table.games or spec.games, table.first_stage or first)
         populations.append(Population(table.name, lineup, pool, rotate,
@@ -326,8 +327,7 @@ def load_study(path: Path) -> Study:
                   source=str(path), text=path.read_text())
     for cell in study.cells:  # the schedule's and RunConfig's own checks, now
         try:
-            for job in study.stage_jobs(cell, len(study.schedule(cell).sizes) - 1):
-                job.config.validate()
+            study.stage_jobs(cell, len(study.schedule(cell).sizes) - 1)
         except CdsimError as exc:
             raise fail(f"cell {cell.key}", str(exc)) from None
     return study
@@ -404,25 +404,24 @@ def plan(study: Study, root: Path, reader: GameReader, tables: Tables | None = N
     on the finished rows (``tables`` caches the stages' win tables between calls)."""
     tables = {} if tables is None else tables
     jobs: list[Job] = []
-    cells: list[dict[str, Any]] = []
+    cells: list[CellState] = []
     for cell in study.cells:
         schedule = study.schedule(cell)
         rulebook = study.start_vp[cell.players]
         vectors = seq.candidates(rulebook, study.radius_of(cell))
-        state: dict[str, Any] = {
-            "key": cell.key, "players": cell.players, "population": cell.population.name,
-            "variant": cell.variant.name if cell.variant else None,
-            "floor": cell.population.floor, "method": cell.method, "games": cell.games,
-            "lineups": [list(x) for x in cell.lineups], "pool": list(cell.population.pool),
-            "rotate_seats": cell.population.rotate_seats, "rulebook": list(rulebook),
-            "radius": study.radius_of(cell), "schedule": list(schedule.sizes), "stages": [],
-            "decision": None}
+        state = CellState(
+            key=cell.key, players=cell.players, population=cell.population.name,
+            variant=cell.variant.name if cell.variant else None,
+            floor=cell.population.floor, method=cell.method, games=cell.games,
+            lineups=spelled(cell.lineups), pool=spelled([cell.population.pool])[0],
+            rotate_seats=cell.population.rotate_seats, rulebook=list(rulebook),
+            radius=study.radius_of(cell), schedule=list(schedule.sizes))
         cells.append(state)
         played: list[seq.WinTable] = []
         for k in range(len(schedule.sizes)):
             stage = study.stage_jobs(cell, k)
-            state["stages"].append({"stage": k, "seed": stage[0].config.seed,
-                                    "games": schedule.sizes[k], "runs": [j.key for j in stage]})
+            state.stages.append(StageRuns(stage=k, seed=stage[0].config.seed,
+                                          games=schedule.sizes[k], runs=[j.key for j in stage]))
             todo = [j for j in stage if not RunFolder(run_folder(root, j.key)).complete()]
             if todo:
                 jobs.extend(todo)
@@ -433,9 +432,11 @@ def plan(study: Study, root: Path, reader: GameReader, tables: Tables | None = N
             played.append(tables[stage[0].key])
             verdict = seq.decide_played(played, schedule, rulebook, study.tolerance, study.tested)
             if not verdict.pending:
-                state["decision"] = decision_record(verdict)
+                # through JSON, as the manifest holds it: numbers as plain numbers
+                state.decision = Verdict.model_validate_json(
+                    json.dumps(decision_record(verdict)))
                 break
-    return jobs, cells
+    return jobs, [c.model_dump(mode="json") for c in cells]
 
 
 def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int]:
@@ -478,8 +479,8 @@ def _described(study: Study) -> dict[str, Any]:
     """The manifest's account of a study for the report (not part of its identity)."""
     return {"description": study.description, "source": study.source,
             "populations": [{"name": p.name, "description": p.description,
-                             "lineup": list(p.lineup), "pool": list(p.pool),
-                             "lineups": [list(x) for x in p.given],
+                             "lineup": spelled([p.lineup])[0], "pool": spelled([p.pool])[0],
+                             "lineups": spelled(p.given),
                              "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores,
                              "floor": p.floor}
                             for p in study.populations],
@@ -499,96 +500,8 @@ def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
     RunFolder(root, STUDY).write(manifest)
 
 
-@cache  # built once per process
-def _cell_schema() -> Any:
-    """A study manifest's ``cells`` (as ``plan`` writes them), declared once."""
-    from typing import Annotated, Literal
-
-    from pydantic import BaseModel, ConfigDict, Field
-
-    Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
-
-    Share = Annotated[float, Field(ge=0, le=1)]
-    Games = Annotated[int, Field(ge=0, le=MAX_GAMES)]
-
-    class Stage(BaseModel):
-        model_config = ConfigDict(strict=True, extra="forbid")
-        stage: Annotated[int, Field(ge=0)]
-        seed: Annotated[int, Field(ge=0)]
-        games: Games
-        runs: list[Key]
-
-    class StageVerdict(BaseModel):
-        model_config = ConfigDict(strict=True, extra="forbid")
-        stage: Annotated[int, Field(ge=0)]
-        decision: Literal["confirmed", "no fair vector", "undecided"]
-        vector: list[int]
-        tested: list[list[int]]
-        games_fit: Games
-        games_confirm: Games
-        alpha: Share
-        largest_gap: Share
-        gap_interval: list[Share]
-        games_needed: Games | None
-
-    class Verdict(BaseModel):
-        model_config = ConfigDict(strict=True, extra="forbid")
-        decision: Literal["confirmed", "no fair vector", "undecided"]
-        vector: list[int]
-        fair_set: list[list[int]]
-        largest_gap: Share
-        gap_interval: list[Share]
-        games: Games
-        games_fit: Games
-        games_confirm: Games
-        games_needed: Games | None
-        tolerance: Share
-        alpha: Share
-        explain: str
-        stages: list[StageVerdict]
-
-    class CellState(BaseModel):
-        model_config = ConfigDict(strict=True, extra="forbid")
-        key: Key
-        players: Annotated[int, Field(ge=2, le=4)]
-        population: str
-        variant: str | None
-        floor: bool
-        method: Literal["re-ranking", "rulebook only"]
-        games: Annotated[int, Field(ge=1, le=MAX_GAMES)]
-        lineups: list[list[str]]
-        pool: list[str]
-        rotate_seats: bool
-        rulebook: list[int]
-        radius: Annotated[int, Field(ge=0, le=10)]
-        schedule: list[Games]
-        stages: list[Stage]
-        decision: Verdict | None
-
-    class Manifest(BaseModel):
-        model_config = ConfigDict(strict=True, extra="allow")
-        cells: list[CellState]
-
-    return Manifest
-
-
-def _check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
-    """A study manifest's cells checked against their schema (one line)."""
-    from pydantic import ValidationError
-
-    schema = _cell_schema()
-    try:
-        schema.model_validate_json(json.dumps(manifest))
-    except ValidationError as exc:
-        raise CdsimError(f"{path}: {problem(exc, schema, manifest)}") from None
-    for cell in manifest["cells"]:
-        if set(cell["key"]) == {"."}:  # names a folder under cells/: never . or ..
-            raise CdsimError(f"{path}: cells: bad key {cell['key']!r}")
-    return manifest
-
-
 STUDY = Kind("study", STUDY_MANIFEST, CELLS, "cdsim study run", ("identity", "cells"),
-             _check_study_manifest)
+             check_study_manifest)
 
 
 def read_study_manifest(root: Path) -> dict[str, Any]:
@@ -658,6 +571,6 @@ def write_template(path: Path) -> None:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
-__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant",
-           "load_study", "open_folder", "plan", "read_study_manifest", "resolve", "run",
-           "run_folder", "write_template"]
+__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant", "load_study",
+           "open_folder", "plan", "read_study_manifest", "resolve", "run", "run_folder",
+           "spelled", "write_template"]

@@ -21,8 +21,9 @@ from pydantic import (
     model_validator,
 )
 
-from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES
-from cdsim.errors import CdsimError
+from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
+from cdsim.errors import CdsimError, user_text
+from cdsim.players.registry import PlayerSpec
 from cdsim.schema import Table, problem
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
@@ -41,20 +42,26 @@ def _name(value: str) -> str:
 
 
 def _split(value: Any) -> Any:
-    """``"greedy, villa"`` is ``["greedy", "villa"]``."""
-    return value.split(",") if isinstance(value, str) else value
+    """``"greedy, villa"`` is ``["greedy", "villa"]``; blank names are dropped."""
+    value = value.split(",") if isinstance(value, str) else value
+    if isinstance(value, list):
+        return [x for x in value if not isinstance(x, str) or x.strip()]
+    return value
 
 
-def _lineups(value: list[list[str]]) -> list[list[str]]:
-    out = [[n.strip() for n in x] for x in value]
-    for x in out:
-        if not all(x):
-            raise ValueError(f"{x} names an empty strategy")
+def _named(value: Any) -> Any:
+    if isinstance(value, list) and any(isinstance(x, str) and not x.strip() for x in value):
+        raise ValueError(f"{user_text(value, repr, 60)} names an empty strategy")
+    return value
+
+
+def _lineups(value: list[list[PlayerSpec]]) -> list[list[PlayerSpec]]:
+    for x in value:
         if len(x) not in PLAYER_COUNTS:
-            raise ValueError(f"{x} is not a line-up of 2, 3 or 4 players")
-    if len({tuple(x) for x in out}) != len(out):
+            raise ValueError(f"{[s.spelling for s in x]} is not a line-up of 2, 3 or 4 players")
+    if len({tuple(x) for x in value}) != len(value):
         raise ValueError("lists a line-up twice")
-    return out
+    return value
 
 
 def _players(value: list[int]) -> list[int]:
@@ -69,8 +76,8 @@ def _players(value: list[int]) -> list[int]:
 
 
 Name = Annotated[str, AfterValidator(_name)]
-Names = Annotated[list[str], BeforeValidator(_split),  # strategy names, one for each seat
-                  AfterValidator(lambda v: [x.strip() for x in v if x.strip()])]
+# players (one for each seat), each parsed once: two spellings of one player are equal
+Names = Annotated[list[Player], BeforeValidator(_split)]
 Games = Annotated[int, Field(ge=1, le=MAX_GAMES)]
 Folder = Annotated[str, Field(min_length=1)]  # a component folder or file
 
@@ -80,7 +87,8 @@ class PopulationFile(Table):
     name: Name
     description: str = ""
     lineup: Names = Field(default_factory=list)
-    lineups: Annotated[list[list[str]], AfterValidator(_lineups)] = Field(default_factory=list)
+    lineups: Annotated[list[Annotated[list[Player], BeforeValidator(_named)]],
+                       AfterValidator(_lineups)] = Field(default_factory=list)
     pool: Names = Field(default_factory=list)
     rotate_seats: bool | None = None  # default: when the seats differ
     floor: bool | None = None  # default: random players only
