@@ -227,3 +227,13 @@ def test_scripted_start_is_blind_and_avoids_shared_reach() -> None:  # R2.5
     _, table = _game(SCRIPTED, 0, events=True)
     pawns = [e["space"] for e in table.event_list() if e["type"] == "pawn"]
     assert pawns == [0, 3, 4, 1]
+
+
+@pytest.mark.parametrize("decision", ["start", "move", "take", "seal", "fountain", "circle",
+                                      "payment"])
+def test_a_builtin_asked_as_a_python_object_is_refused_for_every_decision(decision: str) -> None:
+    greedy = make_strategy("greedy")
+    with pytest.raises(CdsimError, match="not as a Python object"):
+        getattr(greedy, f"choose_{decision}")(None, ())
+    with pytest.raises(AttributeError):
+        greedy.no_such_method  # noqa: B018 - only choose_* names are refused, others do not exist

@@ -27,16 +27,8 @@ from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
 from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 from cdsim.players.weights import check_components, load
-from cdsim.rules.cards import Payment
-from cdsim.rules.components import ObjectiveCard
 from cdsim.rules.strategy import (
-    CircleChoice,
-    FountainChoice,
-    Move,
-    PlayerView,
-    SealBuild,
     Strategy,
-    Take,
 )
 
 # strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
@@ -225,28 +217,13 @@ class Builtin:
     def _refuse(self) -> NoReturn:
         raise CdsimError(core_only_refusal(self.base, "not as a Python object"))
 
-    def choose_start(self, view: PlayerView, options: Sequence[int]) -> int:
-        self._refuse()
-
-    def choose_move(self, view: PlayerView, options: Sequence[Move]) -> Move:
-        self._refuse()
-
-    def choose_take(self, view: PlayerView, options: Sequence[Take]) -> Take:
-        self._refuse()
-
-    def choose_seal(self, view: PlayerView, options: Sequence[SealBuild]) -> SealBuild:
-        self._refuse()
-
-    def choose_fountain(self, view: PlayerView,
-                        options: Sequence[FountainChoice]) -> FountainChoice:
-        self._refuse()
-
-    def choose_circle(self, view: PlayerView, options: Sequence[CircleChoice]) -> CircleChoice:
-        self._refuse()
-
-    def choose_payment(self, view: PlayerView, card: ObjectiveCard,
-                       options: Sequence[Payment]) -> Payment:
-        self._refuse()
+    def __getattr__(self, name: str) -> Any:
+        """Every ``choose_*`` decision of the Strategy protocol: a built-in plays only on
+        the core, so asking it as a Python object is refused (one method, whatever the
+        decision kinds are)."""
+        if name.startswith("choose_"):
+            return lambda *args: self._refuse()
+        raise AttributeError(name)
 
 
 def describe(name: str) -> str:
