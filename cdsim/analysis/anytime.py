@@ -44,8 +44,8 @@ number of further looks or a raised budget. ``rho`` is fixed from the settings a
    changed from the rulebook, then the smallest observed gap (all games), then comes first
    lexicographically (``candidates.choose_vector``).
 2. **no fair vector** - every candidate has some seat pair shown to lie more than ``tol``
-   apart: ``p_i - p_j <= tol`` or ``p_i - p_j >= -tol`` rejected at ``alpha_n / (2 pairs)``
-   each, on all games so far (nothing is chosen, so every game may be used).
+   apart: ``p_i - p_j <= tol`` or ``p_i - p_j >= -tol`` rejected, each pair at ``alpha_n /
+   pairs``, on all games so far (nothing is chosen, so every game may be used).
 3. **undecided** - neither; ``games_needed`` says how many more games would confirm the
    most promising tested vector with chance ``POWER`` (``predicted_games``).
 
@@ -61,8 +61,12 @@ choice's level ``w_j alpha_c``; a truly unfair vector has a pair with ``|p_i - p
 tol``, and its one violated side must be rejected (intersection-union). Summing over the
 choices (a union bound, whatever their number) gives ``alpha_c``. At 2 players the two
 ends each cost at most ``alpha_c / 2``. *Wrong no fair vector* (some candidate ``v*`` is
-fair): ``v*`` is one fixed vector; it is declared unfair only if one of its ``2 pairs``
-true nulls is rejected: at most ``alpha_n``. Together at most ``alpha`` per cell, at any
+fair): ``v*`` is one fixed vector, not chosen from the data, so no correction over the
+candidates is needed; it is declared unfair only if one of its pairs, truly within ``tol``,
+has a null rejected: ``alpha_n / pairs`` for the side nearer the truth, plus the chance
+that the estimate runs more than ``2 tol`` past the truth the other way (far below the
+rounding of any rate: the old staged test made the same argument); at most ``alpha_n`` in
+all. Together at most ``alpha`` per cell, at any
 look, also after extensions. The approximation behind it is the central limit theorem on
 deal groups (each test looks from ``MIN_GROUPS`` groups on).
 """
@@ -160,9 +164,9 @@ class Evidence:
         return np.asarray(np.exp(-np.minimum(self.upper, self.lower)), dtype=np.float64)
 
     def shown_unfair(self, level: float) -> NDArray[np.bool_]:
-        """Per vector: some pair shown more than ``tol`` apart, each (pair, side) at
-        ``level / (2 pairs)``."""
-        need = math.log(2 * self.upper.shape[1] / level)
+        """Per vector: some pair shown more than ``tol`` apart, each pair at ``level /
+        pairs`` (on whichever side its data lie)."""
+        need = math.log(self.upper.shape[1] / level)
         return np.asarray((np.maximum(self.apart_hi, self.apart_lo) >= need).any(axis=1),
                           dtype=np.bool_)
 
@@ -423,14 +427,17 @@ def _check(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float, alph
 
 
 def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.02,
-           alpha: float = 0.05, m: int = 3, design_games: int | None = None) -> Verdict:
+           alpha: float = 0.05, m: int = 3, design_games: int | None = None,
+           predict: bool = True) -> Verdict:
     """The verdict of a cell from its stages so far (see the module docstring).
 
     ``tables[k]``: stage ``k``'s win table over the candidates (``win_table(games,
     candidates(rulebook, radius))``; the same vectors in every table). ``m``: vectors
     chosen at a time (3 and 4 players). ``design_games``: where the boundaries are tightest
-    (``design_groups``); a setting of the cell, never changed once it has games. Pure: the
-    same tables give the same verdict, so a resumed or extended cell re-derives its state."""
+    (``design_groups``); a setting of the cell, never changed once it has games.
+    ``predict=False`` skips ``games_needed`` (a driver that plays on anyway needs it only
+    when it stops). Pure: the same tables give the same verdict, so a resumed or extended
+    cell re-derives its state."""
     rule, vectors = _check(tables, rulebook, tol, alpha, m)
     per_group = tables[0].games / tables[0].groups
     groups = design_groups(len(rule), tol, alpha, per_group, design_games)
@@ -450,7 +457,7 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.0
         if decided:
             decision = "confirmed" if fair else "no fair vector"
             break
-    return _verdict(cell, decision, fair, tuple(looks))
+    return _verdict(cell, decision, fair, tuple(looks), predict)
 
 
 def gap_with_interval(table: WinTable, rho: float, level: float = REPORT_LEVEL
@@ -486,6 +493,10 @@ def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
                             None if s is None else s.take(c.confirmed),
                             choice_weight(c.number) * cell.alpha_c))
     best: tuple[int, Vector] | None = None
+    diff, _ = cell.total.pair_stats()
+    # a vector whose estimate is already outside the tolerance is not worth a prediction:
+    # the truth would have to lie on the other side of tol with a chance above POWER
+    options = [o for o in options if (np.abs(diff[o[0]]) < cell.tol).all()]
     for row, stream, level in options:
         prior = stream if stream is not None and stream.groups >= MIN_GROUPS else cell.total.take(row)
         if prior.groups < 2:
@@ -497,7 +508,8 @@ def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
     return (None, None) if best is None else best
 
 
-def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look, ...]) -> Verdict:
+def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look, ...],
+             predict: bool) -> Verdict:
     total = cell.total
     assert total is not None
     rows = np.asarray(fair, dtype=np.int64)
@@ -509,7 +521,7 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
     else:
         named = int(rank_by_gap(cell.vectors, total.spreads, cell.rule)[0])
         tested = total.take(named)
-        if decision == "undecided":
+        if decision == "undecided" and predict:
             needed, watch = _watch(cell)
     gap, interval = gap_with_interval(tested, cell.rho)
     return Verdict(decision, _vec(cell.vectors[named]),
