@@ -17,8 +17,8 @@ two seats' win shares ``d`` (per deal group, so rotations are paired) and its de
 standard error give, for a null such as ``p_i - p_j >= tol``, the normal-mixture e-value of
 ``cdsim.analysis.boundary`` (an asymptotic confidence sequence). Its running maximum over
 the looks gives an anytime p-value: valid at any look, at any stopping time, and after any
-number of further looks or a raised budget. ``rho`` is fixed from the settings alone
-(``design_games``, the games at which the boundary is tightest).
+number of further looks or a raised budget. The e-value's prior is fixed from the settings
+alone (``design_games``, the games at which the boundary is tightest).
 
 1. **confirmed** - a vector is *shown fair* when, for every seat pair, both ``p_i - p_j >=
    tol`` and ``p_i - p_j <= -tol`` are rejected (intersection-union: its confidence sequence
@@ -82,7 +82,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from cdsim.analysis.boundary import best_rho, boundary_z, log_evidence
+from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import (
     REPORT_LEVEL,
     CellGames,
@@ -135,7 +135,7 @@ class Evidence:
     (the "shown unfair" side). ``stream`` is the sum of the win tables looked at so far."""
 
     index: IntArray  # rows of the candidates
-    rho: float
+    mixture: Mixture
     stream: WinTable | None = None
     upper: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
     lower: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
@@ -157,7 +157,7 @@ class Evidence:
         with np.errstate(divide="ignore", invalid="ignore"):
             for name, z in (("upper", (tol - diff) / se), ("lower", (diff + tol) / se),
                             ("apart_hi", (diff - tol) / se), ("apart_lo", (-tol - diff) / se)):
-                setattr(self, name, np.maximum(getattr(self, name), log_evidence(z, t, self.rho)))
+                setattr(self, name, np.maximum(getattr(self, name), self.mixture.log_evidence(z, t)))
 
     def fair_p(self) -> FloatArray:
         """Per vector and pair: the larger of the two sides' p-values (V, pairs)."""
@@ -331,12 +331,12 @@ class _Cell:
     """The state of one cell while its looks are replayed in order (``decide``)."""
 
     def __init__(self, vectors: IntArray, rule: Vector, tol: float, alpha: float, m: int,
-                 rho: float) -> None:
-        self.vectors, self.rule, self.tol, self.alpha, self.m, self.rho = (
-            vectors, rule, tol, alpha, m, rho)
+                 mixture: Mixture) -> None:
+        self.vectors, self.rule, self.tol, self.alpha, self.m, self.mixture = (
+            vectors, rule, tol, alpha, m, mixture)
         self.players = vectors.shape[1]
         # every candidate on every game: "no fair vector", and the tests when nothing is chosen
-        self.everything = Evidence(np.arange(len(vectors), dtype=np.int64), rho)
+        self.everything = Evidence(np.arange(len(vectors), dtype=np.int64), mixture)
         self.family = self.players == 2 or len(vectors) == 1
         self.choices: list[Choice] = []
         self.total: WinTable | None = None
@@ -393,7 +393,7 @@ class _Cell:
         if self.choices and best in skip:
             return ()
         rows = near_tied(self.total, self.rule, self.m, skip)
-        self.choices.append(Choice(len(self.choices) + 1, stage, Evidence(rows, self.rho)))
+        self.choices.append(Choice(len(self.choices) + 1, stage, Evidence(rows, self.mixture)))
         return tuple(_vec(self.vectors[i]) for i in rows)
 
     def records(self) -> tuple[ChoiceRecord, ...]:
@@ -441,7 +441,7 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.0
     rule, vectors = _check(tables, rulebook, tol, alpha, m)
     per_group = tables[0].games / tables[0].groups
     groups = design_groups(len(rule), tol, alpha, per_group, design_games)
-    cell = _Cell(vectors, rule, tol, alpha, m, best_rho(groups, alpha * CONFIRM_SHARE / 2))
+    cell = _Cell(vectors, rule, tol, alpha, m, Mixture.design(groups, alpha * CONFIRM_SHARE / 2))
     looks: list[Look] = []
     decision: Decision = "undecided"
     fair: list[int] = []
@@ -460,7 +460,7 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.0
     return _verdict(cell, decision, fair, tuple(looks), predict)
 
 
-def gap_with_interval(table: WinTable, rho: float, level: float = REPORT_LEVEL
+def gap_with_interval(table: WinTable, mixture: Mixture, level: float = REPORT_LEVEL
                       ) -> tuple[float, tuple[float, float]]:
     """A one-vector table's largest seat gap with an interval at ``level``, simultaneous
     over the pairs and valid at any look: each pair's confidence sequence at ``(1 - level) /
@@ -469,7 +469,7 @@ def gap_with_interval(table: WinTable, rho: float, level: float = REPORT_LEVEL
     d, s = np.abs(diff[0]), se[0]
     if table.groups < MIN_GROUPS or not np.isfinite(s).all():
         return float(table.gaps[0]), (0.0, 1.0)
-    z = float(boundary_z(np.asarray(float(table.groups)), (1 - level) / (2 * len(d)), rho))
+    z = float(mixture.z_at(np.asarray(float(table.groups)), (1 - level) / (2 * len(d))))
     low = float(np.maximum(d - z * s, 0.0).max())
     return float(table.gaps[0]), (low, float(min(1.0, (d + z * s).max())))
 
@@ -502,7 +502,7 @@ def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
         if prior.groups < 2:
             continue
         games = predicted_games(stream if stream is not None and stream.groups else None, prior,
-                                cell.tol, level, cell.rho)
+                                cell.tol, level, cell.mixture)
         if games is not None and (best is None or games < best[0]):
             best = (games, _vec(cell.vectors[row]))
     return (None, None) if best is None else best
@@ -523,7 +523,7 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
         tested = total.take(named)
         if decision == "undecided" and predict:
             needed, watch = _watch(cell)
-    gap, interval = gap_with_interval(tested, cell.rho)
+    gap, interval = gap_with_interval(tested, cell.mixture)
     return Verdict(decision, _vec(cell.vectors[named]),
                    tuple(_vec(cell.vectors[i]) for i in rows), gap, interval, total.games,
                    tested.games, needed, watch, looks[-1].stage, cell.records(), looks,

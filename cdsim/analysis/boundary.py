@@ -29,6 +29,14 @@ tests/test_anytime.py measures the error rates on synthetic cells at the boundar
 groups for a one-sided level ``a`` (Howard et al.'s choice, confseq's ``best_rho``). It must
 be fixed before the data it judges (a function of settings only, never of outcomes).
 
+The e-value used (``Mixture``) puts ``POINT_WEIGHT`` (80%) of its prior on one bet,
+``lambda_d = sqrt(2 log(1 / (w a)) / v)``, the bet that makes a vector just detectable
+after ``v`` groups most likely to be confirmed there, and the rest on Robbins' mixture
+above. A mixture of e-processes is an e-process, so validity is untouched. At 1.25% the
+boundary is 3.00 standard errors at the design against 3.28 for Robbins' mixture alone
+(about 15% fewer games there; one look with no anytime guarantee would need 2.24), and
+within 3% / 9% / 12% of Robbins' at a quarter / four times / twenty times the design.
+
 The confseq package itself (PyPI 0.0.11, January 2023) is a C++/Boost extension; these few
 lines are the formulas it implements, written out so the project needs no compiler.
 """
@@ -36,12 +44,15 @@ lines are the formulas it implements, written out so the project needs no compil
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 FloatArray = NDArray[np.float64]
+
+POINT_WEIGHT = 0.8  # of the prior on the single bet tuned to the design; the rest: Robbins
 
 
 def best_rho(groups: float, alpha: float) -> float:
@@ -80,3 +91,46 @@ def boundary_z(groups: ArrayLike, alpha: float, rho: float) -> FloatArray:
         high = np.where(above, mid, high)
         low = np.where(above, low, mid)
     return np.asarray(high, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Mixture:
+    """The e-process of a test: ``POINT_WEIGHT`` on the bet ``bet`` (standardised units),
+    the rest on Robbins' half-normal mixture of precision ``rho``. Made once per cell from
+    settings (``design``), never from outcomes."""
+
+    rho: float
+    bet: float
+    weight: float = POINT_WEIGHT
+
+    @classmethod
+    def design(cls, groups: float, alpha: float, weight: float = POINT_WEIGHT) -> Mixture:
+        """Tightest near ``groups`` groups for one-sided tests at about ``alpha``."""
+        bet = math.sqrt(2 * math.log(1 / (weight * alpha)) / groups) if weight > 0 else 0.0
+        return cls(best_rho(groups, alpha), bet, weight)
+
+    def log_evidence(self, z: ArrayLike, groups: ArrayLike) -> FloatArray:
+        """``log`` of the e-value after ``groups`` groups at standardised distance ``z``."""
+        robbins = log_evidence(z, groups, self.rho)
+        if self.weight <= 0:
+            return robbins
+        zz = np.asarray(z, dtype=np.float64)
+        t = np.asarray(groups, dtype=np.float64)
+        with np.errstate(invalid="ignore", over="ignore"):
+            point = self.bet * zz * np.sqrt(t) - self.bet**2 * t / 2
+        point = np.where(np.isnan(point), -np.inf, point)
+        out = np.logaddexp(math.log(self.weight) + point, math.log(1 - self.weight) + robbins)
+        return np.asarray(out, dtype=np.float64)
+
+    def z_at(self, groups: ArrayLike, alpha: float) -> FloatArray:
+        """The ``z`` at which the e-value reaches ``1 / alpha`` (bisection: it increases
+        with ``z``)."""
+        t = np.asarray(groups, dtype=np.float64)
+        target = math.log(1 / alpha)
+        low, high = np.zeros(t.shape), np.full(t.shape, 64.0)
+        for _ in range(60):
+            mid = (low + high) / 2
+            above = self.log_evidence(mid, t) >= target
+            high = np.where(above, mid, high)
+            low = np.where(above, low, mid)
+        return np.asarray(high, dtype=np.float64)

@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from cdsim.analysis.boundary import boundary_z
+from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import FloatArray, WinTable, pairs
 
 POWER = 0.8
@@ -49,7 +49,7 @@ def pair_moments(table: WinTable) -> tuple[FloatArray, FloatArray]:
 
 
 def confirm_chance(now: FloatArray, t: int, centre: FloatArray, centre_cov: FloatArray,
-                   per_group: FloatArray, g: int, tol: float, level: float, rho: float,
+                   per_group: FloatArray, g: int, tol: float, level: float, mixture: Mixture,
                    draws: FloatArray) -> float:
     """The chance that after ``g`` more groups every pair's confidence sequence lies inside
     ``(-tol, tol)``: ``now`` the estimate on the ``t`` test groups so far, ``centre`` and
@@ -62,18 +62,18 @@ def confirm_chance(now: FloatArray, t: int, centre: FloatArray, centre_cov: Floa
     corr = cov / np.maximum(np.outer(scale, scale), 1e-300)
     root = np.linalg.cholesky(corr + 1e-9 * np.eye(len(corr)))
     d = mean + (draws @ root.T) * scale
-    half = float(boundary_z(np.asarray(big_t, dtype=np.float64), level, rho)) * np.sqrt(
+    half = float(mixture.z_at(np.asarray(big_t, dtype=np.float64), level)) * np.sqrt(
         np.diag(per_group) / big_t)
     return float(((np.abs(d) + half) < tol).all(axis=1).mean())
 
 
 def predicted_games(stream: WinTable | None, prior: WinTable, tol: float, level: float,
-                    rho: float, power: float = POWER, seed: int = 0) -> int | None:
+                    mixture: Mixture, power: float = POWER, seed: int = 0) -> int | None:
     """Further games after which a vector is confirmed with chance ``power`` (see the module
     docstring); ``None`` if not even ``MAX_FACTOR`` times the games behind the estimate get
     there. ``stream``: the vector's test games so far (one-vector table, or None before its
     first); ``prior``: the games its truth is estimated from (the stream itself when it is
-    long enough); ``level`` and ``rho``: the test's level and mixture precision."""
+    long enough); ``level`` and ``mixture``: the test's level and e-process."""
     centre, centre_cov = pair_moments(prior)
     per_group = centre_cov * prior.groups
     t = 0 if stream is None else stream.groups
@@ -81,7 +81,7 @@ def predicted_games(stream: WinTable | None, prior: WinTable, tol: float, level:
     draws = np.random.default_rng(seed).standard_normal((DRAWS, len(centre)))
 
     def chance(g: int) -> float:
-        return confirm_chance(now, t, centre, centre_cov, per_group, g, tol, level, rho, draws)
+        return confirm_chance(now, t, centre, centre_cov, per_group, g, tol, level, mixture, draws)
 
     cap = MAX_FACTOR * max(prior.groups, t, 1)
     high = max(1, prior.groups // 8)
@@ -96,15 +96,13 @@ def predicted_games(stream: WinTable | None, prior: WinTable, tol: float, level:
     return math.ceil(high * prior.games / prior.groups)
 
 
-def confirmation_games(players: int, gap: float, tol: float, level: float, rho_groups: float,
+def confirmation_games(players: int, gap: float, tol: float, level: float, design_games: float,
                        power: float = POWER, deff: float = 1.0) -> int | None:
     """Games one cell needs, from its first test game, to confirm a vector whose seats truly
     lie ``gap`` apart (one seat ``gap / 2`` above the fair share, one below, the others fair)
-    with chance ``power``: the anytime test at ``level`` with its boundary tightest at
-    ``rho_groups`` games, multinomial game outcomes times the design effect ``deff``, one
-    game per group. ``None`` when ``gap >= tol``."""
-    from cdsim.analysis.boundary import best_rho
-
+    with chance ``power`` at its final look: the anytime test at ``level`` with its boundary
+    tightest at ``design_games`` games, multinomial game outcomes times the design effect
+    ``deff``, one game per group. ``None`` when ``gap >= tol``."""
     if gap >= tol:
         return None
     p = np.full(players, 1 / players)
@@ -115,12 +113,12 @@ def confirmation_games(players: int, gap: float, tol: float, level: float, rho_g
         c[row, i], c[row, j] = 1.0, -1.0
     per_game = c @ (np.diag(p) - np.outer(p, p)) @ c.T * deff
     theta = c @ p
-    rho = best_rho(rho_groups, level)
+    mixture = Mixture.design(design_games, level)
     draws = np.random.default_rng(0).standard_normal((DRAWS, len(theta)))
     zero = np.zeros_like(per_game)
 
     def chance(g: int) -> float:
-        return confirm_chance(theta, 0, theta, zero, per_game, g, tol, level, rho, draws)
+        return confirm_chance(theta, 0, theta, zero, per_game, g, tol, level, mixture, draws)
 
     high = 64
     while chance(high) < power:
