@@ -4,7 +4,7 @@ the scenarios of tests/test_sequential.py), including cells stopped undecided an
 
 Error rates are measured with many small stages (a look after each), where a confidence
 sequence comes closest to its stated level, and at alpha = 0.3 where a 15% bound makes a
-few hundred cells a sharp check. ``.venv/bin/python tests/test_anytime.py [cells]`` runs
+few hundred cells a sharp check. ``.venv/bin/python -m tests.test_anytime [cells]`` runs
 the larger measurement quoted in docs/statistics.md.
 """
 
@@ -320,8 +320,53 @@ def test_games_needed_is_calibrated() -> None:
 
 # ------------------------------------------------------------------------- measurement
 
+def confirm_rate(theta: float, budget: int, method: str, looks: list[int], reps: int = 4000,
+                 var: float = 0.92, tol: float = 0.02, alpha: float = 0.05) -> float:
+    """2 players, one vector whose ``p_1 - p_2`` is ``theta``, per-game variance ``var`` (the
+    strong cell's 0.92), stages in the proportions ``looks``: the chance it is confirmed
+    within ``budget`` games. "staged": the old procedure (stage 0 tests the rulebook, which
+    is unfair; stage k tests the vector on its own games at alpha_k / 2, normal quantiles);
+    "anytime": this one (the family at alpha_c / 2 a side on all games, default design)."""
+    rng = np.random.default_rng(0)
+    share = np.asarray(looks, dtype=np.float64) / sum(looks)
+    n = np.maximum(1, np.round(share * budget)).astype(np.int64)
+    means = theta + rng.standard_normal((reps, len(n))) * np.sqrt(var / n)
+    ok = np.zeros(reps, dtype=bool)
+    if method == "staged":
+        for k in range(1, len(n)):
+            z = float(sps.norm.isf(alpha * n[k] / n.sum() / 2))
+            ok |= np.abs(means[:, k]) + z * np.sqrt(var / n[k]) < tol
+        return float(ok.mean())
+    level = alpha * at.CONFIRM_SHARE / 2
+    mix = Mixture.design(at.design_groups(2, tol, alpha, 1.0), level)
+    groups = np.cumsum(n)
+    running = np.cumsum(means * n, axis=1) / groups
+    up = np.full(reps, -np.inf)
+    low = np.full(reps, -np.inf)
+    for k, t in enumerate(groups):
+        se = math.sqrt(var / t)
+        up = np.maximum(up, mix.log_evidence((tol - running[:, k]) / se, t))
+        low = np.maximum(low, mix.log_evidence((running[:, k] + tol) / se, t))
+        ok |= np.minimum(up, low) >= math.log(1 / level)
+    return float(ok.mean())
+
+
+def budget_for(theta: float, method: str, looks: list[int], power: float = 0.8) -> int:
+    """The budget at which ``confirm_rate`` reaches ``power`` (to 1%)."""
+    low, high = 1000, 4_000_000
+    while high / low > 1.01:
+        mid = int(math.sqrt(low * high))
+        low, high = (low, mid) if confirm_rate(theta, mid, method, looks) >= power else (mid, high)
+    return high
+
+
 def measure(cells: int) -> None:  # pragma: no cover - by hand
-    """The table of docs/statistics.md."""
+    """The tables of docs/statistics.md."""
+    doubling, equal = [1, 2, 4, 9], [1] * 16
+    for theta in (0.0, 0.011):
+        print(f"2 players, p1 - p2 = {theta}: staged {budget_for(theta, 'staged', doubling):,}, "
+              f"anytime {budget_for(theta, 'anytime', doubling):,} (4 stages), "
+              f"{budget_for(theta, 'anytime', equal):,} (16 looks)", flush=True)
     runs = [("fair", 0.05, None), ("unfair", 0.05, None), ("border", 0.05, None),
             ("twin", 0.05, None), ("thirds", 0.05, None), ("curse", 0.05, None),
             ("curse", 0.3, None)]

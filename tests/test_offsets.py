@@ -1,5 +1,6 @@
 """cdsim.analysis.offsets: the fair offset per seat and its cluster-bootstrap interval,
-against synthetic cells whose fair point is known exactly (``cdsim.analysis.synthetic``)."""
+against synthetic cells whose fair point is known exactly (``cdsim.analysis.synthetic``).
+``.venv/bin/python -m tests.test_offsets [cells]`` runs the measurement in docs/statistics.md."""
 
 from __future__ import annotations
 
@@ -77,3 +78,19 @@ def test_the_same_seed_gives_the_same_interval_and_stages_concatenate() -> None:
     assert one != fair_offsets([a, b], (0, 0), resamples=100, seed=5)
     with pytest.raises(CdsimError):
         fair_offsets(a, (0, 0, 0))
+
+
+def measure(reps: int) -> None:  # pragma: no cover - by hand
+    """The coverage figures of docs/statistics.md."""
+    for name, cell, rulebook, centre, games in (("2 players", TWO, (0, 0), (0, 0), 1200),
+                                                 ("3 players", THREE, (0, 0, 0), (0, 1, 2), 3000)):
+        misses, width = coverage(cell, rulebook, centre, games, reps, 1000, 400)
+        cover = ", ".join(f"{1 - m / reps:.3f}" for m in misses)
+        print(f"{name}: {reps} cells of {games:,} games, coverage per seat {cover}, "
+              f"mean width {width:.2f} VP", flush=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    measure(int(sys.argv[1]) if len(sys.argv) > 1 else 400)

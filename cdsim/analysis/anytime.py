@@ -361,9 +361,11 @@ class _Cell:
         if self.family:
             p = self.everything.fair_p()
             if self.players == 2 and len(self.vectors) > 1:
-                up = np.exp(-self.everything.upper[:, 0])
-                low = np.exp(-self.everything.lower[:, 0])
-                worst = monotone_fair(up, low)
+                order = np.argsort(self.vectors[:, 1], kind="stable")  # by seat 2's offset
+                up = np.exp(-self.everything.upper[order, 0])
+                low = np.exp(-self.everything.lower[order, 0])
+                worst = np.empty(len(order))
+                worst[order] = monotone_fair(up, low)
             else:
                 worst = p.max(axis=1)
             return [int(i) for i in np.flatnonzero(worst <= self.family_level)]
