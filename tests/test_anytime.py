@@ -308,13 +308,12 @@ def continuation_rate(cells: int, seed: int) -> tuple[int, int]:
 
 
 def test_games_needed_is_calibrated() -> None:
-    """A continuation of ``games_needed`` games confirms about 80% of the time (the
-    prediction averages over the uncertain truth): at least 60% here, a margin for the Monte
-    Carlo error of ~40 continued cells (the staged procedure's estimate gave 27-59% on real
-    games). Predicting with the estimate as the truth gives clearly less."""
-    passed, done = continuation_rate(100, 71)
-    assert done >= 30
-    assert passed / done >= 0.6, (passed, done)
+    """A continuation of ``games_needed`` games confirms about 80% of the time: at least 70%
+    of ~75 continued cells here (77% in a 1,000-cell measurement). Taking the estimate as the
+    truth, as the staged procedure did, gives 62% on the same cells and fails this."""
+    passed, done = continuation_rate(200, 71)
+    assert done >= 50
+    assert passed / done >= 0.7, (passed, done)
     assert sps.binom.sf(passed - 1, done, 0.97) > 1e-3, (passed, done)  # not wildly generous
 
 
@@ -360,6 +359,20 @@ def budget_for(theta: float, method: str, looks: list[int], power: float = 0.8) 
     return high
 
 
+def study_scale(cells: int) -> None:  # pragma: no cover - by hand
+    """The two study-scale cells of docs/statistics.md (4 players, tol 0.02, 200,000 games in
+    the staged procedure's four doubling stages)."""
+    for name in ("study", "study-near"):
+        sc = scenario(name)
+        sizes = list(at.stage_sizes(sc.budget, sc.first, 4))
+        count = Count()
+        for i in range(cells):
+            tables = play_tables(sc, sizes, np.random.default_rng([5000, i]))
+            count.score(at.decide(tables, sc.rulebook, sc.tolerance, 0.05, sc.m, predict=False),
+                        sc.gaps, sc.tolerance)
+        print(f"{name:10s} {count.row()}", flush=True)
+
+
 def measure(cells: int) -> None:  # pragma: no cover - by hand
     """The tables of docs/statistics.md."""
     doubling, equal = [1, 2, 4, 9], [1] * 16
@@ -382,7 +395,10 @@ def measure(cells: int) -> None:  # pragma: no cover - by hand
 
 
 if __name__ == "__main__":
-    measure(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+    if sys.argv[1:2] == ["study"]:
+        study_scale(int(sys.argv[2]) if len(sys.argv) > 2 else 40)
+    else:
+        measure(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
 
 
 
