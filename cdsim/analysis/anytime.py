@@ -51,6 +51,21 @@ alone (``design_games``, the games at which the boundary is tightest).
 
 The first look at which 1 or 2 holds decides the cell; later stages are ignored.
 
+Use (a study cell)
+------------------
+::
+
+    vectors = candidates(rulebook, radius)                 # fixed for the cell
+    tables = [win_table(games_of_stage(k), vectors) ...]   # one per stage played (cacheable)
+    verdict = decide(tables, rulebook, tol, alpha, m, design_games=DESIGN, predict=stopping)
+    verdict.record()                                       # JSON for the manifest / study.json
+    sizes = stage_sizes(budget, first, deal, played=sizes_played)  # raised budget: appended
+    offsets = offsets.fair_offsets(stage_games, rulebook, around=verdict.vector, radius=radius)
+
+``DESIGN`` (None: ``design_groups``'s default) is part of the cell's identity; the budget is
+not (raising it extends the cell). Play the next stage while the verdict is undecided and
+``len(tables) < len(sizes)``.
+
 Why the error rates hold (for any true win shares)
 ---------------------------------------------------
 *Wrong confirmed* (the set shown fair holds a truly unfair vector): at most ``alpha_c``. A
@@ -96,6 +111,7 @@ from cdsim.analysis.candidates import (
     rank_by_gap,
     win_table,
 )
+from cdsim.analysis.predict import POWER, predicted_games
 from cdsim.errors import CdsimError
 
 Decision = Literal["confirmed", "no fair vector", "undecided"]
@@ -104,8 +120,6 @@ CONFIRM_SHARE = 0.5  # of alpha: against a wrong "confirmed"; the rest: "no fair
 FIRST_CHOICE = 0.8  # of alpha_c: the first choice's level; later choices share the rest
 NEAR_Z = 2.0  # near-tied: observed largest gap within this many standard errors of the least
 MIN_GROUPS = 30  # deal groups a test needs before it may look
-POWER = 0.8  # games_needed: the chance the continuation confirms
-PREDICTIVE_DRAWS = 4000  # Monte Carlo draws behind games_needed
 
 
 def choice_weight(j: int) -> float:
@@ -359,7 +373,6 @@ class _Cell:
     def fair_rows(self) -> list[int]:
         """Rows of the candidates shown fair so far (the set shown fair)."""
         if self.family:
-            p = self.everything.fair_p()
             if self.players == 2 and len(self.vectors) > 1:
                 order = np.argsort(self.vectors[:, 1], kind="stable")  # by seat 2's offset
                 up = np.exp(-self.everything.upper[order, 0])
@@ -367,7 +380,7 @@ class _Cell:
                 worst = np.empty(len(order))
                 worst[order] = monotone_fair(up, low)
             else:
-                worst = p.max(axis=1)
+                worst = self.everything.fair_p().max(axis=1)
             return [int(i) for i in np.flatnonzero(worst <= self.family_level)]
         rows: list[int] = []
         for choice in self.choices:
@@ -480,8 +493,6 @@ def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
     """games_needed and the vector it is about: the tested vector that a continuation is
     most likely to confirm soonest (2 players: any candidate; else the first vector of each
     choice not yet shown fair), each at its own level."""
-    from cdsim.analysis.predict import predicted_games
-
     assert cell.total is not None
     options: list[tuple[int, WinTable | None, float]] = []
     if cell.family:
