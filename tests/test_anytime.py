@@ -447,3 +447,48 @@ def test_a_wrong_first_choice_is_revisited() -> None:
     second = v.choices[1]
     assert second.vectors[0] == (0, 1, 2) and second.stage >= 1
     assert second.alpha == pytest.approx(at.choice_weight(2) * 0.05 * at.CONFIRM_SHARE)
+
+
+def test_decide_games_and_the_explanations() -> None:
+    """``decide_games`` re-ranks each stage itself; an undecided cell's paragraph names the
+    games a continuation would need, a confirmed one the set shown fair."""
+    sc = scenario("fair")
+    rng = np.random.default_rng(83)
+    stages = [sc.cell.play(rng, s) for s in at.stage_sizes(1500, 300, 3)]
+    v = at.decide_games(stages, sc.rulebook, radius=sc.radius, tol=0.06)
+    assert v == at.decide([win_table(g, sc.vectors) for g in stages], sc.rulebook, 0.06)
+    assert v.decision == "undecided" and "Undecided after 1,500 games" in v.explain()
+    if v.games_needed is not None:
+        assert f"{v.games_needed:,} more games" in v.explain()
+    more = stages + [sc.cell.play(rng, s) for s in (3000, 6000, 12_000)]
+    done = at.decide_games(more, sc.rulebook, radius=sc.radius, tol=0.06)
+    assert done.decision == "confirmed" and "0/1/2" in done.explain()
+
+
+def test_confirmation_games_grow_as_the_gap_nears_the_tolerance() -> None:
+    """``predict.confirmation_games`` (for ``cdsim power``): a fair vector at 2 players and
+    2 pp needs about 49,000 games at the default design, a 1.1 pp gap about four times as
+    many, and a gap at the tolerance none."""
+    from cdsim.analysis.predict import confirmation_games
+
+    design = at.design_groups(2, 0.02, 0.05, 1.0)
+    fair = confirmation_games(2, 0.0, 0.02, 0.0125, design)
+    near = confirmation_games(2, 0.011, 0.02, 0.0125, design)
+    assert fair is not None and near is not None
+    assert 45_000 < fair < 53_000 and 3.5 * fair < near < 4.5 * fair
+    assert confirmation_games(2, 0.02, 0.02, 0.0125, design) is None
+
+
+def test_a_vector_blocked_in_its_sequence_is_chosen_again() -> None:
+    """Stage 0 (300 games) put 0/0/1, 10 pp unfair, before the fair 0/1/2 in the first
+    sequence, which can then never reach 0/1/2; as the most equal vector on all games,
+    0/1/2 gets a sequence of its own at the next look and is confirmed there."""
+    sc = scenario("fair")
+    rng = np.random.default_rng(83)
+    stages = [sc.cell.play(rng, s) for s in (300, 1200, 3000, 6000, 12_000)]
+    v = at.decide_games(stages, sc.rulebook, radius=sc.radius, tol=0.06)
+    first, second = v.choices[0], v.choices[1]
+    assert first.vectors[0] == (0, 0, 1) and (0, 1, 2) in first.vectors[1:]
+    assert second.stage == 1 and second.vectors[0] == (0, 1, 2)
+    assert v.decision == "confirmed" and v.fair_set == ((0, 1, 2),)
+    assert v.games_tested == sum(g.games for g in stages[2:v.decided_at + 1])

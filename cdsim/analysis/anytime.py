@@ -35,8 +35,9 @@ alone (``design_games``, the games at which the boundary is tightest).
      after its choice. They are tested in their chosen order at the selection's full level
      (fixed-sequence testing): the second counts as shown fair only once the first is, and
      so on, so no Bonferroni split is needed. **Revisiting the choice**: at a later look
-     whose most equal vector on all games so far is in no earlier choice, a new choice is
-     made the same way (vectors already chosen are skipped) and tested on the games after
+     whose most equal vector on all games so far is not being tested (in no earlier choice,
+     or waiting behind an unconfirmed vector of its sequence), a new choice is made the same
+     way (skipping the vectors first in line or shown fair) and tested on the games after
      it. Choice ``j`` spends ``w_j alpha_c``: ``w_1 = FIRST_CHOICE`` (0.8), ``w_j = (1 -
      FIRST_CHOICE) / 2**(j-1)`` after, which sums to 1 over any number of choices.
 
@@ -399,11 +400,14 @@ class _Cell:
 
     def choose(self, stage: int) -> tuple[Vector, ...]:
         """After a look that decided nothing: the first choice after stage 0, a new one when
-        the most equal vector so far is in no earlier choice (never when nothing is chosen)."""
+        the most equal vector so far is not being tested (in no earlier choice, or waiting
+        behind an unconfirmed vector of its sequence; never when nothing is chosen)."""
         assert self.total is not None
         if self.family:
             return ()
-        skip = {_vec(self.vectors[i]) for c in self.choices for i in c.index}
+        # shown fair, or first in line in its sequence: every other chosen vector may be
+        # chosen again (a blocked vector gets a sequence of its own on the games after now)
+        skip = {_vec(self.vectors[i]) for c in self.choices for i in c.index[:c.confirmed + 1]}
         best = _vec(self.vectors[int(rank_by_gap(self.vectors, self.total.spreads, self.rule)[0])])
         if self.choices and best in skip:
             return ()
@@ -548,8 +552,8 @@ def _tested_on(cell: _Cell, row: int) -> WinTable:
     if cell.family:
         assert cell.everything.stream is not None
         return cell.everything.stream.take(row)
-    for c in cell.choices:
-        where = np.flatnonzero(c.index == row)
+    for c in cell.choices:  # the choice whose sequence showed it fair
+        where = np.flatnonzero(c.index[:c.confirmed] == row)
         if where.size and c.evidence.stream is not None:
             return c.evidence.stream.take(int(where[0]))
     raise AssertionError("a vector shown fair was tested")
