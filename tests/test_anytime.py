@@ -491,4 +491,5 @@ def test_a_vector_blocked_in_its_sequence_is_chosen_again() -> None:
     assert first.vectors[0] == (0, 0, 1) and (0, 1, 2) in first.vectors[1:]
     assert second.stage == 1 and second.vectors[0] == (0, 1, 2)
     assert v.decision == "confirmed" and v.fair_set == ((0, 1, 2),)
-    assert v.games_tested == sum(g.games for g in stages[2:v.decided_at + 1])
+    assert v.tested_from == 2
+    assert v.games_tested == sum(g.games for g in stages[v.tested_from:v.decided_at + 1])

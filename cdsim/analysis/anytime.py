@@ -270,7 +270,9 @@ class Verdict:
     was picked as the most equal, so the gap is optimistic. ``games_needed`` (undecided
     only): the further games after which ``watch`` is confirmed with chance about ``POWER``
     (``predicted_games``); ``None`` if no number of games gets there from this evidence.
-    ``decided_at``: the stage whose look decided the cell (the last stage when undecided)."""
+    ``decided_at``: the stage whose look decided the cell (the last stage when undecided);
+    ``tested_from``: the first stage of the games behind ``largest_gap`` (those are stages
+    ``tested_from..decided_at``)."""
 
     decision: Decision
     vector: Vector
@@ -279,6 +281,7 @@ class Verdict:
     gap_interval: tuple[float, float]
     games: int
     games_tested: int
+    tested_from: int
     games_needed: int | None
     watch: Vector | None
     decided_at: int
@@ -317,7 +320,8 @@ class Verdict:
         return {"decision": self.decision, "vector": list(self.vector),
                 "fair_set": vecs(self.fair_set), "largest_gap": self.largest_gap,
                 "gap_interval": list(self.gap_interval), "games": self.games,
-                "games_tested": self.games_tested, "games_needed": self.games_needed,
+                "games_tested": self.games_tested, "tested_from": self.tested_from,
+                "games_needed": self.games_needed,
                 "watch": None if self.watch is None else list(self.watch),
                 "decided_at": self.decided_at, "tolerance": self.tol, "alpha": self.alpha,
                 "explain": self.explain(),
@@ -532,9 +536,10 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
     rows = np.asarray(fair, dtype=np.int64)
     needed: int | None = None
     watch: Vector | None = None
+    first = 0
     if decision == "confirmed":
         named = int(rows[choose_vector(cell.vectors[rows], total.spreads[rows], cell.rule)])
-        tested = _tested_on(cell, named)
+        tested, first = _tested_on(cell, named)
     else:
         named = int(rank_by_gap(cell.vectors, total.spreads, cell.rule)[0])
         tested = total.take(named)
@@ -543,19 +548,19 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
     gap, interval = gap_with_interval(tested, cell.mixture)
     return Verdict(decision, _vec(cell.vectors[named]),
                    tuple(_vec(cell.vectors[i]) for i in rows), gap, interval, total.games,
-                   tested.games, needed, watch, looks[-1].stage, cell.records(), looks,
+                   tested.games, first, needed, watch, looks[-1].stage, cell.records(), looks,
                    cell.tol, cell.alpha)
 
 
-def _tested_on(cell: _Cell, row: int) -> WinTable:
-    """The games a vector shown fair was tested on (one-vector table)."""
+def _tested_on(cell: _Cell, row: int) -> tuple[WinTable, int]:
+    """The games a vector shown fair was tested on (one-vector table) and their first stage."""
     if cell.family:
         assert cell.everything.stream is not None
-        return cell.everything.stream.take(row)
+        return cell.everything.stream.take(row), 0
     for c in cell.choices:  # the choice whose sequence showed it fair
         where = np.flatnonzero(c.index[:c.confirmed] == row)
         if where.size and c.evidence.stream is not None:
-            return c.evidence.stream.take(int(where[0]))
+            return c.evidence.stream.take(int(where[0])), c.stage + 1
     raise AssertionError("a vector shown fair was tested")
 
 
