@@ -493,3 +493,16 @@ def test_a_vector_blocked_in_its_sequence_is_chosen_again() -> None:
     assert v.decision == "confirmed" and v.fair_set == ((0, 1, 2),)
     assert v.tested_from == 2
     assert v.games_tested == sum(g.games for g in stages[v.tested_from:v.decided_at + 1])
+
+
+def test_no_fair_vector_splits_alpha_n_over_the_pairs() -> None:
+    """A vector is shown unfair by one pair at alpha_n / pairs: evidence of 1 / (2 alpha_n)
+    is not enough with three pairs, 1 / (alpha_n / 3.5) is."""
+    ev = at.Evidence(np.array([0]), MIX)
+    level = 0.025
+    ev.apart_hi = np.array([[math.log(2 / level), -np.inf, -np.inf]])
+    ev.apart_lo = np.full((1, 3), -np.inf)
+    ev.upper = ev.lower = np.zeros((1, 3))
+    assert not ev.shown_unfair(level)[0]
+    ev.apart_lo[0, 2] = math.log(3.5 / level)
+    assert ev.shown_unfair(level)[0]
