@@ -1,0 +1,598 @@
+"""Decided starting-VP verdicts in which every game counts and a cell can always go on.
+
+A cell (one player count, one population) is played in *stages*; after each stage (a
+*look*) the verdict is a pure function of the games of all stages so far and of where the
+stages end: ``decide(tables, rulebook, ...)`` with ``tables[k]`` the win table
+(``candidates.win_table``) of stage ``k``'s games over the candidates. Resuming a cell is
+calling it again on the same stages; extending it (a raised budget) is calling it with more
+stages appended. A stage's games never change once a later stage exists.
+
+The rule
+--------
+The error budget ``alpha`` (5%) is split once: ``alpha_c = CONFIRM_SHARE * alpha`` (2.5%)
+against a wrong *confirmed*, the rest ``alpha_n`` against a wrong *no fair vector*.
+
+Evidence: for one vector and one seat pair on a run of deal groups, the difference of the
+two seats' win shares ``d`` (per deal group, so rotations are paired) and its deal-group
+standard error give, for a null such as ``p_i - p_j >= tol``, the normal-mixture e-value of
+``cdsim.analysis.boundary`` (an asymptotic confidence sequence). Its running maximum over
+the looks gives an anytime p-value: valid at any look, at any stopping time, and after any
+number of further looks or a raised budget. The e-value's prior is fixed from the settings
+alone (``design_games``, the games at which the boundary is tightest).
+
+1. **confirmed** - a vector is *shown fair* when, for every seat pair, both ``p_i - p_j >=
+   tol`` and ``p_i - p_j <= -tol`` are rejected (intersection-union: its confidence sequence
+   lies inside ``(-tol, +tol)``). Which vectors are tested:
+
+   - 2 players, or a single candidate: every candidate is tested on **all** games. At 2
+     players win share is monotone in the offset (more VP for seat 2 never turns a win of
+     seat 2 into a loss), so the truly unfair vectors are two runs at the ends; with the
+     p-values made monotone in the offset (running maxima from either end), a wrong
+     confirmation needs the one unfair vector nearest the fair ones on one side to pass.
+     Each side gets ``alpha_c / 2`` (one side with a single candidate: ``alpha_c``).
+   - 3 and 4 players: after stage 0, up to ``m`` vectors are *chosen* on stage 0's games
+     (the near-tied most equal ones, ``NEAR_Z``), and each is tested on every game played
+     after its choice. They are tested in their chosen order at the selection's full level
+     (fixed-sequence testing): the second counts as shown fair only once the first is, and
+     so on, so no Bonferroni split is needed. **Revisiting the choice**: at a later look
+     whose most equal vector on all games so far is not being tested (in no earlier choice,
+     or waiting behind an unconfirmed vector of its sequence), a new choice is made the same
+     way (skipping the vectors first in line or shown fair) and tested on the games after
+     it. Choice ``j`` spends ``w_j alpha_c``: ``w_1 = FIRST_CHOICE`` (0.8), ``w_j = (1 -
+     FIRST_CHOICE) / 2**(j-1)`` after, which sums to 1 over any number of choices.
+
+   The *set shown fair* is every vector shown fair so far; the one named has the fewest VP
+   changed from the rulebook, then the smallest observed gap (all games), then comes first
+   lexicographically (``candidates.choose_vector``).
+2. **no fair vector** - every candidate has some seat pair shown to lie more than ``tol``
+   apart: ``p_i - p_j <= tol`` or ``p_i - p_j >= -tol`` rejected, each pair at ``alpha_n /
+   pairs``, on all games so far (nothing is chosen, so every game may be used).
+3. **undecided** - neither; ``games_needed`` says how many more games would confirm the
+   most promising tested vector with chance ``POWER`` (``predicted_games``).
+
+The first look at which 1 or 2 holds decides the cell; later stages are ignored.
+
+Use (a study cell)
+------------------
+::
+
+    vectors = candidates(rulebook, radius)                 # fixed for the cell
+    tables = [win_table(games_of_stage(k), vectors) ...]   # one per stage played (cacheable)
+    verdict = decide(tables, rulebook, tol, alpha, m, design_games=DESIGN, predict=stopping)
+    verdict.record()                                       # JSON for the manifest / study.json
+    sizes = stage_sizes(budget, first, deal, played=sizes_played)  # raised budget: appended
+    offsets = offsets.fair_offsets(stage_games, rulebook, around=verdict.vector, radius=radius)
+
+``DESIGN`` (None: ``design_groups``'s default) is part of the cell's identity; the budget is
+not (raising it extends the cell). Play the next stage while the verdict is undecided and
+``len(tables) < len(sizes)``.
+
+Why the error rates hold (for any true win shares)
+---------------------------------------------------
+*Wrong confirmed* (the set shown fair holds a truly unfair vector): at most ``alpha_c``. A
+choice is fixed by games played before its test games, which are fresh deals, so given the
+choice its p-values are valid. In a fixed sequence a wrong confirmation needs the *first*
+truly unfair vector of the sequence to pass, one fixed hypothesis: chance at most the
+choice's level ``w_j alpha_c``; a truly unfair vector has a pair with ``|p_i - p_j| >=
+tol``, and its one violated side must be rejected (intersection-union). Summing over the
+choices (a union bound, whatever their number) gives ``alpha_c``. At 2 players the two
+ends each cost at most ``alpha_c / 2``. *Wrong no fair vector* (some candidate ``v*`` is
+fair): ``v*`` is one fixed vector, not chosen from the data, so no correction over the
+candidates is needed; it is declared unfair only if one of its pairs, truly within ``tol``,
+has a null rejected: ``alpha_n / pairs`` for the side nearer the truth, plus the chance
+that the estimate runs more than ``2 tol`` past the truth the other way (far below the
+rounding of any rate: the old staged test made the same argument); at most ``alpha_n`` in
+all. Together at most ``alpha`` per cell, at any
+look, also after extensions. The approximation behind it is the central limit theorem on
+deal groups (each test looks from ``MIN_GROUPS`` groups on).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import special
+
+from cdsim.analysis.boundary import Mixture
+from cdsim.analysis.candidates import (
+    REPORT_LEVEL,
+    CellGames,
+    FloatArray,
+    IntArray,
+    Vector,
+    WinTable,
+    candidates,
+    choose_vector,
+    pairs,
+    rank_by_gap,
+    win_table,
+)
+from cdsim.analysis.predict import POWER, predicted_games
+from cdsim.errors import CdsimError
+
+Decision = Literal["confirmed", "no fair vector", "undecided"]
+
+CONFIRM_SHARE = 0.5  # of alpha: against a wrong "confirmed"; the rest: "no fair vector"
+FIRST_CHOICE = 0.8  # of alpha_c: the first choice's level; later choices share the rest
+NEAR_Z = 2.0  # near-tied: observed largest gap within this many standard errors of the least
+MIN_GROUPS = 30  # deal groups a test needs before it may look
+
+
+def choice_weight(j: int) -> float:
+    """The share of ``alpha_c`` the ``j``-th choice (1-based) spends."""
+    return FIRST_CHOICE if j == 1 else (1 - FIRST_CHOICE) / 2 ** (j - 1)
+
+
+def design_groups(players: int, tol: float, alpha: float, games_per_group: float,
+                  design_games: int | None = None) -> float:
+    """Deal groups at which the boundaries are tightest. By default the games a one-look
+    equivalence test at ``alpha / 4`` needs to confirm, with 80% chance, a vector whose
+    critical pair lies ``tol / 2`` inside the tolerance (per-game variance ``2 / players``):
+    where the decisions that are hard to make fall. A setting: fix it when the cell starts."""
+    if design_games is None:
+        z = float(special.ndtri(1 - alpha * CONFIRM_SHARE / 2)) + float(special.ndtri(POWER))
+        design_games = math.ceil((z / (tol / 2)) ** 2 * 2 / players)
+    return max(1.0, design_games / games_per_group)
+
+
+# ---------------------------------------------------------------------------- evidence
+
+@dataclass
+class Evidence:
+    """Running maxima of the log e-values of one set of vectors on one run of deal groups:
+    ``upper`` against ``p_i - p_j >= tol``, ``lower`` against ``p_i - p_j <= -tol`` (both
+    (V, pairs)); ``apart_hi`` / ``apart_lo`` against ``p_i - p_j <= tol`` / ``>= -tol``
+    (the "shown unfair" side). ``stream`` is the sum of the win tables looked at so far."""
+
+    index: IntArray  # rows of the candidates
+    mixture: Mixture
+    stream: WinTable | None = None
+    upper: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+    lower: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+    apart_hi: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+    apart_lo: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+
+    def add(self, table: WinTable, tol: float) -> None:
+        """One more stage's games; look if there are enough groups."""
+        part = table.take(self.index)
+        self.stream = part if self.stream is None else self.stream + part
+        shape = (len(self.index), len(pairs(table.players)))
+        if self.upper.shape != shape:
+            self.upper, self.lower, self.apart_hi, self.apart_lo = (
+                np.full(shape, -np.inf) for _ in range(4))
+        if self.stream.groups < MIN_GROUPS:
+            return
+        diff, se = self.stream.pair_stats()
+        t = self.stream.groups
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for name, z in (("upper", (tol - diff) / se), ("lower", (diff + tol) / se),
+                            ("apart_hi", (diff - tol) / se), ("apart_lo", (-tol - diff) / se)):
+                setattr(self, name, np.maximum(getattr(self, name), self.mixture.log_evidence(z, t)))
+
+    def fair_p(self) -> FloatArray:
+        """Per vector and pair: the larger of the two sides' p-values (V, pairs)."""
+        return np.asarray(np.exp(-np.minimum(self.upper, self.lower)), dtype=np.float64)
+
+    def shown_unfair(self, level: float) -> NDArray[np.bool_]:
+        """Per vector: some pair shown more than ``tol`` apart, each pair at ``level /
+        pairs`` (on whichever side its data lie)."""
+        need = math.log(self.upper.shape[1] / level)
+        return np.asarray((np.maximum(self.apart_hi, self.apart_lo) >= need).any(axis=1),
+                          dtype=np.bool_)
+
+
+@dataclass
+class Choice:
+    """Vectors chosen on the games of stages ``0..stage``, tested on later stages in order."""
+
+    number: int  # 1-based: its share of alpha_c is choice_weight(number)
+    stage: int
+    evidence: Evidence
+    confirmed: int = 0  # a prefix of the chosen order
+
+    @property
+    def index(self) -> IntArray:
+        return self.evidence.index
+
+
+def monotone_fair(p_upper: FloatArray, p_lower: FloatArray) -> FloatArray:
+    """2 players, vectors in increasing offset of seat 2: the p-values made monotone in the
+    offset. ``p_1 - p_2`` falls as seat 2 gets more VP, so the vectors with ``p_1 - p_2 >=
+    tol`` are the lowest offsets: the upper side's p-value of a vector is the largest over
+    it and every higher offset (confirming it claims all of those are below ``tol``), the
+    lower side's the largest over it and every lower offset."""
+    up = np.maximum.accumulate(p_upper[::-1])[::-1]
+    low = np.maximum.accumulate(p_lower)
+    return np.asarray(np.maximum(up, low), dtype=np.float64)
+
+
+def near_tied(total: WinTable, rulebook: Sequence[int], m: int, skip: set[Vector]) -> IntArray:
+    """Up to ``m`` rows to choose, most equal first (``rank_by_gap``): the candidates not in
+    ``skip`` whose observed largest gap exceeds the least one's by at most ``NEAR_Z``
+    standard errors of the difference (bounded by the sum of the two gaps' standard errors,
+    each that of the vector's widest observed pair). The most equal one not skipped always
+    qualifies."""
+    order = [int(i) for i in rank_by_gap(total.vectors, total.spreads, rulebook)
+             if _vec(total.vectors[int(i)]) not in skip]
+    if not order:
+        return np.zeros(0, dtype=np.int64)
+    diff, se = total.pair_stats()
+    widest = se[np.arange(len(se)), np.argmax(np.abs(diff), axis=1)]
+    widest = np.where(np.isfinite(widest), widest, np.inf)
+    gaps, best = total.gaps, order[0]
+    keep = [i for i in order if gaps[i] <= gaps[best] + NEAR_Z * (widest[best] + widest[i])]
+    return np.asarray(keep[:m], dtype=np.int64)
+
+
+def _vec(row: NDArray[np.int64]) -> Vector:
+    return tuple(int(x) for x in row)
+
+
+# ----------------------------------------------------------------------------- verdict
+
+@dataclass(frozen=True)
+class ChoiceRecord:
+    """One choice: made on the games of stages ``0..stage``, tested in order on the later
+    ones at level ``alpha`` (its share of the confirmation error); ``confirmed`` is the
+    prefix shown fair so far."""
+
+    stage: int
+    vectors: tuple[Vector, ...]
+    alpha: float
+    confirmed: tuple[Vector, ...]
+
+
+@dataclass(frozen=True)
+class Look:
+    """The state after one stage: games so far, the set shown fair, how many candidates are
+    shown unfair, and the vectors chosen at this look (tested from the next stage on)."""
+
+    stage: int
+    games: int
+    fair_set: tuple[Vector, ...]
+    shown_unfair: int
+    chosen: tuple[Vector, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A cell's verdict at its last look (or at the look that decided it).
+
+    ``vector``: confirmed -> the named vector of ``fair_set``; otherwise the most equal
+    candidate on all games. ``largest_gap`` and ``gap_interval`` (95%, simultaneous over
+    the pairs, valid at any look: a confidence sequence): confirmed -> on the games the
+    named vector was tested on (``games_tested``); otherwise on all games, where the vector
+    was picked as the most equal, so the gap is optimistic. ``games_needed`` (undecided
+    only): the further games after which ``watch`` is confirmed with chance about ``POWER``
+    (``predicted_games``); ``None`` if no number of games gets there from this evidence.
+    ``decided_at``: the stage whose look decided the cell (the last stage when undecided);
+    ``tested_from``: the first stage of the games behind ``largest_gap`` (those are stages
+    ``tested_from..decided_at``)."""
+
+    decision: Decision
+    vector: Vector
+    fair_set: tuple[Vector, ...]
+    largest_gap: float
+    gap_interval: tuple[float, float]
+    games: int
+    games_tested: int
+    tested_from: int
+    games_needed: int | None
+    watch: Vector | None
+    decided_at: int
+    choices: tuple[ChoiceRecord, ...]
+    looks: tuple[Look, ...]
+    tol: float
+    alpha: float
+
+    def explain(self) -> str:
+        """One paragraph for a designer (shares and gaps in percentage points)."""
+        vec = _slash(self.vector)
+        low, high = self.gap_interval
+        gap = f"largest seat gap {_pp(self.largest_gap)} (95% interval {_pp(low, False)} to {_pp(high)})"
+        alpha_c, alpha_n = self.alpha * CONFIRM_SHARE, self.alpha * (1 - CONFIRM_SHARE)
+        if self.decision == "confirmed":
+            others = [_slash(v) for v in self.fair_set if v != self.vector]
+            also = f"; also shown fair: {', '.join(others)}" if others else ""
+            return (f"Fair within ±{_pp(self.tol)}: starting VP {vec}, shown on "
+                    f"{self.games_tested:,} games ({gap}){also}. The procedure shows an unfair "
+                    f"vector fair in at most {alpha_c:.1%} of cells, however often it looks or "
+                    f"is extended.")
+        if self.decision == "no fair vector":
+            return (f"No whole-VP starting vector near the rulebook's is fair within "
+                    f"±{_pp(self.tol)}; the most equal is {vec} ({gap}). The procedure says "
+                    f"this of a cell that has a fair vector in at most {alpha_n:.1%} of cells.")
+        more = ("no number of further games is likely to confirm one from this evidence"
+                if self.games_needed is None or self.watch is None else
+                f"about {self.games_needed:,} more games would confirm {_slash(self.watch)} "
+                f"with a {POWER:.0%} chance (a prediction from the games so far)")
+        return (f"Undecided after {self.games:,} games: the most equal vector so far is {vec} "
+                f"({gap}); {more}. Every game played so far keeps counting if the cell goes on.")
+
+    def record(self) -> dict[str, Any]:
+        """The verdict as plain JSON values (for a manifest or study.json)."""
+        vecs = _lists
+        return {"decision": self.decision, "vector": list(self.vector),
+                "fair_set": vecs(self.fair_set), "largest_gap": self.largest_gap,
+                "gap_interval": list(self.gap_interval), "games": self.games,
+                "games_tested": self.games_tested, "tested_from": self.tested_from,
+                "games_needed": self.games_needed,
+                "watch": None if self.watch is None else list(self.watch),
+                "decided_at": self.decided_at, "tolerance": self.tol, "alpha": self.alpha,
+                "explain": self.explain(),
+                "choices": [{"stage": c.stage, "vectors": vecs(c.vectors), "alpha": c.alpha,
+                             "confirmed": vecs(c.confirmed)} for c in self.choices],
+                "looks": [{"stage": x.stage, "games": x.games, "fair_set": vecs(x.fair_set),
+                           "shown_unfair": x.shown_unfair, "chosen": vecs(x.chosen)}
+                          for x in self.looks]}
+
+
+def _lists(vectors: Sequence[Vector]) -> list[list[int]]:
+    return [list(v) for v in vectors]
+
+
+def _slash(v: Sequence[int]) -> str:
+    return "/".join(str(x) for x in v)
+
+
+def _pp(share: float, unit: bool = True) -> str:
+    return f"{100 * share:.1f}" + (" pp" if unit else "")
+
+
+# ------------------------------------------------------------------------------ driver
+
+class _Cell:
+    """The state of one cell while its looks are replayed in order (``decide``)."""
+
+    def __init__(self, vectors: IntArray, rule: Vector, tol: float, alpha: float, m: int,
+                 mixture: Mixture) -> None:
+        self.vectors, self.rule, self.tol, self.alpha, self.m, self.mixture = (
+            vectors, rule, tol, alpha, m, mixture)
+        self.players = vectors.shape[1]
+        # every candidate on every game: "no fair vector", and the tests when nothing is chosen
+        self.everything = Evidence(np.arange(len(vectors), dtype=np.int64), mixture)
+        self.family = self.players == 2 or len(vectors) == 1
+        self.choices: list[Choice] = []
+        self.total: WinTable | None = None
+
+    @property
+    def alpha_c(self) -> float:
+        return self.alpha * CONFIRM_SHARE
+
+    @property
+    def family_level(self) -> float:
+        """Both ends of the 2-player family may hold unfair vectors: half each."""
+        return self.alpha_c / 2 if len(self.vectors) > 1 else self.alpha_c
+
+    def look(self, table: WinTable) -> None:
+        self.total = table if self.total is None else self.total + table
+        self.everything.add(table, self.tol)
+        for choice in self.choices:
+            choice.evidence.add(table, self.tol)
+
+    def fair_rows(self) -> list[int]:
+        """Rows of the candidates shown fair so far (the set shown fair)."""
+        if self.family:
+            if self.players == 2 and len(self.vectors) > 1:
+                order = np.argsort(self.vectors[:, 1], kind="stable")  # by seat 2's offset
+                up = np.exp(-self.everything.upper[order, 0])
+                low = np.exp(-self.everything.lower[order, 0])
+                worst = np.empty(len(order))
+                worst[order] = monotone_fair(up, low)
+            else:
+                worst = self.everything.fair_p().max(axis=1)
+            return [int(i) for i in np.flatnonzero(worst <= self.family_level)]
+        rows: list[int] = []
+        for choice in self.choices:
+            level = choice_weight(choice.number) * self.alpha_c
+            worst = choice.evidence.fair_p().max(axis=1)
+            passed = 0
+            while passed < len(worst) and worst[passed] <= level:  # fixed sequence
+                passed += 1
+            choice.confirmed = passed
+            rows.extend(int(i) for i in choice.index[:passed])
+        return sorted(set(rows))
+
+    def all_unfair(self) -> tuple[bool, int]:
+        unfair = self.everything.shown_unfair(self.alpha * (1 - CONFIRM_SHARE))
+        return bool(unfair.all()), int(unfair.sum())
+
+    def choose(self, stage: int) -> tuple[Vector, ...]:
+        """After a look that decided nothing: the first choice after stage 0, a new one when
+        the most equal vector so far is not being tested (in no earlier choice, or waiting
+        behind an unconfirmed vector of its sequence; never when nothing is chosen)."""
+        assert self.total is not None
+        if self.family:
+            return ()
+        # shown fair, or first in line in its sequence: every other chosen vector may be
+        # chosen again (a blocked vector gets a sequence of its own on the games after now)
+        skip = {_vec(self.vectors[i]) for c in self.choices for i in c.index[:c.confirmed + 1]}
+        best = _vec(self.vectors[int(rank_by_gap(self.vectors, self.total.spreads, self.rule)[0])])
+        if self.choices and best in skip:
+            return ()
+        rows = near_tied(self.total, self.rule, self.m, skip)
+        self.choices.append(Choice(len(self.choices) + 1, stage, Evidence(rows, self.mixture)))
+        return tuple(_vec(self.vectors[i]) for i in rows)
+
+    def records(self) -> tuple[ChoiceRecord, ...]:
+        return tuple(ChoiceRecord(c.stage, tuple(_vec(self.vectors[i]) for i in c.index),
+                                  choice_weight(c.number) * self.alpha_c,
+                                  tuple(_vec(self.vectors[i]) for i in c.index[:c.confirmed]))
+                     for c in self.choices)
+
+
+def _check(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float, alpha: float,
+           m: int) -> tuple[Vector, IntArray]:
+    if not 0 < tol < 1:
+        raise CdsimError(f"tolerance must be a share between 0 and 1 (e.g. 0.02), got {tol}")
+    if not 0 < alpha < 1:
+        raise CdsimError(f"alpha must be between 0 and 1, got {alpha}")
+    if m < 1:
+        raise CdsimError(f"m (vectors chosen at a time) must be 1 or more, got {m}")
+    if not tables:
+        raise CdsimError("a verdict needs the games of at least one stage")
+    rule = tuple(int(x) for x in rulebook)
+    vectors = tables[0].vectors
+    if vectors.shape[1] != len(rule):
+        raise CdsimError(f"the rulebook vector has {len(rule)} seats, the games {vectors.shape[1]}")
+    if any(not np.array_equal(t.vectors, vectors) for t in tables):
+        raise ValueError("every stage's win table must hold the same candidate vectors")
+    if int((vectors == np.asarray(rule)).all(axis=1).sum()) != 1:
+        raise ValueError("the candidate vectors must include the rulebook vector once")
+    if tables[0].groups < 1:
+        raise CdsimError("the first stage has no games")
+    return rule, vectors
+
+
+def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.02,
+           alpha: float = 0.05, m: int = 3, design_games: int | None = None,
+           predict: bool = True) -> Verdict:
+    """The verdict of a cell from its stages so far (see the module docstring).
+
+    ``tables[k]``: stage ``k``'s win table over the candidates (``win_table(games,
+    candidates(rulebook, radius))``; the same vectors in every table). ``m``: vectors
+    chosen at a time (3 and 4 players). ``design_games``: where the boundaries are tightest
+    (``design_groups``); a setting of the cell, never changed once it has games.
+    ``predict=False`` skips ``games_needed`` (a driver that plays on anyway needs it only
+    when it stops). Pure: the same tables give the same verdict, so a resumed or extended
+    cell re-derives its state."""
+    rule, vectors = _check(tables, rulebook, tol, alpha, m)
+    per_group = tables[0].games / tables[0].groups
+    groups = design_groups(len(rule), tol, alpha, per_group, design_games)
+    cell = _Cell(vectors, rule, tol, alpha, m, Mixture.design(groups, alpha * CONFIRM_SHARE / 2))
+    looks: list[Look] = []
+    decision: Decision = "undecided"
+    fair: list[int] = []
+    for k, table in enumerate(tables):
+        cell.look(table)
+        fair = cell.fair_rows()
+        none_fair, unfair = cell.all_unfair()
+        decided = bool(fair) or none_fair
+        chosen = () if decided else cell.choose(k)
+        assert cell.total is not None
+        looks.append(Look(k, cell.total.games, tuple(_vec(vectors[i]) for i in fair), unfair,
+                          chosen))
+        if decided:
+            decision = "confirmed" if fair else "no fair vector"
+            break
+    return _verdict(cell, decision, fair, tuple(looks), predict)
+
+
+def gap_with_interval(table: WinTable, mixture: Mixture, level: float = REPORT_LEVEL
+                      ) -> tuple[float, tuple[float, float]]:
+    """A one-vector table's largest seat gap with an interval at ``level``, simultaneous
+    over the pairs and valid at any look: each pair's confidence sequence at ``(1 - level) /
+    (2 pairs)`` a side; [largest lower bound on ``|p_i - p_j|``, largest upper bound]."""
+    diff, se = table.pair_stats()
+    d, s = np.abs(diff[0]), se[0]
+    if table.groups < MIN_GROUPS or not np.isfinite(s).all():
+        return float(table.gaps[0]), (0.0, 1.0)
+    z = float(mixture.z_at(np.asarray(float(table.groups)), (1 - level) / (2 * len(d))))
+    low = float(np.maximum(d - z * s, 0.0).max())
+    return float(table.gaps[0]), (low, float(min(1.0, (d + z * s).max())))
+
+
+def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
+    """games_needed and the vector it is about: the tested vector that a continuation is
+    most likely to confirm soonest (2 players: any candidate; else the first vector of each
+    choice not yet shown fair), each at its own level."""
+    assert cell.total is not None
+    options: list[tuple[int, WinTable | None, float]] = []
+    if cell.family:
+        stream = cell.everything.stream
+        options = [(i, None if stream is None else stream.take(i), cell.family_level)
+                   for i in range(len(cell.vectors))]
+    for c in cell.choices:
+        if c.confirmed < len(c.index):
+            s = c.evidence.stream
+            options.append((int(c.index[c.confirmed]),
+                            None if s is None else s.take(c.confirmed),
+                            choice_weight(c.number) * cell.alpha_c))
+    best: tuple[int, Vector] | None = None
+    diff, _ = cell.total.pair_stats()
+    # a vector whose estimate is already outside the tolerance is not worth a prediction:
+    # the truth would have to lie on the other side of tol with a chance above POWER
+    options = [o for o in options if (np.abs(diff[o[0]]) < cell.tol).all()]
+    for row, stream, level in options:
+        prior = stream if stream is not None and stream.groups >= MIN_GROUPS else cell.total.take(row)
+        if prior.groups < 2:
+            continue
+        games = predicted_games(stream if stream is not None and stream.groups else None, prior,
+                                cell.tol, level, cell.mixture)
+        if games is not None and (best is None or games < best[0]):
+            best = (games, _vec(cell.vectors[row]))
+    return (None, None) if best is None else best
+
+
+def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look, ...],
+             predict: bool) -> Verdict:
+    total = cell.total
+    assert total is not None
+    rows = np.asarray(fair, dtype=np.int64)
+    needed: int | None = None
+    watch: Vector | None = None
+    first = 0
+    if decision == "confirmed":
+        named = int(rows[choose_vector(cell.vectors[rows], total.spreads[rows], cell.rule)])
+        tested, first = _tested_on(cell, named)
+    else:
+        named = int(rank_by_gap(cell.vectors, total.spreads, cell.rule)[0])
+        tested = total.take(named)
+        if decision == "undecided" and predict:
+            needed, watch = _watch(cell)
+    gap, interval = gap_with_interval(tested, cell.mixture)
+    return Verdict(decision, _vec(cell.vectors[named]),
+                   tuple(_vec(cell.vectors[i]) for i in rows), gap, interval, total.games,
+                   tested.games, first, needed, watch, looks[-1].stage, cell.records(), looks,
+                   cell.tol, cell.alpha)
+
+
+def _tested_on(cell: _Cell, row: int) -> tuple[WinTable, int]:
+    """The games a vector shown fair was tested on (one-vector table) and their first stage."""
+    if cell.family:
+        assert cell.everything.stream is not None
+        return cell.everything.stream.take(row), 0
+    for c in cell.choices:  # the choice whose sequence showed it fair
+        where = np.flatnonzero(c.index[:c.confirmed] == row)
+        if where.size and c.evidence.stream is not None:
+            return c.evidence.stream.take(int(where[0])), c.stage + 1
+    raise AssertionError("a vector shown fair was tested")
+
+
+def decide_games(stages: Sequence[CellGames], rulebook: Sequence[int], radius: int = 6,
+                 tol: float = 0.02, alpha: float = 0.05, m: int = 3,
+                 design_games: int | None = None) -> Verdict:
+    """``decide`` on the games of each stage (rows per stage, as a study stores them):
+    re-ranks every candidate within ``±radius`` of ``rulebook``."""
+    vectors = candidates(rulebook, radius)
+    return decide([win_table(g, vectors) for g in stages], rulebook, tol, alpha, m, design_games)
+
+
+def stage_sizes(budget: int, first: int, multiple: int = 1, played: Sequence[int] = ()
+                ) -> tuple[int, ...]:
+    """Stage sizes (games) for a budget: ``first``, then each twice the one before, the last
+    taking what is left (2 to 6 times the one before); sizes are multiples of ``multiple``
+    (whole deals). ``played``: stages already played, kept as they are; a raised budget
+    appends stages after them (the next twice the last), so extending never changes a
+    stage that has games."""
+    if multiple < 1:
+        raise CdsimError(f"multiple must be 1 or more, got {multiple}")
+    sizes = [int(s) for s in played]
+    left = budget // multiple * multiple - sum(sizes)
+    size = 2 * sizes[-1] if sizes else -(-first // multiple) * multiple
+    if not sizes and (size < 1 or size > left):
+        raise CdsimError(f"the first stage ({first} games) must be between 1 and the budget "
+                         f"({budget} games)")
+    while left > 0:
+        if left < 3 * size:
+            sizes.append(left)
+            break
+        sizes.append(size)
+        left -= size
+        size *= 2
+    return tuple(sizes)
