@@ -5,9 +5,10 @@ use crate::cards::{payment_options, settle, Payment};
 use crate::checking;
 use crate::components::Components;
 use crate::district::have_index;
-use crate::game::{Event, GameState, Pending, PlayerState, MAX_PLAYERS, NONE, PHASES};
+use crate::game::{
+    CircleChoice, Event, GameState, Pending, PlayerState, MAX_PLAYERS, NONE, PHASES,
+};
 use crate::kinds::{ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT};
-use crate::players::CircleChoice;
 use crate::records::{GameRecord, SeatRecord};
 
 /// R8.2: furthest on the scroll track first; on a shared space, the disc on top first.

@@ -11,11 +11,13 @@
 //! arrays only) can be played on from any decision point with any players (`run`).
 
 mod events;
+mod options;
 mod play;
 mod rewards;
 mod snapshot;
 
 pub use events::{Event, EventLog};
+pub use options::{CircleChoice, FountainChoice, Move, SealBuild, Take};
 pub use play::{apply_option, ask, fill_options, play_game, run, step, Options};
 
 use crate::components::{Components, FramePart};
@@ -23,7 +25,6 @@ use crate::district::District;
 use crate::kinds::{
     is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT,
 };
-use crate::players::{Move, Take};
 use crate::rng::{Generator, SeedSequence};
 
 pub const PHASES: usize = 4; // R3.1

@@ -4,14 +4,12 @@
 use crate::cards::Payment;
 use crate::checking;
 use crate::components::Components;
-use crate::players::{
-    CircleChoice, FountainChoice, Move, Player, PlayerView, SealBuild, Strategy, Take,
-};
+use crate::players::{Player, PlayerView, Strategy};
 use crate::records::GameRecord;
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
 
-use super::{GameConfig, GameState, Pending};
+use super::{CircleChoice, FountainChoice, GameConfig, GameState, Move, Pending, SealBuild, Take};
 
 /// Reusable option lists (no allocation per decision once warm).
 #[derive(Default)]

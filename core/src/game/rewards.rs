@@ -6,9 +6,7 @@ use crate::kinds::{
     is_landscape, landscape_good, Edges, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET,
     MERCHANT,
 };
-use crate::players::{FountainChoice, SealBuild};
-
-use super::{reward_order, Event, GameState, Pending, Reward, NONE};
+use super::{reward_order, Event, FountainChoice, GameState, Pending, Reward, SealBuild, NONE};
 
 impl GameState {
     /// Build a tile and queue the rewards of its completions in the R5.5 order (they are
