@@ -12,8 +12,7 @@ use serde_json::{json, Value};
 use crate::batch::{self, Chunk, StrategySpec};
 use crate::checking;
 use crate::components;
-use crate::game::{apply_option, ask, fill_options, EventLog, GameConfig, GameState, Options,
-                  Pending};
+use crate::game::{apply_option, ask, fill_options, EventLog, GameConfig, GameState, Options};
 use crate::players::{self, features, learned, Player};
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
@@ -77,47 +76,12 @@ fn play_chunk<'py>(
     Ok(out)
 }
 
-/// The decision kinds, as `State.decision()` names them.
-fn decision_name(pending: &Pending) -> &'static str {
-    match pending {
-        Pending::Start { .. } => "start",
-        Pending::Move { .. } => "move",
-        Pending::Take { .. } => "take",
-        Pending::Seal { .. } => "seal",
-        Pending::Fountain { .. } => "fountain",
-        Pending::Circle { .. } => "circle",
-        Pending::Payment { .. } => "payment",
-        Pending::Over => "over",
-    }
-}
-
 /// The options of the pending decision as JSON objects, in the engine's order.
 fn options_json(state: &GameState, comps: &components::Components, buf: &Options) -> Vec<Value> {
-    let fid = |c: u8| comps.fountains[c as usize].id.clone();
-    match state.pending {
-        Pending::Over => vec![],
-        Pending::Start { .. } => buf.starts.iter().map(|&s| json!({"space": s})).collect(),
-        Pending::Move { .. } => buf.moves.iter()
-            .map(|m| json!({"dest": m.dest, "bread": m.bread})).collect(),
-        Pending::Take { .. } => buf.takes.iter().map(|t| json!({
-            "slot": t.slot, "tile": comps.tile_types[t.tile_type as usize].id,
-            "cell": if t.stores() { Value::Null } else { json!(t.cell) },
-            "edges": if t.stores() { Value::Null } else { json!(t.edges) },
-        })).collect(),
-        Pending::Seal { .. } => buf.seals.iter().map(|t| json!({
-            "slot": t.slot, "tile": comps.tile_types[t.tile_type as usize].id,
-            "cell": t.cell, "edges": t.edges,
-        })).collect(),
-        Pending::Fountain { .. } => buf.fountains.iter().map(|f| json!({
-            "keep": f.keep().iter().map(|&c| fid(c)).collect::<Vec<_>>(),
-            "give_back": f.give_back.map(fid),
-        })).collect(),
-        Pending::Circle { .. } => buf.circles.iter().map(|c| json!({
-            "circle": c.circle, "first": c.first, "second": c.second,
-        })).collect(),
-        Pending::Payment { .. } => buf.payments.iter()
-            .map(|p| json!({"paid": p.paid, "bread": p.bread})).collect(),
-    }
+    (0..buf.len(&state.pending))
+        .filter_map(|i| buf.action(&state.pending, i))
+        .map(|action| action.to_json(comps))
+        .collect()
 }
 
 /// One game on the core (OpenSpiel's State): made from (components, players, start VP,
@@ -140,7 +104,7 @@ impl State {
             fill_options(&self.state, &self.comps, &mut self.buf);
             self.filled = true;
         }
-        options_len(&self.state, &self.buf)
+        self.buf.len(&self.state.pending)
     }
 
     fn apply_index(&mut self, index: usize) -> PyResult<()> {
@@ -150,7 +114,7 @@ impl State {
         }
         if index >= n {
             return Err(PyIndexError::new_err(format!(
-                "option {index} of {n} in the {} decision", decision_name(&self.state.pending))));
+                "option {index} of {n} in the {} decision", self.state.pending.name())));
         }
         apply_option(&mut self.state, &self.comps, &self.buf, index);
         self.filled = false;
@@ -163,19 +127,6 @@ impl State {
             })?;
         }
         Ok(())
-    }
-}
-
-fn options_len(state: &GameState, buf: &Options) -> usize {
-    match state.pending {
-        Pending::Over => 0,
-        Pending::Start { .. } => buf.starts.len(),
-        Pending::Move { .. } => buf.moves.len(),
-        Pending::Take { .. } => buf.takes.len(),
-        Pending::Seal { .. } => buf.seals.len(),
-        Pending::Fountain { .. } => buf.fountains.len(),
-        Pending::Circle { .. } => buf.circles.len(),
-        Pending::Payment { .. } => buf.payments.len(),
     }
 }
 
@@ -214,7 +165,7 @@ impl State {
 
     /// The pending decision: start, move, take, seal, fountain, circle, payment or over.
     fn decision(&self) -> &'static str {
-        decision_name(&self.state.pending)
+        self.state.pending.name()
     }
 
     fn is_over(&self) -> bool {

@@ -17,7 +17,8 @@ mod rewards;
 mod snapshot;
 
 pub use events::{Event, EventLog};
-pub use options::{CircleChoice, FountainChoice, Move, SealBuild, Take};
+pub use options::{Action, CircleChoice, FountainChoice, Move, Pending, SealBuild, Take};
+pub use crate::cards::Payment;
 pub use play::{apply_option, ask, fill_options, play_game, run, step, Options};
 
 use crate::components::{Components, FramePart};
@@ -257,43 +258,6 @@ impl PlayerState {
     /// R10.2: goods, coins, bread and stored tiles.
     pub fn leftover_items(&self) -> i32 {
         self.goods.iter().sum::<i32>() + self.coins + self.bread + self.stored
-    }
-}
-
-/// The decision the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pending {
-    /// R2.5: where to put the pawn.
-    Start { seat: u8 },
-    /// R4.2-R4.4.
-    Move { seat: u8 },
-    /// R4.5: which tile of the depot on `space`, and where.
-    Take { seat: u8, space: u8 },
-    /// R6.3: the artisan's seal tile.
-    Seal { seat: u8 },
-    /// R6.5: the cards drawn (removed from the deck) wait for the choice.
-    Fountain { seat: u8, drawn: [u8; 2], n: u8 },
-    /// R8.3.
-    Circle { seat: u8 },
-    /// R8.4: how to pay the card on `slot`; `next` is the circle's other card (or NONE).
-    Payment { seat: u8, slot: u8, next: u8 },
-    /// The fourth scoring phase is over: final scoring (R10) remains.
-    Over,
-}
-
-impl Pending {
-    /// The seat that decides (None when the game is over).
-    pub fn seat(&self) -> Option<usize> {
-        match *self {
-            Pending::Start { seat }
-            | Pending::Move { seat }
-            | Pending::Take { seat, .. }
-            | Pending::Seal { seat }
-            | Pending::Fountain { seat, .. }
-            | Pending::Circle { seat }
-            | Pending::Payment { seat, .. } => Some(seat as usize),
-            Pending::Over => None,
-        }
     }
 }
 

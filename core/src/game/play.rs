@@ -9,7 +9,7 @@ use crate::records::GameRecord;
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
 
-use super::{CircleChoice, FountainChoice, GameConfig, GameState, Move, Pending, SealBuild, Take};
+use super::{Action, CircleChoice, FountainChoice, GameConfig, GameState, Move, Pending, SealBuild, Take};
 
 /// Reusable option lists (no allocation per decision once warm).
 #[derive(Default)]
@@ -21,6 +21,36 @@ pub struct Options {
     pub fountains: Vec<FountainChoice>,
     pub circles: Vec<CircleChoice>,
     pub payments: Vec<Payment>,
+}
+
+impl Options {
+    /// Option `i` of the pending decision (None when the game is over).
+    pub fn action(&self, pending: &Pending, i: usize) -> Option<Action> {
+        Some(match pending {
+            Pending::Over => return None,
+            Pending::Start { .. } => Action::Start(self.starts[i]),
+            Pending::Move { .. } => Action::Move(self.moves[i]),
+            Pending::Take { .. } => Action::Take(self.takes[i]),
+            Pending::Seal { .. } => Action::Seal(self.seals[i]),
+            Pending::Fountain { .. } => Action::Fountain(self.fountains[i]),
+            Pending::Circle { .. } => Action::Circle(self.circles[i]),
+            Pending::Payment { .. } => Action::Payment(self.payments[i]),
+        })
+    }
+
+    /// How many options the pending decision has.
+    pub fn len(&self, pending: &Pending) -> usize {
+        match pending {
+            Pending::Over => 0,
+            Pending::Start { .. } => self.starts.len(),
+            Pending::Move { .. } => self.moves.len(),
+            Pending::Take { .. } => self.takes.len(),
+            Pending::Seal { .. } => self.seals.len(),
+            Pending::Fountain { .. } => self.fountains.len(),
+            Pending::Circle { .. } => self.circles.len(),
+            Pending::Payment { .. } => self.payments.len(),
+        }
+    }
 }
 
 /// Fill `buf` with the options of the pending decision; returns how many there are
@@ -114,15 +144,8 @@ pub fn ask(
 /// Apply option `i` of those `fill_options` put in `buf`, and run the game on to the
 /// next decision.
 pub fn apply_option(state: &mut GameState, comps: &Components, buf: &Options, i: usize) {
-    match state.pending {
-        Pending::Over => {}
-        Pending::Start { .. } => state.apply_start(buf.starts[i]),
-        Pending::Move { .. } => state.apply_move(buf.moves[i]),
-        Pending::Take { .. } => state.apply_take(comps, buf.takes[i]),
-        Pending::Seal { .. } => state.apply_seal(comps, buf.seals[i]),
-        Pending::Fountain { .. } => state.apply_fountain(comps, buf.fountains[i]),
-        Pending::Circle { .. } => state.apply_circle(comps, buf.circles[i]),
-        Pending::Payment { .. } => state.apply_payment(comps, buf.payments[i]),
+    if let Some(action) = buf.action(&state.pending, i) {
+        state.apply(comps, action);
     }
 }
 

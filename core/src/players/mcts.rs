@@ -28,7 +28,7 @@
 
 use crate::cards::Payment;
 use crate::components::{Components, ObjectiveCard};
-use crate::game::{run, step, GameState, List, Options, Pending, SPACES};
+use crate::game::{run, step, Action, GameState, List, Options, Pending, SPACES};
 use std::sync::Arc;
 
 use crate::players::features::{Scratch, N_FEATURES};
@@ -97,28 +97,17 @@ impl MctsParams {
     }
 }
 
-/// A searched decision: what a tree edge plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Action {
-    Move(Move),
-    Take(Take),
-    Seal(SealBuild),
-    Circle(CircleChoice),
-}
-
-impl Action {
-    /// The same play in another determinization: a tile is named by its type, not by
-    /// its slot in the depot or seal row (equal tiles are one option).
-    fn same(&self, other: &Action) -> bool {
-        match (self, other) {
-            (Action::Take(a), Action::Take(b)) => {
-                (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
-            }
-            (Action::Seal(a), Action::Seal(b)) => {
-                (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
-            }
-            _ => self == other,
+/// The same play in another determinization: a tile is named by its type, not by its
+/// slot in the depot or seal row (equal tiles are one option).
+fn same(a: &Action, b: &Action) -> bool {
+    match (a, b) {
+        (Action::Take(a), Action::Take(b)) => {
+            (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
         }
+        (Action::Seal(a), Action::Seal(b)) => {
+            (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
+        }
+        _ => a == b,
     }
 }
 
@@ -294,12 +283,7 @@ impl MctsPlayer {
         });
         ranked.truncate(self.params.top_k);
         for &(_, _, _, i) in ranked.iter() {
-            self.candidates.push(match state.pending {
-                Pending::Move { .. } => Action::Move(buf.moves[i]),
-                Pending::Take { .. } => Action::Take(buf.takes[i]),
-                Pending::Seal { .. } => Action::Seal(buf.seals[i]),
-                _ => Action::Circle(buf.circles[i]),
-            });
+            self.candidates.extend(buf.action(&state.pending, i));
         }
     }
 
@@ -349,7 +333,7 @@ impl MctsPlayer {
         };
         let mut best: Option<(Action, &Edge)> = None;
         for a in &candidates {
-            let Some(e) = node.edges.iter().find(|e| e.action.same(a)) else {
+            let Some(e) = node.edges.iter().find(|e| same(&e.action, a)) else {
                 report.edges.push((0, 0.0));
                 continue;
             };
@@ -400,7 +384,7 @@ impl MctsPlayer {
                 let (edge, new, action) = self.select(node);
                 self.path.push((node, edge));
                 node = if new { NO_NODE } else { self.child(node, edge) };
-                apply(&mut state, comps, action);
+                state.apply(comps, action);
                 continue;
             }
             step(
@@ -481,7 +465,7 @@ impl MctsPlayer {
         let mut untried = None;
         let mut best = (f64::NEG_INFINITY, 0, self.candidates[0]);
         for a in &self.candidates {
-            let i = match edges.iter().position(|e| e.action.same(a)) {
+            let i = match edges.iter().position(|e| same(&e.action, a)) {
                 Some(i) => i,
                 None => {
                     edges.push(Edge {
@@ -530,15 +514,6 @@ fn searched(pending: &Pending) -> bool {
         pending,
         Pending::Move { .. } | Pending::Take { .. } | Pending::Seal { .. } | Pending::Circle { .. }
     )
-}
-
-fn apply(state: &mut GameState, comps: &Components, action: Action) {
-    match action {
-        Action::Move(m) => state.apply_move(m),
-        Action::Take(t) => state.apply_take(comps, t),
-        Action::Seal(s) => state.apply_seal(comps, s),
-        Action::Circle(c) => state.apply_circle(comps, c),
-    }
 }
 
 /// The state as this seat may know it: each deck's contents in a fixed (sorted) order,
