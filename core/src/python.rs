@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use crate::batch::{self, Chunk, StrategySpec};
 use crate::checking;
 use crate::components;
-use crate::game::{apply_option, ask, fill_options, EventLog, GameConfig, GameState, Options};
+use crate::game::{ask, EventLog, GameConfig, GameState, Options};
 use crate::players::{self, features, learned, Player};
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
@@ -76,14 +76,6 @@ fn play_chunk<'py>(
     Ok(out)
 }
 
-/// The options of the pending decision as JSON objects, in the engine's order.
-fn options_json(state: &GameState, comps: &components::Components, buf: &Options) -> Vec<Value> {
-    (0..buf.len(&state.pending))
-        .filter_map(|i| buf.action(&state.pending, i))
-        .map(|action| action.to_json(comps))
-        .collect()
-}
-
 /// One game on the core (OpenSpiel's State): made from (components, players, start VP,
 /// seed, deal); says whose decision is pending and its options, applies one, copies
 /// itself, and records typed events. Every chance outcome is drawn at setup (R2).
@@ -101,10 +93,10 @@ struct State {
 impl State {
     fn fill(&mut self) -> usize {
         if !self.filled {
-            fill_options(&self.state, &self.comps, &mut self.buf);
+            self.state.options(&self.comps, &mut self.buf);
             self.filled = true;
         }
-        self.buf.len(&self.state.pending)
+        self.buf.len()
     }
 
     fn apply_index(&mut self, index: usize) -> PyResult<()> {
@@ -116,7 +108,7 @@ impl State {
             return Err(PyIndexError::new_err(format!(
                 "option {index} of {n} in the {} decision", self.state.pending.name())));
         }
-        apply_option(&mut self.state, &self.comps, &self.buf, index);
+        self.state.apply(&self.comps, self.buf[index]);
         self.filled = false;
         self.decisions += 1;
         if self.state.check {
@@ -190,7 +182,7 @@ impl State {
     /// The pending decision's options as JSON (a list of objects, in the engine's order).
     fn legal_options(&mut self) -> String {
         self.fill();
-        Value::Array(options_json(&self.state, &self.comps, &self.buf)).to_string()
+        Value::Array(self.buf.iter().map(|o| o.to_json(&self.comps)).collect()).to_string()
     }
 
     /// Apply option `index` of the pending decision; the game runs on to the next one.

@@ -121,7 +121,7 @@ fn decisions_never_read_the_order_of_the_decks_nor_the_starting_vp() {
             other.players[1].start_vp -= 30;
             let (mut a, mut b) = (make("learned", &[]).unwrap(), make("learned", &[]).unwrap());
             let (mut ra, mut rb) = (rngs[0].clone(), rngs[0].clone());
-            cdsim_core::game::fill_options(&state, &c, &mut buf);
+            state.options(&c, &mut buf);
             let ia = cdsim_core::game::ask(&state, &c, &mut a, &mut ra, &buf);
             let ib = cdsim_core::game::ask(&other, &c, &mut b, &mut rb, &buf);
             assert_eq!(ia, ib, "{:?}", state.pending);

@@ -64,6 +64,10 @@ impl Pending {
     }
 }
 
+/// The options of one decision, in the order the Python rules list them (shakmaty's
+/// `MoveList`): every option of a decision is of its kind.
+pub type Options = Vec<Action>;
+
 /// One option of any decision, tagged by the decision kind it answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -116,6 +120,25 @@ impl Action {
 }
 
 impl GameState {
+    /// The pending decision's options into `out` (emptied first; none when the game is
+    /// over). The engine never offers an illegal option, and every decision has one.
+    pub fn options(&self, comps: &Components, out: &mut Options) {
+        out.clear();
+        let Some(seat) = self.pending.seat() else {
+            return;
+        };
+        match self.pending {
+            Pending::Start { .. } => self.start_options(out),
+            Pending::Move { .. } => self.move_options(seat, out),
+            Pending::Take { space, .. } => self.take_options(comps, seat, space as usize, out),
+            Pending::Seal { .. } => self.seal_options(comps, seat, out),
+            Pending::Fountain { .. } => self.fountain_options(out),
+            Pending::Circle { .. } => self.circle_options(out),
+            Pending::Payment { slot, .. } => self.payment_options(comps, seat, slot as usize, out),
+            Pending::Over => {}
+        }
+    }
+
     /// Make the choice `action` (one of the pending decision's options) and run the game
     /// on to the next decision.
     pub fn apply(&mut self, comps: &Components, action: Action) {

@@ -35,16 +35,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
-use crate::cards::Payment;
-use crate::components::{Components, ObjectiveCard};
-use crate::game::{apply_option, fill_options, step, GameState, List, Options, Pending, PHASES};
+use crate::components::Components;
+use crate::game::{step, Action, GameState, List, Options, Pending, PHASES};
 use crate::players::features::{banked, features, Scratch, NAMES, N_FEATURES, TAKES_LEFT};
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::mcts::shuffle;
 use crate::players::value::{depot_value, Evaluator};
-use crate::players::{
-    CircleChoice, FountainChoice, Move, Params, Player, PlayerView, SealBuild, Strategy, Take,
-};
+use crate::players::{Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
 /// What a weights file says it is.
@@ -283,11 +280,13 @@ pub struct LearnedPlayer {
     scratch: Scratch,
     inputs: [f64; N_FEATURES],
     buf: Options,
+    /// The takes `best_take` weighs (`buf` plays the follow-ups meanwhile).
+    takes: Options,
     idle: Generator,
     /// The take found for each move valued by the last move decision, and the take of
     /// the move chosen (with its phase, round and destination), for the take decision.
-    tried: Vec<(usize, Take)>,
-    planned: Option<((usize, usize, u8), Take)>,
+    tried: Vec<(usize, Action)>,
+    planned: Option<((usize, usize, u8), Action)>,
     /// Greedy players for the other seats' replies (`reply`), one per seat.
     repliers: Vec<Player>,
 }
@@ -307,6 +306,7 @@ impl LearnedPlayer {
             scratch: Scratch::default(),
             inputs: [0.0; N_FEATURES],
             buf: Options::default(),
+            takes: Options::default(),
             idle: Generator::new(&SeedSequence::new(0, &[])),
             tried: Vec::new(),
             planned: None,
@@ -381,31 +381,25 @@ impl LearnedPlayer {
             )
         {
             let mut buf = std::mem::take(&mut self.buf);
-            fill_options(state, comps, &mut buf);
+            state.options(comps, &mut buf);
             let view = PlayerView { state, comps, seat };
-            let rng = &mut self.idle;
-            let i = match state.pending {
-                Pending::Seal { .. } => self.cheap.choose_seal(&view, &buf.seals, rng),
-                Pending::Fountain { .. } => {
-                    self.cheap.choose_fountain(&view, &buf.fountains, rng)
-                }
-                Pending::Payment { slot, .. } => {
-                    let card = &comps.objectives[state.grid[slot as usize] as usize];
-                    self.cheap.choose_payment(&view, card, &buf.payments, rng)
-                }
-                _ => unreachable!("a follow-up decision"),
-            };
-            apply_option(state, comps, &buf, i);
+            let i = self.cheap.choose(&view, &buf, &mut self.idle);
+            state.apply(comps, buf[i]);
             self.buf = buf;
+        }
+    }
+
+    /// This seat's follow-ups in a copy, and the other seats' replies when in force.
+    fn follow_up(&mut self, state: &mut GameState, comps: &Components, seat: usize) {
+        self.settle(state, comps, seat);
+        if self.replies(state) {
+            self.reply(state, comps, seat);
         }
     }
 
     /// The value of `state` after this seat's follow-ups.
     fn after(&mut self, state: &mut GameState, comps: &Components, seat: usize) -> f64 {
-        self.settle(state, comps, seat);
-        if self.replies(state) {
-            self.reply(state, comps, seat);
-        }
+        self.follow_up(state, comps, seat);
         self.value(state, comps, seat)
     }
 
@@ -415,10 +409,11 @@ impl LearnedPlayer {
     fn shortlist_builds(
         &mut self,
         view: &PlayerView,
-        builds: impl Iterator<Item = (u8, i8)> + Clone,
+        options: &[Action],
         out: &mut Vec<(usize, f64)>,
     ) {
         out.clear();
+        let builds = options.iter().map(|o| o.build().expect("a take or a seal decision"));
         let grid = self.scratch.grid_values(view);
         let ev = Evaluator::with_grid(view, &self.greedy, grid);
         let mut ranked: Vec<(f64, u8, i8, usize)> = Vec::new();
@@ -448,38 +443,38 @@ impl LearnedPlayer {
     }
 
     /// (value, take) of the best shortlisted take in a copy waiting for this seat's take.
-    fn best_take(&mut self, state: &GameState, comps: &Components, seat: usize) -> (f64, Take) {
-        let Pending::Take { space, .. } = state.pending else {
-            unreachable!("a take is pending")
-        };
-        let mut takes = std::mem::take(&mut self.buf.takes);
-        state.take_options(comps, seat, space as usize, &mut takes);
+    fn best_take(&mut self, state: &GameState, comps: &Components, seat: usize) -> (f64, Action) {
+        debug_assert!(matches!(state.pending, Pending::Take { .. }), "a take is pending");
+        // its own list: `after` plays the follow-ups with `buf`
+        let mut takes = std::mem::take(&mut self.takes);
+        state.options(comps, &mut takes);
         let mut list = Vec::new();
         let view = PlayerView { state, comps, seat };
-        self.shortlist_builds(&view, takes.iter().map(|t| (t.tile_type, t.cell)), &mut list);
+        self.shortlist_builds(&view, &takes, &mut list);
         let mut best = (f64::NEG_INFINITY, takes[0]);
         for &(i, _) in &list {
             let mut copy = state.clone();
-            copy.apply_take(comps, takes[i]);
+            copy.apply(comps, takes[i]);
             let v = self.after(&mut copy, comps, seat);
             if v > best.0 {
                 best = (v, takes[i]);
             }
         }
-        self.buf.takes = takes;
+        self.takes = takes;
         best
     }
 
     /// The greedy profile's worth of a move: its depot's best tile, less the bread move's
     /// price (as the greedy player's move).
-    fn move_order(&mut self, view: &PlayerView, options: &[Move]) -> Vec<usize> {
+    fn move_order(&mut self, view: &PlayerView, options: &[Action]) -> Vec<usize> {
         let grid = self.scratch.grid_values(view);
         let ev = Evaluator::with_grid(view, &self.greedy, grid);
         let cost = self.greedy.bread_move_cost + ev.plan.bread + ev.plan.keep;
         let mut ranked: Vec<(f64, usize)> = options
             .iter()
             .enumerate()
-            .map(|(i, m)| {
+            .map(|(i, o)| {
+                let Action::Move(m) = *o else { unreachable!("a move offers moves") };
                 let best = depot_value(view, &ev, m.dest as usize);
                 (if m.bread { best - cost } else { best }, i)
             })
@@ -489,21 +484,15 @@ impl LearnedPlayer {
         ranked.into_iter().map(|(_, i)| i).collect()
     }
 
-    /// Every option of a decision tried on a copy of the state as this seat sees it
-    /// (`apply` makes the choice there), valued after its own follow-up decisions.
-    fn pick_any<T: Copy>(
-        &mut self,
-        view: &PlayerView,
-        options: &[T],
-        rng: &mut Generator,
-        apply: fn(&mut GameState, &Components, T),
-    ) -> usize {
+    /// Every option of a decision tried on a copy of the state as this seat sees it,
+    /// valued after its own follow-up decisions.
+    fn pick_any(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
         let (comps, seat) = (view.comps, view.seat);
         let seen = self.seen(view.state, rng);
         let all: Vec<usize> = (0..options.len()).collect();
         self.pick(&all, rng, |me, i| {
             let mut copy = seen.clone();
-            apply(&mut copy, comps, options[i]);
+            copy.apply(comps, options[i]);
             me.after(&mut copy, comps, seat)
         })
     }
@@ -548,51 +537,41 @@ impl LearnedPlayer {
             return out;
         };
         let seen = self.seen(state, rng);
-        let mut buf = Options::default();
-        fill_options(&seen, comps, &mut buf);
+        let mut options = Options::new();
+        seen.options(comps, &mut options);
         let view = PlayerView { state: &seen, comps, seat };
         let mut list = Vec::new();
         match seen.pending {
             Pending::Move { .. } => {
-                for i in self.move_order(&view, &buf.moves) {
+                let mut takes = Options::new();
+                for i in self.move_order(&view, &options) {
                     let mut moved = seen.clone();
-                    moved.apply_move(buf.moves[i]);
-                    let Pending::Take { space, .. } = moved.pending else {
+                    moved.apply(comps, options[i]);
+                    if !matches!(moved.pending, Pending::Take { .. }) {
                         continue;
-                    };
-                    let mut takes = Vec::new();
-                    moved.take_options(comps, seat, space as usize, &mut takes);
+                    }
+                    moved.options(comps, &mut takes);
                     let view = PlayerView { state: &moved, comps, seat };
-                    self.shortlist_builds(&view, takes.iter().map(|t| (t.tile_type, t.cell)),
-                                          &mut list);
+                    self.shortlist_builds(&view, &takes, &mut list);
                     for &(k, _) in &list {
                         let mut copy = moved.clone();
-                        copy.apply_take(comps, takes[k]);
-                        self.settle(&mut copy, comps, seat);
-                        if self.replies(&copy) {
-                            self.reply(&mut copy, comps, seat);
-                        }
+                        copy.apply(comps, takes[k]);
+                        self.follow_up(&mut copy, comps, seat);
                         out.push(copy);
                     }
                 }
                 return out;
             }
-            Pending::Take { .. } => self.shortlist_builds(
-                &view, buf.takes.iter().map(|t| (t.tile_type, t.cell)), &mut list),
-            Pending::Seal { .. } => self.shortlist_builds(
-                &view, buf.seals.iter().map(|t| (t.tile_type, t.cell as i8)), &mut list),
-            Pending::Fountain { .. } => list.extend((0..buf.fountains.len()).map(|i| (i, 0.0))),
-            Pending::Circle { .. } => list.extend((0..buf.circles.len()).map(|i| (i, 0.0))),
-            Pending::Payment { .. } => list.extend((0..buf.payments.len()).map(|i| (i, 0.0))),
+            Pending::Take { .. } | Pending::Seal { .. } => {
+                self.shortlist_builds(&view, &options, &mut list)
+            }
             Pending::Start { .. } | Pending::Over => {}
+            _ => list.extend((0..options.len()).map(|i| (i, 0.0))),
         }
         for (i, _) in list {
             let mut copy = seen.clone();
-            apply_option(&mut copy, comps, &buf, i);
-            self.settle(&mut copy, comps, seat);
-            if self.replies(&copy) {
-                self.reply(&mut copy, comps, seat);
-            }
+            copy.apply(comps, options[i]);
+            self.follow_up(&mut copy, comps, seat);
             out.push(copy);
         }
         out
@@ -655,33 +634,46 @@ impl Strategy for LearnedPlayer {
         "learned"
     }
 
-    /// R2.5: blind (no tile is dealt yet): the greedy profile's rule.
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize {
-        self.cheap.choose_start(view, options, rng)
+    fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
+        match view.state.pending {
+            // R2.5: blind (no tile is dealt yet): the greedy profile's rule
+            Pending::Start { .. } => self.cheap.choose(view, options, rng),
+            Pending::Move { .. } => self.choose_move(view, options, rng),
+            Pending::Take { .. } => self.choose_take(view, options, rng),
+            Pending::Seal { .. } => self.choose_build(view, options, rng),
+            _ => self.pick_any(view, options, rng),
+        }
     }
+}
 
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
+/// The decisions the player weighs its own way.
+impl LearnedPlayer {
+    /// Each shortlisted move valued by the best shortlisted take after it; the take is
+    /// kept for the take decision that follows.
+    fn choose_move(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
         let (comps, seat) = (view.comps, view.seat);
         let candidates = self.move_order(view, options);
         let seen = self.seen(view.state, rng);
         self.tried.clear();
         let chosen = self.pick(&candidates, rng, |me, i| {
             let mut copy = seen.clone();
-            copy.apply_move(options[i]);
+            copy.apply(comps, options[i]);
             let (value, take) = me.best_take(&copy, comps, seat);
             me.tried.push((i, take));
             value
         });
         let state = view.state;
+        let Action::Move(m) = options[chosen] else { unreachable!("a move offers moves") };
         self.planned = self.tried.iter().find(|t| t.0 == chosen).map(|&(_, take)| {
-            ((state.phase, state.round, options[chosen].dest), take)
+            ((state.phase, state.round, m.dest), take)
         });
         chosen
     }
 
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize {
-        let (comps, seat) = (view.comps, view.seat);
-        // the take the move was chosen for
+    /// The take the move was chosen for, or the best shortlisted build.
+    fn choose_take(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
         if let (Some((key, take)), Pending::Take { space, .. }) =
             (self.planned.take(), view.state.pending)
         {
@@ -691,61 +683,21 @@ impl Strategy for LearnedPlayer {
                 }
             }
         }
-        let seen = self.seen(view.state, rng);
-        let mut list = Vec::new();
-        self.shortlist_builds(view, options.iter().map(|t| (t.tile_type, t.cell)), &mut list);
-        let list: Vec<usize> = list.into_iter().map(|(i, _)| i).collect();
-        self.pick(&list, rng, |me, i| {
-            let mut copy = seen.clone();
-            copy.apply_take(comps, options[i]);
-            me.after(&mut copy, comps, seat)
-        })
+        self.choose_build(view, options, rng)
     }
 
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        rng: &mut Generator,
-    ) -> usize {
+    /// A take or the artisan's seal tile (R4.5, R6.3): the shortlisted builds, valued.
+    fn choose_build(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
         let (comps, seat) = (view.comps, view.seat);
         let seen = self.seen(view.state, rng);
         let mut list = Vec::new();
-        let builds = options.iter().map(|s| (s.tile_type, s.cell as i8));
-        self.shortlist_builds(view, builds, &mut list);
+        self.shortlist_builds(view, options, &mut list);
         let list: Vec<usize> = list.into_iter().map(|(i, _)| i).collect();
         self.pick(&list, rng, |me, i| {
             let mut copy = seen.clone();
-            copy.apply_seal(comps, options[i]);
+            copy.apply(comps, options[i]);
             me.after(&mut copy, comps, seat)
         })
-    }
-
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        self.pick_any(view, options, rng, GameState::apply_fountain)
-    }
-
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        self.pick_any(view, options, rng, GameState::apply_circle)
-    }
-
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        _card: &ObjectiveCard,
-        options: &[Payment],
-        rng: &mut Generator,
-    ) -> usize {
-        self.pick_any(view, options, rng, GameState::apply_payment)
     }
 }

@@ -27,7 +27,7 @@
 //! trees (`top_k` 6-10, `c` 3-10); at 400 playouts `top_k` 6 is no better than 3.
 
 use crate::cards::Payment;
-use crate::components::{Components, ObjectiveCard};
+use crate::components::Components;
 use crate::game::{run, step, Action, GameState, List, Options, Pending, SPACES};
 use std::sync::Arc;
 
@@ -35,9 +35,7 @@ use crate::players::features::{Scratch, N_FEATURES};
 use crate::players::learned::Model;
 use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
-use crate::players::{
-    CircleChoice, FountainChoice, Move, Params, Player, PlayerView, SealBuild, Strategy, Take,
-};
+use crate::players::{Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring::breakdown;
 
@@ -172,6 +170,7 @@ pub struct MctsPlayer {
     /// The chosen edge's node and the turn it belongs to.
     follow: Option<(u32, TurnKey)>,
     buf: Options,
+    payments: Vec<Payment>,
     /// (a repeat of an earlier option's cell, cards failed, value, option index).
     ranked: Vec<(bool, i32, f64, usize)>,
     path: Vec<(u32, usize)>,
@@ -194,6 +193,7 @@ impl MctsPlayer {
             nodes: Vec::new(),
             follow: None,
             buf: Options::default(),
+            payments: Vec::new(),
             ranked: Vec::new(),
             path: Vec::new(),
             candidates: Vec::new(),
@@ -212,17 +212,20 @@ impl MctsPlayer {
     /// The decision pending in `state` (this seat's), its best `top_k` options in
     /// `self.candidates`, best first.
     fn rank(&mut self, state: &GameState, comps: &Components, seat: usize) {
+        self.ranked.clear();
+        self.candidates.clear();
+        if !searched(&state.pending) {
+            return;
+        }
         let view = PlayerView { state, comps, seat };
         let ev = Evaluator::new(&view, &self.value);
-        let ranked = &mut self.ranked;
-        ranked.clear();
-        self.candidates.clear();
-        let buf = &mut self.buf;
-        match state.pending {
-            Pending::Move { .. } => {
-                state.move_options(seat, &mut buf.moves);
-                let mut depots = [f64::NAN; SPACES];
-                for (i, m) in buf.moves.iter().enumerate() {
+        let scoring = scoring_params(&self.value, state);
+        state.options(comps, &mut self.buf);
+        let mut depots = [f64::NAN; SPACES];
+        for (i, &o) in self.buf.iter().enumerate() {
+            // (a repeat of an earlier option's cell, cards failed, value)
+            let key = match o {
+                Action::Move(m) => {
                     let dest = m.dest as usize;
                     if depots[dest].is_nan() {
                         depots[dest] = depot_value(&view, &ev, dest);
@@ -234,57 +237,34 @@ impl MctsPlayer {
                     } else {
                         0.0
                     };
-                    ranked.push((false, 0, depots[dest] - cost, i));
+                    (false, 0, depots[dest] - cost)
                 }
-            }
-            Pending::Take { space, .. } => {
-                state.take_options(comps, seat, space as usize, &mut buf.takes);
-                for (i, t) in buf.takes.iter().enumerate() {
-                    if t.stores() {
-                        ranked.push((false, 0, self.value.store, i));
-                        continue;
-                    }
-                    let again = buf.takes[..i]
-                        .iter()
-                        .any(|o| (o.tile_type, o.cell) == (t.tile_type, t.cell));
-                    let ttype = &comps.tile_types[t.tile_type as usize];
-                    ranked.push((again, 0, ev.placement(ttype, t.cell as usize), i));
-                }
-            }
-            Pending::Seal { .. } => {
-                state.seal_options(comps, seat, &mut buf.seals);
-                for (i, s) in buf.seals.iter().enumerate() {
-                    let again = buf.seals[..i]
-                        .iter()
-                        .any(|o| (o.tile_type, o.cell) == (s.tile_type, s.cell));
-                    let ttype = &comps.tile_types[s.tile_type as usize];
-                    ranked.push((again, 0, ev.placement(ttype, s.cell as usize), i));
-                }
-            }
-            Pending::Circle { .. } => {
-                state.circle_options(&mut buf.circles);
-                let p = scoring_params(&self.value, state);
-                let mut payments = std::mem::take(&mut buf.payments);
-                for (i, &o) in buf.circles.iter().enumerate() {
+                Action::Circle(c) => {
                     // as greedy's circle: the fewest failed cards first (R8.5)
-                    let (failed, value) = circle_outcome(&view, &p, o, &mut payments);
-                    ranked.push((false, failed, value, i));
+                    let (failed, value) = circle_outcome(&view, &scoring, c, &mut self.payments);
+                    (false, failed, value)
                 }
-                buf.payments = payments;
-            }
-            _ => return,
+                _ => match o.build() {
+                    Some((_, cell)) if cell < 0 => (false, 0, self.value.store),
+                    Some((tile, cell)) => {
+                        let again = self.buf[..i].iter().any(|e| e.build() == Some((tile, cell)));
+                        let ttype = &comps.tile_types[tile as usize];
+                        (again, 0, ev.placement(ttype, cell as usize))
+                    }
+                    None => unreachable!("a searched decision moves, builds or takes a circle"),
+                },
+            };
+            self.ranked.push((key.0, key.1, key.2, i));
         }
         // best first; equal values keep the engine's order (greedy's pick is first)
-        ranked.sort_by(|a, b| {
+        self.ranked.sort_by(|a, b| {
             (a.0, a.1)
                 .cmp(&(b.0, b.1))
                 .then(b.2.total_cmp(&a.2))
                 .then(a.3.cmp(&b.3))
         });
-        ranked.truncate(self.params.top_k);
-        for &(_, _, _, i) in ranked.iter() {
-            self.candidates.extend(buf.action(&state.pending, i));
-        }
+        self.ranked.truncate(self.params.top_k);
+        self.candidates.extend(self.ranked.iter().map(|r| self.buf[r.3]));
     }
 
     /// The root of this decision's tree: the node the last search's choice led to when
@@ -495,18 +475,6 @@ impl MctsPlayer {
             None => (best.1, false, best.2),
         }
     }
-
-    /// The index in `options` of the searched choice, or greedy's when it is not there.
-    fn pick<T: PartialEq>(
-        found: Option<Action>,
-        options: &[T],
-        unwrap: impl Fn(Action) -> Option<T>,
-    ) -> usize {
-        found
-            .and_then(unwrap)
-            .and_then(|a| options.iter().position(|o| *o == a))
-            .unwrap_or(0)
-    }
 }
 
 fn searched(pending: &Pending) -> bool {
@@ -577,75 +545,17 @@ impl Strategy for MctsPlayer {
         "mcts"
     }
 
-    /// R2.5: blind (no tile is dealt yet): the greedy profile's rule.
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize {
-        self.last = None;
-        self.cheap.choose_start(view, options, rng)
-    }
-
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
+    /// A searched decision's choice, or the greedy profile's rule for the others: the
+    /// blind start (R2.5, nothing to simulate), the fountain cards (R6.5, the value
+    /// model's card values) and the payments (R8.4, the best-valued one).
+    fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
+        if !searched(&view.state.pending) {
+            self.last = None;
+            return self.cheap.choose(view, options, rng);
+        }
         let found = self.search(view, rng);
-        Self::pick(found, options, |a| match a {
-            Action::Move(m) => Some(m),
-            _ => None,
-        })
-    }
-
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize {
-        let found = self.search(view, rng);
-        Self::pick(found, options, |a| match a {
-            Action::Take(t) => Some(t),
-            _ => None,
-        })
-    }
-
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        rng: &mut Generator,
-    ) -> usize {
-        let found = self.search(view, rng);
-        Self::pick(found, options, |a| match a {
-            Action::Seal(s) => Some(s),
-            _ => None,
-        })
-    }
-
-    /// R6.5: the greedy profile's rule (the fountain-card values of the value model).
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        self.last = None;
-        self.cheap.choose_fountain(view, options, rng)
-    }
-
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        let found = self.search(view, rng);
-        Self::pick(found, options, |a| match a {
-            Action::Circle(c) => Some(c),
-            _ => None,
-        })
-    }
-
-    /// R8.4: the greedy profile's rule (the best-valued payment).
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        card: &ObjectiveCard,
-        options: &[Payment],
-        rng: &mut Generator,
-    ) -> usize {
-        self.last = None;
-        self.cheap.choose_payment(view, card, options, rng)
+        // greedy's choice when the searched one is not among the options
+        found.and_then(|a| options.iter().position(|&o| o == a)).unwrap_or(0)
     }
 }
 

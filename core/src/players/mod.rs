@@ -1,11 +1,12 @@
-//! The player interface: the legal options the engine offers, and the decisions;
-//! mirrors `cdsim/players.py` (and `strategies/registry.py` for `make`).
+//! The player interface and the built-in players; mirrors `cdsim/players.py` (and
+//! `strategies/registry.py` for `make`).
 //!
-//! Each decision a player makes is one method that receives a read-only view of the game
-//! and the options in the engine's order, and returns the index of one of them. The
-//! engine never offers an illegal option and rejects an index out of range. Players
-//! live outside the game state (passed alongside it), so a state can be copied and
-//! played on with any players.
+//! A player decides with one method: it receives a read-only view of the game and the
+//! pending decision's options (`game::Options`, one `Action` each, in the engine's order)
+//! and returns the index of one of them; a player may hand each decision kind to a
+//! helper of its own. The engine never offers an illegal option and rejects an index out
+//! of range. Players live outside the game state (passed alongside it), so a state can
+//! be copied and played on with any players.
 
 pub mod features;
 pub mod learned;
@@ -15,12 +16,10 @@ pub mod random;
 pub mod scripted;
 pub mod value;
 
-use crate::cards::Payment;
-use crate::components::{Components, ObjectiveCard};
-use crate::game::{GameState, PlayerState};
+use crate::components::Components;
+use crate::game::{Action, GameState, PlayerState};
 use crate::rng::Generator;
 
-pub use crate::game::{CircleChoice, FountainChoice, Move, SealBuild, Take};
 pub use learned::{LearnedParams, LearnedPlayer};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::Params;
@@ -42,42 +41,16 @@ impl<'a> PlayerView<'a> {
     }
 }
 
-/// A player: one method per decision, each returning an index into `options`.
-/// `rng` is the seat's own stream (a strategy's chance never moves the game's).
+/// A player: the index of its choice among the pending decision's options. `rng` is the
+/// seat's own stream (a strategy's chance never moves the game's).
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
     /// Built-in players never read victory-point totals (docs/rules.md R2.7).
     fn reads_scores(&self) -> bool {
         false
     }
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize;
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize;
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize;
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        rng: &mut Generator,
-    ) -> usize;
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        rng: &mut Generator,
-    ) -> usize;
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        rng: &mut Generator,
-    ) -> usize;
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        card: &ObjectiveCard,
-        options: &[Payment],
-        rng: &mut Generator,
-    ) -> usize;
+    /// `options` are those of `view.state.pending` (never empty, all of its kind).
+    fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize;
 }
 
 /// A seat's player: a built-in one, or any other `Strategy` (tests, search players).
@@ -116,47 +89,8 @@ impl Strategy for Player {
             Player::Other(p) => p.reads_scores(),
         }
     }
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize {
-        self.inner().choose_start(view, options, rng)
-    }
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
-        self.inner().choose_move(view, options, rng)
-    }
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize {
-        self.inner().choose_take(view, options, rng)
-    }
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        rng: &mut Generator,
-    ) -> usize {
-        self.inner().choose_seal(view, options, rng)
-    }
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        self.inner().choose_fountain(view, options, rng)
-    }
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        self.inner().choose_circle(view, options, rng)
-    }
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        card: &ObjectiveCard,
-        options: &[Payment],
-        rng: &mut Generator,
-    ) -> usize {
-        self.inner().choose_payment(view, card, options, rng)
+    fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
+        self.inner().choose(view, options, rng)
     }
 }
 

@@ -15,10 +15,9 @@
 use std::sync::OnceLock;
 
 use crate::cards::Payment;
-use crate::components::ObjectiveCard;
 use crate::components::TileType;
 use crate::district::Around;
-use crate::game::{GameState, SPACES};
+use crate::game::{Action, CircleChoice, GameState, Pending, SPACES};
 use crate::kinds::CELLS;
 use crate::kinds::{
     ADMINISTRATOR, ARTISAN, BAKER, BAKERY, CHICKEN_YARD, FOUNTAIN, GARDEN, MARKET, MERCHANT, POND,
@@ -26,9 +25,7 @@ use crate::kinds::{
 };
 use crate::players::params;
 use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator};
-use crate::players::{
-    CircleChoice, FountainChoice, Move, Params, PlayerView, SealBuild, Strategy, Take,
-};
+use crate::players::{Params, PlayerView, Strategy};
 use crate::rng::Generator;
 
 /// The four built-in profiles (tables of strategies/profiles.toml).
@@ -290,24 +287,40 @@ impl Strategy for ScriptedPlayer {
         self.profile.name()
     }
 
-    /// R2.5: the pawn is placed blind (no tile is dealt yet), so the only thing to go
-    /// by is the other pawns: start where the two spaces within reach are shared with
-    /// the fewest earlier pawns' reach, then as far from them as possible; the lowest
-    /// space of equals.
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], _: &mut Generator) -> usize {
-        let mut best = 0;
-        let mut best_key = (i32::MAX, i32::MAX);
-        for (i, &space) in options.iter().enumerate() {
-            let key = blind_start_key(view, space as usize);
-            if key < best_key {
-                best = i;
-                best_key = key;
-            }
+    fn choose(&mut self, view: &PlayerView, options: &[Action], _: &mut Generator) -> usize {
+        match view.state.pending {
+            Pending::Start { .. } => blind_start(view, options),
+            Pending::Move { .. } => self.choose_move(view, options),
+            Pending::Take { .. } => self.choose_take(view, options),
+            Pending::Seal { .. } => self.choose_seal(view, options),
+            Pending::Fountain { .. } => self.choose_fountain(view, options),
+            Pending::Circle { .. } => self.choose_circle(view, options),
+            Pending::Payment { slot, .. } => self.choose_payment(view, slot, options),
+            Pending::Over => 0,
         }
-        best
     }
+}
 
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], _: &mut Generator) -> usize {
+/// R2.5: the pawn is placed blind (no tile is dealt yet), so the only thing to go by is
+/// the other pawns: start where the two spaces within reach are shared with the fewest
+/// earlier pawns' reach, then as far from them as possible; the lowest space of equals.
+fn blind_start(view: &PlayerView, options: &[Action]) -> usize {
+    let mut best = 0;
+    let mut best_key = (i32::MAX, i32::MAX);
+    for (i, o) in options.iter().enumerate() {
+        let Action::Start(space) = *o else { unreachable!("a start offers spaces") };
+        let key = blind_start_key(view, space as usize);
+        if key < best_key {
+            best = i;
+            best_key = key;
+        }
+    }
+    best
+}
+
+/// The decisions, one helper each (the options are all of the decision's kind).
+impl ScriptedPlayer {
+    fn choose_move(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         self.fresh();
         let params = self.params;
         let ev = self.evaluator(view, &params);
@@ -315,7 +328,7 @@ impl Strategy for ScriptedPlayer {
         let cost = params.bread_move_cost + ev.plan.bread + ev.plan.keep;
         let mut depots = [f64::NAN; SPACES]; // a space is offered with and without bread
         first_max(options.len(), |i| {
-            let m = options[i];
+            let Action::Move(m) = options[i] else { unreachable!("a move offers moves") };
             let dest = m.dest as usize;
             if depots[dest].is_nan() {
                 depots[dest] = self.depot_value(view, &ev, dest);
@@ -331,14 +344,14 @@ impl Strategy for ScriptedPlayer {
 
     /// The best option (the first of equals, as max() would pick): one loop, since a
     /// turn offers dozens of options, grouped by tile.
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], _: &mut Generator) -> usize {
+    fn choose_take(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let params = self.params;
         let ev = self.evaluator(view, &params);
         let mut values = [0.0f64; 36];
         let mut valued = 0u64;
         let mut last = u16::MAX;
         first_max(options.len(), |i| {
-            let o = options[i];
+            let Action::Take(o) = options[i] else { unreachable!("a take offers takes") };
             if o.stores() {
                 return params.store;
             }
@@ -356,16 +369,11 @@ impl Strategy for ScriptedPlayer {
         })
     }
 
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        _: &mut Generator,
-    ) -> usize {
+    fn choose_seal(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let params = self.params;
         let ev = self.evaluator(view, &params);
         first_max(options.len(), |i| {
-            let o = options[i];
+            let Action::Seal(o) = options[i] else { unreachable!("a seal offers seal tiles") };
             ev.placement(
                 &view.comps.tile_types[o.tile_type as usize],
                 o.cell as usize,
@@ -373,15 +381,10 @@ impl Strategy for ScriptedPlayer {
         })
     }
 
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        _: &mut Generator,
-    ) -> usize {
+    fn choose_fountain(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let kept = view.me().fountain_cards;
         first_max(options.len(), |i| {
-            let o = options[i];
+            let Action::Fountain(o) = options[i] else { unreachable!("a fountain offers cards") };
             let mut value = 0.0;
             for &c in o.keep() {
                 value += self.fountain_card_value(view, c);
@@ -395,17 +398,13 @@ impl Strategy for ScriptedPlayer {
         })
     }
 
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        _: &mut Generator,
-    ) -> usize {
+    fn choose_circle(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let p = self.scoring_params(view);
         // (cards it fails, value): never -4 when another circle avoids it (R8.5); the
         // first of equals
         let (mut best, mut best_key) = (0, (i32::MAX, f64::NEG_INFINITY));
-        for (i, &o) in options.iter().enumerate() {
+        for (i, o) in options.iter().enumerate() {
+            let Action::Circle(o) = *o else { unreachable!("a circle offers circles") };
             let key = circle_outcome(view, &p, o, &mut self.payments);
             if i == 0 || key.0 < best_key.0 || (key.0 == best_key.0 && key.1 > best_key.1) {
                 best = i;
@@ -415,25 +414,15 @@ impl Strategy for ScriptedPlayer {
         best
     }
 
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        card: &ObjectiveCard,
-        options: &[Payment],
-        _: &mut Generator,
-    ) -> usize {
+    /// R8.4: the card on `slot` paid the best way the value model knows.
+    fn choose_payment(&mut self, view: &PlayerView, slot: u8, options: &[Action]) -> usize {
         let p = self.scoring_params(view);
         let me = view.me();
-        let index = view
-            .comps
-            .objectives
-            .iter()
-            .position(|c| std::ptr::eq(c, card))
-            .unwrap_or(0);
+        let index = view.state.grid[slot as usize] as usize;
         let (_, best, _) = best_card_payment(
             &p,
             index,
-            card,
+            &view.comps.objectives[index],
             &me.district.have,
             &me.goods,
             me.coins,
@@ -441,7 +430,7 @@ impl Strategy for ScriptedPlayer {
             p.good,
             &mut self.payments,
         );
-        best.and_then(|b| options.iter().position(|&o| o == b))
+        best.and_then(|b| options.iter().position(|&o| o == Action::Payment(b)))
             .unwrap_or(0)
     }
 }
