@@ -6,9 +6,8 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::game::{
-    play_game, run, step, Action, FountainChoice, GameConfig, GameState, List, Options, Pending,
-};
+use cdsim_core::game::{Action, FountainChoice, GameConfig, GameState, List, Options, Pending};
+use cdsim_core::play::{play_game, run, step};
 use cdsim_core::players::{make, Player, PlayerView, Strategy, BUILTIN};
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};

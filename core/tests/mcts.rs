@@ -7,7 +7,8 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::game::{play_game, step, GameConfig, GameState, List, Options, Pending};
+use cdsim_core::game::{GameConfig, GameState, List, Options, Pending};
+use cdsim_core::play::{play_game, step};
 use cdsim_core::players::mcts::SearchReport;
 use cdsim_core::players::{make, MctsParams, MctsPlayer, Player, PlayerView, Strategy};
 use cdsim_core::records::GameRecord;

@@ -5,14 +5,14 @@
 //! setup from the game's own Generator, and each seat's player gets its own stream.
 //!
 //! Unlike the Python loop, the state is a resumable machine (OpenSpiel's State): it
-//! always knows the decision it waits for (`pending`), the `*_options` methods list
-//! that decision's options in the order the Python rules list them, and each `apply_*` makes one choice
-//! and runs the game on to the next decision. So a copied state (`Clone`, fixed-size
-//! arrays only) can be played on from any decision point with any players (`run`).
+//! always knows the decision it waits for (`pending`), `options` lists that decision's
+//! options (one `Action` each) in the order the Python rules list them, and `apply` makes
+//! one choice and runs the game on to the next decision. So a copied state (`Clone`,
+//! fixed-size arrays only) can be played on from any decision point with any players
+//! (`play::run`). The rules know no player: the driver (`crate::play`) joins the two.
 
 mod events;
 mod options;
-mod play;
 mod rewards;
 mod snapshot;
 mod turn;
@@ -20,7 +20,6 @@ mod turn;
 pub use events::{Event, EventLog};
 pub use options::{Action, CircleChoice, FountainChoice, Move, Options, Pending, SealBuild, Take};
 pub use crate::cards::Payment;
-pub use play::{ask, play_game, run, step};
 
 use crate::components::{Components, FramePart};
 use crate::district::District;

@@ -36,12 +36,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde_json::Value;
 
 use crate::components::Components;
-use crate::game::{step, Action, GameState, List, Options, Pending, PHASES};
+use crate::game::{Action, GameState, List, Options, Pending, PHASES};
 use crate::players::features::{banked, features, Scratch, NAMES, N_FEATURES, TAKES_LEFT};
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::mcts::shuffle;
 use crate::players::value::{depot_value, Evaluator};
-use crate::players::{Params, Player, PlayerView, Strategy};
+use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
 /// What a weights file says it is.
@@ -365,9 +365,8 @@ impl LearnedPlayer {
         }
         let mut streams = vec![self.idle.clone(); state.n];
         let mut buf = std::mem::take(&mut self.buf);
-        while state.pending.seat().is_some_and(|s| s != seat) {
-            step(state, comps, &mut self.repliers, &mut streams, &mut buf);
-        }
+        let others = |s: &GameState| s.pending.seat() != Some(seat);
+        play_on(state, comps, &mut self.repliers, &mut streams, &mut buf, others);
         self.buf = buf;
     }
 
@@ -597,6 +596,7 @@ pub fn playout_gains(
     let n = first.n;
     let mut lineup = crate::players::make_lineup(&[rollout], n)?;
     let idle = Generator::new(&SeedSequence::new(0, &[]));
+    let mut buf = Options::new();
     for j in 0..playouts {
         let order = Generator::new(&SeedSequence::new(u128::from(seed), &[u64::from(j)]));
         for (total, position) in totals.iter_mut().zip(positions) {
@@ -609,7 +609,7 @@ pub fn playout_gains(
                 p.start_vp = 0;
             }
             let mut streams = vec![idle.clone(); n];
-            crate::game::run(&mut copy, comps, &mut lineup, &mut streams);
+            play_on(&mut copy, comps, &mut lineup, &mut streams, &mut buf, |_| true);
             total[0] += banked(&copy, comps, seat);
             let others: f64 = (0..n).filter(|&s| s != seat).map(|s| banked(&copy, comps, s)).sum();
             total[1] += others / (n - 1) as f64;

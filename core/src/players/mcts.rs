@@ -28,14 +28,14 @@
 
 use crate::cards::Payment;
 use crate::components::Components;
-use crate::game::{run, step, Action, GameState, List, Options, Pending, SPACES};
+use crate::game::{Action, GameState, List, Options, Pending, SPACES};
 use std::sync::Arc;
 
 use crate::players::features::{Scratch, N_FEATURES};
 use crate::players::learned::Model;
 use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
-use crate::players::{Params, Player, PlayerView, Strategy};
+use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring::breakdown;
 
@@ -347,33 +347,32 @@ impl MctsPlayer {
         determinize(&mut state, rng);
         self.path.clear();
         let mut node = root;
+        // this seat's searched decisions follow the tree; the rest, and everything once
+        // out of it, the default policy
+        let mine = |s: &GameState| s.pending.seat() == Some(seat) && searched(&s.pending);
         while !state.is_over() {
             if node == NO_NODE && self.params.leaf > 0 {
                 self.play_to_leaf(&mut state, comps, seat);
                 break;
             }
+            let (players, streams, buf) =
+                (&mut self.rollout, &mut self.idle_streams, &mut self.buf);
             if node == NO_NODE {
-                run(&mut state, comps, &mut self.rollout, &mut self.idle_streams);
+                play_on(&mut state, comps, players, streams, buf, |_| true);
                 break;
             }
-            if state.pending.seat() == Some(seat) && searched(&state.pending) {
-                self.rank(&state, comps, seat);
-                if self.candidates.is_empty() {
-                    break; // unreachable: every searched decision has an option
-                }
-                let (edge, new, action) = self.select(node);
-                self.path.push((node, edge));
-                node = if new { NO_NODE } else { self.child(node, edge) };
-                state.apply(comps, action);
+            if !mine(&state) {
+                play_on(&mut state, comps, players, streams, buf, |s| !mine(s));
                 continue;
             }
-            step(
-                &mut state,
-                comps,
-                &mut self.rollout,
-                &mut self.idle_streams,
-                &mut self.buf,
-            );
+            self.rank(&state, comps, seat);
+            if self.candidates.is_empty() {
+                break; // unreachable: every searched decision has an option
+            }
+            let (edge, new, action) = self.select(node);
+            self.path.push((node, edge));
+            node = if new { NO_NODE } else { self.child(node, edge) };
+            state.apply(comps, action);
         }
         let value = if self.params.leaf > 0 && !state.is_over() {
             self.learned_margin(&state, comps, seat)
@@ -397,13 +396,9 @@ impl MctsPlayer {
         let (players, streams, buf) = (&mut self.rollout, &mut self.idle_streams, &mut self.buf);
         for turn in 0..self.params.leaf {
             if turn > 0 {
-                while state.pending.seat().is_some_and(|s| s != seat) {
-                    step(state, comps, players, streams, buf);
-                }
+                play_on(state, comps, players, streams, buf, |s| s.pending.seat() != Some(seat));
             }
-            while state.pending.seat() == Some(seat) {
-                step(state, comps, players, streams, buf);
-            }
+            play_on(state, comps, players, streams, buf, |s| s.pending.seat() == Some(seat));
         }
     }
 

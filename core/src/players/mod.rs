@@ -17,7 +17,7 @@ pub mod scripted;
 pub mod value;
 
 use crate::components::Components;
-use crate::game::{Action, GameState, PlayerState};
+use crate::game::{Action, GameState, Options, PlayerState};
 use crate::rng::Generator;
 
 pub use learned::{LearnedParams, LearnedPlayer};
@@ -91,6 +91,29 @@ impl Strategy for Player {
     }
     fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
         self.inner().choose(view, options, rng)
+    }
+}
+
+/// Let `lineup` (a player and a stream per seat) play a copy of a game on while `go_on`
+/// holds: the search players' playouts and replies (OpenSpiel's rollouts). A game itself
+/// is played by the driver (`play::run`), which also checks invariants in checking mode
+/// and names a player that chooses out of range.
+pub(crate) fn play_on(
+    state: &mut GameState,
+    comps: &Components,
+    lineup: &mut [Player],
+    rngs: &mut [Generator],
+    buf: &mut Options,
+    mut go_on: impl FnMut(&GameState) -> bool,
+) {
+    while let Some(seat) = state.pending.seat() {
+        if !go_on(state) {
+            break;
+        }
+        state.options(comps, buf);
+        let view = PlayerView { state, comps, seat };
+        let i = lineup[seat].choose(&view, buf, &mut rngs[seat]);
+        state.apply(comps, buf[i]);
     }
 }
 

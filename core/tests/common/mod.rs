@@ -3,8 +3,9 @@
 
 use cdsim_core::components::Components;
 use cdsim_core::district::District;
-use cdsim_core::game::{play_game, Action, GameConfig};
+use cdsim_core::game::{Action, GameConfig};
 use cdsim_core::kinds::{Edges, CELLS};
+use cdsim_core::play::play_game;
 use cdsim_core::players::{make, Player, PlayerView, Strategy};
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};

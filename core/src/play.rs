@@ -1,5 +1,7 @@
-//! The turn loop's driver (Python's `run_game`, `choose` and `play_game`): ask the
-//! player on the pending decision, apply its choice, until the game is over.
+//! The driver (Python's `run_game`, `choose` and `play_game`): ask the player on the
+//! pending decision, apply its choice, until the game is over. It stands above the rules
+//! (`game`) and the players, and is the only module that joins them: the rules never
+//! see a player, and a player sees the game only through its view and options.
 
 use crate::checking;
 use crate::components::Components;
@@ -8,7 +10,7 @@ use crate::records::GameRecord;
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
 
-use super::{Action, GameConfig, GameState, Options};
+use crate::game::{Action, GameConfig, GameState, Options};
 
 /// The index `player` (on the pending seat, with that seat's stream) chooses among the
 /// pending decision's `options` (`GameState::options`). An index out of range is a bug
