@@ -31,172 +31,23 @@
 //! - Training reads the options a decision weighs (`LearnedPlayer::candidates`) and their
 //!   playout values (`playout_gains`).
 
-use std::sync::{Arc, Mutex, OnceLock};
+mod model;
+mod training;
 
-use serde_json::Value;
+use std::sync::Arc;
 
 use crate::components::Components;
-use crate::game::{Action, GameState, List, Options, Pending, PHASES};
-use crate::players::features::{banked, features, Scratch, NAMES, N_FEATURES, TAKES_LEFT};
-use crate::players::scripted::{Profile, ScriptedPlayer};
+use crate::game::{Action, GameState, List, Options, Pending};
+use crate::players::features::{Scratch, N_FEATURES};
 use crate::players::mcts::shuffle;
+use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
-/// What a weights file says it is.
-pub const FORMAT: &str = "cdsim-learned-weights";
-/// The weights file version this core reads.
-pub const VERSION: u64 = 1;
-/// Weights per (player count, phase): the inputs, then the inputs times takes left.
-pub const INPUTS: usize = 2 * N_FEATURES;
-
-/// The built-in weights (`cdsim train` writes them; `make install` builds them in).
-pub const DEFAULT_WEIGHTS: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/weights/learned-v1.json"));
-
-/// A fitted value function: `weights[players - 2][phase]`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Model {
-    weights: Vec<[Vec<f64>; PHASES]>,
-    /// The component set's digest the weights were trained on.
-    pub components_digest: String,
-}
-
-impl Model {
-    /// A weights file's model; any problem is one line naming it.
-    pub fn from_json(text: &str) -> Result<Model, String> {
-        let data: Value =
-            serde_json::from_str(text).map_err(|e| format!("not a weights file ({e})"))?;
-        let field = |key: &str| {
-            data.get(key)
-                .ok_or_else(|| format!("not a learned weights file (no {key:?})"))
-        };
-        if field("format")?.as_str() != Some(FORMAT) {
-            return Err(format!("not a learned weights file (format is not {FORMAT:?})"));
-        }
-        let version = field("version")?.as_u64();
-        if version != Some(VERSION) {
-            return Err(format!(
-                "weights format version {} (this core reads version {VERSION})",
-                field("version")?
-            ));
-        }
-        let digest = field("components_digest")?
-            .as_str()
-            .ok_or("components_digest is not a string")?
-            .to_string();
-        let names: Option<Vec<&str>> = field("features")?
-            .as_array()
-            .map(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
-            .unwrap_or(None);
-        if names.as_deref() != Some(&NAMES[..]) {
-            return Err("the weights were made for other inputs (their feature names differ \
-                        from this core's): train them again with cdsim train"
-                .into());
-        }
-        let table = field("weights")?;
-        let mut weights = Vec::new();
-        for players in 2..=4 {
-            let key = players.to_string();
-            let phases = table
-                .get(&key)
-                .and_then(Value::as_array)
-                .filter(|p| p.len() == PHASES)
-                .ok_or_else(|| format!("weights[{key:?}] is not a list of {PHASES} phases"))?;
-            let mut per_phase: [Vec<f64>; PHASES] = Default::default();
-            for (phase, row) in phases.iter().enumerate() {
-                let row: Option<Vec<f64>> = row
-                    .as_array()
-                    .filter(|r| r.len() == INPUTS)
-                    .and_then(|r| r.iter().map(Value::as_f64).collect());
-                per_phase[phase] = row.filter(|r| r.iter().all(|w| w.is_finite())).ok_or_else(
-                    || format!("weights[{key:?}][{phase}] is not {INPUTS} finite numbers"),
-                )?;
-            }
-            weights.push(per_phase);
-        }
-        Ok(Model {
-            weights,
-            components_digest: digest,
-        })
-    }
-
-    /// The built-in weights (an error when the file built in does not fit this core's
-    /// inputs: `cdsim train`, then `make install`).
-    pub fn builtin() -> Result<Arc<Model>, String> {
-        static MODEL: OnceLock<Result<Arc<Model>, String>> = OnceLock::new();
-        MODEL
-            .get_or_init(|| {
-                Model::from_json(DEFAULT_WEIGHTS)
-                    .map(Arc::new)
-                    .map_err(|e| format!("the built-in learned weights: {e}"))
-            })
-            .clone()
-    }
-
-    /// Zero weights: a position is worth the VP gained if the game ended there.
-    pub fn banked_only() -> Model {
-        Model {
-            weights: (2..=4).map(|_| std::array::from_fn(|_| vec![0.0; INPUTS])).collect(),
-            components_digest: String::new(),
-        }
-    }
-
-    /// The value of a position to `seat`: VP gained if the game ended now, plus what the
-    /// weights expect it to gain from here.
-    pub fn value(
-        &self,
-        state: &GameState,
-        comps: &Components,
-        seat: usize,
-        scratch: &mut Scratch,
-        inputs: &mut [f64; N_FEATURES],
-    ) -> f64 {
-        let now = banked(state, comps, seat);
-        if state.is_over() {
-            return now;
-        }
-        features(state, comps, seat, scratch, inputs);
-        let w = &self.weights[state.n - 2][state.phase.min(PHASES - 1)];
-        let (flat, late) = w.split_at(N_FEATURES);
-        let t = inputs[TAKES_LEFT];
-        let mut total = 0.0;
-        for i in 0..N_FEATURES {
-            total += inputs[i] * (flat[i] + t * late[i]);
-        }
-        now + total
-    }
-}
-
-/// Models registered in this process (`register`); a player names one by its number.
-fn registry() -> &'static Mutex<Vec<Arc<Model>>> {
-    static MODELS: OnceLock<Mutex<Vec<Arc<Model>>>> = OnceLock::new();
-    MODELS.get_or_init(|| Mutex::new(Vec::new()))
-}
-
-/// Load a weights file's text; returns the number `learned.weights` takes (>= 1; 0 is
-/// the built-in weights). The same text twice is one entry.
-pub fn register(text: &str) -> Result<usize, String> {
-    let model = Model::from_json(text)?;
-    let mut models = registry().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = models.iter().position(|m| **m == model) {
-        return Ok(i + 1);
-    }
-    models.push(Arc::new(model));
-    Ok(models.len())
-}
-
-fn registered(id: usize) -> Result<Arc<Model>, String> {
-    if id == 0 {
-        return Model::builtin();
-    }
-    let models = registry().lock().unwrap_or_else(|e| e.into_inner());
-    models
-        .get(id - 1)
-        .cloned()
-        .ok_or_else(|| format!("learned.weights {id} names no weights loaded in this process"))
-}
+pub use model::{register, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, VERSION};
+pub use training::playout_gains;
+use model::registered;
 
 /// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,
 /// `learned.explore`).
@@ -522,101 +373,6 @@ impl LearnedPlayer {
         }
         best.1
     }
-}
-
-/// Training: the positions the player compares at a decision, each valued by playouts.
-impl LearnedPlayer {
-    /// The positions this player would value at the pending decision of `state` (after
-    /// the seat's follow-ups and, with `reply` in force, the other seats' replies; a move
-    /// through each shortlisted take): what `cdsim train` values by playouts. Empty when the decision is not valued (the blind start).
-    pub fn candidates(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
-        -> Vec<GameState> {
-        let mut out = Vec::new();
-        let Some(seat) = state.pending.seat() else {
-            return out;
-        };
-        let seen = self.seen(state, rng);
-        let mut options = Options::new();
-        seen.options(comps, &mut options);
-        let view = PlayerView { state: &seen, comps, seat };
-        let mut list = Vec::new();
-        match seen.pending {
-            Pending::Move { .. } => {
-                let mut takes = Options::new();
-                for i in self.move_order(&view, &options) {
-                    let mut moved = seen.clone();
-                    moved.apply(comps, options[i]);
-                    if !matches!(moved.pending, Pending::Take { .. }) {
-                        continue;
-                    }
-                    moved.options(comps, &mut takes);
-                    let view = PlayerView { state: &moved, comps, seat };
-                    self.shortlist_builds(&view, &takes, &mut list);
-                    for &(k, _) in &list {
-                        let mut copy = moved.clone();
-                        copy.apply(comps, takes[k]);
-                        self.follow_up(&mut copy, comps, seat);
-                        out.push(copy);
-                    }
-                }
-                return out;
-            }
-            Pending::Take { .. } | Pending::Seal { .. } => {
-                self.shortlist_builds(&view, &options, &mut list)
-            }
-            Pending::Start { .. } | Pending::Over => {}
-            _ => list.extend((0..options.len()).map(|i| (i, 0.0))),
-        }
-        for (i, _) in list {
-            let mut copy = seen.clone();
-            copy.apply(comps, options[i]);
-            self.follow_up(&mut copy, comps, seat);
-            out.push(copy);
-        }
-        out
-    }
-}
-
-/// The VP `seat` gains, and the other seats gain (their mean), on average when every seat
-/// plays `rollout` (a built-in name) from each position to the end, over `playouts`
-/// orders of the decks as the seat may know them (the same orders for every position:
-/// their differences are the positions'). Starting VP are set to 0 in the copies (R2.7).
-pub fn playout_gains(
-    positions: &[GameState],
-    comps: &Components,
-    seat: usize,
-    playouts: u32,
-    seed: u64,
-    rollout: &str,
-) -> Result<Vec<[f64; 2]>, String> {
-    let mut totals = vec![[0.0; 2]; positions.len()];
-    let Some(first) = positions.first() else {
-        return Ok(totals);
-    };
-    let n = first.n;
-    let mut lineup = crate::players::make_lineup(&[rollout], n)?;
-    let idle = Generator::new(&SeedSequence::new(0, &[]));
-    let mut buf = Options::new();
-    for j in 0..playouts {
-        let order = Generator::new(&SeedSequence::new(u128::from(seed), &[u64::from(j)]));
-        for (total, position) in totals.iter_mut().zip(positions) {
-            let mut copy = position.clone();
-            let mut rng = order.clone();
-            shuffle_sorted(&mut copy.light_deck, &mut rng);
-            shuffle_sorted(&mut copy.dark_deck, &mut rng);
-            shuffle_sorted(&mut copy.fountain_deck, &mut rng);
-            for p in copy.players.iter_mut() {
-                p.start_vp = 0;
-            }
-            let mut streams = vec![idle.clone(); n];
-            play_on(&mut copy, comps, &mut lineup, &mut streams, &mut buf, |_| true);
-            total[0] += banked(&copy, comps, seat);
-            let others: f64 = (0..n).filter(|&s| s != seat).map(|s| banked(&copy, comps, s)).sum();
-            total[1] += others / (n - 1) as f64;
-        }
-    }
-    let k = f64::from(playouts.max(1));
-    Ok(totals.into_iter().map(|[a, b]| [a / k, b / k]).collect())
 }
 
 /// A deck's cards sorted, then shuffled from `rng` (Fisher-Yates).
