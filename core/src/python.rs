@@ -264,35 +264,8 @@ impl State {
         };
         let (state, comps) = (&self.state, &self.comps);
         let mut rng = self.rngs[seat].clone(); // the game goes on as if never asked
-        py.detach(|| {
-            // the one-ply player the weights are fitted for (no replies: `cdsim train`)
-            let params = players::LearnedParams { reply: 0, ..Default::default() };
-            let mut player = players::LearnedPlayer::with_model(
-                params, Arc::new(learned::Model::banked_only()));
-            let mut positions = player.candidates(state, comps, &mut rng);
-            positions.retain(|p| !p.is_over()); // the game's end is its banked VP
-            let gains = learned::playout_gains(&positions, comps, seat, playouts, seed, rollout)?;
-            let mut scratch = features::Scratch::default();
-            Ok(positions.iter().zip(gains).map(|(p, [gain, others])| {
-                let mut out = [0.0; features::N_FEATURES];
-                features::features(p, comps, seat, &mut scratch, &mut out);
-                let mut row = out.to_vec();
-                row.extend([features::banked(p, comps, seat), p.phase as f64, gain]);
-                let mut mean = [0.0; features::N_FEATURES];
-                let mut banked = 0.0;
-                let k = (p.n - 1) as f64;
-                for s in (0..p.n).filter(|&s| s != seat) {
-                    features::features(p, comps, s, &mut scratch, &mut out);
-                    for (m, x) in mean.iter_mut().zip(out) {
-                        *m += x / k;
-                    }
-                    banked += features::banked(p, comps, s) / k;
-                }
-                row.extend(mean);
-                row.extend([banked, others]);
-                row
-            }).collect())
-        }).map_err(|e: String| PyValueError::new_err(e))
+        py.detach(|| learned::playout_rows(state, comps, &mut rng, playouts, seed, rollout))
+            .map_err(PyValueError::new_err)
     }
 
     /// The names of the learned player's inputs (a weights file lists them).

@@ -1,13 +1,65 @@
 //! Training (`cdsim train`): the positions the learned player compares at a decision,
 //! and their values by playouts to the end.
 
+use std::sync::Arc;
+
 use crate::components::Components;
 use crate::game::{GameState, Options, Pending};
-use crate::players::features::banked;
+use crate::players::features::{banked, features, Scratch, N_FEATURES};
 use crate::players::{play_on, PlayerView};
 use crate::rng::{Generator, SeedSequence};
 
-use super::{shuffle_sorted, LearnedPlayer};
+use super::{shuffle_sorted, LearnedParams, LearnedPlayer, Model};
+
+/// The rows `State.learned_playouts` gives `cdsim train`: per position the learned player
+/// compares at the pending decision, the deciding seat's inputs, the VP it has gained if
+/// the game ended there, the phase and the VP it gains on average by playouts
+/// (`playout_gains`); then the other seats' mean inputs, VP gained so far and at the end.
+/// A position where the game is over is left out (its end is its banked VP). `rng` (a
+/// copy of the seat's stream) draws the copies' fountain decks.
+pub fn playout_rows(
+    state: &GameState,
+    comps: &Components,
+    rng: &mut Generator,
+    playouts: u32,
+    seed: u64,
+    rollout: &str,
+) -> Result<Vec<Vec<f64>>, String> {
+    let Some(seat) = state.pending.seat() else {
+        return Ok(Vec::new());
+    };
+    // the one-ply player the weights are fitted for (no replies: `cdsim train`)
+    let params = LearnedParams { reply: 0, ..Default::default() };
+    let mut player = LearnedPlayer::with_model(params, Arc::new(Model::banked_only()));
+    let mut positions = player.candidates(state, comps, rng);
+    positions.retain(|p| !p.is_over());
+    let gains = playout_gains(&positions, comps, seat, playouts, seed, rollout)?;
+    let mut scratch = Scratch::default();
+    Ok(positions.iter().zip(gains).map(|(p, gains)| row(p, comps, seat, gains, &mut scratch))
+        .collect())
+}
+
+/// One row of `playout_rows`.
+fn row(p: &GameState, comps: &Components, seat: usize, [gain, others]: [f64; 2],
+       scratch: &mut Scratch) -> Vec<f64> {
+    let mut out = [0.0; N_FEATURES];
+    features(p, comps, seat, scratch, &mut out);
+    let mut row = out.to_vec();
+    row.extend([banked(p, comps, seat), p.phase as f64, gain]);
+    let mut mean = [0.0; N_FEATURES];
+    let mut banked_others = 0.0;
+    let k = (p.n - 1) as f64;
+    for s in (0..p.n).filter(|&s| s != seat) {
+        features(p, comps, s, scratch, &mut out);
+        for (m, x) in mean.iter_mut().zip(out) {
+            *m += x / k;
+        }
+        banked_others += banked(p, comps, s) / k;
+    }
+    row.extend(mean);
+    row.extend([banked_others, others]);
+    row
+}
 
 /// Training: the positions the player compares at a decision, each valued by playouts.
 impl LearnedPlayer {
