@@ -369,11 +369,17 @@ impl District {
 
     /// Every legal (cell, oriented edges) for a tile, appended to `out`: frontier cells
     /// ascending, orientations in their listed order (as Python's `placements`).
+    pub fn placements(&self, tile: &TileType, out: &mut Vec<(u8, Edges)>) {
+        self.each_placement(tile, |cell, edges| out.push((cell, edges)));
+    }
+
+    /// `placements`, handed one by one to `found` (the option lists take them as they
+    /// come, with no list in between).
     ///
     /// Which orientations fit a cell depends only on what its four sides face (the
     /// cell's constraint, kept up to date by `place`): one AND of four precomputed
     /// masks. The landscape size (R6.2) is the only check left.
-    pub fn placements(&self, tile: &TileType, out: &mut Vec<(u8, Edges)>) {
+    pub fn each_placement(&self, tile: &TileType, mut found: impl FnMut(u8, Edges)) {
         let mut mask = self.frontier;
         while mask != 0 {
             let cell = mask.trailing_zeros() as usize;
@@ -384,7 +390,7 @@ impl District {
             }
             for (i, o) in tile.orientations().iter().enumerate() {
                 if fit >> i & 1 != 0 {
-                    out.push((cell as u8, *o));
+                    found(cell as u8, *o);
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! Scoring phases (R8) and final scoring (R10); mirrors `cdsim/scoring.py`. The scoring
 //! phase is a run of decisions (circle, then a payment per card) on `GameState`.
 
-use crate::cards::{payment_options, settle, Payment};
+use crate::cards::{each_payment, settle, Payment};
 use crate::checking;
 use crate::components::Components;
 use crate::district::have_index;
@@ -77,21 +77,19 @@ impl GameState {
         slot: usize,
         out: &mut Options,
     ) {
-        let mut payments = Vec::new();
-        self.card_payments(comps, seat, slot, &mut payments);
-        out.extend(payments.into_iter().map(Action::Payment));
+        self.each_payment(comps, seat, slot, |p| out.push(Action::Payment(p)));
     }
 
-    fn card_payments(&self, comps: &Components, seat: usize, slot: usize, out: &mut Vec<Payment>) {
+    fn each_payment(&self, comps: &Components, seat: usize, slot: usize, found: impl FnMut(Payment)) {
         let p = &self.players[seat];
         let card = &comps.objectives[self.grid[slot] as usize];
-        payment_options(card, &p.district.have, &p.goods, p.coins, p.bread, out);
+        each_payment(card, &p.district.have, &p.goods, p.coins, p.bread, found);
     }
 
     fn start_card(&mut self, comps: &Components, seat: usize, slot: u8, next: u8) {
-        let mut options = Vec::new();
-        self.card_payments(comps, seat, slot as usize, &mut options);
-        if options.is_empty() {
+        let mut payable = false;
+        self.each_payment(comps, seat, slot as usize, |_| payable = true);
+        if !payable {
             self.resolve_card(comps, seat, slot as usize, None);
             self.next_card(comps, seat, next);
             return;

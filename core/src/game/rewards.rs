@@ -93,21 +93,14 @@ impl GameState {
     /// R6.3: the seal-row options: per distinct seal tile (by slot), every placement.
     pub(super) fn seal_options(&self, comps: &Components, seat: usize, out: &mut Options) {
         let district = &self.players[seat].district;
-        let mut places = Vec::new();
         for (slot, &t) in self.seal.iter().enumerate() {
             if t == NONE || self.seal[..slot].contains(&t) {
                 continue;
             }
-            places.clear();
-            district.placements(&comps.tile_types[t as usize], &mut places);
-            out.extend(places.iter().map(|&(cell, edges)| {
-                Action::Seal(SealBuild {
-                    slot: slot as u8,
-                    tile_type: t,
-                    cell,
-                    edges,
-                })
-            }));
+            let slot = slot as u8;
+            district.each_placement(&comps.tile_types[t as usize], |cell, edges| {
+                out.push(Action::Seal(SealBuild { slot, tile_type: t, cell, edges }));
+            });
         }
     }
 

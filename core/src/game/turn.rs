@@ -112,28 +112,15 @@ impl GameState {
     ) {
         let district = &self.players[seat].district;
         let depot = self.depots[space].as_slice();
-        let mut places = Vec::new();
         for (slot, &t) in depot.iter().enumerate() {
             if depot[..slot].contains(&t) {
                 continue;
             }
-            places.clear();
-            district.placements(&comps.tile_types[t as usize], &mut places);
-            let slot = slot as u8;
-            out.extend(places.iter().map(|&(cell, edges)| {
-                Action::Take(Take {
-                    slot,
-                    tile_type: t,
-                    cell: cell as i8,
-                    edges,
-                })
-            }));
-            out.push(Action::Take(Take {
-                slot,
-                tile_type: t,
-                cell: -1,
-                edges: [0; 4],
-            }));
+            let (slot, tile_type) = (slot as u8, t);
+            district.each_placement(&comps.tile_types[t as usize], |cell, edges| {
+                out.push(Action::Take(Take { slot, tile_type, cell: cell as i8, edges }));
+            });
+            out.push(Action::Take(Take { slot, tile_type, cell: -1, edges: [0; 4] }));
         }
     }
 
