@@ -159,6 +159,21 @@ pub struct Goal {
     pub mask: u64,
 }
 
+/// What a district is, to tell two apart (players' caches): its tiles, what is left of
+/// its board (scroll spaces, the frontier) and its frame goals. The rest of `District`
+/// follows from these.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    edges: [Edges; CELLS],
+    chimneys: [u8; CELLS],
+    buildings: [u8; CELLS],
+    built: u64,
+    scrolls: u64,
+    frontier: u64,
+    goals: [Goal; MAX_GOALS],
+    n_goals: u8,
+}
+
 /// A player's district board. Mutated only through `place` (and the frontier, which
 /// tests open to every cell).
 #[derive(Clone, Debug)]
@@ -264,6 +279,19 @@ impl District {
     }
 
     // -- queries -------------------------------------------------------------
+    pub fn layout(&self) -> Layout {
+        Layout {
+            edges: self.edges,
+            chimneys: self.chimneys_at,
+            buildings: self.building_at,
+            built: self.built_mask,
+            scrolls: self.scrolls,
+            frontier: self.frontier,
+            goals: self.goals,
+            n_goals: self.n_goals,
+        }
+    }
+
     pub fn built(&self) -> usize {
         self.built as usize
     }

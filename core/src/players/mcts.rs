@@ -233,7 +233,7 @@ impl MctsPlayer {
                     // as greedy's move: a bread move also spends a bread the card plan
                     // may need (R4.4, R7.1)
                     let cost = if m.bread {
-                        self.value.bread_move_cost + ev.plan.bread + ev.plan.keep
+                        self.value.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep
                     } else {
                         0.0
                     };

@@ -15,16 +15,14 @@
 use std::sync::OnceLock;
 
 use crate::cards::Payment;
-use crate::components::TileType;
-use crate::district::Around;
 use crate::game::{Action, CircleChoice, GameState, Pending, SPACES};
-use crate::kinds::CELLS;
 use crate::kinds::{
     ADMINISTRATOR, ARTISAN, BAKER, BAKERY, CHICKEN_YARD, FOUNTAIN, GARDEN, MARKET, MERCHANT, POND,
     VILLA, VINEYARD,
 };
 use crate::players::params;
-use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator};
+use crate::players::position::{Position, PositionKey};
+use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator, Prices};
 use crate::players::{Params, PlayerView, Strategy};
 use crate::rng::Generator;
 
@@ -131,12 +129,8 @@ pub struct ScriptedPlayer {
     pub profile: Profile,
     pub params: Params,
     /// Tile values of the current decision, by tile type (`stamp` marks the valid ones).
-    tile_values: [f64; 256],
-    tile_stamp: [u32; 256],
-    stamp: u32,
-    /// `District::around` of the current decision's district, by cell (`around_valid`).
-    arounds: [Around; CELLS],
-    around_valid: u64,
+    /// The values of the last position decided on, kept while it holds.
+    position: Position,
     /// card_interest and good_interest, until the grid or a scoring disc changes.
     grid_key: Option<GridKey>,
     grid_values: ([f64; 16], f64),
@@ -184,18 +178,15 @@ impl ScriptedPlayer {
         ScriptedPlayer {
             profile,
             params,
-            tile_values: [0.0; 256],
-            tile_stamp: [0; 256],
-            stamp: 0,
-            arounds: [Around::default(); CELLS],
-            around_valid: 0,
+            position: Position::default(),
             grid_key: None,
             grid_values: ([0.0; 16], 0.0),
             payments: Vec::new(),
         }
     }
 
-    /// The evaluator of a decision (the grid values cached while the grid is unchanged).
+    /// The evaluator of a decision: the grid values are kept while the grid is unchanged,
+    /// the prices (and the placements' values) while the position is.
     fn evaluator<'a>(&mut self, view: &PlayerView<'a>, params: &'a Params) -> Evaluator<'a> {
         if !self.grid_key.as_ref().is_some_and(|k| k.holds(view)) {
             let state = view.state;
@@ -207,58 +198,21 @@ impl ScriptedPlayer {
                 owners: state.circle_owner,
             });
             self.grid_values = (card_interest(view, params), good_interest(view, params));
+            self.position.forget(); // perhaps another component set at the same address
         }
-        self.around_valid = 0;
-        Evaluator::with_grid(view, params, self.grid_values)
-    }
-
-    /// The value of a tile on a cell, with the cell's neighbourhood cached.
-    fn placement(&mut self, ev: &Evaluator, ttype: &TileType, cell: usize) -> f64 {
-        if ttype.building != 0 {
-            return ev.placement(ttype, cell);
-        }
-        if self.around_valid >> cell & 1 == 0 {
-            self.arounds[cell] = ev.d.around(cell);
-            self.around_valid |= 1 << cell;
-        }
-        ev.placement_with(ttype, cell, &self.arounds[cell])
-    }
-
-    /// A new decision: forget the tile values of the last one.
-    fn fresh(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.tile_stamp = [0; 256];
-            self.stamp = 1;
-        }
-    }
-
-    /// Best value of a tile type for this player now: storing it, or its best cell.
-    fn tile_value(&mut self, view: &PlayerView, ev: &Evaluator, tile_type: u8) -> f64 {
-        let t = tile_type as usize;
-        if self.tile_stamp[t] == self.stamp {
-            return self.tile_values[t];
-        }
-        let ttype = &view.comps.tile_types[t];
-        let mut cells = view.me().district.placement_cells(ttype);
-        let mut value = self.params.store;
-        while cells != 0 {
-            let cell = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let v = self.placement(ev, ttype, cell);
-            if v > value {
-                value = v;
-            }
-        }
-        self.tile_values[t] = value;
-        self.tile_stamp[t] = self.stamp;
-        value
+        self.position.enter(PositionKey::of(view, params));
+        let grid_values = self.grid_values;
+        let prices = *self
+            .position
+            .prices
+            .get_or_insert_with(|| Prices::of(view, params, grid_values));
+        Evaluator::with_prices(view, params, prices)
     }
 
     fn depot_value(&mut self, view: &PlayerView, ev: &Evaluator, space: usize) -> f64 {
         let mut best = 0.0; // an empty depot
         for (i, &t) in view.state.depots[space].as_slice().iter().enumerate() {
-            let value = self.tile_value(view, ev, t);
+            let value = self.position.best(ev, view.comps, t, self.params.store);
             if i == 0 || value > best {
                 best = value;
             }
@@ -321,11 +275,10 @@ fn blind_start(view: &PlayerView, options: &[Action]) -> usize {
 /// The decisions, one helper each (the options are all of the decision's kind).
 impl ScriptedPlayer {
     fn choose_move(&mut self, view: &PlayerView, options: &[Action]) -> usize {
-        self.fresh();
         let params = self.params;
         let ev = self.evaluator(view, &params);
         // a bread move spends a bread the card plan may need (R4.4, R7.1)
-        let cost = params.bread_move_cost + ev.plan.bread + ev.plan.keep;
+        let cost = params.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep;
         let mut depots = [f64::NAN; SPACES]; // a space is offered with and without bread
         first_max(options.len(), |i| {
             let Action::Move(m) = options[i] else { unreachable!("a move offers moves") };
@@ -342,30 +295,16 @@ impl ScriptedPlayer {
         })
     }
 
-    /// The best option (the first of equals, as max() would pick): one loop, since a
-    /// turn offers dozens of options, grouped by tile.
+    /// The best option (the first of equals, as max() would pick).
     fn choose_take(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let params = self.params;
         let ev = self.evaluator(view, &params);
-        let mut values = [0.0f64; 36];
-        let mut valued = 0u64;
-        let mut last = u16::MAX;
         first_max(options.len(), |i| {
             let Action::Take(o) = options[i] else { unreachable!("a take offers takes") };
             if o.stores() {
                 return params.store;
             }
-            if u16::from(o.tile_type) != last {
-                last = u16::from(o.tile_type);
-                valued = 0;
-            }
-            let cell = o.cell as usize;
-            if valued >> cell & 1 == 0 {
-                values[cell] =
-                    self.placement(&ev, &view.comps.tile_types[o.tile_type as usize], cell);
-                valued |= 1 << cell;
-            }
-            values[cell]
+            self.position.placement(&ev, view.comps, o.tile_type, o.cell as usize)
         })
     }
 
@@ -374,10 +313,7 @@ impl ScriptedPlayer {
         let ev = self.evaluator(view, &params);
         first_max(options.len(), |i| {
             let Action::Seal(o) = options[i] else { unreachable!("a seal offers seal tiles") };
-            ev.placement(
-                &view.comps.tile_types[o.tile_type as usize],
-                o.cell as usize,
-            )
+            self.position.placement(&ev, view.comps, o.tile_type, o.cell as usize)
         })
     }
 

@@ -319,7 +319,7 @@ impl LearnedPlayer {
     fn move_order(&mut self, view: &PlayerView, options: &[Action]) -> Vec<usize> {
         let grid = self.scratch.grid_values(view);
         let ev = Evaluator::with_grid(view, &self.greedy, grid);
-        let cost = self.greedy.bread_move_cost + ev.plan.bread + ev.plan.keep;
+        let cost = self.greedy.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep;
         let mut ranked: Vec<(f64, usize)> = options
             .iter()
             .enumerate()
