@@ -19,7 +19,10 @@ use crate::kinds::{
     MEADOW, MERCHANT, NEIGHBOUR, N_EDGE_KINDS, VILLA,
 };
 use crate::players::scripted::scoring_params;
-use crate::players::value::{best_card_payment, card_gap, card_interest, good_interest, Evaluator};
+use crate::players::position::PricesKey;
+use crate::players::value::{
+    best_card_payment, card_gap, card_interest, good_interest, Evaluator, Prices,
+};
 use crate::players::{Params, PlayerView};
 use crate::scoring::breakdown;
 
@@ -341,6 +344,7 @@ pub struct Scratch {
     payments: Vec<Payment>,
     cards: [Memo<CardKey, CardValues>; MAX_PLAYERS],
     evals: [Memo<EvalKey, TileValues>; MAX_PLAYERS],
+    prices: [Memo<PricesKey, Prices>; MAX_PLAYERS],
     open: [Memo<DistrictKey, OpenFeatures>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
     grid: Option<GridValues>,
@@ -404,6 +408,19 @@ impl Scratch {
                 values
             }
         }
+    }
+
+    /// The greedy profile's prices for a view: kept per `PricesKey`, which most of a
+    /// decision's copies share (a take that completes nothing changes none of it).
+    pub fn prices(&mut self, view: &PlayerView, params: &Params) -> Prices {
+        let key = PricesKey::of(view, params);
+        let memo = &mut self.prices[view.seat];
+        if let Some(i) = memo.position(&key) {
+            return memo.entries[i].1;
+        }
+        let prices = Prices::of(view, params, self.grid_values(view));
+        self.prices[view.seat].insert(key, prices);
+        prices
     }
 
     fn open_features(&mut self, seat: usize, d: &District, comps: &Components) -> OpenFeatures {
@@ -499,11 +516,10 @@ fn cards(
             }
         }
     }
-    let ranked = &mut ranked[..n];
-    ranked.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let ranked = &ranked[..n];
     let (best, likely) = match ranked.len() {
         0 => ((0.0, 0, 0), (0.0, 0, 0)),
-        len => (ranked[0], ranked[ahead.min(len - 1)]),
+        len => first_and_kth(ranked, ahead.min(len - 1)),
     };
     f.push(best.0);
     f.push(likely.0);
@@ -511,6 +527,32 @@ fn cards(
     f.push(f64::from(likely.2));
     f.push(if count > 0.0 { sum / count } else { 0.0 });
     f.push(ready);
+}
+
+/// The circles at places 0 and `k` of `ranked` sorted by value, highest first, equals in
+/// their order (a stable sort's places): chosen, not sorted, since k is below 4.
+fn first_and_kth(ranked: &[(f64, u8, i32)], k: usize) -> ((f64, u8, i32), (f64, u8, i32)) {
+    // f64::total_cmp's order, as integers
+    let mut keys = [0i64; 17];
+    for (key, r) in keys.iter_mut().zip(ranked) {
+        let bits = r.0.to_bits() as i64;
+        *key = bits ^ (((bits >> 63) as u64) >> 1) as i64;
+    }
+    let keys = &keys[..ranked.len()];
+    let (mut taken, mut first, mut pick) = (0u32, 0, 0);
+    for place in 0..=k {
+        pick = usize::MAX;
+        for (i, &key) in keys.iter().enumerate() {
+            if taken >> i & 1 == 0 && (pick == usize::MAX || key > keys[pick]) {
+                pick = i;
+            }
+        }
+        taken |= 1 << pick;
+        if place == 0 {
+            first = pick;
+        }
+    }
+    (ranked[first], ranked[pick])
 }
 
 /// What the greedy profile's value of a tile for a seat reads (value.rs `Evaluator`): the
@@ -562,8 +604,7 @@ impl Scratch {
         if tiles.iter().any(|&t| self.evals[seat].entries[index].1[t as usize].is_nan()) {
             let params = Params::default();
             let view = PlayerView { state, comps, seat };
-            let grid_values = self.grid_values(&view);
-            let ev = Evaluator::with_grid(&view, &params, grid_values);
+            let ev = Evaluator::with_prices(&view, &params, self.prices(&view, &params));
             let d = &state.players[seat].district;
             let mut arounds: [Option<Around>; CELLS] = [None; CELLS];
             let values = &mut self.evals[seat].entries[index].1;

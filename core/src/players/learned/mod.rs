@@ -264,8 +264,8 @@ impl LearnedPlayer {
     ) {
         out.clear();
         let builds = options.iter().map(|o| o.build().expect("a take or a seal decision"));
-        let grid = self.scratch.grid_values(view);
-        let ev = Evaluator::with_grid(view, &self.greedy, grid);
+        let prices = self.scratch.prices(view, &self.greedy);
+        let ev = Evaluator::with_prices(view, &self.greedy, prices);
         let mut ranked: Vec<(f64, u8, i8, usize)> = Vec::new();
         let mut store = None;
         for (i, (tile, cell)) in builds.clone().enumerate() {
@@ -317,8 +317,8 @@ impl LearnedPlayer {
     /// The greedy profile's worth of a move: its depot's best tile, less the bread move's
     /// price (as the greedy player's move).
     fn move_order(&mut self, view: &PlayerView, options: &[Action]) -> Vec<usize> {
-        let grid = self.scratch.grid_values(view);
-        let ev = Evaluator::with_grid(view, &self.greedy, grid);
+        let prices = self.scratch.prices(view, &self.greedy);
+        let ev = Evaluator::with_prices(view, &self.greedy, prices);
         let cost = self.greedy.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep;
         let mut ranked: Vec<(f64, usize)> = options
             .iter()
