@@ -12,7 +12,7 @@ use crate::cards::{
 };
 use crate::components::{Components, ObjectiveCard, TileType, FOUNTAIN_CARDS};
 use crate::district::{
-    have_index, Around, District, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS,
+    cell_lines, have_index, Around, District, Lines, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS,
     H_VILLAS,
 };
 use crate::kinds::{
@@ -389,7 +389,10 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    pub fn completion_bonus(&self, kind: u8, mask: u64) -> f64 {
+    /// What completing a feature of `kind` adds beyond its reward: fountain cards, grid
+    /// cards and the card plan counting it, and the frame goals of its kind it would be
+    /// the first to cross (`lines`: the rows and columns it touches).
+    pub fn completion_bonus(&self, kind: u8, lines: Lines) -> f64 {
         let p = self.p;
         let index = if kind == VILLA {
             H_VILLAS
@@ -401,7 +404,7 @@ impl<'a> Evaluator<'a> {
             + self.prices.plan.have[index];
         for g in self.d.frame_goals() {
             if g.kind == kind
-                && mask & g.mask != 0
+                && lines & g.line != 0
                 && self.d.complete_mask[kind as usize] & g.mask == 0
             {
                 bonus += p.frame_goal * f64::from(g.vp);
@@ -435,7 +438,7 @@ impl<'a> Evaluator<'a> {
             };
             let mut value = if scroll { self.prices.step } else { 0.0 };
             value += worth;
-            return value + self.completion_bonus(b, 1 << cell);
+            return value + self.completion_bonus(b, cell_lines(cell));
         }
         let progress = self.prices.progress;
         let open_edge = p.open_edge;
@@ -447,7 +450,7 @@ impl<'a> Evaluator<'a> {
         let villa_credit = p.progress_credit * p.villa_complete;
         let plan_have = &self.prices.plan.have;
         let mut value = if scroll { self.prices.step } else { 0.0 };
-        let bit = 1u64 << cell;
+        let here = cell_lines(cell);
         for &(k, own) in ttype.parts() {
             let near = around.get(k); // what the tile's parts would join (R6)
             let (o, s) = (i32::from(near.open), i32::from(near.tiles));
@@ -460,7 +463,7 @@ impl<'a> Evaluator<'a> {
                 if own_open + o == 0 && s >= 1 {
                     // R6.1: closed, at least 2 tiles
                     value += p.villa_complete * f64::from(self.comps.villa_points(total));
-                    value += self.completion_bonus(VILLA, bit | near.cells);
+                    value += self.completion_bonus(VILLA, here | near.lines);
                 } else {
                     // a villa counts only complete: credit what it may become
                     value += villa_credit * f64::from(self.comps.villa_points(total)) * progress;
@@ -468,7 +471,7 @@ impl<'a> Evaluator<'a> {
             } else if is_landscape(k) {
                 let good = self.prices.good[landscape_good(k)];
                 if own_open + o == 0 {
-                    value += self.completion_bonus(k, bit | near.cells);
+                    value += self.completion_bonus(k, here | near.lines);
                     value += f64::from(s) * good + p.landscape_complete; // (tiles - 1) goods, R6.2
                     value += plan_have[H_LANDSCAPES]; // the card plan: landscape counts
                     if s >= 2 {
@@ -481,7 +484,7 @@ impl<'a> Evaluator<'a> {
             } else if is_dwelling(k) {
                 let reward = self.prices.dwelling_worth[(k - MERCHANT) as usize];
                 if own_open + o == 0 {
-                    value += reward + self.completion_bonus(k, bit | near.cells);
+                    value += reward + self.completion_bonus(k, here | near.lines);
                     value += plan_have[H_DWELLINGS];
                 } else {
                     value += credit * reward;
