@@ -345,10 +345,11 @@ fn cards(
             }
         }
     }
-    let ranked = &ranked[..n];
+    let ranked = &mut ranked[..n];
+    ranked.sort_by(|x, y| y.0.total_cmp(&x.0));
     let (best, likely) = match ranked.len() {
         0 => ((0.0, 0, 0), (0.0, 0, 0)),
-        len => first_and_kth(ranked, ahead.min(len - 1)),
+        len => (ranked[0], ranked[ahead.min(len - 1)]),
     };
     f.push(best.0);
     f.push(likely.0);
@@ -356,32 +357,6 @@ fn cards(
     f.push(f64::from(likely.2));
     f.push(if count > 0.0 { sum / count } else { 0.0 });
     f.push(ready);
-}
-
-/// The circles at places 0 and `k` of `ranked` sorted by value, highest first, equals in
-/// their order (a stable sort's places): chosen, not sorted, since k is below 4.
-fn first_and_kth(ranked: &[(f64, u8, i32)], k: usize) -> ((f64, u8, i32), (f64, u8, i32)) {
-    // f64::total_cmp's order, as integers
-    let mut keys = [0i64; 17];
-    for (key, r) in keys.iter_mut().zip(ranked) {
-        let bits = r.0.to_bits() as i64;
-        *key = bits ^ (((bits >> 63) as u64) >> 1) as i64;
-    }
-    let keys = &keys[..ranked.len()];
-    let (mut taken, mut first, mut pick) = (0u32, 0, 0);
-    for place in 0..=k {
-        pick = usize::MAX;
-        for (i, &key) in keys.iter().enumerate() {
-            if taken >> i & 1 == 0 && (pick == usize::MAX || key > keys[pick]) {
-                pick = i;
-            }
-        }
-        taken |= 1 << pick;
-        if place == 0 {
-            first = pick;
-        }
-    }
-    (ranked[first], ranked[pick])
 }
 
 /// R4.2-R4.3: the greedy profile's value of the best tile of each depot the seat's pawn
