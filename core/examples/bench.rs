@@ -6,7 +6,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use cdsim_core::components::Components;
-use cdsim_core::game::{play_game, run, step, GameConfig, GameState, Options};
+use cdsim_core::game::{GameConfig, GameState, Options};
+use cdsim_core::play::{play_game, run, step};
 use cdsim_core::players::{make, Player};
 use cdsim_core::rng::SeedSequence;
 

@@ -16,7 +16,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use cdsim_core::components::Components;
-use cdsim_core::game::{play_game, GameConfig};
+use cdsim_core::game::GameConfig;
+use cdsim_core::play::play_game;
 use cdsim_core::players::make;
 use cdsim_core::rng::SeedSequence;
 

@@ -6,7 +6,8 @@
 //! `SeedSequence(0, spawn_key=(s,))` as the runner does for run seed 0.
 
 use cdsim_core::components::Components;
-use cdsim_core::game::{play_game, GameConfig};
+use cdsim_core::game::GameConfig;
+use cdsim_core::play::play_game;
 use cdsim_core::players::make;
 use cdsim_core::rng::SeedSequence;
 

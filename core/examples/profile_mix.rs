@@ -1,6 +1,7 @@
 //! A loop of scripted-mix games for a profiler: `profile_mix [GAMES]`.
 use cdsim_core::components::Components;
-use cdsim_core::game::{play_game, GameConfig};
+use cdsim_core::game::GameConfig;
+use cdsim_core::play::play_game;
 use cdsim_core::players::make;
 use cdsim_core::rng::SeedSequence;
 

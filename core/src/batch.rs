@@ -4,7 +4,8 @@
 //! The rows are Python's, in its order: game by game, seat by seat.
 
 use crate::components::Components;
-use crate::game::{play_game, GameConfig};
+use crate::game::GameConfig;
+use crate::play::play_game;
 use crate::players::{make, Player};
 use crate::records::GameRecord;
 use crate::rng::SeedSequence;

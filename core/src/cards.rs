@@ -83,13 +83,25 @@ pub fn payment_options(
     bread: i32,
     out: &mut Vec<Payment>,
 ) {
+    each_payment(card, have, goods, coins, bread, |p| out.push(p));
+}
+
+/// `payment_options`, handed one by one to `found` (no list in between).
+pub fn each_payment(
+    card: &ObjectiveCard,
+    have: &[i32],
+    goods: &[i32; 4],
+    coins: i32,
+    bread: i32,
+    mut found: impl FnMut(Payment),
+) {
     let bread_max = (bread / BREAD_PER_MULTIPLE).min(MAX_MULTIPLES);
     if card.pay {
         let top = max_paid_multiples(card, goods, coins);
         for k in 0..=top {
             for b in 0..=bread_max {
                 if k + b > 0 {
-                    out.push(Payment { paid: k, bread: b });
+                    found(Payment { paid: k, bread: b });
                 }
             }
         }
@@ -98,7 +110,7 @@ pub fn payment_options(
     let free = have_multiples(card, have);
     for b in 0..=bread_max {
         if free + b > 0 {
-            out.push(Payment {
+            found(Payment {
                 paid: free,
                 bread: b,
             });

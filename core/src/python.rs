@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 use crate::batch::{self, Chunk, StrategySpec};
 use crate::checking;
 use crate::components;
-use crate::game::{apply_option, ask, fill_options, EventLog, GameConfig, GameState, Options,
-                  Pending};
+use crate::game::{EventLog, GameConfig, GameState, Options};
+use crate::play::ask;
 use crate::players::{self, features, learned, Player};
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
@@ -77,49 +77,6 @@ fn play_chunk<'py>(
     Ok(out)
 }
 
-/// The decision kinds, as `State.decision()` names them.
-fn decision_name(pending: &Pending) -> &'static str {
-    match pending {
-        Pending::Start { .. } => "start",
-        Pending::Move { .. } => "move",
-        Pending::Take { .. } => "take",
-        Pending::Seal { .. } => "seal",
-        Pending::Fountain { .. } => "fountain",
-        Pending::Circle { .. } => "circle",
-        Pending::Payment { .. } => "payment",
-        Pending::Over => "over",
-    }
-}
-
-/// The options of the pending decision as JSON objects, in the engine's order.
-fn options_json(state: &GameState, comps: &components::Components, buf: &Options) -> Vec<Value> {
-    let fid = |c: u8| comps.fountains[c as usize].id.clone();
-    match state.pending {
-        Pending::Over => vec![],
-        Pending::Start { .. } => buf.starts.iter().map(|&s| json!({"space": s})).collect(),
-        Pending::Move { .. } => buf.moves.iter()
-            .map(|m| json!({"dest": m.dest, "bread": m.bread})).collect(),
-        Pending::Take { .. } => buf.takes.iter().map(|t| json!({
-            "slot": t.slot, "tile": comps.tile_types[t.tile_type as usize].id,
-            "cell": if t.stores() { Value::Null } else { json!(t.cell) },
-            "edges": if t.stores() { Value::Null } else { json!(t.edges) },
-        })).collect(),
-        Pending::Seal { .. } => buf.seals.iter().map(|t| json!({
-            "slot": t.slot, "tile": comps.tile_types[t.tile_type as usize].id,
-            "cell": t.cell, "edges": t.edges,
-        })).collect(),
-        Pending::Fountain { .. } => buf.fountains.iter().map(|f| json!({
-            "keep": f.keep().iter().map(|&c| fid(c)).collect::<Vec<_>>(),
-            "give_back": f.give_back.map(fid),
-        })).collect(),
-        Pending::Circle { .. } => buf.circles.iter().map(|c| json!({
-            "circle": c.circle, "first": c.first, "second": c.second,
-        })).collect(),
-        Pending::Payment { .. } => buf.payments.iter()
-            .map(|p| json!({"paid": p.paid, "bread": p.bread})).collect(),
-    }
-}
-
 /// One game on the core (OpenSpiel's State): made from (components, players, start VP,
 /// seed, deal); says whose decision is pending and its options, applies one, copies
 /// itself, and records typed events. Every chance outcome is drawn at setup (R2).
@@ -137,10 +94,10 @@ struct State {
 impl State {
     fn fill(&mut self) -> usize {
         if !self.filled {
-            fill_options(&self.state, &self.comps, &mut self.buf);
+            self.state.options(&self.comps, &mut self.buf);
             self.filled = true;
         }
-        options_len(&self.state, &self.buf)
+        self.buf.len()
     }
 
     fn apply_index(&mut self, index: usize) -> PyResult<()> {
@@ -150,9 +107,9 @@ impl State {
         }
         if index >= n {
             return Err(PyIndexError::new_err(format!(
-                "option {index} of {n} in the {} decision", decision_name(&self.state.pending))));
+                "option {index} of {n} in the {} decision", self.state.pending.name())));
         }
-        apply_option(&mut self.state, &self.comps, &self.buf, index);
+        self.state.apply(&self.comps, self.buf[index]);
         self.filled = false;
         self.decisions += 1;
         if self.state.check {
@@ -163,19 +120,6 @@ impl State {
             })?;
         }
         Ok(())
-    }
-}
-
-fn options_len(state: &GameState, buf: &Options) -> usize {
-    match state.pending {
-        Pending::Over => 0,
-        Pending::Start { .. } => buf.starts.len(),
-        Pending::Move { .. } => buf.moves.len(),
-        Pending::Take { .. } => buf.takes.len(),
-        Pending::Seal { .. } => buf.seals.len(),
-        Pending::Fountain { .. } => buf.fountains.len(),
-        Pending::Circle { .. } => buf.circles.len(),
-        Pending::Payment { .. } => buf.payments.len(),
     }
 }
 
@@ -214,7 +158,7 @@ impl State {
 
     /// The pending decision: start, move, take, seal, fountain, circle, payment or over.
     fn decision(&self) -> &'static str {
-        decision_name(&self.state.pending)
+        self.state.pending.name()
     }
 
     fn is_over(&self) -> bool {
@@ -239,7 +183,7 @@ impl State {
     /// The pending decision's options as JSON (a list of objects, in the engine's order).
     fn legal_options(&mut self) -> String {
         self.fill();
-        Value::Array(options_json(&self.state, &self.comps, &self.buf)).to_string()
+        Value::Array(self.buf.iter().map(|o| o.to_json(&self.comps)).collect()).to_string()
     }
 
     /// Apply option `index` of the pending decision; the game runs on to the next one.
@@ -320,35 +264,8 @@ impl State {
         };
         let (state, comps) = (&self.state, &self.comps);
         let mut rng = self.rngs[seat].clone(); // the game goes on as if never asked
-        py.detach(|| {
-            // the one-ply player the weights are fitted for (no replies: `cdsim train`)
-            let params = players::LearnedParams { reply: 0, ..Default::default() };
-            let mut player = players::LearnedPlayer::with_model(
-                params, Arc::new(learned::Model::banked_only()));
-            let mut positions = player.candidates(state, comps, &mut rng);
-            positions.retain(|p| !p.is_over()); // the game's end is its banked VP
-            let gains = learned::playout_gains(&positions, comps, seat, playouts, seed, rollout)?;
-            let mut scratch = features::Scratch::default();
-            Ok(positions.iter().zip(gains).map(|(p, [gain, others])| {
-                let mut out = [0.0; features::N_FEATURES];
-                features::features(p, comps, seat, &mut scratch, &mut out);
-                let mut row = out.to_vec();
-                row.extend([features::banked(p, comps, seat), p.phase as f64, gain]);
-                let mut mean = [0.0; features::N_FEATURES];
-                let mut banked = 0.0;
-                let k = (p.n - 1) as f64;
-                for s in (0..p.n).filter(|&s| s != seat) {
-                    features::features(p, comps, s, &mut scratch, &mut out);
-                    for (m, x) in mean.iter_mut().zip(out) {
-                        *m += x / k;
-                    }
-                    banked += features::banked(p, comps, s) / k;
-                }
-                row.extend(mean);
-                row.extend([banked, others]);
-                row
-            }).collect())
-        }).map_err(|e: String| PyValueError::new_err(e))
+        py.detach(|| learned::playout_rows(state, comps, &mut rng, playouts, seed, rollout))
+            .map_err(PyValueError::new_err)
     }
 
     /// The names of the learned player's inputs (a weights file lists them).

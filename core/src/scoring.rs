@@ -1,13 +1,15 @@
 //! Scoring phases (R8) and final scoring (R10); mirrors `cdsim/scoring.py`. The scoring
 //! phase is a run of decisions (circle, then a payment per card) on `GameState`.
 
-use crate::cards::{payment_options, settle, Payment};
+use crate::cards::{each_payment, settle, Payment};
 use crate::checking;
 use crate::components::Components;
 use crate::district::have_index;
-use crate::game::{Event, GameState, Pending, PlayerState, MAX_PLAYERS, NONE, PHASES};
+use crate::game::{
+    Action, CircleChoice, Event, GameState, Options, Pending, PlayerState, MAX_PLAYERS, NONE,
+    PHASES,
+};
 use crate::kinds::{ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT};
-use crate::players::CircleChoice;
 use crate::records::{GameRecord, SeatRecord};
 
 /// R8.2: furthest on the scroll track first; on a shared space, the disc on top first.
@@ -24,25 +26,6 @@ pub fn scoring_order(state: &GameState) -> [u8; MAX_PLAYERS] {
     order
 }
 
-/// R8.3: both orders of the two cards of each free circle.
-pub fn circle_options(state: &GameState, out: &mut Vec<CircleChoice>) {
-    out.clear();
-    for (i, &(a, b)) in state.circles().iter().enumerate() {
-        if state.circle_owner[i] < 0 {
-            let circle = i as u8;
-            out.push(CircleChoice {
-                circle,
-                first: a,
-                second: b,
-            });
-            out.push(CircleChoice {
-                circle,
-                first: b,
-                second: a,
-            });
-        }
-    }
-}
 
 /// R8.3-R8.6: the scoring phase, one decision at a time (Python's `scoring_phase` and
 /// `resolve_card`).
@@ -60,8 +43,16 @@ impl GameState {
         };
     }
 
-    pub fn circle_options(&self, out: &mut Vec<CircleChoice>) {
-        circle_options(self, out);
+    /// R8.3: both orders of the two cards of each free circle.
+    pub(crate) fn circle_options(&self, out: &mut Options) {
+        for (i, &(a, b)) in self.circles().iter().enumerate() {
+            if self.circle_owner[i] < 0 {
+                let circle = i as u8;
+                for (first, second) in [(a, b), (b, a)] {
+                    out.push(Action::Circle(CircleChoice { circle, first, second }));
+                }
+            }
+        }
     }
 
     pub fn apply_circle(&mut self, comps: &Components, choice: CircleChoice) {
@@ -79,23 +70,26 @@ impl GameState {
     }
 
     /// R8.4: the options to pay the card on `slot` (empty: it fails, R8.5).
-    pub fn payment_options(
+    pub(crate) fn payment_options(
         &self,
         comps: &Components,
         seat: usize,
         slot: usize,
-        out: &mut Vec<Payment>,
+        out: &mut Options,
     ) {
-        out.clear();
+        self.each_payment(comps, seat, slot, |p| out.push(Action::Payment(p)));
+    }
+
+    fn each_payment(&self, comps: &Components, seat: usize, slot: usize, found: impl FnMut(Payment)) {
         let p = &self.players[seat];
         let card = &comps.objectives[self.grid[slot] as usize];
-        payment_options(card, &p.district.have, &p.goods, p.coins, p.bread, out);
+        each_payment(card, &p.district.have, &p.goods, p.coins, p.bread, found);
     }
 
     fn start_card(&mut self, comps: &Components, seat: usize, slot: u8, next: u8) {
-        let mut options = Vec::new();
-        self.payment_options(comps, seat, slot as usize, &mut options);
-        if options.is_empty() {
+        let mut payable = false;
+        self.each_payment(comps, seat, slot as usize, |_| payable = true);
+        if !payable {
             self.resolve_card(comps, seat, slot as usize, None);
             self.next_card(comps, seat, next);
             return;

@@ -6,8 +6,9 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::game::{play_game, run, step, GameConfig, GameState, List, Options, Pending};
-use cdsim_core::players::{make, FountainChoice, Player, PlayerView, Strategy, BUILTIN};
+use cdsim_core::game::{Action, FountainChoice, GameConfig, GameState, List, Options, Pending};
+use cdsim_core::play::{play_game, run, step};
+use cdsim_core::players::{make, Player, PlayerView, Strategy, BUILTIN};
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};
 use common::{comps, lineup, play, Logged, START_VP_COLUMNS};
@@ -231,11 +232,10 @@ fn pawns_are_placed_blind_before_any_tile_is_dealt() {
     let mut buf = Options::default();
     let mut seen = Vec::new();
     while let Pending::Start { seat } = state.pending {
-        state.start_options(&mut buf.starts);
+        state.options(&c, &mut buf);
         assert!(state.depots.iter().all(|d| d.is_empty()));
-        seen.push((seat, buf.starts.len()));
-        let last = *buf.starts.last().unwrap();
-        state.apply_start(last);
+        seen.push((seat, buf.len()));
+        state.apply(&c, *buf.last().unwrap());
     }
     assert_eq!(seen, vec![(0, 7), (1, 6), (2, 5)]);
     assert!(state.depots.iter().all(|d| d.len() == 4)); // R2.4 after the pawns
@@ -299,28 +299,28 @@ fn fountain_options_keep_one_or_later_keep_both() {
     let f = |c: &cdsim_core::components::Components, id: &str| c.fountain(id).unwrap() as u8;
     let (c, state) = fountain_state(&[], &["F03", "F05"]);
     let mut out = Vec::new();
-    state.fountain_options(&mut out);
+    state.options(&c, &mut out);
     assert_eq!(
         out,
         vec![
-            FountainChoice::new(&[f(&c, "F03")], Some(f(&c, "F05"))),
-            FountainChoice::new(&[f(&c, "F05")], Some(f(&c, "F03"))),
+            Action::Fountain(FountainChoice::new(&[f(&c, "F03")], Some(f(&c, "F05")))),
+            Action::Fountain(FountainChoice::new(&[f(&c, "F05")], Some(f(&c, "F03")))),
         ]
     );
     let (c, state) = fountain_state(&["F01", "F09"], &["F03", "F05"]);
-    state.fountain_options(&mut out);
+    state.options(&c, &mut out);
     let both = [f(&c, "F03"), f(&c, "F05")];
     assert_eq!(
         &out[2..],
         &[
-            FountainChoice::new(&both, Some(f(&c, "F01"))),
-            FountainChoice::new(&both, Some(f(&c, "F09"))),
+            Action::Fountain(FountainChoice::new(&both, Some(f(&c, "F01")))),
+            Action::Fountain(FountainChoice::new(&both, Some(f(&c, "F09")))),
         ]
     );
     let (c, mut state) = fountain_state(&["F01", "F09"], &["F03", "F05"]);
     let deck = state.fountain_deck.len();
     state.turn = 0;
-    state.apply_fountain(&c, out[3]);
+    state.apply(&c, out[3]);
     let kept: Vec<u8> = state.players[0].fountain_cards.as_slice().to_vec();
     assert_eq!(kept, vec![f(&c, "F01"), f(&c, "F03"), f(&c, "F05")]);
     assert_eq!(state.fountain_deck.len(), deck + 1);
@@ -329,8 +329,8 @@ fn fountain_options_keep_one_or_later_keep_both() {
         f(&c, "F09")
     ); // under the deck
     let (c, state) = fountain_state(&["F01"], &["F03"]);
-    state.fountain_options(&mut out);
-    assert_eq!(out, vec![FountainChoice::new(&[f(&c, "F03")], None)]);
+    state.options(&c, &mut out);
+    assert_eq!(out, vec![Action::Fountain(FountainChoice::new(&[f(&c, "F03")], None))]);
 }
 
 #[test]
@@ -341,22 +341,22 @@ fn scripted_fountain_choice_follows_the_value_model() {
     let mut greedy = make("greedy", &[]).unwrap();
     let mut rng = Generator::new(&SeedSequence::new(0, &[]));
     let mut out = Vec::new();
-    state.fountain_options(&mut out);
+    state.options(&c, &mut out);
     let view = PlayerView {
         state: &state,
         comps: &c,
         seat: 0,
     };
-    assert_eq!(greedy.choose_fountain(&view, &out, &mut rng), 0); // keeps F01, takes F03
+    assert_eq!(greedy.choose(&view, &out, &mut rng), 0); // keeps F01, takes F03
     let (c, mut state) = fountain_state(&["F03"], &["F01", "F02"]);
     state.players[0].district.complete_count[1] = 3;
-    state.fountain_options(&mut out);
+    state.options(&c, &mut out);
     let view = PlayerView {
         state: &state,
         comps: &c,
         seat: 0,
     };
-    assert_eq!(greedy.choose_fountain(&view, &out, &mut rng), 2); // both villa cards
+    assert_eq!(greedy.choose(&view, &out, &mut rng), 2); // both villa cards
 }
 
 #[test]

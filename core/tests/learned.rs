@@ -8,7 +8,8 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use cdsim_core::district::District;
-use cdsim_core::game::{play_game, step, GameConfig, GameState, List, Options, Pending};
+use cdsim_core::game::{GameConfig, GameState, List, Options, Pending};
+use cdsim_core::play::{ask, play_game, step};
 use cdsim_core::players::features::{banked, features, Scratch, NAMES, N_FEATURES};
 use cdsim_core::players::learned::{register, Model, DEFAULT_WEIGHTS, INPUTS};
 use cdsim_core::players::{make, LearnedParams, LearnedPlayer, Player, Strategy};
@@ -121,9 +122,9 @@ fn decisions_never_read_the_order_of_the_decks_nor_the_starting_vp() {
             other.players[1].start_vp -= 30;
             let (mut a, mut b) = (make("learned", &[]).unwrap(), make("learned", &[]).unwrap());
             let (mut ra, mut rb) = (rngs[0].clone(), rngs[0].clone());
-            cdsim_core::game::fill_options(&state, &c, &mut buf);
-            let ia = cdsim_core::game::ask(&state, &c, &mut a, &mut ra, &buf);
-            let ib = cdsim_core::game::ask(&other, &c, &mut b, &mut rb, &buf);
+            state.options(&c, &mut buf);
+            let ia = ask(&state, &c, &mut a, &mut ra, &buf);
+            let ib = ask(&other, &c, &mut b, &mut rb, &buf);
             assert_eq!(ia, ib, "{:?}", state.pending);
             assert_eq!(ra.integers(1 << 40), rb.integers(1 << 40));
             compared += 1;

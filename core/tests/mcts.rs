@@ -7,7 +7,8 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::game::{play_game, step, GameConfig, GameState, List, Options, Pending};
+use cdsim_core::game::{GameConfig, GameState, List, Options, Pending};
+use cdsim_core::play::{play_game, step};
 use cdsim_core::players::mcts::SearchReport;
 use cdsim_core::players::{make, MctsParams, MctsPlayer, Player, PlayerView, Strategy};
 use cdsim_core::records::GameRecord;
@@ -185,18 +186,11 @@ fn the_search_never_reads_the_order_of_the_decks() {
             let (mut a, mut b) = (mcts(10), mcts(10));
             let (mut ra, mut rb) = (rngs[0].clone(), rngs[0].clone());
             let choices = match state.pending {
-                Pending::Move { .. } => {
-                    state.move_options(0, &mut buf.moves);
+                Pending::Move { .. } | Pending::Take { .. } => {
+                    state.options(&c, &mut buf);
                     (
-                        a.choose_move(&view, &buf.moves, &mut ra),
-                        b.choose_move(&seen, &buf.moves, &mut rb),
-                    )
-                }
-                Pending::Take { space, .. } => {
-                    state.take_options(&c, 0, space as usize, &mut buf.takes);
-                    (
-                        a.choose_take(&view, &buf.takes, &mut ra),
-                        b.choose_take(&seen, &buf.takes, &mut rb),
+                        a.choose(&view, &buf, &mut ra),
+                        b.choose(&seen, &buf, &mut rb),
                     )
                 }
                 _ => (0, 0),

@@ -4,10 +4,10 @@
 mod common;
 
 use cdsim_core::district::{H_CHIMNEYS, H_VILLAS};
-use cdsim_core::game::{GameConfig, GameState};
+use cdsim_core::game::{Action, CircleChoice, GameConfig, GameState, Pending};
 use cdsim_core::kinds::{FISH, GRAPES, VILLA};
 use cdsim_core::players::value::{card_plan, fountain_draw_value};
-use cdsim_core::players::{make, CircleChoice, Params, PlayerView, Strategy};
+use cdsim_core::players::{make, Params, PlayerView, Strategy};
 use cdsim_core::rng::{Generator, SeedSequence};
 use common::comps;
 
@@ -67,16 +67,17 @@ fn circle_choice_never_takes_minus_4_that_another_circle_avoids() {
     have[H_VILLAS] = 1;
     let (a, b) = state.circles()[0];
     let options = [
-        CircleChoice { circle: 0, first: a, second: b },
-        CircleChoice { circle: 1, first: 2, second: 5 },
+        Action::Circle(CircleChoice { circle: 0, first: a, second: b }),
+        Action::Circle(CircleChoice { circle: 1, first: 2, second: 5 }),
     ];
+    state.pending = Pending::Circle { seat: 0 };
     let mut greedy = make("greedy", &[]).unwrap();
     let mut rng = Generator::new(&SeedSequence::new(0, &[]));
     let view = PlayerView { state: &state, comps: &c, seat: 0 };
-    assert_eq!(greedy.choose_circle(&view, &options, &mut rng), 1);
+    assert_eq!(greedy.choose(&view, &options, &mut rng), 1);
     state.players[0].goods[FISH] = 2; // now A04 is paid with 2 fish: the rich circle wins
     let view = PlayerView { state: &state, comps: &c, seat: 0 };
-    assert_eq!(greedy.choose_circle(&view, &options, &mut rng), 0);
+    assert_eq!(greedy.choose(&view, &options, &mut rng), 0);
 }
 
 #[test]

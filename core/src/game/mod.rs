@@ -5,25 +5,27 @@
 //! setup from the game's own Generator, and each seat's player gets its own stream.
 //!
 //! Unlike the Python loop, the state is a resumable machine (OpenSpiel's State): it
-//! always knows the decision it waits for (`pending`), the `*_options` methods list
-//! that decision's options in the order the Python rules list them, and each `apply_*` makes one choice
-//! and runs the game on to the next decision. So a copied state (`Clone`, fixed-size
-//! arrays only) can be played on from any decision point with any players (`run`).
+//! always knows the decision it waits for (`pending`), `options` lists that decision's
+//! options (one `Action` each) in the order the Python rules list them, and `apply` makes
+//! one choice and runs the game on to the next decision. So a copied state (`Clone`,
+//! fixed-size arrays only) can be played on from any decision point with any players
+//! (`play::run`). The rules know no player: the driver (`crate::play`) joins the two.
 
 mod events;
-mod play;
+mod options;
 mod rewards;
 mod snapshot;
+mod turn;
 
 pub use events::{Event, EventLog};
-pub use play::{apply_option, ask, fill_options, play_game, run, step, Options};
+pub use options::{Action, CircleChoice, FountainChoice, Move, Options, Pending, SealBuild, Take};
+pub use crate::cards::Payment;
 
 use crate::components::{Components, FramePart};
 use crate::district::District;
 use crate::kinds::{
     is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT,
 };
-use crate::players::{Move, Take};
 use crate::rng::{Generator, SeedSequence};
 
 pub const PHASES: usize = 4; // R3.1
@@ -259,43 +261,6 @@ impl PlayerState {
     }
 }
 
-/// The decision the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pending {
-    /// R2.5: where to put the pawn.
-    Start { seat: u8 },
-    /// R4.2-R4.4.
-    Move { seat: u8 },
-    /// R4.5: which tile of the depot on `space`, and where.
-    Take { seat: u8, space: u8 },
-    /// R6.3: the artisan's seal tile.
-    Seal { seat: u8 },
-    /// R6.5: the cards drawn (removed from the deck) wait for the choice.
-    Fountain { seat: u8, drawn: [u8; 2], n: u8 },
-    /// R8.3.
-    Circle { seat: u8 },
-    /// R8.4: how to pay the card on `slot`; `next` is the circle's other card (or NONE).
-    Payment { seat: u8, slot: u8, next: u8 },
-    /// The fourth scoring phase is over: final scoring (R10) remains.
-    Over,
-}
-
-impl Pending {
-    /// The seat that decides (None when the game is over).
-    pub fn seat(&self) -> Option<usize> {
-        match *self {
-            Pending::Start { seat }
-            | Pending::Move { seat }
-            | Pending::Take { seat, .. }
-            | Pending::Seal { seat }
-            | Pending::Fountain { seat, .. }
-            | Pending::Circle { seat }
-            | Pending::Payment { seat, .. } => Some(seat as usize),
-            Pending::Over => None,
-        }
-    }
-}
-
 /// A completion whose reward waits (R5.5): kind and tiles.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Reward {
@@ -511,159 +476,5 @@ impl GameState {
         self.pending = Pending::Move {
             seat: self.seat_at(0) as u8,
         };
-    }
-
-    fn end_turn(&mut self) {
-        self.turn += 1;
-        if self.turn == self.n {
-            self.turn = 0;
-            if self.round + 1 == ROUNDS {
-                self.begin_scoring();
-                return;
-            }
-            self.round += 1;
-        }
-        self.pending = Pending::Move {
-            seat: self.seat_at(self.turn) as u8,
-        };
-    }
-
-    // -- R2.5: pawns -------------------------------------------------------------
-    /// The free patrician spaces, ascending.
-    pub fn start_options(&self, out: &mut Vec<u8>) {
-        out.clear();
-        for s in 0..SPACES as i8 {
-            if !self.players[..self.n].iter().any(|p| p.pawn == s) {
-                out.push(s as u8);
-            }
-        }
-    }
-
-    pub fn apply_start(&mut self, space: u8) {
-        let Pending::Start { seat } = self.pending else {
-            panic!("no pawn to place")
-        };
-        self.players[seat as usize].pawn = space as i8;
-        self.log.push(Event::Pawn { seat, space });
-        self.turn += 1;
-        if self.turn < self.n {
-            self.pending = Pending::Start {
-                seat: self.seat_at(self.turn) as u8,
-            };
-            return;
-        }
-        self.turn = 0;
-        self.deal();
-        self.pending = Pending::Move {
-            seat: self.seat_at(0) as u8,
-        };
-    }
-
-    // -- R4: a turn ----------------------------------------------------------------
-    pub fn move_options(&self, seat: usize, out: &mut Vec<Move>) {
-        out.clear();
-        let p = &self.players[seat];
-        let pawn = p.pawn as usize;
-        for step in [1, SPACES - 1] {
-            // R4.2, R4.3: skip empty depots in the same direction
-            let mut pos = (pawn + step) % SPACES;
-            while self.depots[pos].is_empty() {
-                pos = (pos + step) % SPACES;
-            }
-            if !out.iter().any(|m| m.dest as usize == pos) {
-                out.push(Move {
-                    dest: pos as u8,
-                    bread: false,
-                });
-            }
-        }
-        if p.bread >= 1 {
-            // R4.4 [decision]: only spaces whose depot has a tile
-            for s in 0..SPACES {
-                if !self.depots[s].is_empty() {
-                    out.push(Move {
-                        dest: s as u8,
-                        bread: true,
-                    });
-                }
-            }
-        }
-    }
-
-    pub fn apply_move(&mut self, m: Move) {
-        let Pending::Move { seat } = self.pending else {
-            panic!("no move pending")
-        };
-        let p = &mut self.players[seat as usize];
-        if m.bread {
-            p.bread -= 1;
-            p.bread_moves += 1;
-        }
-        p.pawn = m.dest as i8;
-        self.log.push(Event::Move { seat, dest: m.dest, bread: m.bread });
-        self.pending = Pending::Take {
-            seat,
-            space: m.dest,
-        };
-    }
-
-    /// R4.5: one option per distinct tile (identical tiles are one option) per placement,
-    /// then storing it (R9.3: always allowed).
-    pub fn take_options(&self, comps: &Components, seat: usize, space: usize, out: &mut Vec<Take>) {
-        out.clear();
-        let district = &self.players[seat].district;
-        let depot = self.depots[space].as_slice();
-        let mut places = Vec::new();
-        for (slot, &t) in depot.iter().enumerate() {
-            if depot[..slot].contains(&t) {
-                continue;
-            }
-            places.clear();
-            district.placements(&comps.tile_types[t as usize], &mut places);
-            let slot = slot as u8;
-            out.extend(places.iter().map(|&(cell, edges)| Take {
-                slot,
-                tile_type: t,
-                cell: cell as i8,
-                edges,
-            }));
-            out.push(Take {
-                slot,
-                tile_type: t,
-                cell: -1,
-                edges: [0; 4],
-            });
-        }
-    }
-
-    pub fn apply_take(&mut self, comps: &Components, take: Take) {
-        let Pending::Take { seat, space } = self.pending else {
-            panic!("no take pending")
-        };
-        let (seat, space) = (seat as usize, space as usize);
-        let depot = &mut self.depots[space];
-        let tile = depot.remove(take.slot as usize);
-        assert_eq!(tile, take.tile_type, "the take names another tile");
-        self.players[seat].taken[self.phase] += 1;
-        self.log.push(Event::Take {
-            seat: seat as u8,
-            space: space as u8,
-            tile,
-            cell: take.cell,
-            edges: take.edges,
-        });
-        self.depot_taken[space] += 1;
-        if self.depot_taken[space] >= takes_per_depot(self.n) {
-            // R4.6
-            self.discarded += depot.len() as u16;
-            depot.clear();
-        }
-        if take.stores() {
-            self.players[seat].stored += 1;
-            self.end_turn();
-            return;
-        }
-        self.build(comps, seat, tile, take.cell as usize, take.edges);
-        self.go_on(comps, seat);
     }
 }

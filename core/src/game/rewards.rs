@@ -6,9 +6,10 @@ use crate::kinds::{
     is_landscape, landscape_good, Edges, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET,
     MERCHANT,
 };
-use crate::players::{FountainChoice, SealBuild};
-
-use super::{reward_order, Event, GameState, Pending, Reward, NONE};
+use super::{
+    reward_order, Action, Event, FountainChoice, GameState, Options, Pending, Reward, SealBuild,
+    NONE,
+};
 
 impl GameState {
     /// Build a tile and queue the rewards of its completions in the R5.5 order (they are
@@ -90,22 +91,16 @@ impl GameState {
     }
 
     /// R6.3: the seal-row options: per distinct seal tile (by slot), every placement.
-    pub fn seal_options(&self, comps: &Components, seat: usize, out: &mut Vec<SealBuild>) {
-        out.clear();
+    pub(super) fn seal_options(&self, comps: &Components, seat: usize, out: &mut Options) {
         let district = &self.players[seat].district;
-        let mut places = Vec::new();
         for (slot, &t) in self.seal.iter().enumerate() {
             if t == NONE || self.seal[..slot].contains(&t) {
                 continue;
             }
-            places.clear();
-            district.placements(&comps.tile_types[t as usize], &mut places);
-            out.extend(places.iter().map(|&(cell, edges)| SealBuild {
-                slot: slot as u8,
-                tile_type: t,
-                cell,
-                edges,
-            }));
+            let slot = slot as u8;
+            district.each_placement(&comps.tile_types[t as usize], |cell, edges| {
+                out.push(Action::Seal(SealBuild { slot, tile_type: t, cell, edges }));
+            });
         }
     }
 
@@ -169,24 +164,23 @@ impl GameState {
 
     /// R6.5: keep one drawn card and put the other under the deck; at a later fountain
     /// with 2 drawn, or keep both and put one of the earlier cards under the deck.
-    pub fn fountain_options(&self, out: &mut Vec<FountainChoice>) {
-        out.clear();
+    pub(super) fn fountain_options(&self, out: &mut Options) {
         let Pending::Fountain { seat, drawn, n } = self.pending else {
             return;
         };
         let drawn = &drawn[..n as usize];
         for &c in drawn {
-            out.push(FountainChoice::new(
+            out.push(Action::Fountain(FountainChoice::new(
                 &[c],
                 drawn.iter().copied().find(|&o| o != c),
-            ));
+            )));
         }
         if n == 2 {
             // R6.5 "may": keeping both is an option, never a duty
             let kept = self.players[seat as usize].fountain_cards;
             for (i, &c) in kept.as_slice().iter().enumerate() {
                 if !kept.as_slice()[..i].contains(&c) {
-                    out.push(FountainChoice::new(drawn, Some(c)));
+                    out.push(Action::Fountain(FountainChoice::new(drawn, Some(c))));
                 }
             }
         }

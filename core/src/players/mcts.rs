@@ -27,17 +27,15 @@
 //! trees (`top_k` 6-10, `c` 3-10); at 400 playouts `top_k` 6 is no better than 3.
 
 use crate::cards::Payment;
-use crate::components::{Components, ObjectiveCard};
-use crate::game::{run, step, GameState, List, Options, Pending, SPACES};
+use crate::components::Components;
+use crate::game::{Action, GameState, List, Options, Pending, SPACES};
 use std::sync::Arc;
 
 use crate::players::features::{Scratch, N_FEATURES};
 use crate::players::learned::Model;
 use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
-use crate::players::{
-    CircleChoice, FountainChoice, Move, Params, Player, PlayerView, SealBuild, Strategy, Take,
-};
+use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring::breakdown;
 
@@ -97,28 +95,17 @@ impl MctsParams {
     }
 }
 
-/// A searched decision: what a tree edge plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Action {
-    Move(Move),
-    Take(Take),
-    Seal(SealBuild),
-    Circle(CircleChoice),
-}
-
-impl Action {
-    /// The same play in another determinization: a tile is named by its type, not by
-    /// its slot in the depot or seal row (equal tiles are one option).
-    fn same(&self, other: &Action) -> bool {
-        match (self, other) {
-            (Action::Take(a), Action::Take(b)) => {
-                (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
-            }
-            (Action::Seal(a), Action::Seal(b)) => {
-                (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
-            }
-            _ => self == other,
+/// The same play in another determinization: a tile is named by its type, not by its
+/// slot in the depot or seal row (equal tiles are one option).
+fn same(a: &Action, b: &Action) -> bool {
+    match (a, b) {
+        (Action::Take(a), Action::Take(b)) => {
+            (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
         }
+        (Action::Seal(a), Action::Seal(b)) => {
+            (a.tile_type, a.cell, a.edges) == (b.tile_type, b.cell, b.edges)
+        }
+        _ => a == b,
     }
 }
 
@@ -183,6 +170,7 @@ pub struct MctsPlayer {
     /// The chosen edge's node and the turn it belongs to.
     follow: Option<(u32, TurnKey)>,
     buf: Options,
+    payments: Vec<Payment>,
     /// (a repeat of an earlier option's cell, cards failed, value, option index).
     ranked: Vec<(bool, i32, f64, usize)>,
     path: Vec<(u32, usize)>,
@@ -205,6 +193,7 @@ impl MctsPlayer {
             nodes: Vec::new(),
             follow: None,
             buf: Options::default(),
+            payments: Vec::new(),
             ranked: Vec::new(),
             path: Vec::new(),
             candidates: Vec::new(),
@@ -223,17 +212,20 @@ impl MctsPlayer {
     /// The decision pending in `state` (this seat's), its best `top_k` options in
     /// `self.candidates`, best first.
     fn rank(&mut self, state: &GameState, comps: &Components, seat: usize) {
+        self.ranked.clear();
+        self.candidates.clear();
+        if !searched(&state.pending) {
+            return;
+        }
         let view = PlayerView { state, comps, seat };
         let ev = Evaluator::new(&view, &self.value);
-        let ranked = &mut self.ranked;
-        ranked.clear();
-        self.candidates.clear();
-        let buf = &mut self.buf;
-        match state.pending {
-            Pending::Move { .. } => {
-                state.move_options(seat, &mut buf.moves);
-                let mut depots = [f64::NAN; SPACES];
-                for (i, m) in buf.moves.iter().enumerate() {
+        let scoring = scoring_params(&self.value, state);
+        state.options(comps, &mut self.buf);
+        let mut depots = [f64::NAN; SPACES];
+        for (i, &o) in self.buf.iter().enumerate() {
+            // (a repeat of an earlier option's cell, cards failed, value)
+            let key = match o {
+                Action::Move(m) => {
                     let dest = m.dest as usize;
                     if depots[dest].is_nan() {
                         depots[dest] = depot_value(&view, &ev, dest);
@@ -241,66 +233,38 @@ impl MctsPlayer {
                     // as greedy's move: a bread move also spends a bread the card plan
                     // may need (R4.4, R7.1)
                     let cost = if m.bread {
-                        self.value.bread_move_cost + ev.plan.bread + ev.plan.keep
+                        self.value.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep
                     } else {
                         0.0
                     };
-                    ranked.push((false, 0, depots[dest] - cost, i));
+                    (false, 0, depots[dest] - cost)
                 }
-            }
-            Pending::Take { space, .. } => {
-                state.take_options(comps, seat, space as usize, &mut buf.takes);
-                for (i, t) in buf.takes.iter().enumerate() {
-                    if t.stores() {
-                        ranked.push((false, 0, self.value.store, i));
-                        continue;
-                    }
-                    let again = buf.takes[..i]
-                        .iter()
-                        .any(|o| (o.tile_type, o.cell) == (t.tile_type, t.cell));
-                    let ttype = &comps.tile_types[t.tile_type as usize];
-                    ranked.push((again, 0, ev.placement(ttype, t.cell as usize), i));
-                }
-            }
-            Pending::Seal { .. } => {
-                state.seal_options(comps, seat, &mut buf.seals);
-                for (i, s) in buf.seals.iter().enumerate() {
-                    let again = buf.seals[..i]
-                        .iter()
-                        .any(|o| (o.tile_type, o.cell) == (s.tile_type, s.cell));
-                    let ttype = &comps.tile_types[s.tile_type as usize];
-                    ranked.push((again, 0, ev.placement(ttype, s.cell as usize), i));
-                }
-            }
-            Pending::Circle { .. } => {
-                state.circle_options(&mut buf.circles);
-                let p = scoring_params(&self.value, state);
-                let mut payments = std::mem::take(&mut buf.payments);
-                for (i, &o) in buf.circles.iter().enumerate() {
+                Action::Circle(c) => {
                     // as greedy's circle: the fewest failed cards first (R8.5)
-                    let (failed, value) = circle_outcome(&view, &p, o, &mut payments);
-                    ranked.push((false, failed, value, i));
+                    let (failed, value) = circle_outcome(&view, &scoring, c, &mut self.payments);
+                    (false, failed, value)
                 }
-                buf.payments = payments;
-            }
-            _ => return,
+                _ => match o.build() {
+                    Some((_, cell)) if cell < 0 => (false, 0, self.value.store),
+                    Some((tile, cell)) => {
+                        let again = self.buf[..i].iter().any(|e| e.build() == Some((tile, cell)));
+                        let ttype = &comps.tile_types[tile as usize];
+                        (again, 0, ev.placement(ttype, cell as usize))
+                    }
+                    None => unreachable!("a searched decision moves, builds or takes a circle"),
+                },
+            };
+            self.ranked.push((key.0, key.1, key.2, i));
         }
         // best first; equal values keep the engine's order (greedy's pick is first)
-        ranked.sort_by(|a, b| {
+        self.ranked.sort_by(|a, b| {
             (a.0, a.1)
                 .cmp(&(b.0, b.1))
                 .then(b.2.total_cmp(&a.2))
                 .then(a.3.cmp(&b.3))
         });
-        ranked.truncate(self.params.top_k);
-        for &(_, _, _, i) in ranked.iter() {
-            self.candidates.push(match state.pending {
-                Pending::Move { .. } => Action::Move(buf.moves[i]),
-                Pending::Take { .. } => Action::Take(buf.takes[i]),
-                Pending::Seal { .. } => Action::Seal(buf.seals[i]),
-                _ => Action::Circle(buf.circles[i]),
-            });
-        }
+        self.ranked.truncate(self.params.top_k);
+        self.candidates.extend(self.ranked.iter().map(|r| self.buf[r.3]));
     }
 
     /// The root of this decision's tree: the node the last search's choice led to when
@@ -349,7 +313,7 @@ impl MctsPlayer {
         };
         let mut best: Option<(Action, &Edge)> = None;
         for a in &candidates {
-            let Some(e) = node.edges.iter().find(|e| e.action.same(a)) else {
+            let Some(e) = node.edges.iter().find(|e| same(&e.action, a)) else {
                 report.edges.push((0, 0.0));
                 continue;
             };
@@ -383,33 +347,32 @@ impl MctsPlayer {
         determinize(&mut state, rng);
         self.path.clear();
         let mut node = root;
+        // this seat's searched decisions follow the tree; the rest, and everything once
+        // out of it, the default policy
+        let mine = |s: &GameState| s.pending.seat() == Some(seat) && searched(&s.pending);
         while !state.is_over() {
             if node == NO_NODE && self.params.leaf > 0 {
                 self.play_to_leaf(&mut state, comps, seat);
                 break;
             }
+            let (players, streams, buf) =
+                (&mut self.rollout, &mut self.idle_streams, &mut self.buf);
             if node == NO_NODE {
-                run(&mut state, comps, &mut self.rollout, &mut self.idle_streams);
+                play_on(&mut state, comps, players, streams, buf, |_| true);
                 break;
             }
-            if state.pending.seat() == Some(seat) && searched(&state.pending) {
-                self.rank(&state, comps, seat);
-                if self.candidates.is_empty() {
-                    break; // unreachable: every searched decision has an option
-                }
-                let (edge, new, action) = self.select(node);
-                self.path.push((node, edge));
-                node = if new { NO_NODE } else { self.child(node, edge) };
-                apply(&mut state, comps, action);
+            if !mine(&state) {
+                play_on(&mut state, comps, players, streams, buf, |s| !mine(s));
                 continue;
             }
-            step(
-                &mut state,
-                comps,
-                &mut self.rollout,
-                &mut self.idle_streams,
-                &mut self.buf,
-            );
+            self.rank(&state, comps, seat);
+            if self.candidates.is_empty() {
+                break; // unreachable: every searched decision has an option
+            }
+            let (edge, new, action) = self.select(node);
+            self.path.push((node, edge));
+            node = if new { NO_NODE } else { self.child(node, edge) };
+            state.apply(comps, action);
         }
         let value = if self.params.leaf > 0 && !state.is_over() {
             self.learned_margin(&state, comps, seat)
@@ -433,13 +396,9 @@ impl MctsPlayer {
         let (players, streams, buf) = (&mut self.rollout, &mut self.idle_streams, &mut self.buf);
         for turn in 0..self.params.leaf {
             if turn > 0 {
-                while state.pending.seat().is_some_and(|s| s != seat) {
-                    step(state, comps, players, streams, buf);
-                }
+                play_on(state, comps, players, streams, buf, |s| s.pending.seat() != Some(seat));
             }
-            while state.pending.seat() == Some(seat) {
-                step(state, comps, players, streams, buf);
-            }
+            play_on(state, comps, players, streams, buf, |s| s.pending.seat() == Some(seat));
         }
     }
 
@@ -481,7 +440,7 @@ impl MctsPlayer {
         let mut untried = None;
         let mut best = (f64::NEG_INFINITY, 0, self.candidates[0]);
         for a in &self.candidates {
-            let i = match edges.iter().position(|e| e.action.same(a)) {
+            let i = match edges.iter().position(|e| same(&e.action, a)) {
                 Some(i) => i,
                 None => {
                     edges.push(Edge {
@@ -511,18 +470,6 @@ impl MctsPlayer {
             None => (best.1, false, best.2),
         }
     }
-
-    /// The index in `options` of the searched choice, or greedy's when it is not there.
-    fn pick<T: PartialEq>(
-        found: Option<Action>,
-        options: &[T],
-        unwrap: impl Fn(Action) -> Option<T>,
-    ) -> usize {
-        found
-            .and_then(unwrap)
-            .and_then(|a| options.iter().position(|o| *o == a))
-            .unwrap_or(0)
-    }
 }
 
 fn searched(pending: &Pending) -> bool {
@@ -530,15 +477,6 @@ fn searched(pending: &Pending) -> bool {
         pending,
         Pending::Move { .. } | Pending::Take { .. } | Pending::Seal { .. } | Pending::Circle { .. }
     )
-}
-
-fn apply(state: &mut GameState, comps: &Components, action: Action) {
-    match action {
-        Action::Move(m) => state.apply_move(m),
-        Action::Take(t) => state.apply_take(comps, t),
-        Action::Seal(s) => state.apply_seal(comps, s),
-        Action::Circle(c) => state.apply_circle(comps, c),
-    }
 }
 
 /// The state as this seat may know it: each deck's contents in a fixed (sorted) order,
@@ -602,75 +540,17 @@ impl Strategy for MctsPlayer {
         "mcts"
     }
 
-    /// R2.5: blind (no tile is dealt yet): the greedy profile's rule.
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize {
-        self.last = None;
-        self.cheap.choose_start(view, options, rng)
-    }
-
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
+    /// A searched decision's choice, or the greedy profile's rule for the others: the
+    /// blind start (R2.5, nothing to simulate), the fountain cards (R6.5, the value
+    /// model's card values) and the payments (R8.4, the best-valued one).
+    fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
+        if !searched(&view.state.pending) {
+            self.last = None;
+            return self.cheap.choose(view, options, rng);
+        }
         let found = self.search(view, rng);
-        Self::pick(found, options, |a| match a {
-            Action::Move(m) => Some(m),
-            _ => None,
-        })
-    }
-
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize {
-        let found = self.search(view, rng);
-        Self::pick(found, options, |a| match a {
-            Action::Take(t) => Some(t),
-            _ => None,
-        })
-    }
-
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        rng: &mut Generator,
-    ) -> usize {
-        let found = self.search(view, rng);
-        Self::pick(found, options, |a| match a {
-            Action::Seal(s) => Some(s),
-            _ => None,
-        })
-    }
-
-    /// R6.5: the greedy profile's rule (the fountain-card values of the value model).
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        self.last = None;
-        self.cheap.choose_fountain(view, options, rng)
-    }
-
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        let found = self.search(view, rng);
-        Self::pick(found, options, |a| match a {
-            Action::Circle(c) => Some(c),
-            _ => None,
-        })
-    }
-
-    /// R8.4: the greedy profile's rule (the best-valued payment).
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        card: &ObjectiveCard,
-        options: &[Payment],
-        rng: &mut Generator,
-    ) -> usize {
-        self.last = None;
-        self.cheap.choose_payment(view, card, options, rng)
+        // greedy's choice when the searched one is not among the options
+        found.and_then(|a| options.iter().position(|&o| o == a)).unwrap_or(0)
     }
 }
 

@@ -1,24 +1,24 @@
-//! The player interface: the legal options the engine offers, and the decisions;
-//! mirrors `cdsim/players.py` (and `strategies/registry.py` for `make`).
+//! The player interface and the built-in players; mirrors `cdsim/players.py` (and
+//! `strategies/registry.py` for `make`).
 //!
-//! Each decision a player makes is one method that receives a read-only view of the game
-//! and the options in the engine's order, and returns the index of one of them. The
-//! engine never offers an illegal option and rejects an index out of range. Players
-//! live outside the game state (passed alongside it), so a state can be copied and
-//! played on with any players.
+//! A player decides with one method: it receives a read-only view of the game and the
+//! pending decision's options (`game::Options`, one `Action` each, in the engine's order)
+//! and returns the index of one of them; a player may hand each decision kind to a
+//! helper of its own. The engine never offers an illegal option and rejects an index out
+//! of range. Players live outside the game state (passed alongside it), so a state can
+//! be copied and played on with any players.
 
 pub mod features;
 pub mod learned;
 pub mod mcts;
 pub mod params;
+pub mod position;
 pub mod random;
 pub mod scripted;
 pub mod value;
 
-use crate::cards::Payment;
-use crate::components::{Components, ObjectiveCard};
-use crate::game::{GameState, PlayerState};
-use crate::kinds::Edges;
+use crate::components::Components;
+use crate::game::{Action, GameState, Options, PlayerState};
 use crate::rng::Generator;
 
 pub use learned::{LearnedParams, LearnedPlayer};
@@ -26,75 +26,6 @@ pub use mcts::{MctsParams, MctsPlayer};
 pub use params::Params;
 pub use random::RandomPlayer;
 pub use scripted::ScriptedPlayer;
-
-/// R4.2-R4.4: go to `dest`; `bread` = pay 1 bread to go anywhere (R4.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    pub dest: u8,
-    pub bread: bool,
-}
-
-/// R4.5: take tile `slot` of the depot and build it at `cell` with `edges`, or store it
-/// (`cell` < 0; `edges` is then meadow and means nothing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Take {
-    pub slot: u8,
-    pub tile_type: u8,
-    pub cell: i8,
-    pub edges: Edges,
-}
-
-impl Take {
-    pub fn stores(&self) -> bool {
-        self.cell < 0
-    }
-}
-
-/// R6.3 artisan: build seal-row tile `slot` at `cell` with these edges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SealBuild {
-    pub slot: u8,
-    pub tile_type: u8,
-    pub cell: u8,
-    pub edges: Edges,
-}
-
-/// R6.5: the drawn cards to keep (fountain-card indices, in drawn order), and the card
-/// that goes under the deck.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FountainChoice {
-    keep: [u8; 2],
-    n_keep: u8,
-    pub give_back: Option<u8>,
-}
-
-impl FountainChoice {
-    pub fn new(keep: &[u8], give_back: Option<u8>) -> FountainChoice {
-        assert!(
-            !keep.is_empty() && keep.len() <= 2,
-            "a fountain keeps 1 or 2 cards"
-        );
-        let mut k = [0; 2];
-        k[..keep.len()].copy_from_slice(keep);
-        FountainChoice {
-            keep: k,
-            n_keep: keep.len() as u8,
-            give_back,
-        }
-    }
-
-    pub fn keep(&self) -> &[u8] {
-        &self.keep[..self.n_keep as usize]
-    }
-}
-
-/// R8.3: a scoring circle and the order of its two cards (grid slots).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CircleChoice {
-    pub circle: u8,
-    pub first: u8,
-    pub second: u8,
-}
 
 /// What a player may look at: the whole state, read-only (the built-in players never
 /// read victory-point totals).
@@ -111,42 +42,16 @@ impl<'a> PlayerView<'a> {
     }
 }
 
-/// A player: one method per decision, each returning an index into `options`.
-/// `rng` is the seat's own stream (a strategy's chance never moves the game's).
+/// A player: the index of its choice among the pending decision's options. `rng` is the
+/// seat's own stream (a strategy's chance never moves the game's).
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
     /// Built-in players never read victory-point totals (docs/rules.md R2.7).
     fn reads_scores(&self) -> bool {
         false
     }
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize;
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize;
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize;
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        rng: &mut Generator,
-    ) -> usize;
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        rng: &mut Generator,
-    ) -> usize;
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        rng: &mut Generator,
-    ) -> usize;
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        card: &ObjectiveCard,
-        options: &[Payment],
-        rng: &mut Generator,
-    ) -> usize;
+    /// `options` are those of `view.state.pending` (never empty, all of its kind).
+    fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize;
 }
 
 /// A seat's player: a built-in one, or any other `Strategy` (tests, search players).
@@ -185,47 +90,31 @@ impl Strategy for Player {
             Player::Other(p) => p.reads_scores(),
         }
     }
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], rng: &mut Generator) -> usize {
-        self.inner().choose_start(view, options, rng)
+    fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
+        self.inner().choose(view, options, rng)
     }
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], rng: &mut Generator) -> usize {
-        self.inner().choose_move(view, options, rng)
-    }
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], rng: &mut Generator) -> usize {
-        self.inner().choose_take(view, options, rng)
-    }
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        rng: &mut Generator,
-    ) -> usize {
-        self.inner().choose_seal(view, options, rng)
-    }
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        self.inner().choose_fountain(view, options, rng)
-    }
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        rng: &mut Generator,
-    ) -> usize {
-        self.inner().choose_circle(view, options, rng)
-    }
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        card: &ObjectiveCard,
-        options: &[Payment],
-        rng: &mut Generator,
-    ) -> usize {
-        self.inner().choose_payment(view, card, options, rng)
+}
+
+/// Let `lineup` (a player and a stream per seat) play a copy of a game on while `go_on`
+/// holds: the search players' playouts and replies (OpenSpiel's rollouts). A game itself
+/// is played by the driver (`play::run`), which also checks invariants in checking mode
+/// and names a player that chooses out of range.
+pub(crate) fn play_on(
+    state: &mut GameState,
+    comps: &Components,
+    lineup: &mut [Player],
+    rngs: &mut [Generator],
+    buf: &mut Options,
+    mut go_on: impl FnMut(&GameState) -> bool,
+) {
+    while let Some(seat) = state.pending.seat() {
+        if !go_on(state) {
+            break;
+        }
+        state.options(comps, buf);
+        let view = PlayerView { state, comps, seat };
+        let i = lineup[seat].choose(&view, buf, &mut rngs[seat]);
+        state.apply(comps, buf[i]);
     }
 }
 

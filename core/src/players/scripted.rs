@@ -15,20 +15,15 @@
 use std::sync::OnceLock;
 
 use crate::cards::Payment;
-use crate::components::ObjectiveCard;
-use crate::components::TileType;
-use crate::district::Around;
-use crate::game::{GameState, SPACES};
-use crate::kinds::CELLS;
+use crate::game::{Action, CircleChoice, GameState, Pending, SPACES};
 use crate::kinds::{
     ADMINISTRATOR, ARTISAN, BAKER, BAKERY, CHICKEN_YARD, FOUNTAIN, GARDEN, MARKET, MERCHANT, POND,
     VILLA, VINEYARD,
 };
 use crate::players::params;
-use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator};
-use crate::players::{
-    CircleChoice, FountainChoice, Move, Params, PlayerView, SealBuild, Strategy, Take,
-};
+use crate::players::position::{Position, PositionKey};
+use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator, Prices};
+use crate::players::{Params, PlayerView, Strategy};
 use crate::rng::Generator;
 
 /// The four built-in profiles (tables of strategies/profiles.toml).
@@ -134,12 +129,8 @@ pub struct ScriptedPlayer {
     pub profile: Profile,
     pub params: Params,
     /// Tile values of the current decision, by tile type (`stamp` marks the valid ones).
-    tile_values: [f64; 256],
-    tile_stamp: [u32; 256],
-    stamp: u32,
-    /// `District::around` of the current decision's district, by cell (`around_valid`).
-    arounds: [Around; CELLS],
-    around_valid: u64,
+    /// The values of the last position decided on, kept while it holds.
+    position: Position,
     /// card_interest and good_interest, until the grid or a scoring disc changes.
     grid_key: Option<GridKey>,
     grid_values: ([f64; 16], f64),
@@ -187,18 +178,15 @@ impl ScriptedPlayer {
         ScriptedPlayer {
             profile,
             params,
-            tile_values: [0.0; 256],
-            tile_stamp: [0; 256],
-            stamp: 0,
-            arounds: [Around::default(); CELLS],
-            around_valid: 0,
+            position: Position::default(),
             grid_key: None,
             grid_values: ([0.0; 16], 0.0),
             payments: Vec::new(),
         }
     }
 
-    /// The evaluator of a decision (the grid values cached while the grid is unchanged).
+    /// The evaluator of a decision: the grid values are kept while the grid is unchanged,
+    /// the prices (and the placements' values) while the position is.
     fn evaluator<'a>(&mut self, view: &PlayerView<'a>, params: &'a Params) -> Evaluator<'a> {
         if !self.grid_key.as_ref().is_some_and(|k| k.holds(view)) {
             let state = view.state;
@@ -210,58 +198,21 @@ impl ScriptedPlayer {
                 owners: state.circle_owner,
             });
             self.grid_values = (card_interest(view, params), good_interest(view, params));
+            self.position.forget(); // perhaps another component set at the same address
         }
-        self.around_valid = 0;
-        Evaluator::with_grid(view, params, self.grid_values)
-    }
-
-    /// The value of a tile on a cell, with the cell's neighbourhood cached.
-    fn placement(&mut self, ev: &Evaluator, ttype: &TileType, cell: usize) -> f64 {
-        if ttype.building != 0 {
-            return ev.placement(ttype, cell);
-        }
-        if self.around_valid >> cell & 1 == 0 {
-            self.arounds[cell] = ev.d.around(cell);
-            self.around_valid |= 1 << cell;
-        }
-        ev.placement_with(ttype, cell, &self.arounds[cell])
-    }
-
-    /// A new decision: forget the tile values of the last one.
-    fn fresh(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.tile_stamp = [0; 256];
-            self.stamp = 1;
-        }
-    }
-
-    /// Best value of a tile type for this player now: storing it, or its best cell.
-    fn tile_value(&mut self, view: &PlayerView, ev: &Evaluator, tile_type: u8) -> f64 {
-        let t = tile_type as usize;
-        if self.tile_stamp[t] == self.stamp {
-            return self.tile_values[t];
-        }
-        let ttype = &view.comps.tile_types[t];
-        let mut cells = view.me().district.placement_cells(ttype);
-        let mut value = self.params.store;
-        while cells != 0 {
-            let cell = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let v = self.placement(ev, ttype, cell);
-            if v > value {
-                value = v;
-            }
-        }
-        self.tile_values[t] = value;
-        self.tile_stamp[t] = self.stamp;
-        value
+        self.position.enter(PositionKey::of(view, params));
+        let grid_values = self.grid_values;
+        let prices = *self
+            .position
+            .prices
+            .get_or_insert_with(|| Prices::of(view, params, grid_values));
+        Evaluator::with_prices(view, params, prices)
     }
 
     fn depot_value(&mut self, view: &PlayerView, ev: &Evaluator, space: usize) -> f64 {
         let mut best = 0.0; // an empty depot
         for (i, &t) in view.state.depots[space].as_slice().iter().enumerate() {
-            let value = self.tile_value(view, ev, t);
+            let value = self.position.best(ev, view.comps, t, self.params.store);
             if i == 0 || value > best {
                 best = value;
             }
@@ -290,32 +241,47 @@ impl Strategy for ScriptedPlayer {
         self.profile.name()
     }
 
-    /// R2.5: the pawn is placed blind (no tile is dealt yet), so the only thing to go
-    /// by is the other pawns: start where the two spaces within reach are shared with
-    /// the fewest earlier pawns' reach, then as far from them as possible; the lowest
-    /// space of equals.
-    fn choose_start(&mut self, view: &PlayerView, options: &[u8], _: &mut Generator) -> usize {
-        let mut best = 0;
-        let mut best_key = (i32::MAX, i32::MAX);
-        for (i, &space) in options.iter().enumerate() {
-            let key = blind_start_key(view, space as usize);
-            if key < best_key {
-                best = i;
-                best_key = key;
-            }
+    fn choose(&mut self, view: &PlayerView, options: &[Action], _: &mut Generator) -> usize {
+        match view.state.pending {
+            Pending::Start { .. } => blind_start(view, options),
+            Pending::Move { .. } => self.choose_move(view, options),
+            Pending::Take { .. } => self.choose_take(view, options),
+            Pending::Seal { .. } => self.choose_seal(view, options),
+            Pending::Fountain { .. } => self.choose_fountain(view, options),
+            Pending::Circle { .. } => self.choose_circle(view, options),
+            Pending::Payment { slot, .. } => self.choose_payment(view, slot, options),
+            Pending::Over => 0,
         }
-        best
     }
+}
 
-    fn choose_move(&mut self, view: &PlayerView, options: &[Move], _: &mut Generator) -> usize {
-        self.fresh();
+/// R2.5: the pawn is placed blind (no tile is dealt yet), so the only thing to go by is
+/// the other pawns: start where the two spaces within reach are shared with the fewest
+/// earlier pawns' reach, then as far from them as possible; the lowest space of equals.
+fn blind_start(view: &PlayerView, options: &[Action]) -> usize {
+    let mut best = 0;
+    let mut best_key = (i32::MAX, i32::MAX);
+    for (i, o) in options.iter().enumerate() {
+        let Action::Start(space) = *o else { unreachable!("a start offers spaces") };
+        let key = blind_start_key(view, space as usize);
+        if key < best_key {
+            best = i;
+            best_key = key;
+        }
+    }
+    best
+}
+
+/// The decisions, one helper each (the options are all of the decision's kind).
+impl ScriptedPlayer {
+    fn choose_move(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let params = self.params;
         let ev = self.evaluator(view, &params);
         // a bread move spends a bread the card plan may need (R4.4, R7.1)
-        let cost = params.bread_move_cost + ev.plan.bread + ev.plan.keep;
+        let cost = params.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep;
         let mut depots = [f64::NAN; SPACES]; // a space is offered with and without bread
         first_max(options.len(), |i| {
-            let m = options[i];
+            let Action::Move(m) = options[i] else { unreachable!("a move offers moves") };
             let dest = m.dest as usize;
             if depots[dest].is_nan() {
                 depots[dest] = self.depot_value(view, &ev, dest);
@@ -329,59 +295,32 @@ impl Strategy for ScriptedPlayer {
         })
     }
 
-    /// The best option (the first of equals, as max() would pick): one loop, since a
-    /// turn offers dozens of options, grouped by tile.
-    fn choose_take(&mut self, view: &PlayerView, options: &[Take], _: &mut Generator) -> usize {
+    /// The best option (the first of equals, as max() would pick).
+    fn choose_take(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let params = self.params;
         let ev = self.evaluator(view, &params);
-        let mut values = [0.0f64; 36];
-        let mut valued = 0u64;
-        let mut last = u16::MAX;
         first_max(options.len(), |i| {
-            let o = options[i];
+            let Action::Take(o) = options[i] else { unreachable!("a take offers takes") };
             if o.stores() {
                 return params.store;
             }
-            if u16::from(o.tile_type) != last {
-                last = u16::from(o.tile_type);
-                valued = 0;
-            }
-            let cell = o.cell as usize;
-            if valued >> cell & 1 == 0 {
-                values[cell] =
-                    self.placement(&ev, &view.comps.tile_types[o.tile_type as usize], cell);
-                valued |= 1 << cell;
-            }
-            values[cell]
+            self.position.placement(&ev, view.comps, o.tile_type, o.cell as usize)
         })
     }
 
-    fn choose_seal(
-        &mut self,
-        view: &PlayerView,
-        options: &[SealBuild],
-        _: &mut Generator,
-    ) -> usize {
+    fn choose_seal(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let params = self.params;
         let ev = self.evaluator(view, &params);
         first_max(options.len(), |i| {
-            let o = options[i];
-            ev.placement(
-                &view.comps.tile_types[o.tile_type as usize],
-                o.cell as usize,
-            )
+            let Action::Seal(o) = options[i] else { unreachable!("a seal offers seal tiles") };
+            self.position.placement(&ev, view.comps, o.tile_type, o.cell as usize)
         })
     }
 
-    fn choose_fountain(
-        &mut self,
-        view: &PlayerView,
-        options: &[FountainChoice],
-        _: &mut Generator,
-    ) -> usize {
+    fn choose_fountain(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let kept = view.me().fountain_cards;
         first_max(options.len(), |i| {
-            let o = options[i];
+            let Action::Fountain(o) = options[i] else { unreachable!("a fountain offers cards") };
             let mut value = 0.0;
             for &c in o.keep() {
                 value += self.fountain_card_value(view, c);
@@ -395,17 +334,13 @@ impl Strategy for ScriptedPlayer {
         })
     }
 
-    fn choose_circle(
-        &mut self,
-        view: &PlayerView,
-        options: &[CircleChoice],
-        _: &mut Generator,
-    ) -> usize {
+    fn choose_circle(&mut self, view: &PlayerView, options: &[Action]) -> usize {
         let p = self.scoring_params(view);
         // (cards it fails, value): never -4 when another circle avoids it (R8.5); the
         // first of equals
         let (mut best, mut best_key) = (0, (i32::MAX, f64::NEG_INFINITY));
-        for (i, &o) in options.iter().enumerate() {
+        for (i, o) in options.iter().enumerate() {
+            let Action::Circle(o) = *o else { unreachable!("a circle offers circles") };
             let key = circle_outcome(view, &p, o, &mut self.payments);
             if i == 0 || key.0 < best_key.0 || (key.0 == best_key.0 && key.1 > best_key.1) {
                 best = i;
@@ -415,25 +350,15 @@ impl Strategy for ScriptedPlayer {
         best
     }
 
-    fn choose_payment(
-        &mut self,
-        view: &PlayerView,
-        card: &ObjectiveCard,
-        options: &[Payment],
-        _: &mut Generator,
-    ) -> usize {
+    /// R8.4: the card on `slot` paid the best way the value model knows.
+    fn choose_payment(&mut self, view: &PlayerView, slot: u8, options: &[Action]) -> usize {
         let p = self.scoring_params(view);
         let me = view.me();
-        let index = view
-            .comps
-            .objectives
-            .iter()
-            .position(|c| std::ptr::eq(c, card))
-            .unwrap_or(0);
+        let index = view.state.grid[slot as usize] as usize;
         let (_, best, _) = best_card_payment(
             &p,
             index,
-            card,
+            &view.comps.objectives[index],
             &me.district.have,
             &me.goods,
             me.coins,
@@ -441,7 +366,7 @@ impl Strategy for ScriptedPlayer {
             p.good,
             &mut self.payments,
         );
-        best.and_then(|b| options.iter().position(|&o| o == b))
+        best.and_then(|b| options.iter().position(|&o| o == Action::Payment(b)))
             .unwrap_or(0)
     }
 }

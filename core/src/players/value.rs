@@ -12,7 +12,7 @@ use crate::cards::{
 };
 use crate::components::{Components, ObjectiveCard, TileType, FOUNTAIN_CARDS};
 use crate::district::{
-    have_index, Around, District, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS,
+    cell_lines, have_index, Around, District, Lines, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS,
     H_VILLAS,
 };
 use crate::kinds::{
@@ -282,11 +282,10 @@ pub fn fountain_draw_value(view: &PlayerView, turns_left: i32) -> f64 {
     total / ((n * (n - 1)) as f64 / 2.0)
 }
 
-/// Values placements for one player at one moment.
-pub struct Evaluator<'a> {
-    pub p: &'a Params,
-    pub d: &'a District,
-    comps: &'a Components,
+/// What the value model prices for one player at one moment, all but the tile and the
+/// cell: a player may keep them while nothing they read changes (scripted.rs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prices {
     pub interest: [f64; 16],
     pub goods_bonus: f64,
     pub fountain_goal: [f64; N_KINDS],
@@ -303,18 +302,10 @@ pub struct Evaluator<'a> {
     dwelling_worth: [f64; 4],
 }
 
-impl<'a> Evaluator<'a> {
-    pub fn new(view: &PlayerView<'a>, p: &'a Params) -> Evaluator<'a> {
-        Evaluator::with_grid(view, p, (card_interest(view, p), good_interest(view, p)))
-    }
-
+impl Prices {
     /// `grid_values`: (card_interest, good_interest), when the caller has them already
     /// (they change only when a scoring disc is placed).
-    pub fn with_grid(
-        view: &PlayerView<'a>,
-        p: &'a Params,
-        grid_values: ([f64; 16], f64),
-    ) -> Evaluator<'a> {
+    pub fn of(view: &PlayerView, p: &Params, grid_values: ([f64; 16], f64)) -> Prices {
         let (interest, goods_bonus) = grid_values;
         let me = view.me();
         let mut fountain_goal = [0.0; N_KINDS];
@@ -329,10 +320,7 @@ impl<'a> Evaluator<'a> {
         let plan = card_plan(view, p);
         // a resource is worth the profile's price or what the plan would buy with it
         let good = p.good + goods_bonus;
-        let mut ev = Evaluator {
-            p,
-            d: &me.district,
-            comps: view.comps,
+        let mut prices = Prices {
             interest,
             goods_bonus,
             fountain_goal,
@@ -346,24 +334,77 @@ impl<'a> Evaluator<'a> {
             dwelling_worth: [0.0; 4],
         };
         for (i, kind) in (MERCHANT..=ARTISAN).enumerate() {
-            ev.dwelling_worth[i] = p.dwelling_complete + ev.dwelling_reward(kind, &me.goods);
+            prices.dwelling_worth[i] = p.dwelling_complete + prices.dwelling_reward(p, kind, &me.goods);
         }
-        ev
+        prices
     }
 
-    pub fn completion_bonus(&self, kind: u8, mask: u64) -> f64 {
+    pub fn dwelling_reward(&self, p: &Params, kind: u8, goods: &[i32; 4]) -> f64 {
+        let total = f64::from(goods.iter().sum::<i32>());
+        match kind {
+            MERCHANT => {
+                let mut lost = 0.0;
+                for (g, &n) in goods.iter().enumerate() {
+                    lost += self.good[g] * f64::from(n);
+                }
+                self.coin * (total + 1.0) - lost
+            }
+            BAKER => 2.0 * self.bread,
+            ADMINISTRATOR => 2.0 * self.step,
+            ARTISAN => p.artisan,
+            _ => 0.0,
+        }
+    }
+}
+
+/// Values placements for one player at one moment.
+pub struct Evaluator<'a> {
+    pub p: &'a Params,
+    pub d: &'a District,
+    comps: &'a Components,
+    pub prices: Prices,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(view: &PlayerView<'a>, p: &'a Params) -> Evaluator<'a> {
+        Evaluator::with_grid(view, p, (card_interest(view, p), good_interest(view, p)))
+    }
+
+    /// `grid_values`: (card_interest, good_interest), when the caller has them already.
+    pub fn with_grid(
+        view: &PlayerView<'a>,
+        p: &'a Params,
+        grid_values: ([f64; 16], f64),
+    ) -> Evaluator<'a> {
+        Evaluator::with_prices(view, p, Prices::of(view, p, grid_values))
+    }
+
+    /// With the prices of this view and `p` already made (`Prices::of`).
+    pub fn with_prices(view: &PlayerView<'a>, p: &'a Params, prices: Prices) -> Evaluator<'a> {
+        Evaluator {
+            p,
+            d: &view.me().district,
+            comps: view.comps,
+            prices,
+        }
+    }
+
+    /// What completing a feature of `kind` adds beyond its reward: fountain cards, grid
+    /// cards and the card plan counting it, and the frame goals of its kind it would be
+    /// the first to cross (`lines`: the rows and columns it touches).
+    pub fn completion_bonus(&self, kind: u8, lines: Lines) -> f64 {
         let p = self.p;
         let index = if kind == VILLA {
             H_VILLAS
         } else {
             have_index(kind)
         };
-        let mut bonus = self.fountain_goal[kind as usize]
-            + p.card_match * self.interest[index]
-            + self.plan.have[index];
+        let mut bonus = self.prices.fountain_goal[kind as usize]
+            + p.card_match * self.prices.interest[index]
+            + self.prices.plan.have[index];
         for g in self.d.frame_goals() {
             if g.kind == kind
-                && mask & g.mask != 0
+                && lines & g.line != 0
                 && self.d.complete_mask[kind as usize] & g.mask == 0
             {
                 bonus += p.frame_goal * f64::from(g.vp);
@@ -391,25 +432,25 @@ impl<'a> Evaluator<'a> {
         if ttype.building != 0 {
             let b = ttype.building;
             let worth = match b {
-                MARKET => self.coin,
-                BAKERY => self.bread,
-                _ => self.fountain,
+                MARKET => self.prices.coin,
+                BAKERY => self.prices.bread,
+                _ => self.prices.fountain,
             };
-            let mut value = if scroll { self.step } else { 0.0 };
+            let mut value = if scroll { self.prices.step } else { 0.0 };
             value += worth;
-            return value + self.completion_bonus(b, 1 << cell);
+            return value + self.completion_bonus(b, cell_lines(cell));
         }
-        let progress = self.progress;
+        let progress = self.prices.progress;
         let open_edge = p.open_edge;
         let chimneys = f64::from(ttype.chimneys);
         let chimney_term = p.chimney * chimneys * progress;
         let card_term =
-            (self.interest[H_CHIMNEYS] * p.card_match + self.plan.have[H_CHIMNEYS]) * chimneys;
+            (self.prices.interest[H_CHIMNEYS] * p.card_match + self.prices.plan.have[H_CHIMNEYS]) * chimneys;
         let credit = p.progress_credit * progress;
         let villa_credit = p.progress_credit * p.villa_complete;
-        let plan_have = &self.plan.have;
-        let mut value = if scroll { self.step } else { 0.0 };
-        let bit = 1u64 << cell;
+        let plan_have = &self.prices.plan.have;
+        let mut value = if scroll { self.prices.step } else { 0.0 };
+        let here = cell_lines(cell);
         for &(k, own) in ttype.parts() {
             let near = around.get(k); // what the tile's parts would join (R6)
             let (o, s) = (i32::from(near.open), i32::from(near.tiles));
@@ -422,15 +463,15 @@ impl<'a> Evaluator<'a> {
                 if own_open + o == 0 && s >= 1 {
                     // R6.1: closed, at least 2 tiles
                     value += p.villa_complete * f64::from(self.comps.villa_points(total));
-                    value += self.completion_bonus(VILLA, bit | near.cells);
+                    value += self.completion_bonus(VILLA, here | near.lines);
                 } else {
                     // a villa counts only complete: credit what it may become
                     value += villa_credit * f64::from(self.comps.villa_points(total)) * progress;
                 }
             } else if is_landscape(k) {
-                let good = self.good[landscape_good(k)];
+                let good = self.prices.good[landscape_good(k)];
                 if own_open + o == 0 {
-                    value += self.completion_bonus(k, bit | near.cells);
+                    value += self.completion_bonus(k, here | near.lines);
                     value += f64::from(s) * good + p.landscape_complete; // (tiles - 1) goods, R6.2
                     value += plan_have[H_LANDSCAPES]; // the card plan: landscape counts
                     if s >= 2 {
@@ -441,9 +482,9 @@ impl<'a> Evaluator<'a> {
                     value += credit * (f64::from(1 + s) * good + p.landscape_complete);
                 }
             } else if is_dwelling(k) {
-                let reward = self.dwelling_worth[(k - MERCHANT) as usize];
+                let reward = self.prices.dwelling_worth[(k - MERCHANT) as usize];
                 if own_open + o == 0 {
-                    value += reward + self.completion_bonus(k, bit | near.cells);
+                    value += reward + self.completion_bonus(k, here | near.lines);
                     value += plan_have[H_DWELLINGS];
                 } else {
                     value += credit * reward;
@@ -459,24 +500,6 @@ impl<'a> Evaluator<'a> {
             let cell = cells.trailing_zeros() as usize;
             cells &= cells - 1;
             out[cell] = self.placement(ttype, cell);
-        }
-    }
-
-    pub fn dwelling_reward(&self, kind: u8, goods: &[i32; 4]) -> f64 {
-        let p = self.p;
-        let total = f64::from(goods.iter().sum::<i32>());
-        match kind {
-            MERCHANT => {
-                let mut lost = 0.0;
-                for (g, &n) in goods.iter().enumerate() {
-                    lost += self.good[g] * f64::from(n);
-                }
-                self.coin * (total + 1.0) - lost
-            }
-            BAKER => 2.0 * self.bread,
-            ADMINISTRATOR => 2.0 * self.step,
-            ARTISAN => p.artisan,
-            _ => 0.0,
         }
     }
 }

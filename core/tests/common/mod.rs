@@ -1,15 +1,12 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
-use cdsim_core::cards::Payment;
 use cdsim_core::components::Components;
-use cdsim_core::components::ObjectiveCard;
 use cdsim_core::district::District;
-use cdsim_core::game::{play_game, GameConfig};
+use cdsim_core::game::{Action, GameConfig};
 use cdsim_core::kinds::{Edges, CELLS};
-use cdsim_core::players::{
-    make, CircleChoice, FountainChoice, Move, Player, PlayerView, SealBuild, Strategy, Take,
-};
+use cdsim_core::play::play_game;
+use cdsim_core::players::{make, Player, PlayerView, Strategy};
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};
 
@@ -96,43 +93,8 @@ impl<S: Strategy, F: FnMut(&S, &'static str, usize) + Send> Strategy for Logged<
     fn reads_scores(&self) -> bool {
         self.inner.reads_scores()
     }
-    fn choose_start(&mut self, v: &PlayerView, o: &[u8], r: &mut Generator) -> usize {
-        let i = self.inner.choose_start(v, o, r);
-        self.noted("start", i)
-    }
-    fn choose_move(&mut self, v: &PlayerView, o: &[Move], r: &mut Generator) -> usize {
-        let i = self.inner.choose_move(v, o, r);
-        self.noted("move", i)
-    }
-    fn choose_take(&mut self, v: &PlayerView, o: &[Take], r: &mut Generator) -> usize {
-        let i = self.inner.choose_take(v, o, r);
-        self.noted("take", i)
-    }
-    fn choose_seal(&mut self, v: &PlayerView, o: &[SealBuild], r: &mut Generator) -> usize {
-        let i = self.inner.choose_seal(v, o, r);
-        self.noted("seal", i)
-    }
-    fn choose_fountain(
-        &mut self,
-        v: &PlayerView,
-        o: &[FountainChoice],
-        r: &mut Generator,
-    ) -> usize {
-        let i = self.inner.choose_fountain(v, o, r);
-        self.noted("fountain", i)
-    }
-    fn choose_circle(&mut self, v: &PlayerView, o: &[CircleChoice], r: &mut Generator) -> usize {
-        let i = self.inner.choose_circle(v, o, r);
-        self.noted("circle", i)
-    }
-    fn choose_payment(
-        &mut self,
-        v: &PlayerView,
-        c: &ObjectiveCard,
-        o: &[Payment],
-        r: &mut Generator,
-    ) -> usize {
-        let i = self.inner.choose_payment(v, c, o, r);
-        self.noted("payment", i)
+    fn choose(&mut self, v: &PlayerView, o: &[Action], r: &mut Generator) -> usize {
+        let i = self.inner.choose(v, o, r);
+        self.noted(v.state.pending.name(), i)
     }
 }

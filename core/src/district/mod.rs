@@ -5,13 +5,20 @@
 //! tile *parts*: a part is the set of a tile's edges of one kind (docs/rules.md C1); the
 //! node of the part of kind k on a cell is `cell * 4 + (first side of kind k)`, so the
 //! arrays stay small (144 nodes, where Python names them `cell * 16 + kind`). Each root
-//! carries the feature's open-edge count, tile count, chimneys and cells; a feature is
-//! complete when its open-edge count reaches zero.
+//! carries the feature's open-edge count, tile count, chimneys and the rows and columns
+//! it touches (all a frame goal asks, R10.5; the cells themselves are found when it
+//! completes); a feature is complete when its open-edge count reaches zero.
+//!
+//! The district is most of a game state's size, and search players copy states by the
+//! thousand: the per-node arrays are kept small (12 bits of lines, not 36 of cells).
+
+mod features;
+
+pub use features::{Around, Completions, Feature, Near};
 
 use crate::components::{Board, FramePart, TileType, ANY};
 use crate::kinds::{
-    is_dwelling, is_landscape, Edges, CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, MEADOW, NEIGHBOUR,
-    N_EDGE_KINDS, N_KINDS, SIZE, VILLA,
+    Edges, CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, MEADOW, NEIGHBOUR, N_EDGE_KINDS, N_KINDS, SIZE,
 };
 
 // Indices into District::have, in the order of components::HAVE_KEYS.
@@ -59,6 +66,24 @@ const fn line_masks() -> [[u64; SIZE]; 4] {
 /// Sides are top, right, bottom, left; lines are counted clockwise along the side.
 pub const LINE_MASK: [[u64; SIZE]; 4] = line_masks();
 
+/// The rows and columns of the district as bits: row r is bit r, column c bit 6 + c.
+pub type Lines = u16;
+
+/// The row and the column of a cell (`Lines`).
+pub const fn cell_lines(cell: usize) -> Lines {
+    1 << (cell / SIZE) | 1 << (SIZE + cell % SIZE)
+}
+
+/// The one row or column a frame goal's line is (`LINE_MASK[side][line]`).
+const fn goal_line(side: usize, line: usize) -> Lines {
+    match side {
+        0 => 1 << (SIZE + line),
+        1 => 1 << line,
+        2 => 1 << (SIZE + SIZE - 1 - line),
+        _ => 1 << (SIZE - 1 - line),
+    }
+}
+
 /// What each side of an empty cell must match before anything is built: meadow on the
 /// frame (R5.3), anything towards another cell.
 const fn empty_req() -> [Edges; CELLS] {
@@ -79,84 +104,29 @@ const fn empty_req() -> [Edges; CELLS] {
 
 const EMPTY_REQ: [Edges; CELLS] = empty_req();
 
-/// A complete villa, landscape, dwelling or single building.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Feature {
-    pub kind: u8,
-    pub tiles: u8,
-    pub chimneys: u16,
-    /// The feature's cells, a bit per cell.
-    pub cells: u64,
-}
-
-/// The completions of one placement: at most one per part, so at most 4.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Completions {
-    items: [Option<Feature>; 4],
-    len: usize,
-}
-
-impl Completions {
-    fn push(&mut self, f: Feature) {
-        self.items[self.len] = Some(f);
-        self.len += 1;
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = Feature> + '_ {
-        self.items[..self.len].iter().map(|f| f.expect("filled"))
-    }
-}
-
-/// What a tile on a cell would join through its built neighbours, for one kind:
-/// summed over the distinct features (`District::around`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Near {
-    pub kind: u8,
-    /// Sides of the cell facing that kind.
-    pub sides: u8,
-    pub open: i16,
-    pub tiles: u8,
-    pub chimneys: u16,
-    pub cells: u64,
-}
-
-/// Per kind, what a tile on a cell would join (at most 4 kinds: one per side).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Around {
-    near: [Near; 4],
-    len: usize,
-}
-
-impl Around {
-    /// The entry of one kind; all zero when no neighbour faces the cell with it.
-    pub fn get(&self, kind: u8) -> Near {
-        for n in &self.near[..self.len] {
-            if n.kind == kind {
-                return *n;
-            }
-        }
-        Near::default()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
-
-/// One goal of the frame: a kind, its VP and the cells of its line (R10.5).
+/// One goal of the frame: a kind, its VP and the cells of its line (R10.5), and that line
+/// as a row or column (`Lines`): a feature touching it crosses the line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Goal {
     pub kind: u8,
     pub vp: i32,
     pub mask: u64,
+    pub line: Lines,
+}
+
+/// What a district is, to tell two apart (players' caches): its tiles, what is left of
+/// its board (scroll spaces, the frontier) and its frame goals. The rest of `District`
+/// follows from these.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    edges: [Edges; CELLS],
+    chimneys: [u8; CELLS],
+    buildings: [u8; CELLS],
+    built: u64,
+    scrolls: u64,
+    frontier: u64,
+    goals: [Goal; MAX_GOALS],
+    n_goals: u8,
 }
 
 /// A player's district board. Mutated only through `place` (and the frontier, which
@@ -191,7 +161,7 @@ pub struct District {
     open: [i16; NODES],
     size: [u8; NODES],
     chimneys: [u16; NODES],
-    mask: [u64; NODES],
+    lines: [Lines; NODES],
 }
 
 /// The first side of a part of `kind` on a tile: the part's node is `cell * 4 + side`.
@@ -214,6 +184,7 @@ impl District {
                     kind: goal.kind,
                     vp: goal.vp,
                     mask: LINE_MASK[side][goal.line],
+                    line: goal_line(side, goal.line),
                 };
                 n_goals += 1;
             }
@@ -245,7 +216,7 @@ impl District {
             open: [0; NODES],
             size: [0; NODES],
             chimneys: [0; NODES],
-            mask: [0; NODES],
+            lines: [0; NODES],
         }
     }
 
@@ -264,6 +235,19 @@ impl District {
     }
 
     // -- queries -------------------------------------------------------------
+    pub fn layout(&self) -> Layout {
+        Layout {
+            edges: self.edges,
+            chimneys: self.chimneys_at,
+            buildings: self.building_at,
+            built: self.built_mask,
+            scrolls: self.scrolls,
+            frontier: self.frontier,
+            goals: self.goals,
+            n_goals: self.n_goals,
+        }
+    }
+
     pub fn built(&self) -> usize {
         self.built as usize
     }
@@ -295,27 +279,6 @@ impl District {
     /// The frame goals: (kind, VP, cells of the line), side by side (R10.5).
     pub fn frame_goals(&self) -> &[Goal] {
         &self.goals[..self.n_goals as usize]
-    }
-
-    fn root(&self, mut node: usize) -> usize {
-        while self.parent[node] as usize != node {
-            node = self.parent[node] as usize;
-        }
-        node
-    }
-
-    fn find(&mut self, mut node: usize) -> usize {
-        while self.parent[node] as usize != node {
-            let grand = self.parent[self.parent[node] as usize];
-            self.parent[node] = grand;
-            node = grand as usize;
-        }
-        node
-    }
-
-    /// The node of the part of `kind` on a built cell.
-    fn node_of(&self, cell: usize, kind: u8) -> usize {
-        cell * 4 + first_side(&self.edges[cell], kind)
     }
 
     /// R5.2, R5.3: every side matches its built neighbour; sides on the frame are meadow.
@@ -369,11 +332,17 @@ impl District {
 
     /// Every legal (cell, oriented edges) for a tile, appended to `out`: frontier cells
     /// ascending, orientations in their listed order (as Python's `placements`).
+    pub fn placements(&self, tile: &TileType, out: &mut Vec<(u8, Edges)>) {
+        self.each_placement(tile, |cell, edges| out.push((cell, edges)));
+    }
+
+    /// `placements`, handed one by one to `found` (the option lists take them as they
+    /// come, with no list in between).
     ///
     /// Which orientations fit a cell depends only on what its four sides face (the
     /// cell's constraint, kept up to date by `place`): one AND of four precomputed
     /// masks. The landscape size (R6.2) is the only check left.
-    pub fn placements(&self, tile: &TileType, out: &mut Vec<(u8, Edges)>) {
+    pub fn each_placement(&self, tile: &TileType, mut found: impl FnMut(u8, Edges)) {
         let mut mask = self.frontier;
         while mask != 0 {
             let cell = mask.trailing_zeros() as usize;
@@ -384,7 +353,7 @@ impl District {
             }
             for (i, o) in tile.orientations().iter().enumerate() {
                 if fit >> i & 1 != 0 {
-                    out.push((cell as u8, *o));
+                    found(cell as u8, *o);
                 }
             }
         }
@@ -403,174 +372,6 @@ impl District {
             }
         }
         cells
-    }
-
-    /// Per kind, what a tile on `cell` would join through its built neighbours: (sides
-    /// facing that kind, open edges, tiles, chimneys, cells) summed over the distinct
-    /// features.
-    ///
-    /// For a legal placement a part of kind k with `own` sides joins exactly these: the
-    /// merged feature has `own - 2 * sides + open` open edges, `1 + tiles` tiles and the
-    /// cell's bit | `cells` (see players/value.rs).
-    pub fn around(&self, cell: usize) -> Around {
-        let mut agg = Around::default();
-        let mut seen = [usize::MAX; 4];
-        let mut n_seen = 0;
-        for (d, &n) in NEIGHBOUR[cell].iter().enumerate() {
-            if n < 0 || !self.is_built(n as usize) {
-                continue;
-            }
-            let n = n as usize;
-            let kind = self.edges[n][d ^ 2];
-            if kind == MEADOW {
-                continue;
-            }
-            let root = self.root(n * 4 + first_side(&self.edges[n], kind));
-            let i = match agg.near[..agg.len].iter().position(|e| e.kind == kind) {
-                Some(i) => i,
-                None => {
-                    agg.near[agg.len] = Near {
-                        kind,
-                        ..Near::default()
-                    };
-                    agg.len += 1;
-                    agg.len - 1
-                }
-            };
-            let e = &mut agg.near[i];
-            e.sides += 1;
-            if !seen[..n_seen].contains(&root) {
-                seen[n_seen] = root;
-                n_seen += 1;
-                e.open += self.open[root];
-                e.tiles += self.size[root];
-                e.chimneys += self.chimneys[root];
-                e.cells |= self.mask[root];
-            }
-        }
-        agg
-    }
-
-    /// (open edges, tiles, chimneys) of each incomplete feature of one kind.
-    pub fn open_features(&self, kind: u8) -> Vec<(i32, i32, i32)> {
-        let mut seen = Vec::new();
-        let mut out = Vec::new();
-        for &cell in self.history() {
-            let cell = cell as usize;
-            if self.edges[cell].contains(&kind) {
-                let root = self.root(self.node_of(cell, kind));
-                if !seen.contains(&root) && self.open[root] > 0 {
-                    seen.push(root);
-                    out.push((
-                        i32::from(self.open[root]),
-                        i32::from(self.size[root]),
-                        i32::from(self.chimneys[root]),
-                    ));
-                }
-            }
-        }
-        out
-    }
-
-    // -- the one mutation ----------------------------------------------------
-    /// Build a tile (legality is the caller's job: see `can_place`). Returns the
-    /// completions: the building, or each completed part ascending by kind.
-    pub fn place(&mut self, cell: usize, edges: Edges, chimneys: u8, building: u8) -> Completions {
-        let bit = 1u64 << cell;
-        self.edges[cell] = edges;
-        self.chimneys_at[cell] = chimneys;
-        self.building_at[cell] = building;
-        self.order[self.built as usize] = cell as u8;
-        self.built += 1;
-        self.built_mask |= bit;
-        self.frontier &= !bit;
-        for d in 0..4 {
-            let n = NEIGHBOUR[cell][d];
-            if n >= 0 && !self.is_built(n as usize) {
-                let n = n as usize;
-                self.frontier |= 1 << n;
-                self.req[n][d ^ 2] = edges[d]; // n's side facing this cell must now match it
-                if is_landscape(edges[d]) {
-                    self.facing_land |= 1 << n;
-                }
-            }
-        }
-        self.scrolls &= !bit;
-        let mut completed = Completions::default();
-        if building != 0 {
-            completed.push(self.complete(building, 1, 0, bit));
-            return completed;
-        }
-        for kind in 1..N_EDGE_KINDS as u8 {
-            if !edges.contains(&kind) {
-                continue;
-            }
-            let root = self.join(cell, &edges, kind, if kind == VILLA { chimneys } else { 0 });
-            if kind == VILLA {
-                self.have[H_CHIMNEYS] += i32::from(chimneys);
-            }
-            if self.open[root] == 0 && (kind != VILLA || self.size[root] >= 2) {
-                let f = self.complete(kind, self.size[root], self.chimneys[root], self.mask[root]);
-                completed.push(f);
-            }
-        }
-        completed
-    }
-
-    fn join(&mut self, cell: usize, edges: &Edges, kind: u8, chimneys: u8) -> usize {
-        let node = cell * 4 + first_side(edges, kind);
-        self.open[node] = edges.iter().filter(|&&e| e == kind).count() as i16;
-        self.size[node] = 1;
-        self.chimneys[node] = u16::from(chimneys);
-        self.mask[node] = 1 << cell;
-        let mut root = node;
-        for d in 0..4 {
-            let n = NEIGHBOUR[cell][d];
-            if edges[d] != kind || n < 0 || !self.is_built(n as usize) {
-                continue;
-            }
-            let mut other = self.find(self.node_of(n as usize, kind));
-            if other == root {
-                // closing a loop
-                self.open[root] -= 2;
-                continue;
-            }
-            if self.size[other] > self.size[root] {
-                std::mem::swap(&mut root, &mut other);
-            }
-            self.parent[other] = root as u8;
-            self.open[root] += self.open[other] - 2;
-            self.size[root] += self.size[other];
-            self.chimneys[root] += self.chimneys[other];
-            self.mask[root] |= self.mask[other];
-        }
-        root
-    }
-
-    /// Record a completion; `mask` holds the feature's cells.
-    fn complete(&mut self, kind: u8, tiles: u8, chimneys: u16, mask: u64) -> Feature {
-        self.complete_count[kind as usize] += 1;
-        self.complete_mask[kind as usize] |= mask;
-        if kind == VILLA {
-            self.villa_chimneys[self.have[H_VILLAS] as usize] = chimneys;
-            self.have[H_VILLAS] += 1;
-        } else {
-            self.have[have_index(kind)] += 1;
-            if is_landscape(kind) {
-                self.have[H_LANDSCAPES] += 1;
-                if tiles >= 3 {
-                    self.have[H_LANDSCAPES_3PLUS] += 1;
-                }
-            } else if is_dwelling(kind) {
-                self.have[H_DWELLINGS] += 1;
-            }
-        }
-        Feature {
-            kind,
-            tiles,
-            chimneys,
-            cells: mask,
-        }
     }
 
     // -- final scoring helpers ----------------------------------------------

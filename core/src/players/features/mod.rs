@@ -8,20 +8,18 @@
 //! VP total, nor the order of a deck (hidden, R2.3-R2.4): every input is open
 //! information, so a copy whose decks were shuffled gives the same numbers.
 
-use crate::cards::Payment;
+mod scratch;
+
 use crate::components::Components;
-use crate::district::{
-    Around, District, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS, H_VILLAS,
-};
-use crate::game::{GameState, List, Pending, GRID_SLOTS, MAX_PLAYERS, NONE, PHASES, ROUNDS, SPACES};
+use crate::district::{District, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS, H_VILLAS};
+use crate::game::{GameState, Pending, ROUNDS, SPACES};
 use crate::kinds::{
     is_dwelling, is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, CELLS, FOUNTAIN, MARKET,
     MEADOW, MERCHANT, NEIGHBOUR, N_EDGE_KINDS, VILLA,
 };
-use crate::players::scripted::scoring_params;
-use crate::players::value::{best_card_payment, card_gap, card_interest, good_interest, Evaluator};
-use crate::players::{Params, PlayerView};
 use crate::scoring::breakdown;
+
+pub use scratch::Scratch;
 
 /// The inputs' names, in order (a weights file lists them: one made for another list
 /// is refused).
@@ -311,158 +309,6 @@ pub fn features(
     debug_assert_eq!(f.at, N_FEATURES);
 }
 
-/// What decides a card's outcome for a seat: its features, goods, coins, bread, and
-/// whether the scoring is the last (resources are then only leftovers).
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-struct CardKey {
-    have: [i32; 16],
-    goods: [i32; 4],
-    coins: i32,
-    bread: i32,
-    last: bool,
-    grid: [u8; GRID_SLOTS],
-}
-
-/// Each grid card's (value, fails, missing units) for one `CardKey`.
-#[derive(Clone, Copy, Default)]
-struct CardValues {
-    value: [f64; GRID_SLOTS],
-    failed: [u8; GRID_SLOTS],
-    gaps: [i32; GRID_SLOTS],
-}
-
-/// Scratch space reused between calls (no allocation once warm), and the card values
-/// of the last few resource states (a take changes them only when it completes a
-/// feature or pays a reward).
-/// Each cache is kept per seat: a decision's copies change the deciding seat's entries,
-/// and would push the other seats' out of a shared one.
-#[derive(Default, Clone)]
-pub struct Scratch {
-    payments: Vec<Payment>,
-    cards: [Memo<CardKey, CardValues>; MAX_PLAYERS],
-    evals: [Memo<EvalKey, TileValues>; MAX_PLAYERS],
-    open: [Memo<DistrictKey, OpenFeatures>; MAX_PLAYERS],
-    /// value.rs card_interest and good_interest of the grid's free circles.
-    grid: Option<GridValues>,
-}
-
-/// The last few (key, value) pairs, the oldest replaced first.
-#[derive(Clone)]
-struct Memo<K, V> {
-    entries: Vec<(K, V)>,
-    next: usize,
-}
-
-impl<K, V> Default for Memo<K, V> {
-    fn default() -> Self {
-        Memo { entries: Vec::new(), next: 0 }
-    }
-}
-
-impl<K: PartialEq, V> Memo<K, V> {
-    fn position(&self, key: &K) -> Option<usize> {
-        self.entries.iter().position(|(k, _)| k == key)
-    }
-
-    /// Store a pair; returns its index.
-    fn insert(&mut self, key: K, value: V) -> usize {
-        if self.entries.len() < CACHED {
-            self.entries.push((key, value));
-            return self.entries.len() - 1;
-        }
-        let i = self.next;
-        self.next = (i + 1) % CACHED;
-        self.entries[i] = (key, value);
-        i
-    }
-}
-
-type GridValues = ((usize, [u8; GRID_SLOTS], [i8; 17]), ([f64; 16], f64));
-
-/// What `open_features` reads of a district.
-#[derive(Clone, PartialEq, Eq)]
-struct DistrictKey {
-    edges: [[u8; 4]; CELLS],
-    chimneys: [u8; CELLS],
-}
-
-type OpenFeatures = [[f64; 5]; N_EDGE_KINDS];
-
-impl Scratch {
-    /// value.rs card_interest and good_interest under the default profile (what an
-    /// `Evaluator` of the greedy profile reads of the grid), cached while the grid's free
-    /// circles stay the same.
-    pub fn grid_values(&mut self, view: &PlayerView) -> ([f64; 16], f64) {
-        let state = view.state;
-        let key = (state.n, state.grid, state.circle_owner);
-        match &self.grid {
-            Some((k, values)) if *k == key => *values,
-            _ => {
-                let params = Params::default();
-                let values = (card_interest(view, &params), good_interest(view, &params));
-                self.grid = Some((key, values));
-                values
-            }
-        }
-    }
-
-    fn open_features(&mut self, seat: usize, d: &District, comps: &Components) -> OpenFeatures {
-        let key = DistrictKey { edges: d.edges, chimneys: d.chimneys_at };
-        let memo = &mut self.open[seat];
-        if let Some(i) = memo.position(&key) {
-            return memo.entries[i].1;
-        }
-        let v = open_features(d, comps);
-        memo.insert(key, v);
-        v
-    }
-}
-
-/// Entries per seat and cache.
-const CACHED: usize = 4;
-
-impl Scratch {
-    fn card_values(&mut self, state: &GameState, comps: &Components, seat: usize) -> CardValues {
-        let me = &state.players[seat];
-        let key = CardKey {
-            have: me.district.have,
-            goods: me.goods,
-            coins: me.coins,
-            bread: me.bread,
-            last: state.phase == PHASES - 1,
-            grid: state.grid,
-        };
-        if let Some(i) = self.cards[seat].position(&key) {
-            return self.cards[seat].entries[i].1;
-        }
-        let p = scoring_params(&Params::default(), state);
-        let mut out = CardValues::default();
-        for slot in 0..GRID_SLOTS {
-            let id = state.grid[slot];
-            if id == NONE {
-                continue;
-            }
-            let card = &comps.objectives[id as usize];
-            let (v, pay, _) = best_card_payment(
-                &p,
-                id as usize,
-                card,
-                &me.district.have,
-                &me.goods,
-                me.coins,
-                me.bread,
-                p.good,
-                &mut self.payments,
-            );
-            out.value[slot] = v;
-            out.failed[slot] = u8::from(pay.is_none());
-            out.gaps[slot] = card_gap(card, &me.goods, me.coins, &me.district.have);
-        }
-        self.cards[seat].insert(key, out);
-        out
-    }
-}
-
 /// The objective cards of the next scoring (R8): each card on a free circle valued as
 /// the scripted players would resolve it now (VP and rewards, -4 when it fails), the
 /// best free circle, the one likely left when the seats ahead have chosen, its failed
@@ -511,88 +357,6 @@ fn cards(
     f.push(f64::from(likely.2));
     f.push(if count > 0.0 { sum / count } else { 0.0 });
     f.push(ready);
-}
-
-/// What the greedy profile's value of a tile for a seat reads (value.rs `Evaluator`): the
-/// seat's district and supply, the time, the grid's free circles and every scroll disc.
-#[derive(Clone, PartialEq, Eq)]
-struct EvalKey {
-    seat: usize,
-    time: (usize, usize),
-    edges: [[u8; 4]; CELLS],
-    chimneys: [u8; CELLS],
-    buildings: [u8; CELLS],
-    supply: ([i32; 4], i32, i32),
-    fountain_cards: List<24>,
-    owners: [i8; 17],
-    discs: [(u8, u16); MAX_PLAYERS],
-}
-
-impl EvalKey {
-    fn of(state: &GameState, seat: usize) -> EvalKey {
-        let me = &state.players[seat];
-        let d = &me.district;
-        EvalKey {
-            seat,
-            time: (state.phase, state.round),
-            edges: d.edges,
-            chimneys: d.chimneys_at,
-            buildings: d.building_at,
-            supply: (me.goods, me.coins, me.bread),
-            fountain_cards: me.fountain_cards,
-            owners: state.circle_owner,
-            discs: std::array::from_fn(|s| (state.players[s].scroll, state.players[s].stamp)),
-        }
-    }
-}
-
-/// A seat's best value of each tile type in the depots (storing it, or its best cell).
-type TileValues = Box<[f64; 256]>;
-
-impl Scratch {
-    /// The greedy profile's values of some tile types for a seat now, into `out` (cached
-    /// per `EvalKey`: in a decision's copies the other seats' values do not change).
-    fn tile_values(&mut self, state: &GameState, comps: &Components, seat: usize, tiles: &[u8],
-                   out: &mut [f64]) {
-        let key = EvalKey::of(state, seat);
-        let index = match self.evals[seat].position(&key) {
-            Some(i) => i,
-            None => self.evals[seat].insert(key, Box::new([f64::NAN; 256])),
-        };
-        if tiles.iter().any(|&t| self.evals[seat].entries[index].1[t as usize].is_nan()) {
-            let params = Params::default();
-            let view = PlayerView { state, comps, seat };
-            let grid_values = self.grid_values(&view);
-            let ev = Evaluator::with_grid(&view, &params, grid_values);
-            let d = &state.players[seat].district;
-            let mut arounds: [Option<Around>; CELLS] = [None; CELLS];
-            let values = &mut self.evals[seat].entries[index].1;
-            for &t in tiles {
-                if !values[t as usize].is_nan() {
-                    continue;
-                }
-                let ttype = &comps.tile_types[t as usize];
-                let mut cells = d.placement_cells(ttype);
-                let mut v = params.store;
-                while cells != 0 {
-                    let cell = cells.trailing_zeros() as usize;
-                    cells &= cells - 1;
-                    let value = if ttype.building != 0 {
-                        ev.placement(ttype, cell)
-                    } else {
-                        let around = arounds[cell].get_or_insert_with(|| d.around(cell));
-                        ev.placement_with(ttype, cell, around)
-                    };
-                    v = f64::max(v, value);
-                }
-                values[t as usize] = v;
-            }
-        }
-        let values = &self.evals[seat].entries[index].1;
-        for (o, &t) in out.iter_mut().zip(tiles) {
-            *o = values[t as usize];
-        }
-    }
 }
 
 /// R4.2-R4.3: the greedy profile's value of the best tile of each depot the seat's pawn

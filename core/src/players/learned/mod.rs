@@ -1,0 +1,459 @@
+//! learned — a player that chooses with a value function fitted to playout values
+//! (`cdsim train`, cdsim/train.py). Core only: there is no Python twin.
+//!
+//! - The worth of a position to a seat is the VP it has gained if the game ended now
+//!   (`features::banked`) plus a linear function of its inputs (`features::features`),
+//!   one weight vector per player count and phase; the inputs come twice, as they are and
+//!   times the seat's share of takes left in the phase, so a weight can change within a
+//!   phase. The value of a position is the seat's worth less `opponents` (1) times the
+//!   other seats' mean worth. Gained VP only, never a total: the starting VP change no
+//!   decision (R2.7).
+//! - A decision is one ply deep through the seat's own turn: each option is applied to a
+//!   copy of the state, the rest of the seat's turn is played out (a move by each
+//!   take that may follow it; an artisan's seal tile, fountain cards and card payments
+//!   after it by the greedy profile's rules), and the position where another seat
+//!   decides next is valued. The best value wins; equal values keep the first option.
+//! - At 2 players (`reply`: games of at most that many players) the other seat's turn is
+//!   played too in each copy, by the greedy profile's rules on decks shuffled from the
+//!   seat's own stream, and the position at this seat's next decision is valued: with
+//!   two seats the tile the other takes next is one this seat cannot. The weights are
+//!   the same (`cdsim train` fits the one-ply player, `reply` 0).
+//! - Shortlists keep it cheap: a move is tried with the `moves` best destinations by the
+//!   greedy profile's depot value (a bread move pays greedy's price for it), a take
+//!   with the `top_k` best (tile, cell) pairs by greedy's placement value, every
+//!   orientation of each, and storing the tile; the take a move was chosen for is played.
+//! - Hidden information is only the order of the decks (R2.3-R2.4); a copy draws
+//!   fountain cards from its own shuffle of the fountain deck (from the seat's stream),
+//!   so no decision depends on the real order.
+//! - Weights: a JSON file (`strategies/weights/learned-v1.json` is built in; `register`
+//!   adds another, as `learned@weights=PATH` does through the binding) holding its
+//!   format version, the component set it was trained on and the inputs' names.
+//! - Training reads the options a decision weighs (`LearnedPlayer::candidates`) and their
+//!   playout values (`playout_gains`).
+
+mod model;
+mod training;
+
+use std::sync::Arc;
+
+use crate::components::Components;
+use crate::game::{Action, GameState, List, Options, Pending};
+use crate::players::features::{Scratch, N_FEATURES};
+use crate::players::mcts::shuffle;
+use crate::players::scripted::{Profile, ScriptedPlayer};
+use crate::players::value::{depot_value, Evaluator};
+use crate::players::{play_on, Params, Player, PlayerView, Strategy};
+use crate::rng::{Generator, SeedSequence};
+
+pub use model::{register, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, VERSION};
+pub use training::{playout_gains, playout_rows};
+use model::registered;
+
+/// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,
+/// `learned.explore`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LearnedParams {
+    /// Registered weights (`register`); 0 = the built-in ones.
+    pub weights: usize,
+    /// (tile, cell) pairs of a take or seal decision valued, best first by greedy's
+    /// placement value (>= 1).
+    pub top_k: usize,
+    /// Move destinations valued, best first by greedy's depot value (>= 1).
+    pub moves: usize,
+    /// Chance of a random shortlisted option instead of the best (self-play training
+    /// explores with it; 0 plays the best).
+    pub explore: f64,
+    /// Weight of the other seats' mean value against the seat's own (0: its own only; the
+    /// weights are fitted for 1, `cdsim train`'s margin).
+    pub opponents: f64,
+    /// In games of at most this many players, a position is valued after the other
+    /// seats' replies, played by the greedy profile's rules on decks in an order of the
+    /// seat's own drawing, up to this seat's next decision (0: never).
+    pub reply: usize,
+}
+
+impl Default for LearnedParams {
+    fn default() -> LearnedParams {
+        LearnedParams {
+            weights: 0,
+            top_k: 4,
+            moves: 4,
+            explore: 0.0,
+            opponents: 1.0,
+            reply: 2,
+        }
+    }
+}
+
+/// The parameter names, as `--strategy-params learned.NAME=value` takes them.
+pub const FIELDS: [&str; 6] = ["weights", "top_k", "moves", "explore", "opponents", "reply"];
+
+impl LearnedParams {
+    /// These settings with some replaced by name; an unknown name or a bad value is an
+    /// error.
+    pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Self, String> {
+        let mut out = *self;
+        for (name, value) in overrides {
+            let (name, value) = (name.as_ref(), *value);
+            let whole = |low: f64| super::whole_setting("learned", name, value, low);
+            match name {
+                "weights" => out.weights = whole(0.0)?,
+                "top_k" => out.top_k = whole(1.0)?,
+                "moves" => out.moves = whole(1.0)?,
+                "reply" => out.reply = whole(0.0)?,
+                "explore" if (0.0..=1.0).contains(&value) => out.explore = value,
+                "explore" => {
+                    return Err(format!("learned.explore must be 0-1, got {value}"))
+                }
+                "opponents" if value.is_finite() && value >= 0.0 => out.opponents = value,
+                "opponents" => {
+                    return Err(format!("learned.opponents must be a number >= 0, got {value}"))
+                }
+                _ => {
+                    return Err(format!(
+                        "learned has no parameter {name:?} (known: {})",
+                        FIELDS.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The learned player (see the module's documentation).
+pub struct LearnedPlayer {
+    pub params: LearnedParams,
+    model: Arc<Model>,
+    /// The greedy profile: shortlists, and the rest of a turn in a copy.
+    cheap: ScriptedPlayer,
+    greedy: Params,
+    scratch: Scratch,
+    inputs: [f64; N_FEATURES],
+    buf: Options,
+    /// The takes `best_take` weighs (`buf` plays the follow-ups meanwhile).
+    takes: Options,
+    idle: Generator,
+    /// The take found for each move valued by the last move decision, and the take of
+    /// the move chosen (with its phase, round and destination), for the take decision.
+    tried: Vec<(usize, Action)>,
+    planned: Option<((usize, usize, u8), Action)>,
+    /// Greedy players for the other seats' replies (`reply`), one per seat.
+    repliers: Vec<Player>,
+}
+
+impl LearnedPlayer {
+    /// The player with the weights `params.weights` names.
+    pub fn new(params: LearnedParams) -> Result<LearnedPlayer, String> {
+        Ok(LearnedPlayer::with_model(params, registered(params.weights)?))
+    }
+
+    pub fn with_model(params: LearnedParams, model: Arc<Model>) -> LearnedPlayer {
+        LearnedPlayer {
+            params,
+            model,
+            cheap: ScriptedPlayer::new(Profile::Greedy, Profile::Greedy.params()),
+            greedy: Profile::Greedy.params(),
+            scratch: Scratch::default(),
+            inputs: [0.0; N_FEATURES],
+            buf: Options::default(),
+            takes: Options::default(),
+            idle: Generator::new(&SeedSequence::new(0, &[])),
+            tried: Vec::new(),
+            planned: None,
+            repliers: Vec::new(),
+        }
+    }
+
+    /// The model this player values positions with.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The value of a position to `seat`: the model's, less `opponents` times the mean of
+    /// the other seats' values.
+    pub fn value(&mut self, state: &GameState, comps: &Components, seat: usize) -> f64 {
+        let mine = self
+            .model
+            .value(state, comps, seat, &mut self.scratch, &mut self.inputs);
+        if self.params.opponents == 0.0 {
+            return mine;
+        }
+        let mut others = 0.0;
+        for s in (0..state.n).filter(|&s| s != seat) {
+            others += self.model.value(state, comps, s, &mut self.scratch, &mut self.inputs);
+        }
+        mine - self.params.opponents * others / (state.n - 1) as f64
+    }
+
+    /// The state as this seat may know it: the fountain deck (the only deck a turn or a
+    /// scoring draws from before the next decision of another seat) in an order of the
+    /// seat's own drawing.
+    /// With `reply` in force, the tile decks too (the replies may end a phase and deal).
+    fn seen(&self, state: &GameState, rng: &mut Generator) -> GameState {
+        let mut seen = state.clone();
+        shuffle_sorted(&mut seen.fountain_deck, rng);
+        if self.replies(state) {
+            shuffle_sorted(&mut seen.light_deck, rng);
+            shuffle_sorted(&mut seen.dark_deck, rng);
+        }
+        seen
+    }
+
+    /// Whether positions are valued after the other seats' replies in this game.
+    fn replies(&self, state: &GameState) -> bool {
+        state.n <= self.params.reply
+    }
+
+    /// Play the other seats' decisions in a copy by the greedy profile's rules, up to
+    /// this seat's next decision (or the end).
+    fn reply(&mut self, state: &mut GameState, comps: &Components, seat: usize) {
+        if self.repliers.len() != state.n {
+            self.repliers = (0..state.n)
+                .map(|_| Player::Scripted(Box::new(ScriptedPlayer::new(
+                    Profile::Greedy, Profile::Greedy.params()))))
+                .collect();
+        }
+        let mut streams = vec![self.idle.clone(); state.n];
+        let mut buf = std::mem::take(&mut self.buf);
+        let others = |s: &GameState| s.pending.seat() != Some(seat);
+        play_on(state, comps, &mut self.repliers, &mut streams, &mut buf, others);
+        self.buf = buf;
+    }
+
+    /// Play this seat's follow-up decisions in a copy (seal tile, fountain cards,
+    /// payments) by the greedy profile's rules, up to another seat's decision.
+    fn settle(&mut self, state: &mut GameState, comps: &Components, seat: usize) {
+        while state.pending.seat() == Some(seat)
+            && matches!(
+                state.pending,
+                Pending::Seal { .. } | Pending::Fountain { .. } | Pending::Payment { .. }
+            )
+        {
+            let mut buf = std::mem::take(&mut self.buf);
+            state.options(comps, &mut buf);
+            let view = PlayerView { state, comps, seat };
+            let i = self.cheap.choose(&view, &buf, &mut self.idle);
+            state.apply(comps, buf[i]);
+            self.buf = buf;
+        }
+    }
+
+    /// This seat's follow-ups in a copy, and the other seats' replies when in force.
+    fn follow_up(&mut self, state: &mut GameState, comps: &Components, seat: usize) {
+        self.settle(state, comps, seat);
+        if self.replies(state) {
+            self.reply(state, comps, seat);
+        }
+    }
+
+    /// The value of `state` after this seat's follow-ups.
+    fn after(&mut self, state: &mut GameState, comps: &Components, seat: usize) -> f64 {
+        self.follow_up(state, comps, seat);
+        self.value(state, comps, seat)
+    }
+
+    /// The shortlist of a take (or seal) decision: the indices of the options whose
+    /// (tile, cell) is among the `top_k` best by greedy's placement value, and of the
+    /// first option that stores a tile, each with that value.
+    fn shortlist_builds(
+        &mut self,
+        view: &PlayerView,
+        options: &[Action],
+        out: &mut Vec<(usize, f64)>,
+    ) {
+        out.clear();
+        let builds = options.iter().map(|o| o.build().expect("a take or a seal decision"));
+        let prices = self.scratch.prices(view, &self.greedy);
+        let ev = Evaluator::with_prices(view, &self.greedy, prices);
+        let mut ranked: Vec<(f64, u8, i8, usize)> = Vec::new();
+        let mut store = None;
+        for (i, (tile, cell)) in builds.clone().enumerate() {
+            if cell < 0 {
+                store = store.or(Some((i, self.greedy.store)));
+                continue;
+            }
+            if ranked.iter().any(|r| (r.1, r.2) == (tile, cell)) {
+                continue;
+            }
+            let ttype = &view.comps.tile_types[tile as usize];
+            ranked.push((ev.placement(ttype, cell as usize), tile, cell, i));
+        }
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.3.cmp(&b.3)));
+        ranked.truncate(self.params.top_k);
+        for (i, (tile, cell)) in builds.enumerate() {
+            if cell < 0 {
+                continue;
+            }
+            if let Some(r) = ranked.iter().find(|r| (r.1, r.2) == (tile, cell)) {
+                out.push((i, r.0));
+            }
+        }
+        out.extend(store);
+    }
+
+    /// (value, take) of the best shortlisted take in a copy waiting for this seat's take.
+    fn best_take(&mut self, state: &GameState, comps: &Components, seat: usize) -> (f64, Action) {
+        debug_assert!(matches!(state.pending, Pending::Take { .. }), "a take is pending");
+        // its own list: `after` plays the follow-ups with `buf`
+        let mut takes = std::mem::take(&mut self.takes);
+        state.options(comps, &mut takes);
+        let mut list = Vec::new();
+        let view = PlayerView { state, comps, seat };
+        self.shortlist_builds(&view, &takes, &mut list);
+        let mut best = (f64::NEG_INFINITY, takes[0]);
+        for &(i, _) in &list {
+            let mut copy = state.clone();
+            copy.apply(comps, takes[i]);
+            let v = self.after(&mut copy, comps, seat);
+            if v > best.0 {
+                best = (v, takes[i]);
+            }
+        }
+        self.takes = takes;
+        best
+    }
+
+    /// The greedy profile's worth of a move: its depot's best tile, less the bread move's
+    /// price (as the greedy player's move).
+    fn move_order(&mut self, view: &PlayerView, options: &[Action]) -> Vec<usize> {
+        let prices = self.scratch.prices(view, &self.greedy);
+        let ev = Evaluator::with_prices(view, &self.greedy, prices);
+        let cost = self.greedy.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep;
+        let mut ranked: Vec<(f64, usize)> = options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let Action::Move(m) = *o else { unreachable!("a move offers moves") };
+                let best = depot_value(view, &ev, m.dest as usize);
+                (if m.bread { best - cost } else { best }, i)
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked.truncate(self.params.moves);
+        ranked.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// Every option of a decision tried on a copy of the state as this seat sees it,
+    /// valued after its own follow-up decisions.
+    fn pick_any(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let seen = self.seen(view.state, rng);
+        let all: Vec<usize> = (0..options.len()).collect();
+        self.pick(&all, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+
+    /// The best of `candidates` (indices into the options) by `value`, or with chance
+    /// `explore` a random one; ties keep the first.
+    fn pick(
+        &mut self,
+        candidates: &[usize],
+        rng: &mut Generator,
+        mut value: impl FnMut(&mut Self, usize) -> f64,
+    ) -> usize {
+        if candidates.len() == 1 {
+            return candidates[0];
+        }
+        if self.params.explore > 0.0 {
+            let u = rng.integers(1 << 53) as f64 / (1u64 << 53) as f64;
+            if u < self.params.explore {
+                return candidates[rng.integers(candidates.len() as u64) as usize];
+            }
+        }
+        let mut best = (f64::NEG_INFINITY, candidates[0]);
+        for &i in candidates {
+            let v = value(self, i);
+            if v > best.0 {
+                best = (v, i);
+            }
+        }
+        best.1
+    }
+}
+
+/// A deck's cards sorted, then shuffled from `rng` (Fisher-Yates).
+fn shuffle_sorted<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
+    let mut items = [0u8; N];
+    let n = list.len();
+    items[..n].copy_from_slice(list.as_slice());
+    items[..n].sort_unstable();
+    *list = List::from_slice(&items[..n]);
+    shuffle(list, rng);
+}
+
+impl Strategy for LearnedPlayer {
+    fn name(&self) -> &'static str {
+        "learned"
+    }
+
+    fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
+        match view.state.pending {
+            // R2.5: blind (no tile is dealt yet): the greedy profile's rule
+            Pending::Start { .. } => self.cheap.choose(view, options, rng),
+            Pending::Move { .. } => self.choose_move(view, options, rng),
+            Pending::Take { .. } => self.choose_take(view, options, rng),
+            Pending::Seal { .. } => self.choose_build(view, options, rng),
+            _ => self.pick_any(view, options, rng),
+        }
+    }
+}
+
+/// The decisions the player weighs its own way.
+impl LearnedPlayer {
+    /// Each shortlisted move valued by the best shortlisted take after it; the take is
+    /// kept for the take decision that follows.
+    fn choose_move(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let candidates = self.move_order(view, options);
+        let seen = self.seen(view.state, rng);
+        self.tried.clear();
+        let chosen = self.pick(&candidates, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply(comps, options[i]);
+            let (value, take) = me.best_take(&copy, comps, seat);
+            me.tried.push((i, take));
+            value
+        });
+        let state = view.state;
+        let Action::Move(m) = options[chosen] else { unreachable!("a move offers moves") };
+        self.planned = self.tried.iter().find(|t| t.0 == chosen).map(|&(_, take)| {
+            ((state.phase, state.round, m.dest), take)
+        });
+        chosen
+    }
+
+    /// The take the move was chosen for, or the best shortlisted build.
+    fn choose_take(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        if let (Some((key, take)), Pending::Take { space, .. }) =
+            (self.planned.take(), view.state.pending)
+        {
+            if key == (view.state.phase, view.state.round, space) {
+                if let Some(i) = options.iter().position(|&o| o == take) {
+                    return i;
+                }
+            }
+        }
+        self.choose_build(view, options, rng)
+    }
+
+    /// A take or the artisan's seal tile (R4.5, R6.3): the shortlisted builds, valued.
+    fn choose_build(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let seen = self.seen(view.state, rng);
+        let mut list = Vec::new();
+        self.shortlist_builds(view, options, &mut list);
+        let list: Vec<usize> = list.into_iter().map(|(i, _)| i).collect();
+        self.pick(&list, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+}

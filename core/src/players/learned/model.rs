@@ -1,0 +1,164 @@
+//! The learned player's value function and its weights files: the model, the built-in
+//! weights, and the weights registered in this process (`learned@weights=PATH`).
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::Value;
+
+use crate::components::Components;
+use crate::game::{GameState, PHASES};
+use crate::players::features::{banked, features, Scratch, NAMES, N_FEATURES, TAKES_LEFT};
+
+/// What a weights file says it is.
+pub const FORMAT: &str = "cdsim-learned-weights";
+/// The weights file version this core reads.
+pub const VERSION: u64 = 1;
+/// Weights per (player count, phase): the inputs, then the inputs times takes left.
+pub const INPUTS: usize = 2 * N_FEATURES;
+
+/// The built-in weights (`cdsim train` writes them; `make install` builds them in).
+pub const DEFAULT_WEIGHTS: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/weights/learned-v1.json"));
+
+/// A fitted value function: `weights[players - 2][phase]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    weights: Vec<[Vec<f64>; PHASES]>,
+    /// The component set's digest the weights were trained on.
+    pub components_digest: String,
+}
+
+impl Model {
+    /// A weights file's model; any problem is one line naming it.
+    pub fn from_json(text: &str) -> Result<Model, String> {
+        let data: Value =
+            serde_json::from_str(text).map_err(|e| format!("not a weights file ({e})"))?;
+        let field = |key: &str| {
+            data.get(key)
+                .ok_or_else(|| format!("not a learned weights file (no {key:?})"))
+        };
+        if field("format")?.as_str() != Some(FORMAT) {
+            return Err(format!("not a learned weights file (format is not {FORMAT:?})"));
+        }
+        let version = field("version")?.as_u64();
+        if version != Some(VERSION) {
+            return Err(format!(
+                "weights format version {} (this core reads version {VERSION})",
+                field("version")?
+            ));
+        }
+        let digest = field("components_digest")?
+            .as_str()
+            .ok_or("components_digest is not a string")?
+            .to_string();
+        let names: Option<Vec<&str>> = field("features")?
+            .as_array()
+            .map(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
+            .unwrap_or(None);
+        if names.as_deref() != Some(&NAMES[..]) {
+            return Err("the weights were made for other inputs (their feature names differ \
+                        from this core's): train them again with cdsim train"
+                .into());
+        }
+        let table = field("weights")?;
+        let mut weights = Vec::new();
+        for players in 2..=4 {
+            let key = players.to_string();
+            let phases = table
+                .get(&key)
+                .and_then(Value::as_array)
+                .filter(|p| p.len() == PHASES)
+                .ok_or_else(|| format!("weights[{key:?}] is not a list of {PHASES} phases"))?;
+            let mut per_phase: [Vec<f64>; PHASES] = Default::default();
+            for (phase, row) in phases.iter().enumerate() {
+                let row: Option<Vec<f64>> = row
+                    .as_array()
+                    .filter(|r| r.len() == INPUTS)
+                    .and_then(|r| r.iter().map(Value::as_f64).collect());
+                per_phase[phase] = row.filter(|r| r.iter().all(|w| w.is_finite())).ok_or_else(
+                    || format!("weights[{key:?}][{phase}] is not {INPUTS} finite numbers"),
+                )?;
+            }
+            weights.push(per_phase);
+        }
+        Ok(Model {
+            weights,
+            components_digest: digest,
+        })
+    }
+
+    /// The built-in weights (an error when the file built in does not fit this core's
+    /// inputs: `cdsim train`, then `make install`).
+    pub fn builtin() -> Result<Arc<Model>, String> {
+        static MODEL: OnceLock<Result<Arc<Model>, String>> = OnceLock::new();
+        MODEL
+            .get_or_init(|| {
+                Model::from_json(DEFAULT_WEIGHTS)
+                    .map(Arc::new)
+                    .map_err(|e| format!("the built-in learned weights: {e}"))
+            })
+            .clone()
+    }
+
+    /// Zero weights: a position is worth the VP gained if the game ended there.
+    pub fn banked_only() -> Model {
+        Model {
+            weights: (2..=4).map(|_| std::array::from_fn(|_| vec![0.0; INPUTS])).collect(),
+            components_digest: String::new(),
+        }
+    }
+
+    /// The value of a position to `seat`: VP gained if the game ended now, plus what the
+    /// weights expect it to gain from here.
+    pub fn value(
+        &self,
+        state: &GameState,
+        comps: &Components,
+        seat: usize,
+        scratch: &mut Scratch,
+        inputs: &mut [f64; N_FEATURES],
+    ) -> f64 {
+        let now = banked(state, comps, seat);
+        if state.is_over() {
+            return now;
+        }
+        features(state, comps, seat, scratch, inputs);
+        let w = &self.weights[state.n - 2][state.phase.min(PHASES - 1)];
+        let (flat, late) = w.split_at(N_FEATURES);
+        let t = inputs[TAKES_LEFT];
+        let mut total = 0.0;
+        for i in 0..N_FEATURES {
+            total += inputs[i] * (flat[i] + t * late[i]);
+        }
+        now + total
+    }
+}
+
+/// Models registered in this process (`register`); a player names one by its number.
+fn registry() -> &'static Mutex<Vec<Arc<Model>>> {
+    static MODELS: OnceLock<Mutex<Vec<Arc<Model>>>> = OnceLock::new();
+    MODELS.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Load a weights file's text; returns the number `learned.weights` takes (>= 1; 0 is
+/// the built-in weights). The same text twice is one entry.
+pub fn register(text: &str) -> Result<usize, String> {
+    let model = Model::from_json(text)?;
+    let mut models = registry().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = models.iter().position(|m| **m == model) {
+        return Ok(i + 1);
+    }
+    models.push(Arc::new(model));
+    Ok(models.len())
+}
+
+pub(super) fn registered(id: usize) -> Result<Arc<Model>, String> {
+    if id == 0 {
+        return Model::builtin();
+    }
+    let models = registry().lock().unwrap_or_else(|e| e.into_inner());
+    models
+        .get(id - 1)
+        .cloned()
+        .ok_or_else(|| format!("learned.weights {id} names no weights loaded in this process"))
+}

@@ -1,0 +1,158 @@
+//! Training (`cdsim train`): the positions the learned player compares at a decision,
+//! and their values by playouts to the end.
+
+use std::sync::Arc;
+
+use crate::components::Components;
+use crate::game::{GameState, Options, Pending};
+use crate::players::features::{banked, features, Scratch, N_FEATURES};
+use crate::players::{play_on, PlayerView};
+use crate::rng::{Generator, SeedSequence};
+
+use super::{shuffle_sorted, LearnedParams, LearnedPlayer, Model};
+
+/// The rows `State.learned_playouts` gives `cdsim train`: per position the learned player
+/// compares at the pending decision, the deciding seat's inputs, the VP it has gained if
+/// the game ended there, the phase and the VP it gains on average by playouts
+/// (`playout_gains`); then the other seats' mean inputs, VP gained so far and at the end.
+/// A position where the game is over is left out (its end is its banked VP). `rng` (a
+/// copy of the seat's stream) draws the copies' fountain decks.
+pub fn playout_rows(
+    state: &GameState,
+    comps: &Components,
+    rng: &mut Generator,
+    playouts: u32,
+    seed: u64,
+    rollout: &str,
+) -> Result<Vec<Vec<f64>>, String> {
+    let Some(seat) = state.pending.seat() else {
+        return Ok(Vec::new());
+    };
+    // the one-ply player the weights are fitted for (no replies: `cdsim train`)
+    let params = LearnedParams { reply: 0, ..Default::default() };
+    let mut player = LearnedPlayer::with_model(params, Arc::new(Model::banked_only()));
+    let mut positions = player.candidates(state, comps, rng);
+    positions.retain(|p| !p.is_over());
+    let gains = playout_gains(&positions, comps, seat, playouts, seed, rollout)?;
+    let mut scratch = Scratch::default();
+    Ok(positions.iter().zip(gains).map(|(p, gains)| row(p, comps, seat, gains, &mut scratch))
+        .collect())
+}
+
+/// One row of `playout_rows`.
+fn row(p: &GameState, comps: &Components, seat: usize, [gain, others]: [f64; 2],
+       scratch: &mut Scratch) -> Vec<f64> {
+    let mut out = [0.0; N_FEATURES];
+    features(p, comps, seat, scratch, &mut out);
+    let mut row = out.to_vec();
+    row.extend([banked(p, comps, seat), p.phase as f64, gain]);
+    let mut mean = [0.0; N_FEATURES];
+    let mut banked_others = 0.0;
+    let k = (p.n - 1) as f64;
+    for s in (0..p.n).filter(|&s| s != seat) {
+        features(p, comps, s, scratch, &mut out);
+        for (m, x) in mean.iter_mut().zip(out) {
+            *m += x / k;
+        }
+        banked_others += banked(p, comps, s) / k;
+    }
+    row.extend(mean);
+    row.extend([banked_others, others]);
+    row
+}
+
+/// Training: the positions the player compares at a decision, each valued by playouts.
+impl LearnedPlayer {
+    /// The positions this player would value at the pending decision of `state` (after
+    /// the seat's follow-ups and, with `reply` in force, the other seats' replies; a move
+    /// through each shortlisted take): what `cdsim train` values by playouts. Empty when
+    /// the decision is not valued (the blind start).
+    pub fn candidates(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
+        -> Vec<GameState> {
+        let mut out = Vec::new();
+        let Some(seat) = state.pending.seat() else {
+            return out;
+        };
+        let seen = self.seen(state, rng);
+        let mut options = Options::new();
+        seen.options(comps, &mut options);
+        let view = PlayerView { state: &seen, comps, seat };
+        let mut list = Vec::new();
+        match seen.pending {
+            Pending::Move { .. } => {
+                let mut takes = Options::new();
+                for i in self.move_order(&view, &options) {
+                    let mut moved = seen.clone();
+                    moved.apply(comps, options[i]);
+                    if !matches!(moved.pending, Pending::Take { .. }) {
+                        continue;
+                    }
+                    moved.options(comps, &mut takes);
+                    let view = PlayerView { state: &moved, comps, seat };
+                    self.shortlist_builds(&view, &takes, &mut list);
+                    for &(k, _) in &list {
+                        let mut copy = moved.clone();
+                        copy.apply(comps, takes[k]);
+                        self.follow_up(&mut copy, comps, seat);
+                        out.push(copy);
+                    }
+                }
+                return out;
+            }
+            Pending::Take { .. } | Pending::Seal { .. } => {
+                self.shortlist_builds(&view, &options, &mut list)
+            }
+            Pending::Start { .. } | Pending::Over => {}
+            _ => list.extend((0..options.len()).map(|i| (i, 0.0))),
+        }
+        for (i, _) in list {
+            let mut copy = seen.clone();
+            copy.apply(comps, options[i]);
+            self.follow_up(&mut copy, comps, seat);
+            out.push(copy);
+        }
+        out
+    }
+}
+
+/// The VP `seat` gains, and the other seats gain (their mean), on average when every seat
+/// plays `rollout` (a built-in name) from each position to the end, over `playouts`
+/// orders of the decks as the seat may know them (the same orders for every position:
+/// their differences are the positions'). Starting VP are set to 0 in the copies (R2.7).
+pub fn playout_gains(
+    positions: &[GameState],
+    comps: &Components,
+    seat: usize,
+    playouts: u32,
+    seed: u64,
+    rollout: &str,
+) -> Result<Vec<[f64; 2]>, String> {
+    let mut totals = vec![[0.0; 2]; positions.len()];
+    let Some(first) = positions.first() else {
+        return Ok(totals);
+    };
+    let n = first.n;
+    let mut lineup = crate::players::make_lineup(&[rollout], n)?;
+    let idle = Generator::new(&SeedSequence::new(0, &[]));
+    let mut buf = Options::new();
+    for j in 0..playouts {
+        let order = Generator::new(&SeedSequence::new(u128::from(seed), &[u64::from(j)]));
+        for (total, position) in totals.iter_mut().zip(positions) {
+            let mut copy = position.clone();
+            let mut rng = order.clone();
+            shuffle_sorted(&mut copy.light_deck, &mut rng);
+            shuffle_sorted(&mut copy.dark_deck, &mut rng);
+            shuffle_sorted(&mut copy.fountain_deck, &mut rng);
+            for p in copy.players.iter_mut() {
+                p.start_vp = 0;
+            }
+            let mut streams = vec![idle.clone(); n];
+            play_on(&mut copy, comps, &mut lineup, &mut streams, &mut buf, |_| true);
+            total[0] += banked(&copy, comps, seat);
+            let others: f64 = (0..n).filter(|&s| s != seat).map(|s| banked(&copy, comps, s)).sum();
+            total[1] += others / (n - 1) as f64;
+        }
+    }
+    let k = f64::from(playouts.max(1));
+    Ok(totals.into_iter().map(|[a, b]| [a / k, b / k]).collect())
+}
