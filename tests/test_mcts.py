@@ -36,7 +36,7 @@ def test_starting_vp_never_change_a_decision(player: str, params: str | None) ->
     """The same seeds under two very different starting-VP vectors: the same rows but for
     the VP that include the start, and the ranks. Three players, so that the best other
     seat, whose gain the search subtracts, can change with the starting VP. The learned
-    player (core/src/players/learned.rs) values VP gained too, and so does mcts's learned
+    player (core/src/players/learned/) values VP gained too, and so does mcts's learned
     value at its leaves (mcts.leaf)."""
     core_or_skip()
     rows = {}
