@@ -171,20 +171,23 @@ def report(
     VP over the game, convergence, starting-VP analysis, charts (HTML + Markdown).
 
     Example: cdsim report runs/mix4 (then open runs/mix4/report.html)."""
-    from reports.report import write
+    from reports.report import write, write_judged
 
-    page = write(run, out_folder(out), tolerance)
     if as_json:
-        print(json.dumps(_report_json(run, page)))
+        page, judged = write_judged(run, out_folder(out), tolerance)
+        print(json.dumps(_report_json(run, page, judged)))
         return
+    page = write(run, out_folder(out), tolerance)
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')} and {page.parent / 'charts'}/")
 
 
-def _report_json(run: Path, page: Path) -> dict[str, Any]:
+def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
     """``cdsim report --json``: the run, each seat's and each strategy's win share with its
-    95% interval, the test of equal seat shares, and the files written. Seats are numbered
-    from 1, as in the report."""
+    95% interval, the test of equal seat shares, the starting-VP balance (``cdsim balance
+    --json``'s object, or why there is none) and the files written. Seats are numbered from 1,
+    as in the report."""
     from cdsim.batch.read import open_run, seat_arrays
+    from reports import balance as bal
     from reports import tables
 
     opened = open_run(run)
@@ -207,6 +210,8 @@ def _report_json(run: Path, page: Path) -> dict[str, Any]:
                                                   "p_value": float(sb.test.p_value)},
             "tied_games": int(sb.tied_games), "tiebreak_games": int(sb.tiebreak_games),
             "strategies": strategies,
+            "balance": ({"not_analysed": judged} if isinstance(judged, str) else
+                        bal.as_json(judged)),
             "files": {"html": str(page), "markdown": str(page.with_suffix(".md")),
                       "charts": str(page.parent / "charts")}}
 
@@ -249,9 +254,9 @@ def balance(
         raise CdsimError("a run folder is given twice: its games would count twice")
     opened = [open_run(run) for run in runs]
     result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius)
-    shifts, share, low, high = result.curves
+    shifts, share, low, high = result.balance.curves
     target = (folder or runs[0]) / "balance_shift.png"
-    save(target, charts.shift_chart(shifts, share, low, high, result.current.vector))
+    save(target, charts.shift_chart(shifts, share, low, high, result.balance.current.vector))
     for warning in result.warnings:
         print(f"cdsim: warning: {warning}", file=sys.stderr)
     if as_json:
