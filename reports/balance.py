@@ -9,6 +9,7 @@ games, and renders the result as text, tables and JSON. Seats are counted from 1
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +19,11 @@ import numpy as np
 
 from cdsim.analysis.balance import Balance, Shares, assess, check_tolerance, fair_games, words
 from cdsim.analysis.candidates import CellGames
-from cdsim.batch.read import Run, SeatArrays
+from cdsim.batch.folder import CELLS
+from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
 
-__all__ = ["BalanceResult", "analyse", "as_json", "check_score_blind", "check_tolerance",
+__all__ = ["BalanceResult", "analyse", "analyse_cell", "as_json", "check_score_blind", "check_tolerance",
            "comparison_table", "explain", "format_text", "gap_text", "pool", "words"]
 
 
@@ -172,6 +174,67 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm)
 
 
+CELL_RUN = re.compile(r"\+s(\d+)(?:\.[^/]*)?$")  # KEY+sSTAGE or KEY+sSTAGE.LINEUP
+
+
+def cell_stages(cell: Path) -> list[list[Path]]:
+    """The run folders of a study cell named ``STUDY/KEY`` (e.g. ``studies/x/2p.scripted``):
+    ``STUDY/cells/KEY+sK`` or ``KEY+sK.LINEUP`` (one per line-up), grouped by stage K in
+    order. Read-only: the study's own layout (``cdsim.study.cells.run_folder``)."""
+    study, key = cell.parent, cell.name
+    folder = study / CELLS
+    if not folder.is_dir():
+        raise CdsimError(f"--cell {cell}: {folder} is not a folder (name a study folder, then "
+                         "the cell, e.g. studies/x/2p.scripted)")
+    stages: dict[int, list[Path]] = {}
+    for run in sorted(folder.iterdir()):
+        if run.name.startswith(f"{key}+s") and (m := CELL_RUN.fullmatch(run.name[len(key):])):
+            stages.setdefault(int(m.group(1)), []).append(run)
+    if not stages:
+        raise CdsimError(f"--cell {cell}: no run folders {folder / key}+s* (the cells are the "
+                         f"folder names in {folder} before '+s')")
+    if sorted(stages) != list(range(len(stages))):
+        raise CdsimError(f"--cell {cell}: stages {sorted(stages)} are not 0, 1, 2, ... in a row")
+    return [stages[k] for k in range(len(stages))]
+
+
+def stage_arrays(runs: Sequence[Run], arrays: Sequence[SeatArrays]) -> CellGames:
+    """One stage of a cell: its line-ups played the same deals (one seed), so a deal group
+    is that deal in every line-up and rotation (setup ids shared)."""
+    seeds = {int(r.manifest["seed"]) for r in runs}
+    if len(seeds) != 1:
+        raise CdsimError(f"{runs[0].path.parent}: the line-ups of one stage have different "
+                         f"seeds {sorted(seeds)}; not one stage of a study cell")
+    return CellGames(np.concatenate([a.base for a in arrays]),
+                     np.concatenate([a.tiebreak_order for a in arrays]),
+                     np.concatenate([a.setup for a in arrays]))
+
+
+def analyse_cell(cell: Path, tolerance: float = 0.02, radius: int = 6) -> BalanceResult:
+    """The balance of a study cell: every line-up of every stage, judged by the study's
+    procedure with the cell's stages as its stages."""
+    check_tolerance(tolerance)
+    stages, runs, warnings = [], [], []
+    rule: tuple[int, ...] | None = None
+    for paths in cell_stages(cell):
+        opened = [open_run(p) for p in paths]
+        arrays = [seat_arrays(r) for r in opened]
+        for r, a in zip(opened, arrays, strict=True):
+            check_score_blind(r)
+            if not r.complete:
+                warnings.append(f"{r.path}: partial run, {r.games:,} of {r.planned:,} games "
+                                "finished (the study has not finished this stage)")
+            rule = rule or tuple(int(x) for x in a.start_vp[0])
+            if (a.start_vp != np.asarray(rule)).any():
+                raise CdsimError(f"{r.path}: other starting VP than {rule}; not one cell")
+        stages.append(stage_arrays(opened, arrays))
+        runs += opened
+    assert rule is not None
+    per_deal = runs[0].players if runs[0].rotated else 1
+    result = assess(stages, rule, tolerance, radius, per_deal)
+    return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings))
+
+
 def _pp(x: float) -> str:
     return f"{100 * x:.1f} pp"
 
@@ -203,9 +266,11 @@ def explain(result: BalanceResult) -> str:
     would confirm the most equal one."""
     b = result.balance
     v = b.verdict
+    what = ("this run as one stage" if b.stages == 1 else
+            f"the cell's {b.stages} stages, as the study judges them")
     text = (f"Re-ranked {b.games:,} logged games exactly (no player reads VP totals) over the "
             f"vectors within ±{b.radius} VP of {_vec(b.current.vector)}, judged by the study's "
-            f"procedure on this run as one stage. ")
+            f"procedure on {what}. ")
     if v.decision == "confirmed":
         text += (f"**{_vec(v.vector)}: confirmed fair** within ±{_pp(b.tolerance)} "
                  f"({gap_text(b.best)}); the procedure confirms an unfair vector in at most "
@@ -216,8 +281,8 @@ def explain(result: BalanceResult) -> str:
                  f"of cells); the most equal is {_vec(v.vector)} ({gap_text(b.best)}). ")
     else:
         why = ("with 3 or 4 players the vectors to test are chosen on these games, so only "
-               "fresh games can confirm one" if b.players > 2 and b.radius > 0 else
-               "these games do not show it within the tolerance")
+               "fresh games can confirm one" if b.players > 2 and b.radius > 0 and b.stages == 1
+               else "these games do not show it within the tolerance")
         text += (f"**{_vec(v.vector)}: most equal so far (not confirmed)**, {gap_text(b.best)}; "
                  f"{why}. ")
     if b.current.vector != v.vector:

@@ -68,6 +68,7 @@ class Balance:
     offsets: tuple[offsets.FairOffset, ...]
     curves: tuple[tuple[int, ...], FloatArray, FloatArray, FloatArray]
     confirm_games: int | None
+    stages: int = 1
 
     @property
     def confirmed(self) -> bool:
@@ -124,33 +125,37 @@ def per_game_deff(games: CellGames, vector: Sequence[int]) -> float:
     return float(ratio.max()) if np.isfinite(ratio).all() and ratio.max() > 0 else 1.0
 
 
-def assess(games: CellGames, rulebook: Sequence[int], tolerance: float = 0.02,
-           radius: int = 6, games_per_group: float = 1.0) -> Balance:
-    """The one-stage verdict on ``games`` around ``rulebook`` (the run's starting VP) and what
-    a report shows with it (see the module docstring). ``games_per_group``: games per deal
-    in a fresh run of this set-up (the players with seat rotation, else 1)."""
+def assess(games: CellGames | Sequence[CellGames], rulebook: Sequence[int],
+           tolerance: float = 0.02, radius: int = 6, games_per_group: float = 1.0) -> Balance:
+    """The verdict on ``games`` around ``rulebook`` (the run's starting VP) and what a report
+    shows with it (see the module docstring). ``games``: one run's games (one stage), or a
+    study cell's stages in order, each stage's deal groups apart from the others'.
+    ``games_per_group``: games per deal in a fresh run of this set-up (for
+    ``confirm_games``)."""
     check_tolerance(tolerance)
-    if games.groups < 2:
-        raise CdsimError(f"a balance needs games of two deals at least, got {games.groups}")
+    stages = [games] if isinstance(games, CellGames) else list(games)
+    every = CellGames.concat(*stages)
+    if every.groups < 2:
+        raise CdsimError(f"a balance needs games of two deals at least, got {every.groups}")
     rule = tuple(int(x) for x in rulebook)
-    verdict = anytime.decide_games([games], rule, radius, tolerance, ALPHA)
-    groups = anytime.design_groups(games.players, tolerance, ALPHA, games.games / games.groups)
-    current = shares(games, rule, groups)
-    best = shares(games, verdict.vector, groups)
+    verdict = anytime.decide_games(stages, rule, radius, tolerance, ALPHA)
+    groups = anytime.design_groups(every.players, tolerance, ALPHA, every.games / every.groups)
+    current = shares(every, rule, groups)
+    best = shares(every, verdict.vector, groups)
     try:
-        fair = tuple(offsets.fair_offsets(games, rule, around=verdict.vector, radius=radius))
+        fair = tuple(offsets.fair_offsets(every, rule, around=verdict.vector, radius=radius))
     except CdsimError:
         fair = ()
     needed = None
     if verdict.decision != "confirmed":
-        design = anytime.design_groups(games.players, tolerance, ALPHA, games_per_group)
-        needed = confirmation_games(games.players, best.largest_gap, tolerance,
+        design = anytime.design_groups(every.players, tolerance, ALPHA, games_per_group)
+        needed = confirmation_games(every.players, best.largest_gap, tolerance,
                                     ALPHA * anytime.CONFIRM_SHARE, design * games_per_group,
-                                    POWER, per_game_deff(games, verdict.vector))
+                                    POWER, per_game_deff(every, verdict.vector))
         if needed is not None:
             needed = -(-needed // int(games_per_group)) * int(games_per_group)
-    return Balance(games.players, games.games, tolerance, radius, verdict, current, best, fair,
-                   shift_curves(games, rule), needed)
+    return Balance(every.players, every.games, tolerance, radius, verdict, current, best, fair,
+                   shift_curves(every, rule), needed, len(stages))
 
 
 def words(result: Balance) -> str:

@@ -218,28 +218,35 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
 
 @app.command()
 def balance(
-    runs: Annotated[list[Path], typer.Argument(
+    runs: Annotated[list[Path] | None, typer.Argument(
         help="Run folder(s) made by `cdsim simulate`; several of the same setup (different "
-             "seeds) are pooled.", show_default=False)],
+             "seeds) are pooled.", show_default=False)] = None,
+    cell: Annotated[Path | None, typer.Option(
+        help="A study cell instead of runs: STUDY/KEY, e.g. studies/x/2p.scripted (every "
+             "line-up of every stage, judged as the study judges the cell).",
+        show_default=False)] = None,
     tolerance: ToleranceOpt = 0.02,
     radius: Annotated[int, typer.Option(
         help="Search each seat's starting VP within current ± this many VP.")] = 6,
     out: Annotated[str | None, typer.Option(
-        help="Folder for the chart balance_shift.png (default: the first run folder).")] = None,
+        help="Folder for the chart balance_shift.png (default: the first run folder, or the "
+             "study folder for --cell).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")]
         = False,
 ) -> None:
-    """Re-rank the logged games under other starting-VP vectors (exact: no built-in strategy
-    reads VP totals) and find the vector that makes the seats' win shares most equal; print
-    the commands that confirm it on fresh games (they run as printed).
+    """Which starting VP make the seats fair, from games already played: the study's
+    procedure on one run (one stage). Re-ranks the logged games under every vector within
+    --radius (exact: no built-in player reads VP totals), names the most equal one and says
+    whether it is confirmed fair within --tolerance (2 players can be; with 3 or 4 the
+    vector is chosen on these games, so only fresh games confirm it: the commands printed
+    play them), with each seat's fair offset.
 
     Several run folders of the same setup (players, line-up, starting VP, seat rotation,
     components; different seeds) are pooled, each run's deals kept apart; a small or
     partial run is warned about.
 
-    Example: cdsim balance runs/mix4 runs/mix4-seed2 --tolerance 0.02. "Within tolerance"
-    means shown by an equivalence test (every pair of seats), not merely "no significant
-    difference"."""
+    Example: cdsim balance runs/mix4 runs/mix4-seed2 --tolerance 0.02, or
+    cdsim balance --cell studies/start-vp/2p.scripted."""
     import sys
 
     from cdsim.batch.read import open_run, seat_arrays
@@ -250,19 +257,28 @@ def balance(
     folder = out_folder(out)
     if not 0 <= radius <= 10:
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
-    if len(set(runs)) != len(runs):
-        raise CdsimError("a run folder is given twice: its games would count twice")
-    opened = [open_run(run) for run in runs]
-    result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius)
+    if (cell is None) == (not runs):
+        raise CdsimError("name run folders or --cell STUDY/KEY, not both and not neither")
+    if cell is not None:
+        result = bal.analyse_cell(cell, tolerance, radius)
+        target = (folder or cell.parent) / f"balance_shift-{cell.name}.png"
+        where = f"cell {cell.name} of {cell.parent} ({len(result.runs)} run folders)"
+    else:
+        assert runs is not None
+        if len(set(runs)) != len(runs):
+            raise CdsimError("a run folder is given twice: its games would count twice")
+        opened = [open_run(run) for run in runs]
+        result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius)
+        target = (folder or runs[0]) / "balance_shift.png"
+        where = (str(runs[0]) if len(runs) == 1 else
+                 f"{len(runs)} runs pooled ({', '.join(map(str, runs))})")
     shifts, share, low, high = result.balance.curves
-    target = (folder or runs[0]) / "balance_shift.png"
     save(target, charts.shift_chart(shifts, share, low, high, result.balance.current.vector))
     for warning in result.warnings:
         print(f"cdsim: warning: {warning}", file=sys.stderr)
     if as_json:
-        print(json.dumps(bal.as_json(result) | {"run": str(runs[0]), "chart": str(target)}))
+        print(json.dumps(bal.as_json(result) | {"run": result.runs[0], "chart": str(target)}))
         return
-    where = str(runs[0]) if len(runs) == 1 else f"{len(runs)} runs pooled ({', '.join(map(str, runs))})"
     print(f"{where}: {result.games} games, {result.players} players")
     print(bal.format_text(result))
     print(f"chart: {target}")
