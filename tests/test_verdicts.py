@@ -11,8 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import stats as sps
 
+from cdsim.analysis.anytime import design_groups
+from cdsim.analysis.predict import confirmation_games
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import run_chunks
@@ -61,9 +62,11 @@ def test_power_answers_the_equivalence_question(monkeypatch: pytest.MonkeyPatch,
                           "--json"], monkeypatch, capsys)
     assert code == 0, err
     data = json.loads(out)
-    closed = ((sps.norm.ppf(0.95) + sps.norm.ppf(0.9)) / 0.02) ** 2  # 2 Phi(z - tol sqrt n) = .2
-    assert data["games_equivalence"] == pytest.approx(closed, rel=1e-3)
-    assert data["study_budget"] > 2 * data["games_equivalence"]  # stricter level per stage
+    # the anytime test of one vector at alpha's confirmation share (2.5%), boundary tightest
+    # where the study's cells put it
+    design = design_groups(2, 0.02, 0.05, 1.0)
+    assert data["games_equivalence"] == confirmation_games(2, 0.0, 0.02, 0.025, design)
+    assert data["games_study"] > data["games_equivalence"]  # the two ends: 1.25% each
     assert {"games_chi2", "games_pair", "games_ci"} <= set(data)
     code, out, _ = cli(["power", "--players", "4", "--gap", "0.01"], monkeypatch, capsys)
     assert code == 0 and "Equivalence: a vector whose seats truly lie 1.0 pp apart" in out

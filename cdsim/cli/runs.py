@@ -307,7 +307,8 @@ def power(
     games show a starting-VP vector fair within ±tolerance when its true gap is --gap.
 
     Example: cdsim power --players 3 --effect 0.02 --tolerance 0.02 --gap 0.005."""
-    from cdsim.analysis.sequential import CONFIRM_SHARE, equivalence_games
+    from cdsim.analysis.anytime import CONFIRM_SHARE, FIRST_CHOICE, design_groups
+    from cdsim.analysis.predict import confirmation_games
     from cdsim.analysis.stats import power_analysis
 
     if players not in (2, 3, 4):
@@ -330,18 +331,20 @@ def power(
         pw = power_analysis(players, effect, alpha, power)
     except ValueError as exc:
         raise CdsimError(str(exc)) from None
-    one = equivalence_games(players, gap, tolerance, alpha, power, design_effect)
-    # a study cell's confirming stage tests at most 3 vectors with its share of alpha, half
-    # of it against a wrong confirmation, and holds about half the cell's games
-    staged = equivalence_games(players, gap, tolerance, alpha * CONFIRM_SHARE * 0.56 / 3, power,
-                               design_effect)
-    budget = None if staged is None else 2 * staged
+    # the anytime test (docs/statistics.md): a run of one vector (`cdsim balance --radius 0`)
+    # at alpha's confirmation share; a study cell's test at its first choice's share (3-4
+    # players, on the games after stage 0) or at half of it for the two ends (2 players)
+    design = design_groups(players, tolerance, alpha, 1.0)
+    alpha_c = alpha * CONFIRM_SHARE
+    one = confirmation_games(players, gap, tolerance, alpha_c, design, power, design_effect)
+    level = alpha_c / 2 if players == 2 else FIRST_CHOICE * alpha_c
+    study = confirmation_games(players, gap, tolerance, level, design, power, design_effect)
     if as_json:
         print(json.dumps({
             "players": players, "effect": effect, "alpha": alpha, "power": power,
             "games_chi2": pw.games_chi2, "games_pair": pw.games_pair, "games_ci": pw.games_ci,
             "tolerance": tolerance, "gap": gap, "design_effect": design_effect,
-            "games_equivalence": one, "study_budget": budget}))
+            "games_equivalence": one, "games_study": study}))
         return
     print(f"{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
           f"above the fair {1 / players:.1%}, one {100 * effect / 2:.1f} pp below), {power:.0%} power "
@@ -351,10 +354,10 @@ def power(
     print(f"  {pw.games_ci:>8} games  for every seat's 95% interval to be ±{100 * effect / 2:.1f} pp "
           "or narrower")
     print("With --rotate-seats, multiply by the run's design effect (the report prints it).")
-    print(f"Equivalence: a vector whose seats truly lie {100 * gap:.1f} pp apart, shown within "
-          f"±{100 * tolerance:.1f} pp (two one-sided tests on every seat pair, {power:.0%} chance"
+    print(f"Equivalence: a vector whose seats truly lie {100 * gap:.1f} pp apart, confirmed "
+          f"within ±{100 * tolerance:.1f} pp by the anytime test ({power:.0%} chance"
           + (f", design effect {design_effect:g}" if design_effect > 1 else "") + "):")
-    print(f"  {one:>8} fresh games  for one confirming run at the {alpha:g} level "
-          "(`cdsim balance` prints that run)")
-    print(f"  {budget:>8} games  as a study cell's budget (`games`): its last stage confirms on "
-          "about half, at a stricter level")
+    print(f"  {one:>8} fresh games  for one run of that vector, read by `cdsim balance RUN "
+          "--radius 0` (what `cdsim balance` prints)")
+    print(f"  {study:>8} games  tested in a study cell (with 3 or 4 players: after its first "
+          "stage, which chooses the vector)")
