@@ -17,6 +17,9 @@ What one stage can decide (``anytime``'s rule, unchanged):
   games that did not choose it.
 - Any count: **no fair vector** (every candidate shown unfair) needs no choice, so one run
   can say it.
+
+A study cell's games (``cdsim balance --cell``) are passed as its stages, so the verdict is
+the one the study's procedure gives on them.
 """
 
 from __future__ import annotations
