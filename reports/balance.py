@@ -255,7 +255,7 @@ def _offsets(result: Balance) -> str:
         return ""
     parts = [f"seat {s + 2} {o.offset:+.1f} VP" + (f" ({o.low:+.1f} to {o.high:+.1f})"
                                                     if np.isfinite([o.low, o.high]).all() else
-                                                    " (no interval: too few deals)")
+                                                    " (no interval from these games)")
              if np.isfinite(o.offset) else f"seat {s + 2} beyond ±{result.radius} VP"
              for s, o in enumerate(result.offsets)]
     return "Fair offset over seat 1 (95% interval): " + ", ".join(parts) + "."
