@@ -1,198 +1,72 @@
-"""Counterfactual starting VP: re-rank logged games under another start-VP vector.
+"""`cdsim balance` and a report's starting-VP section: the runs to judge, and the words.
 
-Exact only when no strategy reads VP totals (``reads_scores = False``, true of
-every built-in): then the starting VP changes nothing during play, and a game's
-final VP under vector v is ``final_vp - start_vp + v[seat]``; the winner is the
-highest total, ties broken by R10.6 (scroll disc furthest behind, then lower in
-the stack), both logged per seat. A strategy that reads scores might have
-played differently, so the analysis refuses such runs.
+The judging is ``cdsim.analysis.balance`` (the study's procedure on one run, a one-stage
+cell); this module opens and pools the runs, refuses runs whose players read VP totals
+(re-ranking is exact only when the starting VP change no decision: the manifest records
+``reads_scores`` when the run is played), builds the commands that confirm a vector on fresh
+games, and renders the result as text, tables and JSON. Seats are counted from 1.
 """
 
 from __future__ import annotations
 
-import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from cdsim.analysis import sequential as seq
-from cdsim.analysis.stats import (
-    Equivalence,
-    FloatArray,
-    equivalence,
-    seat_design_effect,
-    vec,
-    wilson,
-)
-from cdsim.batch.read import Run, SeatArrays
+from cdsim.analysis.balance import Balance, Shares, assess, check_tolerance, fair_games, words
+from cdsim.analysis.candidates import CellGames
+from cdsim.batch.folder import CELLS
+from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
-from cdsim.players.registry import make_strategy
 
-SHIFTS = tuple(range(-4, 5))
-
-
-def check_tolerance(tolerance: float) -> None:
-    if not 0 < tolerance < 1:
-        raise CdsimError(f"--tolerance must be a share between 0 and 1 (e.g. 0.02), got {tolerance}")
+__all__ = ["BalanceResult", "analyse", "analyse_cell", "as_json", "check_score_blind", "check_tolerance",
+           "comparison_table", "explain", "format_text", "gap_text", "pool", "words"]
 
 
 def check_score_blind(run: Run) -> None:
-    """Refuse a run whose line-up includes a strategy that reads VP totals."""
-
-    config = run.config
-    names = {*config.get("strategies", ()), *config.get("strategy_pool", ())}
-    for name in sorted(names):
-        try:
-            strategy = make_strategy(name)
-        except CdsimError as exc:
-            raise CdsimError(f"cannot check strategy {name!r} of {run.path}: {exc}") from None
-        if getattr(strategy, "reads_scores", True):
+    """Refuse a run whose line-up includes a player that reads VP totals (as its manifest
+    recorded at play time)."""
+    for name, reads in sorted(run.reads_scores.items()):
+        if reads:
             raise CdsimError(f"strategy {name!r} reads VP totals (reads_scores = True): its play may "
                              "depend on the starting VP, so re-ranking would not be exact; "
                              "re-simulate with --start-vp instead")
 
 
-def winners(arrays: SeatArrays, vector: tuple[int, ...] | NDArray[np.int64]) -> NDArray[np.int64]:
-    """The winning seat of every game if the starting VP had been ``vector``."""
-    v = np.asarray(vector, dtype=np.int64)
-    n = arrays.players
-    total = arrays.base + v[None, :]
-    key = total * n + (n - 1 - arrays.tiebreak_order)  # ties: R10.6 order decides
-    return np.asarray(np.argmax(key, axis=1), dtype=np.int64)
-
-
-def win_counts(arrays: SeatArrays, vector: tuple[int, ...] | NDArray[np.int64]) -> NDArray[np.int64]:
-    return np.bincount(winners(arrays, vector), minlength=arrays.players)
-
-
-@dataclass(frozen=True)
-class VectorResult:
-    vector: tuple[int, ...]
-    wins: NDArray[np.int64]
-    games: int
-    deff: float
-    low: FloatArray
-    high: FloatArray
-    test: Equivalence
-
-    @property
-    def shares(self) -> FloatArray:
-        return np.asarray(self.wins / self.games, dtype=float)
-
-
-def evaluate(arrays: SeatArrays, vector: tuple[int, ...], tolerance: float,
-             rotated: bool) -> VectorResult:
-    w = winners(arrays, vector)
-    n = arrays.players
-    wins = np.bincount(w, minlength=n)
-    games = len(w)
-    deff = seat_design_effect(w, arrays.setup, n) if rotated else 1.0  # one deal: correlated
-    low, high = wilson(wins / games, games / deff)
-    return VectorResult(tuple(int(x) for x in vector), wins, games, deff, low, high,
-                        equivalence(wins, games, tolerance, deff))
-
-
-def candidates(current: tuple[int, ...] | NDArray[np.int64], radius: int) -> NDArray[np.int64]:
-    """Every vector within ±radius of ``current`` per seat, seat 1 kept (only differences
-    matter), in lexicographic order: shape (vectors, seats)."""
-    base = np.asarray(current, dtype=np.int64)
-    steps = range(-radius, radius + 1)
-    offsets = np.array(list(itertools.product(steps, repeat=len(base) - 1)), dtype=np.int64)
-    offsets = offsets.reshape(-1, len(base) - 1)
-    return base[None, :] + np.hstack([np.zeros((len(offsets), 1), dtype=np.int64), offsets])
-
-
-def grid_counts(arrays: SeatArrays, vectors: NDArray[np.int64],
-                weights: NDArray[np.floating] | NDArray[np.integer] | None = None) -> NDArray[np.int64]:
-    """Each seat's wins under each of ``vectors`` (V, seats), as ``win_counts`` one by one:
-    shape (V, seats). With ``weights`` (games, B), e.g. bootstrap multiplicities of each
-    game, the weighted counts of every column: shape (V, B, seats)."""
-    n = arrays.players
-    games = len(arrays.base)
-    tie = n - 1 - arrays.tiebreak_order  # as in winners(): ties go by R10.6
-    w = None if weights is None else np.asarray(weights, dtype=np.float32)
-    if w is not None and float(w.sum(axis=0).max(initial=0)) >= 2**24:
-        raise ValueError("weights too large to count exactly in float32")
-    base = (arrays.base * n + tie).astype(np.int32)  # (total VP) * n + tie order, shifted
-    shift = (np.asarray(vectors, dtype=np.int64) * n).astype(np.int32)
-    block = max(1, 1_000_000 // max(1, games * n))
-    out = []
-    for i in range(0, len(vectors), block):
-        v = shift[i:i + block]
-        win = np.argmax(base[None, :, :] + v[:, None, :], axis=2)
-        if w is None:
-            rows = np.arange(len(v))[:, None] * n
-            out.append(np.bincount((rows + win).ravel(), minlength=len(v) * n).reshape(-1, n))
-        else:  # (Vb, G) @ (G, B) per seat; sums of small integers: exact in float32
-            out.append(np.rint(np.stack([(win == s).astype(np.float32) @ w for s in range(n)],
-                                        axis=-1)).astype(np.int64))
-    return np.concatenate(out).astype(np.int64)
-
-
-def best_index(counts: NDArray[np.int64], vectors: NDArray[np.int64],
-               current: tuple[int, ...] | NDArray[np.int64]) -> NDArray[np.int64]:
-    """Index of the most equal vector: counts (V, seats) -> a scalar array; (V, B, seats) ->
-    one index per column B.
-
-    Objective: the smallest gap between the most and the least winning seat; ties go to the
-    smallest sum of squared deviations from equal shares, then to the vector nearest the
-    current one (sum of |differences|), then to the first in lexicographic order."""
-    c = counts if counts.ndim == 3 else counts[:, None, :]
-    n = c.shape[-1]
-    total = c.sum(axis=-1)
-    keys = (c.max(axis=-1) - c.min(axis=-1),  # spread
-            ((n * c - total[..., None]) ** 2).sum(axis=-1),  # n^2 x squared deviations: exact
-            np.broadcast_to(np.abs(vectors - np.asarray(current)).sum(axis=1)[:, None],
-                            total.shape))
-    ok = np.ones(total.shape, dtype=bool)
-    for key in keys:
-        best = np.where(ok, key, np.iinfo(np.int64).max).min(axis=0)
-        ok &= key == best
-    first = np.asarray(np.argmax(ok, axis=0), dtype=np.int64)  # lowest index: lexicographic
-    return first if counts.ndim == 3 else first[0]
-
-
-def search(arrays: SeatArrays, current: tuple[int, ...], radius: int = 6) -> tuple[int, ...]:
-    """The vector within ±radius of ``current`` whose seat win shares are most equal (seat 1
-    keeps its value: only differences matter; the objective is ``best_index``'s)."""
-    vectors = candidates(current, radius)
-    return tuple(int(x) for x in vectors[int(best_index(grid_counts(arrays, vectors), vectors,
-                                                        current))])
-
-
-def shift_curves(arrays: SeatArrays, current: tuple[int, ...], deff: float = 1.0
-                 ) -> tuple[tuple[int, ...], FloatArray, FloatArray, FloatArray]:
-    """Each seat's win share as only its own starting VP shifts by SHIFTS (others fixed).
-
-    Returns (shifts, share, low, high), each array shaped (seats, len(shifts)).
-    """
-    n = arrays.players
-    games = len(arrays.base)
-    share = np.empty((n, len(SHIFTS)))
-    for s in range(n):
-        for j, d in enumerate(SHIFTS):
-            v = np.asarray(current, dtype=np.int64).copy()
-            v[s] += d
-            share[s, j] = win_counts(arrays, v)[s] / games
-    low, high = wilson(share, games / deff)
-    return SHIFTS, share, low, high
+def cell_games(arrays: SeatArrays) -> CellGames:
+    return CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
 
 
 @dataclass(frozen=True)
 class BalanceResult:
-    players: int
-    games: int
-    tolerance: float
-    current: VectorResult
-    recommended: VectorResult
-    curves: tuple[tuple[int, ...], FloatArray, FloatArray, FloatArray]
+    """The judgement (``Balance``) and where it came from: the runs, warnings about them,
+    and the two commands that confirm the most equal vector on fresh games."""
+
+    balance: Balance
     runs: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-    confirm: tuple[str, ...] = ()  # the commands that confirm the recommendation, as printed
-    confirm_games: int | None = None
+    confirm: tuple[str, ...] = ()
+
+    @property
+    def players(self) -> int:
+        return self.balance.players
+
+    @property
+    def games(self) -> int:
+        return self.balance.games
+
+    @property
+    def tolerance(self) -> float:
+        return self.balance.tolerance
+
+    @property
+    def vector(self) -> tuple[int, ...]:
+        """The vector named: confirmed, or the most equal so far."""
+        return self.balance.verdict.vector
 
 
 # What makes runs "the same setup" (poolable): everything in the config but the seed (the
@@ -223,7 +97,7 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
                              "different seeds")
         seeds[seed] = run.path
     warnings = []
-    tol_games = seq.equivalence_games(runs[0].players, 0.0, tolerance)
+    tol_games = fair_games(runs[0].players, tolerance)
     for run in runs:
         if not run.complete:
             warnings.append(f"{run.path}: partial run, {run.games:,} of {run.planned:,} games "
@@ -287,71 +161,151 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
     if len(runs) == 1 and not runs[0].complete:
         warnings.append(f"{runs[0].path}: partial run, {runs[0].games:,} of "
                         f"{runs[0].planned:,} games finished")
-    current = tuple(int(x) for x in pooled.start_vp[0])
     if (pooled.start_vp != pooled.start_vp[0]).any():
         raise CdsimError(f"{runs[0].path}: the starting VP differ between games; cannot re-rank")
-    rotated = runs[0].rotated
-    now = evaluate(pooled, current, tolerance, rotated)
-    best = search(pooled, current, radius)
-    rec = evaluate(pooled, best, tolerance, rotated)
-    needed = _confirm_games(pooled, best, tolerance)
-    seeds = [int(r.manifest["seed"]) for r in runs]
-    confirm = confirm_commands(runs[0], seeds, best, needed or len(pooled.base))
-    if needed is None:
-        warnings.append(f"at its observed gap ({rec.test.largest_gap:.1%}) the recommended "
-                        f"vector {vec(best)} would not be shown within ±{tolerance:.1%} by any "
-                        "number of fresh games; the confirm command plays as many as these")
-    return BalanceResult(pooled.players, len(pooled.base), tolerance, now, rec,
-                         shift_curves(pooled, current, now.deff),
-                         tuple(str(r.path) for r in runs), tuple(warnings), confirm, needed)
+    current = tuple(int(x) for x in pooled.start_vp[0])
+    per_deal = pooled.players if runs[0].rotated else 1
+    result = assess(cell_games(pooled), current, tolerance, radius, per_deal)
+    confirm: tuple[str, ...] = ()
+    if not result.confirmed:
+        seeds = [int(r.manifest["seed"]) for r in runs]
+        confirm = confirm_commands(runs[0], seeds, result.verdict.vector,
+                                   result.confirm_games or len(pooled.base))
+    return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm)
 
 
-def _confirm_games(arrays: SeatArrays, vector: tuple[int, ...], tolerance: float) -> int | None:
-    """Fresh games that show ``vector`` within the tolerance with 80% chance (TOST at 5% on
-    every seat pair), taking its observed pair differences and deal-group variances as the
-    truth (optimistic: it was picked as the most equal on these games)."""
-    games = seq.CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
-    table = seq.win_table(games, [vector])
-    diff, se = table.pair_stats()
-    if not np.isfinite(se).all():
-        return None
-    size = max(1, round(table.games / max(table.groups, 1)))
-    return seq.games_for_power(diff[0], se[0] ** 2 * table.games, tolerance, 0.05,
-                               multiple=size)
+CELL_RUN = re.compile(r"\+s(\d+)(?:\.[^/]*)?$")  # KEY+sSTAGE or KEY+sSTAGE.LINEUP
 
 
-def _verdict(r: VectorResult) -> str:
-    t = r.test
-    if t.equivalent:
-        return (f"every seat gap is within ±{t.tolerance:.1%} (equivalence shown: the 90% bound "
-                f"on the largest gap is {t.gap_upper:.1%})")
-    return (f"equal seats within ±{t.tolerance:.1%} is not shown (the 90% bound on the gap between "
-            f"seats {t.pair[0] + 1} and {t.pair[1] + 1} reaches {t.gap_upper:.1%})")
+def cell_stages(cell: Path) -> list[list[Path]]:
+    """The run folders of a study cell named ``STUDY/KEY`` (e.g. ``studies/x/2p.scripted``):
+    ``STUDY/cells/KEY+sK`` or ``KEY+sK.LINEUP`` (one per line-up), grouped by stage K in
+    order. Read-only: the study's own layout (``cdsim.study.cells.run_folder``)."""
+    study, key = cell.parent, cell.name
+    folder = study / CELLS
+    if not folder.is_dir():
+        raise CdsimError(f"--cell {cell}: {folder} is not a folder (name a study folder, then "
+                         "the cell, e.g. studies/x/2p.scripted)")
+    stages: dict[int, list[Path]] = {}
+    for run in sorted(folder.iterdir()):
+        if run.name.startswith(f"{key}+s") and (m := CELL_RUN.fullmatch(run.name[len(key):])):
+            stages.setdefault(int(m.group(1)), []).append(run)
+    if not stages:
+        raise CdsimError(f"--cell {cell}: no run folders {folder / key}+s* (the cells are the "
+                         f"folder names in {folder} before '+s')")
+    if sorted(stages) != list(range(len(stages))):
+        raise CdsimError(f"--cell {cell}: stages {sorted(stages)} are not 0, 1, 2, ... in a row")
+    return [stages[k] for k in range(len(stages))]
+
+
+def stage_arrays(runs: Sequence[Run], arrays: Sequence[SeatArrays]) -> CellGames:
+    """One stage of a cell: its line-ups played the same deals (one seed), so a deal group
+    is that deal in every line-up and rotation (setup ids shared)."""
+    seeds = {int(r.manifest["seed"]) for r in runs}
+    if len(seeds) != 1:
+        raise CdsimError(f"{runs[0].path.parent}: the line-ups of one stage have different "
+                         f"seeds {sorted(seeds)}; not one stage of a study cell")
+    return CellGames(np.concatenate([a.base for a in arrays]),
+                     np.concatenate([a.tiebreak_order for a in arrays]),
+                     np.concatenate([a.setup for a in arrays]))
+
+
+def analyse_cell(cell: Path, tolerance: float = 0.02, radius: int = 6) -> BalanceResult:
+    """The balance of a study cell: every line-up of every stage, judged by the study's
+    procedure with the cell's stages as its stages."""
+    check_tolerance(tolerance)
+    stages, runs, warnings = [], [], []
+    rule: tuple[int, ...] | None = None
+    for paths in cell_stages(cell):
+        opened = [open_run(p) for p in paths]
+        arrays = [seat_arrays(r) for r in opened]
+        for r, a in zip(opened, arrays, strict=True):
+            check_score_blind(r)
+            if not r.complete:
+                warnings.append(f"{r.path}: partial run, {r.games:,} of {r.planned:,} games "
+                                "finished (the study has not finished this stage)")
+            rule = rule or tuple(int(x) for x in a.start_vp[0])
+            if (a.start_vp != np.asarray(rule)).any():
+                raise CdsimError(f"{r.path}: other starting VP than {rule}; not one cell")
+        stages.append(stage_arrays(opened, arrays))
+        runs += opened
+    assert rule is not None
+    per_deal = runs[0].players if runs[0].rotated else 1
+    result = assess(stages, rule, tolerance, radius, per_deal)
+    return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings))
+
+
+def _pp(x: float) -> str:
+    return f"{100 * x:.1f} pp"
+
+
+def _vec(v: Sequence[int]) -> str:
+    return "/".join(str(x) for x in v)
+
+
+def gap_text(s: Shares) -> str:
+    low, high = s.gap_interval
+    if (low, high) == (0.0, 1.0):  # the procedure gives no interval before MIN_GROUPS deals
+        return f"largest seat gap {_pp(s.largest_gap)} (too few deals for an interval)"
+    return f"largest seat gap {_pp(s.largest_gap)} (95% interval {100 * low:.1f} to {_pp(high)})"
+
+
+def _offsets(result: Balance) -> str:
+    if not result.offsets:
+        return ""
+    parts = [f"seat {s + 2} {o.offset:+.1f} VP" + (f" ({o.low:+.1f} to {o.high:+.1f})"
+                                                    if np.isfinite([o.low, o.high]).all() else
+                                                    " (no interval from these games)")
+             if np.isfinite(o.offset) else f"seat {s + 2} beyond ±{result.radius} VP"
+             for s, o in enumerate(result.offsets)]
+    return "Fair offset over seat 1 (95% interval): " + ", ".join(parts) + "."
 
 
 def explain(result: BalanceResult) -> str:
-    cur, rec = result.current, result.recommended
-    text = (f"Re-ranked {result.games} logged games exactly (no strategy reads VP totals). "
-            f"Now ({vec(cur.vector)}): largest seat gap {cur.test.largest_gap:.1%}; "
-            f"{_verdict(cur)}. ")
-    if rec.vector == cur.vector:
-        text += "No other vector makes the seats more equal."
+    """One paragraph: the verdict in the study's words, the run's own vector, and what
+    would confirm the most equal one."""
+    b = result.balance
+    v = b.verdict
+    what = ("this run as one stage" if b.stages == 1 else
+            f"the cell's {b.stages} stages, as the study judges them")
+    text = (f"Re-ranked {b.games:,} logged games exactly (no player reads VP totals) over the "
+            f"vectors within ±{b.radius} VP of {_vec(b.current.vector)}, judged by the study's "
+            f"procedure on {what}. ")
+    if v.decision == "confirmed":
+        text += (f"**{_vec(v.vector)}: confirmed fair** within ±{_pp(b.tolerance)} "
+                 f"({gap_text(b.best)}); the procedure confirms an unfair vector in at most "
+                 f"{v.alpha / 2:.1%} of cells. ")
+    elif v.decision == "no fair vector":
+        text += (f"**No fair vector**: every vector within ±{b.radius} VP has a seat pair "
+                 f"shown more than ±{_pp(b.tolerance)} apart (wrong in at most {v.alpha / 2:.1%} "
+                 f"of cells); the most equal is {_vec(v.vector)} ({gap_text(b.best)}). ")
     else:
-        text += (f"Most equal vector ({vec(rec.vector)}): largest gap {rec.test.largest_gap:.1%}; "
-                 f"{_verdict(rec)}. It was fitted to these same games, so confirm it on fresh "
-                 "ones" + (f": `{result.confirm[0]}`, then `{result.confirm[1]}`."
-                           if result.confirm else "."))
-    return text
+        why = ("with 3 or 4 players the vectors to test are chosen on these games, so only "
+               "fresh games can confirm one" if b.players > 2 and b.radius > 0 and b.stages == 1
+               else "these games do not show it within the tolerance")
+        text += (f"**{_vec(v.vector)}: most equal so far (not confirmed)**, {gap_text(b.best)}; "
+                 f"{why}. ")
+    if b.current.vector != v.vector:
+        text += f"Now ({_vec(b.current.vector)}): {gap_text(b.current)}. "
+    text += _offsets(b)
+    if result.confirm:
+        games = (f"about {b.confirm_games:,} fresh games confirm it with 80% chance if its "
+                 "observed gap is the truth (optimistic: it was picked on these games)"
+                 if b.confirm_games else "it is unlikely to be confirmed at its observed gap")
+        text += (f" To confirm {_vec(v.vector)} ({games}): `{result.confirm[0]}`, then "
+                 f"`{result.confirm[1]}`; or let `cdsim study run` decide.")
+    return text.strip()
 
 
 def comparison_table(result: BalanceResult) -> tuple[list[str], list[list[object]]]:
-    header = ["seat", f"now: start VP {vec(result.current.vector)}", "win share [95% CI]",
-              f"recommended: {vec(result.recommended.vector)}", "win share [95% CI]"]
+    b = result.balance
+    header = ["seat", f"now: start VP {_vec(b.current.vector)}", "win share [95% CI]",
+              f"{words(b)}: {_vec(b.best.vector)}", "win share [95% CI]"]
     rows: list[list[object]] = []
-    for s in range(result.players):
-        c, r = result.current, result.recommended
-        rows.append([s + 1, c.vector[s], f"{c.shares[s]:.1%} [{c.low[s]:.1%}, {c.high[s]:.1%}]",
-                     r.vector[s], f"{r.shares[s]:.1%} [{r.low[s]:.1%}, {r.high[s]:.1%}]"])
+    for s in range(b.players):
+        c, r = b.current, b.best
+        rows.append([s + 1, c.vector[s], f"{c.share[s]:.1%} [{c.low[s]:.1%}, {c.high[s]:.1%}]",
+                     r.vector[s], f"{r.share[s]:.1%} [{r.low[s]:.1%}, {r.high[s]:.1%}]"])
     return header, rows
 
 
@@ -361,34 +315,48 @@ def format_text(result: BalanceResult) -> str:
     widths = [max(len(str(r[i])) for r in table) for i in range(len(header))]
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
              for r in table]
-    cur, rec = result.current, result.recommended
-    lines += ["", f"largest seat gap: now {cur.test.largest_gap:.1%}, "
-              f"recommended {rec.test.largest_gap:.1%} (tolerance ±{result.tolerance:.1%})",
-              f"now: {_verdict(cur)}", f"recommended: {_verdict(rec)}"]
-    if cur.deff > 1:
-        lines.append(f"(seats rotated: intervals use the effective sample size, design effect "
-                     f"{cur.deff:.2f})")
+    b = result.balance
+    lines += ["", f"verdict: {words(b)}: {_vec(b.verdict.vector)} (tolerance ±{_pp(b.tolerance)})",
+              f"now: {gap_text(b.current)}", f"{_vec(b.best.vector)}: {gap_text(b.best)}"]
+    if b.offsets:
+        lines.append(_offsets(b))
     if result.confirm:
-        games = (f"about {result.confirm_games:,} fresh games show it within "
-                 f"±{result.tolerance:.1%} with 80% chance if its observed gaps are the truth"
-                 if result.confirm_games else "it is unlikely to be shown fair")
-        lines += [f"the recommended vector is fitted to these games; confirm it on fresh ones "
-                  f"({games}):", f"  {result.confirm[0]}", f"  {result.confirm[1]}"]
+        games = (f"about {b.confirm_games:,} fresh games confirm it with 80% chance if its "
+                 "observed gap is the truth" if b.confirm_games else
+                 "it is unlikely to be confirmed at its observed gap")
+        lines += [f"not confirmed by these games; confirm {_vec(b.verdict.vector)} on fresh "
+                  f"ones ({games}):", f"  {result.confirm[0]}", f"  {result.confirm[1]}"]
     return "\n".join(lines)
 
 
-def as_json(result: BalanceResult) -> dict[str, object]:
-    """The balance result as plain data (``cdsim balance --json``)."""
-    def vector(r: VectorResult) -> dict[str, object]:
-        return {"start_vp": list(r.vector), "wins": [int(w) for w in r.wins],
-                "share": [float(x) for x in r.shares], "low": [float(x) for x in r.low],
-                "high": [float(x) for x in r.high], "largest_gap": r.test.largest_gap,
-                "gap_upper_90": r.test.gap_upper, "within_tolerance": r.test.equivalent}
-    shifts, share, low, high = result.curves
-    return {"runs": list(result.runs), "warnings": list(result.warnings),
-            "confirm_command": list(result.confirm), "confirm_games": result.confirm_games,
-            "games": result.games, "players": result.players, "tolerance": result.tolerance,
-            "design_effect": result.current.deff, "current": vector(result.current),
-            "recommended": vector(result.recommended),
-            "shift_curves": {"shifts": list(shifts), "share": share.tolist(), "low": low.tolist(),
-                             "high": high.tolist()}}
+def _seats(s: Shares) -> list[dict[str, Any]]:
+    return [{"seat": i + 1, "start_vp": s.vector[i], "wins": s.wins[i], "share": float(s.share[i]),
+             "low": float(s.low[i]), "high": float(s.high[i])} for i in range(len(s.vector))]
+
+
+def _vector(s: Shares) -> dict[str, Any]:
+    return {"start_vp": list(s.vector), "seats": _seats(s), "largest_gap": s.largest_gap,
+            "gap_interval": list(s.gap_interval)}
+
+
+def _num(x: float) -> float | None:
+    """JSON has no NaN: a value not found is null."""
+    return float(x) if np.isfinite(x) else None
+
+
+def as_json(result: BalanceResult) -> dict[str, Any]:
+    """The balance as plain data (``cdsim balance --json``, a report's ``balance``); seats
+    are counted from 1 and keyed (``seat``)."""
+    b = result.balance
+    shifts, share, low, high = b.curves
+    return {"runs": list(result.runs), "warnings": list(result.warnings), "games": b.games,
+            "players": b.players, "tolerance": b.tolerance, "radius": b.radius,
+            "decision": b.verdict.decision, "words": words(b), "vector": list(b.verdict.vector),
+            "confirmed": b.confirmed, "verdict": b.verdict.record(),
+            "current": _vector(b.current), "most_equal": _vector(b.best),
+            "fair_offsets": [{"seat": s + 2, "offset": _num(o.offset), "low": _num(o.low),
+                              "high": _num(o.high)} for s, o in enumerate(b.offsets)],
+            "confirm_command": list(result.confirm), "confirm_games": b.confirm_games,
+            "shift_curves": [{"seat": s + 1, "shifts": list(shifts), "share": share[s].tolist(),
+                              "low": low[s].tolist(), "high": high[s].tolist()}
+                             for s in range(b.players)]}

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from cdsim.analysis import sequential as seq
 from cdsim.analysis.stats import power_analysis
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
@@ -147,48 +146,44 @@ def interval(share: float, low: float, high: float) -> str:
     return f"{pct(share)} [{pct(low)}, {pct(high)}]"
 
 
-def _answer(doc: Doc, run: Run, arrays: SeatArrays, tolerance: float) -> None:
-    """The answer first: one box with the run's starting VP, its largest seat gap (95%
-    interval simultaneous over the seat pairs, deal groups), whether every seat is shown
-    within the tolerance, and the most equal vector on these games with the commands that
-    would confirm it (one run decides nothing: `cdsim study run` does)."""
+def judge(run: Run, arrays: SeatArrays, tolerance: float) -> balance.BalanceResult | str:
+    """The run's balance (``reports.balance``, the study's engine on one run), or why there
+    is none (e.g. a player that reads VP totals): the answer box and the starting-VP section
+    both show this one result, so they cannot disagree."""
+    try:
+        return balance.analyse(run, arrays, tolerance)
+    except CdsimError as exc:
+        return str(exc)
+
+
+def _answer(doc: Doc, run: Run, arrays: SeatArrays, judged: balance.BalanceResult | str) -> None:
+    """The answer first: one box with the run's starting VP and its largest seat gap, and the
+    verdict of the study's procedure on this run (confirmed only where it confirms)."""
     current = tuple(int(x) for x in arrays.start_vp[0])
-    games = seq.CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
-    table = seq.win_table(games, [current])
-    diff, se = table.pair_stats()
-    low, high = seq.gap_interval(diff, se, table.groups - 1)
     vec = "/".join(map(str, current))
     c = run.config
     who = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
-    lines = [f"starting VP **{vec}**: largest seat gap {100 * float(table.gaps[0]):.1f} pp (95% "
-             f"interval {100 * float(low[0]):.1f}–{100 * float(high[0]):.1f} pp) on "
-             f"{run.games:,} games" + ("" if run.complete else " (**partial run**)")]
+    on = f"on {run.games:,} games" + ("" if run.complete else " (**partial run**)")
+    lines = [f"starting VP **{vec}** {on}"]
     kind = "open"
-    try:
-        result = balance.analyse(run, arrays, tolerance)
-    except CdsimError as exc:  # e.g. a strategy that reads VP totals
-        lines.append(f"other starting VP not analysed: {exc}")
+    if isinstance(judged, str):
+        lines.append(f"other starting VP not analysed: {judged}")
     else:
-        shown = result.current.test.equivalent
-        kind = "confirmed" if shown else "open"
-        lines.append(f"every seat within ±{100 * tolerance:.1f} pp: "
-                     + ("**shown** (two one-sided tests on every seat pair)" if shown else
-                        "not shown by these games"))
-        best = result.recommended
-        if best.vector != current:
-            lines.append(f"most equal on these games: **{'/'.join(map(str, best.vector))}** "
-                         f"(largest seat gap {100 * best.test.largest_gap:.1f} pp; chosen on these "
-                         "games, so not a decision)")
-            if result.confirm:
-                lines.append(f"confirm it on fresh games: `{result.confirm[0]}`, then "
-                             f"`{result.confirm[1]}`; or let `cdsim study run` decide")
+        b = judged.balance
+        lines[0] = f"starting VP **{vec}**: {balance.gap_text(b.current)} {on}"
+        best = "/".join(map(str, b.verdict.vector))
+        kind = {"confirmed": "confirmed", "no fair vector": "unfair"}.get(b.verdict.decision, "open")
+        lines.append(f"**{best}**: {balance.words(b)} ({balance.gap_text(b.best)})")
+        if judged.confirm:
+            lines.append(f"confirm it on fresh games: `{judged.confirm[0]}`, then "
+                         f"`{judged.confirm[1]}`; or let `cdsim study run` decide")
     doc.boxes([(f"{run.players} players", [(f"**{who}**", lines, False)], kind)])
 
 
-def _summary(doc: Doc, run: Run, arrays: SeatArrays, tolerance: float = 0.02) -> None:
+def _summary(doc: Doc, run: Run, arrays: SeatArrays, judged: balance.BalanceResult | str) -> None:
     m, c = run.manifest, run.config
     doc.h(f"cdsim report: {run.path.name}", 1)
-    _answer(doc, run, arrays, tolerance)
+    _answer(doc, run, arrays, judged)
     status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
     lineup = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
     start = ", ".join(str(v) for v in arrays.start_vp[0])
@@ -211,10 +206,16 @@ def _summary(doc: Doc, run: Run, arrays: SeatArrays, tolerance: float = 0.02) ->
 
 
 def build(run: Run, tolerance: float = 0.02) -> Doc:
+    return build_judged(run, tolerance)[0]
+
+
+def build_judged(run: Run, tolerance: float = 0.02) -> tuple[Doc, balance.BalanceResult | str]:
+    """The report and the balance it shows (``judge``), for a caller that prints it too."""
     doc = Doc()
     n = run.players
     arrays = seat_arrays(run)
-    _summary(doc, run, arrays, tolerance)
+    judged = judge(run, arrays, tolerance)
+    _summary(doc, run, arrays, judged)
 
     sb = tables.seat_balance(run, arrays)
     t = sb.table
@@ -294,24 +295,23 @@ def build(run: Run, tolerance: float = 0.02) -> Doc:
     half = float(np.max((t["high"] - t["low"]).to_numpy()) / 2)
     doc.p(f"After {sb.games} games the widest seat interval is ±{pct(half)}.")
 
-    _balance_section(doc, run, arrays, tolerance)
+    _balance_section(doc, judged)
     _power_section(doc, run, sb.games / sb.deff)
-    return doc
+    return doc, judged
 
 
-def _balance_section(doc: Doc, run: Run, arrays: Any, tolerance: float) -> None:
+def _balance_section(doc: Doc, judged: balance.BalanceResult | str) -> None:
     doc.h("Starting VP", 2)
-    try:
-        result = balance.analyse(run, arrays, tolerance)
-    except CdsimError as exc:  # e.g. a strategy that reads VP totals
-        doc.p(f"Not analysed: {exc}.")
+    if isinstance(judged, str):
+        doc.p(f"Not analysed: {judged}.")
         return
-    doc.p(balance.explain(result))
-    doc.table(*balance.comparison_table(result))
-    shifts, share, low, high = result.curves
-    doc.chart("start_vp_shift", charts.shift_chart(shifts, share, low, high, result.current.vector),
+    doc.p(balance.explain(judged))
+    doc.table(*balance.comparison_table(judged))
+    shifts, share, low, high = judged.balance.curves
+    doc.chart("start_vp_shift", charts.shift_chart(shifts, share, low, high,
+                                                   judged.balance.current.vector),
               "Each seat's win share (re-ranked from the logged games) as its own starting VP "
-              "moves by -4..+4 with the other seats' fixed; dashed: fair 1/N.")
+              "moves by -4..+4 with the other seats' fixed, 95% intervals; dashed: fair 1/N.")
 
 
 def _power_section(doc: Doc, run: Run, effective: float) -> None:
@@ -334,10 +334,16 @@ def _power_section(doc: Doc, run: Run, effective: float) -> None:
 
 def write(run_path: Path, out: Path | None = None, tolerance: float = 0.02) -> Path:
     """Build the report of ``run_path`` into ``out`` (default: the run folder); returns the HTML."""
+    return write_judged(run_path, out, tolerance)[0]
+
+
+def write_judged(run_path: Path, out: Path | None = None, tolerance: float = 0.02
+                 ) -> tuple[Path, balance.BalanceResult | str]:
+    """``write``, also returning the balance the report shows (``cdsim report --json``)."""
     balance.check_tolerance(tolerance)
     run = open_run(run_path)
-    doc = build(run, tolerance)
-    return publish(doc, out or run_path, "report", f"cdsim report: {run_path.name}")
+    doc, judged = build_judged(run, tolerance)
+    return publish(doc, out or run_path, "report", f"cdsim report: {run_path.name}"), judged
 
 
 def publish(doc: Doc, out: Path, stem: str, title: str) -> Path:

@@ -347,15 +347,14 @@ def three_players(tmp: Path, say: Callable[[str], None]) -> None:
     say(f"3 players, 3,000 rotated games of greedy, landscape and bread (seed 2): simulate {wall:.1f} s")
     wall, out = cdsim("balance", str(run), "--json", "--out", str(tmp / "balance"))
     data = json.loads(out)
-    now, best = data["current"], data["recommended"]
+    now, best = data["current"], data["most_equal"]
 
     def shares(v: dict[str, Any]) -> str:
-        return " / ".join(f"{100 * x:.1f}" for x in v["share"])
+        return " / ".join(f"{100 * s['share']:.1f}" for s in v["seats"])
 
-    say(f"  balance {wall:.1f} s; at {'/'.join(map(str, now['start_vp']))}: {shares(now)}%, "
-        f"shown within ±{100 * data['tolerance']:.0f} pp: {now['within_tolerance']}; "
-        f"most equal {'/'.join(map(str, best['start_vp']))}: {shares(best)}%, shown within: "
-        f"{best['within_tolerance']}")
+    say(f"  balance {wall:.1f} s; at {'/'.join(map(str, now['start_vp']))}: {shares(now)}%; "
+        f"{'/'.join(map(str, best['start_vp']))}: {shares(best)}%, {data['words']} "
+        f"(tolerance ±{100 * data['tolerance']:.0f} pp)")
 
 
 def screenshots() -> None:

@@ -20,7 +20,9 @@ def test_play_json_schema() -> None:
     assert out.returncode == 0, out.stderr
     game = json.loads(out.stdout)
     assert (game["seed"], game["players"]) == (1, 3)
-    keys = {"seat", "strategy", "start_vp", "final_vp", "breakdown", "scroll", "rank", "won"}
+    assert [s["seat"] for s in game["seats"]] == [1, 2, 3]  # counted from 1, as people do
+    keys = {"seat", "strategy", "start_vp", "final_vp", "breakdown", "scroll", "stack", "rank",
+            "won"}
     for seat in game["seats"]:
         assert set(seat) == keys
         assert set(seat["breakdown"]) == {"start", "cards", "villas", "leftovers", "scroll",
@@ -28,6 +30,24 @@ def test_play_json_schema() -> None:
         assert seat["final_vp"] == sum(seat["breakdown"].values())
     assert [s["start_vp"] for s in game["seats"]] == [8, 9, 13]  # R2.7
     assert sum(s["won"] for s in game["seats"]) == 1
+    assert isinstance(game["tiebreak"], bool)
+
+
+def test_play_json_tiebreak_matches_the_seats() -> None:
+    """``tiebreak`` is true exactly when the top final VP is shared, and then the winner is
+    the tied seat furthest behind on the scroll track, then lowest in the stack (R10.6)."""
+    seen = set()
+    for seed in range(1, 40):
+        game = json.loads(cdsim("play", "--players", "4", "--seed", str(seed), "--json").stdout)
+        top = max(s["final_vp"] for s in game["seats"])
+        tied = [s for s in game["seats"] if s["final_vp"] == top]
+        assert game["tiebreak"] == (len(tied) > 1)
+        winner = min(tied, key=lambda s: (s["scroll"], s["stack"]))
+        assert winner["won"] and winner["rank"] == 1
+        seen.add(game["tiebreak"])
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}, "no game decided by the tie-break in 39 seeds"
 
 
 def test_play_custom_start_vp_and_trace() -> None:

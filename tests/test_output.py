@@ -88,6 +88,17 @@ def test_report_json(tmp_path: Path) -> None:
     assert sum(s["wins"] for s in data["seats"]) == data["games"] == 40
     assert data["strategies"][0]["strategy"] == "random"
     assert Path(data["files"]["html"]).is_file()
+    # one engine: the report and `cdsim balance` name the same vector with the same verdict
+    alone = json.loads(cdsim("balance", str(run), "--json").stdout)
+    assert data["balance"]["vector"] == alone["vector"]
+    assert data["balance"]["decision"] == alone["decision"]
+    assert data["balance"]["most_equal"] == alone["most_equal"]
+    assert [s["seat"] for s in alone["current"]["seats"]] == [1, 2]
+    assert [o["seat"] for o in alone["fair_offsets"]] == [2]
+    # the report's own pages say the same vector in the answer box and in its section
+    md = Path(data["files"]["markdown"]).read_text()
+    named = "/".join(map(str, alone["vector"]))
+    assert f"**{named}**: {alone['words']}" in md
 
 
 def _figure(monkeypatch: pytest.MonkeyPatch, module: Any) -> None:

@@ -113,42 +113,6 @@ def equal_shares_test(wins: NDArray[np.integer], deff: float = 1.0) -> EqualShar
 
 
 @dataclass(frozen=True)
-class Equivalence:
-    """Two one-sided tests on every pair of seats: is the largest gap within ±tolerance?
-
-    Intersection-union: 'all seats within the tolerance' is claimed at level
-    alpha only if every pair's (1 - 2 alpha) interval for the share difference
-    lies inside (-tolerance, +tolerance); no multiplicity correction is needed.
-    """
-
-    tolerance: float
-    largest_gap: float  # max share - min share (point estimate)
-    gap_upper: float  # the largest upper bound of |p_i - p_j| over pairs (90% two-sided)
-    equivalent: bool
-    pair: tuple[int, int]  # the pair with the widest bound
-
-
-def equivalence(wins: NDArray[np.integer], games: float, tolerance: float,
-                deff: float = 1.0, alpha: float = 0.05) -> Equivalence:
-    """TOST for all pairs of seats with multinomial covariances; ``games`` may be effective."""
-    w = np.asarray(wins, dtype=float)
-    n_raw = w.sum()
-    p = w / n_raw if n_raw else np.full(len(w), np.nan)
-    n_eff = games / deff
-    z = float(stats.norm.ppf(1 - alpha))
-    worst, pair = -1.0, (0, 1)
-    for i in range(len(p)):
-        for j in range(i + 1, len(p)):
-            d = p[i] - p[j]
-            var = (p[i] + p[j] - d * d) / n_eff  # one winner per game: multinomial
-            upper = abs(d) + z * math.sqrt(max(var, 0.0))
-            if upper > worst:
-                worst, pair = upper, (i, j)
-    gap = float(np.nanmax(p) - np.nanmin(p)) if len(p) else float("nan")
-    return Equivalence(tolerance, gap, float(worst), bool(worst < tolerance), pair)
-
-
-@dataclass(frozen=True)
 class Power:
     players: int
     effect: float

@@ -118,10 +118,14 @@ def _player(name: str) -> Any:
 
 
 def _play_json(record: Any) -> dict[str, Any]:
-    return {"seed": record.seed, "players": record.players, "seats": [
-        {"seat": s.seat, "strategy": s.strategy, "start_vp": s.start_vp, "final_vp": s.final_vp,
-         "breakdown": s.breakdown, "scroll": s.scroll, "rank": s.rank, "won": s.won}
-        for s in record.seats]}
+    """``play --json``: seats counted from 1, as everywhere people read them; ``tiebreak``
+    says whether R10.6 decided the winner, ``stack`` (0 = bottom) is the seat's height on
+    its scroll space, the tie-break's second key."""
+    return {"seed": record.seed, "players": record.players, "tiebreak": bool(record.tiebreak),
+            "seats": [{"seat": s.seat + 1, "strategy": s.strategy, "start_vp": s.start_vp,
+                       "final_vp": s.final_vp, "breakdown": s.breakdown, "scroll": s.scroll,
+                       "stack": s.stack, "rank": s.rank, "won": s.won}
+                      for s in record.seats]}
 
 
 def _print_districts(state: GameState) -> None:

@@ -171,20 +171,23 @@ def report(
     VP over the game, convergence, starting-VP analysis, charts (HTML + Markdown).
 
     Example: cdsim report runs/mix4 (then open runs/mix4/report.html)."""
-    from reports.report import write
+    from reports.report import write, write_judged
 
-    page = write(run, out_folder(out), tolerance)
     if as_json:
-        print(json.dumps(_report_json(run, page)))
+        page, judged = write_judged(run, out_folder(out), tolerance)
+        print(json.dumps(_report_json(run, page, judged)))
         return
+    page = write(run, out_folder(out), tolerance)
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')} and {page.parent / 'charts'}/")
 
 
-def _report_json(run: Path, page: Path) -> dict[str, Any]:
+def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
     """``cdsim report --json``: the run, each seat's and each strategy's win share with its
-    95% interval, the test of equal seat shares, and the files written. Seats are numbered
-    from 1, as in the report."""
+    95% interval, the test of equal seat shares, the starting-VP balance (``cdsim balance
+    --json``'s object, or why there is none) and the files written. Seats are numbered from 1,
+    as in the report."""
     from cdsim.batch.read import open_run, seat_arrays
+    from reports import balance as bal
     from reports import tables
 
     opened = open_run(run)
@@ -207,34 +210,43 @@ def _report_json(run: Path, page: Path) -> dict[str, Any]:
                                                   "p_value": float(sb.test.p_value)},
             "tied_games": int(sb.tied_games), "tiebreak_games": int(sb.tiebreak_games),
             "strategies": strategies,
+            "balance": ({"not_analysed": judged} if isinstance(judged, str) else
+                        bal.as_json(judged)),
             "files": {"html": str(page), "markdown": str(page.with_suffix(".md")),
                       "charts": str(page.parent / "charts")}}
 
 
 @app.command()
 def balance(
-    runs: Annotated[list[Path], typer.Argument(
+    runs: Annotated[list[Path] | None, typer.Argument(
         help="Run folder(s) made by `cdsim simulate`; several of the same setup (different "
-             "seeds) are pooled.", show_default=False)],
+             "seeds) are pooled.", show_default=False)] = None,
+    cell: Annotated[Path | None, typer.Option(
+        help="A study cell instead of runs: STUDY/KEY, e.g. studies/x/2p.scripted (every "
+             "line-up of every stage, judged as the study judges the cell).",
+        show_default=False)] = None,
     tolerance: ToleranceOpt = 0.02,
     radius: Annotated[int, typer.Option(
         help="Search each seat's starting VP within current ± this many VP.")] = 6,
     out: Annotated[str | None, typer.Option(
-        help="Folder for the chart balance_shift.png (default: the first run folder).")] = None,
+        help="Folder for the chart balance_shift.png (default: the first run folder, or the "
+             "study folder for --cell).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")]
         = False,
 ) -> None:
-    """Re-rank the logged games under other starting-VP vectors (exact: no built-in strategy
-    reads VP totals) and find the vector that makes the seats' win shares most equal; print
-    the commands that confirm it on fresh games (they run as printed).
+    """Which starting VP make the seats fair, from games already played: the study's
+    procedure on one run (one stage). Re-ranks the logged games under every vector within
+    --radius (exact: no built-in player reads VP totals), names the most equal one and says
+    whether it is confirmed fair within --tolerance (2 players can be; with 3 or 4 the
+    vector is chosen on these games, so only fresh games confirm it: the commands printed
+    play them), with each seat's fair offset.
 
     Several run folders of the same setup (players, line-up, starting VP, seat rotation,
     components; different seeds) are pooled, each run's deals kept apart; a small or
     partial run is warned about.
 
-    Example: cdsim balance runs/mix4 runs/mix4-seed2 --tolerance 0.02. "Within tolerance"
-    means shown by an equivalence test (every pair of seats), not merely "no significant
-    difference"."""
+    Example: cdsim balance runs/mix4 runs/mix4-seed2 --tolerance 0.02, or
+    cdsim balance --cell studies/start-vp/2p.scripted."""
     import sys
 
     from cdsim.batch.read import open_run, seat_arrays
@@ -245,19 +257,28 @@ def balance(
     folder = out_folder(out)
     if not 0 <= radius <= 10:
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
-    if len(set(runs)) != len(runs):
-        raise CdsimError("a run folder is given twice: its games would count twice")
-    opened = [open_run(run) for run in runs]
-    result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius)
-    shifts, share, low, high = result.curves
-    target = (folder or runs[0]) / "balance_shift.png"
-    save(target, charts.shift_chart(shifts, share, low, high, result.current.vector))
+    if (cell is None) == (not runs):
+        raise CdsimError("name run folders or --cell STUDY/KEY, not both and not neither")
+    if cell is not None:
+        result = bal.analyse_cell(cell, tolerance, radius)
+        target = (folder or cell.parent) / f"balance_shift-{cell.name}.png"
+        where = f"cell {cell.name} of {cell.parent} ({len(result.runs)} run folders)"
+    else:
+        assert runs is not None
+        if len(set(runs)) != len(runs):
+            raise CdsimError("a run folder is given twice: its games would count twice")
+        opened = [open_run(run) for run in runs]
+        result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius)
+        target = (folder or runs[0]) / "balance_shift.png"
+        where = (str(runs[0]) if len(runs) == 1 else
+                 f"{len(runs)} runs pooled ({', '.join(map(str, runs))})")
+    shifts, share, low, high = result.balance.curves
+    save(target, charts.shift_chart(shifts, share, low, high, result.balance.current.vector))
     for warning in result.warnings:
         print(f"cdsim: warning: {warning}", file=sys.stderr)
     if as_json:
-        print(json.dumps(bal.as_json(result) | {"run": str(runs[0]), "chart": str(target)}))
+        print(json.dumps(bal.as_json(result) | {"run": result.runs[0], "chart": str(target)}))
         return
-    where = str(runs[0]) if len(runs) == 1 else f"{len(runs)} runs pooled ({', '.join(map(str, runs))})"
     print(f"{where}: {result.games} games, {result.players} players")
     print(bal.format_text(result))
     print(f"chart: {target}")
@@ -286,7 +307,8 @@ def power(
     games show a starting-VP vector fair within ±tolerance when its true gap is --gap.
 
     Example: cdsim power --players 3 --effect 0.02 --tolerance 0.02 --gap 0.005."""
-    from cdsim.analysis.sequential import CONFIRM_SHARE, equivalence_games
+    from cdsim.analysis.anytime import CONFIRM_SHARE, FIRST_CHOICE, design_groups
+    from cdsim.analysis.predict import confirmation_games
     from cdsim.analysis.stats import power_analysis
 
     if players not in (2, 3, 4):
@@ -309,18 +331,20 @@ def power(
         pw = power_analysis(players, effect, alpha, power)
     except ValueError as exc:
         raise CdsimError(str(exc)) from None
-    one = equivalence_games(players, gap, tolerance, alpha, power, design_effect)
-    # a study cell's confirming stage tests at most 3 vectors with its share of alpha, half
-    # of it against a wrong confirmation, and holds about half the cell's games
-    staged = equivalence_games(players, gap, tolerance, alpha * CONFIRM_SHARE * 0.56 / 3, power,
-                               design_effect)
-    budget = None if staged is None else 2 * staged
+    # the anytime test (docs/statistics.md): a run of one vector (`cdsim balance --radius 0`)
+    # at alpha's confirmation share; a study cell's test at its first choice's share (3-4
+    # players, on the games after stage 0) or at half of it for the two ends (2 players)
+    design = design_groups(players, tolerance, alpha, 1.0)
+    alpha_c = alpha * CONFIRM_SHARE
+    one = confirmation_games(players, gap, tolerance, alpha_c, design, power, design_effect)
+    level = alpha_c / 2 if players == 2 else FIRST_CHOICE * alpha_c
+    study = confirmation_games(players, gap, tolerance, level, design, power, design_effect)
     if as_json:
         print(json.dumps({
             "players": players, "effect": effect, "alpha": alpha, "power": power,
             "games_chi2": pw.games_chi2, "games_pair": pw.games_pair, "games_ci": pw.games_ci,
             "tolerance": tolerance, "gap": gap, "design_effect": design_effect,
-            "games_equivalence": one, "study_budget": budget}))
+            "games_equivalence": one, "games_study": study}))
         return
     print(f"{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
           f"above the fair {1 / players:.1%}, one {100 * effect / 2:.1f} pp below), {power:.0%} power "
@@ -330,10 +354,10 @@ def power(
     print(f"  {pw.games_ci:>8} games  for every seat's 95% interval to be ±{100 * effect / 2:.1f} pp "
           "or narrower")
     print("With --rotate-seats, multiply by the run's design effect (the report prints it).")
-    print(f"Equivalence: a vector whose seats truly lie {100 * gap:.1f} pp apart, shown within "
-          f"±{100 * tolerance:.1f} pp (two one-sided tests on every seat pair, {power:.0%} chance"
+    print(f"Equivalence: a vector whose seats truly lie {100 * gap:.1f} pp apart, confirmed "
+          f"within ±{100 * tolerance:.1f} pp by the anytime test ({power:.0%} chance"
           + (f", design effect {design_effect:g}" if design_effect > 1 else "") + "):")
-    print(f"  {one:>8} fresh games  for one confirming run at the {alpha:g} level "
-          "(`cdsim balance` prints that run)")
-    print(f"  {budget:>8} games  as a study cell's budget (`games`): its last stage confirms on "
-          "about half, at a stricter level")
+    print(f"  {one:>8} fresh games  for one run of that vector, read by `cdsim balance RUN "
+          "--radius 0` (what `cdsim balance` prints)")
+    print(f"  {study:>8} games  tested in a study cell (with 3 or 4 players: after its first "
+          "stage, which chooses the vector)")
