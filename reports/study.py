@@ -5,12 +5,12 @@ rulebook's starting VP -> the decided vector, its largest seat gap with a 95% in
 verdict (confirmed / no whole-VP vector is fair / undecided, with the games a decision would
 need) and the games played; the floor (random play) below it, never in a headline. The
 verdicts are the ones ``cdsim study run`` reached stage by stage
-(``cdsim.analysis.sequential``; their error rates are in docs/statistics.md) and keeps in the
+(``cdsim.analysis.anytime``; their error rates are in docs/statistics.md) and keeps in the
 study manifest: this module recomputes nothing that decides, it reads the stages' games only
 to show the seat win shares behind each verdict:
 
 - per cell, the seats' win shares at the rulebook vector on all its games, and at the
-  decided vector (confirmed: on the confirming stage's fresh games only), each with 95%
+  decided vector (confirmed: on the games played after its choice), each with 95%
   intervals simultaneous over the seats (deal groups: one deal in every line-up and rotation);
 - for a variant, its own verdict beside its base's and the paired difference of each seat's
   win share at the rulebook vector, variant minus base, on the stages both played (the same
@@ -33,8 +33,17 @@ from typing import Any
 
 import numpy as np
 
-from cdsim.analysis import sequential as seq
-from cdsim.analysis.sequential import CellGames, WinTable
+from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS
+from cdsim.analysis.candidates import (
+    REPORT_LEVEL,
+    CellGames,
+    WinTable,
+    _quantile,
+    rerank_winners,
+    win_table,
+)
+from cdsim.analysis.offsets import FairOffset, fair_offsets
+from cdsim.analysis.sequential import gap_interval
 from cdsim.analysis.stats import FloatArray, paired_difference, vec
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.read import open_run, seat_arrays
@@ -79,7 +88,7 @@ def shares_of(table: WinTable, row: int = 0) -> Shares:
     t = table.take(row)
     share, low, high = t.seat_intervals()
     diff, se = t.pair_stats()
-    glow, ghigh = seq.gap_interval(diff, se, t.groups - 1)
+    glow, ghigh = gap_interval(diff, se, t.groups - 1)
     return Shares(tuple(int(x) for x in t.vectors[0]), t.games, share[0], low[0], high[0],
                   float(t.gaps[0]), float(glow[0]), float(ghigh[0]))
 
@@ -105,6 +114,7 @@ class CellResult:
     at_decided: Shares | None  # confirmed: on the confirming stage; else on all games
     difference: tuple[FloatArray, FloatArray, FloatArray] | None = None  # variant - base, pp/100
     paired_games: int = 0
+    offsets: tuple[FairOffset, ...] | None = None  # seats 2..n: fair offset over seat 1
 
     @property
     def label(self) -> str:
@@ -113,6 +123,11 @@ class CellResult:
     @property
     def games(self) -> int:
         return sum(g.games for g in self.stages)
+
+    @property
+    def deal(self) -> int:
+        """Games per deal group: each line-up once, in every seat rotation if rotated."""
+        return max(1, len(self.lineups)) * (self.players if self.rotated else 1)
 
     @property
     def verdict(self) -> str:
@@ -149,24 +164,36 @@ def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResul
         return None
     rulebook = tuple(int(x) for x in state["rulebook"])
     every = CellGames.concat(*played)
-    at_rulebook = shares_of(seq.win_table(every, [rulebook]))
+    at_rulebook = shares_of(win_table(every, [rulebook]))
     decision = state.get("decision")
     at_decided = None
     if decision is not None:
         vector = tuple(int(x) for x in decision["vector"])
-        used = played[len(decision["stages"]) - 1] if decision["decision"] == "confirmed" \
-            else CellGames.concat(*played[:len(decision["stages"])])
-        at_decided = shares_of(seq.win_table(used, [vector]))
+        # confirmed: the games the named vector was tested on (after its choice)
+        first = decision["tested_from"] if decision["decision"] == "confirmed" else 0
+        used = CellGames.concat(*played[first:decision["decided_at"] + 1])
+        at_decided = shares_of(win_table(used, [vector]))
     return CellResult(
         state["key"], int(state["players"]), state["population"], state["variant"],
         bool(state["floor"]), state["method"], tuple(tuple(x) for x in state["lineups"]),
         tuple(state["pool"]), bool(state["rotate_seats"]), rulebook, int(state["radius"]),
-        int(state["games"]), decision, tuple(played), tuple(runs), at_rulebook, at_decided)
+        int(state["games"]), decision, tuple(played), tuple(runs), at_rulebook, at_decided,
+        offsets=_offsets(every, rulebook, decision, int(state["radius"])))
+
+
+def _offsets(games: CellGames, rulebook: tuple[int, ...], decision: dict[str, Any] | None,
+             radius: int) -> tuple[FairOffset, ...] | None:
+    """Each seat's fair offset on all the cell's games (None for players who read the
+    scores, judged at the rulebook vector only: re-ranking would not say what they do)."""
+    if radius == 0 or games.groups < 2:
+        return None
+    around = None if decision is None else decision["vector"]
+    return tuple(fair_offsets(games, rulebook, around=around, radius=radius))
 
 
 def _won(games: CellGames, vector: Sequence[int]) -> FloatArray:
     """One-hot winners (games, seats) under ``vector``."""
-    w = seq.rerank_winners(games.gained, games.tiebreak, vector)
+    w = rerank_winners(games.gained, games.tiebreak, vector)
     return np.asarray(np.eye(games.players)[w], dtype=np.float64)
 
 
@@ -186,7 +213,7 @@ def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
         offset = int(groups[-1].max()) + 1
     if not diffs:
         return cell
-    z = float(seq._quantile((1 - seq.REPORT_LEVEL) / (2 * cell.players), 10**9))
+    z = float(_quantile((1 - REPORT_LEVEL) / (2 * cell.players), 10**9))
     diff = paired_difference(np.concatenate(diffs), np.concatenate(groups), z)
     return CellResult(**{**cell.__dict__, "difference": diff,
                          "paired_games": sum(len(d) for d in diffs)})
@@ -247,6 +274,25 @@ def _dgap(d: dict[str, Any]) -> str:
     return f"{pp(d['largest_gap'])} (95% interval {100 * low:.1f}–{pp(high)})"
 
 
+def _needed(c: CellResult) -> str:
+    """``games_needed`` as the procedure labels it: "about N" when it was predicted from the
+    watched vector's own test games (calibrated: about an 80% chance), "at least about N"
+    when from the games it was picked on as the most equal (then optimistic)."""
+    d = c.decision
+    assert d is not None and d["games_needed"] is not None
+    own = c.players == 2 or any(
+        d["watch"] in choice["vectors"] and choice["stage"] < d["decided_at"]
+        and _games_after(d, choice["stage"]) >= MIN_GROUPS * c.deal
+        for choice in d["choices"])
+    return ("about " if own else "at least about ") + f"{d['games_needed']:,}"
+
+
+def _games_after(d: dict[str, Any], stage: int) -> int:
+    """Games played after the look at ``stage`` (a choice's test games so far)."""
+    looks = {look["stage"]: look["games"] for look in d["looks"]}
+    return int(d["games"] - looks.get(stage, d["games"]))
+
+
 def _why_not(c: CellResult, tol: float) -> str:
     """Why a skilled cell names no vector, in one clause."""
     d = c.decision
@@ -255,8 +301,8 @@ def _why_not(c: CellResult, tol: float) -> str:
     if d["decision"] == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
                 f"every seat within ±{pp(tol)} (shown on {d['games']:,} games)")
-    more = (f"about {d['games_needed']:,} fresh games might confirm one"
-            if d["games_needed"] is not None else
+    more = (f"{_needed(c)} more games would likely confirm its most promising vector"
+            if d["games_needed"] is not None and d["watch"] is not None else
             "at the observed gaps no number of games would confirm one")
     return f"{c.label}: undecided after {d['games']:,} games ({more})"
 
@@ -286,8 +332,8 @@ def headline(players: int, cells: Sequence[CellResult], tol: float) -> str:
         c = confirmed[0]
         assert c.decision is not None
         text = (f"{vec(c.decision['vector'])} is confirmed fair within ±{pp(tol)} for "
-                f"{c.population}: every seat pair within it on {c.decision['games_confirm']:,} "
-                f"fresh games, largest seat gap {_dgap(c.decision)}")
+                f"{c.population}: every seat pair within it on the {c.decision['games_tested']:,} "
+                f"games played since it was chosen, largest seat gap {_dgap(c.decision)}")
     elif shared and all(c.decision and tuple(c.decision["vector"]) in shared for c in confirmed):
         common = sorted(shared)[0]
         text = (f"the skilled populations agree: {vec(common)} is confirmed fair within "
@@ -314,6 +360,23 @@ def _shares_json(s: Shares | None) -> dict[str, Any] | None:
             "gap_interval": [s.gap_low, s.gap_high]}
 
 
+def offsets_json(c: CellResult) -> dict[str, Any]:
+    """Each seat's fair offset (starting VP over seat 1) with its 95% interval, seats
+    counted from 1 (seat 1 is the reference: 0); None for a cell judged at the rulebook
+    vector only."""
+    if c.offsets is None:
+        return {"fair_offset": None, "fair_offset_interval": None}
+    return {"fair_offset": {"1": 0.0} | {str(s): _num(o.offset)
+                                         for s, o in enumerate(c.offsets, 2)},
+            "fair_offset_interval": {"1": [0.0, 0.0]} | {
+                str(s): [_num(o.low), _num(o.high)] for s, o in enumerate(c.offsets, 2)}}
+
+
+def _num(x: float) -> float | None:
+    """A number for JSON (NaN: beyond the VP searched, as null)."""
+    return None if not np.isfinite(x) else round(float(x), 3)
+
+
 def verdict_json(c: CellResult) -> dict[str, Any]:
     """The machine-readable verdict of one cell (the fields docs/statistics.md explains)."""
     d = c.decision
@@ -321,9 +384,10 @@ def verdict_json(c: CellResult) -> dict[str, Any]:
             "fair_set": d["fair_set"] if d else None,
             "largest_gap": d["largest_gap"] if d else None,
             "gap_interval": d["gap_interval"] if d else None,
-            "games": c.games, "games_fit": d["games_fit"] if d else None,
-            "games_confirm": d["games_confirm"] if d else None,
+            "games": c.games, "games_tested": d["games_tested"] if d else None,
             "games_needed": d["games_needed"] if d else None,
+            "watch": d["watch"] if d else None,
+            **offsets_json(c),
             "stability": None,  # dropped: see docs/statistics.md
             "explain": d["explain"] if d else "still playing"}
 
@@ -373,8 +437,9 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
     if d["decision"] == "confirmed":
         lines = [f"rulebook **{rule}** → decided **{vec(d['vector'])}**",
                  f"**confirmed** fair within ±{pp(tol)} (a wrong confirmation happens in at most "
-                 f"{alpha * seq.CONFIRM_SHARE:.1%} of cells)",
-                 f"largest seat gap {_dgap(d)} on {d['games_confirm']:,} fresh games"]
+                 f"{alpha * CONFIRM_SHARE:.1%} of cells)",
+                 f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} games played "
+                 "since it was chosen"]
         if len(d["fair_set"]) > 1:
             lines.append("also shown fair: " + ", ".join(vec(v) for v in d["fair_set"]
                                                          if v != d["vector"]))
@@ -383,14 +448,15 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
                  f"(±{c.radius} VP searched)",
                  f"most equal: {vec(d['vector'])}, largest seat gap {_dgap(d)}"]
     else:
-        need = (f"about **{d['games_needed']:,}** more fresh games might confirm it"
-                if d["games_needed"] is not None else
+        need = (f"**{_needed(c)}** more games would confirm {vec(d['watch'])} with about an "
+                "80% chance (a prediction from the games so far)"
+                if d["games_needed"] is not None and d["watch"] is not None else
                 "no number of games would confirm it at the observed gap")
         lines = [f"rulebook **{rule}** → **undecided** (budget of {c.budget:,} games spent)",
                  f"most equal so far: {vec(d['vector'])} (not confirmed), largest seat gap "
                  f"{_dgap(d)}; {need}"]
-    lines.append(f"games played: {d['games']:,} (chose on {d['games_fit']:,}, "
-                 f"tested on {d['games_confirm']:,})")
+    lines.append(f"games played: {d['games']:,} (the named vector judged on "
+                 f"{d['games_tested']:,} of them)")
     lines.append(f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}")
     return lines
 
@@ -501,14 +567,14 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
         if d is None or s is None:
             rows.append([c.label, "still playing", "-", *("-" for _ in seats), "-", f"{c.games:,}"])
             continue
-        where = "fresh games" if d["decision"] == "confirmed" else "all games"
+        where = "games since its choice" if d["decision"] == "confirmed" else "all games"
         rows.append([c.label, d["decision"], f"**{vec(d['vector'])}**",
                      *(_interval(s, k) for k in seats), f"{_dgap(d)} ({where})",
                      f"{d['games']:,}" + (f" (+{d['games_needed']:,} needed)"
                                           if d.get("games_needed") else "")])
     doc.p("Each cell's verdict and its vector's seat win shares: for a confirmed vector on the "
-          "fresh games that confirmed it (it was chosen on earlier ones), otherwise on all games "
-          "(where it was chosen, so its gap looks smaller than it is).")
+          "games played after it was chosen (the games that confirmed it), otherwise on all "
+          "games (where it was picked as the most equal, so its gap looks smaller than it is).")
     doc.table(["population", "decision", "vector", *(seat_label(s) for s in seats),
                "largest seat gap", "games"], rows)
     series = []
@@ -530,12 +596,14 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
             f"{players} players: each skilled population's decided starting VP over seat 1 (VP); "
             "bars span the vectors shown fair, if several; the last series marks the rulebook's "
             f"{vec(rule)}.")
-    doc.p("Stages (each on fresh deals; a stage's vectors are chosen on the earlier stages and "
-          "tested on its own games):")
-    doc.table(["cell", "stage", "games", "tested", "stage verdict", "error budget spent"],
-              [[c.label, st["stage"], f"{st['games_confirm']:,}",
-                ", ".join(vec(v) for v in st["tested"]), st["decision"], f"{st['alpha']:.4f}"]
-               for c in cells if c.decision for st in c.decision["stages"]])
+    doc.p("Looks (one after each stage of fresh deals; every game so far counts): the games "
+          "so far, the vectors shown fair, the candidates shown unfair, and the vectors chosen "
+          "there to be tested on the games after it:")
+    doc.table(["cell", "look", "games so far", "shown fair", "shown unfair", "chosen"],
+              [[c.label, look["stage"], f"{look['games']:,}",
+                ", ".join(vec(v) for v in look["fair_set"]) or "-", look["shown_unfair"],
+                ", ".join(vec(v) for v in look["chosen"]) or "-"]
+               for c in cells if c.decision for look in c.decision["looks"]])
 
 
 def _variants_section(doc: Doc, result: StudyResult) -> None:
@@ -582,18 +650,22 @@ def _short(c: CellResult | None) -> str:
 def _method_section(doc: Doc, result: StudyResult) -> None:
     alpha = float(result.manifest.get("alpha") or 0.05)
     doc.h("How this was computed", 2)
-    doc.p("Each cell plays in stages of fresh deals, each about twice the one before, until a "
-          "verdict (cdsim.analysis.sequential; docs/statistics.md in the cdsim repository). "
+    doc.p("Each cell plays in stages of fresh deals, each about twice the one before, and "
+          "looks after every stage at all its games so far (an anytime-valid test: "
+          "cdsim.analysis.anytime; docs/statistics.md in the cdsim repository). "
           "Re-ranking: no built-in player reads VP totals, so every logged game is re-scored "
           "exactly under each starting-VP vector within the radius (ties by the logged R10.6 "
-          "order); a stage tests up to "
-          f"{result.manifest.get('tested', 3)} near-tied vectors chosen on the earlier stages, "
-          "on its own games only, with two one-sided tests on every seat pair. "
+          "order). At 3 and 4 players up to "
+          f"{result.manifest.get('tested', 3)} near-tied vectors are chosen on the first stage "
+          "(and again when another becomes the most equal) and tested on every game after "
+          "their choice; at 2 players every vector is tested on every game. "
           f"**Confirmed** is wrong (the vector truly leaves a gap over the tolerance) in at most "
-          f"{alpha * seq.CONFIRM_SHARE:.1%} of cells, **no whole-VP vector is fair** in at most "
-          f"{alpha * (1 - seq.CONFIRM_SHARE):.1%}, whatever the true win shares and wherever "
-          "the cell stops (the error budget is split between the stages). **Undecided** is never "
-          "wrong; its 'games needed' is an optimistic estimate. A population whose players read "
+          f"{alpha * CONFIRM_SHARE:.1%} of cells, **no whole-VP vector is fair** in at most "
+          f"{alpha * (1 - CONFIRM_SHARE):.1%}, whatever the true win shares, at whatever look "
+          "the cell stops, and however often its budget is raised. **Undecided** is never "
+          "wrong; its 'games needed' is a prediction from the games so far (about an 80% "
+          "chance of confirming the vector it names), and every game played keeps counting "
+          "if the cell goes on (`cdsim study run --resume --games N`). A population whose players read "
           "scores is judged at the rulebook vector only. Rule numbers refer to docs/rules.md "
           "in the cdsim repository.")
     doc.p("Intervals: win shares and seat gaps are computed from deal groups (one deal in every "
