@@ -424,6 +424,8 @@ def as_json(result: StudyResult) -> dict[str, Any]:
             "alpha": m.get("alpha"), "radius": int(m["radius"]), "players": list(m["players"]),
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
+            # when and where it was played (scripts/figures.py reads them when present)
+            **{k: m[k] for k in ("finished", "machine", "wall_seconds") if k in m},
             "headlines": {str(k): v for k, v in result.headlines.items()},
             "skill": {str(k): skill_json(v) for k, v in result.by_skill.items()}}
 

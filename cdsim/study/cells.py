@@ -184,7 +184,8 @@ class Study:
             budget = max(cell.games, games or 0, int(old["games"]) if old else 0)
             budget = -(-budget // cell.deal) * cell.deal  # whole deals
             if old is None:  # a new cell: its test is designed for the budget it starts with
-                cells.append(replace(cell, games=budget, design=budget))
+                cells.append(replace(cell, games=budget,
+                                     design=cell.design if budget == cell.games else budget))
             else:  # its first stage and design as it started (both shape the test)
                 cells.append(replace(cell, games=budget, design=int(old["design_games"]),
                                      first=int(old["schedule"][0]) if old["schedule"]
