@@ -66,10 +66,15 @@ def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high
 
 
 def grouped(labels: Sequence[str], series: Sequence[tuple[str, FloatArray, FloatArray, FloatArray]],
-            ylabel: str, title: str, line: float | None = None, line_label: str = "") -> bytes:
+            ylabel: str, title: str, line: float | None = None, line_label: str = "",
+            grid: bool = False) -> bytes:
     """Points with interval bars, grouped: one group per label (e.g. seat), one colour per
-    series (name, value, low, high); an optional horizontal reference line."""
+    series (name, value, low, high); an optional horizontal reference line; ``grid``: dotted
+    lines at every whole unit (whole VP)."""
     fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    if grid:
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="y", ls=":", lw=0.8, color="#999999")
     x = np.arange(len(labels))
     width = 0.8 / max(1, len(series))
     for i, (name, value, low, high) in enumerate(series):
@@ -86,6 +91,16 @@ def grouped(labels: Sequence[str], series: Sequence[tuple[str, FloatArray, Float
     ax.set_title(title)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return _png(fig)
+
+
+def fair_offsets(players: int, series: Sequence[tuple[str, FloatArray, FloatArray, FloatArray]]
+                 ) -> bytes:
+    """Each seat's fair offset (starting VP over seat 1, fractional) with its 95% interval,
+    one colour per population; dotted lines at whole VP, the vectors a rulebook can print."""
+    return grouped([seat_label(s) for s in range(1, players)], series,
+                   "fair offset over seat 1 (VP)",
+                   f"{players} players: the starting VP over seat 1 that make the seats equal",
+                   0.0, "no compensation", grid=True)
 
 
 def placements(df: pl.DataFrame, players: int) -> bytes:

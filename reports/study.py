@@ -460,7 +460,23 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
     lines.append(f"games played: {d['games']:,} (the named vector judged on "
                  f"{d['games_tested']:,} of them)")
     lines.append(f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}")
+    if c.offsets is not None:
+        lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.offsets)}")
     return lines
+
+
+def offsets_text(offsets: Sequence[FairOffset]) -> str:
+    """"seat 2 needs +0.4 VP (0.0 to +0.8); ...": each seat's fair offset over seat 1 with its
+    95% interval (beyond the VP searched: said so)."""
+    parts = []
+    for seat, o in enumerate(offsets, 2):
+        if not np.isfinite(o.offset):
+            parts.append(f"seat {seat}: beyond the VP searched")
+            continue
+        span = (f" ({o.low:+.1f} to {o.high:+.1f})" if np.isfinite(o.low) and np.isfinite(o.high)
+                else " (interval beyond the VP searched)")
+        parts.append(f"seat {seat} needs {o.offset:+.1f} VP{span}")
+    return "; ".join(parts)
 
 
 def answer_boxes(doc: Doc, result: StudyResult) -> None:
@@ -531,7 +547,10 @@ def _settings(doc: Doc, result: StudyResult) -> None:
                        "confirmation, half for a wrong 'no fair vector'"],
         ["budget", ", ".join(f"{b:,}" for b in budgets) + " games per cell, at most"],
         ["search", f"each seat within ±{m['radius']} VP of the rulebook's (seat 1 fixed)"],
-        ["versions", versions], ["wall time", f"{m.get('wall_seconds', 0):.0f} s"],
+        ["versions", versions], ["wall time", f"{m.get('wall_seconds', 0):.0f} s"
+                                 + (f" (finished {m['finished']})" if m.get("finished") else "")],
+        ["machine", ", ".join(f"{k} {v}" for k, v in (m.get("machine") or {}).items())
+         or "not recorded"],
         ["command", f"`{m.get('command', '')}`"]])
 
 
@@ -598,6 +617,15 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
             f"{players} players: each skilled population's decided starting VP over seat 1 (VP); "
             "bars span the vectors shown fair, if several; the last series marks the rulebook's "
             f"{vec(rule)}.")
+    fair = [(c.label, np.array([o.offset for o in c.offsets]), np.array([o.low for o in c.offsets]),
+             np.array([o.high for o in c.offsets]))
+            for c in cells if c.offsets is not None and c.variant is None]
+    if fair:
+        doc.chart(f"fair_offsets_{players}p", charts.fair_offsets(players, fair),
+                  f"{players} players: each population's fair offset per seat (the starting VP "
+                  "over seat 1, to a fraction of a VP, at which that seat wins as often as seat "
+                  "1, all seats at once) with its 95% interval (a bootstrap over deals); dotted: "
+                  "whole VP. Whole-VP vectors near the point are the ones that can be fair.")
     doc.p("Looks (one after each stage of fresh deals; every game so far counts): the games "
           "so far, the vectors shown fair, the candidates shown unfair, and the vectors chosen "
           "there to be tested on the games after it:")

@@ -117,7 +117,9 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
     page = (root / "study.html").read_text()
     body = page.split("<body>", 1)[1]
     assert body.index('class="answers"') < body.index("<h2>Headlines</h2>")
-    assert page.count("data:image/png;base64,") == 4 and 'src="charts/' not in page
+    assert page.count("data:image/png;base64,") == 6 and 'src="charts/' not in page
+    assert re.search(r"seat 2 needs [+-]\d+\.\d VP \([+-]\d+\.\d to [+-]\d+\.\d\)", top)  # fair offsets
+    assert "fair offset per seat" in page  # the chart, with its caption
     assert "rulebook 8/9/13" in md.split("## 3 players")[1]  # the compensation chart marks it
 
 
