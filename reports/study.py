@@ -465,6 +465,11 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
     return lines
 
 
+def _part(offsets: Sequence[FairOffset], k: int) -> FloatArray:
+    """One field of every seat's fair offset (0: the offset, 1: low, 2: high)."""
+    return np.array([o[k] for o in offsets], dtype=np.float64)
+
+
 def offsets_text(offsets: Sequence[FairOffset]) -> str:
     """"seat 2 needs +0.4 VP (0.0 to +0.8); ...": each seat's fair offset over seat 1 with its
     95% interval (beyond the VP searched: said so)."""
@@ -617,11 +622,10 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
             f"{players} players: each skilled population's decided starting VP over seat 1 (VP); "
             "bars span the vectors shown fair, if several; the last series marks the rulebook's "
             f"{vec(rule)}.")
-    fair = [(c.label, np.array([o.offset for o in c.offsets]), np.array([o.low for o in c.offsets]),
-             np.array([o.high for o in c.offsets]))
-            for c in cells if c.offsets is not None and c.variant is None]
-    if fair:
-        doc.chart(f"fair_offsets_{players}p", charts.fair_offsets(players, fair),
+    located = [(c.label, _part(c.offsets, 0), _part(c.offsets, 1), _part(c.offsets, 2))
+               for c in cells if c.offsets is not None and c.variant is None]
+    if located:
+        doc.chart(f"fair_offsets_{players}p", charts.fair_offsets(players, located),
                   f"{players} players: each population's fair offset per seat (the starting VP "
                   "over seat 1, to a fraction of a VP, at which that seat wins as often as seat "
                   "1, all seats at once) with its 95% interval (a bootstrap over deals); dotted: "
