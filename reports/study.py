@@ -307,18 +307,43 @@ def _why_not(c: CellResult, tol: float) -> str:
     return f"{c.label}: undecided after {d['games']:,} games ({more})"
 
 
+def _at_rulebook(c: CellResult) -> str:
+    """The rulebook vector's largest seat gap for one population, on that population's own
+    games (each number beside the population it comes from)."""
+    return (f"{pp(c.at_rulebook.gap)} for {c.population} (95% interval "
+            f"{100 * c.at_rulebook.gap_low:.1f}–{pp(c.at_rulebook.gap_high)}, "
+            f"{c.at_rulebook.games:,} games)")
+
+
+def _confirmed_text(c: CellResult, tol: float) -> str:
+    """One population's confirmation: the set shown fair first when it holds several (with
+    the fair offsets that explain it), then the vector named by the stated rule."""
+    d = c.decision
+    assert d is not None
+    evidence = (f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} {c.population} "
+                "games played since it was chosen")
+    if len(d["fair_set"]) == 1:
+        return (f"{vec(d['vector'])} is confirmed fair within ±{pp(tol)} for {c.population}: "
+                f"every seat pair within it, {evidence}")
+    why = ("" if c.offsets is None else
+           f" (its fair offsets lie between whole VP: {offsets_text(c.offsets)})")
+    return (f"{len(d['fair_set'])} vectors are shown fair within ±{pp(tol)} for "
+            f"{c.population}: {', '.join(vec(v) for v in d['fair_set'])}{why}; the stated rule "
+            f"(fewest VP changed from the rulebook, then the smallest gap) names "
+            f"{vec(d['vector'])}, {evidence}")
+
+
 def headline(players: int, cells: Sequence[CellResult], tol: float) -> str:
     """One paragraph per player count, about the skilled populations' base cells only: it
-    names a vector only if it was confirmed, and says whether the populations agree."""
+    names a vector only if it was confirmed, says whether the populations agree, and every
+    number in it stands beside the population whose games gave it."""
     head = f"{players} players: "
     skilled = [c for c in cells if not c.floor and c.variant is None]
     if not skilled:
         return head + "no skilled population in this study (only the floor), so no answer."
     rule = vec(skilled[0].rulebook)
-    rule_gap = max(skilled, key=lambda c: c.at_rulebook.gap).at_rulebook
-    tail = (f" The rulebook's {rule} leaves a largest seat gap of {_gap(rule_gap)}"
-            + (f" ({max(skilled, key=lambda c: c.at_rulebook.gap).population})"
-               if len(skilled) > 1 else "") + ".")
+    tail = (f" The rulebook's {rule} leaves a largest seat gap of "
+            + " and ".join(_at_rulebook(c) for c in skilled) + ".")
     confirmed = [c for c in skilled if c.decision and c.decision["decision"] == "confirmed"]
     others = [c for c in skilled if c not in confirmed]
     if not confirmed:
@@ -329,15 +354,12 @@ def headline(players: int, cells: Sequence[CellResult], tol: float) -> str:
     named = ", ".join(f"{c.population} {vec(c.decision['vector'])}" for c in confirmed
                       if c.decision)
     if len(confirmed) == 1:
-        c = confirmed[0]
-        assert c.decision is not None
-        text = (f"{vec(c.decision['vector'])} is confirmed fair within ±{pp(tol)} for "
-                f"{c.population}: every seat pair within it on the {c.decision['games_tested']:,} "
-                f"games played since it was chosen, largest seat gap {_dgap(c.decision)}")
+        text = _confirmed_text(confirmed[0], tol)
     elif shared and all(c.decision and tuple(c.decision["vector"]) in shared for c in confirmed):
         common = sorted(shared)[0]
         text = (f"the skilled populations agree: {vec(common)} is confirmed fair within "
-                f"±{pp(tol)} for each of them ({named})")
+                f"±{pp(tol)} for each of them ({named}); "
+                + "; ".join(_confirmed_text(c, tol) for c in confirmed))
     elif shared:
         text = (f"the skilled populations agree on a fair vector: {vec(sorted(shared)[0])} was "
                 f"shown fair within ±{pp(tol)} for each, though each names its own ({named})")
@@ -436,15 +458,24 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
     if d is None:
         return [f"rulebook **{rule}** → still playing ({c.games:,} games so far)",
                 f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}"]
-    if d["decision"] == "confirmed":
+    if d["decision"] == "confirmed" and len(d["fair_set"]) > 1:
+        # the answer is the set: say so first, then the one the stated rule names
+        lines = [f"rulebook **{rule}** → **{len(d['fair_set'])} vectors shown fair**: "
+                 + ", ".join(vec(v) for v in d["fair_set"]),
+                 f"**confirmed** fair within ±{pp(tol)} (a wrong confirmation happens in at most "
+                 f"{alpha * CONFIRM_SHARE:.1%} of cells)"]
+        if c.offsets is not None:
+            lines.append(f"why several: the fair point lies between whole VP "
+                         f"({offsets_text(c.offsets)})")
+        lines.append(f"named by the stated rule (fewest VP changed from the rulebook, then the "
+                     f"smallest gap): decided **{vec(d['vector'])}**, largest seat gap "
+                     f"{_dgap(d)} on the {d['games_tested']:,} games played since it was chosen")
+    elif d["decision"] == "confirmed":
         lines = [f"rulebook **{rule}** → decided **{vec(d['vector'])}**",
                  f"**confirmed** fair within ±{pp(tol)} (a wrong confirmation happens in at most "
                  f"{alpha * CONFIRM_SHARE:.1%} of cells)",
                  f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} games played "
                  "since it was chosen"]
-        if len(d["fair_set"]) > 1:
-            lines.append("also shown fair: " + ", ".join(vec(v) for v in d["fair_set"]
-                                                         if v != d["vector"]))
     elif d["decision"] == "no fair vector":
         lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tol)} "
                  f"(±{c.radius} VP searched)",

@@ -109,7 +109,14 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
     md = (root / "study.md").read_text()
     top = md.split("## Headlines")[0]
     assert top.count("> ### ") == 2 and "> ### 2 players" in top and "> ### 3 players" in top
-    assert "rulebook **8/9/13** → decided **" in top and "**confirmed**" in top
+    assert "**confirmed**" in top
+    three = top.split("> ### 3 players")[1]
+    fair_set = next(c for c in data["cells"] if c["key"] == "3p.mix")["fair_set"]
+    if len(fair_set) > 1:  # the set first, then the one the stated rule names
+        assert f"rulebook **8/9/13** → **{len(fair_set)} vectors shown fair**" in three
+        assert three.index("vectors shown fair") < three.index("named by the stated rule")
+    else:
+        assert "rulebook **8/9/13** → decided **" in three
     assert "floor: **random**" in top and "every 2 of greedy, landscape, bread: 3 line-ups" in top
     assert "3 line-ups: greedy, landscape; greedy, bread; landscape, bread" in md  # who sat
     assert "seat 0" not in md and "points" not in md  # seats from 1; pp and VP, not "points"
@@ -443,3 +450,18 @@ def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:
         sizes = spec.schedule(cell)
         assert 3 <= len(sizes) <= 8 and sizes[0] >= anytime.MIN_GROUPS * cell.deal
 
+
+
+def test_each_headline_number_comes_from_the_population_it_names() -> None:
+    weak = _cell("scripted", "confirmed")
+    strong = rs.CellResult(**{**_cell("strong", "undecided").__dict__, "at_rulebook": rs.Shares(
+        (8, 9, 10, 11), 2400, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3), 0.09, 0.05, 0.13)})
+    text = rs.headline(4, [weak, strong], 0.02)
+    assert "6.0 pp for scripted (95% interval 4.0–8.0 pp, 1,000 games)" in text
+    assert "9.0 pp for strong (95% interval 5.0–13.0 pp, 2,400 games)" in text
+    assert "112,500 scripted games played since it was chosen" in text
+    several = ((8, 7, 7, 10), (8, 8, 7, 10), (8, 7, 8, 10))
+    text = rs.headline(4, [_cell("scripted", "confirmed", fair_set=several)], 0.02)
+    assert text.startswith("4 players: 3 vectors are shown fair within ±2.0 pp for scripted: "
+                           "8/7/7/10, 8/8/7/10, 8/7/8/10")
+    assert text.index("8/7/8/10") < text.index("the stated rule")
