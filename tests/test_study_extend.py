@@ -98,3 +98,24 @@ def test_only_the_budget_may_change_when_a_study_resumes(tmp_path: Path) -> None
     path.write_text(path.read_text().replace("tolerance = 0.02", "tolerance = 0.03"))
     with pytest.raises(CdsimError, match="another study file"):
         st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+
+
+def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Path) -> None:
+    from reports.study import write
+
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 1"))
+    root = tmp_path / "out"
+    st.run(st.load_study(path), root, Reader(), jobs=1)
+    data = json.loads((root / st.STUDY_MANIFEST).read_text())
+    assert data["finished"][:4].isdigit() and "T" in data["finished"]
+    assert data["machine"]["cpus"] >= 1 and data["machine"]["architecture"]
+    # a prediction far beyond what one run may play is still a manifest the report reads
+    cell = next(c for c in data["cells"] if c["decision"]["decision"] == "undecided")
+    cell["decision"]["games_needed"] = 250_000_000
+    (root / st.STUDY_MANIFEST).write_text(json.dumps(data))
+    write(root)
+    report = json.loads((root / "study.json").read_text())
+    assert report["finished"] == data["finished"] and report["machine"] == data["machine"]
+    assert report["wall_seconds"] == data["wall_seconds"]
+    assert 250_000_000 in [c["games_needed"] for c in report["cells"]]
