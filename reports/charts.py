@@ -36,6 +36,14 @@ def _fair(ax: Any, players: int, horizontal: bool = True) -> None:
                                                label=f"fair 1/{players}")
 
 
+def percent_tick(value: float, _position: object = None) -> str:
+    """A share as a tick label with the decimals it needs, so the label says exactly where
+    the tick is (27.5% as "27.5%", never rounded onto "28%")."""
+    pct = 100 * value
+    decimals = next((d for d in range(4) if abs(round(pct, d) - pct) < 1e-6), 4)
+    return f"{pct:.{decimals}f}%"
+
+
 def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high: FloatArray,
                  players: int, title: str) -> bytes:
     """Win share per seat or strategy with its 95% interval, against the fair 1/N line. The
@@ -56,7 +64,7 @@ def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high
     hi = max(float(np.max(high)), 1 / players)
     pad = max(0.12 * (hi - lo), 0.005)
     ax.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
-    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    ax.yaxis.set_major_formatter(percent_tick)
     ax.set_xticks(x, labels)
     ax.set_xlim(-0.5, len(labels) - 0.5)
     ax.set_ylabel("win share (axis not from 0)")
