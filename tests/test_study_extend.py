@@ -119,3 +119,26 @@ def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Pat
     assert report["finished"] == data["finished"] and report["machine"] == data["machine"]
     assert report["wall_seconds"] == data["wall_seconds"]
     assert 250_000_000 in [c["games_needed"] for c in report["cells"]]
+
+
+def test_the_command_line_extends_and_never_offers_to_overwrite_an_unnamed_folder(
+        tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "cdsim", "study", "run", *args, "--jobs",
+                               "1", "--quiet"], capture_output=True, text=True, check=False,
+                              cwd=tmp_path)
+
+    (tmp_path / "small.toml").write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 1"))
+    assert cdsim("small.toml").returncode == 0
+    again = cdsim("small.toml")  # studies/small: a folder the user did not name
+    assert again.returncode == 2 and again.stderr.count("\n") == 1
+    assert "--force" not in again.stderr and "--resume" in again.stderr
+    bad = cdsim("small.toml", "--resume", "--games", "0")
+    assert bad.returncode == 2 and "--games" in bad.stderr and bad.stderr.count("\n") == 1
+    more = cdsim("small.toml", "--resume", "--games", "1260")
+    assert more.returncode == 0, more.stderr
+    cells = manifest(tmp_path / "studies" / "small")
+    assert cells["3p.random"]["games"] == 1260 and cells["3p.random"]["design_games"] == 630
