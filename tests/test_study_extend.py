@@ -96,8 +96,9 @@ def test_only_the_budget_may_change_when_a_study_resumes(tmp_path: Path) -> None
     st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)  # a raised budget: resumes
     assert manifest(root)["3p.random"]["games"] == 900
     path.write_text(path.read_text().replace("tolerance = 0.02", "tolerance = 0.03"))
-    with pytest.raises(CdsimError, match="another study file"):
+    with pytest.raises(CdsimError, match="another study file") as refused:
         st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+    assert "--force" not in str(refused.value)  # never offered for a folder it may not name
 
 
 def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Path) -> None:

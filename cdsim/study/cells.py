@@ -500,7 +500,7 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
         if manifest.get("identity") != study.identity():
             raise CdsimError(f"{root}: this study folder was made with another study file "
                              "(players, seeds, components or settings other than the budgets "
-                             f"differ); use a new --out, or --force --out {root} to start over")
+                             "differ): start it in another folder with --out")
         # what only the report reads may change between runs: the latest file's
         manifest |= _described(study) | {"command": " ".join(sys.argv)}
         _write_text(root / STUDY_FILE, study.text)
