@@ -56,7 +56,7 @@ from reports.charts import SkillRow
 from reports.report import Doc
 
 if TYPE_CHECKING:
-    from reports.study import CellResult
+    from reports.study_cell import CellResult
 
 RATINGS = STRATEGIES_DIR / "ratings.json"
 Vector = tuple[int, ...]
