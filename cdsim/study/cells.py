@@ -4,13 +4,19 @@ played in stages until its starting-VP verdict is decided.
 A designer asks "for 2, 3 and 4 players, which starting VP make the seats fair, and how
 sure is that?". A study file names the player counts, the populations (who sits at the
 table) and, optionally, component variants; every combination is a *cell*. A cell plays in
-*stages* of fresh deals (``cdsim.analysis.sequential``: each stage doubles the one before,
-the last takes what is left of the cell's budget, ``games``) until one of three verdicts:
-**confirmed** (a vector chosen on the earlier stages is shown fair within the tolerance on
-the stage's own games), **no fair vector** (every whole-VP vector within the radius is
-shown unfair) or **undecided** (the budget is spent; with the games a decision would need).
-Whatever the true win shares, a cell ends with a wrong verdict with chance at most
-``alpha`` (docs/statistics.md).
+*stages* of fresh deals (``anytime.stage_sizes``: the first 1/64 of the cell's budget,
+``games``, each next twice the one before, the last taking what is left) and after every
+stage judges all its games so far (``anytime.decide``) until one of three verdicts:
+**confirmed** (a vector is shown fair within the tolerance on the games played since it was
+chosen), **no fair vector** (every whole-VP vector within the radius is shown unfair) or
+**undecided** (the budget is spent; with the games a decision would likely need). Whatever
+the true win shares, a cell ends with a wrong verdict with chance at most ``alpha``, at
+whatever look it stops and however often its budget is raised (docs/statistics.md).
+
+Extending: the budget is not part of the study's identity. ``--resume`` with a larger budget
+(the study file's, or ``--games N``) keeps every stage begun as it is, appends stages and
+plays only those for the undecided cells; a cell's first stage and ``design_games`` (where
+its test is tightest: the budget it started with) are recorded and never change.
 
 Each stage of a cell is one ordinary run folder per line-up (``cdsim report`` and
 ``cdsim balance`` work on each):
