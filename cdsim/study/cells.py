@@ -53,7 +53,6 @@ import json
 import os
 import platform
 import re
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -66,17 +65,24 @@ import numpy as np
 from cdsim.analysis import anytime
 from cdsim.analysis.candidates import CellGames, WinTable, candidates, win_table
 from cdsim.batch.config import RunConfig
-from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
+from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.batch.queue import play_queue
 from cdsim.errors import CdsimError, read_toml
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.study import file as study_file
-from cdsim.study.manifest import CellState, StageRuns, Verdict, check_study_manifest
+from cdsim.study.manifest import CellState, StageRuns, Verdict
+from cdsim.study.store import (
+    STUDY,
+    STUDY_FILE,
+    STUDY_MANIFEST,
+    open_folder,
+    read_study_manifest,
+    spelled,
+    write_study_manifest,
+)
 
-STUDY_MANIFEST = "study-manifest.json"
-STUDY_FILE = "study.toml"
 SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
 # the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
 # an anytime test (16 looks about as many games as one fixed test, 4 looks some 12% more)
@@ -256,11 +262,6 @@ class Study:
 def _safe(name: str) -> str:
     """A strategy's spelling as part of a folder name (module:Class has a colon)."""
     return re.sub(r"[^A-Za-z0-9_@=+,-]", "_", name)
-
-
-def spelled(lineups: Sequence[Sequence[PlayerSpec]]) -> list[list[str]]:
-    """Line-ups as manifests hold them: each player as spelled."""
-    return [[spec.spelling for spec in lineup] for lineup in lineups]
 
 
 # -- reading and validating a study file -----------------------------------------------
@@ -490,73 +491,6 @@ def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int]:
     return planned, done
 
 
-# -- the study folder -----------------------------------------------------------------
-
-def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int | None = None
-                ) -> tuple[dict[str, Any], Study]:
-    """Create or reopen a study folder; returns its manifest and the study as it continues
-    (budgets raised to ``games`` and never below what the folder recorded). Never
-    overwrites a study without --force, and --resume refuses a study that would play other
-    games (anything but a budget changed)."""
-
-    folder = RunFolder(root, STUDY)
-    if folder.claim(resume, force):
-        manifest = folder.read()
-        study = study.raised(games, {c["key"]: c for c in manifest["cells"]})
-        if manifest.get("identity") != study.identity():
-            raise CdsimError(f"{root}: this study folder was made with another study file "
-                             "(players, seeds, components or settings other than the budgets "
-                             "differ): start it in another folder with --out")
-        # what only the report reads may change between runs: the latest file's
-        manifest |= _described(study) | {"command": " ".join(sys.argv)}
-        _write_text(root / STUDY_FILE, study.text)
-        write_study_manifest(root, manifest)
-        return manifest, study
-    study = study.raised(games, {})
-    _write_text(root / STUDY_FILE, study.text)
-    manifest = {"name": study.name, "seed": study.seed, "identity": study.identity(),
-                "radius": study.radius, "tolerance": study.tolerance, "alpha": study.alpha,
-                "tested": study.tested,
-                "players": list(study.players), "cells": [], "versions": versions(),
-                "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
-    write_study_manifest(root, manifest)
-    return manifest, study
-
-
-def _described(study: Study) -> dict[str, Any]:
-    """The manifest's account of a study for the report (not part of its identity)."""
-    return {"description": study.description, "source": study.source,
-            "populations": [{"name": p.name, "description": p.description,
-                             "lineup": spelled([p.lineup])[0], "pool": spelled([p.pool])[0],
-                             "lineups": spelled(p.given),
-                             "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores,
-                             "floor": p.floor}
-                            for p in study.populations],
-            "variants": [{"name": v.name, "description": v.description,
-                          "components": v.components, "digest": v.digest}
-                         for v in study.variants]}
-
-
-def _write_text(path: Path, text: str) -> None:
-    try:
-        atomic_write(path, lambda tmp: tmp.write_text(text))
-    except OSError as exc:
-        raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
-
-
-def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    RunFolder(root, STUDY).write(manifest)
-
-
-STUDY = Kind("study", STUDY_MANIFEST, CELLS, "cdsim study run", ("identity", "cells"),
-             check_study_manifest)
-
-
-def read_study_manifest(root: Path) -> dict[str, Any]:
-    """A study folder's manifest, checked (one line)."""
-    return RunFolder(root, STUDY).read()
-
-
 # -- playing: one work queue over every run's chunks --------------------------------------
 
 OnChunk = Callable[[str, int], None]  # (run key, games in the chunk)
@@ -627,6 +561,24 @@ def write_template(path: Path) -> None:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
-__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant", "load_study",
-           "open_folder", "plan", "read_study_manifest", "resolve", "run", "run_folder",
-           "spelled", "write_template"]
+__all__ = [
+    "STUDY",
+    "STUDY_FILE",
+    "STUDY_MANIFEST",
+    "Cell",
+    "GameReader",
+    "Job",
+    "Population",
+    "Study",
+    "Variant",
+    "load_study",
+    "open_folder",
+    "plan",
+    "read_study_manifest",
+    "resolve",
+    "run",
+    "run_folder",
+    "spelled",
+    "write_study_manifest",
+    "write_template",
+]
