@@ -487,14 +487,7 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
             f"{players} players: each skilled population's decided starting VP over seat 1 (VP); "
             "bars span the vectors shown fair, if several; the last series marks the rulebook's "
             f"{vec(rule)}.")
-    located = [(c.label, _part(c.offsets, 0), _part(c.offsets, 1), _part(c.offsets, 2))
-               for c in cells if c.offsets is not None and c.variant is None]
-    if located:
-        doc.chart(f"fair_offsets_{players}p", charts.fair_offsets(players, located),
-                  f"{players} players: each population's fair offset per seat (the starting VP "
-                  "over seat 1, to a fraction of a VP, at which that seat wins as often as seat "
-                  "1, all seats at once) with its 95% interval (a bootstrap over deals); dotted: "
-                  "whole VP. Whole-VP vectors near the point are the ones that can be fair.")
+    _fair_offset_chart(doc, cells, players)
     doc.p("Looks (one after each stage of fresh deals; every game so far counts): the games "
           "so far, the vectors shown fair, the candidates shown unfair, and the vectors chosen "
           "there to be tested on the games after it:")
@@ -503,6 +496,19 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
                 ", ".join(vec(v) for v in look["fair_set"]) or "-", look["shown_unfair"],
                 ", ".join(vec(v) for v in look["chosen"]) or "-"]
                for c in cells if c.decision for look in c.decision["looks"]])
+
+
+def _fair_offset_chart(doc: Doc, cells: Sequence[CellResult], players: int) -> None:
+    """Each base population's fair offset per seat with its interval (none for players
+    who read the scores)."""
+    located = [(c.label, _part(c.offsets, 0), _part(c.offsets, 1), _part(c.offsets, 2))
+               for c in cells if c.offsets is not None and c.variant is None]
+    if located:
+        doc.chart(f"fair_offsets_{players}p", charts.fair_offsets(players, located),
+                  f"{players} players: each population's fair offset per seat (the starting VP "
+                  "over seat 1, to a fraction of a VP, at which that seat wins as often as seat "
+                  "1, all seats at once) with its 95% interval (a bootstrap over deals); dotted: "
+                  "whole VP. Whole-VP vectors near the point are the ones that can be fair.")
 
 
 def _variants_section(doc: Doc, result: StudyResult) -> None:
