@@ -36,6 +36,14 @@ def _fair(ax: Any, players: int, horizontal: bool = True) -> None:
                                                label=f"fair 1/{players}")
 
 
+def percent_tick(value: float, _position: object = None) -> str:
+    """A share as a tick label with the decimals it needs, so the label says exactly where
+    the tick is (27.5% as "27.5%", never rounded onto "28%")."""
+    pct = 100 * value
+    decimals = next((d for d in range(4) if abs(round(pct, d) - pct) < 1e-6), 4)
+    return f"{pct:.{decimals}f}%"
+
+
 def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high: FloatArray,
                  players: int, title: str) -> bytes:
     """Win share per seat or strategy with its 95% interval, against the fair 1/N line. The
@@ -56,7 +64,7 @@ def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high
     hi = max(float(np.max(high)), 1 / players)
     pad = max(0.12 * (hi - lo), 0.005)
     ax.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
-    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    ax.yaxis.set_major_formatter(percent_tick)
     ax.set_xticks(x, labels)
     ax.set_xlim(-0.5, len(labels) - 0.5)
     ax.set_ylabel("win share (axis not from 0)")
@@ -66,10 +74,15 @@ def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high
 
 
 def grouped(labels: Sequence[str], series: Sequence[tuple[str, FloatArray, FloatArray, FloatArray]],
-            ylabel: str, title: str, line: float | None = None, line_label: str = "") -> bytes:
+            ylabel: str, title: str, line: float | None = None, line_label: str = "",
+            grid: bool = False) -> bytes:
     """Points with interval bars, grouped: one group per label (e.g. seat), one colour per
-    series (name, value, low, high); an optional horizontal reference line."""
+    series (name, value, low, high); an optional horizontal reference line; ``grid``: dotted
+    lines at every whole unit (whole VP)."""
     fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    if grid:
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="y", ls=":", lw=0.8, color="#999999")
     x = np.arange(len(labels))
     width = 0.8 / max(1, len(series))
     for i, (name, value, low, high) in enumerate(series):
@@ -86,6 +99,16 @@ def grouped(labels: Sequence[str], series: Sequence[tuple[str, FloatArray, Float
     ax.set_title(title)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return _png(fig)
+
+
+def fair_offsets(players: int, series: Sequence[tuple[str, FloatArray, FloatArray, FloatArray]]
+                 ) -> bytes:
+    """Each seat's fair offset (starting VP over seat 1, fractional) with its 95% interval,
+    one colour per population; dotted lines at whole VP, the vectors a rulebook can print."""
+    return grouped([seat_label(s) for s in range(1, players)], series,
+                   "fair offset over seat 1 (VP)",
+                   f"{players} players: the starting VP over seat 1 that make the seats equal",
+                   0.0, "no compensation", grid=True)
 
 
 def placements(df: pl.DataFrame, players: int) -> bytes:

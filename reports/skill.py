@@ -17,10 +17,10 @@ its **ladder rating** and drawn with its **fair compensation per seat**:
   confirmed). The bar spans that seat's compensation over the **vectors not shown unfair**
   on all the cell's games: candidates (within the study's radius) none of whose seat pairs
   has a one-sided lower bound on ``|p_i - p_j|`` above the tolerance, at level
-  ``alpha * (1 - CONFIRM_SHARE)`` split over the pairs (``sequential.shown_unfair``, the
-  test behind "no fair vector"). A truly fair vector is outside this set with chance at most
-  2.5% (for the default alpha); the bar is how far the data let each seat's compensation
-  range, not a confidence interval of one number.
+  ``alpha * (1 - CONFIRM_SHARE)`` split over the pairs (``anytime.Evidence.shown_unfair``,
+  the test behind "no fair vector", looking after each stage). A truly fair vector is
+  outside this set with chance at most 2.5% (for the default alpha); the bar is how far the
+  data let each seat's compensation range, not a confidence interval of one number.
 
 The one-sentence **verdict** per player count (``verdict``) claims only what is decided:
 
@@ -45,8 +45,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cdsim.analysis import sequential as seq
-from cdsim.analysis.sequential import CellGames
+from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, design_groups
+from cdsim.analysis.boundary import Mixture
+from cdsim.analysis.candidates import CellGames, candidates, pairs, rank_by_gap, win_table
 from cdsim.analysis.stats import FloatArray, vec
 from cdsim.players.registry import STRATEGIES_DIR
 from cdsim.study.cells import run_folder
@@ -55,7 +56,7 @@ from reports.charts import SkillRow
 from reports.report import Doc
 
 if TYPE_CHECKING:
-    from reports.study import CellResult
+    from reports.study_cell import CellResult
 
 RATINGS = STRATEGIES_DIR / "ratings.json"
 Vector = tuple[int, ...]
@@ -98,13 +99,22 @@ def population_rating(ladder: Mapping[str, Any] | None, members: Sequence[str]) 
 
 # -- one cell ---------------------------------------------------------------------------------
 
-def not_shown_unfair(games: CellGames, vectors: np.ndarray[Any, Any], tol: float, level: float
+def not_shown_unfair(stages: CellGames | Sequence[CellGames], vectors: np.ndarray[Any, Any],
+                     tol: float, level: float, design_games: int | None = None
                      ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """Per vector: True unless some seat pair's one-sided lower bound on ``|p_i - p_j|``
-    exceeds ``tol`` on ``games`` (each pair at ``level / pairs``)."""
-    table = seq.win_table(games, vectors)
-    diff, se = table.pair_stats()
-    return ~seq.shown_unfair(diff, se, table.groups - 1, tol, level)
+    """Per vector: True unless some seat pair is shown more than ``tol`` apart (each pair at
+    ``level / pairs``) by the anytime test behind "no fair vector" (``anytime.Evidence``),
+    looking after each stage, so it stays valid however many stages a cell played. Its
+    boundary is tightest at ``design_games`` (default: all the games given), a setting."""
+    parts = [stages] if isinstance(stages, CellGames) else list(stages)
+    games = sum(g.games for g in parts)
+    groups = design_groups(parts[0].players, tol, level, games / max(1, sum(g.groups for g in parts)),
+                           design_games or games)
+    evidence = Evidence(np.arange(len(vectors), dtype=np.int64),
+                        Mixture.design(groups, level / len(pairs(parts[0].players))))
+    for g in parts:
+        evidence.add(win_table(g, vectors), tol)
+    return ~evidence.shown_unfair(level)
 
 
 @dataclass(frozen=True)
@@ -135,14 +145,14 @@ def point(cell: CellResult, rating: Rating | None, tol: float, level: float,
     """The cell's decided (or most equal) vector and its compensation bars."""
     d = cell.decision
     games = CellGames.concat(*cell.stages)
-    vectors = seq.candidates(cell.rulebook, cell.radius)
-    keep = vectors[not_shown_unfair(games, vectors, tol, level)]
+    vectors = candidates(cell.rulebook, cell.radius)
+    keep = vectors[not_shown_unfair(cell.stages, vectors, tol, level)]
     if d is not None:
         v: Vector = tuple(int(x) for x in d["vector"])
     else:  # still playing: the most equal vector on the games so far
-        table = seq.win_table(games, vectors)
-        v = tuple(int(x) for x in vectors[int(seq.rank_by_gap(vectors, table.spreads,
-                                                                  cell.rulebook)[0])])
+        table = win_table(games, vectors)
+        v = tuple(int(x) for x in vectors[int(rank_by_gap(vectors, table.spreads,
+                                                              cell.rulebook)[0])])
     comp = np.asarray(v, dtype=np.float64)[1:] - v[0]
     if len(keep):
         span = (keep - keep[:, :1])[:, 1:].astype(np.float64)
@@ -203,8 +213,8 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
         elif p.decision == "undecided":
             others = [f"{a.population}'s {vec(a.vector)}" for a in pts if a.confirmed]
             need.append(f"{p.population} to confirm a vector (undecided after {p.games:,} "
-                        "games; " + (f"about {p.games_needed:,} more fresh games might confirm "
-                                     f"{vec(p.vector)})" if p.games_needed is not None else
+                        "games; " + (f"about {p.games_needed:,} more games would confirm "
+                                     "its most promising vector)" if p.games_needed is not None else
                                      "more games might instead show that no vector is fair "
                                      "for it)")
                         + (f" or more {p.population} games to show {' or '.join(others)} "
@@ -232,10 +242,9 @@ def cross_unfair(cells: Sequence[CellResult], tol: float, level: float
     out: dict[tuple[str, str], bool] = {}
     for a, b in tests:
         assert a.decision is not None
-        games = CellGames.concat(*b.stages)
         v = np.asarray([a.decision["vector"]], dtype=np.int64)
         out[(a.population, b.population)] = not bool(
-            not_shown_unfair(games, v, tol, level / len(tests))[0])
+            not_shown_unfair(b.stages, v, tol, level / len(tests))[0])
     return out
 
 
@@ -273,7 +282,7 @@ def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tol:
            alpha: float, ratings: Mapping[str, Any] | None = None) -> dict[int, Panel]:
     """One panel per player count with a skilled base cell."""
     table = load_ratings() if ratings is None else ratings
-    level = alpha * (1 - seq.CONFIRM_SHARE)
+    level = alpha * (1 - CONFIRM_SHARE)
     out: dict[int, Panel] = {}
     for p in players:
         skilled = [c for c in cells if c.players == p and not c.floor and c.variant is None]

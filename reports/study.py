@@ -5,12 +5,12 @@ rulebook's starting VP -> the decided vector, its largest seat gap with a 95% in
 verdict (confirmed / no whole-VP vector is fair / undecided, with the games a decision would
 need) and the games played; the floor (random play) below it, never in a headline. The
 verdicts are the ones ``cdsim study run`` reached stage by stage
-(``cdsim.analysis.sequential``; their error rates are in docs/statistics.md) and keeps in the
+(``cdsim.analysis.anytime``; their error rates are in docs/statistics.md) and keeps in the
 study manifest: this module recomputes nothing that decides, it reads the stages' games only
 to show the seat win shares behind each verdict:
 
 - per cell, the seats' win shares at the rulebook vector on all its games, and at the
-  decided vector (confirmed: on the confirming stage's fresh games only), each with 95%
+  decided vector (confirmed: on the games played after its choice), each with 95%
   intervals simultaneous over the seats (deal groups: one deal in every line-up and rotation);
 - for a variant, its own verdict beside its base's and the paired difference of each seat's
   win share at the rulebook vector, variant minus base, on the stages both played (the same
@@ -24,7 +24,6 @@ in VP.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,164 +32,26 @@ from typing import Any
 
 import numpy as np
 
-from cdsim.analysis import sequential as seq
-from cdsim.analysis.sequential import CellGames, WinTable
-from cdsim.analysis.stats import FloatArray, paired_difference, vec
-from cdsim.batch.folder import RunFolder
-from cdsim.batch.read import open_run, seat_arrays
+from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS
+from cdsim.analysis.offsets import FairOffset
+from cdsim.analysis.stats import FloatArray, vec
 from cdsim.errors import CdsimError
-from cdsim.study.cells import read_study_manifest, run_folder, stage_games
+from cdsim.study.cells import read_study_manifest
 from reports import charts
 from reports.report import Doc, publish, save
 from reports.skill import Panel as SkillPanel
 from reports.skill import as_json as skill_json
 from reports.skill import panels as skill_panels
 from reports.skill import section as skill_section
+from reports.study_cell import (
+    CellResult,
+    Reader,
+    Shares,
+    analyse_cell,
+    shares_of,
+    with_difference,
+)
 from reports.tables import seat_label
-
-
-class Reader:
-    """How ``cdsim study run`` reads a finished run's games (``cdsim.study.cells.GameReader``)."""
-
-    def games(self, run: Path) -> CellGames:
-        arrays = seat_arrays(open_run(run))
-        return CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
-
-
-# -- one cell ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Shares:
-    """Seat win shares at one vector on some games, 95% intervals simultaneous over seats,
-    and the largest seat gap with its simultaneous 95% interval."""
-
-    vector: tuple[int, ...]
-    games: int
-    share: FloatArray
-    low: FloatArray
-    high: FloatArray
-    gap: float
-    gap_low: float
-    gap_high: float
-
-
-def shares_of(table: WinTable, row: int = 0) -> Shares:
-    t = table.take(row)
-    share, low, high = t.seat_intervals()
-    diff, se = t.pair_stats()
-    glow, ghigh = seq.gap_interval(diff, se, t.groups - 1)
-    return Shares(tuple(int(x) for x in t.vectors[0]), t.games, share[0], low[0], high[0],
-                  float(t.gaps[0]), float(glow[0]), float(ghigh[0]))
-
-
-@dataclass(frozen=True)
-class CellResult:
-    key: str
-    players: int
-    population: str
-    variant: str | None
-    floor: bool
-    method: str  # re-ranking | rulebook only
-    lineups: tuple[tuple[str, ...], ...]
-    pool: tuple[str, ...]
-    rotated: bool
-    rulebook: tuple[int, ...]
-    radius: int
-    budget: int
-    decision: dict[str, Any] | None  # the manifest's verdict; None while stages remain
-    stages: tuple[CellGames, ...]  # the finished stages' games
-    stage_runs: tuple[tuple[str, ...], ...]
-    at_rulebook: Shares  # on all games played
-    at_decided: Shares | None  # confirmed: on the confirming stage; else on all games
-    difference: tuple[FloatArray, FloatArray, FloatArray] | None = None  # variant - base, pp/100
-    paired_games: int = 0
-
-    @property
-    def label(self) -> str:
-        return self.population + (f" · {self.variant}" if self.variant else "")
-
-    @property
-    def games(self) -> int:
-        return sum(g.games for g in self.stages)
-
-    @property
-    def verdict(self) -> str:
-        return self.decision["decision"] if self.decision else "still playing"
-
-    def who(self, full: bool = False) -> str:
-        """Who sat at the table: the line-ups (each in every seat rotation) or the pool;
-        every N-subset of a list said as such unless ``full``."""
-        if self.pool:
-            return "each seat drawn per game from " + ", ".join(self.pool)
-        if len(self.lineups) == 1 and len(set(self.lineups[0])) == 1:
-            return f"{self.lineups[0][0]} in every seat"
-        rot = ", each in all seat rotations, on the same deals" if self.rotated else ""
-        names = list(dict.fromkeys(n for x in self.lineups for n in x))
-        subsets = set(itertools.combinations(names, self.players))
-        if not full and len(self.lineups) > 1 and set(self.lineups) == subsets:
-            return (f"every {self.players} of {', '.join(names)}: {len(self.lineups)} "
-                    f"line-ups{rot}")
-        ups = "; ".join(", ".join(x) for x in self.lineups)
-        return (f"{len(self.lineups)} line-ups: " if len(self.lineups) > 1 else "") + ups + rot
-
-
-def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResult | None:
-    """A cell with at least one finished stage (None before)."""
-    played: list[CellGames] = []
-    runs: list[tuple[str, ...]] = []
-    for stage in state["stages"]:
-        folders = [run_folder(root, k) for k in stage["runs"]]
-        if not all(RunFolder(f).complete() for f in folders):
-            break
-        played.append(stage_games(reader, folders))
-        runs.append(tuple(stage["runs"]))
-    if not played:
-        return None
-    rulebook = tuple(int(x) for x in state["rulebook"])
-    every = CellGames.concat(*played)
-    at_rulebook = shares_of(seq.win_table(every, [rulebook]))
-    decision = state.get("decision")
-    at_decided = None
-    if decision is not None:
-        vector = tuple(int(x) for x in decision["vector"])
-        used = played[len(decision["stages"]) - 1] if decision["decision"] == "confirmed" \
-            else CellGames.concat(*played[:len(decision["stages"])])
-        at_decided = shares_of(seq.win_table(used, [vector]))
-    return CellResult(
-        state["key"], int(state["players"]), state["population"], state["variant"],
-        bool(state["floor"]), state["method"], tuple(tuple(x) for x in state["lineups"]),
-        tuple(state["pool"]), bool(state["rotate_seats"]), rulebook, int(state["radius"]),
-        int(state["games"]), decision, tuple(played), tuple(runs), at_rulebook, at_decided)
-
-
-def _won(games: CellGames, vector: Sequence[int]) -> FloatArray:
-    """One-hot winners (games, seats) under ``vector``."""
-    w = seq.rerank_winners(games.gained, games.tiebreak, vector)
-    return np.asarray(np.eye(games.players)[w], dtype=np.float64)
-
-
-def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
-    """A variant's paired difference of each seat's win share at the rulebook vector,
-    variant minus base, on the stages both played (the same seeds: the same deals and
-    line-ups), clustered by deal, 95% intervals simultaneous over the seats."""
-    if base is None or cell.variant is None:
-        return cell
-    common = min(len(cell.stages), len(base.stages))
-    diffs, groups, offset = [], [], 0
-    for mine, theirs in zip(cell.stages[:common], base.stages[:common], strict=True):
-        if mine.games != theirs.games or not np.array_equal(mine.group, theirs.group):
-            return cell
-        diffs.append(_won(mine, cell.rulebook) - _won(theirs, cell.rulebook))
-        groups.append(mine.group - mine.group.min() + offset)
-        offset = int(groups[-1].max()) + 1
-    if not diffs:
-        return cell
-    z = float(seq._quantile((1 - seq.REPORT_LEVEL) / (2 * cell.players), 10**9))
-    diff = paired_difference(np.concatenate(diffs), np.concatenate(groups), z)
-    return CellResult(**{**cell.__dict__, "difference": diff,
-                         "paired_games": sum(len(d) for d in diffs)})
-
 
 # -- the study ---------------------------------------------------------------------------------
 
@@ -247,6 +108,25 @@ def _dgap(d: dict[str, Any]) -> str:
     return f"{pp(d['largest_gap'])} (95% interval {100 * low:.1f}–{pp(high)})"
 
 
+def _needed(c: CellResult) -> str:
+    """``games_needed`` as the procedure labels it: "about N" when it was predicted from the
+    watched vector's own test games (calibrated: about an 80% chance), "at least about N"
+    when from the games it was picked on as the most equal (then optimistic)."""
+    d = c.decision
+    assert d is not None and d["games_needed"] is not None
+    own = c.players == 2 or any(
+        d["watch"] in choice["vectors"] and choice["stage"] < d["decided_at"]
+        and _games_after(d, choice["stage"]) >= MIN_GROUPS * c.deal
+        for choice in d["choices"])
+    return ("about " if own else "at least about ") + f"{d['games_needed']:,}"
+
+
+def _games_after(d: dict[str, Any], stage: int) -> int:
+    """Games played after the look at ``stage`` (a choice's test games so far)."""
+    looks = {look["stage"]: look["games"] for look in d["looks"]}
+    return int(d["games"] - looks.get(stage, d["games"]))
+
+
 def _why_not(c: CellResult, tol: float) -> str:
     """Why a skilled cell names no vector, in one clause."""
     d = c.decision
@@ -255,24 +135,49 @@ def _why_not(c: CellResult, tol: float) -> str:
     if d["decision"] == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
                 f"every seat within ±{pp(tol)} (shown on {d['games']:,} games)")
-    more = (f"about {d['games_needed']:,} fresh games might confirm one"
-            if d["games_needed"] is not None else
+    more = (f"{_needed(c)} more games would likely confirm its most promising vector"
+            if d["games_needed"] is not None and d["watch"] is not None else
             "at the observed gaps no number of games would confirm one")
     return f"{c.label}: undecided after {d['games']:,} games ({more})"
 
 
+def _at_rulebook(c: CellResult) -> str:
+    """The rulebook vector's largest seat gap for one population, on that population's own
+    games (each number beside the population it comes from)."""
+    return (f"{pp(c.at_rulebook.gap)} for {c.population} (95% interval "
+            f"{100 * c.at_rulebook.gap_low:.1f}–{pp(c.at_rulebook.gap_high)}, "
+            f"{c.at_rulebook.games:,} games)")
+
+
+def _confirmed_text(c: CellResult, tol: float) -> str:
+    """One population's confirmation: the set shown fair first when it holds several (with
+    the fair offsets that explain it), then the vector named by the stated rule."""
+    d = c.decision
+    assert d is not None
+    evidence = (f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} {c.population} "
+                "games played since it was chosen")
+    if len(d["fair_set"]) == 1:
+        return (f"{vec(d['vector'])} is confirmed fair within ±{pp(tol)} for {c.population}: "
+                f"every seat pair within it, {evidence}")
+    why = ("" if c.offsets is None else
+           f" (its fair offsets lie between whole VP: {offsets_text(c.offsets)})")
+    return (f"{len(d['fair_set'])} vectors are shown fair within ±{pp(tol)} for "
+            f"{c.population}: {', '.join(vec(v) for v in d['fair_set'])}{why}; the stated rule "
+            f"(fewest VP changed from the rulebook, then the smallest gap) names "
+            f"{vec(d['vector'])}, {evidence}")
+
+
 def headline(players: int, cells: Sequence[CellResult], tol: float) -> str:
     """One paragraph per player count, about the skilled populations' base cells only: it
-    names a vector only if it was confirmed, and says whether the populations agree."""
+    names a vector only if it was confirmed, says whether the populations agree, and every
+    number in it stands beside the population whose games gave it."""
     head = f"{players} players: "
     skilled = [c for c in cells if not c.floor and c.variant is None]
     if not skilled:
         return head + "no skilled population in this study (only the floor), so no answer."
     rule = vec(skilled[0].rulebook)
-    rule_gap = max(skilled, key=lambda c: c.at_rulebook.gap).at_rulebook
-    tail = (f" The rulebook's {rule} leaves a largest seat gap of {_gap(rule_gap)}"
-            + (f" ({max(skilled, key=lambda c: c.at_rulebook.gap).population})"
-               if len(skilled) > 1 else "") + ".")
+    tail = (f" The rulebook's {rule} leaves a largest seat gap of "
+            + " and ".join(_at_rulebook(c) for c in skilled) + ".")
     confirmed = [c for c in skilled if c.decision and c.decision["decision"] == "confirmed"]
     others = [c for c in skilled if c not in confirmed]
     if not confirmed:
@@ -283,15 +188,12 @@ def headline(players: int, cells: Sequence[CellResult], tol: float) -> str:
     named = ", ".join(f"{c.population} {vec(c.decision['vector'])}" for c in confirmed
                       if c.decision)
     if len(confirmed) == 1:
-        c = confirmed[0]
-        assert c.decision is not None
-        text = (f"{vec(c.decision['vector'])} is confirmed fair within ±{pp(tol)} for "
-                f"{c.population}: every seat pair within it on {c.decision['games_confirm']:,} "
-                f"fresh games, largest seat gap {_dgap(c.decision)}")
+        text = _confirmed_text(confirmed[0], tol)
     elif shared and all(c.decision and tuple(c.decision["vector"]) in shared for c in confirmed):
         common = sorted(shared)[0]
         text = (f"the skilled populations agree: {vec(common)} is confirmed fair within "
-                f"±{pp(tol)} for each of them ({named})")
+                f"±{pp(tol)} for each of them ({named}); "
+                + "; ".join(_confirmed_text(c, tol) for c in confirmed))
     elif shared:
         text = (f"the skilled populations agree on a fair vector: {vec(sorted(shared)[0])} was "
                 f"shown fair within ±{pp(tol)} for each, though each names its own ({named})")
@@ -314,6 +216,23 @@ def _shares_json(s: Shares | None) -> dict[str, Any] | None:
             "gap_interval": [s.gap_low, s.gap_high]}
 
 
+def offsets_json(c: CellResult) -> dict[str, Any]:
+    """Each seat's fair offset (starting VP over seat 1) with its 95% interval, seats
+    counted from 1 (seat 1 is the reference: 0); None for a cell judged at the rulebook
+    vector only."""
+    if c.offsets is None:
+        return {"fair_offset": None, "fair_offset_interval": None}
+    return {"fair_offset": {"1": 0.0} | {str(s): _num(o.offset)
+                                         for s, o in enumerate(c.offsets, 2)},
+            "fair_offset_interval": {"1": [0.0, 0.0]} | {
+                str(s): [_num(o.low), _num(o.high)] for s, o in enumerate(c.offsets, 2)}}
+
+
+def _num(x: float) -> float | None:
+    """A number for JSON (NaN: beyond the VP searched, as null)."""
+    return None if not np.isfinite(x) else round(float(x), 3)
+
+
 def verdict_json(c: CellResult) -> dict[str, Any]:
     """The machine-readable verdict of one cell (the fields docs/statistics.md explains)."""
     d = c.decision
@@ -321,9 +240,10 @@ def verdict_json(c: CellResult) -> dict[str, Any]:
             "fair_set": d["fair_set"] if d else None,
             "largest_gap": d["largest_gap"] if d else None,
             "gap_interval": d["gap_interval"] if d else None,
-            "games": c.games, "games_fit": d["games_fit"] if d else None,
-            "games_confirm": d["games_confirm"] if d else None,
+            "games": c.games, "games_tested": d["games_tested"] if d else None,
             "games_needed": d["games_needed"] if d else None,
+            "watch": d["watch"] if d else None,
+            **offsets_json(c),
             "stability": None,  # dropped: see docs/statistics.md
             "explain": d["explain"] if d else "still playing"}
 
@@ -360,6 +280,8 @@ def as_json(result: StudyResult) -> dict[str, Any]:
             "alpha": m.get("alpha"), "radius": int(m["radius"]), "players": list(m["players"]),
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
+            # when and where it was played (scripts/figures.py reads them when present)
+            **{k: m[k] for k in ("finished", "machine", "wall_seconds") if k in m},
             "headlines": {str(k): v for k, v in result.headlines.items()},
             "skill": {str(k): skill_json(v) for k, v in result.by_skill.items()}}
 
@@ -370,29 +292,61 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
     if d is None:
         return [f"rulebook **{rule}** → still playing ({c.games:,} games so far)",
                 f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}"]
-    if d["decision"] == "confirmed":
+    if d["decision"] == "confirmed" and len(d["fair_set"]) > 1:
+        # the answer is the set: say so first, then the one the stated rule names
+        lines = [f"rulebook **{rule}** → **{len(d['fair_set'])} vectors shown fair**: "
+                 + ", ".join(vec(v) for v in d["fair_set"]),
+                 f"**confirmed** fair within ±{pp(tol)} (a wrong confirmation happens in at most "
+                 f"{alpha * CONFIRM_SHARE:.1%} of cells)"]
+        if c.offsets is not None:
+            lines.append(f"why several: the fair point lies between whole VP "
+                         f"({offsets_text(c.offsets)})")
+        lines.append(f"named by the stated rule (fewest VP changed from the rulebook, then the "
+                     f"smallest gap): decided **{vec(d['vector'])}**, largest seat gap "
+                     f"{_dgap(d)} on the {d['games_tested']:,} games played since it was chosen")
+    elif d["decision"] == "confirmed":
         lines = [f"rulebook **{rule}** → decided **{vec(d['vector'])}**",
                  f"**confirmed** fair within ±{pp(tol)} (a wrong confirmation happens in at most "
-                 f"{alpha * seq.CONFIRM_SHARE:.1%} of cells)",
-                 f"largest seat gap {_dgap(d)} on {d['games_confirm']:,} fresh games"]
-        if len(d["fair_set"]) > 1:
-            lines.append("also shown fair: " + ", ".join(vec(v) for v in d["fair_set"]
-                                                         if v != d["vector"]))
+                 f"{alpha * CONFIRM_SHARE:.1%} of cells)",
+                 f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} games played "
+                 "since it was chosen"]
     elif d["decision"] == "no fair vector":
         lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tol)} "
                  f"(±{c.radius} VP searched)",
                  f"most equal: {vec(d['vector'])}, largest seat gap {_dgap(d)}"]
     else:
-        need = (f"about **{d['games_needed']:,}** more fresh games might confirm it"
-                if d["games_needed"] is not None else
+        need = (f"**{_needed(c)}** more games would confirm {vec(d['watch'])} with about an "
+                "80% chance (a prediction from the games so far)"
+                if d["games_needed"] is not None and d["watch"] is not None else
                 "no number of games would confirm it at the observed gap")
         lines = [f"rulebook **{rule}** → **undecided** (budget of {c.budget:,} games spent)",
                  f"most equal so far: {vec(d['vector'])} (not confirmed), largest seat gap "
                  f"{_dgap(d)}; {need}"]
-    lines.append(f"games played: {d['games']:,} (chose on {d['games_fit']:,}, "
-                 f"tested on {d['games_confirm']:,})")
+    lines.append(f"games played: {d['games']:,} (the named vector judged on "
+                 f"{d['games_tested']:,} of them)")
     lines.append(f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}")
+    if c.offsets is not None:
+        lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.offsets)}")
     return lines
+
+
+def _part(offsets: Sequence[FairOffset], k: int) -> FloatArray:
+    """One field of every seat's fair offset (0: the offset, 1: low, 2: high)."""
+    return np.array([o[k] for o in offsets], dtype=np.float64)
+
+
+def offsets_text(offsets: Sequence[FairOffset]) -> str:
+    """"seat 2 needs +0.4 VP (0.0 to +0.8); ...": each seat's fair offset over seat 1 with its
+    95% interval (beyond the VP searched: said so)."""
+    parts = []
+    for seat, o in enumerate(offsets, 2):
+        if not np.isfinite(o.offset):
+            parts.append(f"seat {seat}: beyond the VP searched")
+            continue
+        span = (f" ({o.low:+.1f} to {o.high:+.1f})" if np.isfinite(o.low) and np.isfinite(o.high)
+                else " (interval beyond the VP searched)")
+        parts.append(f"seat {seat} needs {o.offset:+.1f} VP{span}")
+    return "; ".join(parts)
 
 
 def answer_boxes(doc: Doc, result: StudyResult) -> None:
@@ -463,7 +417,10 @@ def _settings(doc: Doc, result: StudyResult) -> None:
                        "confirmation, half for a wrong 'no fair vector'"],
         ["budget", ", ".join(f"{b:,}" for b in budgets) + " games per cell, at most"],
         ["search", f"each seat within ±{m['radius']} VP of the rulebook's (seat 1 fixed)"],
-        ["versions", versions], ["wall time", f"{m.get('wall_seconds', 0):.0f} s"],
+        ["versions", versions], ["wall time", f"{m.get('wall_seconds', 0):.0f} s"
+                                 + (f" (finished {m['finished']})" if m.get("finished") else "")],
+        ["machine", ", ".join(f"{k} {v}" for k, v in (m.get("machine") or {}).items())
+         or "not recorded"],
         ["command", f"`{m.get('command', '')}`"]])
 
 
@@ -501,14 +458,14 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
         if d is None or s is None:
             rows.append([c.label, "still playing", "-", *("-" for _ in seats), "-", f"{c.games:,}"])
             continue
-        where = "fresh games" if d["decision"] == "confirmed" else "all games"
+        where = "games since its choice" if d["decision"] == "confirmed" else "all games"
         rows.append([c.label, d["decision"], f"**{vec(d['vector'])}**",
                      *(_interval(s, k) for k in seats), f"{_dgap(d)} ({where})",
                      f"{d['games']:,}" + (f" (+{d['games_needed']:,} needed)"
                                           if d.get("games_needed") else "")])
     doc.p("Each cell's verdict and its vector's seat win shares: for a confirmed vector on the "
-          "fresh games that confirmed it (it was chosen on earlier ones), otherwise on all games "
-          "(where it was chosen, so its gap looks smaller than it is).")
+          "games played after it was chosen (the games that confirmed it), otherwise on all "
+          "games (where it was picked as the most equal, so its gap looks smaller than it is).")
     doc.table(["population", "decision", "vector", *(seat_label(s) for s in seats),
                "largest seat gap", "games"], rows)
     series = []
@@ -530,12 +487,28 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
             f"{players} players: each skilled population's decided starting VP over seat 1 (VP); "
             "bars span the vectors shown fair, if several; the last series marks the rulebook's "
             f"{vec(rule)}.")
-    doc.p("Stages (each on fresh deals; a stage's vectors are chosen on the earlier stages and "
-          "tested on its own games):")
-    doc.table(["cell", "stage", "games", "tested", "stage verdict", "error budget spent"],
-              [[c.label, st["stage"], f"{st['games_confirm']:,}",
-                ", ".join(vec(v) for v in st["tested"]), st["decision"], f"{st['alpha']:.4f}"]
-               for c in cells if c.decision for st in c.decision["stages"]])
+    _fair_offset_chart(doc, cells, players)
+    doc.p("Looks (one after each stage of fresh deals; every game so far counts): the games "
+          "so far, the vectors shown fair, the candidates shown unfair, and the vectors chosen "
+          "there to be tested on the games after it:")
+    doc.table(["cell", "look", "games so far", "shown fair", "shown unfair", "chosen"],
+              [[c.label, look["stage"], f"{look['games']:,}",
+                ", ".join(vec(v) for v in look["fair_set"]) or "-", look["shown_unfair"],
+                ", ".join(vec(v) for v in look["chosen"]) or "-"]
+               for c in cells if c.decision for look in c.decision["looks"]])
+
+
+def _fair_offset_chart(doc: Doc, cells: Sequence[CellResult], players: int) -> None:
+    """Each base population's fair offset per seat with its interval (none for players
+    who read the scores)."""
+    located = [(c.label, _part(c.offsets, 0), _part(c.offsets, 1), _part(c.offsets, 2))
+               for c in cells if c.offsets is not None and c.variant is None]
+    if located:
+        doc.chart(f"fair_offsets_{players}p", charts.fair_offsets(players, located),
+                  f"{players} players: each population's fair offset per seat (the starting VP "
+                  "over seat 1, to a fraction of a VP, at which that seat wins as often as seat "
+                  "1, all seats at once) with its 95% interval (a bootstrap over deals); dotted: "
+                  "whole VP. Whole-VP vectors near the point are the ones that can be fair.")
 
 
 def _variants_section(doc: Doc, result: StudyResult) -> None:
@@ -582,18 +555,22 @@ def _short(c: CellResult | None) -> str:
 def _method_section(doc: Doc, result: StudyResult) -> None:
     alpha = float(result.manifest.get("alpha") or 0.05)
     doc.h("How this was computed", 2)
-    doc.p("Each cell plays in stages of fresh deals, each about twice the one before, until a "
-          "verdict (cdsim.analysis.sequential; docs/statistics.md in the cdsim repository). "
+    doc.p("Each cell plays in stages of fresh deals, each about twice the one before, and "
+          "looks after every stage at all its games so far (an anytime-valid test: "
+          "cdsim.analysis.anytime; docs/statistics.md in the cdsim repository). "
           "Re-ranking: no built-in player reads VP totals, so every logged game is re-scored "
           "exactly under each starting-VP vector within the radius (ties by the logged R10.6 "
-          "order); a stage tests up to "
-          f"{result.manifest.get('tested', 3)} near-tied vectors chosen on the earlier stages, "
-          "on its own games only, with two one-sided tests on every seat pair. "
+          "order). At 3 and 4 players up to "
+          f"{result.manifest.get('tested', 3)} near-tied vectors are chosen on the first stage "
+          "(and again when another becomes the most equal) and tested on every game after "
+          "their choice; at 2 players every vector is tested on every game. "
           f"**Confirmed** is wrong (the vector truly leaves a gap over the tolerance) in at most "
-          f"{alpha * seq.CONFIRM_SHARE:.1%} of cells, **no whole-VP vector is fair** in at most "
-          f"{alpha * (1 - seq.CONFIRM_SHARE):.1%}, whatever the true win shares and wherever "
-          "the cell stops (the error budget is split between the stages). **Undecided** is never "
-          "wrong; its 'games needed' is an optimistic estimate. A population whose players read "
+          f"{alpha * CONFIRM_SHARE:.1%} of cells, **no whole-VP vector is fair** in at most "
+          f"{alpha * (1 - CONFIRM_SHARE):.1%}, whatever the true win shares, at whatever look "
+          "the cell stops, and however often its budget is raised. **Undecided** is never "
+          "wrong; its 'games needed' is a prediction from the games so far (about an 80% "
+          "chance of confirming the vector it names), and every game played keeps counting "
+          "if the cell goes on (`cdsim study run --resume --games N`). A population whose players read "
           "scores is judged at the rulebook vector only. Rule numbers refer to docs/rules.md "
           "in the cdsim repository.")
     doc.p("Intervals: win shares and seat gaps are computed from deal groups (one deal in every "
@@ -617,3 +594,7 @@ def write(root: Path, out: Path | None = None) -> Path:
     page = publish(build(result), target, "study", f"cdsim study: {result.manifest['name']}")
     save(target / "study.json", json.dumps(as_json(result), indent=1).encode())
     return page
+
+
+__all__ = ["CellResult", "Reader", "Shares", "StudyResult", "analyse", "as_json", "build",
+           "headline", "shares_of", "write"]

@@ -245,7 +245,7 @@ def cell_row(c: dict[str, Any]) -> str:
     change, verdict = outcome(c)
     rule = c["at_rulebook"]
     shares = " / ".join(f"{100 * s:.1f}" for s in rule["shares"]) if rule else "—"
-    split = (f"{c['games_fit']:,} / {c['games_confirm']:,}" if c["games_fit"] is not None else "—")
+    split = f"{c['games_tested']:,}" if c.get("games_tested") is not None else "—"
     return (f"| {c['key']} | {who(c)} | {change} | {verdict} "
             f"| {gap(c['largest_gap'], c['gap_interval'])} | {rulebook_gap(c)} | {shares} "
             f"| {c['games']:,} of {c['budget']:,} | {split} |")
@@ -270,9 +270,9 @@ def study_page(folder: Path, data: dict[str, Any], manifest: dict[str, Any]) -> 
     lines += ["", "### Every cell", "",
               "Largest seat gaps with their 95% intervals, simultaneous over the seat pairs; the "
               "seat win shares (%) are at the rulebook vector; games: played of the budget, and "
-              "chosen on / tested on.", "",
+              "the games the named vector was tested on.", "",
               "| cell | who plays | rulebook → decided | verdict | largest seat gap | at the "
-              "rulebook | seat win shares at the rulebook | games | chosen on / tested on |",
+              "rulebook | seat win shares at the rulebook | games | tested on |",
               "|---|---|---|---|---|---|---|---|---|"]
     lines += [cell_row(c) for c in sorted(data["cells"], key=lambda c: (c["players"], c["key"]))]
     lines += ["", "### Fair starting VP by skill", ""]

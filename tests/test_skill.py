@@ -141,7 +141,7 @@ def test_not_decided_says_what_would_decide_it() -> None:
                                    pt("strong", 400, "undecided", (8, 7, 7, 9), needed=120_000)],
                                {("scripted", "strong"): False}, TOL)
     assert kind == "not decided" and "**not decided at these budgets**" in text
-    assert "strong to confirm a vector (undecided after 10,000 games; about 120,000 more fresh" in text
+    assert "strong to confirm a vector (undecided after 10,000 games; about 120,000 more games would" in text
     assert "or more strong games to show scripted's 8/7/7/10 unfair for it" in text
     kind, text = skill.verdict(4, [pt("scripted", 0, "undecided", (8, 7, 7, 10), needed=None),
                                    pt("strong", None, "still playing", (8, 7, 7, 9))], {}, TOL)

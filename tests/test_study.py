@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cdsim.analysis import sequential as seq
+from cdsim.analysis import anytime
+from cdsim.analysis.candidates import candidates, win_table
 from cdsim.batch.folder import RunFolder
 from cdsim.cli import main
 from cdsim.rules.components import DATA_DIR
@@ -38,8 +39,8 @@ lineup = ["random"]
 name = "mix"
 lineup = ["greedy", "landscape", "bread"]
 """
-FIELDS = ("decision", "vector", "largest_gap", "gap_interval", "games_fit", "games_confirm",
-          "stability", "games_needed")
+FIELDS = ("decision", "vector", "largest_gap", "gap_interval", "games_tested", "watch",
+          "stability", "games_needed", "fair_offset", "fair_offset_interval")
 
 
 def cdsim(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -79,7 +80,14 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
             assert len(verdict["vector"]) == int(players)
             low, high = verdict["gap_interval"]
             assert 0 <= low <= verdict["largest_gap"] <= high <= 0.3
-            assert verdict["games_fit"] > 0 and verdict["games_confirm"] > 0
+            assert 0 < verdict["games_tested"] <= verdict["games"]
+            # the fair offset per seat (seats from 1; seat 1 the reference)
+            offset, interval = verdict["fair_offset"], verdict["fair_offset_interval"]
+            assert list(offset) == [str(s) for s in range(1, int(players) + 1)]
+            assert offset["1"] == 0.0 and interval["1"] == [0.0, 0.0]
+            for seat in map(str, range(2, int(players) + 1)):
+                low, high = interval[seat]
+                assert low is None or low <= offset[seat] <= high
     cells = {(c["players"], c["population"]): c for c in data["cells"]}
     for (players, _), c in cells.items():
         assert c["rulebook"] == {2: [8, 9], 3: [8, 9, 13]}[players]  # R2.7
@@ -88,7 +96,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
         seeds = [RunFolder(root / r).read()["config"]["seed"] for s in c["stages"] for r in s["runs"][:1]]
         assert seeds[0] == 5 and len(set(seeds)) == len(seeds)
         assert c["games"] == sum(s["games"] for s in c["stages"])
-        assert c["games"] == c["games_fit"] + c["games_confirm"]
+        assert c["games_tested"] <= c["games"]
         assert sum(c["at_vector"]["shares"]) == pytest.approx(1.0)
     # the balanced population: every pair of the three at 2 players, in both seat orders
     mix2 = cells[(2, "mix")]
@@ -101,7 +109,14 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
     md = (root / "study.md").read_text()
     top = md.split("## Headlines")[0]
     assert top.count("> ### ") == 2 and "> ### 2 players" in top and "> ### 3 players" in top
-    assert "rulebook **8/9/13** → decided **" in top and "**confirmed**" in top
+    assert "**confirmed**" in top
+    three = top.split("> ### 3 players")[1]
+    fair_set = next(c for c in data["cells"] if c["key"] == "3p.mix")["fair_set"]
+    if len(fair_set) > 1:  # the set first, then the one the stated rule names
+        assert f"rulebook **8/9/13** → **{len(fair_set)} vectors shown fair**" in three
+        assert three.index("vectors shown fair") < three.index("named by the stated rule")
+    else:
+        assert "rulebook **8/9/13** → decided **" in three
     assert "floor: **random**" in top and "every 2 of greedy, landscape, bread: 3 line-ups" in top
     assert "3 line-ups: greedy, landscape; greedy, bread; landscape, bread" in md  # who sat
     assert "seat 0" not in md and "points" not in md  # seats from 1; pp and VP, not "points"
@@ -109,7 +124,9 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
     page = (root / "study.html").read_text()
     body = page.split("<body>", 1)[1]
     assert body.index('class="answers"') < body.index("<h2>Headlines</h2>")
-    assert page.count("data:image/png;base64,") == 4 and 'src="charts/' not in page
+    assert page.count("data:image/png;base64,") == 6 and 'src="charts/' not in page
+    assert re.search(r"seat 2 needs [+-]\d+\.\d VP \([+-]\d+\.\d to [+-]\d+\.\d\)", top)  # fair offsets
+    assert "fair offset per seat" in page  # the chart, with its caption
     assert "rulebook 8/9/13" in md.split("## 3 players")[1]  # the compensation chart marks it
 
 
@@ -171,23 +188,25 @@ def test_stages_deal_fresh_games_and_follow_the_schedule(tmp_path: Path) -> None
     mix = next(c for c in spec.cells if c.population.name == "mix")
     rand = next(c for c in spec.cells if c.population.name == "random")
     assert (mix.deal, rand.deal) == (3, 1)  # one line-up in 3 rotations; one game per deal
-    schedule = spec.schedule(mix)
-    assert sum(schedule.sizes) == 720 and schedule.sizes[0] == 90  # 30 deals at least
-    assert all(s % 3 == 0 for s in schedule.sizes)
-    seeds = [spec.stage_seed(k) for k in range(len(schedule.sizes))]
+    sizes = spec.schedule(mix)
+    assert sum(sizes) == 720 and sizes[0] == 90  # 30 deals at least
+    assert all(s % 3 == 0 for s in sizes)
+    seeds = [spec.stage_seed(k) for k in range(len(sizes))]
     assert seeds[0] == 5 and len(set(seeds)) == len(seeds)
     # every cell deals from the same seed at the same stage: common random numbers
-    for k in range(len(schedule.sizes)):
-        assert {j.config.seed for c in spec.cells for j in spec.stage_jobs(c, k)} == {seeds[k]}
+    for k in range(len(sizes)):
+        assert {j.config.seed for c in spec.cells
+                for j in spec.stage_jobs(c, k, spec.schedule(c)[k])} == {seeds[k]}
     # a played stage's verdict is what the pure module says of the same games
     root = tmp_path / "out"
     st.run(spec, root, Reader(), jobs=1)
     (state,) = [c for c in st.read_study_manifest(root)["cells"] if c["population"] == "mix"]
-    tables = [seq.win_table(st.stage_games(Reader(), [st.run_folder(root, r) for r in s["runs"]]),
-                            seq.candidates((8, 9, 13), spec.radius))
+    tables = [win_table(st.stage_games(Reader(), [st.run_folder(root, r) for r in s["runs"]]),
+                        candidates((8, 9, 13), spec.radius))
               for s in state["stages"]]
-    verdict = seq.decide_played(tables, schedule, (8, 9, 13), 0.3, 3)
-    assert st.decision_record(verdict) == state["decision"]
+    verdict = anytime.decide(tables, (8, 9, 13), 0.3, spec.alpha, 3, design_games=mix.games,
+                             predict=len(tables) == len(sizes))
+    assert verdict.record() == state["decision"]
 
 
 def test_balanced_populations_play_every_subset_in_every_rotation(tmp_path: Path) -> None:
@@ -205,10 +224,10 @@ def test_balanced_populations_play_every_subset_in_every_rotation(tmp_path: Path
     assert st.spelled(cells[(3, "pairs")].lineups) == [["villa", "villa", "bread"]]
     assert st.spelled(cells[(2, "random")].lineups) == [["random", "random"]]
     assert not cells[(2, "mix")].population.floor and cells[(2, "random")].population.floor
-    jobs = spec.stage_jobs(cells[(2, "mix")], 0)
+    jobs = spec.stage_jobs(cells[(2, "mix")], 0, spec.schedule(cells[(2, "mix")])[0])
     assert len({j.key for j in jobs}) == 6 and all(j.config.rotate_seats for j in jobs)
     assert {j.config.seed for j in jobs} == {spec.stage_seed(0)} == {5}
-    assert sum(j.config.games for j in jobs) == spec.schedule(cells[(2, "mix")]).sizes[0]
+    assert sum(j.config.games for j in jobs) == spec.schedule(cells[(2, "mix")])[0]
     # each strategy sits equally often in each seat over a deal (subsets x rotations)
     seat_count: dict[tuple[str, int], int] = {}
     for lineup in cells[(3, "mix")].lineups:
@@ -227,9 +246,10 @@ def _cell(population: str, decision: str | None, vector: tuple[int, ...] = (8, 7
         "decision": decision, "vector": list(vector),
         "fair_set": [list(v) for v in (fair_set or ((vector,) if decision == "confirmed" else ()))],
         "largest_gap": 0.01, "gap_interval": [0.0, 0.019], "games": 200_000,
-        "games_fit": 87_500, "games_confirm": 112_500,
-        "games_needed": 150_000 if decision == "undecided" else None, "tolerance": 0.02,
-        "alpha": 0.05, "explain": "", "stages": []}
+        "games_tested": 112_500, "tested_from": 1, "decided_at": 4,
+        "games_needed": 150_000 if decision == "undecided" else None,
+        "watch": list(vector) if decision == "undecided" else None, "tolerance": 0.02,
+        "alpha": 0.05, "explain": "", "choices": [], "looks": []}
     return rs.CellResult(f"4p.{population}", 4, population, variant, floor, "re-ranking",
                          (("a", "b", "c", "d"),), (), True, (8, 9, 10, 11), 4, 200_000,
                          verdict, (), (), shares, None)
@@ -238,7 +258,7 @@ def _cell(population: str, decision: str | None, vector: tuple[int, ...] = (8, 7
 def test_headlines_name_only_confirmed_vectors_and_say_whether_populations_agree() -> None:
     text = rs.headline(4, [_cell("scripted", "undecided"), _cell("random", "confirmed",
                                                                     (8, 8, 8, 8), floor=True)], 0.02)
-    assert "no vector was confirmed" in text and "about 150,000 fresh games" in text
+    assert "no vector was confirmed" in text and "about 150,000 more games would likely confirm" in text
     assert not re.search(r"\d+/\d+/\d+/\d+", text.split("The rulebook's")[0])  # names none
     assert "random" not in text and "8/8/8/8" not in text  # the floor takes no part
     text = rs.headline(4, [_cell("scripted", "no fair vector")], 0.02)
@@ -417,6 +437,7 @@ def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="exists"):
         st.write_template(tmp_path / "mine.toml")
     spec = st.load_study(st.resolve(tmp_path / "mine.toml"))
+    assert spec.name == "mine"  # its folder: studies/mine, not the shipped study's
     assert spec.identity() == st.load_study(st.resolve("default")).identity()
     assert spec.players == (2, 3, 4)
     assert [p.name for p in spec.populations][:2] == ["random", "scripted"]
@@ -426,6 +447,21 @@ def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:
     scripted = {c.players: c for c in spec.cells if c.population.name == "scripted"}
     assert [len(scripted[n].lineups) for n in (2, 3, 4)] == [6, 4, 1]  # balanced
     for cell in spec.cells:  # a schedule of a few stages, each at least 30 deals
-        sizes = spec.schedule(cell).sizes
-        assert 3 <= len(sizes) <= 6 and sizes[0] >= seq.MIN_GROUPS * cell.deal
+        sizes = spec.schedule(cell)
+        assert 3 <= len(sizes) <= 8 and sizes[0] >= anytime.MIN_GROUPS * cell.deal
 
+
+
+def test_each_headline_number_comes_from_the_population_it_names() -> None:
+    weak = _cell("scripted", "confirmed")
+    strong = rs.CellResult(**{**_cell("strong", "undecided").__dict__, "at_rulebook": rs.Shares(
+        (8, 9, 10, 11), 2400, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3), 0.09, 0.05, 0.13)})
+    text = rs.headline(4, [weak, strong], 0.02)
+    assert "6.0 pp for scripted (95% interval 4.0–8.0 pp, 1,000 games)" in text
+    assert "9.0 pp for strong (95% interval 5.0–13.0 pp, 2,400 games)" in text
+    assert "112,500 scripted games played since it was chosen" in text
+    several = ((8, 7, 7, 10), (8, 8, 7, 10), (8, 7, 8, 10))
+    text = rs.headline(4, [_cell("scripted", "confirmed", fair_set=several)], 0.02)
+    assert text.startswith("4 players: 3 vectors are shown fair within ±2.0 pp for scripted: "
+                           "8/7/7/10, 8/8/7/10, 8/7/8/10")
+    assert text.index("8/7/8/10") < text.index("the stated rule")

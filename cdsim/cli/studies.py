@@ -42,7 +42,11 @@ def study_run(
         help="Study folder to create (default: studies/NAME, NAME from the study file).")] = None,
     jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
     resume: Annotated[bool, typer.Option(
-        help="Continue an interrupted study in --out (nothing finished is replayed).")] = False,
+        help="Continue the study in --out: an interrupted one, or every undecided cell with "
+             "a raised budget (nothing played is replayed; decided cells stay).")] = False,
+    games: Annotated[int | None, typer.Option(
+        help="Raise every cell's budget to at least N games (with --resume: extend the "
+             "undecided cells).", show_default=False)] = None,
     force: Annotated[bool, typer.Option(help="Overwrite the study in --out.")] = False,
     backend: Annotated[str, typer.Option(help="loky (this machine) or dask.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(
@@ -72,7 +76,7 @@ def study_run(
     name = "B05-at-6"
     components = "variants/b05"  # a component folder, as --components takes
     \b
-    Optional keys: first_stage (games/16), chunk_size, start_vp = {4 = [8, 9, 10, 11]},
+    Optional keys: first_stage (games/64), chunk_size, start_vp = {4 = [8, 9, 10, 11]},
     radius (6), tolerance (0.02), alpha (0.05), tested (3), strategy_params, components,
     description; per population: games, first_stage, lineups = [[...], ...] or pool
     (instead of lineup), rotate_seats, floor, strategy_params, chunk_size (a few
@@ -90,7 +94,7 @@ def study_run(
 
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
-    from cdsim.batch.config import check_jobs
+    from cdsim.batch.config import MAX_GAMES, check_jobs
     from cdsim.batch.folder import RunFolder, check_out
 
     check_jobs(jobs)
@@ -101,12 +105,18 @@ def study_run(
     if resume and not check_out(root).is_dir():
         raise CdsimError(f"{root}: no study to resume (no {st.STUDY_MANIFEST}); drop --resume "
                          "to start one")
+    if games is not None and not 1 <= games <= MAX_GAMES:
+        raise CdsimError(f"--games must be between 1 and {MAX_GAMES:,}, got {games}")
+    if out is None and not (resume or force) and root.exists() and any(root.iterdir()):
+        # the user did not name this folder: never suggest overwriting it
+        raise CdsimError(f"{root} already holds a study: continue it with --resume, or name "
+                         "another folder with --out")
     start = time.perf_counter()
     with dask_backend(backend, scheduler), RunFolder(root, st.STUDY).lock(), \
             StudyProgress(spec.name, quiet=quiet) as progress:
         # a stop: app.main names the folder and the --resume command (resume_hint above)
         manifest = st.run(spec, root, Reader(), jobs, backend, resume, force,
-                          progress.chunk, progress.plan)
+                          progress.chunk, progress.plan, games)
     wall = time.perf_counter() - start
     cells = manifest["cells"]
     print(f"study {spec.name}: {len(cells)} cells in {root} ({progress.played} games played now "
@@ -148,7 +158,8 @@ def study_init(
     path: Annotated[Path, typer.Argument(help="Study file to write (e.g. my-study.toml).",
                                          show_default=False)],
 ) -> None:
-    """Write the shipped default study file, commented, to edit into your own.
+    """Write the shipped default study file, commented, to edit into your own (the study
+    is named after the file).
 
     Example: cdsim study init my-study.toml && cdsim study run my-study.toml"""
     from cdsim.study.cells import write_template

@@ -4,13 +4,19 @@ played in stages until its starting-VP verdict is decided.
 A designer asks "for 2, 3 and 4 players, which starting VP make the seats fair, and how
 sure is that?". A study file names the player counts, the populations (who sits at the
 table) and, optionally, component variants; every combination is a *cell*. A cell plays in
-*stages* of fresh deals (``cdsim.analysis.sequential``: each stage doubles the one before,
-the last takes what is left of the cell's budget, ``games``) until one of three verdicts:
-**confirmed** (a vector chosen on the earlier stages is shown fair within the tolerance on
-the stage's own games), **no fair vector** (every whole-VP vector within the radius is
-shown unfair) or **undecided** (the budget is spent; with the games a decision would need).
-Whatever the true win shares, a cell ends with a wrong verdict with chance at most
-``alpha`` (docs/statistics.md).
+*stages* of fresh deals (``anytime.stage_sizes``: the first 1/64 of the cell's budget,
+``games``, each next twice the one before, the last taking what is left) and after every
+stage judges all its games so far (``anytime.decide``) until one of three verdicts:
+**confirmed** (a vector is shown fair within the tolerance on the games played since it was
+chosen), **no fair vector** (every whole-VP vector within the radius is shown unfair) or
+**undecided** (the budget is spent; with the games a decision would likely need). Whatever
+the true win shares, a cell ends with a wrong verdict with chance at most ``alpha``, at
+whatever look it stops and however often its budget is raised (docs/statistics.md).
+
+Extending: the budget is not part of the study's identity. ``--resume`` with a larger budget
+(the study file's, or ``--games N``) keeps every stage begun as it is, appends stages and
+plays only those for the undecided cells; a cell's first stage and ``design_games`` (where
+its test is tightest: the budget it started with) are recorded and never change.
 
 Each stage of a cell is one ordinary run folder per line-up (``cdsim report`` and
 ``cdsim balance`` work on each):
@@ -44,31 +50,43 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import platform
 import re
-import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from cdsim.analysis import sequential as seq
+from cdsim.analysis import anytime
+from cdsim.analysis.candidates import CellGames, WinTable, candidates, win_table
 from cdsim.batch.config import RunConfig
-from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
+from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.batch.queue import play_queue
 from cdsim.errors import CdsimError, read_toml
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.study import file as study_file
-from cdsim.study.manifest import CellState, StageRuns, Verdict, check_study_manifest
+from cdsim.study.manifest import CellState, StageRuns, Verdict
+from cdsim.study.store import (
+    STUDY,
+    STUDY_FILE,
+    STUDY_MANIFEST,
+    open_folder,
+    read_study_manifest,
+    spelled,
+    write_study_manifest,
+)
 
-STUDY_MANIFEST = "study-manifest.json"
-STUDY_FILE = "study.toml"
 SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
-FIRST_SHARE = 16  # the first stage: budget / 16 games (then 2, 4 and about 9 sixteenths)
+# the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
+# an anytime test (16 looks about as many games as one fixed test, 4 looks some 12% more)
+FIRST_SHARE = 64
 
 
 @dataclass(frozen=True)
@@ -112,8 +130,10 @@ class Cell:
     players: int
     population: Population
     variant: Variant | None
-    games: int  # the budget: at most this many games over all stages
+    games: int  # the budget: at most this many games over all stages (it may be raised)
     first: int  # games of the first stage
+    design: int = 0  # games at which the boundaries are tightest: the budget when the cell
+    # started, then fixed (a raised budget extends the cell under the same test)
 
     @property
     def key(self) -> str:
@@ -161,9 +181,28 @@ class Study:
     source: str = ""
     text: str = field(default="", repr=False)
 
-    def schedule(self, cell: Cell) -> seq.Schedule:
-        """The cell's stages and each stage's share of the error budget ``alpha``."""
-        return seq.Schedule.doubling(cell.games, cell.first, self.alpha, multiple=cell.deal)
+    def schedule(self, cell: Cell, played: Sequence[int] = ()) -> tuple[int, ...]:
+        """The cell's stage sizes (games): the stages already ``played`` (begun) as they are,
+        then stages doubling up to the budget (``anytime.stage_sizes``)."""
+        return anytime.stage_sizes(cell.games, cell.first, cell.deal, played=played)
+
+    def raised(self, games: int | None, recorded: dict[str, dict[str, Any]]) -> Study:
+        """This study with budgets that only grow: each cell's at least the ``games`` asked
+        for (``--games``) and the budget its folder already recorded, and its design (where
+        its boundaries are tightest) the one it started with."""
+        cells = []
+        for cell in self.cells:
+            old = recorded.get(cell.key)
+            budget = max(cell.games, games or 0, int(old["games"]) if old else 0)
+            budget = -(-budget // cell.deal) * cell.deal  # whole deals
+            if old is None:  # a new cell: its test is designed for the budget it starts with
+                cells.append(replace(cell, games=budget,
+                                     design=cell.design if budget == cell.games else budget))
+            else:  # its first stage and design as it started (both shape the test)
+                cells.append(replace(cell, games=budget, design=int(old["design_games"]),
+                                     first=int(old["schedule"][0]) if old["schedule"]
+                                     else cell.first))
+        return replace(self, cells=tuple(cells))
 
     def radius_of(self, cell: Cell) -> int:
         """Re-ranking judges every vector within the radius; players who read scores might
@@ -179,12 +218,11 @@ class Study:
         derived = (int(state[0]) << 31 | int(state[1]) >> 1) & (2**62 - 1)
         return derived if derived != self.seed else derived ^ 1
 
-    def stage_jobs(self, cell: Cell, stage: int) -> list[Job]:
+    def stage_jobs(self, cell: Cell, stage: int, size: int) -> list[Job]:
         """The runs of one stage: one per line-up (or one for a pool), each playing every
         deal of the stage (in every seat rotation when rotated)."""
         pop = cell.population
         params = ",".join(p for p in (self.strategy_params, pop.strategy_params) if p) or None
-        size = self.schedule(cell).sizes[stage]
         lineups: Sequence[tuple[PlayerSpec, ...]] = cell.lineups or ((),)
         jobs = []
         for lineup in lineups:
@@ -208,7 +246,8 @@ class Study:
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": self.strategy_params,
-            "cells": [{"key": c.key, "games": c.games, "first": c.first,
+            # not the budget: raising it extends the cell; the design stays as it started
+            "cells": [{"key": c.key, "design": c.design, "first": c.first,
                        "lineups": spelled(c.lineups), "pool": spelled([c.population.pool])[0],
                        "rotate": c.population.rotate_seats,
                        "params": c.population.strategy_params, "method": c.method,
@@ -223,11 +262,6 @@ class Study:
 def _safe(name: str) -> str:
     """A strategy's spelling as part of a folder name (module:Class has a colon)."""
     return re.sub(r"[^A-Za-z0-9_@=+,-]", "_", name)
-
-
-def spelled(lineups: Sequence[Sequence[PlayerSpec]]) -> list[list[str]]:
-    """Line-ups as manifests hold them: each player as spelled."""
-    return [[spec.spelling for spec in lineup] for lineup in lineups]
 
 
 # -- reading and validating a study file -----------------------------------------------
@@ -311,13 +345,13 @@ def load_study(path: Path) -> Study:
                 cell = Cell(p, pop, variant, budget, 0)
                 deal = cell.deal
                 budget = -(-budget // deal) * deal  # whole deals
-                least = seq.MIN_GROUPS * deal  # the first stage needs a few dozen deals
+                least = anytime.MIN_GROUPS * deal  # the first stage needs a few dozen deals
                 start = start or max(least, -(-budget // FIRST_SHARE // deal) * deal)
                 if start > budget:
                     raise fail(f"cell {cell.key}", f"games ({budget}) must hold the first "
-                               f"stage ({start} games: at least {seq.MIN_GROUPS} deals of "
+                               f"stage ({start} games: at least {anytime.MIN_GROUPS} deals of "
                                f"{deal} games); raise games")
-                cells.append(Cell(p, pop, variant, budget, start))
+                cells.append(Cell(p, pop, variant, budget, start, budget))
     study = Study(name=spec.name, seed=spec.seed, players=players,
                   populations=tuple(populations), variants=tuple(variants), cells=tuple(cells),
                   start_vp=start_vp, chunk_size=spec.chunk_size, radius=spec.radius,
@@ -327,7 +361,8 @@ def load_study(path: Path) -> Study:
                   source=str(path), text=path.read_text())
     for cell in study.cells:  # the schedule's and RunConfig's own checks, now
         try:
-            study.stage_jobs(cell, len(study.schedule(cell).sizes) - 1)
+            sizes = study.schedule(cell)
+            study.stage_jobs(cell, len(sizes) - 1, sizes[-1])
         except CdsimError as exc:
             raise fail(f"cell {cell.key}", str(exc)) from None
     return study
@@ -353,7 +388,7 @@ def _components(fail: Callable[[str, str], CdsimError], value: str | None, study
 class GameReader(Protocol):
     """Reads a finished run folder's games for the verdicts (reports.study.Reader)."""
 
-    def games(self, run: Path) -> seq.CellGames:
+    def games(self, run: Path) -> CellGames:
         """The run's games: VP gained and R10.6 tie-break rank per seat, the deal (setup
         id) of each game as its group."""
 
@@ -368,75 +403,83 @@ def run_folder(root: Path, key: str) -> Path:
     return root / CELLS / key
 
 
-def stage_games(reader: GameReader, runs: Sequence[Path]) -> seq.CellGames:
+def stage_games(reader: GameReader, runs: Sequence[Path]) -> CellGames:
     """One stage's games: its line-ups' runs play the same deals (one seed), so a deal
     group is that deal in every line-up and rotation (the setup ids are shared)."""
     parts = [reader.games(r) for r in runs]
-    return seq.CellGames(np.concatenate([g.gained for g in parts]),
+    return CellGames(np.concatenate([g.gained for g in parts]),
                          np.concatenate([g.tiebreak for g in parts]),
                          np.concatenate([g.group for g in parts]))
 
 
-Tables = dict[str, seq.WinTable]  # a stage's win table by its first run's key (a cache)
+Tables = dict[str, WinTable]  # a stage's win table by its first run's key (a cache)
 
 
-def decision_record(verdict: seq.CellDecision) -> dict[str, Any]:
-    """A verdict as the study manifest holds it (and study.json repeats it)."""
-    last = verdict.stages[-1]
-    return {"decision": verdict.decision, "vector": list(verdict.vector),
-            "fair_set": [list(v) for v in verdict.fair_set],
-            "largest_gap": verdict.largest_gap, "gap_interval": list(verdict.gap_interval),
-            "games": verdict.games, "games_fit": last.games_fit,
-            "games_confirm": last.games_confirm, "games_needed": verdict.games_needed,
-            "tolerance": verdict.tol, "alpha": verdict.alpha, "explain": verdict.explain(),
-            "stages": [{"stage": s.stage, "decision": s.decision, "vector": list(s.vector),
-                        "tested": [list(v) for v in s.tested], "games_fit": s.games_fit,
-                        "games_confirm": s.games_confirm, "alpha": s.alpha_k,
-                        "largest_gap": s.largest_gap, "gap_interval": list(s.gap_interval),
-                        "games_needed": s.games_needed}
-                       for s in verdict.stages]}
-
-
-def plan(study: Study, root: Path, reader: GameReader, tables: Tables | None = None
-         ) -> tuple[list[Job], list[dict[str, Any]]]:
+def plan(study: Study, root: Path, reader: GameReader, tables: Tables | None = None,
+         before: Sequence[dict[str, Any]] = ()) -> tuple[list[Job], list[dict[str, Any]]]:
     """The runs to play now (the next stage of every cell still undecided) and each cell's
     state: its stages so far and, once decided or out of budget, its verdict. Depends only
-    on the finished rows (``tables`` caches the stages' win tables between calls)."""
+    on the finished rows and on the stage sizes ``before`` (the manifest's cells) recorded
+    for stages already begun (``tables`` caches the stages' win tables between calls)."""
     tables = {} if tables is None else tables
+    recorded = {c["key"]: c for c in before}
     jobs: list[Job] = []
     cells: list[CellState] = []
     for cell in study.cells:
-        schedule = study.schedule(cell)
+        sizes = study.schedule(cell, _begun(study, cell, root, recorded.get(cell.key)))
         rulebook = study.start_vp[cell.players]
-        vectors = seq.candidates(rulebook, study.radius_of(cell))
         state = CellState(
             key=cell.key, players=cell.players, population=cell.population.name,
             variant=cell.variant.name if cell.variant else None,
             floor=cell.population.floor, method=cell.method, games=cell.games,
-            lineups=spelled(cell.lineups), pool=spelled([cell.population.pool])[0],
-            rotate_seats=cell.population.rotate_seats, rulebook=list(rulebook),
-            radius=study.radius_of(cell), schedule=list(schedule.sizes))
+            design_games=cell.design, lineups=spelled(cell.lineups),
+            pool=spelled([cell.population.pool])[0], rotate_seats=cell.population.rotate_seats,
+            rulebook=list(rulebook), radius=study.radius_of(cell), schedule=list(sizes))
         cells.append(state)
-        played: list[seq.WinTable] = []
-        for k in range(len(schedule.sizes)):
-            stage = study.stage_jobs(cell, k)
-            state.stages.append(StageRuns(stage=k, seed=stage[0].config.seed,
-                                          games=schedule.sizes[k], runs=[j.key for j in stage]))
-            todo = [j for j in stage if not RunFolder(run_folder(root, j.key)).complete()]
-            if todo:
-                jobs.extend(todo)
-                break
-            if stage[0].key not in tables:
-                games = stage_games(reader, [run_folder(root, j.key) for j in stage])
-                tables[stage[0].key] = seq.win_table(games, vectors)
-            played.append(tables[stage[0].key])
-            verdict = seq.decide_played(played, schedule, rulebook, study.tolerance, study.tested)
-            if not verdict.pending:
-                # through JSON, as the manifest holds it: numbers as plain numbers
-                state.decision = Verdict.model_validate_json(
-                    json.dumps(decision_record(verdict)))
-                break
+        jobs.extend(_cell_plan(study, cell, state, sizes, root, reader, tables))
     return jobs, [c.model_dump(mode="json") for c in cells]
+
+
+def _begun(study: Study, cell: Cell, root: Path, before: dict[str, Any] | None) -> list[int]:
+    """The recorded sizes of the stages that have games (a run folder begun): kept as they
+    are whatever the budget is now."""
+    if before is None:
+        return []
+    sizes: list[int] = []
+    for k, size in enumerate(before["schedule"]):
+        if not any(RunFolder(run_folder(root, job.key)).started()
+                   for job in study.stage_jobs(cell, k, size)):
+            break
+        sizes.append(int(size))
+    return sizes
+
+
+def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int], root: Path,
+               reader: GameReader, tables: Tables) -> list[Job]:
+    """One cell: its finished stages judged in order (``anytime.decide`` on all of them);
+    the runs of its next stage while it is undecided and has budget left."""
+    rulebook = study.start_vp[cell.players]
+    vectors = candidates(rulebook, study.radius_of(cell))
+    played: list[WinTable] = []
+    for k, size in enumerate(sizes):
+        stage = study.stage_jobs(cell, k, size)
+        state.stages.append(StageRuns(stage=k, seed=stage[0].config.seed, games=size,
+                                      runs=[j.key for j in stage]))
+        todo = [j for j in stage if not RunFolder(run_folder(root, j.key)).complete()]
+        if todo:
+            return todo
+        if stage[0].key not in tables:
+            games = stage_games(reader, [run_folder(root, j.key) for j in stage])
+            tables[stage[0].key] = win_table(games, vectors)
+        played.append(tables[stage[0].key])
+        last = k == len(sizes) - 1
+        verdict = anytime.decide(played, rulebook, study.tolerance, study.alpha, study.tested,
+                                 design_games=cell.design, predict=last)
+        if verdict.decision != "undecided" or last:
+            # through JSON, as the manifest holds it: numbers as plain numbers
+            state.decision = Verdict.model_validate_json(json.dumps(verdict.record()))
+            break
+    return []
 
 
 def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int]:
@@ -448,67 +491,6 @@ def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int]:
     return planned, done
 
 
-# -- the study folder -----------------------------------------------------------------
-
-def open_folder(root: Path, study: Study, resume: bool, force: bool) -> dict[str, Any]:
-    """Create or reopen a study folder; returns its manifest. Never overwrites a study
-    without --force, and --resume refuses a different study."""
-
-    folder = RunFolder(root, STUDY)
-    if folder.claim(resume, force):
-        manifest = folder.read()
-        if manifest.get("identity") != study.identity():
-            raise CdsimError(f"{root}: this study folder was made with another study file "
-                             "(or other components); use a new --out, or --force to start over")
-        # what only the report reads may change between runs: the latest file's
-        manifest |= _described(study) | {"command": " ".join(sys.argv)}
-        _write_text(root / STUDY_FILE, study.text)
-        write_study_manifest(root, manifest)
-        return manifest
-    _write_text(root / STUDY_FILE, study.text)
-    manifest = {"name": study.name, "seed": study.seed, "identity": study.identity(),
-                "radius": study.radius, "tolerance": study.tolerance, "alpha": study.alpha,
-                "tested": study.tested,
-                "players": list(study.players), "cells": [], "versions": versions(),
-                "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
-    write_study_manifest(root, manifest)
-    return manifest
-
-
-def _described(study: Study) -> dict[str, Any]:
-    """The manifest's account of a study for the report (not part of its identity)."""
-    return {"description": study.description, "source": study.source,
-            "populations": [{"name": p.name, "description": p.description,
-                             "lineup": spelled([p.lineup])[0], "pool": spelled([p.pool])[0],
-                             "lineups": spelled(p.given),
-                             "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores,
-                             "floor": p.floor}
-                            for p in study.populations],
-            "variants": [{"name": v.name, "description": v.description,
-                          "components": v.components, "digest": v.digest}
-                         for v in study.variants]}
-
-
-def _write_text(path: Path, text: str) -> None:
-    try:
-        atomic_write(path, lambda tmp: tmp.write_text(text))
-    except OSError as exc:
-        raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
-
-
-def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    RunFolder(root, STUDY).write(manifest)
-
-
-STUDY = Kind("study", STUDY_MANIFEST, CELLS, "cdsim study run", ("identity", "cells"),
-             check_study_manifest)
-
-
-def read_study_manifest(root: Path) -> dict[str, Any]:
-    """A study folder's manifest, checked (one line)."""
-    return RunFolder(root, STUDY).read()
-
-
 # -- playing: one work queue over every run's chunks --------------------------------------
 
 OnChunk = Callable[[str, int], None]  # (run key, games in the chunk)
@@ -517,14 +499,16 @@ OnPlan = Callable[[int, int], None]  # (games planned as far as known, games fin
 
 def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: str = "loky",
         resume: bool = False, force: bool = False, on_chunk: OnChunk | None = None,
-        on_plan: OnPlan | None = None) -> dict[str, Any]:
+        on_plan: OnPlan | None = None, games: int | None = None) -> dict[str, Any]:
     """Play the whole study into ``root``: round by round, the next stage of every cell not
-    yet decided, all their chunks in one queue, until every cell has its verdict."""
-    manifest = open_folder(root, study, resume, force)
+    yet decided, all their chunks in one queue, until every cell has its verdict.
+    ``games``: raise every cell's budget to at least this (an undecided cell goes on; a
+    decided one is left as it is)."""
+    manifest, study = open_folder(root, study, resume, force, games)
     start = time.perf_counter()
     tables: Tables = {}
     while True:
-        todo, cells = plan(study, root, reader, tables)
+        todo, cells = plan(study, root, reader, tables, manifest["cells"])
         manifest["cells"] = cells
         write_study_manifest(root, manifest)
         if on_plan is not None:
@@ -539,6 +523,8 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
             start = time.perf_counter()
             write_study_manifest(root, manifest)
     manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter() - start, 3)
+    manifest |= {"finished": datetime.now(UTC).isoformat(timespec="seconds"),
+                 "machine": {"cpus": os.cpu_count(), "architecture": platform.machine()}}
     write_study_manifest(root, manifest)
     return manifest
 
@@ -562,15 +548,37 @@ def play(root: Path, todo: Sequence[Job], jobs: int, backend: str,
 
 
 def write_template(path: Path) -> None:
-    """``cdsim study init``: the shipped default study, to edit."""
+    """``cdsim study init``: the shipped default study, to edit, named after the file (its
+    folder is then studies/NAME, not the shipped study's)."""
     if path.exists():
         raise CdsimError(f"{path} exists: choose another file name")
+    name = re.sub(r"[^A-Za-z0-9_-]", "-", path.stem)[:40].strip("-") or "study"
+    text = re.sub(r'^name = "default"', f'name = "{name}"', (SHIPPED / "default.toml").read_text(),
+                  count=1, flags=re.M)
     try:
-        path.write_text((SHIPPED / "default.toml").read_text())
+        path.write_text(text)
     except OSError as exc:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
-__all__ = ["Cell", "GameReader", "Job", "Population", "Study", "Variant", "load_study",
-           "open_folder", "plan", "read_study_manifest", "resolve", "run", "run_folder",
-           "spelled", "write_template"]
+__all__ = [
+    "STUDY",
+    "STUDY_FILE",
+    "STUDY_MANIFEST",
+    "Cell",
+    "GameReader",
+    "Job",
+    "Population",
+    "Study",
+    "Variant",
+    "load_study",
+    "open_folder",
+    "plan",
+    "read_study_manifest",
+    "resolve",
+    "run",
+    "run_folder",
+    "spelled",
+    "write_study_manifest",
+    "write_template",
+]

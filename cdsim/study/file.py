@@ -142,7 +142,7 @@ class StudyFile(Table):
     description: str = ""
     seed: Annotated[int, Field(ge=0, le=2**62)] = 0
     games: Games = DEFAULT_BUDGET
-    first_stage: Games | None = None  # default: about games / 16
+    first_stage: Games | None = None  # default: about games / 64
     players: Annotated[list[int], BeforeValidator(lambda v: [v] if isinstance(v, int) else v),
                        AfterValidator(_players)] = Field(default_factory=lambda: list(PLAYER_COUNTS))
     # by player count; default: the rulebook's (R2.7)

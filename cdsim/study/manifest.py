@@ -29,22 +29,31 @@ class StageRuns(BaseModel):
     runs: list[Key]
 
 
-class StageVerdict(BaseModel):
+class ChoiceRecord(BaseModel):
+    """One choice of vectors (3 and 4 players): made on stages ``0..stage``, tested in order
+    on the later ones at level ``alpha``; ``confirmed`` the prefix shown fair."""
+
     model_config = ConfigDict(strict=True, extra="forbid")
     stage: Annotated[int, Field(ge=0)]
-    decision: Literal["confirmed", "no fair vector", "undecided"]
-    vector: list[int]
-    tested: list[list[int]]
-    games_fit: GameCount
-    games_confirm: GameCount
+    vectors: list[list[int]]
     alpha: Share
-    largest_gap: Share
-    gap_interval: list[Share]
-    games_needed: GameCount | None
+    confirmed: list[list[int]]
+
+
+class LookRecord(BaseModel):
+    """The state after one stage: games so far, the set shown fair, how many candidates are
+    shown unfair, and the vectors chosen at this look."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    stage: Annotated[int, Field(ge=0)]
+    games: GameCount
+    fair_set: list[list[int]]
+    shown_unfair: Annotated[int, Field(ge=0)]
+    chosen: list[list[int]]
 
 
 class Verdict(BaseModel):
-    """A cell's verdict as the manifest holds it (``decision_record``)."""
+    """A cell's verdict as the manifest holds it (``anytime.Verdict.record``)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
     decision: Literal["confirmed", "no fair vector", "undecided"]
@@ -53,13 +62,17 @@ class Verdict(BaseModel):
     largest_gap: Share
     gap_interval: list[Share]
     games: GameCount
-    games_fit: GameCount
-    games_confirm: GameCount
-    games_needed: GameCount | None
+    games_tested: GameCount
+    tested_from: Annotated[int, Field(ge=0)]
+    # a prediction, not games to play: it may exceed what one run may hold
+    games_needed: Annotated[int, Field(ge=0)] | None
+    watch: list[int] | None
+    decided_at: Annotated[int, Field(ge=0)]
     tolerance: Share
     alpha: Share
     explain: str
-    stages: list[StageVerdict]
+    choices: list[ChoiceRecord]
+    looks: list[LookRecord]
 
 
 class CellState(BaseModel):
@@ -74,6 +87,7 @@ class CellState(BaseModel):
     floor: bool
     method: Literal["re-ranking", "rulebook only"]
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)]
+    design_games: Annotated[int, Field(ge=1, le=MAX_GAMES)]
     lineups: list[list[str]]
     pool: list[str]
     rotate_seats: bool
@@ -111,5 +125,5 @@ def check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]
     return manifest
 
 
-__all__ = ["CellState", "StageRuns", "StageVerdict", "StudyManifest", "Verdict",
+__all__ = ["CellState", "ChoiceRecord", "LookRecord", "StageRuns", "StudyManifest", "Verdict",
            "check_study_manifest"]

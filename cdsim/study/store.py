@@ -1,0 +1,91 @@
+"""A study's folder: its manifest (``study-manifest.json``, checked when read), the study
+file as played (``study.toml``), and opening it to start, resume or extend a study (the
+identity check that lets only budgets change)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
+from cdsim.errors import CdsimError
+from cdsim.players.registry import PlayerSpec
+from cdsim.study.manifest import check_study_manifest
+
+if TYPE_CHECKING:
+    from cdsim.study.cells import Study
+
+STUDY_MANIFEST = "study-manifest.json"
+STUDY_FILE = "study.toml"
+
+
+def spelled(lineups: Sequence[Sequence[PlayerSpec]]) -> list[list[str]]:
+    """Line-ups as manifests hold them: each player as spelled."""
+    return [[spec.spelling for spec in lineup] for lineup in lineups]
+
+
+def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int | None = None
+                ) -> tuple[dict[str, Any], Study]:
+    """Create or reopen a study folder; returns its manifest and the study as it continues
+    (budgets raised to ``games`` and never below what the folder recorded). Never
+    overwrites a study without --force, and --resume refuses a study that would play other
+    games (anything but a budget changed)."""
+
+    folder = RunFolder(root, STUDY)
+    if folder.claim(resume, force):
+        manifest = folder.read()
+        study = study.raised(games, {c["key"]: c for c in manifest["cells"]})
+        if manifest.get("identity") != study.identity():
+            raise CdsimError(f"{root}: this study folder was made with another study file "
+                             "(players, seeds, components or settings other than the budgets "
+                             "differ): start it in another folder with --out")
+        # what only the report reads may change between runs: the latest file's
+        manifest |= _described(study) | {"command": " ".join(sys.argv)}
+        _write_text(root / STUDY_FILE, study.text)
+        write_study_manifest(root, manifest)
+        return manifest, study
+    study = study.raised(games, {})
+    _write_text(root / STUDY_FILE, study.text)
+    manifest = {"name": study.name, "seed": study.seed, "identity": study.identity(),
+                "radius": study.radius, "tolerance": study.tolerance, "alpha": study.alpha,
+                "tested": study.tested,
+                "players": list(study.players), "cells": [], "versions": versions(),
+                "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
+    write_study_manifest(root, manifest)
+    return manifest, study
+
+
+def _described(study: Study) -> dict[str, Any]:
+    """The manifest's account of a study for the report (not part of its identity)."""
+    return {"description": study.description, "source": study.source,
+            "populations": [{"name": p.name, "description": p.description,
+                             "lineup": spelled([p.lineup])[0], "pool": spelled([p.pool])[0],
+                             "lineups": spelled(p.given),
+                             "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores,
+                             "floor": p.floor}
+                            for p in study.populations],
+            "variants": [{"name": v.name, "description": v.description,
+                          "components": v.components, "digest": v.digest}
+                         for v in study.variants]}
+
+
+def _write_text(path: Path, text: str) -> None:
+    try:
+        atomic_write(path, lambda tmp: tmp.write_text(text))
+    except OSError as exc:
+        raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
+
+
+def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
+    RunFolder(root, STUDY).write(manifest)
+
+
+STUDY = Kind("study", STUDY_MANIFEST, CELLS, "cdsim study run", ("identity", "cells"),
+             check_study_manifest)
+
+
+def read_study_manifest(root: Path) -> dict[str, Any]:
+    """A study folder's manifest, checked (one line)."""
+    return RunFolder(root, STUDY).read()

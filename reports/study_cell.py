@@ -1,0 +1,189 @@
+"""One cell of a study report: its finished stages' games, the seat win shares behind its
+verdict, each seat's fair offset, and a variant's paired difference to its base
+(``reports.study`` puts the cells together)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cdsim.analysis.candidates import (
+    REPORT_LEVEL,
+    CellGames,
+    WinTable,
+    _quantile,
+    rerank_winners,
+    win_table,
+)
+from cdsim.analysis.offsets import FairOffset, fair_offsets
+from cdsim.analysis.sequential import gap_interval
+from cdsim.analysis.stats import FloatArray, paired_difference
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.read import open_run, seat_arrays
+from cdsim.study.cells import run_folder, stage_games
+
+
+class Reader:
+    """How ``cdsim study run`` reads a finished run's games (``cdsim.study.cells.GameReader``)."""
+
+    def games(self, run: Path) -> CellGames:
+        arrays = seat_arrays(open_run(run))
+        return CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
+
+
+# -- one cell ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shares:
+    """Seat win shares at one vector on some games, 95% intervals simultaneous over seats,
+    and the largest seat gap with its simultaneous 95% interval."""
+
+    vector: tuple[int, ...]
+    games: int
+    share: FloatArray
+    low: FloatArray
+    high: FloatArray
+    gap: float
+    gap_low: float
+    gap_high: float
+
+
+def shares_of(table: WinTable, row: int = 0) -> Shares:
+    t = table.take(row)
+    share, low, high = t.seat_intervals()
+    diff, se = t.pair_stats()
+    glow, ghigh = gap_interval(diff, se, t.groups - 1)
+    return Shares(tuple(int(x) for x in t.vectors[0]), t.games, share[0], low[0], high[0],
+                  float(t.gaps[0]), float(glow[0]), float(ghigh[0]))
+
+
+@dataclass(frozen=True)
+class CellResult:
+    key: str
+    players: int
+    population: str
+    variant: str | None
+    floor: bool
+    method: str  # re-ranking | rulebook only
+    lineups: tuple[tuple[str, ...], ...]
+    pool: tuple[str, ...]
+    rotated: bool
+    rulebook: tuple[int, ...]
+    radius: int
+    budget: int
+    decision: dict[str, Any] | None  # the manifest's verdict; None while stages remain
+    stages: tuple[CellGames, ...]  # the finished stages' games
+    stage_runs: tuple[tuple[str, ...], ...]
+    at_rulebook: Shares  # on all games played
+    at_decided: Shares | None  # confirmed: on the confirming stage; else on all games
+    difference: tuple[FloatArray, FloatArray, FloatArray] | None = None  # variant - base, pp/100
+    paired_games: int = 0
+    offsets: tuple[FairOffset, ...] | None = None  # seats 2..n: fair offset over seat 1
+
+    @property
+    def label(self) -> str:
+        return self.population + (f" · {self.variant}" if self.variant else "")
+
+    @property
+    def games(self) -> int:
+        return sum(g.games for g in self.stages)
+
+    @property
+    def deal(self) -> int:
+        """Games per deal group: each line-up once, in every seat rotation if rotated."""
+        return max(1, len(self.lineups)) * (self.players if self.rotated else 1)
+
+    @property
+    def verdict(self) -> str:
+        return self.decision["decision"] if self.decision else "still playing"
+
+    def who(self, full: bool = False) -> str:
+        """Who sat at the table: the line-ups (each in every seat rotation) or the pool;
+        every N-subset of a list said as such unless ``full``."""
+        if self.pool:
+            return "each seat drawn per game from " + ", ".join(self.pool)
+        if len(self.lineups) == 1 and len(set(self.lineups[0])) == 1:
+            return f"{self.lineups[0][0]} in every seat"
+        rot = ", each in all seat rotations, on the same deals" if self.rotated else ""
+        names = list(dict.fromkeys(n for x in self.lineups for n in x))
+        subsets = set(itertools.combinations(names, self.players))
+        if not full and len(self.lineups) > 1 and set(self.lineups) == subsets:
+            return (f"every {self.players} of {', '.join(names)}: {len(self.lineups)} "
+                    f"line-ups{rot}")
+        ups = "; ".join(", ".join(x) for x in self.lineups)
+        return (f"{len(self.lineups)} line-ups: " if len(self.lineups) > 1 else "") + ups + rot
+
+
+def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResult | None:
+    """A cell with at least one finished stage (None before)."""
+    played: list[CellGames] = []
+    runs: list[tuple[str, ...]] = []
+    for stage in state["stages"]:
+        folders = [run_folder(root, k) for k in stage["runs"]]
+        if not all(RunFolder(f).complete() for f in folders):
+            break
+        played.append(stage_games(reader, folders))
+        runs.append(tuple(stage["runs"]))
+    if not played:
+        return None
+    rulebook = tuple(int(x) for x in state["rulebook"])
+    every = CellGames.concat(*played)
+    at_rulebook = shares_of(win_table(every, [rulebook]))
+    decision = state.get("decision")
+    at_decided = None
+    if decision is not None:
+        vector = tuple(int(x) for x in decision["vector"])
+        # confirmed: the games the named vector was tested on (after its choice)
+        first = decision["tested_from"] if decision["decision"] == "confirmed" else 0
+        used = CellGames.concat(*played[first:decision["decided_at"] + 1])
+        at_decided = shares_of(win_table(used, [vector]))
+    return CellResult(
+        state["key"], int(state["players"]), state["population"], state["variant"],
+        bool(state["floor"]), state["method"], tuple(tuple(x) for x in state["lineups"]),
+        tuple(state["pool"]), bool(state["rotate_seats"]), rulebook, int(state["radius"]),
+        int(state["games"]), decision, tuple(played), tuple(runs), at_rulebook, at_decided,
+        offsets=_offsets(every, rulebook, decision, int(state["radius"])))
+
+
+def _offsets(games: CellGames, rulebook: tuple[int, ...], decision: dict[str, Any] | None,
+             radius: int) -> tuple[FairOffset, ...] | None:
+    """Each seat's fair offset on all the cell's games (None for players who read the
+    scores, judged at the rulebook vector only: re-ranking would not say what they do)."""
+    if radius == 0 or games.groups < 2:
+        return None
+    around = None if decision is None else decision["vector"]
+    return tuple(fair_offsets(games, rulebook, around=around, radius=radius))
+
+
+def _won(games: CellGames, vector: Sequence[int]) -> FloatArray:
+    """One-hot winners (games, seats) under ``vector``."""
+    w = rerank_winners(games.gained, games.tiebreak, vector)
+    return np.asarray(np.eye(games.players)[w], dtype=np.float64)
+
+
+def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
+    """A variant's paired difference of each seat's win share at the rulebook vector,
+    variant minus base, on the stages both played (the same seeds: the same deals and
+    line-ups), clustered by deal, 95% intervals simultaneous over the seats."""
+    if base is None or cell.variant is None:
+        return cell
+    common = min(len(cell.stages), len(base.stages))
+    diffs, groups, offset = [], [], 0
+    for mine, theirs in zip(cell.stages[:common], base.stages[:common], strict=True):
+        if mine.games != theirs.games or not np.array_equal(mine.group, theirs.group):
+            return cell
+        diffs.append(_won(mine, cell.rulebook) - _won(theirs, cell.rulebook))
+        groups.append(mine.group - mine.group.min() + offset)
+        offset = int(groups[-1].max()) + 1
+    if not diffs:
+        return cell
+    z = float(_quantile((1 - REPORT_LEVEL) / (2 * cell.players), 10**9))
+    diff = paired_difference(np.concatenate(diffs), np.concatenate(groups), z)
+    return CellResult(**{**cell.__dict__, "difference": diff,
+                         "paired_games": sum(len(d) for d in diffs)})

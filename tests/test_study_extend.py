@@ -1,0 +1,145 @@
+"""`cdsim study run --resume` with a raised budget extends a study: the undecided cells go on
+from the games they have, decided cells stay, nothing played is played again, and the end is
+the verdict one pass over all the stages gives.
+
+Not tested, and not true: equality with a fresh study given the doubled budget from the
+start. ``anytime.stage_sizes`` lets the last stage take what is left of the budget (2 to 6
+times the one before), so a fresh 1,260-game cell plays 90, 180, 990 where the extended one
+plays 90, 180, 360, 630: other deals, hence other (equally valid) verdicts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cdsim.analysis import anytime
+from cdsim.analysis.candidates import candidates, win_table
+from cdsim.batch.folder import RunFolder
+from cdsim.errors import CdsimError
+from cdsim.study import cells as st
+from reports.study import Reader
+
+# A 2 pp tolerance: these stages are far too small to decide random play, so the random
+# cell stops undecided. A first stage of 90 games and a budget of 7 x 90 make the stages
+# 90, 180, 360; doubled, the extension appends one stage of 630.
+SMALL = """\
+name = "small"
+seed = 11
+games = 630
+first_stage = 90
+chunk_size = 90
+players = [3]
+tolerance = 0.02
+[[population]]
+name = "random"
+lineup = ["random"]
+[[population]]
+name = "mix"
+lineup = ["greedy", "landscape", "bread"]
+"""
+
+
+def manifest(root: Path) -> dict[str, dict]:
+    return {c["key"]: c for c in json.loads((root / st.STUDY_MANIFEST).read_text())["cells"]}
+
+
+def folders(root: Path) -> dict[str, str]:
+    return {p.name: RunFolder(p).digest() for p in sorted((root / "cells").iterdir())}
+
+
+def test_a_raised_budget_plays_only_the_new_games_and_ends_as_one_run(tmp_path: Path) -> None:
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    spec = st.load_study(path)
+    root = tmp_path / "extended"
+    st.run(spec, root, Reader(), jobs=1)
+    before, kept = manifest(root), folders(root)
+    undecided = [k for k, c in before.items() if c["decision"]["decision"] == "undecided"]
+    assert "3p.random" in undecided and before["3p.random"]["schedule"] == [90, 180, 360]
+    # a lowered budget is no way to shrink a study: budgets only grow
+    assert st.load_study(path).raised(300, {k: c for k, c in before.items()}).cells[0].games == 630
+
+    st.run(spec, root, Reader(), jobs=1, resume=True, games=1260)  # --resume --games 1260
+    after, now = manifest(root), folders(root)
+    for name, digest in kept.items():  # nothing played before was touched or played again
+        assert now[name] == digest, name
+    new = sorted(set(now) - set(kept))
+    assert new == [f"{k}+s3" for k in sorted(undecided)]  # one stage per undecided cell
+    played = sum(RunFolder(root / "cells" / n).games_done() for n in new)
+    assert played == (1260 - 630) * len(undecided)  # only the new games
+    for key, cell in after.items():
+        if key not in undecided:  # a decided cell is left as it was
+            assert cell["decision"] == before[key]["decision"]
+        else:
+            assert cell["design_games"] == 630 and cell["games"] == 1260
+            assert cell["decision"]["games"] == 1260
+
+    # the verdict is what one pass over all the stages gives under the cell's test as it
+    # started (design 630): extending loses nothing and adds no look of its own
+    sizes = after["3p.random"]["schedule"]
+    assert sizes[:3] == [90, 180, 360] and sum(sizes) == 1260
+    tables = [win_table(st.stage_games(Reader(), [st.run_folder(root, r) for r in s["runs"]]),
+                        candidates((8, 9, 13), spec.radius))
+              for s in after["3p.random"]["stages"]]
+    whole = anytime.decide(tables, (8, 9, 13), 0.02, spec.alpha, spec.tested, design_games=630)
+    assert whole.record() == after["3p.random"]["decision"]
+
+
+def test_only_the_budget_may_change_when_a_study_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 2"))
+    root = tmp_path / "out"
+    st.run(st.load_study(path), root, Reader(), jobs=1)
+    path.write_text(path.read_text().replace("games = 630", "games = 900"))
+    st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)  # a raised budget: resumes
+    assert manifest(root)["3p.random"]["games"] == 900
+    path.write_text(path.read_text().replace("tolerance = 0.02", "tolerance = 0.03"))
+    with pytest.raises(CdsimError, match="another study file") as refused:
+        st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+    assert "--force" not in str(refused.value)  # never offered for a folder it may not name
+
+
+def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Path) -> None:
+    from reports.study import write
+
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 1"))
+    root = tmp_path / "out"
+    st.run(st.load_study(path), root, Reader(), jobs=1)
+    data = json.loads((root / st.STUDY_MANIFEST).read_text())
+    assert data["finished"][:4].isdigit() and "T" in data["finished"]
+    assert data["machine"]["cpus"] >= 1 and data["machine"]["architecture"]
+    # a prediction far beyond what one run may play is still a manifest the report reads
+    cell = next(c for c in data["cells"] if c["decision"]["decision"] == "undecided")
+    cell["decision"]["games_needed"] = 250_000_000
+    (root / st.STUDY_MANIFEST).write_text(json.dumps(data))
+    write(root)
+    report = json.loads((root / "study.json").read_text())
+    assert report["finished"] == data["finished"] and report["machine"] == data["machine"]
+    assert report["wall_seconds"] == data["wall_seconds"]
+    assert 250_000_000 in [c["games_needed"] for c in report["cells"]]
+
+
+def test_the_command_line_extends_and_never_offers_to_overwrite_an_unnamed_folder(
+        tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "cdsim", "study", "run", *args, "--jobs",
+                               "1", "--quiet"], capture_output=True, text=True, check=False,
+                              cwd=tmp_path)
+
+    (tmp_path / "small.toml").write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 1"))
+    assert cdsim("small.toml").returncode == 0
+    again = cdsim("small.toml")  # studies/small: a folder the user did not name
+    assert again.returncode == 2 and again.stderr.count("\n") == 1
+    assert "--force" not in again.stderr and "--resume" in again.stderr
+    bad = cdsim("small.toml", "--resume", "--games", "0")
+    assert bad.returncode == 2 and "--games" in bad.stderr and bad.stderr.count("\n") == 1
+    more = cdsim("small.toml", "--resume", "--games", "1260")
+    assert more.returncode == 0, more.stderr
+    cells = manifest(tmp_path / "studies" / "small")
+    assert cells["3p.random"]["games"] == 1260 and cells["3p.random"]["design_games"] == 630
