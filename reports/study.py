@@ -67,6 +67,12 @@ class StudyResult:
     by_skill: dict[int, SkillPanel] = field(default_factory=dict)  # fair starting VP by skill
 
 
+# an undecided cell whose prediction finds no size that confirms with 80% chance: its
+# estimate is too uncertain (the truth may be unfair), not shown unconfirmable
+TOO_FEW = ("too few games to predict how many more would confirm one, as the truth may lie "
+           "beyond the tolerance")
+
+
 def analyse(root: Path) -> StudyResult:
     manifest = read_study_manifest(root)
     tol = float(manifest.get("tolerance", 0.02))
@@ -137,7 +143,7 @@ def _why_not(c: CellResult, tol: float) -> str:
                 f"every seat within ±{pp(tol)} (shown on {d['games']:,} games)")
     more = (f"{_needed(c)} more games would likely confirm its most promising vector"
             if d["games_needed"] is not None and d["watch"] is not None else
-            "at the observed gaps no number of games would confirm one")
+            TOO_FEW)
     return f"{c.label}: undecided after {d['games']:,} games ({more})"
 
 
@@ -318,7 +324,7 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
         need = (f"**{_needed(c)}** more games would confirm {vec(d['watch'])} with about an "
                 "80% chance (a prediction from the games so far)"
                 if d["games_needed"] is not None and d["watch"] is not None else
-                "no number of games would confirm it at the observed gap")
+                TOO_FEW)
         lines = [f"rulebook **{rule}** → **undecided** (budget of {c.budget:,} games spent)",
                  f"most equal so far: {vec(d['vector'])} (not confirmed), largest seat gap "
                  f"{_dgap(d)}; {need}"]

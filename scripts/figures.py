@@ -152,7 +152,7 @@ def outcome(c: dict[str, Any]) -> tuple[str, str]:
         return (f"{rule} → none (most equal {best})",
                 f"**no fair vector** within ±{c['radius']} VP of the rulebook's")
     need = (f"about {c['games_needed']:,} more games might confirm it" if c["games_needed"]
-            else "no number of games would confirm it at this gap")
+            else "too few games yet to predict how many more would confirm it")
     return f"{rule} → {best}? (most equal so far)", f"**undecided**: {need}"
 
 

@@ -307,7 +307,8 @@ class Verdict:
             return (f"No whole-VP starting vector near the rulebook's is fair within "
                     f"±{_pp(self.tol)}; the most equal is {vec} ({gap}). The procedure says "
                     f"this of a cell that has a fair vector in at most {alpha_n:.1%} of cells.")
-        more = ("no number of further games is likely to confirm one from this evidence"
+        more = ("these games are too few to predict how many more would confirm one (the truth may "
+                "lie beyond the tolerance)"
                 if self.games_needed is None or self.watch is None else
                 f"about {self.games_needed:,} more games would confirm {_slash(self.watch)} "
                 f"with a {POWER:.0%} chance (a prediction from the games so far)")
