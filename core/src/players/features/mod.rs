@@ -20,6 +20,7 @@ use crate::kinds::{
 use crate::scoring::breakdown;
 
 pub use scratch::Scratch;
+use scratch::InputsKey;
 
 /// The inputs' names, in order (a weights file lists them: one made for another list
 /// is refused).
@@ -210,6 +211,23 @@ pub fn features(
     scratch: &mut Scratch,
     out: &mut [f64; N_FEATURES],
 ) {
+    let key = InputsKey::of(state, comps, seat);
+    if let Some(inputs) = scratch.inputs(&key) {
+        *out = *inputs;
+        return;
+    }
+    fill(state, comps, seat, scratch, out);
+    scratch.keep_inputs(key, out);
+}
+
+/// `features`, worked out.
+fn fill(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    out: &mut [f64; N_FEATURES],
+) {
     let me = &state.players[seat];
     let d = &me.district;
     let h = &d.have;
@@ -359,6 +377,23 @@ fn cards(
     f.push(ready);
 }
 
+/// R4.2-R4.3: the depots the seat's pawn reaches with a plain move (one way, then the
+/// other), while it still has a take in this phase and a depot holds a tile.
+pub(super) fn reach_spaces(state: &GameState, seat: usize) -> Option<[usize; 2]> {
+    let me = &state.players[seat];
+    if takes_left(state, seat) == 0 || me.pawn < 0 || state.depots.iter().all(|d| d.is_empty()) {
+        return None;
+    }
+    let pawn = me.pawn as usize;
+    Some([1, SPACES - 1].map(|step| {
+        let mut pos = (pawn + step) % SPACES;
+        while state.depots[pos].is_empty() {
+            pos = (pos + step) % SPACES;
+        }
+        pos
+    }))
+}
+
 /// R4.2-R4.3: the greedy profile's value of the best tile of each depot the seat's pawn
 /// reaches with a plain move (the better, then the other), while it still has a take in
 /// this phase; the tiles are what the depots hold now.
@@ -369,22 +404,14 @@ fn depots_in_reach(
     scratch: &mut Scratch,
     f: &mut Filler,
 ) {
-    let me = &state.players[seat];
-    if takes_left(state, seat) == 0 || me.pawn < 0 || state.depots.iter().all(|d| d.is_empty()) {
+    let Some(spaces) = reach_spaces(state, seat) else {
         f.push(0.0);
         f.push(0.0);
         return;
-    }
-    let pawn = me.pawn as usize;
-    let mut spaces = [0usize; 2];
+    };
     let mut tiles = [0u8; 8];
     let mut n = 0;
-    for (k, step) in [1, SPACES - 1].into_iter().enumerate() {
-        let mut pos = (pawn + step) % SPACES;
-        while state.depots[pos].is_empty() {
-            pos = (pos + step) % SPACES;
-        }
-        spaces[k] = pos;
+    for (k, &pos) in spaces.iter().enumerate() {
         if k == 0 || pos != spaces[0] {
             for &t in state.depots[pos].as_slice() {
                 tiles[n] = t;
