@@ -220,7 +220,7 @@ pub fn features(
     scratch.keep_inputs(key, out);
 }
 
-/// `features`, worked out.
+/// `features`, worked out, in NAMES order.
 fn fill(
     state: &GameState,
     comps: &Components,
@@ -229,8 +229,6 @@ fn fill(
     out: &mut [f64; N_FEATURES],
 ) {
     let me = &state.players[seat];
-    let d = &me.district;
-    let h = &d.have;
     let mut f = Filler { out, at: 0 };
     f.push(1.0);
     f.push(takes_left(state, seat) as f64 / ROUNDS as f64);
@@ -257,7 +255,24 @@ fn fill(
         }
     }
     f.push(f64::from(gap));
-    // the district
+    let open_kinds = district(state, comps, seat, scratch, &mut f);
+    goals_and_fountains(state, comps, seat, open_kinds, &mut f);
+    cards(state, comps, seat, ahead, scratch, &mut f);
+    depots_in_reach(state, comps, seat, scratch, &mut f);
+    debug_assert_eq!(f.at, N_FEATURES);
+}
+
+/// The district: its size, complete features and open ones; returns the kinds with an
+/// open feature (a bit each).
+fn district(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    f: &mut Filler,
+) -> u16 {
+    let d = &state.players[seat].district;
+    let h = &d.have;
     f.push(d.built() as f64);
     f.push(f64::from(d.frontier.count_ones()));
     f.push(f64::from(d.scrolls.count_ones()));
@@ -276,7 +291,7 @@ fn fill(
     f.push(villas[3]);
     f.push(villas[4]);
     let (mut land, mut dwell) = ([0.0; 3], [0.0; 2]);
-    let mut open_kinds = 0u16; // kinds with an open feature
+    let mut open_kinds = 0u16;
     if villas[0] > 0.0 {
         open_kinds |= 1 << VILLA;
     }
@@ -300,7 +315,20 @@ fn fill(
     for v in dwell {
         f.push(v);
     }
-    // frame goals (R10.5): not yet scored; of those, a kind with an open feature
+    open_kinds
+}
+
+/// Frame goals (R10.5) not yet scored, and of those a kind with an open feature;
+/// fountain cards (R10.4) held, and their VP per open feature of their goals.
+fn goals_and_fountains(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    open_kinds: u16,
+    f: &mut Filler,
+) {
+    let me = &state.players[seat];
+    let d = &me.district;
     let (mut left, mut reach) = (0.0, 0.0);
     for g in d.frame_goals() {
         if d.complete_mask[g.kind as usize] & g.mask == 0 {
@@ -312,7 +340,6 @@ fn fill(
     }
     f.push(left);
     f.push(reach);
-    // fountain cards (R10.4): held, and VP per open feature of their goals
     f.push(me.fountain_cards.len() as f64);
     let mut open_goal = 0.0;
     for &c in me.fountain_cards.as_slice() {
@@ -322,9 +349,6 @@ fn fill(
         }
     }
     f.push(open_goal);
-    cards(state, comps, seat, ahead, scratch, &mut f);
-    depots_in_reach(state, comps, seat, scratch, &mut f);
-    debug_assert_eq!(f.at, N_FEATURES);
 }
 
 /// The objective cards of the next scoring (R8): each card on a free circle valued as
