@@ -12,6 +12,7 @@ pub mod features;
 pub mod learned;
 pub mod mcts;
 pub mod params;
+pub mod plan;
 pub mod position;
 pub mod random;
 pub mod scripted;

@@ -9,8 +9,9 @@
 //! - bread: collects bread (baker dwellings, bakeries), spends 1 bread on moves that
 //!   reach a clearly better depot, and pays rich cards with sets of 3 bread.
 //!
-//! None reads victory-point totals (R2.7). Values are cached within one decision only,
-//! so a player can be used on copied states safely.
+//! None reads victory-point totals (R2.7). Values are kept only while everything they
+//! read is the same (players/position.rs), so a player can be used on copied states
+//! safely.
 
 use std::sync::OnceLock;
 
@@ -128,7 +129,6 @@ pub fn blind_start_key(view: &PlayerView, space: usize) -> (i32, i32) {
 pub struct ScriptedPlayer {
     pub profile: Profile,
     pub params: Params,
-    /// Tile values of the current decision, by tile type (`stamp` marks the valid ones).
     /// The values of the last position decided on, kept while it holds.
     position: Position,
     /// card_interest and good_interest, until the grid or a scoring disc changes.

@@ -20,6 +20,7 @@ use crate::kinds::{
 use crate::scoring::breakdown;
 
 pub use scratch::Scratch;
+use scratch::InputsKey;
 
 /// The inputs' names, in order (a weights file lists them: one made for another list
 /// is refused).
@@ -210,9 +211,24 @@ pub fn features(
     scratch: &mut Scratch,
     out: &mut [f64; N_FEATURES],
 ) {
+    let key = InputsKey::of(state, comps, seat);
+    if let Some(inputs) = scratch.inputs(&key) {
+        *out = *inputs;
+        return;
+    }
+    fill(state, comps, seat, scratch, out);
+    scratch.keep_inputs(key, out);
+}
+
+/// `features`, worked out, in NAMES order.
+fn fill(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    out: &mut [f64; N_FEATURES],
+) {
     let me = &state.players[seat];
-    let d = &me.district;
-    let h = &d.have;
     let mut f = Filler { out, at: 0 };
     f.push(1.0);
     f.push(takes_left(state, seat) as f64 / ROUNDS as f64);
@@ -239,7 +255,24 @@ pub fn features(
         }
     }
     f.push(f64::from(gap));
-    // the district
+    let open_kinds = district(state, comps, seat, scratch, &mut f);
+    goals_and_fountains(state, comps, seat, open_kinds, &mut f);
+    cards(state, comps, seat, ahead, scratch, &mut f);
+    depots_in_reach(state, comps, seat, scratch, &mut f);
+    debug_assert_eq!(f.at, N_FEATURES);
+}
+
+/// The district: its size, complete features and open ones; returns the kinds with an
+/// open feature (a bit each).
+fn district(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    f: &mut Filler,
+) -> u16 {
+    let d = &state.players[seat].district;
+    let h = &d.have;
     f.push(d.built() as f64);
     f.push(f64::from(d.frontier.count_ones()));
     f.push(f64::from(d.scrolls.count_ones()));
@@ -258,7 +291,7 @@ pub fn features(
     f.push(villas[3]);
     f.push(villas[4]);
     let (mut land, mut dwell) = ([0.0; 3], [0.0; 2]);
-    let mut open_kinds = 0u16; // kinds with an open feature
+    let mut open_kinds = 0u16;
     if villas[0] > 0.0 {
         open_kinds |= 1 << VILLA;
     }
@@ -282,7 +315,20 @@ pub fn features(
     for v in dwell {
         f.push(v);
     }
-    // frame goals (R10.5): not yet scored; of those, a kind with an open feature
+    open_kinds
+}
+
+/// Frame goals (R10.5) not yet scored, and of those a kind with an open feature;
+/// fountain cards (R10.4) held, and their VP per open feature of their goals.
+fn goals_and_fountains(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    open_kinds: u16,
+    f: &mut Filler,
+) {
+    let me = &state.players[seat];
+    let d = &me.district;
     let (mut left, mut reach) = (0.0, 0.0);
     for g in d.frame_goals() {
         if d.complete_mask[g.kind as usize] & g.mask == 0 {
@@ -294,7 +340,6 @@ pub fn features(
     }
     f.push(left);
     f.push(reach);
-    // fountain cards (R10.4): held, and VP per open feature of their goals
     f.push(me.fountain_cards.len() as f64);
     let mut open_goal = 0.0;
     for &c in me.fountain_cards.as_slice() {
@@ -304,9 +349,6 @@ pub fn features(
         }
     }
     f.push(open_goal);
-    cards(state, comps, seat, ahead, scratch, &mut f);
-    depots_in_reach(state, comps, seat, scratch, &mut f);
-    debug_assert_eq!(f.at, N_FEATURES);
 }
 
 /// The objective cards of the next scoring (R8): each card on a free circle valued as
@@ -359,6 +401,23 @@ fn cards(
     f.push(ready);
 }
 
+/// R4.2-R4.3: the depots the seat's pawn reaches with a plain move (one way, then the
+/// other), while it still has a take in this phase and a depot holds a tile.
+pub(super) fn reach_spaces(state: &GameState, seat: usize) -> Option<[usize; 2]> {
+    let me = &state.players[seat];
+    if takes_left(state, seat) == 0 || me.pawn < 0 || state.depots.iter().all(|d| d.is_empty()) {
+        return None;
+    }
+    let pawn = me.pawn as usize;
+    Some([1, SPACES - 1].map(|step| {
+        let mut pos = (pawn + step) % SPACES;
+        while state.depots[pos].is_empty() {
+            pos = (pos + step) % SPACES;
+        }
+        pos
+    }))
+}
+
 /// R4.2-R4.3: the greedy profile's value of the best tile of each depot the seat's pawn
 /// reaches with a plain move (the better, then the other), while it still has a take in
 /// this phase; the tiles are what the depots hold now.
@@ -369,22 +428,14 @@ fn depots_in_reach(
     scratch: &mut Scratch,
     f: &mut Filler,
 ) {
-    let me = &state.players[seat];
-    if takes_left(state, seat) == 0 || me.pawn < 0 || state.depots.iter().all(|d| d.is_empty()) {
+    let Some(spaces) = reach_spaces(state, seat) else {
         f.push(0.0);
         f.push(0.0);
         return;
-    }
-    let pawn = me.pawn as usize;
-    let mut spaces = [0usize; 2];
+    };
     let mut tiles = [0u8; 8];
     let mut n = 0;
-    for (k, step) in [1, SPACES - 1].into_iter().enumerate() {
-        let mut pos = (pawn + step) % SPACES;
-        while state.depots[pos].is_empty() {
-            pos = (pos + step) % SPACES;
-        }
-        spaces[k] = pos;
+    for (k, &pos) in spaces.iter().enumerate() {
         if k == 0 || pos != spaces[0] {
             for &t in state.depots[pos].as_slice() {
                 tiles[n] = t;

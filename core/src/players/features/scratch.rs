@@ -5,8 +5,8 @@
 
 use crate::cards::Payment;
 use crate::components::Components;
-use crate::district::{Around, District};
-use crate::game::{GameState, List, GRID_SLOTS, MAX_PLAYERS, NONE, PHASES};
+use crate::district::{Around, District, Layout};
+use crate::game::{GameState, List, Pending, GRID_SLOTS, MAX_PLAYERS, NONE, PHASES, TILES_PER_DEPOT};
 use crate::kinds::{CELLS, N_EDGE_KINDS};
 use crate::players::position::PricesKey;
 use crate::players::scripted::scoring_params;
@@ -15,7 +15,7 @@ use crate::players::value::{
 };
 use crate::players::{Params, PlayerView};
 
-use super::open_features;
+use super::{open_features, reach_spaces, N_FEATURES};
 
 /// What decides a card's outcome for a seat: its features, goods, coins, bread, and
 /// whether the scoring is the last (resources are then only leftovers).
@@ -49,8 +49,65 @@ pub struct Scratch {
     evals: [Memo<EvalKey, TileValues>; MAX_PLAYERS],
     prices: [Memo<PricesKey, Prices>; MAX_PLAYERS],
     open: [Memo<DistrictKey, OpenFeatures>; MAX_PLAYERS],
+    /// A seat's whole inputs: the copies of a decision seldom change another seat's.
+    inputs: [Memo<InputsKey, Inputs>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
     grid: Option<GridValues>,
+}
+
+type Inputs = [f64; N_FEATURES];
+
+/// Everything `features` reads for a seat: the time and whose turn it is, the kind of
+/// decision pending (as `takes_left` and `ahead_in_scoring` tell them apart), the
+/// scoring order, the grid and its free circles, every scroll disc, the depots the
+/// seat's pawn reaches (`depots_in_reach`), and the seat's supply, fountain cards and
+/// district.
+#[derive(Clone, PartialEq)]
+pub(super) struct InputsKey {
+    comps: usize,
+    seat: usize,
+    players: usize,
+    clock: (usize, usize, usize, usize),
+    pending: u8,
+    scoring: ([u8; MAX_PLAYERS], u8),
+    grid: [u8; GRID_SLOTS],
+    owners: [i8; 17],
+    discs: [(u8, u16); MAX_PLAYERS],
+    reach: [List<TILES_PER_DEPOT>; 2],
+    supply: ([i32; 4], i32, i32, i32),
+    fountain_cards: List<24>,
+    district: Layout,
+}
+
+impl InputsKey {
+    pub(super) fn of(state: &GameState, comps: &Components, seat: usize) -> InputsKey {
+        let me = &state.players[seat];
+        let pending = match state.pending {
+            Pending::Move { .. } | Pending::Take { .. } => 0,
+            Pending::Seal { .. } | Pending::Fountain { .. } => 1,
+            Pending::Circle { .. } | Pending::Payment { .. } => 2,
+            Pending::Start { .. } | Pending::Over => 3,
+        };
+        let mut reach = [List::default(); 2];
+        if let Some(spaces) = reach_spaces(state, seat) {
+            reach = spaces.map(|s| state.depots[s]);
+        }
+        InputsKey {
+            comps: comps as *const Components as usize,
+            seat,
+            players: state.n,
+            clock: (state.phase, state.round, state.turn, state.start_player),
+            pending,
+            scoring: (state.scoring_order, state.scoring_index),
+            grid: state.grid,
+            owners: state.circle_owner,
+            discs: std::array::from_fn(|s| (state.players[s].scroll, state.players[s].stamp)),
+            reach,
+            supply: (me.goods, me.coins, me.bread, me.stored),
+            fountain_cards: me.fountain_cards,
+            district: me.district.layout(),
+        }
+    }
 }
 
 /// The last few (key, value) pairs, the oldest replaced first.
@@ -115,6 +172,16 @@ impl Scratch {
 
     /// The greedy profile's prices for a view: kept per `PricesKey`, which most of a
     /// decision's copies share (a take that completes nothing changes none of it).
+    /// A seat's inputs worked out before for `key`, if kept.
+    pub(super) fn inputs(&self, key: &InputsKey) -> Option<&Inputs> {
+        let memo = &self.inputs[key.seat];
+        memo.position(key).map(|i| &memo.entries[i].1)
+    }
+
+    pub(super) fn keep_inputs(&mut self, key: InputsKey, inputs: &Inputs) {
+        self.inputs[key.seat].insert(key, *inputs);
+    }
+
     pub fn prices(&mut self, view: &PlayerView, params: &Params) -> Prices {
         let key = PricesKey::of(view, params);
         let memo = &mut self.prices[view.seat];
