@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 from cdsim.cli import app
 from tests.conftest import core_or_skip
+from tests.test_study import TINY
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -155,20 +156,7 @@ def test_the_path_finder_finds_repository_paths_only() -> None:
 
 # --- make figures -----------------------------------------------------------------------
 
-TINY = """\
-name = "tiny"
-seed = 5
-games = 720
-chunk_size = 60
-players = [2, 3]
-tolerance = 0.3
-[[population]]
-name = "random"
-lineup = ["random"]
-[[population]]
-name = "mix"
-lineup = ["greedy", "landscape", "bread"]
-"""
+# the tiny study of tests/test_study.py: a wide tolerance, so that tiny stages decide
 
 
 def figures(*args: str) -> subprocess.CompletedProcess[str]:

@@ -223,7 +223,7 @@ def test_final_step_holds_the_final_scores() -> None:
     assert [s["final"] for s in final] == [s["final_vp"] for s in game["seats"]]
     assert [s["breakdown"] for s in final] == [s["breakdown"] for s in game["seats"]]
     won = next(s for s in game["seats"] if s["won"])
-    assert data["steps"][-1]["t"] == [f"== final scoring: seat {won['seat'] + 1} wins with "
+    assert data["steps"][-1]["t"] == [f"== final scoring: seat {won['seat']} wins with "
                                       f"{won['final_vp']} VP"]
 
 
@@ -403,7 +403,7 @@ def test_replay_in_the_browser(browser: Any, tmp_path: Path, players: int, seed:
     assert "final scoring" in step()[1]
     rows = browser.find_elements(By.CSS_SELECTOR, "#final tbody tr")
     finals = {int(r.get_attribute("data-seat")): int(r.get_attribute("data-final")) for r in rows}
-    assert finals == {s["seat"] + 1: s["final_vp"] for s in game["seats"]}
+    assert finals == {s["seat"]: s["final_vp"] for s in game["seats"]}
     for row, seat in zip(rows, game["seats"], strict=True):
         parts = {c.get_attribute("data-part"): int(c.text)
                  for c in row.find_elements(By.CSS_SELECTOR, "td[data-part]")}
