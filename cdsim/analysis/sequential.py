@@ -75,6 +75,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
+from cdsim.analysis.anytime import stage_sizes
 from cdsim.analysis.candidates import (  # re-exported: the names callers know from here
     MAX_CELLS,
     REPORT_LEVEL,
@@ -321,21 +322,7 @@ class Schedule:
         ``multiple`` (the players, when seats rotate: whole deals). Alpha is spent in
         proportion to the games: ``alphas[k] = alpha * sizes[k] / sum(sizes)`` (times
         ``1 - 1e-12``, so rounding never spends more than ``alpha``)."""
-        if multiple < 1:
-            raise CdsimError(f"multiple must be 1 or more, got {multiple}")
-        size = -(-first // multiple) * multiple
-        left = budget // multiple * multiple
-        if size < 1 or size > left:
-            raise CdsimError(f"the first stage ({first} games) must be between 1 and the "
-                             f"budget ({budget} games)")
-        sizes = []
-        while left > 0:
-            if left < 3 * size:
-                sizes.append(left)
-                break
-            sizes.append(size)
-            left -= size
-            size *= 2
+        sizes = stage_sizes(budget, first, multiple)  # the anytime study's stages too
         total = sum(sizes)
         alphas = tuple(alpha * s / total * (1 - 1e-12) for s in sizes)
         return cls(tuple(sizes), alphas, alpha)
