@@ -76,7 +76,7 @@ def expand(where: str, name: str, description: str, entry: str, key: str, base: 
     out = []
     for value in values:
         # an override replaces a top-level key whole: the rest of it as the base has it
-        top = value if len(parts) == 1 else copy.deepcopy(row[parts[0]])
+        top: Any = value if len(parts) == 1 else copy.deepcopy(row[parts[0]])
         node = top
         for part in parts[1:-1]:
             node = node[_step(part, node)]
