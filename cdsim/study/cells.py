@@ -71,6 +71,7 @@ from cdsim.errors import CdsimError, read_toml
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
+from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
 from cdsim.study.file import resolve, write_template
 from cdsim.study.manifest import CellState, StageRuns, Verdict
@@ -401,7 +402,7 @@ def _sweep(fail: Callable[[str, str], CdsimError], table: study_file.SweepFile, 
            components: str | None) -> Sweep:
     """A [[sweep]]'s values, each merged on its base (default: the study's components)."""
     where = f"sweep {table.name!r}"
-    base = (components if table.base is None else
+    base = (components if table.base is None else None if table.base == DEFAULT else
             _components(fail, table.base, study, f"{where}: base"))
     return expand(f"{study}: {where}", table.name, table.description, table.entry,
                   table.key, base, table.values)

@@ -234,14 +234,28 @@ def resolve(arg: str | Path) -> Path:
     raise CdsimError(f"{arg}: no such study file (shipped studies: {names})")
 
 
+# `cdsim study init` shows it beside the variant example (the shipped study has no sweep)
+SWEEP_EXAMPLE = """
+# [[sweep]]                  # one component value tried over a list: each value a variant
+# name = "B05-reward"        # its variants are B05-reward=6, ... (cells 4p.scripted.B05-reward=6)
+# entry = "objective.B05"    # the table and the id (scroll_track, villa_table: no id)
+# key = "reward.vp"          # a dotted key inside the entry, holding an integer
+# values = [6, 7, 8, 9]      # study.html: each seat's fair offset against the value
+# base = "default"           # what each value changes (default: the study's components)
+"""
+
+
 def write_template(path: Path) -> None:
     """``cdsim study init``: the shipped default study, to edit, named after the file (its
-    folder is then studies/NAME, not the shipped study's)."""
+    folder is then studies/NAME, not the shipped study's), with a commented sweep."""
     if path.exists():
         raise CdsimError(f"{path} exists: choose another file name")
     name = re.sub(r"[^A-Za-z0-9_-]", "-", path.stem)[:40].strip("-") or "study"
     text = re.sub(r'^name = "default"', f'name = "{name}"', (SHIPPED / "default.toml").read_text(),
                   count=1, flags=re.M)
+    variant = re.search(r'^# components = "variants/.*\n', text, flags=re.M)
+    at = variant.end() if variant else len(text)
+    text = text[:at] + SWEEP_EXAMPLE + text[at:]
     try:
         path.write_text(text)
     except OSError as exc:
