@@ -15,6 +15,9 @@ to show the seat win shares behind each verdict:
 - for a variant, its own verdict beside its base's and the paired difference of each seat's
   win share at the rulebook vector, variant minus base, on the stages both played (the same
   deals), with 95% intervals simultaneous over the seats;
+- for a sweep (``reports.study_sweep``), per value each seat's fair offset and paired
+  difference against the base, a chart of the fair offsets against the value, and where
+  the seats come out fair;
 - per player count, a headline: it names a vector only if it was confirmed, says whether the
   skilled populations agree, and says plainly when no vector was confirmed.
 

@@ -138,7 +138,7 @@ def test_a_value_added_on_resume_plays_only_its_cells(tmp_path: Path) -> None:
     new = {p for p in (root / "cells").rglob("*.parquet")} - set(before)
     assert new and all("B05-reward=9" in str(p) for p in new)
     # another key is another sweep: refused, naming it
-    with pytest.raises(st.CdsimError, match=r"sweep 'B05-reward': its key differ"):
+    with pytest.raises(st.CdsimError, match=r"sweep 'B05-reward': its key differs"):
         st.run(st.load_study(sweep_file(tmp_path, [6, 8], TINY.replace(
             'key = "reward.vp"', 'key = "requires.fish"'))), root, Reader(), jobs=1,
             resume=True)

@@ -27,6 +27,8 @@ Each stage of a cell is one ordinary run folder per line-up (``cdsim report`` an
     STUDY/cells/4p.random+s0/                 stage 0 of a cell with one line-up
     STUDY/cells/2p.scripted+s1.greedy-villa/  stage 1 of a balanced population, one line-up
     STUDY/cells/4p.scripted.B05-at-6+s0/      a variant: the same games on other components
+    STUDY/sweeps/B05-reward=6.toml            a sweep's value: an override of its base
+    STUDY/cells/4p.scripted.B05-reward=6+s0/  ... played as a variant (cdsim.study.sweeps)
 
 Balanced populations: a population that names more strategies than a game has seats plays
 every N-subset of them (``lineup``), or exactly the line-ups it lists (``lineups``), each in

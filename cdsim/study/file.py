@@ -2,7 +2,9 @@
 the keys of each table, their types (strict: a TOML string is not a number, nor a bool an
 integer) and ranges, and the checks across tables (names unique, cells naming the study's
 player counts and populations). ``cdsim.study.cells.load_study`` then loads what the file names
-(strategies, parameters, component sets) and plans the cells.
+(strategies, parameters, component sets) and plans the cells. Also where a study file is
+found (``resolve``: a path or a shipped study's name) and the file ``cdsim study init``
+writes.
 """
 
 from __future__ import annotations

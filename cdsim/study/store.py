@@ -36,8 +36,9 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
     folder = RunFolder(root, STUDY)
     if folder.claim(resume, force):
         manifest = folder.read()
-        study = study.raised(games, {c["key"]: c for c in manifest["cells"]}).placed(root)
+        study = study.raised(games, {c["key"]: c for c in manifest["cells"]})
         _same_study(root, manifest.get("identity") or {}, study.identity())
+        study = study.placed(root)  # only once it is the same study: a refusal writes nothing
         # what only the report reads may change between runs: the latest file's (and the
         # identity, grown by a sweep's new values)
         manifest |= _described(study) | {"command": " ".join(sys.argv),
@@ -67,8 +68,9 @@ def _same_study(root: Path, recorded: dict[str, Any], identity: dict[str, Any]) 
         was = before.get(sweep["name"], sweep)
         changed = [k for k in ("entry", "key", "base") if was.get(k) != sweep[k]]
         if changed:
+            verb = "differs" if len(changed) == 1 else "differ"
             raise CdsimError(f"{root}: sweep {sweep['name']!r}: its {' and '.join(changed)} "
-                             "differ from the sweep this folder played (only values may be "
+                             f"{verb} from the sweep this folder played (only values may be "
                              f"added to it): {again}")
 
     def rest(x: dict[str, Any]) -> dict[str, Any]:
