@@ -290,3 +290,34 @@ def skill(panels: Sequence[tuple[int, Sequence[SkillRow]]]) -> bytes:
         ax.set_title(f"{players} players")
         ax.legend(fontsize=7, loc="best")
     return _png(fig)
+
+
+def sweep_offsets(values: Sequence[int], seats: Sequence[tuple[str, FloatArray, FloatArray,
+                                                                FloatArray, float]],
+                  xlabel: str, title: str, base_value: int | None = None) -> bytes:
+    """Each seat's fair offset (starting VP over seat 1) against a swept component value,
+    with its 95% interval; per seat ``(label, offsets, low, high, played)``, ``played`` the
+    seat's offset at the starting VP the study plays (dashed, the seat's colour): where its
+    interval covers that line, the seat is not shown unfair there. NaN: not located."""
+    fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    x = np.asarray(values, dtype=float)
+    step = float(np.min(np.diff(np.sort(x)))) if len(x) > 1 else 1.0
+    for i, (label, offset, low, high, played) in enumerate(seats):
+        colour = COLOURS[(i + 1) % len(COLOURS)]
+        v = np.asarray(offset, dtype=float)
+        yerr = np.nan_to_num([np.clip(v - low, 0, None), np.clip(high - v, 0, None)])
+        xs = x + (i - (len(seats) - 1) / 2) * 0.08 * step  # side by side, not on top
+        ax.errorbar(xs, v, yerr=yerr, fmt="o-", color=colour, capsize=4, lw=1,
+                    label=f"{label}: fair offset, 95% interval")
+        ax.axhline(played, color=colour, lw=1, ls="--",
+                   label=f"{label}: at the starting VP played ({played:+g})")
+    if base_value is not None:
+        ax.axvline(base_value, color="grey", lw=1, ls=":", label=f"the base's value ({base_value})")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(axis="y", ls=":", lw=0.8, color="#999999")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("fair offset over seat 1 (VP)")
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return _png(fig)

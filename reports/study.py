@@ -15,6 +15,9 @@ to show the seat win shares behind each verdict:
 - for a variant, its own verdict beside its base's and the paired difference of each seat's
   win share at the rulebook vector, variant minus base, on the stages both played (the same
   deals), with 95% intervals simultaneous over the seats;
+- for a sweep (``reports.study_sweep``), per value each seat's fair offset and paired
+  difference against the base, a chart of the fair offsets against the value, and where
+  the seats come out fair;
 - per player count, a headline: it names a vector only if it was confirmed, says whether the
   skilled populations agree, and says plainly when no vector was confirmed.
 
@@ -37,7 +40,7 @@ from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.stats import FloatArray, vec
 from cdsim.errors import CdsimError
 from cdsim.study.cells import read_study_manifest
-from reports import charts
+from reports import charts, study_sweep
 from reports.report import Doc, publish, save
 from reports.skill import Panel as SkillPanel
 from reports.skill import as_json as skill_json
@@ -48,6 +51,7 @@ from reports.study_cell import (
     Reader,
     Shares,
     analyse_cell,
+    offsets_json,
     shares_of,
     with_difference,
 )
@@ -222,23 +226,6 @@ def _shares_json(s: Shares | None) -> dict[str, Any] | None:
             "gap_interval": [s.gap_low, s.gap_high]}
 
 
-def offsets_json(c: CellResult) -> dict[str, Any]:
-    """Each seat's fair offset (starting VP over seat 1) with its 95% interval, seats
-    counted from 1 (seat 1 is the reference: 0); None for a cell judged at the rulebook
-    vector only."""
-    if c.offsets is None:
-        return {"fair_offset": None, "fair_offset_interval": None}
-    return {"fair_offset": {"1": 0.0} | {str(s): _num(o.offset)
-                                         for s, o in enumerate(c.offsets, 2)},
-            "fair_offset_interval": {"1": [0.0, 0.0]} | {
-                str(s): [_num(o.low), _num(o.high)] for s, o in enumerate(c.offsets, 2)}}
-
-
-def _num(x: float) -> float | None:
-    """A number for JSON (NaN: beyond the VP searched, as null)."""
-    return None if not np.isfinite(x) else round(float(x), 3)
-
-
 def verdict_json(c: CellResult) -> dict[str, Any]:
     """The machine-readable verdict of one cell (the fields docs/statistics.md explains)."""
     d = c.decision
@@ -289,7 +276,8 @@ def as_json(result: StudyResult) -> dict[str, Any]:
             # when and where it was played (scripts/figures.py reads them when present)
             **{k: m[k] for k in ("finished", "machine", "wall_seconds") if k in m},
             "headlines": {str(k): v for k, v in result.headlines.items()},
-            "skill": {str(k): skill_json(v) for k, v in result.by_skill.items()}}
+            "skill": {str(k): skill_json(v) for k, v in result.by_skill.items()},
+            "sweeps": study_sweep.as_json(m, result.cells)}
 
 
 def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
@@ -394,6 +382,7 @@ def build(result: StudyResult) -> Doc:
         _players_section(doc, result, int(players))
     if m["variants"]:
         _variants_section(doc, result)
+    study_sweep.section(doc, m, result.cells)
     _method_section(doc, result)
     return doc
 
@@ -410,13 +399,16 @@ def _settings(doc: Doc, result: StudyResult) -> None:
                      for p in m["populations"])
     variants = "; ".join(f"**{v['name']}**: `{v['components']}`"
                          + (f" — {v['description']}" if v.get("description") else "")
-                         for v in m["variants"]) or "none"
+                         for v in m["variants"] if not v.get("sweep")) or "none"
+    sweeps = "; ".join(f"**{w['name']}**: {w['entry']} {w['key']} = "
+                       + ", ".join(map(str, w["values"])) + f" (base `{w['base']}`)"
+                       for w in m.get("sweeps", [])) or "none"
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
     budgets = sorted({c.budget for c in result.cells})
     doc.h("Settings", 2)
     doc.table(["setting", "value"], [
         ["study file", f"`{m.get('source', '')}`"], ["player counts", ", ".join(map(str, m["players"]))],
-        ["populations", pops], ["variants", variants],
+        ["populations", pops], ["variants", variants], ["sweeps", sweeps],
         ["seed", f"{m['seed']} (stage 0; later stages deal from seeds derived from it)"],
         ["tolerance", f"±{pp(result.tolerance)} (largest gap between two seats' win shares)"],
         ["error rate", f"at most {float(m.get('alpha') or 0.05):.0%} per cell: half for a wrong "

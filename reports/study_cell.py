@@ -187,3 +187,20 @@ def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
     diff = paired_difference(np.concatenate(diffs), np.concatenate(groups), z)
     return CellResult(**{**cell.__dict__, "difference": diff,
                          "paired_games": sum(len(d) for d in diffs)})
+
+
+def offsets_json(c: CellResult) -> dict[str, Any]:
+    """Each seat's fair offset (starting VP over seat 1) with its 95% interval, seats
+    counted from 1 (seat 1 is the reference: 0); None for a cell judged at the rulebook
+    vector only."""
+    if c.offsets is None:
+        return {"fair_offset": None, "fair_offset_interval": None}
+    return {"fair_offset": {"1": 0.0} | {str(s): _num(o.offset)
+                                         for s, o in enumerate(c.offsets, 2)},
+            "fair_offset_interval": {"1": [0.0, 0.0]} | {
+                str(s): [_num(o.low), _num(o.high)] for s, o in enumerate(c.offsets, 2)}}
+
+
+def _num(x: float) -> float | None:
+    """A number for JSON (NaN: beyond the VP searched, as null)."""
+    return None if not np.isfinite(x) else round(float(x), 3)

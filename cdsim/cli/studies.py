@@ -75,13 +75,20 @@ def study_run(
     [[variant]]                  # optional: A/B variants, paired with the base
     name = "B05-at-6"
     components = "variants/b05"  # a component folder, as --components takes
+    [[sweep]]                    # optional: one value over a list, each value a variant
+    name = "B05-reward"
+    entry = "objective.B05"      # table.id of a component entry
+    key = "reward.vp"            # a dotted key inside it, holding an integer
+    values = [6, 7, 8, 9]        # the report: each seat's fair offset against the value
     \b
     Optional keys: first_stage (games/64), chunk_size, start_vp = {4 = [8, 9, 10, 11]},
     radius (6), tolerance (0.02), alpha (0.05), tested (3), strategy_params, components,
     description; per population: games, first_stage, lineups = [[...], ...] or pool
     (instead of lineup), rotate_seats, floor, strategy_params, chunk_size (a few
     games for a slow player, so that a stage spreads over the workers); [[cell]] players,
-    population, games, first_stage: one cell's own budget.
+    population, games, first_stage: one cell's own budget; per sweep: description, base
+    (what each value changes; default: the study's components). Adding a value to a
+    sweep and --resume plays only the new value's cells.
     \b
     Example: cdsim study run my-study.toml --out studies/mine
              cdsim study report studies/mine     (then open studies/mine/study.html)

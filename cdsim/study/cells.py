@@ -27,6 +27,8 @@ Each stage of a cell is one ordinary run folder per line-up (``cdsim report`` an
     STUDY/cells/4p.random+s0/                 stage 0 of a cell with one line-up
     STUDY/cells/2p.scripted+s1.greedy-villa/  stage 1 of a balanced population, one line-up
     STUDY/cells/4p.scripted.B05-at-6+s0/      a variant: the same games on other components
+    STUDY/sweeps/B05-reward=6.toml            a sweep's value: an override of its base
+    STUDY/cells/4p.scripted.B05-reward=6+s0/  ... played as a variant (cdsim.study.sweeps)
 
 Balanced populations: a population that names more strategies than a game has seats plays
 every N-subset of them (``lineup``), or exactly the line-ups it lists (``lineups``), each in
@@ -71,7 +73,9 @@ from cdsim.errors import CdsimError, read_toml
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
+from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
+from cdsim.study.file import resolve, write_template
 from cdsim.study.manifest import CellState, StageRuns, Verdict
 from cdsim.study.store import (
     STUDY,
@@ -82,8 +86,8 @@ from cdsim.study.store import (
     spelled,
     write_study_manifest,
 )
+from cdsim.study.sweeps import Sweep, expand, place
 
-SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
 # the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
 # an anytime test (16 looks about as many games as one fixed test, 4 looks some 12% more)
 FIRST_SHARE = 64
@@ -120,9 +124,13 @@ class Population:
 @dataclass(frozen=True)
 class Variant:
     name: str
-    components: str  # absolute path of the component folder or file
+    # absolute path of the component folder or file; a sweep's value: "" until the study
+    # folder holds its override file (Study.placed)
+    components: str
     digest: str
     description: str = ""
+    sweep: str | None = None  # the sweep it is a value of (its name is NAME=VALUE)
+    value: int | None = None
 
 
 @dataclass(frozen=True)
@@ -180,6 +188,21 @@ class Study:
     description: str = ""
     source: str = ""
     text: str = field(default="", repr=False)
+    sweeps: tuple[Sweep, ...] = ()
+
+    def placed(self, root: Path) -> Study:
+        """The sweeps' override files written into the study folder ``root``, the variants
+        naming them there (the run folders record the path)."""
+        paths: dict[str, str] = {}
+        for sweep in self.sweeps:
+            paths |= place(root, sweep)
+
+        def moved(v: Variant) -> Variant:
+            return replace(v, components=paths[v.name]) if v.name in paths else v
+
+        return replace(self, variants=tuple(map(moved, self.variants)),
+                       cells=tuple(replace(c, variant=c.variant and moved(c.variant))
+                                   for c in self.cells))
 
     def schedule(self, cell: Cell, played: Sequence[int] = ()) -> tuple[int, ...]:
         """The cell's stage sizes (games): the stages already ``played`` (begun) as they are,
@@ -246,6 +269,8 @@ class Study:
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": self.strategy_params,
+            # only when there are sweeps: a study without any keeps its identity
+            **({"sweeps": [s.identity() for s in self.sweeps]} if self.sweeps else {}),
             # not the budget: raising it extends the cell; the design stays as it started
             "cells": [{"key": c.key, "design": c.design, "first": c.first,
                        "lineups": spelled(c.lineups), "pool": spelled([c.population.pool])[0],
@@ -254,7 +279,8 @@ class Study:
                        "variant": c.variant.digest if c.variant else None,
                        # only when set: a study without it keeps its identity
                        **({"chunk_size": c.population.chunk_size}
-                          if c.population.chunk_size else {})}
+                          if c.population.chunk_size else {}),
+                       **({"sweep": c.variant.sweep} if c.variant and c.variant.sweep else {})}
                       for c in self.cells]}))
         return identity
 
@@ -265,18 +291,6 @@ def _safe(name: str) -> str:
 
 
 # -- reading and validating a study file -----------------------------------------------
-
-def resolve(arg: str | Path) -> Path:
-    """A study file: a path, or the name of a shipped study (``default``)."""
-    path = Path(arg)
-    if path.exists() or path.suffix:
-        return path
-    shipped = SHIPPED / f"{path.name}.toml"
-    if shipped.is_file():
-        return shipped
-    names = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.toml")))
-    raise CdsimError(f"{arg}: no such study file (shipped studies: {names})")
-
 
 def load_study(path: Path) -> Study:
     """Read and validate a study file: anything wrong is one CdsimError line, before any
@@ -330,6 +344,9 @@ def load_study(path: Path) -> Study:
         assert folder is not None
         variants.append(Variant(vtable.name, folder, load_components(folder).digest,
                                 vtable.description))
+    sweeps = tuple(_sweep(fail, table, path, components) for table in spec.sweep)
+    variants += [Variant(v.name, "", v.digest, sweep.description, sweep.name, v.value)
+                 for sweep in sweeps for v in sweep.values]
 
     overrides: dict[tuple[int, str], tuple[int, int]] = {}
     for ctable in spec.cell:
@@ -358,7 +375,7 @@ def load_study(path: Path) -> Study:
                   tolerance=float(spec.tolerance), alpha=float(spec.alpha), tested=spec.tested,
                   components=components, components_digest=base_digest,
                   strategy_params=strategy_params, description=spec.description,
-                  source=str(path), text=path.read_text())
+                  source=str(path), text=path.read_text(), sweeps=sweeps)
     for cell in study.cells:  # the schedule's and RunConfig's own checks, now
         try:
             sizes = study.schedule(cell)
@@ -381,6 +398,16 @@ def _components(fail: Callable[[str, str], CdsimError], value: str | None, study
     except CdsimError as exc:
         raise fail("", f"{where}: unreadable component set: {exc}") from None
     return str(target.resolve())
+
+
+def _sweep(fail: Callable[[str, str], CdsimError], table: study_file.SweepFile, study: Path,
+           components: str | None) -> Sweep:
+    """A [[sweep]]'s values, each merged on its base (default: the study's components)."""
+    where = f"sweep {table.name!r}"
+    base = (components if table.base is None else None if table.base == DEFAULT else
+            _components(fail, table.base, study, f"{where}: base"))
+    return expand(f"{study}: {where}", table.name, table.description, table.entry,
+                  table.key, base, table.values)
 
 
 # -- the plan: which runs to play next --------------------------------------------------
@@ -545,20 +572,6 @@ def play(root: Path, todo: Sequence[Job], jobs: int, backend: str,
     runs = {job.key: _prepare(root, job) for job in todo}
     tick = None if on_chunk is None else (lambda key, _index, games: on_chunk(key, games))
     play_queue(runs, jobs, backend, tick, f"finished chunks are kept in {root}")
-
-
-def write_template(path: Path) -> None:
-    """``cdsim study init``: the shipped default study, to edit, named after the file (its
-    folder is then studies/NAME, not the shipped study's)."""
-    if path.exists():
-        raise CdsimError(f"{path} exists: choose another file name")
-    name = re.sub(r"[^A-Za-z0-9_-]", "-", path.stem)[:40].strip("-") or "study"
-    text = re.sub(r'^name = "default"', f'name = "{name}"', (SHIPPED / "default.toml").read_text(),
-                  count=1, flags=re.M)
-    try:
-        path.write_text(text)
-    except OSError as exc:
-        raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
 __all__ = [

@@ -2,7 +2,9 @@
 the keys of each table, their types (strict: a TOML string is not a number, nor a bool an
 integer) and ranges, and the checks across tables (names unique, cells naming the study's
 player counts and populations). ``cdsim.study.cells.load_study`` then loads what the file names
-(strategies, parameters, component sets) and plans the cells.
+(strategies, parameters, component sets) and plans the cells. Also where a study file is
+found (``resolve``: a path or a shipped study's name) and the file ``cdsim study init``
+writes.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import PlayerSpec
 from cdsim.schema import Table, problem
 
+SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 DEFAULT_BUDGET = 100_000  # games per cell, all stages together
 PLAYER_COUNTS = (2, 3, 4)
@@ -129,6 +132,25 @@ class VariantFile(Table):
     components: Folder
 
 
+def _values(value: list[int]) -> list[int]:
+    for i, v in enumerate(value):
+        if v in value[:i]:
+            raise ValueError(f"lists {v} twice")
+    return value
+
+
+class SweepFile(Table):
+    """One component value tried over a list (cdsim.study.sweeps): each value a variant."""
+
+    name: Name
+    description: str = ""
+    entry: Annotated[str, Field(min_length=1)]  # table.id: objective.B05
+    key: Annotated[str, Field(min_length=1)]  # dotted, inside the entry: reward.vp
+    values: Annotated[list[Annotated[int, Field(ge=-10_000, le=10_000)]],
+                      Field(min_length=1, max_length=50), AfterValidator(_values)]
+    base: Folder | None = None  # default: the study's components
+
+
 class CellFile(Table):
     players: Annotated[int, Field(ge=2, le=4)]
     population: str
@@ -156,6 +178,7 @@ class StudyFile(Table):
     components: Folder | None = None
     population: list[PopulationFile] = Field(default_factory=list)
     variant: list[VariantFile] = Field(default_factory=list)
+    sweep: list[SweepFile] = Field(default_factory=list)
     cell: list[CellFile] = Field(default_factory=list)
 
     @field_validator("start_vp")
@@ -175,7 +198,8 @@ class StudyFile(Table):
         if not self.population:
             raise ValueError("a study needs at least one [[population]] (name, lineup)")
         for kind, names in (("population", [p.name for p in self.population]),
-                            ("variant", [v.name for v in self.variant])):
+                            ("variant", [v.name for v in self.variant]),
+                            ("sweep", [w.name for w in self.sweep])):
             for i, name in enumerate(names):
                 if name in names[:i]:
                     raise ValueError(f"{kind} {name!r}: a {kind} of this name comes twice")
@@ -200,11 +224,52 @@ class StudyFile(Table):
         return self
 
 
+def resolve(arg: str | Path) -> Path:
+    """A study file: a path, or the name of a shipped study (``default``)."""
+    path = Path(arg)
+    if path.exists() or path.suffix:
+        return path
+    shipped = SHIPPED / f"{path.name}.toml"
+    if shipped.is_file():
+        return shipped
+    names = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.toml")))
+    raise CdsimError(f"{arg}: no such study file (shipped studies: {names})")
+
+
+# `cdsim study init` shows it beside the variant example (the shipped study has no sweep)
+SWEEP_EXAMPLE = """
+# [[sweep]]                  # one component value tried over a list: each value a variant
+# name = "B05-reward"        # its variants are B05-reward=6, ... (cells 4p.scripted.B05-reward=6)
+# entry = "objective.B05"    # the table and the id (scroll_track, villa_table: no id)
+# key = "reward.vp"          # a dotted key inside the entry, holding an integer
+# values = [6, 7, 8, 9]      # study.html: each seat's fair offset against the value
+# base = "default"           # what each value changes (default: the study's components)
+"""
+
+
+def write_template(path: Path) -> None:
+    """``cdsim study init``: the shipped default study, to edit, named after the file (its
+    folder is then studies/NAME, not the shipped study's), with a commented sweep."""
+    if path.exists():
+        raise CdsimError(f"{path} exists: choose another file name")
+    name = re.sub(r"[^A-Za-z0-9_-]", "-", path.stem)[:40].strip("-") or "study"
+    text = re.sub(r'^name = "default"', f'name = "{name}"', (SHIPPED / "default.toml").read_text(),
+                  count=1, flags=re.M)
+    variant = re.search(r'^# components = "variants/.*\n', text, flags=re.M)
+    at = variant.end() if variant else len(text)
+    text = text[:at] + SWEEP_EXAMPLE + text[at:]
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
+
+
 def parse(path: Path, raw: dict[str, Any]) -> StudyFile:
     """The study file's tables, checked; else one line naming the file, the entry and the
     key."""
     try:
         return StudyFile.model_validate(raw)
     except ValidationError as exc:
-        entries = {"population": "population", "variant": "variant", "cell": "cell"}
+        entries = {"population": "population", "variant": "variant", "cell": "cell",
+                   "sweep": "sweep"}
         raise CdsimError(f"{path}: {problem(exc, StudyFile, raw, entries)}") from None

@@ -37,16 +37,16 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
     if folder.claim(resume, force):
         manifest = folder.read()
         study = study.raised(games, {c["key"]: c for c in manifest["cells"]})
-        if manifest.get("identity") != study.identity():
-            raise CdsimError(f"{root}: this study folder was made with another study file "
-                             "(players, seeds, components or settings other than the budgets "
-                             "differ): start it in another folder with --out")
-        # what only the report reads may change between runs: the latest file's
-        manifest |= _described(study) | {"command": " ".join(sys.argv)}
+        _same_study(root, manifest.get("identity") or {}, study.identity())
+        study = study.placed(root)  # only once it is the same study: a refusal writes nothing
+        # what only the report reads may change between runs: the latest file's (and the
+        # identity, grown by a sweep's new values)
+        manifest |= _described(study) | {"command": " ".join(sys.argv),
+                                         "identity": study.identity()}
         _write_text(root / STUDY_FILE, study.text)
         write_study_manifest(root, manifest)
         return manifest, study
-    study = study.raised(games, {})
+    study = study.raised(games, {}).placed(root)
     _write_text(root / STUDY_FILE, study.text)
     manifest = {"name": study.name, "seed": study.seed, "identity": study.identity(),
                 "radius": study.radius, "tolerance": study.tolerance, "alpha": study.alpha,
@@ -55,6 +55,37 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
                 "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
     write_study_manifest(root, manifest)
     return manifest, study
+
+
+def _same_study(root: Path, recorded: dict[str, Any], identity: dict[str, Any]) -> None:
+    """Refuse to resume a study that would play other games. A sweep's new values (or a new
+    sweep) only add cells, which play on their own: the cells played stay as they are."""
+    if recorded == identity:
+        return
+    again = "start it in another folder with --out"
+    before = {s["name"]: s for s in recorded.get("sweeps", [])}
+    for sweep in identity.get("sweeps", []):
+        was = before.get(sweep["name"], sweep)
+        changed = [k for k in ("entry", "key", "base") if was.get(k) != sweep[k]]
+        if changed:
+            verb = "differs" if len(changed) == 1 else "differ"
+            raise CdsimError(f"{root}: sweep {sweep['name']!r}: its {' and '.join(changed)} "
+                             f"{verb} from the sweep this folder played (only values may be "
+                             f"added to it): {again}")
+
+    def rest(x: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in x.items() if k not in ("cells", "sweeps")}
+
+    cells = {c["key"]: c for c in identity["cells"]}
+    kept = {c["key"] for c in recorded.get("cells", [])}
+    grown = (rest(recorded) == rest(identity)
+             and before.keys() <= {s["name"] for s in identity.get("sweeps", [])}
+             and all(cells.get(c["key"]) == c for c in recorded.get("cells", []))
+             and all("sweep" in c for k, c in cells.items() if k not in kept))
+    if not grown:
+        raise CdsimError(f"{root}: this study folder was made with another study file "
+                         "(players, seeds, components or settings other than the budgets "
+                         "and a sweep's added values differ): " + again)
 
 
 def _described(study: Study) -> dict[str, Any]:
@@ -67,8 +98,10 @@ def _described(study: Study) -> dict[str, Any]:
                              "floor": p.floor}
                             for p in study.populations],
             "variants": [{"name": v.name, "description": v.description,
-                          "components": v.components, "digest": v.digest}
-                         for v in study.variants]}
+                          "components": v.components, "digest": v.digest,
+                          **({"sweep": v.sweep, "value": v.value} if v.sweep else {})}
+                         for v in study.variants],
+            "sweeps": [s.record() for s in study.sweeps]}
 
 
 def _write_text(path: Path, text: str) -> None:

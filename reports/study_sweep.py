@@ -1,0 +1,209 @@
+"""A study's sweeps in its report (``[[sweep]]``: one component value tried over a list).
+
+Per swept value, per player count and population: each seat's fair offset (the starting VP
+over seat 1 that equalises its win share with seat 1's) with its 95% interval, and each
+seat's win-share difference against the base cell (the same deals, paired) with 95%
+intervals simultaneous over the seats. The seats *come out fair* at a value when every
+seat's fair-offset interval covers the offset the study's starting VP gives that seat (0
+when all seats start equal): the intervals do not exclude it. That is all the sentence
+claims; a verdict within the tolerance is each variant cell's own (the Variants table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cdsim.analysis.stats import vec
+from reports import charts
+from reports.report import Doc
+from reports.study_cell import CellResult, offsets_json
+from reports.tables import seat_label
+
+
+@dataclass(frozen=True)
+class SweepGroup:
+    """One sweep at one player count for one population: the base cell and each value's."""
+
+    sweep: dict[str, Any]  # the manifest's record (cdsim.study.sweeps.Sweep.record)
+    players: int
+    population: str
+    base: CellResult | None
+    values: tuple[tuple[int, CellResult], ...]
+
+    @property
+    def rulebook(self) -> tuple[int, ...]:
+        return self.values[0][1].rulebook
+
+    @property
+    def played(self) -> list[int]:
+        """Each seat's offset over seat 1 at the starting VP played."""
+        return [v - self.rulebook[0] for v in self.rulebook]
+
+    @property
+    def fair_values(self) -> list[int]:
+        return [value for value, cell in self.values if fair(cell, self.played)]
+
+
+def groups(manifest: dict[str, Any], cells: Sequence[CellResult]) -> list[SweepGroup]:
+    """Every sweep's groups, in the study's order of player counts and populations."""
+    bases = {(c.players, c.population): c for c in cells if c.variant is None}
+    found = {(c.players, c.population, c.variant): c for c in cells}
+    populations = list(dict.fromkeys(c.population for c in cells))
+    out = []
+    for sweep in manifest.get("sweeps", []):
+        for players in manifest["players"]:
+            for population in populations:
+                values = tuple((int(v), found[(players, population, name)])
+                               for v, name in zip(sweep["values"], sweep["variants"], strict=True)
+                               if (players, population, name) in found)
+                if values:
+                    out.append(SweepGroup(sweep, int(players), population,
+                                          bases.get((players, population)), values))
+    return out
+
+
+def fair(cell: CellResult, played: Sequence[int]) -> bool | None:
+    """Whether every seat's fair-offset interval covers its offset at the starting VP
+    played (a seat whose interval was not located: no); None without fair offsets."""
+    if cell.offsets is None:
+        return None
+    return all(np.isfinite(o.low) and np.isfinite(o.high) and o.low <= target <= o.high
+               for o, target in zip(cell.offsets, played[1:], strict=True))
+
+
+def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, Any]:
+    seats = range(1, group.players + 1)
+    difference, interval = None, None
+    if cell.difference is not None:
+        mean, low, high = cell.difference
+        difference = {str(s): round(float(mean[s - 1]), 5) for s in seats}
+        interval = {str(s): [round(float(low[s - 1]), 5), round(float(high[s - 1]), 5)]
+                    for s in seats}
+    return {"value": value, "variant": cell.variant, "key": cell.key,
+            "players": group.players, "population": group.population, "floor": cell.floor,
+            "games": cell.games, "start_vp": list(cell.rulebook),
+            "start_vp_offset": {str(s): group.played[s - 1] for s in seats},
+            **offsets_json(cell), "difference": difference, "difference_interval": interval,
+            "paired_games": cell.paired_games, "fair_at_start_vp": fair(cell, group.played)}
+
+
+def sentence(group: SweepGroup) -> str:
+    """Where the seats come out fair, claiming no more than the intervals say."""
+    key = f"{group.sweep['entry']} {group.sweep['key']}"
+    head = f"{group.players} players, {group.population}: "
+    tried = [v for v, _ in group.values]
+    if all(fair(c, group.played) is None for _, c in group.values):
+        return head + ("its players read the scores, so it is judged at the rulebook vector "
+                       "only and has no fair offset: see the Variants table.")
+    at = f"the starting VP played ({vec(group.rulebook)})"
+    good = group.fair_values
+    if not good:
+        return (head + f"none of the values tried ({', '.join(map(str, tried))}) makes the seats "
+                f"come out fair at {at}: at each, some seat's 95% interval for its fair offset "
+                "excludes that seat's offset there (or was not located).")
+    rest = [v for v in tried if v not in good]
+    text = (head + f"the seats come out fair at {at} with {key} = {', '.join(map(str, good))}: "
+            "there every seat's 95% interval for its fair offset covers that seat's offset")
+    if rest:
+        return text + f"; at {', '.join(map(str, rest))} some seat's interval excludes it."
+    return text + " (at every value tried: these games cannot tell the values apart)."
+
+
+def as_json(manifest: dict[str, Any], cells: Sequence[CellResult]) -> list[dict[str, Any]]:
+    """study.json's ``sweeps``: per sweep, one row per value (per player count and
+    population), the base cells' rows beside them, and the sentences; seats from 1."""
+    found = groups(manifest, cells)
+    out = []
+    for sweep in manifest.get("sweeps", []):
+        mine = [g for g in found if g.sweep["name"] == sweep["name"]]
+        out.append({**{k: sweep[k] for k in ("name", "description", "entry", "key", "base",
+                                             "base_value", "values")},
+                    "rows": [_row(g, v, c) for g in mine for v, c in g.values],
+                    "base_rows": [_row(g, None, g.base) for g in mine if g.base is not None],
+                    "fair": [{"players": g.players, "population": g.population,
+                              "values": g.fair_values, "sentence": sentence(g)} for g in mine]})
+    return out
+
+
+def _span(x: float, low: float, high: float) -> str:
+    if not np.isfinite(x):
+        return "not located"
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return f"{x:+.1f} (interval not located)"
+    return f"{x:+.1f} [{low:+.1f}, {high:+.1f}]"
+
+
+def _cells(group: SweepGroup, label: str, cell: CellResult) -> list[object]:
+    n = group.players
+    offsets = (["-"] * (n - 1) if cell.offsets is None else
+               [_span(o.offset, o.low, o.high) for o in cell.offsets])
+    diff: list[object] = ["-"] * n
+    if cell.difference is not None:
+        mean, low, high = cell.difference
+        diff = [f"{100 * mean[s]:+.1f} [{100 * low[s]:+.1f}, {100 * high[s]:+.1f}]"
+                for s in range(n)]
+    covered = fair(cell, group.played)
+    return [label, f"{cell.games:,}", *offsets, *diff,
+            "-" if covered is None else ("yes" if covered else "no")]
+
+
+def section(doc: Doc, manifest: dict[str, Any], cells: Sequence[CellResult]) -> None:
+    """The sweeps: per sweep, player count and population, the sentence, a chart of each
+    seat's fair offset against the value and a table, one row per value."""
+    found = groups(manifest, cells)
+    if not found:
+        return
+    doc.h("Sweeps", 2)
+    doc.p("Each value of a sweep is a variant: the base's component set with that one key "
+          "changed, played on the base cell's deals. Per value: each seat's fair offset (the "
+          "starting VP over seat 1 that makes the seat win as often as seat 1, all seats at "
+          "once; 95% interval from a bootstrap over deals, per seat) and each seat's win-share "
+          "difference against the base at the starting VP played (variant minus base, pp, "
+          "paired on the same deals, 95% intervals simultaneous over the seats). The seats "
+          "*come out fair* at a value when every seat's fair-offset interval covers its offset "
+          "at the starting VP played: the intervals do not exclude it there.")
+    for group in found:
+        sweep, n = group.sweep, group.players
+        doc.p(f"**{sweep['name']}** ({sweep['entry']} {sweep['key']}; the base has "
+              f"{sweep['base_value']}). " + sentence(group))
+        _chart(doc, group)
+        rows = ([_cells(group, f"base ({sweep['base_value']})", group.base)]
+                if group.base is not None else [])
+        rows += [_cells(group, str(v), c) for v, c in group.values]
+        doc.table([sweep["key"], "games",
+                   *(f"{seat_label(s)} fair offset (VP)" for s in range(1, n)),
+                   *(f"{seat_label(s)} vs base (pp)" for s in range(n)),
+                   "every interval covers the played offset"], rows)
+
+
+def chart_name(group: SweepGroup) -> str:
+    return f"sweep_{group.sweep['name']}_{group.players}p_{group.population}"
+
+
+def _chart(doc: Doc, group: SweepGroup) -> None:
+    located = [(v, c) for v, c in group.values if c.offsets is not None]
+    if not located:
+        return
+    values = [v for v, _ in located]
+    seats = []
+    for s in range(1, group.players):
+        o = [c.offsets[s - 1] for _, c in located if c.offsets is not None]
+        seats.append((seat_label(s), np.array([x.offset for x in o]),
+                      np.array([x.low for x in o]), np.array([x.high for x in o]),
+                      float(group.played[s])))
+    sweep = group.sweep
+    doc.chart(chart_name(group), charts.sweep_offsets(
+        values, seats, f"{sweep['entry']} {sweep['key']}",
+        f"{group.players} players, {group.population}: fair offset by {sweep['name']}",
+        int(sweep["base_value"])),
+        f"{group.players} players, {group.population}: each seat's fair offset over seat 1 "
+        f"(VP) against {sweep['entry']} {sweep['key']}, with 95% intervals; dashed: each "
+        f"seat's offset at the starting VP played ({vec(group.rulebook)}), where an interval "
+        "covering it does not exclude fair; dotted: the base's value.")
+
+
+__all__ = ["SweepGroup", "as_json", "chart_name", "fair", "groups", "section", "sentence"]
