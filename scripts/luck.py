@@ -25,19 +25,20 @@ from numpy.typing import NDArray
 
 from cdsim import core
 
-BETAS = (0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.7, 1.0)
+BETAS = (0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.7, 1.0)
 CHUNK = 50
 Z95 = 1.959963984540054
 Arrays = dict[str, NDArray[Any]]
 
 
 def play(players: int, start_vp: list[int], lineup: list[str], seed: int, setups: list[int],
-         copies: int, betas: list[float]) -> Arrays:
+         copies: int, betas: list[float], lookahead: bool = False) -> Arrays:
     """The core's measurement of these deals, as arrays by game."""
     module = core.module()
     assert module is not None
     out = module.measure_luck(core.core_components(None), players, start_vp, seed, setups,
-                              [(name, []) for name in lineup], copies, betas, seed + 7919)
+                              [(name, []) for name in lineup], copies, betas, seed + 7919,
+                              lookahead)
     games = len(setups)
     return {
         "won": out["won"].reshape(games, players).astype(float),
@@ -53,7 +54,8 @@ def measure(args: argparse.Namespace, seed: int, games: int, betas: list[float])
     starts = range(0, games, CHUNK)
     parts = Parallel(n_jobs=args.jobs)(
         delayed(play)(args.players, args.start_vp, args.lineup, seed,
-                      list(range(s, min(s + CHUNK, games))), args.copies, betas)
+                      list(range(s, min(s + CHUNK, games))), args.copies, betas,
+                      args.lookahead)
         for s in starts)
     out = {key: np.concatenate([p[key] for p in parts]) for key in parts[0] if key != "kinds"}
     out["kinds"] = parts[0]["kinds"]
@@ -101,7 +103,8 @@ def summary(data: Arrays, beta: float, seed: int) -> dict[str, Any]:
             "var_adjusted": float(np.var(won[:, s] - luck[:, s], ddof=1)),
             "saving": ratio, "saving_interval": [low, high],
             "luck_share_by_kind": dict(zip([str(k) for k in data["kinds"]],
-                                           (kind_var / kind_var.sum()).round(4).tolist())),
+                                           (kind_var / kind_var.sum()).round(4).tolist(),
+                                           strict=True)),
         })
     out: dict[str, Any] = {"games": games, "beta": beta, "seats": seats,
                            "valuations_per_game": float(data["valuations"].mean()),
@@ -123,6 +126,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--fit-games", type=int, default=1000)
     p.add_argument("--games", type=int, default=10000)
     p.add_argument("--copies", type=int, default=4)
+    p.add_argument("--lookahead", action="store_true",
+                   help="value positions after their phase played out by greedy")
     p.add_argument("--beta", type=float, default=0.0, help="skip the fit and use this scale")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--jobs", type=int, default=1)
@@ -152,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         print("luck.py: the compiled core is missing (make install)", file=sys.stderr)
         return 2
     result: dict[str, Any] = {"players": args.players, "lineup": args.lineup,
-                              "start_vp": args.start_vp, "copies": args.copies}
+                              "start_vp": args.start_vp, "copies": args.copies,
+                              "lookahead": args.lookahead}
     beta = args.beta
     try:
         if not beta:

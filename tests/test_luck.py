@@ -6,7 +6,7 @@ step, a set-up term without its baseline) moves the mean well outside the interv
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +16,22 @@ import pytest
 from cdsim import core
 from tests.conftest import core_or_skip
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-import luck  # noqa: E402
+_SPEC = importlib.util.spec_from_file_location(
+    "luck", Path(__file__).resolve().parents[1] / "scripts" / "luck.py")
+assert _SPEC is not None and _SPEC.loader is not None
+luck = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(luck)
 
 Z = 3.0  # a wide interval: a sound measurement never fails it on these fixed seeds
 
 
 def _measure(lineup: list[str], setups: list[int], start_vp: list[int] | None = None,
-             copies: int = 2, betas: list[float] | None = None) -> dict[str, Any]:
+             copies: int = 2, betas: list[float] | None = None,
+             lookahead: bool = False) -> dict[str, Any]:
     players = len(lineup)
-    return luck.play(players, start_vp or [8, 9, 10, 11][:players], lineup, 17, setups,
-                     copies, betas or [0.2])
+    out: dict[str, Any] = luck.play(players, start_vp or [8, 9, 10, 11][:players], lineup, 17,
+                                    setups, copies, betas or [0.2], lookahead)
+    return out
 
 
 @pytest.mark.parametrize("lineup", [["greedy", "random"], ["villa", "bread", "greedy"]])
@@ -45,9 +50,10 @@ def test_measuring_a_game_plays_the_same_game(lineup: list[str]) -> None:
     assert measured["won"].ravel().tolist() == played["won"].astype(float).tolist()
 
 
-def test_luck_has_mean_zero_and_keeps_the_win_shares() -> None:
+@pytest.mark.parametrize("lookahead", [False, True])
+def test_luck_has_mean_zero_and_keeps_the_win_shares(lookahead: bool) -> None:
     core_or_skip()
-    data = _measure(["greedy", "random"], list(range(300)))
+    data = _measure(["greedy", "random"], list(range(300)), lookahead=lookahead)
     won, total = data["won"], data["luck"][:, :, 0, :].sum(axis=2)
     games = len(won)
     for seat in range(2):

@@ -18,7 +18,9 @@
 //!   value, VP gained and still to gain), and a seat's chance is the softmax of `beta`
 //!   times those (at 2 players, a logistic of the margin). A fountain draw is valued
 //!   after the drawing seat keeps the card the model likes best for it, since the model
-//!   does not read the cards waiting to be chosen.
+//!   does not read the cards waiting to be chosen. With `lookahead` a position is valued
+//!   after the rest of its phase is played out by the greedy profile instead (a V that
+//!   sees a deal before the seats act on it; measured worse, docs/statistics.md).
 
 use std::sync::Arc;
 
@@ -28,7 +30,7 @@ use crate::play::ask;
 use crate::players::features::{Scratch, N_FEATURES};
 use crate::players::learned::Model;
 use crate::players::mcts::shuffle;
-use crate::players::{make, Player};
+use crate::players::{make, play_on, Player};
 use crate::records::GameRecord;
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
@@ -45,6 +47,10 @@ pub struct Measure {
     pub copies: usize,
     /// The softmax scales (per VP) luck is measured for, each on its own.
     pub betas: Vec<f64>,
+    /// Value a position after the rest of its phase is played out by the greedy profile
+    /// (on a copy whose hidden order is drawn anew), so a deal's luck shows before the
+    /// seats act on it; otherwise value it as it is.
+    pub lookahead: bool,
     pub model: Arc<Model>,
 }
 
@@ -67,12 +73,35 @@ struct Predictor<'a> {
     inputs: [f64; N_FEATURES],
     buf: Options,
     valuations: u32,
+    /// The greedy profile in every seat, its streams, and the draws of the lookahead's
+    /// hidden order (`Measure::lookahead`).
+    greedy: Vec<Player>,
+    streams: Vec<Generator>,
+    rng: Generator,
+    /// Fountain cards seen before the step valued.
+    seen: u32,
 }
 
 impl<'a> Predictor<'a> {
-    fn new(comps: &'a Components, measure: &'a Measure) -> Self {
+    fn new(comps: &'a Components, measure: &'a Measure, n: usize, seed: &SeedSequence)
+        -> Self {
+        let greedy = (0..n).map(|_| make("greedy", &[]).expect("a built-in")).collect();
+        let idle = Generator::new(&SeedSequence::new(0, &[]));
         Predictor { comps, measure, scratch: Scratch::default(), inputs: [0.0; N_FEATURES],
-                    buf: Options::default(), valuations: 0 }
+                    buf: Options::default(), valuations: 0, greedy,
+                    streams: vec![idle; n], rng: Generator::new(seed), seen: 0 }
+    }
+
+    /// Each seat's expected final VP, after the rest of the phase played out.
+    fn looked_ahead_vp(&mut self, state: &GameState) -> [f64; MAX_PLAYERS] {
+        let mut copy = state.clone();
+        reshuffle(&mut copy, self.seen, &mut self.rng);
+        let phase = copy.phase;
+        let mut buf = std::mem::take(&mut self.buf);
+        play_on(&mut copy, self.comps, &mut self.greedy, &mut self.streams, &mut buf,
+                |s| s.phase == phase);
+        self.buf = buf;
+        self.final_vp(&copy)
     }
 
     /// Each seat's expected final VP: its starting VP plus the model's value.
@@ -90,6 +119,9 @@ impl<'a> Predictor<'a> {
     /// `final_vp`, with drawn fountain cards waiting: after the drawing seat's choice
     /// the model values most for it (the cards drawn are the luck of the draw).
     fn resolved_vp(&mut self, state: &GameState) -> [f64; MAX_PLAYERS] {
+        if self.measure.lookahead {
+            return self.looked_ahead_vp(state);
+        }
         let Pending::Fountain { seat, .. } = state.pending else {
             return self.final_vp(state);
         };
@@ -146,7 +178,8 @@ fn reshuffle(state: &mut GameState, seen: u32, rng: &mut Generator) {
     shuffle(&mut state.dark_deck, rng);
     let deck = state.fountain_deck.as_slice();
     let places: Vec<usize> = (0..deck.len()).filter(|&i| seen >> deck[i] & 1 == 0).collect();
-    let mut unseen: List<24> = List::from_slice(&places.iter().map(|&i| deck[i]).collect::<Vec<_>>());
+    let cards: Vec<u8> = places.iter().map(|&i| deck[i]).collect();
+    let mut unseen: List<24> = List::from_slice(&cards);
     shuffle(&mut unseen, rng);
     let mut cards = [0u8; 24];
     cards[..deck.len()].copy_from_slice(deck);
@@ -223,7 +256,7 @@ pub fn measure_game(
     let n = config.players;
     let (mut state, mut rngs) = GameState::new(comps, config, seed);
     let mut ledger = Ledger {
-        predictor: Predictor::new(comps, measure),
+        predictor: Predictor::new(comps, measure, n, &luck_seed.clone().spawn(1)[0]),
         rng: Generator::new(luck_seed),
         luck: vec![0.0; measure.betas.len() * n * KINDS.len()],
         chance_steps: 0,
@@ -245,6 +278,7 @@ pub fn measure_game(
             None
         };
         if let Some(kind) = kind {
+            ledger.predictor.seen = seen;
             ledger.step(kind, &before, seen, buf[i], &state);
         }
         mark_drawn(&state, &mut seen);
@@ -298,7 +332,8 @@ mod tests {
     }
 
     fn measure() -> Measure {
-        Measure { copies: 2, betas: vec![0.3], model: Model::builtin().expect("weights") }
+        Measure { copies: 2, betas: vec![0.3], lookahead: false,
+                  model: Model::builtin().expect("weights") }
     }
 
     #[test]
