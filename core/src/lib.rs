@@ -9,6 +9,7 @@ pub mod components;
 pub mod district;
 pub mod game;
 pub mod kinds;
+pub mod luck;
 pub mod play;
 pub mod players;
 pub mod records;

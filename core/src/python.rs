@@ -321,6 +321,57 @@ fn learned_weights(text: &str) -> PyResult<usize> {
     learned::register(text).map_err(PyValueError::new_err)
 }
 
+/// Luck measured as games are played (`crate::luck`, scripts/luck.py): the deals
+/// `setups` of the run `entropy` with `lineup` (name, overrides) by seat, each chance
+/// step against `copies` copies drawn from `luck_entropy`, for each win-predictor scale
+/// in `betas`, positions valued after their phase played out when `lookahead`. Returns
+/// `won` and `final_vp` (games x seats), `luck` (games x seats x betas x kinds, flat),
+/// `kinds`, and per game `chance_steps` and `valuations`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (components, players, start_vp, entropy, setups, lineup, copies, betas,
+                    luck_entropy, lookahead=false))]
+fn measure_luck<'py>(
+    py: Python<'py>,
+    components: &Components,
+    players: usize,
+    start_vp: Vec<i32>,
+    entropy: u64,
+    setups: Vec<u64>,
+    lineup: Vec<(String, Vec<(String, f64)>)>,
+    copies: usize,
+    betas: Vec<f64>,
+    luck_entropy: u64,
+    lookahead: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(2..=4).contains(&players) || start_vp.len() != players {
+        return Err(PyValueError::new_err("players must be 2-4, with one start VP per seat"));
+    }
+    if copies == 0 || betas.is_empty() || betas.iter().any(|b| !b.is_finite() || *b <= 0.0) {
+        return Err(PyValueError::new_err("copies must be >= 1 and betas numbers > 0"));
+    }
+    let mut config = GameConfig::new(players);
+    config.start_vp[..players].copy_from_slice(&start_vp);
+    let model = learned::Model::builtin().map_err(PyValueError::new_err)?;
+    let measure = crate::luck::Measure { copies, betas, lookahead, model };
+    let comps = &components.inner;
+    let games = py.detach(|| crate::luck::measure_chunk(
+        comps, &config, u128::from(entropy), u128::from(luck_entropy), &setups, &lineup,
+        &measure)).map_err(PyValueError::new_err)?;
+    let seats = games.iter().flat_map(|g| &g.record.seats);
+    let out = PyDict::new(py);
+    out.set_item("won", seats.clone().map(|s| s.won).collect::<Vec<_>>().into_pyarray(py))?;
+    out.set_item("final_vp", seats.map(|s| s.final_vp).collect::<Vec<_>>().into_pyarray(py))?;
+    let luck: Vec<f64> = games.iter().flat_map(|g| g.luck.iter().copied()).collect();
+    out.set_item("luck", luck.into_pyarray(py))?;
+    out.set_item("kinds", crate::luck::KINDS.to_vec())?;
+    out.set_item("chance_steps",
+                 games.iter().map(|g| g.chance_steps).collect::<Vec<_>>().into_pyarray(py))?;
+    out.set_item("valuations",
+                 games.iter().map(|g| g.valuations).collect::<Vec<_>>().into_pyarray(py))?;
+    Ok(out)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
@@ -328,6 +379,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Bot>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(measure_luck, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
