@@ -156,6 +156,75 @@ def by_seat(cards: pl.DataFrame) -> pl.DataFrame:
         .select("kind", "card", "seat", "share").sort("kind", "card", "seat"))
 
 
+EXPLAIN = (
+    "Which card is too strong? For each card: how often the seats took it, how often it "
+    "paid, the VP it brought, and the **win difference**: the win share of the seats that "
+    "took it minus the win share of the other seats of the same games (the games where "
+    "some seat took it). +5 pts means the seats that took it won 5 percentage points more "
+    "often. This is an **association, not a cause**: a seat that takes a card may be one "
+    "that was winning anyway, and a strategy that seeks a card may win for other reasons; "
+    "compare a variant of the card (a study) to learn what the card itself does. Intervals "
+    "are 95%, the games of one deal counted as one cluster; the cards whose difference is "
+    "largest against its interval come first. With many cards, about 1 in 20 intervals "
+    "excludes 0 by chance alone.")
+
+
+@dataclass(frozen=True)
+class Words:
+    """What the report says about one kind of card."""
+
+    title: str
+    intro: str
+    header: tuple[str, ...]
+    chart_title: str
+    caption: str
+
+
+OBJECTIVE_WORDS = Words(
+    "Objective cards",
+    "Taken: share of all seats that resolved the card in a scoring phase (R8.3); times: "
+    "how often (a seat may take a card in more than one phase); fulfilled: share of those "
+    "times it paid at least once (else -4 VP, R8.5); mean VP per time taken, the -4 "
+    "included; most by: the strategy that took it most often per appearance.",
+    ("card", "taken", "times", "fulfilled", "mean VP", "win share: took it / others",
+     "win difference [95% CI]", "games", "most by"),
+    "Objective cards: win difference of the seats that took them",
+    "Per objective card, the win share of the seats that took it minus the other seats' "
+    "in the same games, with its 95% interval (deals as clusters); red: the interval "
+    "excludes 0. An association, not a cause. Outliers first.")
+FOUNTAIN_WORDS = Words(
+    "Fountain cards",
+    "Drawn: share of all seats that drew the card at a fountain (R6.5); kept: share of "
+    "those seats that held it at the end; mean VP per kept card (R10.4).",
+    ("card", "drawn", "times", "kept", "mean VP", "win share: drew it / others",
+     "win difference [95% CI]", "games", "most by"),
+    "Fountain cards: win difference of the seats that drew them",
+    "Per fountain card, the win share of the seats that drew it minus the other seats' in "
+    "the same games, with its 95% interval (deals as clusters); red: the interval excludes "
+    "0. An association, not a cause. Outliers first.")
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def rows(table: pl.DataFrame) -> list[list[object]]:
+    """The report table's rows of ``card_outcomes``' rows (one kind)."""
+    out: list[list[object]] = []
+    for r in table.iter_rows(named=True):
+        diff = ("-" if math.isnan(r["low"]) else
+                f"{_pts(r['difference'])} pts [{_pts(r['low'])}, {_pts(r['high'])}]")
+        out.append([r["card"], _pct(r["taken_share"]), r["times"], _pct(r["done_share"]),
+                    "-" if r["mean_vp"] is None else f"{r['mean_vp']:.1f}",
+                    f"{_pct(r['win_takers'])} / {_pct(r['win_others'])}", diff, r["games"],
+                    r["top_strategy"]])
+    return out
+
+
 @dataclass(frozen=True)
 class CardSection:
     """The per-card table and the seat breakdown of a run, or why there are none."""
@@ -204,5 +273,6 @@ def as_json(found: CardSection) -> dict[str, Any]:
                           "the other seats of the same games: an association, not a cause"}
 
 
-__all__ = ["CardSection", "Difference", "TABLE_COLUMNS", "as_json", "by_seat",
-           "card_outcomes", "section", "win_difference"]
+__all__ = ["EXPLAIN", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "TABLE_COLUMNS", "CardSection",
+           "Difference", "Words", "as_json", "by_seat", "card_outcomes", "rows", "section",
+           "win_difference"]
