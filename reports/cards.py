@@ -72,7 +72,8 @@ def win_difference(took: Array, took_won: Array, seats: Array, winners: Array, s
                           nan, nan, nan)
     p1, p0 = tw.sum() / n1, (w - tw).sum() / n0
     influence = (tw - p1 * t) / n1 - ((w - tw) - p0 * (m - t)) / n0
-    mean, low, high = paired_difference(p1 - p0 + len(t) * influence, setup)
+    mean, _, high = paired_difference(p1 - p0 + len(t) * influence,
+                                      np.asarray(setup, dtype=np.int64))
     # Never narrower than for independent seats (Agresti-Caffo: one win and one loss added
     # to each side), as stats.design_effect is floored at 1: a few games, or a side that
     # never won, would make the clustered interval vanish.

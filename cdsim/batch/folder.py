@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -226,7 +227,7 @@ class RunFolder:
         kept = "finished chunks are kept, --resume continues"
         for path, frame in ((self.card_part(index), frames[1]), (self.part(index), frames[0])):
             try:
-                atomic_write(path, lambda tmp, frame=frame: _write_part(frame, tmp))
+                atomic_write(path, partial(_write_part, frame))
             except Exception as exc:  # polars says a full disk in words of its own
                 raise CdsimError(f"{path}: cannot write: {_reason(exc)}; {kept}") from None
         finished = sorted([*manifest["finished"], index])
