@@ -1,8 +1,9 @@
 """The folders commands write, as one type: ``RunFolder``.
 
 A run folder holds ``manifest.json``, ``games/part-NNNNN.parquet`` (one part per
-chunk: the seat rows) and, from run format 2 on, ``games/cards-NNNNN.parquet`` beside
-each (the chunk's card rows); a study or a ladder folder holds its manifest and ``cells/``, one run folder per
+chunk: the seat rows) and, from run format 2 on, ``cards/part-NNNNN.parquet`` (the
+chunk's card rows; a folder of their own, so that ``games/*.parquet`` stays the seat
+rows); a study or a ladder folder holds its manifest and ``cells/``, one run folder per
 cell or pairing. What they share is here, once:
 
 - **one writer**: an OS lock on a file inside the folder, held for the whole command
@@ -53,11 +54,12 @@ from cdsim.rules.records import SEAT_FIELDS, digest_rows
 RUN_FORMAT = 2
 MANIFEST = "manifest.json"
 PARTS = "games"
+CARDS = "cards"  # a run's card parts (format 2 on)
 CELLS = "cells"
 LOCK = ".cdsim.lock"
 # What a folder holds before its manifest exists (a kill there leaves only these): such a
 # folder is started again, by a plain rerun or --resume, as if it were new.
-UNSTARTED = {LOCK, PARTS, CELLS, "study.toml"}
+UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml"}
 
 Check = Callable[[Path, dict[str, Any]], dict[str, Any]]
 
@@ -156,7 +158,7 @@ class RunFolder:
                 self.manifest_path.unlink()
                 if self.kind.holds == PARTS:
                     for old in [*(root / PARTS).glob("part-*.parquet"),
-                                *(root / PARTS).glob("cards-*.parquet")]:
+                                *(root / CARDS).glob("part-*.parquet")]:
                         old.unlink()
                 else:
                     shutil.rmtree(root / self.kind.holds, ignore_errors=True)
@@ -208,8 +210,8 @@ class RunFolder:
         return self.path / PARTS / f"part-{index:05d}.parquet"
 
     def card_part(self, index: int) -> Path:
-        """The chunk's card rows (run format 2 on), beside its part."""
-        return self.path / PARTS / f"cards-{index:05d}.parquet"
+        """The chunk's card rows (run format 2 on)."""
+        return self.path / CARDS / f"part-{index:05d}.parquet"
 
     def check_parts(self, manifest: dict[str, Any]) -> None:
         """Every finished chunk's part is there and holds that chunk's games of this run,
@@ -227,6 +229,7 @@ class RunFolder:
         kept = "finished chunks are kept, --resume continues"
         for path, frame in ((self.card_part(index), frames[1]), (self.part(index), frames[0])):
             try:
+                path.parent.mkdir(exist_ok=True)
                 atomic_write(path, partial(_write_part, frame))
             except Exception as exc:  # polars says a full disk in words of its own
                 raise CdsimError(f"{path}: cannot write: {_reason(exc)}; {kept}") from None
@@ -514,6 +517,6 @@ def check_part(part: Path, index: int, chunk: tuple[int, int] | list[int],
 
 RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), check_run_manifest)
 
-__all__ = ["CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "RUN_FORMAT", "Kind", "RunFolder", "RunManifest",
+__all__ = ["CARDS", "CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "RUN_FORMAT", "Kind", "RunFolder", "RunManifest",
            "atomic_write", "check_out", "check_part", "check_run_manifest", "part_schema",
            "reads_scores", "versions", "write_json"]
