@@ -90,8 +90,8 @@ def test_the_python_rules_record_the_same_card_rows(players: int, seed: int) -> 
 def test_the_oracle_names_a_card_row_the_engines_disagree_on() -> None:
     row = CardRow(0, "objective", "B05", "fulfilled", 2, 1, 7)
     compare_cards([row], [row], "game 3")
-    with pytest.raises(EngineMismatch, match="game 3: the card rows differ: core .*B05.*"
-                                             "python .*vp=3"):
+    with pytest.raises(EngineMismatch, match=r"game 3: the card rows differ: core .*B05.*"
+                                             r"python .*vp=3"):
         compare_cards([row], [CardRow(0, "objective", "B05", "fulfilled", 2, 1, 3)], "game 3")
 
 
@@ -192,8 +192,8 @@ def test_an_old_run_reports_with_one_line_for_the_cards(small_run: Path, tmp_pat
     assert section.strip().splitlines() == [f"Not shown: {missing}."]
 
 
-def test_report_html_shows_the_card_section_and_its_chart(  # noqa: F811
-        browser: Any, small_run: Path, tmp_path: Path) -> None:
+def test_report_html_shows_the_card_section_and_its_chart(
+        browser: Any, small_run: Path, tmp_path: Path) -> None:  # noqa: F811
     from selenium.webdriver.common.by import By
 
     out = cdsim("report", str(small_run), "--out", str(tmp_path))

@@ -517,6 +517,7 @@ def check_part(part: Path, index: int, chunk: tuple[int, int] | list[int],
 
 RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), check_run_manifest)
 
-__all__ = ["CARDS", "CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "RUN_FORMAT", "Kind", "RunFolder", "RunManifest",
+__all__ = ["CARDS", "CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "RUN_FORMAT", "Kind",
+           "RunFolder", "RunManifest",
            "atomic_write", "check_out", "check_part", "check_run_manifest", "part_schema",
            "reads_scores", "versions", "write_json"]

@@ -271,3 +271,39 @@ impl CardColumns {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameConfig;
+    use crate::play::play_game;
+    use crate::players::make;
+    use crate::rng::SeedSequence;
+
+    #[test]
+    fn a_seats_card_rows_add_up_to_its_card_and_fountain_vp() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"),
+                                                   "/tests/data/components.json"))
+            .expect("the fixture made by `make core-fixture`");
+        let comps = Components::from_json(&text).expect("the default set");
+        for n in 2..=4 {
+            for seed in 0..4u64 {
+                let mut players: Vec<_> = ["greedy", "bread", "villa", "random"][..n].iter()
+                    .map(|name| make(name, &[]).unwrap()).collect();
+                let record = play_game(&comps, &GameConfig::new(n), &mut players,
+                                       SeedSequence::new(u128::from(seed), &[seed]));
+                for s in &record.seats {
+                    let rows: Vec<_> =
+                        record.cards.iter().filter(|c| i64::from(c.seat) == s.seat).collect();
+                    let sum = |keep: &dyn Fn(&CardRecord) -> bool| -> i64 {
+                        rows.iter().filter(|c| keep(c)).map(|c| i64::from(c.vp)).sum()
+                    };
+                    assert_eq!(sum(&|c| c.kind == CardKind::Objective), s.vp_cards);
+                    assert_eq!(sum(&|c| c.outcome == CardOutcome::Kept), s.vp_fountains);
+                    let failed = rows.iter().filter(|c| c.outcome == CardOutcome::Failed).count();
+                    assert_eq!(failed as i64, s.failed_cards);
+                }
+            }
+        }
+    }
+}
