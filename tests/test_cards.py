@@ -213,3 +213,17 @@ def test_report_html_shows_the_card_section_and_its_chart(
         assert "not a cause" in figure.find_element(By.TAG_NAME, "figcaption").text
     text = browser.find_element(By.TAG_NAME, "body").text
     assert "association, not a cause" in text and "win difference [95% CI]" in text
+
+
+def test_a_card_part_of_another_run_is_one_line(small_run: Path, tmp_path: Path) -> None:
+    core_or_skip()
+    other = tmp_path / "other"
+    out = cdsim("simulate", "--players", "3", "--strategies", "greedy,villa,bread", "--games",
+                "30", "--seed", "5", "--rotate-seats", "--jobs", "1", "--out", str(other))
+    assert out.returncode == 0, out.stderr
+    mixed = tmp_path / "mixed"
+    shutil.copytree(small_run, mixed)
+    shutil.copy(other / "cards" / "part-00000.parquet", mixed / "cards" / "part-00000.parquet")
+    out = cdsim("report", str(mixed), "--out", str(tmp_path / "r"))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "cards: card rows that are not this run's games" in out.stderr

@@ -147,11 +147,17 @@ def card_rows(run: Run) -> pl.DataFrame:
                              "of another type); delete its chunk from manifest.json, then "
                              "--resume")
     cards = pl.scan_parquet(paths).select(CARD_READ)
-    seats = run.scan(("game", "seat", "setup", "won", "strategy"))
-    joined = cards.join(seats, on=["game", "seat"], how="left").collect()
-    if joined["setup"].null_count():
-        raise CdsimError(f"{run.path}: card rows of games or seats the run's rows do not "
-                         "hold (a card part of another run?)")
+    seats = run.scan(("game", "seat", "setup", "won", "strategy", "vp_cards"))
+    # a seat's objective rows add up to its vp_cards: a card part of another run does not
+    paid = (cards.filter(pl.col("kind") == "objective").group_by("game", "seat")
+            .agg(pl.col("vp").sum().alias("paid")))
+    disagree = seats.join(paid, on=["game", "seat"], how="left").select(
+        (pl.col("paid") != pl.col("vp_cards")).fill_null(True).sum()).collect().item()
+    joined = cards.join(seats.drop("vp_cards"), on=["game", "seat"], how="left").collect()
+    if disagree or joined["setup"].null_count():
+        raise CdsimError(f"{run.path}/cards: card rows that are not this run's games (they "
+                         "disagree with its seat rows); delete the card parts and their "
+                         "chunks from manifest.json, then --resume")
     return joined
 
 
