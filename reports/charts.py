@@ -321,3 +321,38 @@ def sweep_offsets(values: Sequence[int], seats: Sequence[tuple[str, FloatArray, 
     ax.set_title(title)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return _png(fig)
+
+
+def points_tick(value: float, _position: object = None) -> str:
+    """A difference of shares as a tick label in percentage points, signed, with the
+    decimals it needs (so "+2.5 pts" sits exactly on +0.025)."""
+    pts = 100 * value
+    decimals = next((d for d in range(4) if abs(round(pts, d) - pts) < 1e-6), 4)
+    text = f"{pts:+.{decimals}f}"
+    return ("0" if float(text) == 0 else text) + " pts"
+
+
+def card_differences(labels: Sequence[str], difference: FloatArray, low: FloatArray,
+                     high: FloatArray, title: str) -> bytes:
+    """One dot and its 95% interval per card, one line each, the first label at the top:
+    the takers' win share minus the others', against the no-difference line at 0."""
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.24 * max(n, 1)))
+    y = np.arange(n)[::-1]
+    d = np.asarray(difference, dtype=float)
+    xerr = [np.clip(d - low, 0, None), np.clip(high - d, 0, None)]
+    outside = (np.asarray(low) > 0) | (np.asarray(high) < 0)
+    for colour, keep, name in ((COLOURS[1], outside, "interval excludes 0"),
+                               (COLOURS[0], ~outside, "interval includes 0")):
+        if keep.any():
+            ax.errorbar(d[keep], y[keep], xerr=[xerr[0][keep], xerr[1][keep]], fmt="o", ms=5,
+                        color=colour, ecolor=colour, capsize=3, label=name)
+    ax.axvline(0, color="black", lw=1, ls="--", label="no difference")
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.xaxis.set_major_formatter(points_tick)
+    ax.grid(axis="x", ls=":", lw=0.8, color="#999999")
+    ax.set_xlabel("win share of the seats that took it minus the other seats'")
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="best")
+    return _png(fig)

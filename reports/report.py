@@ -19,7 +19,7 @@ from cdsim.analysis.stats import power_analysis
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
-from reports import balance, charts, tables
+from reports import balance, cards, charts, tables
 
 POWER_EFFECTS = (0.02, 0.03, 0.05, 0.10)
 
@@ -295,9 +295,32 @@ def build_judged(run: Run, tolerance: float = 0.02) -> tuple[Doc, balance.Balanc
     half = float(np.max((t["high"] - t["low"]).to_numpy()) / 2)
     doc.p(f"After {sb.games} games the widest seat interval is ±{pct(half)}.")
 
+    _card_section(doc, cards.section(run))
     _balance_section(doc, judged)
     _power_section(doc, run, sb.games / sb.deff)
     return doc, judged
+
+
+def _card_section(doc: Doc, found: cards.CardSection) -> None:
+    """Which card is too strong: per card, how often it was taken and fulfilled, what it
+    brought, and how the seats that took it fared (``reports.cards``)."""
+    doc.h("Cards", 2)
+    if found.table is None:
+        doc.p(f"Not shown: {found.missing}.")
+        return
+    doc.p(cards.EXPLAIN)
+    for kind, words in (("objective", cards.OBJECTIVE_WORDS), ("fountain", cards.FOUNTAIN_WORDS)):
+        table = found.table.filter(found.table["kind"] == kind)
+        if not table.height:
+            continue
+        doc.h(words.title, 3)
+        doc.p(words.intro)
+        doc.table(words.header, cards.rows(table))
+        shown = table.filter(table["low"].is_not_nan())
+        if shown.height:
+            doc.chart(f"cards_{kind}", charts.card_differences(
+                shown["card"].to_list(), shown["difference"].to_numpy(), shown["low"].to_numpy(),
+                shown["high"].to_numpy(), words.chart_title), words.caption)
 
 
 def _balance_section(doc: Doc, judged: balance.BalanceResult | str) -> None:

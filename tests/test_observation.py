@@ -315,6 +315,6 @@ def test_study_run_hands_the_spy_nothing_hidden(spy_folder: Path) -> None:
     out = cdsim(spy_folder, "study", "run", str(study), "--out", str(spy_folder / "study"),
                 "--jobs", "2")
     assert out.returncode == 0, out.stderr
-    rows = pl.read_parquet(spy_folder / "study" / "**" / "*.parquet")
+    rows = pl.read_parquet(spy_folder / "study" / "**" / "games" / "*.parquet")
     assert "spy:Spy" in set(rows["strategy"]) and rows.height >= 120
     assert set(rows["start_vp"]) == set(FAR[:2])

@@ -1,7 +1,9 @@
 """The folders commands write, as one type: ``RunFolder``.
 
-A run folder holds ``manifest.json`` and ``games/part-NNNNN.parquet`` (one part per
-chunk); a study or a ladder folder holds its manifest and ``cells/``, one run folder per
+A run folder holds ``manifest.json``, ``games/part-NNNNN.parquet`` (one part per
+chunk: the seat rows) and, from run format 2 on, ``cards/part-NNNNN.parquet`` (the
+chunk's card rows; a folder of their own, so that ``games/*.parquet`` stays the seat
+rows); a study or a ladder folder holds its manifest and ``cells/``, one run folder per
 cell or pairing. What they share is here, once:
 
 - **one writer**: an OS lock on a file inside the folder, held for the whole command
@@ -25,6 +27,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +49,17 @@ from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.records import SEAT_FIELDS, digest_rows
 
+# The run folder's format (the manifest's ``format``; docs/guide.md): 1 = seat rows only
+# (a manifest without the key), 2 = with the card table. A resumed run keeps its format.
+RUN_FORMAT = 2
 MANIFEST = "manifest.json"
 PARTS = "games"
+CARDS = "cards"  # a run's card parts (format 2 on)
 CELLS = "cells"
 LOCK = ".cdsim.lock"
 # What a folder holds before its manifest exists (a kill there leaves only these): such a
 # folder is started again, by a plain rerun or --resume, as if it were new.
-UNSTARTED = {LOCK, PARTS, CELLS, "study.toml"}
+UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml"}
 
 Check = Callable[[Path, dict[str, Any]], dict[str, Any]]
 
@@ -150,7 +157,8 @@ class RunFolder:
             try:  # the manifest first: a kill meanwhile leaves an unstarted folder
                 self.manifest_path.unlink()
                 if self.kind.holds == PARTS:
-                    for old in (root / PARTS).glob("part-*.parquet"):
+                    for old in [*(root / PARTS).glob("part-*.parquet"),
+                                *(root / CARDS).glob("part-*.parquet")]:
                         old.unlink()
                 else:
                     shutil.rmtree(root / self.kind.holds, ignore_errors=True)
@@ -201,24 +209,30 @@ class RunFolder:
     def part(self, index: int) -> Path:
         return self.path / PARTS / f"part-{index:05d}.parquet"
 
+    def card_part(self, index: int) -> Path:
+        """The chunk's card rows (run format 2 on)."""
+        return self.path / CARDS / f"part-{index:05d}.parquet"
+
     def check_parts(self, manifest: dict[str, Any]) -> None:
         """Every finished chunk's part is there and holds that chunk's games of this run,
         or one line."""
         for i in manifest["finished"]:
             check_part(self.part(i), i, manifest["chunks"][i], manifest["config"])
 
-    def save_chunk(self, manifest: dict[str, Any], index: int, frame: Any,
+    def save_chunk(self, manifest: dict[str, Any], index: int, frames: tuple[Any, Any],
                    seconds: float) -> None:
-        """The driver's side of one finished chunk (a polars DataFrame of its rows): the
-        part is written atomically and read back, then the manifest records it. ``seconds``:
-        the wall time to add to the run's. A part or manifest that cannot be written (a
-        full disk) is one line; what was finished before stays recorded."""
+        """The driver's side of one finished chunk (polars DataFrames of its seat rows and
+        card rows): the card part, then the part, are written atomically and read back, then
+        the manifest records the chunk. ``seconds``: the wall time to add to the run's. A
+        part or manifest that cannot be written (a full disk) is one line; what was
+        finished before stays recorded."""
         kept = "finished chunks are kept, --resume continues"
-        try:
-            atomic_write(self.part(index), lambda tmp: _write_part(frame, tmp))
-        except Exception as exc:  # polars says a full disk in words of its own
-            raise CdsimError(f"{self.part(index)}: cannot write: {_reason(exc)}; "
-                             f"{kept}") from None
+        for path, frame in ((self.card_part(index), frames[1]), (self.part(index), frames[0])):
+            try:
+                path.parent.mkdir(exist_ok=True)
+                atomic_write(path, partial(_write_part, frame))
+            except Exception as exc:  # polars says a full disk in words of its own
+                raise CdsimError(f"{path}: cannot write: {_reason(exc)}; {kept}") from None
         finished = sorted([*manifest["finished"], index])
         try:
             self.write(manifest | {"finished": finished, "wall_seconds":
@@ -284,7 +298,7 @@ class RunFolder:
             "seed": config.seed, "versions": versions(), "components_digest": digest,
             "components_default": components.is_default,
             "chunks": chunk_plan(config), "finished": [], "wall_seconds": 0.0,
-            "command": " ".join(sys.argv), "reads_scores": reads,
+            "command": " ".join(sys.argv), "reads_scores": reads, "format": RUN_FORMAT,
         }
         if weights:  # which weights the learned player played with (cdsim.train)
             manifest["weights"] = weights
@@ -365,6 +379,7 @@ class RunManifest(BaseModel):
     finished: list[int]
     wall_seconds: float
     reads_scores: dict[str, bool] | None = None  # manifests before it: the players are asked
+    format: int = 1  # RUN_FORMAT when written; manifests before it are format 1
 
 
 def check_run_manifest(path: Path, data: dict[str, Any]) -> dict[str, Any]:
@@ -502,6 +517,7 @@ def check_part(part: Path, index: int, chunk: tuple[int, int] | list[int],
 
 RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), check_run_manifest)
 
-__all__ = ["CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "Kind", "RunFolder", "RunManifest",
+__all__ = ["CARDS", "CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "RUN_FORMAT", "Kind",
+           "RunFolder", "RunManifest",
            "atomic_write", "check_out", "check_part", "check_run_manifest", "part_schema",
            "reads_scores", "versions", "write_json"]

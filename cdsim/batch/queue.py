@@ -27,7 +27,11 @@ from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.players.registry import make_lineup, parse_params
 from cdsim.rules.game import DEFAULT_START_VP
-from cdsim.rules.records import SEAT_FIELDS
+from cdsim.rules.records import CARD_FIELDS, SEAT_FIELDS
+
+# The card table's columns (docs/guide.md): the game, then a card row's fields.
+CARD_COLUMNS = ("game", *CARD_FIELDS)
+TEXT = ("kind", "card", "outcome")
 
 
 def _die_with_driver() -> None:
@@ -49,7 +53,14 @@ def worker_options(backend: str) -> dict[str, Any]:
 
 
 def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
-    """Games first..last-1 on the core, one at a time (worker side): a line-up with a
+    """The seat rows of ``play_chunk_tables``."""
+    return play_chunk_tables(config, first, last)[0]
+
+
+def play_chunk_tables(config: RunConfig, first: int, last: int
+                      ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Games first..last-1 on the core, one at a time (worker side), as seat rows and card
+    rows: a line-up with a
     user's Python strategy (``cdsim.engine.table``: built-in seats play natively, the
     Python strategy on the Python rules' view, in lock step). A strategy that fails
     (anything in its code, its time limit, a choice not offered) is a StrategyFailure
@@ -57,6 +68,7 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
 
     overrides = parse_params(config.strategy_params)
     rows: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
     watch = _watcher()
     for game in range(first, last):
         setup, names = lineup_for(config, game)
@@ -74,7 +86,8 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
         for row in record.rows():
             row.update(game=game, setup=setup, seed=config.seed)
             rows.append(row)
-    return rows
+        cards += [{"game": game} | card for card in record.card_rows()]
+    return rows, cards
 
 
 # A worker that dies (a crash, a kill, os._exit called another way) says nothing: so while a
@@ -135,10 +148,15 @@ def clear_notes() -> None:
 
 
 def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = False) -> Any:
-    """Games first..last-1 played in the core a chunk at a time (every seat a built-in
-    player), as rows: the same rows ``play_chunk_table`` gives, faster."""
-    import polars as pl
+    """The seat rows of ``core_chunk_frames``."""
+    return core_chunk_frames(config, first, last, check)[0]
 
+
+def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = False
+                      ) -> tuple[Any, Any]:
+    """Games first..last-1 played in the core a chunk at a time (every seat a built-in
+    player), as seat rows and card rows: the same rows ``play_chunk_tables`` gives, faster."""
+    import polars as pl
 
     module = core.module()
     assert module is not None
@@ -159,12 +177,29 @@ def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = Fal
     start_vp = list(config.start_vp or DEFAULT_START_VP[n])
     columns = module.play_chunk(core.core_components(config.components), n, start_vp,
                                 config.seed, games, setups, lineups, strategies, check)
+    cards = _card_frame(columns.pop("cards"))
     strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
     frame: dict[str, Any] = {"strategy": strategy}
     frame.update({k: pl.Series(k, v, dtype=pl.Boolean if v.dtype == np.bool_ else pl.Int64)
                   for k, v in columns.items()})
     order = [*SEAT_FIELDS, "seed", "players", "tiebreak", "game", "setup"]
-    return pl.DataFrame({k: frame[k] for k in order})
+    return pl.DataFrame({k: frame[k] for k in order}), cards
+
+
+def _card_frame(columns: dict[str, Any]) -> Any:
+    """The core's card columns (indices) as the card table (ids and words)."""
+    import polars as pl
+
+    kinds = np.asarray(columns["kind"], dtype=np.int64)
+    ids = pl.Series([*columns["objective_ids"], *columns["fountain_ids"]], dtype=pl.String)
+    card = ids.gather(np.asarray(columns["card"], dtype=np.int64)
+                      + kinds * len(columns["objective_ids"]))  # fountain ids follow
+    frame = {"game": columns["game"], "seat": columns["seat"],
+             "kind": pl.Series(["objective", "fountain"]).gather(kinds), "card": card,
+             "outcome": pl.Series(list(columns["outcomes"])).gather(columns["outcome"]),
+             "phase": columns["phase"], "multiples": columns["multiples"], "vp": columns["vp"]}
+    return pl.DataFrame({k: pl.Series(k, frame[k], dtype=pl.String if k in TEXT else pl.Int64)
+                         for k in CARD_COLUMNS})
 
 
 OnChunk = Callable[[str, int, int], None]  # (run key, chunk index, games in the chunk)
@@ -198,13 +233,13 @@ def play_queue(runs: dict[str, tuple[RunFolder, dict[str, Any]]], jobs: int, bac
     with parallel_config(backend=backend, n_jobs=jobs, **worker_options(backend)):
         results = Parallel(return_as="generator_unordered")(tasks())
         try:
-            for key, index, rows in results:
-                if isinstance(rows, StrategyFailure):  # the other chunks go on and are kept
-                    failures.append(rows)
+            for key, index, frames in results:
+                if isinstance(frames, StrategyFailure):  # the other chunks go on and are kept
+                    failures.append(frames)
                     continue
                 now = time.perf_counter()
                 folder, manifest = runs[key]
-                folder.save_chunk(manifest, index, rows, now - start)
+                folder.save_chunk(manifest, index, frames, now - start)
                 start = now
                 if on_chunk is not None:
                     first, last = manifest["chunks"][index]
@@ -236,13 +271,22 @@ def run_chunks(run: RunFolder, manifest: dict[str, Any], jobs: int, backend: str
 
 
 def play_chunk_frame(config: RunConfig, first: int, last: int, engine: str = "") -> Any:
-    """Games first..last-1 as a polars DataFrame of rows, on the engine the run plays on
-    (the compiled core when every seat is a built-in player: the same rows, faster)."""
+    """The seat rows of ``play_chunk_frames``."""
+    return play_chunk_frames(config, first, last, engine)[0]
+
+
+def play_chunk_frames(config: RunConfig, first: int, last: int, engine: str = ""
+                      ) -> tuple[Any, Any]:
+    """Games first..last-1 as two polars DataFrames, seat rows and card rows, on the engine
+    the run plays on (the compiled core when every seat is a built-in player: the same
+    rows, faster)."""
     import polars as pl
 
     if (engine or engine_for(config)) == "rust":
-        return core_chunk_frame(config, first, last)
-    return pl.DataFrame(play_chunk_table(config, first, last))
+        return core_chunk_frames(config, first, last)
+    rows, cards = play_chunk_tables(config, first, last)
+    schema = {k: pl.String if k in TEXT else pl.Int64 for k in CARD_COLUMNS}
+    return pl.DataFrame(rows), pl.DataFrame(cards, schema=schema)
 
 
 def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: int,
@@ -250,11 +294,12 @@ def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: in
     """Worker side: a chunk's rows, or the failure of a strategy in it (returned, not
     raised, so that the other chunks of the queue finish and are written)."""
     try:
-        return key, index, play_chunk_frame(config, first, last, engine)
+        return key, index, play_chunk_frames(config, first, last, engine)
     except StrategyFailure as exc:
         return key, index, exc
 
 
-__all__ = ["DRIVER_ENV", "OnChunk", "clear_notes", "core_chunk_frame", "dead_worker_note",
-           "play_chunk_frame", "play_chunk_table", "play_queue", "run_chunks",
+__all__ = ["CARD_COLUMNS", "DRIVER_ENV", "OnChunk", "clear_notes", "core_chunk_frame",
+           "core_chunk_frames", "dead_worker_note", "play_chunk_frame", "play_chunk_frames",
+           "play_chunk_table", "play_chunk_tables", "play_queue", "run_chunks",
            "worker_options"]

@@ -16,9 +16,16 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
-from cdsim.batch.folder import NEEDED, RunFolder, check_part, reads_scores
+from cdsim.batch.folder import (
+    NEEDED,
+    RUN_FORMAT,
+    RunFolder,
+    check_part,
+    part_schema,
+    reads_scores,
+)
 from cdsim.errors import CdsimError
-from cdsim.rules.records import BREAKDOWN
+from cdsim.rules.records import BREAKDOWN, CARD_FIELDS
 
 
 @dataclass(frozen=True)
@@ -112,4 +119,47 @@ def seat_arrays(run: Run) -> SeatArrays:
                       won=grid("won").astype(bool))
 
 
-__all__ = ["BREAKDOWN", "NEEDED", "Run", "SeatArrays", "open_run", "seat_arrays"]
+class NoCardTable(CdsimError):
+    """A run made before the card table (run format 1): the card section cannot be made."""
+
+
+CARD_READ = ("game", *CARD_FIELDS)  # what the card section reads
+CARD_TEXT = ("kind", "card", "outcome")
+
+
+def card_rows(run: Run) -> pl.DataFrame:
+    """The run's card table (one row per seat, card and what happened; docs/guide.md),
+    joined to each seat's row: its deal (``setup``), ``won`` and ``strategy``. A run of
+    an older format is NoCardTable (one line); a missing or foreign card part, a
+    CdsimError naming it."""
+    made = int(run.manifest.get("format", 1))
+    if made < RUN_FORMAT:
+        raise NoCardTable(f"{run.path}: no card table (run format {made}); the card section "
+                          f"needs a run made with this version of cdsim (format {RUN_FORMAT})")
+    folder = RunFolder(run.path)
+    paths = [folder.card_part(int(i)) for i in sorted(run.manifest["finished"])]
+    for path in paths:
+        schema = part_schema(path)
+        bad = [c for c in CARD_READ if c not in schema
+               or (schema[c] == pl.String) != (c in CARD_TEXT)]
+        if bad:
+            raise CdsimError(f"{path}: not a cdsim card part (column {bad[0]!r} missing or "
+                             "of another type); delete its chunk from manifest.json, then "
+                             "--resume")
+    cards = pl.scan_parquet(paths).select(CARD_READ)
+    seats = run.scan(("game", "seat", "setup", "won", "strategy", "vp_cards"))
+    # a seat's objective rows add up to its vp_cards: a card part of another run does not
+    paid = (cards.filter(pl.col("kind") == "objective").group_by("game", "seat")
+            .agg(pl.col("vp").sum().alias("paid")))
+    disagree = seats.join(paid, on=["game", "seat"], how="left").select(
+        (pl.col("paid") != pl.col("vp_cards")).fill_null(True).sum()).collect().item()
+    joined = cards.join(seats.drop("vp_cards"), on=["game", "seat"], how="left").collect()
+    if disagree or joined["setup"].null_count():
+        raise CdsimError(f"{run.path}/cards: card rows that are not this run's games (they "
+                         "disagree with its seat rows); delete the card parts and their "
+                         "chunks from manifest.json, then --resume")
+    return joined
+
+
+__all__ = ["BREAKDOWN", "CARD_READ", "NEEDED", "NoCardTable", "Run", "SeatArrays",
+           "card_rows", "open_run", "seat_arrays"]

@@ -188,7 +188,7 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
     as in the report."""
     from cdsim.batch.read import open_run, seat_arrays
     from reports import balance as bal
-    from reports import tables
+    from reports import cards, tables
 
     opened = open_run(run)
     sb = tables.seat_balance(opened, seat_arrays(opened))
@@ -209,7 +209,7 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
                                                   "df": int(sb.test.df),
                                                   "p_value": float(sb.test.p_value)},
             "tied_games": int(sb.tied_games), "tiebreak_games": int(sb.tiebreak_games),
-            "strategies": strategies,
+            "strategies": strategies, "cards": cards.as_json(cards.section(opened)),
             "balance": ({"not_analysed": judged} if isinstance(judged, str) else
                         bal.as_json(judged)),
             "files": {"html": str(page), "markdown": str(page.with_suffix(".md")),

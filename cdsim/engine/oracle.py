@@ -13,8 +13,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cdsim.rules.district import District
     from cdsim.rules.game import GameState, PlayerState
+    from cdsim.rules.records import CardRow
 
 
 class EngineMismatch(AssertionError):
@@ -83,3 +86,15 @@ def compare(core_snapshot: str, state: GameState, where: str) -> None:
     found = first_difference(json.loads(core_snapshot), snapshot(state))
     if found:
         raise EngineMismatch(f"{where}: the core and the Python rules differ at {found}")
+
+
+def compare_cards(core: Sequence[CardRow], python: Sequence[CardRow], where: str) -> None:
+    """Raise EngineMismatch naming ``where`` and the first card row one engine has and the
+    other has not. Compared as sorted lists: the engines list a seat's fountain draws of
+    one phase in their own deck orders."""
+    mine, theirs = sorted(core), sorted(python)
+    if mine == theirs:
+        return
+    first = next((a, b) for a, b in zip([*mine, None], [*theirs, None], strict=False)
+                 if a != b)
+    raise EngineMismatch(f"{where}: the card rows differ: core {first[0]}, python {first[1]}")

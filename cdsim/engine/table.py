@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from cdsim import core
-from cdsim.engine.oracle import EngineMismatch, compare
+from cdsim.engine.oracle import EngineMismatch, compare, compare_cards
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
 from cdsim.players.registry import Lineup
 from cdsim.players.sandbox import stop_stuck, user_code, user_failure
@@ -32,7 +32,7 @@ from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.game import DEFAULT_START_VP, GameConfig, GameState, run_game
 from cdsim.rules.observation import Observation
 from cdsim.rules.options import Decision, method_name
-from cdsim.rules.records import SEAT_FIELDS, GameRecord, SeatRecord
+from cdsim.rules.records import SEAT_FIELDS, CardRow, GameRecord, SeatRecord
 from cdsim.rules.scoring import final_scoring
 from cdsim.rules.strategy import Seat, Strategy, ask, find
 
@@ -177,6 +177,7 @@ class Table:
             if mine.rows() != record.rows():
                 raise EngineMismatch(f"{self.where or 'game'}: final scoring differs: core "
                                      f"{record.rows()}, python {mine.rows()}")
+            compare_cards(record.cards, mine.cards, self.where or "game")
         return record
 
     def record(self) -> GameRecord:
@@ -184,7 +185,8 @@ class Table:
         seats = tuple(SeatRecord(**{k: (self.lineup.names[s["seat"]] if k == "strategy"
                                         else s[k]) for k in SEAT_FIELDS})
                       for s in data["seats"])
-        return GameRecord(self.seed, int(data["players"]), seats, bool(data["tiebreak"]))
+        return GameRecord(self.seed, int(data["players"]), seats, bool(data["tiebreak"]),
+                          tuple(CardRow(**c) for c in data["cards"]))
 
     def event_list(self) -> list[dict[str, Any]]:
         return list(json.loads(self.core.events()))

@@ -34,7 +34,7 @@ from cdsim.rules.kinds import (
 )
 from cdsim.rules.observation import Observation, Observer, seat_stream
 from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Take, method_name
-from cdsim.rules.records import GameRecord
+from cdsim.rules.records import CardRow, GameRecord
 from cdsim.rules.scoring import final_scoring, scoring_phase
 from cdsim.rules.strategy import Seat, Strategy, ask, find
 
@@ -105,9 +105,10 @@ class PlayerState:
     ``cdsim.rules.observation.Holdings`` instead."""
 
     __slots__ = (
-        "_card_vp", "_overflow_vp", "_start_vp", "artisan_lost", "bread", "bread_moves", "coins",
-        "district", "failed_cards", "fountain_cards", "goods", "pawn", "scroll", "seat", "stamp",
-        "stored", "taken", "tiles_built", "vp_after_phase",
+        "_card_vp", "_overflow_vp", "_start_vp", "artisan_lost", "bread", "bread_moves",
+        "cards_taken", "coins", "district", "failed_cards", "fountain_cards", "fountain_draws",
+        "goods", "pawn", "scroll", "seat", "stamp", "stored", "taken", "tiles_built",
+        "vp_after_phase",
     )
 
     def __init__(self, seat: int, district: District, start_vp: int) -> None:
@@ -130,6 +131,19 @@ class PlayerState:
         self._start_vp = start_vp
         self._card_vp = 0
         self._overflow_vp = 0
+        # the card table's rows of this seat: objective cards resolved, fountain cards drawn
+        self.cards_taken: list[CardRow] = []
+        self.fountain_draws: list[CardRow] = []
+
+    def card_rows(self, components: Components) -> list[CardRow]:
+        """This seat's card rows at the end, in the core's order: objective cards as
+        resolved, fountain cards drawn (by phase, then card), then those kept (R10.4)."""
+        cards = components.fountains
+        kept = [CardRow(self.seat, "fountain", f, "kept", 0, 0,
+                        cards[f].vp * self.district.complete_count[cards[f].goal])
+                for f in self.fountain_cards]
+        return [*self.cards_taken, *sorted(self.fountain_draws, key=lambda r: (r.phase, r.card)),
+                *kept]
 
     @property
     def current_vp(self) -> int:
@@ -415,6 +429,8 @@ class GameState:
         del self.fountain_deck[:2]
         if not drawn:
             return
+        p.fountain_draws += [CardRow(seat, "fountain", c, "drawn", self.phase + 1, 0, 0)
+                             for c in drawn]
         options = [FountainChoice((c,), next((o for o in drawn if o != c), None)) for c in drawn]
         if len(drawn) == 2:  # R6.5 "may": keeping both is an option, never a duty
             options += [FountainChoice(tuple(drawn), c) for c in dict.fromkeys(p.fountain_cards)]

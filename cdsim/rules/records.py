@@ -1,10 +1,12 @@
-"""What one finished game writes: one row per seat (the log schema)."""
+"""What one finished game writes: one row per seat (the log schema), and one row per
+card a seat took, drew or kept (the card table)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from dataclasses import asdict, dataclass, fields
+from typing import Literal
 
 BREAKDOWN = ("start", "cards", "villas", "leftovers", "scroll", "fountains", "frame")
 
@@ -60,12 +62,40 @@ class SeatRecord:
 SEAT_FIELDS = tuple(f.name for f in fields(SeatRecord))
 
 
+CardKind = Literal["objective", "fountain"]
+# An objective card a seat took is fulfilled or failed (R8.4-R8.5); a fountain card is
+# drawn (R6.5) and, if held at the end, kept (R10.4).
+CardOutcome = Literal["fulfilled", "failed", "drawn", "kept"]
+CARD_OUTCOMES: tuple[CardOutcome, ...] = ("fulfilled", "failed", "drawn", "kept")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class CardRow:
+    """What happened to one card of one seat (core/src/records.rs ``CardRecord``). A seat's
+    rows sum to its ``vp_cards + vp_fountains``."""
+
+    seat: int  # counted from 0, as in the seat rows
+    kind: CardKind
+    card: str  # its id (cdsim/data/cards.toml)
+    outcome: CardOutcome
+    phase: int  # 1-4: the scoring phase (objective) or the phase drawn in; 0: final scoring
+    multiples: int  # times fulfilled (R8.4); 0 for fountain cards
+    vp: int  # the VP it brought: -4 for a failed card (R8.5), R10.4 for a kept one
+
+
+CARD_FIELDS = tuple(f.name for f in fields(CardRow))
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     seed: int
     players: int
     seats: tuple[SeatRecord, ...]
     tiebreak: bool  # the winner was decided by the scroll-track tie-break (R10.6)
+    cards: tuple[CardRow, ...] = ()  # the card table's rows (not part of the digest)
+
+    def card_rows(self) -> list[dict[str, object]]:
+        return [asdict(c) for c in self.cards]
 
     def rows(self) -> list[dict[str, object]]:
         return [asdict(s) | {"seed": self.seed, "players": self.players,

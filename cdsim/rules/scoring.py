@@ -16,7 +16,7 @@ from cdsim.rules.kinds import (
     MERCHANT,
 )
 from cdsim.rules.options import CircleChoice
-from cdsim.rules.records import GameRecord, SeatRecord
+from cdsim.rules.records import CardRow, GameRecord, SeatRecord
 
 if TYPE_CHECKING:
     from cdsim.rules.game import GameState, PlayerState
@@ -56,6 +56,8 @@ def resolve_card(state: GameState, seat: int, slot: int) -> None:
     p._card_vp += out.vp
     if out.failed:
         p.failed_cards += 1
+    p.cards_taken.append(CardRow(seat, "objective", card_id, "failed" if out.failed else
+                                 "fulfilled", state.phase + 1, out.multiples, out.vp))
     state.advance_scroll(seat, out.steps)
     result = "fails: -4 VP" if out.failed else (
         f"x{out.multiples}: {out.vp} VP, {out.coins} coins, {out.bread} bread, {out.steps} steps")
@@ -128,4 +130,5 @@ def final_scoring(state: GameState, seed: int) -> GameRecord:
             bread_moves=p.bread_moves, artisan_lost=p.artisan_lost,
             leftover_items=p.leftover_items,
         ))
-    return GameRecord(seed, state.config.players, tuple(seats), tiebreak)
+    cards = tuple(row for p in state.players for row in p.card_rows(c))
+    return GameRecord(seed, state.config.players, tuple(seats), tiebreak, cards)

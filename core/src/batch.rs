@@ -7,7 +7,7 @@ use crate::components::Components;
 use crate::game::GameConfig;
 use crate::play::play_game;
 use crate::players::{make, Player};
-use crate::records::GameRecord;
+use crate::records::{CardColumns, GameRecord};
 use crate::rng::SeedSequence;
 
 /// A built-in strategy of the run and its parameter overrides (`--strategy-params`).
@@ -40,6 +40,8 @@ pub struct Columns {
     pub won: Vec<bool>,
     pub tiebreak: Vec<bool>,
     pub strategy: Vec<u8>,
+    /// The games' card rows (`records::card_records`).
+    pub cards: CardColumns,
 }
 
 /// The integer fields of one seat row, in `INT_FIELDS` order.
@@ -72,6 +74,7 @@ fn push_record(out: &mut Columns, record: &GameRecord, seed: i64, game: i64, set
         out.tiebreak.push(record.tiebreak);
         out.strategy.push(lineup[s]);
     }
+    out.cards.push(game, &record.cards);
 }
 
 /// Play every game of the chunk. A bad strategy name or override is an `Err` (the
@@ -94,6 +97,7 @@ pub fn play_chunk(comps: &Components, chunk: &Chunk) -> Result<Columns, String> 
         won: Vec::with_capacity(rows),
         tiebreak: Vec::with_capacity(rows),
         strategy: Vec::with_capacity(rows),
+        cards: CardColumns::default(),
     };
     let seed = i64::try_from(chunk.entropy).map_err(|_| "the run seed must fit 63 bits")?;
     for (g, (&game, &setup)) in chunk.games.iter().zip(chunk.setups).enumerate() {

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use crate::batch::{self, Chunk, StrategySpec};
 use crate::checking;
 use crate::components;
+use crate::records;
 use crate::game::{EventLog, GameConfig, GameState, Options};
 use crate::play::ask;
 use crate::players::{self, features, learned, Player};
@@ -74,6 +75,27 @@ fn play_chunk<'py>(
     out.set_item("won", columns.won.into_pyarray(py))?;
     out.set_item("tiebreak", columns.tiebreak.into_pyarray(py))?;
     out.set_item("strategy", columns.strategy.into_pyarray(py))?;
+    out.set_item("cards", card_columns(py, comps, columns.cards)?)?;
+    Ok(out)
+}
+
+/// The card rows as a dict of numpy arrays, with the names their indices stand for:
+/// `objective_ids`, `fountain_ids` (by `kind`) and `outcomes`.
+fn card_columns<'py>(py: Python<'py>, comps: &components::Components,
+                     cards: records::CardColumns) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("game", cards.game.into_pyarray(py))?;
+    out.set_item("seat", cards.seat.into_pyarray(py))?;
+    out.set_item("kind", cards.kind.into_pyarray(py))?;
+    out.set_item("card", cards.card.into_pyarray(py))?;
+    out.set_item("outcome", cards.outcome.into_pyarray(py))?;
+    out.set_item("phase", cards.phase.into_pyarray(py))?;
+    out.set_item("multiples", cards.multiples.into_pyarray(py))?;
+    out.set_item("vp", cards.vp.into_pyarray(py))?;
+    let ids = |names: Vec<&str>| names.into_iter().map(str::to_owned).collect::<Vec<_>>();
+    out.set_item("objective_ids", ids(comps.objectives.iter().map(|c| c.id.as_str()).collect()))?;
+    out.set_item("fountain_ids", ids(comps.fountains.iter().map(|c| c.id.as_str()).collect()))?;
+    out.set_item("outcomes", records::CARD_OUTCOMES.to_vec())?;
     Ok(out)
 }
 
@@ -221,16 +243,19 @@ impl State {
         self.state.deal_json(&self.comps).to_string()
     }
 
-    /// R10: the final scoring of a finished game as JSON: {players, tiebreak, seats: [...]}
-    /// (the run rows' fields; `strategy` is left for the caller to fill).
+    /// R10: the final scoring of a finished game as JSON: {players, tiebreak, seats: [...],
+    /// cards: [...]} (the run rows' fields, `strategy` left for the caller to fill; the
+    /// card rows, cards named by id).
     fn record(&self) -> PyResult<String> {
         if !self.state.is_over() {
             return Err(PyValueError::new_err("the game is not over"));
         }
         let names = [""; 4];
         let record = scoring::final_scoring(&self.state, &self.comps, &names[..self.state.n]);
+        let cards: Vec<Value> = record.cards.iter().map(|c| c.to_json(&self.comps)).collect();
         serde_json::to_string(&json!({
             "players": record.players, "tiebreak": record.tiebreak, "seats": record.seats,
+            "cards": cards,
         })).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
 

@@ -6,11 +6,11 @@ use crate::checking;
 use crate::components::Components;
 use crate::district::have_index;
 use crate::game::{
-    Action, CircleChoice, Event, GameState, Options, Pending, PlayerState, MAX_PLAYERS, NONE,
+    Action, CardTaken, CircleChoice, Event, GameState, Options, Pending, PlayerState, MAX_PLAYERS, NONE,
     PHASES,
 };
 use crate::kinds::{ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT};
-use crate::records::{GameRecord, SeatRecord};
+use crate::records::{card_records, GameRecord, SeatRecord};
 
 /// R8.2: furthest on the scroll track first; on a shared space, the disc on top first.
 ///
@@ -129,6 +129,14 @@ impl GameState {
         if out.failed {
             p.failed_cards += 1;
         }
+        p.cards_taken[p.n_cards_taken as usize] = CardTaken {
+            card: index as u8,
+            phase: self.phase as u8,
+            failed: out.failed,
+            multiples: out.multiples,
+            vp: out.vp,
+        };
+        p.n_cards_taken += 1;
         self.log.push(Event::Card {
             seat: seat as u8,
             slot: slot as u8,
@@ -279,5 +287,6 @@ pub fn final_scoring(state: &GameState, comps: &Components, names: &[&'static st
         players: n,
         seats,
         tiebreak,
+        cards: card_records(state, comps),
     }
 }

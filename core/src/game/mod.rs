@@ -21,7 +21,7 @@ pub use events::{Event, EventLog};
 pub use options::{Action, CircleChoice, FountainChoice, Move, Options, Pending, SealBuild, Take};
 pub use crate::cards::Payment;
 
-use crate::components::{Components, FramePart};
+use crate::components::{Components, FramePart, FOUNTAIN_CARDS};
 use crate::district::District;
 use crate::kinds::{
     is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT,
@@ -198,6 +198,23 @@ impl<const N: usize> List<N> {
     }
 }
 
+/// R8.3: one circle, so two cards, per scoring phase: the most cards a seat resolves.
+pub const CARDS_PER_SEAT: usize = 2 * PHASES;
+
+/// One objective card a seat resolved in a scoring phase (R8.4-R8.5), kept for the
+/// game's card rows (`records::CardRecord`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CardTaken {
+    /// Index into `Components::objectives`.
+    pub card: u8,
+    /// 0-based scoring phase.
+    pub phase: u8,
+    pub failed: bool,
+    pub multiples: i32,
+    /// The VP it brought (-4 when failed, R8.5).
+    pub vp: i32,
+}
+
 /// Everything one player has. VP fields are the engine's (built-ins never read them).
 #[derive(Clone, Debug)]
 pub struct PlayerState {
@@ -223,6 +240,12 @@ pub struct PlayerState {
     pub start_vp: i32,
     pub card_vp: i32,
     pub overflow_vp: i32,
+    /// The objective cards resolved, in order: fixed arrays, so a copied state (the
+    /// search players copy thousands) allocates nothing for them.
+    pub cards_taken: [CardTaken; CARDS_PER_SEAT],
+    pub n_cards_taken: u8,
+    /// Fountain cards drawn (R6.5), counted by phase and card index.
+    pub fountain_draws: [[u8; FOUNTAIN_CARDS]; PHASES],
 }
 
 impl PlayerState {
@@ -247,6 +270,9 @@ impl PlayerState {
             start_vp,
             card_vp: 0,
             overflow_vp: 0,
+            cards_taken: [CardTaken::default(); CARDS_PER_SEAT],
+            n_cards_taken: 0,
+            fountain_draws: [[0; FOUNTAIN_CARDS]; PHASES],
         }
     }
 
@@ -258,6 +284,11 @@ impl PlayerState {
     /// R10.2: goods, coins, bread and stored tiles.
     pub fn leftover_items(&self) -> i32 {
         self.goods.iter().sum::<i32>() + self.coins + self.bread + self.stored
+    }
+
+    /// The objective cards resolved so far, in order.
+    pub fn cards_taken(&self) -> &[CardTaken] {
+        &self.cards_taken[..self.n_cards_taken as usize]
     }
 }
 

@@ -151,8 +151,12 @@ impl GameState {
             return false;
         }
         let mut drawn = [0u8; 2];
+        let phase = self.phase;
+        let p = &mut self.players[seat];
         for d in drawn.iter_mut().take(n) {
             *d = self.fountain_deck.remove(0);
+            let count = &mut p.fountain_draws[phase][*d as usize];
+            *count = count.saturating_add(1);
         }
         self.pending = Pending::Fountain {
             seat: seat as u8,
