@@ -242,7 +242,10 @@ def _joblib_results(tasks: list[Task], jobs: int, backend: str) -> Results:
         results = Parallel(return_as="generator_unordered")(
             delayed(_indexed_chunk)(*task) for task in tasks)
         try:
-            yield from results
+            # not yield from: a stop's close() would reach joblib's generator before the
+            # warnings are silenced below
+            for result in results:  # noqa: UP028
+                yield result
         finally:
             close = getattr(results, "close", None)
             if close is not None:
