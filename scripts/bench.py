@@ -7,7 +7,9 @@
 3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
    mcts per game at three budgets;
 4. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
-   time end to end (Parquet included);
+   time end to end (Parquet included), its chunks played in threads of the driver (as
+   built-in line-ups play) beside worker processes (CDSIM_THREADS=0, as a Python
+   strategy's line-up plays), and their ratio;
 5. peak memory (max RSS of any one process) of a 100,000-game run;
 6. how long `cdsim report` and `cdsim balance` take on that run.
 """
@@ -15,6 +17,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -126,14 +129,16 @@ def cargo_example() -> None:
         print(f"rust crate (no Python): {line}", flush=True)
 
 
-def simulate(games: int, jobs: int, strategies: list[str], out: Path, rotate: bool = False
-             ) -> float:
+def simulate(games: int, jobs: int, strategies: list[str], out: Path, rotate: bool = False,
+             threads: bool = True) -> float:
+    """Seconds of wall time for one `cdsim simulate`, end to end."""
     cmd = [sys.executable, "-m", "cdsim", "simulate", "--out", str(out), "--players", "4",
            "--games", str(games), "--strategies", ",".join(strategies), "--jobs", str(jobs),
            "--seed", "1", *(["--rotate-seats"] if rotate else [])]
+    env = os.environ | {"CDSIM_THREADS": "1" if threads else "0"}
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return games / (time.perf_counter() - t0)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    return time.perf_counter() - t0
 
 
 PEAK = """import resource, subprocess, sys
@@ -163,11 +168,15 @@ def main() -> None:
     cargo_example()
     with tempfile.TemporaryDirectory() as tmp:
         games = 10000 // scale
-        t0 = time.perf_counter()
-        simulate(games, 2, MIX, Path(tmp) / "core", rotate=True)
-        wall = time.perf_counter() - t0
-        print(f"cdsim simulate --players 4 --games {games} --rotate-seats --jobs 2, scripted "
-              f"mix: {wall:.1f} s wall end to end ({games / wall:.0f} games/s)", flush=True)
+        walls = {threads: simulate(games, 2, MIX, Path(tmp) / f"core-{threads}", rotate=True,
+                                   threads=threads) for threads in (True, False)}
+        for threads, how in ((True, "threads of the driver"),
+                             (False, "worker processes, CDSIM_THREADS=0")):
+            print(f"cdsim simulate --players 4 --games {games} --rotate-seats --jobs 2, "
+                  f"scripted mix, {how}: {walls[threads]:.1f} s wall end to end "
+                  f"({games / walls[threads]:.0f} games/s)", flush=True)
+        print(f"ratio: processes take {walls[False] / walls[True]:.2f}x the threads' wall time",
+              flush=True)
         big = 100000 // scale
         t0 = time.perf_counter()
         peak = peak_mib(big, Path(tmp) / "big")

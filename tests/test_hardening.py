@@ -390,28 +390,36 @@ def test_a_stop_during_a_report_exits_130(finished_run: Path, signame: str) -> N
     assert err.strip() == "cdsim: interrupted", err
 
 
-@pytest.mark.parametrize("signame", ["SIGTERM", "SIGKILL"])
+@pytest.mark.parametrize("signame, workers", [("SIGTERM", "processes"), ("SIGKILL", "processes"),
+                                              ("SIGTERM", "threads")])
 def test_a_stop_during_simulate_keeps_chunks_and_stops_the_workers(tmp_path: Path,
-                                                                    signame: str) -> None:
+                                                                    signame: str,
+                                                                    workers: str) -> None:
+    import os
     import signal
     import time
 
     run = tmp_path / "run"
+    env = os.environ | {"CDSIM_THREADS": "1" if workers == "threads" else "0"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "cdsim", "simulate", "--out", str(run), "--players", "2",
          "--games", "100000", "--strategies", "random", "--chunk-size", "200", "--jobs", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.time() + 60
     while time.time() < deadline and not list((run / "games").glob("part-*.parquet")):
         time.sleep(0.1)
     children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(proc.pid)], capture_output=True,
                               text=True, check=False).stdout.split()
-    assert children  # the loky workers
+    assert bool(children) == (workers == "processes")  # loky's workers, or threads only
     proc.send_signal(getattr(signal, signame))
     _, err = proc.communicate(timeout=60)
     if signame == "SIGTERM":
         assert proc.returncode == 130, err
         assert "--resume" in err and err.count("\n") == 1, err
+        finished = json.loads((run / "manifest.json").read_text())["finished"]
+        parts = sorted((run / "games").iterdir())  # a part the manifest missed is played again
+        assert {f"part-{i:05d}.parquet" for i in finished} <= {p.name for p in parts}
+        assert all(len(pl.read_parquet(p)) == 200 * 2 for p in parts)  # whole, no temporary
     deadline = time.time() + 30  # the kernel's SIGTERM to each worker (PR_SET_PDEATHSIG); slow under load
     alive = children
     while alive and time.time() < deadline:

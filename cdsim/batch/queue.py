@@ -1,6 +1,9 @@
 """The one work queue (runs, studies and ladders): every unfinished chunk of every run goes
-to joblib workers (loky locally, Dask on a cluster); workers play games on the core and
-return rows; only the driver writes them (cdsim.batch.folder).
+to workers that play its games on the core and return rows; only the driver writes them
+(cdsim.batch.folder). Where every seat of every run is a built-in player and the work stays
+on this machine, the workers are threads of the driver (the core releases the GIL for a
+chunk's games; threads spare the worker processes' start-up, imports and pickling);
+otherwise joblib's (loky worker processes locally, Dask on a cluster).
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -147,15 +150,18 @@ def clear_notes() -> None:
     shutil.rmtree(notes_folder(os.getpid()), ignore_errors=True)
 
 
-def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = False) -> Any:
+def core_chunk_frame(config: RunConfig, first: int, last: int, check: bool = False,
+                     stop: Any = None) -> Any:
     """The seat rows of ``core_chunk_frames``."""
-    return core_chunk_frames(config, first, last, check)[0]
+    return core_chunk_frames(config, first, last, check, stop)[0]
 
 
-def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = False
-                      ) -> tuple[Any, Any]:
+def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = False,
+                      stop: Any = None) -> tuple[Any, Any]:
     """Games first..last-1 played in the core a chunk at a time (every seat a built-in
-    player), as seat rows and card rows: the same rows ``play_chunk_tables`` gives, faster."""
+    player), as seat rows and card rows: the same rows ``play_chunk_tables`` gives, faster.
+    A set ``stop`` (``cdsim._core.Stop``) ends the chunk before its next game, with a
+    ValueError."""
     import polars as pl
 
     module = core.module()
@@ -176,7 +182,7 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     names = [spec.spelling for spec in players]
     start_vp = list(config.start_vp or DEFAULT_START_VP[n])
     columns = module.play_chunk(core.core_components(config.components), n, start_vp,
-                                config.seed, games, setups, lineups, strategies, check)
+                                config.seed, games, setups, lineups, strategies, check, stop)
     cards = _card_frame(columns.pop("cards"))
     strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
     frame: dict[str, Any] = {"strategy": strategy}
@@ -203,47 +209,79 @@ def _card_frame(columns: dict[str, Any]) -> Any:
 
 
 OnChunk = Callable[[str, int, int], None]  # (run key, chunk index, games in the chunk)
+Task = tuple[str, int, RunConfig, int, int, str]  # (run key, chunk index, config, games, engine)
+Results = Generator[tuple[str, int, Any], None, None]  # (run key, chunk index, frames or a StrategyFailure)
+
+# CDSIM_THREADS=0 plays built-in line-ups in worker processes as a Python strategy's are
+# (scripts/bench.py measures both; the rows are the same either way).
+THREADS_ENV = "CDSIM_THREADS"
+
+
+def plays_in_threads(engines: dict[str, str], backend: str) -> bool:
+    """Whether the queue's chunks play in threads of the driver: every run on the core
+    alone (no Python strategy: its decisions would hold the GIL) and on this machine (a
+    Dask cluster spreads chunks over machines)."""
+    return (backend == "loky" and all(engine == "rust" for engine in engines.values())
+            and os.environ.get(THREADS_ENV, "1") != "0")
 
 
 def play_queue(runs: dict[str, tuple[RunFolder, dict[str, Any]]], jobs: int, backend: str,
                on_chunk: OnChunk | None = None, where: str = "") -> None:
     """The one work queue (runs, studies and ladders): every unfinished chunk of every run in
-    ``runs`` (key -> (run folder, its manifest from ``RunFolder.prepare``)) goes into one joblib queue;
-    only the driver writes, each part as it arrives (``RunFolder.save_chunk``), so the rows are the
-    same for any --jobs and any completion order. A strategy's failure in one chunk lets the
-    others finish and be kept; then the first failure is raised, naming ``where`` (default:
-    the run folder) as the place --resume continues from."""
-    from joblib import Parallel, delayed, parallel_config
-
+    ``runs`` (key -> (run folder, its manifest from ``RunFolder.prepare``)) goes into one queue
+    of ``jobs`` workers (threads or joblib's: ``plays_in_threads``); only the driver writes,
+    each part as it arrives (``RunFolder.save_chunk``), so the rows are the same for any
+    --jobs, any kind of worker and any completion order. A strategy's failure in one chunk
+    lets the others finish and be kept; then the first failure is raised, naming ``where``
+    (default: the run folder) as the place --resume continues from."""
     configs = {key: config_from_manifest(m) for key, (_, m) in runs.items()}
     engines = {key: engine_for(config) for key, config in configs.items()}
     for key, (_, m) in runs.items():
         m["engine"] = engines[key]  # written with the run's first finished chunk
-
-    def tasks() -> Iterator[Any]:
-        for key, (_, m) in runs.items():
-            finished = set(m["finished"])
-            for index, (first, last) in enumerate(m["chunks"]):
-                if index not in finished:
-                    yield delayed(_indexed_chunk)(key, index, configs[key], first, last,
-                                                  engines[key])
-
+    tasks: list[Task] = []
+    for key, (_, m) in runs.items():
+        finished = set(m["finished"])
+        tasks += [(key, index, configs[key], first, last, engines[key])
+                  for index, (first, last) in enumerate(m["chunks"]) if index not in finished]
+    play = _thread_results if plays_in_threads(engines, backend) else _joblib_results
     failures: list[StrategyFailure] = []
     start = time.perf_counter()
+    results = play(tasks, jobs, backend)
+    try:
+        for key, index, frames in results:
+            if isinstance(frames, StrategyFailure):  # the other chunks go on and are kept
+                failures.append(frames)
+                continue
+            now = time.perf_counter()
+            folder, manifest = runs[key]
+            folder.save_chunk(manifest, index, frames, now - start)
+            start = now
+            if on_chunk is not None:
+                first, last = manifest["chunks"][index]
+                on_chunk(key, index, last - first)
+    finally:
+        results.close()  # a stop: no further chunk is played or written
+    if failures:
+        more = f"; {len(failures) - 1} more chunks failed" if len(failures) > 1 else ""
+        if not where:
+            (folder, manifest), = runs.values()
+            where = f"{len(manifest['finished'])} finished chunks are kept in {folder.path}"
+        raise failures[0].located(failures[0].strategy, f"{more}; {where} (--resume plays "
+                                  "the rest)")
+
+
+def _joblib_results(tasks: list[Task], jobs: int, backend: str) -> Results:
+    """The chunks' rows as joblib's workers finish them (any order)."""
+    from joblib import Parallel, delayed, parallel_config
+
     with parallel_config(backend=backend, n_jobs=jobs, **worker_options(backend)):
-        results = Parallel(return_as="generator_unordered")(tasks())
+        results = Parallel(return_as="generator_unordered")(
+            delayed(_indexed_chunk)(*task) for task in tasks)
         try:
-            for key, index, frames in results:
-                if isinstance(frames, StrategyFailure):  # the other chunks go on and are kept
-                    failures.append(frames)
-                    continue
-                now = time.perf_counter()
-                folder, manifest = runs[key]
-                folder.save_chunk(manifest, index, frames, now - start)
-                start = now
-                if on_chunk is not None:
-                    first, last = manifest["chunks"][index]
-                    on_chunk(key, index, last - first)
+            # not yield from: a stop's close() would reach joblib's generator before the
+            # warnings are silenced below
+            for result in results:  # noqa: UP028
+                yield result
         finally:
             close = getattr(results, "close", None)
             if close is not None:
@@ -252,13 +290,31 @@ def play_queue(runs: dict[str, tuple[RunFolder, dict[str, Any]]], jobs: int, bac
                 with warnings.catch_warnings():  # joblib's note on cancelled tasks at a stop
                     warnings.simplefilter("ignore", UserWarning)
                     close()
-    if failures:
-        more = f"; {len(failures) - 1} more chunks failed" if len(failures) > 1 else ""
-        if not where:
-            (folder, manifest), = runs.values()
-            where = f"{len(manifest['finished'])} finished chunks are kept in {folder.path}"
-        raise failures[0].located(failures[0].strategy, f"{more}; {where} (--resume plays "
-                                  "the rest)")
+
+
+def _thread_results(tasks: list[Task], jobs: int, backend: str) -> Results:
+    """The chunks' rows as ``jobs`` threads of this process finish them (any order). On a
+    stop (or any exit before the last) the chunks not begun are cancelled and those being
+    played end before their next game, so that the process ends promptly and nothing
+    unfinished is written. A thread that raises (the core panicked) ends the queue the
+    same way, its error raised here; the chunks written before it are kept."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    from joblib import effective_n_jobs, parallel_config
+
+    module = core.module()
+    assert module is not None  # engine_for needed it
+    stop = module.Stop()
+    with parallel_config(backend=backend):  # --jobs as joblib's workers read it (-1: all)
+        workers = effective_n_jobs(jobs)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cdsim-chunk")
+    try:
+        futures = [pool.submit(_indexed_chunk, *task, stop=stop) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run_chunks(run: RunFolder, manifest: dict[str, Any], jobs: int, backend: str,
@@ -275,31 +331,32 @@ def play_chunk_frame(config: RunConfig, first: int, last: int, engine: str = "")
     return play_chunk_frames(config, first, last, engine)[0]
 
 
-def play_chunk_frames(config: RunConfig, first: int, last: int, engine: str = ""
-                      ) -> tuple[Any, Any]:
+def play_chunk_frames(config: RunConfig, first: int, last: int, engine: str = "",
+                      stop: Any = None) -> tuple[Any, Any]:
     """Games first..last-1 as two polars DataFrames, seat rows and card rows, on the engine
     the run plays on (the compiled core when every seat is a built-in player: the same
-    rows, faster)."""
+    rows, faster; a set ``stop`` ends it early)."""
     import polars as pl
 
     if (engine or engine_for(config)) == "rust":
-        return core_chunk_frames(config, first, last)
+        return core_chunk_frames(config, first, last, stop=stop)
     rows, cards = play_chunk_tables(config, first, last)
     schema = {k: pl.String if k in TEXT else pl.Int64 for k in CARD_COLUMNS}
     return pl.DataFrame(rows), pl.DataFrame(cards, schema=schema)
 
 
 def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: int,
-                   engine: str = "") -> tuple[str, int, Any]:
+                   engine: str = "", stop: Any = None) -> tuple[str, int, Any]:
     """Worker side: a chunk's rows, or the failure of a strategy in it (returned, not
     raised, so that the other chunks of the queue finish and are written)."""
     try:
-        return key, index, play_chunk_frames(config, first, last, engine)
+        return key, index, play_chunk_frames(config, first, last, engine, stop)
     except StrategyFailure as exc:
         return key, index, exc
 
 
-__all__ = ["CARD_COLUMNS", "DRIVER_ENV", "OnChunk", "clear_notes", "core_chunk_frame",
-           "core_chunk_frames", "dead_worker_note", "play_chunk_frame", "play_chunk_frames",
-           "play_chunk_table", "play_chunk_tables", "play_queue", "run_chunks",
+__all__ = ["CARD_COLUMNS", "DRIVER_ENV", "THREADS_ENV", "OnChunk", "clear_notes",
+           "core_chunk_frame", "core_chunk_frames", "dead_worker_note", "play_chunk_frame",
+           "play_chunk_frames", "play_chunk_table", "play_chunk_tables", "play_queue",
+           "plays_in_threads", "run_chunks",
            "worker_options"]

@@ -3,6 +3,8 @@
 //! the seed `(entropy, [setup])` (rng.rs), with the line-up the runner chose for it.
 //! The rows are Python's, in its order: game by game, seat by seat.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::components::Components;
 use crate::game::GameConfig;
 use crate::play::play_game;
@@ -28,7 +30,13 @@ pub struct Chunk<'a> {
     /// `games.len() * players` indices into `strategies`, seat by seat.
     pub lineups: &'a [u8],
     pub strategies: &'a [StrategySpec],
+    /// Set by the driver on a stop: the chunk ends before its next game (an `Err`), so
+    /// that a thread playing it does not hold the process for the rest of its games.
+    pub stop: Option<&'a AtomicBool>,
 }
+
+/// The error of a chunk that a stop ended early (its rows are never written).
+pub const STOPPED: &str = "stopped before the chunk was finished";
 
 /// Integer columns of the run rows, named as in `cdsim/records.py` (and the runner's
 /// `game`, `setup`, `seed`, `players`); `strategy` is an index into the chunk's
@@ -101,6 +109,9 @@ pub fn play_chunk(comps: &Components, chunk: &Chunk) -> Result<Columns, String> 
     };
     let seed = i64::try_from(chunk.entropy).map_err(|_| "the run seed must fit 63 bits")?;
     for (g, (&game, &setup)) in chunk.games.iter().zip(chunk.setups).enumerate() {
+        if chunk.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            return Err(STOPPED.into());
+        }
         let lineup = &chunk.lineups[g * n..(g + 1) * n];
         let mut players: Vec<Player> = lineup
             .iter()
@@ -138,7 +149,8 @@ mod tests {
         let config = GameConfig::new(3);
         let strategies = specs(&["greedy", "random", "bread"]);
         let chunk = Chunk { config, entropy: 11, games: &[4, 5], setups: &[4, 5],
-                            lineups: &[0, 1, 2, 2, 0, 1], strategies: &strategies };
+                            lineups: &[0, 1, 2, 2, 0, 1], strategies: &strategies,
+                            stop: None };
         let columns = play_chunk(&comps, &chunk).unwrap();
         let final_vp = &columns.ints[INT_FIELDS.iter().position(|&f| f == "final_vp").unwrap()];
         let mut players = vec![make("bread", &[]).unwrap(), make("greedy", &[]).unwrap(),
@@ -155,10 +167,23 @@ mod tests {
         let comps = comps();
         let strategies = specs(&["nope"]);
         let chunk = Chunk { config: GameConfig::new(2), entropy: 1, games: &[0], setups: &[0],
-                            lineups: &[0, 0], strategies: &strategies };
+                            lineups: &[0, 0], strategies: &strategies, stop: None };
         assert!(play_chunk(&comps, &chunk).is_err());
         let strategies = specs(&["random"]);
         let chunk = Chunk { lineups: &[0, 3], strategies: &strategies, ..chunk };
         assert!(play_chunk(&comps, &chunk).is_err());
+    }
+
+    #[test]
+    fn a_stopped_chunk_plays_no_further_game() {
+        let comps = comps();
+        let strategies = specs(&["random"]);
+        let stop = AtomicBool::new(true);
+        let chunk = Chunk { config: GameConfig::new(2), entropy: 1, games: &[0, 1],
+                            setups: &[0, 1], lineups: &[0, 0, 0, 0], strategies: &strategies,
+                            stop: Some(&stop) };
+        assert_eq!(play_chunk(&comps, &chunk).unwrap_err(), STOPPED);
+        stop.store(false, Ordering::Relaxed);
+        assert_eq!(play_chunk(&comps, &chunk).unwrap().won.len(), 4);
     }
 }

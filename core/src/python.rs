@@ -1,6 +1,7 @@
 //! The one binding module (`cdsim._core`): converts at the boundary, releases the GIL
 //! for the games, and maps errors to Python exceptions here and nowhere else.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyReadonlyArray1};
@@ -35,12 +36,36 @@ impl Components {
     }
 }
 
+/// A stop the driver hands to the chunks it plays in threads: once set, each ends before
+/// its next game (a ValueError) instead of playing its chunk out.
+#[pyclass(frozen, module = "cdsim._core")]
+struct Stop {
+    flag: Arc<AtomicBool>,
+}
+
+#[pymethods]
+impl Stop {
+    #[new]
+    fn new() -> Self {
+        Stop { flag: Arc::new(AtomicBool::new(false)) }
+    }
+
+    fn set(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    #[getter]
+    fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+}
+
 /// Play games `games` (deals `setups`) of a run with seed `entropy`; `lineups` holds
 /// `players` indices into `strategies` per game. Returns the rows as columns: a dict of
-/// numpy arrays (`strategy` as indices into `strategies`).
+/// numpy arrays (`strategy` as indices into `strategies`). A set `stop` ends it early.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (components, players, start_vp, entropy, games, setups, lineups, strategies, check=false))]
+#[pyo3(signature = (components, players, start_vp, entropy, games, setups, lineups, strategies, check=false, stop=None))]
 fn play_chunk<'py>(
     py: Python<'py>,
     components: &Components,
@@ -52,6 +77,7 @@ fn play_chunk<'py>(
     lineups: PyReadonlyArray1<'py, u8>,
     strategies: Vec<(String, Vec<(String, f64)>)>,
     check: bool,
+    stop: Option<Bound<'py, Stop>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     if !(2..=4).contains(&players) || start_vp.len() != players {
         return Err(PyValueError::new_err("players must be 2-4, with one start VP per seat"));
@@ -64,8 +90,9 @@ fn play_chunk<'py>(
         .map(|(name, overrides)| StrategySpec { name, overrides })
         .collect();
     let (games, setups, lineups) = (games.as_slice()?, setups.as_slice()?, lineups.as_slice()?);
+    let flag = stop.map(|s| Arc::clone(&s.get().flag));
     let chunk = Chunk { config, entropy: u128::from(entropy), games, setups, lineups,
-                        strategies: &strategies };
+                        strategies: &strategies, stop: flag.as_deref() };
     let comps = &components.inner;
     let columns = py.detach(|| batch::play_chunk(comps, &chunk)).map_err(PyValueError::new_err)?;
     let out = PyDict::new(py);
@@ -402,6 +429,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
     m.add_class::<State>()?;
     m.add_class::<Bot>()?;
+    m.add_class::<Stop>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
     m.add_function(wrap_pyfunction!(measure_luck, m)?)?;
