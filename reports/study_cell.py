@@ -17,11 +17,11 @@ from cdsim.analysis.candidates import (
     CellGames,
     WinTable,
     _quantile,
+    gap_interval,
     rerank_winners,
     win_table,
 )
 from cdsim.analysis.offsets import FairOffset, fair_offsets
-from cdsim.analysis.sequential import gap_interval
 from cdsim.analysis.stats import FloatArray, paired_difference
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.read import open_run, seat_arrays

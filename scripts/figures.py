@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from cdsim.analysis.sequential import CONFIRM_SHARE
+from cdsim.analysis.anytime import CONFIRM_SHARE
 
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"

@@ -1,6 +1,6 @@
 """cdsim.analysis.anytime and boundary: the normal-mixture evidence, and the error rates of the
 anytime verdicts on synthetic cells whose truth is known exactly (``cdsim.analysis.synthetic``;
-the scenarios of tests/test_sequential.py), including cells stopped undecided and extended.
+the scenarios of tests/scenarios.py), including cells stopped undecided and extended.
 
 Error rates are measured with many small stages (a look after each), where a confidence
 sequence comes closest to its stated level, and at alpha = 0.3 where a 15% bound makes a
@@ -26,7 +26,7 @@ from cdsim.analysis.boundary import Mixture, best_rho, boundary_z, log_evidence
 from cdsim.analysis.candidates import WinTable, win_table
 from cdsim.analysis.synthetic import Synth, dnorm
 from cdsim.errors import CdsimError
-from tests.test_sequential import EPS, Scenario, at_most, scenario
+from tests.scenarios import EPS, Scenario, at_most, scenario
 
 # ------------------------------------------------------------------------- the boundary
 

@@ -11,7 +11,7 @@ from cdsim.analysis.candidates import CellGames
 from cdsim.analysis.offsets import box, exact_point, fair_offsets, interpolate, solve
 from cdsim.analysis.synthetic import Synth, dnorm
 from cdsim.errors import CdsimError
-from tests.test_sequential import at_most
+from tests.scenarios import at_most
 
 # seat 1 is 1.3 VP ahead on average; a deal favours a seat in both rotations (clustered)
 TWO = Synth((dnorm(1.3, 4), dnorm(0, 4)), skill=dnorm(0, 2), deal=dnorm(0, 2))

@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cdsim.analysis import sequential as seq
-from cdsim.analysis.sequential import CellGames
+from cdsim.analysis.candidates import CellGames, candidates, win_table
 from reports import skill
 from reports.skill import Point, Rating
 from reports.study import CellResult, shares_of
@@ -41,7 +40,7 @@ def cell(population: str, stages: CellGames, decision: str, vector: tuple[int, .
         budget=stages.games, stages=(stages,), stage_runs=(),
         decision={"decision": decision, "vector": list(vector),
                   "fair_set": [list(v) for v in fair_set], "games_needed": needed},
-        at_rulebook=shares_of(seq.win_table(stages, [rule])), at_decided=None)
+        at_rulebook=shares_of(win_table(stages, [rule])), at_decided=None)
 
 
 def pt(name: str, rating: float | None, decision: str, vector: tuple[int, ...],
@@ -86,7 +85,7 @@ def test_the_shipped_ratings_file_rates_the_default_study_s_populations() -> Non
 
 def test_vectors_not_shown_unfair_surround_the_fair_one() -> None:
     g = games(shift=-2)  # seat 2 gains 2 VP less: 8/10 is fair, 8/8 and 8/12 are not
-    vectors = seq.candidates((8, 9), 4)
+    vectors = candidates((8, 9), 4)
     keep = vectors[skill.not_shown_unfair(g, vectors, TOL, 0.025)]
     assert [8, 10] in keep.tolist() and [8, 8] not in keep.tolist()
     assert [8, 12] not in keep.tolist()

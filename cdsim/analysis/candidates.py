@@ -21,9 +21,12 @@ per group, the difference of two seats' win counts, so the rotations of one deal
 counts once, not ``n`` times (``WinTable.pair_stats``, ``pair_intervals``: the
 cluster-robust variance of a ratio of sums; a group may hold any number of games).
 
-The choice rules (``rank_by_gap``, ``choose_vector``) order vectors by their observed gap
-and by how far they move from the rulebook; both the staged procedure
-(``cdsim.analysis.sequential``) and the anytime one (``cdsim.analysis.anytime``) use them.
+The fixed-level intervals (``WinTable.seat_intervals``, ``pair_intervals``, ``gap_interval``)
+use Student's t with ``groups - 1`` degrees of freedom: they describe one set of games, not a
+cell watched look after look (the anytime verdict's own intervals are in
+``cdsim.analysis.anytime``). The choice rules (``rank_by_gap``, ``choose_vector``) order
+vectors by their observed gap and by how far they move from the rulebook; the anytime
+verdict (``cdsim.analysis.anytime``) uses them.
 """
 
 from __future__ import annotations
@@ -353,6 +356,17 @@ def pair_intervals(winners: ArrayLike, group: ArrayLike, players: int, level: fl
     if w.ndim == 1:
         diff, half = diff[0], half[0]
     return diff, diff - half, diff + half
+
+
+def gap_interval(diff: FloatArray, se: FloatArray, df: int, level: float = REPORT_LEVEL
+                 ) -> tuple[FloatArray, FloatArray]:
+    """Per vector: an interval for the largest gap ``max_ij |p_i - p_j|``, simultaneous over
+    the pairs at ``level`` (Bonferroni): [max of the pairs' lower bounds on ``|diff|``, max of
+    their upper bounds]. ``diff`` and ``se``: ``WinTable.pair_stats``; ``df``: groups - 1."""
+    q = _quantile((1 - level) / (2 * diff.shape[-1]), df)
+    low = np.maximum(np.abs(diff) - q * se, 0.0).max(axis=-1)
+    high = (np.abs(diff) + q * se).max(axis=-1)
+    return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
 
 
 # -------------------------------------------------------------------------- the choices

@@ -1,6 +1,6 @@
 """Synthetic cells whose true win shares are known exactly: the ground truth against which
-the balance engine's error rates and intervals are measured (tests/test_sequential.py,
-tests/test_anytime.py, tests/test_offsets.py).
+the balance engine's error rates and intervals are measured (tests/test_candidates.py,
+tests/test_anytime.py, tests/test_offsets.py; their scenarios are in tests/scenarios.py).
 
 Each seat's VP gain is the sum of a per-game draw (seat-dependent), a per-deal player skill
 (the player moves seat with the rotation) and a per-deal seat effect (the same in all
