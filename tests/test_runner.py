@@ -1,6 +1,7 @@
 """cdsim simulate: reproducible for any --jobs, backend and interruption history."""
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,8 +17,11 @@ BASE = ["--players", "3", "--games", "24", "--strategies", "random,greedy,random
 
 
 def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
+    # no plain progress lines: a run slowed by a loaded machine would print one before the
+    # error these tests expect on its own line
+    env = {**os.environ, "CDSIM_PROGRESS_SECONDS": "86400"}
     return subprocess.run([sys.executable, "-m", "cdsim", *args], capture_output=True,
-                          text=True, check=False)
+                          text=True, check=False, env=env)
 
 
 @pytest.fixture(scope="module")
