@@ -1,0 +1,189 @@
+"""Label the learned player's own decisions with search, and measure what the labels say
+(issue 30, step 1; docs/strength.md, "Labels from search").
+
+Plays the learned player's own games (explore 0.05, as ``cdsim train``'s self-play; deals
+no training or ``make evaluator`` game uses) and at sampled decisions:
+
+- asks ``State.search_labels`` twice, with two seeds: every option the learned player
+  shortlists (one ply), its position valued by an mcts tree of ``--playouts`` simulations,
+  the same deck orders for every option (common random numbers). Two seeds measure the
+  labels' noise; their mean is the label at twice the budget;
+- asks mcts itself (``--budgets``, default 120 and 480) for its choice, on a copy of the
+  game: is it among the learned player's shortlist?
+
+It writes every label, learned value and input to ``--out`` (npz: the dataset a better fit
+reads) and prints, per decision kind: how often mcts's choice lies outside the shortlist,
+the agreement of the learned ranking with the labels (Spearman per decision, top-1), the
+labels' own agreement between seeds, and the regret of the learned pick under the labels
+(for moves split into the destination and the placement).
+
+    .venv/bin/python scripts/search_labels.py --players 4 --decisions 200 --out runs/labels4.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cdsim import core
+from cdsim.players import weights as W
+
+KEY = 9_500_000  # deal keys beyond the training's (stage * 1,000,000 + game) and the evaluator's
+CHANCE = {"move": 0.12, "seal": 0.5, "circle": 0.5, "fountain": 0.25, "payment": 0.25}
+
+
+def mcts_choice(state: Any, module: Any, playouts: int) -> list[int]:
+    """mcts's choice on a copy of the game (a move, then the take it searched for)."""
+    copy = state.clone()
+    seat = copy.current_seat()
+    bot = module.Bot("mcts", [("playouts", float(playouts))])
+    first = bot.choose(copy)
+    if copy.decision() != "move":
+        return [first]
+    copy.apply(first)
+    if copy.decision() != "take" or copy.current_seat() != seat:
+        return [first]
+    return [first, bot.choose(copy)]
+
+
+def label_games(players: int, decisions: int, playouts: int, budgets: list[int], seed: int
+                ) -> list[dict[str, Any]]:
+    """Sampled decisions of fresh learned games with their labels, until ``decisions``."""
+    module = core.module()
+    assert module is not None
+    comps = core.core_components(None)
+    weights = float(module.learned_weights(W.DEFAULT_WEIGHTS.read_text()))
+    search = [("playouts", float(playouts))]
+    out: list[dict[str, Any]] = []
+    game = 0
+    while len(out) < decisions:
+        key = KEY + game
+        bots = [module.Bot("learned", [("explore", 0.05), ("weights", weights)])
+                for _ in range(players)]
+        state = module.State(comps, players, [0] * players, seed, key)
+        chance = np.random.default_rng([seed, key, 0x5EA])
+        index = 0
+        while not state.is_over() and len(out) < decisions:
+            kind = state.decision()
+            if chance.random() < CHANCE.get(kind, 0.0):
+                seed_of = (key << 12) + index
+                a = state.search_labels(seed_of, search, int(weights))
+                if len(a) > 1:
+                    b = state.search_labels(seed_of ^ (1 << 40), search, int(weights))
+                    out.append({
+                        "kind": kind, "game": game, "choice": [c for c, *_ in a],
+                        "a": np.array([v for _, v, _, _ in a]),
+                        "b": np.array([v for _, v, _, _ in b]),
+                        "learned": np.array([v for _, _, v, _ in a]),
+                        "inputs": np.array([x for *_, x in a]),
+                        "mcts": {p: mcts_choice(state, module, p) for p in budgets},
+                    })
+                    print(f"\r{len(out)} decisions ({game + 1} games)", end="", file=sys.stderr)
+            index += 1
+            state.apply(bots[state.current_seat()].choose(state))
+        game += 1
+    print(file=sys.stderr)
+    return out
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> float:
+    """Rank correlation (ties by their mean rank); NaN when either is constant."""
+    def ranks(v: np.ndarray) -> np.ndarray:
+        order = np.argsort(v, kind="stable")
+        r = np.empty(len(v))
+        r[order] = np.arange(len(v))
+        for value in np.unique(v):
+            tied = v == value
+            r[tied] = r[tied].mean()
+        return r
+    rx, ry = ranks(x), ranks(y)
+    if rx.std() == 0 or ry.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def summary(records: list[dict[str, Any]], budgets: list[int], playouts: int) -> None:
+    """The figures of step 1, per decision kind and for all."""
+    kinds = [*sorted({r["kind"] for r in records}), "all"]
+    print(f"labels: mcts tree, {playouts} simulations per option and seed; 'pooled' = both "
+          f"seeds ({2 * playouts})")
+    for kind in kinds:
+        rs = [r for r in records if kind in ("all", r["kind"])]
+        row: dict[str, list[float]] = {k: [] for k in (
+            "options", "rho_learned", "top1_learned", "rho_seeds", "top1_seeds", "regret",
+            "random", "regret_move", "regret_place", *[f"out{p}" for p in budgets],
+            *[f"mcts{p}_regret" for p in budgets])}
+        for r in rs:
+            pooled = (r["a"] + r["b"]) / 2
+            best = int(np.argmax(pooled))
+            pick = int(np.argmax(r["learned"]))
+            row["options"].append(len(pooled))
+            row["rho_learned"].append(spearman(r["learned"], pooled))
+            row["top1_learned"].append(float(pick == best))
+            row["rho_seeds"].append(spearman(r["a"], r["b"]))
+            row["top1_seeds"].append(float(np.argmax(r["a"]) == np.argmax(r["b"])))
+            row["regret"].append(pooled[best] - pooled[pick])
+            row["random"].append(pooled[best] - pooled.mean())
+            if r["kind"] == "move":
+                same = [i for i, c in enumerate(r["choice"]) if c[0] == r["choice"][pick][0]]
+                within = max(pooled[i] for i in same)
+                row["regret_move"].append(pooled[best] - within)
+                row["regret_place"].append(within - pooled[pick])
+            for p in budgets:
+                chosen = r["mcts"][p]
+                inside = [i for i, c in enumerate(r["choice"]) if c == chosen]
+                row[f"out{p}"].append(float(not inside))
+                if inside:
+                    row[f"mcts{p}_regret"].append(pooled[best] - pooled[inside[0]])
+        mean = {k: float(np.nanmean(v)) if v else float("nan") for k, v in row.items()}
+        budget_text = ", ".join(
+            f"mcts@{p} outside {mean[f'out{p}']:.1%} (regret of its pick {mean[f'mcts{p}_regret']:.2f})"
+            for p in budgets)
+        print(f"{kind:8s} {len(rs):4d} decisions x {mean['options']:4.1f} options | learned vs "
+              f"labels: spearman {mean['rho_learned']:.2f}, top-1 {mean['top1_learned']:.0%}, "
+              f"regret {mean['regret']:.2f} VP (random {mean['random']:.2f}; move "
+              f"{mean['regret_move']:.2f} + placement {mean['regret_place']:.2f}) | seed A vs "
+              f"B: spearman {mean['rho_seeds']:.2f}, top-1 {mean['top1_seeds']:.0%} | "
+              f"{budget_text}")
+
+
+def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int) -> None:
+    """Every option as a row: decision, game, kind, labels A and B, learned value, inputs."""
+    group = np.concatenate([np.full(len(r["a"]), i) for i, r in enumerate(records)])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(
+        path, players=players, playouts=playouts, group=group,
+        game=np.concatenate([np.full(len(r["a"]), r["game"]) for r in records]),
+        kind=np.concatenate([[r["kind"]] * len(r["a"]) for r in records]),
+        a=np.concatenate([r["a"] for r in records]),
+        b=np.concatenate([r["b"] for r in records]),
+        learned=np.concatenate([r["learned"] for r in records]),
+        inputs=np.vstack([r["inputs"] for r in records]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--decisions", type=int, default=200)
+    parser.add_argument("--playouts", type=int, default=60)
+    parser.add_argument("--budgets", default="120,480")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    try:
+        budgets = [int(b) for b in args.budgets.split(",")]
+    except ValueError:
+        parser.error(f"--budgets must be whole numbers separated by commas, got {args.budgets!r}")
+    if not 1 <= args.decisions <= 100_000 or args.playouts < 1 or min(budgets) < 1:
+        parser.error("--decisions must be 1-100000, --playouts and --budgets at least 1")
+    records = label_games(args.players, args.decisions, args.playouts, budgets, args.seed)
+    save(records, args.out, args.players, args.playouts)
+    summary(records, budgets, args.playouts)
+
+
+if __name__ == "__main__":
+    main()
