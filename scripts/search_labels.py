@@ -50,9 +50,10 @@ def mcts_choice(state: Any, module: Any, playouts: int) -> list[int]:
     return [first, bot.choose(copy)]
 
 
-def label_games(players: int, decisions: int, playouts: int, budgets: list[int], seed: int
-                ) -> list[dict[str, Any]]:
-    """Sampled decisions of fresh learned games with their labels, until ``decisions``."""
+def label_games(players: int, decisions: int, playouts: int, budgets: list[int], seed: int,
+                out_path: Path) -> list[dict[str, Any]]:
+    """Sampled decisions of fresh learned games with their labels, until ``decisions``
+    (written to ``out_path`` every 10 decisions, so a stopped run keeps them)."""
     module = core.module()
     assert module is not None
     comps = core.core_components(None)
@@ -83,6 +84,8 @@ def label_games(players: int, decisions: int, playouts: int, budgets: list[int],
                         "mcts": {p: mcts_choice(state, module, p) for p in budgets},
                     })
                     print(f"\r{len(out)} decisions ({game + 1} games)", end="", file=sys.stderr)
+                    if len(out) % 10 == 0:
+                        save(out, out_path, players, playouts, budgets)
             index += 1
             state.apply(bots[state.current_seat()].choose(state))
         game += 1
@@ -151,18 +154,40 @@ def summary(records: list[dict[str, Any]], budgets: list[int], playouts: int) ->
               f"{budget_text}")
 
 
-def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int) -> None:
-    """Every option as a row: decision, game, kind, labels A and B, learned value, inputs."""
-    group = np.concatenate([np.full(len(r["a"]), i) for i, r in enumerate(records)])
+def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int,
+         budgets: list[int]) -> None:
+    """Every option as a row: decision, game, kind, its choice (the option, the take or
+    -1), labels A and B, learned value, inputs, and whether mcts@p chose it."""
+    def column(f: Any) -> np.ndarray:
+        return np.concatenate([f(r) for r in records])
     path.parent.mkdir(parents=True, exist_ok=True)
+    picks = {f"mcts{p}": column(lambda r, p=p: np.array([c == r["mcts"][p] for c in r["choice"]]))
+             for p in budgets}
     np.savez_compressed(
-        path, players=players, playouts=playouts, group=group,
-        game=np.concatenate([np.full(len(r["a"]), r["game"]) for r in records]),
-        kind=np.concatenate([[r["kind"]] * len(r["a"]) for r in records]),
-        a=np.concatenate([r["a"] for r in records]),
-        b=np.concatenate([r["b"] for r in records]),
-        learned=np.concatenate([r["learned"] for r in records]),
-        inputs=np.vstack([r["inputs"] for r in records]))
+        path, players=players, playouts=playouts, budgets=np.array(budgets),
+        group=np.concatenate([np.full(len(r["a"]), i) for i, r in enumerate(records)]),
+        game=column(lambda r: np.full(len(r["a"]), r["game"])),
+        kind=column(lambda r: np.array([r["kind"]] * len(r["a"]))),
+        choice=column(lambda r: np.array([[*c, -1][:2] for c in r["choice"]])),
+        a=column(lambda r: r["a"]), b=column(lambda r: r["b"]),
+        learned=column(lambda r: r["learned"]), inputs=np.vstack([r["inputs"] for r in records]),
+        **picks)
+
+
+def load(path: Path) -> tuple[list[dict[str, Any]], list[int], int]:
+    """The records ``save`` wrote, with the budgets and the playouts."""
+    data = np.load(path)
+    budgets = [int(p) for p in data["budgets"]]
+    records = []
+    for g in np.unique(data["group"]):
+        m = data["group"] == g
+        choice = [[int(x) for x in c if x >= 0] for c in data["choice"][m]]
+        picked = {p: [choice[i] for i in np.flatnonzero(data[f"mcts{p}"][m])] for p in budgets}
+        records.append({"kind": str(data["kind"][m][0]), "game": int(data["game"][m][0]),
+                        "choice": choice, "a": data["a"][m], "b": data["b"][m],
+                        "learned": data["learned"][m], "inputs": data["inputs"][m],
+                        "mcts": {p: (c[0] if c else [-1]) for p, c in picked.items()}})
+    return records, budgets, int(data["playouts"])
 
 
 def main() -> None:
@@ -173,15 +198,24 @@ def main() -> None:
     parser.add_argument("--budgets", default="120,480")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--summary", action="store_true",
+                        help="only print the figures of the labels already in --out")
     args = parser.parse_args()
+    if args.summary:
+        if not args.out.is_file():
+            parser.error(f"--out {args.out}: no such labels file")
+        records, budgets, playouts = load(args.out)
+        summary(records, budgets, playouts)
+        return
     try:
         budgets = [int(b) for b in args.budgets.split(",")]
     except ValueError:
         parser.error(f"--budgets must be whole numbers separated by commas, got {args.budgets!r}")
     if not 1 <= args.decisions <= 100_000 or args.playouts < 1 or min(budgets) < 1:
         parser.error("--decisions must be 1-100000, --playouts and --budgets at least 1")
-    records = label_games(args.players, args.decisions, args.playouts, budgets, args.seed)
-    save(records, args.out, args.players, args.playouts)
+    records = label_games(args.players, args.decisions, args.playouts, budgets, args.seed,
+                          args.out)
+    save(records, args.out, args.players, args.playouts, budgets)
     summary(records, budgets, args.playouts)
 
 
