@@ -1,0 +1,76 @@
+"""Offline check of a fit to search labels (issue 30, step 3; docs/strength.md): on the
+learned player's decisions labelled by ``scripts/search_labels.py``, fit on half the games
+and score on the other half, against the shipped weights: the regret of each model's
+choice under mcts's values (the label of the best option less the label of the chosen
+one, VP of margin), how often it picks the labels' best, and its rank correlation.
+
+The labels scored against are the mean of the two seeds' labels (twice the budget); the
+fits use the same.
+
+    .venv/bin/python scripts/fit_labels.py runs/labels4.npz [--ridge 1,10,100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from cdsim import train as T
+from cdsim.players import weights as W
+
+
+def labels_of(path: Path) -> tuple[T.Labels, np.ndarray]:
+    """The labels file as ``Labels`` (pooled seeds), and the learned value the core gave."""
+    data = np.load(path)
+    n = int(data["players"])
+    f = len(W.feature_names())
+    inputs = data["inputs"]
+    seats = inputs[:, 1:].reshape(len(inputs), n, 1 + f)
+    value = (data["a"] + data["b"]) / 2
+    labels = T.Labels(value, seats, inputs[:, 0].astype(np.int64), data["group"].astype(np.int64),
+                      data["game"].astype(np.int64))
+    return labels, data["learned"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("labels", type=Path)
+    parser.add_argument("--ridge", default="1,10,100,1000")
+    args = parser.parse_args()
+    if not args.labels.is_file():
+        parser.error(f"{args.labels}: no such labels file")
+    try:
+        ridges = [float(r) for r in args.ridge.split(",")]
+    except ValueError:
+        parser.error(f"--ridge must be numbers separated by commas, got {args.ridge!r}")
+    labels, learned = labels_of(args.labels)
+    shipped = json.loads(W.DEFAULT_WEIGHTS.read_text())["weights"]
+    check = T.margins(shipped, labels)
+    print(f"{len(np.unique(labels.group))} decisions, {len(labels.value)} options, "
+          f"{len(np.unique(labels.game))} games; the shipped margins here agree with the "
+          f"core's to {np.abs(check - learned).max():.1e}")
+    test = labels.game % 2 == 1
+    for name, mask in (("held-out (odd games)", test), ("fitted on (even games)", ~test)):
+        part = labels.select(mask)
+        line = [f"shipped {fmt(T.decision_scores(T.margins(shipped, part), part))}"]
+        fit_on = labels.select(~test)
+        for leader in (False, True):
+            for ridge in ridges:
+                table = T.fit_labels(fit_on, shipped, ridge, leader)
+                scores = T.decision_scores(T.margins(table, part, leader), part)
+                line.append(f"{'leader' if leader else 'mean'} ridge {ridge:g} {fmt(scores)}")
+        rand = np.mean([part.value[part.group == g].max() - part.value[part.group == g].mean()
+                        for g in np.unique(part.group)])
+        print(f"{name}: random option regret {rand:.2f}\n  " + "\n  ".join(line))
+
+
+def fmt(scores: dict[str, float]) -> str:
+    return (f"regret {scores['regret']:.2f}, top-1 {scores['top1']:.0%}, "
+            f"spearman {scores['spearman']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
