@@ -7,7 +7,7 @@ one, VP of margin), how often it picks the labels' best, and its rank correlatio
 The labels scored against are the mean of the two seeds' labels (twice the budget); the
 fits use the same.
 
-    .venv/bin/python scripts/fit_labels.py runs/labels4.npz [--ridge 1,10,100]
+    .venv/bin/python scripts/fit_labels.py runs/labels4.npz [MORE.npz] [--ridge 1,10,100]
 """
 
 from __future__ import annotations
@@ -22,8 +22,22 @@ from cdsim import train as T
 from cdsim.players import weights as W
 
 
-def labels_of(path: Path) -> tuple[T.Labels, np.ndarray]:
-    """The labels file as ``Labels`` (pooled seeds), and the learned value the core gave."""
+def labels_of(paths: list[Path]) -> tuple[T.Labels, np.ndarray]:
+    """Labels files of one player count as ``Labels`` (pooled seeds; each file's games and
+    decisions numbered after the last one's), and the learned value the core gave."""
+    parts = [one_file(p) for p in paths]
+    games = np.cumsum([0] + [int(part.game.max()) + 1 for part, _ in parts])
+    groups = np.cumsum([0] + [int(part.group.max()) + 1 for part, _ in parts])
+    shifts = list(zip(parts, groups[:-1], games[:-1], strict=True))
+    labels = T.Labels(np.concatenate([part.value for part, _ in parts]),
+                      np.concatenate([part.seats for part, _ in parts]),
+                      np.concatenate([part.phase for part, _ in parts]),
+                      np.concatenate([part.group + g for (part, _), g, _ in shifts]),
+                      np.concatenate([part.game + k for (part, _), _, k in shifts]))
+    return labels, np.concatenate([learned for _, learned in parts])
+
+
+def one_file(path: Path) -> tuple[T.Labels, np.ndarray]:
     data = np.load(path)
     n = int(data["players"])
     f = len(W.feature_names())
@@ -37,11 +51,12 @@ def labels_of(path: Path) -> tuple[T.Labels, np.ndarray]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("labels", type=Path)
+    parser.add_argument("labels", type=Path, nargs="+", help="labels files of one player count")
     parser.add_argument("--ridge", default="1,10,100,1000")
     args = parser.parse_args()
-    if not args.labels.is_file():
-        parser.error(f"{args.labels}: no such labels file")
+    for path in args.labels:
+        if not path.is_file():
+            parser.error(f"{path}: no such labels file")
     try:
         ridges = [float(r) for r in args.ridge.split(",")]
     except ValueError:

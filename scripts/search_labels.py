@@ -154,6 +154,31 @@ def summary(records: list[dict[str, Any]], budgets: list[int], playouts: int) ->
               f"{budget_text}")
 
 
+def reliability(records: list[dict[str, Any]]) -> None:
+    """What the labels can teach, per decision kind: the two seeds' correlation (options
+    less their decision's mean), the pooled label's reliability from it (Spearman-Brown),
+    the learned value's correlation with the pooled label and that over the square root
+    of the reliability (against the exact label); and the teacher's gain: the label B
+    gives the option label A ranks best, less the one it gives the learned player's pick
+    (and A and B swapped): what following the labels wins, measured on labels that did
+    not choose."""
+    def centred(r: dict[str, Any], key: str) -> np.ndarray:
+        return np.asarray(r[key] - r[key].mean())
+    for kind in [*sorted({r["kind"] for r in records}), "all"]:
+        rs = [r for r in records if kind in ("all", r["kind"])]
+        a = np.concatenate([centred(r, "a") for r in rs])
+        b = np.concatenate([centred(r, "b") for r in rs])
+        learned = np.concatenate([centred(r, "learned") for r in rs])
+        r_ab = float(np.corrcoef(a, b)[0, 1])
+        pooled_rel = 2 * r_ab / (1 + r_ab)
+        r_learned = float(np.corrcoef(learned, a + b)[0, 1])
+        gain = np.mean([(r["b"][np.argmax(r["a"])] + r["a"][np.argmax(r["b"])]) / 2
+                        - (r["a"] + r["b"])[np.argmax(r["learned"])] / 2 for r in rs])
+        print(f"{kind:8s} seeds' correlation {r_ab:.2f}, pooled label's reliability "
+              f"{pooled_rel:.2f}; learned vs pooled {r_learned:.2f} (vs the exact label about "
+              f"{r_learned / np.sqrt(pooled_rel):.2f}); teacher's gain {gain:.2f} VP a decision")
+
+
 def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int,
          budgets: list[int]) -> None:
     """Every option as a row: decision, game, kind, its choice (the option, the take or
@@ -177,11 +202,13 @@ def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int,
 def load(path: Path) -> tuple[list[dict[str, Any]], list[int], int]:
     """The records ``save`` wrote, with the budgets and the playouts."""
     data = np.load(path)
-    budgets = [int(p) for p in data["budgets"]]
+    # a file of the first version has no choices nor mcts picks
+    budgets = [int(p) for p in data["budgets"]] if "budgets" in data else []
     records = []
     for g in np.unique(data["group"]):
         m = data["group"] == g
-        choice = [[int(x) for x in c if x >= 0] for c in data["choice"][m]]
+        choice = ([[int(x) for x in c if x >= 0] for c in data["choice"][m]] if "choice" in data
+                  else [[i] for i in range(int(m.sum()))])
         picked = {p: [choice[i] for i in np.flatnonzero(data[f"mcts{p}"][m])] for p in budgets}
         records.append({"kind": str(data["kind"][m][0]), "game": int(data["game"][m][0]),
                         "choice": choice, "a": data["a"][m], "b": data["b"][m],
@@ -206,6 +233,7 @@ def main() -> None:
             parser.error(f"--out {args.out}: no such labels file")
         records, budgets, playouts = load(args.out)
         summary(records, budgets, playouts)
+        reliability(records)
         return
     try:
         budgets = [int(b) for b in args.budgets.split(",")]
@@ -217,6 +245,7 @@ def main() -> None:
                           args.out)
     save(records, args.out, args.players, args.playouts, budgets)
     summary(records, budgets, args.playouts)
+    reliability(records)
 
 
 if __name__ == "__main__":
