@@ -459,7 +459,8 @@ def decision_scores(score: FloatArray, labels: Labels) -> dict[str, float]:
         pick = int(np.argmax(s))
         regret.append(y.max() - y[pick])
         top.append(float(y[pick] == y.max()))
-        if s.std() > 0 and y.std() > 0:
+        # a score equal over the options (to rounding) ranks nothing: left out
+        if np.ptp(s) > 1e-9 * max(1.0, float(np.abs(s).max())) and np.ptp(y) > 0:
             rho.append(float(spearmanr(s, y).statistic))
     return {"regret": float(np.mean(regret)), "top1": float(np.mean(top)),
             "spearman": float(np.mean(rho)) if rho else float("nan")}
