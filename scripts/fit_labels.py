@@ -53,6 +53,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("labels", type=Path, nargs="+", help="labels files of one player count")
     parser.add_argument("--ridge", default="1,10,100,1000")
+    parser.add_argument("--network", type=int, default=0, metavar="EPOCHS",
+                        help="also fit a small network for this many epochs (0: none)")
     args = parser.parse_args()
     for path in args.labels:
         if not path.is_file():
@@ -77,9 +79,35 @@ def main() -> None:
                 table = T.fit_labels(fit_on, shipped, ridge, leader)
                 scores = T.decision_scores(T.margins(table, part, leader), part)
                 line.append(f"{'leader' if leader else 'mean'} ridge {ridge:g} {fmt(scores)}")
+        if args.network:
+            line.append(f"network {fmt(network(fit_on, part, args.network))}")
         rand = np.mean([part.value[part.group == g].max() - part.value[part.group == g].mean()
                         for g in np.unique(part.group)])
         print(f"{name}: random option regret {rand:.2f}\n  " + "\n  ".join(line))
+
+
+def network(fit_on: T.Labels, part: T.Labels, epochs: int) -> dict[str, float]:
+    """A 64-unit ReLU network beside a linear term (``make evaluator``'s) on the inputs'
+    margin against the others' mean and against the leader, and the phase, fitted to the
+    label less the banked margin (per decision), scored on ``part``."""
+    from evaluator import Network  # scripts/: run from the repository root
+
+    def inputs(labels: T.Labels) -> np.ndarray:
+        per_seat = np.stack([T.design(labels.seats[:, s, 1:])
+                             for s in range(labels.seats.shape[1])], axis=1)
+        return np.hstack([labels.relative(per_seat, False), labels.relative(per_seat, True),
+                          np.eye(4)[labels.phase]])
+
+    def banked(labels: T.Labels) -> np.ndarray:
+        return labels.relative(labels.seats[:, :, 0], False)
+
+    x_fit, x_part = inputs(fit_on), inputs(part)
+    mu, sd = x_fit.mean(0), x_fit.std(0)
+    sd[sd < 1e-9] = 1
+    net = Network(x_fit.shape[1], 64, 1)
+    net.fit((x_fit - mu) / sd, T.demeaned(fit_on.value - banked(fit_on), fit_on.group),
+            fit_on.group, epochs)
+    return T.decision_scores(net((x_part - mu) / sd)[0] + banked(part), part)
 
 
 def fmt(scores: dict[str, float]) -> str:
