@@ -154,6 +154,33 @@ def summary(records: list[dict[str, Any]], budgets: list[int], playouts: int) ->
               f"{budget_text}")
 
 
+def moves(records: list[dict[str, Any]]) -> None:
+    """Move decisions split: how well the learned value ranks the placements after one
+    destination (Spearman among the options of one move, averaged), and the destinations
+    (Spearman over the destinations of each one's best option); seed A against B beside."""
+    place: dict[str, list[float]] = {"learned": [], "seeds": []}
+    dest: dict[str, list[float]] = {"learned": [], "seeds": []}
+    for r in (r for r in records if r["kind"] == "move"):
+        pooled = (r["a"] + r["b"]) / 2
+        first = np.array([c[0] for c in r["choice"]])
+        tops = {"learned": [], "pooled": [], "a": [], "b": []}
+        for d in np.unique(first):
+            m = first == d
+            for key, values in (("learned", r["learned"]), ("pooled", pooled), ("a", r["a"]),
+                                ("b", r["b"])):
+                tops[key].append(values[m].max())
+            if m.sum() > 2:
+                place["learned"].append(spearman(r["learned"][m], pooled[m]))
+                place["seeds"].append(spearman(r["a"][m], r["b"][m]))
+        if len(tops["pooled"]) > 2:
+            dest["learned"].append(spearman(np.array(tops["learned"]), np.array(tops["pooled"])))
+            dest["seeds"].append(spearman(np.array(tops["a"]), np.array(tops["b"])))
+    if place["learned"]:
+        print(f"moves: placements after one destination, spearman learned {np.nanmean(place['learned']):.2f} "
+              f"(seeds {np.nanmean(place['seeds']):.2f}); destinations, learned "
+              f"{np.nanmean(dest['learned']):.2f} (seeds {np.nanmean(dest['seeds']):.2f})")
+
+
 def reliability(records: list[dict[str, Any]]) -> None:
     """What the labels can teach, per decision kind: the two seeds' correlation (options
     less their decision's mean), the pooled label's reliability from it (Spearman-Brown),
@@ -177,6 +204,33 @@ def reliability(records: list[dict[str, Any]]) -> None:
         print(f"{kind:8s} seeds' correlation {r_ab:.2f}, pooled label's reliability "
               f"{pooled_rel:.2f}; learned vs pooled {r_learned:.2f} (vs the exact label about "
               f"{r_learned / np.sqrt(pooled_rel):.2f}); teacher's gain {gain:.2f} VP a decision")
+
+
+def compare(small: list[dict[str, Any]], big: list[dict[str, Any]]) -> None:
+    """Labels of the same decisions at two budgets (the same games and seed, ``big`` the
+    first decisions again): does the smaller budget only add noise, or rank otherwise?
+    The observed correlation of the two pooled labels against the one noise alone would
+    give (the square root of the product of their reliabilities)."""
+    pairs = list(zip(small, big, strict=False))
+    if any(len(a["a"]) != len(b["a"]) or not np.allclose(a["learned"], b["learned"])
+           for a, b in pairs):
+        raise SystemExit("the two files do not hold the same decisions (same --seed and "
+                         "--players, and the larger budget's run no longer than the other)")
+    def centred(rs: list[dict[str, Any]], key: str) -> np.ndarray:
+        return np.concatenate([r[key] - r[key].mean() for r in rs])
+    def rel(rs: list[dict[str, Any]]) -> float:
+        r = float(np.corrcoef(centred(rs, "a"), centred(rs, "b"))[0, 1])
+        return 2 * r / (1 + r)
+    s_, b_ = [a for a, _ in pairs], [b for _, b in pairs]
+    def pooled(rs: list[dict[str, Any]]) -> list[np.ndarray]:
+        return [(r["a"] + r["b"]) - (r["a"] + r["b"]).mean() for r in rs]
+    small_pooled, big_pooled = pooled(s_), pooled(b_)
+    observed = float(np.corrcoef(np.concatenate(small_pooled), np.concatenate(big_pooled))[0, 1])
+    top = np.mean([np.argmax(x) == np.argmax(y)
+                   for x, y in zip(small_pooled, big_pooled, strict=True)])
+    print(f"{len(pairs)} decisions: pooled labels' reliability {rel(s_):.2f} (small budget) and "
+          f"{rel(b_):.2f} (large); their correlation {observed:.2f} against "
+          f"{np.sqrt(rel(s_) * rel(b_)):.2f} from noise alone; same best option {top:.0%}")
 
 
 def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int,
@@ -227,13 +281,21 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--summary", action="store_true",
                         help="only print the figures of the labels already in --out")
+    parser.add_argument("--compare", type=Path, metavar="BIG",
+                        help="with --summary: the same decisions labelled at a larger budget")
     args = parser.parse_args()
     if args.summary:
         if not args.out.is_file():
             parser.error(f"--out {args.out}: no such labels file")
         records, budgets, playouts = load(args.out)
+        if args.compare is not None:
+            if not args.compare.is_file():
+                parser.error(f"--compare {args.compare}: no such labels file")
+            compare(records, load(args.compare)[0])
+            return
         summary(records, budgets, playouts)
         reliability(records)
+        moves(records)
         return
     try:
         budgets = [int(b) for b in args.budgets.split(",")]
@@ -246,6 +308,7 @@ def main() -> None:
     save(records, args.out, args.players, args.playouts, budgets)
     summary(records, budgets, args.playouts)
     reliability(records)
+    moves(records)
 
 
 if __name__ == "__main__":
