@@ -175,6 +175,15 @@ def moves(records: list[dict[str, Any]]) -> None:
         if len(tops["pooled"]) > 2:
             dest["learned"].append(spearman(np.array(tops["learned"]), np.array(tops["pooled"])))
             dest["seeds"].append(spearman(np.array(tops["a"]), np.array(tops["b"])))
+    by_phase = []
+    for phase in range(4):  # the phase of the position after the turn (inputs' column 0)
+        rs = [r for r in records if r["kind"] == "move" and int(r["inputs"][0, 0]) == phase]
+        if rs:
+            gain = np.mean([(r["b"][np.argmax(r["a"])] + r["a"][np.argmax(r["b"])]) / 2
+                            - (r["a"] + r["b"])[np.argmax(r["learned"])] / 2 for r in rs])
+            by_phase.append(f"phase {phase + 1} {gain:.2f} ({len(rs)})")
+    if by_phase:
+        print("moves: teacher's gain by phase (decisions): " + ", ".join(by_phase))
     if place["learned"]:
         print(f"moves: placements after one destination, spearman learned {np.nanmean(place['learned']):.2f} "
               f"(seeds {np.nanmean(place['seeds']):.2f}); destinations, learned "
