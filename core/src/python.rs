@@ -320,12 +320,38 @@ impl State {
             .map_err(PyValueError::new_err)
     }
 
+    /// Expert Iteration's labels: every option the learned player (weights `weights`,
+    /// one ply) shortlists at the pending decision, each valued by mcts (`search`: its
+    /// parameters as `--strategy-params`, `playouts` per option) with the same deck
+    /// orders for every option, from `seed`. One tuple per option: (the option's index,
+    /// for a move then the take's; mcts's mean margin; the learned value; the phase, then
+    /// per seat from the deciding one on its banked VP and inputs). The game's streams do
+    /// not move.
+    #[pyo3(signature = (seed, search=Vec::new(), weights=0))]
+    fn search_labels(&self, py: Python<'_>, seed: u64, search: Vec<(String, f64)>,
+                     weights: usize) -> PyResult<Vec<LabelRow>> {
+        let Some(seat) = self.state.pending.seat() else {
+            return Ok(Vec::new());
+        };
+        let params = players::mcts::MctsParams::default().with_overrides(&search)
+            .map_err(PyValueError::new_err)?;
+        let (state, comps) = (&self.state, &self.comps);
+        let mut rng = self.rngs[seat].clone();
+        let labels = py.detach(|| learned::search_labels(state, comps, &mut rng, params, seed,
+                                                         weights))
+            .map_err(PyValueError::new_err)?;
+        Ok(labels.into_iter().map(|l| (l.choice, l.value, l.learned, l.inputs)).collect())
+    }
+
     /// The names of the learned player's inputs (a weights file lists them).
     #[staticmethod]
     fn learned_feature_names() -> Vec<&'static str> {
         features::NAMES.to_vec()
     }
 }
+
+/// One option's label as Python reads it: (choice, mcts value, learned value, inputs).
+type LabelRow = (Vec<usize>, f64, f64, Vec<f64>);
 
 /// A built-in player (random, the scripted profiles, mcts) as a core object that
 /// chooses on a `State`, with that seat's stream.

@@ -271,3 +271,50 @@ fn a_finished_game_is_worth_its_gained_vp_less_the_others() {
     let half = LearnedParams { opponents: 0.5, ..LearnedParams::default() };
     assert_eq!(LearnedPlayer::new(half).unwrap().value(&state, &c, 1), other - 0.5 * mine);
 }
+
+#[test]
+fn search_labels_value_each_option_on_the_same_deck_orders_blind_to_deck_and_start() {
+    // Expert Iteration's labels: each shortlisted option's value is the one its position
+    // gets alone from a fresh tree with that seed (the deck orders of simulation j come
+    // from (seed, j) only: common random numbers across the options), and neither the
+    // real order of the decks nor the starting VP move a label (R2.7)
+    use cdsim_core::players::learned::search_labels;
+    use cdsim_core::players::{MctsParams, MctsPlayer};
+    let c = comps();
+    let config = GameConfig::new(4);
+    let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(12, &[]));
+    let mut players: Vec<Player> = (0..4).map(|_| make("greedy", &[]).unwrap()).collect();
+    let mut buf = Options::default();
+    for _ in 0..30 {
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    while !matches!(state.pending, Pending::Move { .. }) {
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    let seat = state.pending.seat().unwrap();
+    let search = MctsParams { playouts: 6, ..Default::default() };
+    let labels = search_labels(&state, &c, &mut rngs[seat].clone(), search, 3, 0).unwrap();
+    assert!(labels.len() > 4, "{}", labels.len());
+
+    let mut learned = LearnedPlayer::new(LearnedParams { reply: 0, ..Default::default() })
+        .unwrap();
+    let shortlist = learned.shortlist(&state, &c, &mut rngs[seat].clone());
+    assert_eq!(shortlist.len(), labels.len());
+    for ((choice, position), label) in shortlist.iter().zip(&labels) {
+        assert_eq!(choice, &label.choice);
+        assert_eq!(choice.len(), 2, "a move and its take");
+        let alone = MctsPlayer::new(search).position_value(position, &c, seat, 6, 3);
+        assert_eq!(alone, label.value);
+        assert_eq!(label.inputs.len(), 1 + 4 * (1 + N_FEATURES));
+    }
+
+    let mut other = reordered(&state);
+    for (p, vp) in other.players.iter_mut().zip([40, -7, 0, 13]) {
+        p.start_vp += vp;
+    }
+    let blind = search_labels(&other, &c, &mut rngs[seat].clone(), search, 3, 0).unwrap();
+    assert_eq!(blind, labels);
+    let reseeded = search_labels(&state, &c, &mut rngs[seat].clone(), search, 4, 0).unwrap();
+    assert_ne!(reseeded.iter().map(|l| l.value).collect::<Vec<_>>(),
+               labels.iter().map(|l| l.value).collect::<Vec<_>>());
+}

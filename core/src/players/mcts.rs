@@ -291,13 +291,7 @@ impl MctsPlayer {
             return self.candidates.first().copied();
         }
         let candidates = self.candidates.clone();
-        if self.rollout.len() != state.n {
-            self.rollout = (0..state.n)
-                .map(|_| Player::Scripted(Box::new(self.cheap.clone())))
-                .collect();
-            let idle = Generator::new(&SeedSequence::new(0, &[]));
-            self.idle_streams = vec![idle; state.n];
-        }
+        self.ensure_rollout(state.n);
         let root = self.root(state, seat);
         let done = self.nodes[root as usize].visits;
         let seen = what_is_seen(state);
@@ -334,7 +328,44 @@ impl MctsPlayer {
         Some(chosen)
     }
 
-    /// One simulation: a determinization, down the tree, one new edge, greedy to the end.
+    /// The mean margin of `position` to `seat` by `playouts` simulations of a fresh tree
+    /// (training labels, `learned::search_labels`). Simulation j draws the decks' orders
+    /// from `(seed, j)` alone, so every position valued with one seed meets the same orders
+    /// (common random numbers): their differences are the positions', not the draws'.
+    pub fn position_value(
+        &mut self,
+        position: &GameState,
+        comps: &Components,
+        seat: usize,
+        playouts: u32,
+        seed: u64,
+    ) -> f64 {
+        self.ensure_rollout(position.n);
+        self.nodes.clear();
+        self.nodes.push(Node::default());
+        self.follow = None;
+        let seen = what_is_seen(position);
+        let mut total = 0.0;
+        for j in 0..playouts {
+            let mut rng = Generator::new(&SeedSequence::new(u128::from(seed), &[u64::from(j)]));
+            total += self.simulate(&seen, comps, seat, 0, &mut rng);
+        }
+        total / f64::from(playouts.max(1))
+    }
+
+    /// One greedy player per seat for the rollouts (made once per player count).
+    fn ensure_rollout(&mut self, n: usize) {
+        if self.rollout.len() != n {
+            self.rollout = (0..n)
+                .map(|_| Player::Scripted(Box::new(self.cheap.clone())))
+                .collect();
+            let idle = Generator::new(&SeedSequence::new(0, &[]));
+            self.idle_streams = vec![idle; n];
+        }
+    }
+
+    /// One simulation: a determinization, down the tree, one new edge, greedy to the end;
+    /// returns the margin backed up.
     fn simulate(
         &mut self,
         seen: &GameState,
@@ -342,7 +373,7 @@ impl MctsPlayer {
         seat: usize,
         root: u32,
         rng: &mut Generator,
-    ) {
+    ) -> f64 {
         let mut state = seen.clone();
         determinize(&mut state, rng);
         self.path.clear();
@@ -389,6 +420,7 @@ impl MctsPlayer {
                 self.nodes[child as usize].visits += 1;
             }
         }
+        value
     }
 
     /// Greedy play to the end of this seat's `leaf`-th turn (the one under way first).

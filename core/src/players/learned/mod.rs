@@ -46,7 +46,7 @@ use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
 pub use model::{register, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, VERSION};
-pub use training::{playout_gains, playout_rows};
+pub use training::{playout_gains, playout_rows, search_labels, SearchLabel};
 use model::registered;
 
 /// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::components::Components;
 use crate::game::{GameState, Options, Pending};
 use crate::players::features::{banked, features, Scratch, N_FEATURES};
+use crate::players::mcts::{MctsParams, MctsPlayer};
 use crate::players::{play_on, PlayerView};
 use crate::rng::{Generator, SeedSequence};
 
@@ -69,6 +70,13 @@ impl LearnedPlayer {
     /// the decision is not valued (the blind start).
     pub fn candidates(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
         -> Vec<GameState> {
+        self.shortlist(state, comps, rng).into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// `candidates` with the choice that reaches each: the option's index in the pending
+    /// decision, and for a move the take's index in the decision after it.
+    pub fn shortlist(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
+        -> Vec<(Vec<usize>, GameState)> {
         let mut out = Vec::new();
         let Some(seat) = state.pending.seat() else {
             return out;
@@ -94,7 +102,7 @@ impl LearnedPlayer {
                         let mut copy = moved.clone();
                         copy.apply(comps, takes[k]);
                         self.follow_up(&mut copy, comps, seat);
-                        out.push(copy);
+                        out.push((vec![i, k], copy));
                     }
                 }
                 return out;
@@ -109,10 +117,62 @@ impl LearnedPlayer {
             let mut copy = seen.clone();
             copy.apply(comps, options[i]);
             self.follow_up(&mut copy, comps, seat);
-            out.push(copy);
+            out.push((vec![i], copy));
         }
         out
     }
+}
+
+/// One option of a decision as search values it (`search_labels`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchLabel {
+    /// The option's index in the pending decision (for a move, then the take's).
+    pub choice: Vec<usize>,
+    /// mcts's mean margin of the position after the seat's turn (this seat's VP gained
+    /// less the most another seat gains).
+    pub value: f64,
+    /// The learned player's value of that position (its weights `weights`, one ply).
+    pub learned: f64,
+    /// The phase, then per seat from the deciding one on in turn order: its banked VP
+    /// and its inputs (`features::NAMES`).
+    pub inputs: Vec<f64>,
+}
+
+/// Labels for the learned player's own decision (Expert Iteration): every option it
+/// shortlists at the pending decision of `state` (one ply, no replies: the positions its
+/// weights value), each position valued by `playouts` simulations of an mcts tree
+/// (`mcts.top_k`, `mcts.c` as `search`) with the same deck orders for every option, from
+/// `seed`. `rng` (a copy of the seat's stream) draws the copies' fountain decks. A
+/// position where the game is over is valued by its margin.
+pub fn search_labels(
+    state: &GameState,
+    comps: &Components,
+    rng: &mut Generator,
+    search: MctsParams,
+    seed: u64,
+    weights: usize,
+) -> Result<Vec<SearchLabel>, String> {
+    let Some(seat) = state.pending.seat() else {
+        return Ok(Vec::new());
+    };
+    let params = LearnedParams { reply: 0, weights, ..Default::default() };
+    let mut player = LearnedPlayer::new(params)?;
+    let mut mcts = MctsPlayer::new(search);
+    let mut scratch = Scratch::default();
+    let mut labels = Vec::new();
+    for (choice, position) in player.shortlist(state, comps, rng) {
+        let value = mcts.position_value(&position, comps, seat, search.playouts, seed);
+        let learned = player.value(&position, comps, seat);
+        let mut inputs = vec![position.phase as f64];
+        let mut out = [0.0; N_FEATURES];
+        for s in (0..position.n).map(|k| (seat + k) % position.n) {
+            features(&position, comps, s, &mut scratch, &mut out);
+            inputs.push(banked(&position, comps, s));
+            inputs.extend(out);
+        }
+        labels.push(SearchLabel { choice, value, learned, inputs });
+    }
+    Ok(labels)
 }
 
 /// The VP `seat` gains, and the other seats gain (their mean), on average when every seat
