@@ -285,13 +285,14 @@ FIGURES = {"objective": {"taken_share": ("took", "seats"), "done_share": ("done"
 
 def card_terms(cards: pl.DataFrame, kind: str, card: str) -> pl.DataFrame:
     """One row per game of a frame of card rows (every game, the card taken or not): its deal
-    (``setup``), ``seats``, the seats that ``took`` (drew) the card, the ``times`` taken, the
-    takes ``done`` (fulfilled), the seats that ``kept`` it and the ``kept_cards``, and the
-    ``vp`` it brought (objective: every take, fountain: the kept cards); the per-game sums
-    behind ``FIGURES``."""
+    (``setup``), ``seats``, ``winners``, the seats that ``took`` (drew) the card and those
+    of them that won (``took_won``), the ``times`` taken, the takes ``done`` (fulfilled),
+    the seats that ``kept`` it and the ``kept_cards``, and the ``vp`` it brought (objective:
+    every take, fountain: the kept cards); the per-game sums behind ``card_figures``."""
     _check(cards)
-    games = (cards.select("game", "seat", "setup").unique(["game", "seat"])
-             .group_by("game").agg(pl.len().alias("seats"), pl.col("setup").first()))
+    games = (cards.select("game", "seat", "setup", "won").unique(["game", "seat"])
+             .group_by("game").agg(pl.len().alias("seats"), pl.col("setup").first(),
+                                   pl.col("won").sum().alias("winners")))
     part = cards.filter((pl.col("kind") == kind) & (pl.col("card") == card))
     taken = part.filter(pl.col("outcome").is_in(TAKEN.get(kind, ())))
     done = part.filter(pl.col("outcome") == DONE.get(kind, ""))
@@ -299,6 +300,8 @@ def card_terms(cards: pl.DataFrame, kind: str, card: str) -> pl.DataFrame:
     counts = [
         taken.group_by("game").agg(pl.col("seat").n_unique().alias("took"),
                                    pl.len().alias("times")),
+        taken.unique(["game", "seat"]).group_by("game").agg(
+            pl.col("won").sum().alias("took_won")),
         done.group_by("game").agg(pl.len().alias("done"), pl.col("seat").n_unique().alias("kept"),
                                   pl.len().alias("kept_cards")),
         paid.group_by("game").agg(pl.col("vp").sum().alias("vp"))]
@@ -329,11 +332,16 @@ def _interval(terms: NDArray[np.float64], setup: Array) -> tuple[float, float, f
 
 
 def card_figures(terms: pl.DataFrame, kind: str) -> dict[str, tuple[float, float, float]]:
-    """Each of ``FIGURES`` of one card's ``card_terms``: (estimate, low, high), 95%, the
-    games of one deal as one cluster (nan: never taken)."""
-    return {name: _interval(ratio_terms(terms[n].to_numpy(), terms[d].to_numpy()),
-                            terms["setup"].to_numpy())
-            for name, (n, d) in FIGURES.get(kind, {}).items()}
+    """Each of ``FIGURES`` of one card's ``card_terms`` and its ``win_difference`` (as
+    ``card_outcomes`` has them, over the games where some seat took it): (estimate, low,
+    high), 95%, the games of one deal as one cluster (nan: never taken)."""
+    out = {name: _interval(ratio_terms(terms[n].to_numpy(), terms[d].to_numpy()),
+                           terms["setup"].to_numpy())
+           for name, (n, d) in FIGURES.get(kind, {}).items()}
+    some = terms.filter(pl.col("took") > 0)
+    diff = win_difference(*(some[c].to_numpy() for c in ("took", "took_won", "seats",
+                                                         "winners", "setup")))
+    return out | {"win_difference": (diff.difference, diff.low, diff.high)}
 
 
 def paired_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str

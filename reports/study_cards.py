@@ -25,7 +25,7 @@ from cdsim.errors import CdsimError
 from cdsim.rules.components import compare
 from cdsim.rules.overrides import Change, shown
 from cdsim.study.cells import run_folder
-from reports.cards import card_figures, card_outcomes, card_terms, paired_change
+from reports.cards import card_figures, card_terms, paired_change
 from reports.report import Doc
 from reports.study_cell import CellResult
 
@@ -81,19 +81,11 @@ def _frame(root: Path, cell: CellResult, stages: int) -> pl.DataFrame:
         setup=pl.struct("stage", "setup").rank("dense").cast(pl.Int64))
 
 
-def _win(table: pl.DataFrame, kind: str, card: str) -> Figure:
-    row = table.filter((pl.col("kind") == kind) & (pl.col("card") == card))
-    if not row.height:
-        return (math.nan,) * 3
-    return float(row["difference"][0]), float(row["low"][0]), float(row["high"][0])
-
-
-def _change(cards: tuple[str, str], changes: Sequence[Change], frames: tuple[pl.DataFrame, ...],
-            tables: tuple[pl.DataFrame, ...]) -> CardChange:
+def _change(cards: tuple[str, str], changes: Sequence[Change], frames: tuple[pl.DataFrame, ...]
+            ) -> CardChange:
     kind, card = cards
     terms = [card_terms(f, kind, card) for f in frames]
-    base, variant = (card_figures(t, kind) | {"win_difference": _win(table, kind, card)}
-                     for t, table in zip(terms, tables, strict=True))
+    base, variant = (card_figures(t, kind) for t in terms)
     change = paired_change(terms[0], terms[1], kind)
     change["win_difference"] = (variant["win_difference"][0] - base["win_difference"][0],
                                 math.nan, math.nan)
@@ -131,9 +123,7 @@ def variant_cards(root: Path, cell: CellResult, base: CellResult | None,
         return VariantCards(changed, lines, missing=OLD_RUNS)
     if frames[0]["game"].n_unique() != frames[1]["game"].n_unique():
         return VariantCards(changed, lines, missing="card figures need the base's deals")
-    tables = tuple(card_outcomes(f) for f in frames)
-    return VariantCards(changed, lines, tuple(_change(c, changes, frames, tables)
-                                              for c in cards))
+    return VariantCards(changed, lines, tuple(_change(c, changes, frames) for c in cards))
 
 
 def with_cards(root: Path, cell: CellResult, base: CellResult | None,
