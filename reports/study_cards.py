@@ -60,6 +60,7 @@ class VariantCards:
     lines: tuple[str, ...]
     cards: tuple[CardChange, ...] = ()
     missing: str = ""
+    known: bool = True  # False: a component set could not be read, the changes are unknown
 
 
 def _components(root: Path, cell: CellResult) -> Any:
@@ -104,11 +105,13 @@ def variant_cards(root: Path, cell: CellResult, base: CellResult | None,
     if cell.variant is None:
         return None
     if base is None:
-        return VariantCards((), (), missing="card figures need the base cell's games")
+        return VariantCards((), (), missing="card figures need the base cell's games",
+                            known=False)
     try:
         changes = compare(_components(root, base), _components(root, cell))
     except CdsimError as exc:  # a component set moved or deleted since the study ran
-        return VariantCards((), (), missing=f"card figures need both component sets: {exc}")
+        return VariantCards((), (), missing=f"card figures need both component sets: {exc}",
+                            known=False)
     changed = tuple(dict.fromkeys(c.table if c.entry is None else f"{c.table}.{c.entry}"
                                   for c in changes))
     lines = tuple(c.line() for c in changes)
@@ -149,11 +152,13 @@ def _figures(figures: dict[str, Figure]) -> dict[str, Any]:
 
 
 def as_json(cell: CellResult) -> dict[str, Any]:
-    """A variant cell's ``changed`` and ``cards`` (``cards_missing``: why there are none)."""
+    """A variant cell's ``changed`` and ``cards`` (``cards_missing``: why there are none;
+    ``changed`` null when a component set could not be read)."""
     found = cell.cards
     if found is None:
         return {}
-    return {"changed": list(found.changed), "changes": list(found.lines),
+    return {"changed": list(found.changed) if found.known else None,
+            "changes": list(found.lines) if found.known else None,
             "cards": [{"kind": c.kind, "card": c.card, "changed_keys": list(c.keys),
                        "base": _figures(c.base), "variant": _figures(c.variant),
                        "change": _figures(c.change)} for c in found.cards],
@@ -236,7 +241,8 @@ def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
         return
     doc.p("What each variant changes against its base's component set "
           "(`cdsim components diff`): " + "; ".join(
-              f"**{label(c)}**: " + (", ".join(f.lines) or "nothing") for c, f in found) + ".")
+              f"**{label(c)}**: " + (", ".join(f.lines) or "nothing" if f.known else "not known")
+              for c, f in found) + ".")
     missing = sorted({f.missing for _, f in found if f.missing})
     for line in missing:
         doc.p(f"Not shown: {line}.")
