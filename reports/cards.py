@@ -274,6 +274,92 @@ def as_json(found: CardSection) -> dict[str, Any]:
                           "the other seats of the same games: an association, not a cause"}
 
 
-__all__ = ["EXPLAIN", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "TABLE_COLUMNS", "CardSection",
-           "Difference", "Words", "as_json", "by_seat", "card_outcomes", "rows", "section",
+# -- one card's figures with intervals, and a variant against its base -------------------------
+
+# each figure a ratio of per-game sums (numerator, denominator) of ``card_terms``' columns
+FIGURES = {"objective": {"taken_share": ("took", "seats"), "done_share": ("done", "times"),
+                         "mean_vp": ("vp", "times")},
+           "fountain": {"taken_share": ("took", "seats"), "done_share": ("kept", "took"),
+                        "mean_vp": ("vp", "kept_cards")}}
+
+
+def card_terms(cards: pl.DataFrame, kind: str, card: str) -> pl.DataFrame:
+    """One row per game of a frame of card rows (every game, the card taken or not): its deal
+    (``setup``), ``seats``, ``winners``, the seats that ``took`` (drew) the card and those
+    of them that won (``took_won``), the ``times`` taken, the takes ``done`` (fulfilled),
+    the seats that ``kept`` it and the ``kept_cards``, and the ``vp`` it brought (objective:
+    every take, fountain: the kept cards); the per-game sums behind ``card_figures``."""
+    _check(cards)
+    games = (cards.select("game", "seat", "setup", "won").unique(["game", "seat"])
+             .group_by("game").agg(pl.len().alias("seats"), pl.col("setup").first(),
+                                   pl.col("won").sum().alias("winners")))
+    part = cards.filter((pl.col("kind") == kind) & (pl.col("card") == card))
+    taken = part.filter(pl.col("outcome").is_in(TAKEN.get(kind, ())))
+    done = part.filter(pl.col("outcome") == DONE.get(kind, ""))
+    paid = taken if kind == "objective" else done
+    counts = [
+        taken.group_by("game").agg(pl.col("seat").n_unique().alias("took"),
+                                   pl.len().alias("times")),
+        taken.unique(["game", "seat"]).group_by("game").agg(
+            pl.col("won").sum().alias("took_won")),
+        done.group_by("game").agg(pl.len().alias("done"), pl.col("seat").n_unique().alias("kept"),
+                                  pl.len().alias("kept_cards")),
+        paid.group_by("game").agg(pl.col("vp").sum().alias("vp"))]
+    out = games
+    for c in counts:
+        out = out.join(c, on="game", how="left")
+    return out.fill_null(0).sort("game")
+
+
+def ratio_terms(num: Array, den: Array) -> NDArray[np.float64]:
+    """Per-game terms whose mean is the ratio R = sum(num) / sum(den) and whose deviations
+    are its linearised influence (``R + G (num_g - R den_g) / sum(den)``), so that
+    ``stats.paired_difference`` over them, clustered by deal, gives R's interval, and over
+    two designs' terms on the same games, the interval of the change; nan without any den."""
+    y, x = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    total = x.sum()
+    if total == 0:
+        return np.full(len(y), np.nan)
+    r = y.sum() / total
+    return np.asarray(r + len(y) * (y - r * x) / total, dtype=np.float64)
+
+
+def _interval(terms: NDArray[np.float64], setup: Array) -> tuple[float, float, float]:
+    if not len(terms) or np.isnan(terms).any():
+        return (float("nan"),) * 3
+    mean, low, high = paired_difference(terms, np.asarray(setup, dtype=np.int64))
+    return float(mean[0]), float(low[0]), float(high[0])
+
+
+def card_figures(terms: pl.DataFrame, kind: str) -> dict[str, tuple[float, float, float]]:
+    """Each of ``FIGURES`` of one card's ``card_terms`` and its ``win_difference`` (as
+    ``card_outcomes`` has them, over the games where some seat took it): (estimate, low,
+    high), 95%, the games of one deal as one cluster (nan: never taken)."""
+    out = {name: _interval(ratio_terms(terms[n].to_numpy(), terms[d].to_numpy()),
+                           terms["setup"].to_numpy())
+           for name, (n, d) in FIGURES.get(kind, {}).items()}
+    some = terms.filter(pl.col("took") > 0)
+    diff = win_difference(*(some[c].to_numpy() for c in ("took", "took_won", "seats",
+                                                         "winners", "setup")))
+    return out | {"win_difference": (diff.difference, diff.low, diff.high)}
+
+
+def paired_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str
+                  ) -> dict[str, tuple[float, float, float]]:
+    """Each of ``FIGURES``, variant minus base, on the games both played (``card_terms`` of
+    the same deals under two component sets, matched by game): (change, low, high), 95%,
+    deals as clusters; identical designs give exactly 0 with [0, 0]."""
+    both = base.join(variant, on="game", suffix="_v").sort("game")
+    setup = both["setup"].to_numpy()
+    out = {}
+    for name, (n, d) in FIGURES.get(kind, {}).items():
+        diff = (ratio_terms(both[f"{n}_v"].to_numpy(), both[f"{d}_v"].to_numpy())
+                - ratio_terms(both[n].to_numpy(), both[d].to_numpy()))
+        out[name] = _interval(diff, setup)
+    return out
+
+
+__all__ = ["EXPLAIN", "FIGURES", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "TABLE_COLUMNS",
+           "CardSection", "Difference", "Words", "as_json", "by_seat", "card_figures",
+           "card_outcomes", "card_terms", "paired_change", "ratio_terms", "rows", "section",
            "win_difference"]

@@ -40,7 +40,7 @@ from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.stats import FloatArray, vec
 from cdsim.errors import CdsimError
 from cdsim.study.cells import read_study_manifest
-from reports import charts, study_sweep
+from reports import charts, study_cards, study_sweep
 from reports.report import Doc, publish, save
 from reports.skill import Panel as SkillPanel
 from reports.skill import as_json as skill_json
@@ -93,7 +93,8 @@ def analyse(root: Path) -> StudyResult:
         raise CdsimError(f"{root}: no cell has finished a stage yet; continue with "
                          f"cdsim study run {manifest.get('source', 'STUDY.toml')} --out {root} --resume")
     bases = {(c.players, c.population): c for c in cells if c.variant is None}
-    cells = [with_difference(c, bases.get((c.players, c.population))) for c in cells]
+    cells = [study_cards.with_cards(root, with_difference(c, b), b, manifest) for c in cells
+             for b in [bases.get((c.players, c.population))]]
     headlines = {int(p): headline(int(p), [c for c in cells if c.players == p], tol)
                  for p in manifest["players"] if any(c.players == p for c in cells)}
     panels = skill_panels(root, cells, [int(p) for p in manifest["players"]], tol,
@@ -256,7 +257,7 @@ def as_json(result: StudyResult) -> dict[str, Any]:
                        for k, (g, runs) in enumerate(zip(c.stages, c.stage_runs, strict=True))],
             **verdict_json(c),
             "at_rulebook": _shares_json(c.at_rulebook), "at_vector": _shares_json(c.at_decided),
-            "difference": None}
+            "difference": None, **study_cards.as_json(c)}
         if c.difference is not None:
             mean, low, high = c.difference
             out["difference"] = {"start_vp": list(c.rulebook), "games": c.paired_games,
@@ -533,6 +534,8 @@ def _variants_section(doc: Doc, result: StudyResult) -> None:
             doc.p(f"{players} players, at {vec(_rule(result, players))}:")
             doc.table(["population", "variant", *(f"{seat_label(s)} (pp)" for s in range(players)),
                        "paired games", "base verdict", "variant verdict"], rows)
+    study_cards.section(doc, result.cells, {v["name"] for v in result.manifest["variants"]
+                                            if v.get("sweep")})
 
 
 def _rule(result: StudyResult, players: int) -> tuple[int, ...]:

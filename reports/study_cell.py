@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from cdsim.analysis.stats import FloatArray, paired_difference
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.read import open_run, seat_arrays
 from cdsim.study.cells import run_folder, stage_games
+
+if TYPE_CHECKING:
+    from reports.study_cards import VariantCards
 
 
 class Reader:
@@ -85,6 +88,7 @@ class CellResult:
     difference: tuple[FloatArray, FloatArray, FloatArray] | None = None  # variant - base, pp/100
     paired_games: int = 0
     offsets: tuple[FairOffset, ...] | None = None  # seats 2..n: fair offset over seat 1
+    cards: VariantCards | None = None  # a variant's changed entries and cards (study_cards)
 
     @property
     def label(self) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from cdsim.analysis.stats import vec
-from reports import charts
+from reports import charts, study_cards
 from reports.report import Doc
 from reports.study_cell import CellResult, offsets_json
 from reports.tables import seat_label
@@ -88,7 +88,8 @@ def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, An
             "games": cell.games, "start_vp": list(cell.rulebook),
             "start_vp_offset": {str(s): group.played[s - 1] for s in seats},
             **offsets_json(cell), "difference": difference, "difference_interval": interval,
-            "paired_games": cell.paired_games, "fair_at_start_vp": fair(cell, group.played)}
+            "paired_games": cell.paired_games, "fair_at_start_vp": fair(cell, group.played),
+            **study_cards.as_json(cell)}
 
 
 def sentence(group: SweepGroup) -> str:
@@ -171,13 +172,37 @@ def section(doc: Doc, manifest: dict[str, Any], cells: Sequence[CellResult]) -> 
         doc.p(f"**{sweep['name']}** ({sweep['entry']} {sweep['key']}; the base has "
               f"{sweep['base_value']}). " + sentence(group))
         _chart(doc, group)
-        rows = ([_cells(group, f"base ({sweep['base_value']})", group.base)]
+        header, base_card, card_cells = _cards(doc, group)
+        rows = ([_cells(group, f"base ({sweep['base_value']})", group.base) + base_card]
                 if group.base is not None else [])
-        rows += [_cells(group, str(v), c) for v, c in group.values]
+        rows += [_cells(group, str(v), c) + more
+                 for (v, c), more in zip(group.values, card_cells, strict=True)]
         doc.table([sweep["key"], "games",
                    *(f"{seat_label(s)} fair offset (VP)" for s in range(1, n)),
                    *(f"{seat_label(s)} vs base (pp)" for s in range(n)),
-                   "every interval covers the played offset"], rows)
+                   "every interval covers the played offset", *header], rows)
+
+
+def _cards(doc: Doc, group: SweepGroup
+           ) -> tuple[list[str], list[object], list[list[object]]]:
+    """The swept card's columns (header, the base's cells, each value's cells: its figures
+    on the base's deals), none when the entry is not a card; runs made before the card
+    table: one line, and no columns."""
+    found = [c.cards.cards[0] if c.cards is not None and c.cards.cards else None
+             for _, c in group.values]
+    missing = sorted({c.cards.missing for _, c in group.values
+                      if c.cards is not None and c.cards.missing})
+    if missing:
+        doc.p(f"Not shown: {missing[0]}.")
+    first = next((card for card in found if card is not None), None)
+    if first is None:
+        return [], [], [[] for _ in group.values]
+    doc.p(f"The last columns: the swept card {first.card} under each value, on the base's "
+          f"deals: {study_cards.WORDS}.")
+    header = [f"{first.card} {name} [95% CI]" for name in study_cards.NAMES[first.kind]]
+    return (header, study_cards.figure_cells(first, first.base)[1:],
+            [study_cards.figure_cells(card, card.variant)[1:] if card else ["-"] * 4
+             for card in found])
 
 
 def chart_name(group: SweepGroup) -> str:

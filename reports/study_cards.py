@@ -1,0 +1,260 @@
+"""What a study's variant changes, and what that does to the changed cards themselves.
+
+Per variant cell: the entries its component set changes against its base cell's (the lines
+``cdsim components diff`` prints) and, for each changed objective or fountain card, its
+figures under the base and under the variant on the same deals (the stages both played):
+how often the seats took (drew) it, how often it was fulfilled (kept), the mean VP it
+brought, and the win share of the seats that took it minus the others' (``reports.cards``).
+Each with a 95% interval, the games of one deal as one cluster; the change of the first three
+is paired game by game (the same deals, so its interval is narrower than the two sides').
+The win difference is an association, as in the run report; its change is not paired.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from cdsim.batch.read import NoCardTable, card_rows, open_run
+from cdsim.errors import CdsimError
+from cdsim.rules.components import compare
+from cdsim.rules.overrides import Change, shown
+from cdsim.study.cells import run_folder
+from reports.cards import card_figures, card_terms, paired_change
+from reports.report import Doc
+from reports.study_cell import CellResult
+
+CARD_TABLES = ("objective", "fountain")  # the component tables whose entries are cards
+OLD_RUNS = ("card figures need runs made with this version of cdsim (this study's runs were "
+            "made before the card table, run format 1)")
+Figure = tuple[float, float, float]  # estimate, low, high (95%)
+# the figures in the order the table shows them, and their words per kind
+NAMES = {"objective": ("taken", "fulfilled", "mean VP per take", "win difference (pts)"),
+         "fountain": ("drawn", "kept", "mean VP per kept card", "win difference (pts)")}
+KEYS = ("taken_share", "done_share", "mean_vp", "win_difference")
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """One changed card under the base and the variant (``KEYS``: estimate, low, high)."""
+
+    kind: str
+    card: str
+    keys: tuple[str, ...]  # the changed keys, as "reward.vp 8 -> 6"
+    base: dict[str, Figure]
+    variant: dict[str, Figure]
+    change: dict[str, Figure]  # variant minus base, paired on the same games
+
+
+@dataclass(frozen=True)
+class VariantCards:
+    """A variant's changed entries (``table.id``), the diff's lines, and its changed cards;
+    ``missing``: the one line why there are no card figures."""
+
+    changed: tuple[str, ...]
+    lines: tuple[str, ...]
+    cards: tuple[CardChange, ...] = ()
+    missing: str = ""
+    known: bool = True  # False: a component set could not be read, the changes are unknown
+
+
+def _components(root: Path, cell: CellResult) -> Any:
+    """The component set a cell's runs played with (None: the shipped set)."""
+    return open_run(run_folder(root, cell.stage_runs[0][0])).manifest["config"]["components"]
+
+
+def _frame(root: Path, cell: CellResult, stages: int) -> pl.DataFrame:
+    """The card rows of the cell's first ``stages`` stages, each game and deal numbered
+    across its runs and stages (in the same order for a variant as for its base)."""
+    parts = []
+    for stage, runs in enumerate(cell.stage_runs[:stages]):
+        for place, key in enumerate(runs):
+            parts.append(card_rows(open_run(run_folder(root, key))).with_columns(
+                stage=pl.lit(stage), place=pl.lit(place)))
+    frame = pl.concat(parts)
+    return frame.with_columns(
+        game=pl.struct("stage", "place", "game").rank("dense").cast(pl.Int64),
+        setup=pl.struct("stage", "setup").rank("dense").cast(pl.Int64))
+
+
+def _change(cards: tuple[str, str], changes: Sequence[Change], frames: tuple[pl.DataFrame, ...]
+            ) -> CardChange:
+    kind, card = cards
+    terms = [card_terms(f, kind, card) for f in frames]
+    base, variant = (card_figures(t, kind) for t in terms)
+    change = paired_change(terms[0], terms[1], kind)
+    change["win_difference"] = (variant["win_difference"][0] - base["win_difference"][0],
+                                math.nan, math.nan)
+    mine = [c for c in changes if (c.table, str(c.entry)) == cards]
+    keys = tuple(f"{c.key} {shown(c.old)} -> {shown(c.new)}" if c.key else c.line().split(": ")[-1]
+                 for c in mine)
+    if len(mine) == 1 and mine[0].key == "reward.vp":
+        keys = (f"at {shown(mine[0].new)} VP",)
+    return CardChange(kind, card, keys, base, variant, change)
+
+
+def variant_cards(root: Path, cell: CellResult, base: CellResult | None,
+                  show: Sequence[tuple[str, str]] | None = None) -> VariantCards | None:
+    """A variant cell's changed entries and its changed cards' figures against ``base``
+    (None for a base cell); ``show``: other cards to show (kind, id) instead."""
+    if cell.variant is None:
+        return None
+    if base is None:
+        return VariantCards((), (), missing="card figures need the base cell's games",
+                            known=False)
+    try:
+        changes = compare(_components(root, base), _components(root, cell))
+    except CdsimError as exc:  # a component set moved or deleted since the study ran
+        return VariantCards((), (), missing=f"card figures need both component sets: {exc}",
+                            known=False)
+    changed = tuple(dict.fromkeys(c.table if c.entry is None else f"{c.table}.{c.entry}"
+                                  for c in changes))
+    lines = tuple(c.line() for c in changes)
+    cards = list(show if show is not None else dict.fromkeys(
+        (c.table, str(c.entry)) for c in changes if c.table in CARD_TABLES))
+    stages = min(len(cell.stages), len(base.stages))
+    if not cards or not stages:
+        return VariantCards(changed, lines)
+    try:
+        frames = (_frame(root, base, stages), _frame(root, cell, stages))
+    except NoCardTable:
+        return VariantCards(changed, lines, missing=OLD_RUNS)
+    if frames[0]["game"].n_unique() != frames[1]["game"].n_unique():
+        return VariantCards(changed, lines, missing="card figures need the base's deals")
+    return VariantCards(changed, lines, tuple(_change(c, changes, frames) for c in cards))
+
+
+def with_cards(root: Path, cell: CellResult, base: CellResult | None,
+               manifest: dict[str, Any]) -> CellResult:
+    """The cell with its ``cards``; a sweep's value shows the swept card even where it
+    changes nothing (the value the base has), so that every value has its row."""
+    swept = {name: str(s["entry"]).split(".", 1) for s in manifest.get("sweeps", [])
+             for name in s["variants"]}
+    entry = swept.get(str(cell.variant))
+    show = [(entry[0], entry[1])] if entry and entry[0] in CARD_TABLES and len(entry) == 2 else None
+    return replace(cell, cards=variant_cards(root, cell, base, show))
+
+
+# -- study.json --------------------------------------------------------------------------------
+
+def _num(x: float) -> float | None:
+    return None if not math.isfinite(x) else round(x, 5)
+
+
+def _figures(figures: dict[str, Figure]) -> dict[str, Any]:
+    return {k: {"value": _num(v[0]), "interval": [_num(v[1]), _num(v[2])]}
+            for k, v in figures.items()}
+
+
+def as_json(cell: CellResult) -> dict[str, Any]:
+    """A variant cell's ``changed`` and ``cards`` (``cards_missing``: why there are none;
+    ``changed`` null when a component set could not be read)."""
+    found = cell.cards
+    if found is None:
+        return {}
+    return {"changed": list(found.changed) if found.known else None,
+            "changes": list(found.lines) if found.known else None,
+            "cards": [{"kind": c.kind, "card": c.card, "changed_keys": list(c.keys),
+                       "base": _figures(c.base), "variant": _figures(c.variant),
+                       "change": _figures(c.change)} for c in found.cards],
+            "cards_missing": found.missing or None}
+
+
+# -- study.md / study.html ---------------------------------------------------------------------
+
+def _shown(key: str, x: float) -> str:
+    if not math.isfinite(x):
+        return "-"
+    return f"{x:.1f}" if key == "mean_vp" else f"{100 * x:.1f}%"
+
+
+def _span(key: str, f: Figure, sign: bool = False) -> str:
+    if not math.isfinite(f[0]):
+        return "-"
+    scale = 1 if key == "mean_vp" else 100
+    form = "+.1f" if sign or key == "win_difference" else ".1f"
+    share = key in ("taken_share", "done_share")
+    mid = f"{scale * f[0]:{form}}" + (" pts" if share and sign else "%" if share else "")
+    if not (math.isfinite(f[1]) and math.isfinite(f[2])):
+        return mid
+    return f"{mid} [{scale * f[1]:{form}}, {scale * f[2]:{form}}]"
+
+
+def sentence(c: CardChange) -> str:
+    """The designer's words: "B05 (reward.vp 8 -> 6): taken by 31.0% of seats (base 38.0%),
+    ..."."""
+    b, v = c.base, c.variant
+    took, done, _, _ = NAMES[c.kind]
+    head = c.card + (f" {c.keys[0]}" if c.keys[0:1] and c.keys[0].startswith("at ") else
+                     f" ({'; '.join(c.keys)})" if c.keys else "")
+    win = v["win_difference"][0]
+    said = ("its takers' win share minus the others' " if c.kind == "objective"
+            else "its drawers' win share minus the others' ")
+    return (f"{head}: {took} by {_shown('taken_share', v['taken_share'][0])} of seats (base "
+            f"{_shown('taken_share', b['taken_share'][0])}), {done} "
+            f"{_shown('done_share', v['done_share'][0])} (base "
+            f"{_shown('done_share', b['done_share'][0])}), "
+            f"{_shown('mean_vp', v['mean_vp'][0])} VP on average (base "
+            f"{_shown('mean_vp', b['mean_vp'][0])}); {said}"
+            + ("-" if not math.isfinite(win) else f"{100 * win:+.1f} pts")
+            + f" (base {_span('win_difference', b['win_difference']).split(' [')[0]} pts).")
+
+
+def table_rows(label: str, c: CardChange) -> list[list[object]]:
+    """One row per figure: base, variant, the paired change, each [95% CI]."""
+    return [[label, c.card, name, _span(k, c.base[k]), _span(k, c.variant[k]),
+             _span(k, c.change[k], sign=True)]
+            for name, k in zip(NAMES[c.kind], KEYS, strict=True)]
+
+
+def figure_cells(c: CardChange, figures: dict[str, Figure]) -> list[object]:
+    """One side's figures as a row: the card, then each of ``KEYS`` [95% CI]."""
+    return [c.card, *(_span(k, figures[k]) for k in KEYS)]
+
+
+HEADER = ("variant", "card", "figure", "base [95% CI]", "variant [95% CI]",
+          "variant − base [95% CI]")
+WORDS = ("taken (drawn) as a share of all seats, fulfilled (kept) as a share of the takes "
+         "(drawing seats), mean VP, and the win difference: the win share of the seats that "
+         "took the card minus the other seats' (pts; an association, not a cause); 95% "
+         "intervals, the games of one deal as one cluster")
+EXPLAIN = ("Changed cards, base against variant on the same deals: " + WORDS + ". The change "
+           "is paired game by game (the win difference's is not, and has no interval); "
+           "shares in %, their changes in pts.")
+
+
+def label(c: CellResult) -> str:
+    return f"{c.variant} ({c.players}p, {c.population})"
+
+
+def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
+    """Per variant (not ``sweeps``' values: the sweep section has them): what it changes,
+    the changed cards' table and their sentences; runs made before the card table, one line."""
+    found = [(c, c.cards) for c in cells
+             if c.cards is not None and str(c.variant) not in sweeps]
+    if not found:
+        return
+    doc.p("What each variant changes against its base's component set "
+          "(`cdsim components diff`): " + "; ".join(
+              f"**{label(c)}**: " + (", ".join(f.lines) or "nothing" if f.known else "not known")
+              for c, f in found) + ".")
+    missing = sorted({f.missing for _, f in found if f.missing})
+    for line in missing:
+        doc.p(f"Not shown: {line}.")
+    rows = [r for c, f in found for card in f.cards for r in table_rows(label(c), card)]
+    if rows:
+        doc.p(EXPLAIN)
+        doc.table(HEADER, rows)
+        for c, f in found:
+            for card in f.cards:
+                doc.p(f"**{label(c)}**: " + sentence(card))
+
+
+__all__ = ["CARD_TABLES", "EXPLAIN", "HEADER", "NAMES", "OLD_RUNS", "WORDS", "CardChange",
+           "VariantCards", "as_json", "figure_cells", "label", "section", "sentence",
+           "table_rows", "variant_cards", "with_cards"]
