@@ -16,9 +16,9 @@ import pytest
 
 from cdsim.batch.config import RunConfig, config_from_manifest, lineup_for
 from cdsim.batch.folder import RunFolder, reads_scores
-from cdsim.cli import main
 from cdsim.errors import CdsimError
 from cdsim.players.registry import PlayerSpec, make_lineup
+from tests.commands import run_main
 from tests.conftest import core_or_skip
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,16 +29,6 @@ def cdsim(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     current folder off sys.path (``python -m`` alone would put it there)."""
     return subprocess.run([sys.executable, "-P", "-m", "cdsim", *args], capture_output=True,
                           text=True, check=False, cwd=cwd, env=os.environ.copy())
-
-
-def run_main(args: list[str], monkeypatch: pytest.MonkeyPatch,
-             capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
-    try:
-        main()
-    except SystemExit as exc:
-        return int(exc.code or 0), capsys.readouterr().err
-    return 0, capsys.readouterr().err
 
 
 # -- a player spec, parsed once ---------------------------------------------------------

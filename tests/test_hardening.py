@@ -12,22 +12,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from cdsim.cli import main
 from cdsim.rules.components import DATA_DIR
+from tests.commands import run_main
 
 REPO = Path(__file__).resolve().parent.parent
 RUN = ["--players", "2", "--games", "8", "--strategies", "random", "--chunk-size", "4",
        "--jobs", "1"]
-
-
-def run_main(args: list[str], monkeypatch: pytest.MonkeyPatch,
-             capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
-    try:
-        main()
-    except SystemExit as exc:
-        return int(exc.code or 0), capsys.readouterr().err
-    return 0, capsys.readouterr().err
 
 
 def refused(args: list[str], monkeypatch: pytest.MonkeyPatch,

@@ -22,20 +22,13 @@ from cdsim.batch.queue import core_chunk_frame, play_chunk_table
 from cdsim.cli import main
 from cdsim.players import registry
 from reports import ladder as rl
+from tests.commands import run_main
 from tests.conftest import core_or_skip
 
 
 def cdsim(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "cdsim", *args], capture_output=True, text=True,
                           check=False, cwd=cwd)
-
-
-def _run_main(args: list[str], monkeypatch: pytest.MonkeyPatch,
-              capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
-    with pytest.raises(SystemExit) as exc:
-        main()
-    return int(exc.value.code or 0), capsys.readouterr().err
 
 
 RATING_KEYS = {"strategy": str, "rating": float, "low": float, "high": float, "games": int,
@@ -297,7 +290,7 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], expect: str, tmp_path
                                           monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
-    code, err = _run_main(["ladder", "--out", str(out), *args], monkeypatch, capsys)
+    code, err = run_main(["ladder", "--out", str(out), *args], monkeypatch, capsys)
     assert code == 2, err
     assert err.startswith("cdsim: error: ") and err.count("\n") == 1, err
     assert expect in err, err
@@ -312,11 +305,11 @@ def test_an_existing_ladder_is_never_overwritten(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(sys, "argv", ["cdsim", *args])
     main()
     assert "greedy" in capsys.readouterr().out
-    code, err = _run_main(args, monkeypatch, capsys)
+    code, err = run_main(args, monkeypatch, capsys)
     assert code == 2 and "already holds a ladder" in err and err.count("\n") == 1
-    code, err = _run_main([*args[:-4], "--seed", "9", "--resume"], monkeypatch, capsys)
+    code, err = run_main([*args[:-4], "--seed", "9", "--resume"], monkeypatch, capsys)
     assert code == 2 and "made with other strategies" in err
-    code, err = _run_main(["ladder", "--out", out, "--resume", "--games", "6"], monkeypatch, capsys)
+    code, err = run_main(["ladder", "--out", out, "--resume", "--games", "6"], monkeypatch, capsys)
     assert code == 2 and "made with other strategies" in err  # its own settings, but 6 games
     monkeypatch.setattr(sys, "argv", ["cdsim", "ladder", "--out", out, "--resume", "--games", "4",
                                       "--resamples", "10", "--json"])

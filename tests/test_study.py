@@ -22,6 +22,7 @@ from cdsim.rules.components import DATA_DIR
 from cdsim.study import cells as st
 from reports import study as rs
 from reports.study import Reader, write
+from tests.commands import run_main
 
 # A wide tolerance, so that tiny stages decide: 2 and 3 players, random (the floor) and a
 # balanced population of three scripted players.
@@ -324,14 +325,6 @@ def test_a_population_that_reads_scores_is_judged_at_the_rulebook_only(
     assert "rulebook only" in (root / "study.json").read_text()
 
 
-def _run_main(args: list[str], monkeypatch: pytest.MonkeyPatch,
-              capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
-    with pytest.raises(SystemExit) as exc:
-        main()
-    return int(exc.value.code or 0), capsys.readouterr().err
-
-
 BAD = [
     ("populaton = []\n", "unknown key 'populaton' (did you mean 'population'?"),
     ('[[population]]\nname = "x"\nlinup = ["random"]\n', "unknown key 'linup'"),
@@ -397,7 +390,7 @@ def test_bad_study_files_are_one_line_and_exit_2(
     (broken / "cards.toml").write_text("[[objective]]\nid = 3\n")
     text = body if body.startswith("name") else 'name = "bad"\n' + body
     path = study_file(tmp_path, text)
-    code, err = _run_main(["study", "run", str(path), "--out", str(tmp_path / "out")],
+    code, err = run_main(["study", "run", str(path), "--out", str(tmp_path / "out")],
                           monkeypatch, capsys)
     assert code == 2, err
     assert err.startswith("cdsim: error: ") and err.count("\n") == 1, err
@@ -410,25 +403,25 @@ def test_study_folder_errors_are_one_line(tmp_path: Path, monkeypatch: pytest.Mo
     path = study_file(tmp_path, TINY.replace("players = [2, 3]", "players = [2]")
                       .replace("games = 720", "games = 180"))
     out = str(tmp_path / "out")
-    code, err = _run_main(["study", "run", str(path), "--out", out, "--resume"], monkeypatch, capsys)
+    code, err = run_main(["study", "run", str(path), "--out", out, "--resume"], monkeypatch, capsys)
     assert code == 2 and "no study to resume" in err
     monkeypatch.setattr(sys, "argv", ["cdsim", "study", "run", str(path), "--out", out, "--jobs",
                                       "1", "--quiet"])
     main()
     said = capsys.readouterr()
     assert said.err == "" and "next: cdsim study report" in said.out  # --quiet: no progress
-    code, err = _run_main(["study", "run", str(path), "--out", out], monkeypatch, capsys)
+    code, err = run_main(["study", "run", str(path), "--out", out], monkeypatch, capsys)
     assert code == 2 and "already holds a study" in err and err.count("\n") == 1
     path.write_text(path.read_text().replace("seed = 5", "seed = 6"))
-    code, err = _run_main(["study", "run", str(path), "--out", out, "--resume"], monkeypatch, capsys)
+    code, err = run_main(["study", "run", str(path), "--out", out, "--resume"], monkeypatch, capsys)
     assert code == 2 and "another study file" in err
-    code, err = _run_main(["study", "report", str(tmp_path)], monkeypatch, capsys)
+    code, err = run_main(["study", "report", str(tmp_path)], monkeypatch, capsys)
     assert code == 2 and "not a study folder" in err
     monkeypatch.setattr(sys, "argv", ["cdsim", "study", "report", out])
     main()
     said = capsys.readouterr().out
     assert "study.html (self-contained)" in said and "2 players: " in said
-    code, err = _run_main(["study", "run", "nonesuch"], monkeypatch, capsys)
+    code, err = run_main(["study", "run", "nonesuch"], monkeypatch, capsys)
     assert code == 2 and "shipped studies: default" in err
 
 
@@ -449,7 +442,6 @@ def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:
     for cell in spec.cells:  # a schedule of a few stages, each at least 30 deals
         sizes = spec.schedule(cell)
         assert 3 <= len(sizes) <= 8 and sizes[0] >= anytime.MIN_GROUPS * cell.deal
-
 
 
 def test_each_headline_number_comes_from_the_population_it_names() -> None:

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cdsim.batch.folder import RunFolder
-from cdsim.cli import main
 from cdsim.study import cells as st
 from reports.study import Reader, write
+from tests.commands import run_main
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
 
 # 2 players, two scripted players in both seat orders (a deal is 2 games): a first stage of
@@ -166,21 +165,13 @@ BAD = [
 ]
 
 
-def _run_main(args: list[str], monkeypatch: pytest.MonkeyPatch,
-              capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
-    with pytest.raises(SystemExit) as exc:
-        main()
-    return int(exc.value.code or 0), capsys.readouterr().err
-
-
 @pytest.mark.parametrize(("change", "expect"), BAD)
 def test_a_bad_sweep_is_one_line_and_exit_2(
         change: tuple[str, str], expect: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     new, old = change
     path = sweep_file(tmp_path, VALUES, TINY.replace(old, new))
-    code, err = _run_main(["study", "run", str(path), "--out", str(tmp_path / "out")],
+    code, err = run_main(["study", "run", str(path), "--out", str(tmp_path / "out")],
                           monkeypatch, capsys)
     assert code == 2, err
     assert err.startswith("cdsim: error: ") and err.count("\n") == 1, err

@@ -517,6 +517,13 @@ impl Components {
     }
 }
 
+/// The default component set as Python hands it over (tests/data/components.json, made by
+/// `make core-fixture`): the unit tests' one fixture.
+#[cfg(test)]
+pub(crate) fn fixture() -> Components {
+    Components::from_json(include_str!("../tests/data/components.json")).expect("the default set")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

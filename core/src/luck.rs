@@ -325,10 +325,7 @@ mod tests {
     use crate::play::play_game;
 
     fn comps() -> Components {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"),
-                                                   "/tests/data/components.json"))
-            .expect("the fixture made by `make core-fixture`");
-        Components::from_json(&text).expect("the default set")
+        crate::components::fixture()
     }
 
     fn measure() -> Measure {

@@ -282,10 +282,7 @@ mod tests {
 
     #[test]
     fn a_seats_card_rows_add_up_to_its_card_and_fountain_vp() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"),
-                                                   "/tests/data/components.json"))
-            .expect("the fixture made by `make core-fixture`");
-        let comps = Components::from_json(&text).expect("the default set");
+        let comps = crate::components::fixture();
         for n in 2..=4 {
             for seed in 0..4u64 {
                 let mut players: Vec<_> = ["greedy", "bread", "villa", "random"][..n].iter()

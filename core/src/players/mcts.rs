@@ -595,12 +595,7 @@ mod tests {
     fn the_value_is_the_gain_over_the_best_other_gain() {
         // R2.7: gains, not totals (seat 0 starts 100 VP ahead); the best other seat, not
         // the sum or the mean of the others
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/components.json"
-        ))
-        .unwrap();
-        let comps = Components::from_json(&text).unwrap();
+        let comps = crate::components::fixture();
         let mut config = GameConfig::new(3);
         config.start_vp = [100, 0, 5, 0];
         let (mut state, _) = GameState::new(&comps, &config, SeedSequence::new(3, &[]));
