@@ -318,3 +318,33 @@ fn search_labels_value_each_option_on_the_same_deck_orders_blind_to_deck_and_sta
     assert_ne!(reseeded.iter().map(|l| l.value).collect::<Vec<_>>(),
                labels.iter().map(|l| l.value).collect::<Vec<_>>());
 }
+
+#[test]
+fn the_tile_values_kept_between_positions_know_the_grid() {
+    // the inputs of a position are the same worked out with a scratch that has seen other
+    // positions as with a fresh one, also when only the objective cards on the grid
+    // differ (they change what a tile is worth through the prices)
+    let c = comps();
+    let config = GameConfig::new(4);
+    let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(13, &[]));
+    let mut players: Vec<Player> = ["greedy", "villa", "landscape", "bread"].iter()
+        .map(|n| make(n, &[]).unwrap()).collect();
+    let mut buf = Options::default();
+    let mut scratch = Scratch::default();
+    let (mut kept, mut fresh, mut before) = ([0.0; N_FEATURES], [0.0; N_FEATURES], [0.0; N_FEATURES]);
+    let reach = NAMES.iter().position(|&n| n == "reach_best").unwrap();
+    let mut moved = 0;
+    while !state.is_over() {
+        for seat in 0..4 {
+            features(&state, &c, seat, &mut scratch, &mut before);
+            let mut other = state.clone();
+            other.grid.rotate_left(1);
+            features(&other, &c, seat, &mut scratch, &mut kept);
+            features(&other, &c, seat, &mut Scratch::default(), &mut fresh);
+            assert_eq!(kept, fresh);
+            moved += usize::from(fresh[reach] != before[reach]);
+        }
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    assert!(moved > 10, "the grid moved a tile's value {moved} times");
+}

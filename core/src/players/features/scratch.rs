@@ -251,34 +251,38 @@ impl Scratch {
 }
 
 /// What the greedy profile's value of a tile for a seat reads (value.rs `Evaluator`): the
-/// seat's district and supply, the time, the grid's free circles and every scroll disc.
+/// component set, the player count and the time, the grid and its free circles (the
+/// prices' card interest), every scroll disc, the seat's supply and fountain cards, and
+/// its whole district (frame goals and scroll spaces too: a player plays many games).
+/// `PricesKey` with the district, less what follows from it and the fixed profile.
 #[derive(Clone, PartialEq, Eq)]
 struct EvalKey {
+    comps: usize,
     seat: usize,
+    players: usize,
     time: (usize, usize),
-    edges: [[u8; 4]; CELLS],
-    chimneys: [u8; CELLS],
-    buildings: [u8; CELLS],
-    supply: ([i32; 4], i32, i32),
-    fountain_cards: List<24>,
+    grid: [u8; GRID_SLOTS],
     owners: [i8; 17],
     discs: [(u8, u16); MAX_PLAYERS],
+    supply: ([i32; 4], i32, i32),
+    fountain_cards: List<24>,
+    district: Layout,
 }
 
 impl EvalKey {
-    fn of(state: &GameState, seat: usize) -> EvalKey {
+    fn of(state: &GameState, comps: &Components, seat: usize) -> EvalKey {
         let me = &state.players[seat];
-        let d = &me.district;
         EvalKey {
+            comps: comps as *const Components as usize,
             seat,
+            players: state.n,
             time: (state.phase, state.round),
-            edges: d.edges,
-            chimneys: d.chimneys_at,
-            buildings: d.building_at,
-            supply: (me.goods, me.coins, me.bread),
-            fountain_cards: me.fountain_cards,
+            grid: state.grid,
             owners: state.circle_owner,
             discs: std::array::from_fn(|s| (state.players[s].scroll, state.players[s].stamp)),
+            supply: (me.goods, me.coins, me.bread),
+            fountain_cards: me.fountain_cards,
+            district: me.district.layout(),
         }
     }
 }
@@ -291,7 +295,7 @@ impl Scratch {
     /// per `EvalKey`: in a decision's copies the other seats' values do not change).
     pub(super) fn tile_values(&mut self, state: &GameState, comps: &Components, seat: usize, tiles: &[u8],
                    out: &mut [f64]) {
-        let key = EvalKey::of(state, seat);
+        let key = EvalKey::of(state, comps, seat);
         let index = match self.evals[seat].position(&key) {
             Some(i) => i,
             None => self.evals[seat].insert(key, Box::new([f64::NAN; 256])),
