@@ -7,7 +7,7 @@ use crate::cards::Payment;
 use crate::components::Components;
 use crate::district::{Around, District, Layout};
 use crate::game::{GameState, List, Pending, GRID_SLOTS, MAX_PLAYERS, NONE, PHASES, TILES_PER_DEPOT};
-use crate::kinds::{CELLS, N_EDGE_KINDS};
+use crate::kinds::CELLS;
 use crate::players::position::PricesKey;
 use crate::players::scripted::scoring_params;
 use crate::players::value::{
@@ -15,7 +15,7 @@ use crate::players::value::{
 };
 use crate::players::{Params, PlayerView};
 
-use super::{open_features, reach_spaces, N_FEATURES};
+use super::{open_features, reach_spaces, Open, N_INPUTS};
 
 /// What decides a card's outcome for a seat: its features, goods, coins, bread, and
 /// whether the scoring is the last (resources are then only leftovers).
@@ -48,14 +48,14 @@ pub struct Scratch {
     cards: [Memo<CardKey, CardValues>; MAX_PLAYERS],
     evals: [Memo<EvalKey, TileValues>; MAX_PLAYERS],
     prices: [Memo<PricesKey, Prices>; MAX_PLAYERS],
-    open: [Memo<DistrictKey, OpenFeatures>; MAX_PLAYERS],
+    open: [Memo<DistrictKey, Open>; MAX_PLAYERS],
     /// A seat's whole inputs: the copies of a decision seldom change another seat's.
     inputs: [Memo<InputsKey, Inputs>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
     grid: Option<GridValues>,
 }
 
-type Inputs = [f64; N_FEATURES];
+type Inputs = [f64; N_INPUTS];
 
 /// Everything `features` reads for a seat: the time and whose turn it is, the kind of
 /// decision pending (as `takes_left` and `ahead_in_scoring` tell them apart), the
@@ -150,7 +150,6 @@ struct DistrictKey {
     chimneys: [u8; CELLS],
 }
 
-type OpenFeatures = [[f64; 5]; N_EDGE_KINDS];
 
 impl Scratch {
     /// value.rs card_interest and good_interest under the default profile (what an
@@ -193,7 +192,7 @@ impl Scratch {
         prices
     }
 
-    pub(super) fn open_features(&mut self, seat: usize, d: &District, comps: &Components) -> OpenFeatures {
+    pub(super) fn open_features(&mut self, seat: usize, d: &District, comps: &Components) -> Open {
         let key = DistrictKey { edges: d.edges, chimneys: d.chimneys_at };
         let memo = &mut self.open[seat];
         if let Some(i) = memo.position(&key) {

@@ -45,7 +45,7 @@ use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
-pub use model::{register, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, VERSION};
+pub use model::{register, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
 pub use training::{playout_gains, playout_rows, search_labels, SearchLabel};
 use model::registered;
 
