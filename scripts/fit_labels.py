@@ -8,12 +8,19 @@ The labels scored against are the mean of the two seeds' labels (twice the budge
 fits use the same.
 
     .venv/bin/python scripts/fit_labels.py runs/labels4.npz [MORE.npz] [--ridge 1,10,100]
+
+``--inputs 2`` fits the version-2 inputs (the placement inputs after the others; labels
+files written by ``scripts/replay_labels.py replay`` or a core that has them), starting
+from the shipped weights with the new inputs at 0. Moves are also scored on how each
+model ranks the placements after one destination (Spearman within each destination of
+three options or more, averaged; files with the choices only).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,10 +29,11 @@ from cdsim import train as T
 from cdsim.players import weights as W
 
 
-def labels_of(paths: list[Path]) -> tuple[T.Labels, np.ndarray]:
-    """Labels files of one player count as ``Labels`` (pooled seeds; each file's games and
-    decisions numbered after the last one's), and the learned value the core gave."""
-    parts = [one_file(p) for p in paths]
+def labels_of(paths: list[Path], version: int = 1) -> tuple[T.Labels, np.ndarray]:
+    """Labels files of one player count as ``Labels`` with the inputs of weights
+    ``version`` (pooled seeds; each file's games and decisions numbered after the last
+    one's), and the learned value the core gave."""
+    parts = [one_file(p, version) for p in paths]
     games = np.cumsum([0] + [int(part.game.max()) + 1 for part, _ in parts])
     groups = np.cumsum([0] + [int(part.group.max()) + 1 for part, _ in parts])
     shifts = list(zip(parts, groups[:-1], games[:-1], strict=True))
@@ -37,22 +45,61 @@ def labels_of(paths: list[Path]) -> tuple[T.Labels, np.ndarray]:
     return labels, np.concatenate([learned for _, learned in parts])
 
 
-def one_file(path: Path) -> tuple[T.Labels, np.ndarray]:
+def one_file(path: Path, version: int = 1) -> tuple[T.Labels, np.ndarray]:
     data = np.load(path)
     n = int(data["players"])
-    f = len(W.feature_names())
+    f = len(W.feature_names(version))
     inputs = data["inputs"]
-    seats = inputs[:, 1:].reshape(len(inputs), n, 1 + f)
+    width = (inputs.shape[1] - 1) // n  # banked VP and the inputs the file holds
+    if width < 1 + f:
+        raise SystemExit(f"{path}: its inputs are not those of weights version {version} "
+                         "(scripts/replay_labels.py replay adds them)")
+    seats = inputs[:, 1:].reshape(len(inputs), n, width)[:, :, :1 + f]
     value = (data["a"] + data["b"]) / 2
     labels = T.Labels(value, seats, inputs[:, 0].astype(np.int64), data["group"].astype(np.int64),
                       data["game"].astype(np.int64))
     return labels, data["learned"]
 
 
+def destinations(paths: list[Path]) -> np.ndarray:
+    """Each row's move destination (its option's first index), -1 where not a move or
+    the file has no choices."""
+    out = []
+    for path in paths:
+        data = np.load(path)
+        if "choice" in data.files:
+            out.append(np.where(data["kind"] == "move", data["choice"][:, 0], -1))
+        else:
+            out.append(np.full(len(data["a"]), -1))
+    return np.concatenate(out)
+
+
+def placement_rho(score: np.ndarray, labels: T.Labels, dest: np.ndarray) -> float:
+    """Spearman of ``score`` with the labels among the options of one destination (three
+    or more), averaged over destinations of moves."""
+    from scipy.stats import spearmanr
+
+    rho = []
+    for g in np.unique(labels.group[dest >= 0]):
+        m = labels.group == g
+        for d in np.unique(dest[m]):
+            k = m & (dest == d)
+            if k.sum() > 2 and np.ptp(score[k]) > 1e-9 and np.ptp(labels.value[k]) > 0:
+                rho.append(float(spearmanr(score[k], labels.value[k]).statistic))
+    return float(np.mean(rho)) if rho else float("nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("labels", type=Path, nargs="+", help="labels files of one player count")
     parser.add_argument("--ridge", default="1,10,100,1000")
+    parser.add_argument("--inputs", type=int, default=1, choices=W.VERSIONS,
+                        help="the weights version whose inputs the fit reads (default 1)")
+    parser.add_argument("--keep", action="store_true",
+                        help="with --inputs 2: fit only the new inputs' weights")
+    parser.add_argument("--write", type=Path, metavar="FILE",
+                        help="also fit every decision given (the first --ridge, the others' "
+                             "mean) and write the weights (of version --inputs) to FILE")
     parser.add_argument("--network", type=int, default=0, metavar="EPOCHS",
                         help="also fit a small network for this many epochs (0: none)")
     args = parser.parse_args()
@@ -63,27 +110,47 @@ def main() -> None:
         ridges = [float(r) for r in args.ridge.split(",")]
     except ValueError:
         parser.error(f"--ridge must be numbers separated by commas, got {args.ridge!r}")
-    labels, learned = labels_of(args.labels)
+    labels, learned = labels_of(args.labels, args.inputs)
+    dest = destinations(args.labels)
     shipped = json.loads(W.DEFAULT_WEIGHTS.read_text())["weights"]
-    check = T.margins(shipped, labels)
+    prior = T.widened(shipped, len(W.feature_names(args.inputs)))
+    check = T.margins(prior, labels)
     print(f"{len(np.unique(labels.group))} decisions, {len(labels.value)} options, "
           f"{len(np.unique(labels.game))} games; the shipped margins here agree with the "
           f"core's to {np.abs(check - learned).max():.1e}")
     test = labels.game % 2 == 1
     for name, mask in (("held-out (odd games)", test), ("fitted on (even games)", ~test)):
         part = labels.select(mask)
-        line = [f"shipped {fmt(T.decision_scores(T.margins(shipped, part), part))}"]
+        where = dest[mask]
+        shipped_margin = T.margins(prior, part)
+        line = [f"shipped {fmt(T.decision_scores(shipped_margin, part))}, placements "
+                f"{placement_rho(shipped_margin, part, where):.2f}"]
         fit_on = labels.select(~test)
         for leader in (False, True):
             for ridge in ridges:
-                table = T.fit_labels(fit_on, shipped, ridge, leader)
-                scores = T.decision_scores(T.margins(table, part, leader), part)
-                line.append(f"{'leader' if leader else 'mean'} ridge {ridge:g} {fmt(scores)}")
+                keep = len(W.feature_names(1)) if args.keep else 0
+                table = T.fit_labels(fit_on, prior, ridge, leader, keep)
+                margin = T.margins(table, part, leader)
+                line.append(f"{'leader' if leader else 'mean'} ridge {ridge:g} "
+                            f"{fmt(T.decision_scores(margin, part))}, placements "
+                            f"{placement_rho(margin, part, where):.2f}")
         if args.network:
             line.append(f"network {fmt(network(fit_on, part, args.network))}")
         rand = np.mean([part.value[part.group == g].max() - part.value[part.group == g].mean()
                         for g in np.unique(part.group)])
         print(f"{name}: random option regret {rand:.2f}\n  " + "\n  ".join(line))
+    if args.write:
+        keep = len(W.feature_names(1)) if args.keep else 0
+        table = T.fit_labels(labels, prior, ridges[0], False, keep)
+        shipped_file = json.loads(W.DEFAULT_WEIGHTS.read_text())
+        training = {"command": "scripts/fit_labels.py " + " ".join(sys.argv[1:]),
+                    "labels": [str(p) for p in args.labels], "ridge": ridges[0],
+                    "prior": W.read_weights(W.DEFAULT_WEIGHTS).digest,
+                    "components": shipped_file["training"].get("components", "default")}
+        args.write.write_text(T.weights_json(table, shipped_file["components_digest"],
+                                             training, args.inputs))
+        print(f"weights (version {args.inputs}, ridge {ridges[0]:g}, {len(labels.value)} "
+              f"options) -> {args.write}")
 
 
 def network(fit_on: T.Labels, part: T.Labels, epochs: int) -> dict[str, float]:
