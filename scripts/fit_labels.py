@@ -89,12 +89,30 @@ def placement_rho(score: np.ndarray, labels: T.Labels, dest: np.ndarray) -> floa
     return float(np.mean(rho)) if rho else float("nan")
 
 
+def regrets(score: np.ndarray, labels: T.Labels) -> np.ndarray:
+    """Each decision's regret of ``score``'s pick under the labels (VP of margin)."""
+    out = []
+    for g in np.unique(labels.group):
+        m = labels.group == g
+        out.append(labels.value[m].max() - labels.value[m][int(np.argmax(score[m]))])
+    return np.array(out)
+
+
+def against(score: np.ndarray, base: np.ndarray, labels: T.Labels) -> str:
+    """The regret of ``score`` less that of ``base``, paired by decision, with its
+    standard error."""
+    d = regrets(score, labels) - regrets(base, labels)
+    return f"{d.mean():+.2f} ± {d.std(ddof=1) / np.sqrt(len(d)):.2f} against shipped"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("labels", type=Path, nargs="+", help="labels files of one player count")
     parser.add_argument("--ridge", default="1,10,100,1000")
     parser.add_argument("--inputs", type=int, default=1, choices=W.VERSIONS,
                         help="the weights version whose inputs the fit reads (default 1)")
+    parser.add_argument("--fold", type=int, default=1, choices=(0, 1),
+                        help="the games held out: odd (1, the default) or even (0)")
     parser.add_argument("--keep", action="store_true",
                         help="with --inputs 2: fit only the new inputs' weights")
     parser.add_argument("--write", type=Path, metavar="FILE",
@@ -118,8 +136,10 @@ def main() -> None:
     print(f"{len(np.unique(labels.group))} decisions, {len(labels.value)} options, "
           f"{len(np.unique(labels.game))} games; the shipped margins here agree with the "
           f"core's to {np.abs(check - learned).max():.1e}")
-    test = labels.game % 2 == 1
-    for name, mask in (("held-out (odd games)", test), ("fitted on (even games)", ~test)):
+    test = labels.game % 2 == args.fold
+    parity = ("even", "odd")[args.fold], ("odd", "even")[args.fold]
+    for name, mask in ((f"held-out ({parity[0]} games)", test),
+                       (f"fitted on ({parity[1]} games)", ~test)):
         part = labels.select(mask)
         where = dest[mask]
         shipped_margin = T.margins(prior, part)
@@ -133,7 +153,8 @@ def main() -> None:
                 margin = T.margins(table, part, leader)
                 line.append(f"{'leader' if leader else 'mean'} ridge {ridge:g} "
                             f"{fmt(T.decision_scores(margin, part))}, placements "
-                            f"{placement_rho(margin, part, where):.2f}")
+                            f"{placement_rho(margin, part, where):.2f} "
+                            f"({against(margin, shipped_margin, part)})")
         if args.network:
             line.append(f"network {fmt(network(fit_on, part, args.network))}")
         rand = np.mean([part.value[part.group == g].max() - part.value[part.group == g].mean()

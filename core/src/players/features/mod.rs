@@ -178,7 +178,7 @@ pub fn features(
     out: &mut [f64; N_FEATURES],
 ) {
     let mut all = [0.0; N_INPUTS];
-    all_inputs(state, comps, seat, scratch, &mut all);
+    inputs(state, comps, seat, scratch, false, &mut all);
     out.copy_from_slice(&all[..N_FEATURES]);
 }
 
@@ -190,12 +190,25 @@ pub fn all_inputs(
     scratch: &mut Scratch,
     out: &mut [f64; N_INPUTS],
 ) {
-    let key = InputsKey::of(state, comps, seat);
+    inputs(state, comps, seat, scratch, true, out);
+}
+
+/// This seat's inputs, the placement inputs only when asked (else 0: version-1 weights
+/// do not pay for them).
+pub(crate) fn inputs(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    placement: bool,
+    out: &mut [f64; N_INPUTS],
+) {
+    let key = InputsKey::of(state, comps, seat, placement);
     if let Some(inputs) = scratch.inputs(&key) {
         *out = *inputs;
         return;
     }
-    fill(state, comps, seat, scratch, out);
+    fill(state, comps, seat, scratch, placement, out);
     scratch.keep_inputs(key, out);
 }
 
@@ -205,6 +218,7 @@ fn fill(
     comps: &Components,
     seat: usize,
     scratch: &mut Scratch,
+    placement: bool,
     out: &mut [f64; N_INPUTS],
 ) {
     let me = &state.players[seat];
@@ -234,13 +248,16 @@ fn fill(
         }
     }
     f.push(f64::from(gap));
-    let open = district(state, comps, seat, scratch, &mut f);
+    let open = district(state, comps, seat, scratch, placement, &mut f);
     let open_kinds = (0..N_EDGE_KINDS).filter(|&k| open.kinds[k][0] > 0.0)
         .fold(0u16, |bits, k| bits | 1 << k);
     goals_and_fountains(state, comps, seat, open_kinds, &mut f);
     cards(state, comps, seat, ahead, scratch, &mut f);
     depots_in_reach(state, comps, seat, scratch, &mut f);
     debug_assert_eq!(f.at, N_FEATURES);
+    if !placement {
+        return;
+    }
     for v in open.placement {
         f.push(v);
     }
@@ -261,6 +278,7 @@ fn district(
     comps: &Components,
     seat: usize,
     scratch: &mut Scratch,
+    placement: bool,
     f: &mut Filler,
 ) -> Open {
     let d = &state.players[seat].district;
@@ -276,7 +294,7 @@ fn district(
     for kind in [MERCHANT, BAKER, ADMINISTRATOR, ARTISAN, MARKET, BAKERY, FOUNTAIN] {
         f.push(f64::from(d.complete_count[kind as usize]));
     }
-    let open = scratch.open_features(seat, d, comps);
+    let open = scratch.open_features(seat, d, comps, placement);
     let villas = open.kinds[VILLA as usize];
     f.push(villas[0]);
     f.push(villas[1]);

@@ -15,6 +15,7 @@ use crate::players::value::{
 };
 use crate::players::{Params, PlayerView};
 
+use super::open::Fillable;
 use super::{open_features, reach_spaces, Open, N_INPUTS};
 
 /// What decides a card's outcome for a seat: its features, goods, coins, bread, and
@@ -49,6 +50,8 @@ pub struct Scratch {
     evals: [Memo<EvalKey, TileValues>; MAX_PLAYERS],
     prices: [Memo<PricesKey, Prices>; MAX_PLAYERS],
     open: [Memo<DistrictKey, Open>; MAX_PLAYERS],
+    /// Which cell side patterns some tile fits (the placement inputs' dead cells).
+    fillable: Fillable,
     /// A seat's whole inputs: the copies of a decision seldom change another seat's.
     inputs: [Memo<InputsKey, Inputs>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
@@ -64,6 +67,8 @@ type Inputs = [f64; N_INPUTS];
 /// district.
 #[derive(Clone, PartialEq)]
 pub(super) struct InputsKey {
+    /// Whether the placement inputs were worked out (weights of version 2).
+    placement: bool,
     comps: usize,
     seat: usize,
     players: usize,
@@ -80,7 +85,8 @@ pub(super) struct InputsKey {
 }
 
 impl InputsKey {
-    pub(super) fn of(state: &GameState, comps: &Components, seat: usize) -> InputsKey {
+    pub(super) fn of(state: &GameState, comps: &Components, seat: usize, placement: bool)
+        -> InputsKey {
         let me = &state.players[seat];
         let pending = match state.pending {
             Pending::Move { .. } | Pending::Take { .. } => 0,
@@ -93,6 +99,7 @@ impl InputsKey {
             reach = spaces.map(|s| state.depots[s]);
         }
         InputsKey {
+            placement,
             comps: comps as *const Components as usize,
             seat,
             players: state.n,
@@ -148,6 +155,7 @@ type GridValues = ((usize, [u8; GRID_SLOTS], [i8; 17]), ([f64; 16], f64));
 struct DistrictKey {
     edges: [[u8; 4]; CELLS],
     chimneys: [u8; CELLS],
+    placement: bool,
 }
 
 
@@ -192,14 +200,16 @@ impl Scratch {
         prices
     }
 
-    pub(super) fn open_features(&mut self, seat: usize, d: &District, comps: &Components) -> Open {
-        let key = DistrictKey { edges: d.edges, chimneys: d.chimneys_at };
+    /// A district's open features; with `placement`, the version-2 inputs too.
+    pub(super) fn open_features(&mut self, seat: usize, d: &District, comps: &Components,
+                                placement: bool) -> Open {
+        let key = DistrictKey { edges: d.edges, chimneys: d.chimneys_at, placement };
         let memo = &mut self.open[seat];
         if let Some(i) = memo.position(&key) {
             return memo.entries[i].1;
         }
-        let v = open_features(d, comps);
-        memo.insert(key, v);
+        let v = open_features(d, comps, placement.then_some(&mut self.fillable));
+        self.open[seat].insert(key, v);
         v
     }
 }

@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use crate::components::Components;
 use crate::game::{Action, GameState, List, Options, Pending};
-use crate::players::features::{Scratch, N_FEATURES};
+use crate::players::features::{Scratch, N_INPUTS};
 use crate::players::mcts::shuffle;
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
@@ -129,7 +129,7 @@ pub struct LearnedPlayer {
     cheap: ScriptedPlayer,
     greedy: Params,
     scratch: Scratch,
-    inputs: [f64; N_FEATURES],
+    inputs: [f64; N_INPUTS],
     buf: Options,
     /// The takes `best_take` weighs (`buf` plays the follow-ups meanwhile).
     takes: Options,
@@ -155,7 +155,7 @@ impl LearnedPlayer {
             cheap: ScriptedPlayer::new(Profile::Greedy, Profile::Greedy.params()),
             greedy: Profile::Greedy.params(),
             scratch: Scratch::default(),
-            inputs: [0.0; N_FEATURES],
+            inputs: [0.0; N_INPUTS],
             buf: Options::default(),
             takes: Options::default(),
             idle: Generator::new(&SeedSequence::new(0, &[])),

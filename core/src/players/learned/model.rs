@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::components::Components;
 use crate::game::{GameState, PHASES};
-use crate::players::features::{all_inputs, banked, names, Scratch, N_FEATURES, N_INPUTS, TAKES_LEFT};
+use crate::players::features::{banked, inputs as inputs_of, names, Scratch, N_FEATURES, N_INPUTS, TAKES_LEFT};
 
 /// What a weights file says it is.
 pub const FORMAT: &str = "cdsim-learned-weights";
@@ -121,7 +121,7 @@ impl Model {
 
     /// The value of a position to `seat`: VP gained if the game ended now, plus what the
     /// weights expect it to gain from here. `inputs` receives as many of the seat's inputs
-    /// (`all_inputs`) as it holds.
+    /// (`all_inputs`; the placement inputs 0 under version-1 weights) as it holds.
     pub fn value(
         &self,
         state: &GameState,
@@ -134,17 +134,27 @@ impl Model {
         if state.is_over() {
             return now;
         }
-        let mut all = [0.0; N_INPUTS];
-        all_inputs(state, comps, seat, scratch, &mut all);
+        let placement = self.inputs > N_FEATURES;
         let w = &self.weights[state.n - 2][state.phase.min(PHASES - 1)];
         let (flat, late) = w.split_at(self.inputs);
-        let t = all[TAKES_LEFT];
         let mut total = 0.0;
-        for i in 0..self.inputs {
-            total += all[i] * (flat[i] + t * late[i]);
+        let mut dot = |all: &mut [f64; N_INPUTS]| {
+            inputs_of(state, comps, seat, scratch, placement, all);
+            let t = all[TAKES_LEFT];
+            for i in 0..flat.len() {
+                total += all[i] * (flat[i] + t * late[i]);
+            }
+        };
+        // the learned player's buffer holds every input; a shorter one gets what it holds
+        match <&mut [f64; N_INPUTS]>::try_from(&mut *inputs) {
+            Ok(all) => dot(all),
+            Err(_) => {
+                let mut all = [0.0; N_INPUTS];
+                dot(&mut all);
+                let k = inputs.len().min(N_INPUTS);
+                inputs[..k].copy_from_slice(&all[..k]);
+            }
         }
-        let k = inputs.len().min(N_INPUTS);
-        inputs[..k].copy_from_slice(&all[..k]);
         now + total
     }
 }
