@@ -115,6 +115,10 @@ def main() -> None:
                         help="the games held out: odd (1, the default) or even (0)")
     parser.add_argument("--keep", action="store_true",
                         help="with --inputs 2: fit only the new inputs' weights")
+    parser.add_argument("--prior", type=Path, metavar="FILE",
+                        help="the weights a fit starts from and is pulled towards (version 1 "
+                             "or 2; default the shipped ones): a file --write made for another "
+                             "player count")
     parser.add_argument("--write", type=Path, metavar="FILE",
                         help="also fit every decision given (the first --ridge, the others' "
                              "mean) and write the weights (of version --inputs) to FILE")
@@ -131,7 +135,10 @@ def main() -> None:
     labels, learned = labels_of(args.labels, args.inputs)
     dest = destinations(args.labels)
     shipped = json.loads(W.DEFAULT_WEIGHTS.read_text())["weights"]
-    prior = T.widened(shipped, len(W.feature_names(args.inputs)))
+    start = W.read_weights(args.prior) if args.prior else W.read_weights(W.DEFAULT_WEIGHTS)
+    if len(start.features) > len(W.feature_names(args.inputs)):
+        parser.error(f"--prior {args.prior} has more inputs than --inputs {args.inputs}")
+    prior = T.widened(json.loads(start.text)["weights"], len(W.feature_names(args.inputs)))
     check = T.margins(prior, labels)
     print(f"{len(np.unique(labels.group))} decisions, {len(labels.value)} options, "
           f"{len(np.unique(labels.game))} games; the shipped margins here agree with the "
@@ -142,7 +149,7 @@ def main() -> None:
                        (f"fitted on ({parity[1]} games)", ~test)):
         part = labels.select(mask)
         where = dest[mask]
-        shipped_margin = T.margins(prior, part)
+        shipped_margin = T.margins(T.widened(shipped, len(W.feature_names(args.inputs))), part)
         line = [f"shipped {fmt(T.decision_scores(shipped_margin, part))}, placements "
                 f"{placement_rho(shipped_margin, part, where):.2f}"]
         fit_on = labels.select(~test)
@@ -166,7 +173,7 @@ def main() -> None:
         shipped_file = json.loads(W.DEFAULT_WEIGHTS.read_text())
         training = {"command": "scripts/fit_labels.py " + " ".join(sys.argv[1:]),
                     "labels": [str(p) for p in args.labels], "ridge": ridges[0],
-                    "prior": W.read_weights(W.DEFAULT_WEIGHTS).digest,
+                    "prior": start.digest,
                     "components": shipped_file["training"].get("components", "default")}
         args.write.write_text(T.weights_json(table, shipped_file["components_digest"],
                                              training, args.inputs))
