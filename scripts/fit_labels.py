@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from cdsim import train as T
+from cdsim.errors import CdsimError
 from cdsim.players import weights as W
 
 
@@ -105,7 +106,7 @@ def against(score: np.ndarray, base: np.ndarray, labels: T.Labels) -> str:
     return f"{d.mean():+.2f} ± {d.std(ddof=1) / np.sqrt(len(d)):.2f} against shipped"
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("labels", type=Path, nargs="+", help="labels files of one player count")
     parser.add_argument("--ridge", default="1,10,100,1000")
@@ -129,56 +130,77 @@ def main() -> None:
         if not path.is_file():
             parser.error(f"{path}: no such labels file")
     try:
-        ridges = [float(r) for r in args.ridge.split(",")]
+        args.ridges = [float(r) for r in args.ridge.split(",")]
     except ValueError:
         parser.error(f"--ridge must be numbers separated by commas, got {args.ridge!r}")
+    try:
+        args.start = W.read_weights(args.prior or W.DEFAULT_WEIGHTS)
+    except CdsimError as exc:
+        parser.error(f"--prior: {exc}")
+    if len(args.start.features) > len(W.feature_names(args.inputs)):
+        parser.error(f"--prior {args.prior} has more inputs than --inputs {args.inputs}")
+    args.kept = len(W.feature_names(1)) if args.keep else 0
+    return args
+
+
+def main() -> None:
+    args = arguments()
+    width = len(W.feature_names(args.inputs))
     labels, learned = labels_of(args.labels, args.inputs)
     dest = destinations(args.labels)
-    shipped = json.loads(W.DEFAULT_WEIGHTS.read_text())["weights"]
-    start = W.read_weights(args.prior) if args.prior else W.read_weights(W.DEFAULT_WEIGHTS)
-    if len(start.features) > len(W.feature_names(args.inputs)):
-        parser.error(f"--prior {args.prior} has more inputs than --inputs {args.inputs}")
-    prior = T.widened(json.loads(start.text)["weights"], len(W.feature_names(args.inputs)))
-    check = T.margins(prior, labels)
+    shipped = T.widened(json.loads(W.DEFAULT_WEIGHTS.read_text())["weights"], width)
+    prior = T.widened(json.loads(args.start.text)["weights"], width)
     print(f"{len(np.unique(labels.group))} decisions, {len(labels.value)} options, "
           f"{len(np.unique(labels.game))} games; the shipped margins here agree with the "
-          f"core's to {np.abs(check - learned).max():.1e}")
+          f"core's to {np.abs(T.margins(shipped, labels) - learned).max():.1e}")
     test = labels.game % 2 == args.fold
     parity = ("even", "odd")[args.fold], ("odd", "even")[args.fold]
     for name, mask in ((f"held-out ({parity[0]} games)", test),
                        (f"fitted on ({parity[1]} games)", ~test)):
-        part = labels.select(mask)
-        where = dest[mask]
-        shipped_margin = T.margins(T.widened(shipped, len(W.feature_names(args.inputs))), part)
-        line = [f"shipped {fmt(T.decision_scores(shipped_margin, part))}, placements "
-                f"{placement_rho(shipped_margin, part, where):.2f}"]
-        fit_on = labels.select(~test)
-        for leader in (False, True):
-            for ridge in ridges:
-                keep = len(W.feature_names(1)) if args.keep else 0
-                table = T.fit_labels(fit_on, prior, ridge, leader, keep)
-                margin = T.margins(table, part, leader)
-                line.append(f"{'leader' if leader else 'mean'} ridge {ridge:g} "
-                            f"{fmt(T.decision_scores(margin, part))}, placements "
-                            f"{placement_rho(margin, part, where):.2f} "
-                            f"({against(margin, shipped_margin, part)})")
-        if args.network:
-            line.append(f"network {fmt(network(fit_on, part, args.network))}")
+        part, where = labels.select(mask), dest[mask]
+        line = scores(args, labels.select(~test), part, where, shipped, prior)
         rand = np.mean([part.value[part.group == g].max() - part.value[part.group == g].mean()
                         for g in np.unique(part.group)])
         print(f"{name}: random option regret {rand:.2f}\n  " + "\n  ".join(line))
     if args.write:
-        keep = len(W.feature_names(1)) if args.keep else 0
-        table = T.fit_labels(labels, prior, ridges[0], False, keep)
-        shipped_file = json.loads(W.DEFAULT_WEIGHTS.read_text())
-        training = {"command": "scripts/fit_labels.py " + " ".join(sys.argv[1:]),
-                    "labels": [str(p) for p in args.labels], "ridge": ridges[0],
-                    "prior": start.digest,
-                    "components": shipped_file["training"].get("components", "default")}
-        args.write.write_text(T.weights_json(table, shipped_file["components_digest"],
-                                             training, args.inputs))
-        print(f"weights (version {args.inputs}, ridge {ridges[0]:g}, {len(labels.value)} "
-              f"options) -> {args.write}")
+        write(args, labels, prior)
+
+
+def scores(args: argparse.Namespace, fit_on: T.Labels, part: T.Labels, where: np.ndarray,
+           shipped: dict[str, list[list[float]]], prior: dict[str, list[list[float]]]
+           ) -> list[str]:
+    """One line per model: the shipped weights, then each fit on ``fit_on``, scored on
+    ``part``."""
+    shipped_margin = T.margins(shipped, part)
+    line = [f"shipped {fmt(T.decision_scores(shipped_margin, part))}, placements "
+            f"{placement_rho(shipped_margin, part, where):.2f}"]
+    for leader in (False, True):
+        for ridge in args.ridges:
+            table = T.fit_labels(fit_on, prior, ridge, leader, args.kept)
+            margin = T.margins(table, part, leader)
+            line.append(f"{'leader' if leader else 'mean'} ridge {ridge:g} "
+                        f"{fmt(T.decision_scores(margin, part))}, placements "
+                        f"{placement_rho(margin, part, where):.2f} "
+                        f"({against(margin, shipped_margin, part)})")
+    if args.network:
+        line.append(f"network {fmt(network(fit_on, part, args.network))}")
+    return line
+
+
+def write(args: argparse.Namespace, labels: T.Labels, prior: dict[str, list[list[float]]]
+          ) -> None:
+    """Fit every decision given and write the weights file, with how it was made."""
+    ridge = args.ridges[0]
+    table = T.fit_labels(labels, prior, ridge, False, args.kept)
+    shipped_file = json.loads(W.DEFAULT_WEIGHTS.read_text())
+    training = {"command": "scripts/fit_labels.py " + " ".join(sys.argv[1:]),
+                "labels": [str(p) for p in args.labels], "ridge": ridge,
+                "prior": args.start.digest,
+                "components": shipped_file["training"].get("components", "default")}
+    args.write.write_text(T.weights_json(table, shipped_file["components_digest"], training,
+                                         args.inputs))
+    print(f"weights (version {args.inputs}, ridge {ridge:g}, {len(labels.value)} options) "
+          f"-> {args.write}")
 
 
 def network(fit_on: T.Labels, part: T.Labels, epochs: int) -> dict[str, float]:
