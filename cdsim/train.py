@@ -243,15 +243,28 @@ def agreement(table: dict[str, list[list[float]]], rows: Rows) -> dict[str, floa
 
 
 def weights_json(table: dict[str, list[list[float]]], components_digest: str,
-                 training: dict[str, Any]) -> str:
-    names = feature_names()
-    data = {"format": FORMAT, "version": VERSION, "components_digest": components_digest,
+                 training: dict[str, Any], version: int = VERSION) -> str:
+    names = feature_names(version)
+    data = {"format": FORMAT, "version": version, "components_digest": components_digest,
             "features": list(names),
             "inputs": "each feature, then each feature times takes_left; one list per phase",
             "value": "VP gained if the game ended now + weights . inputs; a decision takes "
                      "the option of the best value less the other seats' mean value",
             "weights": table, "training": training}
     return json.dumps(data, indent=1) + "\n"
+
+
+def widened(table: dict[str, list[list[float]]], inputs: int) -> dict[str, list[list[float]]]:
+    """A table for ``inputs`` inputs (a later version's list, which starts with this
+    one's): the new inputs' weights 0 in both halves, so every value stays as it was."""
+    out: dict[str, list[list[float]]] = {}
+    for n, rows in table.items():
+        out[n] = []
+        for row in rows:
+            half = len(row) // 2
+            pad = [0.0] * (inputs - half)
+            out[n].append([*row[:half], *pad, *row[half:], *pad])
+    return out
 
 
 def zero_table() -> dict[str, list[list[float]]]:
@@ -417,12 +430,14 @@ def margins(table: dict[str, list[list[float]]], labels: Labels,
 
 
 def fit_labels(labels: Labels, prior: dict[str, list[list[float]]], ridge: float,
-               leader: bool = False) -> dict[str, list[list[float]]]:
+               leader: bool = False, keep: int = 0) -> dict[str, list[list[float]]]:
     """Weights per (player count, phase) fitted to search labels: a ridge regression of the
     label less the banked margin on the inputs' margin, both less their decision's mean
     (only what separates one decision's options counts), pulled towards ``prior`` (the
     shipped weights, fitted on far more decisions) rather than towards zero; ``ridge`` per
-    standardized input and 1,000 rows."""
+    standardized input and 1,000 rows. The first ``keep`` inputs (in both halves) keep
+    the prior's weights: only the inputs after them are fitted (a later version's new
+    inputs, on few labels)."""
     design_all = np.stack([design(labels.seats[:, s, 1:]) for s in range(labels.seats.shape[1])],
                           axis=1)
     z = demeaned(labels.relative(design_all, leader), labels.group)
@@ -437,7 +452,12 @@ def fit_labels(labels: Labels, prior: dict[str, list[list[float]]], ridge: float
         scale = z[mask].std(axis=0)
         scale[scale < 1e-9] = 1.0
         zs = z[mask] / scale
-        penalty = np.diag(np.full(len(w0), ridge * mask.sum() / 1000.0))
+        strength = np.full(len(w0), ridge * mask.sum() / 1000.0)
+        half = len(w0) // 2
+        held = np.zeros(len(w0), dtype=bool)
+        held[:keep] = held[half:half + keep] = True
+        strength[held] = 1e12  # held at the prior
+        penalty = np.diag(strength)
         # the level (w[0], the bias) cancels within a decision: kept from the prior
         v = np.linalg.solve(zs.T @ zs + penalty, zs.T @ y[mask] + penalty @ (w0 * scale))
         w = v / scale

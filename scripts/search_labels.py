@@ -51,7 +51,7 @@ def mcts_choice(state: Any, module: Any, playouts: int) -> list[int]:
 
 
 def label_games(players: int, decisions: int, playouts: int, budgets: list[int], seed: int,
-                out_path: Path) -> list[dict[str, Any]]:
+                out_path: Path, kinds: tuple[str, ...] = tuple(CHANCE)) -> list[dict[str, Any]]:
     """Sampled decisions of fresh learned games with their labels, until ``decisions``
     (written to ``out_path`` every 10 decisions, so a stopped run keeps them)."""
     module = core.module()
@@ -70,7 +70,7 @@ def label_games(players: int, decisions: int, playouts: int, budgets: list[int],
         index = 0
         while not state.is_over() and len(out) < decisions:
             kind = state.decision()
-            if chance.random() < CHANCE.get(kind, 0.0):
+            if chance.random() < CHANCE.get(kind, 0.0) and kind in kinds:
                 seed_of = (key << 12) + index
                 a = state.search_labels(seed_of, search, int(weights))
                 if len(a) > 1:
@@ -287,6 +287,8 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=60)
     parser.add_argument("--budgets", default="120,480")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", default=",".join(CHANCE),
+                        help="the decision kinds labelled (each at its usual chance)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--summary", action="store_true",
                         help="only print the figures of the labels already in --out")
@@ -312,8 +314,11 @@ def main() -> None:
         parser.error(f"--budgets must be whole numbers separated by commas, got {args.budgets!r}")
     if not 1 <= args.decisions <= 100_000 or args.playouts < 1 or min(budgets) < 1:
         parser.error("--decisions must be 1-100000, --playouts and --budgets at least 1")
+    kinds = tuple(args.kinds.split(","))
+    if not set(kinds) <= set(CHANCE):
+        parser.error(f"--kinds must be among {','.join(CHANCE)}, got {args.kinds!r}")
     records = label_games(args.players, args.decisions, args.playouts, budgets, args.seed,
-                          args.out)
+                          args.out, kinds)
     save(records, args.out, args.players, args.playouts, budgets)
     summary(records, budgets, args.playouts)
     reliability(records)

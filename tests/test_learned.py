@@ -11,9 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cdsim.errors import CdsimError
+from cdsim.handover import components_json
 from cdsim.players.registry import parse_params, parse_spec
 from cdsim.players.weights import DEFAULT_WEIGHTS, read_weights
 from cdsim.rules.components import load_components
@@ -135,3 +137,48 @@ def test_training_is_rebuilt_from_its_seed() -> None:
 ])
 def test_train_refuses_bad_settings_in_one_line(args: list[str], says: str) -> None:
     one_line_error(cdsim("train", "--out", "/nonexistent/never.json", *args), says)
+
+
+def test_version_2_weights_read_the_placement_inputs_after_the_others(tmp_path: Path) -> None:
+    """Weights format version 2 (issue 30): the built-in list, then the placement inputs.
+    The built-in weights widened with the new inputs at 0 value every option as they do;
+    a weight on a new input moves each value by that weight times the input's margin."""
+    core_or_skip()
+    from cdsim import core
+    from cdsim.players.weights import feature_names
+
+    module = core.module()
+    assert module is not None
+    from cdsim.train import widened
+
+    v1, v2 = feature_names(1), feature_names(2)
+    assert v2[:len(v1)] == v1 and "dead_features" in v2[len(v1):]
+    data = json.loads(DEFAULT_WEIGHTS.read_text())
+    data["version"], data["features"] = 2, list(v2)
+    data["weights"] = widened(data["weights"], len(v2))
+    path = tmp_path / "v2.json"
+    path.write_text(json.dumps(data))
+    assert read_weights(path).features == v2
+    same = module.learned_weights(path.read_text())
+    k = v2.index("dead_features")
+    moved = json.loads(path.read_text())
+    for rows in moved["weights"].values():
+        for row in rows:
+            row[k] = 3.0
+    other = module.learned_weights(json.dumps(moved))
+    comps = module.Components(components_json(load_components(None)))
+    state = module.State(comps, 4, [0] * 4, 5, 9)
+    bots = [module.Bot("greedy") for _ in range(4)]
+    checked = 0
+    while not state.is_over() and checked < 12:
+        if state.decision() == "move":
+            base = state.search_labels(1, [("playouts", 1.0)], 0)
+            for (_, _, want, x), (_, _, got, _), (_, _, shifted, _) in zip(
+                    base, state.search_labels(1, [("playouts", 1.0)], same),
+                    state.search_labels(1, [("playouts", 1.0)], other), strict=True):
+                assert got == pytest.approx(want, abs=1e-9)
+                seats = np.reshape(x[1:], (4, 1 + len(v2)))[:, 1 + k]
+                assert shifted - want == pytest.approx(3.0 * (seats[0] - seats[1:].mean()))
+            checked += 1
+        state.apply(bots[state.current_seat()].choose(state))
+    assert checked == 12

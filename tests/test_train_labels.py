@@ -55,3 +55,38 @@ def test_a_strong_pull_keeps_the_prior_and_few_rows_leave_a_phase_alone() -> Non
     assert np.allclose(pulled[str(SEATS)], prior[str(SEATS)], atol=1e-4)
     few = labels.select(labels.group < 3)  # under MIN_ROWS rows in every phase
     assert T.fit_labels(few, prior, ridge=1e-6) == prior
+
+
+def test_new_inputs_widen_a_table_without_moving_a_margin_and_keep_holds_the_old_weights(
+) -> None:
+    """A later weights version's table starts as the old one with its new inputs at 0
+    (``widened``); ``keep`` fits only the new inputs (issue 30, the placement inputs)."""
+    rng = np.random.default_rng(32)
+    truth, prior = table(rng), table(rng)
+    labels = decisions(rng, truth, leader=False)
+    extra = 2
+    wide_seats = np.concatenate([labels.seats, rng.normal(0, 1, (*labels.seats.shape[:2], extra))],
+                                axis=2)
+    wide = T.Labels(labels.value, wide_seats, labels.phase, labels.group, labels.game)
+    grown = T.widened(prior, FEATURES + extra)
+    assert all(len(row) == 2 * (FEATURES + extra) for row in grown[str(SEATS)])
+    assert np.allclose(T.margins(grown, wide), T.margins(prior, labels))
+    # labels of another truth pull every weight, yet ``keep`` holds the old ones (both
+    # halves) at the prior
+    held = T.fit_labels(wide, grown, ridge=1e-6, keep=FEATURES)
+    for got, was in zip(held[str(SEATS)], grown[str(SEATS)], strict=True):
+        half = len(got) // 2
+        for lo in (0, half):
+            assert got[lo:lo + FEATURES] == pytest.approx(was[lo:lo + FEATURES], abs=1e-6)
+    # labels of a truth that is the prior plus weights on the new inputs: a fit of the new
+    # inputs alone finds them, the old ones stay the prior's
+    truth = {n: [[*row] for row in rows] for n, rows in grown.items()}
+    for row in truth[str(SEATS)]:
+        half = len(row) // 2
+        row[FEATURES:half] = list(rng.normal(0, 1, extra))
+        row[half + FEATURES:] = list(rng.normal(0, 1, extra))
+    luck = np.repeat(rng.normal(0, 50, DECISIONS), OPTIONS)
+    wide.value = T.margins(truth, wide) + luck
+    fitted = T.fit_labels(wide, grown, ridge=1e-6, keep=FEATURES)
+    for got, want in zip(fitted[str(SEATS)], truth[str(SEATS)], strict=True):
+        assert got[1:] == pytest.approx(want[1:], abs=1e-3)

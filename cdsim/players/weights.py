@@ -17,7 +17,9 @@ from cdsim import core
 from cdsim.errors import CdsimError
 
 FORMAT = "cdsim-learned-weights"
-VERSION = 1
+VERSION = 1  # what cdsim train writes and the built-in weights are
+# 1: the learned player's inputs; 2: the same, then the placement inputs (issue 30)
+VERSIONS = (1, 2)
 PHASES = 4
 PLAYER_COUNTS = (2, 3, 4)
 WEIGHTS_DIR = Path(__file__).resolve().parents[2] / "strategies" / "weights"
@@ -44,13 +46,14 @@ class Weights:
         return self.digest[:12]
 
 
-def feature_names() -> tuple[str, ...]:
-    """The core's input names (a weights file must list the same)."""
+def feature_names(version: int = VERSION) -> tuple[str, ...]:
+    """The core's input names for weights of ``version`` (a weights file must list the
+    same)."""
     module = core.module()
     if module is None:
         raise CdsimError("the learned player plays only on the compiled core, which is not "
                          "installed (make install builds it with a Rust toolchain)")
-    return tuple(module.State.learned_feature_names())
+    return tuple(module.State.learned_feature_names(version))
 
 
 def weights_digest(features: Sequence[str], table: dict[str, Any]) -> str:
@@ -78,15 +81,17 @@ def read_weights(path: Path) -> Weights:
         raise CdsimError(f"{shown}: not a learned weights file (not JSON: {str(exc)[:80]})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CdsimError(f"{shown}: not a learned weights file (no \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
-        raise CdsimError(f"{shown}: weights format version {str(data.get('version'))[:20]}; "
-                         f"this cdsim reads version {VERSION} (train them again with cdsim train)")
+    version = data.get("version")
+    if version not in VERSIONS or isinstance(version, bool):
+        raise CdsimError(f"{shown}: weights format version {str(version)[:20]}; this cdsim "
+                         f"reads versions {VERSIONS[0]}-{VERSIONS[-1]} (train them again with "
+                         "cdsim train)")
     digest, names, table = (data.get("components_digest"), data.get("features"),
                             data.get("weights"))
     if not isinstance(digest, str) or not isinstance(names, list) or not isinstance(table, dict):
         raise CdsimError(f"{shown}: not a learned weights file (components_digest, features "
                          "and weights are required)")
-    if tuple(names) != feature_names():
+    if tuple(names) != feature_names(int(version)):
         raise CdsimError(f"{shown}: the weights were made for other inputs than this cdsim's "
                          "learned player: train them again with cdsim train")
     for n in PLAYER_COUNTS:

@@ -1,4 +1,5 @@
-//! A loop of scripted-mix games for a profiler: `profile_mix [GAMES]`.
+//! A loop of scripted-mix games for a profiler: `profile_mix [GAMES] [NAMES] [WEIGHTS]`
+//! (WEIGHTS: a learned weights file the `learned` seats play with).
 use cdsim_core::components::Components;
 use cdsim_core::game::GameConfig;
 use cdsim_core::play::play_game;
@@ -16,12 +17,20 @@ fn main() {
         ],
         |a| a.split(',').map(String::from).collect(),
     );
+    let weights: Vec<(String, f64)> = std::env::args().nth(3).map_or(Vec::new(), |path| {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let id = cdsim_core::players::learned::register(&text).unwrap();
+        vec![("weights".into(), id as f64)]
+    });
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/components.json");
     let comps = Components::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
     let config = GameConfig::new(names.len());
     let mut total = 0;
     for s in 0..games {
-        let mut players: Vec<_> = names.iter().map(|n| make(n, &[]).unwrap()).collect();
+        let mut players: Vec<_> = names
+            .iter()
+            .map(|n| make(n, if n == "learned" { &weights[..] } else { &[] }).unwrap())
+            .collect();
         total += play_game(
             &comps,
             &config,

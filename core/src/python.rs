@@ -325,8 +325,8 @@ impl State {
     /// parameters as `--strategy-params`, `playouts` per option) with the same deck
     /// orders for every option, from `seed`. One tuple per option: (the option's index,
     /// for a move then the take's; mcts's mean margin; the learned value; the phase, then
-    /// per seat from the deciding one on its banked VP and inputs). The game's streams do
-    /// not move.
+    /// per seat from the deciding one on its banked VP and inputs: the version-2 list, zero
+    /// where the game is over). The game's streams do not move.
     #[pyo3(signature = (seed, search=Vec::new(), weights=0))]
     fn search_labels(&self, py: Python<'_>, seed: u64, search: Vec<(String, f64)>,
                      weights: usize) -> PyResult<Vec<LabelRow>> {
@@ -343,10 +343,13 @@ impl State {
         Ok(labels.into_iter().map(|l| (l.choice, l.value, l.learned, l.inputs)).collect())
     }
 
-    /// The names of the learned player's inputs (a weights file lists them).
+    /// The names of the learned player's inputs a weights file of `version` lists (1:
+    /// the built-in weights'; 2: then the placement inputs).
     #[staticmethod]
-    fn learned_feature_names() -> Vec<&'static str> {
-        features::NAMES.to_vec()
+    #[pyo3(signature = (version=1))]
+    fn learned_feature_names(version: u64) -> PyResult<Vec<&'static str>> {
+        features::names(version).ok_or_else(|| PyValueError::new_err(format!(
+            "no learned inputs of weights version {version}")))
     }
 }
 

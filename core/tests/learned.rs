@@ -10,7 +10,10 @@ use std::sync::{Arc, Mutex};
 use cdsim_core::district::District;
 use cdsim_core::game::{GameConfig, GameState, List, Options, Pending};
 use cdsim_core::play::{ask, play_game, step};
-use cdsim_core::players::features::{banked, features, Scratch, NAMES, N_FEATURES};
+use cdsim_core::kinds::{CELLS, MEADOW, NEIGHBOUR, VILLA};
+use cdsim_core::players::features::{
+    all_inputs, banked, features, names, Scratch, NAMES, N_FEATURES, N_INPUTS,
+};
 use cdsim_core::players::learned::{register, Model, DEFAULT_WEIGHTS, INPUTS};
 use cdsim_core::players::{make, LearnedParams, LearnedPlayer, Player, Strategy};
 use cdsim_core::records::GameRecord;
@@ -214,6 +217,8 @@ fn the_built_in_weights_load_and_bad_files_are_one_line_errors() {
     for (edit, says) in [
         (("format", serde_json::json!("other")), "not a learned weights file"),
         (("version", serde_json::json!(99)), "version 99"),
+        // version 2 lists the placement inputs after these
+        (("version", serde_json::json!(2)), "other inputs"),
         (("features", serde_json::json!(["bias"])), "other inputs"),
         (("weights", serde_json::json!({"2": []})), "weights[\"2\"]"),
     ] {
@@ -305,7 +310,7 @@ fn search_labels_value_each_option_on_the_same_deck_orders_blind_to_deck_and_sta
         assert_eq!(choice.len(), 2, "a move and its take");
         let alone = MctsPlayer::new(search).position_value(position, &c, seat, 6, 3);
         assert_eq!(alone, label.value);
-        assert_eq!(label.inputs.len(), 1 + 4 * (1 + N_FEATURES));
+        assert_eq!(label.inputs.len(), 1 + 4 * (1 + N_INPUTS));
     }
 
     let mut other = reordered(&state);
@@ -317,4 +322,91 @@ fn search_labels_value_each_option_on_the_same_deck_orders_blind_to_deck_and_sta
     let reseeded = search_labels(&state, &c, &mut rngs[seat].clone(), search, 4, 0).unwrap();
     assert_ne!(reseeded.iter().map(|l| l.value).collect::<Vec<_>>(),
                labels.iter().map(|l| l.value).collect::<Vec<_>>());
+}
+
+/// (open edges facing each empty cell, the non-meadow kinds facing it as bits) of a
+/// district, from its built neighbours.
+fn asked(d: &District) -> ([u8; CELLS], [u16; CELLS]) {
+    let (mut count, mut kinds) = ([0u8; CELLS], [0u16; CELLS]);
+    for cell in (0..CELLS).filter(|&c| !d.is_built(c)) {
+        for (side, &n) in NEIGHBOUR[cell].iter().enumerate() {
+            if n >= 0 && d.is_built(n as usize) && d.edges[n as usize][side ^ 2] != MEADOW {
+                count[cell] += 1;
+                kinds[cell] |= 1 << d.edges[n as usize][side ^ 2];
+            }
+        }
+    }
+    (count, kinds)
+}
+
+#[test]
+fn placement_inputs_are_what_the_district_shows() {
+    // weights version 2's inputs, each against the district worked out another way: a
+    // dead cell is one no tile type fits in any orientation (District::matches), a
+    // squeezed one faces open edges of two kinds, a hard one three open edges; features
+    // one tile from closing as District's own union-find has them
+    let c = comps();
+    let config = GameConfig::new(3);
+    let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(12, &[]));
+    let mut players: Vec<Player> = ["greedy", "villa", "landscape"].iter()
+        .map(|n| make(n, &[]).unwrap()).collect();
+    let mut buf = Options::default();
+    let v2 = names(2).unwrap();
+    assert_eq!(v2.len(), N_INPUTS);
+    assert_eq!(&v2[..N_FEATURES], &NAMES[..]);
+    let at = |name: &str| v2.iter().position(|&n| n == name).unwrap();
+    let mut out = [0.0; N_INPUTS];
+    let (mut checked, mut dead_seen, mut squeezed_seen) = (0, 0, 0);
+    while !state.is_over() {
+        for seat in 0..3 {
+            let d: &District = &state.players[seat].district;
+            all_inputs(&state, &c, seat, &mut Scratch::default(), &mut out);
+            let (count, kinds) = asked(d);
+            let dead = (0..CELLS).filter(|&cell| count[cell] > 0 && !c.tile_types.iter().any(
+                |t| t.orientations().iter().any(|e| d.matches(cell, e)))).count();
+            assert_eq!(out[at("dead_cells")], dead as f64);
+            let squeezed = kinds.iter().filter(|k| k.count_ones() >= 2).count();
+            assert_eq!(out[at("squeezed")], squeezed as f64);
+            assert_eq!(out[at("squeezed_hard")], count.iter().filter(|&&k| k >= 3).count() as f64);
+            let one = |ks: &[u8]| ks.iter().flat_map(|&k| d.open_features(k))
+                .filter(|f| f.0 == 1).count() as f64;
+            assert_eq!(out[at("villa_one")], one(&[VILLA]));
+            assert_eq!(out[at("landscape_one")], one(&[2, 3, 4, 5]));
+            dead_seen += usize::from(dead > 0);
+            squeezed_seen += usize::from(squeezed > 0);
+            checked += 1;
+        }
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    assert!(checked > 100 && dead_seen > 0 && squeezed_seen > 0, "{dead_seen} {squeezed_seen}");
+}
+
+#[test]
+fn the_tile_values_kept_between_positions_know_the_grid() {
+    // the inputs of a position are the same worked out with a scratch that has seen other
+    // positions as with a fresh one, also when only the objective cards on the grid
+    // differ (they change what a tile is worth through the prices)
+    let c = comps();
+    let config = GameConfig::new(4);
+    let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(13, &[]));
+    let mut players: Vec<Player> = ["greedy", "villa", "landscape", "bread"].iter()
+        .map(|n| make(n, &[]).unwrap()).collect();
+    let mut buf = Options::default();
+    let mut scratch = Scratch::default();
+    let (mut kept, mut fresh, mut before) = ([0.0; N_FEATURES], [0.0; N_FEATURES], [0.0; N_FEATURES]);
+    let reach = NAMES.iter().position(|&n| n == "reach_best").unwrap();
+    let mut moved = 0;
+    while !state.is_over() {
+        for seat in 0..4 {
+            features(&state, &c, seat, &mut scratch, &mut before);
+            let mut other = state.clone();
+            other.grid.rotate_left(1);
+            features(&other, &c, seat, &mut scratch, &mut kept);
+            features(&other, &c, seat, &mut Scratch::default(), &mut fresh);
+            assert_eq!(kept, fresh);
+            moved += usize::from(fresh[reach] != before[reach]);
+        }
+        step(&mut state, &c, &mut players, &mut rngs, &mut buf);
+    }
+    assert!(moved > 10, "the grid moved a tile's value {moved} times");
 }

@@ -8,17 +8,19 @@
 //! VP total, nor the order of a deck (hidden, R2.3-R2.4): every input is open
 //! information, so a copy whose decks were shuffled gives the same numbers.
 
+mod open;
 mod scratch;
 
 use crate::components::Components;
-use crate::district::{District, H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS, H_VILLAS};
+use crate::district::{H_CHIMNEYS, H_DWELLINGS, H_LANDSCAPES, H_LANDSCAPES_3PLUS, H_VILLAS};
 use crate::game::{GameState, Pending, ROUNDS, SPACES};
 use crate::kinds::{
-    is_dwelling, is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, CELLS, FOUNTAIN, MARKET,
-    MEADOW, MERCHANT, NEIGHBOUR, N_EDGE_KINDS, VILLA,
+    is_dwelling, is_landscape, ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET,
+    MERCHANT, N_EDGE_KINDS, VILLA,
 };
 use crate::scoring::breakdown;
 
+use open::{open_features, Open, N_PLACEMENT};
 pub use scratch::Scratch;
 use scratch::InputsKey;
 
@@ -78,6 +80,39 @@ pub const NAMES: [&str; 48] = [
 /// How many inputs `features` fills.
 pub const N_FEATURES: usize = NAMES.len();
 
+/// The inputs weights of version 2 read after `NAMES`: what tells placements of one tile
+/// apart (docs/strength.md, "Placement inputs"). Open villas and landscapes one tile from
+/// closing; empty cells an open edge faces where no tile fits, the open features facing
+/// one (they can never close) and their tiles; the empty cells open villa
+/// and landscape edges face; empty cells faced by open edges of two kinds or more, and by
+/// three open edges or more (hard to fill); the VP of frame goals not yet scored that an
+/// open feature of their kind touches (R10.5).
+pub const PLACEMENT_NAMES: [&str; N_PLACEMENT + 1] = [
+    "villa_one",
+    "landscape_one",
+    "dead_cells",
+    "dead_features",
+    "dead_tiles",
+    "villa_cells",
+    "landscape_cells",
+    "squeezed",
+    "squeezed_hard",
+    "frame_touch",
+];
+
+/// How many inputs `all_inputs` fills: `NAMES`, then `PLACEMENT_NAMES`.
+pub const N_INPUTS: usize = N_FEATURES + PLACEMENT_NAMES.len();
+
+/// The input names a weights file of `version` lists (1: `NAMES`; 2: then
+/// `PLACEMENT_NAMES`); None for a version this core does not read.
+pub fn names(version: u64) -> Option<Vec<&'static str>> {
+    match version {
+        1 => Some(NAMES.to_vec()),
+        2 => Some(NAMES.iter().chain(&PLACEMENT_NAMES).copied().collect()),
+        _ => None,
+    }
+}
+
 /// The index of the input `takes_left` (the time weight of the model's second half).
 pub const TAKES_LEFT: usize = 1;
 
@@ -134,75 +169,6 @@ fn takes_left(state: &GameState, seat: usize) -> usize {
     rounds_after + usize::from(this_round)
 }
 
-/// Every incomplete feature of the district, by kind: [count, open edges, tiles, villa
-/// points if it were closed as it is, fewest open edges]. One pass over the built cells
-/// with a union-find of their parts (a part: a tile's edges of one kind, C1), as
-/// `District` keeps it, without allocating.
-fn open_features(d: &District, comps: &Components) -> [[f64; 5]; N_EDGE_KINDS] {
-    let node = |cell: usize, kind: u8| -> usize {
-        cell * 4 + d.edges[cell].iter().position(|&e| e == kind).unwrap_or(0)
-    };
-    let mut parent = [0u8; CELLS * 4];
-    for (i, p) in parent.iter_mut().enumerate() {
-        *p = i as u8;
-    }
-    fn find(parent: &mut [u8; CELLS * 4], mut x: usize) -> usize {
-        while parent[x] as usize != x {
-            let up = parent[parent[x] as usize];
-            parent[x] = up;
-            x = up as usize;
-        }
-        x
-    }
-    let mut open = [0u8; CELLS * 4];
-    let mut used = [false; CELLS * 4];
-    for &cell in d.history() {
-        let cell = cell as usize;
-        for (&kind, &n) in d.edges[cell].iter().zip(&NEIGHBOUR[cell]) {
-            if kind == MEADOW {
-                continue;
-            }
-            let a = node(cell, kind);
-            used[a] = true;
-            if n >= 0 && d.is_built(n as usize) {
-                let b = node(n as usize, kind);
-                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-                if ra != rb {
-                    parent[rb] = ra as u8;
-                }
-            } else {
-                open[a] += 1;
-            }
-        }
-    }
-    // per root: open edges, tiles, chimneys
-    let mut total = [(0u16, 0u16, 0u16); CELLS * 4];
-    for (i, _) in used.iter().enumerate().filter(|(_, &u)| u) {
-        let r = find(&mut parent, i);
-        total[r].0 += u16::from(open[i]);
-        total[r].1 += 1;
-        total[r].2 += u16::from(d.chimneys_at[i / 4]);
-    }
-    let mut out = [[0.0; 5]; N_EDGE_KINDS];
-    for (i, &(o, tiles, chimneys)) in total.iter().enumerate() {
-        if !used[i] || parent[i] as usize != i || o == 0 {
-            continue;
-        }
-        let kind = d.edges[i / 4][i % 4] as usize;
-        let row = &mut out[kind];
-        row[0] += 1.0;
-        row[1] += f64::from(o);
-        row[2] += f64::from(tiles);
-        if kind == VILLA as usize {
-            row[3] += f64::from(comps.villa_points(i32::from(chimneys)));
-        }
-        if row[4] == 0.0 || f64::from(o) < row[4] {
-            row[4] = f64::from(o);
-        }
-    }
-    out
-}
-
 /// Fill `out` with this seat's inputs (NAMES order).
 pub fn features(
     state: &GameState,
@@ -211,22 +177,49 @@ pub fn features(
     scratch: &mut Scratch,
     out: &mut [f64; N_FEATURES],
 ) {
-    let key = InputsKey::of(state, comps, seat);
+    let mut all = [0.0; N_INPUTS];
+    inputs(state, comps, seat, scratch, false, &mut all);
+    out.copy_from_slice(&all[..N_FEATURES]);
+}
+
+/// Fill `out` with this seat's inputs, `NAMES` then `PLACEMENT_NAMES`.
+pub fn all_inputs(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    out: &mut [f64; N_INPUTS],
+) {
+    inputs(state, comps, seat, scratch, true, out);
+}
+
+/// This seat's inputs, the placement inputs only when asked (else 0: version-1 weights
+/// do not pay for them).
+pub(crate) fn inputs(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    placement: bool,
+    out: &mut [f64; N_INPUTS],
+) {
+    let key = InputsKey::of(state, comps, seat, placement);
     if let Some(inputs) = scratch.inputs(&key) {
         *out = *inputs;
         return;
     }
-    fill(state, comps, seat, scratch, out);
+    fill(state, comps, seat, scratch, placement, out);
     scratch.keep_inputs(key, out);
 }
 
-/// `features`, worked out, in NAMES order.
+/// `all_inputs`, worked out, in order.
 fn fill(
     state: &GameState,
     comps: &Components,
     seat: usize,
     scratch: &mut Scratch,
-    out: &mut [f64; N_FEATURES],
+    placement: bool,
+    out: &mut [f64; N_INPUTS],
 ) {
     let me = &state.players[seat];
     let mut f = Filler { out, at: 0 };
@@ -255,22 +248,39 @@ fn fill(
         }
     }
     f.push(f64::from(gap));
-    let open_kinds = district(state, comps, seat, scratch, &mut f);
+    let open = district(state, comps, seat, scratch, placement, &mut f);
+    let open_kinds = (0..N_EDGE_KINDS).filter(|&k| open.kinds[k][0] > 0.0)
+        .fold(0u16, |bits, k| bits | 1 << k);
     goals_and_fountains(state, comps, seat, open_kinds, &mut f);
     cards(state, comps, seat, ahead, scratch, &mut f);
     depots_in_reach(state, comps, seat, scratch, &mut f);
     debug_assert_eq!(f.at, N_FEATURES);
+    if !placement {
+        return;
+    }
+    for v in open.placement {
+        f.push(v);
+    }
+    let d = &me.district;
+    let touched = d.frame_goals().iter()
+        .filter(|g| d.complete_mask[g.kind as usize] & g.mask == 0
+                    // single-tile buildings' goals (no edges) have no open feature
+                    && open.cells.get(g.kind as usize).is_some_and(|c| c & g.mask != 0))
+        .map(|g| f64::from(g.vp))
+        .sum();
+    f.push(touched);
+    debug_assert_eq!(f.at, N_INPUTS);
 }
 
-/// The district: its size, complete features and open ones; returns the kinds with an
-/// open feature (a bit each).
+/// The district: its size, complete features and open ones (returned).
 fn district(
     state: &GameState,
     comps: &Components,
     seat: usize,
     scratch: &mut Scratch,
+    placement: bool,
     f: &mut Filler,
-) -> u16 {
+) -> Open {
     let d = &state.players[seat].district;
     let h = &d.have;
     f.push(d.built() as f64);
@@ -284,22 +294,15 @@ fn district(
     for kind in [MERCHANT, BAKER, ADMINISTRATOR, ARTISAN, MARKET, BAKERY, FOUNTAIN] {
         f.push(f64::from(d.complete_count[kind as usize]));
     }
-    let open = scratch.open_features(seat, d, comps);
-    let villas = open[VILLA as usize];
+    let open = scratch.open_features(seat, d, comps, placement);
+    let villas = open.kinds[VILLA as usize];
     f.push(villas[0]);
     f.push(villas[1]);
     f.push(villas[3]);
     f.push(villas[4]);
     let (mut land, mut dwell) = ([0.0; 3], [0.0; 2]);
-    let mut open_kinds = 0u16;
-    if villas[0] > 0.0 {
-        open_kinds |= 1 << VILLA;
-    }
     for kind in 2..N_EDGE_KINDS as u8 {
-        let o = open[kind as usize];
-        if o[0] > 0.0 {
-            open_kinds |= 1 << kind;
-        }
+        let o = open.kinds[kind as usize];
         if is_landscape(kind) {
             land[0] += o[0];
             land[1] += o[1];
@@ -315,7 +318,7 @@ fn district(
     for v in dwell {
         f.push(v);
     }
-    open_kinds
+    open
 }
 
 /// Frame goals (R10.5) not yet scored, and of those a kind with an open feature;
@@ -461,7 +464,7 @@ fn depots_in_reach(
 }
 
 struct Filler<'a> {
-    out: &'a mut [f64; N_FEATURES],
+    out: &'a mut [f64; N_INPUTS],
     at: usize,
 }
 

@@ -7,7 +7,7 @@ use crate::cards::Payment;
 use crate::components::Components;
 use crate::district::{Around, District, Layout};
 use crate::game::{GameState, List, Pending, GRID_SLOTS, MAX_PLAYERS, NONE, PHASES, TILES_PER_DEPOT};
-use crate::kinds::{CELLS, N_EDGE_KINDS};
+use crate::kinds::CELLS;
 use crate::players::position::PricesKey;
 use crate::players::scripted::scoring_params;
 use crate::players::value::{
@@ -15,7 +15,8 @@ use crate::players::value::{
 };
 use crate::players::{Params, PlayerView};
 
-use super::{open_features, reach_spaces, N_FEATURES};
+use super::open::Fillable;
+use super::{open_features, reach_spaces, Open, N_INPUTS};
 
 /// What decides a card's outcome for a seat: its features, goods, coins, bread, and
 /// whether the scoring is the last (resources are then only leftovers).
@@ -48,14 +49,16 @@ pub struct Scratch {
     cards: [Memo<CardKey, CardValues>; MAX_PLAYERS],
     evals: [Memo<EvalKey, TileValues>; MAX_PLAYERS],
     prices: [Memo<PricesKey, Prices>; MAX_PLAYERS],
-    open: [Memo<DistrictKey, OpenFeatures>; MAX_PLAYERS],
+    open: [Memo<DistrictKey, Open>; MAX_PLAYERS],
+    /// Which cell side patterns some tile fits (the placement inputs' dead cells).
+    fillable: Fillable,
     /// A seat's whole inputs: the copies of a decision seldom change another seat's.
     inputs: [Memo<InputsKey, Inputs>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
     grid: Option<GridValues>,
 }
 
-type Inputs = [f64; N_FEATURES];
+type Inputs = [f64; N_INPUTS];
 
 /// Everything `features` reads for a seat: the time and whose turn it is, the kind of
 /// decision pending (as `takes_left` and `ahead_in_scoring` tell them apart), the
@@ -64,6 +67,8 @@ type Inputs = [f64; N_FEATURES];
 /// district.
 #[derive(Clone, PartialEq)]
 pub(super) struct InputsKey {
+    /// Whether the placement inputs were worked out (weights of version 2).
+    placement: bool,
     comps: usize,
     seat: usize,
     players: usize,
@@ -80,7 +85,8 @@ pub(super) struct InputsKey {
 }
 
 impl InputsKey {
-    pub(super) fn of(state: &GameState, comps: &Components, seat: usize) -> InputsKey {
+    pub(super) fn of(state: &GameState, comps: &Components, seat: usize, placement: bool)
+        -> InputsKey {
         let me = &state.players[seat];
         let pending = match state.pending {
             Pending::Move { .. } | Pending::Take { .. } => 0,
@@ -93,6 +99,7 @@ impl InputsKey {
             reach = spaces.map(|s| state.depots[s]);
         }
         InputsKey {
+            placement,
             comps: comps as *const Components as usize,
             seat,
             players: state.n,
@@ -148,9 +155,9 @@ type GridValues = ((usize, [u8; GRID_SLOTS], [i8; 17]), ([f64; 16], f64));
 struct DistrictKey {
     edges: [[u8; 4]; CELLS],
     chimneys: [u8; CELLS],
+    placement: bool,
 }
 
-type OpenFeatures = [[f64; 5]; N_EDGE_KINDS];
 
 impl Scratch {
     /// value.rs card_interest and good_interest under the default profile (what an
@@ -193,14 +200,16 @@ impl Scratch {
         prices
     }
 
-    pub(super) fn open_features(&mut self, seat: usize, d: &District, comps: &Components) -> OpenFeatures {
-        let key = DistrictKey { edges: d.edges, chimneys: d.chimneys_at };
+    /// A district's open features; with `placement`, the version-2 inputs too.
+    pub(super) fn open_features(&mut self, seat: usize, d: &District, comps: &Components,
+                                placement: bool) -> Open {
+        let key = DistrictKey { edges: d.edges, chimneys: d.chimneys_at, placement };
         let memo = &mut self.open[seat];
         if let Some(i) = memo.position(&key) {
             return memo.entries[i].1;
         }
-        let v = open_features(d, comps);
-        memo.insert(key, v);
+        let v = open_features(d, comps, placement.then_some(&mut self.fillable));
+        self.open[seat].insert(key, v);
         v
     }
 }
@@ -251,34 +260,38 @@ impl Scratch {
 }
 
 /// What the greedy profile's value of a tile for a seat reads (value.rs `Evaluator`): the
-/// seat's district and supply, the time, the grid's free circles and every scroll disc.
+/// component set, the player count and the time, the grid and its free circles (the
+/// prices' card interest), every scroll disc, the seat's supply and fountain cards, and
+/// its whole district (frame goals and scroll spaces too: a player plays many games).
+/// `PricesKey` with the district, less what follows from it and the fixed profile.
 #[derive(Clone, PartialEq, Eq)]
 struct EvalKey {
+    comps: usize,
     seat: usize,
+    players: usize,
     time: (usize, usize),
-    edges: [[u8; 4]; CELLS],
-    chimneys: [u8; CELLS],
-    buildings: [u8; CELLS],
-    supply: ([i32; 4], i32, i32),
-    fountain_cards: List<24>,
+    grid: [u8; GRID_SLOTS],
     owners: [i8; 17],
     discs: [(u8, u16); MAX_PLAYERS],
+    supply: ([i32; 4], i32, i32),
+    fountain_cards: List<24>,
+    district: Layout,
 }
 
 impl EvalKey {
-    fn of(state: &GameState, seat: usize) -> EvalKey {
+    fn of(state: &GameState, comps: &Components, seat: usize) -> EvalKey {
         let me = &state.players[seat];
-        let d = &me.district;
         EvalKey {
+            comps: comps as *const Components as usize,
             seat,
+            players: state.n,
             time: (state.phase, state.round),
-            edges: d.edges,
-            chimneys: d.chimneys_at,
-            buildings: d.building_at,
-            supply: (me.goods, me.coins, me.bread),
-            fountain_cards: me.fountain_cards,
+            grid: state.grid,
             owners: state.circle_owner,
             discs: std::array::from_fn(|s| (state.players[s].scroll, state.players[s].stamp)),
+            supply: (me.goods, me.coins, me.bread),
+            fountain_cards: me.fountain_cards,
+            district: me.district.layout(),
         }
     }
 }
@@ -291,7 +304,7 @@ impl Scratch {
     /// per `EvalKey`: in a decision's copies the other seats' values do not change).
     pub(super) fn tile_values(&mut self, state: &GameState, comps: &Components, seat: usize, tiles: &[u8],
                    out: &mut [f64]) {
-        let key = EvalKey::of(state, seat);
+        let key = EvalKey::of(state, comps, seat);
         let index = match self.evals[seat].position(&key) {
             Some(i) => i,
             None => self.evals[seat].insert(key, Box::new([f64::NAN; 256])),

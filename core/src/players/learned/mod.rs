@@ -38,14 +38,14 @@ use std::sync::Arc;
 
 use crate::components::Components;
 use crate::game::{Action, GameState, List, Options, Pending};
-use crate::players::features::{Scratch, N_FEATURES};
+use crate::players::features::{Scratch, N_INPUTS};
 use crate::players::mcts::shuffle;
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
-pub use model::{register, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, VERSION};
+pub use model::{register, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
 pub use training::{playout_gains, playout_rows, search_labels, SearchLabel};
 use model::registered;
 
@@ -129,7 +129,7 @@ pub struct LearnedPlayer {
     cheap: ScriptedPlayer,
     greedy: Params,
     scratch: Scratch,
-    inputs: [f64; N_FEATURES],
+    inputs: [f64; N_INPUTS],
     buf: Options,
     /// The takes `best_take` weighs (`buf` plays the follow-ups meanwhile).
     takes: Options,
@@ -155,7 +155,7 @@ impl LearnedPlayer {
             cheap: ScriptedPlayer::new(Profile::Greedy, Profile::Greedy.params()),
             greedy: Profile::Greedy.params(),
             scratch: Scratch::default(),
-            inputs: [0.0; N_FEATURES],
+            inputs: [0.0; N_INPUTS],
             buf: Options::default(),
             takes: Options::default(),
             idle: Generator::new(&SeedSequence::new(0, &[])),

@@ -7,13 +7,17 @@ use serde_json::Value;
 
 use crate::components::Components;
 use crate::game::{GameState, PHASES};
-use crate::players::features::{banked, features, Scratch, NAMES, N_FEATURES, TAKES_LEFT};
+use crate::players::features::{banked, inputs as inputs_of, names, Scratch, N_FEATURES, N_INPUTS, TAKES_LEFT};
 
 /// What a weights file says it is.
 pub const FORMAT: &str = "cdsim-learned-weights";
-/// The weights file version this core reads.
+/// The weights file version the built-in weights are (`NAMES`); this core reads version 2
+/// too (`NAMES` then `PLACEMENT_NAMES`).
 pub const VERSION: u64 = 1;
-/// Weights per (player count, phase): the inputs, then the inputs times takes left.
+/// The newest weights file version this core reads.
+pub const NEWEST: u64 = 2;
+/// Weights per (player count, phase) of a version-1 file: the inputs, then the inputs
+/// times takes left.
 pub const INPUTS: usize = 2 * N_FEATURES;
 
 /// The built-in weights (`cdsim train` writes them; `make install` builds them in).
@@ -24,6 +28,8 @@ pub const DEFAULT_WEIGHTS: &str =
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     weights: Vec<[Vec<f64>; PHASES]>,
+    /// The inputs it reads (`features::names` of its version): a row holds twice as many.
+    inputs: usize,
     /// The component set's digest the weights were trained on.
     pub components_digest: String,
 }
@@ -40,13 +46,11 @@ impl Model {
         if field("format")?.as_str() != Some(FORMAT) {
             return Err(format!("not a learned weights file (format is not {FORMAT:?})"));
         }
-        let version = field("version")?.as_u64();
-        if version != Some(VERSION) {
-            return Err(format!(
-                "weights format version {} (this core reads version {VERSION})",
-                field("version")?
-            ));
-        }
+        let version = field("version")?;
+        let expected = version.as_u64().and_then(names).ok_or_else(|| format!(
+            "weights format version {version} (this core reads versions {VERSION}-{NEWEST})"
+        ))?;
+        let width = 2 * expected.len();
         let digest = field("components_digest")?
             .as_str()
             .ok_or("components_digest is not a string")?
@@ -55,7 +59,7 @@ impl Model {
             .as_array()
             .map(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
             .unwrap_or(None);
-        if names.as_deref() != Some(&NAMES[..]) {
+        if names.as_deref() != Some(&expected[..]) {
             return Err("the weights were made for other inputs (their feature names differ \
                         from this core's): train them again with cdsim train"
                 .into());
@@ -73,16 +77,17 @@ impl Model {
             for (phase, row) in phases.iter().enumerate() {
                 let row: Option<Vec<f64>> = row
                     .as_array()
-                    .filter(|r| r.len() == INPUTS)
+                    .filter(|r| r.len() == width)
                     .and_then(|r| r.iter().map(Value::as_f64).collect());
                 per_phase[phase] = row.filter(|r| r.iter().all(|w| w.is_finite())).ok_or_else(
-                    || format!("weights[{key:?}][{phase}] is not {INPUTS} finite numbers"),
+                    || format!("weights[{key:?}][{phase}] is not {width} finite numbers"),
                 )?;
             }
             weights.push(per_phase);
         }
         Ok(Model {
             weights,
+            inputs: expected.len(),
             components_digest: digest,
         })
     }
@@ -104,31 +109,51 @@ impl Model {
     pub fn banked_only() -> Model {
         Model {
             weights: (2..=4).map(|_| std::array::from_fn(|_| vec![0.0; INPUTS])).collect(),
+            inputs: N_FEATURES,
             components_digest: String::new(),
         }
     }
 
+    /// The weights file version it was read from (1 or 2).
+    pub fn version(&self) -> u64 {
+        if self.inputs == N_FEATURES { 1 } else { 2 }
+    }
+
     /// The value of a position to `seat`: VP gained if the game ended now, plus what the
-    /// weights expect it to gain from here.
+    /// weights expect it to gain from here. `inputs` receives as many of the seat's inputs
+    /// (`all_inputs`; the placement inputs 0 under version-1 weights) as it holds.
     pub fn value(
         &self,
         state: &GameState,
         comps: &Components,
         seat: usize,
         scratch: &mut Scratch,
-        inputs: &mut [f64; N_FEATURES],
+        inputs: &mut [f64],
     ) -> f64 {
         let now = banked(state, comps, seat);
         if state.is_over() {
             return now;
         }
-        features(state, comps, seat, scratch, inputs);
+        let placement = self.inputs > N_FEATURES;
         let w = &self.weights[state.n - 2][state.phase.min(PHASES - 1)];
-        let (flat, late) = w.split_at(N_FEATURES);
-        let t = inputs[TAKES_LEFT];
+        let (flat, late) = w.split_at(self.inputs);
         let mut total = 0.0;
-        for i in 0..N_FEATURES {
-            total += inputs[i] * (flat[i] + t * late[i]);
+        let mut dot = |all: &mut [f64; N_INPUTS]| {
+            inputs_of(state, comps, seat, scratch, placement, all);
+            let t = all[TAKES_LEFT];
+            for i in 0..flat.len() {
+                total += all[i] * (flat[i] + t * late[i]);
+            }
+        };
+        // the learned player's buffer holds every input; a shorter one gets what it holds
+        match <&mut [f64; N_INPUTS]>::try_from(&mut *inputs) {
+            Ok(all) => dot(all),
+            Err(_) => {
+                let mut all = [0.0; N_INPUTS];
+                dot(&mut all);
+                let k = inputs.len().min(N_INPUTS);
+                inputs[..k].copy_from_slice(&all[..k]);
+            }
         }
         now + total
     }

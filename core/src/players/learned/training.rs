@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::components::Components;
 use crate::game::{GameState, Options, Pending};
-use crate::players::features::{banked, features, Scratch, N_FEATURES};
+use crate::players::features::{all_inputs, banked, features, Scratch, N_FEATURES, N_INPUTS};
 use crate::players::mcts::{MctsParams, MctsPlayer};
 use crate::players::{play_on, PlayerView};
 use crate::rng::{Generator, SeedSequence};
@@ -134,7 +134,8 @@ pub struct SearchLabel {
     /// The learned player's value of that position (its weights `weights`, one ply).
     pub learned: f64,
     /// The phase, then per seat from the deciding one on in turn order: its banked VP
-    /// and its inputs (`features::NAMES`).
+    /// and its inputs (`features::NAMES`, then `PLACEMENT_NAMES`); zero inputs where the
+    /// game is over (the player values a finished game by its banked VP alone).
     pub inputs: Vec<f64>,
 }
 
@@ -164,9 +165,11 @@ pub fn search_labels(
         let value = mcts.position_value(&position, comps, seat, search.playouts, seed);
         let learned = player.value(&position, comps, seat);
         let mut inputs = vec![position.phase as f64];
-        let mut out = [0.0; N_FEATURES];
+        let mut out = [0.0; N_INPUTS];
         for s in (0..position.n).map(|k| (seat + k) % position.n) {
-            features(&position, comps, s, &mut scratch, &mut out);
+            if !position.is_over() {
+                all_inputs(&position, comps, s, &mut scratch, &mut out);
+            }
             inputs.push(banked(&position, comps, s));
             inputs.extend(out);
         }

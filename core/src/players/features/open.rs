@@ -1,0 +1,223 @@
+//! A district's incomplete features, in one pass: what the version-1 inputs count of them
+//! (`Open::kinds`), and what tells one placement of a tile from another (`Open::placement`,
+//! the version-2 inputs): features one tile from closing, landscapes that can no longer
+//! close, the empty cells the open edges ask for, and cells asked for by several.
+
+use crate::components::{Components, ANY};
+use crate::district::District;
+use crate::kinds::{is_landscape, CELLS, MEADOW, NEIGHBOUR, N_EDGE_KINDS, VILLA};
+
+/// How many numbers `Open::placement` holds (`PLACEMENT_NAMES` less `frame_touch`, which
+/// reads the frame goals).
+pub(super) const N_PLACEMENT: usize = 9;
+
+/// The incomplete features of a district.
+#[derive(Clone, Copy)]
+pub(super) struct Open {
+    /// By kind: [count, open edges, tiles, villa points if it were closed as it is, fewest
+    /// open edges].
+    pub kinds: [[f64; 5]; N_EDGE_KINDS],
+    /// `PLACEMENT_NAMES` from `villa_one` to `squeezed_hard`.
+    pub placement: [f64; N_PLACEMENT],
+    /// By kind: the cells of its open features (a frame goal's line they touch).
+    pub cells: [u64; N_EDGE_KINDS],
+}
+
+/// The parts of a district's built tiles joined into features (a part: a tile's edges of
+/// one kind, C1), as `District` keeps them, without allocating: each part's root, whether
+/// it is used and its open edges. `open_edge(part, cell)` sees each open edge and the empty
+/// cell it faces.
+struct Parts {
+    parent: [u8; CELLS * 4],
+    used: [bool; CELLS * 4],
+    open: [u8; CELLS * 4],
+}
+
+impl Parts {
+    fn of(d: &District, mut open_edge: impl FnMut(usize, usize)) -> Parts {
+        let node = |cell: usize, kind: u8| -> usize {
+            cell * 4 + d.edges[cell].iter().position(|&e| e == kind).unwrap_or(0)
+        };
+        let mut p = Parts { parent: [0; CELLS * 4], used: [false; CELLS * 4],
+                            open: [0; CELLS * 4] };
+        for (i, x) in p.parent.iter_mut().enumerate() {
+            *x = i as u8;
+        }
+        for &cell in d.history() {
+            let cell = cell as usize;
+            for (&kind, &n) in d.edges[cell].iter().zip(&NEIGHBOUR[cell]) {
+                if kind == MEADOW {
+                    continue;
+                }
+                let a = node(cell, kind);
+                p.used[a] = true;
+                if n >= 0 && d.is_built(n as usize) {
+                    let b = node(n as usize, kind);
+                    let (ra, rb) = (p.find(a), p.find(b));
+                    if ra != rb {
+                        p.parent[rb] = ra as u8;
+                    }
+                } else {
+                    p.open[a] += 1;
+                    if n >= 0 {
+                        open_edge(a, n as usize);
+                    }
+                }
+            }
+        }
+        p
+    }
+
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            let up = self.parent[self.parent[x] as usize];
+            self.parent[x] = up;
+            x = up as usize;
+        }
+        x
+    }
+
+    /// The roots of incomplete features.
+    fn open_roots(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..CELLS * 4).filter(|&i| self.used[i] && self.parent[i] as usize == i)
+    }
+}
+
+/// Every incomplete feature of the district; with `placement`, the version-2 inputs too
+/// (without, they stay 0 and cost nothing).
+pub(super) fn open_features(d: &District, comps: &Components, placement: Option<&mut Fillable>)
+    -> Open {
+    let mut parts = Parts::of(d, |_, _| {});
+    // per root: open edges, tiles, chimneys
+    let mut total = [(0u16, 0u16, 0u16); CELLS * 4];
+    let used = parts.used;
+    for i in (0..CELLS * 4).filter(|&i| used[i]) {
+        let r = parts.find(i);
+        total[r].0 += u16::from(parts.open[i]);
+        total[r].1 += 1;
+        total[r].2 += u16::from(d.chimneys_at[i / 4]);
+    }
+    let mut out = Open { kinds: [[0.0; 5]; N_EDGE_KINDS], placement: [0.0; N_PLACEMENT],
+                         cells: [0; N_EDGE_KINDS] };
+    for i in parts.open_roots().filter(|&i| total[i].0 > 0) {
+        let (o, tiles, chimneys) = total[i];
+        let kind = d.edges[i / 4][i % 4];
+        let row = &mut out.kinds[kind as usize];
+        row[0] += 1.0;
+        row[1] += f64::from(o);
+        row[2] += f64::from(tiles);
+        if kind == VILLA {
+            row[3] += f64::from(comps.villa_points(i32::from(chimneys)));
+        }
+        if row[4] == 0.0 || f64::from(o) < row[4] {
+            row[4] = f64::from(o);
+        }
+    }
+    if let Some(fillable) = placement {
+        placement_inputs(d, comps, fillable, &mut out);
+    }
+    out
+}
+
+/// `Open::placement` and `Open::cells` (a second pass over the parts: version-1 weights
+/// never pay for it).
+fn placement_inputs(d: &District, comps: &Components, fillable: &mut Fillable, out: &mut Open) {
+    // the empty cells each part's open edges face, and how many open edges face a cell
+    let mut facing = [0u64; CELLS * 4];
+    let mut asked = [0u8; CELLS];
+    let mut parts = Parts::of(d, |part, cell| {
+        facing[part] |= 1 << cell;
+        asked[cell] += 1;
+    });
+    // per root: open edges, tiles, the empty cells it faces, its cells
+    let mut spread = [(0u16, 0u16, 0u64, 0u64); CELLS * 4];
+    let used = parts.used;
+    for i in (0..CELLS * 4).filter(|&i| used[i]) {
+        let r = parts.find(i);
+        spread[r].0 += u16::from(parts.open[i]);
+        spread[r].1 += 1;
+        spread[r].2 |= facing[i];
+        spread[r].3 |= 1 << (i / 4);
+    }
+    let dead = dead_cells(d, comps, &asked, fillable);
+    let p = &mut out.placement;
+    let mut faced = [0u64; N_EDGE_KINDS];
+    for i in parts.open_roots().filter(|&i| spread[i].0 > 0) {
+        let (o, tiles, faces, cells) = spread[i];
+        let kind = d.edges[i / 4][i % 4];
+        faced[kind as usize] |= faces;
+        out.cells[kind as usize] |= cells;
+        if kind == VILLA && o == 1 {
+            p[0] += 1.0;
+        }
+        if is_landscape(kind) && o == 1 {
+            p[1] += 1.0;
+        }
+        if faces & dead != 0 {
+            p[3] += 1.0;
+            p[4] += f64::from(tiles);
+        }
+    }
+    let (mut once, mut twice, mut lands) = (0u64, 0u64, 0u64);
+    for (kind, &f) in faced.iter().enumerate() {
+        twice |= once & f;
+        once |= f;
+        if is_landscape(kind as u8) {
+            lands |= f;
+        }
+    }
+    p[2] = f64::from(dead.count_ones());
+    p[5] = f64::from(faced[VILLA as usize].count_ones());
+    p[6] = f64::from(lands.count_ones());
+    p[7] = f64::from(twice.count_ones());
+    p[8] = asked.iter().filter(|&&k| k >= 3).count() as f64;
+}
+
+/// The empty cells an open edge faces where no tile type of the set fits in any
+/// orientation (R5.2-R5.3): what touches them stays open to the end. (R6.2's size limit
+/// is left out: a cell a landscape could fill only past 4 tiles counts as fillable.)
+fn dead_cells(d: &District, comps: &Components, asked: &[u8; CELLS], fillable: &mut Fillable)
+    -> u64 {
+    let mut dead = 0u64;
+    for (cell, _) in asked.iter().enumerate().filter(|(_, &k)| k > 0) {
+        let need: [u8; 4] = std::array::from_fn(|side| match NEIGHBOUR[cell][side] {
+            n if n < 0 => MEADOW,
+            n if d.is_built(n as usize) => d.edges[n as usize][side ^ 2],
+            _ => ANY,
+        });
+        if !fillable.fits(comps, need) {
+            dead |= 1 << cell;
+        }
+    }
+    dead
+}
+
+/// Whether some tile type fits a cell's sides (a kind or ANY each), kept per side pattern
+/// (4 bits a side): a decision's copies ask the same few patterns again and again.
+#[derive(Clone, Default)]
+pub(super) struct Fillable {
+    comps: usize,
+    known: Vec<u64>,
+    fits: Vec<u64>,
+}
+
+impl Fillable {
+    fn fits(&mut self, comps: &Components, need: [u8; 4]) -> bool {
+        let at = comps as *const Components as usize;
+        if self.comps != at || self.known.is_empty() {
+            *self = Fillable { comps: at, known: vec![0; 1 << 10], fits: vec![0; 1 << 10] };
+        }
+        let key = need.iter().fold(0usize, |k, &side| k << 4 | usize::from(side));
+        let (word, bit) = (key / 64, 1u64 << (key % 64));
+        if self.known[word] & bit == 0 {
+            self.known[word] |= bit;
+            let [a, b, c, e] = need.map(usize::from);
+            if comps.tile_types.iter().any(|t| {
+                t.side_fit[0][a] & t.side_fit[1][b] & t.side_fit[2][c] & t.side_fit[3][e] != 0
+            }) {
+                self.fits[word] |= bit;
+            }
+        }
+        self.fits[word] & bit != 0
+    }
+}
