@@ -5,19 +5,19 @@
 
 use crate::components::Components;
 use crate::district::{Around, Layout, N_HAVE};
-use crate::game::{List, GRID_SLOTS, MAX_PLAYERS};
+use crate::game::{GameState, List, GRID_SLOTS, MAX_PLAYERS};
 use crate::kinds::{CELLS, N_KINDS};
 use crate::players::value::{Evaluator, Prices};
 use crate::players::{Params, PlayerView};
 
-/// Everything `Prices::of` reads: the component set, the weights, the time, the grid and
-/// its free circles, every scroll disc (the scoring order), and the seat's supply,
-/// fountain cards and complete features. A take that completes nothing and pays nothing
-/// leaves them as they were.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PricesKey {
+/// What the greedy value reads of the table and of one seat besides its district: the
+/// component set, the player count and the time, the grid and its free circles (the prices'
+/// card interest), every scroll disc (the scoring order), and the seat's supply and
+/// fountain cards. The one place these reads are listed: `PricesKey` and the learned
+/// player's tile-value key build on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatTable {
     comps: usize,
-    params: Params,
     seat: usize,
     players: usize,
     time: (usize, usize),
@@ -26,19 +26,16 @@ pub struct PricesKey {
     discs: [(u8, u16); MAX_PLAYERS],
     supply: ([i32; 4], i32, i32),
     fountain_cards: List<24>,
-    complete: [i32; N_KINDS],
-    have: [i32; N_HAVE],
 }
 
-impl PricesKey {
-    /// The key of `view` (the component set is named by its address: the caller checks
-    /// its digest where another set may follow at the same address).
-    pub fn of(view: &PlayerView, params: &Params) -> PricesKey {
-        let (state, me) = (view.state, view.me());
-        PricesKey {
-            comps: view.comps as *const Components as usize,
-            params: *params,
-            seat: view.seat,
+impl SeatTable {
+    /// `seat` in `state` (the component set is named by its address: the caller checks its
+    /// digest where another set may follow at the same address).
+    pub fn of(state: &GameState, comps: &Components, seat: usize) -> SeatTable {
+        let me = &state.players[seat];
+        SeatTable {
+            comps: comps as *const Components as usize,
+            seat,
             players: state.n,
             time: (state.phase, state.round),
             grid: state.grid,
@@ -46,6 +43,28 @@ impl PricesKey {
             discs: std::array::from_fn(|s| (state.players[s].scroll, state.players[s].stamp)),
             supply: (me.goods, me.coins, me.bread),
             fountain_cards: me.fountain_cards,
+        }
+    }
+}
+
+/// Everything `Prices::of` reads: the seat and the table (`SeatTable`), the weights, and
+/// the seat's complete features. A take that completes nothing and pays nothing leaves
+/// them as they were.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PricesKey {
+    table: SeatTable,
+    params: Params,
+    complete: [i32; N_KINDS],
+    have: [i32; N_HAVE],
+}
+
+impl PricesKey {
+    /// The key of `view`.
+    pub fn of(view: &PlayerView, params: &Params) -> PricesKey {
+        let me = view.me();
+        PricesKey {
+            table: SeatTable::of(view.state, view.comps, view.seat),
+            params: *params,
             complete: me.district.complete_count,
             have: me.district.have,
         }

@@ -8,7 +8,7 @@ use crate::components::Components;
 use crate::district::{Around, District, Layout};
 use crate::game::{GameState, List, Pending, GRID_SLOTS, MAX_PLAYERS, NONE, PHASES, TILES_PER_DEPOT};
 use crate::kinds::CELLS;
-use crate::players::position::PricesKey;
+use crate::players::position::{PricesKey, SeatTable};
 use crate::players::scripted::scoring_params;
 use crate::players::value::{
     best_card_payment, card_gap, card_interest, good_interest, Evaluator, Prices,
@@ -260,39 +260,18 @@ impl Scratch {
 }
 
 /// What the greedy profile's value of a tile for a seat reads (value.rs `Evaluator`): the
-/// component set, the player count and the time, the grid and its free circles (the
-/// prices' card interest), every scroll disc, the seat's supply and fountain cards, and
-/// its whole district (frame goals and scroll spaces too: a player plays many games).
-/// `PricesKey` with the district, less what follows from it and the fixed profile.
+/// seat and the table (`SeatTable`) and its whole district (frame goals and scroll spaces
+/// too: a player plays many games). `PricesKey` with the district, less what follows from
+/// it and the fixed profile.
 #[derive(Clone, PartialEq, Eq)]
 struct EvalKey {
-    comps: usize,
-    seat: usize,
-    players: usize,
-    time: (usize, usize),
-    grid: [u8; GRID_SLOTS],
-    owners: [i8; 17],
-    discs: [(u8, u16); MAX_PLAYERS],
-    supply: ([i32; 4], i32, i32),
-    fountain_cards: List<24>,
+    table: SeatTable,
     district: Layout,
 }
 
 impl EvalKey {
     fn of(state: &GameState, comps: &Components, seat: usize) -> EvalKey {
-        let me = &state.players[seat];
-        EvalKey {
-            comps: comps as *const Components as usize,
-            seat,
-            players: state.n,
-            time: (state.phase, state.round),
-            grid: state.grid,
-            owners: state.circle_owner,
-            discs: std::array::from_fn(|s| (state.players[s].scroll, state.players[s].stamp)),
-            supply: (me.goods, me.coins, me.bread),
-            fountain_cards: me.fountain_cards,
-            district: me.district.layout(),
-        }
+        EvalKey { table: SeatTable::of(state, comps, seat), district: state.players[seat].district.layout() }
     }
 }
 
