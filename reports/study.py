@@ -368,6 +368,8 @@ def build(result: StudyResult) -> Doc:
     m = result.manifest
     doc = Doc()
     doc.h(f"cdsim study: {m['name']}", 1)
+    if m.get("description"):  # what the study asks, above its answer
+        doc.p(str(m["description"]))
     answer_boxes(doc, result)
     doc.h("Headlines", 2)
     for text in result.headlines.values():
@@ -376,8 +378,6 @@ def build(result: StudyResult) -> Doc:
     if result.missing:
         doc.p(f"**Partial study**: {len(result.missing)} cells have not finished a stage "
               f"({', '.join(result.missing)}); continue with `cdsim study run ... --resume`.")
-    if m.get("description"):
-        doc.p(str(m["description"]))
     _settings(doc, result)
     for players in m["players"]:
         _players_section(doc, result, int(players))
