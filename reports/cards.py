@@ -102,10 +102,11 @@ def card_outcomes(cards: pl.DataFrame) -> pl.DataFrame:
     seats = cards.select("game", "seat", "setup", "won", "strategy").unique(["game", "seat"])
     games = seats.group_by("game").agg(pl.len().alias("seats"), pl.col("won").sum().alias("w"),
                                        pl.col("setup").first())
+    appearances = seats.group_by("strategy").len().rename({"len": "all"})  # once, not per card
     rows = []
     for (kind, card), part in cards.partition_by(["kind", "card"], as_dict=True,
                                                  maintain_order=True).items():
-        rows.append(_card_row(str(kind), str(card), part, seats, games))
+        rows.append(_card_row(str(kind), str(card), part, seats, games, appearances))
     if not rows:
         return pl.DataFrame(schema={c: pl.Float64 for c in TABLE_COLUMNS})
     table = pl.DataFrame(rows)
@@ -116,8 +117,8 @@ def card_outcomes(cards: pl.DataFrame) -> pl.DataFrame:
 
 
 def _card_row(kind: str, card: str, part: pl.DataFrame, seats: pl.DataFrame,
-              games: pl.DataFrame) -> dict[str, Any]:
-    """One card's row of ``card_outcomes``."""
+              games: pl.DataFrame, appearances: pl.DataFrame) -> dict[str, Any]:
+    """One card's row of ``card_outcomes`` (``appearances``: seats per strategy)."""
     taken = part.filter(pl.col("outcome").is_in(TAKEN.get(kind, ())))
     by_seat = taken.group_by("game", "seat").agg(pl.col("won").first(), pl.col("strategy").first())
     per_game = (by_seat.group_by("game").agg(pl.len().alias("took"),
@@ -132,8 +133,7 @@ def _card_row(kind: str, card: str, part: pl.DataFrame, seats: pl.DataFrame,
     else:
         done_share = done.height / max(taken.height, 1)
         mean_vp = taken["vp"].mean() if taken.height else None
-    by_strategy = by_seat.group_by("strategy").len().join(
-        seats.group_by("strategy").len().rename({"len": "all"}), on="strategy")
+    by_strategy = by_seat.group_by("strategy").len().join(appearances, on="strategy")
     top = by_strategy.with_columns(share=pl.col("len") / pl.col("all")).sort(
         ["share", "strategy"], descending=[True, False])
     return {"kind": kind, "card": card, "seats": seats.height, "taken": by_seat.height,
