@@ -99,8 +99,9 @@ def replay(module: Any, players: int, seed: int, recorded: list[list[int]], expl
                 rows = state.search_labels((key << 12) + index, one, int(weights))
                 if len(rows) > 1:
                     found.append({"game": game, "choice": [c for c, *_ in rows],
-                                  "learned": np.array([v for _, _, v, _ in rows]),
-                                  "inputs": np.array([x for *_, x in rows])})
+                                  "learned": np.array([v for _, _, v, *_ in rows]),
+                                  "inputs": np.array([x for *_, x, _ in rows]),
+                                  "placement": np.array([v for *_, v in rows])})
             seen[kind] += 1
             changed[kind] += int(bots[state.current_seat()].choose(state) != old)
             state.apply(old)
@@ -115,7 +116,7 @@ def matched(labels: Any, found: list[dict[str, Any]]) -> dict[str, np.ndarray]:
         by_game.setdefault(f["game"], []).append(f)
     group = labels["group"]
     mask = np.zeros(len(group), dtype=bool)
-    learned, inputs = [], []
+    learned, inputs, placement = [], [], []
     in_game: Counter[int] = Counter()
     for g in np.unique(group):
         rows = np.flatnonzero(group == g)
@@ -135,12 +136,14 @@ def matched(labels: Any, found: list[dict[str, Any]]) -> dict[str, np.ndarray]:
         mask[rows] = True
         learned.append(new["learned"])
         inputs.append(new["inputs"])
+        placement.append(new["placement"])
     out = {k: labels[k] for k in labels.files}
     for k in labels.files:
         if labels[k].ndim and len(labels[k]) == len(mask):
             out[k] = labels[k][mask]
     out["learned"] = np.concatenate(learned)
     out["inputs"] = np.concatenate(inputs)
+    out["placement"] = np.concatenate(placement)
     return out
 
 

@@ -77,10 +77,11 @@ def label_games(players: int, decisions: int, playouts: int, budgets: list[int],
                     b = state.search_labels(seed_of ^ (1 << 40), search, int(weights))
                     out.append({
                         "kind": kind, "game": game, "choice": [c for c, *_ in a],
-                        "a": np.array([v for _, v, _, _ in a]),
-                        "b": np.array([v for _, v, _, _ in b]),
-                        "learned": np.array([v for _, _, v, _ in a]),
-                        "inputs": np.array([x for *_, x in a]),
+                        "a": np.array([v for _, v, *_ in a]),
+                        "b": np.array([v for _, v, *_ in b]),
+                        "learned": np.array([v for _, _, v, *_ in a]),
+                        "inputs": np.array([x for *_, x, _ in a]),
+                        "placement": np.array([v for *_, v in a]),
                         "mcts": {p: mcts_choice(state, module, p) for p in budgets},
                     })
                     print(f"\r{len(out)} decisions ({game + 1} games)", end="", file=sys.stderr)
@@ -245,21 +246,25 @@ def compare(small: list[dict[str, Any]], big: list[dict[str, Any]]) -> None:
 def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int,
          budgets: list[int]) -> None:
     """Every option as a row: decision, game, kind, its choice (the option, the take or
-    -1), labels A and B, learned value, inputs, and whether mcts@p chose it."""
+    -1), labels A and B, learned value, inputs, greedy's placement value of its build, and
+    whether mcts@p chose it."""
     def column(f: Any) -> np.ndarray:
         return np.concatenate([f(r) for r in records])
     path.parent.mkdir(parents=True, exist_ok=True)
     picks = {f"mcts{p}": column(lambda r, p=p: np.array([c == r["mcts"][p] for c in r["choice"]]))
              for p in budgets}
-    np.savez_compressed(
-        path, players=players, playouts=playouts, budgets=np.array(budgets),
-        group=np.concatenate([np.full(len(r["a"]), i) for i, r in enumerate(records)]),
-        game=column(lambda r: np.full(len(r["a"]), r["game"])),
-        kind=column(lambda r: np.array([r["kind"]] * len(r["a"]))),
-        choice=column(lambda r: np.array([[*c, -1][:2] for c in r["choice"]])),
-        a=column(lambda r: r["a"]), b=column(lambda r: r["b"]),
-        learned=column(lambda r: r["learned"]), inputs=np.vstack([r["inputs"] for r in records]),
-        **picks)
+    part = path.with_name(path.name + ".part")  # a reader never sees half a file
+    with part.open("wb") as f:
+        np.savez_compressed(
+            f, players=players, playouts=playouts, budgets=np.array(budgets),
+            group=np.concatenate([np.full(len(r["a"]), i) for i, r in enumerate(records)]),
+            game=column(lambda r: np.full(len(r["a"]), r["game"])),
+            kind=column(lambda r: np.array([r["kind"]] * len(r["a"]))),
+            choice=column(lambda r: np.array([[*c, -1][:2] for c in r["choice"]])),
+            a=column(lambda r: r["a"]), b=column(lambda r: r["b"]),
+            learned=column(lambda r: r["learned"]), inputs=np.vstack([r["inputs"] for r in records]),
+            placement=column(lambda r: r["placement"]), **picks)
+    part.replace(path)
 
 
 def load(path: Path) -> tuple[list[dict[str, Any]], list[int], int]:
@@ -276,6 +281,9 @@ def load(path: Path) -> tuple[list[dict[str, Any]], list[int], int]:
         records.append({"kind": str(data["kind"][m][0]), "game": int(data["game"][m][0]),
                         "choice": choice, "a": data["a"][m], "b": data["b"][m],
                         "learned": data["learned"][m], "inputs": data["inputs"][m],
+                        # files before the placement column: NaN
+                        "placement": (data["placement"][m] if "placement" in data
+                                      else np.full(int(m.sum()), np.nan)),
                         "mcts": {p: (c[0] if c else [-1]) for p, c in picked.items()}})
     return records, budgets, int(data["playouts"])
 

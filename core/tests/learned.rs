@@ -305,13 +305,18 @@ fn search_labels_value_each_option_on_the_same_deck_orders_blind_to_deck_and_sta
         .unwrap();
     let shortlist = learned.shortlist(&state, &c, &mut rngs[seat].clone());
     assert_eq!(shortlist.len(), labels.len());
-    for ((choice, position), label) in shortlist.iter().zip(&labels) {
+    for (option, label) in shortlist.iter().zip(&labels) {
+        let (choice, position) = (&option.choice, &option.position);
         assert_eq!(choice, &label.choice);
+        assert_eq!(option.placement, label.placement);
         assert_eq!(choice.len(), 2, "a move and its take");
         let alone = MctsPlayer::new(search).position_value(position, &c, seat, 6, 3);
         assert_eq!(alone, label.value);
         assert_eq!(label.inputs.len(), 1 + 4 * (1 + N_INPUTS));
     }
+    // greedy's placement values tell the shortlisted builds apart
+    let first = labels[0].placement;
+    assert!(labels.iter().any(|l| l.placement != first));
 
     let mut other = reordered(&state);
     for (p, vp) in other.players.iter_mut().zip([40, -7, 0, 13]) {

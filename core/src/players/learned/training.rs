@@ -62,6 +62,18 @@ fn row(p: &GameState, comps: &Components, seat: usize, [gain, others]: [f64; 2],
     row
 }
 
+/// One option the learned player weighs at a decision (`LearnedPlayer::shortlist`).
+pub struct Shortlisted {
+    /// The option's index in the pending decision (for a move, then the take's).
+    pub choice: Vec<usize>,
+    /// The position after it and the seat's follow-ups (the one the weights value).
+    pub position: GameState,
+    /// The greedy profile's value of its build (`Evaluator::placement` of the tile on its
+    /// cell; the store price for storing; 0 for a decision that builds nothing). The
+    /// same for every orientation of one tile on one cell.
+    pub placement: f64,
+}
+
 /// Training: the positions the player compares at a decision, each valued by playouts.
 impl LearnedPlayer {
     /// The positions this player would value at the pending decision of `state` (after
@@ -70,13 +82,14 @@ impl LearnedPlayer {
     /// the decision is not valued (the blind start).
     pub fn candidates(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
         -> Vec<GameState> {
-        self.shortlist(state, comps, rng).into_iter().map(|(_, p)| p).collect()
+        self.shortlist(state, comps, rng).into_iter().map(|o| o.position).collect()
     }
 
-    /// `candidates` with the choice that reaches each: the option's index in the pending
-    /// decision, and for a move the take's index in the decision after it.
+    /// `candidates` with the choice that reaches each (the option's index in the pending
+    /// decision, and for a move the take's index in the decision after it) and the greedy
+    /// profile's placement value of its build.
     pub fn shortlist(&mut self, state: &GameState, comps: &Components, rng: &mut Generator)
-        -> Vec<(Vec<usize>, GameState)> {
+        -> Vec<Shortlisted> {
         let mut out = Vec::new();
         let Some(seat) = state.pending.seat() else {
             return out;
@@ -98,11 +111,11 @@ impl LearnedPlayer {
                     moved.options(comps, &mut takes);
                     let view = PlayerView { state: &moved, comps, seat };
                     self.shortlist_builds(&view, &takes, &mut list);
-                    for &(k, _) in &list {
+                    for &(k, placement) in &list {
                         let mut copy = moved.clone();
                         copy.apply(comps, takes[k]);
                         self.follow_up(&mut copy, comps, seat);
-                        out.push((vec![i, k], copy));
+                        out.push(Shortlisted { choice: vec![i, k], position: copy, placement });
                     }
                 }
                 return out;
@@ -113,11 +126,11 @@ impl LearnedPlayer {
             Pending::Start { .. } | Pending::Over => {}
             _ => list.extend((0..options.len()).map(|i| (i, 0.0))),
         }
-        for (i, _) in list {
+        for (i, placement) in list {
             let mut copy = seen.clone();
             copy.apply(comps, options[i]);
             self.follow_up(&mut copy, comps, seat);
-            out.push((vec![i], copy));
+            out.push(Shortlisted { choice: vec![i], position: copy, placement });
         }
         out
     }
@@ -137,6 +150,8 @@ pub struct SearchLabel {
     /// and its inputs (`features::NAMES`, then `PLACEMENT_NAMES`); zero inputs where the
     /// game is over (the player values a finished game by its banked VP alone).
     pub inputs: Vec<f64>,
+    /// The greedy profile's value of the option's build (`Shortlisted::placement`).
+    pub placement: f64,
 }
 
 /// Labels for the learned player's own decision (Expert Iteration): every option it
@@ -161,7 +176,7 @@ pub fn search_labels(
     let mut mcts = MctsPlayer::new(search);
     let mut scratch = Scratch::default();
     let mut labels = Vec::new();
-    for (choice, position) in player.shortlist(state, comps, rng) {
+    for Shortlisted { choice, position, placement } in player.shortlist(state, comps, rng) {
         let value = mcts.position_value(&position, comps, seat, search.playouts, seed);
         let learned = player.value(&position, comps, seat);
         let mut inputs = vec![position.phase as f64];
@@ -173,7 +188,7 @@ pub fn search_labels(
             inputs.push(banked(&position, comps, s));
             inputs.extend(out);
         }
-        labels.push(SearchLabel { choice, value, learned, inputs });
+        labels.push(SearchLabel { choice, value, learned, inputs, placement });
     }
     Ok(labels)
 }
