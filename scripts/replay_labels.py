@@ -78,9 +78,11 @@ def record(module: Any, players: int, seed: int, games: int, explore: float
     return out
 
 
-def replay(module: Any, players: int, seed: int, recorded: list[list[int]], explore: float
+def replay(module: Any, players: int, seed: int, recorded: list[list[int]], explore: float,
+           kinds: tuple[str, ...] = tuple(CHANCE)
            ) -> tuple[Counter[str], Counter[str], list[dict[str, Any]]]:
-    """(decisions by kind, changed choices by kind, the sampled decisions' new inputs)."""
+    """(decisions by kind, changed choices by kind, the sampled decisions' new inputs; of
+    ``kinds`` only, as the labels run sampled them)."""
     comps = components(module)
     weights = float(module.learned_weights(W.DEFAULT_WEIGHTS.read_text()))
     seen: Counter[str] = Counter()
@@ -95,13 +97,15 @@ def replay(module: Any, players: int, seed: int, recorded: list[list[int]], expl
         chance = np.random.default_rng([seed, key, 0x5EA])
         for index, old in enumerate(chosen):
             kind = state.decision()
-            if chance.random() < CHANCE.get(kind, 0.0):
+            if chance.random() < CHANCE.get(kind, 0.0) and kind in kinds:
                 rows = state.search_labels((key << 12) + index, one, int(weights))
                 if len(rows) > 1:
                     found.append({"game": game, "choice": [c for c, *_ in rows],
                                   "learned": np.array([v for _, _, v, *_ in rows]),
-                                  "inputs": np.array([x for *_, x, _ in rows]),
-                                  "placement": np.array([v for *_, v in rows])})
+                                  "inputs": np.array([row[3] for row in rows]),
+                                  "placement": np.array([row[4] for row in rows]),
+                                  "district": np.array([np.frombuffer(row[5], np.uint8)
+                                                        for row in rows])})
             seen[kind] += 1
             changed[kind] += int(bots[state.current_seat()].choose(state) != old)
             state.apply(old)
@@ -116,7 +120,7 @@ def matched(labels: Any, found: list[dict[str, Any]]) -> dict[str, np.ndarray]:
         by_game.setdefault(f["game"], []).append(f)
     group = labels["group"]
     mask = np.zeros(len(group), dtype=bool)
-    learned, inputs, placement = [], [], []
+    learned, inputs, placement, district = [], [], [], []
     in_game: Counter[int] = Counter()
     for g in np.unique(group):
         rows = np.flatnonzero(group == g)
@@ -137,6 +141,7 @@ def matched(labels: Any, found: list[dict[str, Any]]) -> dict[str, np.ndarray]:
         learned.append(new["learned"])
         inputs.append(new["inputs"])
         placement.append(new["placement"])
+        district.append(new["district"])
     out = {k: labels[k] for k in labels.files}
     for k in labels.files:
         if labels[k].ndim and len(labels[k]) == len(mask):
@@ -144,6 +149,7 @@ def matched(labels: Any, found: list[dict[str, Any]]) -> dict[str, np.ndarray]:
     out["learned"] = np.concatenate(learned)
     out["inputs"] = np.concatenate(inputs)
     out["placement"] = np.concatenate(placement)
+    out["district"] = np.concatenate(district)
     return out
 
 
@@ -156,6 +162,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="replay: the labels with the new inputs")
     parser.add_argument("--seed", type=int, required=True, help="the labels run's --seed")
     parser.add_argument("--explore", type=float, default=0.05)
+    parser.add_argument("--kinds", default=",".join(CHANCE),
+                        help="the labels run's --kinds (the decisions it labelled)")
     args = parser.parse_args()
     if not args.labels.is_file():
         parser.error(f"{args.labels}: no such labels file")
@@ -168,7 +176,7 @@ def main() -> None:
     if not args.games.is_file():
         parser.error(f"{args.games}: no such file (record it first)")
     seen, changed, found = replay(module, players, args.seed, json.loads(args.games.read_text()),
-                                  args.explore)
+                                  args.explore, tuple(args.kinds.split(",")))
     print(f"{sum(seen.values())} decisions, {sum(changed.values())} choices changed: " +
           ", ".join(f"{k} {changed[k]}/{seen[k]}" for k in sorted(seen)))
     if args.out:

@@ -80,8 +80,9 @@ def label_games(players: int, decisions: int, playouts: int, budgets: list[int],
                         "a": np.array([v for _, v, *_ in a]),
                         "b": np.array([v for _, v, *_ in b]),
                         "learned": np.array([v for _, _, v, *_ in a]),
-                        "inputs": np.array([x for *_, x, _ in a]),
-                        "placement": np.array([v for *_, v in a]),
+                        "inputs": np.array([row[3] for row in a]),
+                        "placement": np.array([row[4] for row in a]),
+                        "district": np.array([np.frombuffer(row[5], np.uint8) for row in a]),
                         "mcts": {p: mcts_choice(state, module, p) for p in budgets},
                     })
                     print(f"\r{len(out)} decisions ({game + 1} games)", end="", file=sys.stderr)
@@ -246,8 +247,8 @@ def compare(small: list[dict[str, Any]], big: list[dict[str, Any]]) -> None:
 def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int,
          budgets: list[int]) -> None:
     """Every option as a row: decision, game, kind, its choice (the option, the take or
-    -1), labels A and B, learned value, inputs, greedy's placement value of its build, and
-    whether mcts@p chose it."""
+    -1), labels A and B, learned value, inputs, greedy's placement value of its build, the
+    seat's district after it (4 side kinds a cell, 255 empty), and whether mcts@p chose it."""
     def column(f: Any) -> np.ndarray:
         return np.concatenate([f(r) for r in records])
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -263,7 +264,8 @@ def save(records: list[dict[str, Any]], path: Path, players: int, playouts: int,
             choice=column(lambda r: np.array([[*c, -1][:2] for c in r["choice"]])),
             a=column(lambda r: r["a"]), b=column(lambda r: r["b"]),
             learned=column(lambda r: r["learned"]), inputs=np.vstack([r["inputs"] for r in records]),
-            placement=column(lambda r: r["placement"]), **picks)
+            placement=column(lambda r: r["placement"]),
+            district=np.vstack([r["district"] for r in records]), **picks)
     part.replace(path)
 
 
@@ -284,6 +286,8 @@ def load(path: Path) -> tuple[list[dict[str, Any]], list[int], int]:
                         # files before the placement column: NaN
                         "placement": (data["placement"][m] if "placement" in data
                                       else np.full(int(m.sum()), np.nan)),
+                        "district": (data["district"][m] if "district" in data
+                                     else np.full((int(m.sum()), 144), 255, dtype=np.uint8)),
                         "mcts": {p: (c[0] if c else [-1]) for p, c in picked.items()}})
     return records, budgets, int(data["playouts"])
 

@@ -173,7 +173,7 @@ def test_version_2_weights_read_the_placement_inputs_after_the_others(tmp_path: 
     while not state.is_over() and checked < 12:
         if state.decision() == "move":
             base = state.search_labels(1, [("playouts", 1.0)], 0)
-            for (_, _, want, x, _), (_, _, got, *_), (_, _, shifted, *_) in zip(
+            for (_, _, want, x, *_), (_, _, got, *_), (_, _, shifted, *_) in zip(
                     base, state.search_labels(1, [("playouts", 1.0)], same),
                     state.search_labels(1, [("playouts", 1.0)], other), strict=True):
                 assert got == pytest.approx(want, abs=1e-9)

@@ -326,8 +326,9 @@ impl State {
     /// orders for every option, from `seed`. One tuple per option: (the option's index,
     /// for a move then the take's; mcts's mean margin; the learned value; the phase, then
     /// per seat from the deciding one on its banked VP and inputs: the version-2 list, zero
-    /// where the game is over; the greedy profile's placement value of its build). The
-    /// game's streams do not move.
+    /// where the game is over; the greedy profile's placement value of its build; the
+    /// seat's district after it, four side kinds a cell, 255 where empty). The game's
+    /// streams do not move.
     #[pyo3(signature = (seed, search=Vec::new(), weights=0))]
     fn search_labels(&self, py: Python<'_>, seed: u64, search: Vec<(String, f64)>,
                      weights: usize) -> PyResult<Vec<LabelRow>> {
@@ -341,7 +342,8 @@ impl State {
         let labels = py.detach(|| learned::search_labels(state, comps, &mut rng, params, seed,
                                                          weights))
             .map_err(PyValueError::new_err)?;
-        Ok(labels.into_iter().map(|l| (l.choice, l.value, l.learned, l.inputs, l.placement))
+        Ok(labels.into_iter()
+            .map(|l| (l.choice, l.value, l.learned, l.inputs, l.placement, l.district))
             .collect())
     }
 
@@ -356,7 +358,7 @@ impl State {
 }
 
 /// One option's label as Python reads it: (choice, mcts value, learned value, inputs).
-type LabelRow = (Vec<usize>, f64, f64, Vec<f64>, f64);
+type LabelRow = (Vec<usize>, f64, f64, Vec<f64>, f64, Vec<u8>);
 
 /// A built-in player (random, the scripted profiles, mcts) as a core object that
 /// chooses on a `State`, with that seat's stream.

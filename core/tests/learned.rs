@@ -309,6 +309,14 @@ fn search_labels_value_each_option_on_the_same_deck_orders_blind_to_deck_and_sta
         let (choice, position) = (&option.choice, &option.position);
         assert_eq!(choice, &label.choice);
         assert_eq!(option.placement, label.placement);
+        let d = &position.players[seat].district;
+        for cell in 0..36 {
+            let sides = &label.district[4 * cell..4 * cell + 4];
+            assert_eq!(sides == [255; 4], !d.is_built(cell));
+            if d.is_built(cell) {
+                assert_eq!(sides, d.edges[cell]);
+            }
+        }
         assert_eq!(choice.len(), 2, "a move and its take");
         let alone = MctsPlayer::new(search).position_value(position, &c, seat, 6, 3);
         assert_eq!(alone, label.value);

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::components::Components;
 use crate::game::{GameState, Options, Pending};
+use crate::kinds::CELLS;
 use crate::players::features::{all_inputs, banked, features, Scratch, N_FEATURES, N_INPUTS};
 use crate::players::mcts::{MctsParams, MctsPlayer};
 use crate::players::{play_on, PlayerView};
@@ -152,6 +153,9 @@ pub struct SearchLabel {
     pub inputs: Vec<f64>,
     /// The greedy profile's value of the option's build (`Shortlisted::placement`).
     pub placement: f64,
+    /// The deciding seat's district after the option: per cell its four sides' kinds
+    /// (top, right, bottom, left), 255 for an empty cell (for fits that read the grid).
+    pub district: Vec<u8>,
 }
 
 /// Labels for the learned player's own decision (Expert Iteration): every option it
@@ -188,7 +192,11 @@ pub fn search_labels(
             inputs.push(banked(&position, comps, s));
             inputs.extend(out);
         }
-        labels.push(SearchLabel { choice, value, learned, inputs, placement });
+        let d = &position.players[seat].district;
+        let district = (0..CELLS)
+            .flat_map(|c| if d.is_built(c) { d.edges[c] } else { [u8::MAX; 4] })
+            .collect();
+        labels.push(SearchLabel { choice, value, learned, inputs, placement, district });
     }
     Ok(labels)
 }
