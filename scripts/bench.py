@@ -3,7 +3,8 @@
 1. ms per 4-player game on one core on the Rust core (through the binding, a chunk at a
    time), random players and the scripted mix;
 2. a table of three greedy and one Python strategy on the core, beside four greedy; the
-   cost per 4-player and per 2-player game per seat of greedy, learned and mcts;
+   cost per 4-player and per 2-player game per seat of greedy, learned (the built-in
+   weights and the search-labelled version-2 weights, learned-v2.json) and mcts;
 3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
    mcts per game at three budgets;
 4. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
@@ -105,9 +106,11 @@ def player_cost(scale: int) -> None:
             best = min(best, (time.perf_counter() - t0) * 1000 / games)
         return best
 
+    labelled = "learned@weights=strategies/weights/learned-v2.json"  # issue 30's weights
     for n in (4, 2):
         greedy_n = per_game(["greedy"] * n, 1000 // scale, 3)
         for name, games, passes in (("greedy", 1000 // scale, 3), ("learned", 200 // scale, 2),
+                                    (labelled, 200 // scale, 2),
                                     ("mcts", max(2, 8 // scale), 1)):
             seat = (per_game([name] + ["greedy"] * (n - 1), games, passes)
                     - (n - 1) / n * greedy_n)

@@ -197,6 +197,8 @@ def write(args: argparse.Namespace, labels: T.Labels, prior: dict[str, list[list
                 "labels": [str(p) for p in args.labels], "ridge": ridge,
                 "prior": args.start.digest,
                 "components": shipped_file["training"].get("components", "default")}
+    if args.prior:  # the prior's own making, so the file names every step behind it
+        training["prior_training"] = json.loads(args.start.text).get("training")
     args.write.write_text(T.weights_json(table, shipped_file["components_digest"], training,
                                          args.inputs))
     print(f"weights (version {args.inputs}, ridge {ridge:g}, {len(labels.value)} options) "

@@ -19,7 +19,7 @@ from cdsim.handover import components_json
 from cdsim.players.registry import parse_params, parse_spec
 from cdsim.players.weights import DEFAULT_WEIGHTS, read_weights
 from cdsim.rules.components import load_components
-from cdsim.train import TrainConfig, train
+from cdsim.train import TrainConfig, train, widened
 from tests.conftest import core_or_skip
 
 
@@ -44,6 +44,31 @@ def test_the_built_in_weights_are_for_the_default_component_set() -> None:
     assert data["version"] == 1 and data["training"]["seed"] >= 0
     assert data["training"]["command"].startswith("cdsim train")
     assert len(weights.digest) == 64
+
+
+def test_the_search_labelled_weights_name_every_step_back_to_the_built_in_ones() -> None:
+    """strategies/weights/learned-v2.json (issue 30, docs/strength.md): version 2, for the
+    default set, and its training names each fit and, at the end of the chain, the
+    built-in weights it started from."""
+    core_or_skip()
+    path = DEFAULT_WEIGHTS.with_name("learned-v2.json")
+    weights = read_weights(path)
+    assert weights.components_digest == load_components(None).digest
+    data = json.loads(path.read_text())
+    assert data["version"] == 2 and len(data["features"]) == len(data["weights"]["4"][0]) // 2
+    step, fits = data["training"], 0
+    while True:
+        assert step["command"].startswith("scripts/fit_labels.py") and step["labels"]
+        fits += 1
+        if "prior_training" not in step:
+            break
+        step = step["prior_training"]
+    assert fits == 2  # 4 players, then 2 players on top
+    assert step["prior"] == read_weights(DEFAULT_WEIGHTS).digest
+    # 3 players had no labels: the built-in weights, the new inputs at 0
+    built_in = json.loads(DEFAULT_WEIGHTS.read_text())["weights"]
+    assert data["weights"]["3"] == widened(built_in, len(data["features"]))["3"]
+    assert data["weights"]["4"] != widened(built_in, len(data["features"]))["4"]
 
 
 def test_learned_spellings_load_their_weights(tmp_path: Path) -> None:
