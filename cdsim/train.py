@@ -24,6 +24,12 @@ player computes (mcts plays the same greedy playouts):
    player's games with the weights of the stage before (with a small chance of a random
    shortlisted option), and refits on the rows of every stage so far.
 
+4. With ``--label-games``, a last stage labels the last player's own move decisions with
+   search instead (Expert Iteration; docs/strength.md, issue 30): every shortlisted
+   option's position valued by an mcts tree, the same deck orders for every option
+   (``State.search_labels``), and refits the labelled player counts to those labels
+   (``fit_labels``), the last weights as the prior. It writes a version-2 file.
+
 Every game is dealt from the training seed (``SeedSequence(seed, (stage, game))``) and
 every playout's deck orders from the decision; workers only play, the driver fits: the
 same seed and settings give the same weights file for any --jobs.
@@ -165,6 +171,7 @@ OPPONENTS = 1.0  # the player's default learned.opponents: what the fit's margin
 # count): the weights value the position after the seat's own turn. At 2 players the
 # player then values with them the position after the other seat's greedy reply too.
 MIN_ROWS = 20  # a (player count, phase) with fewer rows keeps zero weights
+LABEL_PLAYOUTS = 60  # mcts simulations per option of a search label (one seed: as good as two)
 
 
 def design(inputs: FloatArray) -> FloatArray:
@@ -286,6 +293,9 @@ class TrainConfig:
     explore: float = 0.05  # the learned player's chance of a random shortlisted option
     ridge: float = RIDGE
     components: str | None = None
+    # the search-label stage after the rounds (issue 30): games per count, 0 = none
+    label_games: tuple[int, int, int] = (0, 0, 0)
+    label_playouts: int = LABEL_PLAYOUTS
 
     def validate(self) -> None:
         if not 0 <= self.seed < 2**63:
@@ -304,12 +314,21 @@ class TrainConfig:
             raise CdsimError(f"--explore must be between 0 and 1, got {self.explore}")
         if not (math.isfinite(self.ridge) and self.ridge >= 0):
             raise CdsimError(f"--ridge must be a number >= 0, got {self.ridge}")
+        if len(self.label_games) != 3 or any(not 0 <= g <= 100_000 for g in self.label_games):
+            raise CdsimError("--label-games takes three counts (2, 3 and 4 players) between 0 "
+                             f"and 100,000; got {','.join(map(str, self.label_games))}")
+        if not 1 <= self.label_playouts <= 1000:
+            raise CdsimError(f"--label-playouts must be between 1 and 1000, got "
+                             f"{self.label_playouts}")
 
     def command(self) -> str:
         parts = ["cdsim train", f"--seed {self.seed}",
                  f"--games {','.join(map(str, self.games))}", f"--rounds {self.rounds}",
                  f"--sample {self.sample:g}", f"--playouts {self.playouts}",
                  f"--explore {self.explore:g}", f"--ridge {self.ridge:g}"]
+        if any(self.label_games):
+            parts += [f"--label-games {','.join(map(str, self.label_games))}",
+                      f"--label-playouts {self.label_playouts}"]
         if self.components:
             parts.append(f"--components {self.components}")
         return " ".join(parts)
@@ -380,7 +399,111 @@ def train(config: TrainConfig, jobs: int, on_games: OnGames | None = None,
         stages.append(stage)
         if on_stage is not None:
             on_stage(stage)
+    if any(config.label_games):
+        stage = label_stage(config, stages[-1], digest, jobs, on_games, start)
+        stages.append(stage)
+        if on_stage is not None:
+            on_stage(stage)
     return stages
+
+
+def label_stage(config: TrainConfig, last: Stage, digest: str, jobs: int,
+                on_games: OnGames | None, start: float) -> Stage:
+    """The search-label stage (Expert Iteration, issue 30; docs/strength.md): the last
+    stage's player plays ``label_games`` games per count; a move decision with chance
+    ``LABEL_CHANCE`` has every shortlisted option valued by an mcts tree of
+    ``label_playouts`` simulations, the same deck orders for every option
+    (``State.search_labels``); ``fit_labels`` then refits each count that has labels, the
+    last stage's weights widened to the version-2 inputs as the prior. Writes a version-2
+    weights file."""
+    from joblib import Parallel, delayed
+
+    batches = [LabelBatch(n, config.seed, tuple(range(first, min(games, first + LABEL_BATCH))),
+                          last.text, config.components, config.label_playouts, config.explore)
+               for n, games in zip(PLAYER_COUNTS, config.label_games, strict=True)
+               for first in range(0, games, LABEL_BATCH)]
+    runner = Parallel(n_jobs=jobs, return_as="generator", backend="loky")
+    parts: dict[int, list[Labels]] = {}
+    for part, batch in zip(runner(delayed(label_batch)(b) for b in batches), batches,
+                           strict=True):
+        parts.setdefault(batch.players, []).append(part)
+        if on_games is not None:
+            on_games(len(batch.games))
+    width = len(feature_names(2))
+    table = widened(json.loads(last.text)["weights"], width)
+    decisions: dict[str, int] = {}
+    for n, found in sorted(parts.items()):
+        labels = Labels.concat(found)
+        decisions[str(n)] = len(np.unique(labels.group))
+        if decisions[str(n)]:
+            table = fit_labels(labels, table, LABEL_RIDGE)
+    training = dict(json.loads(last.text)["training"])
+    training.update({"command": config.command(), "stages": last.stage + 2,
+                     "last_stage": "search labels",
+                     "labels": {"games": list(config.label_games),
+                                "playouts": config.label_playouts, "chance": LABEL_CHANCE,
+                                "ridge": LABEL_RIDGE, "decisions": decisions}})
+    text = weights_json(table, digest, training, 2)
+    return Stage(last.stage + 1, "search labels", last.games + sum(config.label_games),
+                 time.perf_counter() - start, text, {})
+
+
+LABEL_STAGE = 99  # the label stage's deals: key LABEL_STAGE * 1,000,000 + game
+LABEL_CHANCE = 0.12  # a move decision's chance of being labelled
+LABEL_BATCH = 2  # games per worker call
+LABEL_RIDGE = 1000.0  # docs/strength.md: the fit that made learned-v2.json
+
+
+@dataclass(frozen=True)
+class LabelBatch:
+    """Games of the label stage one worker call plays and labels."""
+
+    players: int
+    seed: int
+    games: tuple[int, ...]
+    weights: str  # the player's weights file text
+    components: str | None
+    playouts: int
+    explore: float
+
+
+def label_batch(batch: LabelBatch) -> Labels:
+    """Play the batch's games with the learned player (``batch.weights``, one ply, the
+    self-play rounds' settings) and label its sampled move decisions. A worker's job."""
+    module = core.module()
+    assert module is not None
+    comps = core.core_components(batch.components)
+    weights = int(module.learned_weights(batch.weights))
+    own = [("explore", batch.explore), ("opponents", OPPONENTS), ("reply", 0),
+           ("weights", float(weights))]
+    search = [("playouts", float(batch.playouts))]
+    n, f = batch.players, len(feature_names(2))
+    value: list[float] = []
+    rows: list[list[float]] = []
+    group: list[int] = []
+    games: list[int] = []
+    for game in batch.games:
+        key = LABEL_STAGE * 1_000_000 + game
+        bots = [module.Bot("learned", own) for _ in range(n)]
+        state = module.State(comps, n, [0] * n, batch.seed, key)
+        chance = np.random.default_rng([batch.seed, key, 0x1AB])
+        decision = 0
+        while not state.is_over():
+            if state.decision() == "move" and chance.random() < LABEL_CHANCE:
+                options = state.search_labels((key << 12) + decision, search, weights)
+                if len(options) > 1:  # one option: nothing to compare
+                    number = (group[-1] + 1) if group else 0
+                    for option in options:
+                        value.append(option[1])
+                        rows.append(option[3])
+                        group.append(number)
+                        games.append(key)
+            decision += 1
+            state.apply(bots[state.current_seat()].choose(state))
+    table = np.asarray(rows, dtype=np.float64).reshape(len(rows), 1 + n * (1 + f))
+    return Labels(np.asarray(value, dtype=np.float64), table[:, 1:].reshape(len(rows), n, 1 + f),
+                  table[:, 0].astype(np.int64), np.asarray(group, dtype=np.int64),
+                  np.asarray(games, dtype=np.int64))
 
 
 # -- labels from search (Expert Iteration; scripts/search_labels.py writes them) ---------
@@ -404,6 +527,17 @@ class Labels:
     def select(self, mask: NDArray[np.bool_]) -> Labels:
         return Labels(self.value[mask], self.seats[mask], self.phase[mask], self.group[mask],
                       self.game[mask])
+
+    @staticmethod
+    def concat(parts: Sequence[Labels]) -> Labels:
+        """One player count's labels of several batches, their decisions renumbered."""
+        offsets = np.cumsum([0] + [int(p.group.max()) + 1 if len(p.group) else 0
+                                   for p in parts])
+        return Labels(np.concatenate([p.value for p in parts]),
+                      np.concatenate([p.seats for p in parts]),
+                      np.concatenate([p.phase for p in parts]),
+                      np.concatenate([p.group + o for p, o in zip(parts, offsets, strict=False)]),
+                      np.concatenate([p.game for p in parts]))
 
     def worth(self, table: dict[str, list[list[float]]], seat: int) -> FloatArray:
         """The model's worth of each row's position to one seat (0: the deciding one)."""

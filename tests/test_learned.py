@@ -154,7 +154,30 @@ def test_training_is_rebuilt_from_its_seed() -> None:
     assert json.loads(train(other, 1)[-1].text)["weights"]["2"] != data["weights"]["2"]
 
 
+def test_the_label_stage_refits_what_search_labelled_the_same_for_any_jobs() -> None:
+    """The search-label stage (issue 30): a version-2 file, rebuilt byte for byte with one
+    worker or two; the counts that were labelled are refitted, the others keep the last
+    stage's weights (widened to the new inputs)."""
+    core_or_skip()
+    config = TrainConfig(seed=3, games=(4, 2, 2), rounds=0, sample=0.3, playouts=1,
+                         label_games=(4, 0, 2), label_playouts=4)
+    stages = train(config, 1)
+    assert [s.label for s in stages] == ["greedy play", "search labels"]
+    assert train(config, 2)[-1].text == stages[-1].text
+    data = json.loads(stages[-1].text)
+    assert data["version"] == 2 and data["training"]["command"] == config.command()
+    assert "--label-games 4,0,2 --label-playouts 4" in config.command()
+    decisions = data["training"]["labels"]["decisions"]
+    assert set(decisions) == {"2", "4"} and min(decisions.values()) > 5
+    before = widened(json.loads(stages[0].text)["weights"], len(data["features"]))
+    assert data["weights"]["3"] == before["3"]
+    assert data["weights"]["2"] != before["2"] and data["weights"]["4"] != before["4"]
+
+
 @pytest.mark.parametrize(("args", "says"), [
+    (["--label-games", "1,2"], "--label-games takes three counts"),
+    (["--label-games", "0,0,-1"], "--label-games takes three counts"),
+    (["--label-playouts", "0"], "--label-playouts must be between 1 and 1000"),
     (["--games", "1,2"], "--games takes three counts"),
     (["--sample", "0"], "--sample must be above 0"),
     (["--playouts", "0"], "--playouts must be between 1 and 1000"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -38,6 +39,13 @@ def train(
     explore: Annotated[float, typer.Option(
         help="Self-play: the learned player's chance of a random shortlisted option.")] = 0.05,
     ridge: Annotated[float, typer.Option(help="Ridge penalty per standardized input.")] = 1.0,
+    label_games: Annotated[str, typer.Option(
+        help="Then the search-label stage: games per player count (2, 3, 4) of the last "
+             "stage's player whose move decisions mcts labels; the weights are refitted to "
+             "the labels and written as version 2 (docs/strength.md). 0,0,0 = none.")
+    ] = "0,0,0",
+    label_playouts: Annotated[int, typer.Option(
+        help="mcts simulations per option of a label.")] = 60,
     snapshots: Annotated[Path | None, typer.Option(
         help="Also write each stage's weights there, as stage-N.json (the learning curve: "
              "scripts/learning_curve.py).")] = None,
@@ -59,9 +67,15 @@ def train(
     counts = _parse_ints(games, "--games")
     if len(counts) != 3:
         raise CdsimError(f"--games takes three counts (2, 3 and 4 players), got {games!r}")
+    labelled = _parse_ints(label_games, "--label-games")
+    if len(labelled) != 3:
+        raise CdsimError(f"--label-games takes three counts (2, 3 and 4 players), got "
+                         f"{label_games!r}")
     config = TrainConfig(seed=seed, games=(counts[0], counts[1], counts[2]), rounds=rounds,
                          sample=sample, playouts=playouts, explore=explore, ridge=ridge,
-                         components=str(components) if components else None)
+                         components=str(components) if components else None,
+                         label_games=(labelled[0], labelled[1], labelled[2]),
+                         label_playouts=label_playouts)
     config.validate()
     target = out_folder(out, "--out", "a file") or DEFAULT_WEIGHTS
     if target.is_dir():
@@ -75,12 +89,17 @@ def train(
             raise CdsimError(f"--snapshots {snapshots}: {exc.strerror or exc}") from None
     load_components(components)  # a bad component set is one line before anything plays
     progress = Progress("training", quiet=quiet)
-    progress.plan((rounds + 1) * sum(config.games), 0)
+    progress.plan((rounds + 1) * sum(config.games) + sum(config.label_games), 0)
 
     def stage_done(stage: Stage) -> None:
         line = (f"stage {stage.stage} ({stage.label}): {stage.games} games, "
                 f"{stage.seconds:.0f} s; correlation with the playouts' margins: "
                 + ", ".join(f"{n}p {r:.2f}" for n, r in stage.agreement.items()))
+        if not stage.agreement:  # the label stage
+            done = json.loads(stage.text)["training"]["labels"]["decisions"]
+            line = (f"stage {stage.stage} ({stage.label}): {stage.games} games, "
+                    f"{stage.seconds:.0f} s; decisions labelled: "
+                    + ", ".join(f"{n}p {k:,}" for n, k in done.items()))
         if progress.bar is not None:
             progress.bar.console.print(line)
         elif not quiet:
