@@ -477,7 +477,7 @@ def label_batch(batch: LabelBatch) -> Labels:
     own = [("explore", batch.explore), ("opponents", OPPONENTS), ("reply", 0),
            ("weights", float(weights))]
     search = [("playouts", float(batch.playouts))]
-    n, f = batch.players, len(feature_names(2))
+    n = batch.players
     value: list[float] = []
     rows: list[list[float]] = []
     group: list[int] = []
@@ -500,10 +500,9 @@ def label_batch(batch: LabelBatch) -> Labels:
                         games.append(key)
             decision += 1
             state.apply(bots[state.current_seat()].choose(state))
-    table = np.asarray(rows, dtype=np.float64).reshape(len(rows), 1 + n * (1 + f))
-    return Labels(np.asarray(value, dtype=np.float64), table[:, 1:].reshape(len(rows), n, 1 + f),
-                  table[:, 0].astype(np.int64), np.asarray(group, dtype=np.int64),
-                  np.asarray(games, dtype=np.int64))
+    table = np.asarray(rows, dtype=np.float64).reshape(len(rows), 1 + n * (1 + len(feature_names(2))))
+    return Labels.of_rows(np.asarray(value, dtype=np.float64), table, n, 2,
+                          np.asarray(group, dtype=np.int64), np.asarray(games, dtype=np.int64))
 
 
 # -- labels from search (Expert Iteration; scripts/search_labels.py writes them) ---------
@@ -527,6 +526,16 @@ class Labels:
     def select(self, mask: NDArray[np.bool_]) -> Labels:
         return Labels(self.value[mask], self.seats[mask], self.phase[mask], self.group[mask],
                       self.game[mask])
+
+    @staticmethod
+    def of_rows(value: FloatArray, inputs: FloatArray, players: int, version: int,
+                group: IntArray, game: IntArray) -> Labels:
+        """Labels from ``State.search_labels``' input rows (the phase, then per seat its
+        banked VP and the version-2 inputs), keeping the inputs of weights ``version``."""
+        width = (inputs.shape[1] - 1) // players  # banked VP and the inputs the rows hold
+        f = len(feature_names(version))
+        seats = inputs[:, 1:].reshape(len(inputs), players, width)[:, :, :1 + f]
+        return Labels(value, seats, inputs[:, 0].astype(np.int64), group, game)
 
     @staticmethod
     def concat(parts: Sequence[Labels]) -> Labels:

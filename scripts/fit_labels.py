@@ -49,16 +49,12 @@ def labels_of(paths: list[Path], version: int = 1) -> tuple[T.Labels, np.ndarray
 def one_file(path: Path, version: int = 1) -> tuple[T.Labels, np.ndarray]:
     data = np.load(path)
     n = int(data["players"])
-    f = len(W.feature_names(version))
     inputs = data["inputs"]
-    width = (inputs.shape[1] - 1) // n  # banked VP and the inputs the file holds
-    if width < 1 + f:
+    if (inputs.shape[1] - 1) // n < 1 + len(W.feature_names(version)):
         raise SystemExit(f"{path}: its inputs are not those of weights version {version} "
                          "(scripts/replay_labels.py replay adds them)")
-    seats = inputs[:, 1:].reshape(len(inputs), n, width)[:, :, :1 + f]
-    value = (data["a"] + data["b"]) / 2
-    labels = T.Labels(value, seats, inputs[:, 0].astype(np.int64), data["group"].astype(np.int64),
-                      data["game"].astype(np.int64))
+    labels = T.Labels.of_rows((data["a"] + data["b"]) / 2, inputs, n, version,
+                              data["group"].astype(np.int64), data["game"].astype(np.int64))
     return labels, data["learned"]
 
 
