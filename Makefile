@@ -11,7 +11,7 @@ install: $(VENV)/.installed
 # The Rust core (cdsim._core, the engine that plays every game) is rebuilt in release mode
 # when any of its sources change, or the scripted profiles or learned weights it compiles in.
 CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs core/src/*/*/*.rs) \
-	strategies/profiles.toml strategies/weights/learned-v1.json
+	strategies/profiles.toml strategies/weights/learned.json
 $(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip

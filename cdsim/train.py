@@ -24,11 +24,12 @@ player computes (mcts plays the same greedy playouts):
    player's games with the weights of the stage before (with a small chance of a random
    shortlisted option), and refits on the rows of every stage so far.
 
-4. With ``--label-games``, a last stage labels the last player's own move decisions with
-   search instead (Expert Iteration; docs/strength.md, issue 30): every shortlisted
-   option's position valued by an mcts tree, the same deck orders for every option
-   (``State.search_labels``), and refits the labelled player counts to those labels
-   (``fit_labels``), the last weights as the prior. It writes a version-2 file.
+4. Then a last stage (``--label-games``; 0,0,0 skips it and writes version 1) labels the
+   last player's own move decisions with search instead (Expert Iteration;
+   docs/strength.md, issue 30): every shortlisted option's position valued by an mcts
+   tree, the same deck orders for every option (``State.search_labels``), and refits the
+   labelled player counts to those labels (``fit_labels``), the last weights as the
+   prior. It writes a version-2 file.
 
 Every game is dealt from the training seed (``SeedSequence(seed, (stage, game))``) and
 every playout's deck orders from the decision; workers only play, the driver fits: the
@@ -172,6 +173,9 @@ OPPONENTS = 1.0  # the player's default learned.opponents: what the fit's margin
 # player then values with them the position after the other seat's greedy reply too.
 MIN_ROWS = 20  # a (player count, phase) with fewer rows keeps zero weights
 LABEL_PLAYOUTS = 60  # mcts simulations per option of a search label (one seed: as good as two)
+# the label stage's games at 2, 3 and 4 players in the built-in recipe (docs/strength.md:
+# about 2,000 and 6,000 labelled decisions; 3 players keeps the rounds' weights)
+LABEL_GAMES = (300, 0, 450)
 
 
 def design(inputs: FloatArray) -> FloatArray:
@@ -294,7 +298,7 @@ class TrainConfig:
     ridge: float = RIDGE
     components: str | None = None
     # the search-label stage after the rounds (issue 30): games per count, 0 = none
-    label_games: tuple[int, int, int] = (0, 0, 0)
+    label_games: tuple[int, int, int] = LABEL_GAMES
     label_playouts: int = LABEL_PLAYOUTS
 
     def validate(self) -> None:

@@ -19,8 +19,10 @@ from cdsim.handover import components_json
 from cdsim.players.registry import parse_params, parse_spec
 from cdsim.players.weights import DEFAULT_WEIGHTS, read_weights
 from cdsim.rules.components import load_components
-from cdsim.train import TrainConfig, train, widened
+from cdsim.train import LABEL_GAMES, TrainConfig, train, widened
 from tests.conftest import core_or_skip
+
+V1_WEIGHTS = DEFAULT_WEIGHTS.with_name("learned-v1.json")  # fitted to greedy playouts only
 
 
 def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
@@ -36,20 +38,31 @@ def one_line_error(out: subprocess.CompletedProcess[str], *says: str) -> None:
         assert text in lines[0], lines[0]
 
 
-def test_the_built_in_weights_are_for_the_default_component_set() -> None:
+def test_the_built_in_weights_are_what_cdsim_train_seed_1_writes() -> None:
+    """strategies/weights/learned.json: for the default set, made by the default training
+    (the rounds, then the search-label stage: version 2). Its 3-player rows had no labels:
+    they are the rounds' weights, learned-v1.json (the same rounds without the label
+    stage), widened to the new inputs."""
     core_or_skip()
     weights = read_weights(DEFAULT_WEIGHTS)
     assert weights.components_digest == load_components(None).digest
-    data = json.loads(DEFAULT_WEIGHTS.read_text())
-    assert data["version"] == 1 and data["training"]["seed"] >= 0
-    assert data["training"]["command"].startswith("cdsim train")
     assert len(weights.digest) == 64
+    data = json.loads(DEFAULT_WEIGHTS.read_text())
+    assert data["version"] == 2 and data["training"]["seed"] == 1
+    assert data["training"]["command"] == TrainConfig().command()
+    assert data["training"]["labels"]["games"] == list(LABEL_GAMES)
+    assert data["training"]["last_stage"] == "search labels"
+    v1 = json.loads(V1_WEIGHTS.read_text())
+    assert v1["version"] == 1
+    assert v1["training"]["command"] == TrainConfig(label_games=(0, 0, 0)).command()
+    assert data["weights"]["3"] == widened(v1["weights"], len(data["features"]))["3"]
+    assert data["weights"]["4"] != widened(v1["weights"], len(data["features"]))["4"]
 
 
 def test_the_search_labelled_weights_name_every_step_back_to_the_built_in_ones() -> None:
     """strategies/weights/learned-v2.json (issue 30, docs/strength.md): version 2, for the
     default set, and its training names each fit and, at the end of the chain, the
-    built-in weights it started from."""
+    greedy-playout weights it started from (learned-v1.json)."""
     core_or_skip()
     path = DEFAULT_WEIGHTS.with_name("learned-v2.json")
     weights = read_weights(path)
@@ -64,9 +77,9 @@ def test_the_search_labelled_weights_name_every_step_back_to_the_built_in_ones()
             break
         step = step["prior_training"]
     assert fits == 2  # 4 players, then 2 players on top
-    assert step["prior"] == read_weights(DEFAULT_WEIGHTS).digest
-    # 3 players had no labels: the built-in weights, the new inputs at 0
-    built_in = json.loads(DEFAULT_WEIGHTS.read_text())["weights"]
+    assert step["prior"] == read_weights(V1_WEIGHTS).digest
+    # 3 players had no labels: the greedy-playout weights, the new inputs at 0
+    built_in = json.loads(V1_WEIGHTS.read_text())["weights"]
     assert data["weights"]["3"] == widened(built_in, len(data["features"]))["3"]
     assert data["weights"]["4"] != widened(built_in, len(data["features"]))["4"]
 
@@ -142,15 +155,18 @@ def test_training_is_rebuilt_from_its_seed() -> None:
     """A tiny training with one worker and with two: the same weights file; another seed,
     other weights."""
     core_or_skip()
-    config = TrainConfig(seed=4, games=(2, 1, 1), rounds=1, sample=0.2, playouts=1)
+    config = TrainConfig(seed=4, games=(2, 1, 1), rounds=1, sample=0.2, playouts=1,
+                         label_games=(0, 0, 0))
     stages = train(config, 1)
     assert [s.stage for s in stages] == [0, 1] and stages[-1].games == 8
     assert train(config, 2)[-1].text == stages[-1].text
     data = json.loads(stages[-1].text)
-    assert data["training"]["command"] == config.command()
+    assert data["version"] == 1 and data["training"]["command"] == config.command()
+    assert "--label-games" not in config.command()  # no label stage: the file says so
     assert data["components_digest"] == load_components(None).digest
     assert any(w != 0 for row in data["weights"]["2"] for w in row)
-    other = TrainConfig(seed=5, games=(2, 0, 0), rounds=0, sample=0.2, playouts=1)
+    other = TrainConfig(seed=5, games=(2, 0, 0), rounds=0, sample=0.2, playouts=1,
+                        label_games=(0, 0, 0))
     assert json.loads(train(other, 1)[-1].text)["weights"]["2"] != data["weights"]["2"]
 
 
@@ -189,7 +205,7 @@ def test_train_refuses_bad_settings_in_one_line(args: list[str], says: str) -> N
 
 def test_version_2_weights_read_the_placement_inputs_after_the_others(tmp_path: Path) -> None:
     """Weights format version 2 (issue 30): the built-in list, then the placement inputs.
-    The built-in weights widened with the new inputs at 0 value every option as they do;
+    The version-1 weights widened with the new inputs at 0 value every option as they do;
     a weight on a new input moves each value by that weight times the input's margin."""
     core_or_skip()
     from cdsim import core
@@ -201,13 +217,14 @@ def test_version_2_weights_read_the_placement_inputs_after_the_others(tmp_path: 
 
     v1, v2 = feature_names(1), feature_names(2)
     assert v2[:len(v1)] == v1 and "dead_features" in v2[len(v1):]
-    data = json.loads(DEFAULT_WEIGHTS.read_text())
+    data = json.loads(V1_WEIGHTS.read_text())
     data["version"], data["features"] = 2, list(v2)
     data["weights"] = widened(data["weights"], len(v2))
     path = tmp_path / "v2.json"
     path.write_text(json.dumps(data))
     assert read_weights(path).features == v2
     same = module.learned_weights(path.read_text())
+    as_v1 = module.learned_weights(V1_WEIGHTS.read_text())
     k = v2.index("dead_features")
     moved = json.loads(path.read_text())
     for rows in moved["weights"].values():
@@ -220,7 +237,7 @@ def test_version_2_weights_read_the_placement_inputs_after_the_others(tmp_path: 
     checked = 0
     while not state.is_over() and checked < 12:
         if state.decision() == "move":
-            base = state.search_labels(1, [("playouts", 1.0)], 0)
+            base = state.search_labels(1, [("playouts", 1.0)], as_v1)
             for (_, _, want, x, *_), (_, _, got, *_), (_, _, shifted, *_) in zip(
                     base, state.search_labels(1, [("playouts", 1.0)], same),
                     state.search_labels(1, [("playouts", 1.0)], other), strict=True):

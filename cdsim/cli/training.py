@@ -17,14 +17,14 @@ from cdsim.cli.app import STOPPED, ComponentsOpt, _parse_ints, app, out_folder
 from cdsim.errors import CdsimError
 from cdsim.players.weights import DEFAULT_WEIGHTS
 from cdsim.rules.components import load_components
-from cdsim.train import Stage, TrainConfig
+from cdsim.train import LABEL_GAMES, Stage, TrainConfig
 from cdsim.train import train as run_training
 
 
 @app.command()
 def train(
     out: Annotated[str | None, typer.Option(
-        help="Weights file to write (default: strategies/weights/learned-v1.json, the "
+        help="Weights file to write (default: strategies/weights/learned.json, the "
              "learned player's built-in weights).")] = None,
     seed: Annotated[int, typer.Option(
         help="Training seed: the same seed and settings rebuild the same weights.")] = 1,
@@ -42,8 +42,9 @@ def train(
     label_games: Annotated[str, typer.Option(
         help="Then the search-label stage: games per player count (2, 3, 4) of the last "
              "stage's player whose move decisions mcts labels; the weights are refitted to "
-             "the labels and written as version 2 (docs/strength.md). 0,0,0 = none.")
-    ] = "0,0,0",
+             "the labels and written as version 2 (docs/strength.md). 0,0,0 = no labels "
+             "(a version-1 file, fitted to greedy playouts only).")
+    ] = ",".join(map(str, LABEL_GAMES)),
     label_playouts: Annotated[int, typer.Option(
         help="mcts simulations per option of a label.")] = 60,
     snapshots: Annotated[Path | None, typer.Option(
@@ -56,12 +57,13 @@ def train(
     """Rebuild the learned player's weights: value the options of sampled decisions by greedy
     playouts (stage 0: greedy games; each self-play round: the learned player's games with
     the weights so far) and fit its value function to them (a ridge regression per player
-    count and phase). Writes a versioned weights file holding the component set's digest,
+    count and phase); then label the player's own move decisions with mcts and refit to
+    those labels. Writes a versioned weights file holding the component set's digest,
     the inputs' names, the weights, this command and its seed.
 
     \b
-    Example: cdsim train                (the built-in weights; about 25 minutes on 2 cores)
-             cdsim train --games 60,30,30 --rounds 1 --out /tmp/quick.json
+    Example: cdsim train                (the built-in weights; about 20-25 minutes on 2 cores)
+             cdsim train --games 60,30,30 --rounds 1 --label-games 0,0,0 --out /tmp/quick.json
              cdsim ladder --strategies greedy,mcts,learned@weights=/tmp/quick.json"""
     check_jobs(jobs)
     counts = _parse_ints(games, "--games")

@@ -23,7 +23,10 @@ VERSIONS = (1, 2)
 PHASES = 4
 PLAYER_COUNTS = (2, 3, 4)
 WEIGHTS_DIR = Path(__file__).resolve().parents[2] / "strategies" / "weights"
-DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v1.json"
+DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned.json"  # cdsim train --seed 1 (issue 30)
+# the same rounds without the search-label stage (--label-games 0,0,0): fitted to greedy
+# playouts only, version 1; the learner of the label files docs/strength.md studies
+PLAYOUT_WEIGHTS = WEIGHTS_DIR / "learned-v1.json"
 MAX_WEIGHTS_BYTES = 10_000_000
 
 

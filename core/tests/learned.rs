@@ -217,8 +217,9 @@ fn the_built_in_weights_load_and_bad_files_are_one_line_errors() {
     for (edit, says) in [
         (("format", serde_json::json!("other")), "not a learned weights file"),
         (("version", serde_json::json!(99)), "version 99"),
-        // version 2 lists the placement inputs after these
-        (("version", serde_json::json!(2)), "other inputs"),
+        // the built-in file is version 2; version 1 lists only the inputs before the
+        // placement ones
+        (("version", serde_json::json!(1)), "other inputs"),
         (("features", serde_json::json!(["bias"])), "other inputs"),
         (("weights", serde_json::json!({"2": []})), "weights[\"2\"]"),
     ] {

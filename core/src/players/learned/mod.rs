@@ -25,7 +25,7 @@
 //! - Hidden information is only the order of the decks (R2.3-R2.4); a copy draws
 //!   fountain cards from its own shuffle of the fountain deck (from the seat's stream),
 //!   so no decision depends on the real order.
-//! - Weights: a JSON file (`strategies/weights/learned-v1.json` is built in; `register`
+//! - Weights: a JSON file (`strategies/weights/learned.json` is built in; `register`
 //!   adds another, as `learned@weights=PATH` does through the binding) holding its
 //!   format version, the component set it was trained on and the inputs' names.
 //! - Training reads the options a decision weighs (`LearnedPlayer::candidates`) and their
@@ -45,9 +45,8 @@ use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
-pub use model::{register, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
+pub use model::{register, registered, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
 pub use training::{playout_gains, playout_rows, search_labels, SearchLabel};
-use model::registered;
 
 /// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,
 /// `learned.explore`).

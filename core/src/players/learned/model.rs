@@ -22,7 +22,7 @@ pub const INPUTS: usize = 2 * N_FEATURES;
 
 /// The built-in weights (`cdsim train` writes them; `make install` builds them in).
 pub const DEFAULT_WEIGHTS: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/weights/learned-v1.json"));
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/weights/learned.json"));
 
 /// A fitted value function: `weights[players - 2][phase]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -177,7 +177,8 @@ pub fn register(text: &str) -> Result<usize, String> {
     Ok(models.len())
 }
 
-pub(super) fn registered(id: usize) -> Result<Arc<Model>, String> {
+/// The model numbered `id` (0: the built-in weights), as `learned.weights` names it.
+pub fn registered(id: usize) -> Result<Arc<Model>, String> {
     if id == 0 {
         return Model::builtin();
     }
