@@ -10,9 +10,10 @@ were fitted to, and what mcts's rollouts estimate). Then it prints:
    the other ``playouts - 1`` (the options' differences within a decision), and from it, by
    the Spearman-Brown formula, the reliability of a mean of k playouts -- for the targets
    here and for mcts's ~40 rollouts per root candidate (120 playouts over its 3 candidates).
-2. **How well the evaluator ranks the options**: the correlation of the shipped weights'
-   margins with the playouts', and that correlation divided by the square root of the
-   targets' reliability (what it would be against the exact greedy-playout value).
+2. **How well the evaluator ranks the options**: the correlation of the greedy-playout
+   weights' (learned-v1.json, "shipped") margins with the playouts', and that
+   correlation divided by the square root of the targets' reliability (what it would be
+   against the exact greedy-playout value).
 3. **Whether the fit or the inputs limit it**: on half of the games, a ridge refit (as
    ``cdsim train``) and a small network on the same inputs (the seat's and the others' mean,
    each with its takes-left products, and the phase), scored on the other half.
@@ -47,7 +48,7 @@ def play(players: int, games: range, playouts: int, seed: int
     module = core.module()
     assert module is not None
     comps = core.core_components(None)
-    weights = float(module.learned_weights(W.DEFAULT_WEIGHTS.read_text()))
+    weights = float(module.learned_weights(W.PLAYOUT_WEIGHTS.read_text()))
     f = len(W.feature_names())
     out = []
     for game in games:
@@ -169,7 +170,7 @@ def main() -> None:
           f"{spearman_brown(r1, 40):.2f}")
 
     # 2. the shipped evaluator
-    weights = json.loads(W.DEFAULT_WEIGHTS.read_text())["weights"]
+    weights = json.loads(W.PLAYOUT_WEIGHTS.read_text())["weights"]
     players = np.full(len(table), n)
 
     def corr(score: np.ndarray, mask: np.ndarray) -> float:

@@ -1,8 +1,9 @@
 """Offline check of a fit to search labels (issue 30, step 3; docs/strength.md): on the
 learned player's decisions labelled by ``scripts/search_labels.py``, fit on half the games
-and score on the other half, against the shipped weights: the regret of each model's
-choice under mcts's values (the label of the best option less the label of the chosen
-one, VP of margin), how often it picks the labels' best, and its rank correlation.
+and score on the other half, against the greedy-playout weights (learned-v1.json,
+"shipped" below): the regret of each model's choice under mcts's values (the label of
+the best option less the label of the chosen one, VP of margin), how often it picks the
+labels' best, and its rank correlation.
 
 The labels scored against are the mean of the two seeds' labels (twice the budget); the
 fits use the same.
@@ -114,7 +115,7 @@ def arguments() -> argparse.Namespace:
                         help="with --inputs 2: fit only the new inputs' weights")
     parser.add_argument("--prior", type=Path, metavar="FILE",
                         help="the weights a fit starts from and is pulled towards (version 1 "
-                             "or 2; default the shipped ones): a file --write made for another "
+                             "or 2; default learned-v1.json): a file --write made for another "
                              "player count")
     parser.add_argument("--write", type=Path, metavar="FILE",
                         help="also fit every decision given (the first --ridge, the others' "
@@ -130,7 +131,7 @@ def arguments() -> argparse.Namespace:
     except ValueError:
         parser.error(f"--ridge must be numbers separated by commas, got {args.ridge!r}")
     try:
-        args.start = W.read_weights(args.prior or W.DEFAULT_WEIGHTS)
+        args.start = W.read_weights(args.prior or W.PLAYOUT_WEIGHTS)
     except CdsimError as exc:
         parser.error(f"--prior: {exc}")
     if len(args.start.features) > len(W.feature_names(args.inputs)):
@@ -144,7 +145,7 @@ def main() -> None:
     width = len(W.feature_names(args.inputs))
     labels, learned = labels_of(args.labels, args.inputs)
     dest = destinations(args.labels)
-    shipped = T.widened(json.loads(W.DEFAULT_WEIGHTS.read_text())["weights"], width)
+    shipped = T.widened(json.loads(W.PLAYOUT_WEIGHTS.read_text())["weights"], width)
     prior = T.widened(json.loads(args.start.text)["weights"], width)
     print(f"{len(np.unique(labels.group))} decisions, {len(labels.value)} options, "
           f"{len(np.unique(labels.game))} games; the shipped margins here agree with the "
@@ -188,7 +189,7 @@ def write(args: argparse.Namespace, labels: T.Labels, prior: dict[str, list[list
     """Fit every decision given and write the weights file, with how it was made."""
     ridge = args.ridges[0]
     table = T.fit_labels(labels, prior, ridge, False, args.kept)
-    shipped_file = json.loads(W.DEFAULT_WEIGHTS.read_text())
+    shipped_file = json.loads(W.PLAYOUT_WEIGHTS.read_text())
     training = {"command": "scripts/fit_labels.py " + " ".join(sys.argv[1:]),
                 "labels": [str(p) for p in args.labels], "ridge": ridge,
                 "prior": args.start.digest,

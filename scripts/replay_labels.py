@@ -62,7 +62,7 @@ def record(module: Any, players: int, seed: int, games: int, explore: float
            ) -> list[list[int]]:
     """Each game's choices, played as search_labels.py played it."""
     comps = components(module)
-    weights = float(module.learned_weights(W.DEFAULT_WEIGHTS.read_text()))
+    weights = float(module.learned_weights(W.PLAYOUT_WEIGHTS.read_text()))
     out = []
     for game in range(games):
         key = KEY + game
@@ -84,7 +84,7 @@ def replay(module: Any, players: int, seed: int, recorded: list[list[int]], expl
     """(decisions by kind, changed choices by kind, the sampled decisions' new inputs; of
     ``kinds`` only, as the labels run sampled them)."""
     comps = components(module)
-    weights = float(module.learned_weights(W.DEFAULT_WEIGHTS.read_text()))
+    weights = float(module.learned_weights(W.PLAYOUT_WEIGHTS.read_text()))
     seen: Counter[str] = Counter()
     changed: Counter[str] = Counter()
     found = []

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from cdsim import core
+from cdsim.errors import CdsimError
 from cdsim.players import weights as W
 
 KEY = 9_500_000  # deal keys beyond the training's (stage * 1,000,000 + game) and the evaluator's
@@ -51,13 +52,15 @@ def mcts_choice(state: Any, module: Any, playouts: int) -> list[int]:
 
 
 def label_games(players: int, decisions: int, playouts: int, budgets: list[int], seed: int,
-                out_path: Path, kinds: tuple[str, ...] = tuple(CHANCE)) -> list[dict[str, Any]]:
-    """Sampled decisions of fresh learned games with their labels, until ``decisions``
-    (written to ``out_path`` every 10 decisions, so a stopped run keeps them)."""
+                out_path: Path, kinds: tuple[str, ...] = tuple(CHANCE),
+                learner: Path = W.PLAYOUT_WEIGHTS) -> list[dict[str, Any]]:
+    """Sampled decisions of fresh games of the learned player with ``learner``'s weights,
+    with their labels, until ``decisions`` (written to ``out_path`` every 10 decisions, so
+    a stopped run keeps them)."""
     module = core.module()
     assert module is not None
     comps = core.core_components(None)
-    weights = float(module.learned_weights(W.DEFAULT_WEIGHTS.read_text()))
+    weights = float(module.learned_weights(learner.read_text()))
     search = [("playouts", float(playouts))]
     out: list[dict[str, Any]] = []
     game = 0
@@ -302,6 +305,9 @@ def main() -> None:
     parser.add_argument("--kinds", default=",".join(CHANCE),
                         help="the decision kinds labelled (each at its usual chance)")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--weights", type=Path, default=W.PLAYOUT_WEIGHTS,
+                        help="the learner whose games are labelled (default learned-v1.json, "
+                             "the learner of docs/strength.md's label files)")
     parser.add_argument("--summary", action="store_true",
                         help="only print the figures of the labels already in --out")
     parser.add_argument("--compare", type=Path, metavar="BIG",
@@ -329,8 +335,12 @@ def main() -> None:
     kinds = tuple(args.kinds.split(","))
     if not set(kinds) <= set(CHANCE):
         parser.error(f"--kinds must be among {','.join(CHANCE)}, got {args.kinds!r}")
+    try:
+        W.read_weights(args.weights)
+    except CdsimError as exc:
+        parser.error(f"--weights: {exc}")
     records = label_games(args.players, args.decisions, args.playouts, budgets, args.seed,
-                          args.out, kinds)
+                          args.out, kinds, args.weights)
     save(records, args.out, args.players, args.playouts, budgets)
     summary(records, budgets, args.playouts)
     reliability(records)

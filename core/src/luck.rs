@@ -13,14 +13,15 @@
 //!   in them is unseen) and of the fountain cards never drawn (a card put back goes under
 //!   the deck where the seat that put it there knows it is: it keeps its place, R6.5).
 //!   The set-up is a chance step of its own: its baseline is `copies` fresh set-ups.
-//! - V is a win predictor made from the learned evaluator (`learned::Model`, the
-//!   built-in weights): each seat's expected final VP (its starting VP plus the model's
-//!   value, VP gained and still to gain), and a seat's chance is the softmax of `beta`
-//!   times those (at 2 players, a logistic of the margin). A fountain draw is valued
-//!   after the drawing seat keeps the card the model likes best for it, since the model
-//!   does not read the cards waiting to be chosen. With `lookahead` a position is valued
-//!   after the rest of its phase is played out by the greedy profile instead (a V that
-//!   sees a deal before the seats act on it; measured worse, docs/statistics.md).
+//! - V is a win predictor made from a learned evaluator (`learned::Model`; the binding
+//!   takes its weights, scripts/luck.py the greedy-playout ones): each seat's expected
+//!   final VP (its starting VP plus the model's value, VP gained and still to gain), and
+//!   a seat's chance is the softmax of `beta` times those (at 2 players, a logistic of
+//!   the margin). A fountain draw is valued after the drawing seat keeps the card the
+//!   model likes best for it, since the model does not read the cards waiting to be
+//!   chosen. With `lookahead` a position is valued after the rest of its phase is played
+//!   out by the greedy profile instead (a V that sees a deal before the seats act on it;
+//!   measured worse, docs/statistics.md).
 
 use std::sync::Arc;
 

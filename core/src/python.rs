@@ -409,13 +409,14 @@ fn learned_weights(text: &str) -> PyResult<usize> {
 /// Luck measured as games are played (`crate::luck`, scripts/luck.py): the deals
 /// `setups` of the run `entropy` with `lineup` (name, overrides) by seat, each chance
 /// step against `copies` copies drawn from `luck_entropy`, for each win-predictor scale
-/// in `betas`, positions valued after their phase played out when `lookahead`. Returns
+/// in `betas`, positions valued after their phase played out when `lookahead`, by the
+/// learned evaluator of `weights` (`learned_weights`' number; 0: the built-in). Returns
 /// `won` and `final_vp` (games x seats), `luck` (games x seats x betas x kinds, flat),
 /// `kinds`, and per game `chance_steps` and `valuations`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (components, players, start_vp, entropy, setups, lineup, copies, betas,
-                    luck_entropy, lookahead=false))]
+                    luck_entropy, lookahead=false, weights=0))]
 fn measure_luck<'py>(
     py: Python<'py>,
     components: &Components,
@@ -428,6 +429,7 @@ fn measure_luck<'py>(
     betas: Vec<f64>,
     luck_entropy: u64,
     lookahead: bool,
+    weights: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     if !(2..=4).contains(&players) || start_vp.len() != players {
         return Err(PyValueError::new_err("players must be 2-4, with one start VP per seat"));
@@ -437,7 +439,7 @@ fn measure_luck<'py>(
     }
     let mut config = GameConfig::new(players);
     config.start_vp[..players].copy_from_slice(&start_vp);
-    let model = learned::Model::builtin().map_err(PyValueError::new_err)?;
+    let model = learned::registered(weights).map_err(PyValueError::new_err)?;
     let measure = crate::luck::Measure { copies, betas, lookahead, model };
     let comps = &components.inner;
     let games = py.detach(|| crate::luck::measure_chunk(
