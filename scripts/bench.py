@@ -4,7 +4,8 @@
    time), random players and the scripted mix;
 2. a table of three greedy and one Python strategy on the core, beside four greedy; the
    cost per 4-player and per 2-player game per seat of greedy, learned (the built-in
-   weights and the search-labelled version-2 weights, learned-v2.json) and mcts;
+   weights, then learned-v1.json: the version-1 weights they replaced) and mcts, each
+   also as a ratio to greedy's cost in the same run;
 3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
    mcts per game at three budgets;
 4. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
@@ -106,17 +107,19 @@ def player_cost(scale: int) -> None:
             best = min(best, (time.perf_counter() - t0) * 1000 / games)
         return best
 
-    labelled = "learned@weights=strategies/weights/learned-v2.json"  # issue 30's weights
+    version_1 = "learned@weights=strategies/weights/learned-v1.json"  # before issue 30
     for n in (4, 2):
         greedy_n = per_game(["greedy"] * n, 1000 // scale, 3)
+        greedy_seat = 0.0
         for name, games, passes in (("greedy", 1000 // scale, 3), ("learned", 200 // scale, 2),
-                                    (labelled, 200 // scale, 2),
+                                    (version_1, 200 // scale, 2),
                                     ("mcts", max(2, 8 // scale), 1)):
             seat = (per_game([name] + ["greedy"] * (n - 1), games, passes)
                     - (n - 1) / n * greedy_n)
-            print(f"cost per {n}-player game per seat, {name}: {seat:.3f} ms (a {name} seat "
-                  f"and {n - 1} greedy, less {n - 1}/{n} of a game of {n} greedy; {games} "
-                  "games)", flush=True)
+            greedy_seat = greedy_seat or seat
+            print(f"cost per {n}-player game per seat, {name}: {seat:.3f} ms, "
+                  f"{seat / greedy_seat:.0f}x greedy (a {name} seat and {n - 1} greedy, less "
+                  f"{n - 1}/{n} of a game of {n} greedy; {games} games)", flush=True)
 
 
 def cargo_example() -> None:
