@@ -60,8 +60,9 @@ core-fixture: install
 core-games:
 	cd core && CDSIM_RECORD=1 cargo test --quiet --test games recorded_
 
-# The learned player's built-in weights, rebuilt from seed 1 (cdsim train; about 25
-# minutes on 2 cores), then the core that compiles them in.
+# The learned player's built-in weights (strategies/weights/learned.json), rebuilt from
+# seed 1 byte for byte: greedy-playout rounds, then mcts's labels of its own moves (cdsim
+# train; about 20 minutes on a quiet 2-core machine), then the core that compiles them in.
 train: install
 	nice -n 10 $(CDSIM) train --seed 1
 	$(MAKE) install
