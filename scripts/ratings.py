@@ -61,9 +61,10 @@ def measure(players: int, folder: Path) -> dict[str, object]:
     ladder = json.loads(done.stdout)
     manifest = read_ladder_manifest(folder)
     spec = from_manifest(manifest)
-    games = load(folder, spec.strategies, manifest["pairings"])
-    _, resampled = bootstrap_fits(games, len(spec.strategies), RESAMPLES, spec.seed)
-    anchor = spec.strategies.index("random") if "random" in spec.strategies else None
+    names = spec.names  # as spelled: the rows' strategy column
+    games = load(folder, names, manifest["pairings"])
+    _, resampled = bootstrap_fits(games, len(names), RESAMPLES, spec.seed)
+    anchor = names.index("random") if "random" in names else None
     boot = elo(resampled, anchor)
     return {
         "command": " ".join(["cdsim", *command(players, Path(f"ladders/ratings-{players}p"))[1:]]),
@@ -79,7 +80,7 @@ def measure(players: int, folder: Path) -> dict[str, object]:
                                     "high": round(r["high"], 1), "games": r["games"]}
                     for r in ladder["ratings"]},
         "resamples": {name: [round(float(x), 1) for x in boot[:, i]]
-                      for i, name in enumerate(spec.strategies)},
+                      for i, name in enumerate(names)},
     }
 
 

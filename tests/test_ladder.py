@@ -315,3 +315,39 @@ def test_an_existing_ladder_is_never_overwritten(tmp_path: Path, monkeypatch: py
                                       "--resamples", "10", "--json"])
     main()  # nothing left to play: the report again
     assert json.loads(capsys.readouterr().out)["games_per_pairing"] == 4
+
+
+def test_make_ratings_writes_each_count_with_its_resamples(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """scripts/ratings.py (make ratings) on a tiny ladder: the ratings of every player, its
+    bootstrap resamples, the other counts of the file kept, and a second run reads the
+    finished ladder instead of replaying it."""
+    import importlib.util
+
+    core_or_skip()
+    spec = importlib.util.spec_from_file_location(
+        "ratings", Path(__file__).resolve().parents[1] / "scripts" / "ratings.py")
+    assert spec is not None and spec.loader is not None
+    ratings = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ratings)
+    monkeypatch.setattr(ratings, "STRATEGIES", "random,greedy,villa")
+    monkeypatch.setattr(ratings, "GAMES", {2: 4})
+    out = tmp_path / "ratings.json"
+    out.write_text(json.dumps({"players": {"3": {"kept": True}}}))
+    argv = ["ratings.py", "--players", "2", "--out", str(out), "--ladders", str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", argv)
+    ratings.main()
+    data = json.loads(out.read_text())["players"]
+    assert data["3"] == {"kept": True}
+    two = data["2"]
+    assert set(two["ratings"]) == set(two["resamples"]) == {"random", "greedy", "villa"}
+    assert {len(r) for r in two["resamples"].values()} == {rl.RESAMPLES}
+    assert two["command"].endswith("--out ladders/ratings-2p")
+    def parts() -> dict[Path, int]:
+        return {p: p.stat().st_mtime_ns for p in (tmp_path / "ratings-2p").rglob("*.parquet")}
+
+    played = parts()
+    assert played
+    ratings.main()  # read, not replayed
+    assert json.loads(out.read_text())["players"]["2"]["ratings"] == two["ratings"]
+    assert parts() == played
