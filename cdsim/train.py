@@ -433,15 +433,15 @@ def label_stage(config: TrainConfig, last: Stage, digest: str, jobs: int,
         parts.setdefault(batch.players, []).append(part)
         if on_games is not None:
             on_games(len(batch.games))
-    width = len(feature_names(2))
-    table = widened(json.loads(last.text)["weights"], width)
+    previous = json.loads(last.text)
+    table = widened(previous["weights"], len(feature_names(2)))
     decisions: dict[str, int] = {}
     for n, found in sorted(parts.items()):
         labels = Labels.concat(found)
         decisions[str(n)] = len(np.unique(labels.group))
         if decisions[str(n)]:
             table = fit_labels(labels, table, LABEL_RIDGE)
-    training = dict(json.loads(last.text)["training"])
+    training = dict(previous["training"])
     training.update({"command": config.command(), "stages": last.stage + 2,
                      "last_stage": "search labels",
                      "labels": {"games": list(config.label_games),

@@ -17,7 +17,7 @@ from cdsim.cli.app import STOPPED, ComponentsOpt, _parse_ints, app, out_folder
 from cdsim.errors import CdsimError
 from cdsim.players.weights import DEFAULT_WEIGHTS
 from cdsim.rules.components import load_components
-from cdsim.train import LABEL_GAMES, Stage, TrainConfig
+from cdsim.train import LABEL_GAMES, LABEL_PLAYOUTS, Stage, TrainConfig
 from cdsim.train import train as run_training
 
 
@@ -46,7 +46,7 @@ def train(
              "(a version-1 file, fitted to greedy playouts only).")
     ] = ",".join(map(str, LABEL_GAMES)),
     label_playouts: Annotated[int, typer.Option(
-        help="mcts simulations per option of a label.")] = 60,
+        help="mcts simulations per option of a label.")] = LABEL_PLAYOUTS,
     snapshots: Annotated[Path | None, typer.Option(
         help="Also write each stage's weights there, as stage-N.json (the learning curve: "
              "scripts/learning_curve.py).")] = None,
@@ -66,17 +66,10 @@ def train(
              cdsim train --games 60,30,30 --rounds 1 --label-games 0,0,0 --out /tmp/quick.json
              cdsim ladder --strategies greedy,mcts,learned@weights=/tmp/quick.json"""
     check_jobs(jobs)
-    counts = _parse_ints(games, "--games")
-    if len(counts) != 3:
-        raise CdsimError(f"--games takes three counts (2, 3 and 4 players), got {games!r}")
-    labelled = _parse_ints(label_games, "--label-games")
-    if len(labelled) != 3:
-        raise CdsimError(f"--label-games takes three counts (2, 3 and 4 players), got "
-                         f"{label_games!r}")
-    config = TrainConfig(seed=seed, games=(counts[0], counts[1], counts[2]), rounds=rounds,
+    config = TrainConfig(seed=seed, games=_per_count(games, "--games"), rounds=rounds,
                          sample=sample, playouts=playouts, explore=explore, ridge=ridge,
                          components=str(components) if components else None,
-                         label_games=(labelled[0], labelled[1], labelled[2]),
+                         label_games=_per_count(label_games, "--label-games"),
                          label_playouts=label_playouts)
     config.validate()
     target = out_folder(out, "--out", "a file") or DEFAULT_WEIGHTS
@@ -94,14 +87,13 @@ def train(
     progress.plan((rounds + 1) * sum(config.games) + sum(config.label_games), 0)
 
     def stage_done(stage: Stage) -> None:
-        line = (f"stage {stage.stage} ({stage.label}): {stage.games} games, "
-                f"{stage.seconds:.0f} s; correlation with the playouts' margins: "
-                + ", ".join(f"{n}p {r:.2f}" for n, r in stage.agreement.items()))
-        if not stage.agreement:  # the label stage
+        line = f"stage {stage.stage} ({stage.label}): {stage.games} games, {stage.seconds:.0f} s; "
+        if stage.agreement:
+            line += "correlation with the playouts' margins: " + ", ".join(
+                f"{n}p {r:.2f}" for n, r in stage.agreement.items())
+        else:  # the label stage
             done = json.loads(stage.text)["training"]["labels"]["decisions"]
-            line = (f"stage {stage.stage} ({stage.label}): {stage.games} games, "
-                    f"{stage.seconds:.0f} s; decisions labelled: "
-                    + ", ".join(f"{n}p {k:,}" for n, k in done.items()))
+            line += "decisions labelled: " + ", ".join(f"{n}p {k:,}" for n, k in done.items())
         if progress.bar is not None:
             progress.bar.console.print(line)
         elif not quiet:
@@ -125,3 +117,11 @@ def train(
         raise CdsimError(f"--out {target}: {exc.strerror or exc}") from None
     print(f"wrote {target} ({stages[-1].games} training games, "
           f"{time.perf_counter() - start:.0f} s)")
+
+
+def _per_count(text: str, flag: str) -> tuple[int, int, int]:
+    """A flag's three counts, for 2, 3 and 4 players (TrainConfig.validate checks them)."""
+    counts = _parse_ints(text, flag)
+    if len(counts) != 3:
+        raise CdsimError(f"{flag} takes three counts (2, 3 and 4 players), got {text!r}")
+    return counts[0], counts[1], counts[2]
