@@ -542,6 +542,25 @@ def test_a_blank_out_for_a_report_is_refused(command: str, finished_run: Path, t
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("tolerance", ["1e-300", "1e-100", "0.0009", "1", "nan", "-0.02"])
+def test_a_tolerance_out_of_range_is_one_line(tolerance: str, finished_run: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """1e-300 overflowed in the procedure's design size (a traceback); every command that
+    takes a tolerance, and a study file's key, takes only 0.001 up to 1."""
+    expect = "must be between 0.001 and 1"
+    for command in ("report", "balance"):
+        refused([command, str(finished_run), "--tolerance", tolerance, "--out",
+                 str(tmp_path / command)], monkeypatch, capsys, "--tolerance", expect)
+    refused(["power", "--tolerance", tolerance], monkeypatch, capsys, "--tolerance", expect)
+    path = tmp_path / "tiny.toml"
+    path.write_text(f'name = "tiny"\ngames = 40\nplayers = [2]\ntolerance = {tolerance}\n'
+                    '[[population]]\nname = "r"\nlineup = ["random"]\n')
+    refused(["study", "run", str(path), "--out", str(tmp_path / "s")], monkeypatch, capsys,
+            str(path), "tolerance", expect)
+    assert not (tmp_path / "s").exists()
+
+
 def test_resume_refuses_a_part_of_another_run(finished_run: Path, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:

@@ -118,9 +118,29 @@ from cdsim.errors import CdsimError
 Decision = Literal["confirmed", "no fair vector", "undecided"]
 
 CONFIRM_SHARE = 0.5  # of alpha: against a wrong "confirmed"; the rest: "no fair vector"
+# the tolerances a user may ask for: below 0.1 pp no budget could decide (a cell's design
+# size, ~1/tol**2 games, grows past any float), and a gap of 100 pp is every outcome
+MIN_TOLERANCE = 0.001
+MAX_TOLERANCE = 1.0
 FIRST_CHOICE = 0.8  # of alpha_c: the first choice's level; later choices share the rest
 NEAR_Z = 2.0  # near-tied: observed largest gap within this many standard errors of the least
 MIN_GROUPS = 30  # deal groups a test needs before it may look
+
+
+def tolerance_problem(tol: float) -> str | None:
+    """Why a user may not ask for the tolerance ``tol`` ("must be ..."), or None."""
+    if MIN_TOLERANCE <= tol < MAX_TOLERANCE:
+        return None
+    return (f"must be between {MIN_TOLERANCE:g} and {MAX_TOLERANCE:g} (e.g. 0.02 = 2 pp), "
+            f"got {tol:g}")
+
+
+def check_tolerance(tol: float, name: str) -> float:
+    """``tol``, or one error line naming ``name`` (the flag)."""
+    problem = tolerance_problem(tol)
+    if problem:
+        raise CdsimError(f"{name} {problem}")
+    return tol
 
 
 def choice_weight(j: int) -> float:

@@ -171,8 +171,10 @@ def report(
     VP over the game, convergence, starting-VP analysis, charts (HTML + Markdown).
 
     Example: cdsim report runs/mix4 (then open runs/mix4/report.html)."""
+    from cdsim.analysis.anytime import check_tolerance
     from reports.report import write, write_judged
 
+    check_tolerance(tolerance, "--tolerance")
     if as_json:
         page, judged = write_judged(run, out_folder(out), tolerance)
         print(json.dumps(_report_json(run, page, judged)))
@@ -249,11 +251,13 @@ def balance(
     cdsim balance --cell studies/start-vp/2p.scripted."""
     import sys
 
+    from cdsim.analysis.anytime import check_tolerance
     from cdsim.batch.read import open_run, seat_arrays
     from reports import balance as bal
     from reports import charts
     from reports.report import save
 
+    check_tolerance(tolerance, "--tolerance")
     folder = out_folder(out)
     if not 0 <= radius <= 10:
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
@@ -307,7 +311,7 @@ def power(
     games show a starting-VP vector fair within ±tolerance when its true gap is --gap.
 
     Example: cdsim power --players 3 --effect 0.02 --tolerance 0.02 --gap 0.005."""
-    from cdsim.analysis.anytime import CONFIRM_SHARE, FIRST_CHOICE, design_groups
+    from cdsim.analysis.anytime import CONFIRM_SHARE, FIRST_CHOICE, check_tolerance, design_groups
     from cdsim.analysis.predict import confirmation_games
     from cdsim.analysis.stats import power_analysis
 
@@ -320,8 +324,7 @@ def power(
         raise CdsimError(f"--alpha must be between 0.000001 and 0.5, got {alpha:g}")
     if not 0.05 <= power <= 0.9999:
         raise CdsimError(f"--power must be between 0.05 and 0.9999, got {power:g}")
-    if not 0.001 <= tolerance < 1:
-        raise CdsimError(f"--tolerance must be between 0.001 and 1, got {tolerance:g}")
+    check_tolerance(tolerance, "--tolerance")
     if not 0 <= gap < tolerance:
         raise CdsimError(f"--gap must be at least 0 and below --tolerance ({tolerance:g}): a "
                          f"vector whose true gap is {gap:g} is never shown within it")

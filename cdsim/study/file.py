@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from cdsim.analysis.anytime import tolerance_problem
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import PlayerSpec
@@ -64,6 +65,13 @@ def _lineups(value: list[list[PlayerSpec]]) -> list[list[PlayerSpec]]:
             raise ValueError(f"{[s.spelling for s in x]} is not a line-up of 2, 3 or 4 players")
     if len({tuple(x) for x in value}) != len(value):
         raise ValueError("lists a line-up twice")
+    return value
+
+
+def _tolerance(value: float) -> float:
+    problem = tolerance_problem(value)
+    if problem:
+        raise ValueError(problem)
     return value
 
 
@@ -171,7 +179,7 @@ class StudyFile(Table):
     start_vp: dict[str, list[int]] = Field(default_factory=dict)
     chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] = 1000
     radius: Annotated[int, Field(ge=0, le=10)] = 6
-    tolerance: Annotated[float, Field(gt=0, lt=1)] = 0.02
+    tolerance: Annotated[float, AfterValidator(_tolerance)] = 0.02
     alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
     tested: Annotated[int, Field(ge=1, le=20)] = 3
     strategy_params: str | None = None
