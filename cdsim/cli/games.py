@@ -29,7 +29,7 @@ def play(
     seed: Annotated[int, typer.Option(help="Seed: the same seed replays the same game.")] = 0,
     strategies: Annotated[str, typer.Option(
         help="Strategy per seat, comma-separated (one name fills every seat). "
-             "See `cdsim strategies`; or module:Class.")] = "random",
+             "See `cdsim strategies`; or module:Class, or path/to/file.py:Class.")] = "random",
     start_vp: Annotated[str | None, typer.Option(
         help="Starting VP by seat, e.g. 8,9,10,11 (default: the rulebook's).")] = None,
     trace: Annotated[bool, typer.Option(help="Print every turn, scoring phase and the districts.")]
@@ -217,5 +217,5 @@ def list_strategies() -> None:
 
     for name in BUILTIN:
         print(f"{name:<10} {describe(name)}")
-    print("\nOr your own: --strategies package.module:ClassName (strategies/example.py is "
-          "one to copy).")
+    print("\nOr your own: --strategies path/to/file.py:ClassName from any folder, or "
+          "package.module:ClassName from its folder (strategies/example.py is one to copy).")

@@ -5,14 +5,18 @@ scripted profiles of ``profiles.toml`` (one value model, four sets of weights), 
 core's other players (``CORE_ONLY``: the search player mcts, the learned player). A
 built-in name may carry settings: ``villa@chimney=1.5`` (any parameter), ``mcts@1000``
 (a budget) or ``learned@weights=PATH`` (a weights file). Anything else is a user's
-strategy, ``package.module:ClassName``, which plays in Python on a view of the same game
-(cdsim.engine.table). A name is parsed once, into a ``PlayerSpec``: commands, run settings,
-studies, ladders and the workers hold that value, not the string.
+strategy, ``package.module:ClassName`` (from the current folder or PYTHONPATH) or
+``path/to/file.py:ClassName`` (from anywhere; recorded as its absolute path), which plays
+in Python on a view of the same game (cdsim.engine.table). A name is parsed once, into a
+``PlayerSpec``: commands, run settings, studies, ladders and the workers hold that value,
+not the string.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import inspect
 import math
 import os
@@ -21,6 +25,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal, NoReturn, cast
 
 from cdsim import core
@@ -108,10 +113,12 @@ class PlayerSpec:
     """A player as a command names it, parsed once (``PlayerSpec.parse``): a built-in
     (``kind == "builtin"``: ``base`` its name, ``settings`` its own ``@`` settings sorted by
     name, ``weights`` the file of ``learned@weights=PATH``) or a user's strategy (``"user"``:
-    ``base`` is ``package.module:ClassName``). Two spellings of one player are equal
-    (``villa@chimney=1``, ``villa@chimney=1.0``); ``str()`` is the canonical spelling,
-    ``spelling`` the one the user wrote, which rows and manifests keep. Parsing reads no
-    file and imports nothing: the values travel to the workers pickled."""
+    ``base`` is ``package.module:ClassName`` or ``/absolute/path/file.py:ClassName``, which
+    is then its spelling too: a relative path names another file in another folder). Two
+    spellings of one player are equal (``villa@chimney=1``, ``villa@chimney=1.0``);
+    ``str()`` is the canonical spelling, ``spelling`` the one the user wrote, which rows
+    and manifests keep. Parsing reads no file and imports nothing: the values travel to
+    the workers pickled."""
 
     kind: Literal["builtin", "user"]
     base: str
@@ -150,12 +157,16 @@ class PlayerSpec:
                              f"only (built-in: {', '.join(BUILTIN)})")
         if ":" not in spelled:
             raise CdsimError(f"unknown strategy {spelled!r} (built-in: {', '.join(BUILTIN)}; "
-                             "or module:Class)")
-        module_name, _, attr = spelled.partition(":")
+                             "or module:Class, or path/to/file.py:Class)")
+        module_name, _, attr = spelled.rpartition(":")
+        if _names_a_file(module_name):
+            base = f"{strategy_file(spelled, module_name)}:{_class_name(spelled, attr)}"
+            return cls("user", base, (), None, base)
         if not all(part.isidentifier() for part in module_name.split(".")) or \
                 not attr.isidentifier():
             raise CdsimError(f"unknown strategy {spelled!r}: give a built-in name "
-                             f"({', '.join(BUILTIN)}) or package.module:ClassName")
+                             f"({', '.join(BUILTIN)}), package.module:ClassName or "
+                             "path/to/file.py:ClassName")
         return cls("user", spelled, (), None, spelled)
 
     def overrides(self, params: Overrides | None = None) -> dict[str, float]:
@@ -355,6 +366,62 @@ def make_strategy(spec: str | PlayerSpec, overrides: Overrides | None = None) ->
     return as_spec(spec).make(overrides)
 
 
+def _names_a_file(module_part: str) -> bool:
+    """Whether ``X`` of ``X:Class`` is a file (``baker.py``, ``../mine/baker.py``), not a
+    module name."""
+    return module_part.endswith(".py") or "/" in module_part or os.sep in module_part
+
+
+def strategy_file(spelled: str, path: str) -> str:
+    """A strategy file as runs record it: absolute and normalised (``~`` expanded), so that
+    a manifest, a resume, a replay command and every worker name the same file whatever
+    folder they start in. Reads nothing: a missing file is found when it is loaded."""
+    if not path.endswith(".py"):
+        raise CdsimError(f"strategy {spelled!r}: a strategy file is a .py file "
+                         "(path/to/file.py:ClassName)")
+    return os.path.abspath(os.path.expanduser(path))
+
+
+def _class_name(spelled: str, attr: str) -> str:
+    if not attr.isidentifier():
+        raise CdsimError(f"strategy {spelled!r}: name the class after the file, "
+                         "path/to/file.py:ClassName")
+    return attr
+
+
+def _file_module(path: str) -> ModuleType:
+    """The module of a strategy file, run once per process under a name of its own (so a
+    file called ``random.py`` shadows nothing); its folder is searched last for what it
+    imports beside it, as it would be if it were run as a script."""
+    key = "cdsim_strategy_" + hashlib.sha256(path.encode()).hexdigest()[:12]
+    if key in sys.modules:
+        return sys.modules[key]
+    spec = importlib.util.spec_from_file_location(key, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} cannot be loaded as a Python module")
+    folder = os.path.dirname(path)
+    if folder not in sys.path:
+        sys.path.append(folder)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[key] = module  # before it runs: dataclasses and pickle look it up there
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[key]
+        raise
+    return module
+
+
+def _import_hint(module_name: str, exc: ImportError) -> str:
+    """What to do when the strategy's own module is not found (not one it imports)."""
+    missing = getattr(exc, "name", None) or ""
+    if not missing or not (module_name == missing or module_name.startswith(missing + ".")):
+        return ""
+    path = module_name.replace(".", "/") + ".py"
+    return (f" (searched from {os.getcwd()}); give its file instead, path/to/{path}:Class, "
+            "or add its folder to PYTHONPATH")
+
+
 def _importable_here() -> None:
     """A strategy in the folder a command runs in (``--strategies mine:Class`` beside
     mine.py) imports without PYTHONPATH, in the command and in its workers (which start
@@ -369,14 +436,20 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
     """A fresh instance of a user's strategy class: its import and construction run its
     code, in the sandbox; whatever fails is one line naming the spec."""
     name = spec.spelling
-    module_name, _, attr = spec.base.partition(":")
-    _importable_here()
+    module_name, _, attr = spec.base.rpartition(":")
+    from_file = _names_a_file(module_name)
+    if from_file and not os.path.isfile(module_name):
+        raise CdsimError(f"strategy {name!r}: no such file {module_name}")
+    if not from_file:
+        _importable_here()
     try:
         with user_code(decision_timeout()):  # its import runs the user's code
-            module = importlib.import_module(module_name)
+            module = (_file_module(module_name) if from_file
+                      else importlib.import_module(module_name))
     except ImportError as exc:
+        hint = "" if from_file else _import_hint(module_name, exc)
         raise CdsimError(f"strategy {name!r}: cannot import {module_name!r}: "
-                         f"{user_text(exc, str)}") from None
+                         f"{user_text(exc, str)}{hint}") from None
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # anything else the module does is a bug in it
