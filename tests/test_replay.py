@@ -424,6 +424,50 @@ def test_replay_in_the_browser(browser: Any, tmp_path: Path, players: int, seed:
         assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
+# Each final-scoring bar segment as drawn: its part, its VP and where it lies.
+BARS = """
+return Array.from(document.querySelectorAll("#final tbody tr")).map((row) => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.right]; };
+  return {
+    final: Number(row.dataset.final),
+    zero: box(row.querySelector(".bar .zero"))[0],
+    total: box(row.querySelector(".bar .total-mark"))[0],
+    parts: Array.from(row.querySelectorAll(".bar span[data-part]")).map(
+      (s) => [s.dataset.part, Number(s.dataset.vp), ...box(s)]),
+  };
+});
+"""
+
+
+def test_the_final_scoring_bars_show_negative_vp(browser: Any, tmp_path: Path) -> None:
+    """Issue 41: the final-scoring bars drew only the positive parts, so a seat that lost
+    VP on failed cards (-7 VP here) was drawn longer than one with 35. Each part is now
+    drawn to its size on one scale, losses left of a zero line, and a mark at the total:
+    the marks are in the order of the totals."""
+    page = tmp_path / "replay.html"
+    args = ("play", "--players", "4", "--seed", "1", "--strategies", "random")
+    assert cdsim(*args, "--html", str(page)).returncode == 0
+    game = json.loads(cdsim(*args, "--json").stdout)
+    assert min(s["breakdown"]["cards"] for s in game["seats"]) < 0  # the case shown
+    browser.set_window_size(1600, 1000)
+    browser.get(page.as_uri() + f"#step={len(embedded(page.read_text())['steps'])}")
+    browser.refresh()
+    assert browser.execute_script("return document.body.dataset.ready") == "1"
+    rows = browser.execute_script(BARS)
+    scale = {round((r - left) / abs(vp), 2) for row in rows for _, vp, left, r in row["parts"]}
+    assert len({round(x, 0) for x in scale}) == 1, scale  # px per VP: one scale for all
+    per_vp = min(scale)
+    for row, seat in zip(rows, game["seats"], strict=True):
+        assert {p: vp for p, vp, *_ in row["parts"]} == {
+            k: v for k, v in seat["breakdown"].items() if v}
+        for _, vp, left, right in row["parts"]:
+            assert (left >= row["zero"] - 1) if vp > 0 else (right <= row["zero"] + 1)
+        assert abs(row["total"] - row["zero"] - row["final"] * per_vp) <= 2
+    order = sorted(rows, key=lambda row: row["final"])
+    assert [row["total"] for row in order] == sorted(row["total"] for row in rows)
+    screenshot(browser, tmp_path / "final.png", 1600)
+
+
 def test_component_sheet_in_the_browser(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 

@@ -270,32 +270,49 @@ function playerHTML(seat, state, i) {
 const PART_COLORS = {start: "#b8a98a", cards: "#d07a3a", villas: "#c65a3d", leftovers: "#8b7d6b",
   scroll: "#c9a44c", fountains: "#2fa3b8", frame: "#4f7f4a"};
 
+// One seat's bar: each part to its size on the scale all seats share (``scale``: the most
+// any seat gained and the most any seat lost), gains right of a zero line, losses (failed
+// cards) hatched to its left, and a mark at the seat's total.
+function finalBar(s, parts, scale) {
+  const pc = (v) => (100 * v / (scale.gain + scale.loss)).toFixed(2);
+  const zero = scale.loss;
+  let bar = `<i class="zero" style="left:${pc(zero)}%"></i>`;
+  let gained = 0;
+  let lost = 0;
+  for (const k of parts) {
+    const v = s.breakdown[k];
+    if (v === 0) continue;
+    const from = v > 0 ? zero + gained : zero - lost - (-v);
+    if (v > 0) gained += v; else lost += -v;
+    bar += `<span data-part="${k}" data-vp="${v}" class="${v < 0 ? "loss" : ""}" ` +
+      `style="left:${pc(from)}%;width:${pc(Math.abs(v))}%;--part:${PART_COLORS[k]}" ` +
+      `title="${k}: ${v}"></span>`;
+  }
+  return bar + `<i class="total-mark" style="left:${pc(zero + s.final)}%" ` +
+    `title="total: ${s.final}"></i>`;
+}
+
 function finalHTML() {
   const seats = DATA.final.seats;
   const parts = DATA.breakdown;
-  const top = Math.max(...seats.map((s) => parts.reduce((a, k) => a + Math.max(0, s.breakdown[k]), 0)));
+  const sum = (s, sign) => parts.reduce((a, k) => a + Math.max(0, sign * s.breakdown[k]), 0);
+  const scale = {gain: Math.max(1, ...seats.map((s) => sum(s, 1))),
+    loss: Math.max(0, ...seats.map((s) => sum(s, -1)))};
   let out = '<section id="final" class="final"><h2>Final scoring</h2><table><thead><tr><th>seat</th>' +
     "<th>strategy</th>" + parts.map((k) => `<th>${k}</th>`).join("") +
     '<th>total</th><th>rank</th><th class="bars"></th></tr></thead><tbody>';
   seats.forEach((s, seat) => {
-    let bar = "";
-    for (const k of parts) {
-      const v = s.breakdown[k];
-      if (v > 0) {
-        bar += `<span style="width:${(100 * v / top).toFixed(1)}%;background:${PART_COLORS[k]}"` +
-          ` title="${k}: ${v}"></span>`;
-      }
-    }
     out += `<tr data-seat="${seat + 1}" data-final="${s.final}" class="${s.won ? "won" : ""}">` +
       `<td><span class="seat-chip" style="background:${SEAT_COLORS[seat]}">${seat + 1}</span></td>` +
       `<td>${esc(DATA.players[seat].strategy)}</td>` +
       parts.map((k) => `<td data-part="${k}">${s.breakdown[k]}</td>`).join("") +
       `<td class="total">${s.final}</td><td>${s.rank}${s.won ? " \u2605" : ""}</td>` +
-      `<td class="bars"><div class="bar">${bar}</div></td></tr>`;
+      `<td class="bars"><div class="bar">${finalBar(s, parts, scale)}</div></td></tr>`;
   });
   out += "</tbody></table>";
   out += '<p class="keys">' + parts.map((k) => `<span><i style="background:${PART_COLORS[k]}">` +
-    `</i>${k}</span>`).join("") + "</p>";
+    `</i>${k}</span>`).join("") + '<span><i class="loss-key"></i>lost (left of the zero line)' +
+    '</span><span><i class="total-key"></i>total</span></p>';
   if (DATA.final.tiebreak) out += "<p>Tied on VP: the scroll-track tie-break decided (R10.6).</p>";
   return out + "</section>";
 }
