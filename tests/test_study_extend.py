@@ -143,3 +143,67 @@ def test_the_command_line_extends_and_never_offers_to_overwrite_an_unnamed_folde
     assert more.returncode == 0, more.stderr
     cells = manifest(tmp_path / "studies" / "small")
     assert cells["3p.random"]["games"] == 1260 and cells["3p.random"]["design_games"] == 630
+
+
+# Cells whose first stage takes the whole budget: 2p.random has 60 games, under three first
+# stages of 30 deals (MIN_GROUPS), and 2p.long asks for a first stage above games / 3.
+WHOLE = """\
+name = "whole"
+seed = 3
+games = 60
+chunk_size = 20
+players = [2]
+tolerance = 0.02
+[[population]]
+name = "random"
+lineup = ["random"]
+[[population]]
+name = "long"
+lineup = ["random"]
+games = 200
+first_stage = 100
+"""
+
+
+def test_a_study_whose_first_stage_took_the_whole_budget_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--resume refused such a study as "made with another study file" (the first stage
+    played, the whole budget, was compared with the one asked for), also with the command
+    printed after a stop: its games could only be thrown away with --force."""
+    import shlex
+
+    from cdsim.batch.progress import StudyProgress
+    from tests.commands import run_main
+
+    path = tmp_path / "whole.toml"
+    path.write_text(WHOLE)
+    root = tmp_path / "out"
+
+    def stop(self: StudyProgress, key: str, games: int) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(StudyProgress, "chunk", stop)
+        code, err = run_main(["study", "run", str(path), "--out", str(root), "--jobs", "1"],
+                             monkeypatch, capsys)
+    assert code == 130 and "continue with " in err, err
+    command = err.strip().rpartition("continue with ")[2]
+    assert shlex.split(command)[0] == "cdsim"
+    code, err = run_main(shlex.split(command)[1:], monkeypatch, capsys)  # as printed
+    assert code == 0, err
+    cells = manifest(root)
+    assert [cells[k]["schedule"] for k in ("2p.random", "2p.long")] == [[60], [200]]
+    assert all(c["decision"]["games"] == c["games"] for c in cells.values())
+    kept = folders(root)
+
+    code, err = run_main(["study", "run", str(path), "--out", str(root), "--resume", "--jobs",
+                          "1", "-q"], monkeypatch, capsys)  # finished and unchanged
+    assert code == 0, err
+    assert folders(root) == kept
+    code, err = run_main(["study", "run", str(path), "--out", str(root), "--resume", "--games",
+                          "400", "--jobs", "1", "-q"], monkeypatch, capsys)  # extended
+    assert code == 0, err
+    cells = manifest(root)
+    assert [cells[k]["schedule"] for k in ("2p.random", "2p.long")] == [[60, 340], [200, 200]]
+    assert all(folders(root)[name] == digest for name, digest in kept.items())

@@ -209,10 +209,12 @@ class Study:
         then stages doubling up to the budget (``anytime.stage_sizes``)."""
         return anytime.stage_sizes(cell.games, cell.first, cell.deal, played=played)
 
-    def raised(self, games: int | None, recorded: dict[str, dict[str, Any]]) -> Study:
+    def raised(self, games: int | None, recorded: dict[str, dict[str, Any]],
+               firsts: dict[str, int] | None = None) -> Study:
         """This study with budgets that only grow: each cell's at least the ``games`` asked
         for (``--games``) and the budget its folder already recorded, and its design (where
-        its boundaries are tightest) the one it started with."""
+        its boundaries are tightest) and first stage the ones it started with (``firsts``:
+        the first stage asked for, by cell, as its folder's identity recorded it)."""
         cells = []
         for cell in self.cells:
             old = recorded.get(cell.key)
@@ -221,10 +223,12 @@ class Study:
             if old is None:  # a new cell: its test is designed for the budget it starts with
                 cells.append(replace(cell, games=budget,
                                      design=cell.design if budget == cell.games else budget))
-            else:  # its first stage and design as it started (both shape the test)
+            else:  # its first stage and design as it started (both shape the test): the
+                # first stage asked for, not the one played, which took the whole budget
+                # when that was under three first stages
+                first = (firsts or {}).get(cell.key)
                 cells.append(replace(cell, games=budget, design=int(old["design_games"]),
-                                     first=int(old["schedule"][0]) if old["schedule"]
-                                     else cell.first))
+                                     first=cell.first if first is None else int(first)))
         return replace(self, cells=tuple(cells))
 
     def radius_of(self, cell: Cell) -> int:

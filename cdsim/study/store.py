@@ -36,8 +36,11 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
     folder = RunFolder(root, STUDY)
     if folder.claim(resume, force):
         manifest = folder.read()
-        study = study.raised(games, {c["key"]: c for c in manifest["cells"]})
-        _same_study(root, manifest.get("identity") or {}, study.identity())
+        recorded = manifest.get("identity") or {}
+        firsts = {c["key"]: c["first"] for c in recorded.get("cells", [])
+                  if isinstance(c, dict) and isinstance(c.get("first"), int)}
+        study = study.raised(games, {c["key"]: c for c in manifest["cells"]}, firsts)
+        _same_study(root, recorded, study.identity())
         study = study.placed(root)  # only once it is the same study: a refusal writes nothing
         # what only the report reads may change between runs: the latest file's (and the
         # identity, grown by a sweep's new values)
