@@ -245,8 +245,8 @@ def _vec(v: Sequence[int]) -> str:
 
 def gap_text(s: Shares) -> str:
     low, high = s.gap_interval
-    if (low, high) == (0.0, 1.0):  # the procedure gives no interval before MIN_GROUPS deals
-        return f"largest seat gap {_pp(s.largest_gap)} (too few deals for an interval)"
+    if (low, high) == (0.0, 1.0):  # no bound before MIN_GROUPS deals (shares)
+        return f"largest seat gap {_pp(s.largest_gap)} (too few games to bound it)"
     return f"largest seat gap {_pp(s.largest_gap)} (95% interval {100 * low:.1f} to {_pp(high)})"
 
 

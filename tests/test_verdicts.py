@@ -4,6 +4,7 @@ pooling runs of one setup with a confirm command that runs as printed."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 from cdsim.analysis.anytime import design_groups
+from cdsim.analysis.candidates import CellGames, gap_interval, win_table
 from cdsim.analysis.predict import confirmation_games
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
@@ -50,10 +52,32 @@ def test_report_html_opens_with_the_answer(tmp_path: Path) -> None:
     assert body.index('class="answers"') < body.index("<h2>Run</h2>")  # first, after the title
     box = body.split('class="answers"', 1)[1].split("</section>", 1)[0]
     assert "3 players" in box and "starting VP <b>8/9/13</b>: largest seat gap" in box
-    assert "pp (too few deals for an interval) on 60 games" in box  # 20 deals: below MIN_GROUPS
+    assert "pp (too few games to bound it) on 60 games" in box  # 20 deals: below MIN_GROUPS
     assert ": most equal so far (not confirmed)" in box  # 3 players, one run: never confirmed
     md = (tmp_path / "rep" / "report.md").read_text()
     assert md.index("> ### 3 players") < md.index("## Run")
+
+
+def test_a_small_run_reports_an_interval_of_its_own_games(tmp_path: Path) -> None:
+    """Issue 41: a 400-game report printed "largest seat gap 8.0 pp (95% interval 0.0 to
+    53.9 pp)", the procedure's confidence sequence (valid at any look, so wide this early)
+    beside seat intervals of ±4.4 pp. The report's interval is that of its own games:
+    simultaneous over the seat pairs, Student's t on the deals."""
+    config = RunConfig(players=4, games=400, seed=1, strategies=("greedy",) * 4, chunk_size=100)
+    run = tmp_path / "run"
+    run_chunks(RunFolder(run), RunFolder(run).prepare(config, False, False), 1, "loky")
+    md = (write_report(run, tmp_path / "rep").parent / "report.md").read_text()
+    box = next(line for line in md.splitlines() if "starting VP **8/9/10/11**" in line)
+    found = re.search(r"largest seat gap ([\d.]+) pp \(95% interval ([\d.]+) to ([\d.]+) pp\)",
+                      box)
+    assert found, box
+    games = seat_arrays(open_run(run))
+    table = win_table(CellGames(games.base, games.tiebreak_order, games.setup),
+                      [(8, 9, 10, 11)])
+    low, high = gap_interval(*table.pair_stats(), table.groups - 1)
+    assert [float(x) for x in found.groups()] == pytest.approx(
+        [100 * table.gaps[0], 100 * low[0], 100 * high[0]], abs=0.051)
+    assert float(found[3]) < 25  # not 53.9
 
 
 def test_power_answers_the_equivalence_question(monkeypatch: pytest.MonkeyPatch,
