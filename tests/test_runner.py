@@ -169,7 +169,14 @@ def test_existing_run_is_never_overwritten(reference: tuple[Path, str]) -> None:
     run, digest = reference
     _one_line_exit_2(cdsim("simulate", "--out", str(run), *BASE))
     other = [*BASE[:-1], "7"]  # another chunk size: a different configuration
-    _one_line_exit_2(cdsim("simulate", "--out", str(run), "--resume", *other))
+    out = cdsim("simulate", "--out", str(run), "--resume", *other)
+    _one_line_exit_2(out)
+    assert "this run was made with chunk_size=5; now chunk_size=7" in out.stderr  # named
+    out = cdsim("simulate", "--out", str(run), "--resume", *other[:3], "48", "--strategies",
+                "random", *other[6:])
+    _one_line_exit_2(out)
+    assert ("made with chunk_size=5, games=24, strategies=random,greedy,random; now "
+            "chunk_size=7, games=48, strategies=random,random,random") in out.stderr
     assert RunFolder(run).digest() == digest
 
 

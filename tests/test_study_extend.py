@@ -99,6 +99,20 @@ def test_only_the_budget_may_change_when_a_study_resumes(tmp_path: Path) -> None
     with pytest.raises(CdsimError, match="another study file") as refused:
         st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
     assert "--force" not in str(refused.value)  # never offered for a folder it may not name
+    assert "(tolerance=0.02; now tolerance=0.03; only the budgets" in str(refused.value)
+    path.write_text(path.read_text().replace("tolerance = 0.03", "tolerance = 0.02")
+                    .replace('"greedy", "landscape"', '"greedy", "villa"'))
+    with pytest.raises(CdsimError, match="another study file") as refused:
+        st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+    assert ("3p.mix.lineups=[greedy,landscape,bread]; now 3p.mix.lineups=[greedy,villa,bread]"
+            in str(refused.value))
+    path.write_text(path.read_text().replace('"villa"', '"landscape"')
+                    .replace("players = [3]", "players = [2, 3]"))
+    with pytest.raises(CdsimError, match="another study file") as refused:
+        st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+    said = str(refused.value)
+    assert "start_vp=3:8,9,13, cells=3p.mix,3p.random; now start_vp=2:8,9 3:8,9,13, " \
+        "cells=2p.mix,2p.random,3p.mix,3p.random; only" in said
 
 
 def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Path) -> None:

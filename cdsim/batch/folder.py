@@ -272,8 +272,8 @@ class RunFolder:
 
     def prepare(self, config: RunConfig, resume: bool, force: bool) -> dict[str, Any]:
         """Claim this run folder for ``config`` (new, resumed, or forced over) and return
-        its manifest. --resume refuses another configuration, other learned weights, or a
-        finished part that is not this run's."""
+        its manifest. --resume refuses other settings (naming them), other learned weights,
+        or a finished part that is not this run's."""
         engine_for(config)  # a player the core cannot play: refused before any manifest
         components = load_components(config.components)
         digest = components.digest
@@ -284,8 +284,9 @@ class RunFolder:
         if self.claim(resume, force):
             manifest = self.read()
             if manifest["config_identity"] != config.identity():
-                raise CdsimError(f"{self.path}: its manifest was made with another "
-                                 "configuration; use a new --out, or --force to start over")
+                changed = settings_changed(manifest["config_identity"], config.identity())
+                raise CdsimError(f"{self.path}: --resume: this run was made with {changed}: "
+                                 "use a new --out, or --force to start over")
             if manifest.get("weights", {}) != weights:
                 raise CdsimError(f"{self.path}: the learned player's weights changed since "
                                  "this run began; use a new --out, or --force to start over")
@@ -304,6 +305,40 @@ class RunFolder:
             manifest["weights"] = weights
         self.write(manifest)
         return manifest
+
+
+SHOWN_CHANGES = 4  # settings named in a --resume refusal; the rest counted
+
+
+def settings_changed(before: dict[str, Any], now: dict[str, Any]) -> str:
+    """The settings that differ, in words: ``games=1000, seed=1; now games=2000, seed=2``
+    (the first ``SHOWN_CHANGES``, then how many more)."""
+    keys = [k for k in dict.fromkeys([*before, *now]) if before.get(k) != now.get(k)]
+    more = f" (and {len(keys) - SHOWN_CHANGES} more)" if len(keys) > SHOWN_CHANGES else ""
+
+    def side(values: dict[str, Any]) -> str:
+        return ", ".join(f"{k}={_shown(values.get(k))}" for k in keys[:SHOWN_CHANGES]) + more
+
+    return f"{side(before)}; now {side(now)}"
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A setting as a user would write it, short: lists comma-separated, a digest cut."""
+    if value is None or value == []:
+        return "(not set)"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        text = ",".join(f"[{_shown(x)}]" if isinstance(x, list) else _shown(x) for x in value)
+    elif isinstance(value, dict):
+        text = " ".join(f"{k}:{_shown(v)}" for k, v in value.items())
+    elif isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef"
+                                                            for c in value):
+        text = value[:12]  # a components digest
+    else:
+        text = str(value)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def check_out(folder: Path, flag: str = "--out") -> Path:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, versions
+from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, settings_changed, versions
 from cdsim.errors import CdsimError
 from cdsim.players.registry import PlayerSpec
 from cdsim.study.manifest import check_study_manifest
@@ -86,9 +86,33 @@ def _same_study(root: Path, recorded: dict[str, Any], identity: dict[str, Any]) 
              and all(cells.get(c["key"]) == c for c in recorded.get("cells", []))
              and all("sweep" in c for k, c in cells.items() if k not in kept))
     if not grown:
+        differ = settings_changed(*_settings(recorded, identity))
         raise CdsimError(f"{root}: this study folder was made with another study file "
-                         "(players, seeds, components or settings other than the budgets "
-                         "and a sweep's added values differ): " + again)
+                         f"({differ}; only the budgets and a sweep's added values may "
+                         "change): " + again)
+
+
+def _settings(recorded: dict[str, Any], identity: dict[str, Any]
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Both identities as flat settings, for naming what differs: the study's own, the cells
+    played (``cells``, a new sweep's left out: it may be added), each kept cell's own
+    (``2p.random.lineups``) and the sweeps played (``sweeps``)."""
+    played = {c["key"]: c for c in recorded.get("cells", [])}
+    cells = {c["key"]: c for c in identity.get("cells", [])
+             if c["key"] in played or "sweep" not in c}
+    swept = [s["name"] for s in recorded.get("sweeps", [])]
+    kept = played.keys() & cells.keys()
+
+    def flat(top: dict[str, Any], cells: dict[str, dict[str, Any]], sweeps: list[str]
+             ) -> dict[str, Any]:
+        rest = {k: v for k, v in top.items() if k not in ("cells", "sweeps")}
+        own = {f"{key}.{k}": v for key, cell in cells.items() if key in kept
+               for k, v in cell.items() if k != "key"}
+        return rest | {"cells": sorted(cells)} | own | ({"sweeps": sweeps} if swept else {})
+
+    return (flat(recorded, played, swept),
+            flat(identity, cells, [s["name"] for s in identity.get("sweeps", [])
+                                   if s["name"] in swept]))
 
 
 def _described(study: Study) -> dict[str, Any]:
