@@ -136,6 +136,23 @@ def test_a_bad_override_is_one_line_naming_file_entry_and_key(
     assert str(err.value).startswith(f"{path}: {where}") and "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize(("ident", "meant"), [
+    ("B5", "B05"), ("b05", "B05"), ("b5", "B05"), ("B015", "B15"), ("B15x", "B15"),
+])
+def test_did_you_mean_knows_case_and_leading_zeros(tmp_path: Path, ident: str,
+                                                   meant: str) -> None:
+    """Issue 41: "did you mean 'B15'?" for B5 and "'D05'?" for b05: an id that differs
+    from a card's only in case or leading zeros means that card."""
+    path = write(tmp_path / "bad.toml",
+                 f'base = "default"\n[[objective]]\nid = "{ident}"\nreward = {{ vp = 6 }}\n')
+    with pytest.raises(ComponentError, match=f"no such objective card \\(did you mean '{meant}'"):
+        load_components(path)
+    removed = write(tmp_path / "gone.toml", 'base = "default"\n[[fountain]]\nid = "f1"\n'
+                                           'remove = true\n')
+    with pytest.raises(ComponentError, match=r"cannot remove it.*did you mean 'F01'"):
+        load_components(removed)
+
+
 @pytest.mark.parametrize(("files", "message"), [
     ({"bad.toml": 'base = "nowhere"\n'}, "bad.toml: base 'nowhere': no such component file"),
     ({"bad.toml": "base = 3\n"}, "bad.toml: base must be \"default\" or a component folder"),

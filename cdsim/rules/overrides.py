@@ -18,7 +18,7 @@ import copy
 import difflib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,7 +98,7 @@ def _merge_entries(label: str, table: str, rows: list[dict[str, Any]], changes: 
                 raise ComponentError(f"{where}: remove takes only remove = true and the id")
             if ident not in place:
                 raise ComponentError(f"{where}: cannot remove it: the base has no such "
-                                     f"{ENTRIES[table]}{_close(ident, place)}")
+                                     f"{ENTRIES[table]}{did_you_mean(ident, place)}")
             out[place[ident]] = None
         elif ident in place:
             i = place[ident]
@@ -107,15 +107,34 @@ def _merge_entries(label: str, table: str, rows: list[dict[str, Any]], changes: 
             missing = [k for k in needed if k not in change]
             if missing:
                 raise ComponentError(f"{where}: the base has no such {ENTRIES[table]}"
-                                     f"{_close(ident, place)}; a new one needs "
+                                     f"{did_you_mean(ident, place)}; a new one needs "
                                      f"{', '.join(missing)}")
             out.append(dict(change))
     return [row for row in out if row is not None]
 
 
-def _close(ident: Any, known: dict[Any, int]) -> str:
-    close = difflib.get_close_matches(str(ident), [str(k) for k in known], 1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+def _id_key(ident: object) -> str:
+    """An entry id as a person may mistype it: case and leading zeros of its numbers
+    dropped (``b5``, ``B5`` and ``b05`` are all ``B5``)."""
+    return re.sub(r"\d+", lambda m: str(int(m.group())), str(ident).upper())
+
+
+def closest_id(ident: object, known: Iterable[object]) -> str | None:
+    """The known entry id ``ident`` most likely means: the one that differs only in case or
+    leading zeros (``B5``, ``b05`` -> ``B05``), else the closest spelling, else None."""
+    names = [str(k) for k in known]
+    same = [k for k in names if _id_key(k) == _id_key(ident)]
+    if same:
+        return same[0]
+    keys = {_id_key(k): k for k in names}
+    close = difflib.get_close_matches(_id_key(ident), list(keys), 1)
+    return keys[close[0]] if close else None
+
+
+def did_you_mean(ident: object, known: Iterable[object]) -> str:
+    """`` (did you mean 'B05'?)`` for an entry id not found among ``known``, or ""."""
+    close = closest_id(ident, known)
+    return f" (did you mean {close!r}?)" if close is not None else ""
 
 
 # -- the changes between two sets -------------------------------------------------------------
