@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,7 @@ class Doc:
     def html(self, title: str) -> str:
         body = "\n".join(getattr(self, f"_html_{kind}")(value) for kind, value in self.blocks)
         return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>\n<body>\n"
+                f"<title>{html.escape(plain_text(title))}</title><style>{_CSS}</style></head>\n<body>\n"
                 f"{body}\n</body></html>\n")
 
     # one renderer per block kind and format
@@ -84,8 +85,8 @@ class Doc:
     def _html_boxes(self, value: list[tuple[str, list[tuple[str, list[str], bool]], str]]) -> str:
         return ('<div class="answers">' + "".join(
             f'<section class="answer {html.escape(kind)}"><h2>{html.escape(title)}</h2>'
-            + "".join(f'<div class="{"muted" if muted else "group"}"><p>{_inline(head)}</p><ul>'
-                      + "".join(f"<li>{_inline(line)}</li>" for line in lines) + "</ul></div>"
+            + "".join(f'<div class="{"muted" if muted else "group"}"><p>{inline_html(head)}</p><ul>'
+                      + "".join(f"<li>{inline_html(line)}</li>" for line in lines) + "</ul></div>"
                       for head, lines, muted in groups) + "</section>"
             for title, groups, kind in value) + "</div>")
 
@@ -94,23 +95,23 @@ class Doc:
         return f"![{caption}](charts/{name}.png)\n\n*{caption}*\n"
 
     def _html_h(self, value: tuple[int, str]) -> str:
-        return f"<h{value[0]}>{html.escape(value[1])}</h{value[0]}>"
+        return f"<h{value[0]}>{inline_html(value[1])}</h{value[0]}>"
 
     def _html_p(self, value: str) -> str:
-        return f"<p>{_inline(value)}</p>"
+        return f"<p>{inline_html(value)}</p>"
 
     def _html_table(self, value: tuple[list[str], list[list[object]]]) -> str:
         header, rows = value
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-        trs = "".join("<tr>" + "".join(f"<td>{_inline(str(c))}</td>" for c in r) + "</tr>"
+        head = "".join(f"<th>{inline_html(h)}</th>" for h in header)
+        trs = "".join("<tr>" + "".join(f"<td>{inline_html(str(c))}</td>" for c in r) + "</tr>"
                       for r in rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>"
 
     def _html_img(self, value: tuple[str, str]) -> str:
         name, caption = value
         data = base64.b64encode(self.charts[name]).decode()
-        return (f'<figure id="{name}"><img alt="{html.escape(caption)}" '
-                f'src="data:image/png;base64,{data}"><figcaption>{html.escape(caption)}'
+        return (f'<figure id="{name}"><img alt="{html.escape(plain_text(caption))}" '
+                f'src="data:image/png;base64,{data}"><figcaption>{inline_html(caption)}'
                 "</figcaption></figure>")
 
 
@@ -126,16 +127,35 @@ _CSS = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1e
         ".answer.confirmed{border-color:#2a8a3a}.answer.unfair{border-color:#c77a12}.answer.open{border-color:#888}")
 
 
-def _inline(text: str) -> str:
-    """Escape, then render `code` and **bold** (the only Markdown the report uses inline)."""
-    parts = html.escape(text).split("`")
-    for i in range(1, len(parts), 2):
-        parts[i] = f"<code>{parts[i]}</code>"
-    out = "".join(parts)
-    bold = out.split("**")
-    for i in range(1, len(bold), 2):
-        bold[i] = f"<b>{bold[i]}</b>"
-    return "".join(bold)
+_CODE = re.compile(r"`([^`]+)`")
+_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_EM = re.compile(r"(?<![*\w])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![*\w])")
+_KEPT = re.compile("\x00(\\d+)\x00")
+
+
+def _marked(text: str, code: str, strong: str, em: str) -> str:
+    """``text`` with its `code` spans formatted by ``code`` (kept as written inside), then
+    its **strong** and *emphasis* replaced by ``strong`` and ``em``."""
+    codes: list[str] = []
+
+    def keep(found: re.Match[str]) -> str:
+        codes.append(code.format(found[1]))
+        return f"\x00{len(codes) - 1}\x00"
+
+    out = _EM.sub(em, _STRONG.sub(strong, _CODE.sub(keep, text)))
+    return _KEPT.sub(lambda found: codes[int(found[1])], out)
+
+
+def inline_html(text: str) -> str:
+    """Page text as HTML: escaped, with the inline Markdown the reports write rendered, the
+    one place that does it: `code` (as written), **strong** and *emphasis*. A lone ``*``
+    (``3 * 4``) and an unclosed mark stay as written."""
+    return _marked(html.escape(text), "<code>{}</code>", r"<b>\1</b>", r"<em>\1</em>")
+
+
+def plain_text(text: str) -> str:
+    """``text`` with its inline Markdown marks dropped (an image's alt text, a title)."""
+    return _marked(text, "{}", r"\1", r"\1")
 
 
 def pct(x: float) -> str:

@@ -1,0 +1,50 @@
+"""Text on the report pages as a reader sees it (issue 41): the inline Markdown the reports
+write is rendered on the HTML pages by one helper (``reports.report.inline_html``), never
+shown as marks, and the sweep table reads in rows, not one word per line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reports import report
+from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
+from tests.test_sweep import swept  # noqa: F401  (the tiny sweep study, played and reported)
+
+
+@pytest.mark.parametrize(("text", "page", "plain"), [
+    ("The seats *come out fair* at a value", "The seats <em>come out fair</em> at a value",
+     "The seats come out fair at a value"),
+    ("**8/9/13**: most *equal*", "<b>8/9/13</b>: most <em>equal</em>", "8/9/13: most equal"),
+    ("run `cdsim x *a*` <now>", "run <code>cdsim x *a*</code> &lt;now&gt;",
+     "run cdsim x *a* <now>"),
+    ("**`x`** done", "<b><code>x</code></b> done", "x done"),
+    ("3 * 4 * 5, a **lone mark", "3 * 4 * 5, a **lone mark", "3 * 4 * 5, a **lone mark"),
+])
+def test_inline_markdown_is_rendered_by_one_helper(text: str, page: str, plain: str) -> None:
+    assert report.inline_html(text) == page
+    assert report.plain_text(text) == plain
+
+
+# Markdown marks a reader would see: **, a backquote, or * against a word.
+MARKS = re.compile(r"\*\*|`|(?<![\w*])\*\w|\w\*(?![\w*])")
+
+
+def test_the_study_page_shows_no_markdown_marks(
+        browser: Any, swept: tuple[Path, dict[str, Any]]) -> None:  # noqa: F811
+    """Issue 41: the sweep section said "The seats *come out fair* at a value" with its
+    asterisks on study.html."""
+    from selenium.webdriver.common.by import By
+
+    root, _ = swept
+    browser.set_window_size(1400, 1000)
+    browser.get((root / "study.html").as_uri())
+    text = browser.find_element(By.TAG_NAME, "body").text
+    assert "The seats come out fair at a value" in text
+    assert not MARKS.findall(text), [text[max(0, m.start() - 40):m.end() + 40]
+                                     for m in MARKS.finditer(text)]
+    emphasis = [e.text for e in browser.find_elements(By.TAG_NAME, "em")]
+    assert "come out fair" in emphasis
