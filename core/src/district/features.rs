@@ -90,6 +90,14 @@ impl District {
         node
     }
 
+    /// A built part's feature as `place` keeps it: (root node, open edges, tiles,
+    /// chimneys). A part is a tile's edges of one kind (not meadow); `cell` must be built
+    /// with an edge of `kind`.
+    pub fn feature_of(&self, cell: usize, kind: u8) -> (usize, i16, u8, u16) {
+        let root = self.root(self.node_of(cell, kind));
+        (root, self.open[root], self.size[root], self.chimneys[root])
+    }
+
     fn find(&mut self, mut node: usize) -> usize {
         while self.parent[node] as usize != node {
             let grand = self.parent[self.parent[node] as usize];

@@ -23,139 +23,86 @@ pub(super) struct Open {
     pub cells: [u64; N_EDGE_KINDS],
 }
 
-/// The parts of a district's built tiles joined into features (a part: a tile's edges of
-/// one kind, C1), as `District` keeps them, without allocating: each part's root, whether
-/// it is used and its open edges. `open_edge(part, cell)` sees each open edge and the empty
-/// cell it faces.
-struct Parts {
-    parent: [u8; CELLS * 4],
-    used: [bool; CELLS * 4],
-    open: [u8; CELLS * 4],
-}
-
-impl Parts {
-    fn of(d: &District, mut open_edge: impl FnMut(usize, usize)) -> Parts {
-        let node = |cell: usize, kind: u8| -> usize {
-            cell * 4 + d.edges[cell].iter().position(|&e| e == kind).unwrap_or(0)
-        };
-        let mut p = Parts { parent: [0; CELLS * 4], used: [false; CELLS * 4],
-                            open: [0; CELLS * 4] };
-        for (i, x) in p.parent.iter_mut().enumerate() {
-            *x = i as u8;
-        }
-        for &cell in d.history() {
-            let cell = cell as usize;
-            for (&kind, &n) in d.edges[cell].iter().zip(&NEIGHBOUR[cell]) {
-                if kind == MEADOW {
-                    continue;
-                }
-                let a = node(cell, kind);
-                p.used[a] = true;
-                if n >= 0 && d.is_built(n as usize) {
-                    let b = node(n as usize, kind);
-                    let (ra, rb) = (p.find(a), p.find(b));
-                    if ra != rb {
-                        p.parent[rb] = ra as u8;
-                    }
-                } else {
-                    p.open[a] += 1;
-                    if n >= 0 {
-                        open_edge(a, n as usize);
-                    }
-                }
-            }
-        }
-        p
-    }
-
-    fn find(&mut self, mut x: usize) -> usize {
-        while self.parent[x] as usize != x {
-            let up = self.parent[self.parent[x] as usize];
-            self.parent[x] = up;
-            x = up as usize;
-        }
-        x
-    }
-
-    /// The roots of incomplete features.
-    fn open_roots(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..CELLS * 4).filter(|&i| self.used[i] && self.parent[i] as usize == i)
-    }
+/// One incomplete-or-complete feature met while walking the built parts: its kind and
+/// what `District::feature_of` keeps of it, the empty cells its open edges face and its
+/// cells.
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    kind: u8,
+    open: i16,
+    tiles: u8,
+    chimneys: u16,
+    faces: u64,
+    cells: u64,
 }
 
 /// Every incomplete feature of the district; with `placement`, the version-2 inputs too
-/// (without, they stay 0 and cost nothing).
+/// (without, they stay 0 and cost nothing). It reads the union-find `District::place`
+/// keeps up to date: one walk over the built parts, nothing rebuilt. (Every number is a
+/// count or a sum of whole numbers, so the features' order changes no input by a bit.)
 pub(super) fn open_features(d: &District, comps: &Components, placement: Option<&mut Fillable>)
     -> Open {
-    let mut parts = Parts::of(d, |_, _| {});
-    // per root: open edges, tiles, chimneys
-    let mut total = [(0u16, 0u16, 0u16); CELLS * 4];
-    let used = parts.used;
-    for i in (0..CELLS * 4).filter(|&i| used[i]) {
-        let r = parts.find(i);
-        total[r].0 += u16::from(parts.open[i]);
-        total[r].1 += 1;
-        total[r].2 += u16::from(d.chimneys_at[i / 4]);
+    // per feature (by its root's slot): what it is, and per empty cell the open edges
+    // facing it
+    let mut slot = [u8::MAX; CELLS * 4];
+    let mut seen = [Seen::default(); CELLS * 4];
+    let mut n = 0;
+    let mut asked = [0u8; CELLS];
+    for &cell in d.history() {
+        let cell = cell as usize;
+        for (&kind, &next) in d.edges[cell].iter().zip(&NEIGHBOUR[cell]) {
+            if kind == MEADOW {
+                continue;
+            }
+            let (root, open, tiles, chimneys) = d.feature_of(cell, kind);
+            if slot[root] == u8::MAX {
+                slot[root] = n as u8;
+                seen[n] = Seen { kind, open, tiles, chimneys, faces: 0, cells: 0 };
+                n += 1;
+            }
+            let f = &mut seen[slot[root] as usize];
+            f.cells |= 1 << cell;
+            if next >= 0 && !d.is_built(next as usize) {
+                f.faces |= 1 << next;
+                asked[next as usize] += 1;
+            }
+        }
     }
+    let open = || seen[..n].iter().filter(|f| f.open > 0);
     let mut out = Open { kinds: [[0.0; 5]; N_EDGE_KINDS], placement: [0.0; N_PLACEMENT],
                          cells: [0; N_EDGE_KINDS] };
-    for i in parts.open_roots().filter(|&i| total[i].0 > 0) {
-        let (o, tiles, chimneys) = total[i];
-        let kind = d.edges[i / 4][i % 4];
-        let row = &mut out.kinds[kind as usize];
+    for f in open() {
+        let row = &mut out.kinds[f.kind as usize];
+        let o = f64::from(f.open);
         row[0] += 1.0;
-        row[1] += f64::from(o);
-        row[2] += f64::from(tiles);
-        if kind == VILLA {
-            row[3] += f64::from(comps.villa_points(i32::from(chimneys)));
+        row[1] += o;
+        row[2] += f64::from(f.tiles);
+        if f.kind == VILLA {
+            row[3] += f64::from(comps.villa_points(i32::from(f.chimneys)));
         }
-        if row[4] == 0.0 || f64::from(o) < row[4] {
-            row[4] = f64::from(o);
+        if row[4] == 0.0 || o < row[4] {
+            row[4] = o;
         }
     }
-    if let Some(fillable) = placement {
-        placement_inputs(d, comps, fillable, &mut out);
-    }
-    out
-}
-
-/// `Open::placement` and `Open::cells` (a second pass over the parts: version-1 weights
-/// never pay for it).
-fn placement_inputs(d: &District, comps: &Components, fillable: &mut Fillable, out: &mut Open) {
-    // the empty cells each part's open edges face, and how many open edges face a cell
-    let mut facing = [0u64; CELLS * 4];
-    let mut asked = [0u8; CELLS];
-    let mut parts = Parts::of(d, |part, cell| {
-        facing[part] |= 1 << cell;
-        asked[cell] += 1;
-    });
-    // per root: open edges, tiles, the empty cells it faces, its cells
-    let mut spread = [(0u16, 0u16, 0u64, 0u64); CELLS * 4];
-    let used = parts.used;
-    for i in (0..CELLS * 4).filter(|&i| used[i]) {
-        let r = parts.find(i);
-        spread[r].0 += u16::from(parts.open[i]);
-        spread[r].1 += 1;
-        spread[r].2 |= facing[i];
-        spread[r].3 |= 1 << (i / 4);
-    }
+    let Some(fillable) = placement else {
+        return out;
+    };
+    // `Open::placement` and `Open::cells` (version-1 weights never pay for them)
     let dead = dead_cells(d, comps, &asked, fillable);
     let p = &mut out.placement;
     let mut faced = [0u64; N_EDGE_KINDS];
-    for i in parts.open_roots().filter(|&i| spread[i].0 > 0) {
-        let (o, tiles, faces, cells) = spread[i];
-        let kind = d.edges[i / 4][i % 4];
-        faced[kind as usize] |= faces;
-        out.cells[kind as usize] |= cells;
-        if kind == VILLA && o == 1 {
+    for f in open() {
+        faced[f.kind as usize] |= f.faces;
+        out.cells[f.kind as usize] |= f.cells;
+        if f.kind == VILLA && f.open == 1 {
             p[0] += 1.0;
         }
-        if is_landscape(kind) && o == 1 {
+        if is_landscape(f.kind) && f.open == 1 {
             p[1] += 1.0;
         }
-        if faces & dead != 0 {
+        if f.faces & dead != 0 {
             p[3] += 1.0;
-            p[4] += f64::from(tiles);
+            p[4] += f64::from(f.tiles);
         }
     }
     let (mut once, mut twice, mut lands) = (0u64, 0u64, 0u64);
@@ -171,6 +118,7 @@ fn placement_inputs(d: &District, comps: &Components, fillable: &mut Fillable, o
     p[6] = f64::from(lands.count_ones());
     p[7] = f64::from(twice.count_ones());
     p[8] = asked.iter().filter(|&&k| k >= 3).count() as f64;
+    out
 }
 
 /// The empty cells an open edge faces where no tile type of the set fits in any
@@ -219,5 +167,203 @@ impl Fillable {
             }
         }
         self.fits[word] & bit != 0
+    }
+}
+
+/// The walk over `District`'s own union-find gives what rebuilding the parts from the
+/// district's history gave (the implementation it replaced, kept here as the reference),
+/// bit for bit, for every seat's district at every decision of games of several line-ups.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameConfig, GameState, Options};
+    use crate::players::make;
+    use crate::rng::SeedSequence;
+
+    /// The parts of a district's built tiles joined into features (a part: a tile's edges of
+    /// one kind, C1), as `District` keeps them, without allocating: each part's root, whether
+    /// it is used and its open edges. `open_edge(part, cell)` sees each open edge and the empty
+    /// cell it faces.
+    struct Parts {
+        parent: [u8; CELLS * 4],
+        used: [bool; CELLS * 4],
+        open: [u8; CELLS * 4],
+    }
+
+    impl Parts {
+        fn of(d: &District, mut open_edge: impl FnMut(usize, usize)) -> Parts {
+            let node = |cell: usize, kind: u8| -> usize {
+                cell * 4 + d.edges[cell].iter().position(|&e| e == kind).unwrap_or(0)
+            };
+            let mut p = Parts { parent: [0; CELLS * 4], used: [false; CELLS * 4],
+                                open: [0; CELLS * 4] };
+            for (i, x) in p.parent.iter_mut().enumerate() {
+                *x = i as u8;
+            }
+            for &cell in d.history() {
+                let cell = cell as usize;
+                for (&kind, &n) in d.edges[cell].iter().zip(&NEIGHBOUR[cell]) {
+                    if kind == MEADOW {
+                        continue;
+                    }
+                    let a = node(cell, kind);
+                    p.used[a] = true;
+                    if n >= 0 && d.is_built(n as usize) {
+                        let b = node(n as usize, kind);
+                        let (ra, rb) = (p.find(a), p.find(b));
+                        if ra != rb {
+                            p.parent[rb] = ra as u8;
+                        }
+                    } else {
+                        p.open[a] += 1;
+                        if n >= 0 {
+                            open_edge(a, n as usize);
+                        }
+                    }
+                }
+            }
+            p
+        }
+
+        fn find(&mut self, mut x: usize) -> usize {
+            while self.parent[x] as usize != x {
+                let up = self.parent[self.parent[x] as usize];
+                self.parent[x] = up;
+                x = up as usize;
+            }
+            x
+        }
+
+        /// The roots of incomplete features.
+        fn open_roots(&self) -> impl Iterator<Item = usize> + '_ {
+            (0..CELLS * 4).filter(|&i| self.used[i] && self.parent[i] as usize == i)
+        }
+    }
+
+    /// Every incomplete feature of the district; with `placement`, the version-2 inputs too
+    /// (without, they stay 0 and cost nothing).
+    fn reference(d: &District, comps: &Components, placement: Option<&mut Fillable>)
+        -> Open {
+        let mut parts = Parts::of(d, |_, _| {});
+        // per root: open edges, tiles, chimneys
+        let mut total = [(0u16, 0u16, 0u16); CELLS * 4];
+        let used = parts.used;
+        for i in (0..CELLS * 4).filter(|&i| used[i]) {
+            let r = parts.find(i);
+            total[r].0 += u16::from(parts.open[i]);
+            total[r].1 += 1;
+            total[r].2 += u16::from(d.chimneys_at[i / 4]);
+        }
+        let mut out = Open { kinds: [[0.0; 5]; N_EDGE_KINDS], placement: [0.0; N_PLACEMENT],
+                             cells: [0; N_EDGE_KINDS] };
+        for i in parts.open_roots().filter(|&i| total[i].0 > 0) {
+            let (o, tiles, chimneys) = total[i];
+            let kind = d.edges[i / 4][i % 4];
+            let row = &mut out.kinds[kind as usize];
+            row[0] += 1.0;
+            row[1] += f64::from(o);
+            row[2] += f64::from(tiles);
+            if kind == VILLA {
+                row[3] += f64::from(comps.villa_points(i32::from(chimneys)));
+            }
+            if row[4] == 0.0 || f64::from(o) < row[4] {
+                row[4] = f64::from(o);
+            }
+        }
+        if let Some(fillable) = placement {
+            reference_placement(d, comps, fillable, &mut out);
+        }
+        out
+    }
+
+    /// `Open::placement` and `Open::cells` (a second pass over the parts: version-1 weights
+    /// never pay for it).
+    fn reference_placement(d: &District, comps: &Components, fillable: &mut Fillable, out: &mut Open) {
+        // the empty cells each part's open edges face, and how many open edges face a cell
+        let mut facing = [0u64; CELLS * 4];
+        let mut asked = [0u8; CELLS];
+        let mut parts = Parts::of(d, |part, cell| {
+            facing[part] |= 1 << cell;
+            asked[cell] += 1;
+        });
+        // per root: open edges, tiles, the empty cells it faces, its cells
+        let mut spread = [(0u16, 0u16, 0u64, 0u64); CELLS * 4];
+        let used = parts.used;
+        for i in (0..CELLS * 4).filter(|&i| used[i]) {
+            let r = parts.find(i);
+            spread[r].0 += u16::from(parts.open[i]);
+            spread[r].1 += 1;
+            spread[r].2 |= facing[i];
+            spread[r].3 |= 1 << (i / 4);
+        }
+        let dead = dead_cells(d, comps, &asked, fillable);
+        let p = &mut out.placement;
+        let mut faced = [0u64; N_EDGE_KINDS];
+        for i in parts.open_roots().filter(|&i| spread[i].0 > 0) {
+            let (o, tiles, faces, cells) = spread[i];
+            let kind = d.edges[i / 4][i % 4];
+            faced[kind as usize] |= faces;
+            out.cells[kind as usize] |= cells;
+            if kind == VILLA && o == 1 {
+                p[0] += 1.0;
+            }
+            if is_landscape(kind) && o == 1 {
+                p[1] += 1.0;
+            }
+            if faces & dead != 0 {
+                p[3] += 1.0;
+                p[4] += f64::from(tiles);
+            }
+        }
+        let (mut once, mut twice, mut lands) = (0u64, 0u64, 0u64);
+        for (kind, &f) in faced.iter().enumerate() {
+            twice |= once & f;
+            once |= f;
+            if is_landscape(kind as u8) {
+                lands |= f;
+            }
+        }
+        p[2] = f64::from(dead.count_ones());
+        p[5] = f64::from(faced[VILLA as usize].count_ones());
+        p[6] = f64::from(lands.count_ones());
+        p[7] = f64::from(twice.count_ones());
+        p[8] = asked.iter().filter(|&&k| k >= 3).count() as f64;
+    }
+
+    fn bits(o: &Open) -> (Vec<u64>, u64) {
+        let mut v: Vec<u64> = o.kinds.iter().flatten().map(|x| x.to_bits()).collect();
+        v.extend(o.placement.iter().map(|x| x.to_bits()));
+        (v, o.cells.iter().fold(0, |a, &c| a.rotate_left(7) ^ c))
+    }
+
+    #[test]
+    fn the_districts_union_find_gives_the_rebuilt_parts_inputs() {
+        let comps = crate::components::fixture();
+        let (mut checked, mut open) = (0, 0);
+        for (seed, names) in [(1u64, ["greedy", "villa", "landscape", "bread"]),
+                              (2, ["random"; 4]), (3, ["landscape", "random", "villa", "greedy"])] {
+            let config = GameConfig::new(names.len());
+            let (mut state, mut rngs) =
+                GameState::new(&comps, &config, SeedSequence::new(u128::from(seed), &[]));
+            let mut lineup: Vec<_> = names.iter().map(|n| make(n, &[]).unwrap()).collect();
+            let mut buf = Options::new();
+            let (mut new_fill, mut old_fill) = (Fillable::default(), Fillable::default());
+            while !state.is_over() {
+                for p in &state.players[..state.n] {
+                    for placement in [false, true] {
+                        let new = open_features(&p.district, &comps,
+                                                placement.then_some(&mut new_fill));
+                        let old = reference(&p.district, &comps,
+                                            placement.then_some(&mut old_fill));
+                        assert!(bits(&new) == bits(&old), "seat {} after {} tiles", p.seat,
+                                p.district.history().len());
+                        checked += 1;
+                        open += usize::from(new.kinds.iter().any(|k| k[0] > 0.0));
+                    }
+                }
+                crate::play::step(&mut state, &comps, &mut lineup, &mut rngs, &mut buf);
+            }
+        }
+        assert!(checked > 1000 && open > checked / 2, "{checked} districts, {open} with open features");
     }
 }
