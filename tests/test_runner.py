@@ -99,6 +99,39 @@ def test_run_file_with_flag_override(tmp_path: Path) -> None:
     assert len(RunFolder(tmp_path / "cfg").rows()) == 12
 
 
+def test_without_out_the_run_is_named_after_what_it_plays(tmp_path: Path) -> None:
+    """No --out: runs/<players>p-<line-up>-seed<seed>, said in the output; a second run of
+    the same settings never overwrites it (the user did not name the folder) but resumes."""
+    def here(*args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "CDSIM_PROGRESS_SECONDS": "86400"}
+        return subprocess.run([sys.executable, "-m", "cdsim", "simulate", "--jobs", "1", *args],
+                              capture_output=True, text=True, check=False, env=env, cwd=tmp_path)
+
+    out = here(*BASE)
+    assert out.returncode == 0, out.stderr
+    run = tmp_path / "runs" / "3p-random-greedy-random-seed11"
+    assert "24 games in runs/3p-random-greedy-random-seed11 " in out.stdout
+    assert "next: cdsim report runs/3p-random-greedy-random-seed11" in out.stdout
+    assert RunFolder(run).games_done() == 24
+    digest = RunFolder(run).digest()
+    again = here(*BASE)
+    _one_line_exit_2(again)
+    assert "already holds a run" in again.stderr and "--force" not in again.stderr
+    assert here(*BASE, "--resume").returncode == 0 and RunFolder(run).digest() == digest
+    pool = here("--players", "2", "--games", "2", "--strategy-pool", "random,greedy")
+    assert pool.returncode == 0, pool.stderr
+    assert (tmp_path / "runs" / "2p-pool-random-greedy-seed0").is_dir()
+    alone = here("--resume")
+    _one_line_exit_2(alone)
+    assert "--out" in alone.stderr
+    from cdsim.cli.runs import default_run_folder
+
+    spelled = RunConfig(players=2, games=2, seed=5, strategies=(
+        "villa@chimney=1.5", "tests.bad_strategies:RaisesOnOddDeals"))
+    assert default_run_folder(spelled) == Path(
+        "runs/2p-villa@chimney=1.5-tests.bad_strategies_RaisesOnOddDeals-seed5")  # a folder name
+
+
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask extra")
 def test_dask_backend_gives_the_same_rows(reference: tuple[Path, str], tmp_path: Path) -> None:
     import gc

@@ -135,7 +135,7 @@ def run_with_progress(run: RunFolder, manifest: dict[str, Any], jobs: int, backe
         progress.close()
     wall = time.perf_counter() - progress.start
     print(f"{games} games in {run.path} ({progress.played} played now in {wall:.1f} s, "
-          f"{progress.played / max(wall, 1e-9):.0f} games/s)")
+          f"{progress.played / max(wall, 1e-9):.0f} games/s); next: cdsim report {run.path}")
 
 
 def finished_chunks(run: RunFolder) -> list[int]:

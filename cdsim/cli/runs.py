@@ -26,7 +26,9 @@ from cdsim.errors import CdsimError, StrategyFailure, read_toml, user_text
 
 @app.command()
 def simulate(
-    out: Annotated[str | None, typer.Option(help="Run folder to create (e.g. runs/NAME).")] = None,
+    out: Annotated[str | None, typer.Option(
+        help="Run folder to create (default: runs/<players>p-<strategies>-seed<seed>, e.g. "
+             "runs/4p-villa-landscape-bread-greedy-seed0).")] = None,
     players: Annotated[int | None, typer.Option("--players", "-n", help="2, 3 or 4.")] = None,
     games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
     strategies: Annotated[str | None, typer.Option(
@@ -58,7 +60,12 @@ def simulate(
         "--quiet", "-q", help="No progress (it goes to stderr: a live bar on a terminal, "
         "else a line every few seconds).")] = False,
 ) -> None:
-    """Play a batch of games in parallel into a run folder (Parquet parts + manifest)."""
+    """Play a batch of games in parallel into a run folder (Parquet parts + manifest).
+
+    \b
+    Example: cdsim simulate -n 4 --strategies villa,landscape,bread,greedy --games 2000
+             (writes runs/4p-villa-landscape-bread-greedy-seed0; --out names another folder)
+             cdsim report runs/4p-villa-landscape-bread-greedy-seed0"""
     from cdsim.batch.config import check_jobs, config_from_manifest
     from cdsim.batch.folder import RunFolder, check_out
 
@@ -71,15 +78,26 @@ def simulate(
         "components": str(components) if components else None}.items() if v is not None}
     in_file = _run_file(config)
     settings = in_file | given
-    if "out" not in settings:
-        raise CdsimError("--out is required (the run folder to create)")
-    where = "--out" if "out" in given else f"{config}: out"
-    run = RunFolder(check_out(named_path(settings.pop("out"), where), where))
+    from_file: dict[str, Path | None] = {k: config for k in in_file.keys() - given.keys()}
+    run_config = None
+    if "out" in settings:
+        where = "--out" if "out" in given else f"{config}: out"
+        run = RunFolder(check_out(named_path(settings.pop("out"), where), where))
+    else:  # named after what it plays, as a study or a ladder is
+        if resume and not given and config is None:
+            raise CdsimError("--resume: name the run folder to continue with --out (or give "
+                             "the flags it was started with)")
+        run_config = _run_config(settings, from_file)
+        run = RunFolder(default_run_folder(run_config))
+        if not (resume or force) and run.path.is_dir() and any(run.path.iterdir()):
+            # the user did not name this folder: never suggest overwriting it
+            raise CdsimError(f"{run.path} already holds a run: continue it with --resume, or "
+                             "name another folder with --out")
     if resume and not run.started():
         if not run.path.is_dir() or not run.unstarted():
             raise CdsimError(f"{run.path}: no run to resume (no manifest.json); drop --resume to "
                              "start one")
-        if not given.keys() - {"out"} and config is None:  # stopped before its manifest
+        if run_config is None and not given.keys() - {"out"} and config is None:
             raise CdsimError(f"{run.path}: the run was stopped before it began (no manifest.json): "
                              "give its flags (--players, --games, --strategies, ...) to start it")
     if resume and not given.keys() - {"out"} and run.started():
@@ -88,8 +106,8 @@ def simulate(
         # its own settings; the time limit is this command's
         run_config = config_from_manifest(run.read()).model_copy(
             update={"decision_timeout": time_limit()})
-    else:
-        run_config = _run_config(settings, {k: config for k in in_file.keys() - given.keys()})
+    elif run_config is None:
+        run_config = _run_config(settings, from_file)
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
     check_jobs(jobs)
@@ -97,6 +115,19 @@ def simulate(
     with dask_backend(backend, scheduler), run.lock():
         manifest = run.prepare(run_config, resume, force)
         run_with_progress(run, manifest, jobs, backend, run_config.games, quiet)
+
+
+def default_run_folder(run_config: Any) -> Path:
+    """``runs/4p-villa-landscape-bread-greedy-seed0``: the player count, the line-up (one
+    name when every seat plays it; ``pool-...`` for a pool) and the seed, as a folder name."""
+    import re
+
+    names = [spec.spelling for spec in run_config.lineup]
+    lineup = "-".join(dict.fromkeys(names) if len(set(names)) == 1 else names)
+    if run_config.strategy_pool:
+        lineup = f"pool-{lineup}"
+    lineup = re.sub(r"[^A-Za-z0-9_@=+.,-]", "_", lineup)[:120]
+    return Path("runs") / f"{run_config.players}p-{lineup}-seed{run_config.seed}"
 
 
 def _run_file(path: Path | None) -> dict[str, Any]:
