@@ -36,8 +36,12 @@ class Doc:
     def p(self, text: str) -> None:
         self.blocks.append(("p", text))
 
-    def table(self, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
-        self.blocks.append(("table", (list(header), [list(r) for r in rows])))
+    def table(self, header: Sequence[str], rows: Sequence[Sequence[object]],
+              wide: bool = False) -> None:
+        """A table; ``wide``: many columns of figures, drawn across the window's width (or
+        scrolled) with each figure on one line, so that its headers are not squeezed to
+        one word a line."""
+        self.blocks.append(("table", (list(header), [list(r) for r in rows], wide)))
 
     def boxes(self, boxes: Sequence[tuple[str, Sequence[tuple[str, Sequence[str], bool]], str]]
               ) -> None:
@@ -67,8 +71,8 @@ class Doc:
     def _md_p(self, value: str) -> str:
         return f"{value}\n"
 
-    def _md_table(self, value: tuple[list[str], list[list[object]]]) -> str:
-        header, rows = value
+    def _md_table(self, value: tuple[list[str], list[list[object]], bool]) -> str:
+        header, rows, _ = value
         lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
         lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
         return "\n".join(lines) + "\n"
@@ -100,12 +104,14 @@ class Doc:
     def _html_p(self, value: str) -> str:
         return f"<p>{inline_html(value)}</p>"
 
-    def _html_table(self, value: tuple[list[str], list[list[object]]]) -> str:
-        header, rows = value
+    def _html_table(self, value: tuple[list[str], list[list[object]], bool]) -> str:
+        header, rows, wide = value
         head = "".join(f"<th>{inline_html(h)}</th>" for h in header)
-        trs = "".join("<tr>" + "".join(f"<td>{inline_html(str(c))}</td>" for c in r) + "</tr>"
+        cell = _figure if wide else inline_html
+        trs = "".join("<tr>" + "".join(f"<td>{cell(str(c))}</td>" for c in r) + "</tr>"
                       for r in rows)
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>"
+        table = f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>"
+        return f'<div class="wide">{table}</div>' if wide else table
 
     def _html_img(self, value: tuple[str, str]) -> str:
         name, caption = value
@@ -119,6 +125,9 @@ _CSS = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1e
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;"
         "text-align:right}th{background:#f4f4f4}figure{margin:1.5em 0}img{max-width:100%}"
         "code{background:#f4f4f4;padding:0 .2em}"
+        ".wide{width:calc(100vw - 3em);margin:1em 0 1em calc(50% - 50vw + 1.5em);overflow-x:auto}"
+        ".wide table{margin:0 auto;font-size:.9em}.wide .nw{white-space:nowrap}"
+        ".wide th{min-width:12ch;vertical-align:bottom;text-wrap:balance}"
         ".answers{display:flex;flex-wrap:wrap;gap:.8em;margin:1em 0}"
         ".answer{flex:1 1 17em;border:3px solid #999;border-radius:8px;padding:.2em .9em;"
         "background:#fafafa}.answer h2{margin:.3em 0;font-size:1.2em}.answer ul{padding-left:1.1em;"
@@ -131,6 +140,13 @@ _CODE = re.compile(r"`([^`]+)`")
 _STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _EM = re.compile(r"(?<![*\w])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![*\w])")
 _KEPT = re.compile("\x00(\\d+)\x00")
+
+
+def _figure(text: str) -> str:
+    """A figure of a wide table: its estimate and its interval (``[..]`` or ``(..)``) each
+    kept on one line, so that a narrow column breaks it between them only."""
+    return " ".join(f'<span class="nw">{inline_html(part)}</span>'
+                    for part in re.split(r" (?=[\[(])", text))
 
 
 def _marked(text: str, code: str, strong: str, em: str) -> str:

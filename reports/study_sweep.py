@@ -180,7 +180,7 @@ def section(doc: Doc, manifest: dict[str, Any], cells: Sequence[CellResult]) -> 
         doc.table([sweep["key"], "games",
                    *(f"{seat_label(s)} fair offset (VP)" for s in range(1, n)),
                    *(f"{seat_label(s)} vs base (pp)" for s in range(n)),
-                   "every interval covers the played offset", *header], rows)
+                   "every interval covers the played offset", *header], rows, wide=True)
 
 
 def _cards(doc: Doc, group: SweepGroup

@@ -48,3 +48,37 @@ def test_the_study_page_shows_no_markdown_marks(
                                      for m in MARKS.finditer(text)]
     emphasis = [e.text for e in browser.find_elements(By.TAG_NAME, "em")]
     assert "come out fair" in emphasis
+
+
+# Each cell of the sweep tables as drawn: its text, and the lines it takes (a Range gives
+# one rectangle per line box of its text).
+CELL_LINES = """
+const lines = (e) => {
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0)
+    .map((r) => Math.round(r.top))).size;
+};
+const table = Array.from(document.querySelectorAll("table")).find(
+  (t) => t.querySelector("th") && t.querySelector("th").textContent === "reward.vp");
+return {
+  heads: Array.from(table.querySelectorAll("th")).map((e) => [e.textContent, lines(e)]),
+  cells: Array.from(table.querySelectorAll("td")).map((e) => [e.textContent, lines(e)]),
+  overflow: table.parentElement.scrollWidth - table.parentElement.clientWidth,
+};
+"""
+
+
+def test_the_sweep_table_reads_in_rows(browser: Any,  # noqa: F811
+                                       swept: tuple[Path, dict[str, Any]]) -> None:  # noqa: F811
+    """Issue 41: the sweep table's headers wrapped one word per line on study.html (ten
+    columns squeezed into the text's width). Its headers take at most two lines, each
+    figure at most two (the estimate, then its interval), and at 1400 pixels it fits."""
+    root, _ = swept
+    browser.set_window_size(1400, 1000)
+    browser.get((root / "study.html").as_uri())
+    drawn = browser.execute_script(CELL_LINES)
+    assert len(drawn["heads"]) == 10  # 2 players: the value, games, 1 + 2 seats, 4 card
+    assert all(n <= 2 for _, n in drawn["heads"]), drawn["heads"]
+    assert all(n <= 2 for _, n in drawn["cells"]), drawn["cells"]
+    assert drawn["overflow"] <= 0
