@@ -133,3 +133,20 @@ def test_seat_charts_name_seats_from_1() -> None:
     from reports.tables import seat_label
 
     assert [seat_label(s) for s in range(4)] == ["seat 1", "seat 2", "seat 3", "seat 4"]
+
+
+def test_shell_completion_is_typers() -> None:
+    """Issue 41: no shell completion. `cdsim --install-completion` installs typer's for the
+    shell in use, `--show-completion` prints it; the script completes commands and flags."""
+    shown = cdsim("--show-completion", "bash")
+    assert shown.returncode == 0, shown.stderr
+    assert "_CDSIM_COMPLETE=complete_bash" in shown.stdout
+    assert "complete -o default -F _cdsim_completion cdsim" in shown.stdout
+    env = {**os.environ, "_CDSIM_COMPLETE": "complete_bash"}
+    for words, index, want in (("cdsim si", "1", ["simulate"]),
+                               ("cdsim study r", "2", ["run", "report"]),
+                               ("cdsim play --pl", "2", ["--players"])):
+        done = subprocess.run([CDSIM], capture_output=True, text=True, check=False, timeout=60,
+                              env={**env, "COMP_WORDS": words, "COMP_CWORD": index})
+        assert done.returncode == 0 and done.stdout.split() == want, (words, done)
+    assert "--install-completion" in cdsim("--help").stdout

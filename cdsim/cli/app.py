@@ -21,7 +21,7 @@ app = typer.Typer(
     help="Monte Carlo strategy and balance analyzer for the board game Carpe Diem.\n\n"
          "Start with `cdsim play --players 3 --seed 1 --trace` to watch one game.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
