@@ -135,6 +135,22 @@ impl<K: PartialEq, V> Memo<K, V> {
         self.entries.iter().position(|(k, _)| k == key)
     }
 
+    /// An entry for `key` whose value the caller resets: the oldest entry's value is
+    /// reused as it is (no allocation once warm); returns its index.
+    fn claim(&mut self, key: K) -> usize
+    where
+        V: Default,
+    {
+        if self.entries.len() < CACHED {
+            self.entries.push((key, V::default()));
+            return self.entries.len() - 1;
+        }
+        let i = self.next;
+        self.next = (i + 1) % CACHED;
+        self.entries[i].0 = key;
+        i
+    }
+
     /// Store a pair; returns its index.
     fn insert(&mut self, key: K, value: V) -> usize {
         if self.entries.len() < CACHED {
@@ -275,8 +291,25 @@ impl EvalKey {
     }
 }
 
-/// A seat's best value of each tile type in the depots (storing it, or its best cell).
-type TileValues = Box<[f64; 256]>;
+/// A seat's best value of each tile type in the depots (storing it, or its best cell), for
+/// the tile types `known` holds (a bit each).
+#[derive(Clone)]
+struct TileValues {
+    known: [u64; 4],
+    values: Box<[f64; 256]>,
+}
+
+impl Default for TileValues {
+    fn default() -> Self {
+        TileValues { known: [0; 4], values: Box::new([0.0; 256]) }
+    }
+}
+
+impl TileValues {
+    fn has(&self, t: u8) -> bool {
+        self.known[usize::from(t >> 6)] >> (t & 63) & 1 != 0
+    }
+}
 
 impl Scratch {
     /// The greedy profile's values of some tile types for a seat now, into `out` (cached
@@ -286,17 +319,21 @@ impl Scratch {
         let key = EvalKey::of(state, comps, seat);
         let index = match self.evals[seat].position(&key) {
             Some(i) => i,
-            None => self.evals[seat].insert(key, Box::new([f64::NAN; 256])),
+            None => {
+                let i = self.evals[seat].claim(key);
+                self.evals[seat].entries[i].1.known = [0; 4];
+                i
+            }
         };
-        if tiles.iter().any(|&t| self.evals[seat].entries[index].1[t as usize].is_nan()) {
+        if tiles.iter().any(|&t| !self.evals[seat].entries[index].1.has(t)) {
             let params = Params::default();
             let view = PlayerView { state, comps, seat };
             let ev = Evaluator::with_prices(&view, &params, self.prices(&view, &params));
             let d = &state.players[seat].district;
             let mut arounds: [Option<Around>; CELLS] = [None; CELLS];
-            let values = &mut self.evals[seat].entries[index].1;
+            let entry = &mut self.evals[seat].entries[index].1;
             for &t in tiles {
-                if !values[t as usize].is_nan() {
+                if entry.has(t) {
                     continue;
                 }
                 let ttype = &comps.tile_types[t as usize];
@@ -313,10 +350,11 @@ impl Scratch {
                     };
                     v = f64::max(v, value);
                 }
-                values[t as usize] = v;
+                entry.values[t as usize] = v;
+                entry.known[usize::from(t >> 6)] |= 1 << (t & 63);
             }
         }
-        let values = &self.evals[seat].entries[index].1;
+        let values = &self.evals[seat].entries[index].1.values;
         for (o, &t) in out.iter_mut().zip(tiles) {
             *o = values[t as usize];
         }
