@@ -150,3 +150,34 @@ def test_shell_completion_is_typers() -> None:
                               env={**env, "COMP_WORDS": words, "COMP_CWORD": index})
         assert done.returncode == 0 and done.stdout.split() == want, (words, done)
     assert "--install-completion" in cdsim("--help").stdout
+
+
+CHATTY = """\
+print("chatty: imported")
+from strategies.example import Random
+
+
+class Chatty(Random):
+    name = "chatty"
+
+    def __init__(self):
+        print("chatty: made")
+
+    def choose_move(self, view, options):
+        print("chatty: moving", len(options))
+        return options[0]
+"""
+
+
+def test_a_strategys_print_stays_out_of_the_json(tmp_path: Path) -> None:
+    """Issue 41: what a strategy printed landed inside `cdsim play --json`'s output. It goes
+    to stderr (at import, construction and every decision); stdout is the JSON alone."""
+    (tmp_path / "chatty.py").write_text(CHATTY)
+    play = subprocess.run([CDSIM, "play", "--players", "2", "--strategies",
+                           f"{tmp_path / 'chatty.py'}:Chatty,greedy", "--json"],
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert play.returncode == 0, play.stderr
+    assert json.loads(play.stdout)["players"] == 2
+    said = play.stderr.splitlines()
+    assert said[:2] == ["chatty: imported", "chatty: made"]
+    assert sum(line.startswith("chatty: moving") for line in said) >= 20

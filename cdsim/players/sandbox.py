@@ -1,11 +1,13 @@
 """The user-code sandbox: a user's strategy code (its import, construction and every
-decision) runs under a time limit, with ``os._exit`` refused, and whatever goes wrong in it
-is turned into one sentence (``user_failure``) that names what the strategy did."""
+decision) runs under a time limit, with ``os._exit`` refused and what it prints sent to
+stderr, and whatever goes wrong in it is turned into one sentence (``user_failure``) that
+names what the strategy did."""
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import traceback
 from collections.abc import Callable, Iterator
@@ -119,8 +121,6 @@ def stop_stuck(text: str) -> NoReturn:
     """The last resort for a strategy that ignores its time limit: one line, exit code 1
     (what finished is already on disk), or in a worker with a note for the driver
     (``note``), a kill the driver reports."""
-    import sys
-
     sys.stderr.write(f"cdsim: error: {text}\n")
     sys.stderr.flush()
     _REAL_EXIT(1)
@@ -129,7 +129,8 @@ def stop_stuck(text: str) -> NoReturn:
 @contextmanager
 def user_code(limit: float | None = None,
               stuck: Callable[[], None] | None = None) -> Iterator[None]:
-    """Run a user's strategy code (import, construction, a decision): ``os._exit`` raises
+    """Run a user's strategy code (import, construction, a decision): what it prints goes
+    to stderr (stdout holds a command's result: ``play --json``), ``os._exit`` raises
     ``ExitCalled`` instead of ending the process, and after ``limit`` seconds (None or 0:
     no limit) ``DecisionTimeout`` is raised in it, again every second should it catch it,
     and at the fourth time ``stuck()`` ends the process (by default with one line). The
@@ -147,6 +148,7 @@ def user_code(limit: float | None = None,
         signal.setitimer(signal.ITIMER_REAL, float(limit or 0), 1.0)
     stops = _noting_stops()
     os._exit = _refuse_exit
+    stdout, sys.stdout = sys.stdout, sys.stderr  # what it prints is not a command's result
     try:
         yield
     except KeyboardInterrupt as exc:
@@ -160,6 +162,7 @@ def user_code(limit: float | None = None,
         for signum, handler in stops.items():
             signal.signal(signum, handler)
         os._exit = _REAL_EXIT
+        sys.stdout = stdout
 
 
 def user_failure(exc: BaseException, limit: float | None = None) -> tuple[str, str]:
