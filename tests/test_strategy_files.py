@@ -108,7 +108,7 @@ def test_a_strategy_file_plays_from_another_folder_in_every_command(baker: Path)
 
 @pytest.mark.parametrize(("spec", "says"), [
     ("baker:Baker", "cannot import 'baker': No module named 'baker' (searched from {here}); "
-                    "give its file instead, path/to/baker.py:Class, or add its folder to "
+                    "give its file instead, path/to/baker.py:Baker, or add its folder to "
                     "PYTHONPATH"),
     ("../mine/nope.py:Baker", "strategy '{folder}/nope.py:Baker': no such file "
                               "{folder}/nope.py"),

@@ -412,13 +412,13 @@ def _file_module(path: str) -> ModuleType:
     return module
 
 
-def _import_hint(module_name: str, exc: ImportError) -> str:
+def _import_hint(module_name: str, attr: str, exc: ImportError) -> str:
     """What to do when the strategy's own module is not found (not one it imports)."""
     missing = getattr(exc, "name", None) or ""
     if not missing or not (module_name == missing or module_name.startswith(missing + ".")):
         return ""
     path = module_name.replace(".", "/") + ".py"
-    return (f" (searched from {os.getcwd()}); give its file instead, path/to/{path}:Class, "
+    return (f" (searched from {os.getcwd()}); give its file instead, path/to/{path}:{attr}, "
             "or add its folder to PYTHONPATH")
 
 
@@ -447,7 +447,7 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
             module = (_file_module(module_name) if from_file
                       else importlib.import_module(module_name))
     except ImportError as exc:
-        hint = "" if from_file else _import_hint(module_name, exc)
+        hint = "" if from_file else _import_hint(module_name, attr, exc)
         raise CdsimError(f"strategy {name!r}: cannot import {module_name!r}: "
                          f"{user_text(exc, str)}{hint}") from None
     except KeyboardInterrupt:
