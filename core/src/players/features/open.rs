@@ -27,7 +27,7 @@ pub(super) struct Open {
 /// what `District::feature_of` keeps of it, the empty cells its open edges face and its
 /// cells.
 #[derive(Clone, Copy, Default)]
-struct Seen {
+pub(super) struct Seen {
     kind: u8,
     open: i16,
     tiles: u8,
@@ -40,13 +40,13 @@ struct Seen {
 /// (without, they stay 0 and cost nothing). It reads the union-find `District::place`
 /// keeps up to date: one walk over the built parts, nothing rebuilt. (Every number is a
 /// count or a sum of whole numbers, so the features' order changes no input by a bit.)
-pub(super) fn open_features(d: &District, comps: &Components, placement: Option<&mut Fillable>)
-    -> Open {
+/// `seen` is scratch space (reused between calls: no allocation once warm).
+pub(super) fn open_features(d: &District, comps: &Components, seen: &mut Vec<Seen>,
+                            placement: Option<&mut Fillable>) -> Open {
     // per feature (by its root's slot): what it is, and per empty cell the open edges
     // facing it
     let mut slot = [u8::MAX; CELLS * 4];
-    let mut seen = [Seen::default(); CELLS * 4];
-    let mut n = 0;
+    seen.clear();
     let mut asked = [0u8; CELLS];
     for &cell in d.history() {
         let cell = cell as usize;
@@ -56,9 +56,8 @@ pub(super) fn open_features(d: &District, comps: &Components, placement: Option<
             }
             let (root, open, tiles, chimneys) = d.feature_of(cell, kind);
             if slot[root] == u8::MAX {
-                slot[root] = n as u8;
-                seen[n] = Seen { kind, open, tiles, chimneys, faces: 0, cells: 0 };
-                n += 1;
+                slot[root] = seen.len() as u8;
+                seen.push(Seen { kind, open, tiles, chimneys, faces: 0, cells: 0 });
             }
             let f = &mut seen[slot[root] as usize];
             f.cells |= 1 << cell;
@@ -68,7 +67,7 @@ pub(super) fn open_features(d: &District, comps: &Components, placement: Option<
             }
         }
     }
-    let open = || seen[..n].iter().filter(|f| f.open > 0);
+    let open = || seen.iter().filter(|f| f.open > 0);
     let mut out = Open { kinds: [[0.0; 5]; N_EDGE_KINDS], placement: [0.0; N_PLACEMENT],
                          cells: [0; N_EDGE_KINDS] };
     for f in open() {
@@ -348,10 +347,11 @@ mod tests {
             let mut lineup: Vec<_> = names.iter().map(|n| make(n, &[]).unwrap()).collect();
             let mut buf = Options::new();
             let (mut new_fill, mut old_fill) = (Fillable::default(), Fillable::default());
+            let mut seen = Vec::new();
             while !state.is_over() {
                 for p in &state.players[..state.n] {
                     for placement in [false, true] {
-                        let new = open_features(&p.district, &comps,
+                        let new = open_features(&p.district, &comps, &mut seen,
                                                 placement.then_some(&mut new_fill));
                         let old = reference(&p.district, &comps,
                                             placement.then_some(&mut old_fill));

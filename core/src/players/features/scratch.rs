@@ -15,7 +15,7 @@ use crate::players::value::{
 };
 use crate::players::{Params, PlayerView};
 
-use super::open::Fillable;
+use super::open::{Fillable, Seen};
 use super::{open_features, reach_spaces, Open, N_INPUTS};
 
 /// What decides a card's outcome for a seat: its features, goods, coins, bread, and
@@ -52,6 +52,8 @@ pub struct Scratch {
     open: [Memo<DistrictKey, Open>; MAX_PLAYERS],
     /// Which cell side patterns some tile fits (the placement inputs' dead cells).
     fillable: Fillable,
+    /// `open_features`' list of the features met.
+    seen: Vec<Seen>,
     /// A seat's whole inputs: the copies of a decision seldom change another seat's.
     inputs: [Memo<InputsKey, Inputs>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
@@ -224,7 +226,7 @@ impl Scratch {
         if let Some(i) = memo.position(&key) {
             return memo.entries[i].1;
         }
-        let v = open_features(d, comps, placement.then_some(&mut self.fillable));
+        let v = open_features(d, comps, &mut self.seen, placement.then_some(&mut self.fillable));
         self.open[seat].insert(key, v);
         v
     }
