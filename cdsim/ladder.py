@@ -188,7 +188,7 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
     components = load_components(ladder.components)
     digest = components.digest
     identity = ladder.identity(digest)
-    weights = weights_record(ladder.strategies, digest)  # the weights each learned spelling plays
+    weights = weights_record(ladder.strategies, ladder.components)  # the weights each learned spelling plays
     folder = RunFolder(root, LADDER)
     if folder.claim(resume, force):
         manifest = folder.read()

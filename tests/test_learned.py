@@ -247,3 +247,75 @@ def test_version_2_weights_read_the_placement_inputs_after_the_others(tmp_path: 
             checked += 1
         state.apply(bots[state.current_seat()].choose(state))
     assert checked == 12
+
+
+def _strong_study(folder: Path, games: int, reward: int = 6) -> Path:
+    """A small study: the learned player in both seats of a 2-player cell, and a variant
+    paying ``reward`` VP for B05 on the same deals."""
+    (folder / "b05.toml").write_text(f'base = "default"\n[[objective]]\nid = "B05"\n'
+                                     f"reward = {{ vp = {reward} }}\n")
+    study = folder / "study.toml"
+    study.write_text(f'name = "strong-b05"\nseed = 5\ngames = {games}\nplayers = [2]\n'
+                     "radius = 1\nchunk_size = 20\n\n"
+                     '[[population]]\nname = "strong"\nlineup = ["learned"]\n\n'
+                     f'[[variant]]\nname = "B05-at-{reward}"\ncomponents = "{folder / "b05.toml"}"\n')
+    return study
+
+
+def test_the_built_in_weights_play_a_changed_card_on_the_bases_deals(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A variant's cells play the same learned player as their base (the built-in weights,
+    recorded in both manifests), so the study pairs them and reports the difference."""
+    core_or_skip()
+    from tests.commands import run_main
+
+    study, out = _strong_study(tmp_path, 40), tmp_path / "out"
+    code, err = run_main(["study", "run", str(study), "--out", str(out), "--quiet"],
+                         monkeypatch, capsys)
+    assert code == 0, err
+    digest = read_weights(DEFAULT_WEIGHTS).digest
+    base = json.loads((out / "cells" / "2p.strong+s0" / "manifest.json").read_text())
+    variant = json.loads((out / "cells" / "2p.strong.B05-at-6+s0" / "manifest.json").read_text())
+    assert base["weights"] == variant["weights"] == {
+        "learned": {"path": str(DEFAULT_WEIGHTS), "digest": digest}}
+    assert base["components_digest"] != variant["components_digest"]
+    code, err = run_main(["study", "report", str(out)], monkeypatch, capsys)
+    assert code == 0, err
+    page = (out / "study.md").read_text()
+    assert "| strong | B05-at-6 |" in page  # the paired difference of each seat
+    assert "objective card 'B05': reward.vp: 8 -> 6" in page
+
+
+def test_a_change_the_learned_player_cannot_read_is_refused_before_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A change outside what the inputs read (here: as if they did not read card rewards)
+    is one line naming the cell, the entry and the command that trains for it, before a
+    folder, a lock or a game; what they read (everything today) plays."""
+    core_or_skip()
+    from cdsim.players import weights
+    from cdsim.study.cells import check_players, load_study
+    from tests.commands import run_main
+
+    study, out = _strong_study(tmp_path, 40), tmp_path / "out"
+    check_players(load_study(study))  # every key a component set has today is read
+    monkeypatch.setitem(weights.READS, "objective",
+                        weights.READS["objective"] - {"reward"})
+    code, err = run_main(["study", "run", str(study), "--out", str(out)], monkeypatch, capsys)
+    assert code == 2
+    assert err.count("\n") == 1
+    for says in ("cell 2p.strong.B05-at-6", "cannot see objective card 'B05': reward.vp",
+                 "its inputs do not read reward", f"cdsim train --components {tmp_path}"):
+        assert says in err, err
+    assert not out.exists()
+    # a kind of requirement its card values do not know
+    monkeypatch.setitem(weights.READ_KINDS, "reward", frozenset({"coins"}))
+    monkeypatch.setitem(weights.READS, "objective", weights.READS["objective"] | {"reward"})
+    with pytest.raises(CdsimError, match="its card values know no reward kind 'vp'"):
+        check_players(load_study(study))
+    code, err = run_main(["simulate", "--players", "2", "--games", "2", "--strategies",
+                          "learned,greedy", "--components", str(tmp_path / "b05.toml"),
+                          "--out", str(tmp_path / "run")], monkeypatch, capsys)
+    assert code == 2 and "know no reward kind 'vp'" in err
+    assert not (tmp_path / "run").exists()

@@ -278,7 +278,7 @@ class RunFolder:
         components = load_components(config.components)
         digest = components.digest
         config = config.model_copy(update={"components_digest": digest})
-        weights = weights_record(config.lineup, digest)
+        weights = weights_record(config.lineup, config.components)
         # read at play time (a user's strategy is made to ask it): reports need no user code
         reads = ask_reads_scores(config.lineup)
         if self.claim(resume, force):

@@ -69,9 +69,9 @@ def play(
     if any(not -(2**31) < v < 2**31 for v in vp):
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
     use_decision_timeout(decision_timeout)
-    comps = load_components(components)  # a bad component set is one line before anything plays
+    load_components(components)  # a bad component set is one line before anything plays
     specs = [_player(name) for name in strategies.split(",")]
-    weights_record(specs, comps.digest)  # learned weights made for another component set: one line
+    weights_record(specs, components)  # weights that cannot play this component set: one line
     lineup = make_lineup(specs, players, parse_params(strategy_params))
     table = Table(None if components is None else str(components), lineup, seed, setup, vp,
                   events=True, mirror=trace or html_file is not None,

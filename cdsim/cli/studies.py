@@ -107,6 +107,7 @@ def study_run(
     check_jobs(jobs)
     use_decision_timeout(decision_timeout)  # every cell's runs record it
     spec = st.load_study(st.resolve(study))
+    st.check_players(spec)  # every cell's players, before a folder or a lock is made
     root = out_folder(out) or Path("studies") / spec.name
     resume_hint(root, st.STUDY_MANIFEST, f"cdsim study run {study} --out {root} --resume")
     if resume and not check_out(root).is_dir():

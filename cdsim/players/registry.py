@@ -506,15 +506,17 @@ def reads_scores(players: Sequence[PlayerSpec]) -> dict[str, bool]:
     return out
 
 
-def weights_record(players: Sequence[PlayerSpec], components_digest: str
+def weights_record(players: Sequence[PlayerSpec], components: str | Path | None
                    ) -> dict[str, dict[str, str]]:
     """For the manifests: each learned spelling's weights file and digest, after checking
-    that they were trained on this component set ({} when no learned player plays)."""
+    that they can play this component set (the set they were trained on, or one that
+    differs from it only in what their inputs read: weights.check_components; {} when no
+    learned player plays)."""
     out: dict[str, dict[str, str]] = {}
     for spec in players:
         if spec.base != "learned" or spec.spelling in out:
             continue
         _, weights = load(spec.weights)
-        check_components(weights, components_digest)
+        check_components(weights, components)
         out[spec.spelling] = {"path": str(weights.path), "digest": weights.digest}
     return out

@@ -15,6 +15,9 @@ from typing import Any
 
 from cdsim import core
 from cdsim.errors import CdsimError
+from cdsim.rules.components import HAVE_KEYS, REWARD_KEYS, compare, load_components
+from cdsim.rules.kinds import GOOD_NAMES
+from cdsim.rules.overrides import Change
 
 FORMAT = "cdsim-learned-weights"
 VERSION = 1  # what cdsim train writes and the built-in weights are
@@ -112,13 +115,78 @@ def read_weights(path: Path) -> Weights:
                    weights_digest(names, table))
 
 
-def check_components(weights: Weights, digest: str) -> None:
-    """Weights are for the component set they were trained on only."""
-    if weights.components_digest != digest:
+# What the learned player's inputs read of a component set (core/src/players/features/):
+# each table's keys (a dotted key by its first part), and for card requirements and
+# rewards, the kinds its card values know (core/src/players/value.rs). Weights play a set
+# that differs from the one they were trained on only in these: the inputs are computed
+# from the components, not from ids, so a changed reward, requirement, tile count, frame
+# goal, board, scroll track or villa table is one the weights see (docs/strength.md
+# measures how well they play it). Any other change (a key a later component schema adds
+# before the player learns to read it) is refused when a run is loaded.
+READS: dict[str, frozenset[str]] = {
+    # every tile type's edges, chimneys and building (open features, placement values);
+    # the counts and decks: what is dealt, read as the depots' tiles
+    "tile": frozenset({"edges", "chimneys", "building", "count", "deck"}),
+    # card values (value.rs best_card_payment, card_gap) read every requirement and reward
+    "objective": frozenset({"deck", "type", "requires", "reward"}),
+    "fountain": frozenset({"goal", "vp"}),  # fountain_goal, fountain_open
+    "part": frozenset({"goals"}),  # frame_left, frame_reach, frame_touch
+    "board": frozenset({"rows"}),  # the district: scroll spaces, the spade
+    "scroll_track": frozenset({"points"}),  # banked VP (final scoring, R10)
+    "villa_table": frozenset({"points", "per_extra_chimney"}),  # open_villas' points
+}
+READ_KINDS: dict[str, frozenset[str]] = {
+    "requires": frozenset(HAVE_KEYS) | frozenset(GOOD_NAMES),
+    "reward": frozenset(REWARD_KEYS),
+}
+METADATA = frozenset({"provenance", "id"})  # what no rule reads
+
+
+def unread(change: Change) -> str | None:
+    """What the learned player's inputs cannot see of one change, or None."""
+    if change.table not in READS:
+        return f"its inputs read nothing of the {change.table} table"
+    if not change.key:
+        added = change.new if change.old is None else change.old
+        keys = {str(k) for k in added} - METADATA if isinstance(added, dict) else set()
+        unknown = sorted(keys - READS[change.table])
+        return f"its inputs do not read {', '.join(unknown)}" if unknown else None
+    head, _, rest = change.key.partition(".")
+    if head in METADATA:
+        return None
+    if head not in READS[change.table]:
+        return f"its inputs do not read {head}"
+    kind = rest.partition(".")[0]
+    if head in READ_KINDS and kind and kind not in READ_KINDS[head]:
+        return f"its card values know no {head} kind {kind!r}"
+    return None
+
+
+def check_components(weights: Weights, components: str | Path | None) -> None:
+    """Weights play the component set they were trained on, and any set that differs from
+    it only in what the learned player's inputs read (READS); any other set is refused,
+    naming the entry and what the player cannot see, with the command that trains for it."""
+    comps = load_components(components)
+    if weights.components_digest == comps.digest:
+        return
+    train = (f"train weights for it with cdsim train --components "
+             f"{components if components is not None else 'PATH'} --out FILE and play "
+             "learned@weights=FILE")
+    try:
+        trained = load_components(weights.components)
+        changes = compare(weights.components, components) \
+            if trained.digest == weights.components_digest else None
+    except CdsimError:
+        changes = None
+    if changes is None:
         raise CdsimError(f"{weights.path}: these weights were trained on the component set "
-                         f"{weights.components_digest[:12]} ({weights.components}), not this "
-                         f"one ({digest[:12]}); train weights for it with cdsim train "
-                         "--components PATH --out FILE and play learned@weights=FILE")
+                         f"{weights.components_digest[:12]} ({weights.components}), which is "
+                         f"not here to compare this one ({comps.digest[:12]}) with; {train}")
+    for change in changes:
+        reason = unread(change)
+        if reason is not None:
+            raise CdsimError(f"{weights.path}: the learned player cannot see "
+                             f"{change.where}: {change.key or 'the entry'} ({reason}); {train}")
 
 
 @cache
@@ -143,27 +211,3 @@ def load(path: str | Path | None = None) -> tuple[int, Weights]:
         read_weights(p)  # the one-line error for a missing or unreadable file
         raise
     return _loaded(str(p), st.st_mtime_ns, st.st_size)
-
-
-def weights_path(spec: str) -> str | None:
-    """The weights file a ``learned`` spelling names (``learned@weights=PATH``), or None:
-    the built-in weights."""
-    path = None
-    for item in spec.strip().partition("@")[2].split("@"):
-        key, eq, value = item.partition("=")
-        if eq and key.strip() == "weights":
-            path = value.strip()
-    return path
-
-
-def weights_record(specs: Sequence[str], components_digest: str) -> dict[str, dict[str, str]]:
-    """For the manifests: each learned spelling's weights file and digest, after checking
-    that they were trained on this component set ({} when no learned player plays)."""
-    out: dict[str, dict[str, str]] = {}
-    for spec in dict.fromkeys(s.strip() for s in specs):
-        if spec.partition("@")[0] != "learned":
-            continue
-        _, weights = load(weights_path(spec))
-        check_components(weights, components_digest)
-        out[spec] = {"path": str(weights.path), "digest": weights.digest}
-    return out

@@ -55,6 +55,7 @@ import json
 import os
 import platform
 import re
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -66,11 +67,11 @@ import numpy as np
 
 from cdsim.analysis import anytime
 from cdsim.analysis.candidates import CellGames, WinTable, candidates, win_table
-from cdsim.batch.config import RunConfig
+from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.batch.queue import play_queue
 from cdsim.errors import CdsimError, read_toml
-from cdsim.players.registry import PlayerSpec, parse_params
+from cdsim.players.registry import PlayerSpec, parse_params, reads_scores, weights_record
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.overrides import DEFAULT
@@ -560,6 +561,23 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
     return manifest
 
 
+def check_players(study: Study) -> None:
+    """Every cell's players made and checked against the cell's component set before
+    anything is played or written (the study folder, its lock, a cell): a player the core
+    cannot play, a user's strategy that cannot be made, or learned weights that cannot
+    play a variant's or a sweep value's set is one line naming the cell."""
+    with tempfile.TemporaryDirectory(prefix="cdsim-check-") as scratch:
+        placed = study.placed(Path(scratch))  # a sweep's values as the files they will be
+        for cell in placed.cells:
+            for job in placed.stage_jobs(cell, 0, cell.deal):
+                try:
+                    engine_for(job.config)
+                    weights_record(job.config.lineup, job.config.components)
+                    reads_scores(job.config.lineup)
+                except CdsimError as exc:
+                    raise CdsimError(f"cell {cell.key}: {exc}") from None
+
+
 def _prepare(root: Path, job: Job) -> tuple[RunFolder, dict[str, Any]]:
     folder = RunFolder(run_folder(root, job.key))
     exists = folder.started()
@@ -588,6 +606,7 @@ __all__ = [
     "Population",
     "Study",
     "Variant",
+    "check_players",
     "load_study",
     "open_folder",
     "plan",
