@@ -20,9 +20,15 @@ the looks gives an anytime p-value: valid at any look, at any stopping time, and
 number of further looks or a raised budget. The e-value's prior is fixed from the settings
 alone (``design_games``, the games at which the boundary is tightest).
 
+The indifference zone ``zone`` (``d``; a study's default ``ZONE``, 0.5 pp) puts the two
+decisions on two bounds, as fishtest's SPRT tests between ``elo0`` and ``elo1``: fair is
+shown against gaps of ``hi = tol + d``, unfair against gaps of ``lo = tol - d``. A vector
+whose largest gap lies between the two may be called either; outside them the error rates
+below hold. ``zone = 0`` is the rule without a zone (both against ``tol``).
+
 1. **confirmed** - a vector is *shown fair* when, for every seat pair, both ``p_i - p_j >=
-   tol`` and ``p_i - p_j <= -tol`` are rejected (intersection-union: its confidence sequence
-   lies inside ``(-tol, +tol)``). Which vectors are tested:
+   hi`` and ``p_i - p_j <= -hi`` are rejected (intersection-union: its confidence sequence
+   lies inside ``(-hi, +hi)``). Which vectors are tested:
 
    - 2 players, or a single candidate: every candidate is tested on **all** games. At 2
      players win share is monotone in the offset (more VP for seat 2 never turns a win of
@@ -41,16 +47,27 @@ alone (``design_games``, the games at which the boundary is tightest).
      it. Choice ``j`` spends ``w_j alpha_c``: ``w_1 = FIRST_CHOICE`` (0.8), ``w_j = (1 -
      FIRST_CHOICE) / 2**(j-1)`` after, which sums to 1 over any number of choices.
 
-   The *set shown fair* is every vector shown fair so far; the one named has the fewest VP
-   changed from the rulebook, then the smallest observed gap (all games), then comes first
-   lexicographically (``candidates.choose_vector``).
-2. **no fair vector** - every candidate has some seat pair shown to lie more than ``tol``
-   apart: ``p_i - p_j <= tol`` or ``p_i - p_j >= -tol`` rejected, each pair at ``alpha_n /
+   The *set shown fair* is every vector shown fair so far; the one named is the most equal
+   of them: the smallest observed gap on all games, then the fewest VP changed from the
+   rulebook, then first lexicographically (``candidates.rank_by_gap``). ``best_gap_low``
+   bounds the most equal candidate's gap from below (each pair at ``alpha_n / pairs``, the
+   argument of 2: one fixed vector), so the named vector's upper bound minus it is how much
+   more equal any candidate may be.
+2. **no fair vector** - every candidate has some seat pair shown to lie more than ``lo``
+   apart: ``p_i - p_j <= lo`` or ``p_i - p_j >= -lo`` rejected, each pair at ``alpha_n /
    pairs``, on all games so far (nothing is chosen, so every game may be used).
 3. **undecided** - neither; ``games_needed`` says how many more games would confirm the
    most promising tested vector with chance ``POWER`` (``predicted_games``).
 
 The first look at which 1 or 2 holds decides the cell; later stages are ignored.
+
+Why every cell ends (``zone > 0``): a vector tested on ``T`` groups whose confidence
+sequences are narrower than ``h_c`` (fair side) and ``h_n`` (unfair side) with ``h_c + h_n
+< 2 d`` is decided either way: if its largest estimated gap ``g`` is below ``hi - h_c`` it
+is shown fair, and otherwise ``g >= hi - h_c > lo + h_n`` shows it unfair. The half-widths
+shrink as ``1 / sqrt(T)``, so a cell always ends; ``worst_case_games`` is the ``T`` at which
+that holds for a prior per-game variance, the cell's budget when a study leaves ``games``
+out.
 
 Use (a study cell)
 ------------------
@@ -69,7 +86,8 @@ not (raising it extends the cell). Play the next stage while the verdict is unde
 
 Why the error rates hold (for any true win shares)
 ---------------------------------------------------
-*Wrong confirmed* (the set shown fair holds a truly unfair vector): at most ``alpha_c``. A
+*Wrong confirmed* (the set shown fair holds a vector whose true gap is ``hi`` or more; read
+``tol`` as ``hi`` in this paragraph and as ``lo`` in the next): at most ``alpha_c``. A
 choice is fixed by games played before its test games, which are fresh deals, so given the
 choice its p-values are valid. In a fixed sequence a wrong confirmation needs the *first*
 truly unfair vector of the sequence to pass, one fixed hypothesis: chance at most the
@@ -107,7 +125,6 @@ from cdsim.analysis.candidates import (
     Vector,
     WinTable,
     candidates,
-    choose_vector,
     pairs,
     rank_by_gap,
     win_table,
@@ -118,6 +135,9 @@ from cdsim.errors import CdsimError
 Decision = Literal["confirmed", "no fair vector", "undecided"]
 
 CONFIRM_SHARE = 0.5  # of alpha: against a wrong "confirmed"; the rest: "no fair vector"
+# the indifference zone of a study and of `cdsim balance`: fair is shown against gaps of
+# tol + ZONE, unfair against gaps of tol - ZONE, so that every cell ends (docs/statistics.md)
+ZONE = 0.005
 # the tolerances a user may ask for: below 0.1 pp no budget could decide (a cell's design
 # size, ~1/tol**2 games, grows past any float), and a gap of 100 pp is every outcome
 MIN_TOLERANCE = 0.001
@@ -125,6 +145,7 @@ MAX_TOLERANCE = 1.0
 FIRST_CHOICE = 0.8  # of alpha_c: the first choice's level; later choices share the rest
 NEAR_Z = 2.0  # near-tied: observed largest gap within this many standard errors of the least
 MIN_GROUPS = 30  # deal groups a test needs before it may look
+REVISIT = 2  # 3 and 4 players: a misled first choice is tested again on the later games
 
 
 def tolerance_problem(tol: float) -> str | None:
@@ -141,6 +162,24 @@ def check_tolerance(tol: float, name: str) -> float:
     if problem:
         raise CdsimError(f"{name} {problem}")
     return tol
+
+
+def zone_problem(zone: float, tol: float) -> str | None:
+    """Why a user may not ask for the indifference zone ``zone`` beside the tolerance
+    ``tol`` ("must be ..."), or None: from 0 (no zone: a cell whose best vector sits at the
+    tolerance may never end) to below the tolerance (tol - zone is a gap shown unfair)."""
+    if 0 <= zone < tol and math.isfinite(zone):
+        return None
+    return (f"must be at least 0 and below the tolerance ({tol:g}), e.g. 0.005 = 0.5 pp, "
+            f"got {zone:g}")
+
+
+def check_zone(zone: float, tol: float, name: str) -> float:
+    """``zone``, or one error line naming ``name`` (the flag or key)."""
+    problem = zone_problem(zone, tol)
+    if problem:
+        raise CdsimError(f"{name} {problem}")
+    return zone
 
 
 def choice_weight(j: int) -> float:
@@ -160,14 +199,64 @@ def design_groups(players: int, tol: float, alpha: float, games_per_group: float
     return max(1.0, design_games / games_per_group)
 
 
+def pair_variance(players: int) -> float:
+    """The prior per-game variance of a seat pair's win difference: two seats at the fair
+    share ``1 / n`` (``p_i + p_j - (p_i - p_j)**2``), no help from paired rotations (they
+    only lower it: 0.92 measured at 2 strong players)."""
+    return 2 / players
+
+
+def levels(players: int, alpha: float) -> tuple[float, float]:
+    """(a fair side's level, an unfair pair's level) of the first test a cell makes: at 2
+    players ``alpha_c / 2`` (the family's ends), else the first choice's ``FIRST_CHOICE
+    alpha_c``; ``alpha_n / pairs``."""
+    alpha_c = alpha * CONFIRM_SHARE
+    fair = alpha_c / 2 if players == 2 else FIRST_CHOICE * alpha_c
+    return fair, (alpha - alpha_c) / len(pairs(players))
+
+
+def worst_case_games(players: int, tol: float, zone: float, alpha: float,
+                     variance: float | None = None, design_games: int | None = None) -> int | None:
+    """A cell's budget that decides it whatever its truth. At 2 players: the games after
+    which every candidate is decided (the module docstring: ``h_c + h_n <= 2 zone``), for
+    the per-game variance ``variance`` of a pair's difference (default ``pair_variance``)
+    and the boundary tightest at ``design_games`` (None: at the answer itself, as a study
+    that leaves ``games`` out designs its cell). At 3 and 4 players ``REVISIT`` times that:
+    a first choice made on stage 0's few games may put a worse vector first and block the
+    most equal one, which is then chosen again and tested on the later games only
+    (tests/test_zone.py). None without a zone: a vector whose gap is the tolerance may
+    then never be decided."""
+    if zone <= 0:
+        return None
+    factor = 1 if players == 2 else REVISIT
+    var = pair_variance(players) if variance is None else variance
+    fair, unfair = levels(players, alpha)
+
+    def decided(games: float) -> bool:
+        mixture = Mixture.design(design_games or games, alpha * CONFIRM_SHARE / 2)
+        t = np.asarray(games)
+        z = float(mixture.z_at(t, fair)) + float(mixture.z_at(t, unfair))
+        return z * math.sqrt(var / games) <= 2 * zone
+
+    high = 1024.0
+    while not decided(high):
+        high *= 2
+    low = high / 2
+    while high - low > max(1.0, high / 1000):
+        mid = (low + high) / 2
+        low, high = (low, mid) if decided(mid) else (mid, high)
+    return math.ceil(high) * factor
+
+
 # ---------------------------------------------------------------------------- evidence
 
 @dataclass
 class Evidence:
     """Running maxima of the log e-values of one set of vectors on one run of deal groups:
-    ``upper`` against ``p_i - p_j >= tol``, ``lower`` against ``p_i - p_j <= -tol`` (both
-    (V, pairs)); ``apart_hi`` / ``apart_lo`` against ``p_i - p_j <= tol`` / ``>= -tol``
-    (the "shown unfair" side). ``stream`` is the sum of the win tables looked at so far."""
+    ``upper`` against ``p_i - p_j >= tol + zone``, ``lower`` against ``p_i - p_j <= -(tol +
+    zone)`` (both (V, pairs)); ``apart_hi`` / ``apart_lo`` against ``p_i - p_j <= tol -
+    zone`` / ``>= -(tol - zone)`` (the "shown unfair" side). ``stream`` is the sum of the
+    win tables looked at so far."""
 
     index: IntArray  # rows of the candidates
     mixture: Mixture
@@ -177,8 +266,10 @@ class Evidence:
     apart_hi: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
     apart_lo: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
 
-    def add(self, table: WinTable, tol: float) -> None:
-        """One more stage's games; look if there are enough groups."""
+    def add(self, table: WinTable, fair_at: float, apart_at: float) -> None:
+        """One more stage's games; look if there are enough groups. ``fair_at``: the gap
+        the fair side tests against (tol + zone); ``apart_at``: the unfair side's (tol -
+        zone)."""
         part = table.take(self.index)
         self.stream = part if self.stream is None else self.stream + part
         shape = (len(self.index), len(pairs(table.players)))
@@ -190,8 +281,9 @@ class Evidence:
         diff, se = self.stream.pair_stats()
         t = self.stream.groups
         with np.errstate(divide="ignore", invalid="ignore"):
-            for name, z in (("upper", (tol - diff) / se), ("lower", (diff + tol) / se),
-                            ("apart_hi", (diff - tol) / se), ("apart_lo", (-tol - diff) / se)):
+            for name, z in (("upper", (fair_at - diff) / se), ("lower", (diff + fair_at) / se),
+                            ("apart_hi", (diff - apart_at) / se),
+                            ("apart_lo", (-apart_at - diff) / se)):
                 setattr(self, name, np.maximum(getattr(self, name), self.mixture.log_evidence(z, t)))
 
     def fair_p(self) -> FloatArray:
@@ -309,6 +401,8 @@ class Verdict:
     looks: tuple[Look, ...]
     tol: float
     alpha: float
+    zone: float = 0.0
+    best_gap_low: float = 0.0  # the most equal candidate's gap is at least this (alpha_n)
 
     def explain(self) -> str:
         """One paragraph for a designer (shares and gaps in percentage points)."""
@@ -316,17 +410,20 @@ class Verdict:
         low, high = self.gap_interval
         gap = f"largest seat gap {_pp(self.largest_gap)} (95% interval {_pp(low, False)} to {_pp(high)})"
         alpha_c, alpha_n = self.alpha * CONFIRM_SHARE, self.alpha * (1 - CONFIRM_SHARE)
+        high_tol, low_tol = _pp(self.tol + self.zone), _pp(self.tol - self.zone)
         if self.decision == "confirmed":
             others = [_slash(v) for v in self.fair_set if v != self.vector]
             also = f"; also shown fair: {', '.join(others)}" if others else ""
-            return (f"Fair within ±{_pp(self.tol)}: starting VP {vec}, shown on "
-                    f"{self.games_tested:,} games ({gap}){also}. The procedure shows an unfair "
-                    f"vector fair in at most {alpha_c:.1%} of cells, however often it looks or "
-                    f"is extended.")
+            return (f"Fair within ±{_pp(self.tol)}{self._zone_words()}: starting VP {vec}, "
+                    f"the most equal of those shown fair, shown on {self.games_tested:,} games "
+                    f"({gap}){also}{self._near_words()}. The procedure calls a vector fair whose "
+                    f"seats lie {high_tol} or more apart in at most {alpha_c:.1%} of cells, "
+                    f"however often it looks or is extended.")
         if self.decision == "no fair vector":
             return (f"No whole-VP starting vector near the rulebook's is fair within "
-                    f"±{_pp(self.tol)}; the most equal is {vec} ({gap}). The procedure says "
-                    f"this of a cell that has a fair vector in at most {alpha_n:.1%} of cells.")
+                    f"±{_pp(self.tol)}{self._zone_words()}; the most equal is {vec} ({gap}). The "
+                    f"procedure says this of a cell that has a vector within {low_tol} in at "
+                    f"most {alpha_n:.1%} of cells.")
         more = ("these games are too few to predict how many more would confirm one (the truth may "
                 "lie beyond the tolerance)"
                 if self.games_needed is None or self.watch is None else
@@ -334,6 +431,17 @@ class Verdict:
                 f"with a {POWER:.0%} chance (a prediction from the games so far)")
         return (f"Undecided after {self.games:,} games: the most equal vector so far is {vec} "
                 f"({gap}); {more}. Every game played so far keeps counting if the cell goes on.")
+
+    def _zone_words(self) -> str:
+        return f" (to {_pp(self.zone)}: shown below {_pp(self.tol + self.zone)})" if self.zone else ""
+
+    def _near_words(self) -> str:
+        """How much more equal than the named vector another candidate may be, at the
+        stated confidence: its gap's upper bound minus ``best_gap_low``."""
+        room = max(0.0, self.gap_interval[1] - self.best_gap_low)
+        if not self.zone or room > self.zone:
+            return ""
+        return f"; no candidate is more than {_pp(room)} more equal"
 
     def record(self) -> dict[str, Any]:
         """The verdict as plain JSON values (for a manifest or study.json)."""
@@ -345,6 +453,7 @@ class Verdict:
                 "games_needed": self.games_needed,
                 "watch": None if self.watch is None else list(self.watch),
                 "decided_at": self.decided_at, "tolerance": self.tol, "alpha": self.alpha,
+                "zone": self.zone, "best_gap_low": self.best_gap_low,
                 "explain": self.explain(),
                 "choices": [{"stage": c.stage, "vectors": vecs(c.vectors), "alpha": c.alpha,
                              "confirmed": vecs(c.confirmed)} for c in self.choices],
@@ -371,9 +480,10 @@ class _Cell:
     """The state of one cell while its looks are replayed in order (``decide``)."""
 
     def __init__(self, vectors: IntArray, rule: Vector, tol: float, alpha: float, m: int,
-                 mixture: Mixture) -> None:
+                 mixture: Mixture, zone: float = 0.0) -> None:
         self.vectors, self.rule, self.tol, self.alpha, self.m, self.mixture = (
             vectors, rule, tol, alpha, m, mixture)
+        self.zone = zone
         self.players = vectors.shape[1]
         # every candidate on every game: "no fair vector", and the tests when nothing is chosen
         self.everything = Evidence(np.arange(len(vectors), dtype=np.int64), mixture)
@@ -392,9 +502,10 @@ class _Cell:
 
     def look(self, table: WinTable) -> None:
         self.total = table if self.total is None else self.total + table
-        self.everything.add(table, self.tol)
+        bounds = (self.tol + self.zone, self.tol - self.zone)
+        self.everything.add(table, *bounds)
         for choice in self.choices:
-            choice.evidence.add(table, self.tol)
+            choice.evidence.add(table, *bounds)
 
     def fair_rows(self) -> list[int]:
         """Rows of the candidates shown fair so far (the set shown fair)."""
@@ -418,6 +529,20 @@ class _Cell:
             choice.confirmed = passed
             rows.extend(int(i) for i in choice.index[:passed])
         return sorted(set(rows))
+
+    def best_gap_low(self) -> float:
+        """A lower confidence bound on the most equal candidate's gap (on all games): the
+        least over the candidates of their largest pair's lower bound, each pair at
+        ``alpha_n / pairs``. The most equal vector is one fixed vector, so no correction
+        over the candidates is needed (the argument of "no fair vector")."""
+        assert self.total is not None
+        if self.total.groups < MIN_GROUPS:
+            return 0.0
+        diff, se = self.total.pair_stats()
+        level = self.alpha * (1 - CONFIRM_SHARE) / diff.shape[1]
+        z = float(self.mixture.z_at(np.asarray(float(self.total.groups)), level))
+        low = np.where(np.isfinite(se), np.abs(diff) - z * se, 0.0).max(axis=1)
+        return float(max(0.0, low.min()))
 
     def all_unfair(self) -> tuple[bool, int]:
         unfair = self.everything.shown_unfair(self.alpha * (1 - CONFIRM_SHARE))
@@ -472,7 +597,7 @@ def _check(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float, alph
 
 def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.02,
            alpha: float = 0.05, m: int = 3, design_games: int | None = None,
-           predict: bool = True) -> Verdict:
+           predict: bool = True, zone: float = 0.0) -> Verdict:
     """The verdict of a cell from its stages so far (see the module docstring).
 
     ``tables[k]``: stage ``k``'s win table over the candidates (``win_table(games,
@@ -480,12 +605,15 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.0
     chosen at a time (3 and 4 players). ``design_games``: where the boundaries are tightest
     (``design_groups``); a setting of the cell, never changed once it has games.
     ``predict=False`` skips ``games_needed`` (a driver that plays on anyway needs it only
-    when it stops). Pure: the same tables give the same verdict, so a resumed or extended
-    cell re-derives its state."""
+    when it stops). ``zone``: the indifference zone (fair is shown against gaps of ``tol +
+    zone``, unfair against ``tol - zone``; 0: against ``tol`` both ways). Pure: the same
+    tables give the same verdict, so a resumed or extended cell re-derives its state."""
     rule, vectors = _check(tables, rulebook, tol, alpha, m)
+    check_zone(zone, tol, "zone")
     per_group = tables[0].games / tables[0].groups
     groups = design_groups(len(rule), tol, alpha, per_group, design_games)
-    cell = _Cell(vectors, rule, tol, alpha, m, Mixture.design(groups, alpha * CONFIRM_SHARE / 2))
+    cell = _Cell(vectors, rule, tol, alpha, m, Mixture.design(groups, alpha * CONFIRM_SHARE / 2),
+                 zone)
     looks: list[Look] = []
     decision: Decision = "undecided"
     fair: list[int] = []
@@ -538,13 +666,13 @@ def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
     diff, _ = cell.total.pair_stats()
     # a vector whose estimate is already outside the tolerance is not worth a prediction:
     # the truth would have to lie on the other side of tol with a chance above POWER
-    options = [o for o in options if (np.abs(diff[o[0]]) < cell.tol).all()]
+    options = [o for o in options if (np.abs(diff[o[0]]) < cell.tol + cell.zone).all()]
     for row, stream, level in options:
         prior = stream if stream is not None and stream.groups >= MIN_GROUPS else cell.total.take(row)
         if prior.groups < 2:
             continue
         games = predicted_games(stream if stream is not None and stream.groups else None, prior,
-                                cell.tol, level, cell.mixture)
+                                cell.tol + cell.zone, level, cell.mixture)
         if games is not None and (best is None or games < best[0]):
             best = (games, _vec(cell.vectors[row]))
     return (None, None) if best is None else best
@@ -558,8 +686,8 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
     needed: int | None = None
     watch: Vector | None = None
     first = 0
-    if decision == "confirmed":
-        named = int(rows[choose_vector(cell.vectors[rows], total.spreads[rows], cell.rule)])
+    if decision == "confirmed":  # the most equal of the set shown fair (all games)
+        named = int(rows[rank_by_gap(cell.vectors[rows], total.spreads[rows], cell.rule)[0]])
         tested, first = _tested_on(cell, named)
     else:
         named = int(rank_by_gap(cell.vectors, total.spreads, cell.rule)[0])
@@ -570,7 +698,7 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
     return Verdict(decision, _vec(cell.vectors[named]),
                    tuple(_vec(cell.vectors[i]) for i in rows), gap, interval, total.games,
                    tested.games, first, needed, watch, looks[-1].stage, cell.records(), looks,
-                   cell.tol, cell.alpha)
+                   cell.tol, cell.alpha, cell.zone, cell.best_gap_low())
 
 
 def _tested_on(cell: _Cell, row: int) -> tuple[WinTable, int]:
@@ -587,11 +715,12 @@ def _tested_on(cell: _Cell, row: int) -> tuple[WinTable, int]:
 
 def decide_games(stages: Sequence[CellGames], rulebook: Sequence[int], radius: int = 6,
                  tol: float = 0.02, alpha: float = 0.05, m: int = 3,
-                 design_games: int | None = None) -> Verdict:
+                 design_games: int | None = None, zone: float = 0.0) -> Verdict:
     """``decide`` on the games of each stage (rows per stage, as a study stores them):
     re-ranks every candidate within ``±radius`` of ``rulebook``."""
     vectors = candidates(rulebook, radius)
-    return decide([win_table(g, vectors) for g in stages], rulebook, tol, alpha, m, design_games)
+    return decide([win_table(g, vectors) for g in stages], rulebook, tol, alpha, m, design_games,
+                  zone=zone)
 
 
 def stage_sizes(budget: int, first: int, multiple: int = 1, played: Sequence[int] = ()

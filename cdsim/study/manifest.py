@@ -70,6 +70,9 @@ class Verdict(BaseModel):
     decided_at: Annotated[int, Field(ge=0)]
     tolerance: Share
     alpha: Share
+    # a verdict recorded before the indifference zone: none (0), nothing bounded
+    zone: Share = 0.0
+    best_gap_low: Share = 0.0
     explain: str
     choices: list[ChoiceRecord]
     looks: list[LookRecord]

@@ -1,0 +1,163 @@
+"""The indifference zone (cdsim.analysis.anytime, ``zone``): every cell ends, and the two
+errors stay within their rates at the zone's edges, on synthetic cells whose truth is known
+exactly (tests/scenarios.py). Fast and seeded: a few hundred cells at alpha = 0.3, where a
+15% bound is a sharp check; scripts/zone_rates.py measures the study's own settings for
+docs/statistics.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from cdsim.analysis import anytime as at
+from cdsim.analysis.candidates import WinTable, win_table
+from cdsim.errors import CdsimError
+from tests.scenarios import EPS, Scenario, at_most, scenario
+
+
+@dataclass
+class Tally:
+    cells: int = 0
+    wrong_fair: int = 0  # the set shown fair holds a vector at tol + zone or more
+    wrong_none: int = 0  # "no fair vector" where some vector is at tol - zone or less
+    confirmed: int = 0
+    no_fair: int = 0
+    undecided: int = 0
+    games: int = 0
+
+    def row(self) -> str:
+        return (f"{self.cells} cells: confirmed {self.confirmed} ({self.wrong_fair} wrong), no "
+                f"fair vector {self.no_fair} ({self.wrong_none} wrong), undecided "
+                f"{self.undecided}; mean games {self.games / max(self.cells, 1):.0f}")
+
+    def score(self, v: at.Verdict, gaps: dict[tuple[int, ...], float], tol: float,
+              zone: float) -> None:
+        self.cells += 1
+        self.games += v.games
+        if v.decision == "confirmed":
+            self.confirmed += 1
+            self.wrong_fair += any(gaps[f] >= tol + zone - EPS for f in v.fair_set)
+        elif v.decision == "no fair vector":
+            self.no_fair += 1
+            self.wrong_none += min(gaps.values()) <= tol - zone + EPS
+        else:
+            self.undecided += 1
+
+
+def tables(sc: Scenario, sizes: list[int], rng: np.random.Generator) -> list[WinTable]:
+    return [win_table(sc.cell.play(rng, s), sc.vectors) for s in sizes]
+
+
+def cells(sc: Scenario, tol: float, zone: float, alpha: float, n: int, seed: int,
+          budget: int | None = None, extend: bool = False) -> Tally:
+    """``n`` cells in doubling stages up to ``budget`` (default: the worst case, so every
+    cell must end); ``extend``: judged at half the budget first, then on all of it."""
+    worst = at.worst_case_games(sc.cell.players, tol, zone, alpha)
+    assert worst is not None
+    budget = budget or worst
+    sizes = list(at.stage_sizes(budget, max(budget // 32, 30 * sc.cell.players),
+                                sc.cell.players))
+    tally = Tally()
+    for i in range(n):
+        played = tables(sc, sizes, np.random.default_rng([seed, i]))
+        if extend:
+            half = next(k for k in range(len(sizes)) if sum(sizes[:k + 1]) >= budget // 2)
+            first = at.decide(played[:half + 1], sc.rulebook, tol, alpha, sc.m,
+                              design_games=budget, predict=False, zone=zone)
+            if first.decision != "undecided":
+                tally.score(first, sc.gaps, tol, zone)
+                continue
+        v = at.decide(played, sc.rulebook, tol, alpha, sc.m, design_games=budget,
+                      predict=False, zone=zone)
+        tally.score(v, sc.gaps, tol, zone)
+    return tally
+
+
+@pytest.mark.parametrize("name", ["border", "thirds"])
+def test_a_cell_whose_best_vector_sits_at_the_tolerance_ends(name: str) -> None:
+    """The best vector exactly at the tolerance: without a zone such a cell need never end;
+    with one, every cell ends within ``worst_case_games`` (either verdict is right there),
+    and (one vector at 2 players) neither side is always chosen. At 3 players the budget is twice one vector's
+    worst case (``REVISIT``): at one, a misled first choice left 15 of these 40 undecided."""
+    sc = scenario(name)
+    tol = sc.tolerance
+    c = cells(sc, tol, tol / 4, 0.05, 40, seed=11)
+    assert c.undecided == 0, c.row()
+    assert c.wrong_fair == c.wrong_none == 0, c.row()
+    if name == "border":
+        assert c.confirmed > 0 and c.no_fair > 0, c.row()
+
+
+@pytest.mark.parametrize(("name", "side"), [("border", "fair"), ("border", "none"),
+                                            ("twin", "fair"), ("thirds", "fair"),
+                                            ("thirds", "none"), ("curse", "fair")])
+def test_errors_at_the_edges_of_the_zone(name: str, side: str) -> None:
+    """``fair``: tol + zone is the best vector's gap, so every confirmation is wrong: at most
+    alpha_c of the cells. ``none``: tol - zone is the best gap, so every "no fair vector" is
+    wrong: at most alpha_n. The cells end all the same."""
+    sc = scenario(name)
+    best, alpha = min(sc.gaps.values()), 0.3
+    zone = best / 5
+    tol = best - zone if side == "fair" else best + zone
+    c = cells(sc, tol, zone, alpha, 150, seed=len(name) + (side == "fair"))
+    assert c.undecided == 0, c.row()
+    assert at_most(c.wrong_fair, c.cells, alpha * at.CONFIRM_SHARE), c.row()
+    assert at_most(c.wrong_none, c.cells, alpha * (1 - at.CONFIRM_SHARE)), c.row()
+    right = c.no_fair if side == "fair" else c.confirmed
+    assert right > c.cells // 2, c.row()  # the right call, most of the time
+
+
+def test_extending_at_the_zone_edge_keeps_the_rate() -> None:
+    """Looked at after half the budget, then on all of it (the earlier games kept): the
+    wrong confirmations at either look stay within alpha_c."""
+    sc = scenario("twin")
+    best, alpha = min(sc.gaps.values()), 0.3
+    c = cells(sc, best * 0.8, best * 0.2, alpha, 200, seed=5, extend=True)
+    assert c.undecided == 0, c.row()
+    assert at_most(c.wrong_fair, c.cells, alpha * at.CONFIRM_SHARE), c.row()
+
+
+def test_a_resumed_cell_with_a_zone_is_the_same_cell() -> None:
+    sc = scenario("border")
+    tol = sc.tolerance
+    worst = at.worst_case_games(2, tol, tol / 4, 0.05)
+    assert worst is not None
+    sizes = list(at.stage_sizes(worst, worst // 32, 2))
+    played = tables(sc, sizes, np.random.default_rng(7))
+    whole = at.decide(played, sc.rulebook, tol, design_games=worst, zone=tol / 4)
+    k = whole.decided_at + 1
+    assert whole.decision != "undecided"
+    assert at.decide(played[:k], sc.rulebook, tol, design_games=worst, zone=tol / 4) == whole
+    assert whole.record()["zone"] == tol / 4
+
+
+def test_the_named_vector_is_the_most_equal_shown_fair() -> None:
+    """Ranked by gap, not by VP moved: the rulebook's 0/0 (gap 14.6 pp) and 0/1 (5.0 pp)
+    are both shown fair within 17 pp to 2 pp; 0/1 is named (the rule before named 0/0)."""
+    sc = scenario("border")
+    played = tables(sc, [40_000], np.random.default_rng(3))
+    v = at.decide(played, (0, 0), 0.17, zone=0.02)
+    assert v.decision == "confirmed" and {(0, 0), (0, 1)} <= set(v.fair_set), v.fair_set
+    assert v.vector == (0, 1)
+    assert 0 < v.best_gap_low <= 0.0504 <= v.gap_interval[1]
+
+
+def test_worst_case_games_follow_the_question() -> None:
+    """Quadrupled by halving the zone; smaller for more players (a smaller variance per
+    pair); none without a zone."""
+    two = at.worst_case_games(2, 0.02, 0.005, 0.05)
+    half = at.worst_case_games(2, 0.02, 0.0025, 0.05)
+    four = at.worst_case_games(4, 0.02, 0.005, 0.05)
+    assert two is not None and half is not None and four is not None
+    assert 300_000 < two < 360_000 and 3.8 < half / two < 4.2 and four < 2 * two
+    assert at.worst_case_games(2, 0.02, 0.0, 0.05) is None
+
+
+@pytest.mark.parametrize("zone", [-0.001, 0.02, 0.5, float("nan"), 1e300])
+def test_a_zone_outside_its_range_is_one_line(zone: float) -> None:
+    with pytest.raises(CdsimError, match="--zone must be at least 0 and below the tolerance"):
+        at.check_zone(zone, 0.02, "--zone")
+    assert at.check_zone(0.0, 0.02, "--zone") == 0.0
