@@ -382,3 +382,34 @@ fn recorded_scripted_games_replay_identically() {
         .collect();
     recorded("recorded_scripted.json", games);
 }
+
+#[test]
+fn recorded_learned_and_mcts_games_replay_identically() {
+    // whole rows of the search players' games: learned in every seat at 2, 3 and 4
+    // players, learned beside scripted players, and mcts (a small budget; rollouts cut
+    // after a few decisions and valued by the learned model) beside learned: a change that makes them cheaper must leave
+    // every decision as it was (recorded before issue 39's changes to their cost)
+    let c = comps();
+    let mcts = [("playouts".to_string(), 24.0), ("leaf".to_string(), 6.0)];
+    let lineups: [(&[&str], u64); 6] = [
+        (&["learned", "learned"], 6),
+        (&["learned", "learned", "learned"], 4),
+        (&["learned", "learned", "learned", "learned"], 3),
+        (&["learned", "greedy", "villa", "bread"], 3),
+        (&["mcts", "learned"], 2),
+        (&["landscape", "mcts", "learned"], 1),
+    ];
+    let mut games = Vec::new();
+    for (names, count) in lineups {
+        for seed in 0..count {
+            let mut players: Vec<Player> = names.iter()
+                .map(|n| make(n, if *n == "mcts" { &mcts[..] } else { &[] }).unwrap())
+                .collect();
+            let record = play_game(&c, &GameConfig::new(names.len()), &mut players,
+                                   SeedSequence::new(u128::from(700 + seed), &[]));
+            games.push(serde_json::json!({"names": names, "seed": 700 + seed,
+                                          "rows": record.rows_json(seed as i64)}));
+        }
+    }
+    recorded("recorded_search.json", games);
+}
