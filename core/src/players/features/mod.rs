@@ -204,12 +204,43 @@ pub(crate) fn inputs(
     out: &mut [f64; N_INPUTS],
 ) {
     let key = InputsKey::of(state, comps, seat, placement);
-    if let Some(inputs) = scratch.inputs(&key) {
+    if let Some((inputs, _)) = scratch.inputs(&key) {
         *out = *inputs;
         return;
     }
     fill(state, comps, seat, scratch, placement, out);
-    scratch.keep_inputs(key, out);
+    scratch.keep_inputs(key, out, None);
+}
+
+/// `inputs`, and `value` of them for the model whose fingerprint is `model` (what it adds
+/// to the VP banked): worked out once per inputs and kept with them, so the copies of a
+/// decision that leave a seat's inputs as they were pay for neither again.
+pub(crate) fn valued_inputs(
+    state: &GameState,
+    comps: &Components,
+    seat: usize,
+    scratch: &mut Scratch,
+    placement: bool,
+    out: &mut [f64; N_INPUTS],
+    model: u64,
+    value: impl FnOnce(&[f64; N_INPUTS]) -> f64,
+) -> f64 {
+    let key = InputsKey::of(state, comps, seat, placement);
+    if let Some((inputs, kept)) = scratch.inputs(&key) {
+        *out = *inputs;
+        if let Some((m, v)) = *kept {
+            if m == model {
+                return v;
+            }
+        }
+        let v = value(out);
+        *kept = Some((model, v));
+        return v;
+    }
+    fill(state, comps, seat, scratch, placement, out);
+    let v = value(out);
+    scratch.keep_inputs(key, out, Some((model, v)));
+    v
 }
 
 /// `all_inputs`, worked out, in order.

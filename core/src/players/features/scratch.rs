@@ -54,8 +54,9 @@ pub struct Scratch {
     fillable: Fillable,
     /// `open_features`' list of the features met.
     seen: Vec<Seen>,
-    /// A seat's whole inputs: the copies of a decision seldom change another seat's.
-    inputs: [Memo<InputsKey, Inputs>; MAX_PLAYERS],
+    /// A seat's whole inputs, and what a model made of them last (its fingerprint and the
+    /// value): the copies of a decision seldom change another seat's.
+    inputs: [Memo<InputsKey, (Inputs, Option<(u64, f64)>)>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
     grid: Option<GridValues>,
 }
@@ -198,13 +199,14 @@ impl Scratch {
     /// The greedy profile's prices for a view: kept per `PricesKey`, which most of a
     /// decision's copies share (a take that completes nothing changes none of it).
     /// A seat's inputs worked out before for `key`, if kept.
-    pub(super) fn inputs(&self, key: &InputsKey) -> Option<&Inputs> {
-        let memo = &self.inputs[key.seat];
-        memo.position(key).map(|i| &memo.entries[i].1)
+    /// The entry kept for `key`: the inputs and a model's value of them, if any.
+    pub(super) fn inputs(&mut self, key: &InputsKey) -> Option<&mut (Inputs, Option<(u64, f64)>)> {
+        let memo = &mut self.inputs[key.seat];
+        memo.position(key).map(|i| &mut memo.entries[i].1)
     }
 
-    pub(super) fn keep_inputs(&mut self, key: InputsKey, inputs: &Inputs) {
-        self.inputs[key.seat].insert(key, *inputs);
+    pub(super) fn keep_inputs(&mut self, key: InputsKey, inputs: &Inputs, value: Option<(u64, f64)>) {
+        self.inputs[key.seat].insert(key, (*inputs, value));
     }
 
     pub fn prices(&mut self, view: &PlayerView, params: &Params) -> Prices {

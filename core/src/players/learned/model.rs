@@ -1,13 +1,15 @@
 //! The learned player's value function and its weights files: the model, the built-in
 //! weights, and the weights registered in this process (`learned@weights=PATH`).
 
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
 use crate::components::Components;
 use crate::game::{GameState, PHASES};
-use crate::players::features::{banked, inputs as inputs_of, names, Scratch, N_FEATURES, N_INPUTS, TAKES_LEFT};
+use crate::players::features::{banked, names, valued_inputs, Scratch, N_FEATURES, N_INPUTS, TAKES_LEFT};
 
 /// What a weights file says it is.
 pub const FORMAT: &str = "cdsim-learned-weights";
@@ -32,6 +34,22 @@ pub struct Model {
     inputs: usize,
     /// The component set's digest the weights were trained on.
     pub components_digest: String,
+    /// A hash of the weights (and their width): what a cache of values names the model by.
+    fingerprint: u64,
+}
+
+/// `Model::fingerprint` of these weights.
+fn fingerprint(weights: &[[Vec<f64>; PHASES]], inputs: usize) -> u64 {
+    let mut h = DefaultHasher::new();
+    inputs.hash(&mut h);
+    for per_phase in weights {
+        for row in per_phase {
+            for w in row {
+                w.to_bits().hash(&mut h);
+            }
+        }
+    }
+    h.finish()
 }
 
 impl Model {
@@ -86,6 +104,7 @@ impl Model {
             weights.push(per_phase);
         }
         Ok(Model {
+            fingerprint: fingerprint(&weights, expected.len()),
             weights,
             inputs: expected.len(),
             components_digest: digest,
@@ -107,8 +126,11 @@ impl Model {
 
     /// Zero weights: a position is worth the VP gained if the game ended there.
     pub fn banked_only() -> Model {
+        let weights: Vec<[Vec<f64>; PHASES]> =
+            (2..=4).map(|_| std::array::from_fn(|_| vec![0.0; INPUTS])).collect();
         Model {
-            weights: (2..=4).map(|_| std::array::from_fn(|_| vec![0.0; INPUTS])).collect(),
+            fingerprint: fingerprint(&weights, N_FEATURES),
+            weights,
             inputs: N_FEATURES,
             components_digest: String::new(),
         }
@@ -137,24 +159,28 @@ impl Model {
         let placement = self.inputs > N_FEATURES;
         let w = &self.weights[state.n - 2][state.phase.min(PHASES - 1)];
         let (flat, late) = w.split_at(self.inputs);
-        let mut total = 0.0;
-        let mut dot = |all: &mut [f64; N_INPUTS]| {
-            inputs_of(state, comps, seat, scratch, placement, all);
+        let dot = |all: &[f64; N_INPUTS]| {
+            let mut total = 0.0;
             let t = all[TAKES_LEFT];
             for i in 0..flat.len() {
                 total += all[i] * (flat[i] + t * late[i]);
             }
+            total
+        };
+        let mut valued = |all: &mut [f64; N_INPUTS]| {
+            valued_inputs(state, comps, seat, scratch, placement, all, self.fingerprint, dot)
         };
         // the learned player's buffer holds every input; a shorter one gets what it holds
-        match <&mut [f64; N_INPUTS]>::try_from(&mut *inputs) {
-            Ok(all) => dot(all),
+        let total = match <&mut [f64; N_INPUTS]>::try_from(&mut *inputs) {
+            Ok(all) => valued(all),
             Err(_) => {
                 let mut all = [0.0; N_INPUTS];
-                dot(&mut all);
+                let total = valued(&mut all);
                 let k = inputs.len().min(N_INPUTS);
                 inputs[..k].copy_from_slice(&all[..k]);
+                total
             }
-        }
+        };
         now + total
     }
 }
