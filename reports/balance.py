@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from cdsim.analysis.anytime import ZONE
 from cdsim.analysis.balance import Balance, Shares, assess, check_tolerance, fair_games, words
 from cdsim.analysis.candidates import CellGames
 from cdsim.batch.folder import CELLS
@@ -150,7 +151,7 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
 
 
 def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
-            tolerance: float = 0.02, radius: int = 6) -> BalanceResult:
+            tolerance: float = 0.02, radius: int = 6, zone: float = ZONE) -> BalanceResult:
     """The balance of one run, or of several runs of the same setup pooled (``pool``)."""
     runs = [run] if isinstance(run, Run) else list(run)
     many = [arrays] if isinstance(arrays, SeatArrays) else list(arrays)
@@ -165,7 +166,7 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
         raise CdsimError(f"{runs[0].path}: the starting VP differ between games; cannot re-rank")
     current = tuple(int(x) for x in pooled.start_vp[0])
     per_deal = pooled.players if runs[0].rotated else 1
-    result = assess(cell_games(pooled), current, tolerance, radius, per_deal)
+    result = assess(cell_games(pooled), current, tolerance, radius, per_deal, zone)
     confirm: tuple[str, ...] = ()
     if not result.confirmed:
         seeds = [int(r.manifest["seed"]) for r in runs]
@@ -210,7 +211,8 @@ def stage_arrays(runs: Sequence[Run], arrays: Sequence[SeatArrays]) -> CellGames
                      np.concatenate([a.setup for a in arrays]))
 
 
-def analyse_cell(cell: Path, tolerance: float = 0.02, radius: int = 6) -> BalanceResult:
+def analyse_cell(cell: Path, tolerance: float = 0.02, radius: int = 6, zone: float = ZONE
+                 ) -> BalanceResult:
     """The balance of a study cell: every line-up of every stage, judged by the study's
     procedure with the cell's stages as its stages."""
     check_tolerance(tolerance)
@@ -231,12 +233,16 @@ def analyse_cell(cell: Path, tolerance: float = 0.02, radius: int = 6) -> Balanc
         runs += opened
     assert rule is not None
     per_deal = runs[0].players if runs[0].rotated else 1
-    result = assess(stages, rule, tolerance, radius, per_deal)
+    result = assess(stages, rule, tolerance, radius, per_deal, zone)
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings))
 
 
 def _pp(x: float) -> str:
     return f"{100 * x:.1f} pp"
+
+
+def _zone(b: Balance) -> str:
+    return f" (indifference zone ±{_pp(b.zone)})" if b.zone else ""
 
 
 def _vec(v: Sequence[int]) -> str:
@@ -272,12 +278,13 @@ def explain(result: BalanceResult) -> str:
             f"vectors within ±{b.radius} VP of {_vec(b.current.vector)}, judged by the study's "
             f"procedure on {what}. ")
     if v.decision == "confirmed":
-        text += (f"**{_vec(v.vector)}: confirmed fair** within ±{_pp(b.tolerance)} "
-                 f"({gap_text(b.best)}); the procedure confirms an unfair vector in at most "
-                 f"{v.alpha / 2:.1%} of cells. ")
+        text += (f"**{_vec(v.vector)}: confirmed fair** within ±{_pp(b.tolerance)}{_zone(b)} "
+                 f"({gap_text(b.best)}); the procedure confirms a vector {_pp(b.tolerance + b.zone)} "
+                 f"or more unfair in at most {v.alpha / 2:.1%} of cells. ")
     elif v.decision == "no fair vector":
         text += (f"**No fair vector**: every vector within ±{b.radius} VP has a seat pair "
-                 f"shown more than ±{_pp(b.tolerance)} apart (wrong in at most {v.alpha / 2:.1%} "
+                 f"shown more than ±{_pp(b.tolerance - b.zone)} apart{_zone(b)} (wrong in at most "
+                 f"{v.alpha / 2:.1%} "
                  f"of cells); the most equal is {_vec(v.vector)} ({gap_text(b.best)}). ")
     else:
         why = ("with 3 or 4 players the vectors to test are chosen on these games, so only "
@@ -350,7 +357,7 @@ def as_json(result: BalanceResult) -> dict[str, Any]:
     b = result.balance
     shifts, share, low, high = b.curves
     return {"runs": list(result.runs), "warnings": list(result.warnings), "games": b.games,
-            "players": b.players, "tolerance": b.tolerance, "radius": b.radius,
+            "players": b.players, "tolerance": b.tolerance, "zone": b.zone, "radius": b.radius,
             "decision": b.verdict.decision, "words": words(b), "vector": list(b.verdict.vector),
             "confirmed": b.confirmed, "verdict": b.verdict.record(),
             "current": _vector(b.current), "most_equal": _vector(b.best),

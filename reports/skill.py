@@ -113,7 +113,7 @@ def not_shown_unfair(stages: CellGames | Sequence[CellGames], vectors: np.ndarra
     evidence = Evidence(np.arange(len(vectors), dtype=np.int64),
                         Mixture.design(groups, level / len(pairs(parts[0].players))))
     for g in parts:
-        evidence.add(win_table(g, vectors), tol)
+        evidence.add(win_table(g, vectors), tol, tol)
     return ~evidence.shown_unfair(level)
 
 

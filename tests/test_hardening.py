@@ -561,6 +561,23 @@ def test_a_tolerance_out_of_range_is_one_line(tolerance: str, finished_run: Path
     assert not (tmp_path / "s").exists()
 
 
+@pytest.mark.parametrize("zone", ["0.02", "-0.001", "nan", "1e300"])
+def test_a_zone_out_of_range_is_one_line(zone: str, finished_run: Path, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The indifference zone takes 0 up to below the tolerance, in `cdsim balance` and in a
+    study file."""
+    expect = "must be at least 0 and below the tolerance (0.02)"
+    refused(["balance", str(finished_run), "--zone", zone, "--out", str(tmp_path / "b")],
+            monkeypatch, capsys, "--zone", expect)
+    path = tmp_path / "tiny.toml"
+    path.write_text(f'name = "tiny"\ngames = 40\nplayers = [2]\nzone = {zone}\n'
+                    '[[population]]\nname = "r"\nlineup = ["random"]\n')
+    refused(["study", "run", str(path), "--out", str(tmp_path / "s")], monkeypatch, capsys,
+            str(path), "zone", expect)
+    assert not (tmp_path / "s").exists()
+
+
 def test_resume_refuses_a_part_of_another_run(finished_run: Path, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:

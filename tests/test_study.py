@@ -206,7 +206,7 @@ def test_stages_deal_fresh_games_and_follow_the_schedule(tmp_path: Path) -> None
                         candidates((8, 9, 13), spec.radius))
               for s in state["stages"]]
     verdict = anytime.decide(tables, (8, 9, 13), 0.3, spec.alpha, 3, design_games=mix.games,
-                             predict=len(tables) == len(sizes))
+                             predict=len(tables) == len(sizes), zone=spec.zone)
     assert verdict.record() == state["decision"]
 
 

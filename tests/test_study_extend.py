@@ -83,7 +83,8 @@ def test_a_raised_budget_plays_only_the_new_games_and_ends_as_one_run(tmp_path: 
     tables = [win_table(st.stage_games(Reader(), [st.run_folder(root, r) for r in s["runs"]]),
                         candidates((8, 9, 13), spec.radius))
               for s in after["3p.random"]["stages"]]
-    whole = anytime.decide(tables, (8, 9, 13), 0.02, spec.alpha, spec.tested, design_games=630)
+    whole = anytime.decide(tables, (8, 9, 13), 0.02, spec.alpha, spec.tested, design_games=630,
+                           zone=spec.zone)
     assert whole.record() == after["3p.random"]["decision"]
 
 
@@ -221,3 +222,21 @@ def test_a_study_whose_first_stage_took_the_whole_budget_resumes(
     cells = manifest(root)
     assert [cells[k]["schedule"] for k in ("2p.random", "2p.long")] == [[60, 340], [200, 200]]
     assert all(folders(root)[name] == digest for name, digest in kept.items())
+
+
+def test_a_folder_made_before_the_zone_resumes_only_under_its_own_rule(tmp_path: Path) -> None:
+    """A study folder made before the indifference zone recorded none (its identity is that
+    of ``zone = 0``): resumed under the default zone it is refused naming the zone, and
+    ``zone = 0`` in its file resumes it."""
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 1\nzone = 0"))
+    root = tmp_path / "out"
+    st.run(st.load_study(path), root, Reader(), jobs=1)
+    assert "zone" not in json.loads((root / st.STUDY_MANIFEST).read_text())["identity"]
+    path.write_text(path.read_text().replace("zone = 0\n", ""))
+    with pytest.raises(CdsimError, match="another study file") as refused:
+        st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+    assert "(zone=(not set); now zone=0.005; only the budgets" in str(refused.value)
+    path.write_text(path.read_text().replace("radius = 1", "radius = 1\nzone = 0"))
+    st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+    assert all(c["decision"]["zone"] == 0 for c in manifest(root).values())

@@ -79,6 +79,7 @@ class Balance:
     curves: tuple[tuple[int, ...], FloatArray, FloatArray, FloatArray]
     confirm_games: int | None
     stages: int = 1
+    zone: float = anytime.ZONE
 
     @property
     def confirmed(self) -> bool:
@@ -145,19 +146,21 @@ def per_game_deff(games: CellGames, vector: Sequence[int]) -> float:
 
 
 def assess(games: CellGames | Sequence[CellGames], rulebook: Sequence[int],
-           tolerance: float = 0.02, radius: int = 6, games_per_group: float = 1.0) -> Balance:
+           tolerance: float = 0.02, radius: int = 6, games_per_group: float = 1.0,
+           zone: float = anytime.ZONE) -> Balance:
     """The verdict on ``games`` around ``rulebook`` (the run's starting VP) and what a report
     shows with it (see the module docstring). ``games``: one run's games (one stage), or a
     study cell's stages in order, each stage's deal groups apart from the others'.
     ``games_per_group``: games per deal in a fresh run of this set-up (for
-    ``confirm_games``)."""
+    ``confirm_games``); ``zone``: the indifference zone (``anytime``)."""
     check_tolerance(tolerance)
+    anytime.check_zone(zone, tolerance, "--zone")
     stages = [games] if isinstance(games, CellGames) else list(games)
     every = CellGames.concat(*stages)
     if every.groups < 2:
         raise CdsimError(f"a balance needs games of two deals at least, got {every.groups}")
     rule = tuple(int(x) for x in rulebook)
-    verdict = anytime.decide_games(stages, rule, radius, tolerance, ALPHA)
+    verdict = anytime.decide_games(stages, rule, radius, tolerance, ALPHA, zone=zone)
     current = shares(every, rule)
     best = shares(every, verdict.vector)
     try:
@@ -167,13 +170,13 @@ def assess(games: CellGames | Sequence[CellGames], rulebook: Sequence[int],
     needed = None
     if verdict.decision != "confirmed":
         design = anytime.design_groups(every.players, tolerance, ALPHA, games_per_group)
-        needed = confirmation_games(every.players, best.largest_gap, tolerance,
+        needed = confirmation_games(every.players, best.largest_gap, tolerance + zone,
                                     ALPHA * anytime.CONFIRM_SHARE, design * games_per_group,
                                     POWER, per_game_deff(every, verdict.vector))
         if needed is not None:
             needed = -(-needed // int(games_per_group)) * int(games_per_group)
     return Balance(every.players, every.games, tolerance, radius, verdict, current, best, fair,
-                   shift_curves(every, rule), needed, len(stages))
+                   shift_curves(every, rule), needed, len(stages), zone)
 
 
 def words(result: Balance) -> str:

@@ -75,6 +75,10 @@ RunArg = Annotated[Path, typer.Argument(help="Run folder made by `cdsim simulate
                                          show_default=False)]
 ToleranceOpt = Annotated[float, typer.Option(
     help="Largest seat win-share gap that counts as fair, as a share (0.02 = 2 points).")]
+ZoneOpt = Annotated[float, typer.Option(
+    help="Indifference zone around the tolerance, as a share (0.005 = 0.5 points): fair is "
+         "shown against gaps of tolerance + zone, unfair against tolerance - zone, so every "
+         "verdict can end; 0: both against the tolerance.")]
 
 
 class dask_backend:

@@ -14,6 +14,7 @@ from cdsim.cli.app import (
     DecisionTimeoutOpt,
     RunArg,
     ToleranceOpt,
+    ZoneOpt,
     app,
     dask_backend,
     named_path,
@@ -259,6 +260,7 @@ def balance(
              "line-up of every stage, judged as the study judges the cell).",
         show_default=False)] = None,
     tolerance: ToleranceOpt = 0.02,
+    zone: ZoneOpt = 0.005,
     radius: Annotated[int, typer.Option(
         help="Search each seat's starting VP within current ± this many VP.")] = 6,
     out: Annotated[str | None, typer.Option(
@@ -270,7 +272,8 @@ def balance(
     """Which starting VP make the seats fair, from games already played: the study's
     procedure on one run (one stage). Re-ranks the logged games under every vector within
     --radius (exact: no built-in player reads VP totals), names the most equal one and says
-    whether it is confirmed fair within --tolerance (2 players can be; with 3 or 4 the
+    whether it is confirmed fair within --tolerance (to --zone: shown below tolerance +
+    zone; "no fair vector" above tolerance - zone) (2 players can be; with 3 or 4 the
     vector is chosen on these games, so only fresh games confirm it: the commands printed
     play them), with each seat's fair offset.
 
@@ -282,20 +285,21 @@ def balance(
     cdsim balance --cell studies/start-vp/2p.scripted."""
     import sys
 
-    from cdsim.analysis.anytime import check_tolerance
+    from cdsim.analysis.anytime import check_tolerance, check_zone
     from cdsim.batch.read import open_run, seat_arrays
     from reports import balance as bal
     from reports import charts
     from reports.report import save
 
     check_tolerance(tolerance, "--tolerance")
+    check_zone(zone, tolerance, "--zone")
     folder = out_folder(out)
     if not 0 <= radius <= 10:
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")
     if (cell is None) == (not runs):
         raise CdsimError("name run folders or --cell STUDY/KEY, not both and not neither")
     if cell is not None:
-        result = bal.analyse_cell(cell, tolerance, radius)
+        result = bal.analyse_cell(cell, tolerance, radius, zone)
         target = (folder or cell.parent) / f"balance_shift-{cell.name}.png"
         where = f"cell {cell.name} of {cell.parent} ({len(result.runs)} run folders)"
     else:
@@ -303,7 +307,7 @@ def balance(
         if len(set(runs)) != len(runs):
             raise CdsimError("a run folder is given twice: its games would count twice")
         opened = [open_run(run) for run in runs]
-        result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius)
+        result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius, zone)
         target = (folder or runs[0]) / "balance_shift.png"
         where = (str(runs[0]) if len(runs) == 1 else
                  f"{len(runs)} runs pooled ({', '.join(map(str, runs))})")

@@ -67,7 +67,7 @@ import numpy as np
 
 from cdsim.analysis import anytime
 from cdsim.analysis.candidates import CellGames, WinTable, candidates, win_table
-from cdsim.batch.config import RunConfig, engine_for
+from cdsim.batch.config import MAX_GAMES, RunConfig, engine_for
 from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.batch.queue import play_queue
 from cdsim.errors import CdsimError, read_toml
@@ -183,6 +183,7 @@ class Study:
     tolerance: float
     alpha: float
     tested: int  # vectors confirmed per stage at most (m)
+    zone: float  # the indifference zone around the tolerance
     components: str | None
     components_digest: str
     strategy_params: str | None
@@ -271,6 +272,9 @@ class Study:
         identity: dict[str, Any] = json.loads(json.dumps({
             "seed": self.seed, "chunk_size": self.chunk_size, "radius": self.radius,
             "tolerance": self.tolerance, "alpha": self.alpha, "tested": self.tested,
+            # only when set: a study folder made before the zone is refused by a resume
+            # naming it (zone=(not set)); zone = 0 in its file resumes it under its rule
+            **({"zone": self.zone} if self.zone else {}),
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": self.strategy_params,
@@ -322,7 +326,7 @@ def load_study(path: Path) -> Study:
     first = spec.first_stage or 0
 
     populations: list[Population] = []
-    pop_games: dict[str, tuple[int, int]] = {}
+    pop_games: dict[str, tuple[int | None, int]] = {}
     for table in spec.population:
         where = f"population {table.name!r}"
         lineup, pool = tuple(table.lineup), tuple(table.pool)
@@ -353,7 +357,7 @@ def load_study(path: Path) -> Study:
     variants += [Variant(v.name, "", v.digest, sweep.description, sweep.name, v.value)
                  for sweep in sweeps for v in sweep.values]
 
-    overrides: dict[tuple[int, str], tuple[int, int]] = {}
+    overrides: dict[tuple[int, str], tuple[int | None, int]] = {}
     for ctable in spec.cell:
         budget, start = pop_games[ctable.population]
         overrides[(ctable.players, ctable.population)] = (ctable.games or budget,
@@ -362,8 +366,10 @@ def load_study(path: Path) -> Study:
     cells = []
     for p in players:
         for pop in populations:
-            budget, start = overrides.get((p, pop.name), pop_games[pop.name])
+            asked, start = overrides.get((p, pop.name), pop_games[pop.name])
             for variant in (None, *variants):
+                budget = asked or question_budget(p, float(spec.tolerance), spec.zone,
+                                                  float(spec.alpha))
                 cell = Cell(p, pop, variant, budget, 0)
                 deal = cell.deal
                 budget = -(-budget // deal) * deal  # whole deals
@@ -378,6 +384,7 @@ def load_study(path: Path) -> Study:
                   populations=tuple(populations), variants=tuple(variants), cells=tuple(cells),
                   start_vp=start_vp, chunk_size=spec.chunk_size, radius=spec.radius,
                   tolerance=float(spec.tolerance), alpha=float(spec.alpha), tested=spec.tested,
+                  zone=float(spec.zone),
                   components=components, components_digest=base_digest,
                   strategy_params=strategy_params, description=spec.description,
                   source=str(path), text=path.read_text(), sweeps=sweeps)
@@ -388,6 +395,14 @@ def load_study(path: Path) -> Study:
         except CdsimError as exc:
             raise fail(f"cell {cell.key}", str(exc)) from None
     return study
+
+
+def question_budget(players: int, tol: float, zone: float, alpha: float) -> int:
+    """A cell's budget when the study file gives none: the games that decide it whatever
+    its truth (``anytime.worst_case_games``, the per-game variance of a pair at fair
+    shares; rotated deals only lower it), or ``DEFAULT_BUDGET`` without a zone."""
+    worst = anytime.worst_case_games(players, tol, zone, alpha)
+    return min(MAX_GAMES, worst) if worst is not None else study_file.DEFAULT_BUDGET
 
 
 def _components(fail: Callable[[str, str], CdsimError], value: str | None, study: Path,
@@ -506,7 +521,7 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
         played.append(tables[stage[0].key])
         last = k == len(sizes) - 1
         verdict = anytime.decide(played, rulebook, study.tolerance, study.alpha, study.tested,
-                                 design_games=cell.design, predict=last)
+                                 design_games=cell.design, predict=last, zone=study.zone)
         if verdict.decision != "undecided" or last:
             # through JSON, as the manifest holds it: numbers as plain numbers
             state.decision = Verdict.model_validate_json(json.dumps(verdict.record()))

@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from cdsim.analysis.anytime import tolerance_problem
+from cdsim.analysis.anytime import ZONE, tolerance_problem, zone_problem
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import PlayerSpec
@@ -31,7 +31,9 @@ from cdsim.schema import Table, problem
 
 SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
-DEFAULT_BUDGET = 100_000  # games per cell, all stages together
+# games per cell, all stages together, when a study leaves games out and has no zone (with
+# one, a cell's budget is the games that decide it whatever its truth: worst_case_games)
+DEFAULT_BUDGET = 100_000
 PLAYER_COUNTS = (2, 3, 4)
 GONE = {key: f"no longer a study key: {why}" for key, why in {
     "confirm_games": "every stage after the first confirms on its own fresh games",
@@ -171,7 +173,7 @@ class StudyFile(Table):
     name: Name
     description: str = ""
     seed: Annotated[int, Field(ge=0, le=2**62)] = 0
-    games: Games = DEFAULT_BUDGET
+    games: Games | None = None  # default: each cell's worst case (anytime.worst_case_games)
     first_stage: Games | None = None  # default: about games / 64
     players: Annotated[list[int], BeforeValidator(lambda v: [v] if isinstance(v, int) else v),
                        AfterValidator(_players)] = Field(default_factory=lambda: list(PLAYER_COUNTS))
@@ -180,6 +182,7 @@ class StudyFile(Table):
     chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] = 1000
     radius: Annotated[int, Field(ge=0, le=10)] = 6
     tolerance: Annotated[float, AfterValidator(_tolerance)] = 0.02
+    zone: float = ZONE  # the indifference zone around the tolerance (anytime)
     alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
     tested: Annotated[int, Field(ge=1, le=20)] = 3
     strategy_params: str | None = None
@@ -188,6 +191,14 @@ class StudyFile(Table):
     variant: list[VariantFile] = Field(default_factory=list)
     sweep: list[SweepFile] = Field(default_factory=list)
     cell: list[CellFile] = Field(default_factory=list)
+
+    @field_validator("zone")
+    @classmethod
+    def _zone(cls, value: float, info: ValidationInfo) -> float:
+        why = zone_problem(value, info.data.get("tolerance", 0.02))
+        if why:
+            raise ValueError(why)
+        return value
 
     @field_validator("start_vp")
     @classmethod

@@ -53,7 +53,7 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
     _write_text(root / STUDY_FILE, study.text)
     manifest = {"name": study.name, "seed": study.seed, "identity": study.identity(),
                 "radius": study.radius, "tolerance": study.tolerance, "alpha": study.alpha,
-                "tested": study.tested,
+                "tested": study.tested, "zone": study.zone,
                 "players": list(study.players), "cells": [], "versions": versions(),
                 "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
     write_study_manifest(root, manifest)
