@@ -146,6 +146,12 @@ def test_a_value_added_on_resume_plays_only_its_cells(tmp_path: Path) -> None:
 BAD = [
     (('entry = "objective.B99"', 'entry = "objective.B05"'),
      "sweep 'B05-reward': entry 'objective.B99': the base has no objective card 'B99'"),
+    (('entry = "objective.B5"', 'entry = "objective.B05"'),  # not B15: same id, no zero
+     "sweep 'B05-reward': entry 'objective.B5': the base has no objective card 'B5' (did you "
+     "mean 'B05'?)"),
+    (('entry = "objective.b05"', 'entry = "objective.B05"'),  # not D05: same id, lower case
+     "sweep 'B05-reward': entry 'objective.b05': the base has no objective card 'b05' (did "
+     "you mean 'B05'?)"),
     (('entry = "objectif.B05"', 'entry = "objective.B05"'),
      "sweep 'B05-reward': entry 'objectif.B05': unknown table 'objectif' (did you mean "
      "'objective'?"),

@@ -23,7 +23,7 @@ from typing import Any
 
 from cdsim.errors import CdsimError, user_text
 from cdsim.rules.components import component_texts, load_components
-from cdsim.rules.overrides import DEFAULT, ENTRIES, FILE_KEYS, toml_text
+from cdsim.rules.overrides import DEFAULT, ENTRIES, FILE_KEYS, did_you_mean, toml_text
 
 SWEEPS = "sweeps"  # the override files' folder inside a study folder
 
@@ -115,8 +115,7 @@ def _find(where: str, entry: str, table: str, ident: str | None, tables: dict[st
     for row in rows:
         if str(row.get("id")) == ident:
             return dict(row)
-    close = difflib.get_close_matches(ident, [str(r.get("id")) for r in rows], 1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    hint = did_you_mean(ident, [r.get("id") for r in rows])  # B5 and b05 mean B05
     raise CdsimError(f"{where}: entry {user_text(entry, repr, 60)}: the base has no "
                      f"{ENTRIES[table]} {ident!r}{hint}")
 
