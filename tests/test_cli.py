@@ -1,6 +1,7 @@
 """The command line: outputs and the one-line, exit-2 errors."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -114,3 +115,15 @@ def test_score_rejects_tiles_that_do_not_match(tmp_path: Path) -> None:
                    '[[tile]]\ncell = [2, 3]\nedges = "G G G P"\n')
     out = cdsim("score", str(bad))
     assert out.returncode == 2 and "do not match" in out.stderr
+
+
+@pytest.mark.parametrize("command", ["simulate", "ladder", "play"])
+def test_the_strategies_help_names_the_file_form(command: str) -> None:
+    """A strategy may be given as its file from any folder (path/to/file.py:Class): every
+    command's --strategies help says so, not only module:Class."""
+    out = subprocess.run([sys.executable, "-m", "cdsim", command, "--help"], capture_output=True,
+                         text=True, check=False, env={**os.environ, "NO_COLOR": "1"})
+    assert out.returncode == 0, out.stderr
+    option = out.stdout.split("--strategies <", 1)[1].split("\n  -", 1)[0]
+    words = " ".join(option.split())
+    assert "path/to/file.py:Class" in words and "module:Class" in words, words

@@ -25,10 +25,11 @@ from cdsim.errors import CdsimError
 def ladder(
     strategies: Annotated[str | None, typer.Option(
         help="The players to rate, comma-separated, at least 2: built-in names (see `cdsim "
-             "strategies`), module:Class, or a built-in at another setting: name@N sets its "
-             "budget (mcts@100 = mcts with 100 playouts), name@param=value any parameter "
-             "(villa@chimney=1.5; chain them: villa@chimney=1.5@open_edge=0.2). Each spelling "
-             "is its own ladder entry and its own name in the rows.")] = None,
+             "strategies`), module:Class, path/to/file.py:Class, or a built-in at another "
+             "setting: name@N sets its budget (mcts@100 = mcts with 100 playouts), "
+             "name@param=value any parameter (villa@chimney=1.5; chain them: "
+             "villa@chimney=1.5@open_edge=0.2). Each spelling is its own ladder entry and its "
+             "own name in the rows.")] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-n", help="Players per game: 2, 3 or 4 (default 2).")] = None,
     games: Annotated[int | None, typer.Option(

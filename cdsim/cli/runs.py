@@ -34,7 +34,8 @@ def simulate(
     games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
     strategies: Annotated[str | None, typer.Option(
         help="One strategy per seat, comma-separated, e.g. villa,landscape,bread,greedy "
-             "(one name fills every seat).")] = None,
+             "(one name fills every seat): built-in names (`cdsim strategies`), "
+             "module:Class or path/to/file.py:Class.")] = None,
     strategy_pool: Annotated[str | None, typer.Option(
         help="Instead of --strategies: a pool each seat is drawn from per game.")] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed (default 0).")] = None,
