@@ -1,17 +1,28 @@
 """The Strategy protocol and what it is handed, re-exported for strategy authors
-(docs/strategies.md).
+(docs/strategies.md): the observation, the options, and the box's component types a
+strategy reads (``view.components``: ``TileType``, ``ObjectiveCard``, ``FountainCard``,
+``FramePart``, ``FrameGoal``, ``Board``) and its district's (``District``, ``Feature``).
 
-They are defined in ``cdsim.rules`` (``strategy``, ``observation``, ``options``) so that the
-engine can type against them without importing this package (the layers: strategies import
-cdsim, not the reverse).
+They are defined in ``cdsim.rules`` (``strategy``, ``observation``, ``options``,
+``components``, ``district``) so that the engine can type against them without importing
+this package (the layers: strategies import cdsim, not the reverse).
 """
 
 from cdsim.rules.cards import Payment
-from cdsim.rules.components import ObjectiveCard
+from cdsim.rules.components import (
+    Board,
+    FountainCard,
+    FrameGoal,
+    FramePart,
+    ObjectiveCard,
+    TileType,
+)
+from cdsim.rules.district import District, Feature
 from cdsim.rules.observation import DistrictView, HiddenInformation, Holdings, Observation
 from cdsim.rules.options import CircleChoice, FountainChoice, Move, SealBuild, Take
 from cdsim.rules.strategy import PlayerView, Strategy
 
-__all__ = ["CircleChoice", "DistrictView", "FountainChoice", "HiddenInformation", "Holdings",
-           "Move", "ObjectiveCard", "Observation", "Payment", "PlayerView", "SealBuild",
-           "Strategy", "Take"]
+__all__ = ["Board", "CircleChoice", "District", "DistrictView", "Feature", "FountainCard",
+           "FountainChoice", "FrameGoal", "FramePart", "HiddenInformation", "Holdings", "Move",
+           "ObjectiveCard", "Observation", "Payment", "PlayerView", "SealBuild", "Strategy",
+           "Take", "TileType"]

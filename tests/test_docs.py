@@ -229,3 +229,21 @@ def test_figures_without_the_markers_is_one_line_and_writes_nothing(study: Path,
     done = figures("--study", str(study), "--readme", str(readme), "--page", str(page), "--study-only")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "answer:begin" in done.stderr
     assert readme.read_text() == "# no markers\n" and not page.exists()
+
+
+def test_every_type_docs_strategies_names_is_re_exported_for_strategy_authors() -> None:
+    """docs/strategies.md says ``strategies.base`` re-exports everything a strategy is handed:
+    each type it names that a strategy reads (the rules' observation, options, component and
+    district types; ``TileType`` among them) is importable from there."""
+    import importlib
+
+    import strategies.base
+
+    text = (ROOT / "docs" / "strategies.md").read_text()
+    named = set(re.findall(r"`([A-Z][a-z]\w*)[`.]", text))
+    handed = {n for m in ("observation", "options", "strategy", "components", "district")
+              for n in named if isinstance(getattr(importlib.import_module(f"cdsim.rules.{m}"),
+                                                   n, None), type)}
+    assert "TileType" in handed
+    assert sorted(handed - set(strategies.base.__all__)) == []
+    assert all(getattr(strategies.base, n) is not None for n in handed)
