@@ -247,3 +247,23 @@ def test_every_type_docs_strategies_names_is_re_exported_for_strategy_authors() 
     assert "TileType" in handed
     assert sorted(handed - set(strategies.base.__all__)) == []
     assert all(getattr(strategies.base, n) is not None for n in handed)
+
+
+def test_statistics_md_says_what_a_runs_gap_interval_is() -> None:
+    """A run's report prints a fixed-level gap interval (Bonferroni, Student's t on deals;
+    "too few games to bound it" under ``anytime.MIN_GROUPS`` deals), not the procedure's
+    confidence sequence: docs/statistics.md says so, with the tool's words and threshold."""
+    import numpy as np
+
+    from cdsim.analysis import anytime
+    from cdsim.analysis.balance import Shares
+    from reports.balance import gap_text
+
+    text = " ".join((ROOT / "docs" / "statistics.md").read_text().split())
+    said = text.split("print beside the verdict", 1)[1].split("The verdict itself", 1)[0]
+    assert "**not** the procedure's confidence sequence" in said
+    assert "Bonferroni" in said and "Student's t" in said
+    assert f"under {anytime.MIN_GROUPS} deals (`anytime.MIN_GROUPS`)" in said
+    unbounded = Shares((8, 9), (1, 1), np.zeros(2), np.zeros(2), np.ones(2), 0.05, (0.0, 1.0))
+    phrase = gap_text(unbounded).split("(", 1)[1].rstrip(")")
+    assert f'"{phrase}"' in said, phrase
