@@ -352,7 +352,7 @@ def card_differences(labels: Sequence[str], difference: FloatArray, low: FloatAr
     ax.set_ylim(-0.7, n - 0.3)
     ax.xaxis.set_major_formatter(points_tick)
     ax.grid(axis="x", ls=":", lw=0.8, color="#999999")
-    ax.set_xlabel("win share of the seats that took it minus the other seats'")
+    ax.set_xlabel("win share of the seats that took it minus their strategies' other seats'")
     ax.set_title(title)
     ax.legend(fontsize=8, loc="best")
     return _png(fig)

@@ -17,12 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cdsim.analysis.cards import NEEDED, card_outcomes, win_difference
 from cdsim.batch.config import RunConfig
 from cdsim.batch.queue import core_chunk_frames, play_chunk_tables
+from cdsim.batch.read import card_rows, open_run
 from cdsim.engine.oracle import EngineMismatch, compare_cards
 from cdsim.rules.game import GameConfig, play_game
 from cdsim.rules.records import CardRow
-from reports.cards import card_outcomes, win_difference
 from strategies.example import Random as RandomStrategy
 from tests.conftest import core_or_skip
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
@@ -142,6 +143,108 @@ def test_the_win_difference_is_the_takers_share_minus_the_others() -> None:
                           np.array([1, 1]), np.array([0, 1]))
     assert (diff.takers, diff.others) == (pytest.approx(1 / 3), pytest.approx(1 / 5))
     assert diff.difference == pytest.approx(1 / 3 - 1 / 5) and diff.low < 0 < diff.high
+
+
+def weak_and_strong_cards(rng: np.random.Generator, deals: int, per_deal: int
+                          ) -> pl.DataFrame:
+    """Card rows of 4-seat games, seats 0 and 2 ``weak`` (each wins 5% of games), 1 and 3
+    ``strong`` (45% each, from deal to deal ±20 points). Card X goes to a weak seat 60% of
+    the time and to a strong one 20%, and never changes who wins: within either strategy its
+    takers win exactly as often as the others (truth 0), but pooled they win far less."""
+    rows: dict[str, list[Any]] = {c: [] for c in NEEDED}
+    game = 0
+    for deal in range(deals):
+        lean = rng.uniform(-0.2, 0.2)
+        for _ in range(per_deal):
+            winner = int(rng.choice(4, p=[0.05, 0.45 + lean, 0.05, 0.45 - lean]))
+            for seat in range(4):
+                weak = seat % 2 == 0
+                took = rng.random() < (0.6 if weak else 0.2)
+                for card in ("Y", "X") if took else ("Y",):
+                    for key, value in (("game", game), ("seat", seat), ("setup", deal),
+                                       ("won", seat == winner),
+                                       ("strategy", "weak" if weak else "strong"),
+                                       ("kind", "objective"), ("card", card),
+                                       ("outcome", "fulfilled"), ("vp", 1)):
+                        rows[key].append(value)
+            game += 1
+    return pl.DataFrame(rows)
+
+
+def test_a_card_a_weak_strategy_takes_is_not_flagged_for_it() -> None:
+    """Issue 41 item 3: the takers are compared with the seats of their own strategy, so a
+    card that only a weak player seeks is not 'significant' because its takers lose: the
+    interval holds the truth (0) about 95% of the time, where the pooled comparison (every
+    seat one stratum, as the report did) flags it nearly always."""
+    rng = np.random.default_rng(41)
+    covered = pooled_flagged = 0
+    reps, strata = 120, set()
+    for _ in range(reps):
+        cards = weak_and_strong_cards(rng, 30, 6)
+        x = card_outcomes(cards).row(by_predicate=pl.col("card") == "X", named=True)
+        covered += x["low"] <= 0 <= x["high"]
+        strata.add(x["strata"])
+        pooled = card_outcomes(cards.with_columns(strategy=pl.lit("all"))).row(
+            by_predicate=pl.col("card") == "X", named=True)
+        pooled_flagged += pooled["high"] < 0
+    assert 0.88 <= covered / reps <= 0.99, covered / reps
+    assert pooled_flagged / reps > 0.9, pooled_flagged / reps
+    assert strata == {2}  # both strategies compared
+
+
+def test_the_within_strategy_difference_weights_the_strata_by_their_takers() -> None:
+    """Two strategies, one game each per deal: a takes-and-wins stratum and one with no
+    difference: D = sum n1_s (p1_s - p0_s) / N1, the others' share standardised alike."""
+    # strategy 0: 1 taker of 2 seats per game, the taker wins game 0 only; strategy 1: 2
+    # takers of 4 seats, no one of them wins (its other seats win game 1)
+    took = np.array([[1, 2], [1, 2]])
+    took_won = np.array([[1, 0], [0, 0]])
+    seats = np.array([[2, 4], [2, 4]])
+    winners = np.array([[1, 0], [0, 1]])
+    diff = win_difference(took, took_won, seats, winners, np.array([0, 1]))
+    p1, p0 = np.array([1 / 2, 0]), np.array([0, 1 / 4])
+    weight = np.array([2, 4]) / 6
+    assert diff.difference == pytest.approx(weight @ (p1 - p0))
+    assert (diff.takers, diff.others) == (pytest.approx(weight @ p1), pytest.approx(weight @ p0))
+    assert diff.strata == 2 and diff.low < diff.difference < diff.high
+    # one stratum is the plain takers-minus-others difference
+    one = win_difference(took.sum(axis=1), took_won.sum(axis=1), seats.sum(axis=1),
+                         winners.sum(axis=1), np.array([0, 1]))
+    assert one.difference == pytest.approx(1 / 6 - 1 / 6) and one.strata == 1
+
+
+@pytest.fixture(scope="module")
+def random_and_greedy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    core_or_skip()
+    out = tmp_path_factory.mktemp("mixed") / "run"
+    done = cdsim("simulate", "--players", "2", "--strategies", "random,greedy", "--games",
+                 "1600", "--seed", "3", "--rotate-seats", "--jobs", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def _flagged(table: pl.DataFrame) -> int:
+    return table.filter((pl.col("low") > 0) | (pl.col("high") < 0)).height
+
+
+def test_random_beside_greedy_flags_few_cards(random_and_greedy: Path, tmp_path: Path) -> None:
+    """A random player beside greedy (greedy wins nearly every game): pooled, most of the 84
+    cards look 'significant' (they measure who took them); compared within each strategy,
+    few do, and the report says which figures are associations and which are effects."""
+    cards = card_rows(open_run(random_and_greedy))
+    pooled = card_outcomes(cards.with_columns(strategy=pl.lit("all")))
+    within = card_outcomes(cards)
+    assert within.height == pooled.height > 70
+    assert _flagged(pooled) > 40, _flagged(pooled)
+    assert _flagged(within) <= 4, within.filter(pl.col("low") > 0)
+    out = cdsim("report", str(random_and_greedy), "--out", str(tmp_path), "--json")
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout)["cards"]
+    assert {c["strategies_compared"] for c in found["cards"]} <= {0, 1, 2}
+    assert "same strategy" in found["difference"] and "paired effect" in found["difference"]
+    page = " ".join((tmp_path / "report.md").read_text().split())
+    assert "of the same strategy" in page and "association, not a cause" in page
+    assert "The card's **effect** is a study's paired change" in page
 
 
 @pytest.fixture(scope="module")
