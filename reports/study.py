@@ -38,6 +38,7 @@ import numpy as np
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS
 from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.stats import FloatArray, vec
+from cdsim.batch import cost
 from cdsim.errors import CdsimError
 from cdsim.study.cells import read_study_manifest
 from reports import charts, study_cards, study_sweep
@@ -132,6 +133,14 @@ def _needed(c: CellResult) -> str:
     return ("about " if own else "at least about ") + f"{d['games_needed']:,}"
 
 
+def _how_long(c: CellResult) -> str:
+    """How long a cell's ``games_needed`` takes on this machine's cores (recorded costs)."""
+    d = c.decision
+    assert d is not None and d["games_needed"] is not None
+    ms = cost.game_ms(c.lineups, c.pool, c.players)
+    return f" (about {cost.games_time(int(d['games_needed']), ms)} here)"
+
+
 def _games_after(d: dict[str, Any], stage: int) -> int:
     """Games played after the look at ``stage`` (a choice's test games so far)."""
     looks = {look["stage"]: look["games"] for look in d["looks"]}
@@ -146,7 +155,8 @@ def _why_not(c: CellResult, tol: float) -> str:
     if d["decision"] == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
                 f"every seat within ±{pp(tol)} (shown on {d['games']:,} games)")
-    more = (f"{_needed(c)} more games would likely confirm its most promising vector"
+    more = (f"{_needed(c)} more games{_how_long(c)} would likely confirm its most promising "
+            "vector"
             if d["games_needed"] is not None and d["watch"] is not None else
             TOO_FEW)
     return f"{c.label}: undecided after {d['games']:,} games ({more})"
@@ -310,7 +320,8 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
                  f"(±{c.radius} VP searched)",
                  f"most equal: {vec(d['vector'])}, largest seat gap {_dgap(d)}"]
     else:
-        need = (f"**{_needed(c)}** more games would confirm {vec(d['watch'])} with about an "
+        need = (f"**{_needed(c)}** more games{_how_long(c)} would confirm {vec(d['watch'])} "
+                "with about an "
                 "80% chance (a prediction from the games so far)"
                 if d["games_needed"] is not None and d["watch"] is not None else
                 TOO_FEW)

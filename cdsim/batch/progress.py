@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from cdsim.errors import CdsimError
@@ -24,9 +25,27 @@ def _plain_seconds() -> float:
         return 5.0
 
 
+@dataclass(frozen=True)
+class Work:
+    """A study's games weighed by their cost (CPU ms, ``cdsim.batch.cost``): what is planned
+    and done, and each cell's cost per game by its key (a run key's part before ``+s``)."""
+
+    total_ms: float
+    done_ms: float
+    per_game_ms: dict[str, float] = field(default_factory=dict)
+
+    def of_run(self, key: str) -> float:
+        """ms per game of the run ``key`` (its cell's; the mean if it is not known)."""
+        cell = key.rsplit("+s", 1)[0]
+        known = self.per_game_ms
+        return known.get(cell, sum(known.values()) / len(known) if known else 1.0)
+
+
 class Progress:
     """Games done of a total, shown on ``stream`` (stderr by default): a rich bar on a
-    terminal, else a line at most every few seconds, nothing when quiet."""
+    terminal, else a line at most every few seconds, nothing when quiet. With ``work``
+    (``plan_work``) the ETA weighs each game by its cost: a learned game counts some 30
+    scripted ones, where the mean game rate said "eta 31 s" for four minutes."""
 
     def __init__(self, label: str, stream: TextIO | None = None, quiet: bool = False) -> None:
         self.label = label
@@ -41,9 +60,25 @@ class Progress:
         self.bar: Any = None
         self.task: Any = None
         self.closed = False
+        self.work: Work | None = None
+        self.work_played = 0.0  # ms of games played by this command
 
     def rate(self) -> float:
         return self.played / max(time.perf_counter() - self.start, 1e-9)
+
+    def eta(self) -> float:
+        """Seconds left: the work left over the work rate so far (games weighed by their
+        cost when known), 0 before any game."""
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        if self.work is not None and self.work_played > 0:
+            return max(0.0, self.work.total_ms - self.work.done_ms) * elapsed / self.work_played
+        rate = self.rate()
+        return (self.total - self.done) / rate if rate else 0.0
+
+    def plan_work(self, total: int, done: int, work: Work) -> None:
+        """``plan`` with the games weighed by their cost (the ETA's)."""
+        self.work = work
+        self.plan(total, done)
 
     def plan(self, total: int, done: int) -> None:
         """The games planned so far and those already finished (it may grow: a study adds
@@ -57,28 +92,33 @@ class Progress:
                 BarColumn,
                 MofNCompleteColumn,
                 TextColumn,
-                TimeRemainingColumn,
             )
             from rich.progress import (
                 Progress as Bar,
             )
 
             self.bar = Bar(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
-                           TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
+                           TextColumn("{task.fields[rate]} games/s"),
+                           TextColumn("eta {task.fields[eta]}"),
                            console=Console(file=self.stream), transient=False)
             self.bar.start()
-            self.task = self.bar.add_task("games", total=total, completed=done, rate="-")
+            self.task = self.bar.add_task("games", total=total, completed=done, rate="-",
+                                          eta="-")
         if self.bar is not None:
             self.bar.update(self.task, total=total, completed=done)
 
     def advance(self, games: int, what: str = "") -> None:
         self.played += games
         self.done += games
+        if self.work is not None:
+            ms = games * self.work.of_run(what)
+            self.work_played += ms
+            self.work = Work(self.work.total_ms, self.work.done_ms + ms, self.work.per_game_ms)
         if self.quiet:
             return
         rate = self.rate()
         if self.bar is not None:
-            self.bar.update(self.task, advance=games, rate=f"{rate:.0f}")
+            self.bar.update(self.task, advance=games, rate=f"{rate:.0f}", eta=f"{self.eta():.0f} s")
             return
         now = time.perf_counter()
         if now - self.last_line < self.every:
@@ -88,7 +128,7 @@ class Progress:
 
     def line(self, what: str = "") -> None:
         rate = self.rate()
-        eta = (self.total - self.done) / rate if rate else 0
+        eta = self.eta()
         where = f" ({what})" if what else ""
         print(f"{self.label}: {self.done}/{self.total} games{where}, {rate:.0f} games/s, "
               f"eta {eta:.0f} s", file=self.stream, flush=True)

@@ -99,7 +99,9 @@ def study_run(
     All cells' chunks share one work queue; Ctrl-C keeps every finished chunk and --resume
     continues; the rows are identical for any --jobs. A bad study file is one error line,
     before any game is played."""
+    from cdsim.batch.cost import games_time
     from cdsim.study import cells as st
+    from cdsim.study.budget import plan_lines
     from reports.study import Reader
 
     if backend not in ("loky", "dask"):
@@ -127,15 +129,21 @@ def study_run(
             StudyProgress(spec.name, quiet=quiet) as progress:
         # a stop: app.main names the folder and the --resume command (resume_hint above)
         manifest = st.run(spec, root, Reader(), jobs, backend, resume, force,
-                          progress.chunk, progress.plan, games)
+                          progress.chunk, progress.plan_work, games,
+                          lambda study, before: print("\n".join(plan_lines(study, before, jobs)),
+                                                      flush=True))
     wall = time.perf_counter() - start
     cells = manifest["cells"]
     print(f"study {spec.name}: {len(cells)} cells in {root} ({progress.played} games played now "
           f"in {wall:.1f} s); next: cdsim study report {root}")
     for cell in cells:
         verdict = cell["decision"]
+        more = ""
+        if verdict and verdict["games_needed"]:
+            took = games_time(int(verdict["games_needed"]), st.cell_ms(cell), jobs)
+            more = f" {verdict['games_needed']:,} more games take about {took} here."
         print(f"  {cell['key']}{' (floor)' if cell['floor'] else ''}: "
-              + (verdict["explain"] if verdict else "still playing"))
+              + (verdict["explain"] + more if verdict else "still playing"))
 
 
 @study_app.command("report")

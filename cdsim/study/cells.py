@@ -67,8 +67,10 @@ import numpy as np
 
 from cdsim.analysis import anytime
 from cdsim.analysis.candidates import CellGames, WinTable, candidates, win_table
+from cdsim.batch import cost
 from cdsim.batch.config import MAX_GAMES, RunConfig, engine_for
 from cdsim.batch.folder import CELLS, RunFolder
+from cdsim.batch.progress import Work
 from cdsim.batch.queue import play_queue
 from cdsim.errors import CdsimError, read_toml
 from cdsim.players.registry import PlayerSpec, parse_params, reads_scores, weights_record
@@ -529,29 +531,44 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
     return []
 
 
-def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int]:
+def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int, Work]:
     """(games the study may still play as far as known: a decided cell's games, an
-    undecided one's budget; games already finished)."""
-    planned = sum(c["decision"]["games"] if c["decision"] else c["games"] for c in cells)
-    done = sum(RunFolder(run_folder(root, key)).games_done()
-               for cell in cells for stage in cell["stages"] for key in stage["runs"])
-    return planned, done
+    undecided one's budget; games already finished; both weighed by each cell's cost per
+    game, ``cell_ms``)."""
+    ms = {c["key"]: cell_ms(c) for c in cells}
+    planned = {c["key"]: c["decision"]["games"] if c["decision"] else c["games"] for c in cells}
+    done = {c["key"]: sum(RunFolder(run_folder(root, key)).games_done()
+                          for stage in c["stages"] for key in stage["runs"]) for c in cells}
+    return (sum(planned.values()), sum(done.values()),
+            Work(sum(planned[k] * ms[k] for k in ms), sum(done[k] * ms[k] for k in ms), ms))
+
+
+def cell_ms(state: dict[str, Any]) -> float:
+    """CPU ms of one game of a cell (its manifest state: line-ups and pool as spelled), from
+    the recorded costs of ``cdsim.batch.cost``."""
+    return cost.game_ms(state["lineups"], state["pool"], int(state["players"]))
 
 
 # -- playing: one work queue over every run's chunks --------------------------------------
 
 OnChunk = Callable[[str, int], None]  # (run key, games in the chunk)
-OnPlan = Callable[[int, int], None]  # (games planned as far as known, games finished)
+# (games planned as far as known, games finished, both weighed by their cost)
+OnPlan = Callable[[int, int, Work], None]
+OnStart = Callable[["Study", Sequence[dict[str, Any]]], None]  # the study as it continues
 
 
 def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: str = "loky",
         resume: bool = False, force: bool = False, on_chunk: OnChunk | None = None,
-        on_plan: OnPlan | None = None, games: int | None = None) -> dict[str, Any]:
+        on_plan: OnPlan | None = None, games: int | None = None,
+        on_start: OnStart | None = None) -> dict[str, Any]:
     """Play the whole study into ``root``: round by round, the next stage of every cell not
     yet decided, all their chunks in one queue, until every cell has its verdict.
     ``games``: raise every cell's budget to at least this (an undecided cell goes on; a
-    decided one is left as it is)."""
+    decided one is left as it is). ``on_start``: told the study as it continues (budgets
+    raised) and the cells' states recorded so far, before any game."""
     manifest, study = open_folder(root, study, resume, force, games)
+    if on_start is not None:
+        on_start(study, manifest["cells"])
     start = time.perf_counter()
     tables: Tables = {}
     while True:

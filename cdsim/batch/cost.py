@@ -1,0 +1,79 @@
+"""What a game costs here: a recorded table of CPU time per seat (``make bench`` on the
+2-core machine, docs/performance.md and docs/strength.md, 2026-11), used to say before play
+how long a study's cells may take, to weigh the progress line's ETA by each cell's cost (a
+learned game costs some 30 scripted ones) and to say how long "N more games" is.
+
+An estimate, not a measurement: a busy machine is slower, and a user's Python strategy is
+counted at the cost of a seat kept in step by the Python rules (about 42 ms), whatever it
+thinks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
+# ms per seat per game, by player count: scripted 0.093 (4 players); learned 2.9 / 3.3;
+# mcts at its default 120 playouts 1,126 (4 players) and 531 (2 players)
+SEAT_MS: dict[str, dict[int, float]] = {
+    "random": {2: 0.01, 3: 0.01, 4: 0.01},
+    "scripted": {2: 0.093, 3: 0.093, 4: 0.093},
+    "learned": {2: 3.3, 3: 3.1, 4: 2.9},
+    "mcts": {2: 531.0, 3: 830.0, 4: 1126.0},
+}
+SCRIPTED = ("greedy", "villa", "landscape", "bread")
+MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts.rs)
+PYTHON_SEAT_MS = 42.0  # a user's strategy: the Python rules keep its view in step
+
+
+def seat_ms(name: str, players: int) -> float:
+    """One seat's CPU ms per game for a player as spelled (``learned``, ``mcts@400``,
+    ``villa@chimney=1.5``, ``path/to/file.py:Class``)."""
+    base, *settings = name.split("@")
+    if ":" in base:
+        return PYTHON_SEAT_MS
+    kind = "scripted" if base in SCRIPTED else base
+    table = SEAT_MS.get(kind)
+    if table is None:
+        return PYTHON_SEAT_MS
+    ms = table[min(max(players, 2), 4)]
+    if kind == "mcts":
+        for setting in settings:  # mcts@400 or mcts@playouts=400
+            key, _, value = setting.rpartition("=")
+            if key in ("", "playouts") and value.replace(".", "", 1).isdigit():
+                ms *= float(value) / MCTS_PLAYOUTS
+    return ms
+
+
+def game_ms(lineups: Sequence[Sequence[str]], pool: Sequence[str], players: int) -> float:
+    """CPU ms of one game of a cell: its line-ups in turn (each plays the same games), or
+    seats drawn from ``pool``."""
+    if pool:
+        return TABLE_MS + players * sum(seat_ms(p, players) for p in pool) / len(pool)
+    if not lineups:
+        return TABLE_MS
+    seats = [sum(seat_ms(p, players) for p in lineup) * players / max(len(lineup), 1)
+             for lineup in lineups]
+    return TABLE_MS + sum(seats) / len(seats)
+
+
+def workers(jobs: int = -1) -> int:
+    """The cores a study's games spread over (``--jobs``; -1: every core)."""
+    return max(1, os.cpu_count() or 1) if jobs < 1 else jobs
+
+
+def duration(seconds: float) -> str:
+    """``45 s``, ``12 min``, ``3.4 h``, ``2.1 days``: how long, to a reader."""
+    if seconds < 90:
+        return f"{max(1, round(seconds)) if seconds > 0 else 0} s"
+    if seconds < 90 * 60:
+        return f"{round(seconds / 60)} min"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def games_time(games: int, ms_per_game: float, jobs: int = -1) -> str:
+    """How long ``games`` of ``ms_per_game`` take here, in words."""
+    return duration(games * ms_per_game / 1000 / workers(jobs))

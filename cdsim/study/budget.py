@@ -1,0 +1,58 @@
+"""A study's plan in games and in time, said before play: each cell's budget (at most the
+games it plays; with an indifference zone and no ``games`` in the file, the games that
+decide it whatever its truth, ``anytime.worst_case_games``) and how long that takes on
+this machine's cores at the recorded cost of its players (``cdsim.batch.cost``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cdsim.batch import cost
+from cdsim.study.cells import Cell, Study
+from cdsim.study.store import spelled
+
+
+def cell_game_ms(cell: Cell) -> float:
+    """CPU ms of one game of ``cell`` (recorded costs)."""
+    return cost.game_ms(spelled(cell.lineups), spelled([cell.population.pool])[0], cell.players)
+
+
+def _played(state: dict[str, Any] | None) -> tuple[int, bool]:
+    """(games a recorded cell has played as far as its manifest says, decided)."""
+    if state is None:
+        return 0, False
+    verdict = state.get("decision")
+    if verdict:
+        return int(verdict["games"]), verdict["decision"] != "undecided"
+    return sum(int(s["games"]) for s in state.get("stages", [])[:-1]), False
+
+
+def plan_lines(study: Study, before: Sequence[dict[str, Any]], jobs: int = -1) -> list[str]:
+    """The plan as lines: per cell its budget, the games left at most and their time here;
+    then the whole study's. ``before``: the cells' states a resumed folder recorded."""
+    recorded = {c["key"]: c for c in before}
+    cores = cost.workers(jobs)
+    lines = [f"study {study.name}: at most these games per cell (most end sooner), and how "
+             f"long they take here at most ({cores} core{'s' if cores > 1 else ''}, recorded "
+             "costs per player):"]
+    total_games, total_ms = 0, 0.0
+    for cell in study.cells:
+        ms = cell_game_ms(cell)
+        played, decided = _played(recorded.get(cell.key))
+        if decided:
+            lines.append(f"  {cell.key}: decided on {played:,} games")
+            continue
+        left = max(0, cell.games - played)
+        total_games += left
+        total_ms += left * ms
+        done = f" ({played:,} played)" if played else ""
+        lines.append(f"  {cell.key}: {cell.games:,} games{done}, {_ms(ms)} a game: at most "
+                     f"{cost.games_time(left, ms, jobs)}")
+    lines.append(f"  in all: at most {total_games:,} games, "
+                 f"{cost.duration(total_ms / 1000 / cores)}")
+    return lines
+
+
+def _ms(ms: float) -> str:
+    return f"{ms:.2f} ms" if ms < 10 else f"{ms:,.0f} ms"

@@ -1,0 +1,89 @@
+"""Budgets and time from the machine (issue 40 item 3): the recorded cost of each player,
+the plan `cdsim study run` prints before play, the ETA weighed by each cell's cost, and how
+long "N more games" is."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from cdsim.batch import cost, progress
+from cdsim.batch.progress import StudyProgress, Work
+from cdsim.cli import main
+
+STUDY = """\
+name = "timed"
+players = [2]
+tolerance = 0.3
+zone = 0.05
+chunk_size = 100
+[[population]]
+name = "mix"
+lineup = ["greedy", "villa"]
+[[population]]
+name = "strong"
+lineup = ["learned"]
+games = 200
+"""
+
+
+def test_the_recorded_costs() -> None:
+    """A learned seat costs 25-40 scripted ones; mcts's budget scales its cost; a user's
+    strategy is costed as a Python seat."""
+    assert 25 < cost.seat_ms("learned", 4) / cost.seat_ms("greedy", 4) < 40
+    assert cost.seat_ms("mcts@240", 4) == pytest.approx(2 * cost.seat_ms("mcts", 4))
+    assert cost.seat_ms("villa@chimney=1.5", 3) == cost.seat_ms("villa", 3)
+    assert cost.seat_ms("/x/baker.py:Baker", 2) == cost.PYTHON_SEAT_MS
+    four = cost.game_ms([("learned",) * 4], (), 4)
+    assert four == pytest.approx(cost.TABLE_MS + 4 * 2.9)
+    assert cost.game_ms([("greedy", "villa"), ("greedy", "bread")], (), 2) == pytest.approx(
+        cost.TABLE_MS + 2 * 0.093)
+    assert cost.duration(30) == "30 s" and cost.duration(600) == "10 min"
+    assert cost.duration(5 * 3600) == "5.0 h" and cost.duration(3 * 86400) == "3.0 days"
+
+
+def test_the_eta_weighs_each_cell_by_its_cost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1,000 cheap games (1 ms) played in 1 s, 100 dear ones (100 ms) left: 10 s to go,
+    where the mean game rate said 0.1 s."""
+    clock = [0.0]
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: clock[0])
+    bar = StudyProgress("s", quiet=True)
+    bar.plan_work(1100, 0, Work(11_000.0, 0.0, {"2p.cheap": 1.0, "4p.dear": 100.0}))
+    clock[0] = 1.0
+    bar.chunk("2p.cheap+s0", 1000)
+    assert bar.eta() == pytest.approx(10.0)
+    bar.work = None
+    assert bar.eta() == pytest.approx(0.1)
+
+
+def test_study_run_prints_its_plan_and_time_before_play(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Each cell's budget (the worst case where the file gives none) and its time here,
+    before the first game; decided cells say so when the study is resumed."""
+    path = tmp_path / "timed.toml"
+    path.write_text(STUDY)
+    plan = study_run(["study", "run", str(path), "--out", str(tmp_path / "s"), "--jobs", "1",
+                      "--quiet"], monkeypatch, capsys)
+    assert plan[0].startswith("study timed: at most these games per cell") and "1 core" in plan[0]
+    assert plan[1].startswith("  2p.mix: 3,336 games, 0.31 ms a game: at most ")
+    assert plan[2].startswith("  2p.strong: 200 games, 6.72 ms a game: at most 1 s")
+    assert plan[3].startswith("  in all: at most 3,536 games, ")
+    assert plan[4].startswith("study timed: 2 cells in ")
+    again = study_run(["study", "run", str(path), "--out", str(tmp_path / "s"), "--resume",
+                       "--games", "5000", "--quiet"], monkeypatch, capsys)
+    assert again[1].startswith("  2p.mix: decided on ") and again[3] == "  in all: at most 0 games, 0 s"
+
+
+def study_run(args: list[str], monkeypatch: pytest.MonkeyPatch,
+              capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """``cdsim ARGS`` in this process, which must succeed: the lines of its stdout."""
+    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
+    try:
+        main()
+    except SystemExit as exc:
+        assert not exc.code, capsys.readouterr().err
+    return capsys.readouterr().out.splitlines()
+
