@@ -1,0 +1,166 @@
+"""Does a change to the component set move seat balance? The paired comparison behind
+``cdsim whatif``: base and variant play the same deals, so each deal gives every seat's
+*paired difference* of win share (variant minus base, at the rulebook's starting VP), and
+most deals give 0 (a one-card change leaves most games as they were): far fewer games
+decide it than comparing two fresh samples would.
+
+The rule
+--------
+For each seat, an anytime-valid confidence sequence on its mean paired difference per deal
+(``boundary``'s normal mixture on deal groups, each side at ``alpha / (2 seats)``): valid
+at every look, so the comparison may stop at the first look that decides it. With the
+precision ``eps`` (``PRECISION``, 0.5 pp):
+
+- **unchanged**: every seat's interval lies inside ``(-eps, +eps)``: no seat's win share
+  moves by ``eps`` or more;
+- **changed**: some seat's interval lies wholly beyond ``eps`` (or below ``-eps``);
+- **measured**: neither, but every seat's interval is narrower than ``eps`` on each side
+  of its estimate (``|half-width| <= eps / 2``): the change is known to within ``eps``
+  and lies near ``eps``; this is what ends a comparison whose true change sits at the
+  precision (an indifference zone: every comparison ends);
+- **undecided**: none of these yet (the budget ran out first).
+
+A wrong *unchanged* (some seat truly moves by ``eps`` or more) or a wrong *changed* (the
+seat named truly moves by less than ``eps``) needs that seat's sequence to miss its true
+mean: at most ``alpha`` per comparison, at any look, by a union bound over the seats.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cdsim.analysis.boundary import best_rho, boundary_z
+from cdsim.analysis.candidates import CellGames, rerank_winners
+
+FloatArray = NDArray[np.float64]
+Outcome = Literal["unchanged", "changed", "measured", "undecided"]
+
+PRECISION = 0.005  # 0.5 pp: a seat moving less than this is "unchanged"
+ALPHA = 0.05  # per comparison, over both directions and every seat
+MIN_DEALS = 30  # deal groups before a comparison may look (the normal approximation)
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """One seat's paired difference of win share, variant minus base, with its anytime
+    interval (shares, not pp)."""
+
+    seat: int  # from 1
+    change: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The seats' paired differences on the deals both played, and what they decide."""
+
+    outcome: Outcome
+    seats: tuple[SeatChange, ...]
+    games: int  # games of each side (base and variant play as many)
+    deals: int
+    precision: float
+
+    def words(self) -> str:
+        """The answer in a designer's words."""
+        eps = f"{100 * self.precision:.1f} pp"
+        # the seat that gains most (at 2 players the other loses as much), else the one
+        # that moves most
+        moved = sorted(self.seats, key=lambda s: (-abs(round(s.change, 12)), -s.change))
+        if self.outcome == "unchanged":
+            return f"seat balance does not move (every seat within ±{eps})"
+        if self.outcome == "changed":
+            s = moved[0]
+            way = "gains" if s.change > 0 else "loses"
+            return (f"seat balance moves: seat {s.seat} {way} {_pp(abs(s.change))} "
+                    f"({_pp(s.low, True)} to {_pp(s.high, True)})")
+        if self.outcome == "measured":
+            s = moved[0]
+            return (f"seat balance moves by about {eps} at most: seat {s.seat} "
+                    f"{_pp(s.change, True)} ({_pp(s.low, True)} to {_pp(s.high, True)})")
+        return (f"not decided yet: seats within {_pp(min(s.low for s in self.seats), True)} "
+                f"to {_pp(max(s.high for s in self.seats), True)}")
+
+
+def _pp(x: float, sign: bool = False) -> str:
+    return f"{100 * x:+.1f} pp" if sign else f"{100 * x:.1f} pp"
+
+
+def winners(games: CellGames, vector: Sequence[int]) -> FloatArray:
+    """One-hot winners (games, seats) under ``vector`` (R10.6 ties by the logged order)."""
+    w = rerank_winners(games.gained, games.tiebreak, vector)
+    return np.asarray(np.eye(games.players)[w], dtype=np.float64)
+
+
+def deal_differences(base: Sequence[CellGames], variant: Sequence[CellGames],
+                     vector: Sequence[int]) -> FloatArray:
+    """Per deal group, each seat's mean paired difference of winning (deals, seats): the
+    stages both sides played, game by game (the same seeds: the same deals and line-ups).
+    A stage whose games do not pair (another deal or count) ends the pairing there."""
+    rows: list[FloatArray] = []
+    for b, v in zip(base, variant, strict=False):
+        if b.games != v.games or not np.array_equal(b.group, v.group):
+            break
+        diff = winners(v, vector) - winners(b, vector)
+        _, inverse = np.unique(b.group, return_inverse=True)
+        sums = np.zeros((int(inverse.max()) + 1, diff.shape[1]))
+        counts = np.zeros(len(sums))
+        np.add.at(sums, inverse, diff)
+        np.add.at(counts, inverse, 1.0)
+        rows.append(sums / counts[:, None])
+    if not rows:
+        return np.zeros((0, base[0].players if base else 2))
+    return np.concatenate(rows)
+
+
+def design_deals(games: int, games_per_deal: int) -> float:
+    """Where the sequences are tightest: the deals of the budget (a setting, never data)."""
+    return max(float(MIN_DEALS), games / max(1, games_per_deal))
+
+
+def compare(per_deal: FloatArray, design: float, precision: float = PRECISION,
+            alpha: float = ALPHA, games_per_deal: int = 1) -> Comparison:
+    """The comparison at this look, from the deals' paired differences (``deal_differences``);
+    ``design``: the deals at which the sequences are tightest (``design_deals``)."""
+    deals, seats = per_deal.shape if per_deal.ndim == 2 else (0, 2)
+    if deals < MIN_DEALS:
+        empty = tuple(SeatChange(s + 1, math.nan, -math.inf, math.inf) for s in range(seats))
+        return Comparison("undecided", empty, deals * games_per_deal, deals, precision)
+    side = alpha / (2 * seats)
+    z = float(boundary_z(np.asarray(float(deals)), side, best_rho(design, side)))
+    mean = per_deal.mean(axis=0)
+    se = per_deal.std(axis=0, ddof=1) / math.sqrt(deals)
+    changes = tuple(SeatChange(s + 1, float(mean[s]), float(mean[s] - z * se[s]),
+                               float(mean[s] + z * se[s])) for s in range(seats))
+    if all(-precision < c.low and c.high < precision for c in changes):
+        outcome: Outcome = "unchanged"
+    elif any(c.low > precision or c.high < -precision for c in changes):
+        outcome = "changed"
+    elif all(c.high - c.low <= precision for c in changes):
+        outcome = "measured"
+    else:
+        outcome = "undecided"
+    return Comparison(outcome, changes, deals * games_per_deal, deals, precision)
+
+
+def worst_case_deals(sd: float, precision: float = PRECISION, alpha: float = ALPHA,
+                     seats: int = 4) -> int:
+    """Deals after which every seat's interval is at most ``precision`` wide for a per-deal
+    standard deviation ``sd``: the most a comparison can take (its design)."""
+    side = alpha / (2 * seats)
+    deals = float(MIN_DEALS)
+    while True:
+        z = float(boundary_z(np.asarray(deals), side, best_rho(deals, side)))
+        if 2 * z * sd / math.sqrt(deals) <= precision:
+            return math.ceil(deals)
+        deals *= 1.25
+
+
+__all__ = ["ALPHA", "MIN_DEALS", "PRECISION", "Comparison", "Outcome", "SeatChange",
+           "compare", "deal_differences", "design_deals", "winners", "worst_case_deals"]

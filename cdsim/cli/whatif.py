@@ -1,0 +1,139 @@
+"""``cdsim whatif``: what does my change do? One command, the answer in the terminal."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cdsim.batch.progress import StudyProgress
+from cdsim.cli.app import app, dask_backend, out_folder
+from cdsim.errors import CdsimError
+
+PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
+
+
+@app.command("whatif")
+def whatif(
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="TABLE.ID.KEY=VALUE",
+        help="A change, in a sweep's entry/key words: objective.B05.reward.vp=6, "
+             "fountain.F01.vp=3, tile.T01.count=4, villa_table.points.3=5. Repeat it for "
+             "several changes at once; a list of values (reward.vp=4,6,10) makes one variant "
+             "per value.", show_default=False)] = None,
+    components: Annotated[str | None, typer.Option(
+        "--components", help="An override file with the change instead of (or under) --set: "
+        "docs/components.md.", show_default=False)] = None,
+    players: Annotated[str, typer.Option(
+        help="Player counts, comma-separated.")] = "2,3,4",
+    play: Annotated[str, typer.Option(help=f"Who plays: {PLAY_HELP}.")] = "scripted,strong",
+    precision: Annotated[float, typer.Option(
+        help="A seat whose win share moves by less than this is 'unchanged' (0.005 = 0.5 "
+             "pp); the comparison stops as soon as it is decided either way.")] = 0.005,
+    games: Annotated[int | None, typer.Option(
+        help="The most games of each side (base and change) per player count and play "
+             "(default: 40,000 scripted, 6,000 strong).", show_default=False)] = None,
+    seed: Annotated[int, typer.Option(help="The deals' seed (stage 0).")] = 1,
+    out: Annotated[str | None, typer.Option(
+        help="The study folder it writes (default: studies/whatif-CHANGE).",
+        show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite that folder.")] = False,
+    jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
+) -> None:
+    """What does a change to the components do? Plays the base and the change on the same
+    deals (scripted and strong play, 2, 3 and 4 players unless told), stops each comparison
+    as soon as it is decided, and prints the answer: whether seat balance moves (each
+    seat's win share, change minus base, at the rulebook's starting VP, with intervals
+    valid at every look) and what the changed cards do (taken, fulfilled, VP per take,
+    their takers' win difference). The folder is a study folder: its pages lead with the
+    change (study.html).
+
+    Example: cdsim whatif --set objective.B05.reward.vp=6
+             cdsim whatif --set objective.B05.reward.vp=4,6,10,12 --play scripted
+             cdsim whatif --components my-change.toml --players 4"""
+    from cdsim.batch.config import check_jobs
+    from cdsim.batch.folder import RunFolder, check_out
+    from cdsim.study import whatif as wi
+    from cdsim.study.cells import STUDY, check_players
+    from reports.study import Reader, analyse, write
+    from reports.study_cards import sentence
+
+    check_jobs(jobs)
+    changes = [wi.parse_set(s) for s in set_ or []]
+    counts = _ints(players, "--players", (2, 3, 4))
+    plays = list(dict.fromkeys(p.strip() for p in play.split(",") if p.strip()))
+    unknown = [p for p in plays if p not in wi.PLAYS]
+    if unknown or not plays:
+        raise CdsimError(f"--play: {', '.join(unknown) or 'nothing'}: expected {PLAY_HELP}")
+    if not 0.001 <= precision <= 0.05:
+        raise CdsimError(f"--precision must be between 0.001 and 0.05 (0.005 = 0.5 pp), got "
+                         f"{precision:g}")
+    if games is not None and not 100 <= games <= 10_000_000:
+        raise CdsimError(f"--games must be between 100 and 10,000,000, got {games}")
+    if not 0 <= seed < 2**62:
+        raise CdsimError(f"--seed must be between 0 and 2**62 - 1, got {seed}")
+    override = out_folder(components, "--components", "an override file")
+    if override is not None and not override.is_file():
+        raise CdsimError(f"--components {components}: no such override file")
+    name = wi.safe_name("whatif-" + "_".join(
+        [*(c.spelled.partition(".")[2] for c in changes), *([override.stem] if override else [])]))
+    root = out_folder(out) or Path("studies") / name
+    root = check_out(root)
+    if root.exists() and any(root.iterdir()) and not force:
+        raise CdsimError(f"{root} already holds a study: name another folder with --out, or "
+                         "--force to overwrite it")
+    budgets = {p: games or wi.BUDGET[p] for p in plays}
+    start = time.perf_counter()
+    made = not root.exists()
+    try:
+        study = wi.build(name, changes, override, root, counts, plays, seed, budgets)
+        check_players(study)  # every cell's players on its set, before a game is played
+    except CdsimError:
+        if made:  # a refusal leaves nothing behind
+            import shutil
+            shutil.rmtree(root, ignore_errors=True)
+        raise
+    looks: dict[tuple[int, str], str] = {}
+
+    def on_look(pair: wi.Pair) -> None:
+        key = (pair.base.players, pair.base.population.name)
+        looks[key] = ", ".join(c.outcome for c in (pair.outcomes or {}).values())
+
+    with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
+            StudyProgress(name, label="whatif", quiet=quiet) as progress:
+        total = sum(sum(p.sizes) * len(p.cells) for p in wi.pairs_of(study))
+        progress.plan(total, 0)
+        pairs = wi.run(study, root, Reader(), jobs, "loky", force=True, precision=precision,
+                       on_chunk=progress.chunk, on_look=on_look)
+    write(root)
+    wall = time.perf_counter() - start
+    result = analyse(root)
+    cells = {c.key: c for c in result.cells}
+    asked = "; ".join(v.description for v in study.variants)
+    print(f"whatif: {asked} ({progress.played:,} games in {wall:.0f} s; {root})")
+    for pair in pairs:
+        for v in pair.variants:
+            assert v.variant is not None
+            comp = (pair.outcomes or {}).get(v.variant.name)
+            head = f"  {pair.base.players}p {pair.base.population.name}" + (
+                f" [{v.variant.name}]" if len(pair.variants) > 1 else "")
+            if comp is None:
+                continue
+            print(f"{head}: {comp.words()} ({comp.games:,} games a side)")
+            cell = cells.get(v.key)
+            for card in (cell.cards.cards if cell is not None and cell.cards else ()):
+                print(f"      {sentence(card)}")
+    print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
+
+
+def _ints(text: str, flag: str, allowed: tuple[int, ...]) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise CdsimError(f"{flag}: expected numbers among {allowed}, got {text!r}") from None
+    if not values or any(v not in allowed for v in values):
+        raise CdsimError(f"{flag}: expected numbers among {allowed}, got {text!r}")
+    return sorted(set(values))
