@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from cdsim.analysis import paired
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS
 from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.stats import FloatArray, vec
@@ -375,12 +376,54 @@ def answer_boxes(doc: Doc, result: StudyResult) -> None:
     doc.boxes(boxes)
 
 
+def change_boxes(doc: Doc, result: StudyResult) -> None:
+    """A study with variants answers "what does my change do?" first: per variant, for
+    each player count and population, whether seat balance moves (each seat's paired
+    change at the rulebook's vector: ``cdsim whatif``'s anytime intervals when it played
+    the study, else the variants section's 95% intervals) and what the changed cards do."""
+    m = result.manifest
+    asked = {(c["players"], c["play"], c["variant"]): c
+             for c in (m.get("whatif") or {}).get("comparisons", [])}
+    precision = float((m.get("whatif") or {}).get("precision", paired.PRECISION))
+    boxes = []
+    for variant in [v["name"] for v in m["variants"] if not v.get("sweep")]:
+        groups = []
+        kinds = set()
+        for c in result.cells:
+            if c.variant != variant:
+                continue
+            found = asked.get((c.players, c.population, variant))
+            if found is not None:
+                comp = paired.judge([paired.SeatChange(s, *x) for s, x in
+                                     enumerate(found["seats"], 1)], precision, found["games"])
+                how = f"{found['games']:,} games a side, intervals valid at every look"
+            elif c.difference is not None:
+                mean, low, high = c.difference
+                comp = paired.judge([paired.SeatChange(s + 1, float(mean[s]), float(low[s]),
+                                                       float(high[s])) for s in range(len(mean))],
+                                    precision, c.paired_games)
+                how = f"{c.paired_games:,} paired games, 95% intervals"
+            else:
+                continue
+            kinds.add(comp.outcome)
+            lines = [comp.words() + f" ({how})"]
+            lines += [study_cards.sentence(card) for card in (c.cards.cards if c.cards else ())]
+            groups.append((f"**{c.players} players, {c.population}**", lines, False))
+        if groups:
+            kind = ("confirmed" if kinds == {"unchanged"} else
+                    "unfair" if "changed" in kinds else "open")
+            boxes.append((f"What {variant} does", groups, kind))
+    if boxes:
+        doc.boxes(boxes)
+
+
 def build(result: StudyResult) -> Doc:
     m = result.manifest
     doc = Doc()
     doc.h(f"cdsim study: {m['name']}", 1)
     if m.get("description"):  # what the study asks, above its answer
         doc.p(str(m["description"]))
+    change_boxes(doc, result)  # a change asked: its effect leads
     answer_boxes(doc, result)
     doc.h("Headlines", 2)
     for text in result.headlines.values():

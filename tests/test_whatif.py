@@ -88,6 +88,9 @@ def test_whatif_answers_a_card_change_and_writes_a_study_folder(
     assert {c["key"] for c in manifest["cells"]} == {"2p.scripted", "2p.scripted.B05-reward-vp-6"}
     page = (out / "study.md").read_text()
     assert "objective card 'B05': reward.vp: 8 -> 6" in page
+    # the pages lead with the change: its box before the starting-VP answer
+    assert page.index("### What B05-reward-vp-6 does") < page.index("### 2 players")
+    assert "B05 at 6 VP: taken by" in page
     # a bad change is one line, exit 2, and leaves no folder
     code, err = run_main(["whatif", "--set", "objective.B99.reward.vp=6", "--out",
                           str(tmp_path / "bad")], monkeypatch, capsys)

@@ -138,6 +138,13 @@ def compare(per_deal: FloatArray, design: float, precision: float = PRECISION,
     se = per_deal.std(axis=0, ddof=1) / math.sqrt(deals)
     changes = tuple(SeatChange(s + 1, float(mean[s]), float(mean[s] - z * se[s]),
                                float(mean[s] + z * se[s])) for s in range(seats))
+    return judge(changes, precision, deals * games_per_deal, deals)
+
+
+def judge(changes: Sequence[SeatChange], precision: float = PRECISION, games: int = 0,
+          deals: int = 0) -> Comparison:
+    """What the seats' intervals decide at ``precision`` (the rule above): the anytime
+    sequences of ``compare``, or a study report's fixed 95% intervals on its variant."""
     if all(-precision < c.low and c.high < precision for c in changes):
         outcome: Outcome = "unchanged"
     elif any(c.low > precision or c.high < -precision for c in changes):
@@ -146,7 +153,7 @@ def compare(per_deal: FloatArray, design: float, precision: float = PRECISION,
         outcome = "measured"
     else:
         outcome = "undecided"
-    return Comparison(outcome, changes, deals * games_per_deal, deals, precision)
+    return Comparison(outcome, tuple(changes), games, deals, precision)
 
 
 def worst_case_deals(sd: float, precision: float = PRECISION, alpha: float = ALPHA,
@@ -163,4 +170,5 @@ def worst_case_deals(sd: float, precision: float = PRECISION, alpha: float = ALP
 
 
 __all__ = ["ALPHA", "MIN_DEALS", "PRECISION", "Comparison", "Outcome", "SeatChange",
-           "compare", "deal_differences", "design_deals", "winners", "worst_case_deals"]
+           "compare", "deal_differences", "design_deals", "judge", "winners",
+           "worst_case_deals"]
