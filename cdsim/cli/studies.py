@@ -176,12 +176,17 @@ def study_report(
 def study_init(
     path: Annotated[Path, typer.Argument(help="Study file to write (e.g. my-study.toml).",
                                          show_default=False)],
+    template: Annotated[str, typer.Option(
+        help="default: the shipped default study (about 9 minutes); card: one changed card "
+             "against the shipped set, scripted play at 2 and 4 players (its variant's "
+             "override file, variants/b05-at-6.toml, is written beside FILE; about a minute); "
+             "sweep: one card's value over a list (about a minute).")] = "default",
 ) -> None:
-    """Write the shipped default study file, commented, to edit into your own (the study
-    is named after the file).
+    """Write a study file, commented, to edit into your own (the study is named after the
+    file): the default study, a one-card test or a one-key sweep (--template).
 
-    Example: cdsim study init my-study.toml && cdsim study run my-study.toml"""
-    from cdsim.study.cells import write_template
+    Example: cdsim study init my-study.toml --template card && cdsim study run my-study.toml"""
+    from cdsim.study.file import write_template
 
-    write_template(path)
+    write_template(path, template)
     print(f"wrote {path}; edit it, then: cdsim study run {path}")

@@ -10,6 +10,7 @@ writes.
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -266,18 +267,43 @@ SWEEP_EXAMPLE = """
 """
 
 
-def write_template(path: Path) -> None:
-    """``cdsim study init``: the shipped default study, to edit, named after the file (its
-    folder is then studies/NAME, not the shipped study's), with a commented sweep."""
+# `cdsim study init FILE --template NAME`: the default study (shipped as a study) or a
+# file of TEMPLATES, with the override files its variants name (relative to it)
+TEMPLATES = {"default": SHIPPED / "default.toml", "card": SHIPPED / "templates" / "card.toml",
+             "sweep": SHIPPED / "templates" / "sweep.toml"}
+
+
+def write_template(path: Path, template: str = "default") -> None:
+    """``cdsim study init``: a study file to edit, named after the file (its folder is then
+    studies/NAME, not the template's): ``default``, the shipped default study with a
+    commented sweep; ``card``, a one-card test, written with its variant's override file
+    (beside it, where the study names it); ``sweep``, a one-key sweep. Nothing is written
+    when a file is in the way."""
+    source = TEMPLATES.get(template)
+    if source is None:
+        raise CdsimError(f"unknown template {user_text(template, repr, 40)} (templates: "
+                         f"{', '.join(sorted(TEMPLATES))})")
     if path.exists():
         raise CdsimError(f"{path} exists: choose another file name")
     name = re.sub(r"[^A-Za-z0-9_-]", "-", path.stem)[:40].strip("-") or "study"
-    text = re.sub(r'^name = "default"', f'name = "{name}"', (SHIPPED / "default.toml").read_text(),
-                  count=1, flags=re.M)
-    variant = re.search(r'^# components = "variants/.*\n', text, flags=re.M)
-    at = variant.end() if variant else len(text)
-    text = text[:at] + SWEEP_EXAMPLE + text[at:]
+    text = re.sub(rf'^name = "{template}"', f'name = "{name}"', source.read_text(), count=1,
+                  flags=re.M)
+    if template == "default":  # shown beside the variant example (the study has no sweep)
+        variant = re.search(r'^# components = "variants/.*\n', text, flags=re.M)
+        at = variant.end() if variant else len(text)
+        text = text[:at] + SWEEP_EXAMPLE + text[at:]
+    extra = {}
+    for variant in tomllib.loads(text).get("variant", []):
+        rel = str(variant["components"])
+        extra[path.parent / rel] = (source.parent / rel).read_text()
+    for file, body in extra.items():
+        if file.exists() and file.read_text() != body:
+            raise CdsimError(f"{file} exists (the {template} template's variant writes it): "
+                             "move it, or write the study file in another folder")
     try:
+        for file, body in extra.items():
+            file.parent.mkdir(parents=True, exist_ok=True)
+            file.write_text(body)
         path.write_text(text)
     except OSError as exc:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None

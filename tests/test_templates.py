@@ -1,0 +1,78 @@
+"""`cdsim study init FILE --template card|sweep|default` (issue 41 item 4): each template is
+a valid study file that runs (here on a reduced budget), the card template brings its
+variant's override file, and an unknown template is one line, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from cdsim.errors import CdsimError
+from cdsim.study import cells as st
+from cdsim.study.file import TEMPLATES, write_template
+from reports.study import Reader
+from tests.commands import run_main
+from tests.conftest import core_or_skip
+
+
+@pytest.mark.parametrize(("template", "cells"), [
+    ("card", ["2p.scripted", "2p.scripted.B05-at-6", "4p.scripted", "4p.scripted.B05-at-6"]),
+    ("sweep", [f"{n}p.scripted{v}" for n in (2, 4)
+               for v in ("", *(f".B05-reward={x}" for x in (4, 6, 10, 12)))])])
+def test_a_template_runs(template: str, cells: list[str], tmp_path: Path,
+                         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+                         ) -> None:
+    """Written by `study init` in another folder, named after its file, with the measured
+    run time in its comments; played on a budget cut to 720 games a cell (30 deals of 4
+    players): every cell."""
+    core_or_skip()
+    monkeypatch.chdir(tmp_path)
+    code, err = run_main(["study", "init", "mine.toml", "--template", template], monkeypatch,
+                         capsys)
+    assert code == 0, err
+    text = (tmp_path / "mine.toml").read_text()
+    said = " ".join(text.replace("\n#", " ").split())
+    assert re.search(r"Run time, measured 20\d\d-\d\d-\d\d [^.]*: [\d,]+ games in \d+ s of play",
+                     said), said[:1500]
+    assert re.search(r"^games = \d+ ", text, flags=re.M)
+    (tmp_path / "mine.toml").write_text(re.sub(r"^games = \d+", "games = 720", text, flags=re.M))
+    spec = st.load_study(tmp_path / "mine.toml")
+    assert spec.name == "mine"
+    manifest = st.run(spec, tmp_path / "out", Reader(), jobs=1)
+    assert [c["key"] for c in manifest["cells"]] == cells
+    assert all(c["decision"] for c in manifest["cells"])
+
+
+def test_the_card_template_writes_its_override_beside_it(tmp_path: Path) -> None:
+    write_template(tmp_path / "b05.toml", "card")
+    override = tmp_path / "variants" / "b05-at-6.toml"
+    assert override.read_text() == (TEMPLATES["card"].parent / "variants" /
+                                    "b05-at-6.toml").read_text()
+    spec = st.load_study(tmp_path / "b05.toml")
+    (variant,) = spec.variants
+    assert variant.name == "B05-at-6"
+    # a second study beside it shares the same file; a different file there is not overwritten
+    write_template(tmp_path / "again.toml", "card")
+    override.write_text('base = "default"\n')
+    with pytest.raises(CdsimError, match=r"variants/b05-at-6.toml exists \(the card template"):
+        write_template(tmp_path / "third.toml", "card")
+    assert not (tmp_path / "third.toml").exists()
+    assert override.read_text() == 'base = "default"\n'
+
+
+def test_the_default_template_is_the_default_study(tmp_path: Path) -> None:
+    write_template(tmp_path / "mine.toml", "default")
+    assert st.load_study(tmp_path / "mine.toml").identity() == \
+        st.load_study(st.resolve("default")).identity()
+
+
+def test_an_unknown_template_is_one_line_and_exit_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mine.toml"
+    code, err = run_main(["study", "init", str(path), "--template", "cards"], monkeypatch, capsys)
+    assert code == 2, err
+    assert err == "cdsim: error: unknown template 'cards' (templates: card, default, sweep)\n"
+    assert not path.exists() and list(tmp_path.iterdir()) == []
