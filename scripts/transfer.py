@@ -1,0 +1,142 @@
+"""How well the built-in learned weights play a changed component set (issue 39 item 2;
+docs/strength.md, "Any component set").
+
+A panel of variants spans what the learned player's inputs read: an objective card's
+reward (B05 at 4 and at 12 VP), a fountain card's VP, a frame part's goal and a tile
+kind's count. For each variant:
+
+1. ``cdsim train --components VARIANT --seed 1 --out strategies/weights/transfer/NAME.json``:
+   weights trained on the variant with the built-in weights' own settings (about 20
+   minutes of 2 cores each; a file already there is kept, so an interrupted run goes on);
+2. ``cdsim ladder --players 2 --strategies greedy,mcts,learned,learned@weights=THAT
+   --components VARIANT --games GAMES --seed 1``: the built-in weights (``learned``) and
+   the retrained ones side by side against greedy and mcts on the variant's deals, and
+   the same ladder (without the retrained player) on the default set;
+3. from the ladders' own bootstrap resamples (the same deals drawn): built-in minus
+   retrained, and built-in's edge over greedy against that edge on the default set, each
+   with its 95% interval. Acceptance: built-in minus retrained above -30 Elo (the
+   interval's upper end), the edge within 30 Elo of the default set's.
+
+    .venv/bin/python scripts/transfer.py [--only NAME,...] [--games 400] [--train-only]
+
+It prints the table docs/strength.md carries. Runs under ``nice``: a shared machine keeps
+its other work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from cdsim.ladder import from_manifest, read_ladder_manifest
+from reports.ladder import RESAMPLES, bootstrap_fits, elo, load
+
+ROOT = Path(__file__).resolve().parent.parent
+CDSIM = str(Path(sys.executable).parent / "cdsim")
+PANEL_DIR = ROOT / "scripts" / "transfer"
+WEIGHTS_DIR = ROOT / "strategies" / "weights" / "transfer"
+LADDERS = ROOT / "ladders" / "transfer"
+SEED = 1
+PLAYERS = 2
+
+# name -> (what it changes, the override file's text)
+PANEL: dict[str, tuple[str, str]] = {
+    "B05-4vp": ("objective card B05 pays 4 VP (8)",
+                'base = "default"\n[[objective]]\nid = "B05"\nreward = { vp = 4 }\n'),
+    "B05-12vp": ("objective card B05 pays 12 VP (8)",
+                 'base = "default"\n[[objective]]\nid = "B05"\nreward = { vp = 12 }\n'),
+    "F01-5vp": ("fountain card F01 pays 5 VP per complete villa (2)",
+                'base = "default"\n[[fountain]]\nid = "F01"\nvp = 5\n'),
+    "part1-villa-8": ("frame part 1's villa goal pays 8 VP (3)",
+                      'base = "default"\n[[part]]\nid = 1\ngoals = [{ kind = "villa", vp = 8, '
+                      'line = 1 }, { kind = "pond", vp = 3, line = 4 }]\n'),
+    "fountains-3": ("3 light fountain tiles (6), 8 light markets (5)",
+                    'base = "default"\n[[tile]]\nid = "L-fountain"\ncount = 3\n'
+                    '[[tile]]\nid = "L-market"\ncount = 8\n'),
+}
+
+
+def sh(*cmd: str) -> str:
+    done = subprocess.run(["nice", "-n", "10", *cmd], check=True, capture_output=True,
+                          text=True)
+    return done.stdout
+
+
+def variant_file(name: str) -> Path:
+    path = PANEL_DIR / f"{name}.toml"
+    text = PANEL[name][1]
+    if not path.is_file() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return path
+
+
+def train(name: str) -> Path:
+    out = WEIGHTS_DIR / f"{name}.json"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        print(f"training {name} ...", file=sys.stderr, flush=True)
+        sh(CDSIM, "train", "--components", str(variant_file(name)), "--seed", str(SEED),
+           "--out", str(out), "--quiet")
+    return out
+
+
+def ladder(folder: Path, strategies: str, components: Path | None, games: int
+           ) -> dict[str, np.ndarray]:
+    """Each strategy's bootstrap resamples of its rating (Elo, mean 0) on the ladder."""
+    cmd = [CDSIM, "ladder", "--players", str(PLAYERS), "--strategies", strategies,
+           "--games", str(games), "--seed", str(SEED), "--jobs", "2", "--quiet", "--json",
+           "--out", str(folder)]
+    if components is not None:
+        cmd += ["--components", str(components)]
+    if (folder / "ladder-manifest.json").is_file():
+        cmd.append("--resume")
+    sh(*cmd)
+    manifest = read_ladder_manifest(folder)
+    spec = from_manifest(manifest)
+    names = spec.names
+    games_read = load(folder, names, manifest["pairings"])
+    _, resampled = bootstrap_fits(games_read, len(names), RESAMPLES, spec.seed)
+    boot = elo(resampled, None)
+    return {n: boot[:, i] for i, n in enumerate(names)}
+
+
+def span(x: np.ndarray) -> str:
+    lo, hi = np.quantile(x, [0.025, 0.975])
+    return f"{np.mean(x):+.0f} ({lo:+.0f} to {hi:+.0f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default=",".join(PANEL))
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--train-only", action="store_true")
+    args = parser.parse_args()
+    names = [n for n in args.only.split(",") if n]
+    for name in names:
+        train(name)
+    if args.train_only:
+        return
+    base = ladder(LADDERS / "default", "greedy,mcts,learned", None, args.games)
+    base_edge = base["learned"] - base["greedy"]
+    print("| variant | built-in − retrained | built-in − greedy | default set's edge | "
+          "built-in − mcts |")
+    print("|---|---|---|---|---|")
+    for name in names:
+        weights = WEIGHTS_DIR / f"{name}.json"
+        retrained = f"learned@weights={weights}"
+        boot = ladder(LADDERS / name, f"greedy,mcts,learned,{retrained}", variant_file(name),
+                      args.games)
+        print(f"| {PANEL[name][0]} | {span(boot['learned'] - boot[retrained])} | "
+              f"{span(boot['learned'] - boot['greedy'])} | {span(base_edge)} | "
+              f"{span(boot['learned'] - boot['mcts'])} |", flush=True)
+    print(json.dumps({"games": args.games, "players": PLAYERS, "seed": SEED}))
+
+
+if __name__ == "__main__":
+    main()
