@@ -267,3 +267,19 @@ def test_statistics_md_says_what_a_runs_gap_interval_is() -> None:
     unbounded = Shares((8, 9), (1, 1), np.zeros(2), np.zeros(2), np.ones(2), 0.05, (0.0, 1.0))
     phrase = gap_text(unbounded).split("(", 1)[1].rstrip(")")
     assert f'"{phrase}"' in said, phrase
+
+
+def test_the_readme_says_what_the_numbers_are_about_before_the_answer() -> None:
+    """Issue 41 item 7: a designer in a hurry reads the reconstructed-components note (with
+    the count the shipped files hold) and the path to run on the real box (export, fill in,
+    check, run) before the answer table's numbers."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text.index("<!-- answer:begin -->")
+    tags = [m.group(1) for f in sorted((ROOT / "cdsim" / "data").glob("*.toml"))
+            for m in re.finditer(r'^provenance = "(\w+)"', f.read_text(), flags=re.M)]
+    said = f"{tags.count('reconstructed')} of its {len(tags)} entries are reconstructed"
+    assert " ".join(text.split()).count(said) == 1, said
+    steps = ["**Reconstructed components.**", said.split()[0], "cdsim components export",
+             '"reconstructed"', "cdsim components check", "cdsim study run"]
+    at = [text.find(s) for s in steps]
+    assert all(0 <= a < table for a in at) and at == sorted(at), dict(zip(steps, at, strict=True))
