@@ -288,33 +288,37 @@ def test_bad_settings_are_one_line() -> None:
 
 # ------------------------------------------------------------------------ games needed
 
-def continuation_rate(cells: int, seed: int) -> tuple[int, int]:
-    """Undecided 2-player cells (tol 2 pp above the best gap, 2,000 games) continued by
-    exactly ``games_needed`` more games: (how many confirmed, how many were continued)."""
+def continuation_rate(cells: int, seed: int) -> tuple[int, int, int]:
+    """Undecided 2-player cells (tol 2 pp above the best gap, a zone of a quarter of it,
+    2,000 games) continued by exactly ``games_needed`` more games: (how many confirmed,
+    how many were continued, how many were undecided)."""
     sc = scenario("border")
     tol = min(sc.gaps.values()) + 0.02
     sizes = at.stage_sizes(2000, 125, 2)
-    done = passed = 0
+    done = passed = undecided = 0
     for i in range(cells):
         rng = np.random.default_rng([seed, i])
         tables = play_tables(sc, list(sizes), rng)
-        v = at.decide(tables, sc.rulebook, tol)
+        v = at.decide(tables, sc.rulebook, tol, zone=tol / 4)
+        undecided += v.decision == "undecided"
         if v.decision != "undecided" or v.games_needed is None:
             continue
         more = play_tables(sc, [v.games_needed], rng)
         done += 1
-        passed += at.decide(tables + more, sc.rulebook, tol, predict=False).decision == "confirmed"
-    return passed, done
+        passed += at.decide(tables + more, sc.rulebook, tol, predict=False,
+                            zone=tol / 4).decision == "confirmed"
+    return passed, done, undecided
 
 
 def test_games_needed_is_calibrated() -> None:
-    """A continuation of ``games_needed`` games confirms about 80% of the time: at least 70%
-    of ~75 continued cells here (77% in a 1,000-cell measurement). Taking the estimate as the
-    truth, as the staged procedure did, gives 62% on the same cells and fails this."""
-    passed, done = continuation_rate(200, 71)
-    assert done >= 50
-    assert passed / done >= 0.7, (passed, done)
-    assert sps.binom.sf(passed - 1, done, 0.97) > 1e-3, (passed, done)  # not wildly generous
+    """A continuation of ``games_needed`` games confirms about 80% of the time: 70% to 90%
+    of ~140 continued cells here (80% and 82% in the measurement of scripts/zone_rates.py),
+    and nearly every undecided cell gets a number. Counting the uncertainty of the gap
+    twice, as before the zone, left 40 of 88 undecided cells without one (and confirmed
+    94% of the others): it fails here."""
+    passed, done, undecided = continuation_rate(160, 71)
+    assert done >= 0.9 * undecided, (done, undecided)
+    assert 0.7 <= passed / done <= 0.9, (passed, done)
 
 
 # ------------------------------------------------------------------------- measurement
@@ -390,7 +394,7 @@ def measure(cells: int) -> None:  # pragma: no cover - by hand
     for extend in (False, True):
         c = run(scenario("curse"), 0.3, cells, seed=3000, stages=6, extend=extend)
         print(f"curse-6{'+6' if extend else ''} alpha=0.3  {c.row()}", flush=True)
-    passed, done = continuation_rate(cells, 4000)
+    passed, done, _ = continuation_rate(cells, 4000)
     print(f"games_needed continuations: {passed}/{done} confirmed", flush=True)
 
 

@@ -183,3 +183,24 @@ def test_a_study_without_games_gets_the_worst_case(tmp_path: Path) -> None:
     assert budgets["2p.r"] == (1000, 1000)
     path.write_text(path.read_text().replace("zone = 0.02", "zone = 0"))
     assert st.load_study(path).cells[0].games == 100_008  # 100,000 in whole deals of 12
+
+
+def test_games_to_decide_comes_true() -> None:
+    """An undecided cell at the tolerance says at most how many more games decide it either
+    way; one more stage of that many does, in nearly every cell."""
+    sc = scenario("border")
+    tol = sc.tolerance
+    decided = asked = 0
+    for i in range(40):
+        rng = np.random.default_rng([17, i])
+        played = tables(sc, [200, 400, 800], rng)
+        v = at.decide(played, sc.rulebook, tol, zone=tol / 4)
+        if v.decision != "undecided":
+            continue
+        assert v.games_to_decide is not None and f"at most about {v.games_to_decide:,}" in v.explain()
+        asked += 1
+        more = tables(sc, [v.games_to_decide], rng)
+        decided += at.decide(played + more, sc.rulebook, tol, predict=False,
+                             zone=tol / 4).decision != "undecided"
+    assert asked >= 30 and decided >= 0.9 * asked, (decided, asked)
+    assert at.decide(played, sc.rulebook, tol).games_to_decide is None  # no zone, no bound

@@ -403,6 +403,7 @@ class Verdict:
     alpha: float
     zone: float = 0.0
     best_gap_low: float = 0.0  # the most equal candidate's gap is at least this (alpha_n)
+    games_to_decide: int | None = None  # undecided, with a zone: at most this many more
 
     def explain(self) -> str:
         """One paragraph for a designer (shares and gaps in percentage points)."""
@@ -428,9 +429,12 @@ class Verdict:
                 "lie beyond the tolerance)"
                 if self.games_needed is None or self.watch is None else
                 f"about {self.games_needed:,} more games would confirm {_slash(self.watch)} "
-                f"with a {POWER:.0%} chance (a prediction from the games so far)")
+                f"with a {POWER:.0%} chance if its gap is what it looks like now")
+        either = ("" if not self.games_to_decide else
+                  f"; at most about {self.games_to_decide:,} more decide the cell either way")
         return (f"Undecided after {self.games:,} games: the most equal vector so far is {vec} "
-                f"({gap}); {more}. Every game played so far keeps counting if the cell goes on.")
+                f"({gap}); {more}{either}. Every game played so far keeps counting if the cell "
+                "goes on.")
 
     def _zone_words(self) -> str:
         return f" (to {_pp(self.zone)}: shown below {_pp(self.tol + self.zone)})" if self.zone else ""
@@ -454,6 +458,7 @@ class Verdict:
                 "watch": None if self.watch is None else list(self.watch),
                 "decided_at": self.decided_at, "tolerance": self.tol, "alpha": self.alpha,
                 "zone": self.zone, "best_gap_low": self.best_gap_low,
+                "games_to_decide": self.games_to_decide,
                 "explain": self.explain(),
                 "choices": [{"stage": c.stage, "vectors": vecs(c.vectors), "alpha": c.alpha,
                              "confirmed": vecs(c.confirmed)} for c in self.choices],
@@ -484,6 +489,7 @@ class _Cell:
         self.vectors, self.rule, self.tol, self.alpha, self.m, self.mixture = (
             vectors, rule, tol, alpha, m, mixture)
         self.zone = zone
+        self.design = 1.0  # deal groups at which the boundaries are tightest (decide sets it)
         self.players = vectors.shape[1]
         # every candidate on every game: "no fair vector", and the tests when nothing is chosen
         self.everything = Evidence(np.arange(len(vectors), dtype=np.int64), mixture)
@@ -614,6 +620,7 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.0
     groups = design_groups(len(rule), tol, alpha, per_group, design_games)
     cell = _Cell(vectors, rule, tol, alpha, m, Mixture.design(groups, alpha * CONFIRM_SHARE / 2),
                  zone)
+    cell.design = groups
     looks: list[Look] = []
     decision: Decision = "undecided"
     fair: list[int] = []
@@ -695,10 +702,31 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
         if decision == "undecided" and predict:
             needed, watch = _watch(cell)
     gap, interval = gap_with_interval(tested, cell.mixture)
+    either = _games_to_decide(cell, named) if decision == "undecided" and predict else None
     return Verdict(decision, _vec(cell.vectors[named]),
                    tuple(_vec(cell.vectors[i]) for i in rows), gap, interval, total.games,
                    tested.games, first, needed, watch, looks[-1].stage, cell.records(), looks,
-                   cell.tol, cell.alpha, cell.zone, cell.best_gap_low())
+                   cell.tol, cell.alpha, cell.zone, cell.best_gap_low(), either)
+
+
+def _games_to_decide(cell: _Cell, row: int) -> int | None:
+    """With a zone: the further games after which the cell is decided whatever its truth
+    (``worst_case_games`` with the most equal vector's widest observed per-group variance
+    and the cell's design, in deal groups), less the games played; None without a zone,
+    with too few groups, or when that bound is already spent (a choice still to be made)."""
+    total = cell.total
+    assert total is not None
+    if cell.zone <= 0 or total.groups < MIN_GROUPS:
+        return None
+    _, se = total.take(row).pair_stats()
+    var = float(np.nanmax(se**2)) * total.groups
+    if not math.isfinite(var) or var <= 0:
+        return None
+    groups = worst_case_games(cell.players, cell.tol, cell.zone, cell.alpha, var,
+                              max(1, round(cell.design)))
+    assert groups is not None
+    left = math.ceil(groups * total.games / total.groups) - total.games
+    return left if left > 0 else None
 
 
 def _tested_on(cell: _Cell, row: int) -> tuple[WinTable, int]:

@@ -24,9 +24,9 @@ cluster-robust variance of a ratio of sums; a group may hold any number of games
 The fixed-level intervals (``WinTable.seat_intervals``, ``pair_intervals``, ``gap_interval``)
 use Student's t with ``groups - 1`` degrees of freedom: they describe one set of games, not a
 cell watched look after look (the anytime verdict's own intervals are in
-``cdsim.analysis.anytime``). The choice rules (``rank_by_gap``, ``choose_vector``) order
-vectors by their observed gap and by how far they move from the rulebook; the anytime
-verdict (``cdsim.analysis.anytime``) uses them.
+``cdsim.analysis.anytime``). The choice rule (``rank_by_gap``) orders vectors by their
+observed gap, then by how far they move from the rulebook; the anytime verdict
+(``cdsim.analysis.anytime``) uses it to choose and to name.
 """
 
 from __future__ import annotations
@@ -378,15 +378,6 @@ def _changed(vectors: IntArray, rulebook: Sequence[int]) -> IntArray:
 
 def _lex_keys(vectors: IntArray) -> tuple[IntArray, ...]:
     return tuple(vectors[:, c] for c in range(vectors.shape[1] - 1, -1, -1))
-
-
-def choose_vector(vectors: ArrayLike, spreads: ArrayLike, rulebook: Sequence[int]) -> int:
-    """The index of the vector to report among those shown fair: the fewest VP changed from
-    the rulebook (sum of ``|differences|``), then the smallest observed gap (``spreads``:
-    wins of the top seat minus the bottom seat, same games for all), then lexicographic."""
-    v = np.asarray(vectors, dtype=np.int64).reshape(-1, len(rulebook))
-    order = np.lexsort((*_lex_keys(v), np.asarray(spreads), _changed(v, rulebook)))
-    return int(order[0])
 
 
 def rank_by_gap(vectors: ArrayLike, spreads: ArrayLike, rulebook: Sequence[int]) -> IntArray:

@@ -73,6 +73,7 @@ class Verdict(BaseModel):
     # a verdict recorded before the indifference zone: none (0), nothing bounded
     zone: Share = 0.0
     best_gap_low: Share = 0.0
+    games_to_decide: Annotated[int, Field(ge=0)] | None = None
     explain: str
     choices: list[ChoiceRecord]
     looks: list[LookRecord]
