@@ -466,6 +466,7 @@ def _settings(doc: Doc, result: StudyResult) -> None:
         ["populations", pops], ["variants", variants], ["sweeps", sweeps],
         ["seed", f"{m['seed']} (stage 0; later stages deal from seeds derived from it)"],
         ["tolerance", f"±{pp(result.tolerance)} (largest gap between two seats' win shares)"],
+        ["indifference zone", _zone_setting(result.tolerance, float(m.get("zone") or 0.0))],
         ["error rate", f"at most {float(m.get('alpha') or 0.05):.0%} per cell: half for a wrong "
                        "confirmation, half for a wrong 'no fair vector'"],
         ["budget", ", ".join(f"{b:,}" for b in budgets) + " games per cell, at most"],
@@ -607,8 +608,18 @@ def _short(c: CellResult | None) -> str:
     return f"undecided (most equal {vec(d['vector'])})"
 
 
+def _zone_setting(tol: float, zone: float) -> str:
+    if not zone:
+        return "none: fair and unfair both against the tolerance (a study made before the zone)"
+    return (f"±{pp(zone)}: shown fair below {pp(tol + zone)}, 'no fair vector' above "
+            f"{pp(tol - zone)}, so every cell ends")
+
+
 def _method_section(doc: Doc, result: StudyResult) -> None:
     alpha = float(result.manifest.get("alpha") or 0.05)
+    zone = float(result.manifest.get("zone") or 0.0)
+    over = f"of {pp(result.tolerance + zone)} or more" if zone else "over the tolerance"
+    within = f" when a vector within {pp(result.tolerance - zone)} exists" if zone else ""
     doc.h("How this was computed", 2)
     doc.p("Each cell plays in stages of fresh deals, each about twice the one before, and "
           "looks after every stage at all its games so far (an anytime-valid test: "
@@ -619,9 +630,9 @@ def _method_section(doc: Doc, result: StudyResult) -> None:
           f"{result.manifest.get('tested', 3)} near-tied vectors are chosen on the first stage "
           "(and again when another becomes the most equal) and tested on every game after "
           "their choice; at 2 players every vector is tested on every game. "
-          f"**Confirmed** is wrong (the vector truly leaves a gap over the tolerance) in at most "
-          f"{alpha * CONFIRM_SHARE:.1%} of cells, **no whole-VP vector is fair** in at most "
-          f"{alpha * (1 - CONFIRM_SHARE):.1%}, whatever the true win shares, at whatever look "
+          f"**Confirmed** is wrong (the vector truly leaves a gap {over}) in at most "
+          f"{alpha * CONFIRM_SHARE:.1%} of cells, **no whole-VP vector is fair**{within} in at "
+          f"most {alpha * (1 - CONFIRM_SHARE):.1%}, whatever the true win shares, at whatever look "
           "the cell stops, and however often its budget is raised. **Undecided** is never "
           "wrong; its 'games needed' is a prediction from the games so far (about an 80% "
           "chance of confirming the vector it names), and every game played keeps counting "

@@ -135,6 +135,16 @@ def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Pat
     assert report["finished"] == data["finished"] and report["machine"] == data["machine"]
     assert report["wall_seconds"] == data["wall_seconds"]
     assert 250_000_000 in [c["games_needed"] for c in report["cells"]]
+    assert "±0.5 pp: shown fair below 2.5 pp, 'no fair vector' above 1.5 pp" in (
+        root / "study.md").read_text()
+    # a folder recorded before the zone: no zone in its manifest or its verdicts
+    del data["zone"]
+    for cell in data["cells"]:
+        for key in ("zone", "best_gap_low", "games_to_decide"):
+            del cell["decision"][key]
+    (root / st.STUDY_MANIFEST).write_text(json.dumps(data))
+    write(root)
+    assert "none: fair and unfair both against the tolerance" in (root / "study.md").read_text()
 
 
 def test_the_command_line_extends_and_never_offers_to_overwrite_an_unnamed_folder(
