@@ -193,8 +193,9 @@ def sentence(c: CardChange) -> str:
     head = c.card + (f" {c.keys[0]}" if c.keys[0:1] and c.keys[0].startswith("at ") else
                      f" ({'; '.join(c.keys)})" if c.keys else "")
     win = v["win_difference"][0]
-    said = ("its takers' win share minus the others' " if c.kind == "objective"
-            else "its drawers' win share minus the others' ")
+    said = ("its takers' win share minus that of the other seats of their strategies "
+            if c.kind == "objective"
+            else "its drawers' win share minus that of the other seats of their strategies ")
     return (f"{head}: {took} by {_shown('taken_share', v['taken_share'][0])} of seats (base "
             f"{_shown('taken_share', b['taken_share'][0])}), {done} "
             f"{_shown('done_share', v['done_share'][0])} (base "
