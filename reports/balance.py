@@ -323,7 +323,8 @@ def format_text(result: BalanceResult) -> str:
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
              for r in table]
     b = result.balance
-    lines += ["", f"verdict: {words(b)}: {_vec(b.verdict.vector)} (tolerance ±{_pp(b.tolerance)})",
+    lines += ["", f"verdict: {words(b)}: {_vec(b.verdict.vector)} (tolerance ±{_pp(b.tolerance)}, "
+              f"zone ±{_pp(b.zone)})",
               f"now: {gap_text(b.current)}", f"{_vec(b.best.vector)}: {gap_text(b.best)}"]
     if b.offsets:
         lines.append(_offsets(b))

@@ -75,3 +75,16 @@ def test_a_cell_that_is_not_there_is_one_line(study: Path, tmp_path: Path) -> No
         out = cdsim("balance", *args)
         assert out.returncode == 2, out.stdout + out.stderr
         assert out.stderr.startswith("cdsim: error:") and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_balance_judges_with_the_zone_it_is_given(study: Path) -> None:
+    """--zone reaches the verdict (default 0.5 pp): the cell's stages are judged as
+    ``decide`` judges them with that zone."""
+    for flags, zone in (((), 0.005), (("--zone", "0.01"), 0.01)):
+        out = cdsim("balance", "--cell", str(study / "2p.duel"), "--radius", "3", "--json",
+                    "--tolerance", "0.3", *flags)
+        assert out.returncode == 0, out.stderr
+        data = json.loads(out.stdout)
+        assert data["zone"] == zone and data["verdict"]["zone"] == zone
+        assert data["verdict"]["explain"].startswith(("Fair within ±30.0 pp (to", "Undecided",
+                                                      "No whole-VP"))
