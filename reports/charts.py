@@ -323,6 +323,33 @@ def sweep_offsets(values: Sequence[int], seats: Sequence[tuple[str, FloatArray, 
     return _png(fig)
 
 
+def card_sweep(values: Sequence[int], figures: Sequence[tuple[str, FloatArray, FloatArray,
+                                                             FloatArray, bool]],
+               xlabel: str, title: str, base_value: int | None = None) -> bytes:
+    """The swept card's own figures against the value, one panel each ``(label, estimate,
+    low, high, share)`` (a share: shown in %), with 95% intervals; the win difference's panel
+    marks 0, where its takers win as often as the others."""
+    fig, axes = plt.subplots(1, len(figures), figsize=(3.0 * len(figures) + 0.6, 3.2))
+    x = np.asarray(values, dtype=float)
+    for ax, (label, est, low, high, share) in zip(np.atleast_1d(axes), figures, strict=True):
+        v = np.asarray(est, dtype=float)
+        yerr = np.nan_to_num([np.clip(v - low, 0, None), np.clip(high - v, 0, None)])
+        ax.errorbar(x, v, yerr=yerr, fmt="o-", color=COLOURS[1], capsize=4, lw=1)
+        if "win difference" in label:
+            ax.axhline(0, color="black", lw=1, ls="--")
+            ax.yaxis.set_major_formatter(points_tick)
+        elif share:
+            ax.yaxis.set_major_formatter(percent_tick)
+        if base_value is not None:
+            ax.axvline(base_value, color="grey", lw=1, ls=":")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="y", ls=":", lw=0.8, color="#999999")
+        ax.set_xlabel(xlabel)
+        ax.set_title(label, fontsize=9)
+    fig.suptitle(title, fontsize=10)
+    return _png(fig)
+
+
 def points_tick(value: float, _position: object = None) -> str:
     """A difference of shares as a tick label in percentage points, signed, with the
     decimals it needs (so "+2.5 pts" sits exactly on +0.025)."""

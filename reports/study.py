@@ -413,6 +413,17 @@ def change_boxes(doc: Doc, result: StudyResult) -> None:
             kind = ("confirmed" if kinds == {"unchanged"} else
                     "unfair" if "changed" in kinds else "open")
             boxes.append((f"What {variant} does", groups, kind))
+    for sweep in m.get("sweeps", []):
+        found = [g for g in study_sweep.groups(m, result.cells) if g.sweep["name"] == sweep["name"]]
+        groups = []
+        for g in found:
+            lines = [study_sweep.seat_sentence(g, head=False)]
+            card = study_sweep.card_sentence(g, head=False)
+            lines += [card] if card is not None else []
+            groups.append((f"**{g.players} players, {g.population}**", lines, False))
+        if groups:
+            values = ", ".join(map(str, sweep["values"]))
+            boxes.append((f"What {sweep['entry']} {sweep['key']} = {values} does", groups, "open"))
     if boxes:
         doc.boxes(boxes)
 

@@ -222,7 +222,8 @@ HEADER = ("variant", "card", "figure", "base [95% CI]", "variant [95% CI]",
           "variant − base [95% CI]")
 WORDS = ("taken (drawn) as a share of all seats, fulfilled (kept) as a share of the takes "
          "(drawing seats), mean VP, and the win difference: the win share of the seats that "
-         "took the card minus the other seats' (pts; an association, not a cause); 95% "
+         "took the card minus the other seats of their strategies' (pts; an association, not "
+         "a cause); 95% "
          "intervals, the games of one deal as one cluster")
 EXPLAIN = ("Changed cards, base against variant on the same deals: " + WORDS + ". The change "
            "is paired game by game (the win difference's is not, and has no interval); "

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from cdsim.analysis.stats import vec
+from cdsim.analysis import paired
+from cdsim.analysis.stats import FloatArray, vec
 from reports import charts, study_cards
 from reports.report import Doc
 from reports.study_cell import CellResult, offsets_json
@@ -92,6 +93,95 @@ def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, An
             **study_cards.as_json(cell)}
 
 
+def seat_sentence(group: SweepGroup, head: bool = True) -> str:
+    """Whether seat balance moves with the value, in plain words: each value's paired
+    change of every seat's win share against the base, judged at ``paired.PRECISION``
+    (``cdsim.analysis.paired.judge``, on the 95% intervals simultaneous over the seats)."""
+    lead = f"{group.players} players, {group.population}: " if head else ""
+    judged = []
+    for value, cell in group.values:
+        if cell.difference is None:
+            continue
+        mean, low, high = cell.difference
+        judged.append((value, paired.judge(
+            [paired.SeatChange(s + 1, float(mean[s]), float(low[s]), float(high[s]))
+             for s in range(len(mean))])))
+    if not judged:
+        return lead + "no value has paired games against the base yet."
+    eps = f"±{100 * paired.PRECISION:.1f} pp"
+    still = [v for v, j in judged if j.outcome == "unchanged"]
+    moved = [(v, j) for v, j in judged if j.outcome == "changed"]
+    if len(still) == len(judged):
+        return (lead + f"**seat balance does not move** at any value tried (every seat's win "
+                f"share within {eps} of the base's, on the same deals).")
+    parts = []
+    if still:
+        parts.append(f"seat balance does not move at {', '.join(map(str, still))} (within {eps})")
+    for v, j in moved:
+        parts.append(f"at {v}: {j.words()}")
+    open_ = [v for v, j in judged if j.outcome in ("undecided", "measured")]
+    if open_:
+        parts.append(f"at {', '.join(map(str, open_))} these games cannot tell a move of "
+                     f"{eps} from none")
+    return lead + "; ".join(parts) + "."
+
+
+def _card_points(group: SweepGroup) -> list[tuple[int, dict[str, Any]]]:
+    """(value, the swept card's figures) for the base's value and every value tried,
+    sorted by value; empty when the sweep does not change a card."""
+    points: dict[int, dict[str, Any]] = {}
+    for value, cell in group.values:
+        card = cell.cards.cards[0] if cell.cards is not None and cell.cards.cards else None
+        if card is None:
+            continue
+        points[value] = card.variant
+        points.setdefault(int(group.sweep["base_value"]), card.base)
+    return sorted(points.items())
+
+
+def _crossing(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Where the piecewise-linear ``ys`` over ``xs`` first crosses 0 (None: it does not)."""
+    for i in range(len(xs) - 1):
+        (x0, y0), (x1, y1) = (xs[i], ys[i]), (xs[i + 1], ys[i + 1])
+        if not (np.isfinite(y0) and np.isfinite(y1)):
+            continue
+        if y0 == 0:
+            return float(x0)
+        if (y0 < 0) != (y1 < 0) or y1 == 0:
+            return float(x0 + (x1 - x0) * (0 - y0) / (y1 - y0))
+    return None
+
+
+def card_sentence(group: SweepGroup, head: bool = True) -> str | None:
+    """Where the swept card is neutral: its takers win as often as the other seats of their
+    strategies (its win difference crosses 0 between two values tried), with the values
+    where its interval's ends cross 0 as the range; None when the sweep changes no card."""
+    points = _card_points(group)
+    if len(points) < 2:
+        return None
+    card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
+    xs = [float(v) for v, _ in points]
+    est = [f["win_difference"][0] for _, f in points]
+    low = [f["win_difference"][1] for _, f in points]
+    high = [f["win_difference"][2] for _, f in points]
+    key = group.sweep["key"]
+    lead = f"{group.players} players, {group.population}: " if head else ""
+    at = _crossing(xs, est)
+    if at is None:
+        finite = [e for e in est if np.isfinite(e)]
+        if not finite:
+            return None
+        way = "more" if finite[-1] > 0 else "less"
+        return (lead + f"{card.card}'s takers win {way} often than the other seats of their "
+                f"strategies at every value tried ({', '.join(f'{v:g}' for v in xs)}): it is "
+                "neutral beyond them, if anywhere.")
+    ends = sorted(x for x in (_crossing(xs, low), _crossing(xs, high)) if x is not None)
+    span = (f" (95% interval {ends[0]:.1f} to {ends[1]:.1f})" if len(ends) == 2 else
+            " (its interval reaches beyond the values tried)")
+    return (lead + f"**{card.card} is neutral** (its takers win as often as the other seats of "
+            f"their strategies) at about {key} = {at:.1f}{span}.")
+
+
 def sentence(group: SweepGroup) -> str:
     """Where the seats come out fair, claiming no more than the intervals say."""
     key = f"{group.sweep['entry']} {group.sweep['key']}"
@@ -126,7 +216,9 @@ def as_json(manifest: dict[str, Any], cells: Sequence[CellResult]) -> list[dict[
                     "rows": [_row(g, v, c) for g in mine for v, c in g.values],
                     "base_rows": [_row(g, None, g.base) for g in mine if g.base is not None],
                     "fair": [{"players": g.players, "population": g.population,
-                              "values": g.fair_values, "sentence": sentence(g)} for g in mine]})
+                              "values": g.fair_values, "sentence": sentence(g),
+                              "seat_balance": seat_sentence(g), "card": card_sentence(g)}
+                             for g in mine]})
     return out
 
 
@@ -170,7 +262,12 @@ def section(doc: Doc, manifest: dict[str, Any], cells: Sequence[CellResult]) -> 
     for group in found:
         sweep, n = group.sweep, group.players
         doc.p(f"**{sweep['name']}** ({sweep['entry']} {sweep['key']}; the base has "
-              f"{sweep['base_value']}). " + sentence(group))
+              f"{sweep['base_value']}). " + seat_sentence(group))
+        said = card_sentence(group)
+        if said is not None:
+            doc.p(said)
+            _card_chart(doc, group)
+        doc.p("Starting VP: " + sentence(group))
         _chart(doc, group)
         header, base_card, card_cells = _cards(doc, group)
         rows = ([_cells(group, f"base ({sweep['base_value']})", group.base) + base_card]
@@ -205,6 +302,26 @@ def _cards(doc: Doc, group: SweepGroup
              for card in found])
 
 
+def _card_chart(doc: Doc, group: SweepGroup) -> None:
+    points = _card_points(group)
+    card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
+    names = study_cards.NAMES[card.kind]
+    figures: list[tuple[str, FloatArray, FloatArray, FloatArray, bool]] = []
+    for i, k in enumerate(("done_share", "mean_vp", "win_difference"), start=1):
+        est, low, high = (np.array([f[k][j] for _, f in points], dtype=np.float64)
+                          for j in range(3))
+        figures.append((f"{card.card} {names[i]}", est, low, high, k != "mean_vp"))
+    sweep = group.sweep
+    doc.chart(chart_name(group) + "_card", charts.card_sweep(
+        [v for v, _ in points], figures, f"{sweep['entry']} {sweep['key']}",
+        f"{group.players} players, {group.population}: {card.card} by {sweep['name']}",
+        int(sweep["base_value"])),
+        f"{group.players} players, {group.population}: the swept card's own figures against "
+        f"{sweep['entry']} {sweep['key']} (the base's value dotted), with 95% intervals: "
+        "fulfilled share, VP per take, and its takers' win share minus the other seats of "
+        "their strategies' (dashed: 0, where it is neutral).")
+
+
 def chart_name(group: SweepGroup) -> str:
     return f"sweep_{group.sweep['name']}_{group.players}p_{group.population}"
 
@@ -231,4 +348,5 @@ def _chart(doc: Doc, group: SweepGroup) -> None:
         "covering it does not exclude fair; dotted: the base's value.")
 
 
-__all__ = ["SweepGroup", "as_json", "chart_name", "fair", "groups", "section", "sentence"]
+__all__ = ["SweepGroup", "as_json", "card_sentence", "chart_name", "fair", "groups", "seat_sentence",
+           "section", "sentence"]

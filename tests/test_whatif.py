@@ -96,3 +96,32 @@ def test_whatif_answers_a_card_change_and_writes_a_study_folder(
                           str(tmp_path / "bad")], monkeypatch, capsys)
     assert code == 2 and err.count("\n") == 1 and "B99" in err
     assert not (tmp_path / "bad").exists()
+
+
+def test_where_a_swept_card_is_neutral() -> None:
+    """The win difference crossing 0 between two values is found by linear interpolation,
+    its interval's ends give the range, and none is claimed where it does not cross."""
+    from reports.study_sweep import _crossing
+
+    assert _crossing([4, 6, 8, 10], [-0.1, -0.05, -0.01, 0.03]) == pytest.approx(8.5)
+    assert _crossing([4, 6], [0.02, 0.01]) is None
+    assert _crossing([4, 6, 8], [-0.02, float("nan"), 0.02]) is None  # no claim across a gap
+    assert _crossing([4, 6], [0.0, 0.1]) == 4.0
+
+
+def test_a_list_of_values_is_a_sweep_with_the_cards_own_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    core_or_skip()
+    out = tmp_path / "sweep"
+    code, err = run_main(["whatif", "--set", "objective.B05.reward.vp=2,14", "--players", "2",
+                          "--play", "scripted", "--games", "1200", "--out", str(out),
+                          "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    manifest = json.loads((out / "study-manifest.json").read_text())
+    assert [s["values"] for s in manifest["sweeps"]] == [[2, 14]]
+    page = (out / "study.md").read_text()
+    head = page.index("### What objective.B05 reward.vp = 2, 14 does")
+    assert head < page.index("### 2 players")
+    assert "B05 is neutral" in page or "often than the other seats of their strategies" in page
+    assert (out / "charts" / "sweep_B05-reward-vp_2p_scripted_card.png").is_file()

@@ -60,6 +60,7 @@ def whatif(
     from cdsim.study.cells import STUDY, check_players
     from reports.study import Reader, analyse, write
     from reports.study_cards import sentence
+    from reports.study_sweep import card_sentence, groups
 
     check_jobs(jobs)
     changes = [wi.parse_set(s) for s in set_ or []]
@@ -112,7 +113,7 @@ def whatif(
     wall = time.perf_counter() - start
     result = analyse(root)
     cells = {c.key: c for c in result.cells}
-    asked = "; ".join(v.description for v in study.variants)
+    asked = study.description.removeprefix("What the change does: ")
     print(f"whatif: {asked} ({progress.played:,} games in {wall:.0f} s; {root})")
     for pair in pairs:
         for v in pair.variants:
@@ -126,6 +127,10 @@ def whatif(
             cell = cells.get(v.key)
             for card in (cell.cards.cards if cell is not None and cell.cards else ()):
                 print(f"      {sentence(card)}")
+    for group in groups(result.manifest, result.cells):
+        said = card_sentence(group)
+        if said is not None:
+            print(f"  {said.replace('**', '')}")
     print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
 
 

@@ -94,11 +94,13 @@ def parse_set(text: str) -> Change:
 @dataclass(frozen=True)
 class Variant:
     """One variant of the question: its name and its override file's text, and the
-    changes it makes as asked."""
+    changes it makes as asked; ``sweep``: a change tried over several values (the study's
+    ``[[sweep]]`` over this variant's set, whose report charts the swept card)."""
 
     name: str
     text: str
     asked: str
+    sweep: Change | None = None
 
 
 def variants(changes: Sequence[Change], override: Path | None, folder: Path
@@ -130,12 +132,10 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
         assert base is not None
         return [Variant(name, Path(base).read_text(), ", ".join(asked))]
     listed = lists[0]
-    out = []
-    for value in _expand(listed, base).values:
-        label = f"{listed.entry.split('.')[-1]}.{listed.key}={value.value}"
-        out.append(Variant(safe_name(label), value.text,
-                           ", ".join([*asked, f"{listed.entry}.{listed.key}={value.value}"])))
-    return out
+    _expand(listed, base)  # every value checked now: one line naming the --set
+    text = Path(base).read_text() if base is not None else ""
+    return [Variant(safe_name(f"{listed.entry.split('.')[-1]}-{listed.key}"), text,
+                    ", ".join([*asked, listed.spelled]), listed)]
 
 
 def _expand(change: Change, base: str | None) -> sweeps.Sweep:
@@ -176,6 +176,17 @@ def study_text(name: str, variant_list: Sequence[Variant], folder: Path,
                   f"description = {json.dumps(description)}",
                   f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}", ""]
     for v in variant_list:
+        if v.sweep is not None:
+            lines += ["[[sweep]]", f"name = {json.dumps(v.name)}",
+                      f"description = {json.dumps(v.asked)}",
+                      f"entry = {json.dumps(v.sweep.entry)}", f"key = {json.dumps(v.sweep.key)}",
+                      f"values = {json.dumps(list(v.sweep.values))}"]
+            if v.text:  # the fixed changes under the swept one
+                path = folder / f"{v.name}-base.toml"
+                path.write_text(v.text)
+                lines.append(f"base = {json.dumps(str(path.resolve()))}")
+            lines.append("")
+            continue
         path = folder / f"{v.name}.toml"
         if not path.is_file() or path.read_text() != v.text:
             path.write_text(v.text)
