@@ -283,3 +283,18 @@ def test_the_readme_says_what_the_numbers_are_about_before_the_answer() -> None:
              '"reconstructed"', "cdsim components check", "cdsim study run"]
     at = [text.find(s) for s in steps]
     assert all(0 <= a < table for a in at) and at == sorted(at), dict(zip(steps, at, strict=True))
+
+
+def test_the_guide_states_the_first_stage_rule_the_code_plays() -> None:
+    """docs/guide.md's stage rule (the budget's 1/N, at least K deals) is the code's
+    (cdsim.study.cells.FIRST_SHARE, cdsim.analysis.anytime.MIN_GROUPS): it said 1/16 while
+    the tool played 1/64."""
+    from cdsim.analysis.anytime import MIN_GROUPS
+    from cdsim.study.cells import FIRST_SHARE
+
+    guide = (ROOT / "docs" / "guide.md").read_text()
+    shares = {int(n) for n in re.findall(r"budget's 1/(\d+)", guide)}
+    shares |= {int(n) for n in re.findall(r"`first_stage` \(games/(\d+)", guide)}
+    assert shares == {FIRST_SHARE}
+    deals = {int(n) for n in re.findall(r"at least (\d+) deals", guide)}
+    assert deals and deals <= {MIN_GROUPS}
