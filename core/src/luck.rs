@@ -30,7 +30,6 @@ use crate::game::{Action, GameConfig, GameState, List, Options, Pending, MAX_PLA
 use crate::play::ask;
 use crate::players::features::{Scratch, N_FEATURES};
 use crate::players::learned::Model;
-use crate::players::mcts::shuffle;
 use crate::players::{make, play_on, Player};
 use crate::records::GameRecord;
 use crate::rng::{Generator, SeedSequence};
@@ -175,13 +174,13 @@ fn hidden(state: &GameState, seen: u32) -> [usize; 3] {
 /// What nobody has seen drawn anew from `rng`: both tile decks, and the fountain cards
 /// never drawn among their own places (the cards put back stay where they are).
 fn reshuffle(state: &mut GameState, seen: u32, rng: &mut Generator) {
-    shuffle(&mut state.light_deck, rng);
-    shuffle(&mut state.dark_deck, rng);
+    state.light_deck.shuffle(rng);
+    state.dark_deck.shuffle(rng);
     let deck = state.fountain_deck.as_slice();
     let places: Vec<usize> = (0..deck.len()).filter(|&i| seen >> deck[i] & 1 == 0).collect();
     let cards: Vec<u8> = places.iter().map(|&i| deck[i]).collect();
     let mut unseen: List<24> = List::from_slice(&cards);
-    shuffle(&mut unseen, rng);
+    unseen.shuffle(rng);
     let mut cards = [0u8; 24];
     cards[..deck.len()].copy_from_slice(deck);
     for (&place, &card) in places.iter().zip(unseen.as_slice()) {

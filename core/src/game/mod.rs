@@ -148,6 +148,21 @@ impl<const N: usize> Default for List<N> {
 }
 
 impl<const N: usize> List<N> {
+    /// A uniform shuffle (Fisher-Yates from the last card down, drawing from `rng`): a
+    /// search player's own order of a deck it cannot see (mcts, learned).
+    pub fn shuffle(&mut self, rng: &mut Generator) {
+        let mut items = [0u8; N];
+        let n = self.len();
+        items[..n].copy_from_slice(self.as_slice());
+        for i in (1..n).rev() {
+            let j = rng.integers(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+        *self = List::from_slice(&items[..n]);
+    }
+}
+
+impl<const N: usize> List<N> {
     pub fn from_slice(items: &[u8]) -> Self {
         let mut out = Self::default();
         for &i in items {

@@ -536,21 +536,9 @@ fn sort<const N: usize>(list: &mut List<N>) {
 /// The hidden orders drawn anew: the light, dark and fountain decks shuffled
 /// (Fisher-Yates from the seat's stream).
 fn determinize(state: &mut GameState, rng: &mut Generator) {
-    shuffle(&mut state.light_deck, rng);
-    shuffle(&mut state.dark_deck, rng);
-    shuffle(&mut state.fountain_deck, rng);
-}
-
-/// A uniform shuffle of a deck (Fisher-Yates from the last card down).
-pub(crate) fn shuffle<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
-    let mut items = [0u8; N];
-    let n = list.len();
-    items[..n].copy_from_slice(list.as_slice());
-    for i in (1..n).rev() {
-        let j = rng.integers(i as u64 + 1) as usize;
-        items.swap(i, j);
-    }
-    *list = List::from_slice(&items[..n]);
+    state.light_deck.shuffle(rng);
+    state.dark_deck.shuffle(rng);
+    state.fountain_deck.shuffle(rng);
 }
 
 /// This seat's VP gained minus the most any other seat gained (final minus start).

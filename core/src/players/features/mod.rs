@@ -212,19 +212,27 @@ pub(crate) fn inputs(
     scratch.keep_inputs(key, out, None);
 }
 
-/// `inputs`, and `value` of them for the model whose fingerprint is `model` (what it adds
-/// to the VP banked): worked out once per inputs and kept with them, so the copies of a
-/// decision that leave a seat's inputs as they were pay for neither again.
+/// Which model values a seat's inputs: its fingerprint (`Model`), and whether it reads the
+/// placement inputs (weights of version 2).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Valuer {
+    pub model: u64,
+    pub placement: bool,
+}
+
+/// `inputs`, and `value` of them by `valuer`'s model (what it adds to the VP banked):
+/// worked out once per inputs and kept with them, so the copies of a decision that leave a
+/// seat's inputs as they were pay for neither again.
 pub(crate) fn valued_inputs(
     state: &GameState,
     comps: &Components,
     seat: usize,
     scratch: &mut Scratch,
-    placement: bool,
+    valuer: Valuer,
     out: &mut [f64; N_INPUTS],
-    model: u64,
     value: impl FnOnce(&[f64; N_INPUTS]) -> f64,
 ) -> f64 {
+    let Valuer { model, placement } = valuer;
     let key = InputsKey::of(state, comps, seat, placement);
     if let Some((inputs, kept)) = scratch.inputs(&key) {
         *out = *inputs;

@@ -56,12 +56,15 @@ pub struct Scratch {
     seen: Vec<Seen>,
     /// A seat's whole inputs, and what a model made of them last (its fingerprint and the
     /// value): the copies of a decision seldom change another seat's.
-    inputs: [Memo<InputsKey, (Inputs, Option<(u64, f64)>)>; MAX_PLAYERS],
+    inputs: [Memo<InputsKey, KeptInputs>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
     grid: Option<GridValues>,
 }
 
 type Inputs = [f64; N_INPUTS];
+
+/// A seat's inputs and a model's value of them (its fingerprint, the value), if any.
+pub(super) type KeptInputs = (Inputs, Option<(u64, f64)>);
 
 /// Everything `features` reads for a seat: the time and whose turn it is, the kind of
 /// decision pending (as `takes_left` and `ahead_in_scoring` tell them apart), the
@@ -200,7 +203,7 @@ impl Scratch {
     /// decision's copies share (a take that completes nothing changes none of it).
     /// A seat's inputs worked out before for `key`, if kept.
     /// The entry kept for `key`: the inputs and a model's value of them, if any.
-    pub(super) fn inputs(&mut self, key: &InputsKey) -> Option<&mut (Inputs, Option<(u64, f64)>)> {
+    pub(super) fn inputs(&mut self, key: &InputsKey) -> Option<&mut KeptInputs> {
         let memo = &mut self.inputs[key.seat];
         memo.position(key).map(|i| &mut memo.entries[i].1)
     }

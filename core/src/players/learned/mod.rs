@@ -39,7 +39,6 @@ use std::sync::Arc;
 use crate::components::Components;
 use crate::game::{Action, GameState, List, Options, Pending};
 use crate::players::features::{Scratch, N_INPUTS};
-use crate::players::mcts::shuffle;
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on, Params, Player, PlayerView, Strategy};
@@ -381,7 +380,7 @@ fn shuffle_sorted<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
     items[..n].copy_from_slice(list.as_slice());
     items[..n].sort_unstable();
     *list = List::from_slice(&items[..n]);
-    shuffle(list, rng);
+    list.shuffle(rng);
 }
 
 impl Strategy for LearnedPlayer {

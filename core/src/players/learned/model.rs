@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use crate::components::Components;
 use crate::game::{GameState, PHASES};
-use crate::players::features::{banked, names, valued_inputs, Scratch, N_FEATURES, N_INPUTS, TAKES_LEFT};
+use crate::players::features::{
+    banked, names, valued_inputs, Scratch, Valuer, N_FEATURES, N_INPUTS, TAKES_LEFT,
+};
 
 /// What a weights file says it is.
 pub const FORMAT: &str = "cdsim-learned-weights";
@@ -168,7 +170,8 @@ impl Model {
             total
         };
         let mut valued = |all: &mut [f64; N_INPUTS]| {
-            valued_inputs(state, comps, seat, scratch, placement, all, self.fingerprint, dot)
+            let valuer = Valuer { model: self.fingerprint, placement };
+            valued_inputs(state, comps, seat, scratch, valuer, all, dot)
         };
         // the learned player's buffer holds every input; a shorter one gets what it holds
         let total = match <&mut [f64; N_INPUTS]>::try_from(&mut *inputs) {
