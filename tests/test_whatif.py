@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -71,17 +72,23 @@ def test_wrong_answers_are_rare_at_the_precision() -> None:
     assert wrong <= 10
 
 
+def _whatif(change: str, out: Path, monkeypatch: pytest.MonkeyPatch,
+            capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """A small scripted whatif at 2 players into ``out``: its study manifest."""
+    core_or_skip()
+    code, err = run_main(["whatif", "--set", change, "--players", "2", "--play", "scripted",
+                          "--games", "1200", "--out", str(out), "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    manifest: dict[str, Any] = json.loads((out / "study-manifest.json").read_text())
+    return manifest
+
+
 def test_whatif_answers_a_card_change_and_writes_a_study_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    core_or_skip()
     out = tmp_path / "wi"
-    code, err = run_main(["whatif", "--set", "objective.B05.reward.vp=6", "--players", "2",
-                          "--play", "scripted", "--games", "1200", "--out", str(out),
-                          "--quiet"], monkeypatch, capsys)
-    assert code == 0, err
-    # capsys was read by run_main: the answer is in the manifest and the pages
-    manifest = json.loads((out / "study-manifest.json").read_text())
+    # run_main reads what was printed: the answer is in the manifest and the pages
+    manifest = _whatif("objective.B05.reward.vp=6", out, monkeypatch, capsys)
     (comparison,) = manifest["whatif"]["comparisons"]
     assert comparison["players"] == 2 and comparison["play"] == "scripted"
     assert comparison["outcome"] in ("unchanged", "changed", "measured", "undecided")
@@ -112,13 +119,8 @@ def test_where_a_swept_card_is_neutral() -> None:
 def test_a_list_of_values_is_a_sweep_with_the_cards_own_answer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    core_or_skip()
     out = tmp_path / "sweep"
-    code, err = run_main(["whatif", "--set", "objective.B05.reward.vp=2,14", "--players", "2",
-                          "--play", "scripted", "--games", "1200", "--out", str(out),
-                          "--quiet"], monkeypatch, capsys)
-    assert code == 0, err
-    manifest = json.loads((out / "study-manifest.json").read_text())
+    manifest = _whatif("objective.B05.reward.vp=2,14", out, monkeypatch, capsys)
     assert [s["values"] for s in manifest["sweeps"]] == [[2, 14]]
     page = (out / "study.md").read_text()
     head = page.index("### What objective.B05 reward.vp = 2, 14 does")
