@@ -311,14 +311,15 @@ def continuation_rate(cells: int, seed: int) -> tuple[int, int, int]:
 
 
 def test_games_needed_is_calibrated() -> None:
-    """A continuation of ``games_needed`` games confirms about 80% of the time: 70% to 90%
-    of ~140 continued cells here (80% and 82% in the measurement of scripts/zone_rates.py),
-    and nearly every undecided cell gets a number. Counting the uncertainty of the gap
-    twice, as before the zone, left 40 of 88 undecided cells without one (and confirmed
-    94% of the others): it fails here."""
+    """A continuation of ``games_needed`` games confirms about 80% of the time: here 100 of
+    142 continued cells (70%; 78-80% in the larger measurement of scripts/zone_rates.py,
+    80% on real 2-player games), and nearly every undecided cell gets a number. Counting
+    the uncertainty of the gap twice, as before the zone, left 40 of 88 undecided cells
+    without one; aiming the prediction at 50% confirms 65% of these cells, at 95% 90.1%:
+    each fails here."""
     passed, done, undecided = continuation_rate(160, 71)
     assert done >= 0.9 * undecided, (done, undecided)
-    assert 0.7 <= passed / done <= 0.9, (passed, done)
+    assert 0.68 <= passed / done <= 0.9, (passed, done)
 
 
 # ------------------------------------------------------------------------- measurement

@@ -1,0 +1,87 @@
+"""``games_needed`` on real games (docs/statistics.md, "The zone measured"): by hand.
+
+    .venv/bin/cdsim simulate --players 2 --games 100000 --strategies greedy,villa \\
+        --rotate-seats --seed 40 --out /tmp/pool2
+    .venv/bin/cdsim simulate --players 4 --games 200000 \\
+        --strategies greedy,villa,landscape,bread --rotate-seats --seed 41 --out /tmp/pool4
+    .venv/bin/python -m scripts.real_continuations /tmp/pool2 BUDGET [CELLS]
+
+A pool of real games is taken as the truth (issue 40's audit): a replicate cell draws its
+deals with replacement from the pool, in the study's doubling stages up to ``BUDGET``
+(tolerance 2 pp, zone 0.5 pp, alpha 5%, radius 4); an undecided cell with a number is
+continued by one fresh stage of exactly ``games_needed`` deals' games, drawn the same way,
+and judged again. Each deal's wins under every candidate are counted once (``per_deal``),
+so a replicate costs a few sums.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cdsim.analysis import anytime as at
+from cdsim.analysis.candidates import WinTable, _winners, candidates
+from cdsim.rules.game import DEFAULT_START_VP
+from reports.study_cell import Reader
+
+TOL, ZONE, ALPHA, RADIUS = 0.02, 0.005, 0.05, 4
+
+
+def per_deal(run: Path) -> tuple[NDArray[np.int8], NDArray[np.int64], int]:
+    """(wins per candidate, deal and seat (V, K, n); the candidates; games per deal)."""
+    games = Reader().games(run)
+    n = games.players
+    vectors = candidates(DEFAULT_START_VP[n], RADIUS)
+    _, inverse = np.unique(games.group, return_inverse=True)
+    k = int(inverse.max()) + 1
+    per = games.games // k
+    keys = (games.gained * n + (n - 1 - games.tiebreak)).astype(np.int32)
+    wins = np.zeros((len(vectors), k, n), dtype=np.int8)
+    group = inverse.reshape(-1)
+    for start in range(0, len(vectors), 16):
+        winner = _winners(keys, (vectors[start:start + 16] * n).astype(np.int32))  # (b, games)
+        b = winner.shape[0]
+        cell = (np.arange(b)[:, None] * k + group[None, :]) * n + winner
+        wins[start:start + b] = np.bincount(cell.reshape(-1), minlength=b * k * n).reshape(b, k, n)
+    return wins, vectors, per
+
+
+def table(wins: NDArray[np.int8], vectors: NDArray[np.int64], deals: NDArray[np.int64],
+          per: int) -> WinTable:
+    w = wins[:, deals, :].astype(np.float64)
+    return WinTable(vectors, w.sum(axis=1).astype(np.int64), np.einsum("vkn,vkm->vnm", w, w),
+                    w.sum(axis=1) * per, len(deals) * per, len(deals), float(len(deals) * per**2))
+
+
+def measure(run: Path, budget: int, cells: int) -> None:
+    wins, vectors, per = per_deal(run)
+    rule = tuple(int(x) for x in DEFAULT_START_VP[vectors.shape[1]])
+    k, n = wins.shape[1], vectors.shape[1]
+    sizes = at.stage_sizes(budget, max(budget // 64, 30 * per), per)
+    rng = np.random.default_rng(0)
+    undecided = numbered = passed = 0
+    needed: list[int] = []
+    for _ in range(cells):
+        tables = [table(wins, vectors, rng.integers(0, k, s // per), per) for s in sizes]
+        v = at.decide(tables, rule, TOL, ALPHA, 3, design_games=budget, zone=ZONE)
+        if v.decision != "undecided":
+            continue
+        undecided += 1
+        if v.games_needed is None:
+            continue
+        numbered += 1
+        needed.append(v.games_needed)
+        more = table(wins, vectors, rng.integers(0, k, -(-v.games_needed // per)), per)
+        passed += at.decide([*tables, more], rule, TOL, ALPHA, 3, design_games=budget,
+                            predict=False, zone=ZONE).decision == "confirmed"
+    print(f"{n} players, {run}: budget {budget:,}, {cells} cells: {undecided} undecided, "
+          f"{numbered} with a number (median {int(np.median(needed)) if needed else 0:,}), "
+          f"{passed} confirmed by one stage of that many "
+          f"({passed / max(numbered, 1):.0%})", flush=True)
+
+
+if __name__ == "__main__":
+    measure(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 200)
