@@ -20,6 +20,7 @@ import numpy as np
 from cdsim.analysis.anytime import ZONE
 from cdsim.analysis.balance import Balance, Shares, assess, check_tolerance, fair_games, words
 from cdsim.analysis.candidates import CellGames
+from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
@@ -51,6 +52,11 @@ class BalanceResult:
     runs: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     confirm: tuple[str, ...] = ()
+    game_ms: float = 0.0  # CPU ms of one game of this setup here (cdsim.batch.cost)
+
+    def games_time(self, games: int) -> str:
+        """`` (about 3 min here)``: how long ``games`` of this setup take on this machine."""
+        return f" (about {cost.games_time(games, self.game_ms)} here)" if self.game_ms else ""
 
     @property
     def players(self) -> int:
@@ -172,7 +178,11 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
         seeds = [int(r.manifest["seed"]) for r in runs]
         confirm = confirm_commands(runs[0], seeds, result.verdict.vector,
                                    result.confirm_games or len(pooled.base))
-    return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm)
+    config = runs[0].manifest.get("config") or {}
+    ms = cost.game_ms([config.get("strategies") or []], config.get("strategy_pool") or [],
+                      pooled.players)
+    return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm,
+                         ms)
 
 
 CELL_RUN = re.compile(r"\+s(\d+)(?:\.[^/]*)?$")  # KEY+sSTAGE or KEY+sSTAGE.LINEUP
@@ -296,8 +306,9 @@ def explain(result: BalanceResult) -> str:
         text += f"Now ({_vec(b.current.vector)}): {gap_text(b.current)}. "
     text += _offsets(b)
     if result.confirm:
-        games = (f"about {b.confirm_games:,} fresh games confirm it with 80% chance if its "
-                 "observed gap is the truth (optimistic: it was picked on these games)"
+        games = (f"about {b.confirm_games:,} fresh games{result.games_time(b.confirm_games)} "
+                 "confirm it with 80% chance if its observed gap is the truth (optimistic: it "
+                 "was picked on these games)"
                  if b.confirm_games else "it is unlikely to be confirmed at its observed gap")
         text += (f" To confirm {_vec(v.vector)} ({games}): `{result.confirm[0]}`, then "
                  f"`{result.confirm[1]}`; or let `cdsim study run` decide.")
@@ -329,8 +340,9 @@ def format_text(result: BalanceResult) -> str:
     if b.offsets:
         lines.append(_offsets(b))
     if result.confirm:
-        games = (f"about {b.confirm_games:,} fresh games confirm it with 80% chance if its "
-                 "observed gap is the truth" if b.confirm_games else
+        games = (f"about {b.confirm_games:,} fresh games{result.games_time(b.confirm_games)} "
+                 "confirm it with 80% chance if its observed gap is the truth"
+                 if b.confirm_games else
                  "it is unlikely to be confirmed at its observed gap")
         lines += [f"not confirmed by these games; confirm {_vec(b.verdict.vector)} on fresh "
                   f"ones ({games}):", f"  {result.confirm[0]}", f"  {result.confirm[1]}"]

@@ -65,20 +65,20 @@ def test_study_run_prints_its_plan_and_time_before_play(tmp_path: Path,
     before the first game; decided cells say so when the study is resumed."""
     path = tmp_path / "timed.toml"
     path.write_text(STUDY)
-    plan = study_run(["study", "run", str(path), "--out", str(tmp_path / "s"), "--jobs", "1",
+    plan = command_out(["study", "run", str(path), "--out", str(tmp_path / "s"), "--jobs", "1",
                       "--quiet"], monkeypatch, capsys)
     assert plan[0].startswith("study timed: at most these games per cell") and "1 core" in plan[0]
     assert plan[1].startswith("  2p.mix: 3,336 games, 0.31 ms a game: at most ")
     assert plan[2].startswith("  2p.strong: 200 games, 6.72 ms a game: at most 1 s")
     assert plan[3].startswith("  in all: at most 3,536 games, ")
     assert plan[4].startswith("study timed: 2 cells in ")
-    again = study_run(["study", "run", str(path), "--out", str(tmp_path / "s"), "--resume",
+    again = command_out(["study", "run", str(path), "--out", str(tmp_path / "s"), "--resume",
                        "--games", "5000", "--quiet"], monkeypatch, capsys)
     assert again[1].startswith("  2p.mix: decided on ") and again[3] == "  in all: at most 0 games, 0 s"
 
 
-def study_run(args: list[str], monkeypatch: pytest.MonkeyPatch,
-              capsys: pytest.CaptureFixture[str]) -> list[str]:
+def command_out(args: list[str], monkeypatch: pytest.MonkeyPatch,
+                capsys: pytest.CaptureFixture[str]) -> list[str]:
     """``cdsim ARGS`` in this process, which must succeed: the lines of its stdout."""
     monkeypatch.setattr(sys, "argv", ["cdsim", *args])
     try:
@@ -87,3 +87,20 @@ def study_run(args: list[str], monkeypatch: pytest.MonkeyPatch,
         assert not exc.code, capsys.readouterr().err
     return capsys.readouterr().out.splitlines()
 
+
+
+def test_balance_says_how_long_its_confirmation_takes_here(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    """`cdsim balance` on 4-player games: the most equal vector is not confirmed, and the
+    fresh games that would confirm it come with their time at the line-up's cost."""
+    run = tmp_path / "r"
+    command_out(["simulate", "--players", "4", "--games", "400", "--strategies",
+               "greedy,villa,landscape,bread", "--rotate-seats", "--out", str(run), "--jobs",
+               "1", "--quiet"], monkeypatch, capsys)
+    out = "\n".join(command_out(["balance", str(run)], monkeypatch, capsys))
+    needed = int(out.split("(about ")[1].split(" fresh games")[0].replace(",", ""))
+    took = cost.games_time(needed, cost.game_ms([("greedy", "villa", "landscape", "bread")],
+                                                (), 4))
+    assert f"about {needed:,} fresh games (about {took} here) confirm it" in out
