@@ -663,10 +663,11 @@ def _method_section(doc: Doc, result: StudyResult) -> None:
                for c in result.cells])
 
 
-def write(root: Path, out: Path | None = None) -> Path:
-    """Analyse the study in ``root``; write study.html, study.md, study.json, charts/ into
-    ``out`` (default: the study folder). Returns the HTML's path."""
-    result = analyse(root)
+def write(root: Path, out: Path | None = None, result: StudyResult | None = None) -> Path:
+    """Analyse the study in ``root`` (or take ``result``, its analysis); write study.html,
+    study.md, study.json, charts/ into ``out`` (default: the study folder). Returns the
+    HTML's path."""
+    result = result or analyse(root)
     target = out or root
     page = publish(build(result), target, "study", f"cdsim study: {result.manifest['name']}")
     save(target / "study.json", json.dumps(as_json(result), indent=1).encode())

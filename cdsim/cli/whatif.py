@@ -109,9 +109,9 @@ def whatif(
         progress.plan(total, 0)
         pairs = wi.run(study, root, Reader(), jobs, "loky", force=True, precision=precision,
                        on_chunk=progress.chunk, on_look=on_look)
-    write(root)
-    wall = time.perf_counter() - start
     result = analyse(root)
+    write(root, result=result)
+    wall = time.perf_counter() - start
     cells = {c.key: c for c in result.cells}
     asked = study.description.removeprefix("What the change does: ")
     print(f"whatif: {asked} ({progress.played:,} games in {wall:.0f} s; {root})")

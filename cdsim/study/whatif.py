@@ -221,9 +221,22 @@ def pairs_of(study: Study) -> list[Pair]:
         if cell.variant is None:
             mine = [c for c in study.cells if c.variant is not None
                     and (c.players, c.population.name) == (cell.players, cell.population.name)]
-            sizes = anytime.stage_sizes(cell.games, cell.first, cell.deal)
-            out.append(Pair(cell, mine, sizes))
+            out.append(Pair(cell, mine, stage_plan(cell)))
     return out
+
+
+LOOKS = 12  # looks a comparison gets over its budget after the first stage
+
+
+def stage_plan(cell: Cell) -> tuple[int, ...]:
+    """A comparison's stages: the cell's first stage, then equal stages of about 1/12 of
+    the budget (whole deals): the intervals hold at every look, so looking often only
+    stops a comparison sooner (doubling stages made the last look hold half the budget)."""
+    step = max(cell.first, -(-cell.games // LOOKS // cell.deal) * cell.deal)
+    sizes = [cell.first]
+    while sum(sizes) < cell.games:
+        sizes.append(min(step, cell.games - sum(sizes)))
+    return tuple(sizes)
 
 
 OnLook = Callable[[Pair], None]
@@ -237,6 +250,7 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
     all in one work queue, until each is decided or has played its budget; then the study
     manifest (the cells' stages and verdicts) for ``cdsim study report``."""
     manifest, study = open_folder(root, study, resume=False, force=force)
+    _READ.clear()  # a folder played over (--force) holds other games
     pairs = pairs_of(study)
     stage = 0
     while True:
@@ -271,11 +285,19 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
     return pairs
 
 
+_READ: dict[tuple[str, str, int], CellGames] = {}  # a finished stage's games, read once
+
+
 def _stages(study: Study, root: Path, reader: GameReader, cell: Cell, played: int,
             sizes: Sequence[int]) -> list[CellGames]:
-    return [stage_games(reader, [run_folder(root, j.key)
-                                 for j in study.stage_jobs(cell, k, sizes[k])])
-            for k in range(played)]
+    out = []
+    for k in range(played):
+        key = (str(root.resolve()), cell.key, k)
+        if key not in _READ:
+            _READ[key] = stage_games(reader, [run_folder(root, j.key)
+                                              for j in study.stage_jobs(cell, k, sizes[k])])
+        out.append(_READ[key])
+    return out
 
 
 def _look(study: Study, root: Path, reader: GameReader, pair: Pair, precision: float
