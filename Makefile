@@ -35,7 +35,7 @@ lint: install
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-# The main job: the default study (2, 3 and 4 players x random and scripted players,
+# The main job: the default study (2, 3 and 4 players x random, scripted and strong play,
 # each recommended vector confirmed on fresh games) and its report. Run again to
 # finish an interrupted study (--resume) and rewrite the report.
 STUDY ?= studies/default

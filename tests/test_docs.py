@@ -298,3 +298,18 @@ def test_the_guide_states_the_first_stage_rule_the_code_plays() -> None:
     assert shares == {FIRST_SHARE}
     deals = {int(n) for n in re.findall(r"at least (\d+) deals", guide)}
     assert deals and deals <= {MIN_GROUPS}
+
+
+def test_study_help_names_the_default_studys_populations() -> None:
+    """`cdsim study --help` says what `cdsim study run default` plays: every population of
+    cdsim/studies/default.toml (it once named random and scripted only)."""
+    import tomllib
+
+    default = tomllib.loads((ROOT / "cdsim" / "studies" / "default.toml").read_text())
+    names = [p["name"] for p in default["population"]]
+    from cdsim.cli.studies import study_app
+
+    text = str(study_app.info.help)
+    start = text.index("cdsim study run default")
+    said = text[start:start + 200]
+    assert all(name in said for name in names), (names, said)
