@@ -282,7 +282,8 @@ def as_json(result: StudyResult) -> dict[str, Any]:
             verdicts.setdefault(str(c.players), {})[c.population] = verdict_json(c) | {
                 "floor": c.floor}
     return {"name": m["name"], "seed": int(m["seed"]), "tolerance": result.tolerance,
-            "alpha": m.get("alpha"), "radius": int(m["radius"]), "players": list(m["players"]),
+            "alpha": m.get("alpha"), "zone": float(m.get("zone") or 0.0),
+            "radius": int(m["radius"]), "players": list(m["players"]),
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
             # when and where it was played (scripts/figures.py reads them when present)

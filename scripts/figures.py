@@ -169,7 +169,16 @@ def base_cells(data: dict[str, Any], floor: bool) -> list[dict[str, Any]]:
 def error_rates(data: dict[str, Any]) -> str:
     """The stated error rates, in the words a designer reads (docs/statistics.md)."""
     alpha, tol = float(data["alpha"]), float(data["tolerance"])
+    zone = float(data.get("zone") or 0.0)
     wrong_yes, wrong_no = alpha * CONFIRM_SHARE, alpha * (1 - CONFIRM_SHARE)
+    if zone > 0:  # the indifference zone: two bounds, and between them either answer
+        return (f"Fair means no two seats' win shares more than {pp(tol)} apart, judged "
+                f"within ±{pp(zone)}: a **confirmed** vector truly leaves two seats "
+                f"{pp(tol + zone)} or more apart in at most 1 cell in {round(1 / wrong_yes)} "
+                f"({wrong_yes:.1%}); **no fair vector** is said while some vector is truly "
+                f"within {pp(tol - zone)} in at most 1 in {round(1 / wrong_no)}; a vector "
+                f"between the two may be called either; **undecided** is never wrong, only "
+                "unfinished.")
     return (f"Fair means no two seats' win shares more than {pp(tol)} apart. A vector is "
             f"confirmed only on fresh games that did not choose it: a **confirmed** vector is "
             f"really unfair in at most 1 cell in {round(1 / wrong_yes)} ({wrong_yes:.1%}); "
