@@ -30,16 +30,16 @@ games = 200
 
 
 def test_the_recorded_costs() -> None:
-    """A learned seat costs 25-40 scripted ones; mcts's budget scales its cost; a user's
+    """A learned seat costs 20-40 scripted ones; mcts's budget scales its cost; a user's
     strategy is costed as a Python seat."""
-    assert 25 < cost.seat_ms("learned", 4) / cost.seat_ms("greedy", 4) < 40
+    assert 20 < cost.seat_ms("learned", 4) / cost.seat_ms("greedy", 4) < 40
     assert cost.seat_ms("mcts@240", 4) == pytest.approx(2 * cost.seat_ms("mcts", 4))
     assert cost.seat_ms("villa@chimney=1.5", 3) == cost.seat_ms("villa", 3)
     assert cost.seat_ms("/x/baker.py:Baker", 2) == cost.PYTHON_SEAT_MS
     four = cost.game_ms([("learned",) * 4], (), 4)
-    assert four == pytest.approx(cost.TABLE_MS + 4 * 2.9)
+    assert four == pytest.approx(cost.TABLE_MS + 4 * cost.SEAT_MS["learned"][4])
     assert cost.game_ms([("greedy", "villa"), ("greedy", "bread")], (), 2) == pytest.approx(
-        cost.TABLE_MS + 2 * 0.093)
+        cost.TABLE_MS + 2 * cost.SEAT_MS["scripted"][2])
     assert cost.duration(30) == "30 s" and cost.duration(600) == "10 min"
     assert cost.duration(5 * 3600) == "5.0 h" and cost.duration(3 * 86400) == "3.0 days"
 
@@ -68,8 +68,8 @@ def test_study_run_prints_its_plan_and_time_before_play(tmp_path: Path,
     plan = command_out(["study", "run", str(path), "--out", str(tmp_path / "s"), "--jobs", "1",
                       "--quiet"], monkeypatch, capsys)
     assert plan[0].startswith("study timed: at most these games per cell") and "1 core" in plan[0]
-    assert plan[1].startswith("  2p.mix: 3,336 games, 0.31 ms a game: at most ")
-    assert plan[2].startswith("  2p.strong: 200 games, 6.72 ms a game: at most 1 s")
+    assert plan[1].startswith("  2p.mix: 3,336 games, 0.36 ms a game: at most ")
+    assert plan[2].startswith("  2p.strong: 200 games, 6.42 ms a game: at most 1 s")
     assert plan[3].startswith("  in all: at most 3,536 games, ")
     assert plan[4].startswith("study timed: 2 cells in ")
     again = command_out(["study", "run", str(path), "--out", str(tmp_path / "s"), "--resume",

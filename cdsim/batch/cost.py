@@ -1,7 +1,7 @@
 """What a game costs here: a recorded table of CPU time per seat (``make bench`` on the
 2-core machine, docs/performance.md and docs/strength.md, 2026-11), used to say before play
 how long a study's cells may take, to weigh the progress line's ETA by each cell's cost (a
-learned game costs some 30 scripted ones) and to say how long "N more games" is.
+learned game costs some 25 scripted ones) and to say how long "N more games" is.
 
 An estimate, not a measurement: a busy machine is slower, and a user's Python strategy is
 counted at the cost of a seat kept in step by the Python rules (about 42 ms), whatever it
@@ -14,12 +14,13 @@ import os
 from collections.abc import Sequence
 
 TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
-# ms per seat per game, by player count: scripted 0.093 (4 players); learned 2.9 / 3.3;
-# mcts at its default 120 playouts 1,126 (4 players) and 531 (2 players)
+# ms per seat per game, by player count (make bench, 2026-11-26, the quiet machine):
+# scripted 0.121 (2 players) and 0.097 (4); learned 3.15 and 2.39 (3 players between them,
+# not measured); mcts at its default 120 playouts 1,126 (4 players) and 531 (2 players)
 SEAT_MS: dict[str, dict[int, float]] = {
     "random": {2: 0.01, 3: 0.01, 4: 0.01},
-    "scripted": {2: 0.093, 3: 0.093, 4: 0.093},
-    "learned": {2: 3.3, 3: 3.1, 4: 2.9},
+    "scripted": {2: 0.121, 3: 0.11, 4: 0.097},
+    "learned": {2: 3.15, 3: 2.8, 4: 2.39},
     "mcts": {2: 531.0, 3: 830.0, 4: 1126.0},
 }
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
