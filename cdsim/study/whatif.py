@@ -250,8 +250,8 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
     all in one work queue, until each is decided or has played its budget; then the study
     manifest (the cells' stages and verdicts) for ``cdsim study report``."""
     manifest, study = open_folder(root, study, resume=False, force=force)
-    _READ.clear()  # a folder played over (--force) holds other games
     pairs = pairs_of(study)
+    read: Read = {}
     stage = 0
     while True:
         active = [p for p in pairs if not p.done and stage < len(p.sizes)]
@@ -266,13 +266,13 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
             play(root, todo, jobs, backend, on_chunk)
         for pair in active:
             pair.played = stage + 1
-            pair.outcomes = _look(study, root, reader, pair, precision)
+            pair.outcomes = _look(study, root, reader, pair, precision, read)
             last = pair.played == len(pair.sizes)
             pair.done = last or all(c.outcome != "undecided" for c in pair.outcomes.values())
             if on_look is not None:
                 on_look(pair)
         stage += 1
-    manifest["cells"] = [_state(study, root, reader, cell, pair).model_dump(mode="json")
+    manifest["cells"] = [_state(study, root, reader, cell, pair, read).model_dump(mode="json")
                          for pair in pairs for cell in pair.cells]
     manifest["whatif"] = {
         "command": " ".join(sys.argv), "precision": precision,
@@ -285,38 +285,38 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
     return pairs
 
 
-_READ: dict[tuple[str, str, int], CellGames] = {}  # a finished stage's games, read once
+Read = dict[tuple[str, int], CellGames]  # a finished stage's games by (cell, stage): read once
 
 
 def _stages(study: Study, root: Path, reader: GameReader, cell: Cell, played: int,
-            sizes: Sequence[int]) -> list[CellGames]:
+            sizes: Sequence[int], read: Read) -> list[CellGames]:
     out = []
     for k in range(played):
-        key = (str(root.resolve()), cell.key, k)
-        if key not in _READ:
-            _READ[key] = stage_games(reader, [run_folder(root, j.key)
-                                              for j in study.stage_jobs(cell, k, sizes[k])])
-        out.append(_READ[key])
+        if (cell.key, k) not in read:
+            read[(cell.key, k)] = stage_games(
+                reader, [run_folder(root, j.key) for j in study.stage_jobs(cell, k, sizes[k])])
+        out.append(read[(cell.key, k)])
     return out
 
 
-def _look(study: Study, root: Path, reader: GameReader, pair: Pair, precision: float
-          ) -> dict[str, paired.Comparison]:
+def _look(study: Study, root: Path, reader: GameReader, pair: Pair, precision: float,
+          read: Read) -> dict[str, paired.Comparison]:
     rulebook = study.start_vp[pair.base.players]
-    base = _stages(study, root, reader, pair.base, pair.played, pair.sizes)
+    base = _stages(study, root, reader, pair.base, pair.played, pair.sizes, read)
     deal = pair.base.deal
     design = paired.design_deals(pair.base.games, deal)
     out = {}
     for cell in pair.variants:
         assert cell.variant is not None
-        mine = _stages(study, root, reader, cell, pair.played, pair.sizes)
+        mine = _stages(study, root, reader, cell, pair.played, pair.sizes, read)
         per_deal = paired.deal_differences(base, mine, rulebook)
         out[cell.variant.name] = paired.compare(per_deal, design, precision,
                                                 games_per_deal=deal)
     return out
 
 
-def _state(study: Study, root: Path, reader: GameReader, cell: Cell, pair: Pair) -> CellState:
+def _state(study: Study, root: Path, reader: GameReader, cell: Cell, pair: Pair, read: Read
+           ) -> CellState:
     """A cell as the study manifest holds it: every stage it played, and the verdict of its
     own games on the starting VP (its fair vector), as a study cell would have it there."""
     rulebook = study.start_vp[cell.players]
@@ -329,13 +329,12 @@ def _state(study: Study, root: Path, reader: GameReader, cell: Cell, pair: Pair)
         rotate_seats=cell.population.rotate_seats, rulebook=list(rulebook),
         radius=study.radius_of(cell), schedule=list(sizes))
     vectors = candidates(rulebook, study.radius_of(cell))
-    tables = []
     for k, size in enumerate(sizes):
         stage = study.stage_jobs(cell, k, size)
         state.stages.append(StageRuns(stage=k, seed=stage[0].config.seed, games=size,
                                       runs=[j.key for j in stage]))
-        tables.append(win_table(stage_games(reader, [run_folder(root, j.key) for j in stage]),
-                                vectors))
+    tables = [win_table(games, vectors) for games in
+              _stages(study, root, reader, cell, len(sizes), sizes, read)]
     if tables:
         verdict = anytime.decide(tables, rulebook, study.tolerance, study.alpha, study.tested,
                                  design_games=cell.design, predict=False, zone=study.zone)
