@@ -1,5 +1,5 @@
 """``cdsim ladder``: every pairing of a list of strategies, played on the same deals, so that
-one fit (``reports.ladder``) puts them all on one rating scale.
+one fit (``cdsim.analysis.ratings``) puts them all on one rating scale.
 
 A *pairing* is one line-up of N strategies, played as an ordinary run folder with its seats
 rotated (each deal in all N cyclic rotations):
@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
+import polars as pl
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -41,6 +42,7 @@ from pydantic import (
     model_validator,
 )
 
+from cdsim.analysis.ratings import Games
 from cdsim.batch.config import (
     MAX_CHUNK_SIZE,
     MAX_GAMES,
@@ -56,6 +58,7 @@ from cdsim.batch.config import (
 )
 from cdsim.batch.config import Players as PlayerList
 from cdsim.batch.folder import CELLS, Kind, RunFolder, versions
+from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
 from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
 from cdsim.rules.components import load_components
@@ -264,6 +267,18 @@ def games_done(root: Path, jobs: list[Job]) -> int:
     return sum(RunFolder(run_folder(root, job.key)).games_done() for job in jobs)
 
 
+def read_games(root: Path, names: tuple[str, ...], pairings: list[dict[str, Any]]) -> Games:
+    """Every game of the ladder in ``root``, pairing after pairing (``pairings``: its
+    manifest's), strategies numbered in the order of ``names``: what its ratings are fitted
+    on (``cdsim.analysis.ratings``)."""
+    frames = []
+    for p, pairing in enumerate(pairings):
+        run = open_run(run_folder(root, pairing["key"]))
+        frames.append(run.scan(("game", "setup", "seat", "strategy", "rank", "won", "final_vp",
+                                "failed_cards")).collect().with_columns(pl.lit(p).alias("pairing")))
+    return Games.of_rows(pl.concat(frames), names, len(pairings[0]["lineup"]))
+
+
 # -- playing -----------------------------------------------------------------------------
 
 def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resume: bool = False,
@@ -287,4 +302,4 @@ def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resum
 
 
 __all__ = ["LADDER", "LADDER_MANIFEST", "Ladder", "LadderManifest", "Pairing", "from_manifest",
-           "lineups", "open_folder", "read_ladder_manifest", "run"]
+           "lineups", "open_folder", "read_games", "read_ladder_manifest", "run"]

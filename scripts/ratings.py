@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cdsim.ladder import from_manifest, read_ladder_manifest
-from reports.ladder import RESAMPLES, bootstrap_fits, elo, load
+from cdsim.analysis.ratings import RESAMPLES, anchor_of, bootstrap_fits, elo
+from cdsim.ladder import from_manifest, read_games, read_ladder_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGIES = "greedy,villa,landscape,bread,learned,mcts"
@@ -62,10 +62,9 @@ def measure(players: int, folder: Path) -> dict[str, object]:
     manifest = read_ladder_manifest(folder)
     spec = from_manifest(manifest)
     names = spec.names  # as spelled: the rows' strategy column
-    games = load(folder, names, manifest["pairings"])
+    games = read_games(folder, names, manifest["pairings"])
     _, resampled = bootstrap_fits(games, len(names), RESAMPLES, spec.seed)
-    anchor = names.index("random") if "random" in names else None
-    boot = elo(resampled, anchor)
+    boot = elo(resampled, anchor_of(names))
     return {
         "command": " ".join(["cdsim", *command(players, Path(f"ladders/ratings-{players}p"))[1:]]),
         "seed": SEED, "date": datetime.date.today().isoformat(),

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cdsim.ladder import from_manifest, read_ladder_manifest
-from reports.ladder import RESAMPLES, bootstrap_fits, elo, load
+from cdsim.analysis.ratings import RESAMPLES, bootstrap_fits, elo
+from cdsim.ladder import from_manifest, read_games, read_ladder_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 CDSIM = str(Path(sys.executable).parent / "cdsim")
@@ -100,7 +100,7 @@ def ladder(folder: Path, strategies: str, components: Path | None, games: int
     manifest = read_ladder_manifest(folder)
     spec = from_manifest(manifest)
     names = spec.names
-    games_read = load(folder, names, manifest["pairings"])
+    games_read = read_games(folder, names, manifest["pairings"])
     _, resampled = bootstrap_fits(games_read, len(names), RESAMPLES, spec.seed)
     boot = elo(resampled, None)
     return {n: boot[:, i] for i, n in enumerate(names)}

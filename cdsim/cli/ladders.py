@@ -78,10 +78,11 @@ def ladder(
     Ctrl-C keeps every finished chunk and --resume continues; the rows are identical for
     any --jobs."""
     from cdsim import ladder as lad
+    from cdsim.analysis.ratings import check_resamples
     from cdsim.batch.config import check_jobs
     from cdsim.batch.folder import RunFolder, check_out
     from reports.ladder import as_json as ladder_json
-    from reports.ladder import check_resamples, format_text
+    from reports.ladder import format_text
     from reports.ladder import write as write_ladder
 
     check_jobs(jobs)
