@@ -2,8 +2,8 @@
 it was fulfilled, the VP it brought and whether the seats that took it won more often than
 the seats of the same strategies that did not; per fountain card, the same for drawing it.
 
-The figures are ``cdsim.analysis.cards``' (``card_outcomes``, re-exported here); this module
-only words and formats them. The win difference is an association, not a cause, and the page
+The figures are ``cdsim.analysis.cards``' (``card_outcomes``); this module only words and
+formats them. The win difference is an association, not a cause, and the page
 says so; a study's variant gives the card's paired effect (``reports.study_cards``).
 """
 
@@ -16,18 +16,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from cdsim.analysis.cards import (
-    FIGURES,
-    TABLE_COLUMNS,
-    Difference,
-    by_seat,
-    card_figures,
-    card_outcomes,
-    card_terms,
-    paired_change,
-    ratio_terms,
-    win_difference,
-)
+from cdsim.analysis.cards import by_seat, card_outcomes
 from cdsim.batch.read import NoCardTable, Run, card_rows
 
 EXPLAIN = (
@@ -155,7 +144,5 @@ def as_json(found: CardSection) -> dict[str, Any]:
                           "not a cause; a study's variant gives the card's paired effect"}
 
 
-__all__ = ["EXPLAIN", "FIGURES", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "TABLE_COLUMNS",
-           "CardSection", "Difference", "Words", "as_json", "by_seat", "card_figures",
-           "card_outcomes", "card_terms", "paired_change", "ratio_terms", "rows", "section",
-           "win_difference"]
+__all__ = ["EXPLAIN", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "CardSection", "Words", "as_json",
+           "rows", "section"]

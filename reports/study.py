@@ -37,6 +37,7 @@ import numpy as np
 
 from cdsim.analysis import paired
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS
+from cdsim.analysis.cell import Shares
 from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.stats import FloatArray, vec
 from cdsim.batch import cost
@@ -51,10 +52,8 @@ from reports.skill import section as skill_section
 from reports.study_cell import (
     CellResult,
     Reader,
-    Shares,
     analyse_cell,
     offsets_json,
-    shares_of,
     with_difference,
 )
 from reports.tables import seat_label
@@ -676,4 +675,4 @@ def write(root: Path, out: Path | None = None, result: StudyResult | None = None
 
 
 __all__ = ["CellResult", "Reader", "Shares", "StudyResult", "analyse", "as_json", "build",
-           "headline", "shares_of", "write"]
+           "headline", "write"]

@@ -20,12 +20,12 @@ from typing import Any
 
 import polars as pl
 
+from cdsim.analysis.cards import card_figures, card_terms, paired_change
 from cdsim.batch.read import NoCardTable, card_rows, open_run
 from cdsim.errors import CdsimError
 from cdsim.rules.components import compare
 from cdsim.rules.overrides import Change, shown
 from cdsim.study.cells import run_folder
-from reports.cards import card_figures, card_terms, paired_change
 from reports.report import Doc
 from reports.study_cell import CellResult
 

@@ -1,28 +1,22 @@
 """One cell of a study report: its finished stages' games, the seat win shares behind its
-verdict, each seat's fair offset, and a variant's paired difference to its base
-(``reports.study`` puts the cells together)."""
+verdict, each seat's fair offset, and a variant's paired difference to its base, as
+``cdsim.analysis`` computes them (``cell`` and ``paired``); ``reports.study`` puts the cells
+together."""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cdsim.analysis.candidates import (
-    REPORT_LEVEL,
-    CellGames,
-    WinTable,
-    _quantile,
-    gap_interval,
-    rerank_winners,
-    win_table,
-)
-from cdsim.analysis.offsets import FairOffset, fair_offsets
-from cdsim.analysis.stats import FloatArray, paired_difference
+from cdsim.analysis.candidates import CellGames, win_table
+from cdsim.analysis.cell import Shares, cell_offsets, shares_of
+from cdsim.analysis.offsets import FairOffset
+from cdsim.analysis.paired import seat_difference
+from cdsim.analysis.stats import FloatArray
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.read import open_run, seat_arrays
 from cdsim.study.cells import run_folder, stage_games
@@ -40,30 +34,6 @@ class Reader:
 
 
 # -- one cell ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Shares:
-    """Seat win shares at one vector on some games, 95% intervals simultaneous over seats,
-    and the largest seat gap with its simultaneous 95% interval."""
-
-    vector: tuple[int, ...]
-    games: int
-    share: FloatArray
-    low: FloatArray
-    high: FloatArray
-    gap: float
-    gap_low: float
-    gap_high: float
-
-
-def shares_of(table: WinTable, row: int = 0) -> Shares:
-    t = table.take(row)
-    share, low, high = t.seat_intervals()
-    diff, se = t.pair_stats()
-    glow, ghigh = gap_interval(diff, se, t.groups - 1)
-    return Shares(tuple(int(x) for x in t.vectors[0]), t.games, share[0], low[0], high[0],
-                  float(t.gaps[0]), float(glow[0]), float(ghigh[0]))
 
 
 @dataclass(frozen=True)
@@ -152,45 +122,21 @@ def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResul
         bool(state["floor"]), state["method"], tuple(tuple(x) for x in state["lineups"]),
         tuple(state["pool"]), bool(state["rotate_seats"]), rulebook, int(state["radius"]),
         int(state["games"]), decision, tuple(played), tuple(runs), at_rulebook, at_decided,
-        offsets=_offsets(every, rulebook, decision, int(state["radius"])))
-
-
-def _offsets(games: CellGames, rulebook: tuple[int, ...], decision: dict[str, Any] | None,
-             radius: int) -> tuple[FairOffset, ...] | None:
-    """Each seat's fair offset on all the cell's games (None for players who read the
-    scores, judged at the rulebook vector only: re-ranking would not say what they do)."""
-    if radius == 0 or games.groups < 2:
-        return None
-    around = None if decision is None else decision["vector"]
-    return tuple(fair_offsets(games, rulebook, around=around, radius=radius))
-
-
-def _won(games: CellGames, vector: Sequence[int]) -> FloatArray:
-    """One-hot winners (games, seats) under ``vector``."""
-    w = rerank_winners(games.gained, games.tiebreak, vector)
-    return np.asarray(np.eye(games.players)[w], dtype=np.float64)
+        offsets=cell_offsets(every, rulebook, None if decision is None else decision["vector"],
+                             int(state["radius"])))
 
 
 def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
     """A variant's paired difference of each seat's win share at the rulebook vector,
-    variant minus base, on the stages both played (the same seeds: the same deals and
-    line-ups), clustered by deal, 95% intervals simultaneous over the seats."""
+    variant minus base, on the stages both played (``paired.seat_difference``: clustered by
+    deal, 95% intervals simultaneous over the seats); the cell as it is without one."""
     if base is None or cell.variant is None:
         return cell
-    common = min(len(cell.stages), len(base.stages))
-    diffs, groups, offset = [], [], 0
-    for mine, theirs in zip(cell.stages[:common], base.stages[:common], strict=True):
-        if mine.games != theirs.games or not np.array_equal(mine.group, theirs.group):
-            return cell
-        diffs.append(_won(mine, cell.rulebook) - _won(theirs, cell.rulebook))
-        groups.append(mine.group - mine.group.min() + offset)
-        offset = int(groups[-1].max()) + 1
-    if not diffs:
+    found = seat_difference(cell.stages, base.stages, cell.rulebook)
+    if found is None:
         return cell
-    z = float(_quantile((1 - REPORT_LEVEL) / (2 * cell.players), 10**9))
-    diff = paired_difference(np.concatenate(diffs), np.concatenate(groups), z)
-    return CellResult(**{**cell.__dict__, "difference": diff,
-                         "paired_games": sum(len(d) for d in diffs)})
+    diff, games = found
+    return CellResult(**{**cell.__dict__, "difference": diff, "paired_games": games})
 
 
 def offsets_json(c: CellResult) -> dict[str, Any]:

@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from cdsim.analysis.candidates import CellGames, candidates, win_table
+from cdsim.analysis.cell import shares_of
 from reports import skill
 from reports.skill import Point, Rating
-from reports.study import CellResult, shares_of
+from reports.study import CellResult
 
 TOL = 0.02
 

@@ -16,9 +16,9 @@ from typing import Any
 import polars as pl
 import pytest
 
+from cdsim.analysis.cards import card_outcomes
 from cdsim.batch.read import card_rows, open_run
 from cdsim.study import cells as st
-from reports.cards import card_outcomes
 from reports.study import Reader, write
 from reports.study_cards import HEADER, OLD_RUNS
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)

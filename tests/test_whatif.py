@@ -54,6 +54,32 @@ def test_the_comparison_ends_either_way_and_names_the_seat() -> None:
     assert paired.compare(moved[:paired.MIN_DEALS - 1], 3000).outcome == "undecided"
 
 
+def test_a_study_variant_s_fixed_interval_pairs_every_stage() -> None:
+    """paired.seat_difference (a study report's variants): the same games differ by exactly 0
+    with [0, 0]; a change's mean is the games' mean paired difference, its interval at the
+    seats' Bonferroni normal quantile with deals as clusters; stages that do not pair give
+    None."""
+    rng = np.random.default_rng(6)
+    deals = np.repeat(np.arange(400), 2)
+    base = rng.integers(0, 2, len(deals))
+    flip = np.where(rng.random(len(base)) < 0.1, 1 - base, base)
+    stages = [_games(base[:400], deals[:400]), _games(base[400:], deals[400:])]
+    changed = [_games(flip[:400], deals[:400]), _games(flip[400:], deals[400:])]
+    same = paired.seat_difference(stages, stages, (0, 0))
+    assert same is not None and same[1] == 800
+    assert [list(x) for x in same[0]] == [[0, 0]] * 3
+    found = paired.seat_difference(changed, stages, (0, 0))
+    assert found is not None
+    (mean, low, high), games = found
+    diff = np.eye(2)[flip] - np.eye(2)[base]
+    assert games == 800 and mean == pytest.approx(diff.mean(axis=0))
+    by_deal = np.add.reduceat(diff - diff.mean(axis=0), np.arange(0, 800, 2))
+    half = 2.241402727604947 * np.sqrt(400 / 399 * (by_deal**2).sum(axis=0)) / 800  # z(1-.05/4)
+    assert high - mean == pytest.approx(half, rel=1e-6) and mean - low == pytest.approx(half)
+    assert paired.seat_difference(changed[:1], stages[1:], (0, 0)) is None  # other deals
+    assert paired.seat_difference([], stages, (0, 0)) is None
+
+
 def test_wrong_answers_are_rare_at_the_precision() -> None:
     """Seat 2 truly gains exactly the precision (0.5 pp): 'unchanged' is then wrong. Over
     200 synthetic comparisons (per-deal changes of -1/2, 0 or +1/2 as a one-card change

@@ -36,7 +36,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cdsim.analysis.boundary import best_rho, boundary_z
-from cdsim.analysis.candidates import CellGames, rerank_winners
+from cdsim.analysis.candidates import REPORT_LEVEL, CellGames, rerank_winners
+from cdsim.analysis.stats import paired_difference, t_quantile
 
 FloatArray = NDArray[np.float64]
 Outcome = Literal["unchanged", "changed", "measured", "undecided"]
@@ -119,6 +120,31 @@ def deal_differences(base: Sequence[CellGames], variant: Sequence[CellGames],
     return np.concatenate(rows)
 
 
+def seat_difference(variant: Sequence[CellGames], base: Sequence[CellGames],
+                    vector: Sequence[int], level: float = REPORT_LEVEL
+                    ) -> tuple[tuple[FloatArray, FloatArray, FloatArray], int] | None:
+    """Each seat's paired difference of win share under ``vector``, variant minus base, on
+    every stage both played (the same seeds: the same deals and line-ups), clustered by deal,
+    with ``level`` intervals simultaneous over the seats (a fixed sample: a study report's
+    variants, not the anytime sequences of ``compare``): ((mean, low, high), games paired).
+    None when no stage pairs, or when one's games do not (another deal or count)."""
+    diffs: list[FloatArray] = []
+    groups: list[NDArray[np.int64]] = []
+    offset = 0
+    common = min(len(variant), len(base))
+    for mine, theirs in zip(variant[:common], base[:common], strict=True):
+        if mine.games != theirs.games or not np.array_equal(mine.group, theirs.group):
+            return None
+        diffs.append(winners(mine, vector) - winners(theirs, vector))
+        groups.append(mine.group - mine.group.min() + offset)
+        offset = int(groups[-1].max()) + 1
+    if not diffs:
+        return None
+    z = float(t_quantile((1 - level) / (2 * variant[0].players), 10**9))
+    difference = paired_difference(np.concatenate(diffs), np.concatenate(groups), z)
+    return difference, sum(len(d) for d in diffs)
+
+
 def design_deals(games: int, games_per_deal: int) -> float:
     """Where the sequences are tightest: the deals of the budget (a setting, never data)."""
     return max(float(MIN_DEALS), games / max(1, games_per_deal))
@@ -170,5 +196,5 @@ def worst_case_deals(sd: float, precision: float = PRECISION, alpha: float = ALP
 
 
 __all__ = ["ALPHA", "MIN_DEALS", "PRECISION", "Comparison", "Outcome", "SeatChange",
-           "compare", "deal_differences", "design_deals", "judge", "winners",
-           "worst_case_deals"]
+           "compare", "deal_differences", "design_deals", "judge", "seat_difference",
+           "winners", "worst_case_deals"]

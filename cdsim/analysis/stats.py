@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
+from scipy import special, stats
 
 Z95 = 1.959963984540054
 FloatArray = NDArray[np.float64]
@@ -35,6 +35,14 @@ def wilson(share: NDArray[np.floating] | float, n: NDArray[np.floating] | NDArra
         half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
     # the interval always holds the share (rounding can put a bound a hair past 0 or 1)
     return np.clip(np.minimum(centre - half, p), 0, 1), np.clip(np.maximum(centre + half, p), 0, 1)
+
+
+def t_quantile(a: float | FloatArray, df: int) -> FloatArray:
+    """Student's t upper quantile ``t_{1-a}`` with ``df`` degrees of freedom (infinite below
+    1; a huge ``df`` gives the normal quantile)."""
+    if df < 1:
+        return np.full(np.shape(a), np.inf)
+    return np.asarray(special.stdtrit(df, 1 - np.asarray(a, dtype=np.float64)), dtype=np.float64)
 
 
 def design_effect(indicator: NDArray[np.floating] | NDArray[np.bool_],

@@ -1,0 +1,52 @@
+"""A study cell's figures as its report gives them (``reports.study_cell``): the seat win
+shares behind a verdict, at one vector, and each seat's fair offset on all its games. The
+verdict itself is ``anytime``'s; a variant's paired difference is ``paired.seat_difference``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cdsim.analysis.candidates import CellGames, WinTable, gap_interval
+from cdsim.analysis.offsets import FairOffset, fair_offsets
+from cdsim.analysis.stats import FloatArray
+
+
+@dataclass(frozen=True)
+class Shares:
+    """Seat win shares at one vector on some games, 95% intervals simultaneous over seats,
+    and the largest seat gap with its simultaneous 95% interval."""
+
+    vector: tuple[int, ...]
+    games: int
+    share: FloatArray
+    low: FloatArray
+    high: FloatArray
+    gap: float
+    gap_low: float
+    gap_high: float
+
+
+def shares_of(table: WinTable, row: int = 0) -> Shares:
+    """The shares of ``table``'s vector ``row`` (a ``win_table`` of the cell's games)."""
+    t = table.take(row)
+    share, low, high = t.seat_intervals()
+    diff, se = t.pair_stats()
+    glow, ghigh = gap_interval(diff, se, t.groups - 1)
+    return Shares(tuple(int(x) for x in t.vectors[0]), t.games, share[0], low[0], high[0],
+                  float(t.gaps[0]), float(glow[0]), float(ghigh[0]))
+
+
+def cell_offsets(games: CellGames, rulebook: Sequence[int], around: Sequence[int] | None,
+                 radius: int) -> tuple[FairOffset, ...] | None:
+    """Each seat's fair offset on all the cell's games, searched within ``radius`` of
+    ``around`` (the decided vector, when there is one). None for players who read the
+    scores (radius 0: judged at the rulebook vector only, re-ranking would not say what they
+    do) and for fewer than two deal groups."""
+    if radius == 0 or games.groups < 2:
+        return None
+    return tuple(fair_offsets(games, rulebook, around=around, radius=radius))
+
+
+__all__ = ["Shares", "cell_offsets", "shares_of"]
