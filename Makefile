@@ -96,7 +96,7 @@ clean:
 	find . -path ./$(VENV) -prune -o -name '*.so' -print -exec rm -f {} +
 
 # strategies/ratings.json: the ladder ratings (2, 3, 4 players; scripted, learned, mcts) that
-# a study report places its populations by (reports/skill.py). About 25 minutes of one core
+# a study report places its populations by (cdsim/analysis/skill.py). About 25 minutes of one core
 # each at 2 players, fewer at 3 and 4 (mcts is most of it); finished ladders are reused.
 ratings: install
 	$(PY) scripts/ratings.py

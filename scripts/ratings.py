@@ -1,11 +1,11 @@
 """strategies/ratings.json: the measured ladder ratings a study report places its populations
-by (``make ratings``; the report's "fair starting VP by skill", reports/skill.py).
+by (``make ratings``; the report's "fair starting VP by skill", cdsim/analysis/skill.py).
 
 For each player count, one ``cdsim ladder --json`` of the scripted players, the learned
 player and mcts (the commands below; ``--jobs 1`` under ``nice`` so a shared machine keeps a
 core), then the ladder's own bootstrap resamples (the same deals drawn, the same seed: the
 resamples behind its 95% intervals) so that a population's rating -- the mean of its
-members' ratings -- gets its interval from the same resamples (reports/skill.py).
+members' ratings -- gets its interval from the same resamples (cdsim/analysis/skill.py).
 
 Recorded per player count: the command, seed, date, components digest, the learned
 weights each learned spelling played (path and digest), the ratings with their intervals

@@ -1,7 +1,7 @@
-"""Fair starting VP by skill (reports/skill.py): population ratings from the ladder's
-resamples, the compensation bars (vectors not shown unfair), the one-sentence verdict on
-synthetic cells (moves / does not move / not decided), the floor left out, the shipped
-ratings file, and the study report's section."""
+"""Fair starting VP by skill (cdsim/analysis/skill.py; the report's section reports/skill.py):
+population ratings from the ladder's resamples, the compensation bars (vectors not shown
+unfair), the one-sentence verdict on synthetic cells (moves / does not move / not decided),
+the floor left out, the shipped ratings file, and the study report's section."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cdsim.analysis import skill
 from cdsim.analysis.candidates import CellGames, candidates, win_table
 from cdsim.analysis.cell import shares_of
-from reports import skill
-from reports.skill import Point, Rating
+from cdsim.analysis.skill import Point, Rating
+from reports import skill as section
 from reports.study import CellResult
 
 TOL = 0.02
@@ -70,7 +71,7 @@ def test_population_rating_is_the_mean_with_the_resampled_mean_s_percentiles() -
 
 
 def test_the_shipped_ratings_file_rates_the_default_study_s_populations() -> None:
-    table = skill.load_ratings()
+    table = section.load_ratings()
     for players in ("2", "3", "4"):
         ladder = table[players]
         assert ladder["command"].startswith(f"cdsim ladder --players {players} ")
@@ -158,15 +159,15 @@ def test_the_floor_is_neither_drawn_nor_in_the_verdict(tmp_path: Path) -> None:
                   lineup=("random",)),
              cell("scripted", games(0, seed=1), "confirmed", (8, 8), ((8, 8),), lineup=("a", "b")),
              cell("strong", games(-2, seed=2), "undecided", (8, 10), lineup=("c",), needed=9)]
-    panel = skill.panels(tmp_path, cells, [2], TOL, 0.05, ladder)[2]
+    panel = section.panels(tmp_path, cells, [2], TOL, 0.05, ladder)[2]
     assert [p.population for p in panel.points] == ["strong", "scripted"]  # -100 < +50
     assert "random" not in panel.sentence and panel.kind == "moves"
     assert panel.points[1].rating is not None and panel.points[1].rating.value == 50.0
-    data = skill.as_json(panel)
+    data = section.as_json(panel)
     assert [p["population"] for p in data["populations"]] == ["strong", "scripted"]
     assert json.loads(json.dumps(data)) == data
     # a population the ladder did not rate: drawn apart, and the report says so
-    unrated = skill.panels(tmp_path, cells[1:], [2], TOL, 0.05, {})[2]
+    unrated = section.panels(tmp_path, cells[1:], [2], TOL, 0.05, {})[2]
     assert all(p.rating is None for p in unrated.points)
     assert any("scripted has no rating" in n for n in unrated.notes)
 
@@ -211,7 +212,7 @@ def test_the_study_report_sets_the_populations_side_by_side(tmp_path: Path) -> N
     assert data["verdict"] in ("moves", "does not move", "not decided")
     pops = {p["population"]: p for p in data["populations"]}
     assert set(pops) == {"scripted", "strong"}  # never the floor
-    ladder = skill.load_ratings()["2"]
+    ladder = section.load_ratings()["2"]
     assert data["ratings_source"]["command"] == ladder["command"]
     want = skill.population_rating(ladder, ("greedy", "bread"))
     assert want is not None and pops["scripted"]["rating"] == pytest.approx(want.value)
@@ -233,7 +234,7 @@ def test_the_shipped_skill_study_orders_populations_by_strength() -> None:
     spec = st.load_study(st.resolve("skill"))  # `cdsim study run skill`
     assert [p.name for p in spec.populations] == ["random", "scripted", "strong", "search"]
     assert spec.populations[0].floor and not any(p.floor for p in spec.populations[1:])
-    table = skill.load_ratings()
+    table = section.load_ratings()
     for players in spec.players:  # every skilled population has a rating on its ladder
         for pop in spec.populations[1:]:
             names = tuple(dict.fromkeys(n.spelling for x in pop.lineups(players) for n in x))
@@ -256,8 +257,8 @@ def test_the_report_says_when_the_learned_weights_differ_from_the_rated_ones(tmp
     resamples = {**LADDER["resamples"], "learned": list(np.linspace(200, 300, 201))}
     ladder = {**LADDER, "ratings": {**LADDER["ratings"], "learned": {"rating": 250.0}},
               "resamples": resamples, "weights": {"learned": {"digest": "a" * 64}}}
-    notes = skill.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes
+    notes = section.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes
     assert len(notes) == 1 and "strong played learned with weights bbbbbbbbbbbb" in notes[0]
     assert "rated weights aaaaaaaaaaaa" in notes[0]
     ladder["weights"] = {"learned": {"digest": "b" * 64}}  # the same weights: nothing to say
-    assert not skill.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes
+    assert not section.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes

@@ -1,0 +1,259 @@
+"""Fair starting VP by skill: does the answer move when the players get stronger? (The study
+report's section is ``reports.skill``'s.)
+
+Per player count, each skilled population (never the floor, never a variant) is placed by
+its **ladder rating** and drawn with its **fair compensation per seat**:
+
+- *Rating* (x). ``strategies/ratings.json`` (``make ratings``, scripts/ratings.py) holds one
+  measured ladder per player count (Elo, the ladder's mean at 0) with the ladder's bootstrap
+  resamples. A population's rating is the mean of its distinct members' ratings (scripted =
+  mean of greedy, villa, landscape, bread); its 95% interval is the 2.5-97.5 percentiles of
+  that mean over the ladder's resamples (the same resampled deals for every member, so
+  their correlation is kept). A population with a member the ladder did not rate has no
+  rating: it is drawn apart, and the report says so. When the learned weights the study
+  played differ from those the ladder measured (digests in the run and ladder manifests),
+  the report says that too.
+- *Compensation* (y), per seat 2..N: that seat's starting VP minus seat 1's. The point is
+  the cell's decided vector (confirmed; otherwise its most equal vector, drawn hollow: not
+  confirmed). The bar spans that seat's compensation over the **vectors not shown unfair**
+  on all the cell's games: candidates (within the study's radius) none of whose seat pairs
+  has a one-sided lower bound on ``|p_i - p_j|`` above the tolerance, at level
+  ``alpha * (1 - CONFIRM_SHARE)`` split over the pairs (``anytime.Evidence.shown_unfair``,
+  the test behind "no fair vector", looking after each stage). A truly fair vector is
+  outside this set with chance at most 2.5% (for the default alpha); the bar is how far the
+  data let each seat's compensation range, not a confidence interval of one number.
+
+The one-sentence **verdict** per player count (``verdict``) claims only what is decided:
+
+- *moves with skill*: some population's confirmed vector is shown unfair for another
+  population (on that population's games, some seat pair's one-sided lower bound above the
+  tolerance, at ``alpha * (1 - CONFIRM_SHARE)`` split over the seat pairs and the ordered
+  population pairs tested), or another population's verdict is "no fair vector";
+- *does not move*: every skilled population confirmed a vector and each confirmed vector is
+  in every other population's set shown fair (its own confirmation games passed it);
+- otherwise *not decided at these budgets*, with what would decide it.
+
+See docs/statistics.md, "Fair starting VP by skill", for why these are honest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, design_groups
+from cdsim.analysis.boundary import Mixture
+from cdsim.analysis.candidates import CellGames, candidates, pairs, rank_by_gap, win_table
+from cdsim.analysis.stats import FloatArray, vec
+
+Vector = tuple[int, ...]
+
+
+class Cell(Protocol):
+    """What the verdicts read of a study cell (a report's ``CellResult``): its population, the
+    manifest's decision (None while stages remain), its finished stages' games, the rulebook
+    vector and the radius searched around it."""
+
+    @property
+    def population(self) -> str: ...
+    @property
+    def decision(self) -> dict[str, Any] | None: ...
+    @property
+    def stages(self) -> tuple[CellGames, ...]: ...
+    @property
+    def rulebook(self) -> tuple[int, ...]: ...
+    @property
+    def radius(self) -> int: ...
+    @property
+    def games(self) -> int: ...
+
+
+def unfair_level(alpha: float) -> float:
+    """The level of every 'shown unfair' here: the study's alpha less the share its
+    confirmations spend (``anytime.CONFIRM_SHARE``)."""
+    return alpha * (1 - CONFIRM_SHARE)
+
+
+# -- ratings ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rating:
+    """A population's rating on one ladder: the mean of its members', with a 95% interval."""
+
+    value: float
+    low: float
+    high: float
+    members: tuple[str, ...]
+
+
+def population_rating(ladder: Mapping[str, Any] | None, members: Sequence[str]) -> Rating | None:
+    """The mean of ``members``' ratings on ``ladder`` (one player count's entry of the
+    ratings file) and the 2.5-97.5% percentiles of that mean over the ladder's bootstrap
+    resamples; None when the ladder is missing or did not rate a member."""
+    if not ladder or not members:
+        return None
+    rated, boot = ladder.get("ratings", {}), ladder.get("resamples", {})
+    if any(m not in rated or m not in boot for m in members):
+        return None
+    mean = np.mean(np.array([boot[m] for m in members], dtype=np.float64), axis=0)
+    low, high = np.percentile(mean, [2.5, 97.5])
+    return Rating(float(np.mean([rated[m]["rating"] for m in members])), float(low),
+                  float(high), tuple(members))
+
+
+# -- one cell ---------------------------------------------------------------------------------
+
+def not_shown_unfair(stages: CellGames | Sequence[CellGames], vectors: np.ndarray[Any, Any],
+                     tol: float, level: float, design_games: int | None = None
+                     ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Per vector: True unless some seat pair is shown more than ``tol`` apart (each pair at
+    ``level / pairs``) by the anytime test behind "no fair vector" (``anytime.Evidence``),
+    looking after each stage, so it stays valid however many stages a cell played. Its
+    boundary is tightest at ``design_games`` (default: all the games given), a setting."""
+    parts = [stages] if isinstance(stages, CellGames) else list(stages)
+    games = sum(g.games for g in parts)
+    groups = design_groups(parts[0].players, tol, level, games / max(1, sum(g.groups for g in parts)),
+                           design_games or games)
+    evidence = Evidence(np.arange(len(vectors), dtype=np.int64),
+                        Mixture.design(groups, level / len(pairs(parts[0].players))))
+    for g in parts:
+        evidence.add(win_table(g, vectors), tol, tol)
+    return ~evidence.shown_unfair(level)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One population at one player count, as the chart and the verdict see it."""
+
+    population: str
+    rating: Rating | None
+    decision: str  # confirmed | no fair vector | undecided | still playing
+    vector: Vector  # the decided vector, or the most equal one
+    fair_set: tuple[Vector, ...]
+    games: int
+    games_needed: int | None
+    radius: int
+    comp: FloatArray = field(default_factory=lambda: np.zeros(0))  # seats 2..N over seat 1
+    low: FloatArray = field(default_factory=lambda: np.zeros(0))
+    high: FloatArray = field(default_factory=lambda: np.zeros(0))
+    plausible: int = 0  # vectors not shown unfair
+    weights_note: str = ""
+
+    @property
+    def confirmed(self) -> bool:
+        return self.decision == "confirmed"
+
+
+def point(cell: Cell, rating: Rating | None, tol: float, level: float,
+          weights_note: str = "") -> Point:
+    """The cell's decided (or most equal) vector and its compensation bars."""
+    d = cell.decision
+    games = CellGames.concat(*cell.stages)
+    vectors = candidates(cell.rulebook, cell.radius)
+    keep = vectors[not_shown_unfair(cell.stages, vectors, tol, level)]
+    if d is not None:
+        v: Vector = tuple(int(x) for x in d["vector"])
+    else:  # still playing: the most equal vector on the games so far
+        table = win_table(games, vectors)
+        v = tuple(int(x) for x in vectors[int(rank_by_gap(vectors, table.spreads,
+                                                              cell.rulebook)[0])])
+    comp = np.asarray(v, dtype=np.float64)[1:] - v[0]
+    if len(keep):
+        span = (keep - keep[:, :1])[:, 1:].astype(np.float64)
+        low, high = span.min(axis=0), span.max(axis=0)
+    else:
+        low, high = comp.copy(), comp.copy()
+    return Point(cell.population, rating, d["decision"] if d else "still playing", v,
+                 tuple(tuple(int(x) for x in f) for f in (d or {}).get("fair_set") or ()),
+                 cell.games, (d or {}).get("games_needed"), cell.radius, comp, low, high,
+                 len(keep), weights_note)
+
+
+# -- the verdict ------------------------------------------------------------------------------
+
+def order(points: Sequence[Point]) -> list[Point]:
+    """Weakest first by rating; unrated populations after, in the study's order."""
+    rated = sorted((p for p in points if p.rating), key=lambda p: p.rating.value if p.rating else 0)
+    return rated + [p for p in points if not p.rating]
+
+
+def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, str], bool],
+            tol: float) -> tuple[str, str]:
+    """(kind, one sentence): kind ``moves``, ``does not move``, ``not decided`` or
+    ``one population``. ``points``: the skilled populations' base cells (no floor);
+    ``unfair[(a, b)]``: population a's confirmed vector was shown unfair on b's games."""
+    head = f"{players} players: "
+    pts = order(points)
+    if len(pts) < 2:
+        name = pts[0].population if pts else "no skilled population"
+        return ("one population", head + f"only {name} plays here, so this study cannot say "
+                                         "whether the fair starting VP move with skill.")
+    tolerance = f"±{100 * tol:.1f} pp"
+    moved = []
+    for a in pts:
+        if not a.confirmed:
+            continue
+        for b in pts:
+            if b is a:
+                continue
+            if unfair.get((a.population, b.population)):
+                moved.append(f"{a.population}'s confirmed {vec(a.vector)} is shown unfair for "
+                             f"{b.population} (a seat pair more than {tolerance} apart on its "
+                             f"{b.games:,} games)")
+            elif b.decision == "no fair vector" and b.radius >= a.radius:  # a's vector searched
+                moved.append(f"{a.population}'s {vec(a.vector)} is confirmed fair, while no "
+                             f"whole-VP vector within ±{b.radius} VP is fair for {b.population}")
+    if moved:
+        return "moves", head + "the fair starting VP **move with skill**: " + "; ".join(moved) + "."
+    if all(p.confirmed for p in pts) and all(a.vector in b.fair_set for a in pts for b in pts):
+        named = ", ".join(f"{p.population} {vec(p.vector)}" for p in pts)
+        return ("does not move", head + "the fair starting VP **do not move with skill**: each "
+                "population's confirmed vector was also shown fair within "
+                f"{tolerance} for the others ({named}).")
+    need = []
+    for p in pts:
+        if p.decision == "still playing":
+            need.append(f"{p.population} to finish its stages")
+        elif p.decision == "undecided":
+            others = [f"{a.population}'s {vec(a.vector)}" for a in pts if a.confirmed]
+            need.append(f"{p.population} to confirm a vector (undecided after {p.games:,} "
+                        "games; " + (f"about {p.games_needed:,} more games would confirm "
+                                     "its most promising vector)" if p.games_needed is not None else
+                                     "more games might instead show that no vector is fair "
+                                     "for it)")
+                        + (f" or more {p.population} games to show {' or '.join(others)} "
+                           "unfair for it" if others else ""))
+    for a in pts:
+        for b in pts:
+            if a is not b and a.confirmed and b.confirmed and a.vector not in b.fair_set:
+                need.append(f"more {b.population} games, to show {a.population}'s "
+                            f"{vec(a.vector)} fair or unfair for {b.population}")
+    for b in pts:
+        if b.decision == "no fair vector" and any(a.confirmed and a.radius > b.radius for a in pts):
+            need.append(f"{b.population} judged at more vectors than its ±{b.radius} VP (its "
+                        "players read scores, so re-ranking cannot judge other vectors)")
+    need = need or ["more games of each population"]
+    return ("not decided", head + "whether the fair starting VP move with skill is **not "
+            "decided at these budgets**: it needs " + "; ".join(need) + ".")
+
+
+def cross_unfair(cells: Sequence[Cell], tol: float, level: float
+                 ) -> dict[tuple[str, str], bool]:
+    """For each confirmed cell a and every other cell b: is a's vector shown unfair on b's
+    games? Each test at ``level`` split over the ordered pairs tested (Bonferroni)."""
+    tests = [(a, b) for a in cells for b in cells if a is not b and a.decision
+             and a.decision["decision"] == "confirmed"]
+    out: dict[tuple[str, str], bool] = {}
+    for a, b in tests:
+        assert a.decision is not None
+        v = np.asarray([a.decision["vector"]], dtype=np.int64)
+        out[(a.population, b.population)] = not bool(
+            not_shown_unfair(b.stages, v, tol, level / len(tests))[0])
+    return out
+
+
+__all__ = ["Cell", "Point", "Rating", "Vector", "cross_unfair", "not_shown_unfair", "order",
+           "point", "population_rating", "unfair_level", "verdict"]
