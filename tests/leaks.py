@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from cdsim.rules.game import GameState, PlayerState
+from cdsim.engine.table import Table
+from cdsim.rules.game import DEFAULT_START_VP, GameState, PlayerState
 from cdsim.rules.observation import HiddenInformation, Observer
 from cdsim.rules.strategy import Seat
 
@@ -123,25 +125,72 @@ def walk(roots: Mapping[str, Any], depth: int = DEPTH, refused: list[str] | None
         level = nxt
 
 
-def live_state() -> GameState:
-    """The game the calling strategy decides in, from the engine's frames."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        for value in frame.f_locals.values():
-            if isinstance(value, GameState):
-                return value
-        frame = frame.f_back  # type: ignore[assignment]
-    raise AssertionError("no GameState on the stack")
+@dataclasses.dataclass
+class Truth:
+    """What the game's seats may not know, as the engine holds it at this decision."""
+
+    light_deck: list[int]
+    dark_deck: list[int]
+    fountain_deck: list[str]
+    start_vp: tuple[int, ...]
+    vp: tuple[int, ...]
+    live: set[int]  # ids of the live game's changeable parts
+    sample: Any  # one of them (a test's leak)
 
 
-def _live_mutables(state: GameState) -> set[int]:
-    """The ids of the live state's changeable parts (lists, dicts, sets, the districts):
-    an observation holding one of them leads back into the game. Not the observer's:
-    it makes the observations, and what it shares with them (the read-only component
-    tables, each seat's stream) it shares by design."""
-    roots = {"state": state, "players": state.players, "strategies": state.strategies}
+def _mutables(roots: Mapping[str, Any]) -> set[int]:
+    """The ids of the changeable parts (lists, dicts, sets, districts) under ``roots``: an
+    observation holding one of them leads back into the game. Not the observer's: it makes
+    the observations, and what it shares with them (the read-only component tables, each
+    seat's stream) it shares by design."""
     return {id(obj) for _, obj in walk(roots, depth=4, prune=(Observer,))
             if isinstance(obj, list | dict | set) or type(obj).__name__ == "District"}
+
+
+def state_truth(state: GameState) -> Truth:
+    """The truth of a game the Python rules play (lock step with the core, checking)."""
+    return Truth(list(state.light_deck), list(state.dark_deck), list(state.fountain_deck),
+                 tuple(p._start_vp for p in state.players),
+                 tuple(p.current_vp for p in state.players),
+                 _mutables({"state": state, "players": state.players,
+                            "strategies": state.strategies}), state.light_deck)
+
+
+def table_truth(table: Table) -> Truth:
+    """The truth of a game the core drives (``Table.driver``): its state's snapshot, and
+    the driver's own changeable parts (the districts it builds again)."""
+    assert table.driver is not None
+    snap = json.loads(table.core.snapshot())
+    n = len(snap["players"])
+    return Truth(snap["light_deck"], snap["dark_deck"], snap["fountain_deck"],
+                 tuple(table.start_vp) or DEFAULT_START_VP[n],
+                 tuple(p["vp"] for p in snap["players"]),
+                 _mutables({"driver": table.driver, "districts": table.driver.districts}),
+                 table.driver.districts)
+
+
+def _on_stack(want: Callable[[Any], bool]) -> Any:
+    frame = sys._getframe(2)
+    while frame is not None:
+        for value in frame.f_locals.values():
+            if want(value):
+                return value
+        frame = frame.f_back  # type: ignore[assignment]
+    raise AssertionError("no game on the stack")
+
+
+def live_state() -> GameState:
+    """The Python rules' state of the game the calling strategy decides in (lock step)."""
+    state: GameState = _on_stack(lambda v: isinstance(v, GameState))
+    return state
+
+
+def live_truth() -> Truth:
+    """The game the calling strategy decides in, from the engine's frames: the Python
+    rules' state (lock step, checking) or the table whose core drives the game."""
+    found = _on_stack(lambda v: isinstance(v, GameState) or (
+        isinstance(v, Table) and v.driver is not None))
+    return state_truth(found) if isinstance(found, GameState) else table_truth(found)
 
 
 def _windows(seq: Sequence[Any], n: int) -> set[tuple[Any, ...]]:
@@ -149,17 +198,17 @@ def _windows(seq: Sequence[Any], n: int) -> set[tuple[Any, ...]]:
     return runs | {run[::-1] for run in runs}
 
 
-def leaks(given: Mapping[str, Any], state: GameState, scores_allowed: bool = False,
+def leaks(given: Mapping[str, Any], truth: Truth, scores_allowed: bool = False,
           seed: int | None = None, walked: Sequence[Any] = ()) -> tuple[list[str], list[str]]:
     """(what ``given`` reveals that its seat may not know, what it refused to give);
     ``walked``: unchanging objects found clean before, not walked again."""
     found: list[str] = []
     refused: list[str] = []
-    live = _live_mutables(state)
-    banned_types = (GameState, PlayerState, Seat, Observer)
-    tiles = _windows(state.light_deck, TILE_RUN) | _windows(state.dark_deck, TILE_RUN)
-    cards = _windows(state.fountain_deck, CARD_RUN)
-    distinct = all(p._start_vp < FAR_BELOW for p in state.players)
+    live = truth.live
+    banned_types = (GameState, PlayerState, Seat, Observer, Table)
+    tiles = _windows(truth.light_deck, TILE_RUN) | _windows(truth.dark_deck, TILE_RUN)
+    cards = _windows(truth.fountain_deck, CARD_RUN)
+    distinct = all(vp < FAR_BELOW for vp in truth.start_vp)
     for path, obj in walk(given, refused=refused, walked=walked):
         if isinstance(obj, banned_types) or id(obj) in live:
             found.append(f"{path}: a live {type(obj).__name__} of the game")
@@ -195,11 +244,11 @@ class Spy:
         self.clean: list[Any] = []  # the game's components, once walked (they never change)
 
     def _look(self, view: Any, options: Sequence[Any], card: Any = None) -> Any:
-        state = live_state()
+        truth = live_truth()
         seed = _seed_on_stack()
         if self.clean and self.clean[0] is not view.components:  # another game
             self.clean.clear()
-        found, refused = leaks({"view": view, "options": options, "card": card}, state,
+        found, refused = leaks({"view": view, "options": options, "card": card}, truth,
                                self.reads_scores, seed, self.clean)
         if found:
             raise AssertionError(f"seat {view.seat + 1} may not know: {'; '.join(found[:3])}")
@@ -211,9 +260,8 @@ class Spy:
             if path not in said or (path != "view.state" and "R9.1" not in said[path]):
                 raise AssertionError(f"{path} was not refused naming R9.1: {said.get(path)}")
         if self.reads_scores:
-            want = tuple(p.current_vp for p in state.players)
-            if view.scores() != want or view.start_vp != tuple(
-                    p._start_vp for p in state.players):
+            want = truth.vp
+            if view.scores() != want or view.start_vp != truth.start_vp:
                 raise AssertionError(f"scores {view.scores()} are not the game's {want}")
         self.checks += 1
         self.refusals |= set(said)

@@ -4,7 +4,9 @@ the core; the trace is rendered from the core's typed events."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ from cdsim import core
 from cdsim.engine.oracle import EngineMismatch, first_difference
 from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
-from cdsim.players.registry import make_lineup
+from cdsim.players.registry import Lineup, make_lineup
 from cdsim.rules.game import CIRCLES, GameState
 from cdsim.view import trace
 
@@ -172,3 +174,51 @@ def test_a_user_strategy_plays_simulate_against_mcts_and_greedy(tmp_path: Any) -
     assert sorted(set(rows["strategy"])) == ["greedy", "mcts@4", "strategies.example:Builder"]
     assert rows.height == 18 and rows["won"].sum() == 6
     assert json.loads((run / "manifest.json").read_text())["engine"] == "table"
+
+
+class _Recorder:
+    """Takes the first option (or a random one) and keeps what it was handed at each
+    decision: the observation's fields but its stream and box, the options and the card."""
+
+    name = "recorder"
+    reads_scores = True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[Any, ...]] = []
+
+    def _keep(self, view: Any, options: Sequence[Any], card: Any = None) -> Any:
+        fields = tuple(getattr(view, f.name) for f in dataclasses.fields(view)
+                       if f.name not in ("rng", "components"))
+        self.seen.append((fields, tuple(options), card))
+        return options[int(view.rng.integers(len(options)))]
+
+    def choose_start(self, view: Any, options: Sequence[Any]) -> Any:
+        return self._keep(view, options)
+
+    choose_move = choose_take = choose_seal = choose_fountain = choose_circle = choose_start
+
+    def choose_payment(self, view: Any, card: Any, options: Sequence[Any]) -> Any:
+        return self._keep(view, options, card)
+
+
+@pytest.mark.parametrize(("players", "bots"), [(2, ["greedy"]), (3, ["mcts@6", "villa"]),
+                                               (4, ["greedy", "random", "learned"])])
+def test_the_core_drives_a_python_seat_as_the_python_rules_would(players: int,
+                                                                  bots: list[str]) -> None:
+    """A Python seat at a table the core drives is handed, at every decision, the same
+    observation (districts, holdings, scores included), options and card as the Python
+    rules in lock step hand it, and so the game's rows are the same."""
+    seen = []
+    for mirror in (False, True):
+        recorder = _Recorder()
+        lineup = make_lineup(["random", *bots], players)
+        lineup = Lineup(["recorder", *lineup.names[1:]], [recorder, *lineup.players[1:]])
+        table = Table(None, lineup, 5, setup=players, start_vp=(3, 1, 4, 1)[:players],
+                      mirror=mirror)
+        assert (table.driver is None) == mirror
+        rows = table.play().rows()
+        seen.append((recorder.seen, rows))
+    (driven, driven_rows), (mirrored, mirrored_rows) = seen
+    assert len(driven) > 50 and driven_rows == mirrored_rows
+    for i, (a, b) in enumerate(zip(driven, mirrored, strict=True)):
+        assert a == b, f"decision {i} of the Python seat differs"

@@ -1,15 +1,16 @@
 """One game on the core, for any line-up: built-in players (random, the scripted
-profiles, mcts) choose natively on the core's state; a user's Python strategy chooses
-through the Strategy protocol on its observation of the same game (what its seat may know,
-``cdsim.rules.observation``).
+profiles, mcts, learned) choose natively on the core's state; a user's Python strategy
+chooses through the Strategy protocol on its observation of the same game (what its seat
+may know, ``cdsim.rules.observation``).
 
-The observation is made from the Python rules (``cdsim.rules.game``), played in lock step with
-the core: they are built from the core's deal (``State.deal()``), every decision of every seat is
-applied to both, and the rows come from the core. In checking mode (tests, or any game
-with ``check=True``) the two states are compared after every decision
-(``cdsim.engine.oracle``), so the Python rules are the core's oracle, decision by
-decision. A line-up of built-in players only never touches the Python rules unless
-checking: the core plays it alone.
+The core drives every game (OpenSpiel's loop: the state says whose decision is pending and
+its options, a player picks one): it lets the built-in seats play until a Python seat is
+to decide, and that seat's observation and options are made from the core's state
+(``_Driver``). The Python rules (``cdsim.rules.game``) play only beside the core: in
+checking mode (tests, or any game with ``check=True``) every decision of every seat is
+applied to both and the two states are compared after each one (``cdsim.engine.oracle``),
+so the Python rules are the core's oracle, decision by decision; ``mirror=True`` keeps
+them beside the core for what reads them (the replay page, ``play --trace``).
 """
 
 from __future__ import annotations
@@ -27,11 +28,21 @@ from cdsim import core
 from cdsim.engine.oracle import EngineMismatch, compare, compare_cards
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
 from cdsim.players.registry import Lineup
-from cdsim.players.sandbox import stop_stuck, user_code, user_failure
+from cdsim.players.sandbox import stop_stuck, user_code, user_failure, user_session
+from cdsim.rules.cards import Payment
 from cdsim.rules.components import Components, ObjectiveCard, load_components
-from cdsim.rules.game import DEFAULT_START_VP, GameConfig, GameState, run_game
-from cdsim.rules.observation import Observation
-from cdsim.rules.options import Decision, method_name
+from cdsim.rules.district import District
+from cdsim.rules.game import CIRCLES, DEFAULT_START_VP, GameConfig, GameState, run_game
+from cdsim.rules.observation import Observation, Observer, seat_stream
+from cdsim.rules.options import (
+    CircleChoice,
+    Decision,
+    FountainChoice,
+    Move,
+    SealBuild,
+    Take,
+    method_name,
+)
 from cdsim.rules.records import SEAT_FIELDS, CardRow, GameRecord, SeatRecord
 from cdsim.rules.scoring import final_scoring
 from cdsim.rules.strategy import Seat, Strategy, ask, find
@@ -49,20 +60,20 @@ class _Seat(Seat):
                  strategy: Strategy | None) -> None:
         self.name, self.seat = name, seat
         self.reads_scores = bool(strategy.reads_scores) if strategy is not None else False
-        self._table, self._bot, self._strategy = table, bot, strategy
+        self._table, self._bot, self.strategy = table, bot, strategy
 
     def decide(self, state: GameState, seat: int, decision: Decision, options: Sequence[Any],
                card: ObjectiveCard | None) -> int:
         table = self._table
         table.before_decision(decision, len(options))
-        if self._strategy is None:
+        if self.strategy is None:
             i = int(self._bot.choose(table.core))
         else:
-            i = self._ask(self._strategy, decision, state.observe(seat), options, card)
+            i = self.ask(self.strategy, decision, state.observe(seat), options, card)
         table.core.apply(i)
         return i
 
-    def _ask(self, strategy: Strategy, decision: Decision, view: Observation,
+    def ask(self, strategy: Strategy, decision: Decision, view: Observation,
              options: Sequence[Any], card: ObjectiveCard | None) -> int:
         table, method = self._table, method_name(decision)
         limit, watch = table.decision_timeout, table.watch
@@ -99,6 +110,78 @@ class _Seat(Seat):
         return found
 
 
+def _seat_seeds(seed: int, setup: int | None) -> np.random.SeedSequence:
+    """The game's seed sequence (the deal's, whose children are the seats' own streams)."""
+    return (np.random.SeedSequence(seed) if setup is None else
+            np.random.SeedSequence(seed, spawn_key=(setup,)))
+
+
+# The core's option tuples (``State.option_tuples``) as the Python option records.
+_OPTION: dict[str, Callable[[Any], Any]] = {
+    "start": int,
+    "move": Move._make,
+    "take": Take._make,
+    "seal": lambda t: SealBuild(*t),
+    "fountain": lambda t: FountainChoice(tuple(t[0]), t[1]),
+    "circle": lambda t: CircleChoice(*t),
+    "payment": lambda t: Payment(*t),
+}
+
+
+class _Driver:
+    """The core plays; a Python seat decides on its observation made from the core's state
+    (the facts the Python rules would give it, hidden information hidden the same way),
+    and its options are the core's, as the Python option records, in the core's order. Its
+    stream is the one the Python rules would give it: the same strategy and seed make the
+    same choices, so the rows are those of the lock-step table (tests/test_table.py)."""
+
+    def __init__(self, table: Table, seats: Sequence[_Seat | None]) -> None:
+        self.table, self.seats = table, seats
+        comps = self.comps = load_components(table.components)
+        n = len(seats)
+        _, *seat_seqs = _seat_seeds(table.seed, table.setup).spawn(1 + n)
+        self.observer = Observer(comps, [seat_stream(s) for s in seat_seqs],
+                                 [s is not None and s.reads_scores for s in seats])
+        deal = json.loads(table.core.deal())
+        boards = {b.id: b for b in comps.boards}
+        self.districts = [District(boards[deal["boards"][s]],
+                                   tuple(comps.frame_parts[p] for p in deal["frames"][s]))
+                          for s in range(n)]
+        self.circles = CIRCLES[n]
+        self.bots = [None if s is not None else p
+                     for s, p in zip(seats, table.lineup.players, strict=True)]
+
+    def observe(self, seat: int) -> Observation:
+        core = self.table.core
+        fields = core.observe()
+        for s, (_, _, (_, _, built, _)) in enumerate(fields[-1]):
+            district = self.districts[s]
+            if len(district.history) < built:  # build again what the core built since
+                for cell, edges, chimneys, building in core.built(s, len(district.history)):
+                    district.place(cell, edges, chimneys, building)
+        return self.observer.observe_core(fields, self.districts, self.circles, seat)
+
+    def play(self) -> None:
+        core, comps = self.table.core, self.comps
+        with user_session(self.table.decision_timeout):
+            self._play(core, comps)
+
+    def _play(self, core: Any, comps: Components) -> None:
+        while True:
+            core.play(self.bots)
+            seat = core.current_seat()
+            if seat is None:
+                return
+            decision: Decision = core.decision()
+            make = _OPTION[decision]
+            options = [make(t) for t in core.option_tuples()]
+            card = comps.objectives[core.payment_card()] if decision == "payment" else None
+            player = self.seats[seat]
+            assert player is not None and player.strategy is not None
+            core.apply(player.ask(player.strategy, decision, self.observe(seat), options,
+                                  card))
+
+
 @dataclass
 class Table:
     """One game on the core (``State``), with the Python rules beside it when a seat is a
@@ -122,6 +205,7 @@ class Table:
     # (cdsim.batch.queue: a worker's note, read by the driver should the worker die)
     watch: Callable[[str | None], None] | None = None
     python: GameState | None = field(init=False, default=None)
+    driver: _Driver | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         module = core.module()
@@ -131,16 +215,19 @@ class Table:
         start_vp = tuple(self.start_vp) or DEFAULT_START_VP[n]
         self.core = module.State(core.core_components(self.components), n, list(start_vp),
                                  self.seed, self.setup, self.check, self.events)
-        if self.check or self.mirror or not self.lineup.all_builtin:
+        if not (self.check or self.mirror or not self.lineup.all_builtin):
+            return
+        seats = [_Seat(self, seat, name, None if isinstance(p, Strategy) else p,
+                       p if isinstance(p, Strategy) else None)
+                 for seat, (name, p) in enumerate(zip(self.lineup.names,
+                                                      self.lineup.players, strict=True))]
+        if self.check or self.mirror:
             comps: Components = load_components(self.components)
-            seats = [_Seat(self, seat, name, None if isinstance(p, Strategy) else p,
-                           p if isinstance(p, Strategy) else None)
-                     for seat, (name, p) in enumerate(zip(self.lineup.names,
-                                                          self.lineup.players, strict=True))]
-            seq = (np.random.SeedSequence(self.seed) if self.setup is None else
-                   np.random.SeedSequence(self.seed, spawn_key=(self.setup,)))
             config, deal = GameConfig(n, start_vp, comps), json.loads(self.core.deal())
-            self.python = GameState(config, seats, seq, deal=deal)
+            self.python = GameState(config, seats, _seat_seeds(self.seed, self.setup),
+                                    deal=deal)
+        else:
+            self.driver = _Driver(self, [s if s.strategy is not None else None for s in seats])
 
     def before_decision(self, what: Decision, options: int) -> None:
         """The Python rules ask for a decision: the core must be waiting for the same
@@ -158,7 +245,9 @@ class Table:
 
     def play(self) -> GameRecord:
         """Play to the end; the record is the core's (R10)."""
-        if self.python is None:
+        if self.driver is not None:
+            self.driver.play()
+        elif self.python is None:
             self.core.play(self.lineup.players)
         else:
             try:

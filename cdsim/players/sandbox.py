@@ -126,6 +126,39 @@ def stop_stuck(text: str) -> NoReturn:
     _REAL_EXIT(1)
 
 
+def _alarm_here(limit: float | None) -> bool:
+    """A time limit can be kept here: one is set, and this is the main thread (SIGALRM)."""
+    return bool(limit) and hasattr(signal, "setitimer") and \
+        threading.current_thread() is threading.main_thread()
+
+
+# Set while ``user_session`` holds the handlers: {"alarm": SIGALRM's is ours}.
+_SESSION: dict[str, bool] = {}
+
+
+@contextmanager
+def user_session(limit: float | None = None) -> Iterator[None]:
+    """Many decisions of user code in a row (a game the core drives): the signal handlers
+    ``user_code`` needs are put in once for all of them, not once per decision (the
+    handlers cost more than a simple strategy's decision). A stop between two decisions
+    stops the run as before; ``user_code`` still arms the time limit per decision."""
+    if _SESSION:
+        yield
+        return
+    alarm = _alarm_here(limit)
+    old_handler: Any = signal.signal(signal.SIGALRM, _on_alarm) if alarm else None
+    stops = _noting_stops()
+    _SESSION["alarm"] = alarm
+    try:
+        yield
+    finally:
+        _SESSION.clear()
+        if alarm:
+            signal.signal(signal.SIGALRM, old_handler)
+        for signum, handler in stops.items():
+            signal.signal(signum, handler)
+
+
 @contextmanager
 def user_code(limit: float | None = None,
               stuck: Callable[[], None] | None = None) -> Iterator[None]:
@@ -136,17 +169,19 @@ def user_code(limit: float | None = None,
     and at the fourth time ``stuck()`` ends the process (by default with one line). The
     alarm is SIGALRM: on the main thread only, where cdsim plays; elsewhere no limit.
     A KeyboardInterrupt that no stop signal caused is the code's own: it leaves as
-    ``RaisedInterrupt``, a failure of that code, not the user's stop."""
-    alarm = bool(limit) and hasattr(signal, "setitimer") and \
-        threading.current_thread() is threading.main_thread()
+    ``RaisedInterrupt``, a failure of that code, not the user's stop. Inside
+    ``user_session`` the handlers are already in place."""
+    alarm = _alarm_here(limit)
+    own_handler = alarm and not _SESSION.get("alarm")
     old_handler: Any = None
     if alarm:
         _ALARM.update(fired=0, stuck=stuck or (lambda: stop_stuck(
             f"a Python strategy ignored its time limit of {limit:g} s (--decision-timeout) "
             "and was stopped")))
-        old_handler = signal.signal(signal.SIGALRM, _on_alarm)
+        if own_handler:
+            old_handler = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, float(limit or 0), 1.0)
-    stops = _noting_stops()
+    stops = {} if _SESSION else _noting_stops()
     os._exit = _refuse_exit
     stdout, sys.stdout = sys.stdout, sys.stderr  # what it prints is not a command's result
     try:
@@ -158,7 +193,8 @@ def user_code(limit: float | None = None,
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old_handler)
+            if own_handler:
+                signal.signal(signal.SIGALRM, old_handler)
         for signum, handler in stops.items():
             signal.signal(signum, handler)
         os._exit = _REAL_EXIT

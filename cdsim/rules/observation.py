@@ -261,5 +261,29 @@ class Observer:
             tuple(players[seat].fountain_cards), self.rngs[seat], scores, start)
 
 
+    def observe_core(self, fields: tuple[Any, ...], districts: Sequence[District],
+                     circles: tuple[tuple[int, int], ...], seat: int) -> Observation:
+        """Seat ``seat``'s observation made from the core's state (``State.observe()``: the
+        same facts as ``observe`` reads from the Python rules) and each seat's district
+        built again from the core's order of building (``cdsim.engine.table``)."""
+        (phase, round_, start_player, depots, depot_taken, seal, grid, circle_owner,
+         (light, dark, fountain, discarded), seats) = fields
+        holdings = []
+        for s, ((pawn, scroll, stamp, goods, coins, bread, stored),
+                (cards, built, moves, failed, lost, taken), _) in enumerate(seats):
+            holdings.append(Holdings(s, pawn, scroll, stamp, tuple(goods), coins, bread, stored,
+                                     len(cards), built, moves, failed, lost, tuple(taken),
+                                     self._district(s, districts[s])))
+        scores = start = None
+        if self.reads_scores[seat]:
+            scores = tuple(vp for _, _, (vp, _, _, _) in seats)
+            start = tuple(vp for _, _, (_, vp, _, _) in seats)
+        return Observation(
+            seat, len(seats), phase, round_, start_player, self.components,
+            tuple(tuple(d) for d in depots), tuple(depot_taken), tuple(seal), tuple(grid),
+            circles, tuple(circle_owner), light, dark, fountain, discarded, tuple(holdings),
+            tuple(seats[seat][1][0]), self.rngs[seat], scores, start)
+
+
 __all__ = ["DistrictView", "FrozenMap", "HiddenInformation", "Holdings", "Observation",
            "Observer", "read_only_components", "seat_stream"]

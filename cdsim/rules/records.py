@@ -95,7 +95,7 @@ class GameRecord:
     cards: tuple[CardRow, ...] = ()  # the card table's rows (not part of the digest)
 
     def card_rows(self) -> list[dict[str, object]]:
-        return [asdict(c) for c in self.cards]
+        return [{f: getattr(c, f) for f in CARD_FIELDS} for c in self.cards]
 
     def rows(self) -> list[dict[str, object]]:
         return [asdict(s) | {"seed": self.seed, "players": self.players,

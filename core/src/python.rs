@@ -7,6 +7,7 @@ use std::sync::Arc;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::IntoPyObjectExt;
 use pyo3::types::PyDict;
 use serde_json::{json, Value};
 
@@ -14,7 +15,7 @@ use crate::batch::{self, Chunk, StrategySpec};
 use crate::checking;
 use crate::components;
 use crate::records;
-use crate::game::{EventLog, GameConfig, GameState, Options};
+use crate::game::{Action, EventLog, GameConfig, GameState, Options, Pending, NONE};
 use crate::play::ask;
 use crate::players::{self, features, learned, Player};
 use crate::rng::{Generator, SeedSequence};
@@ -138,6 +139,25 @@ struct State {
     /// `buf` holds the options of the pending decision.
     filled: bool,
     decisions: u64,
+    /// Each seat's built cells in the order they were built (a Python seat's observation
+    /// replays them into its district view: the core keeps no history itself).
+    order: Vec<Vec<u8>>,
+}
+
+type EdgeTuple = (u8, u8, u8, u8);
+
+/// A tile's N E S W sides as a Python tuple (the Python rules' `Edges`).
+fn edge_tuple(e: [u8; 4]) -> EdgeTuple {
+    (e[0], e[1], e[2], e[3])
+}
+
+/// The cells of `mask`, lowest first, onto `order` (one decision builds at most one tile
+/// in a district: R4.5 and R6.3 are separate decisions).
+fn push_built(order: &mut Vec<u8>, mut mask: u64) {
+    while mask != 0 {
+        order.push(mask.trailing_zeros() as u8);
+        mask &= mask - 1;
+    }
 }
 
 impl State {
@@ -158,9 +178,14 @@ impl State {
             return Err(PyIndexError::new_err(format!(
                 "option {index} of {n} in the {} decision", self.state.pending.name())));
         }
+        let before: Vec<u64> = self.state.players[..self.state.n].iter()
+            .map(|p| p.district.built_mask).collect();
         self.state.apply(&self.comps, self.buf[index]);
         self.filled = false;
         self.decisions += 1;
+        for (seat, was) in before.into_iter().enumerate() {
+            push_built(&mut self.order[seat], self.state.players[seat].district.built_mask & !was);
+        }
         if self.state.check {
             let end = self.state.is_over();
             checking::check_state(&self.state, &self.comps, end).map_err(|e| {
@@ -197,7 +222,13 @@ impl State {
         if events {
             state.log = EventLog::on();
         }
-        Ok(State { comps, state, rngs, buf: Options::default(), filled: false, decisions: 0 })
+        let order = state.players[..players].iter().map(|p| {
+            let mut cells = Vec::new();
+            push_built(&mut cells, p.district.built_mask);
+            cells
+        }).collect();
+        Ok(State { comps, state, rngs, buf: Options::default(), filled: false, decisions: 0,
+                   order })
     }
 
     /// The seat whose decision is pending, or None when the game is over.
@@ -240,12 +271,88 @@ impl State {
         self.apply_index(index)
     }
 
+    /// The pending decision's options as plain tuples, in the engine's order, for a
+    /// Python seat (`cdsim.engine.table` makes them the Python option records): start
+    /// `space`; move `(dest, bread)`; take `(slot, tile, cell, edges)` with cell -1 and
+    /// edges None when stored; seal `(slot, tile, cell, edges)`; fountain `(kept card ids,
+    /// card id given back or None)`; circle `(circle, first, second)`; payment `(paid,
+    /// bread)`.
+    fn option_tuples(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        self.fill();
+        let fountain = |c: u8| self.comps.fountains[c as usize].id.clone();
+        self.buf.iter().map(|o| match *o {
+            Action::Start(space) => space.into_py_any(py),
+            Action::Move(m) => (m.dest, m.bread).into_py_any(py),
+            Action::Take(t) => (t.slot, t.tile_type, t.cell,
+                                (!t.stores()).then_some(edge_tuple(t.edges))).into_py_any(py),
+            Action::Seal(s) => (s.slot, s.tile_type, s.cell, edge_tuple(s.edges)).into_py_any(py),
+            Action::Fountain(f) => (f.keep().iter().map(|&c| fountain(c)).collect::<Vec<_>>(),
+                                    f.give_back.map(fountain)).into_py_any(py),
+            Action::Circle(c) => (c.circle, c.first, c.second).into_py_any(py),
+            Action::Payment(p) => (p.paid, p.bread).into_py_any(py),
+        }).collect()
+    }
+
+    /// The objective card (its id) a pending payment decision is for, else None.
+    fn payment_card(&self) -> Option<String> {
+        match self.state.pending {
+            Pending::Payment { slot, .. } => {
+                let card = self.state.grid[slot as usize];
+                (card != NONE).then(|| self.comps.objectives[card as usize].id.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// What a Python seat's observation is made from (`cdsim.rules.observation`), public
+    /// and private alike: the observer decides what the seat may see. `(phase, round,
+    /// start player, depots, tiles taken per depot, seal row (None once built), card grid
+    /// (ids or None), circle owners, (light, dark, fountain cards left, discarded),
+    /// seats)`, each seat `((pawn, scroll, stamp, goods, coins, bread, stored), (fountain
+    /// card ids, tiles built, bread moves, failed cards, artisan rewards lost, tiles taken
+    /// per phase), (VP now, start VP, cells built, frontier))`.
+    fn observe(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let g = &self.state;
+        let comps = &self.comps;
+        let seats: Vec<_> = g.players[..g.n].iter().map(|p| (
+            (p.pawn, p.scroll, p.stamp, p.goods, p.coins, p.bread, p.stored),
+            (p.fountain_cards.as_slice().iter()
+                 .map(|&c| comps.fountains[c as usize].id.clone()).collect::<Vec<_>>(),
+             p.tiles_built, p.bread_moves, p.failed_cards, p.artisan_lost, p.taken),
+            (p.current_vp(), p.start_vp, p.district.built_mask.count_ones(), p.district.frontier),
+        )).collect();
+        (
+            g.phase, g.round, g.start_player,
+            g.depots.iter().map(|d| d.as_slice().to_vec()).collect::<Vec<_>>(),
+            g.depot_taken,
+            g.seal.iter().map(|&t| (t != NONE).then_some(t)).collect::<Vec<_>>(),
+            g.grid.iter().map(|&c| (c != NONE).then(|| comps.objectives[c as usize].id.clone()))
+                .collect::<Vec<_>>(),
+            g.circle_owner[..g.circles().len()].to_vec(),
+            (g.light_deck.len(), g.dark_deck.len(), g.fountain_deck.len(), g.discarded),
+            seats,
+        ).into_py_any(py)
+    }
+
+    /// The tiles seat `seat` built from its `since`-th on, in the order built: `(cell,
+    /// edges, chimneys, building)` each.
+    fn built(&self, seat: usize, since: usize) -> PyResult<Vec<(u8, EdgeTuple, u8, u8)>> {
+        let order = self.order.get(seat)
+            .ok_or_else(|| PyIndexError::new_err(format!("no seat {seat}")))?;
+        let d = &self.state.players[seat].district;
+        Ok(order.iter().skip(since).map(|&c| {
+            let c = c as usize;
+            (c as u8, edge_tuple(d.edges[c]), d.chimneys_at[c], d.building_at[c])
+        }).collect())
+    }
+
     /// A copy to play on (its events are copied too; seats' streams as they are now).
     fn clone(&self) -> State {
         let mut state = self.state.clone();
         state.log = self.state.log.copied();
         State { comps: Arc::clone(&self.comps), state, rngs: self.rngs.clone(),
-                buf: Options::default(), filled: false, decisions: self.decisions }
+                buf: Options::default(), filled: false, decisions: self.decisions,
+                order: self.order.clone() }
     }
 
     fn event_count(&self) -> usize {
