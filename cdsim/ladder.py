@@ -62,12 +62,12 @@ from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
 from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
 from cdsim.rules.components import load_components
-from cdsim.study.cells import (
-    Job,
+from cdsim.study.model import Job
+from cdsim.study.play import (
     OnChunk,
     play,  # prepares the run folders; their chunks go into the one work queue
-    run_folder,
 )
+from cdsim.study.store import run_folder
 
 LADDER_MANIFEST = "ladder-manifest.json"
 OnPlan = Callable[[int, int], None]  # (games in the ladder, games already finished)

@@ -191,7 +191,7 @@ CELL_RUN = re.compile(r"\+s(\d+)(?:\.[^/]*)?$")  # KEY+sSTAGE or KEY+sSTAGE.LINE
 def cell_stages(cell: Path) -> list[list[Path]]:
     """The run folders of a study cell named ``STUDY/KEY`` (e.g. ``studies/x/2p.scripted``):
     ``STUDY/cells/KEY+sK`` or ``KEY+sK.LINEUP`` (one per line-up), grouped by stage K in
-    order. Read-only: the study's own layout (``cdsim.study.cells.run_folder``)."""
+    order. Read-only: the study's own layout (``cdsim.study.store.run_folder``)."""
     study, key = cell.parent, cell.name
     folder = study / CELLS
     if not folder.is_dir():

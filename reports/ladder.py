@@ -33,7 +33,7 @@ from cdsim.analysis.stats import FloatArray
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.ladder import from_manifest, read_games, read_ladder_manifest
-from cdsim.study.cells import run_folder
+from cdsim.study.store import run_folder
 from reports.charts import COLOURS, _png
 from reports.report import Doc, pct, publish, save
 

@@ -24,7 +24,7 @@ from cdsim.analysis.skill import (
 )
 from cdsim.analysis.stats import vec
 from cdsim.players.registry import STRATEGIES_DIR
-from cdsim.study.cells import run_folder
+from cdsim.study.store import run_folder
 from reports import charts
 from reports.charts import SkillRow
 from reports.report import Doc

@@ -42,7 +42,7 @@ from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.stats import FloatArray, vec
 from cdsim.batch import cost
 from cdsim.errors import CdsimError
-from cdsim.study.cells import read_study_manifest
+from cdsim.study.store import read_study_manifest
 from reports import charts, study_cards, study_sweep
 from reports.report import Doc, publish, save
 from reports.skill import Panel as SkillPanel

@@ -25,7 +25,7 @@ from cdsim.batch.read import NoCardTable, card_rows, open_run
 from cdsim.errors import CdsimError
 from cdsim.rules.components import compare
 from cdsim.rules.overrides import Change, shown
-from cdsim.study.cells import run_folder
+from cdsim.study.store import run_folder
 from reports.report import Doc
 from reports.study_cell import CellResult
 

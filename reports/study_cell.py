@@ -18,19 +18,18 @@ from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.paired import seat_difference
 from cdsim.analysis.stats import FloatArray
 from cdsim.batch.folder import RunFolder
-from cdsim.batch.read import open_run, seat_arrays
-from cdsim.study.cells import run_folder, stage_games
+from cdsim.study.games import read_games, stage_games
+from cdsim.study.store import run_folder
 
 if TYPE_CHECKING:
     from reports.study_cards import VariantCards
 
 
 class Reader:
-    """How ``cdsim study run`` reads a finished run's games (``cdsim.study.cells.GameReader``)."""
+    """A finished run's games as ``cdsim study run`` reads them (``cdsim.study.games``)."""
 
     def games(self, run: Path) -> CellGames:
-        arrays = seat_arrays(open_run(run))
-        return CellGames(arrays.base, arrays.tiebreak_order, arrays.setup)
+        return read_games(run)
 
 
 # -- one cell ------------------------------------------------------------------------------
@@ -102,7 +101,7 @@ def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResul
         folders = [run_folder(root, k) for k in stage["runs"]]
         if not all(RunFolder(f).complete() for f in folders):
             break
-        played.append(stage_games(reader, folders))
+        played.append(stage_games(folders))
         runs.append(tuple(stage["runs"]))
     if not played:
         return None

@@ -287,10 +287,10 @@ def test_the_readme_says_what_the_numbers_are_about_before_the_answer() -> None:
 
 def test_the_guide_states_the_first_stage_rule_the_code_plays() -> None:
     """docs/guide.md's stage rule (the budget's 1/N, at least K deals) is the code's
-    (cdsim.study.cells.FIRST_SHARE, cdsim.analysis.anytime.MIN_GROUPS): it said 1/16 while
+    (cdsim.study.model.FIRST_SHARE, cdsim.analysis.anytime.MIN_GROUPS): it said 1/16 while
     the tool played 1/64."""
     from cdsim.analysis.anytime import MIN_GROUPS
-    from cdsim.study.cells import FIRST_SHARE
+    from cdsim.study.model import FIRST_SHARE
 
     guide = (ROOT / "docs" / "guide.md").read_text()
     shares = {int(n) for n in re.findall(r"budget's 1/(\d+)", guide)}

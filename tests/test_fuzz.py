@@ -67,7 +67,7 @@ def _reached(*args: object, **kwargs: object) -> None:
 def _stubbed() -> Iterator[None]:
     """simulate and study run stop where they would start playing."""
     import cdsim.cli.runs as runs
-    import cdsim.study.cells as study
+    import cdsim.study.play as study
 
     saved = runs.run_with_progress, study.run
     runs.run_with_progress, study.run = _reached, _reached  # type: ignore[assignment]

@@ -258,7 +258,7 @@ def test_corrupt_run_folders_are_refused_by_every_reader(
 
 def test_bad_cells_in_a_study_manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    from cdsim.study.cells import STUDY_MANIFEST
+    from cdsim.study.store import STUDY_MANIFEST
 
     folder = tmp_path / "study"
     folder.mkdir()
@@ -500,7 +500,7 @@ def test_a_bootstrap_too_large_is_refused_before_any_game(
 
 def test_a_study_manifest_with_a_tolerance_that_is_not_a_number(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from cdsim.study.cells import STUDY_MANIFEST
+    from cdsim.study.store import STUDY_MANIFEST
 
     folder = tmp_path / "study"
     folder.mkdir()

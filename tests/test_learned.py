@@ -295,7 +295,8 @@ def test_a_change_the_learned_player_cannot_read_is_refused_before_play(
     folder, a lock or a game; what they read (everything today) plays."""
     core_or_skip()
     from cdsim.players import weights
-    from cdsim.study.cells import check_players, load_study
+    from cdsim.study.model import load_study
+    from cdsim.study.play import check_players
     from tests.commands import run_main
 
     study, out = _strong_study(tmp_path, 40), tmp_path / "out"

@@ -258,7 +258,7 @@ def test_an_exported_override_is_the_same_set(tmp_path: Path) -> None:
 
 
 def test_a_study_variant_may_be_an_override(tmp_path: Path) -> None:
-    from cdsim.study.cells import load_study
+    from cdsim.study.model import load_study
 
     write(tmp_path / "variants" / "b05.toml", B05)
     study = write(tmp_path / "study.toml", 'name = "b05"\nseed = 1\ngames = 720\nplayers = [3]\n'

@@ -195,13 +195,14 @@ lineup = ["learned"]
 
 def two_population_study(folder: Path) -> Path:
     """A tiny 2-player study with the floor, a scripted and a strong population, reported."""
-    from cdsim.study import cells as st
-    from reports.study import Reader, write
+    from cdsim.study import play
+    from cdsim.study.model import load_study
+    from reports.study import write
 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "two.toml").write_text(TWO)
     root = folder / "two"
-    st.run(st.load_study(folder / "two.toml"), root, Reader(), jobs=1)
+    play.run(load_study(folder / "two.toml"), root, jobs=1)
     write(root)
     return root
 
@@ -229,9 +230,10 @@ def test_the_study_report_sets_the_populations_side_by_side(tmp_path: Path) -> N
 
 
 def test_the_shipped_skill_study_orders_populations_by_strength() -> None:
-    from cdsim.study import cells as st
+    from cdsim.study.file import resolve
+    from cdsim.study.model import load_study
 
-    spec = st.load_study(st.resolve("skill"))  # `cdsim study run skill`
+    spec = load_study(resolve("skill"))  # `cdsim study run skill`
     assert [p.name for p in spec.populations] == ["random", "scripted", "strong", "search"]
     assert spec.populations[0].floor and not any(p.floor for p in spec.populations[1:])
     table = section.load_ratings()
@@ -245,7 +247,7 @@ def test_the_report_says_when_the_learned_weights_differ_from_the_rated_ones(tmp
                                                                              ) -> None:
     from dataclasses import replace
 
-    from cdsim.study.cells import run_folder
+    from cdsim.study.store import run_folder
 
     strong = replace(cell("strong", games(0, seed=2), "undecided", (8, 8), lineup=("learned",),
                           needed=9), stage_runs=(("2p.strong+s0",),))

@@ -20,9 +20,13 @@ from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.cli import main
 from cdsim.rules.components import DATA_DIR
-from cdsim.study import cells as st
+from cdsim.study import play
+from cdsim.study.file import resolve, write_template
+from cdsim.study.games import stage_games
+from cdsim.study.model import load_study, spelled
+from cdsim.study.store import STUDY_MANIFEST, read_study_manifest, run_folder
 from reports import study as rs
-from reports.study import Reader, write
+from reports.study import write
 from tests.commands import run_main
 
 # A wide tolerance, so that tiny stages decide: 2 and 3 players, random (the floor) and a
@@ -137,9 +141,9 @@ class Stop(Exception):
 
 
 def test_resume_after_a_kill_equals_an_uninterrupted_study(tmp_path: Path) -> None:
-    spec = st.load_study(study_file(tmp_path))
+    spec = load_study(study_file(tmp_path))
     whole, broken = tmp_path / "whole", tmp_path / "broken"
-    st.run(spec, whole, Reader(), jobs=1)
+    play.run(spec, whole, jobs=1)
     seen: list[str] = []
 
     def stop_after_9(key: str, games: int) -> None:
@@ -148,12 +152,12 @@ def test_resume_after_a_kill_equals_an_uninterrupted_study(tmp_path: Path) -> No
             raise Stop
 
     with pytest.raises(Stop):
-        st.run(spec, broken, Reader(), jobs=2, on_chunk=stop_after_9)
+        play.run(spec, broken, jobs=2, on_chunk=stop_after_9)
     parts = {p: p.stat().st_mtime_ns for p in (broken / "cells").glob("*/games/part-*.parquet")}
     assert len(parts) >= 9
     with pytest.raises(Exception, match="already holds a study"):
-        st.run(spec, broken, Reader(), jobs=1)
-    st.run(spec, broken, Reader(), jobs=2, resume=True)
+        play.run(spec, broken, jobs=1)
+    play.run(spec, broken, jobs=2, resume=True)
     for part, mtime in parts.items():  # nothing finished before the kill was played again
         assert part.stat().st_mtime_ns == mtime, part
     runs = sorted(p.name for p in (whole / "cells").iterdir())
@@ -161,19 +165,19 @@ def test_resume_after_a_kill_equals_an_uninterrupted_study(tmp_path: Path) -> No
     assert any("+s2" in r for r in runs)  # stages were played
     for name in runs:  # the same rows with --jobs 1 and 2, killed and resumed or not
         assert RunFolder(whole / "cells" / name).digest() == RunFolder(broken / "cells" / name).digest(), name
-    same = [json.loads((r / st.STUDY_MANIFEST).read_text())["cells"] for r in (whole, broken)]
+    same = [json.loads((r / STUDY_MANIFEST).read_text())["cells"] for r in (whole, broken)]
     assert same[0] == same[1]
     assert all(c["decision"] is not None for c in same[0])
 
 
 def test_a_population_chunk_size_splits_its_runs_and_keeps_their_rows(tmp_path: Path) -> None:
     text = TINY.replace("players = [2, 3]", "players = [2]").replace("games = 720", "games = 180")
-    plain, small = st.load_study(study_file(tmp_path / "a", text)), st.load_study(
+    plain, small = load_study(study_file(tmp_path / "a", text)), load_study(
         study_file(tmp_path / "b", text + "chunk_size = 7\n"))  # the last table: mix
     assert plain.identity() != small.identity()  # --resume refuses the other chunking
     assert "chunk_size" not in json.dumps(plain.identity()["cells"])  # unset: as before
-    st.run(plain, tmp_path / "plain", Reader(), jobs=2)
-    st.run(small, tmp_path / "small", Reader(), jobs=2)
+    play.run(plain, tmp_path / "plain", jobs=2)
+    play.run(small, tmp_path / "small", jobs=2)
     runs = sorted(p.name for p in (tmp_path / "plain" / "cells").iterdir())
     assert runs == sorted(p.name for p in (tmp_path / "small" / "cells").iterdir())
     for name in runs:
@@ -186,7 +190,7 @@ def test_a_population_chunk_size_splits_its_runs_and_keeps_their_rows(tmp_path: 
 
 
 def test_stages_deal_fresh_games_and_follow_the_schedule(tmp_path: Path) -> None:
-    spec = st.load_study(study_file(tmp_path, TINY.replace("players = [2, 3]", "players = [3]")))
+    spec = load_study(study_file(tmp_path, TINY.replace("players = [2, 3]", "players = [3]")))
     mix = next(c for c in spec.cells if c.population.name == "mix")
     rand = next(c for c in spec.cells if c.population.name == "random")
     assert (mix.deal, rand.deal) == (3, 1)  # one line-up in 3 rotations; one game per deal
@@ -201,9 +205,9 @@ def test_stages_deal_fresh_games_and_follow_the_schedule(tmp_path: Path) -> None
                 for j in spec.stage_jobs(c, k, spec.schedule(c)[k])} == {seeds[k]}
     # a played stage's verdict is what the pure module says of the same games
     root = tmp_path / "out"
-    st.run(spec, root, Reader(), jobs=1)
-    (state,) = [c for c in st.read_study_manifest(root)["cells"] if c["population"] == "mix"]
-    tables = [win_table(st.stage_games(Reader(), [st.run_folder(root, r) for r in s["runs"]]),
+    play.run(spec, root, jobs=1)
+    (state,) = [c for c in read_study_manifest(root)["cells"] if c["population"] == "mix"]
+    tables = [win_table(stage_games([run_folder(root, r) for r in s["runs"]]),
                         candidates((8, 9, 13), spec.radius))
               for s in state["stages"]]
     verdict = anytime.decide(tables, (8, 9, 13), 0.3, spec.alpha, 3, design_games=mix.games,
@@ -217,14 +221,14 @@ def test_balanced_populations_play_every_subset_in_every_rotation(tmp_path: Path
         'lineup = ["greedy", "villa", "landscape", "bread"]') + (
         '[[population]]\nname = "pairs"\nlineups = [["greedy", "villa"], ["bread", "greedy"], '
         '["villa", "villa", "bread"], ["greedy", "villa", "landscape", "bread"]]\n')
-    spec = st.load_study(study_file(tmp_path, text))
+    spec = load_study(study_file(tmp_path, text))
     cells = {(c.players, c.population.name): c for c in spec.cells}
     assert len(cells[(2, "mix")].lineups) == 6 and len(cells[(3, "mix")].lineups) == 4
-    assert st.spelled(cells[(4, "mix")].lineups) == [["greedy", "villa", "landscape", "bread"]]
+    assert spelled(cells[(4, "mix")].lineups) == [["greedy", "villa", "landscape", "bread"]]
     assert cells[(2, "mix")].deal == 12  # 6 line-ups x 2 rotations of each deal
-    assert st.spelled(cells[(2, "pairs")].lineups) == [["greedy", "villa"], ["bread", "greedy"]]
-    assert st.spelled(cells[(3, "pairs")].lineups) == [["villa", "villa", "bread"]]
-    assert st.spelled(cells[(2, "random")].lineups) == [["random", "random"]]
+    assert spelled(cells[(2, "pairs")].lineups) == [["greedy", "villa"], ["bread", "greedy"]]
+    assert spelled(cells[(3, "pairs")].lineups) == [["villa", "villa", "bread"]]
+    assert spelled(cells[(2, "random")].lineups) == [["random", "random"]]
     assert not cells[(2, "mix")].population.floor and cells[(2, "random")].population.floor
     jobs = spec.stage_jobs(cells[(2, "mix")], 0, spec.schedule(cells[(2, "mix")])[0])
     assert len({j.key for j in jobs}) == 6 and all(j.config.rotate_seats for j in jobs)
@@ -288,9 +292,9 @@ def test_paired_variant_equal_to_the_base_differs_by_exactly_zero(tmp_path: Path
         shutil.copy(toml, copy)
     text = TINY.replace("players = [2, 3]", "players = [3]") + (
         '[[variant]]\nname = "same"\ncomponents = "variants/same"\n')
-    spec = st.load_study(study_file(tmp_path, text))
+    spec = load_study(study_file(tmp_path, text))
     root = tmp_path / "out"
-    st.run(spec, root, Reader(), jobs=2)
+    play.run(spec, root, jobs=2)
     write(root)
     data = json.loads((root / "study.json").read_text())
     variants = [c for c in data["cells"] if c["variant"] == "same"]
@@ -319,9 +323,9 @@ def test_a_population_that_reads_scores_is_judged_at_the_rulebook_only(
     monkeypatch.syspath_prepend(str(tmp_path))
     text = ('name = "peek"\nseed = 3\ngames = 120\nchunk_size = 30\nplayers = [2]\n'
             'tolerance = 0.4\n[[population]]\nname = "peekers"\nlineup = ["peeking:Peeker"]\n')
-    spec = st.load_study(study_file(tmp_path, text))
+    spec = load_study(study_file(tmp_path, text))
     root = tmp_path / "out"
-    manifest = st.run(spec, root, Reader(), jobs=1)  # in-process: the module is importable
+    manifest = play.run(spec, root, jobs=1)  # in-process: the module is importable
     (cell,) = manifest["cells"]
     assert (cell["method"], cell["radius"]) == ("rulebook only", 0)
     assert cell["decision"]["vector"] == [8, 9]  # the only vector judged
@@ -430,12 +434,12 @@ def test_study_folder_errors_are_one_line(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:
-    st.write_template(tmp_path / "mine.toml")  # `cdsim study init`
+    write_template(tmp_path / "mine.toml")  # `cdsim study init`
     with pytest.raises(Exception, match="exists"):
-        st.write_template(tmp_path / "mine.toml")
-    spec = st.load_study(st.resolve(tmp_path / "mine.toml"))
+        write_template(tmp_path / "mine.toml")
+    spec = load_study(resolve(tmp_path / "mine.toml"))
     assert spec.name == "mine"  # its folder: studies/mine, not the shipped study's
-    assert spec.identity() == st.load_study(st.resolve("default")).identity()
+    assert spec.identity() == load_study(resolve("default")).identity()
     assert spec.players == (2, 3, 4)
     assert [p.name for p in spec.populations][:2] == ["random", "scripted"]
     assert spec.populations[0].floor and not spec.populations[1].floor

@@ -18,8 +18,10 @@ from cdsim.analysis import anytime
 from cdsim.analysis.candidates import candidates, win_table
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
-from cdsim.study import cells as st
-from reports.study import Reader
+from cdsim.study import play
+from cdsim.study.games import stage_games
+from cdsim.study.model import load_study
+from cdsim.study.store import STUDY_MANIFEST, run_folder
 
 # A 2 pp tolerance: these stages are far too small to decide random play, so the random
 # cell stops undecided. A first stage of 90 games and a budget of 7 x 90 make the stages
@@ -42,7 +44,7 @@ lineup = ["greedy", "landscape", "bread"]
 
 
 def manifest(root: Path) -> dict[str, dict]:
-    return {c["key"]: c for c in json.loads((root / st.STUDY_MANIFEST).read_text())["cells"]}
+    return {c["key"]: c for c in json.loads((root / STUDY_MANIFEST).read_text())["cells"]}
 
 
 def folders(root: Path) -> dict[str, str]:
@@ -52,16 +54,16 @@ def folders(root: Path) -> dict[str, str]:
 def test_a_raised_budget_plays_only_the_new_games_and_ends_as_one_run(tmp_path: Path) -> None:
     path = tmp_path / "small.toml"
     path.write_text(SMALL)
-    spec = st.load_study(path)
+    spec = load_study(path)
     root = tmp_path / "extended"
-    st.run(spec, root, Reader(), jobs=1)
+    play.run(spec, root, jobs=1)
     before, kept = manifest(root), folders(root)
     undecided = [k for k, c in before.items() if c["decision"]["decision"] == "undecided"]
     assert "3p.random" in undecided and before["3p.random"]["schedule"] == [90, 180, 360]
     # a lowered budget is no way to shrink a study: budgets only grow
-    assert st.load_study(path).raised(300, {k: c for k, c in before.items()}).cells[0].games == 630
+    assert load_study(path).raised(300, {k: c for k, c in before.items()}).cells[0].games == 630
 
-    st.run(spec, root, Reader(), jobs=1, resume=True, games=1260)  # --resume --games 1260
+    play.run(spec, root, jobs=1, resume=True, games=1260)  # --resume --games 1260
     after, now = manifest(root), folders(root)
     for name, digest in kept.items():  # nothing played before was touched or played again
         assert now[name] == digest, name
@@ -80,7 +82,7 @@ def test_a_raised_budget_plays_only_the_new_games_and_ends_as_one_run(tmp_path: 
     # started (design 630): extending loses nothing and adds no look of its own
     sizes = after["3p.random"]["schedule"]
     assert sizes[:3] == [90, 180, 360] and sum(sizes) == 1260
-    tables = [win_table(st.stage_games(Reader(), [st.run_folder(root, r) for r in s["runs"]]),
+    tables = [win_table(stage_games([run_folder(root, r) for r in s["runs"]]),
                         candidates((8, 9, 13), spec.radius))
               for s in after["3p.random"]["stages"]]
     whole = anytime.decide(tables, (8, 9, 13), 0.02, spec.alpha, spec.tested, design_games=630,
@@ -92,25 +94,25 @@ def test_only_the_budget_may_change_when_a_study_resumes(tmp_path: Path) -> None
     path = tmp_path / "small.toml"
     path.write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 2"))
     root = tmp_path / "out"
-    st.run(st.load_study(path), root, Reader(), jobs=1)
+    play.run(load_study(path), root, jobs=1)
     path.write_text(path.read_text().replace("games = 630", "games = 900"))
-    st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)  # a raised budget: resumes
+    play.run(load_study(path), root, jobs=1, resume=True)  # a raised budget: resumes
     assert manifest(root)["3p.random"]["games"] == 900
     path.write_text(path.read_text().replace("tolerance = 0.02", "tolerance = 0.03"))
     with pytest.raises(CdsimError, match="another study file") as refused:
-        st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+        play.run(load_study(path), root, jobs=1, resume=True)
     assert "--force" not in str(refused.value)  # never offered for a folder it may not name
     assert "(tolerance=0.02; now tolerance=0.03; only the budgets" in str(refused.value)
     path.write_text(path.read_text().replace("tolerance = 0.03", "tolerance = 0.02")
                     .replace('"greedy", "landscape"', '"greedy", "villa"'))
     with pytest.raises(CdsimError, match="another study file") as refused:
-        st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+        play.run(load_study(path), root, jobs=1, resume=True)
     assert ("3p.mix.lineups=[greedy,landscape,bread]; now 3p.mix.lineups=[greedy,villa,bread]"
             in str(refused.value))
     path.write_text(path.read_text().replace('"villa"', '"landscape"')
                     .replace("players = [3]", "players = [2, 3]"))
     with pytest.raises(CdsimError, match="another study file") as refused:
-        st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+        play.run(load_study(path), root, jobs=1, resume=True)
     said = str(refused.value)
     assert "start_vp=3:8,9,13, cells=3p.mix,3p.random; now start_vp=2:8,9 3:8,9,13, " \
         "cells=2p.mix,2p.random,3p.mix,3p.random; only" in said
@@ -122,14 +124,14 @@ def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Pat
     path = tmp_path / "small.toml"
     path.write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 1"))
     root = tmp_path / "out"
-    st.run(st.load_study(path), root, Reader(), jobs=1)
-    data = json.loads((root / st.STUDY_MANIFEST).read_text())
+    play.run(load_study(path), root, jobs=1)
+    data = json.loads((root / STUDY_MANIFEST).read_text())
     assert data["finished"][:4].isdigit() and "T" in data["finished"]
     assert data["machine"]["cpus"] >= 1 and data["machine"]["architecture"]
     # a prediction far beyond what one run may play is still a manifest the report reads
     cell = next(c for c in data["cells"] if c["decision"]["decision"] == "undecided")
     cell["decision"]["games_needed"] = 250_000_000
-    (root / st.STUDY_MANIFEST).write_text(json.dumps(data))
+    (root / STUDY_MANIFEST).write_text(json.dumps(data))
     write(root)
     report = json.loads((root / "study.json").read_text())
     assert report["finished"] == data["finished"] and report["machine"] == data["machine"]
@@ -142,7 +144,7 @@ def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Pat
     for cell in data["cells"]:
         for key in ("zone", "best_gap_low", "games_to_decide"):
             del cell["decision"][key]
-    (root / st.STUDY_MANIFEST).write_text(json.dumps(data))
+    (root / STUDY_MANIFEST).write_text(json.dumps(data))
     write(root)
     assert "none: fair and unfair both against the tolerance" in (root / "study.md").read_text()
 
@@ -241,12 +243,12 @@ def test_a_folder_made_before_the_zone_resumes_only_under_its_own_rule(tmp_path:
     path = tmp_path / "small.toml"
     path.write_text(SMALL.replace("players = [3]", "players = [3]\nradius = 1\nzone = 0"))
     root = tmp_path / "out"
-    st.run(st.load_study(path), root, Reader(), jobs=1)
-    assert "zone" not in json.loads((root / st.STUDY_MANIFEST).read_text())["identity"]
+    play.run(load_study(path), root, jobs=1)
+    assert "zone" not in json.loads((root / STUDY_MANIFEST).read_text())["identity"]
     path.write_text(path.read_text().replace("zone = 0\n", ""))
     with pytest.raises(CdsimError, match="another study file") as refused:
-        st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+        play.run(load_study(path), root, jobs=1, resume=True)
     assert "(zone=(not set); now zone=0.005; only the budgets" in str(refused.value)
     path.write_text(path.read_text().replace("radius = 1", "radius = 1\nzone = 0"))
-    st.run(st.load_study(path), root, Reader(), jobs=1, resume=True)
+    play.run(load_study(path), root, jobs=1, resume=True)
     assert all(c["decision"]["zone"] == 0 for c in manifest(root).values())

@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 from cdsim.batch.folder import RunFolder
-from cdsim.study import cells as st
-from reports.study import Reader, write
+from cdsim.errors import CdsimError
+from cdsim.study import play
+from cdsim.study.file import write_template
+from cdsim.study.model import load_study
+from reports.study import write
 from tests.commands import run_main
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
 
@@ -50,7 +53,7 @@ def swept(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any
     """The tiny sweep study, played and reported: its folder and study.json."""
     folder = tmp_path_factory.mktemp("sweep")
     root = folder / "out"
-    st.run(st.load_study(sweep_file(folder, VALUES)), root, Reader(), jobs=1)
+    play.run(load_study(sweep_file(folder, VALUES)), root, jobs=1)
     write(root)
     return root, json.loads((root / "study.json").read_text())
 
@@ -126,10 +129,10 @@ def test_a_value_that_changes_nothing_gives_the_base_rows(swept: tuple[Path, dic
 
 def test_a_value_added_on_resume_plays_only_its_cells(tmp_path: Path) -> None:
     root = tmp_path / "out"
-    st.run(st.load_study(sweep_file(tmp_path, [6, 8])), root, Reader(), jobs=1)
+    play.run(load_study(sweep_file(tmp_path, [6, 8])), root, jobs=1)
     before = {p: p.stat().st_mtime_ns for p in (root / "cells").rglob("*.parquet")}
     assert before
-    manifest = st.run(st.load_study(sweep_file(tmp_path, [6, 8, 9])), root, Reader(), jobs=1,
+    manifest = play.run(load_study(sweep_file(tmp_path, [6, 8, 9])), root, jobs=1,
                       resume=True)
     assert {p: p.stat().st_mtime_ns for p in before} == before  # nothing replayed
     keys = [c["key"] for c in manifest["cells"]]
@@ -137,9 +140,9 @@ def test_a_value_added_on_resume_plays_only_its_cells(tmp_path: Path) -> None:
     new = {p for p in (root / "cells").rglob("*.parquet")} - set(before)
     assert new and all("B05-reward=9" in str(p) for p in new)
     # another key is another sweep: refused, naming it
-    with pytest.raises(st.CdsimError, match=r"sweep 'B05-reward': its key differs"):
-        st.run(st.load_study(sweep_file(tmp_path, [6, 8], TINY.replace(
-            'key = "reward.vp"', 'key = "requires.fish"'))), root, Reader(), jobs=1,
+    with pytest.raises(CdsimError, match=r"sweep 'B05-reward': its key differs"):
+        play.run(load_study(sweep_file(tmp_path, [6, 8], TINY.replace(
+            'key = "reward.vp"', 'key = "requires.fish"'))), root, jobs=1,
             resume=True)
 
 
@@ -186,11 +189,11 @@ def test_a_bad_sweep_is_one_line_and_exit_2(
 
 
 def test_study_init_shows_a_commented_sweep(tmp_path: Path) -> None:
-    st.write_template(tmp_path / "mine.toml")
+    write_template(tmp_path / "mine.toml")
     text = (tmp_path / "mine.toml").read_text()
     block = text[text.index("# [[sweep]]"):].split("\n\n")[0]
     (tmp_path / "on.toml").write_text(text.replace(block, re.sub(r"(?m)^# ", "", block)))
-    spec = st.load_study(tmp_path / "on.toml")  # uncommented, it is a valid sweep
+    spec = load_study(tmp_path / "on.toml")  # uncommented, it is a valid sweep
     assert [v.name for v in spec.variants] == [f"B05-reward={v}" for v in (6, 7, 8, 9)]
 
 

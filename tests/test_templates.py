@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from cdsim.errors import CdsimError
-from cdsim.study import cells as st
-from cdsim.study.file import TEMPLATES, write_template
-from reports.study import Reader
+from cdsim.study import play
+from cdsim.study.file import TEMPLATES, resolve, write_template
+from cdsim.study.model import load_study
 from tests.commands import run_main
 from tests.conftest import core_or_skip
 
@@ -38,9 +38,9 @@ def test_a_template_runs(template: str, cells: list[str], tmp_path: Path,
                      said), said[:1500]
     assert re.search(r"^games = \d+ ", text, flags=re.M)
     (tmp_path / "mine.toml").write_text(re.sub(r"^games = \d+", "games = 720", text, flags=re.M))
-    spec = st.load_study(tmp_path / "mine.toml")
+    spec = load_study(tmp_path / "mine.toml")
     assert spec.name == "mine"
-    manifest = st.run(spec, tmp_path / "out", Reader(), jobs=1)
+    manifest = play.run(spec, tmp_path / "out", jobs=1)
     assert [c["key"] for c in manifest["cells"]] == cells
     assert all(c["decision"] for c in manifest["cells"])
 
@@ -50,7 +50,7 @@ def test_the_card_template_writes_its_override_beside_it(tmp_path: Path) -> None
     override = tmp_path / "variants" / "b05-at-6.toml"
     assert override.read_text() == (TEMPLATES["card"].parent / "variants" /
                                     "b05-at-6.toml").read_text()
-    spec = st.load_study(tmp_path / "b05.toml")
+    spec = load_study(tmp_path / "b05.toml")
     (variant,) = spec.variants
     assert variant.name == "B05-at-6"
     # a second study beside it shares the same file; a different file there is not overwritten
@@ -64,8 +64,8 @@ def test_the_card_template_writes_its_override_beside_it(tmp_path: Path) -> None
 
 def test_the_default_template_is_the_default_study(tmp_path: Path) -> None:
     write_template(tmp_path / "mine.toml", "default")
-    assert st.load_study(tmp_path / "mine.toml").identity() == \
-        st.load_study(st.resolve("default")).identity()
+    assert load_study(tmp_path / "mine.toml").identity() == \
+        load_study(resolve("default")).identity()
 
 
 def test_an_unknown_template_is_one_line_and_exit_2(

@@ -14,8 +14,9 @@ import pytest
 from cdsim.batch import queue
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
-from cdsim.study import cells as st
-from reports.study import Reader
+from cdsim.study.model import load_study
+from cdsim.study.play import run as run_study
+from cdsim.study.store import STUDY_MANIFEST
 
 STUDY = """\
 name = "threads"
@@ -78,13 +79,13 @@ def test_a_study_has_the_same_rows_and_verdicts_in_threads_and_in_processes(
     for kind in ("threads", "processes"):
         with monkeypatch.context() as m:
             workers(m, kind)
-            st.run(st.load_study(path), tmp_path / kind, Reader(), jobs=2)
+            run_study(load_study(path), tmp_path / kind, jobs=2)
     runs = sorted(p.name for p in (tmp_path / "threads" / "cells").iterdir())
     assert runs == sorted(p.name for p in (tmp_path / "processes" / "cells").iterdir())
     for name in runs:
         assert RunFolder(tmp_path / "threads" / "cells" / name).digest() == \
             RunFolder(tmp_path / "processes" / "cells" / name).digest(), name
-    cells = [json.loads((tmp_path / kind / st.STUDY_MANIFEST).read_text())["cells"]
+    cells = [json.loads((tmp_path / kind / STUDY_MANIFEST).read_text())["cells"]
              for kind in ("threads", "processes")]
     assert cells[0] == cells[1]
 

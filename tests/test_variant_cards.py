@@ -18,8 +18,9 @@ import pytest
 
 from cdsim.analysis.cards import card_outcomes
 from cdsim.batch.read import card_rows, open_run
-from cdsim.study import cells as st
-from reports.study import Reader, write
+from cdsim.study import play
+from cdsim.study.model import load_study
+from reports.study import write
 from reports.study_cards import HEADER, OLD_RUNS
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
 
@@ -61,7 +62,7 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any
     (folder / "variants" / "same.toml").write_text('base = "default"\n')
     (folder / "study.toml").write_text(TINY)
     root = folder / "out"
-    st.run(st.load_study(folder / "study.toml"), root, Reader(), jobs=1)
+    play.run(load_study(folder / "study.toml"), root, jobs=1)
     write(root)
     return root, json.loads((root / "study.json").read_text())
 

@@ -167,13 +167,13 @@ def test_a_zone_outside_its_range_is_one_line(zone: float) -> None:
 def test_a_study_without_games_gets_the_worst_case(tmp_path: Path) -> None:
     """``games`` left out: each cell's budget is its worst case (whole deals), its design
     there; a population's own ``games`` still wins, and without a zone the old default."""
-    from cdsim.study import cells as st
+    from cdsim.study.model import load_study
 
     path = tmp_path / "q.toml"
     path.write_text('name = "q"\nplayers = [2, 4]\ntolerance = 0.1\nzone = 0.02\n'
                     '[[population]]\nname = "mix"\nlineup = ["greedy", "villa", "bread", "landscape"]\n'
                     '[[population]]\nname = "r"\nlineup = ["random"]\ngames = 1000\n')
-    study = st.load_study(path)
+    study = load_study(path)
     budgets = {c.key: (c.games, c.design) for c in study.cells}
     for players, deal in ((2, 12), (4, 4)):
         worst = at.worst_case_games(players, 0.1, 0.02, 0.05)
@@ -182,7 +182,7 @@ def test_a_study_without_games_gets_the_worst_case(tmp_path: Path) -> None:
         assert budgets[f"{players}p.mix"] == (games, games)
     assert budgets["2p.r"] == (1000, 1000)
     path.write_text(path.read_text().replace("zone = 0.02", "zone = 0"))
-    assert st.load_study(path).cells[0].games == 100_008  # 100,000 in whole deals of 12
+    assert load_study(path).cells[0].games == 100_008  # 100,000 in whole deals of 12
 
 
 def test_games_to_decide_comes_true() -> None:

@@ -101,9 +101,12 @@ def study_run(
     continues; the rows are identical for any --jobs. A bad study file is one error line,
     before any game is played."""
     from cdsim.batch.cost import games_time
-    from cdsim.study import cells as st
+    from cdsim.study import play
     from cdsim.study.budget import plan_lines
-    from reports.study import Reader
+    from cdsim.study.file import resolve
+    from cdsim.study.model import load_study
+    from cdsim.study.plan import cell_ms
+    from cdsim.study.store import STUDY, STUDY_MANIFEST
 
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
@@ -112,12 +115,12 @@ def study_run(
 
     check_jobs(jobs)
     use_decision_timeout(decision_timeout)  # every cell's runs record it
-    spec = st.load_study(st.resolve(study))
-    st.check_players(spec)  # every cell's players, before a folder or a lock is made
+    spec = load_study(resolve(study))
+    play.check_players(spec)  # every cell's players, before a folder or a lock is made
     root = out_folder(out) or Path("studies") / spec.name
-    resume_hint(root, st.STUDY_MANIFEST, f"cdsim study run {study} --out {root} --resume")
+    resume_hint(root, STUDY_MANIFEST, f"cdsim study run {study} --out {root} --resume")
     if resume and not check_out(root).is_dir():
-        raise CdsimError(f"{root}: no study to resume (no {st.STUDY_MANIFEST}); drop --resume "
+        raise CdsimError(f"{root}: no study to resume (no {STUDY_MANIFEST}); drop --resume "
                          "to start one")
     if games is not None and not 1 <= games <= MAX_GAMES:
         raise CdsimError(f"--games must be between 1 and {MAX_GAMES:,}, got {games}")
@@ -126,13 +129,13 @@ def study_run(
         raise CdsimError(f"{root} already holds a study: continue it with --resume, or name "
                          "another folder with --out")
     start = time.perf_counter()
-    with dask_backend(backend, scheduler), RunFolder(root, st.STUDY).lock(), \
+    with dask_backend(backend, scheduler), RunFolder(root, STUDY).lock(), \
             StudyProgress(spec.name, quiet=quiet) as progress:
         # a stop: app.main names the folder and the --resume command (resume_hint above)
-        manifest = st.run(spec, root, Reader(), jobs, backend, resume, force,
-                          progress.chunk, progress.plan_work, games,
-                          lambda study, before: print("\n".join(plan_lines(study, before, jobs)),
-                                                      flush=True))
+        manifest = play.run(spec, root, jobs, backend, resume, force,
+                            progress.chunk, progress.plan_work, games,
+                            lambda study, before: print("\n".join(plan_lines(study, before, jobs)),
+                                                        flush=True))
     wall = time.perf_counter() - start
     cells = manifest["cells"]
     print(f"study {spec.name}: {len(cells)} cells in {root} ({progress.played} games played now "
@@ -141,7 +144,7 @@ def study_run(
         verdict = cell["decision"]
         more = ""
         if verdict and verdict["games_needed"]:
-            took = games_time(int(verdict["games_needed"]), st.cell_ms(cell), jobs)
+            took = games_time(int(verdict["games_needed"]), cell_ms(cell), jobs)
             more = f" {verdict['games_needed']:,} more games take about {took} here."
         print(f"  {cell['key']}{' (floor)' if cell['floor'] else ''}: "
               + (verdict["explain"] + more if verdict else "still playing"))

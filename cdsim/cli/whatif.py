@@ -57,8 +57,9 @@ def whatif(
     from cdsim.batch.config import check_jobs
     from cdsim.batch.folder import RunFolder, check_out
     from cdsim.study import whatif as wi
-    from cdsim.study.cells import STUDY, check_players
-    from reports.study import Reader, analyse, write
+    from cdsim.study.play import check_players
+    from cdsim.study.store import STUDY
+    from reports.study import analyse, write
     from reports.study_cards import sentence
     from reports.study_sweep import card_sentence, groups
 
@@ -107,7 +108,7 @@ def whatif(
             StudyProgress(name, label="whatif", quiet=quiet) as progress:
         total = sum(sum(p.sizes) * len(p.cells) for p in wi.pairs_of(study))
         progress.plan(total, 0)
-        pairs = wi.run(study, root, Reader(), jobs, "loky", force=True, precision=precision,
+        pairs = wi.run(study, root, jobs, "loky", force=True, precision=precision,
                        on_chunk=progress.chunk, on_look=on_look)
     result = analyse(root)
     write(root, result=result)

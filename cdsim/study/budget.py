@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cdsim.batch import cost
-from cdsim.study.cells import Cell, Study
-from cdsim.study.store import spelled
+from cdsim.study.model import Cell, Study, spelled
 
 
 def cell_game_ms(cell: Cell) -> float:

@@ -1,7 +1,7 @@
 """A study file's schema (``cdsim/studies/default.toml`` explains every key), declared once:
 the keys of each table, their types (strict: a TOML string is not a number, nor a bool an
 integer) and ranges, and the checks across tables (names unique, cells naming the study's
-player counts and populations). ``cdsim.study.cells.load_study`` then loads what the file names
+player counts and populations). ``cdsim.study.model.load_study`` then loads what the file names
 (strategies, parameters, component sets) and plans the cells. Also where a study file is
 found (``resolve``: a path or a shipped study's name) and the file ``cdsim study init``
 writes.

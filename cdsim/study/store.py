@@ -1,29 +1,27 @@
 """A study's folder: its manifest (``study-manifest.json``, checked when read), the study
-file as played (``study.toml``), and opening it to start, resume or extend a study (the
-identity check that lets only budgets change)."""
+file as played (``study.toml``), its run folders (``cells/KEY``, a ladder's too), and
+opening it to start, resume or extend a study (the identity check that lets only budgets
+change)."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, settings_changed, versions
 from cdsim.errors import CdsimError
-from cdsim.players.registry import PlayerSpec
 from cdsim.study.manifest import check_study_manifest
-
-if TYPE_CHECKING:
-    from cdsim.study.cells import Study
+from cdsim.study.model import Study, spelled
 
 STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
 
 
-def spelled(lineups: Sequence[Sequence[PlayerSpec]]) -> list[list[str]]:
-    """Line-ups as manifests hold them: each player as spelled."""
-    return [[spec.spelling for spec in lineup] for lineup in lineups]
+def run_folder(root: Path, key: str) -> Path:
+    """The run folder ``key`` of a study (or a ladder) in ``root``: one stage of a cell's
+    line-up (a ladder's pairing)."""
+    return root / CELLS / key
 
 
 def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int | None = None

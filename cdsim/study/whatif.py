@@ -28,20 +28,11 @@ from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.rules.overrides import ENTRIES, FILE_KEYS
 from cdsim.study import sweeps
-from cdsim.study.cells import (
-    STUDY_MANIFEST,
-    Cell,
-    GameReader,
-    Job,
-    Study,
-    load_study,
-    play,
-    run_folder,
-    spelled,
-    stage_games,
-)
+from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, StageRuns, Verdict
-from cdsim.study.store import open_folder, write_study_manifest
+from cdsim.study.model import Cell, Job, Study, load_study, spelled
+from cdsim.study.play import play
+from cdsim.study.store import open_folder, run_folder, write_study_manifest
 
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
 PLAYS = {"scripted": ("the four scripted players: every N of them, each in all seat "
@@ -242,7 +233,7 @@ def stage_plan(cell: Cell) -> tuple[int, ...]:
 OnLook = Callable[[Pair], None]
 
 
-def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: str = "loky",
+def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         force: bool = False, precision: float = paired.PRECISION,
         on_chunk: Callable[[str, int], None] | None = None,
         on_look: OnLook | None = None) -> list[Pair]:
@@ -266,13 +257,13 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
             play(root, todo, jobs, backend, on_chunk)
         for pair in active:
             pair.played = stage + 1
-            pair.outcomes = _look(study, root, reader, pair, precision, read)
+            pair.outcomes = _look(study, root, pair, precision, read)
             last = pair.played == len(pair.sizes)
             pair.done = last or all(c.outcome != "undecided" for c in pair.outcomes.values())
             if on_look is not None:
                 on_look(pair)
         stage += 1
-    manifest["cells"] = [_state(study, root, reader, cell, pair, read).model_dump(mode="json")
+    manifest["cells"] = [_state(study, root, cell, pair, read).model_dump(mode="json")
                          for pair in pairs for cell in pair.cells]
     manifest["whatif"] = {
         "command": " ".join(sys.argv), "precision": precision,
@@ -288,35 +279,34 @@ def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: s
 Read = dict[tuple[str, int], CellGames]  # a finished stage's games by (cell, stage): read once
 
 
-def _stages(study: Study, root: Path, reader: GameReader, cell: Cell, played: int,
+def _stages(study: Study, root: Path, cell: Cell, played: int,
             sizes: Sequence[int], read: Read) -> list[CellGames]:
     out = []
     for k in range(played):
         if (cell.key, k) not in read:
             read[(cell.key, k)] = stage_games(
-                reader, [run_folder(root, j.key) for j in study.stage_jobs(cell, k, sizes[k])])
+                [run_folder(root, j.key) for j in study.stage_jobs(cell, k, sizes[k])])
         out.append(read[(cell.key, k)])
     return out
 
 
-def _look(study: Study, root: Path, reader: GameReader, pair: Pair, precision: float,
+def _look(study: Study, root: Path, pair: Pair, precision: float,
           read: Read) -> dict[str, paired.Comparison]:
     rulebook = study.start_vp[pair.base.players]
-    base = _stages(study, root, reader, pair.base, pair.played, pair.sizes, read)
+    base = _stages(study, root, pair.base, pair.played, pair.sizes, read)
     deal = pair.base.deal
     design = paired.design_deals(pair.base.games, deal)
     out = {}
     for cell in pair.variants:
         assert cell.variant is not None
-        mine = _stages(study, root, reader, cell, pair.played, pair.sizes, read)
+        mine = _stages(study, root, cell, pair.played, pair.sizes, read)
         per_deal = paired.deal_differences(base, mine, rulebook)
         out[cell.variant.name] = paired.compare(per_deal, design, precision,
                                                 games_per_deal=deal)
     return out
 
 
-def _state(study: Study, root: Path, reader: GameReader, cell: Cell, pair: Pair, read: Read
-           ) -> CellState:
+def _state(study: Study, root: Path, cell: Cell, pair: Pair, read: Read) -> CellState:
     """A cell as the study manifest holds it: every stage it played, and the verdict of its
     own games on the starting VP (its fair vector), as a study cell would have it there."""
     rulebook = study.start_vp[cell.players]
@@ -334,7 +324,7 @@ def _state(study: Study, root: Path, reader: GameReader, cell: Cell, pair: Pair,
         state.stages.append(StageRuns(stage=k, seed=stage[0].config.seed, games=size,
                                       runs=[j.key for j in stage]))
     tables = [win_table(games, vectors) for games in
-              _stages(study, root, reader, cell, len(sizes), sizes, read)]
+              _stages(study, root, cell, len(sizes), sizes, read)]
     if tables:
         verdict = anytime.decide(tables, rulebook, study.tolerance, study.alpha, study.tested,
                                  design_games=cell.design, predict=False, zone=study.zone)
@@ -355,5 +345,5 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     return load_study(path)
 
 
-__all__ = ["BUDGET", "PLAYS", "STUDY_MANIFEST", "Change", "Pair", "build", "parse_set",
+__all__ = ["BUDGET", "PLAYS", "Change", "Pair", "build", "parse_set",
            "run", "safe_name", "study_text", "variants"]

@@ -1,5 +1,5 @@
-"""``cdsim study run``: player counts x player populations (x design variants), each cell
-played in stages until its starting-VP verdict is decided.
+"""A study, as ``cdsim study run`` plays it: player counts x player populations (x design
+variants), each cell played in stages until its starting-VP verdict is decided.
 
 A designer asks "for 2, 3 and 4 players, which starting VP make the seats fair, and how
 sure is that?". A study file names the player counts, the populations (who sits at the
@@ -39,56 +39,36 @@ reported, never part of a headline.
 Reproducibility: stage ``k`` of every cell deals from the same seed (the study ``seed`` for
 stage 0, then seeds derived from it), so populations and variants of one player count play
 the same deals (common random numbers: a variant's difference is its effect, not luck).
-Every run's chunks go into one work queue (``cdsim.batch.queue.play_queue``); only the driver writes,
-so the rows are the same for any --jobs and any kill-and-resume history. What is played
-next follows from the finished rows alone (the verdicts are deterministic), so a resumed
-study re-derives its state.
+Every run's chunks go into one work queue (``cdsim.batch.queue.play_queue``); only the
+driver writes, so the rows are the same for any --jobs and any kill-and-resume history.
+What is played next follows from the finished rows alone (the verdicts are deterministic),
+so a resumed study re-derives its state.
 
-This module knows nothing of reports: the games of a run folder are read by a
-``GameReader`` that the command line passes in (``reports.study.Reader``).
+This module holds the records (populations, variants, cells, the study) and reads a study
+file into them (``load_study``); ``cdsim.study.plan`` says what to play next and
+``cdsim.study.play`` plays it.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import os
-import platform
 import re
-import tempfile
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import numpy as np
 
 from cdsim.analysis import anytime
-from cdsim.analysis.candidates import CellGames, WinTable, candidates, win_table
-from cdsim.batch import cost
-from cdsim.batch.config import MAX_GAMES, RunConfig, engine_for
-from cdsim.batch.folder import CELLS, RunFolder
-from cdsim.batch.progress import Work
-from cdsim.batch.queue import play_queue
+from cdsim.batch.config import MAX_GAMES, RunConfig
 from cdsim.errors import CdsimError, read_toml
-from cdsim.players.registry import PlayerSpec, parse_params, reads_scores, weights_record
+from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
-from cdsim.study.file import resolve, write_template
-from cdsim.study.manifest import CellState, StageRuns, Verdict
-from cdsim.study.store import (
-    STUDY,
-    STUDY_FILE,
-    STUDY_MANIFEST,
-    open_folder,
-    read_study_manifest,
-    spelled,
-    write_study_manifest,
-)
 from cdsim.study.sweeps import Sweep, expand, place
 
 # the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
@@ -169,6 +149,13 @@ class Cell:
     @property
     def method(self) -> Literal["re-ranking", "rulebook only"]:
         return "rulebook only" if self.population.reads_scores else "re-ranking"
+
+
+@dataclass(frozen=True)
+class Job:
+    key: str  # run folder name under cells/
+    config: RunConfig
+
 
 
 @dataclass(frozen=True)
@@ -296,9 +283,15 @@ class Study:
         return identity
 
 
+def spelled(lineups: Sequence[Sequence[PlayerSpec]]) -> list[list[str]]:
+    """Line-ups as manifests hold them: each player as spelled."""
+    return [[spec.spelling for spec in lineup] for lineup in lineups]
+
+
 def _safe(name: str) -> str:
     """A strategy's spelling as part of a folder name (module:Class has a colon)."""
     return re.sub(r"[^A-Za-z0-9_@=+,-]", "_", name)
+
 
 
 # -- reading and validating a study file -----------------------------------------------
@@ -432,221 +425,5 @@ def _sweep(fail: Callable[[str, str], CdsimError], table: study_file.SweepFile, 
                   table.key, base, table.values)
 
 
-# -- the plan: which runs to play next --------------------------------------------------
-
-class GameReader(Protocol):
-    """Reads a finished run folder's games for the verdicts (reports.study.Reader)."""
-
-    def games(self, run: Path) -> CellGames:
-        """The run's games: VP gained and R10.6 tie-break rank per seat, the deal (setup
-        id) of each game as its group."""
-
-
-@dataclass(frozen=True)
-class Job:
-    key: str  # run folder name under cells/
-    config: RunConfig
-
-
-def run_folder(root: Path, key: str) -> Path:
-    return root / CELLS / key
-
-
-def stage_games(reader: GameReader, runs: Sequence[Path]) -> CellGames:
-    """One stage's games: its line-ups' runs play the same deals (one seed), so a deal
-    group is that deal in every line-up and rotation (the setup ids are shared)."""
-    parts = [reader.games(r) for r in runs]
-    return CellGames(np.concatenate([g.gained for g in parts]),
-                         np.concatenate([g.tiebreak for g in parts]),
-                         np.concatenate([g.group for g in parts]))
-
-
-Tables = dict[str, WinTable]  # a stage's win table by its first run's key (a cache)
-
-
-def plan(study: Study, root: Path, reader: GameReader, tables: Tables | None = None,
-         before: Sequence[dict[str, Any]] = ()) -> tuple[list[Job], list[dict[str, Any]]]:
-    """The runs to play now (the next stage of every cell still undecided) and each cell's
-    state: its stages so far and, once decided or out of budget, its verdict. Depends only
-    on the finished rows and on the stage sizes ``before`` (the manifest's cells) recorded
-    for stages already begun (``tables`` caches the stages' win tables between calls)."""
-    tables = {} if tables is None else tables
-    recorded = {c["key"]: c for c in before}
-    jobs: list[Job] = []
-    cells: list[CellState] = []
-    for cell in study.cells:
-        sizes = study.schedule(cell, _begun(study, cell, root, recorded.get(cell.key)))
-        rulebook = study.start_vp[cell.players]
-        state = CellState(
-            key=cell.key, players=cell.players, population=cell.population.name,
-            variant=cell.variant.name if cell.variant else None,
-            floor=cell.population.floor, method=cell.method, games=cell.games,
-            design_games=cell.design, lineups=spelled(cell.lineups),
-            pool=spelled([cell.population.pool])[0], rotate_seats=cell.population.rotate_seats,
-            rulebook=list(rulebook), radius=study.radius_of(cell), schedule=list(sizes))
-        cells.append(state)
-        jobs.extend(_cell_plan(study, cell, state, sizes, root, reader, tables))
-    return jobs, [c.model_dump(mode="json") for c in cells]
-
-
-def _begun(study: Study, cell: Cell, root: Path, before: dict[str, Any] | None) -> list[int]:
-    """The recorded sizes of the stages that have games (a run folder begun): kept as they
-    are whatever the budget is now."""
-    if before is None:
-        return []
-    sizes: list[int] = []
-    for k, size in enumerate(before["schedule"]):
-        if not any(RunFolder(run_folder(root, job.key)).started()
-                   for job in study.stage_jobs(cell, k, size)):
-            break
-        sizes.append(int(size))
-    return sizes
-
-
-def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int], root: Path,
-               reader: GameReader, tables: Tables) -> list[Job]:
-    """One cell: its finished stages judged in order (``anytime.decide`` on all of them);
-    the runs of its next stage while it is undecided and has budget left."""
-    rulebook = study.start_vp[cell.players]
-    vectors = candidates(rulebook, study.radius_of(cell))
-    played: list[WinTable] = []
-    for k, size in enumerate(sizes):
-        stage = study.stage_jobs(cell, k, size)
-        state.stages.append(StageRuns(stage=k, seed=stage[0].config.seed, games=size,
-                                      runs=[j.key for j in stage]))
-        todo = [j for j in stage if not RunFolder(run_folder(root, j.key)).complete()]
-        if todo:
-            return todo
-        if stage[0].key not in tables:
-            games = stage_games(reader, [run_folder(root, j.key) for j in stage])
-            tables[stage[0].key] = win_table(games, vectors)
-        played.append(tables[stage[0].key])
-        last = k == len(sizes) - 1
-        verdict = anytime.decide(played, rulebook, study.tolerance, study.alpha, study.tested,
-                                 design_games=cell.design, predict=last, zone=study.zone)
-        if verdict.decision != "undecided" or last:
-            # through JSON, as the manifest holds it: numbers as plain numbers
-            state.decision = Verdict.model_validate_json(json.dumps(verdict.record()))
-            break
-    return []
-
-
-def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int, Work]:
-    """(games the study may still play as far as known: a decided cell's games, an
-    undecided one's budget; games already finished; both weighed by each cell's cost per
-    game, ``cell_ms``)."""
-    ms = {c["key"]: cell_ms(c) for c in cells}
-    planned = {c["key"]: c["decision"]["games"] if c["decision"] else c["games"] for c in cells}
-    done = {c["key"]: sum(RunFolder(run_folder(root, key)).games_done()
-                          for stage in c["stages"] for key in stage["runs"]) for c in cells}
-    return (sum(planned.values()), sum(done.values()),
-            Work(sum(planned[k] * ms[k] for k in ms), sum(done[k] * ms[k] for k in ms), ms))
-
-
-def cell_ms(state: dict[str, Any]) -> float:
-    """CPU ms of one game of a cell (its manifest state: line-ups and pool as spelled), from
-    the recorded costs of ``cdsim.batch.cost``."""
-    return cost.game_ms(state["lineups"], state["pool"], int(state["players"]))
-
-
-# -- playing: one work queue over every run's chunks --------------------------------------
-
-OnChunk = Callable[[str, int], None]  # (run key, games in the chunk)
-# (games planned as far as known, games finished, both weighed by their cost)
-OnPlan = Callable[[int, int, Work], None]
-OnStart = Callable[["Study", Sequence[dict[str, Any]]], None]  # the study as it continues
-
-
-def run(study: Study, root: Path, reader: GameReader, jobs: int = -1, backend: str = "loky",
-        resume: bool = False, force: bool = False, on_chunk: OnChunk | None = None,
-        on_plan: OnPlan | None = None, games: int | None = None,
-        on_start: OnStart | None = None) -> dict[str, Any]:
-    """Play the whole study into ``root``: round by round, the next stage of every cell not
-    yet decided, all their chunks in one queue, until every cell has its verdict.
-    ``games``: raise every cell's budget to at least this (an undecided cell goes on; a
-    decided one is left as it is). ``on_start``: told the study as it continues (budgets
-    raised) and the cells' states recorded so far, before any game."""
-    manifest, study = open_folder(root, study, resume, force, games)
-    if on_start is not None:
-        on_start(study, manifest["cells"])
-    start = time.perf_counter()
-    tables: Tables = {}
-    while True:
-        todo, cells = plan(study, root, reader, tables, manifest["cells"])
-        manifest["cells"] = cells
-        write_study_manifest(root, manifest)
-        if on_plan is not None:
-            on_plan(*games_total(root, cells))
-        if not todo:
-            break
-        try:
-            play(root, todo, jobs, backend, on_chunk)
-        finally:
-            manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
-                                             - start, 3)
-            start = time.perf_counter()
-            write_study_manifest(root, manifest)
-    manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter() - start, 3)
-    manifest |= {"finished": datetime.now(UTC).isoformat(timespec="seconds"),
-                 "machine": {"cpus": os.cpu_count(), "architecture": platform.machine()}}
-    write_study_manifest(root, manifest)
-    return manifest
-
-
-def check_players(study: Study) -> None:
-    """Every cell's players made and checked against the cell's component set before
-    anything is played or written (the study folder, its lock, a cell): a player the core
-    cannot play, a user's strategy that cannot be made, or learned weights that cannot
-    play a variant's or a sweep value's set is one line naming the cell."""
-    with tempfile.TemporaryDirectory(prefix="cdsim-check-") as scratch:
-        placed = study.placed(Path(scratch))  # a sweep's values as the files they will be
-        for cell in placed.cells:
-            for job in placed.stage_jobs(cell, 0, cell.deal):
-                try:
-                    engine_for(job.config)
-                    weights_record(job.config.lineup, job.config.components)
-                    reads_scores(job.config.lineup)
-                except CdsimError as exc:
-                    raise CdsimError(f"cell {cell.key}: {exc}") from None
-
-
-def _prepare(root: Path, job: Job) -> tuple[RunFolder, dict[str, Any]]:
-    folder = RunFolder(run_folder(root, job.key))
-    exists = folder.started()
-    try:  # a cell folder without a manifest holds nothing (a kill before its first write)
-        return folder, folder.prepare(job.config, resume=exists, force=not exists)
-    except CdsimError as exc:
-        raise CdsimError(f"cell {job.key}: {exc}") from None
-
-
-def play(root: Path, todo: Sequence[Job], jobs: int, backend: str,
-         on_chunk: OnChunk | None = None) -> None:
-    """Play the unfinished chunks of every run in ``todo`` (folders under ``root/cells``) in
-    the one work queue (``cdsim.batch.queue.play_queue``); used by studies and ladders."""
-    runs = {job.key: _prepare(root, job) for job in todo}
-    tick = None if on_chunk is None else (lambda key, _index, games: on_chunk(key, games))
-    play_queue(runs, jobs, backend, tick, f"finished chunks are kept in {root}")
-
-
-__all__ = [
-    "STUDY",
-    "STUDY_FILE",
-    "STUDY_MANIFEST",
-    "Cell",
-    "GameReader",
-    "Job",
-    "Population",
-    "Study",
-    "Variant",
-    "check_players",
-    "load_study",
-    "open_folder",
-    "plan",
-    "read_study_manifest",
-    "resolve",
-    "run",
-    "run_folder",
-    "spelled",
-    "write_study_manifest",
-    "write_template",
-]
+__all__ = ["FIRST_SHARE", "Cell", "Job", "Population", "Study", "Variant", "load_study",
+           "question_budget", "spelled"]

@@ -1,0 +1,104 @@
+"""Playing a study (``run``): round by round, the next stage of every cell not yet decided
+(``cdsim.study.plan``), all their chunks in one work queue (``play``, which ladders use
+too), until every cell has its verdict. Only the driver writes, so the rows are the same for
+any --jobs and any kill-and-resume history."""
+
+from __future__ import annotations
+
+import os
+import platform
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cdsim.batch.config import engine_for
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.progress import Work
+from cdsim.batch.queue import play_queue
+from cdsim.errors import CdsimError
+from cdsim.players.registry import reads_scores, weights_record
+from cdsim.study.model import Job, Study
+from cdsim.study.plan import Tables, games_total, plan
+from cdsim.study.store import open_folder, run_folder, write_study_manifest
+
+OnChunk = Callable[[str, int], None]  # (run key, games in the chunk)
+# (games planned as far as known, games finished, both weighed by their cost)
+OnPlan = Callable[[int, int, Work], None]
+OnStart = Callable[[Study, Sequence[dict[str, Any]]], None]  # the study as it continues
+
+
+def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
+        resume: bool = False, force: bool = False, on_chunk: OnChunk | None = None,
+        on_plan: OnPlan | None = None, games: int | None = None,
+        on_start: OnStart | None = None) -> dict[str, Any]:
+    """Play the whole study into ``root``: round by round, the next stage of every cell not
+    yet decided, all their chunks in one queue, until every cell has its verdict.
+    ``games``: raise every cell's budget to at least this (an undecided cell goes on; a
+    decided one is left as it is). ``on_start``: told the study as it continues (budgets
+    raised) and the cells' states recorded so far, before any game."""
+    manifest, study = open_folder(root, study, resume, force, games)
+    if on_start is not None:
+        on_start(study, manifest["cells"])
+    start = time.perf_counter()
+    tables: Tables = {}
+    while True:
+        todo, cells = plan(study, root, tables, manifest["cells"])
+        manifest["cells"] = cells
+        write_study_manifest(root, manifest)
+        if on_plan is not None:
+            on_plan(*games_total(root, cells))
+        if not todo:
+            break
+        try:
+            play(root, todo, jobs, backend, on_chunk)
+        finally:
+            manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
+                                             - start, 3)
+            start = time.perf_counter()
+            write_study_manifest(root, manifest)
+    manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter() - start, 3)
+    manifest |= {"finished": datetime.now(UTC).isoformat(timespec="seconds"),
+                 "machine": {"cpus": os.cpu_count(), "architecture": platform.machine()}}
+    write_study_manifest(root, manifest)
+    return manifest
+
+
+def check_players(study: Study) -> None:
+    """Every cell's players made and checked against the cell's component set before
+    anything is played or written (the study folder, its lock, a cell): a player the core
+    cannot play, a user's strategy that cannot be made, or learned weights that cannot
+    play a variant's or a sweep value's set is one line naming the cell."""
+    with tempfile.TemporaryDirectory(prefix="cdsim-check-") as scratch:
+        placed = study.placed(Path(scratch))  # a sweep's values as the files they will be
+        for cell in placed.cells:
+            for job in placed.stage_jobs(cell, 0, cell.deal):
+                try:
+                    engine_for(job.config)
+                    weights_record(job.config.lineup, job.config.components)
+                    reads_scores(job.config.lineup)
+                except CdsimError as exc:
+                    raise CdsimError(f"cell {cell.key}: {exc}") from None
+
+
+def _prepare(root: Path, job: Job) -> tuple[RunFolder, dict[str, Any]]:
+    folder = RunFolder(run_folder(root, job.key))
+    exists = folder.started()
+    try:  # a cell folder without a manifest holds nothing (a kill before its first write)
+        return folder, folder.prepare(job.config, resume=exists, force=not exists)
+    except CdsimError as exc:
+        raise CdsimError(f"cell {job.key}: {exc}") from None
+
+
+def play(root: Path, todo: Sequence[Job], jobs: int, backend: str,
+         on_chunk: OnChunk | None = None) -> None:
+    """Play the unfinished chunks of every run in ``todo`` (folders under ``root/cells``) in
+    the one work queue (``cdsim.batch.queue.play_queue``); used by studies and ladders."""
+    runs = {job.key: _prepare(root, job) for job in todo}
+    tick = None if on_chunk is None else (lambda key, _index, games: on_chunk(key, games))
+    play_queue(runs, jobs, backend, tick, f"finished chunks are kept in {root}")
+
+
+__all__ = ["OnChunk", "OnPlan", "OnStart", "check_players", "play", "run"]
