@@ -33,6 +33,7 @@ from tests.test_zone import cells
 
 TOL, ZONE, ALPHA = 0.02, 0.005, 0.05
 VAR = 0.92  # per game, the 2-player strong cell's (issue 40)
+OLD_BUDGET = 333_568  # the worst case before the planned looks (the mixture alone)
 
 
 def fixed_sample(var: float = VAR) -> int:
@@ -43,14 +44,23 @@ def fixed_sample(var: float = VAR) -> int:
     return math.ceil((z / (2 * ZONE)) ** 2 * var)
 
 
-def one_vector(theta: float, reps: int, seed: int = 0) -> tuple[float, float, float, float]:
-    """(share fair, share no fair vector, share undecided, mean games to the end)."""
-    budget = at.worst_case_games(2, TOL, ZONE, ALPHA)
+def one_vector(theta: float, reps: int, seed: int = 0, planned: bool = True,
+               stages: str = "doubling") -> tuple[float, float, float, float]:
+    """(share fair, share no fair vector, share undecided, mean games to the end).
+    ``planned=False``: the e-value without the planned looks (the mixture alone, the rule
+    before). ``stages``: the study's doubling stages, or ``"16"`` equal ones."""
+    budget = at.worst_case_games(2, TOL, ZONE, ALPHA) if planned else OLD_BUDGET
     assert budget is not None
-    sizes = np.asarray(at.stage_sizes(budget, budget // 64, 2), dtype=np.float64)
+    sizes_t = (at.stage_sizes(budget, budget // 64, 2) if stages == "doubling"
+               else (budget // int(stages),) * int(stages))
+    sizes = np.asarray(sizes_t, dtype=np.float64)
     rng = np.random.default_rng(seed)
     mixture = Mixture.design(budget, ALPHA * at.CONFIRM_SHARE / 2)
     fair_level, unfair_level = at.levels(2, ALPHA)
+    cell = at._Cell(np.array([[0, 0]]), (0, 0), TOL, ALPHA, 3, mixture, ZONE,
+                    at.planned_looks(int(sizes[0]), 1.0, budget) if planned else ())
+    fair_plan = cell.planned(0, fair_level)
+    apart_plan = cell.planned(0, unfair_level)
     means = theta + rng.standard_normal((reps, len(sizes))) * np.sqrt(VAR / sizes)
     games = np.cumsum(sizes)
     running = np.cumsum(means * sizes, axis=1) / games
@@ -58,13 +68,15 @@ def one_vector(theta: float, reps: int, seed: int = 0) -> tuple[float, float, fl
     up = low = apart_hi = apart_lo = np.full(reps, -np.inf)
     verdict = np.zeros(reps, dtype=np.int64)  # 0 undecided, 1 fair, 2 none
     spent = np.full(reps, float(games[-1]))
+    ev = at.Evidence(np.zeros(1, dtype=np.int64), mixture, fair_plan=fair_plan, apart_plan=apart_plan)
     for k, t in enumerate(games):
         se = math.sqrt(VAR / t)
         d = running[:, k]
-        up = np.maximum(up, mixture.log_evidence((hi - d) / se, t))
-        low = np.maximum(low, mixture.log_evidence((d + hi) / se, t))
-        apart_hi = np.maximum(apart_hi, mixture.log_evidence((d - lo) / se, t))
-        apart_lo = np.maximum(apart_lo, mixture.log_evidence((-lo - d) / se, t))
+        n = int(t)
+        up = np.maximum(up, ev._log_e((hi - d) / se, n, fair_plan))
+        low = np.maximum(low, ev._log_e((d + hi) / se, n, fair_plan))
+        apart_hi = np.maximum(apart_hi, ev._log_e((d - lo) / se, n, apart_plan))
+        apart_lo = np.maximum(apart_lo, ev._log_e((-lo - d) / se, n, apart_plan))
         fair = np.minimum(up, low) >= math.log(1 / fair_level)
         none = np.maximum(apart_hi, apart_lo) >= math.log(1 / unfair_level)
         new = (verdict == 0) & (fair | none)
@@ -74,17 +86,21 @@ def one_vector(theta: float, reps: int, seed: int = 0) -> tuple[float, float, fl
             float(spent.mean()))
 
 
-def one(reps: int) -> None:
+def one(reps: int, stages: str = "doubling") -> None:
     n = fixed_sample()
     worst = at.worst_case_games(2, TOL, ZONE, ALPHA, variance=VAR)
-    print(f"fixed-sample test of the same error rates: {n:,} games; the anytime worst case at "
-          f"this variance {worst:,}, with the prior variance {at.worst_case_games(2, TOL, ZONE, ALPHA):,}")
-    print("| true gap | fair | no fair vector | undecided | mean games | / fixed sample |")
+    print(f"fixed-sample test of the same error rates: {n:,} games; the worst case at this "
+          f"variance {worst:,} (before: 306,944), with the prior variance "
+          f"{at.worst_case_games(2, TOL, ZONE, ALPHA):,} (before: {OLD_BUDGET:,}); stages: {stages}")
+    print("| true gap | fair: before / now | no fair vector: before / now | undecided now | "
+          "mean games: before / now | / fixed sample: before / now |")
     print("|---|---|---|---|---|---|")
     for theta in (0.0, 0.01, TOL - ZONE, TOL - ZONE / 2, TOL, TOL + ZONE / 2, TOL + ZONE, 0.03):
-        fair, none, open_, games = one_vector(theta, reps)
-        print(f"| {100 * theta:.2f} pp | {fair:.2%} | {none:.2%} | {open_:.2%} | {games:,.0f} | "
-              f"{games / n:.2f} |", flush=True)
+        f0, n0, _, g0 = one_vector(theta, reps, planned=False, stages=stages)
+        fair, none, open_, games = one_vector(theta, reps, stages=stages)
+        print(f"| {100 * theta:.2f} pp | {f0:.2%} / {fair:.2%} | {n0:.2%} / {none:.2%} | "
+              f"{open_:.2%} | {g0:,.0f} / {games:,.0f} | {g0 / n:.2f} / {games / n:.2f} |",
+              flush=True)
 
 
 def edges(n: int) -> None:
@@ -154,6 +170,8 @@ if __name__ == "__main__":
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     if what == "one":
         one(count or 200_000)
+    elif what == "one16":
+        one(count or 200_000, "16")
     elif what == "continue":
         continued(count or 300)
     else:

@@ -18,7 +18,13 @@ standard error give, for a null such as ``p_i - p_j >= tol``, the normal-mixture
 ``cdsim.analysis.boundary`` (an asymptotic confidence sequence). Its running maximum over
 the looks gives an anytime p-value: valid at any look, at any stopping time, and after any
 number of further looks or a raised budget. The e-value's prior is fixed from the settings
-alone (``design_games``, the games at which the boundary is tightest).
+alone (``design_games``, the games at which the boundary is tightest). With a zone and a design
+(a study cell) 80% of each test's e-value (``PLANNED_WEIGHT``) is a test planned for the
+cell's own stages (``planned_looks``: doubling from the first stage to ``design_games``),
+made a martingale (``boundary.Planned``): it spends the test's level at the looks the cell
+makes instead of leaving most of it to looks that never come, and stays valid at any other
+look; the rest is the mixture, which carries an extended cell past its plan. A look that
+skips a planned one drops the planned part (docs/statistics.md).
 
 The indifference zone ``zone`` (``d``; a study's default ``ZONE``, 0.5 pp) puts the two
 decisions on two bounds, as fishtest's SPRT tests between ``elo0`` and ``elo1``: fair is
@@ -116,7 +122,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from cdsim.analysis.boundary import Mixture
+from cdsim.analysis.boundary import PLANNED_WEIGHT, Mixture, Planned, planned
 from cdsim.analysis.candidates import (
     REPORT_LEVEL,
     CellGames,
@@ -215,25 +221,51 @@ def levels(players: int, alpha: float) -> tuple[float, float]:
     return fair, (alpha - alpha_c) / len(pairs(players))
 
 
+PLAN_SHAPE = 64  # the worst case assumes a study's stages: the first 1/64 of it, then doubling
+
+
+def closing_z(players: int, alpha: float) -> float:
+    """The two margins for chance, in standard errors of the tested games, at the last of a
+    study's planned looks (``PLAN_SHAPE``): the planned part's last crossing value on the
+    fair side plus the unfair side's. At 3 and 4 players the fair side is the first
+    choice's, tested from the second stage on (its standard errors are over the games
+    after the first stage, a 63/64 share)."""
+    fair, unfair = levels(players, alpha)
+    times = planned_looks(1024, 1.0, PLAN_SHAPE * 1024)
+    after = tuple(t - times[0] for t in times[1:])
+    z_fair = planned(times, PLANNED_WEIGHT * fair).crossing_z()[-1]
+    if players > 2:
+        z_fair = planned(after, PLANNED_WEIGHT * fair).crossing_z()[-1] * math.sqrt(
+            times[-1] / after[-1])
+    return float(z_fair + planned(times, PLANNED_WEIGHT * unfair).crossing_z()[-1])
+
+
 def worst_case_games(players: int, tol: float, zone: float, alpha: float,
                      variance: float | None = None, design_games: int | None = None) -> int | None:
-    """A cell's budget that decides it whatever its truth. At 2 players: the games after
-    which every candidate is decided (the module docstring: ``h_c + h_n <= 2 zone``), for
-    the per-game variance ``variance`` of a pair's difference (default ``pair_variance``)
-    and the boundary tightest at ``design_games`` (None: at the answer itself, as a study
-    that leaves ``games`` out designs its cell). At 3 and 4 players ``REVISIT`` times that:
-    a first choice made on stage 0's few games may put a worse vector first and block the
-    most equal one, which is then chosen again and tested on the later games only
-    (tests/test_zone.py). None without a zone: a vector whose gap is the tolerance may
-    then never be decided."""
+    """A cell's budget that decides it whatever its truth: the games after which every
+    candidate is decided (the module docstring: ``h_c + h_n <= 2 zone``), for the per-game
+    variance ``variance`` of a pair's difference (default ``pair_variance``). ``design_games``
+    None: a cell planned to end there (a study that leaves ``games`` out), decided at its
+    last planned look (``closing_z``). Otherwise the cell's plan ends at ``design_games``:
+    that many if its last look decides, else the games after which the mixture alone (the
+    rest of the e-value, ``1 - PLANNED_WEIGHT``) does, tightest at ``design_games``. At 3 and
+    4 players ``REVISIT`` times that: a first choice made on stage 0's few games may put a
+    worse vector first and block the most equal one, which is then chosen again and tested
+    on the later games only (tests/test_zone.py). None without a zone: a vector whose gap
+    is the tolerance may then never be decided."""
     if zone <= 0:
         return None
     factor = 1 if players == 2 else REVISIT
     var = pair_variance(players) if variance is None else variance
-    fair, unfair = levels(players, alpha)
+    planned_end = math.ceil((closing_z(players, alpha) / (2 * zone)) ** 2 * var)
+    if design_games is None:
+        return planned_end * factor
+    if planned_end <= design_games:
+        return design_games * factor
+    fair, unfair = (level * (1 - PLANNED_WEIGHT) for level in levels(players, alpha))
 
     def decided(games: float) -> bool:
-        mixture = Mixture.design(design_games or games, alpha * CONFIRM_SHARE / 2)
+        mixture = Mixture.design(design_games, alpha * CONFIRM_SHARE / 2)
         t = np.asarray(games)
         z = float(mixture.z_at(t, fair)) + float(mixture.z_at(t, unfair))
         return z * math.sqrt(var / games) <= 2 * zone
@@ -256,7 +288,13 @@ class Evidence:
     ``upper`` against ``p_i - p_j >= tol + zone``, ``lower`` against ``p_i - p_j <= -(tol +
     zone)`` (both (V, pairs)); ``apart_hi`` / ``apart_lo`` against ``p_i - p_j <= tol -
     zone`` / ``>= -(tol - zone)`` (the "shown unfair" side). ``stream`` is the sum of the
-    win tables looked at so far."""
+    win tables looked at so far.
+
+    The e-value of a side is ``mixture``'s, or with a plan (``fair_plan`` for the fair
+    sides, ``apart_plan`` for the unfair ones: ``boundary.Planned`` at ``PLANNED_WEIGHT``
+    times the side's level, on this run's own planned looks) ``PLANNED_WEIGHT`` times the
+    plan's martingale plus the rest times the mixture's. A look that skips a planned one
+    drops the plan's part for good (``dropped``)."""
 
     index: IntArray  # rows of the candidates
     mixture: Mixture
@@ -265,6 +303,10 @@ class Evidence:
     lower: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
     apart_hi: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
     apart_lo: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+    fair_plan: Planned | None = None
+    apart_plan: Planned | None = None
+    last: float = 0.0  # groups at the last look
+    dropped: bool = False
 
     def add(self, table: WinTable, fair_at: float, apart_at: float) -> None:
         """One more stage's games; look if there are enough groups. ``fair_at``: the gap
@@ -280,11 +322,27 @@ class Evidence:
             return
         diff, se = self.stream.pair_stats()
         t = self.stream.groups
+        for plan in (self.fair_plan, self.apart_plan):
+            if plan is not None and ((plan.times > self.last + 1e-9) & (plan.times < t - 1e-9)).any():
+                self.dropped = True  # a planned look skipped: its value is unknown
+        self.last = float(t)
         with np.errstate(divide="ignore", invalid="ignore"):
-            for name, z in (("upper", (fair_at - diff) / se), ("lower", (diff + fair_at) / se),
-                            ("apart_hi", (diff - apart_at) / se),
-                            ("apart_lo", (-apart_at - diff) / se)):
-                setattr(self, name, np.maximum(getattr(self, name), self.mixture.log_evidence(z, t)))
+            for name, z, plan in (("upper", (fair_at - diff) / se, self.fair_plan),
+                                  ("lower", (diff + fair_at) / se, self.fair_plan),
+                                  ("apart_hi", (diff - apart_at) / se, self.apart_plan),
+                                  ("apart_lo", (-apart_at - diff) / se, self.apart_plan)):
+                setattr(self, name, np.maximum(getattr(self, name), self._log_e(z, t, plan)))
+
+    def _log_e(self, z: FloatArray, t: int, plan: Planned | None) -> FloatArray:
+        mixed = self.mixture.log_evidence(z, t)
+        if plan is None:
+            return mixed
+        rest = math.log(1 - PLANNED_WEIGHT) + mixed
+        if self.dropped:
+            return rest
+        with np.errstate(divide="ignore"):
+            own = np.log(plan.value(z * math.sqrt(t), float(t))) + math.log(PLANNED_WEIGHT / plan.level)
+        return np.asarray(np.logaddexp(own, rest), dtype=np.float64)
 
     def fair_p(self) -> FloatArray:
         """Per vector and pair: the larger of the two sides' p-values (V, pairs)."""
@@ -485,17 +543,32 @@ class _Cell:
     """The state of one cell while its looks are replayed in order (``decide``)."""
 
     def __init__(self, vectors: IntArray, rule: Vector, tol: float, alpha: float, m: int,
-                 mixture: Mixture, zone: float = 0.0) -> None:
+                 mixture: Mixture, zone: float = 0.0, plan: tuple[float, ...] = ()) -> None:
         self.vectors, self.rule, self.tol, self.alpha, self.m, self.mixture = (
             vectors, rule, tol, alpha, m, mixture)
         self.zone = zone
+        self.plan = plan if zone > 0 else ()  # the cell's planned looks (cumulative groups)
         self.design = 1.0  # deal groups at which the boundaries are tightest (decide sets it)
         self.players = vectors.shape[1]
-        # every candidate on every game: "no fair vector", and the tests when nothing is chosen
-        self.everything = Evidence(np.arange(len(vectors), dtype=np.int64), mixture)
         self.family = self.players == 2 or len(vectors) == 1
+        # every candidate on every game: "no fair vector", and the tests when nothing is chosen
+        self.everything = Evidence(
+            np.arange(len(vectors), dtype=np.int64), mixture,
+            fair_plan=self.planned(0, self.family_level) if self.family else None,
+            apart_plan=self.planned(0, self.alpha * (1 - CONFIRM_SHARE) / len(pairs(self.players))))
         self.choices: list[Choice] = []
         self.total: WinTable | None = None
+
+    def planned(self, origin: float, level: float) -> Planned | None:
+        """The planned part of a test at ``level`` whose games start after ``origin``
+        groups: the cell's planned looks after it, from ``MIN_GROUPS`` on (None without a
+        zone or a plan, or when no planned look is left)."""
+        times = tuple(t - origin for t in self.plan if t - origin >= MIN_GROUPS)
+        return planned(times, PLANNED_WEIGHT * level) if times else None
+
+    def beyond(self, level: float) -> float:
+        """The level the mixture alone must reach after the planned looks."""
+        return level * (1 - PLANNED_WEIGHT) if self.plan else level
 
     @property
     def alpha_c(self) -> float:
@@ -568,7 +641,9 @@ class _Cell:
         if self.choices and best in skip:
             return ()
         rows = near_tied(self.total, self.rule, self.m, skip)
-        self.choices.append(Choice(len(self.choices) + 1, stage, Evidence(rows, self.mixture)))
+        number = len(self.choices) + 1
+        fair_plan = self.planned(float(self.total.groups), choice_weight(number) * self.alpha_c)
+        self.choices.append(Choice(number, stage, Evidence(rows, self.mixture, fair_plan=fair_plan)))
         return tuple(_vec(self.vectors[i]) for i in rows)
 
     def records(self) -> tuple[ChoiceRecord, ...]:
@@ -601,9 +676,22 @@ def _check(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float, alph
     return rule, vectors
 
 
+def planned_looks(first: int, per_group: float, design_games: int | None,
+                  plan: Sequence[int] | None = None) -> tuple[float, ...]:
+    """A cell's planned looks in cumulative deal groups: after each stage of ``plan``
+    (games), by default the doubling stages from ``first`` games to ``design_games``
+    (``stage_sizes``; one look when the first stage holds them all). Settings only."""
+    if plan is None:
+        assert design_games is not None
+        deal = max(1, round(per_group))
+        plan = stage_sizes(design_games, first, deal) if first < design_games else (first,)
+    return tuple(float(x) / per_group for x in np.cumsum(np.asarray(plan, dtype=np.float64)))
+
+
 def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.02,
            alpha: float = 0.05, m: int = 3, design_games: int | None = None,
-           predict: bool = True, zone: float = 0.0) -> Verdict:
+           predict: bool = True, zone: float = 0.0, plan: Sequence[int] | None = None
+           ) -> Verdict:
     """The verdict of a cell from its stages so far (see the module docstring).
 
     ``tables[k]``: stage ``k``'s win table over the candidates (``win_table(games,
@@ -618,8 +706,10 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.0
     check_zone(zone, tol, "zone")
     per_group = tables[0].games / tables[0].groups
     groups = design_groups(len(rule), tol, alpha, per_group, design_games)
+    looks_planned = (planned_looks(tables[0].games, per_group, design_games, plan)
+                     if zone > 0 and (design_games is not None or plan is not None) else ())
     cell = _Cell(vectors, rule, tol, alpha, m, Mixture.design(groups, alpha * CONFIRM_SHARE / 2),
-                 zone)
+                 zone, looks_planned)
     cell.design = groups
     looks: list[Look] = []
     decision: Decision = "undecided"
@@ -679,7 +769,7 @@ def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
         if prior.groups < 2:
             continue
         games = predicted_games(stream if stream is not None and stream.groups else None, prior,
-                                cell.tol + cell.zone, level, cell.mixture)
+                                cell.tol + cell.zone, cell.beyond(level), cell.mixture)
         if games is not None and (best is None or games < best[0]):
             best = (games, _vec(cell.vectors[row]))
     return (None, None) if best is None else best
