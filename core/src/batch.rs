@@ -1,5 +1,5 @@
-//! A chunk of a run played inside the core, returned as columns (mirrors
-//! `cdsim/runner.py`'s `play_chunk`): game `g` deals setup `setups[g]` from
+//! A chunk of a run played inside the core, returned as columns (asked for by
+//! `cdsim/batch/queue.py`'s `core_chunk_frames`): game `g` deals setup `setups[g]` from
 //! the seed `(entropy, [setup])` (rng.rs), with the line-up the runner chose for it.
 //! The rows are Python's, in its order: game by game, seat by seat.
 
@@ -38,7 +38,7 @@ pub struct Chunk<'a> {
 /// The error of a chunk that a stop ended early (its rows are never written).
 pub const STOPPED: &str = "stopped before the chunk was finished";
 
-/// Integer columns of the run rows, named as in `cdsim/records.py` (and the runner's
+/// Integer columns of the run rows, named as in `cdsim/rules/records.py` (and the runner's
 /// `game`, `setup`, `seed`, `players`); `strategy` is an index into the chunk's
 /// strategies.
 #[derive(Default, Debug)]

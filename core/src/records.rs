@@ -1,5 +1,5 @@
 //! What one finished game writes: one row per seat (the log schema); mirrors
-//! `cdsim/records.py`. The seed is the caller's: the binding adds it to each row.
+//! `cdsim/rules/records.py`. The seed is the caller's: the binding adds it to each row.
 
 use serde::Serialize;
 

@@ -1,5 +1,6 @@
 //! R5, R6: building a tile and the rewards of what it completes (part of Python's
-//! `game.py`): goods, coins, bread, scroll steps, the artisan's seal tile and the fountain.
+//! `cdsim/rules/game.py`): goods, coins, bread, scroll steps, the artisan's seal tile and
+//! the fountain.
 
 use crate::components::Components;
 use crate::kinds::{

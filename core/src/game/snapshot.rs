@@ -1,4 +1,4 @@
-//! The state as plain data, for the Python oracle (`cdsim/oracle.py`): after every
+//! The state as plain data, for the Python oracle (`cdsim/engine/oracle.py`): after every
 //! decision of a game the core's snapshot and the Python rules' must be equal, so a
 //! disagreement names the decision and the field where the two engines split.
 //! Components are named by their ids; cells, seats and spaces count from 0.

@@ -1,5 +1,6 @@
-//! The player interface and the built-in players; mirrors `cdsim/players.py` (and
-//! `strategies/registry.py` for `make`).
+//! The player interface and the built-in players, which live only here (a Python
+//! strategy chooses through `cdsim/rules/strategy.py`; `cdsim/players/registry.py`
+//! parses the names `make` takes).
 //!
 //! A player decides with one method: it receives a read-only view of the game and the
 //! pending decision's options (`game::Options`, one `Action` each, in the engine's order)
@@ -119,11 +120,11 @@ pub(crate) fn play_on(
     }
 }
 
-/// The built-in player names (strategies/registry.py BUILTIN).
+/// The built-in player names (cdsim/players/registry.py BUILTIN, less the search players).
 pub const BUILTIN: [&str; 5] = ["random", "greedy", "villa", "landscape", "bread"];
 
 /// The search and learned players: built in, but only in the core
-/// (strategies/registry.py CORE_ONLY).
+/// (cdsim/players/registry.py CORE_ONLY).
 pub const SEARCH: [&str; 2] = ["mcts", "learned"];
 
 /// A player's setting that must be a whole number from `low` to 1e9 (a count, a budget),

@@ -1,5 +1,5 @@
-//! A scripted player's profile: the weights of the shared value model (value.rs);
-//! mirrors `strategies/params.py`.
+//! A scripted player's profile: the weights of the shared value model (value.rs), as
+//! `strategies/profiles.toml` states them.
 
 use std::sync::OnceLock;
 

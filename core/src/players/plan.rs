@@ -1,8 +1,7 @@
 //! The card plan (R8): what the coming scoring phase asks of a player, as the shared
 //! value model prices it (value.rs): the grid cards' interest, the circles likely
 //! still free at the player's scoring turn, and what one more good, coin, bread, step
-//! or feature is worth towards their cards. Mirrors `strategies/value.py`, float for
-//! float (see value.rs).
+//! or feature is worth towards their cards.
 
 use crate::cards::{shortfall, BREAD_PER_MULTIPLE, FAILED_CARD_VP};
 use crate::components::ObjectiveCard;
@@ -21,7 +20,7 @@ pub(crate) fn card_reward_value(p: &Params, card: &ObjectiveCard) -> f64 {
 }
 
 /// VP-equivalent per unit of each have-key, over grid cards next to a free circle
-/// (slots ascending: a fixed float summing order, as value.py).
+/// (slots ascending: a fixed float summing order).
 pub fn card_interest(view: &PlayerView, p: &Params) -> [f64; 16] {
     let state = view.state;
     let mut open_slots = 0u16;
@@ -125,8 +124,7 @@ pub fn card_gap(card: &ObjectiveCard, goods: &[i32; 4], coins: i32, have: &[i32]
 }
 
 /// The card plan (R8): which circles are likely still free at this player's scoring
-/// turn, what their cards still need, and what each unit of that is worth (value.py's
-/// `card_plan` explains the model; the same floats in the same order here).
+/// turn, what their cards still need, and what each unit of that is worth.
 pub fn card_plan(view: &PlayerView, p: &Params) -> CardPlan {
     let mut plan = CardPlan::default();
     if p.plan <= 0.0 {

@@ -1,5 +1,5 @@
 //! random — uniform over the legal options: the sanity floor every other player must
-//! beat; mirrors `strategies/random_player.py`.
+//! beat (`strategies/example.py`'s `Random` is the same player in Python).
 
 use crate::game::Action;
 use crate::players::{PlayerView, Strategy};

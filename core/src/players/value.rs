@@ -1,5 +1,5 @@
-//! One shared value model: what an option is worth, in victory points; mirrors
-//! `strategies/value.py` expression for expression.
+//! One shared value model: what an option is worth, in victory points (its weights per
+//! profile: `strategies/profiles.toml`).
 //!
 //! Every scripted player uses this model; they differ only by their `Params` profile
 //! and by a few plan rules in scripted.rs; the card plan (R8) is plan.rs. The floats must equal Python's bit for bit
@@ -26,7 +26,7 @@ pub use crate::players::plan::{
 
 /// R6.5: the expected end VP of the fountain card a new fountain keeps: the better of 2
 /// drawn from the fountain cards this player does not hold, each worth its VP per
-/// complete feature of its goal expected at the end (value.py's `fountain_draw_value`).
+/// complete feature of its goal expected at the end.
 pub fn fountain_draw_value(view: &PlayerView, turns_left: i32) -> f64 {
     let me = view.me();
     let played = 28 - turns_left;
