@@ -1,1 +1,3 @@
-"""Studies: the study file, its plan and its sequential cells."""
+"""Studies: the records and the study file (``model``, ``file``, ``sweeps``), the study
+folder (``store``, ``manifest``), the games a verdict reads (``games``), the plan
+(``plan``, ``budget``), playing it (``play``) and ``cdsim whatif`` (``whatif``)."""
