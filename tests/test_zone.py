@@ -258,3 +258,23 @@ def test_the_planned_looks_spend_the_error_budget() -> None:
     assert at_most(round(none * reps), reps, bound_none) and none > 0.3 * bound_none, none
     assert open_ == middle_open == 0.0
     assert games < 1.3 * fixed_sample(), games / fixed_sample()
+
+
+def test_the_planned_value_reads_a_seat_pair_table_of_any_layout() -> None:
+    """``Planned.value`` on a (vectors, pairs) table as ``WinTable.pair_stats`` makes it
+    (Fortran-ordered at 3 and 4 players) gives the values of the same numbers in C order,
+    the same on every call: it once wrote its result through a copy and returned
+    uninitialised memory, so a 3-player cell's "no fair vector" came and went from one run
+    to the next (tests/test_study.py's tiny study)."""
+    from cdsim.analysis.boundary import planned
+
+    plan = planned((30.0, 90.0, 210.0, 720.0), 0.005)
+    wins = np.arange(60).reshape(20, 3)
+    i, j = np.array([0, 0, 1]), np.array([1, 2, 2])
+    s = (wins[:, i] - wins[:, j]) / 7.0 - 4.0  # fancy-indexed: Fortran order, like pair_stats
+    assert not s.flags["C_CONTIGUOUS"]
+    for t in (30.0, 50.0, 90.0):
+        want = plan.value(np.ascontiguousarray(s), t)
+        for _ in range(3):
+            np.testing.assert_array_equal(plan.value(s, t), want)
+        assert want.shape == s.shape and ((want >= 0) & (want <= 1)).all()

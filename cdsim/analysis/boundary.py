@@ -224,13 +224,16 @@ class Planned:
         if nxt < len(self.times) - 1:
             xs = self.grids[nxt]
             weights = _trapezoid(xs) * self.ahead[nxt]
-            out = np.empty_like(s)
-            flat, dest = s.reshape(-1), out.reshape(-1)
+            # flat copies: reshape(-1) of a non-C-ordered array (a seat-pair table from
+            # WinTable.pair_stats is Fortran-ordered) is a copy, so writing through it
+            # would leave the result uninitialised
+            flat = np.ascontiguousarray(s, dtype=np.float64).reshape(-1)
+            dest = np.empty(flat.size, dtype=np.float64)
             for start in range(0, flat.size, 4096):  # bounded memory: 4096 x GRID at a time
                 part = flat[start:start + 4096]
                 kernel = np.exp(-((part[:, None] - xs[None, :]) ** 2) / (2 * dt))
                 dest[start:start + 4096] = kernel @ weights / math.sqrt(2 * math.pi * dt)
-            p = p + out
+            p = p + dest.reshape(np.shape(s))
         return np.asarray(np.clip(p, 0.0, 1.0), dtype=np.float64)
 
     def value(self, s: ArrayLike, t: float) -> FloatArray:
