@@ -19,13 +19,12 @@ from cdsim.engine.oracle import EngineMismatch
 from cdsim.engine.table import Table
 from cdsim.errors import CdsimError, StrategyFailure
 from cdsim.players.registry import Lineup
-from cdsim.rules.cards import Payment
-from cdsim.rules.components import Components, ObjectiveCard, load_components
+from cdsim.rules.components import Components, load_components
 from cdsim.rules.game import GameConfig, GameState
 from cdsim.rules.observation import Observation
-from cdsim.rules.options import CircleChoice, Decision, FountainChoice, Move, SealBuild, Take
+from cdsim.rules.options import Action
 from cdsim.rules.records import GameRecord
-from cdsim.rules.strategy import Strategy
+from cdsim.rules.strategy import Strategy, plays
 
 Picker = Callable[[Observation, Sequence[Any]], Any]
 
@@ -44,31 +43,8 @@ class Scripted:
     def __init__(self, **pickers: Picker) -> None:
         self.pickers = pickers
 
-    def _pick(self, decision: Decision, view: Observation, options: Sequence[Any]) -> Any:
-        return self.pickers.get(decision, _first)(view, options)
-
-    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
-        return int(self._pick("start", view, options))
-
-    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
-        return self._pick("move", view, options)  # type: ignore[no-any-return]
-
-    def choose_take(self, view: Observation, options: Sequence[Take]) -> Take:
-        return self._pick("take", view, options)  # type: ignore[no-any-return]
-
-    def choose_seal(self, view: Observation, options: Sequence[SealBuild]) -> SealBuild:
-        return self._pick("seal", view, options)  # type: ignore[no-any-return]
-
-    def choose_fountain(self, view: Observation,
-                        options: Sequence[FountainChoice]) -> FountainChoice:
-        return self._pick("fountain", view, options)  # type: ignore[no-any-return]
-
-    def choose_circle(self, view: Observation, options: Sequence[CircleChoice]) -> CircleChoice:
-        return self._pick("circle", view, options)  # type: ignore[no-any-return]
-
-    def choose_payment(self, view: Observation, card: ObjectiveCard,
-                       options: Sequence[Payment]) -> Payment:
-        return self._pick("payment", view, options)  # type: ignore[no-any-return]
+    def choose(self, view: Observation, options: Sequence[Action]) -> Action:
+        return self.pickers.get(view.decision, _first)(view, options)  # type: ignore[no-any-return]
 
 
 def tile_type(components: Components, tile_id: str) -> int:
@@ -124,9 +100,9 @@ def check_strategy(factory: Callable[[], Strategy], games: int = 5,
     except Exception as exc:
         raise _failed("making the strategy", exc) from exc
     name = str(getattr(made, "name", "strategy"))
-    if not isinstance(made, Strategy):
+    if not plays(made):
         raise CheckFailed(f"failed: {name} does not implement the Strategy protocol (name, "
-                          "reads_scores and the choose_* methods: docs/strategies.md)")
+                          "reads_scores and choose(view, options): docs/strategies.md)")
     try:
         pickle.loads(pickle.dumps(made))
     except Exception as exc:

@@ -19,10 +19,10 @@ from cdsim.rules.components import (
 )
 from cdsim.rules.district import District, Feature
 from cdsim.rules.observation import DistrictView, HiddenInformation, Holdings, Observation
-from cdsim.rules.options import CircleChoice, FountainChoice, Move, SealBuild, Take
+from cdsim.rules.options import Action, CircleChoice, FountainChoice, Move, SealBuild, Start, Take
 from cdsim.rules.strategy import PlayerView, Strategy
 
-__all__ = ["Board", "CircleChoice", "District", "DistrictView", "Feature", "FountainCard",
+__all__ = ["Action", "Board", "CircleChoice", "District", "DistrictView", "Feature", "FountainCard",
            "FountainChoice", "FrameGoal", "FramePart", "HiddenInformation", "Holdings", "Move",
-           "ObjectiveCard", "Observation", "Payment", "PlayerView", "SealBuild", "Strategy",
-           "Take", "TileType"]
+           "ObjectiveCard", "Observation", "Payment", "PlayerView", "SealBuild", "Start",
+           "Strategy", "Take", "TileType"]

@@ -1,5 +1,5 @@
 """Strategies to copy: ``Random`` (uniform over the legal options) and ``Builder``
-(short, readable rules of thumb), both on the Strategy protocol.
+(short, readable rules of thumb), each one method: ``choose(view, options)``.
 
 Run it against the built-in players (they play natively on the core, this one in
 Python on its observation of the same game):
@@ -7,34 +7,20 @@ Python on its observation of the same game):
     cdsim play --players 3 --strategies strategies.example:Builder,greedy,mcts --trace
     cdsim simulate --players 3 --games 300 --strategies strategies.example:Builder,greedy,villa
 
-Each ``choose_*`` method gets ``view``, this seat's observation (what it may know,
-read-only: ``view.me`` is its own holdings and district, ``view.seats`` every seat's,
-``view.depots`` the tiles on offer, ``view.components`` the box; ``view.rng`` its own
-random stream) and the legal options, and returns one of them. docs/strategies.md says
-what each decision offers.
+``choose`` gets ``view``, this seat's observation (what it may know, read-only:
+``view.decision`` names the decision, ``view.me`` is its own holdings and district,
+``view.seats`` every seat's, ``view.depots`` the tiles on offer, ``view.components`` the
+box, ``view.card`` the objective card a payment is for; ``view.rng`` its own random
+stream) and the legal options, each an Action record (``Start``, ``Move``, ``Take``,
+``SealBuild``, ``FountainChoice``, ``CircleChoice``, ``Payment``), and returns one of them.
+docs/strategies.md says what each decision offers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
 
-from strategies.base import (
-    CircleChoice,
-    FountainChoice,
-    Move,
-    ObjectiveCard,
-    Observation,
-    Payment,
-    SealBuild,
-    Take,
-)
-
-T = TypeVar("T")
-
-
-def _pick(view: Observation, options: Sequence[T]) -> T:
-    return options[int(view.rng.integers(len(options)))]
+from strategies.base import Action, Move, Observation, Payment, SealBuild, Take
 
 
 class Random:
@@ -44,28 +30,8 @@ class Random:
     name = "random"
     reads_scores = False
 
-    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
-        return _pick(view, options)
-
-    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
-        return _pick(view, options)
-
-    def choose_take(self, view: Observation, options: Sequence[Take]) -> Take:
-        return _pick(view, options)
-
-    def choose_seal(self, view: Observation, options: Sequence[SealBuild]) -> SealBuild:
-        return _pick(view, options)
-
-    def choose_fountain(self, view: Observation,
-                        options: Sequence[FountainChoice]) -> FountainChoice:
-        return _pick(view, options)
-
-    def choose_circle(self, view: Observation, options: Sequence[CircleChoice]) -> CircleChoice:
-        return _pick(view, options)
-
-    def choose_payment(self, view: Observation, card: ObjectiveCard,
-                       options: Sequence[Payment]) -> Payment:
-        return _pick(view, options)
+    def choose(self, view: Observation, options: Sequence[Action]) -> Action:
+        return options[int(view.rng.integers(len(options)))]
 
 
 class Builder:
@@ -75,31 +41,23 @@ class Builder:
     name = "builder"
     reads_scores = False
 
-    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
-        return options[0]
-
-    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
-        free = [m for m in options if not m.bread]  # keep bread for the cards (R8.4)
-        return free[int(view.rng.integers(len(free)))] if free else options[0]
-
-    def choose_take(self, view: Observation, options: Sequence[Take]) -> Take:
+    def choose(self, view: Observation, options: Sequence[Action]) -> Action:
         types = view.components.tile_types
-        built = [t for t in options if not t.stores]
-        if not built:
-            return options[0]  # nothing fits: store a tile (R4.5)
-        return max(built, key=lambda t: types[t.tile_type].chimneys)
-
-    def choose_seal(self, view: Observation, options: Sequence[SealBuild]) -> SealBuild:
-        types = view.components.tile_types
-        return max(options, key=lambda t: types[t.tile_type].chimneys)
-
-    def choose_fountain(self, view: Observation,
-                        options: Sequence[FountainChoice]) -> FountainChoice:
-        return options[0]
-
-    def choose_circle(self, view: Observation, options: Sequence[CircleChoice]) -> CircleChoice:
-        return options[0]
-
-    def choose_payment(self, view: Observation, card: ObjectiveCard,
-                       options: Sequence[Payment]) -> Payment:
-        return max(options, key=lambda p: (p.paid + p.bread, -p.bread))
+        match view.decision:
+            case "move":
+                free = [m for m in options if isinstance(m, Move) and not m.bread]
+                # keep bread for the cards (R8.4)
+                return free[int(view.rng.integers(len(free)))] if free else options[0]
+            case "take":
+                built = [t for t in options if isinstance(t, Take) and not t.stores]
+                if not built:
+                    return options[0]  # nothing fits: store a tile (R4.5)
+                return max(built, key=lambda t: types[t.tile_type].chimneys)
+            case "seal":
+                seals = [t for t in options if isinstance(t, SealBuild)]
+                return max(seals, key=lambda t: types[t.tile_type].chimneys)
+            case "payment":
+                pays = [p for p in options if isinstance(p, Payment)]
+                return max(pays, key=lambda p: (p.paid + p.bread, -p.bread))
+            case _:  # start, fountain, circle: the first option
+                return options[0]

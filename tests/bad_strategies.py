@@ -22,7 +22,7 @@ class RaisesOnOddDeals(RandomStrategy):
     def choose_start(self, view: Observation, options: Sequence[int]) -> int:
         if odd_deal(view):
             raise ValueError("odd deal")
-        return super().choose_start(view, options)
+        return self.choose(view, options)
 
 
 class MovesNowhere(RandomStrategy):

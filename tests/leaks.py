@@ -24,7 +24,7 @@ import numpy as np
 
 from cdsim.engine.table import Table
 from cdsim.rules.game import DEFAULT_START_VP, GameState, PlayerState
-from cdsim.rules.observation import HiddenInformation, Observer
+from cdsim.rules.observation import _REPLAYED, HiddenInformation, Observer
 from cdsim.rules.strategy import Seat
 
 DEPTH = 10
@@ -134,16 +134,17 @@ class Truth:
     fountain_deck: list[str]
     start_vp: tuple[int, ...]
     vp: tuple[int, ...]
-    live: set[int]  # ids of the live game's changeable parts
+    live: dict[int, Any]  # the live game's changeable parts, by id
     sample: Any  # one of them (a test's leak)
 
 
-def _mutables(roots: Mapping[str, Any]) -> set[int]:
-    """The ids of the changeable parts (lists, dicts, sets, districts) under ``roots``: an
-    observation holding one of them leads back into the game. Not the observer's: it makes
-    the observations, and what it shares with them (the read-only component tables, each
+def _mutables(roots: Mapping[str, Any]) -> dict[int, Any]:
+    """The changeable parts (lists, dicts, sets, districts) under ``roots``, by id, kept
+    alive while the check runs (a freed one's id could be a fresh copy's): an observation
+    holding one of them leads back into the game. Not the observer's: it makes the
+    observations, and what it shares with them (the read-only component tables, each
     seat's stream) it shares by design."""
-    return {id(obj) for _, obj in walk(roots, depth=4, prune=(Observer,))
+    return {id(obj): obj for _, obj in walk(roots, depth=4, prune=(Observer,))
             if isinstance(obj, list | dict | set) or type(obj).__name__ == "District"}
 
 
@@ -165,7 +166,7 @@ def table_truth(table: Table) -> Truth:
     return Truth(snap["light_deck"], snap["dark_deck"], snap["fountain_deck"],
                  tuple(table.start_vp) or DEFAULT_START_VP[n],
                  tuple(p["vp"] for p in snap["players"]),
-                 _mutables({"driver": table.driver, "districts": table.driver.districts}),
+                 _mutables({"driver": table.driver, "replayed": dict(_REPLAYED)}),
                  table.driver.districts)
 
 
@@ -268,26 +269,8 @@ class Spy:
         self.clean[:] = [view.components]
         return options[int(view.rng.integers(len(options)))]
 
-    def choose_start(self, view: Any, options: Sequence[int]) -> int:
-        return int(self._look(view, options))
-
-    def choose_move(self, view: Any, options: Sequence[Any]) -> Any:
-        return self._look(view, options)
-
-    def choose_take(self, view: Any, options: Sequence[Any]) -> Any:
-        return self._look(view, options)
-
-    def choose_seal(self, view: Any, options: Sequence[Any]) -> Any:
-        return self._look(view, options)
-
-    def choose_fountain(self, view: Any, options: Sequence[Any]) -> Any:
-        return self._look(view, options)
-
-    def choose_circle(self, view: Any, options: Sequence[Any]) -> Any:
-        return self._look(view, options)
-
-    def choose_payment(self, view: Any, card: Any, options: Sequence[Any]) -> Any:
-        return self._look(view, options, card)
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        return self._look(view, options, view.card)
 
 
 class ScoreReader(Spy):

@@ -63,7 +63,7 @@ class _Probe(Random):
 
     def choose_move(self, view: Observation, options: Sequence[Any]) -> Any:
         self.look(view, options)
-        return super().choose_move(view, options)
+        return self.choose(view, options)
 
 
 def test_the_walk_finds_what_the_old_view_handed_over() -> None:
@@ -207,11 +207,11 @@ class _Writer(Random):
 
     def choose_move(self, view: Any, options: Any) -> Any:
         self._try(view, options)
-        return super().choose_move(view, options)
+        return self.choose(view, options)
 
     def choose_take(self, view: Any, options: Any) -> Any:
         self._try(view, options)
-        return super().choose_take(view, options)
+        return self.choose(view, options)
 
 
 def test_every_write_is_refused_and_the_game_never_desyncs() -> None:

@@ -9,7 +9,7 @@ from cdsim.rules.district import Feature
 from cdsim.rules.game import GameState, run_game
 from cdsim.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW
 from cdsim.rules.observation import Observation
-from cdsim.rules.options import FountainChoice
+from cdsim.rules.options import FountainChoice, Start
 from cdsim.rules.scoring import final_scoring, resolve_card, scoring_order
 from cdsim.testing import Scripted, new_state, tile_type
 
@@ -166,8 +166,8 @@ def test_later_fountain_keeping_both_gives_back_an_earlier_card() -> None:  # R6
 def test_pawns_are_placed_blind_before_any_tile_is_dealt() -> None:  # R2.5
     seen: list[tuple[int, list[int], list[int]]] = []
 
-    def record(view: Observation, options: Sequence[int]) -> int:
-        seen.append((view.seat, [len(d) for d in view.depots], list(options)))
+    def record(view: Observation, options: Sequence[Start]) -> Start:
+        seen.append((view.seat, [len(d) for d in view.depots], [o.space for o in options]))
         return options[-1]
 
     state = new_state(3, strategies=[Scripted(start=record) for _ in range(3)])
@@ -275,7 +275,7 @@ def test_a_choice_not_offered_is_refused_and_an_equal_one_replaced() -> None:  #
     state.strategies[0] = Scripted(take=lambda view, opts: copy)
     assert state.decide(0, "take", options) is chosen
     state.strategies[0] = Scripted(take=lambda view, opts: tuple(chosen))
-    with pytest.raises(IllegalChoice, match="in choose_take"):  # a bare tuple is not an option
+    with pytest.raises(IllegalChoice, match=r"in choose \(take decision\)"):  # a bare tuple
         state.decide(0, "take", options)
     state.strategies[0] = Scripted(take=lambda view, opts: Take(chosen.slot, chosen.tile_type,
                                                                 99, None))

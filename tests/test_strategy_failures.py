@@ -42,12 +42,12 @@ class Failing(Random):
 
     def choose_start(self, view, options):
         self.odd = odd(view)  # decided before the deal: about half of the deals
-        return super().choose_start(view, options)
+        return self.choose(view, options)
 
     def choose_move(self, view, options):
         if self.odd:
             return self.fail(options)
-        return super().choose_move(view, options)
+        return self.choose(view, options)
 
 
 class Raises(Failing):

@@ -135,7 +135,7 @@ def test_the_strategy_guide_names_every_field_a_strategy_may_read() -> None:
     handed = (observation.Observation, observation.Holdings, observation.DistrictView,
               district.Feature, components.Components, components.TileType,
               components.ObjectiveCard, components.FountainCard, components.FramePart,
-              components.FrameGoal, components.Board, options.Move, options.Take,
+              components.FrameGoal, components.Board, options.Start, options.Move, options.Take,
               options.SealBuild, options.FountainChoice, options.CircleChoice, cards.Payment)
     named = set(re.findall(r"\w+", " ".join(re.findall(r"`[^`\n]+`", text))))
     missing = [f"{kind.__name__}.{name}" for kind in handed

@@ -31,9 +31,8 @@ from cdsim.players.registry import Lineup
 from cdsim.players.sandbox import stop_stuck, user_code, user_failure, user_session
 from cdsim.rules.cards import Payment
 from cdsim.rules.components import Components, ObjectiveCard, load_components
-from cdsim.rules.district import District
 from cdsim.rules.game import CIRCLES, DEFAULT_START_VP, GameConfig, GameState, run_game
-from cdsim.rules.observation import Observation, Observer, seat_stream
+from cdsim.rules.observation import DistrictView, Observation, Observer, seat_stream
 from cdsim.rules.options import (
     CircleChoice,
     Decision,
@@ -69,13 +68,14 @@ class _Seat(Seat):
         if self.strategy is None:
             i = int(self._bot.choose(table.core))
         else:
-            i = self.ask(self.strategy, decision, state.observe(seat), options, card)
+            i = self.ask(self.strategy, decision, state.observe(seat, decision, card), options,
+                         card)
         table.core.apply(i)
         return i
 
     def ask(self, strategy: Strategy, decision: Decision, view: Observation,
              options: Sequence[Any], card: ObjectiveCard | None) -> int:
-        table, method = self._table, method_name(decision)
+        table, method = self._table, method_name(decision, strategy)
         limit, watch = table.decision_timeout, table.watch
         who = f"strategy {self.name!r} (seat {self.seat + 1})"
         at = f"{method}, {table.where or 'game'} decision {table.core.decisions + 1}"
@@ -144,22 +144,26 @@ class _Driver:
                                  [s is not None and s.reads_scores for s in seats])
         deal = json.loads(table.core.deal())
         boards = {b.id: b for b in comps.boards}
-        self.districts = [District(boards[deal["boards"][s]],
-                                   tuple(comps.frame_parts[p] for p in deal["frames"][s]))
-                          for s in range(n)]
+        self.places = [(boards[deal["boards"][s]],
+                        tuple(comps.frame_parts[p] for p in deal["frames"][s])) for s in range(n)]
+        # each seat's district view and what it was made at: (tiles built, frontier)
+        self.districts: list[tuple[tuple[int, int], DistrictView]] = [
+            ((0, -1), DistrictView.later(*self.places[s], ())) for s in range(n)]
         self.circles = CIRCLES[n]
         self.bots = [None if s is not None else p
                      for s, p in zip(seats, table.lineup.players, strict=True)]
 
-    def observe(self, seat: int) -> Observation:
+    def observe(self, seat: int, decision: Decision, card: ObjectiveCard | None) -> Observation:
         core = self.table.core
         fields = core.observe()
-        for s, (_, _, (_, _, built, _)) in enumerate(fields[-1]):
-            district = self.districts[s]
-            if len(district.history) < built:  # build again what the core built since
-                for cell, edges, chimneys, building in core.built(s, len(district.history)):
-                    district.place(cell, edges, chimneys, building)
-        return self.observer.observe_core(fields, self.districts, self.circles, seat)
+        views = []
+        for s, (_, _, (_, _, built, frontier)) in enumerate(fields[-1]):
+            made, view = self.districts[s]
+            if made != (built, frontier):  # a tile was built: a new view, worked out if read
+                view = DistrictView.later(*self.places[s], tuple(core.built(s, 0)))
+                self.districts[s] = ((built, frontier), view)
+            views.append(view)
+        return self.observer.observe_core(fields, views, self.circles, seat, decision, card)
 
     def play(self) -> None:
         core, comps = self.table.core, self.comps
@@ -178,8 +182,8 @@ class _Driver:
             card = comps.objectives[core.payment_card()] if decision == "payment" else None
             player = self.seats[seat]
             assert player is not None and player.strategy is not None
-            core.apply(player.ask(player.strategy, decision, self.observe(seat), options,
-                                  card))
+            core.apply(player.ask(player.strategy, decision, self.observe(seat, decision, card),
+                                  options, card))
 
 
 @dataclass
@@ -215,12 +219,11 @@ class Table:
         start_vp = tuple(self.start_vp) or DEFAULT_START_VP[n]
         self.core = module.State(core.core_components(self.components), n, list(start_vp),
                                  self.seed, self.setup, self.check, self.events)
-        if not (self.check or self.mirror or not self.lineup.all_builtin):
+        if not (self.check or self.mirror or any(s is not None for s in self.lineup.strategies)):
             return
-        seats = [_Seat(self, seat, name, None if isinstance(p, Strategy) else p,
-                       p if isinstance(p, Strategy) else None)
-                 for seat, (name, p) in enumerate(zip(self.lineup.names,
-                                                      self.lineup.players, strict=True))]
+        seats = [_Seat(self, seat, name, p if s is None else None, s)
+                 for seat, (name, p, s) in enumerate(zip(self.lineup.names, self.lineup.players,
+                                                         self.lineup.strategies, strict=True))]
         if self.check or self.mirror:
             comps: Components = load_components(self.components)
             config, deal = GameConfig(n, start_vp, comps), json.loads(self.core.deal())

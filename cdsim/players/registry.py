@@ -19,6 +19,7 @@ import importlib
 import importlib.util
 import inspect
 import math
+import multiprocessing
 import os
 import sys
 import tomllib
@@ -32,9 +33,7 @@ from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
 from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 from cdsim.players.weights import check_components, load
-from cdsim.rules.strategy import (
-    Strategy,
-)
+from cdsim.rules.strategy import Strategy, plays
 
 # strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
 # never imported: nothing in cdsim imports the strategies package.
@@ -60,8 +59,18 @@ class Lineup:
     players: list[Any]  # cdsim._core.Bot | Strategy
 
     @property
+    def strategies(self) -> list[Any]:
+        """Each seat's Python strategy, or None where a built-in player (a core ``Bot``)
+        sits (a type check: the Strategy protocol's isinstance is slow, and a table asks
+        once per game)."""
+        module = core.module()
+        if module is None:
+            return [p if isinstance(p, Strategy) else None for p in self.players]
+        return [None if isinstance(p, module.Bot) else p for p in self.players]
+
+    @property
     def all_builtin(self) -> bool:
-        return all(not isinstance(p, Strategy) for p in self.players)
+        return not any(s is not None for s in self.strategies)
 
 
 
@@ -229,10 +238,10 @@ class Builtin:
         raise CdsimError(core_only_refusal(self.base, "not as a Python object"))
 
     def __getattr__(self, name: str) -> Any:
-        """Every ``choose_*`` decision of the Strategy protocol: a built-in plays only on
+        """``choose`` (and every per-kind hook): a built-in plays only on
         the core, so asking it as a Python object is refused (one method, whatever the
         decision kinds are)."""
-        if name.startswith("choose_"):
+        if name == "choose" or name.startswith("choose_"):
             return lambda *args: self._refuse()
         raise AttributeError(name)
 
@@ -465,7 +474,7 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
     try:
         with user_code(decision_timeout()):
             strategy: Any = factory()
-            ok = isinstance(strategy, Strategy)
+            ok = plays(strategy)
             if ok:
                 bool(strategy.reads_scores)  # read again by every table (may run its code)
     except KeyboardInterrupt:
@@ -476,8 +485,24 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
                               detail=detail) from None
     if not ok:
         raise CdsimError(f"strategy {name!r} does not implement the Strategy protocol "
-                         "(name, reads_scores and the choose_* methods)")
+                         "(name, reads_scores and choose(view, options): docs/strategies.md)")
+    if not hasattr(strategy, "choose"):
+        _deprecated(name, type(strategy))
     return cast(Strategy, strategy)  # checked above
+
+
+_NOTED: set[type] = set()
+
+
+def _deprecated(name: str, cls: type) -> None:
+    """One line, once per class and process, in the process the user runs (not again in
+    each worker): the seven choose_* methods still play, through ``ask``'s hooks."""
+    if cls in _NOTED or multiprocessing.parent_process() is not None:
+        return
+    _NOTED.add(cls)
+    sys.stderr.write(f"cdsim: note: strategy {name!r} has the seven choose_* methods and no "
+                     "choose(view, options); they still play in this release "
+                     "(docs/strategies.md shows the one-method form)\n")
 
 
 def make_lineup(specs: Sequence[str | PlayerSpec], players: int,

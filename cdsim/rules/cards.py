@@ -10,6 +10,7 @@ engine always pays that way; the player chooses how many multiples (R8.5).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 from cdsim.rules.components import ObjectiveCard
 
@@ -23,6 +24,7 @@ class Payment:
 
     paid: int
     bread: int
+    kind: ClassVar[Literal["payment"]] = "payment"
 
     @property
     def multiples(self) -> int:

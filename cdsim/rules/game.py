@@ -234,9 +234,10 @@ class GameState:
         if self.trace is not None:
             self.trace(message)
 
-    def observe(self, seat: int) -> Observation:
-        """What ``seat`` may know now (cdsim.rules.observation)."""
-        return self.observer.observe(self, seat)
+    def observe(self, seat: int, decision: Decision | str = "",
+                card: ObjectiveCard | None = None) -> Observation:
+        """What ``seat`` may know now, deciding ``decision`` (cdsim.rules.observation)."""
+        return self.observer.observe(self, seat, decision, card)
 
     def decide(self, seat: int, decision: Decision, options: Sequence[T],
                card: ObjectiveCard | None = None) -> T:
@@ -247,14 +248,14 @@ class GameState:
         if isinstance(player, Seat):
             return options[player.decide(self, seat, decision, options, card)]
         try:
-            choice = ask(player, decision, self.observe(seat), options, card)
+            choice = ask(player, decision, self.observe(seat, decision, card), options, card)
         except Exception as exc:
-            raise StrategyFailure(player.name, seat, method_name(decision),
+            raise StrategyFailure(player.name, seat, method_name(decision, player),
                                   f"raised {type(exc).__name__}: {exc}",
                                   detail=traceback.format_exc()) from exc
         found = find(choice, options)
         if found is None:
-            raise IllegalChoice(player.name, seat, method_name(decision),
+            raise IllegalChoice(player.name, seat, method_name(decision, player),
                                 f"chose {choice!r}, not one of the options offered")
         return options[found]
 

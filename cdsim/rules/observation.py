@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import numpy as np
 
-from cdsim.rules.components import Board, Components, FramePart
+from cdsim.rules.components import Board, Components, FramePart, ObjectiveCard
 from cdsim.rules.district import District, Feature
 
 if TYPE_CHECKING:
@@ -91,29 +91,152 @@ def seat_stream(seed: np.random.SeedSequence) -> np.random.Generator:
     return np.random.Generator(bits)
 
 
-@dataclass(frozen=True, slots=True)
+History = tuple[tuple[int, Edges, int, int], ...]  # (cell, edges, chimneys, building) each
+DISTRICT_FIELDS = ("board", "frame", "edges", "chimneys_at", "scrolls", "frontier", "have",
+                   "complete_count", "complete_mask", "villa_chimneys", "features", "history")
+# The last district built again from a history, by (board, frame): a later history of the
+# same district goes on from it (``DistrictView.later``). Never handed to a strategy.
+_REPLAYED: dict[tuple[object, tuple[int, ...]], District] = {}
+
+
+def _replay(board: Board | None, frame: tuple[FramePart, ...], history: History) -> District:
+    """The district these tiles make, built in this order (from the last one built again
+    for this board and frame when its history starts this one's)."""
+    key = (board.id if board is not None else "", tuple(p.id for p in frame))
+    d = _REPLAYED.get(key)
+    if d is None or len(d.history) > len(history) or \
+            tuple(d.history) != history[:len(d.history)]:
+        d = _REPLAYED[key] = District(board, frame)
+    for cell, edges, chimneys, building in history[len(d.history):]:
+        d.place(cell, edges, chimneys, building)
+    return d
+
+
 class DistrictView:
     """A district as every player sees it: what is built where (R5), its board (spade and
-    scroll spaces) and frame (R2.1), and what it completed (R6)."""
+    scroll spaces) and frame (R2.1), and what it completed (R6). Read-only, like the rest
+    of an observation; a view made from the core's state (``later``) works its fields out
+    from the tiles built the first time one is read.
 
-    board: Board | None
-    frame: tuple[FramePart, ...]
-    edges: tuple[Edges | None, ...]  # per cell (row * 6 + column): N E S W kinds, or empty
-    chimneys_at: tuple[int, ...]
-    scrolls: frozenset[int]  # scroll tokens still on the board (R5.4)
-    frontier: int  # bit mask of the cells a tile may go on (R5.1)
-    have: tuple[int, ...]  # complete features by HAVE_KEYS (what green cards count, R8.4)
-    complete_count: tuple[int, ...]  # by feature kind
-    complete_mask: tuple[int, ...]  # by feature kind: bit mask of the cells (R10.5)
-    villa_chimneys: tuple[int, ...]  # chimneys of each complete villa (R10.1)
-    features: tuple[Feature, ...]  # complete features, in the order they completed
-    history: tuple[tuple[int, Edges, int, int], ...]  # (cell, edges, chimneys, building)
+    - ``board``: Board | None; ``frame``: tuple[FramePart, ...]
+    - ``edges``: per cell (row * 6 + column), N E S W kinds, or None if empty
+    - ``chimneys_at``: per cell; ``scrolls``: frozenset of the cells whose scroll token is
+      still on the board (R5.4); ``frontier``: bit mask of the cells a tile may go on (R5.1)
+    - ``have``: complete features by HAVE_KEYS (what green cards count, R8.4);
+      ``complete_count`` by feature kind; ``complete_mask`` by feature kind, a bit mask of
+      the cells (R10.5); ``villa_chimneys``: chimneys of each complete villa (R10.1)
+    - ``features``: complete features, in the order they completed; ``history``: (cell,
+      edges, chimneys, building) of each tile, in the order built
+    """
+
+    __slots__ = ("_later", "_values")
+    _fields = DISTRICT_FIELDS
+    _values: tuple[Any, ...] | None
+    _later: tuple[Board | None, tuple[FramePart, ...], History] | None
+
+    def __init__(self, board: Board | None, frame: tuple[FramePart, ...],
+                 edges: tuple[Edges | None, ...], chimneys_at: tuple[int, ...],
+                 scrolls: frozenset[int], frontier: int, have: tuple[int, ...],
+                 complete_count: tuple[int, ...], complete_mask: tuple[int, ...],
+                 villa_chimneys: tuple[int, ...], features: tuple[Feature, ...],
+                 history: History) -> None:
+        object.__setattr__(self, "_values", (
+            board, frame, edges, chimneys_at, scrolls, frontier, have, complete_count,
+            complete_mask, villa_chimneys, features, history))
+        object.__setattr__(self, "_later", None)
 
     @classmethod
     def of(cls, d: District) -> DistrictView:
         return cls(d.board, d.frame, tuple(d.edges), tuple(d.chimneys_at), frozenset(d.scrolls),
                    d.frontier, tuple(d.have), tuple(d.complete_count), tuple(d.complete_mask),
                    tuple(d.villa_chimneys), tuple(d.features), tuple(d.history))
+
+    @classmethod
+    def later(cls, board: Board | None, frame: tuple[FramePart, ...],
+              history: History) -> DistrictView:
+        """The view of the district these tiles make, worked out when first read."""
+        view = cls.__new__(cls)
+        object.__setattr__(view, "_values", None)
+        object.__setattr__(view, "_later", (board, frame, history))
+        return view
+
+    def _get(self) -> tuple[Any, ...]:
+        values: tuple[Any, ...] | None = self._values
+        if values is None:
+            assert self._later is not None
+            values = DistrictView.of(_replay(*self._later))._get()
+            object.__setattr__(self, "_values", values)
+            object.__setattr__(self, "_later", None)
+        return values
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DistrictView):
+            return NotImplemented
+        return self._get() == other._get()
+
+    def __hash__(self) -> int:
+        return hash(self._get())
+
+    def __repr__(self) -> str:
+        return "DistrictView(" + ", ".join(
+            f"{n}={v!r}" for n, v in zip(DISTRICT_FIELDS, self._get(), strict=True)) + ")"
+
+    def __reduce__(self) -> tuple[type[DistrictView], tuple[Any, ...]]:
+        return DistrictView, self._get()
+
+    @property
+    def board(self) -> Board | None:
+        return self._get()[0]  # type: ignore[no-any-return]
+
+    @property
+    def frame(self) -> tuple[FramePart, ...]:
+        return self._get()[1]  # type: ignore[no-any-return]
+
+    @property
+    def edges(self) -> tuple[Edges | None, ...]:
+        return self._get()[2]  # type: ignore[no-any-return]
+
+    @property
+    def chimneys_at(self) -> tuple[int, ...]:
+        return self._get()[3]  # type: ignore[no-any-return]
+
+    @property
+    def scrolls(self) -> frozenset[int]:
+        return self._get()[4]  # type: ignore[no-any-return]
+
+    @property
+    def frontier(self) -> int:
+        return self._get()[5]  # type: ignore[no-any-return]
+
+    @property
+    def have(self) -> tuple[int, ...]:
+        return self._get()[6]  # type: ignore[no-any-return]
+
+    @property
+    def complete_count(self) -> tuple[int, ...]:
+        return self._get()[7]  # type: ignore[no-any-return]
+
+    @property
+    def complete_mask(self) -> tuple[int, ...]:
+        return self._get()[8]  # type: ignore[no-any-return]
+
+    @property
+    def villa_chimneys(self) -> tuple[int, ...]:
+        return self._get()[9]  # type: ignore[no-any-return]
+
+    @property
+    def features(self) -> tuple[Feature, ...]:
+        return self._get()[10]  # type: ignore[no-any-return]
+
+    @property
+    def history(self) -> History:
+        return self._get()[11]  # type: ignore[no-any-return]
 
     @property
     def built(self) -> int:
@@ -193,6 +316,8 @@ class Observation:
     rng: np.random.Generator = field(repr=False)
     _scores: tuple[int, ...] | None = field(repr=False)  # None unless reads_scores
     _start_vp: tuple[int, ...] | None = field(repr=False)
+    decision: str = ""  # the decision pending (cdsim.rules.options.Decision)
+    card: ObjectiveCard | None = None  # the objective card a payment decision is for (R8.4)
 
     @property
     def me(self) -> Holdings:
@@ -245,8 +370,9 @@ class Observer:
                         p.failed_cards, p.artisan_lost, tuple(p.taken),
                         self._district(p.seat, p.district))
 
-    def observe(self, state: GameState, seat: int) -> Observation:
-        """Seat ``seat``'s observation of ``state`` now."""
+    def observe(self, state: GameState, seat: int, decision: str = "",
+                card: ObjectiveCard | None = None) -> Observation:
+        """Seat ``seat``'s observation of ``state`` now, deciding ``decision``."""
         players = state.players
         scores = start = None
         if self.reads_scores[seat]:
@@ -258,14 +384,15 @@ class Observer:
             tuple(state.grid), tuple(state.circles), tuple(state.circle_owner),
             len(state.light_deck), len(state.dark_deck), len(state.fountain_deck),
             state.discarded, tuple(self._holdings(p) for p in players),
-            tuple(players[seat].fountain_cards), self.rngs[seat], scores, start)
+            tuple(players[seat].fountain_cards), self.rngs[seat], scores, start, decision, card)
 
 
-    def observe_core(self, fields: tuple[Any, ...], districts: Sequence[District],
-                     circles: tuple[tuple[int, int], ...], seat: int) -> Observation:
+    def observe_core(self, fields: tuple[Any, ...], districts: Sequence[DistrictView],
+                     circles: tuple[tuple[int, int], ...], seat: int, decision: str = "",
+                     card: ObjectiveCard | None = None) -> Observation:
         """Seat ``seat``'s observation made from the core's state (``State.observe()``: the
         same facts as ``observe`` reads from the Python rules) and each seat's district
-        built again from the core's order of building (``cdsim.engine.table``)."""
+        view (``cdsim.engine.table``)."""
         (phase, round_, start_player, depots, depot_taken, seal, grid, circle_owner,
          (light, dark, fountain, discarded), seats) = fields
         holdings = []
@@ -273,7 +400,7 @@ class Observer:
                 (cards, built, moves, failed, lost, taken), _) in enumerate(seats):
             holdings.append(Holdings(s, pawn, scroll, stamp, tuple(goods), coins, bread, stored,
                                      len(cards), built, moves, failed, lost, tuple(taken),
-                                     self._district(s, districts[s])))
+                                     districts[s]))
         scores = start = None
         if self.reads_scores[seat]:
             scores = tuple(vp for _, _, (vp, _, _, _) in seats)
@@ -282,7 +409,7 @@ class Observer:
             seat, len(seats), phase, round_, start_player, self.components,
             tuple(tuple(d) for d in depots), tuple(depot_taken), tuple(seal), tuple(grid),
             circles, tuple(circle_owner), light, dark, fountain, discarded, tuple(holdings),
-            tuple(seats[seat][1][0]), self.rngs[seat], scores, start)
+            tuple(seats[seat][1][0]), self.rngs[seat], scores, start, decision, card)
 
 
 __all__ = ["DistrictView", "FrozenMap", "HiddenInformation", "Holdings", "Observation",

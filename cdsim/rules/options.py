@@ -1,16 +1,18 @@
 """The decisions of Carpe Diem and the legal options each one offers: one vocabulary for the
-rules, the table and the strategies.
+rules, the table and the strategies, mirroring the core's ``Action`` (core/src/game/options.rs).
 
-The seven decision kinds are the core's names (``State.decision()``): a new kind is a name
-in ``Decision``, its option type here, a ``choose_*`` method in the Strategy protocol
-(``cdsim.rules.strategy``) and the rule that offers it. Options are immutable: a strategy
-returns one of the objects it was offered, and the engine goes on with its own.
+An ``Action`` is one of seven immutable records, each tagged with its decision kind
+(``kind``): ``Start``, ``Move``, ``Take``, ``SealBuild``, ``FountainChoice``,
+``CircleChoice``, ``Payment``. A strategy's one ``choose(view, options)`` gets the pending
+decision's options (``view.decision`` names it) and returns one of them; the engine goes
+on with its own. A new kind is a name in ``Decision``, its record here and the rule that
+offers it (docs/architecture.md has the recipe).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, get_args
+from typing import ClassVar, Literal, NamedTuple, get_args
 
 from cdsim.rules.cards import Payment
 
@@ -22,9 +24,24 @@ Decision = Literal["start", "move", "take", "seal", "fountain", "circle", "payme
 DECISIONS: tuple[Decision, ...] = get_args(Decision)
 
 
-def method_name(decision: Decision) -> str:
-    """The Strategy method that takes this decision, as error lines name it."""
-    return f"choose_{decision}"
+def method_name(decision: Decision | str, strategy: object = None) -> str:
+    """The method of ``strategy`` that takes this decision, as error lines name it: its
+    per-kind hook ``choose_<decision>`` if it has one (or has no ``choose``), else
+    ``choose`` with the decision named."""
+    hook = f"choose_{decision}"
+    if strategy is None or hasattr(strategy, hook) or not hasattr(strategy, "choose"):
+        return hook
+    return f"choose ({decision} decision)"
+
+
+class Start(NamedTuple):
+    """R2.5: put the pawn on patrician space ``space``."""
+
+    space: int
+
+    @property
+    def kind(self) -> Decision:
+        return "start"
 
 
 class Move(NamedTuple):
@@ -33,6 +50,10 @@ class Move(NamedTuple):
 
     dest: int
     bread: bool
+
+    @property
+    def kind(self) -> Decision:
+        return "move"
 
 
 class Take(NamedTuple):
@@ -47,6 +68,10 @@ class Take(NamedTuple):
     edges: Edges | None
 
     @property
+    def kind(self) -> Decision:
+        return "take"
+
+    @property
     def stores(self) -> bool:
         return self.cell < 0
 
@@ -59,6 +84,7 @@ class SealBuild:
     tile_type: int
     cell: int
     edges: Edges
+    kind: ClassVar[Decision] = "seal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +93,7 @@ class FountainChoice:
 
     keep: tuple[str, ...]
     give_back: str | None
+    kind: ClassVar[Decision] = "fountain"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +103,12 @@ class CircleChoice:
     circle: int
     first: int
     second: int
+    kind: ClassVar[Decision] = "circle"
 
 
-__all__ = ["DECISIONS", "CircleChoice", "Decision", "Edges", "FountainChoice", "Move",
-           "Payment", "SealBuild", "Take", "method_name"]
+# One decision's option: what ``choose`` gets and returns (the core's ``Action``).
+Action = Start | Move | Take | SealBuild | FountainChoice | CircleChoice | Payment
+
+
+__all__ = ["DECISIONS", "Action", "CircleChoice", "Decision", "Edges", "FountainChoice",
+           "Move", "Payment", "SealBuild", "Start", "Take", "method_name"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Literal
 
 BREAKDOWN = ("start", "cards", "villas", "leftovers", "scroll", "fountains", "frame")
@@ -98,8 +98,9 @@ class GameRecord:
         return [{f: getattr(c, f) for f in CARD_FIELDS} for c in self.cards]
 
     def rows(self) -> list[dict[str, object]]:
-        return [asdict(s) | {"seed": self.seed, "players": self.players,
-                             "tiebreak": self.tiebreak} for s in self.seats]
+        return [{f: getattr(s, f) for f in SEAT_FIELDS} | {
+            "seed": self.seed, "players": self.players, "tiebreak": self.tiebreak}
+            for s in self.seats]
 
     def digest(self) -> str:
         """A stable hash of the whole record: guards against unintended rule changes."""

@@ -1,10 +1,18 @@
 """The player interface: the Strategy protocol, the seats the rules ask, and the one place a
-decision meets a strategy's method (``ask``).
+decision meets a strategy (``ask``).
 
-Each decision a strategy takes is one readable method, ``choose_<decision>``, that
-receives the seat's observation (``cdsim.rules.observation``: what that seat may know) and
-the legal options (``cdsim.rules.options``), and returns one of those options. The engine
-never offers an illegal option and refuses anything not offered.
+A strategy has one method, ``choose(view, options)``: ``view`` is the seat's observation
+(``cdsim.rules.observation``: what that seat may know; ``view.decision`` names the pending
+decision and ``view.card`` the objective card a payment is for), ``options`` the legal
+options, each an ``Action`` record (``cdsim.rules.options``), and it returns one of them,
+as python-chess's ``legal_moves`` and OpenSpiel's ``step`` do. The engine never offers an
+illegal option and refuses anything not offered.
+
+Per-kind hooks are dispatched here too, in one place: a strategy that defines
+``choose_<decision>`` (``choose_start`` gets the space numbers, ``choose_payment`` the card
+before the options) has that decision sent there, and its ``choose`` gets the rest. The
+seven-method form without ``choose`` (before 0.9) still plays this way, with a
+deprecation note when it is loaded (``cdsim.players.registry``).
 """
 
 from __future__ import annotations
@@ -18,14 +26,15 @@ from cdsim.rules.components import ObjectiveCard
 from cdsim.rules.observation import HiddenInformation, Observation
 from cdsim.rules.options import (
     DECISIONS,
+    Action,
     CircleChoice,
     Decision,
     Edges,
     FountainChoice,
     Move,
     SealBuild,
+    Start,
     Take,
-    method_name,
 )
 
 if TYPE_CHECKING:
@@ -39,8 +48,20 @@ PlayerView = Observation
 
 @runtime_checkable
 class Strategy(Protocol):
-    """A player. Built-in strategies have ``reads_scores = False`` (docs/rules.md R2.7);
-    the observation enforces it (docs/strategies.md)."""
+    """A player: ``choose`` returns one of the options offered. Built-in strategies have
+    ``reads_scores = False`` (docs/rules.md R2.7); the observation enforces it
+    (docs/strategies.md)."""
+
+    name: str
+    reads_scores: bool
+
+    def choose(self, view: Observation, options: Sequence[Action]) -> Action: ...
+
+
+@runtime_checkable
+class SevenMethods(Protocol):
+    """The strategy form before one ``choose``: a method per decision kind. It still plays
+    (``ask`` dispatches to it), with a deprecation note when loaded."""
 
     name: str
     reads_scores: bool
@@ -63,16 +84,31 @@ class Strategy(Protocol):
                        options: Sequence[Payment]) -> Payment: ...
 
 
-def ask(strategy: Strategy, decision: Decision, view: Observation, options: Sequence[Any],
+def plays(strategy: object) -> bool:
+    """It can take every decision: one ``choose``, or the seven per-kind methods."""
+    return isinstance(strategy, Strategy | SevenMethods)
+
+
+def ask(strategy: Any, decision: Decision, view: Observation, options: Sequence[Any],
         card: ObjectiveCard | None = None) -> Any:
-    """The strategy's choice: the one place a decision kind meets its ``choose_*`` method.
-    The options are handed over as a tuple, so the strategy cannot reorder the rules' list;
-    ``card`` is the objective card a payment is for (R8.4)."""
-    method = getattr(strategy, method_name(decision))
+    """The strategy's choice among ``options`` as the rules hold them (a start is its space
+    number): the one place a decision meets a strategy. Its hook ``choose_<decision>``
+    if it has one, else its ``choose`` with the options as ``Action`` records. The options
+    are handed over as a tuple, so the strategy cannot reorder the rules' list; ``card``
+    is the objective card a payment is for (R8.4)."""
     offered = tuple(options)
-    if decision == "payment":
-        return method(view, card, offered)
-    return method(view, offered)
+    hook = getattr(strategy, f"choose_{decision}", None)
+    if hook is not None:
+        return hook(view, card, offered) if decision == "payment" else hook(view, offered)
+    if decision != "start":
+        return strategy.choose(view, offered)
+    starts = tuple(Start(space) for space in offered)
+    choice = strategy.choose(view, starts)
+    for space, start in zip(offered, starts, strict=True):
+        if choice is start:
+            return space
+    return next((space for space, start in zip(offered, starts, strict=True)
+                 if type(choice) is Start and choice == start), choice)
 
 
 def find(choice: object, options: Sequence[object]) -> int | None:
@@ -100,6 +136,6 @@ class Seat(ABC):
                card: ObjectiveCard | None) -> int: ...
 
 
-__all__ = ["DECISIONS", "CircleChoice", "Decision", "Edges", "FountainChoice",
+__all__ = ["DECISIONS", "Action", "CircleChoice", "Decision", "Edges", "FountainChoice",
            "HiddenInformation", "Move", "Observation", "Payment", "PlayerView", "SealBuild",
-           "Seat", "Strategy", "Take", "ask", "find"]
+           "Seat", "SevenMethods", "Start", "Strategy", "Take", "ask", "find", "plays"]
