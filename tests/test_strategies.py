@@ -237,3 +237,71 @@ def test_a_builtin_asked_as_a_python_object_is_refused_for_every_decision(decisi
         getattr(greedy, f"choose_{decision}")(None, ())
     with pytest.raises(AttributeError):
         greedy.no_such_method  # noqa: B018 - only choose_* names are refused, others do not exist
+
+
+class _SevenMethods:
+    """The form before one ``choose``: a method per decision (start gets ints)."""
+
+    name = "seven"
+    reads_scores = False
+
+    def __init__(self) -> None:
+        self.starts: list[tuple[Any, ...]] = []
+
+    def choose_start(self, view: Any, options: Any) -> Any:
+        self.starts.append(tuple(options))
+        return options[-1]
+
+    def _first(self, view: Any, options: Any) -> Any:
+        return options[0]
+
+    choose_move = choose_take = choose_seal = choose_fountain = choose_circle = _first
+
+    def choose_payment(self, view: Any, card: Any, options: Any) -> Any:
+        assert card is view.card  # the card both ways
+        return options[0]
+
+
+class _OneMethod:
+    """One ``choose``: a start is a ``Start`` record; the same choices as _SevenMethods."""
+
+    name = "one"
+    reads_scores = False
+
+    def __init__(self) -> None:
+        self.kinds: set[str] = set()
+
+    def choose(self, view: Any, options: Any) -> Any:
+        assert all(o.kind == view.decision for o in options)
+        self.kinds.add(view.decision)
+        return options[-1] if view.decision == "start" else options[0]
+
+
+def test_one_choose_and_the_seven_methods_play_the_same_game() -> None:
+    """A strategy's one ``choose`` gets every decision as Action records tagged with their
+    kind; the seven-method form gets them through its hooks (a start as an int) and makes
+    the same choices, so the rows are the same."""
+    rows = []
+    for strategy in (_SevenMethods(), _OneMethod()):
+        lineup = make_lineup(["random", "greedy", "villa"], 3)
+        lineup = type(lineup)(["me", *lineup.names[1:]], [strategy, *lineup.players[1:]])
+        rows.append(Table(None, lineup, 9, setup=2).play().rows())
+    assert rows[0] == rows[1]
+    seven, one = _SevenMethods(), _OneMethod()
+    for s in (seven, one):
+        lineup = make_lineup(["random", "greedy"], 2)
+        Table(None, type(lineup)(["me", "greedy"], [s, lineup.players[1]]), 4).play()
+    assert seven.starts and all(isinstance(o, int) for o in seven.starts[0])
+    assert {"start", "move", "take", "circle"} <= one.kinds
+
+
+def test_the_seven_method_form_is_noted_once_when_loaded(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "seven.py"
+    path.write_text("from tests.test_strategies import _SevenMethods as Seven\n"
+                    "from tests.test_strategies import _OneMethod as One\n")
+    for _ in range(2):
+        make_strategy(f"{path}:Seven")
+        make_strategy(f"{path}:One")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has the seven choose_* methods and no choose" in err, err
