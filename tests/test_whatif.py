@@ -4,6 +4,7 @@ terminal, the folder a study folder whose pages show the change."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -153,3 +154,25 @@ def test_a_list_of_values_is_a_sweep_with_the_cards_own_answer(
     assert head < page.index("### 2 players")
     assert "B05 is neutral" in page or "often than the other seats of their strategies" in page
     assert (out / "charts" / "sweep_B05-reward-vp_2p_scripted_card.png").is_file()
+
+
+def test_an_undecided_comparison_says_how_many_more_games_would_decide_it() -> None:
+    """If the seats' differences stay as they look and the intervals narrow as one over
+    the root of the games, the number given decides the comparison."""
+    from cdsim.analysis.paired import SeatChange, judge
+
+    def look(games: int, changes: list[float], half: float) -> Any:
+        return judge([SeatChange(i + 1, c, c - half, c + half) for i, c in enumerate(changes)],
+                     0.005, games, games)
+
+    for changes in ([0.001, -0.001], [0.015, -0.015], [0.004, -0.0045], [0.008, -0.008]):
+        first = look(1000, changes, 0.012)
+        assert first.outcome == "undecided"
+        more = first.games_to_decide()
+        assert more is not None and more > 0
+        n = 1000 + more
+        later = look(n, changes, 0.012 * math.sqrt(1000 / n) * 0.999)
+        assert later.outcome != "undecided", (changes, more)
+        sooner = look(n - more // 2, changes, 0.012 * math.sqrt(1000 / (n - more // 2)))
+        assert sooner.outcome == "undecided", (changes, more)  # not far too many
+    assert look(1000, [0.0, 0.0], 0.001).games_to_decide() is None  # decided

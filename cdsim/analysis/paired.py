@@ -88,6 +88,23 @@ class Comparison:
         return (f"not decided yet: seats within {_pp(min(s.low for s in self.seats), True)} "
                 f"to {_pp(max(s.high for s in self.seats), True)}")
 
+    def games_to_decide(self) -> int | None:
+        """If the seats' differences stay as they look and the intervals narrow as one
+        over the root of the games: about how many more games a side would decide an
+        undecided comparison (None: decided, or too few deals to say)."""
+        finite = [s for s in self.seats if math.isfinite(s.low) and math.isfinite(s.high)]
+        if self.outcome != "undecided" or not finite or len(finite) < len(self.seats):
+            return None
+        eps, n = self.precision, self.games
+        half = [max((s.high - s.low) / 2, 1e-12) for s in finite]
+        ways = [n * max((2 * h / eps) ** 2 for h in half)]  # measured: every width <= eps
+        if all(abs(s.change) < eps for s in finite):  # unchanged: every interval inside
+            ways.append(n * max((h / (eps - abs(s.change))) ** 2
+                                for s, h in zip(finite, half, strict=True)))
+        ways += [n * (h / (abs(s.change) - eps)) ** 2  # changed: one interval beyond
+                 for s, h in zip(finite, half, strict=True) if abs(s.change) > eps]
+        return max(0, math.ceil(min(ways)) - n)
+
 
 def _pp(x: float, sign: bool = False) -> str:
     return f"{100 * x:+.1f} pp" if sign else f"{100 * x:.1f} pp"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -124,7 +124,7 @@ def whatif(
                 f" [{v.variant.name}]" if len(pair.variants) > 1 else "")
             if comp is None:
                 continue
-            print(f"{head}: {comp.words()} ({comp.games:,} games a side)")
+            print(f"{head}: {comp.words()} ({comp.games:,} games a side){_more(pair, comp)}")
             cell = cells.get(v.key)
             for card in (cell.cards.cards if cell is not None and cell.cards else ()):
                 print(f"      {sentence(card)}")
@@ -133,6 +133,21 @@ def whatif(
         if said is not None:
             print(f"  {said.replace('**', '')}")
     print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
+
+
+def _more(pair: Any, comp: Any) -> str:
+    """For a comparison left undecided: about how many more games a side would decide it,
+    and how long that is here (base and variant both play them)."""
+    from cdsim.batch import cost
+    from cdsim.study.model import spelled
+
+    more = comp.games_to_decide()
+    if not more:
+        return ""
+    cell = pair.base
+    ms = cost.game_ms(spelled(cell.lineups), spelled([cell.population.pool])[0], cell.players)
+    return (f"; about {more:,} more games a side ({cost.games_time(2 * more, ms)} here) "
+            "would decide it if the differences stay as they look")
 
 
 def _ints(text: str, flag: str, allowed: tuple[int, ...]) -> list[int]:
