@@ -26,7 +26,7 @@ from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.players.registry import Lineup, make_lineup
 from cdsim.rules.game import GameConfig, play_game
-from cdsim.rules.observation import HiddenInformation, Observation, Observer
+from cdsim.rules.observation import DistrictView, HiddenInformation, Observation, Observer
 from strategies.example import Random
 from tests import leaks
 from tests.conftest import core_or_skip
@@ -102,8 +102,9 @@ def test_a_score_blind_seat_would_notice_scores_handed_to_it() -> None:
         state = leaks.live_state()
         if not found:
             reader = Observer(state.components, state.observer.rngs, [True] * 2)
-            found.extend(leaks.leaks({"view": reader.observe(state, view.seat)},
-                                     leaks.state_truth(state))[0])
+            views = [DistrictView.of(p.district) for p in state.players]
+            seen = reader.observe(state.facts(), views, state.circles, view.seat)
+            found.extend(leaks.leaks({"view": seen}, leaks.state_truth(state))[0])
 
     _table([_Probe(look), "greedy"], ["probe", "greedy"], SEED).play()
     assert any(f.startswith("view._scores[0]: -9") for f in found), found

@@ -163,7 +163,7 @@ class _Driver:
                 view = DistrictView.later(*self.places[s], tuple(core.built(s, 0)))
                 self.districts[s] = ((built, frontier), view)
             views.append(view)
-        return self.observer.observe_core(fields, views, self.circles, seat, decision, card)
+        return self.observer.observe(fields, views, self.circles, seat, decision, card)
 
     def play(self) -> None:
         core, comps = self.table.core, self.comps

@@ -237,7 +237,26 @@ class GameState:
     def observe(self, seat: int, decision: Decision | str = "",
                 card: ObjectiveCard | None = None) -> Observation:
         """What ``seat`` may know now, deciding ``decision`` (cdsim.rules.observation)."""
-        return self.observer.observe(self, seat, decision, card)
+        observer = self.observer
+        return observer.observe(self.facts(), [observer.district(p.seat, p.district)
+                                               for p in self.players],
+                                self.circles, seat, decision, card)
+
+    def facts(self) -> tuple[Any, ...]:
+        """What observations are made of, in the shape of the core's ``State.observe()``
+        (the board; per seat its public holdings, its fountain cards and counts, its VP
+        total, starting VP, tiles built and frontier), so that one ``Observer.observe``
+        decides what a seat may know for both engines. The lists are the state's own: the
+        observer copies what it keeps."""
+        return (self.phase, self.round, self.start_player, self.depots, self.depot_taken,
+                self.seal, self.grid, self.circle_owner,
+                (len(self.light_deck), len(self.dark_deck), len(self.fountain_deck),
+                 self.discarded),
+                [((p.pawn, p.scroll, p.stamp, p.goods, p.coins, p.bread, p.stored),
+                  (p.fountain_cards, p.tiles_built, p.bread_moves, p.failed_cards,
+                   p.artisan_lost, p.taken),
+                  (p.current_vp, p._start_vp, p.district.built, p.district.frontier))
+                 for p in self.players])
 
     def decide(self, seat: int, decision: Decision, options: Sequence[T],
                card: ObjectiveCard | None = None) -> T:

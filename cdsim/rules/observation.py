@@ -29,15 +29,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 
 from cdsim.rules.components import Board, Components, FramePart, ObjectiveCard
 from cdsim.rules.district import District, Feature
-
-if TYPE_CHECKING:
-    from cdsim.rules.game import GameState, PlayerState
 
 Edges = tuple[int, int, int, int]
 K = TypeVar("K")
@@ -347,8 +344,8 @@ class Observation:
 
 class Observer:
     """Makes the observations of one game's seats: the one place that decides what a seat
-    may know. Districts change only when a tile is built, so each one's view is kept until
-    then."""
+    may know, for the core's state and the Python rules' alike (both give their facts in
+    the shape of the core's ``State.observe()``)."""
 
     def __init__(self, components: Components, rngs: Sequence[np.random.Generator],
                  reads_scores: Sequence[bool]) -> None:
@@ -357,42 +354,20 @@ class Observer:
         self.reads_scores = tuple(reads_scores)
         self._districts: dict[int, tuple[tuple[int, int], DistrictView]] = {}
 
-    def _district(self, seat: int, d: District) -> DistrictView:
+    def district(self, seat: int, d: District) -> DistrictView:
+        """The view of seat ``seat``'s district ``d``, kept until a tile is built there."""
         key = (len(d.history), d.frontier)
         kept = self._districts.get(seat)
         if kept is None or kept[0] != key:
             kept = self._districts[seat] = (key, DistrictView.of(d))
         return kept[1]
 
-    def _holdings(self, p: PlayerState) -> Holdings:
-        return Holdings(p.seat, p.pawn, p.scroll, p.stamp, tuple(p.goods), p.coins, p.bread,
-                        p.stored, len(p.fountain_cards), p.tiles_built, p.bread_moves,
-                        p.failed_cards, p.artisan_lost, tuple(p.taken),
-                        self._district(p.seat, p.district))
-
-    def observe(self, state: GameState, seat: int, decision: str = "",
+    def observe(self, fields: tuple[Any, ...], districts: Sequence[DistrictView],
+                circles: tuple[tuple[int, int], ...], seat: int, decision: str = "",
                 card: ObjectiveCard | None = None) -> Observation:
-        """Seat ``seat``'s observation of ``state`` now, deciding ``decision``."""
-        players = state.players
-        scores = start = None
-        if self.reads_scores[seat]:
-            scores = tuple(p.current_vp for p in players)
-            start = tuple(p._start_vp for p in players)
-        return Observation(
-            seat, len(players), state.phase, state.round, state.start_player, self.components,
-            tuple(tuple(d) for d in state.depots), tuple(state.depot_taken), tuple(state.seal),
-            tuple(state.grid), tuple(state.circles), tuple(state.circle_owner),
-            len(state.light_deck), len(state.dark_deck), len(state.fountain_deck),
-            state.discarded, tuple(self._holdings(p) for p in players),
-            tuple(players[seat].fountain_cards), self.rngs[seat], scores, start, decision, card)
-
-
-    def observe_core(self, fields: tuple[Any, ...], districts: Sequence[DistrictView],
-                     circles: tuple[tuple[int, int], ...], seat: int, decision: str = "",
-                     card: ObjectiveCard | None = None) -> Observation:
-        """Seat ``seat``'s observation made from the core's state (``State.observe()``: the
-        same facts as ``observe`` reads from the Python rules) and each seat's district
-        view (``cdsim.engine.table``)."""
+        """Seat ``seat``'s observation, deciding ``decision``, of a state's facts (the core's
+        ``State.observe()``, or ``cdsim.rules.game.GameState.facts``) and each seat's
+        district view (``cdsim.engine.table``, ``district``)."""
         (phase, round_, start_player, depots, depot_taken, seal, grid, circle_owner,
          (light, dark, fountain, discarded), seats) = fields
         holdings = []
