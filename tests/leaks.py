@@ -23,9 +23,8 @@ from typing import Any
 import numpy as np
 
 from cdsim.engine.table import Table
-from cdsim.rules.game import DEFAULT_START_VP, GameState, PlayerState
+from cdsim.rules.game import DEFAULT_START_VP, GameState, PlayerState, Seat
 from cdsim.rules.observation import _REPLAYED, HiddenInformation, Observer
-from cdsim.rules.strategy import Seat
 
 DEPTH = 10
 # Observations hold no integer this low: pawns, circle owners and failed counts are -1 at

@@ -22,7 +22,8 @@ from cdsim.batch.config import RunConfig
 from cdsim.batch.queue import core_chunk_frames, play_chunk_tables
 from cdsim.batch.read import card_rows, open_run
 from cdsim.engine.oracle import EngineMismatch, compare_cards
-from cdsim.rules.game import GameConfig, play_game
+from cdsim.rules.game import GameConfig
+from cdsim.rules.play import play_game
 from cdsim.rules.records import CardRow
 from strategies.example import Random as RandomStrategy
 from tests.conftest import core_or_skip

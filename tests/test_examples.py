@@ -6,8 +6,9 @@ import pytest
 
 from cdsim.rules.components import load_components
 from cdsim.rules.district import Feature
-from cdsim.rules.game import CIRCLES, GameConfig, play_game
+from cdsim.rules.game import CIRCLES, GameConfig
 from cdsim.rules.kinds import CHICKENS, FISH, GRAPES, MERCHANT, POND
+from cdsim.rules.play import play_game
 from cdsim.rules.position import load_position, score_position
 from cdsim.testing import new_state
 from strategies.example import Random as RandomStrategy

@@ -17,10 +17,6 @@ PACKAGES = ("cdsim", "reports", "strategies")
 # Cycles that were here when this test came, in code its authors did not own: each allowed
 # only as it is or smaller (a module added to one fails), to be deleted once it is gone.
 KNOWN = (
-    # cdsim/rules: GameState's helpers (checking, observation, scoring, strategy) name it
-    # back under TYPE_CHECKING
-    frozenset({"cdsim.rules.game", "cdsim.rules.checking", "cdsim.rules.observation",
-               "cdsim.rules.scoring", "cdsim.rules.strategy"}),
     # reports: a cell names its variant's cards under TYPE_CHECKING
     frozenset({"reports.study_cell", "reports.study_cards"}),
 )

@@ -3,7 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cdsim.rules.game import GameConfig, play_game
+from cdsim.rules.game import GameConfig
+from cdsim.rules.play import play_game
 from cdsim.rules.records import digest_rows
 from cdsim.testing import check_strategy
 from strategies.example import Random as RandomStrategy

@@ -25,8 +25,9 @@ from cdsim.engine.oracle import EngineMismatch
 from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.players.registry import Lineup, make_lineup
-from cdsim.rules.game import GameConfig, play_game
+from cdsim.rules.game import GameConfig
 from cdsim.rules.observation import DistrictView, HiddenInformation, Observation, Observer
+from cdsim.rules.play import play_game
 from strategies.example import Random
 from tests import leaks
 from tests.conftest import core_or_skip

@@ -6,10 +6,11 @@ from typing import Any
 from cdsim.rules.cards import Payment, payment_options
 from cdsim.rules.components import load_components
 from cdsim.rules.district import Feature
-from cdsim.rules.game import GameState, run_game
+from cdsim.rules.game import GameState
 from cdsim.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW
 from cdsim.rules.observation import Observation
 from cdsim.rules.options import FountainChoice, Start
+from cdsim.rules.play import run_game
 from cdsim.rules.scoring import final_scoring, resolve_card, scoring_order
 from cdsim.testing import Scripted, new_state, tile_type
 

@@ -31,7 +31,7 @@ from cdsim.players.registry import Lineup
 from cdsim.players.sandbox import stop_stuck, user_code, user_failure, user_session
 from cdsim.rules.cards import Payment
 from cdsim.rules.components import Components, ObjectiveCard, load_components
-from cdsim.rules.game import CIRCLES, DEFAULT_START_VP, GameConfig, GameState, run_game
+from cdsim.rules.game import CIRCLES, DEFAULT_START_VP, GameConfig, GameState, Seat
 from cdsim.rules.observation import DistrictView, Observation, Observer, seat_stream
 from cdsim.rules.options import (
     CircleChoice,
@@ -42,9 +42,10 @@ from cdsim.rules.options import (
     Take,
     method_name,
 )
+from cdsim.rules.play import run_game
 from cdsim.rules.records import SEAT_FIELDS, CardRow, GameRecord, SeatRecord
 from cdsim.rules.scoring import final_scoring
-from cdsim.rules.strategy import Seat, Strategy, ask, find
+from cdsim.rules.strategy import Strategy, ask, find
 
 
 class _Seat(Seat):

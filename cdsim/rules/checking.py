@@ -7,13 +7,9 @@ scratch and compares.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cdsim.rules.district import District
+from cdsim.rules.game import GameState
 from cdsim.rules.kinds import CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, NEIGHBOUR
-
-if TYPE_CHECKING:
-    from cdsim.rules.game import GameState
 
 
 class InvariantError(AssertionError):

@@ -1,4 +1,7 @@
-"""Game state and the turn loop: setup, movement, building, rewards, phases (R2-R6, R9).
+"""Game state and a turn: setup, movement, building, rewards (R2, R4-R6, R9). Scoring
+(R8, R10, ``cdsim/rules/scoring.py``) and the phases that call turns and scoring (R3,
+``cdsim/rules/play.py``) work on this state from above; the observation, the options and
+the Strategy protocol are below it.
 
 A game is a pure function of (config, strategies, seed): every shuffle is drawn at
 setup from the game's own numpy Generator, and each seat's strategy gets its own
@@ -8,6 +11,7 @@ stream, so a strategy's randomness never changes the deal.
 from __future__ import annotations
 
 import traceback
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -15,7 +19,6 @@ from typing import Any, TypeVar
 import numpy as np
 
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure
-from cdsim.rules.checking import check_state
 from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.district import District, Feature
 from cdsim.rules.kinds import (
@@ -34,9 +37,8 @@ from cdsim.rules.kinds import (
 )
 from cdsim.rules.observation import Observation, Observer, seat_stream
 from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Take, method_name
-from cdsim.rules.records import CardRow, GameRecord
-from cdsim.rules.scoring import final_scoring, scoring_phase
-from cdsim.rules.strategy import Seat, Strategy, ask, find
+from cdsim.rules.records import CardRow
+from cdsim.rules.strategy import Strategy, ask, find
 
 PHASES = 4  # R3.1
 ROUNDS = 7  # R3.1
@@ -179,6 +181,19 @@ def draw_deal(c: Components, n: int, rng: np.random.Generator) -> dict[str, Any]
             "frames": [parts[4 * i: 4 * i + 4] for i in range(n)],  # R2.1
             "grid": grid, "fountain_deck": fountain_deck, "light_deck": light,
             "dark_deck": dark, "seal": seal}
+
+
+class Seat(ABC):
+    """Who takes one seat's decisions when the rules should not call a Strategy directly:
+    the table's seats (cdsim.engine.table), which decide on the core. ``decide`` returns
+    the index of the chosen option."""
+
+    name: str
+    reads_scores: bool
+
+    @abstractmethod
+    def decide(self, state: GameState, seat: int, decision: Decision, options: Sequence[Any],
+               card: ObjectiveCard | None) -> int: ...
 
 
 class GameState:
@@ -462,37 +477,3 @@ class GameState:
         p.fountain_cards.extend(choice.keep)
         self.log(f"    fountain: keeps {', '.join(choice.keep)}; gives back {choice.give_back}")
 
-
-def play_game(config: GameConfig, strategies: Sequence[Strategy], seed: int,
-              trace: Callable[[str], None] | None = None,
-              seed_sequence: np.random.SeedSequence | None = None) -> GameRecord:
-    """Play one complete game. Same (config, strategies, seed) -> same record.
-
-    ``seed_sequence`` (the runner's per-game stream) replaces ``SeedSequence(seed)``;
-    ``seed`` is then only the id written into the record.
-    """
-    state = GameState(config, strategies, seed if seed_sequence is None else seed_sequence,
-                      trace)
-    run_game(state)
-    return final_scoring(state, seed)
-
-
-def run_game(state: GameState) -> None:
-    """R3: 4 phases of 7 rounds, each followed by a scoring phase."""
-    checking = state.config.check
-    for phase in range(PHASES):
-        state.phase = phase
-        state.start_player = phase % state.config.players  # R3.3: passes left
-        if phase == 0:
-            state.place_pawns()  # R2.5: blind, before any tile is dealt (R2.4)
-        state.deal()
-        state.log(f"== phase {phase + 1}, starting player seat {state.start_player + 1}")
-        for rnd in range(ROUNDS):
-            state.round = rnd
-            for seat in state.seat_order():
-                state.turn(seat)
-                if checking:
-                    check_state(state)
-        scoring_phase(state)
-        if checking:
-            check_state(state, end_of_phase=True)

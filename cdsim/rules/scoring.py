@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cdsim.rules.cards import payment_options, settle
 from cdsim.rules.district import have_index
+from cdsim.rules.game import GameState, PlayerState
 from cdsim.rules.kinds import (
     ADMINISTRATOR,
     ARTISAN,
@@ -17,9 +16,6 @@ from cdsim.rules.kinds import (
 )
 from cdsim.rules.options import CircleChoice
 from cdsim.rules.records import CardRow, GameRecord, SeatRecord
-
-if TYPE_CHECKING:
-    from cdsim.rules.game import GameState, PlayerState
 
 
 def scoring_order(state: GameState) -> list[int]:

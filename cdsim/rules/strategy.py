@@ -1,5 +1,5 @@
-"""The player interface: the Strategy protocol, the seats the rules ask, and the one place a
-decision meets a strategy (``ask``).
+"""The player interface: the Strategy protocol and the one place a decision meets a strategy
+(``ask``). (The table's seats, which decide on the core, are ``cdsim.rules.game.Seat``.)
 
 A strategy has one method, ``choose(view, options)``: ``view`` is the seat's observation
 (``cdsim.rules.observation``: what that seat may know; ``view.decision`` names the pending
@@ -17,9 +17,8 @@ deprecation note when it is loaded (``cdsim.players.registry``).
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from cdsim.rules.cards import Payment
 from cdsim.rules.components import ObjectiveCard
@@ -36,9 +35,6 @@ from cdsim.rules.options import (
     Start,
     Take,
 )
-
-if TYPE_CHECKING:
-    from cdsim.rules.game import GameState
 
 T = TypeVar("T")
 
@@ -123,19 +119,6 @@ def find(choice: object, options: Sequence[object]) -> int | None:
     return None
 
 
-class Seat(ABC):
-    """Who takes one seat's decisions when the rules should not call a Strategy directly:
-    the table's seats (cdsim.engine.table), which decide on the core. ``decide`` returns
-    the index of the chosen option."""
-
-    name: str
-    reads_scores: bool
-
-    @abstractmethod
-    def decide(self, state: GameState, seat: int, decision: Decision, options: Sequence[Any],
-               card: ObjectiveCard | None) -> int: ...
-
-
 __all__ = ["DECISIONS", "Action", "CircleChoice", "Decision", "Edges", "FountainChoice",
            "HiddenInformation", "Move", "Observation", "Payment", "PlayerView", "SealBuild",
-           "Seat", "SevenMethods", "Start", "Strategy", "Take", "ask", "find", "plays"]
+           "SevenMethods", "Start", "Strategy", "Take", "ask", "find", "plays"]
