@@ -176,3 +176,31 @@ def test_an_undecided_comparison_says_how_many_more_games_would_decide_it() -> N
         sooner = look(n - more // 2, changes, 0.012 * math.sqrt(1000 / (n - more // 2)))
         assert sooner.outcome == "undecided", (changes, more)  # not far too many
     assert look(1000, [0.0, 0.0], 0.001).games_to_decide() is None  # decided
+
+
+def test_a_stopped_whatif_goes_on_with_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """--resume keeps the finished games and plays only what is missing (here the last
+    stage's run folders, as if Ctrl-C had come before they were played): the answer is
+    the uninterrupted run's. Without it a folder that holds one is refused, naming it."""
+    import shutil
+
+    out = tmp_path / "wi"
+    whole = _whatif("objective.B05.reward.vp=6", out, monkeypatch, capsys)
+    last = max(int(p.name.split("+s")[1].split(".")[0]) for p in (out / "cells").iterdir())
+    stopped = tmp_path / "stopped"
+    shutil.copytree(out, stopped)
+    for run in (stopped / "cells").glob(f"*+s{last}.*"):
+        shutil.rmtree(run)
+    args = ["whatif", "--set", "objective.B05.reward.vp=6", "--players", "2", "--play",
+            "scripted", "--games", "1200", "--out", str(stopped), "--quiet"]
+    code, err = run_main(args, monkeypatch, capsys)
+    assert code == 2 and "--resume" in err and err.count("\n") == 1, err
+    code, err = run_main([*args, "--resume"], monkeypatch, capsys)
+    assert code == 0, err
+    again = json.loads((stopped / "study-manifest.json").read_text())
+    assert again["whatif"]["comparisons"] == whole["whatif"]["comparisons"]
+    assert any((stopped / "cells").glob(f"*+s{last}.*"))  # played again
+    code, err = run_main(["whatif", "--set", "objective.B05.reward.vp=6", "--out",
+                          str(tmp_path / "none"), "--resume"], monkeypatch, capsys)
+    assert code == 2 and "no whatif to resume" in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -9,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from cdsim.batch.progress import StudyProgress
-from cdsim.cli.app import app, dask_backend, out_folder
+from cdsim.cli.app import app, dask_backend, out_folder, resume_hint
 from cdsim.errors import CdsimError
 
 PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
@@ -40,6 +41,9 @@ def whatif(
         help="The study folder it writes (default: studies/whatif-CHANGE).",
         show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite that folder.")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with a whatif that was stopped (Ctrl-C) in that folder, with "
+        "the same changes and settings: its finished games are kept.")] = False,
     jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
 ) -> None:
@@ -58,7 +62,7 @@ def whatif(
     from cdsim.batch.folder import RunFolder, check_out
     from cdsim.study import whatif as wi
     from cdsim.study.play import check_players
-    from cdsim.study.store import STUDY
+    from cdsim.study.store import STUDY, STUDY_MANIFEST
     from reports.study import analyse, write
     from reports.study_cards import sentence
     from reports.study_sweep import card_sentence, groups
@@ -84,9 +88,17 @@ def whatif(
         [*(c.spelled.partition(".")[2] for c in changes), *([override.stem] if override else [])]))
     root = out_folder(out) or Path("studies") / name
     root = check_out(root)
-    if root.exists() and any(root.iterdir()) and not force:
-        raise CdsimError(f"{root} already holds a study: name another folder with --out, or "
-                         "--force to overwrite it")
+    if resume and force:
+        raise CdsimError("--resume keeps the folder's games and --force throws them away: "
+                         "give one of them")
+    if resume and not (root / STUDY_MANIFEST).is_file():
+        raise CdsimError(f"{root}: no whatif to resume (no {STUDY_MANIFEST}); drop --resume")
+    if root.exists() and any(root.iterdir()) and not (force or resume):
+        raise CdsimError(f"{root} already holds a study: --resume to go on with it after a "
+                         "stop, --force to overwrite it, or name another folder with --out")
+    again = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
+    resume_hint(root, STUDY_MANIFEST, " ".join(["cdsim", *again, "--out", str(root), "--resume"]
+                                               if out is None else ["cdsim", *again, "--resume"]))
     budgets = {p: games or wi.BUDGET[p] for p in plays}
     start = time.perf_counter()
     made = not root.exists()
@@ -108,7 +120,8 @@ def whatif(
             StudyProgress(name, label="whatif", quiet=quiet) as progress:
         total = sum(sum(p.sizes) * len(p.cells) for p in wi.pairs_of(study))
         progress.plan(total, 0)
-        pairs = wi.run(study, root, jobs, "loky", force=True, precision=precision,
+        pairs = wi.run(study, root, jobs, "loky", force=not resume, resume=resume,
+                       precision=precision,
                        on_chunk=progress.chunk, on_look=on_look)
     result = analyse(root)
     write(root, result=result)

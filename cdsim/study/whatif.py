@@ -234,13 +234,13 @@ OnLook = Callable[[Pair], None]
 
 
 def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
-        force: bool = False, precision: float = paired.PRECISION,
+        force: bool = False, precision: float = paired.PRECISION, resume: bool = False,
         on_chunk: Callable[[str, int], None] | None = None,
         on_look: OnLook | None = None) -> list[Pair]:
     """Play the question into ``root``: the next stage of every comparison not yet decided,
     all in one work queue, until each is decided or has played its budget; then the study
     manifest (the cells' stages and verdicts) for ``cdsim study report``."""
-    manifest, study = open_folder(root, study, resume=False, force=force)
+    manifest, study = open_folder(root, study, resume=resume, force=force)
     pairs = pairs_of(study)
     read: Read = {}
     stage = 0
