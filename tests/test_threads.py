@@ -125,3 +125,33 @@ def test_a_stop_ends_the_chunk_being_played_and_resume_gives_the_same_rows(
     resumed = play(run, config)
     assert ends[0] == "rows"
     assert resumed == play(tmp_path / "whole", config)
+
+
+def test_the_thread_queue_lets_each_chunk_go_once_handed_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk's rows are freed once the driver has written them: the queue holds no
+    finished chunk it handed on (a 100,000-game run peaked at 788 MiB when it held them
+    all; make bench prints the peak)."""
+    import gc
+    import weakref
+
+    class Rows:  # stands for a chunk's frames
+        pass
+
+    made: list[weakref.ref[Rows]] = []
+
+    def chunk(key: str, index: int, *args: Any, **kwargs: Any) -> tuple[str, int, Rows]:
+        rows = Rows()
+        made.append(weakref.ref(rows))
+        return key, index, rows
+
+    monkeypatch.setattr(queue, "_indexed_chunk", chunk)
+    tasks: list[Any] = [("run", i, None, 0, 1, "rust") for i in range(40)]
+    handed: list[weakref.ref[Rows]] = []
+    for _, _, rows in queue._thread_results(tasks, 2, "loky"):
+        handed.append(weakref.ref(rows))
+        del rows
+        gc.collect()
+        held = sum(r() is not None for r in handed[:-1])  # the last may be in the loop's hands
+        assert held == 0, f"{held} of the {len(handed)} chunks handed on are still held"
+    assert len(handed) == 40 and len(made) == 40

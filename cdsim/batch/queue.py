@@ -309,9 +309,15 @@ def _thread_results(tasks: list[Task], jobs: int, backend: str) -> Results:
         workers = effective_n_jobs(jobs)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cdsim-chunk")
     try:
-        futures = [pool.submit(_indexed_chunk, *task, stop=stop) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
+        # a finished future holds its chunk's rows: each is let go once handed on, so the
+        # driver holds the chunks being written, not the whole run's rows
+        pending = {pool.submit(_indexed_chunk, *task, stop=stop) for task in tasks}
+        for future in as_completed(pending):
+            pending.discard(future)
+            result = future.result()
+            del future
+            yield result
+            del result
     finally:
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
