@@ -181,7 +181,7 @@ def study_init(
     path: Annotated[Path, typer.Argument(help="Study file to write (e.g. my-study.toml).",
                                          show_default=False)],
     template: Annotated[str, typer.Option(
-        help="default: the shipped default study (about 9 minutes); card: one changed card "
+        help="default: the shipped default study (about 8 minutes); card: one changed card "
              "against the shipped set, scripted play at 2 and 4 players (its variant's "
              "override file, variants/b05-at-6.toml, is written beside FILE; about a minute); "
              "sweep: one card's value over a list (about a minute).")] = "default",
