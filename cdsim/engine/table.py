@@ -76,14 +76,21 @@ class _Seat(Seat):
 
     def ask(self, strategy: Strategy, decision: Decision, view: Observation,
              options: Sequence[Any], card: ObjectiveCard | None) -> int:
-        table, method = self._table, method_name(decision, strategy)
+        table = self._table
         limit, watch = table.decision_timeout, table.watch
-        who = f"strategy {self.name!r} (seat {self.seat + 1})"
-        at = f"{method}, {table.where or 'game'} decision {table.core.decisions + 1}"
+        move = table.core.decisions + 1
+
+        def where() -> tuple[str, str, str]:  # (who, the method, where): only when said
+            method = method_name(decision, strategy)
+            return (f"strategy {self.name!r} (seat {self.seat + 1})", method,
+                    f"{method}, {table.where or 'game'} decision {move}")
+
         if watch is not None:  # e.g. a worker's note of where it is, should it die
+            who, _, at = where()
             watch(f"{who} was deciding in {at}")
 
         def stuck() -> None:  # it swallowed DecisionTimeout, again and again
+            who, _, at = where()
             text = (f"{who} ignored the decision time limit of {limit or 0:g} s in {at} and "
                     "was stopped")
             if watch is None:
@@ -100,13 +107,13 @@ class _Seat(Seat):
             raise  # KeyboardInterrupt left user_code as RaisedInterrupt, a failure
         except BaseException as exc:
             problem, detail = user_failure(exc, limit)
-            raise StrategyFailure(self.name, self.seat, method, problem,
+            raise StrategyFailure(self.name, self.seat, where()[1], problem,
                                   detail=detail) from None
         finally:
             if watch is not None:
                 watch(None)
         if found is None:
-            raise IllegalChoice(self.name, self.seat, method,
+            raise IllegalChoice(self.name, self.seat, where()[1],
                                 f"chose {shown}, not one of the options offered")
         return found
 

@@ -261,15 +261,16 @@ class GameState:
         """What observations are made of, in the shape of the core's ``State.observe()``
         (the board; per seat its public holdings, its fountain cards and counts, its VP
         total, starting VP, tiles built and frontier), so that one ``Observer.observe``
-        decides what a seat may know for both engines. The lists are the state's own: the
-        observer copies what it keeps."""
+        decides what a seat may know for both engines. The board's lists are the state's
+        own (the observer copies what it keeps); each seat's are copies, as the observer
+        keeps a seat's facts to tell whether it changed."""
         return (self.phase, self.round, self.start_player, self.depots, self.depot_taken,
                 self.seal, self.grid, self.circle_owner,
                 (len(self.light_deck), len(self.dark_deck), len(self.fountain_deck),
                  self.discarded),
-                [((p.pawn, p.scroll, p.stamp, p.goods, p.coins, p.bread, p.stored),
-                  (p.fountain_cards, p.tiles_built, p.bread_moves, p.failed_cards,
-                   p.artisan_lost, p.taken),
+                [((p.pawn, p.scroll, p.stamp, tuple(p.goods), p.coins, p.bread, p.stored),
+                  (tuple(p.fountain_cards), p.tiles_built, p.bread_moves, p.failed_cards,
+                   p.artisan_lost, tuple(p.taken)),
                   (p.current_vp, p._start_vp, p.district.built, p.district.frontier))
                  for p in self.players])
 

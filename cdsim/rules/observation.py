@@ -353,6 +353,8 @@ class Observer:
         self.rngs = tuple(rngs)
         self.reads_scores = tuple(reads_scores)
         self._districts: dict[int, tuple[tuple[int, int], DistrictView]] = {}
+        # each seat's last facts and holdings: a seat that did not change keeps its record
+        self._holdings: dict[int, tuple[Any, DistrictView, Holdings]] = {}
 
     def district(self, seat: int, d: District) -> DistrictView:
         """The view of seat ``seat``'s district ``d``, kept until a tile is built there."""
@@ -371,11 +373,18 @@ class Observer:
         (phase, round_, start_player, depots, depot_taken, seal, grid, circle_owner,
          (light, dark, fountain, discarded), seats) = fields
         holdings = []
-        for s, ((pawn, scroll, stamp, goods, coins, bread, stored),
-                (cards, built, moves, failed, lost, taken), _) in enumerate(seats):
-            holdings.append(Holdings(s, pawn, scroll, stamp, tuple(goods), coins, bread, stored,
-                                     len(cards), built, moves, failed, lost, tuple(taken),
-                                     districts[s]))
+        kept = self._holdings
+        for s, facts in enumerate(seats):
+            last = kept.get(s)
+            if last is not None and last[0] == facts and last[1] is districts[s]:
+                holdings.append(last[2])  # nothing of the seat changed: the same record
+                continue
+            ((pawn, scroll, stamp, goods, coins, bread, stored),
+             (cards, built, moves, failed, lost, taken), _) = facts
+            made = Holdings(s, pawn, scroll, stamp, tuple(goods), coins, bread, stored,
+                            len(cards), built, moves, failed, lost, tuple(taken), districts[s])
+            kept[s] = (facts, districts[s], made)
+            holdings.append(made)
         scores = start = None
         if self.reads_scores[seat]:
             scores = tuple(vp for _, _, (vp, _, _, _) in seats)

@@ -8,7 +8,7 @@ use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::IntoPyObjectExt;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 use serde_json::{json, Value};
 
 use crate::batch::{self, Chunk, StrategySpec};
@@ -314,21 +314,29 @@ impl State {
     fn observe(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let g = &self.state;
         let comps = &self.comps;
-        let seats: Vec<_> = g.players[..g.n].iter().map(|p| (
-            (p.pawn, p.scroll, p.stamp, p.goods, p.coins, p.bread, p.stored),
-            (p.fountain_cards.as_slice().iter()
-                 .map(|&c| comps.fountains[c as usize].id.clone()).collect::<Vec<_>>(),
-             p.tiles_built, p.bread_moves, p.failed_cards, p.artisan_lost, p.taken),
-            (p.current_vp(), p.start_vp, p.district.built_mask.count_ones(), p.district.frontier),
-        )).collect();
+        let ids = |cards: &[u8]| -> Vec<String> {
+            cards.iter().map(|&c| comps.fountains[c as usize].id.clone()).collect()
+        };
+        let mut seats = Vec::with_capacity(g.n);
+        for p in &g.players[..g.n] {
+            seats.push((
+                (p.pawn, p.scroll, p.stamp, PyTuple::new(py, p.goods)?, p.coins, p.bread,
+                 p.stored),
+                (ids(p.fountain_cards.as_slice()), p.tiles_built, p.bread_moves, p.failed_cards,
+                 p.artisan_lost, PyTuple::new(py, p.taken)?),
+                (p.current_vp(), p.start_vp, p.district.built_mask.count_ones(),
+                 p.district.frontier),
+            ));
+        }
+        let depots = g.depots.iter().map(|d| PyTuple::new(py, d.as_slice()))
+            .collect::<PyResult<Vec<_>>>()?;
         (
-            g.phase, g.round, g.start_player,
-            g.depots.iter().map(|d| d.as_slice().to_vec()).collect::<Vec<_>>(),
-            g.depot_taken,
-            g.seal.iter().map(|&t| (t != NONE).then_some(t)).collect::<Vec<_>>(),
-            g.grid.iter().map(|&c| (c != NONE).then(|| comps.objectives[c as usize].id.clone()))
-                .collect::<Vec<_>>(),
-            g.circle_owner[..g.circles().len()].to_vec(),
+            g.phase, g.round, g.start_player, PyTuple::new(py, depots)?,
+            PyTuple::new(py, g.depot_taken)?,
+            PyTuple::new(py, g.seal.iter().map(|&t| (t != NONE).then_some(t)))?,
+            PyTuple::new(py, g.grid.iter().map(|&c| (c != NONE)
+                .then(|| comps.objectives[c as usize].id.clone())))?,
+            PyTuple::new(py, &g.circle_owner[..g.circles().len()])?,
             (g.light_deck.len(), g.dark_deck.len(), g.fountain_deck.len(), g.discarded),
             seats,
         ).into_py_any(py)
