@@ -68,8 +68,10 @@ def test_study_run_prints_its_plan_and_time_before_play(tmp_path: Path,
     plan = command_out(["study", "run", str(path), "--out", str(tmp_path / "s"), "--jobs", "1",
                       "--quiet"], monkeypatch, capsys)
     assert plan[0].startswith("study timed: at most these games per cell") and "1 core" in plan[0]
-    assert plan[1].startswith("  2p.mix: 2,026 games, 0.36 ms a game: at most ")
-    assert plan[2].startswith("  2p.strong: 200 games, 6.42 ms a game: at most 1 s")
+    mix = cost.TABLE_MS + 2 * cost.SEAT_MS["scripted"][2]  # the recorded table's cost
+    strong = cost.TABLE_MS + 2 * cost.SEAT_MS["learned"][2]
+    assert plan[1].startswith(f"  2p.mix: 2,026 games, {mix:.2f} ms a game: at most ")
+    assert plan[2].startswith(f"  2p.strong: 200 games, {strong:.2f} ms a game: at most 1 s")
     assert plan[3].startswith("  in all: at most 2,226 games, ")
     assert plan[4].startswith("study timed: 2 cells in ")
     again = command_out(["study", "run", str(path), "--out", str(tmp_path / "s"), "--resume",

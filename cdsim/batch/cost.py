@@ -4,8 +4,8 @@ how long a study's cells may take, to weigh the progress line's ETA by each cell
 learned game costs some 25 scripted ones) and to say how long "N more games" is.
 
 An estimate, not a measurement: a busy machine is slower, and a user's Python strategy is
-counted at the cost of a seat kept in step by the Python rules (about 42 ms), whatever it
-thinks.
+counted at the cost of one that takes the first option (about 4 ms a game: the core makes
+its observations), whatever it thinks.
 """
 
 from __future__ import annotations
@@ -14,18 +14,20 @@ import os
 from collections.abc import Sequence
 
 TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
-# ms per seat per game, by player count (make bench, 2026-11-26, the quiet machine):
-# scripted 0.121 (2 players) and 0.097 (4); learned 3.15 and 2.39 (3 players between them,
-# not measured); mcts at its default 120 playouts 1,126 (4 players) and 531 (2 players)
+# ms per seat per game, by player count (make bench, 2026-11-26 18:17, load 0.8 at the
+# start): scripted 0.113 (2 players) and 0.111 (4); learned 2.92 and 2.36 (3 players
+# between them, not measured); mcts at its default 120 playouts 933 (4 players) and 502
+# (2 players); a Python strategy taking the first option 3.9 (4.28 ms a game beside three
+# greedy, 8.7x four greedy)
 SEAT_MS: dict[str, dict[int, float]] = {
     "random": {2: 0.01, 3: 0.01, 4: 0.01},
-    "scripted": {2: 0.121, 3: 0.11, 4: 0.097},
-    "learned": {2: 3.15, 3: 2.8, 4: 2.39},
-    "mcts": {2: 531.0, 3: 830.0, 4: 1126.0},
+    "scripted": {2: 0.113, 3: 0.112, 4: 0.111},
+    "learned": {2: 2.92, 3: 2.6, 4: 2.36},
+    "mcts": {2: 502.0, 3: 720.0, 4: 933.0},
 }
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
 MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts.rs)
-PYTHON_SEAT_MS = 42.0  # a user's strategy: the Python rules keep its view in step
+PYTHON_SEAT_MS = 3.9  # a user's strategy: the core makes its observations (its own code on top)
 
 
 def seat_ms(name: str, players: int) -> float:
