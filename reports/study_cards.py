@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,40 +27,15 @@ from cdsim.rules.components import compare
 from cdsim.rules.overrides import Change, shown
 from cdsim.study.store import run_folder
 from reports.report import Doc
-from reports.study_cell import CellResult
+from reports.study_cell import CardChange, CellResult, Figure, VariantCards
 
 CARD_TABLES = ("objective", "fountain")  # the component tables whose entries are cards
 OLD_RUNS = ("card figures need runs made with this version of cdsim (this study's runs were "
             "made before the card table, run format 1)")
-Figure = tuple[float, float, float]  # estimate, low, high (95%)
 # the figures in the order the table shows them, and their words per kind
 NAMES = {"objective": ("taken", "fulfilled", "mean VP per take", "win difference (pts)"),
          "fountain": ("drawn", "kept", "mean VP per kept card", "win difference (pts)")}
 KEYS = ("taken_share", "done_share", "mean_vp", "win_difference")
-
-
-@dataclass(frozen=True)
-class CardChange:
-    """One changed card under the base and the variant (``KEYS``: estimate, low, high)."""
-
-    kind: str
-    card: str
-    keys: tuple[str, ...]  # the changed keys, as "reward.vp 8 -> 6"
-    base: dict[str, Figure]
-    variant: dict[str, Figure]
-    change: dict[str, Figure]  # variant minus base, paired on the same games
-
-
-@dataclass(frozen=True)
-class VariantCards:
-    """A variant's changed entries (``table.id``), the diff's lines, and its changed cards;
-    ``missing``: the one line why there are no card figures."""
-
-    changed: tuple[str, ...]
-    lines: tuple[str, ...]
-    cards: tuple[CardChange, ...] = ()
-    missing: str = ""
-    known: bool = True  # False: a component set could not be read, the changes are unknown
 
 
 def _components(root: Path, cell: CellResult) -> Any:

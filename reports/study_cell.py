@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -21,8 +21,33 @@ from cdsim.batch.folder import RunFolder
 from cdsim.study.games import read_games, stage_games
 from cdsim.study.store import run_folder
 
-if TYPE_CHECKING:
-    from reports.study_cards import VariantCards
+Figure = tuple[float, float, float]  # estimate, low, high (95%)
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """One changed card under the base and the variant (``reports.study_cards.KEYS``:
+    estimate, low, high)."""
+
+    kind: str
+    card: str
+    keys: tuple[str, ...]  # the changed keys, as "reward.vp 8 -> 6"
+    base: dict[str, Figure]
+    variant: dict[str, Figure]
+    change: dict[str, Figure]  # variant minus base, paired on the same games
+
+
+@dataclass(frozen=True)
+class VariantCards:
+    """A variant's changed entries (``table.id``), the diff's lines, and its changed cards
+    (``reports.study_cards`` works them out); ``missing``: the one line why there are no
+    card figures."""
+
+    changed: tuple[str, ...]
+    lines: tuple[str, ...]
+    cards: tuple[CardChange, ...] = ()
+    missing: str = ""
+    known: bool = True  # False: a component set could not be read, the changes are unknown
 
 
 class Reader:
