@@ -63,9 +63,9 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
 def play_chunk_tables(config: RunConfig, first: int, last: int
                       ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Games first..last-1 on the core, one at a time (worker side), as seat rows and card
-    rows: a line-up with a
-    user's Python strategy (``cdsim.engine.table``: built-in seats play natively, the
-    Python strategy on the Python rules' view, in lock step). A strategy that fails
+    rows: a line-up with a user's Python strategy (``cdsim.engine.table``: the core plays,
+    the Python strategy decides on an observation made from the core's state). A strategy
+    that fails
     (anything in its code, its time limit, a choice not offered) is a StrategyFailure
     naming the game, the decision and the command that replays it."""
 
