@@ -65,9 +65,8 @@ def play_chunk_tables(config: RunConfig, first: int, last: int
     """Games first..last-1 on the core, one at a time (worker side), as seat rows and card
     rows: a line-up with a user's Python strategy (``cdsim.engine.table``: the core plays,
     the Python strategy decides on an observation made from the core's state). A strategy
-    that fails
-    (anything in its code, its time limit, a choice not offered) is a StrategyFailure
-    naming the game, the decision and the command that replays it."""
+    that fails (anything in its code, its time limit, a choice not offered) is a
+    StrategyFailure naming the game, the decision and the command that replays it."""
 
     overrides = parse_params(config.strategy_params)
     rows: list[dict[str, Any]] = []
