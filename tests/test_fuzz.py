@@ -91,6 +91,9 @@ def run_cli(args: list[str], cwd: Path) -> tuple[int, str, str]:
 
     watchdog = threading.Timer(SECONDS, interrupt)
     argv, here = sys.argv, os.getcwd()
+    # a process started in the background by a shell ignores SIGINT (and Python then keeps
+    # it ignored): the watchdog needs Python's own handler to interrupt a hang
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     code = 0
     try:
         sys.argv = ["cdsim", *args]
@@ -105,6 +108,7 @@ def run_cli(args: list[str], cwd: Path) -> tuple[int, str, str]:
                 code = 0
     finally:
         watchdog.cancel()
+        signal.signal(signal.SIGINT, handler)
         sys.argv = argv
         os.chdir(here)
     if fired.is_set():
