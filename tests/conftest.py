@@ -1,4 +1,5 @@
 import os
+import signal
 
 from hypothesis import HealthCheck, settings
 
@@ -11,6 +12,12 @@ settings.register_profile("dev", max_examples=25, deadline=None,
 settings.register_profile("fuzz", max_examples=2500, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+# A shell starts a background job with SIGINT ignored, and its children inherit that: the
+# tests that stop cdsim with Ctrl-C (and the fuzz harness's watchdog) need SIGINT as a
+# terminal delivers it, whether the suite runs in the foreground or not.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def core_or_skip() -> None:
