@@ -324,3 +324,21 @@ def test_study_run_hands_the_spy_nothing_hidden(spy_folder: Path) -> None:
     rows = pl.read_parquet(spy_folder / "study" / "**" / "games" / "*.parquet")
     assert "spy:Spy" in set(rows["strategy"]) and rows.height >= 120
     assert set(rows["start_vp"]) == set(FAR[:2])
+
+
+def test_the_districts_built_again_for_views_are_few() -> None:
+    """A long run of a strategy that reads districts meets many boards and frames: the
+    districts kept to build views from stay a handful, and a view is still right."""
+    import itertools
+
+    from cdsim.rules import observation
+    from cdsim.rules.components import load_components
+
+    comps = load_components()
+    pairs = list(itertools.permutations(sorted(comps.frame_parts), 2))
+    for i in range(3 * observation.REPLAYED_KEPT):  # a board and frame not met before, each
+        frame = tuple(comps.frame_parts[p] for p in pairs[i])
+        view = observation.DistrictView.later(comps.boards[i % len(comps.boards)], frame,
+                                              ((14, (0, 0, 0, 0), 0, 0),))
+        assert view.history == ((14, (0, 0, 0, 0), 0, 0),) and view.built == 1
+    assert len(observation._REPLAYED) <= observation.REPLAYED_KEPT

@@ -94,6 +94,7 @@ DISTRICT_FIELDS = ("board", "frame", "edges", "chimneys_at", "scrolls", "frontie
 # The last district built again from a history, by (board, frame): a later history of the
 # same district goes on from it (``DistrictView.later``). Never handed to a strategy.
 _REPLAYED: dict[tuple[object, tuple[int, ...]], District] = {}
+REPLAYED_KEPT = 16  # a long run meets many boards and frames: keep the latest only
 
 
 def _replay(board: Board | None, frame: tuple[FramePart, ...], history: History) -> District:
@@ -103,7 +104,10 @@ def _replay(board: Board | None, frame: tuple[FramePart, ...], history: History)
     d = _REPLAYED.get(key)
     if d is None or len(d.history) > len(history) or \
             tuple(d.history) != history[:len(d.history)]:
+        _REPLAYED.pop(key, None)
         d = _REPLAYED[key] = District(board, frame)
+        while len(_REPLAYED) > REPLAYED_KEPT:  # the oldest first: a game holds 4 at most
+            del _REPLAYED[next(iter(_REPLAYED))]
     for cell, edges, chimneys, building in history[len(d.history):]:
         d.place(cell, edges, chimneys, building)
     return d
