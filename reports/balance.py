@@ -372,7 +372,7 @@ def as_json(result: BalanceResult) -> dict[str, Any]:
     return {"runs": list(result.runs), "warnings": list(result.warnings), "games": b.games,
             "players": b.players, "tolerance": b.tolerance, "zone": b.zone, "radius": b.radius,
             "decision": b.verdict.decision, "words": words(b), "vector": list(b.verdict.vector),
-            "confirmed": b.confirmed, "verdict": b.verdict.record(),
+            "confirmed": b.confirmed, "verdict": b.verdict.model_dump(mode="json"),
             "current": _vector(b.current), "most_equal": _vector(b.best),
             "fair_offsets": [{"seat": s + 2, "offset": _num(o.offset), "low": _num(o.low),
                               "high": _num(o.high)} for s, o in enumerate(b.offsets)],

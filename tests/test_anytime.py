@@ -10,7 +10,6 @@ the larger measurement quoted in docs/statistics.md.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import zlib
@@ -236,7 +235,7 @@ def test_a_resumed_cell_is_the_same_cell() -> None:
     assert at.decide(tables[:k + 1], sc.rulebook, 0.06) == whole
     earlier = at.decide(tables[:k - 1], sc.rulebook, 0.06)
     assert earlier.decision == "undecided" and earlier.looks == whole.looks[:k - 1]
-    assert json.loads(json.dumps(whole.record()))["fair_set"] == [[0, 1, 2]]
+    assert whole.model_dump(mode="json")["fair_set"] == [[0, 1, 2]]
 
 
 def test_power_in_a_fair_and_an_unfair_cell() -> None:
@@ -462,12 +461,12 @@ def test_decide_games_and_the_explanations() -> None:
     stages = [sc.cell.play(rng, s) for s in at.stage_sizes(1500, 300, 3)]
     v = at.decide_games(stages, sc.rulebook, radius=sc.radius, tol=0.06)
     assert v == at.decide([win_table(g, sc.vectors) for g in stages], sc.rulebook, 0.06)
-    assert v.decision == "undecided" and "Undecided after 1,500 games" in v.explain()
+    assert v.decision == "undecided" and "Undecided after 1,500 games" in v.explain
     if v.games_needed is not None:
-        assert f"{v.games_needed:,} more games" in v.explain()
+        assert f"{v.games_needed:,} more games" in v.explain
     more = stages + [sc.cell.play(rng, s) for s in (3000, 6000, 12_000)]
     done = at.decide_games(more, sc.rulebook, radius=sc.radius, tol=0.06)
-    assert done.decision == "confirmed" and "0/1/2" in done.explain()
+    assert done.decision == "confirmed" and "0/1/2" in done.explain
 
 
 def test_confirmation_games_grow_as_the_gap_nears_the_tolerance() -> None:

@@ -87,7 +87,7 @@ def test_a_raised_budget_plays_only_the_new_games_and_ends_as_one_run(tmp_path: 
               for s in after["3p.random"]["stages"]]
     whole = anytime.decide(tables, (8, 9, 13), 0.02, spec.alpha, spec.tested, design_games=630,
                            zone=spec.zone)
-    assert whole.record() == after["3p.random"]["decision"]
+    assert whole.model_dump(mode="json") == after["3p.random"]["decision"]
 
 
 def test_only_the_budget_may_change_when_a_study_resumes(tmp_path: Path) -> None:

@@ -133,7 +133,7 @@ def test_a_resumed_cell_with_a_zone_is_the_same_cell() -> None:
     k = whole.decided_at + 1
     assert whole.decision != "undecided"
     assert at.decide(played[:k], sc.rulebook, tol, design_games=worst, zone=tol / 4) == whole
-    assert whole.record()["zone"] == tol / 4
+    assert whole.model_dump(mode="json")["zone"] == tol / 4
 
 
 def test_the_named_vector_is_the_most_equal_shown_fair() -> None:
@@ -203,7 +203,7 @@ def test_games_to_decide_comes_true() -> None:
         v = at.decide(played, sc.rulebook, tol, zone=tol / 4)
         if v.decision != "undecided":
             continue
-        assert v.games_to_decide is not None and f"at most about {v.games_to_decide:,}" in v.explain()
+        assert v.games_to_decide is not None and f"at most about {v.games_to_decide:,}" in v.explain
         asked += 1
         more = tables(sc, [v.games_to_decide], rng)
         decided += at.decide(played + more, sc.rulebook, tol, predict=False,

@@ -82,7 +82,7 @@ Use (a study cell)
     vectors = candidates(rulebook, radius)                 # fixed for the cell
     tables = [win_table(games_of_stage(k), vectors) ...]   # one per stage played (cacheable)
     verdict = decide(tables, rulebook, tol, alpha, m, design_games=DESIGN, predict=stopping)
-    verdict.record()                                       # JSON for the manifest / study.json
+    verdict.model_dump(mode="json")                        # the manifest's / study.json's record
     sizes = stage_sizes(budget, first, deal, played=sizes_played)  # raised budget: appended
     offsets = offsets.fair_offsets(stage_games, rulebook, around=verdict.vector, radius=radius)
 
@@ -116,10 +116,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 import numpy as np
 from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 from scipy import special
 
 from cdsim.analysis.boundary import PLANNED_WEIGHT, Mixture, Planned, planned
@@ -404,33 +405,42 @@ def _vec(row: NDArray[np.int64]) -> Vector:
 
 
 # ----------------------------------------------------------------------------- verdict
+# Declared once (pydantic): the value ``decide`` returns is the record a study manifest,
+# study.json and ``cdsim balance --json`` hold (``model_dump(mode="json")``: vectors as
+# lists, ``explain`` with them) and what a manifest read back is checked against.
 
-@dataclass(frozen=True)
-class ChoiceRecord:
+Share = Annotated[float, Field(ge=0, le=1)]
+Count = Annotated[int, Field(ge=0)]
+Vectors = tuple[Vector, ...]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
+
+
+class ChoiceRecord(_Record):
     """One choice: made on the games of stages ``0..stage``, tested in order on the later
     ones at level ``alpha`` (its share of the confirmation error); ``confirmed`` is the
     prefix shown fair so far."""
 
-    stage: int
-    vectors: tuple[Vector, ...]
-    alpha: float
-    confirmed: tuple[Vector, ...]
+    stage: Count
+    vectors: Vectors
+    alpha: Share
+    confirmed: Vectors
 
 
-@dataclass(frozen=True)
-class Look:
+class Look(_Record):
     """The state after one stage: games so far, the set shown fair, how many candidates are
     shown unfair, and the vectors chosen at this look (tested from the next stage on)."""
 
-    stage: int
-    games: int
-    fair_set: tuple[Vector, ...]
-    shown_unfair: int
-    chosen: tuple[Vector, ...]
+    stage: Count
+    games: Count
+    fair_set: Vectors
+    shown_unfair: Count
+    chosen: Vectors
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(_Record):
     """A cell's verdict at its last look (or at the look that decided it).
 
     ``vector``: confirmed -> the named vector of ``fair_set``; otherwise the most equal
@@ -442,46 +452,60 @@ class Verdict:
     (``predicted_games``); ``None`` if no number of games gets there from this evidence.
     ``decided_at``: the stage whose look decided the cell (the last stage when undecided);
     ``tested_from``: the first stage of the games behind ``largest_gap`` (those are stages
-    ``tested_from..decided_at``)."""
+    ``tested_from..decided_at``). ``explain`` is computed from the rest."""
 
     decision: Decision
     vector: Vector
-    fair_set: tuple[Vector, ...]
-    largest_gap: float
-    gap_interval: tuple[float, float]
-    games: int
-    games_tested: int
-    tested_from: int
-    games_needed: int | None
+    fair_set: Vectors
+    largest_gap: Share
+    gap_interval: tuple[Share, Share]
+    games: Count
+    games_tested: Count
+    tested_from: Count
+    # a prediction, not games to play: it may exceed what one run may hold
+    games_needed: Count | None
     watch: Vector | None
-    decided_at: int
+    decided_at: Count
+    tolerance: Share
+    alpha: Share
+    # a verdict recorded before the indifference zone: none (0), nothing bounded
+    zone: Share = 0.0
+    best_gap_low: Share = 0.0  # the most equal candidate's gap is at least this (alpha_n)
+    games_to_decide: Count | None = None  # undecided, with a zone: at most this many more
     choices: tuple[ChoiceRecord, ...]
     looks: tuple[Look, ...]
-    tol: float
-    alpha: float
-    zone: float = 0.0
-    best_gap_low: float = 0.0  # the most equal candidate's gap is at least this (alpha_n)
-    games_to_decide: int | None = None  # undecided, with a zone: at most this many more
+    # a recorded verdict (a manifest read back) holds its explanation: checked to be a
+    # string, then dropped (``explain`` is computed), so a verdict reads back as itself
+    recorded_explain: str | None = Field(default=None, validation_alias="explain", exclude=True,
+                                         repr=False)
 
+    @field_validator("recorded_explain")
+    @classmethod
+    def _computed(cls, _: str | None) -> None:
+        return None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
     def explain(self) -> str:
         """One paragraph for a designer (shares and gaps in percentage points)."""
         vec = _slash(self.vector)
         low, high = self.gap_interval
         gap = f"largest seat gap {_pp(self.largest_gap)} (95% interval {_pp(low, False)} to {_pp(high)})"
         alpha_c, alpha_n = self.alpha * CONFIRM_SHARE, self.alpha * (1 - CONFIRM_SHARE)
-        high_tol, low_tol = _pp(self.tol + self.zone), _pp(self.tol - self.zone)
+        high_tol = _pp(self.tolerance + self.zone)
+        low_tol = _pp(self.tolerance - self.zone)
         if self.decision == "confirmed":
             others = [_slash(v) for v in self.fair_set if v != self.vector]
             also = f"; also shown fair: {', '.join(others)}" if others else ""
-            return (f"Fair within ±{_pp(self.tol)}{self._zone_words()}: starting VP {vec}, "
+            return (f"Fair within ±{_pp(self.tolerance)}{self._zone_words()}: starting VP {vec}, "
                     f"the most equal of those shown fair, shown on {self.games_tested:,} games "
                     f"({gap}){also}{self._near_words()}. The procedure calls a vector fair whose "
                     f"seats lie {high_tol} or more apart in at most {alpha_c:.1%} of cells, "
                     f"however often it looks or is extended.")
         if self.decision == "no fair vector":
             return (f"No whole-VP starting vector near the rulebook's is fair within "
-                    f"±{_pp(self.tol)}{self._zone_words()}; the most equal is {vec} ({gap}). The "
-                    f"procedure says this of a cell that has a vector within {low_tol} in at "
+                    f"±{_pp(self.tolerance)}{self._zone_words()}; the most equal is {vec} ({gap}). "
+                    f"The procedure says this of a cell that has a vector within {low_tol} in at "
                     f"most {alpha_n:.1%} of cells.")
         more = ("these games are too few to predict how many more would confirm one (the truth may "
                 "lie beyond the tolerance)"
@@ -495,7 +519,9 @@ class Verdict:
                 "goes on.")
 
     def _zone_words(self) -> str:
-        return f" (to {_pp(self.zone)}: shown below {_pp(self.tol + self.zone)})" if self.zone else ""
+        if not self.zone:
+            return ""
+        return f" (to {_pp(self.zone)}: shown below {_pp(self.tolerance + self.zone)})"
 
     def _near_words(self) -> str:
         """How much more equal than the named vector another candidate may be, at the
@@ -504,29 +530,6 @@ class Verdict:
         if not self.zone or room > self.zone:
             return ""
         return f"; no candidate is more than {_pp(room)} more equal"
-
-    def record(self) -> dict[str, Any]:
-        """The verdict as plain JSON values (for a manifest or study.json)."""
-        vecs = _lists
-        return {"decision": self.decision, "vector": list(self.vector),
-                "fair_set": vecs(self.fair_set), "largest_gap": self.largest_gap,
-                "gap_interval": list(self.gap_interval), "games": self.games,
-                "games_tested": self.games_tested, "tested_from": self.tested_from,
-                "games_needed": self.games_needed,
-                "watch": None if self.watch is None else list(self.watch),
-                "decided_at": self.decided_at, "tolerance": self.tol, "alpha": self.alpha,
-                "zone": self.zone, "best_gap_low": self.best_gap_low,
-                "games_to_decide": self.games_to_decide,
-                "explain": self.explain(),
-                "choices": [{"stage": c.stage, "vectors": vecs(c.vectors), "alpha": c.alpha,
-                             "confirmed": vecs(c.confirmed)} for c in self.choices],
-                "looks": [{"stage": x.stage, "games": x.games, "fair_set": vecs(x.fair_set),
-                           "shown_unfair": x.shown_unfair, "chosen": vecs(x.chosen)}
-                          for x in self.looks]}
-
-
-def _lists(vectors: Sequence[Vector]) -> list[list[int]]:
-    return [list(v) for v in vectors]
 
 
 def _slash(v: Sequence[int]) -> str:
@@ -647,10 +650,13 @@ class _Cell:
         return tuple(_vec(self.vectors[i]) for i in rows)
 
     def records(self) -> tuple[ChoiceRecord, ...]:
-        return tuple(ChoiceRecord(c.stage, tuple(_vec(self.vectors[i]) for i in c.index),
-                                  choice_weight(c.number) * self.alpha_c,
-                                  tuple(_vec(self.vectors[i]) for i in c.index[:c.confirmed]))
+        return tuple(ChoiceRecord(stage=c.stage, vectors=self.named(c.index),
+                                  alpha=choice_weight(c.number) * self.alpha_c,
+                                  confirmed=self.named(c.index[:c.confirmed]))
                      for c in self.choices)
+
+    def named(self, rows: Sequence[int] | IntArray) -> tuple[Vector, ...]:
+        return tuple(_vec(self.vectors[i]) for i in rows)
 
 
 def _check(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float, alpha: float,
@@ -721,8 +727,8 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.0
         decided = bool(fair) or none_fair
         chosen = () if decided else cell.choose(k)
         assert cell.total is not None
-        looks.append(Look(k, cell.total.games, tuple(_vec(vectors[i]) for i in fair), unfair,
-                          chosen))
+        looks.append(Look(stage=k, games=cell.total.games, fair_set=cell.named(fair),
+                          shown_unfair=unfair, chosen=chosen))
         if decided:
             decision = "confirmed" if fair else "no fair vector"
             break
@@ -793,10 +799,12 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
             needed, watch = _watch(cell)
     gap, interval = gap_with_interval(tested, cell.mixture)
     either = _games_to_decide(cell, named) if decision == "undecided" and predict else None
-    return Verdict(decision, _vec(cell.vectors[named]),
-                   tuple(_vec(cell.vectors[i]) for i in rows), gap, interval, total.games,
-                   tested.games, first, needed, watch, looks[-1].stage, cell.records(), looks,
-                   cell.tol, cell.alpha, cell.zone, cell.best_gap_low(), either)
+    return Verdict(decision=decision, vector=_vec(cell.vectors[named]),
+                   fair_set=cell.named(rows), largest_gap=gap, gap_interval=interval,
+                   games=total.games, games_tested=tested.games, tested_from=first,
+                   games_needed=needed, watch=watch, decided_at=looks[-1].stage,
+                   choices=cell.records(), looks=looks, tolerance=cell.tol, alpha=cell.alpha,
+                   zone=cell.zone, best_gap_low=cell.best_gap_low(), games_to_decide=either)
 
 
 def _games_to_decide(cell: _Cell, row: int) -> int | None:

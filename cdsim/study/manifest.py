@@ -1,6 +1,7 @@
 """The study manifest's records, declared once (pydantic): each cell's state as ``plan``
-writes it (its stages and, once decided, its verdict) and the manifest around the cells,
-checked when a study folder is read (one line naming the key)."""
+writes it (its stages and, once decided, its verdict: ``anytime.Verdict``, the value
+``decide`` returns) and the manifest around the cells, checked when a study folder is read
+(one line naming the key)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
 from cdsim.errors import CdsimError
 from cdsim.schema import problem
 
 Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
-Share = Annotated[float, Field(ge=0, le=1)]
 GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
 
 
@@ -27,56 +28,6 @@ class StageRuns(BaseModel):
     seed: Annotated[int, Field(ge=0)]
     games: GameCount
     runs: list[Key]
-
-
-class ChoiceRecord(BaseModel):
-    """One choice of vectors (3 and 4 players): made on stages ``0..stage``, tested in order
-    on the later ones at level ``alpha``; ``confirmed`` the prefix shown fair."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-    stage: Annotated[int, Field(ge=0)]
-    vectors: list[list[int]]
-    alpha: Share
-    confirmed: list[list[int]]
-
-
-class LookRecord(BaseModel):
-    """The state after one stage: games so far, the set shown fair, how many candidates are
-    shown unfair, and the vectors chosen at this look."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-    stage: Annotated[int, Field(ge=0)]
-    games: GameCount
-    fair_set: list[list[int]]
-    shown_unfair: Annotated[int, Field(ge=0)]
-    chosen: list[list[int]]
-
-
-class Verdict(BaseModel):
-    """A cell's verdict as the manifest holds it (``anytime.Verdict.record``)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-    decision: Literal["confirmed", "no fair vector", "undecided"]
-    vector: list[int]
-    fair_set: list[list[int]]
-    largest_gap: Share
-    gap_interval: list[Share]
-    games: GameCount
-    games_tested: GameCount
-    tested_from: Annotated[int, Field(ge=0)]
-    # a prediction, not games to play: it may exceed what one run may hold
-    games_needed: Annotated[int, Field(ge=0)] | None
-    watch: list[int] | None
-    decided_at: Annotated[int, Field(ge=0)]
-    tolerance: Share
-    alpha: Share
-    # a verdict recorded before the indifference zone: none (0), nothing bounded
-    zone: Share = 0.0
-    best_gap_low: Share = 0.0
-    games_to_decide: Annotated[int, Field(ge=0)] | None = None
-    explain: str
-    choices: list[ChoiceRecord]
-    looks: list[LookRecord]
 
 
 class CellState(BaseModel):
@@ -129,5 +80,4 @@ def check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]
     return manifest
 
 
-__all__ = ["CellState", "ChoiceRecord", "LookRecord", "StageRuns", "StudyManifest", "Verdict",
-           "check_study_manifest"]
+__all__ = ["CellState", "StageRuns", "StudyManifest", "check_study_manifest"]

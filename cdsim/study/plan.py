@@ -5,7 +5,6 @@ begun), so a resumed study re-derives it (``cdsim.study.model`` has the whole de
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.progress import Work
 from cdsim.study.games import stage_games
-from cdsim.study.manifest import CellState, StageRuns, Verdict
+from cdsim.study.manifest import CellState, StageRuns
 from cdsim.study.model import Cell, Job, Study, spelled
 from cdsim.study.store import run_folder
 
@@ -84,8 +83,7 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
         verdict = anytime.decide(played, rulebook, study.tolerance, study.alpha, study.tested,
                                  design_games=cell.design, predict=last, zone=study.zone)
         if verdict.decision != "undecided" or last:
-            # through JSON, as the manifest holds it: numbers as plain numbers
-            state.decision = Verdict.model_validate_json(json.dumps(verdict.record()))
+            state.decision = verdict
             break
     return []
 

@@ -29,7 +29,7 @@ from cdsim.errors import CdsimError
 from cdsim.rules.overrides import ENTRIES, FILE_KEYS
 from cdsim.study import sweeps
 from cdsim.study.games import stage_games
-from cdsim.study.manifest import CellState, StageRuns, Verdict
+from cdsim.study.manifest import CellState, StageRuns
 from cdsim.study.model import Cell, Job, Study, load_study, spelled
 from cdsim.study.play import play
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
@@ -328,7 +328,7 @@ def _state(study: Study, root: Path, cell: Cell, pair: Pair, read: Read) -> Cell
     if tables:
         verdict = anytime.decide(tables, rulebook, study.tolerance, study.alpha, study.tested,
                                  design_games=cell.design, predict=False, zone=study.zone)
-        state.decision = Verdict.model_validate_json(json.dumps(verdict.record()))
+        state.decision = verdict
     return state
 
 
