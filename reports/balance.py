@@ -24,6 +24,7 @@ from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
+from reports.fmt import interval, number, pp, vec
 
 __all__ = ["BalanceResult", "analyse", "analyse_cell", "as_json", "check_score_blind", "check_tolerance",
            "comparison_table", "explain", "format_text", "gap_text", "pool", "words"]
@@ -247,23 +248,15 @@ def analyse_cell(cell: Path, tolerance: float = 0.02, radius: int = 6, zone: flo
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings))
 
 
-def _pp(x: float) -> str:
-    return f"{100 * x:.1f} pp"
-
-
 def _zone(b: Balance) -> str:
-    return f" (indifference zone ±{_pp(b.zone)})" if b.zone else ""
-
-
-def _vec(v: Sequence[int]) -> str:
-    return "/".join(str(x) for x in v)
+    return f" (indifference zone ±{pp(b.zone)})" if b.zone else ""
 
 
 def gap_text(s: Shares) -> str:
     low, high = s.gap_interval
     if (low, high) == (0.0, 1.0):  # no bound before MIN_GROUPS deals (shares)
-        return f"largest seat gap {_pp(s.largest_gap)} (too few games to bound it)"
-    return f"largest seat gap {_pp(s.largest_gap)} (95% interval {100 * low:.1f} to {_pp(high)})"
+        return f"largest seat gap {pp(s.largest_gap)} (too few games to bound it)"
+    return f"largest seat gap {pp(s.largest_gap)} (95% interval {100 * low:.1f} to {pp(high)})"
 
 
 def _offsets(result: Balance) -> str:
@@ -285,45 +278,45 @@ def explain(result: BalanceResult) -> str:
     what = ("this run as one stage" if b.stages == 1 else
             f"the cell's {b.stages} stages, as the study judges them")
     text = (f"Re-ranked {b.games:,} logged games exactly (no player reads VP totals) over the "
-            f"vectors within ±{b.radius} VP of {_vec(b.current.vector)}, judged by the study's "
+            f"vectors within ±{b.radius} VP of {vec(b.current.vector)}, judged by the study's "
             f"procedure on {what}. ")
     if v.decision == "confirmed":
-        text += (f"**{_vec(v.vector)}: confirmed fair** within ±{_pp(b.tolerance)}{_zone(b)} "
-                 f"({gap_text(b.best)}); the procedure confirms a vector {_pp(b.tolerance + b.zone)} "
+        text += (f"**{vec(v.vector)}: confirmed fair** within ±{pp(b.tolerance)}{_zone(b)} "
+                 f"({gap_text(b.best)}); the procedure confirms a vector {pp(b.tolerance + b.zone)} "
                  f"or more unfair in at most {v.alpha / 2:.1%} of cells. ")
     elif v.decision == "no fair vector":
         text += (f"**No fair vector**: every vector within ±{b.radius} VP has a seat pair "
-                 f"shown more than ±{_pp(b.tolerance - b.zone)} apart{_zone(b)} (wrong in at most "
+                 f"shown more than ±{pp(b.tolerance - b.zone)} apart{_zone(b)} (wrong in at most "
                  f"{v.alpha / 2:.1%} "
-                 f"of cells); the most equal is {_vec(v.vector)} ({gap_text(b.best)}). ")
+                 f"of cells); the most equal is {vec(v.vector)} ({gap_text(b.best)}). ")
     else:
         why = ("with 3 or 4 players the vectors to test are chosen on these games, so only "
                "fresh games can confirm one" if b.players > 2 and b.radius > 0 and b.stages == 1
                else "these games do not show it within the tolerance")
-        text += (f"**{_vec(v.vector)}: most equal so far (not confirmed)**, {gap_text(b.best)}; "
+        text += (f"**{vec(v.vector)}: most equal so far (not confirmed)**, {gap_text(b.best)}; "
                  f"{why}. ")
     if b.current.vector != v.vector:
-        text += f"Now ({_vec(b.current.vector)}): {gap_text(b.current)}. "
+        text += f"Now ({vec(b.current.vector)}): {gap_text(b.current)}. "
     text += _offsets(b)
     if result.confirm:
         games = (f"about {b.confirm_games:,} fresh games{result.games_time(b.confirm_games)} "
                  "confirm it with 80% chance if its observed gap is the truth (optimistic: it "
                  "was picked on these games)"
                  if b.confirm_games else "it is unlikely to be confirmed at its observed gap")
-        text += (f" To confirm {_vec(v.vector)} ({games}): `{result.confirm[0]}`, then "
+        text += (f" To confirm {vec(v.vector)} ({games}): `{result.confirm[0]}`, then "
                  f"`{result.confirm[1]}`; or let `cdsim study run` decide.")
     return text.strip()
 
 
 def comparison_table(result: BalanceResult) -> tuple[list[str], list[list[object]]]:
     b = result.balance
-    header = ["seat", f"now: start VP {_vec(b.current.vector)}", "win share [95% CI]",
-              f"{words(b)}: {_vec(b.best.vector)}", "win share [95% CI]"]
+    header = ["seat", f"now: start VP {vec(b.current.vector)}", "win share [95% CI]",
+              f"{words(b)}: {vec(b.best.vector)}", "win share [95% CI]"]
     rows: list[list[object]] = []
     for s in range(b.players):
         c, r = b.current, b.best
-        rows.append([s + 1, c.vector[s], f"{c.share[s]:.1%} [{c.low[s]:.1%}, {c.high[s]:.1%}]",
-                     r.vector[s], f"{r.share[s]:.1%} [{r.low[s]:.1%}, {r.high[s]:.1%}]"])
+        rows.append([s + 1, c.vector[s], interval(c.share[s], c.low[s], c.high[s]),
+                     r.vector[s], interval(r.share[s], r.low[s], r.high[s])])
     return header, rows
 
 
@@ -334,9 +327,9 @@ def format_text(result: BalanceResult) -> str:
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
              for r in table]
     b = result.balance
-    lines += ["", f"verdict: {words(b)}: {_vec(b.verdict.vector)} (tolerance ±{_pp(b.tolerance)}, "
-              f"zone ±{_pp(b.zone)})",
-              f"now: {gap_text(b.current)}", f"{_vec(b.best.vector)}: {gap_text(b.best)}"]
+    lines += ["", f"verdict: {words(b)}: {vec(b.verdict.vector)} (tolerance ±{pp(b.tolerance)}, "
+              f"zone ±{pp(b.zone)})",
+              f"now: {gap_text(b.current)}", f"{vec(b.best.vector)}: {gap_text(b.best)}"]
     if b.offsets:
         lines.append(_offsets(b))
     if result.confirm:
@@ -344,7 +337,7 @@ def format_text(result: BalanceResult) -> str:
                  "confirm it with 80% chance if its observed gap is the truth"
                  if b.confirm_games else
                  "it is unlikely to be confirmed at its observed gap")
-        lines += [f"not confirmed by these games; confirm {_vec(b.verdict.vector)} on fresh "
+        lines += [f"not confirmed by these games; confirm {vec(b.verdict.vector)} on fresh "
                   f"ones ({games}):", f"  {result.confirm[0]}", f"  {result.confirm[1]}"]
     return "\n".join(lines)
 
@@ -359,11 +352,6 @@ def _vector(s: Shares) -> dict[str, Any]:
             "gap_interval": list(s.gap_interval)}
 
 
-def _num(x: float) -> float | None:
-    """JSON has no NaN: a value not found is null."""
-    return float(x) if np.isfinite(x) else None
-
-
 def as_json(result: BalanceResult) -> dict[str, Any]:
     """The balance as plain data (``cdsim balance --json``, a report's ``balance``); seats
     are counted from 1 and keyed (``seat``)."""
@@ -374,8 +362,8 @@ def as_json(result: BalanceResult) -> dict[str, Any]:
             "decision": b.verdict.decision, "words": words(b), "vector": list(b.verdict.vector),
             "confirmed": b.confirmed, "verdict": b.verdict.model_dump(mode="json"),
             "current": _vector(b.current), "most_equal": _vector(b.best),
-            "fair_offsets": [{"seat": s + 2, "offset": _num(o.offset), "low": _num(o.low),
-                              "high": _num(o.high)} for s, o in enumerate(b.offsets)],
+            "fair_offsets": [{"seat": s + 2, "offset": number(o.offset), "low": number(o.low),
+                              "high": number(o.high)} for s, o in enumerate(b.offsets)],
             "confirm_command": list(result.confirm), "confirm_games": b.confirm_games,
             "shift_curves": [{"seat": s + 1, "shifts": list(shifts), "share": share[s].tolist(),
                               "low": low[s].tolist(), "high": high[s].tolist()}

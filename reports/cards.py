@@ -13,11 +13,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from cdsim.analysis.cards import by_seat, card_outcomes
 from cdsim.batch.read import NoCardTable, Run, card_rows
+from reports.fmt import number, pct_or_dash, pts
 
 EXPLAIN = (
     "Which card is too strong? For each card: how often the seats took it, how often it "
@@ -72,23 +72,15 @@ FOUNTAIN_WORDS = Words(
     "clusters); red: the interval excludes 0. An association, not a cause. Outliers first.")
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
-
-
-def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
 def rows(table: pl.DataFrame) -> list[list[object]]:
     """The report table's rows of ``card_outcomes``' rows (one kind)."""
     out: list[list[object]] = []
     for r in table.iter_rows(named=True):
         diff = ("-" if math.isnan(r["low"]) else
-                f"{_pts(r['difference'])} pts [{_pts(r['low'])}, {_pts(r['high'])}]")
-        out.append([r["card"], _pct(r["taken_share"]), r["times"], _pct(r["done_share"]),
+                f"{pts(r['difference'])} pts [{pts(r['low'])}, {pts(r['high'])}]")
+        out.append([r["card"], pct_or_dash(r["taken_share"]), r["times"], pct_or_dash(r["done_share"]),
                     "-" if r["mean_vp"] is None else f"{r['mean_vp']:.1f}",
-                    f"{_pct(r['win_takers'])} / {_pct(r['win_others'])}", diff, r["games"],
+                    f"{pct_or_dash(r['win_takers'])} / {pct_or_dash(r['win_others'])}", diff, r["games"],
                     r["top_strategy"]])
     return out
 
@@ -111,10 +103,6 @@ def section(run: Run) -> CardSection:
     return CardSection(card_outcomes(cards), by_seat(cards))
 
 
-def _float(x: Any) -> float | None:
-    return None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
-
-
 def as_json(found: CardSection) -> dict[str, Any]:
     """``cdsim report --json``'s ``cards``: per card the table's figures, its interval and
     its taken share by seat (seats from 1); or ``missing``, the one line why there is none."""
@@ -129,12 +117,12 @@ def as_json(found: CardSection) -> dict[str, Any]:
         out.append({"card": r["card"], "kind": r["kind"], "taken": int(r["taken"]),
                     "taken_share": float(r["taken_share"]), "times": int(r["times"]),
                     ("fulfilled_share" if r["kind"] == "objective" else "kept_share"):
-                        _float(r["done_share"]),
-                    "mean_vp": _float(r["mean_vp"]), "games": int(r["games"]),
-                    "win_share_takers": _float(r["win_takers"]),
-                    "win_share_others": _float(r["win_others"]),
-                    "difference": _float(r["difference"]), "low": _float(r["low"]),
-                    "high": _float(r["high"]), "strategies_compared": int(r["strata"]),
+                        number(r["done_share"]),
+                    "mean_vp": number(r["mean_vp"]), "games": int(r["games"]),
+                    "win_share_takers": number(r["win_takers"]),
+                    "win_share_others": number(r["win_others"]),
+                    "difference": number(r["difference"]), "low": number(r["low"]),
+                    "high": number(r["high"]), "strategies_compared": int(r["strata"]),
                     "top_strategy": r["top_strategy"],
                     "by_seat": shares.get((r["kind"], r["card"]), [])})
     return {"cards": out, "interval": "95%, games of one deal as one cluster",

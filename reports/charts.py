@@ -16,7 +16,8 @@ from matplotlib.ticker import MaxNLocator
 
 from cdsim.analysis.stats import FloatArray
 from cdsim.rules.records import BREAKDOWN
-from reports.tables import PHASES, seat_label
+from reports.fmt import percent_tick, points_tick, seat_label
+from reports.tables import PHASES
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 SOURCE_COLOURS = dict(zip(BREAKDOWN, ("#7f7f7f", "#1f77b4", "#d62728", "#bcbd22", "#9467bd",
@@ -34,14 +35,6 @@ def _png(fig: Any) -> bytes:
 def _fair(ax: Any, players: int, horizontal: bool = True) -> None:
     (ax.axhline if horizontal else ax.axvline)(1 / players, color="black", lw=1, ls="--",
                                                label=f"fair 1/{players}")
-
-
-def percent_tick(value: float, _position: object = None) -> str:
-    """A share as a tick label with the decimals it needs, so the label says exactly where
-    the tick is (27.5% as "27.5%", never rounded onto "28%")."""
-    pct = 100 * value
-    decimals = next((d for d in range(4) if abs(round(pct, d) - pct) < 1e-6), 4)
-    return f"{pct:.{decimals}f}%"
 
 
 def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high: FloatArray,
@@ -348,15 +341,6 @@ def card_sweep(values: Sequence[int], figures: Sequence[tuple[str, FloatArray, F
         ax.set_title(label, fontsize=9)
     fig.suptitle(title, fontsize=10)
     return _png(fig)
-
-
-def points_tick(value: float, _position: object = None) -> str:
-    """A difference of shares as a tick label in percentage points, signed, with the
-    decimals it needs (so "+2.5 pts" sits exactly on +0.025)."""
-    pts = 100 * value
-    decimals = next((d for d in range(4) if abs(round(pts, d) - pts) < 1e-6), 4)
-    text = f"{pts:+.{decimals}f}"
-    return ("0" if float(text) == 0 else text) + " pts"
 
 
 def card_differences(labels: Sequence[str], difference: FloatArray, low: FloatArray,

@@ -35,7 +35,8 @@ from cdsim.errors import CdsimError
 from cdsim.ladder import from_manifest, read_games, read_ladder_manifest
 from cdsim.study.store import run_folder
 from reports.charts import COLOURS, _png
-from reports.report import Doc, pct, publish, save
+from reports.fmt import pct
+from reports.report import Doc, publish, save
 
 # -- the ladder --------------------------------------------------------------------------
 

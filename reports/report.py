@@ -21,6 +21,7 @@ from cdsim.batch.folder import atomic_write
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
 from reports import balance, cards, charts, tables
+from reports.fmt import interval, pct, vec
 
 POWER_EFFECTS = (0.02, 0.03, 0.05, 0.10)
 
@@ -174,14 +175,6 @@ def plain_text(text: str) -> str:
     return _marked(text, "{}", r"\1", r"\1")
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def interval(share: float, low: float, high: float) -> str:
-    return f"{pct(share)} [{pct(low)}, {pct(high)}]"
-
-
 def judge(run: Run, arrays: SeatArrays, tolerance: float) -> balance.BalanceResult | str:
     """The run's balance (``reports.balance``, the study's engine on one run), or why there
     is none (e.g. a player that reads VP totals): the answer box and the starting-VP section
@@ -196,18 +189,17 @@ def _answer(doc: Doc, run: Run, arrays: SeatArrays, judged: balance.BalanceResul
     """The answer first: one box with the run's starting VP and its largest seat gap, and the
     verdict of the study's procedure on this run (confirmed only where it confirms)."""
     current = tuple(int(x) for x in arrays.start_vp[0])
-    vec = "/".join(map(str, current))
     c = run.config
     who = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
     on = f"on {run.games:,} games" + ("" if run.complete else " (**partial run**)")
-    lines = [f"starting VP **{vec}** {on}"]
+    lines = [f"starting VP **{vec(current)}** {on}"]
     kind = "open"
     if isinstance(judged, str):
         lines.append(f"other starting VP not analysed: {judged}")
     else:
         b = judged.balance
-        lines[0] = f"starting VP **{vec}**: {balance.gap_text(b.current)} {on}"
-        best = "/".join(map(str, b.verdict.vector))
+        lines[0] = f"starting VP **{vec(current)}**: {balance.gap_text(b.current)} {on}"
+        best = vec(b.verdict.vector)
         kind = {"confirmed": "confirmed", "no fair vector": "unfair"}.get(b.verdict.decision, "open")
         lines.append(f"**{best}**: {balance.words(b)} ({balance.gap_text(b.best)})")
         if judged.confirm:

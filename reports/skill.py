@@ -22,11 +22,11 @@ from cdsim.analysis.skill import (
     unfair_level,
     verdict,
 )
-from cdsim.analysis.stats import vec
 from cdsim.players.registry import STRATEGIES_DIR
 from cdsim.study.store import run_folder
 from reports import charts
 from reports.charts import SkillRow
+from reports.fmt import pp, vec
 from reports.report import Doc
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ def section(doc: Doc, by_players: Mapping[int, Panel], tol: float) -> None:
               "seat the starting VP over seat 1 of its decided vector (filled: confirmed fair; "
               "hollow: the most equal vector of an unconfirmed cell). Vertical bars span that "
               "seat's compensation over every vector the data did not show unfair (a pair of "
-              f"seats more than ±{100 * tol:.1f} pp apart at level {level:.3f}); a truly fair "
+              f"seats more than ±{pp(tol)} apart at level {level:.3f}); a truly fair "
               f"vector falls outside them with chance at most {level:.1%}. If the points for "
               "stronger populations sit higher or lower, the answer moves with skill; the "
               "sentences above say whether that is decided.")

@@ -39,11 +39,12 @@ from cdsim.analysis import paired
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.offsets import FairOffset
-from cdsim.analysis.stats import FloatArray, vec
+from cdsim.analysis.stats import FloatArray
 from cdsim.batch import cost
 from cdsim.errors import CdsimError
 from cdsim.study.store import read_study_manifest
 from reports import charts, study_cards, study_sweep
+from reports.fmt import pct, pp, pts_interval, seat_label, vec
 from reports.report import Doc, publish, save
 from reports.skill import Panel as SkillPanel
 from reports.skill import as_json as skill_json
@@ -56,7 +57,6 @@ from reports.study_cell import (
     offsets_json,
     with_difference,
 )
-from reports.tables import seat_label
 
 # -- the study ---------------------------------------------------------------------------------
 
@@ -101,14 +101,6 @@ def analyse(root: Path) -> StudyResult:
     panels = skill_panels(root, cells, [int(p) for p in manifest["players"]], tol,
                           float(manifest.get("alpha") or 0.05))
     return StudyResult(root, manifest, tol, tuple(cells), tuple(missing), headlines, panels)
-
-
-def pp(x: float) -> str:
-    return f"{100 * x:.1f} pp"
-
-
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
 
 
 def _gap(s: Shares) -> str:
@@ -592,8 +584,7 @@ def _variants_section(doc: Doc, result: StudyResult) -> None:
             cols: list[object] = ["-"] * players
             if c.difference is not None:
                 mean, low, high = c.difference
-                cols = [f"{100 * mean[s]:+.1f} [{100 * low[s]:+.1f}, {100 * high[s]:+.1f}]"
-                        for s in range(players)]
+                cols = [pts_interval(mean[s], low[s], high[s]) for s in range(players)]
             rows.append([c.population, c.variant, *cols, f"{c.paired_games:,}",
                          _short(base), _short(c)])
         if rows:

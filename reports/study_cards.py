@@ -26,6 +26,7 @@ from cdsim.errors import CdsimError
 from cdsim.rules.components import compare
 from cdsim.rules.overrides import Change, shown
 from cdsim.study.store import run_folder
+from reports.fmt import number, pct, pts
 from reports.report import Doc
 from reports.study_cell import CardChange, CellResult, Figure, VariantCards
 
@@ -117,12 +118,8 @@ def with_cards(root: Path, cell: CellResult, base: CellResult | None,
 
 # -- study.json --------------------------------------------------------------------------------
 
-def _num(x: float) -> float | None:
-    return None if not math.isfinite(x) else round(x, 5)
-
-
 def _figures(figures: dict[str, Figure]) -> dict[str, Any]:
-    return {k: {"value": _num(v[0]), "interval": [_num(v[1]), _num(v[2])]}
+    return {k: {"value": number(v[0], 5), "interval": [number(v[1], 5), number(v[2], 5)]}
             for k, v in figures.items()}
 
 
@@ -145,7 +142,7 @@ def as_json(cell: CellResult) -> dict[str, Any]:
 def _shown(key: str, x: float) -> str:
     if not math.isfinite(x):
         return "-"
-    return f"{x:.1f}" if key == "mean_vp" else f"{100 * x:.1f}%"
+    return f"{x:.1f}" if key == "mean_vp" else pct(x)
 
 
 def _span(key: str, f: Figure, sign: bool = False) -> str:
@@ -177,7 +174,7 @@ def sentence(c: CardChange) -> str:
             f"{_shown('done_share', b['done_share'][0])}), "
             f"{_shown('mean_vp', v['mean_vp'][0])} VP on average (base "
             f"{_shown('mean_vp', b['mean_vp'][0])}); {said}"
-            + ("-" if not math.isfinite(win) else f"{100 * win:+.1f} pts")
+            + ("-" if not math.isfinite(win) else f"{pts(win)} pts")
             + f" (base {_span('win_difference', b['win_difference']).split(' [')[0]} pts).")
 
 

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from cdsim.analysis.candidates import CellGames, win_table
 from cdsim.analysis.cell import Shares, cell_offsets, shares_of
 from cdsim.analysis.offsets import FairOffset
@@ -20,6 +18,7 @@ from cdsim.analysis.stats import FloatArray
 from cdsim.batch.folder import RunFolder
 from cdsim.study.games import read_games, stage_games
 from cdsim.study.store import run_folder
+from reports.fmt import number
 
 Figure = tuple[float, float, float]  # estimate, low, high (95%)
 
@@ -169,12 +168,8 @@ def offsets_json(c: CellResult) -> dict[str, Any]:
     vector only."""
     if c.offsets is None:
         return {"fair_offset": None, "fair_offset_interval": None}
-    return {"fair_offset": {"1": 0.0} | {str(s): _num(o.offset)
+    return {"fair_offset": {"1": 0.0} | {str(s): number(o.offset, 3)
                                          for s, o in enumerate(c.offsets, 2)},
             "fair_offset_interval": {"1": [0.0, 0.0]} | {
-                str(s): [_num(o.low), _num(o.high)] for s, o in enumerate(c.offsets, 2)}}
+                str(s): [number(o.low, 3), number(o.high, 3)] for s, o in enumerate(c.offsets, 2)}}
 
-
-def _num(x: float) -> float | None:
-    """A number for JSON (NaN: beyond the VP searched, as null)."""
-    return None if not np.isfinite(x) else round(float(x), 3)

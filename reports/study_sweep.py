@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from cdsim.analysis import paired
-from cdsim.analysis.stats import FloatArray, vec
+from cdsim.analysis.stats import FloatArray
 from reports import charts, study_cards
+from reports.fmt import number, pts_interval, seat_label, vec
 from reports.report import Doc
 from reports.study_cell import CellResult, offsets_json
-from reports.tables import seat_label
 
 
 @dataclass(frozen=True)
@@ -81,9 +81,8 @@ def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, An
     difference, interval = None, None
     if cell.difference is not None:
         mean, low, high = cell.difference
-        difference = {str(s): round(float(mean[s - 1]), 5) for s in seats}
-        interval = {str(s): [round(float(low[s - 1]), 5), round(float(high[s - 1]), 5)]
-                    for s in seats}
+        difference = {str(s): number(mean[s - 1], 5) for s in seats}
+        interval = {str(s): [number(low[s - 1], 5), number(high[s - 1], 5)] for s in seats}
     return {"value": value, "variant": cell.variant, "key": cell.key,
             "players": group.players, "population": group.population, "floor": cell.floor,
             "games": cell.games, "start_vp": list(cell.rulebook),
@@ -237,8 +236,7 @@ def _cells(group: SweepGroup, label: str, cell: CellResult) -> list[object]:
     diff: list[object] = ["-"] * n
     if cell.difference is not None:
         mean, low, high = cell.difference
-        diff = [f"{100 * mean[s]:+.1f} [{100 * low[s]:+.1f}, {100 * high[s]:+.1f}]"
-                for s in range(n)]
+        diff = [pts_interval(mean[s], low[s], high[s]) for s in range(n)]
     covered = fair(cell, group.played)
     return [label, f"{cell.games:,}", *offsets, *diff,
             "-" if covered is None else ("yes" if covered else "no")]
