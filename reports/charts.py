@@ -14,10 +14,10 @@ import numpy as np
 import polars as pl
 from matplotlib.ticker import MaxNLocator
 
+from cdsim.analysis.rows import PHASES
 from cdsim.analysis.stats import FloatArray
 from cdsim.rules.records import BREAKDOWN
 from reports.fmt import percent_tick, points_tick, seat_label
-from reports.tables import PHASES
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 SOURCE_COLOURS = dict(zip(BREAKDOWN, ("#7f7f7f", "#1f77b4", "#d62728", "#bcbd22", "#9467bd",
@@ -128,8 +128,9 @@ def placements(df: pl.DataFrame, players: int) -> bytes:
     return _png(fig)
 
 
-def vp_sources(df: pl.DataFrame) -> bytes:
-    """Mean VP per source per strategy; negative sources (failed cards) stack downwards."""
+def vp_sources(df: pl.DataFrame, net: FloatArray) -> bytes:
+    """Mean VP per source per strategy; negative sources (failed cards) stack downwards;
+    ``net``: each strategy's sum of them."""
     names = df["strategy"].to_list()
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     x = np.arange(len(names))
@@ -141,9 +142,8 @@ def vp_sources(df: pl.DataFrame) -> bytes:
         ax.bar(x, neg, bottom=down, width=0.6, color=SOURCE_COLOURS[source])
         up += pos
         down += neg
-    total = df.select(list(BREAKDOWN)).sum_horizontal().to_numpy()
-    ax.plot(x, total, "D", color="black", label="net mean")
-    for i, v in enumerate(total):
+    ax.plot(x, net, "D", color="black", label="net mean")
+    for i, v in enumerate(net):
         ax.annotate(f"{v:.1f}", (x[i], v), textcoords="offset points", xytext=(8, 0), fontsize=8,
                     va="center")
     ax.axhline(0, color="black", lw=0.8)
@@ -175,14 +175,14 @@ def vp_by_phase(df: pl.DataFrame, players: int) -> bytes:
     return _png(fig)
 
 
-def final_distributions(values: dict[int, FloatArray]) -> bytes:
+def final_distributions(values: dict[int, FloatArray], means: dict[int, float]) -> bytes:
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     lo = min(float(v.min()) for v in values.values())
     hi = max(float(v.max()) for v in values.values())
     bins = np.arange(np.floor(lo) - 0.5, np.ceil(hi) + 1.5, max(1.0, (hi - lo) / 60))
     for s, v in values.items():
         ax.hist(v, bins=bins.tolist(), histtype="step", density=True, lw=1.5, color=COLOURS[s],
-                label=f"{seat_label(s)} (mean {v.mean():.1f})")
+                label=f"{seat_label(s)} (mean {means[s]:.1f})")
     ax.set_xlabel("final VP")
     ax.set_ylabel("share of games")
     ax.set_title("Final VP by seat")

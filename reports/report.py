@@ -14,14 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from cdsim.analysis.stats import power_analysis
+from cdsim.analysis.rows import (
+    convergence,
+    final_vp,
+    game_shape,
+    power_table,
+    seat_balance,
+    strategies,
+)
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
-from reports import balance, cards, charts, tables
-from reports.fmt import interval, pct, vec
+from reports import balance, cards, charts
+from reports.fmt import interval, pct, seat_label, vec
 
 POWER_EFFECTS = (0.02, 0.03, 0.05, 0.10)
 
@@ -245,38 +250,38 @@ def build_judged(run: Run, tolerance: float = 0.02) -> tuple[Doc, balance.Balanc
     judged = judge(run, arrays, tolerance)
     _summary(doc, run, arrays, judged)
 
-    sb = tables.seat_balance(run, arrays)
+    sb = seat_balance(run, arrays)
     t = sb.table
     doc.h("Seat balance", 2)
     doc.p(f"Fair share is 1/{n} = {pct(1 / n)}. Intervals are 95% Wilson intervals"
           + (f"; seats were rotated, so games of one deal are correlated and the intervals use "
              f"the effective sample size (design effect {sb.deff:.2f})." if run.rotated else "."))
-    rows = []
+    table = []
     for r in t.iter_rows(named=True):
-        rows.append([r["seat"] + 1, r["start_vp"], r["games"], r["wins"],
+        table.append([r["seat"] + 1, r["start_vp"], r["games"], r["wins"],
                      interval(r["share"], r["low"], r["high"]), f"{r['mean_vp']:.1f}",
                      f"{r['mean_margin_losing']:.1f}" if r["mean_margin_losing"] is not None else "-",
                      r["tiebreak_wins"]])
     doc.table(["seat", "start VP", "games", "wins", "win share [95% CI]", "mean final VP",
-               "mean margin to winner (when not winning)", "wins by tie-break"], rows)
+               "mean margin to winner (when not winning)", "wins by tie-break"], table)
     verdict = ("the seats do **not** win equally often" if sb.test.p_value < 0.05 else
                "no evidence that the seats win unequally (this does not show they are equal: "
                "see the balance section)")
     doc.p(f"Chi-square test of equal seat win shares: chi2 = {sb.test.chi2:.2f}, df = {sb.test.df}, "
           f"p = {sb.test.p_value:.3g}" + (f" (Rao-Scott corrected by {sb.deff:.2f})"
                                           if sb.deff > 1 else "") + f": {verdict}.")
-    doc.p(f"Ties: {sb.tied_games} games ({pct(sb.tied_games / sb.games)}) had two seats on equal "
-          f"final VP; in {sb.tiebreak_games} ({pct(sb.tiebreak_games / sb.games)}) the R10.6 "
+    doc.p(f"Ties: {sb.tied_games} games ({pct(sb.tied_share)}) had two seats on equal "
+          f"final VP; in {sb.tiebreak_games} ({pct(sb.tiebreak_share)}) the R10.6 "
           "tie-break (scroll disc furthest behind, then lower in the stack) chose the winner.")
     doc.chart("seat_win_share", charts.share_points(
-        [f"{tables.seat_label(s)}\n({v} VP)" for s, v in zip(t["seat"], t["start_vp"], strict=True)],
+        [f"{seat_label(s)}\n({v} VP)" for s, v in zip(t["seat"], t["start_vp"], strict=True)],
         t["share"].to_numpy(), t["low"].to_numpy(), t["high"].to_numpy(), n,
         "Win share by seat"), "Win share per seat with 95% Wilson intervals; dashed: fair 1/N. "
         "The axis spans the intervals, not 0-100%, so that the seats' differences show.")
     doc.chart("placements", charts.placements(sb.placements, n),
               "Share of games each seat finished 1st, 2nd, ... Nth.")
 
-    st = tables.strategies(run)
+    st = strategies(run)
     doc.h("Strategies", 2)
     deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],
                                                        strict=True))
@@ -294,38 +299,38 @@ def build_judged(run: Run, tolerance: float = 0.02) -> tuple[Doc, balance.Balanc
     for name in st.table["strategy"]:
         cells = {r["seat"]: r for r in st.by_seat.filter(st.by_seat["strategy"] == name)
                  .iter_rows(named=True)}
-        grid.append([name, *(f"{pct(cells[s]['share'])} ±{pct((cells[s]['high'] - cells[s]['low']) / 2)}"
+        grid.append([name, *(f"{pct(cells[s]['share'])} ±{pct(cells[s]['half'])}"
                              f" (n={cells[s]['appearances']})" if s in cells else "-"
                              for s in seats)])
     doc.p("Win share by strategy and seat:")
-    doc.table(["strategy", *(tables.seat_label(s) for s in seats)], grid)
+    doc.table(["strategy", *(seat_label(s) for s in seats)], grid)
     doc.chart("strategy_win_share", charts.share_points(
         st.table["strategy"].to_list(), st.table["share"].to_numpy(), st.table["low"].to_numpy(),
         st.table["high"].to_numpy(), n, "Win share by strategy"),
         "Win share per strategy with 95% Wilson intervals; dashed: fair 1/N. The axis spans "
         "the intervals, not 0-100%.")
-    doc.chart("vp_sources", charts.vp_sources(st.sources),
+    doc.chart("vp_sources", charts.vp_sources(st.sources, st.net),
               "Mean VP per game by source and strategy, stacked; a source whose mean is negative "
               "stacks below zero (cards do when the -4 of failed cards outweighs what fulfilled "
               "ones pay); diamond: the net mean.")
 
     doc.h("Game shape", 2)
-    doc.chart("vp_by_phase", charts.vp_by_phase(tables.game_shape(run), n),
+    doc.chart("vp_by_phase", charts.vp_by_phase(game_shape(run), n),
               "VP (start + cards + scroll overflow) after each scoring phase, and final VP, by "
               "seat: the median, its bar spanning the middle 50% of games.")
-    doc.chart("final_vp", charts.final_distributions(tables.final_vp(run)),
+    final = final_vp(run)
+    doc.chart("final_vp", charts.final_distributions(final.values, final.means),
               "Distribution of final VP by seat.")
 
     doc.h("Convergence", 2)
-    played, share, low, high = tables.convergence(arrays, sb.deff)
+    played, share, low, high = convergence(arrays, sb.deff)
     doc.chart("convergence", charts.convergence(played, share, low, high, n),
               "Each seat's running win share as games accumulate, with its 95% band.")
-    half = float(np.max((t["high"] - t["low"]).to_numpy()) / 2)
-    doc.p(f"After {sb.games} games the widest seat interval is ±{pct(half)}.")
+    doc.p(f"After {sb.games} games the widest seat interval is ±{pct(sb.widest)}.")
 
     _card_section(doc, cards.section(run))
     _balance_section(doc, judged)
-    _power_section(doc, run, sb.games / sb.deff)
+    _power_section(doc, run, sb.effective_games)
     return doc, judged
 
 
@@ -367,20 +372,15 @@ def _balance_section(doc: Doc, judged: balance.BalanceResult | str) -> None:
 
 def _power_section(doc: Doc, run: Run, effective: float) -> None:
     doc.h("How many games are enough", 2)
-    rows = []
-    for effect in POWER_EFFECTS:
-        try:
-            pw = power_analysis(run.players, effect)
-        except ValueError:
-            continue
-        rows.append([pct(effect), pw.games_chi2, pw.games_pair, pw.games_ci,
-                     "yes" if effective >= pw.games_chi2 else "no"])
+    table = [[pct(pw.effect), pw.games_chi2, pw.games_pair, pw.games_ci,
+              "yes" if effective >= pw.games_chi2 else "no"]
+             for pw in power_table(run.players, POWER_EFFECTS)]
     doc.p("Games needed to detect a gap of this size between the best and the worst seat "
           "(80% power, 5% level); `cdsim power` computes any other. This run has "
           f"{run.games} games" + (f", worth {effective:.0f} independent ones (design effect)"
                                   if effective < run.games else "") + ".")
     doc.table(["seat gap", "games (all-seat chi-square)", "games (two-seat z-test)",
-               "games for a ±gap/2 interval", "this run has them"], rows)
+               "games for a ±gap/2 interval", "this run has them"], table)
 
 
 def write(run_path: Path, out: Path | None = None, tolerance: float = 0.02) -> Path:

@@ -14,11 +14,11 @@ from collections import defaultdict
 
 from joblib import Parallel, delayed
 
+from cdsim.analysis.rows import CARDS_PER_GAME
 from cdsim.analysis.stats import Z95 as Z
 from cdsim.analysis.stats import wilson
 from cdsim.engine.table import Table
 from cdsim.players.registry import make_lineup
-from reports.tables import CARDS_PER_GAME
 
 
 def play_chunk(lineup: list[str], seeds: range) -> list[tuple[str, int, int, int, int]]:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from cdsim.analysis.candidates import rerank_winners
+from cdsim.analysis.rows import seat_balance
 from cdsim.analysis.stats import (
     chi2_power,
     design_effect,
@@ -31,7 +32,7 @@ from cdsim.batch.queue import run_chunks
 from cdsim.batch.read import SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
 from cdsim.rules.records import SEAT_FIELDS
-from reports import balance, tables
+from reports import balance
 from reports.report import write
 
 CHARTS = {"seat_win_share", "placements", "strategy_win_share", "vp_sources", "vp_by_phase",
@@ -108,7 +109,7 @@ def hand(tmp_path: Path) -> Path:
 
 def test_seat_win_shares_and_wilson_bounds_match_scipy(hand: Path) -> None:
     run = open_run(hand)
-    sb = tables.seat_balance(run, seat_arrays(run))
+    sb = seat_balance(run, seat_arrays(run))
     assert sb.table["wins"].to_list() == [5, 3, 2]
     assert sb.table["share"].to_list() == pytest.approx([0.5, 0.3, 0.2])
     for k, low, high in zip(sb.table["wins"], sb.table["low"], sb.table["high"], strict=True):
@@ -123,7 +124,7 @@ def test_seat_win_shares_and_wilson_bounds_match_scipy(hand: Path) -> None:
 def test_ties_and_tiebreak_games_are_counted(hand: Path) -> None:
     run = open_run(hand)
     arrays = seat_arrays(run)
-    sb = tables.seat_balance(run, arrays)
+    sb = seat_balance(run, arrays)
     assert (sb.tied_games, sb.tiebreak_games) == (2, 2)
     assert sb.table["tiebreak_wins"].to_list() == [0, 1, 1]
     placements = sb.placements.filter(pl.col("seat") == 2).sort("rank")

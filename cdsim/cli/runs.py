@@ -221,13 +221,14 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
     95% interval, the test of equal seat shares, the starting-VP balance (``cdsim balance
     --json``'s object, or why there is none) and the files written. Seats are numbered from 1,
     as in the report."""
+    from cdsim.analysis import rows
     from cdsim.batch.read import open_run, seat_arrays
     from reports import balance as bal
-    from reports import cards, tables
+    from reports import cards
 
     opened = open_run(run)
-    sb = tables.seat_balance(opened, seat_arrays(opened))
-    st = tables.strategies(opened)
+    sb = rows.seat_balance(opened, seat_arrays(opened))
+    st = rows.strategies(opened)
     seats = [{"seat": int(r["seat"]) + 1, "start_vp": int(r["start_vp"]), "games": int(r["games"]),
               "wins": int(r["wins"]), "share": float(r["share"]), "low": float(r["low"]),
               "high": float(r["high"]), "mean_vp": float(r["mean_vp"])}

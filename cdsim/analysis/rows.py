@@ -1,32 +1,60 @@
-"""Aggregations of a run's rows (Polars lazy scans); every share carries its 95% interval."""
+"""A run's figures from its rows, as ``cdsim report`` shows them: per seat and per strategy
+the win share with its 95% interval, mean VP and margins, placements, ties, where the VP come
+from, the VP over the game, the running win shares, and the games a seat gap needs.
+
+The rows come from a lazy scan of the run's Parquet parts (``Rows``: what
+``cdsim.batch.read.Run`` offers) and the per-game arrays (``Winners``: its ``SeatArrays``);
+every share carries its 95% Wilson interval (``stats.wilson``), on the effective sample size
+when the seats were rotated (``stats.design_effect``: the games of one deal are correlated).
+``reports.report`` formats what this returns.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple, Protocol
 
 import numpy as np
 import polars as pl
+from numpy.typing import NDArray
 
 from cdsim.analysis.stats import (
     EqualShares,
     FloatArray,
+    Power,
     design_effect,
     equal_shares_test,
+    power_analysis,
     seat_design_effect,
     wilson,
 )
-from cdsim.batch.read import Run, SeatArrays
 from cdsim.rules.records import BREAKDOWN
-
-
-def seat_label(seat: int) -> str:
-    """A seat as people count them (the rulebook's seat 1 is the first player, who gets 8 VP);
-    the Parquet ``seat`` column and every array index stay 0-based."""
-    return f"seat {seat + 1}"
-
 
 CARDS_PER_GAME = 8  # R3.1, R8.3: 4 scoring phases x one disc x 2 cards
 PHASES = ("vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4", "final_vp")
+
+
+class Rows(Protocol):
+    """A run's rows (``cdsim.batch.read.Run``)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def rotated(self) -> bool: ...
+
+    def scan(self, columns: tuple[str, ...] | None = None) -> pl.LazyFrame: ...
+
+
+class Winners(Protocol):
+    """Per game (rows in game-id order) who won and the deal (``cdsim.batch.read.SeatArrays``)."""
+
+    @property
+    def won(self) -> NDArray[np.bool_]: ...
+
+    @property
+    def setup(self) -> NDArray[np.int64]: ...
 
 
 def _with_interval(df: pl.DataFrame, wins: str, n: str, deff: float = 1.0) -> pl.DataFrame:
@@ -47,9 +75,23 @@ class SeatBalance:
     games: int
     tiebreak_games: int  # games whose winner the R10.6 tie-break decided
     tied_games: int  # games with any two seats on equal VP
+    widest: float  # half the widest seat interval
+
+    @property
+    def effective_games(self) -> float:
+        """The games' worth as independent ones (games / design effect)."""
+        return self.games / self.deff
+
+    @property
+    def tied_share(self) -> float:
+        return self.tied_games / self.games
+
+    @property
+    def tiebreak_share(self) -> float:
+        return self.tiebreak_games / self.games
 
 
-def seat_balance(run: Run, arrays: SeatArrays) -> SeatBalance:
+def seat_balance(run: Rows, arrays: Winners) -> SeatBalance:
     lf = run.scan(("game", "seat", "start_vp", "final_vp", "rank", "won", "tiebreak"))
     lf = lf.with_columns((pl.col("final_vp").max().over("game") - pl.col("final_vp"))
                          .alias("margin"))
@@ -73,18 +115,20 @@ def seat_balance(run: Run, arrays: SeatArrays) -> SeatBalance:
     per_game = lf.group_by("game").agg(
         pl.col("tiebreak").first(),
         (pl.col("final_vp").n_unique() < pl.len()).alias("tied")).collect()
+    widest = float(np.max((table["high"] - table["low"]).to_numpy()) / 2)
     return SeatBalance(table, placements, test, deff, games, int(per_game["tiebreak"].sum()),
-                       int(per_game["tied"].sum()))
+                       int(per_game["tied"].sum()), widest)
 
 
 @dataclass(frozen=True)
 class Strategies:
     table: pl.DataFrame  # strategy, appearances, wins, share, low, high, mean_vp, failed_rate
-    by_seat: pl.DataFrame  # strategy x seat: appearances, share, low, high
+    by_seat: pl.DataFrame  # strategy x seat: appearances, share, low, high, half (of the interval)
     sources: pl.DataFrame  # strategy x mean VP per BREAKDOWN source
+    net: FloatArray  # per strategy (the sources' order): the sum of its sources' means
 
 
-def strategies(run: Run) -> Strategies:
+def strategies(run: Rows) -> Strategies:
     """Per strategy; in a rotated run a strategy plays each deal N times, so its intervals use
     the design effect of its own wins clustered by deal."""
     cols = ("seat", "strategy", "won", "final_vp", "failed_cards", "setup",
@@ -108,12 +152,14 @@ def strategies(run: Run) -> Strategies:
         .sort("strategy", "seat").collect())
     by_seat = _with_interval(by_seat.with_columns(pl.col("strategy").replace_strict(deff)
                                                   .alias("deff")), "wins", "appearances")
+    by_seat = by_seat.with_columns(((pl.col("high") - pl.col("low")) / 2).alias("half"))
     sources = (lf.group_by("strategy").agg(pl.col(f"vp_{k}").mean().alias(k) for k in BREAKDOWN)
                .sort("strategy").collect())
-    return Strategies(table, by_seat, sources)
+    net = sources.select(list(BREAKDOWN)).sum_horizontal().to_numpy()
+    return Strategies(table, by_seat, sources, net)
 
 
-def game_shape(run: Run) -> pl.DataFrame:
+def game_shape(run: Rows) -> pl.DataFrame:
     """Per seat and moment (after scoring phase 1..4, final): quartiles of VP."""
     lf = run.scan(("seat", *PHASES))
     long = lf.unpivot(index="seat", on=list(PHASES), variable_name="moment", value_name="vp")
@@ -123,17 +169,47 @@ def game_shape(run: Run) -> pl.DataFrame:
         .sort("seat", "moment").collect())
 
 
-def final_vp(run: Run) -> dict[int, FloatArray]:
+@dataclass(frozen=True)
+class FinalVP:
+    values: dict[int, FloatArray]  # per seat, every game's final VP
+    means: dict[int, float]
+
+
+def final_vp(run: Rows) -> FinalVP:
     df = run.scan(("seat", "final_vp")).collect()
-    return {int(s): df.filter(pl.col("seat") == s)["final_vp"].to_numpy().astype(float)
-            for s in sorted(df["seat"].unique())}
+    values = {int(s): df.filter(pl.col("seat") == s)["final_vp"].to_numpy().astype(float)
+              for s in sorted(df["seat"].unique())}
+    return FinalVP(values, {s: float(v.mean()) for s, v in values.items()})
 
 
-def convergence(arrays: SeatArrays, deff: float) -> tuple[FloatArray, FloatArray, FloatArray,
-                                                          FloatArray]:
-    """Running win share per seat over games in game-id order: (games, share, low, high)."""
+class Convergence(NamedTuple):
+    """Running win share per seat over games in game-id order, with its 95% band."""
+
+    played: FloatArray  # (G,) games so far
+    share: FloatArray  # (seats, G)
+    low: FloatArray
+    high: FloatArray
+
+
+def convergence(arrays: Winners, deff: float) -> Convergence:
     won = arrays.won.astype(float)
     played = np.arange(1, won.shape[0] + 1, dtype=float)
     share = np.cumsum(won, axis=0) / played[:, None]
     low, high = wilson(share, played[:, None] / deff)
-    return played, share.T, low.T, high.T
+    return Convergence(played, share.T, low.T, high.T)
+
+
+def power_table(players: int, effects: Sequence[float]) -> tuple[Power, ...]:
+    """``stats.power_analysis`` of each seat gap in ``effects`` that ``players`` can have."""
+    found = []
+    for effect in effects:
+        try:
+            found.append(power_analysis(players, effect))
+        except ValueError:
+            continue
+    return tuple(found)
+
+
+__all__ = ["CARDS_PER_GAME", "PHASES", "Convergence", "FinalVP", "Rows", "SeatBalance",
+           "Strategies", "Winners", "convergence", "final_vp", "game_shape", "power_table",
+           "seat_balance", "strategies"]
