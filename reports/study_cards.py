@@ -20,7 +20,7 @@ from typing import Any
 
 import polars as pl
 
-from cdsim.analysis.cards import card_figures, card_terms, paired_change
+from cdsim.analysis.cards import card_change
 from cdsim.batch.read import NoCardTable, card_rows, open_run
 from cdsim.errors import CdsimError
 from cdsim.rules.components import compare
@@ -61,11 +61,7 @@ def _frame(root: Path, cell: CellResult, stages: int) -> pl.DataFrame:
 def _change(cards: tuple[str, str], changes: Sequence[Change], frames: tuple[pl.DataFrame, ...]
             ) -> CardChange:
     kind, card = cards
-    terms = [card_terms(f, kind, card) for f in frames]
-    base, variant = (card_figures(t, kind) for t in terms)
-    change = paired_change(terms[0], terms[1], kind)
-    change["win_difference"] = (variant["win_difference"][0] - base["win_difference"][0],
-                                math.nan, math.nan)
+    base, variant, change = card_change(frames[0], frames[1], kind, card)
     mine = [c for c in changes if (c.table, str(c.entry)) == cards]
     keys = tuple(f"{c.key} {shown(c.old)} -> {shown(c.new)}" if c.key else c.line().split(": ")[-1]
                  for c in mine)

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cdsim.analysis.candidates import CellGames, win_table
-from cdsim.analysis.cell import Shares, cell_offsets, shares_of
+from cdsim.analysis.candidates import CellGames
+from cdsim.analysis.cell import Shares, cell_figures
 from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.paired import seat_difference
 from cdsim.analysis.stats import FloatArray
@@ -130,23 +130,14 @@ def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResul
     if not played:
         return None
     rulebook = tuple(int(x) for x in state["rulebook"])
-    every = CellGames.concat(*played)
-    at_rulebook = shares_of(win_table(every, [rulebook]))
     decision = state.get("decision")
-    at_decided = None
-    if decision is not None:
-        vector = tuple(int(x) for x in decision["vector"])
-        # confirmed: the games the named vector was tested on (after its choice)
-        first = decision["tested_from"] if decision["decision"] == "confirmed" else 0
-        used = CellGames.concat(*played[first:decision["decided_at"] + 1])
-        at_decided = shares_of(win_table(used, [vector]))
+    figures = cell_figures(played, rulebook, decision, int(state["radius"]))
     return CellResult(
         state["key"], int(state["players"]), state["population"], state["variant"],
         bool(state["floor"]), state["method"], tuple(tuple(x) for x in state["lineups"]),
         tuple(state["pool"]), bool(state["rotate_seats"]), rulebook, int(state["radius"]),
-        int(state["games"]), decision, tuple(played), tuple(runs), at_rulebook, at_decided,
-        offsets=cell_offsets(every, rulebook, None if decision is None else decision["vector"],
-                             int(state["radius"])))
+        int(state["games"]), decision, tuple(played), tuple(runs), figures.at_rulebook,
+        figures.at_decided, offsets=figures.offsets)
 
 
 def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:

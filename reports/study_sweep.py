@@ -19,6 +19,7 @@ import numpy as np
 
 from cdsim.analysis import paired
 from cdsim.analysis.stats import FloatArray
+from cdsim.analysis.sweep import covers, neutral
 from reports import charts, study_cards
 from reports.fmt import number, pts_interval, seat_label, vec
 from reports.report import Doc
@@ -46,7 +47,12 @@ class SweepGroup:
 
     @property
     def fair_values(self) -> list[int]:
-        return [value for value, cell in self.values if fair(cell, self.played)]
+        return [value for value, cell in self.values if self.fair(cell)]
+
+    def fair(self, cell: CellResult) -> bool | None:
+        """Whether the seats come out fair in ``cell`` at the starting VP played
+        (``cdsim.analysis.sweep.covers``); None without fair offsets."""
+        return covers(cell.offsets, self.played[1:])
 
 
 def groups(manifest: dict[str, Any], cells: Sequence[CellResult]) -> list[SweepGroup]:
@@ -67,15 +73,6 @@ def groups(manifest: dict[str, Any], cells: Sequence[CellResult]) -> list[SweepG
     return out
 
 
-def fair(cell: CellResult, played: Sequence[int]) -> bool | None:
-    """Whether every seat's fair-offset interval covers its offset at the starting VP
-    played (a seat whose interval was not located: no); None without fair offsets."""
-    if cell.offsets is None:
-        return None
-    return all(np.isfinite(o.low) and np.isfinite(o.high) and o.low <= target <= o.high
-               for o, target in zip(cell.offsets, played[1:], strict=True))
-
-
 def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, Any]:
     seats = range(1, group.players + 1)
     difference, interval = None, None
@@ -88,7 +85,7 @@ def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, An
             "games": cell.games, "start_vp": list(cell.rulebook),
             "start_vp_offset": {str(s): group.played[s - 1] for s in seats},
             **offsets_json(cell), "difference": difference, "difference_interval": interval,
-            "paired_games": cell.paired_games, "fair_at_start_vp": fair(cell, group.played),
+            "paired_games": cell.paired_games, "fair_at_start_vp": group.fair(cell),
             **study_cards.as_json(cell)}
 
 
@@ -138,19 +135,6 @@ def _card_points(group: SweepGroup) -> list[tuple[int, dict[str, Any]]]:
     return sorted(points.items())
 
 
-def _crossing(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    """Where the piecewise-linear ``ys`` over ``xs`` first crosses 0 (None: it does not)."""
-    for i in range(len(xs) - 1):
-        (x0, y0), (x1, y1) = (xs[i], ys[i]), (xs[i + 1], ys[i + 1])
-        if not (np.isfinite(y0) and np.isfinite(y1)):
-            continue
-        if y0 == 0:
-            return float(x0)
-        if (y0 < 0) != (y1 < 0) or y1 == 0:
-            return float(x0 + (x1 - x0) * (0 - y0) / (y1 - y0))
-    return None
-
-
 def card_sentence(group: SweepGroup, head: bool = True) -> str | None:
     """Where the swept card is neutral: its takers win as often as the other seats of their
     strategies (its win difference crosses 0 between two values tried), with the values
@@ -165,20 +149,19 @@ def card_sentence(group: SweepGroup, head: bool = True) -> str | None:
     high = [f["win_difference"][2] for _, f in points]
     key = group.sweep["key"]
     lead = f"{group.players} players, {group.population}: " if head else ""
-    at = _crossing(xs, est)
-    if at is None:
-        finite = [e for e in est if np.isfinite(e)]
-        if not finite:
+    found = neutral(xs, est, low, high)
+    if found.at is None:
+        if found.above is None:
             return None
-        way = "more" if finite[-1] > 0 else "less"
+        way = "more" if found.above else "less"
         return (lead + f"{card.card}'s takers win {way} often than the other seats of their "
                 f"strategies at every value tried ({', '.join(f'{v:g}' for v in xs)}): it is "
                 "neutral beyond them, if anywhere.")
-    ends = sorted(x for x in (_crossing(xs, low), _crossing(xs, high)) if x is not None)
+    ends = found.ends
     span = (f" (95% interval {ends[0]:.1f} to {ends[1]:.1f})" if len(ends) == 2 else
             " (its interval reaches beyond the values tried)")
     return (lead + f"**{card.card} is neutral** (its takers win as often as the other seats of "
-            f"their strategies) at about {key} = {at:.1f}{span}.")
+            f"their strategies) at about {key} = {found.at:.1f}{span}.")
 
 
 def sentence(group: SweepGroup) -> str:
@@ -186,7 +169,7 @@ def sentence(group: SweepGroup) -> str:
     key = f"{group.sweep['entry']} {group.sweep['key']}"
     head = f"{group.players} players, {group.population}: "
     tried = [v for v, _ in group.values]
-    if all(fair(c, group.played) is None for _, c in group.values):
+    if all(group.fair(c) is None for _, c in group.values):
         return head + ("its players read the scores, so it is judged at the rulebook vector "
                        "only and has no fair offset: see the Variants table.")
     at = f"the starting VP played ({vec(group.rulebook)})"
@@ -237,7 +220,7 @@ def _cells(group: SweepGroup, label: str, cell: CellResult) -> list[object]:
     if cell.difference is not None:
         mean, low, high = cell.difference
         diff = [pts_interval(mean[s], low[s], high[s]) for s in range(n)]
-    covered = fair(cell, group.played)
+    covered = group.fair(cell)
     return [label, f"{cell.games:,}", *offsets, *diff,
             "-" if covered is None else ("yes" if covered else "no")]
 
@@ -346,5 +329,5 @@ def _chart(doc: Doc, group: SweepGroup) -> None:
         "covering it does not exclude fair; dotted: the base's value.")
 
 
-__all__ = ["SweepGroup", "as_json", "card_sentence", "chart_name", "fair", "groups", "seat_sentence",
+__all__ = ["SweepGroup", "as_json", "card_sentence", "chart_name", "groups", "seat_sentence",
            "section", "sentence"]

@@ -135,12 +135,16 @@ def test_whatif_answers_a_card_change_and_writes_a_study_folder(
 def test_where_a_swept_card_is_neutral() -> None:
     """The win difference crossing 0 between two values is found by linear interpolation,
     its interval's ends give the range, and none is claimed where it does not cross."""
-    from reports.study_sweep import _crossing
+    from cdsim.analysis.sweep import crossing, neutral
 
-    assert _crossing([4, 6, 8, 10], [-0.1, -0.05, -0.01, 0.03]) == pytest.approx(8.5)
-    assert _crossing([4, 6], [0.02, 0.01]) is None
-    assert _crossing([4, 6, 8], [-0.02, float("nan"), 0.02]) is None  # no claim across a gap
-    assert _crossing([4, 6], [0.0, 0.1]) == 4.0
+    assert crossing([4, 6, 8, 10], [-0.1, -0.05, -0.01, 0.03]) == pytest.approx(8.5)
+    assert crossing([4, 6], [0.02, 0.01]) is None
+    assert crossing([4, 6, 8], [-0.02, float("nan"), 0.02]) is None  # no claim across a gap
+    assert crossing([4, 6], [0.0, 0.1]) == 4.0
+    found = neutral([4, 6, 8], [-0.04, 0.0, 0.04], [-0.08, -0.04, 0.01], [0.0, 0.04, 0.08])
+    assert found.at == 6.0 and found.ends == pytest.approx((4.0, 7.6))
+    assert neutral([4, 6], [0.02, 0.01], [0.01, 0.0], [0.03, 0.02]).above is True
+    assert neutral([4, 6], [float("nan")] * 2, [float("nan")] * 2, [float("nan")] * 2).above is None
 
 
 def test_a_list_of_values_is_a_sweep_with_the_cards_own_answer(

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import polars as pl
@@ -323,6 +323,27 @@ def paired_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str
     return out
 
 
+class VariantFigures(NamedTuple):
+    """One card's figures under a base and a variant, and the change (``card_change``)."""
+
+    base: dict[str, tuple[float, float, float]]
+    variant: dict[str, tuple[float, float, float]]
+    change: dict[str, tuple[float, float, float]]
+
+
+def card_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str, card: str) -> VariantFigures:
+    """``card``'s figures in the card rows of a base and of a variant played on the same deals
+    (games numbered alike), and the change: ``paired_change``'s, and the win difference's
+    change, variant minus base, unpaired (its two sides compare other seats) and so without
+    an interval (nan)."""
+    terms = [card_terms(f, kind, card) for f in (base, variant)]
+    before, after = (card_figures(t, kind) for t in terms)
+    change = paired_change(terms[0], terms[1], kind)
+    change["win_difference"] = (after["win_difference"][0] - before["win_difference"][0],
+                                math.nan, math.nan)
+    return VariantFigures(before, after, change)
+
+
 __all__ = ["BY_STRATEGY", "DONE", "FIGURES", "NEEDED", "TABLE_COLUMNS", "TAKEN", "Difference",
-           "by_seat", "card_figures", "card_outcomes", "card_terms", "paired_change",
-           "ratio_terms", "win_difference"]
+           "VariantFigures", "by_seat", "card_change", "card_figures", "card_outcomes",
+           "card_terms", "paired_change", "ratio_terms", "win_difference"]

@@ -1,14 +1,16 @@
 """A study cell's figures as its report gives them (``reports.study_cell``): the seat win
-shares behind a verdict, at one vector, and each seat's fair offset on all its games. The
-verdict itself is ``anytime``'s; a variant's paired difference is ``paired.seat_difference``.
+shares behind a verdict, at one vector, and each seat's fair offset on all its games
+(``cell_figures``: which games each is on). The verdict itself is ``anytime``'s; a variant's
+paired difference is ``paired.seat_difference``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from cdsim.analysis.candidates import CellGames, WinTable, gap_interval
+from cdsim.analysis.candidates import CellGames, WinTable, gap_interval, win_table
 from cdsim.analysis.offsets import FairOffset, fair_offsets
 from cdsim.analysis.stats import FloatArray
 
@@ -49,4 +51,32 @@ def cell_offsets(games: CellGames, rulebook: Sequence[int], around: Sequence[int
     return tuple(fair_offsets(games, rulebook, around=around, radius=radius))
 
 
-__all__ = ["Shares", "cell_offsets", "shares_of"]
+@dataclass(frozen=True)
+class CellFigures:
+    """What a cell's report shows beside its verdict."""
+
+    at_rulebook: Shares  # on all its games
+    at_decided: Shares | None  # confirmed: on the games after its choice; else on all games
+    offsets: tuple[FairOffset, ...] | None  # seats 2..n: fair offset over seat 1
+
+
+def cell_figures(stages: Sequence[CellGames], rulebook: Sequence[int],
+                 decision: Mapping[str, Any] | None, radius: int) -> CellFigures:
+    """The figures of a cell's finished ``stages`` (at least one): the seat shares at the
+    rulebook vector on every game, at the decided vector (``decision``: the study manifest's
+    verdict; a confirmed vector on the games it was tested on, after its choice, else every
+    game up to the decision) and each seat's fair offset on every game."""
+    every = CellGames.concat(*stages)
+    at_rulebook = shares_of(win_table(every, [tuple(rulebook)]))
+    at_decided = None
+    if decision is not None:
+        vector = tuple(int(x) for x in decision["vector"])
+        first = decision["tested_from"] if decision["decision"] == "confirmed" else 0
+        used = CellGames.concat(*stages[first:decision["decided_at"] + 1])
+        at_decided = shares_of(win_table(used, [vector]))
+    return CellFigures(at_rulebook, at_decided,
+                       cell_offsets(every, rulebook,
+                                    None if decision is None else decision["vector"], radius))
+
+
+__all__ = ["CellFigures", "Shares", "cell_figures", "cell_offsets", "shares_of"]
