@@ -52,7 +52,6 @@ from reports.skill import panels as skill_panels
 from reports.skill import section as skill_section
 from reports.study_cell import (
     CellResult,
-    Reader,
     analyse_cell,
     offsets_json,
     with_difference,
@@ -81,11 +80,10 @@ TOO_FEW = ("too few games to predict how many more would confirm one, as the tru
 def analyse(root: Path) -> StudyResult:
     manifest = read_study_manifest(root)
     tol = float(manifest.get("tolerance", 0.02))
-    reader = Reader()
     cells: list[CellResult] = []
     missing: list[str] = []
     for state in manifest["cells"]:
-        cell = analyse_cell(root, state, reader)
+        cell = analyse_cell(root, state)
         if cell is None:
             missing.append(state["key"])
         else:
@@ -665,5 +663,5 @@ def write(root: Path, out: Path | None = None, result: StudyResult | None = None
     return page
 
 
-__all__ = ["CellResult", "Reader", "Shares", "StudyResult", "analyse", "as_json", "build",
+__all__ = ["CellResult", "Shares", "StudyResult", "analyse", "as_json", "build",
            "headline", "write"]

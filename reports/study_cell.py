@@ -16,7 +16,7 @@ from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.paired import seat_difference
 from cdsim.analysis.stats import FloatArray
 from cdsim.batch.folder import RunFolder
-from cdsim.study.games import read_games, stage_games
+from cdsim.study.games import stage_games
 from cdsim.study.store import run_folder
 from reports.fmt import number
 
@@ -47,13 +47,6 @@ class VariantCards:
     cards: tuple[CardChange, ...] = ()
     missing: str = ""
     known: bool = True  # False: a component set could not be read, the changes are unknown
-
-
-class Reader:
-    """A finished run's games as ``cdsim study run`` reads them (``cdsim.study.games``)."""
-
-    def games(self, run: Path) -> CellGames:
-        return read_games(run)
 
 
 # -- one cell ------------------------------------------------------------------------------
@@ -117,8 +110,9 @@ class CellResult:
         return (f"{len(self.lineups)} line-ups: " if len(self.lineups) > 1 else "") + ups + rot
 
 
-def analyse_cell(root: Path, state: dict[str, Any], reader: Reader) -> CellResult | None:
-    """A cell with at least one finished stage (None before)."""
+def analyse_cell(root: Path, state: dict[str, Any]) -> CellResult | None:
+    """A cell with at least one finished stage (None before), its games read from its run
+    folders as ``cdsim study run`` reads them (``cdsim.study.games``)."""
     played: list[CellGames] = []
     runs: list[tuple[str, ...]] = []
     for stage in state["stages"]:

@@ -26,14 +26,14 @@ from numpy.typing import NDArray
 from cdsim.analysis import anytime as at
 from cdsim.analysis.candidates import WinTable, _winners, candidates
 from cdsim.rules.game import DEFAULT_START_VP
-from reports.study_cell import Reader
+from cdsim.study.games import read_games
 
 TOL, ZONE, ALPHA, RADIUS = 0.02, 0.005, 0.05, 4
 
 
 def per_deal(run: Path) -> tuple[NDArray[np.int8], NDArray[np.int64], int]:
     """(wins per candidate, deal and seat (V, K, n); the candidates; games per deal)."""
-    games = Reader().games(run)
+    games = read_games(run)
     n = games.players
     vectors = candidates(DEFAULT_START_VP[n], RADIUS)
     _, inverse = np.unique(games.group, return_inverse=True)
