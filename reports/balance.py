@@ -105,14 +105,14 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
                              "different seeds")
         seeds[seed] = run.path
     warnings = []
-    tol_games = fair_games(runs[0].players, tolerance)
+    needed = fair_games(runs[0].players, tolerance)
     for run in runs:
         if not run.complete:
             warnings.append(f"{run.path}: partial run, {run.games:,} of {run.planned:,} games "
                             "finished (continue it with cdsim simulate --out ... --resume)")
-        if run.games < max(SMALL_RUN, tol_games or 0):
+        if run.games < max(SMALL_RUN, needed or 0):
             warnings.append(f"{run.path}: small run, {run.games:,} games (showing a vector fair "
-                            f"within ±{100 * tolerance:.1f} pp takes about {tol_games or 0:,} "
+                            f"within ±{100 * tolerance:.1f} pp takes about {needed or 0:,} "
                             "games even if it were exactly fair)")
     offset, setups = 0, []
     for a in arrays:

@@ -75,7 +75,7 @@ def played_weights(root: Path, cell: CellResult) -> dict[str, str]:
     return out
 
 
-def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tol: float,
+def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tolerance: float,
            alpha: float, ratings: Mapping[str, Any] | None = None) -> dict[int, Panel]:
     """One panel per player count with a skilled base cell."""
     table = load_ratings() if ratings is None else ratings
@@ -104,9 +104,9 @@ def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tol:
                     + ", ".join(n for n in names if n not in (ladder or {}).get("ratings", {}))
                     if ladder else f"no {p}-player ladder in strategies/ratings.json")
                     + "): drawn apart, at no rating position")
-            pts.append(point(c, rating, tol, level, note))
-        unfair = cross_unfair(skilled, tol, level)
-        kind, sentence = verdict(p, pts, unfair, tol)
+            pts.append(point(c, rating, tolerance, level, note))
+        unfair = cross_unfair(skilled, tolerance, level)
+        kind, sentence = verdict(p, pts, unfair, tolerance)
         out[p] = Panel(p, tuple(order(pts)), kind, sentence, unfair, level, ladder, tuple(notes))
     return out
 
@@ -138,7 +138,7 @@ def _span(p: Point, s: int) -> str:
     return f"{int(p.comp[s]):+d}" + (f" [{lo:+d}, {hi:+d}]" if (lo, hi) != (p.comp[s],) * 2 else "")
 
 
-def section(doc: Doc, by_players: Mapping[int, Panel], tol: float) -> None:
+def section(doc: Doc, by_players: Mapping[int, Panel], tolerance: float) -> None:
     """The sentence per player count, the chart (one panel per player count) and a table."""
     if not by_players:
         return
@@ -160,7 +160,7 @@ def section(doc: Doc, by_players: Mapping[int, Panel], tol: float) -> None:
               "seat the starting VP over seat 1 of its decided vector (filled: confirmed fair; "
               "hollow: the most equal vector of an unconfirmed cell). Vertical bars span that "
               "seat's compensation over every vector the data did not show unfair (a pair of "
-              f"seats more than ±{pp(tol)} apart at level {level:.3f}); a truly fair "
+              f"seats more than ±{pp(tolerance)} apart at level {level:.3f}); a truly fair "
               f"vector falls outside them with chance at most {level:.1%}. If the points for "
               "stronger populations sit higher or lower, the answer moves with skill; the "
               "sentences above say whether that is decided.")

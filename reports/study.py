@@ -79,7 +79,7 @@ TOO_FEW = ("too few games to predict how many more would confirm one, as the tru
 
 def analyse(root: Path) -> StudyResult:
     manifest = read_study_manifest(root)
-    tol = float(manifest.get("tolerance", 0.02))
+    tolerance = float(manifest.get("tolerance", 0.02))
     cells: list[CellResult] = []
     missing: list[str] = []
     for state in manifest["cells"]:
@@ -94,11 +94,11 @@ def analyse(root: Path) -> StudyResult:
     bases = {(c.players, c.population): c for c in cells if c.variant is None}
     cells = [study_cards.with_cards(root, with_difference(c, b), b, manifest) for c in cells
              for b in [bases.get((c.players, c.population))]]
-    headlines = {int(p): headline(int(p), [c for c in cells if c.players == p], tol)
+    headlines = {int(p): headline(int(p), [c for c in cells if c.players == p], tolerance)
                  for p in manifest["players"] if any(c.players == p for c in cells)}
-    panels = skill_panels(root, cells, [int(p) for p in manifest["players"]], tol,
+    panels = skill_panels(root, cells, [int(p) for p in manifest["players"]], tolerance,
                           float(manifest.get("alpha") or 0.05))
-    return StudyResult(root, manifest, tol, tuple(cells), tuple(missing), headlines, panels)
+    return StudyResult(root, manifest, tolerance, tuple(cells), tuple(missing), headlines, panels)
 
 
 def _gap(s: Shares) -> str:
@@ -137,14 +137,14 @@ def _games_after(d: dict[str, Any], stage: int) -> int:
     return int(d["games"] - looks.get(stage, d["games"]))
 
 
-def _why_not(c: CellResult, tol: float) -> str:
+def _why_not(c: CellResult, tolerance: float) -> str:
     """Why a skilled cell names no vector, in one clause."""
     d = c.decision
     if d is None:
         return f"{c.label}: still playing ({c.games:,} of at most {c.budget:,} games so far)"
     if d["decision"] == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
-                f"every seat within ±{pp(tol)} (shown on {d['games']:,} games)")
+                f"every seat within ±{pp(tolerance)} (shown on {d['games']:,} games)")
     more = (f"{_needed(c)} more games{_how_long(c)} would likely confirm its most promising "
             "vector"
             if d["games_needed"] is not None and d["watch"] is not None else
@@ -160,7 +160,7 @@ def _at_rulebook(c: CellResult) -> str:
             f"{c.at_rulebook.games:,} games)")
 
 
-def _confirmed_text(c: CellResult, tol: float) -> str:
+def _confirmed_text(c: CellResult, tolerance: float) -> str:
     """One population's confirmation: the set shown fair first when it holds several (with
     the fair offsets that explain it), then the vector named by the stated rule."""
     d = c.decision
@@ -168,17 +168,17 @@ def _confirmed_text(c: CellResult, tol: float) -> str:
     evidence = (f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} {c.population} "
                 "games played since it was chosen")
     if len(d["fair_set"]) == 1:
-        return (f"{vec(d['vector'])} is confirmed fair within ±{pp(tol)} for {c.population}: "
+        return (f"{vec(d['vector'])} is confirmed fair within ±{pp(tolerance)} for {c.population}: "
                 f"every seat pair within it, {evidence}")
     why = ("" if c.offsets is None else
            f" (its fair offsets lie between whole VP: {offsets_text(c.offsets)})")
-    return (f"{len(d['fair_set'])} vectors are shown fair within ±{pp(tol)} for "
+    return (f"{len(d['fair_set'])} vectors are shown fair within ±{pp(tolerance)} for "
             f"{c.population}: {', '.join(vec(v) for v in d['fair_set'])}{why}; the stated rule "
             f"(fewest VP changed from the rulebook, then the smallest gap) names "
             f"{vec(d['vector'])}, {evidence}")
 
 
-def headline(players: int, cells: Sequence[CellResult], tol: float) -> str:
+def headline(players: int, cells: Sequence[CellResult], tolerance: float) -> str:
     """One paragraph per player count, about the skilled populations' base cells only: it
     names a vector only if it was confirmed, says whether the populations agree, and every
     number in it stands beside the population whose games gave it."""
@@ -192,27 +192,27 @@ def headline(players: int, cells: Sequence[CellResult], tol: float) -> str:
     confirmed = [c for c in skilled if c.decision and c.decision["decision"] == "confirmed"]
     others = [c for c in skilled if c not in confirmed]
     if not confirmed:
-        return (head + f"no vector was confirmed fair within ±{pp(tol)}: "
-                + "; ".join(_why_not(c, tol) for c in others) + "." + tail)
+        return (head + f"no vector was confirmed fair within ±{pp(tolerance)}: "
+                + "; ".join(_why_not(c, tolerance) for c in others) + "." + tail)
     sets = [{tuple(v) for v in c.decision["fair_set"]} for c in confirmed if c.decision]
     shared = set.intersection(*sets)
     named = ", ".join(f"{c.population} {vec(c.decision['vector'])}" for c in confirmed
                       if c.decision)
     if len(confirmed) == 1:
-        text = _confirmed_text(confirmed[0], tol)
+        text = _confirmed_text(confirmed[0], tolerance)
     elif shared and all(c.decision and tuple(c.decision["vector"]) in shared for c in confirmed):
         common = sorted(shared)[0]
         text = (f"the skilled populations agree: {vec(common)} is confirmed fair within "
-                f"±{pp(tol)} for each of them ({named}); "
-                + "; ".join(_confirmed_text(c, tol) for c in confirmed))
+                f"±{pp(tolerance)} for each of them ({named}); "
+                + "; ".join(_confirmed_text(c, tolerance) for c in confirmed))
     elif shared:
         text = (f"the skilled populations agree on a fair vector: {vec(sorted(shared)[0])} was "
-                f"shown fair within ±{pp(tol)} for each, though each names its own ({named})")
+                f"shown fair within ±{pp(tolerance)} for each, though each names its own ({named})")
     else:
         text = (f"the skilled populations disagree: each confirmed its own vector ({named}), "
                 "and none was shown fair for all of them")
     if others:
-        text += "; no vector confirmed for " + "; ".join(_why_not(c, tol) for c in others)
+        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance) for c in others)
     return head + text + "." + tail
 
 
@@ -282,7 +282,7 @@ def as_json(result: StudyResult) -> dict[str, Any]:
             "sweeps": study_sweep.as_json(m, result.cells)}
 
 
-def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
+def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
     d = c.decision
     rule = vec(c.rulebook)
     if d is None:
@@ -292,7 +292,7 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
         # the answer is the set: say so first, then the one the stated rule names
         lines = [f"rulebook **{rule}** → **{len(d['fair_set'])} vectors shown fair**: "
                  + ", ".join(vec(v) for v in d["fair_set"]),
-                 f"**confirmed** fair within ±{pp(tol)} (a wrong confirmation happens in at most "
+                 f"**confirmed** fair within ±{pp(tolerance)} (a wrong confirmation happens in at most "
                  f"{alpha * CONFIRM_SHARE:.1%} of cells)"]
         if c.offsets is not None:
             lines.append(f"why several: the fair point lies between whole VP "
@@ -302,12 +302,12 @@ def _box_lines(c: CellResult, tol: float, alpha: float) -> list[str]:
                      f"{_dgap(d)} on the {d['games_tested']:,} games played since it was chosen")
     elif d["decision"] == "confirmed":
         lines = [f"rulebook **{rule}** → decided **{vec(d['vector'])}**",
-                 f"**confirmed** fair within ±{pp(tol)} (a wrong confirmation happens in at most "
+                 f"**confirmed** fair within ±{pp(tolerance)} (a wrong confirmation happens in at most "
                  f"{alpha * CONFIRM_SHARE:.1%} of cells)",
                  f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} games played "
                  "since it was chosen"]
     elif d["decision"] == "no fair vector":
-        lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tol)} "
+        lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tolerance)} "
                  f"(±{c.radius} VP searched)",
                  f"most equal: {vec(d['vector'])}, largest seat gap {_dgap(d)}"]
     else:
@@ -608,11 +608,11 @@ def _short(c: CellResult | None) -> str:
     return f"undecided (most equal {vec(d['vector'])})"
 
 
-def _zone_setting(tol: float, zone: float) -> str:
+def _zone_setting(tolerance: float, zone: float) -> str:
     if not zone:
         return "none: fair and unfair both against the tolerance (a study made before the zone)"
-    return (f"±{pp(zone)}: shown fair below {pp(tol + zone)}, 'no fair vector' above "
-            f"{pp(tol - zone)}, so every cell ends")
+    return (f"±{pp(zone)}: shown fair below {pp(tolerance + zone)}, 'no fair vector' above "
+            f"{pp(tolerance - zone)}, so every cell ends")
 
 
 def _method_section(doc: Doc, result: StudyResult) -> None:
