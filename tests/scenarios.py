@@ -38,14 +38,14 @@ def _twin_cell() -> Synth:
 @dataclass(frozen=True)
 class Scenario:
     """A synthetic cell with a verdict's settings: the budget, the first stage (then
-    doubling, ``anytime.stage_sizes``) and ``m`` vectors tested at a time. ``tol=None``: the
+    doubling, ``anytime.stage_sizes``) and ``m`` vectors tested at a time. ``fixed_tolerance=None``: the
     tolerance is the cell's smallest true gap, so the best vector sits exactly on the
     boundary."""
 
     cell: Synth
     rulebook: tuple[int, ...]
     radius: int
-    tol: float | None
+    fixed_tolerance: float | None
     budget: int
     first: int
     m: int = 3
@@ -65,7 +65,7 @@ class Scenario:
 
     @property
     def tolerance(self) -> float:
-        return min(self.gaps.values()) if self.tol is None else self.tol
+        return min(self.gaps.values()) if self.fixed_tolerance is None else self.fixed_tolerance
 
 
 @cache
@@ -74,7 +74,7 @@ def scenario(name: str) -> Scenario:
         # (a) (0,1,2) makes the three seats identical: true gap 0; its neighbours are >= 0.10
         "fair": Scenario(Synth((dnorm(2, 3), dnorm(1, 3), dnorm(0, 3)), skill=dnorm(0, 2),
                                deal=dnorm(0, 1.5)), (0, 0, 0), 2, 0.06, 6000, 300),
-        # (b) VP in steps of 4: a 1-VP shift only decides ties; the best gap is 0.070 > 2 tol
+        # (b) VP in steps of 4: a 1-VP shift only decides ties; the best gap is 0.070 > 2 tolerances
         "unfair": Scenario(Synth((dnorm(3, 5, 4), dnorm(0, 5, 4), dnorm(0, 5, 4)),
                                  deal=dnorm(0, 4, 4)), (0, 0, 0), 2, 0.03, 6000, 300),
         # (c) one vector class exactly on the boundary, every other far from it
@@ -95,7 +95,7 @@ def scenario(name: str) -> Scenario:
         "curse": Scenario(Synth(tuple(dnorm(q / 4, 3) for q in range(4)), skill=dnorm(0, 1.5),
                                 deal=dnorm(0, 1)), (0, 0, 0, 0), 1, None, 4000, 200, m=1),
         # study scale, for the measurement only (python -m tests.test_anytime study): 4
-        # players, VP spread like a real game, tol 0.02; (0,1,2,2) is exactly fair, its
+        # players, VP spread like a real game, tolerance 0.02; (0,1,2,2) is exactly fair, its
         # neighbours are 2.3 pp apart ("study") or it is 1.2 pp apart and they 2.4 pp
         # ("study-near")
         "study": Scenario(Synth((dnorm(2, 12), dnorm(1, 12), dnorm(0, 12), dnorm(0, 12)),

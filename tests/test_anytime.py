@@ -92,23 +92,23 @@ def test_estimated_variance_keeps_the_rate_on_lumpy_groups() -> None:
     rng = np.random.default_rng(22)
     a, paths, steps = 0.05, 3000, 2000
     mix = Mixture.design(400, a)
-    tol = 0.1
+    tolerance = 0.1
     # per group: 4 games, each won by seat i (+1), seat j (-1) or another seat (0)
     wins = rng.choice([1.0, -1.0, 0.0], p=[0.3, 0.2, 0.5], size=(paths, steps, 4)).mean(axis=2)
-    x = wins - (0.1 - tol)  # true mean of the difference sits exactly at +tol after the shift
+    x = wins - (0.1 - tolerance)  # true mean of the difference sits exactly at +tolerance after the shift
     t = np.arange(1, steps + 1, dtype=np.float64)
     mean = np.cumsum(x, axis=1) / t
     var = (np.cumsum(x * x, axis=1) / t - mean**2) * t / np.maximum(t - 1, 1)
     se = np.sqrt(var / t)
     looks = np.arange(at.MIN_GROUPS, steps, 10)
-    z = (tol - mean[:, looks]) / se[:, looks]
+    z = (tolerance - mean[:, looks]) / se[:, looks]
     crossed = (mix.log_evidence(z, t[looks]) >= math.log(1 / a)).any(axis=1)
     assert at_most(int(crossed.sum()), paths, a), crossed.mean()
 
 
 def test_monotone_fair_takes_the_worst_beyond_each_vector() -> None:
-    up = np.array([0.9, 0.001, 0.3, 0.002, 0.001])  # against p1 - p2 >= tol: the low offsets
-    low = np.array([0.001, 0.002, 0.001, 0.01, 0.8])  # against p1 - p2 <= -tol: the high ones
+    up = np.array([0.9, 0.001, 0.3, 0.002, 0.001])  # against p1 - p2 >= tolerance: the low offsets
+    low = np.array([0.001, 0.002, 0.001, 0.01, 0.8])  # against p1 - p2 <= -tolerance: the high ones
     assert at.monotone_fair(up, low).tolist() == [0.9, 0.3, 0.3, 0.01, 0.8]
 
 
@@ -118,9 +118,9 @@ def test_monotone_fair_takes_the_worst_beyond_each_vector() -> None:
 class Count:
     cells: int = 0
     confirmed_right: int = 0
-    confirmed_wrong: int = 0  # the set shown fair holds a vector whose true gap >= tol
+    confirmed_wrong: int = 0  # the set shown fair holds a vector whose true gap >= tolerance
     no_fair_right: int = 0
-    no_fair_wrong: int = 0  # some candidate's true gap <= tol
+    no_fair_wrong: int = 0  # some candidate's true gap <= tolerance
     undecided: int = 0
     games: int = 0
 
@@ -131,15 +131,15 @@ class Count:
                 f"right, {self.no_fair_wrong / c:.4f} wrong; undecided {self.undecided / c:.3f}; "
                 f"mean games {self.games / c:.0f}")
 
-    def score(self, v: at.Verdict, gaps: dict[tuple[int, ...], float], tol: float) -> None:
+    def score(self, v: at.Verdict, gaps: dict[tuple[int, ...], float], tolerance: float) -> None:
         self.cells += 1
         self.games += v.games
         if v.decision == "confirmed":
-            wrong = any(gaps[f] >= tol - EPS for f in v.fair_set)
+            wrong = any(gaps[f] >= tolerance - EPS for f in v.fair_set)
             self.confirmed_wrong += wrong
             self.confirmed_right += not wrong
         elif v.decision == "no fair vector":
-            wrong = min(gaps.values()) <= tol + EPS
+            wrong = min(gaps.values()) <= tolerance + EPS
             self.no_fair_wrong += wrong
             self.no_fair_right += not wrong
         else:
@@ -155,22 +155,22 @@ def play_tables(sc: Scenario, sizes: list[int], rng: np.random.Generator) -> lis
     return [win_table(sc.cell.play(rng, s), sc.vectors) for s in sizes]
 
 
-def run(sc: Scenario, alpha: float, cells: int, seed: int, tol: float | None = None,
+def run(sc: Scenario, alpha: float, cells: int, seed: int, tolerance: float | None = None,
         stages: int = 12, extend: bool = False) -> Count:
     """``cells`` independent cells of ``stages`` equal stages; ``extend``: a cell still
     undecided after them gets as many stages again (the same earlier games) and is judged
     again, so a wrong verdict at either point counts."""
-    tol = sc.tolerance if tol is None else tol
+    tolerance = sc.tolerance if tolerance is None else tolerance
     sizes = equal_stages(sc.budget, stages, sc.cell.players)
     count = Count()
     for i in range(cells):
         rng = np.random.default_rng([seed, i])
         tables = play_tables(sc, sizes, rng)
-        v = at.decide(tables, sc.rulebook, tol, alpha, sc.m, predict=False)
+        v = at.decide(tables, sc.rulebook, tolerance, alpha, sc.m, predict=False)
         if extend and v.decision == "undecided":
             tables += play_tables(sc, sizes, rng)
-            v = at.decide(tables, sc.rulebook, tol, alpha, sc.m, predict=False)
-        count.score(v, sc.gaps, tol)
+            v = at.decide(tables, sc.rulebook, tolerance, alpha, sc.m, predict=False)
+        count.score(v, sc.gaps, tolerance)
     return count
 
 
@@ -179,8 +179,8 @@ def run(sc: Scenario, alpha: float, cells: int, seed: int, tol: float | None = N
     ("curse", 0.05, 250),
 ])
 def test_error_rates_hold_on_the_boundary(name: str, alpha: float, cells: int) -> None:
-    """Best vector(s) exactly on the boundary (true gap = tol): any confirmation is wrong (the
-    limit of a vector just over tol), and so is "no fair vector". Wrong confirmations stay
+    """Best vector(s) exactly on the boundary (true gap = tolerance): any confirmation is wrong (the
+    limit of a vector just over tolerance), and so is "no fair vector". Wrong confirmations stay
     within alpha/2, wrong "no fair" calls within alpha/2. 2 players: the whole family on all
     games (border: one vector on the boundary; twin: one at each end); 3 and 4 players: the
     chosen vectors in fixed sequence (thirds, curse: three and four vectors on it)."""
@@ -199,9 +199,9 @@ def test_tolerance_just_below_and_just_above_the_best_gap(side: str) -> None:
     vector" wrong (at most alpha/2)."""
     sc = scenario("thirds")
     best = min(sc.gaps.values())
-    tol = best * (0.97 if side == "below" else 1.03)
+    tolerance = best * (0.97 if side == "below" else 1.03)
     alpha = 0.3
-    c = run(sc, alpha, 200, seed=31 + (side == "above"), tol=tol)
+    c = run(sc, alpha, 200, seed=31 + (side == "above"), tolerance=tolerance)
     assert at_most(c.confirmed_wrong, c.cells, alpha * at.CONFIRM_SHARE), c.row()
     assert at_most(c.no_fair_wrong, c.cells, alpha * (1 - at.CONFIRM_SHARE)), c.row()
     if side == "above":
@@ -278,7 +278,7 @@ def test_stage_sizes_extend_without_touching_played_stages() -> None:
 
 def test_bad_settings_are_one_line() -> None:
     tables = play_tables(scenario("border"), [400], np.random.default_rng(1))
-    for kwargs in ({"tol": 0.0}, {"alpha": 1.0}, {"m": 0}):
+    for kwargs in ({"tolerance": 0.0}, {"alpha": 1.0}, {"m": 0}):
         with pytest.raises(CdsimError):
             at.decide(tables, (0, 0), **kwargs)  # type: ignore[arg-type]
     with pytest.raises(CdsimError):
@@ -288,24 +288,24 @@ def test_bad_settings_are_one_line() -> None:
 # ------------------------------------------------------------------------ games needed
 
 def continuation_rate(cells: int, seed: int) -> tuple[int, int, int]:
-    """Undecided 2-player cells (tol 2 pp above the best gap, a zone of a quarter of it,
+    """Undecided 2-player cells (tolerance 2 pp above the best gap, a zone of a quarter of it,
     2,000 games) continued by exactly ``games_needed`` more games: (how many confirmed,
     how many were continued, how many were undecided)."""
     sc = scenario("border")
-    tol = min(sc.gaps.values()) + 0.02
+    tolerance = min(sc.gaps.values()) + 0.02
     sizes = at.stage_sizes(2000, 125, 2)
     done = passed = undecided = 0
     for i in range(cells):
         rng = np.random.default_rng([seed, i])
         tables = play_tables(sc, list(sizes), rng)
-        v = at.decide(tables, sc.rulebook, tol, zone=tol / 4)
+        v = at.decide(tables, sc.rulebook, tolerance, zone=tolerance / 4)
         undecided += v.decision == "undecided"
         if v.decision != "undecided" or v.games_needed is None:
             continue
         more = play_tables(sc, [v.games_needed], rng)
         done += 1
-        passed += at.decide(tables + more, sc.rulebook, tol, predict=False,
-                            zone=tol / 4).decision == "confirmed"
+        passed += at.decide(tables + more, sc.rulebook, tolerance, predict=False,
+                            zone=tolerance / 4).decision == "confirmed"
     return passed, done, undecided
 
 
@@ -324,7 +324,7 @@ def test_games_needed_is_calibrated() -> None:
 # ------------------------------------------------------------------------- measurement
 
 def confirm_rate(theta: float, budget: int, method: str, looks: list[int], reps: int = 4000,
-                 var: float = 0.92, tol: float = 0.02, alpha: float = 0.05) -> float:
+                 var: float = 0.92, tolerance: float = 0.02, alpha: float = 0.05) -> float:
     """2 players, one vector whose ``p_1 - p_2`` is ``theta``, per-game variance ``var`` (the
     strong cell's 0.92), stages in the proportions ``looks``: the chance it is confirmed
     within ``budget`` games. "staged": the old procedure (stage 0 tests the rulebook, which
@@ -338,18 +338,18 @@ def confirm_rate(theta: float, budget: int, method: str, looks: list[int], reps:
     if method == "staged":
         for k in range(1, len(n)):
             z = float(sps.norm.isf(alpha * n[k] / n.sum() / 2))
-            ok |= np.abs(means[:, k]) + z * np.sqrt(var / n[k]) < tol
+            ok |= np.abs(means[:, k]) + z * np.sqrt(var / n[k]) < tolerance
         return float(ok.mean())
     level = alpha * at.CONFIRM_SHARE / 2
-    mix = Mixture.design(at.design_groups(2, tol, alpha, 1.0), level)
+    mix = Mixture.design(at.design_groups(2, tolerance, alpha, 1.0), level)
     groups = np.cumsum(n)
     running = np.cumsum(means * n, axis=1) / groups
     up = np.full(reps, -np.inf)
     low = np.full(reps, -np.inf)
     for k, t in enumerate(groups):
         se = math.sqrt(var / t)
-        up = np.maximum(up, mix.log_evidence((tol - running[:, k]) / se, t))
-        low = np.maximum(low, mix.log_evidence((running[:, k] + tol) / se, t))
+        up = np.maximum(up, mix.log_evidence((tolerance - running[:, k]) / se, t))
+        low = np.maximum(low, mix.log_evidence((running[:, k] + tolerance) / se, t))
         ok |= np.minimum(up, low) >= math.log(1 / level)
     return float(ok.mean())
 
@@ -364,7 +364,7 @@ def budget_for(theta: float, method: str, looks: list[int], power: float = 0.8) 
 
 
 def study_scale(cells: int) -> None:  # pragma: no cover - by hand
-    """The two study-scale cells of docs/statistics.md (4 players, tol 0.02, 200,000 games in
+    """The two study-scale cells of docs/statistics.md (4 players, tolerance 0.02, 200,000 games in
     the staged procedure's four doubling stages)."""
     for name in ("study", "study-near"):
         sc = scenario(name)
@@ -387,10 +387,10 @@ def measure(cells: int) -> None:  # pragma: no cover - by hand
     runs = [("fair", 0.05, None), ("unfair", 0.05, None), ("border", 0.05, None),
             ("twin", 0.05, None), ("thirds", 0.05, None), ("curse", 0.05, None),
             ("curse", 0.3, None)]
-    for name, alpha, tol in runs:
+    for name, alpha, tolerance in runs:
         sc = scenario(name)
-        c = run(sc, alpha, cells, seed=2000 + int(alpha * 100), tol=tol)
-        print(f"{name:8s} alpha={alpha:<5} tol={sc.tolerance:.4f}  {c.row()}", flush=True)
+        c = run(sc, alpha, cells, seed=2000 + int(alpha * 100), tolerance=tolerance)
+        print(f"{name:8s} alpha={alpha:<5} tolerance={sc.tolerance:.4f}  {c.row()}", flush=True)
     for extend in (False, True):
         c = run(scenario("curse"), 0.3, cells, seed=3000, stages=6, extend=extend)
         print(f"curse-6{'+6' if extend else ''} alpha=0.3  {c.row()}", flush=True)
@@ -459,13 +459,13 @@ def test_decide_games_and_the_explanations() -> None:
     sc = scenario("fair")
     rng = np.random.default_rng(83)
     stages = [sc.cell.play(rng, s) for s in at.stage_sizes(1500, 300, 3)]
-    v = at.decide_games(stages, sc.rulebook, radius=sc.radius, tol=0.06)
+    v = at.decide_games(stages, sc.rulebook, radius=sc.radius, tolerance=0.06)
     assert v == at.decide([win_table(g, sc.vectors) for g in stages], sc.rulebook, 0.06)
     assert v.decision == "undecided" and "Undecided after 1,500 games" in v.explain
     if v.games_needed is not None:
         assert f"{v.games_needed:,} more games" in v.explain
     more = stages + [sc.cell.play(rng, s) for s in (3000, 6000, 12_000)]
-    done = at.decide_games(more, sc.rulebook, radius=sc.radius, tol=0.06)
+    done = at.decide_games(more, sc.rulebook, radius=sc.radius, tolerance=0.06)
     assert done.decision == "confirmed" and "0/1/2" in done.explain
 
 
@@ -490,7 +490,7 @@ def test_a_vector_blocked_in_its_sequence_is_chosen_again() -> None:
     sc = scenario("fair")
     rng = np.random.default_rng(83)
     stages = [sc.cell.play(rng, s) for s in (300, 1200, 3000, 6000, 12_000)]
-    v = at.decide_games(stages, sc.rulebook, radius=sc.radius, tol=0.06)
+    v = at.decide_games(stages, sc.rulebook, radius=sc.radius, tolerance=0.06)
     first, second = v.choices[0], v.choices[1]
     assert first.vectors[0] == (0, 0, 1) and (0, 1, 2) in first.vectors[1:]
     assert second.stage == 1 and second.vectors[0] == (0, 1, 2)

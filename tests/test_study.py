@@ -86,7 +86,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
             assert len(verdict["vector"]) == int(players)
             low, high = verdict["gap_interval"]
             assert 0 <= low <= verdict["largest_gap"] <= high <= 1
-            # shown fair: each pair's test inside ±(tol + zone) on the games it was tested
+            # shown fair: each pair's test inside ±(tolerance + zone) on the games it was tested
             # on, so the gap seen there is below that; the 95% interval (simultaneous over
             # the pairs, the mixture alone) promises no more and may reach past it
             assert verdict["largest_gap"] < data["tolerance"] + data["zone"]

@@ -23,8 +23,8 @@ from tests.scenarios import EPS, Scenario, at_most, scenario
 @dataclass
 class Tally:
     cells: int = 0
-    wrong_fair: int = 0  # the set shown fair holds a vector at tol + zone or more
-    wrong_none: int = 0  # "no fair vector" where some vector is at tol - zone or less
+    wrong_fair: int = 0  # the set shown fair holds a vector at tolerance + zone or more
+    wrong_none: int = 0  # "no fair vector" where some vector is at tolerance - zone or less
     confirmed: int = 0
     no_fair: int = 0
     undecided: int = 0
@@ -35,16 +35,16 @@ class Tally:
                 f"fair vector {self.no_fair} ({self.wrong_none} wrong), undecided "
                 f"{self.undecided}; mean games {self.games / max(self.cells, 1):.0f}")
 
-    def score(self, v: at.Verdict, gaps: dict[tuple[int, ...], float], tol: float,
+    def score(self, v: at.Verdict, gaps: dict[tuple[int, ...], float], tolerance: float,
               zone: float) -> None:
         self.cells += 1
         self.games += v.games
         if v.decision == "confirmed":
             self.confirmed += 1
-            self.wrong_fair += any(gaps[f] >= tol + zone - EPS for f in v.fair_set)
+            self.wrong_fair += any(gaps[f] >= tolerance + zone - EPS for f in v.fair_set)
         elif v.decision == "no fair vector":
             self.no_fair += 1
-            self.wrong_none += min(gaps.values()) <= tol - zone + EPS
+            self.wrong_none += min(gaps.values()) <= tolerance - zone + EPS
         else:
             self.undecided += 1
 
@@ -53,11 +53,11 @@ def tables(sc: Scenario, sizes: list[int], rng: np.random.Generator) -> list[Win
     return [win_table(sc.cell.play(rng, s), sc.vectors) for s in sizes]
 
 
-def cells(sc: Scenario, tol: float, zone: float, alpha: float, n: int, seed: int,
+def cells(sc: Scenario, tolerance: float, zone: float, alpha: float, n: int, seed: int,
           budget: int | None = None, extend: bool = False) -> Tally:
     """``n`` cells in doubling stages up to ``budget`` (default: the worst case, so every
     cell must end); ``extend``: judged at half the budget first, then on all of it."""
-    worst = at.worst_case_games(sc.cell.players, tol, zone, alpha)
+    worst = at.worst_case_games(sc.cell.players, tolerance, zone, alpha)
     assert worst is not None
     budget = budget or worst
     sizes = list(at.stage_sizes(budget, max(budget // 32, 30 * sc.cell.players),
@@ -67,14 +67,14 @@ def cells(sc: Scenario, tol: float, zone: float, alpha: float, n: int, seed: int
         played = tables(sc, sizes, np.random.default_rng([seed, i]))
         if extend:
             half = next(k for k in range(len(sizes)) if sum(sizes[:k + 1]) >= budget // 2)
-            first = at.decide(played[:half + 1], sc.rulebook, tol, alpha, sc.m,
+            first = at.decide(played[:half + 1], sc.rulebook, tolerance, alpha, sc.m,
                               design_games=budget, predict=False, zone=zone)
             if first.decision != "undecided":
-                tally.score(first, sc.gaps, tol, zone)
+                tally.score(first, sc.gaps, tolerance, zone)
                 continue
-        v = at.decide(played, sc.rulebook, tol, alpha, sc.m, design_games=budget,
+        v = at.decide(played, sc.rulebook, tolerance, alpha, sc.m, design_games=budget,
                       predict=False, zone=zone)
-        tally.score(v, sc.gaps, tol, zone)
+        tally.score(v, sc.gaps, tolerance, zone)
     return tally
 
 
@@ -85,8 +85,8 @@ def test_a_cell_whose_best_vector_sits_at_the_tolerance_ends(name: str) -> None:
     and (one vector at 2 players) neither side is always chosen. At 3 players the budget is twice one vector's
     worst case (``REVISIT``): at one, a misled first choice left 15 of these 40 undecided."""
     sc = scenario(name)
-    tol = sc.tolerance
-    c = cells(sc, tol, tol / 4, 0.05, 40, seed=11)
+    tolerance = sc.tolerance
+    c = cells(sc, tolerance, tolerance / 4, 0.05, 40, seed=11)
     assert c.undecided == 0, c.row()
     assert c.wrong_fair == c.wrong_none == 0, c.row()
     if name == "border":
@@ -97,14 +97,14 @@ def test_a_cell_whose_best_vector_sits_at_the_tolerance_ends(name: str) -> None:
                                             ("twin", "fair"), ("thirds", "fair"),
                                             ("thirds", "none"), ("curse", "fair")])
 def test_errors_at_the_edges_of_the_zone(name: str, side: str) -> None:
-    """``fair``: tol + zone is the best vector's gap, so every confirmation is wrong: at most
-    alpha_c of the cells. ``none``: tol - zone is the best gap, so every "no fair vector" is
+    """``fair``: tolerance + zone is the best vector's gap, so every confirmation is wrong: at most
+    alpha_c of the cells. ``none``: tolerance - zone is the best gap, so every "no fair vector" is
     wrong: at most alpha_n. The cells end all the same."""
     sc = scenario(name)
     best, alpha = min(sc.gaps.values()), 0.3
     zone = best / 5
-    tol = best - zone if side == "fair" else best + zone
-    c = cells(sc, tol, zone, alpha, 150, seed=len(name) + (side == "fair"))
+    tolerance = best - zone if side == "fair" else best + zone
+    c = cells(sc, tolerance, zone, alpha, 150, seed=len(name) + (side == "fair"))
     assert c.undecided == 0, c.row()
     assert at_most(c.wrong_fair, c.cells, alpha * at.CONFIRM_SHARE), c.row()
     assert at_most(c.wrong_none, c.cells, alpha * (1 - at.CONFIRM_SHARE)), c.row()
@@ -124,16 +124,16 @@ def test_extending_at_the_zone_edge_keeps_the_rate() -> None:
 
 def test_a_resumed_cell_with_a_zone_is_the_same_cell() -> None:
     sc = scenario("border")
-    tol = sc.tolerance
-    worst = at.worst_case_games(2, tol, tol / 4, 0.05)
+    tolerance = sc.tolerance
+    worst = at.worst_case_games(2, tolerance, tolerance / 4, 0.05)
     assert worst is not None
     sizes = list(at.stage_sizes(worst, worst // 32, 2))
     played = tables(sc, sizes, np.random.default_rng(7))
-    whole = at.decide(played, sc.rulebook, tol, design_games=worst, zone=tol / 4)
+    whole = at.decide(played, sc.rulebook, tolerance, design_games=worst, zone=tolerance / 4)
     k = whole.decided_at + 1
     assert whole.decision != "undecided"
-    assert at.decide(played[:k], sc.rulebook, tol, design_games=worst, zone=tol / 4) == whole
-    assert whole.model_dump(mode="json")["zone"] == tol / 4
+    assert at.decide(played[:k], sc.rulebook, tolerance, design_games=worst, zone=tolerance / 4) == whole
+    assert whole.model_dump(mode="json")["zone"] == tolerance / 4
 
 
 def test_the_named_vector_is_the_most_equal_shown_fair() -> None:
@@ -195,21 +195,21 @@ def test_games_to_decide_comes_true() -> None:
     """An undecided cell at the tolerance says at most how many more games decide it either
     way; one more stage of that many does, in nearly every cell."""
     sc = scenario("border")
-    tol = sc.tolerance
+    tolerance = sc.tolerance
     decided = asked = 0
     for i in range(40):
         rng = np.random.default_rng([17, i])
         played = tables(sc, [200, 400, 800], rng)
-        v = at.decide(played, sc.rulebook, tol, zone=tol / 4)
+        v = at.decide(played, sc.rulebook, tolerance, zone=tolerance / 4)
         if v.decision != "undecided":
             continue
         assert v.games_to_decide is not None and f"at most about {v.games_to_decide:,}" in v.explain
         asked += 1
         more = tables(sc, [v.games_to_decide], rng)
-        decided += at.decide(played + more, sc.rulebook, tol, predict=False,
-                             zone=tol / 4).decision != "undecided"
+        decided += at.decide(played + more, sc.rulebook, tolerance, predict=False,
+                             zone=tolerance / 4).decision != "undecided"
     assert asked >= 30 and decided >= 0.9 * asked, (decided, asked)
-    assert at.decide(played, sc.rulebook, tol).games_to_decide is None  # no zone, no bound
+    assert at.decide(played, sc.rulebook, tolerance).games_to_decide is None  # no zone, no bound
 
 
 def test_extended_past_its_plan_the_rate_holds() -> None:
@@ -220,8 +220,8 @@ def test_extended_past_its_plan_the_rate_holds() -> None:
     sc = scenario("twin")
     best, alpha = min(sc.gaps.values()), 0.3
     zone = best / 5
-    for side, tol in (("fair", best - zone), ("none", best + zone)):
-        worst = at.worst_case_games(2, tol, zone, alpha)
+    for side, tolerance in (("fair", best - zone), ("none", best + zone)):
+        worst = at.worst_case_games(2, tolerance, zone, alpha)
         assert worst is not None
         budget = worst // 2
         sizes = list(at.stage_sizes(budget, budget // 32, 2))
@@ -230,12 +230,12 @@ def test_extended_past_its_plan_the_rate_holds() -> None:
         for i in range(150):
             rng = np.random.default_rng([77, i, side == "fair"])
             played = tables(sc, sizes, rng)
-            v = at.decide(played, sc.rulebook, tol, alpha, sc.m, design_games=budget,
+            v = at.decide(played, sc.rulebook, tolerance, alpha, sc.m, design_games=budget,
                           predict=False, zone=zone)
             if v.decision == "undecided":
-                v = at.decide(played + tables(sc, more, rng), sc.rulebook, tol, alpha, sc.m,
+                v = at.decide(played + tables(sc, more, rng), sc.rulebook, tolerance, alpha, sc.m,
                               design_games=budget, predict=False, zone=zone)
-            tally.score(v, sc.gaps, tol, zone)
+            tally.score(v, sc.gaps, tolerance, zone)
         assert at_most(tally.wrong_fair, tally.cells, alpha * at.CONFIRM_SHARE), tally.row()
         assert at_most(tally.wrong_none, tally.cells, alpha * (1 - at.CONFIRM_SHARE)), tally.row()
 

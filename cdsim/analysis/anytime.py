@@ -14,23 +14,23 @@ against a wrong *confirmed*, the rest ``alpha_n`` against a wrong *no fair vecto
 
 Evidence: for one vector and one seat pair on a run of deal groups, the difference of the
 two seats' win shares ``d`` (per deal group, so rotations are paired) and its deal-group
-standard error give, for a null such as ``p_i - p_j >= tol``, the normal-mixture e-value of
-``cdsim.analysis.boundary`` (an asymptotic confidence sequence). Its running maximum over
-the looks gives an anytime p-value: valid at any look, at any stopping time, and after any
-number of further looks or a raised budget. The e-value's prior is fixed from the settings
-alone (``design_games``, the games at which the boundary is tightest). With a zone and a design
-(a study cell) 80% of each test's e-value (``PLANNED_WEIGHT``) is a test planned for the
-cell's own stages (``planned_looks``: doubling from the first stage to ``design_games``),
-made a martingale (``boundary.Planned``): it spends the test's level at the looks the cell
-makes instead of leaving most of it to looks that never come, and stays valid at any other
-look; the rest is the mixture, which carries an extended cell past its plan. A look that
-skips a planned one drops the planned part (docs/statistics.md).
+standard error give, for a null such as ``p_i - p_j >= tolerance``, the normal-mixture
+e-value of ``cdsim.analysis.boundary`` (an asymptotic confidence sequence). Its running
+maximum over the looks gives an anytime p-value: valid at any look, at any stopping time,
+and after any number of further looks or a raised budget. The e-value's prior is fixed from
+the settings alone (``design_games``, the games at which the boundary is tightest). With a
+zone and a design (a study cell) 80% of each test's e-value (``PLANNED_WEIGHT``) is a test
+planned for the cell's own stages (``planned_looks``: doubling from the first stage to
+``design_games``), made a martingale (``boundary.Planned``): it spends the test's level at
+the looks the cell makes instead of leaving most of it to looks that never come, and stays
+valid at any other look; the rest is the mixture, which carries an extended cell past its
+plan. A look that skips a planned one drops the planned part (docs/statistics.md).
 
 The indifference zone ``zone`` (``d``; a study's default ``ZONE``, 0.5 pp) puts the two
 decisions on two bounds, as fishtest's SPRT tests between ``elo0`` and ``elo1``: fair is
-shown against gaps of ``hi = tol + d``, unfair against gaps of ``lo = tol - d``. A vector
-whose largest gap lies between the two may be called either; outside them the error rates
-below hold. ``zone = 0`` is the rule without a zone (both against ``tol``).
+shown against gaps of ``hi = tolerance + d``, unfair against gaps of ``lo = tolerance - d``.
+A vector whose largest gap lies between the two may be called either; outside them the error
+rates below hold. ``zone = 0`` is the rule without a zone (both against ``tolerance``).
 
 1. **confirmed** - a vector is *shown fair* when, for every seat pair, both ``p_i - p_j >=
    hi`` and ``p_i - p_j <= -hi`` are rejected (intersection-union: its confidence sequence
@@ -81,7 +81,7 @@ Use (a study cell)
 
     vectors = candidates(rulebook, radius)                 # fixed for the cell
     tables = [win_table(games_of_stage(k), vectors) ...]   # one per stage played (cacheable)
-    verdict = decide(tables, rulebook, tol, alpha, m, design_games=DESIGN, predict=stopping)
+    verdict = decide(tables, rulebook, tolerance, alpha, m, design_games=DESIGN, predict=stopping)
     verdict.model_dump(mode="json")                        # the manifest's / study.json's record
     sizes = stage_sizes(budget, first, deal, played=sizes_played)  # raised budget: appended
     offsets = offsets.fair_offsets(stage_games, rulebook, around=verdict.vector, radius=radius)
@@ -93,20 +93,20 @@ not (raising it extends the cell). Play the next stage while the verdict is unde
 Why the error rates hold (for any true win shares)
 ---------------------------------------------------
 *Wrong confirmed* (the set shown fair holds a vector whose true gap is ``hi`` or more; read
-``tol`` as ``hi`` in this paragraph and as ``lo`` in the next): at most ``alpha_c``. A
+``tolerance`` as ``hi`` in this paragraph and as ``lo`` in the next): at most ``alpha_c``. A
 choice is fixed by games played before its test games, which are fresh deals, so given the
 choice its p-values are valid. In a fixed sequence a wrong confirmation needs the *first*
 truly unfair vector of the sequence to pass, one fixed hypothesis: chance at most the
 choice's level ``w_j alpha_c``; a truly unfair vector has a pair with ``|p_i - p_j| >=
-tol``, and its one violated side must be rejected (intersection-union). Summing over the
-choices (a union bound, whatever their number) gives ``alpha_c``. At 2 players the two
+tolerance``, and its one violated side must be rejected (intersection-union). Summing over
+the choices (a union bound, whatever their number) gives ``alpha_c``. At 2 players the two
 ends each cost at most ``alpha_c / 2``. *Wrong no fair vector* (some candidate ``v*`` is
 fair): ``v*`` is one fixed vector, not chosen from the data, so no correction over the
-candidates is needed; it is declared unfair only if one of its pairs, truly within ``tol``,
-has a null rejected: ``alpha_n / pairs`` for the side nearer the truth, plus the chance
-that the estimate runs more than ``2 tol`` past the truth the other way (far below the
-rounding of any rate: the old staged test made the same argument); at most ``alpha_n`` in
-all. Together at most ``alpha`` per cell, at any
+candidates is needed; it is declared unfair only if one of its pairs, truly within
+``tolerance``, has a null rejected: ``alpha_n / pairs`` for the side nearer the truth, plus
+the chance that the estimate runs more than ``2 tolerance`` past the truth the other way
+(far below the rounding of any rate: the old staged test made the same argument); at most
+``alpha_n`` in all. Together at most ``alpha`` per cell, at any
 look, also after extensions. The approximation behind it is the central limit theorem on
 deal groups (each test looks from ``MIN_GROUPS`` groups on).
 """
@@ -143,10 +143,11 @@ Decision = Literal["confirmed", "no fair vector", "undecided"]
 
 CONFIRM_SHARE = 0.5  # of alpha: against a wrong "confirmed"; the rest: "no fair vector"
 # the indifference zone of a study and of `cdsim balance`: fair is shown against gaps of
-# tol + ZONE, unfair against gaps of tol - ZONE, so that every cell ends (docs/statistics.md)
+# tolerance + ZONE, unfair against gaps of tolerance - ZONE, so that every cell ends
+# (docs/statistics.md)
 ZONE = 0.005
 # the tolerances a user may ask for: below 0.1 pp no budget could decide (a cell's design
-# size, ~1/tol**2 games, grows past any float), and a gap of 100 pp is every outcome
+# size, ~1/tolerance**2 games, grows past any float), and a gap of 100 pp is every outcome
 MIN_TOLERANCE = 0.001
 MAX_TOLERANCE = 1.0
 FIRST_CHOICE = 0.8  # of alpha_c: the first choice's level; later choices share the rest
@@ -155,35 +156,36 @@ MIN_GROUPS = 30  # deal groups a test needs before it may look
 REVISIT = 2  # 3 and 4 players: a misled first choice is tested again on the later games
 
 
-def tolerance_problem(tol: float) -> str | None:
-    """Why a user may not ask for the tolerance ``tol`` ("must be ..."), or None."""
-    if MIN_TOLERANCE <= tol < MAX_TOLERANCE:
+def tolerance_problem(tolerance: float) -> str | None:
+    """Why a user may not ask for ``tolerance`` ("must be ..."), or None."""
+    if MIN_TOLERANCE <= tolerance < MAX_TOLERANCE:
         return None
     return (f"must be between {MIN_TOLERANCE:g} and {MAX_TOLERANCE:g} (e.g. 0.02 = 2 pp), "
-            f"got {tol:g}")
+            f"got {tolerance:g}")
 
 
-def check_tolerance(tol: float, name: str) -> float:
-    """``tol``, or one error line naming ``name`` (the flag)."""
-    problem = tolerance_problem(tol)
+def check_tolerance(tolerance: float, name: str) -> float:
+    """``tolerance``, or one error line naming ``name`` (the flag)."""
+    problem = tolerance_problem(tolerance)
     if problem:
         raise CdsimError(f"{name} {problem}")
-    return tol
+    return tolerance
 
 
-def zone_problem(zone: float, tol: float) -> str | None:
+def zone_problem(zone: float, tolerance: float) -> str | None:
     """Why a user may not ask for the indifference zone ``zone`` beside the tolerance
-    ``tol`` ("must be ..."), or None: from 0 (no zone: a cell whose best vector sits at the
-    tolerance may never end) to below the tolerance (tol - zone is a gap shown unfair)."""
-    if 0 <= zone < tol and math.isfinite(zone):
+    ``tolerance`` ("must be ..."), or None: from 0 (no zone: a cell whose best vector sits
+    at the tolerance may never end) to below the tolerance (tolerance - zone is a gap shown
+    unfair)."""
+    if 0 <= zone < tolerance and math.isfinite(zone):
         return None
-    return (f"must be at least 0 and below the tolerance ({tol:g}), e.g. 0.005 = 0.5 pp, "
+    return (f"must be at least 0 and below the tolerance ({tolerance:g}), e.g. 0.005 = 0.5 pp, "
             f"got {zone:g}")
 
 
-def check_zone(zone: float, tol: float, name: str) -> float:
+def check_zone(zone: float, tolerance: float, name: str) -> float:
     """``zone``, or one error line naming ``name`` (the flag or key)."""
-    problem = zone_problem(zone, tol)
+    problem = zone_problem(zone, tolerance)
     if problem:
         raise CdsimError(f"{name} {problem}")
     return zone
@@ -194,15 +196,16 @@ def choice_weight(j: int) -> float:
     return FIRST_CHOICE if j == 1 else (1 - FIRST_CHOICE) / 2 ** (j - 1)
 
 
-def design_groups(players: int, tol: float, alpha: float, games_per_group: float,
+def design_groups(players: int, tolerance: float, alpha: float, games_per_group: float,
                   design_games: int | None = None) -> float:
     """Deal groups at which the boundaries are tightest. By default the games a one-look
     equivalence test at ``alpha / 4`` needs to confirm, with 80% chance, a vector whose
-    critical pair lies ``tol / 2`` inside the tolerance (per-game variance ``2 / players``):
-    where the decisions that are hard to make fall. A setting: fix it when the cell starts."""
+    critical pair lies ``tolerance / 2`` inside the tolerance (per-game variance ``2 /
+    players``): where the decisions that are hard to make fall. A setting: fix it when the
+    cell starts."""
     if design_games is None:
         z = float(special.ndtri(1 - alpha * CONFIRM_SHARE / 2)) + float(special.ndtri(POWER))
-        design_games = math.ceil((z / (tol / 2)) ** 2 * 2 / players)
+        design_games = math.ceil((z / (tolerance / 2)) ** 2 * 2 / players)
     return max(1.0, design_games / games_per_group)
 
 
@@ -241,7 +244,7 @@ def closing_z(players: int, alpha: float) -> float:
     return float(z_fair + planned(times, PLANNED_WEIGHT * unfair).crossing_z()[-1])
 
 
-def worst_case_games(players: int, tol: float, zone: float, alpha: float,
+def worst_case_games(players: int, tolerance: float, zone: float, alpha: float,
                      variance: float | None = None, design_games: int | None = None) -> int | None:
     """A cell's budget that decides it whatever its truth: the games after which every
     candidate is decided (the module docstring: ``h_c + h_n <= 2 zone``), for the per-game
@@ -286,10 +289,10 @@ def worst_case_games(players: int, tol: float, zone: float, alpha: float,
 @dataclass
 class Evidence:
     """Running maxima of the log e-values of one set of vectors on one run of deal groups:
-    ``upper`` against ``p_i - p_j >= tol + zone``, ``lower`` against ``p_i - p_j <= -(tol +
-    zone)`` (both (V, pairs)); ``apart_hi`` / ``apart_lo`` against ``p_i - p_j <= tol -
-    zone`` / ``>= -(tol - zone)`` (the "shown unfair" side). ``stream`` is the sum of the
-    win tables looked at so far.
+    ``upper`` against ``p_i - p_j >= tolerance + zone``, ``lower`` against ``p_i - p_j <=
+    -(tolerance + zone)`` (both (V, pairs)); ``apart_hi`` / ``apart_lo`` against ``p_i - p_j
+    <= tolerance - zone`` / ``>= -(tolerance - zone)`` (the "shown unfair" side). ``stream``
+    is the sum of the win tables looked at so far.
 
     The e-value of a side is ``mixture``'s, or with a plan (``fair_plan`` for the fair
     sides, ``apart_plan`` for the unfair ones: ``boundary.Planned`` at ``PLANNED_WEIGHT``
@@ -311,8 +314,8 @@ class Evidence:
 
     def add(self, table: WinTable, fair_at: float, apart_at: float) -> None:
         """One more stage's games; look if there are enough groups. ``fair_at``: the gap
-        the fair side tests against (tol + zone); ``apart_at``: the unfair side's (tol -
-        zone)."""
+        the fair side tests against (tolerance + zone); ``apart_at``: the unfair side's
+        (tolerance - zone)."""
         part = table.take(self.index)
         self.stream = part if self.stream is None else self.stream + part
         shape = (len(self.index), len(pairs(table.players)))
@@ -350,7 +353,7 @@ class Evidence:
         return np.asarray(np.exp(-np.minimum(self.upper, self.lower)), dtype=np.float64)
 
     def shown_unfair(self, level: float) -> NDArray[np.bool_]:
-        """Per vector: some pair shown more than ``tol`` apart, each pair at ``level /
+        """Per vector: some pair shown more than ``tolerance`` apart, each pair at ``level /
         pairs`` (on whichever side its data lie)."""
         need = math.log(self.upper.shape[1] / level)
         return np.asarray((np.maximum(self.apart_hi, self.apart_lo) >= need).any(axis=1),
@@ -374,9 +377,9 @@ class Choice:
 def monotone_fair(p_upper: FloatArray, p_lower: FloatArray) -> FloatArray:
     """2 players, vectors in increasing offset of seat 2: the p-values made monotone in the
     offset. ``p_1 - p_2`` falls as seat 2 gets more VP, so the vectors with ``p_1 - p_2 >=
-    tol`` are the lowest offsets: the upper side's p-value of a vector is the largest over
-    it and every higher offset (confirming it claims all of those are below ``tol``), the
-    lower side's the largest over it and every lower offset."""
+    tolerance`` are the lowest offsets: the upper side's p-value of a vector is the largest
+    over it and every higher offset (confirming it claims all of those are below
+    ``tolerance``), the lower side's the largest over it and every lower offset."""
     up = np.maximum.accumulate(p_upper[::-1])[::-1]
     low = np.maximum.accumulate(p_lower)
     return np.asarray(np.maximum(up, low), dtype=np.float64)
@@ -545,10 +548,10 @@ def _pp(share: float, unit: bool = True) -> str:
 class _Cell:
     """The state of one cell while its looks are replayed in order (``decide``)."""
 
-    def __init__(self, vectors: IntArray, rule: Vector, tol: float, alpha: float, m: int,
+    def __init__(self, vectors: IntArray, rule: Vector, tolerance: float, alpha: float, m: int,
                  mixture: Mixture, zone: float = 0.0, plan: tuple[float, ...] = ()) -> None:
-        self.vectors, self.rule, self.tol, self.alpha, self.m, self.mixture = (
-            vectors, rule, tol, alpha, m, mixture)
+        self.vectors, self.rule, self.tolerance, self.alpha, self.m, self.mixture = (
+            vectors, rule, tolerance, alpha, m, mixture)
         self.zone = zone
         self.plan = plan if zone > 0 else ()  # the cell's planned looks (cumulative groups)
         self.design = 1.0  # deal groups at which the boundaries are tightest (decide sets it)
@@ -584,7 +587,7 @@ class _Cell:
 
     def look(self, table: WinTable) -> None:
         self.total = table if self.total is None else self.total + table
-        bounds = (self.tol + self.zone, self.tol - self.zone)
+        bounds = (self.tolerance + self.zone, self.tolerance - self.zone)
         self.everything.add(table, *bounds)
         for choice in self.choices:
             choice.evidence.add(table, *bounds)
@@ -659,10 +662,10 @@ class _Cell:
         return tuple(_vec(self.vectors[i]) for i in rows)
 
 
-def _check(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float, alpha: float,
+def _check(tables: Sequence[WinTable], rulebook: Sequence[int], tolerance: float, alpha: float,
            m: int) -> tuple[Vector, IntArray]:
-    if not 0 < tol < 1:
-        raise CdsimError(f"tolerance must be a share between 0 and 1 (e.g. 0.02), got {tol}")
+    if not 0 < tolerance < 1:
+        raise CdsimError(f"tolerance must be a share between 0 and 1 (e.g. 0.02), got {tolerance}")
     if not 0 < alpha < 1:
         raise CdsimError(f"alpha must be between 0 and 1, got {alpha}")
     if m < 1:
@@ -694,7 +697,7 @@ def planned_looks(first: int, per_group: float, design_games: int | None,
     return tuple(float(x) / per_group for x in np.cumsum(np.asarray(plan, dtype=np.float64)))
 
 
-def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.02,
+def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tolerance: float = 0.02,
            alpha: float = 0.05, m: int = 3, design_games: int | None = None,
            predict: bool = True, zone: float = 0.0, plan: Sequence[int] | None = None
            ) -> Verdict:
@@ -705,16 +708,17 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tol: float = 0.0
     chosen at a time (3 and 4 players). ``design_games``: where the boundaries are tightest
     (``design_groups``); a setting of the cell, never changed once it has games.
     ``predict=False`` skips ``games_needed`` (a driver that plays on anyway needs it only
-    when it stops). ``zone``: the indifference zone (fair is shown against gaps of ``tol +
-    zone``, unfair against ``tol - zone``; 0: against ``tol`` both ways). Pure: the same
-    tables give the same verdict, so a resumed or extended cell re-derives its state."""
-    rule, vectors = _check(tables, rulebook, tol, alpha, m)
-    check_zone(zone, tol, "zone")
+    when it stops). ``zone``: the indifference zone (fair is shown against gaps of
+    ``tolerance + zone``, unfair against ``tolerance - zone``; 0: against ``tolerance`` both
+    ways). Pure: the same tables give the same verdict, so a resumed or extended cell
+    re-derives its state."""
+    rule, vectors = _check(tables, rulebook, tolerance, alpha, m)
+    check_zone(zone, tolerance, "zone")
     per_group = tables[0].games / tables[0].groups
-    groups = design_groups(len(rule), tol, alpha, per_group, design_games)
+    groups = design_groups(len(rule), tolerance, alpha, per_group, design_games)
     looks_planned = (planned_looks(tables[0].games, per_group, design_games, plan)
                      if zone > 0 and (design_games is not None or plan is not None) else ())
-    cell = _Cell(vectors, rule, tol, alpha, m, Mixture.design(groups, alpha * CONFIRM_SHARE / 2),
+    cell = _Cell(vectors, rule, tolerance, alpha, m, Mixture.design(groups, alpha * CONFIRM_SHARE / 2),
                  zone, looks_planned)
     cell.design = groups
     looks: list[Look] = []
@@ -768,14 +772,14 @@ def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
     best: tuple[int, Vector] | None = None
     diff, _ = cell.total.pair_stats()
     # a vector whose estimate is already outside the tolerance is not worth a prediction:
-    # the truth would have to lie on the other side of tol with a chance above POWER
-    options = [o for o in options if (np.abs(diff[o[0]]) < cell.tol + cell.zone).all()]
+    # the truth would have to lie on the other side of tolerance with a chance above POWER
+    options = [o for o in options if (np.abs(diff[o[0]]) < cell.tolerance + cell.zone).all()]
     for row, stream, level in options:
         prior = stream if stream is not None and stream.groups >= MIN_GROUPS else cell.total.take(row)
         if prior.groups < 2:
             continue
         games = predicted_games(stream if stream is not None and stream.groups else None, prior,
-                                cell.tol + cell.zone, cell.beyond(level), cell.mixture)
+                                cell.tolerance + cell.zone, cell.beyond(level), cell.mixture)
         if games is not None and (best is None or games < best[0]):
             best = (games, _vec(cell.vectors[row]))
     return (None, None) if best is None else best
@@ -803,7 +807,7 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
                    fair_set=cell.named(rows), largest_gap=gap, gap_interval=interval,
                    games=total.games, games_tested=tested.games, tested_from=first,
                    games_needed=needed, watch=watch, decided_at=looks[-1].stage,
-                   choices=cell.records(), looks=looks, tolerance=cell.tol, alpha=cell.alpha,
+                   choices=cell.records(), looks=looks, tolerance=cell.tolerance, alpha=cell.alpha,
                    zone=cell.zone, best_gap_low=cell.best_gap_low(), games_to_decide=either)
 
 
@@ -820,7 +824,7 @@ def _games_to_decide(cell: _Cell, row: int) -> int | None:
     var = float(np.nanmax(se**2)) * total.groups
     if not math.isfinite(var) or var <= 0:
         return None
-    groups = worst_case_games(cell.players, cell.tol, cell.zone, cell.alpha, var,
+    groups = worst_case_games(cell.players, cell.tolerance, cell.zone, cell.alpha, var,
                               max(1, round(cell.design)))
     assert groups is not None
     left = math.ceil(groups * total.games / total.groups) - total.games
@@ -840,12 +844,12 @@ def _tested_on(cell: _Cell, row: int) -> tuple[WinTable, int]:
 
 
 def decide_games(stages: Sequence[CellGames], rulebook: Sequence[int], radius: int = 6,
-                 tol: float = 0.02, alpha: float = 0.05, m: int = 3,
+                 tolerance: float = 0.02, alpha: float = 0.05, m: int = 3,
                  design_games: int | None = None, zone: float = 0.0) -> Verdict:
     """``decide`` on the games of each stage (rows per stage, as a study stores them):
     re-ranks every candidate within ``±radius`` of ``rulebook``."""
     vectors = candidates(rulebook, radius)
-    return decide([win_table(g, vectors) for g in stages], rulebook, tol, alpha, m, design_games,
+    return decide([win_table(g, vectors) for g in stages], rulebook, tolerance, alpha, m, design_games,
                   zone=zone)
 
 

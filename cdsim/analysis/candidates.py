@@ -3,10 +3,10 @@ game's winner under any of them (re-ranking), counted by deal group.
 
 A *cell* is one player count (2-4) with one population of players. The question is which
 starting-VP vector makes the seats fair: a vector ``v`` is **fair** when the largest gap
-between two seats' win shares, ``max_ij |p_i(v) - p_j(v)|``, is at most ``tol`` (default
-0.02, two percentage points). Only differences between seats matter, so seat 1 keeps the
-rulebook's value and the *candidates* are every vector within ``±radius`` of the rulebook
-in the other seats (``candidates``; 2,197 for 4 players and radius 6).
+between two seats' win shares, ``max_ij |p_i(v) - p_j(v)|``, is at most ``tolerance``
+(default 0.02, two percentage points). Only differences between seats matter, so seat 1
+keeps the rulebook's value and the *candidates* are every vector within ``±radius`` of the
+rulebook in the other seats (``candidates``; 2,197 for 4 players and radius 6).
 
 Re-ranking (``rerank_winners``, ``win_table``). No player lets the starting VP change a
 decision, so a game's winner under any vector ``v`` is the seat with the most

@@ -1,21 +1,22 @@
 """How many more games a confirmation needs, predicted from the games so far.
 
 A vector is confirmed when, for every seat pair, the anytime confidence sequence of ``p_i -
-p_j`` (``cdsim.analysis.boundary``) lies inside ``(-tol, +tol)``. After ``t`` deal groups of
-its test games and ``g`` more, at ``T = t + g``, the running estimate is ``d_T = (t d_t +
-g D) / T``, with ``D`` the mean of the new groups. ``predicted_games`` draws ``D`` from its
-*predictive* distribution: normal around the true differences ``theta`` with the observed
-per-group covariance, where ``theta`` may be taken as uncertain, normal around the estimate
-so far with ``SPREAD`` times that estimate's covariance (0: the estimate as the truth). The
-chance of confirming at ``T`` is the share of draws in which every pair's ``|d_T| + z_T
-se_T`` stays below ``tol`` (``z_T`` the boundary after ``T`` groups; ``tol`` is ``tol +
-zone`` with an indifference zone).
+p_j`` (``cdsim.analysis.boundary``) lies inside ``(-tolerance, +tolerance)``. After ``t``
+deal groups of its test games and ``g`` more, at ``T = t + g``, the running estimate is
+``d_T = (t d_t + g D) / T``, with ``D`` the mean of the new groups. ``predicted_games``
+draws ``D`` from its *predictive* distribution: normal around the true differences
+``theta`` with the observed per-group covariance, where ``theta`` may be taken as
+uncertain, normal around the estimate so far with ``SPREAD`` times that estimate's
+covariance (0: the estimate as the truth). The chance of confirming at ``T`` is the share
+of draws in which every pair's ``|d_T| + z_T se_T`` stays below ``tolerance`` (``z_T`` the
+boundary after ``T`` groups; with an indifference zone the ``tolerance`` passed is
+``tolerance + zone``).
 
 Calibration (``SPREAD``, how many times the uncertainty of ``theta`` is counted, and
 ``AIM``, the chance aimed at). Without the indifference zone a flat prior was optimistic
 (72% where 80% was meant), and counting it twice brought 2-player cells to about 80%. With
-the zone the vector need only be shown below ``tol + zone``, and counting it at all makes
-the number far too large: continuations of the predicted size confirmed 94-97% of
+the zone the vector need only be shown below ``tolerance + zone``, and counting it at all
+makes the number far too large: continuations of the predicted size confirmed 94-97% of
 undecided synthetic cells with ``SPREAD`` 1 or 2, as an audit found on real games (8 times
 too many at 2 players). So the number is "if the gap is what it looks like now"
 (``SPREAD = 0``: the new games' noise only), aimed at 70%: a continuation also confirms
@@ -65,12 +66,12 @@ def pair_moments(table: WinTable) -> tuple[FloatArray, FloatArray]:
 
 
 def confirm_chance(now: FloatArray, t: int, centre: FloatArray, centre_cov: FloatArray,
-                   per_group: FloatArray, g: int, tol: float, level: float, mixture: Mixture,
+                   per_group: FloatArray, g: int, tolerance: float, level: float, mixture: Mixture,
                    draws: FloatArray) -> float:
     """The chance that after ``g`` more groups every pair's confidence sequence lies inside
-    ``(-tol, tol)``: ``now`` the estimate on the ``t`` test groups so far, ``centre`` and
-    ``centre_cov`` where the truth is believed to be, ``per_group`` the covariance of one
-    group's pair differences, ``draws`` standard normals (draws, pairs)."""
+    ``(-tolerance, tolerance)``: ``now`` the estimate on the ``t`` test groups so far,
+    ``centre`` and ``centre_cov`` where the truth is believed to be, ``per_group`` the
+    covariance of one group's pair differences, ``draws`` standard normals (draws, pairs)."""
     big_t = t + g
     mean = (t * now + g * centre) / big_t
     cov = (g * per_group + g * g * centre_cov) / big_t**2
@@ -80,10 +81,10 @@ def confirm_chance(now: FloatArray, t: int, centre: FloatArray, centre_cov: Floa
     d = mean + (draws @ root.T) * scale
     half = float(mixture.z_at(np.asarray(big_t, dtype=np.float64), level)) * np.sqrt(
         np.diag(per_group) / big_t)
-    return float(((np.abs(d) + half) < tol).all(axis=1).mean())
+    return float(((np.abs(d) + half) < tolerance).all(axis=1).mean())
 
 
-def predicted_games(stream: WinTable | None, prior: WinTable, tol: float, level: float,
+def predicted_games(stream: WinTable | None, prior: WinTable, tolerance: float, level: float,
                     mixture: Mixture, power: float = AIM, seed: int = 0) -> int | None:
     """Further games after which a vector is confirmed with chance ``power`` (see the module
     docstring); ``None`` if not even ``MAX_FACTOR`` times the games behind the estimate get
@@ -98,7 +99,7 @@ def predicted_games(stream: WinTable | None, prior: WinTable, tol: float, level:
     draws = np.random.default_rng(seed).standard_normal((DRAWS, len(centre)))
 
     def chance(g: int) -> float:
-        return confirm_chance(now, t, centre, centre_cov, per_group, g, tol, level, mixture, draws)
+        return confirm_chance(now, t, centre, centre_cov, per_group, g, tolerance, level, mixture, draws)
 
     cap = MAX_FACTOR * max(prior.groups, t, 1)
     high = max(1, prior.groups // 8)
@@ -113,14 +114,14 @@ def predicted_games(stream: WinTable | None, prior: WinTable, tol: float, level:
     return math.ceil(high * prior.games / prior.groups)
 
 
-def confirmation_games(players: int, gap: float, tol: float, level: float, design_games: float,
+def confirmation_games(players: int, gap: float, tolerance: float, level: float, design_games: float,
                        power: float = POWER, deff: float = 1.0) -> int | None:
     """Games one cell needs, from its first test game, to confirm a vector whose seats truly
     lie ``gap`` apart (one seat ``gap / 2`` above the fair share, one below, the others fair)
     with chance ``power`` at its final look: the anytime test at ``level`` with its boundary
     tightest at ``design_games`` games, multinomial game outcomes times the design effect
-    ``deff``, one game per group. ``None`` when ``gap >= tol``."""
-    if gap >= tol:
+    ``deff``, one game per group. ``None`` when ``gap >= tolerance``."""
+    if gap >= tolerance:
         return None
     p = np.full(players, 1 / players)
     p[0] += gap / 2
@@ -135,7 +136,7 @@ def confirmation_games(players: int, gap: float, tol: float, level: float, desig
     zero = np.zeros_like(per_game)
 
     def chance(g: int) -> float:
-        return confirm_chance(theta, 0, theta, zero, per_game, g, tol, level, mixture, draws)
+        return confirm_chance(theta, 0, theta, zero, per_game, g, tolerance, level, mixture, draws)
 
     high = 64
     while chance(high) < power:

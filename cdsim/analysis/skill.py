@@ -107,20 +107,21 @@ def population_rating(ladder: Mapping[str, Any] | None, members: Sequence[str]) 
 # -- one cell ---------------------------------------------------------------------------------
 
 def not_shown_unfair(stages: CellGames | Sequence[CellGames], vectors: np.ndarray[Any, Any],
-                     tol: float, level: float, design_games: int | None = None
+                     tolerance: float, level: float, design_games: int | None = None
                      ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """Per vector: True unless some seat pair is shown more than ``tol`` apart (each pair at
-    ``level / pairs``) by the anytime test behind "no fair vector" (``anytime.Evidence``),
-    looking after each stage, so it stays valid however many stages a cell played. Its
-    boundary is tightest at ``design_games`` (default: all the games given), a setting."""
+    """Per vector: True unless some seat pair is shown more than ``tolerance`` apart (each
+    pair at ``level / pairs``) by the anytime test behind "no fair vector"
+    (``anytime.Evidence``), looking after each stage, so it stays valid however many stages a
+    cell played. Its boundary is tightest at ``design_games`` (default: all the games given),
+    a setting."""
     parts = [stages] if isinstance(stages, CellGames) else list(stages)
     games = sum(g.games for g in parts)
-    groups = design_groups(parts[0].players, tol, level, games / max(1, sum(g.groups for g in parts)),
-                           design_games or games)
+    per_group = games / max(1, sum(g.groups for g in parts))
+    groups = design_groups(parts[0].players, tolerance, level, per_group, design_games or games)
     evidence = Evidence(np.arange(len(vectors), dtype=np.int64),
                         Mixture.design(groups, level / len(pairs(parts[0].players))))
     for g in parts:
-        evidence.add(win_table(g, vectors), tol, tol)
+        evidence.add(win_table(g, vectors), tolerance, tolerance)
     return ~evidence.shown_unfair(level)
 
 
@@ -147,13 +148,13 @@ class Point:
         return self.decision == "confirmed"
 
 
-def point(cell: Cell, rating: Rating | None, tol: float, level: float,
+def point(cell: Cell, rating: Rating | None, tolerance: float, level: float,
           weights_note: str = "") -> Point:
     """The cell's decided (or most equal) vector and its compensation bars."""
     d = cell.decision
     games = CellGames.concat(*cell.stages)
     vectors = candidates(cell.rulebook, cell.radius)
-    keep = vectors[not_shown_unfair(cell.stages, vectors, tol, level)]
+    keep = vectors[not_shown_unfair(cell.stages, vectors, tolerance, level)]
     if d is not None:
         v: Vector = tuple(int(x) for x in d["vector"])
     else:  # still playing: the most equal vector on the games so far
@@ -181,7 +182,7 @@ def order(points: Sequence[Point]) -> list[Point]:
 
 
 def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, str], bool],
-            tol: float) -> tuple[str, str]:
+            tolerance: float) -> tuple[str, str]:
     """(kind, one sentence): kind ``moves``, ``does not move``, ``not decided`` or
     ``one population``. ``points``: the skilled populations' base cells (no floor);
     ``unfair[(a, b)]``: population a's confirmed vector was shown unfair on b's games."""
@@ -191,7 +192,7 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
         name = pts[0].population if pts else "no skilled population"
         return ("one population", head + f"only {name} plays here, so this study cannot say "
                                          "whether the fair starting VP move with skill.")
-    tolerance = f"±{100 * tol:.1f} pp"
+    within = f"±{100 * tolerance:.1f} pp"
     moved = []
     for a in pts:
         if not a.confirmed:
@@ -201,7 +202,7 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
                 continue
             if unfair.get((a.population, b.population)):
                 moved.append(f"{a.population}'s confirmed {vec(a.vector)} is shown unfair for "
-                             f"{b.population} (a seat pair more than {tolerance} apart on its "
+                             f"{b.population} (a seat pair more than {within} apart on its "
                              f"{b.games:,} games)")
             elif b.decision == "no fair vector" and b.radius >= a.radius:  # a's vector searched
                 moved.append(f"{a.population}'s {vec(a.vector)} is confirmed fair, while no "
@@ -212,7 +213,7 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
         named = ", ".join(f"{p.population} {vec(p.vector)}" for p in pts)
         return ("does not move", head + "the fair starting VP **do not move with skill**: each "
                 "population's confirmed vector was also shown fair within "
-                f"{tolerance} for the others ({named}).")
+                f"{within} for the others ({named}).")
     need = []
     for p in pts:
         if p.decision == "still playing":
@@ -240,7 +241,7 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
             "decided at these budgets**: it needs " + "; ".join(need) + ".")
 
 
-def cross_unfair(cells: Sequence[Cell], tol: float, level: float
+def cross_unfair(cells: Sequence[Cell], tolerance: float, level: float
                  ) -> dict[tuple[str, str], bool]:
     """For each confirmed cell a and every other cell b: is a's vector shown unfair on b's
     games? Each test at ``level`` split over the ordered pairs tested (Bonferroni)."""
@@ -251,7 +252,7 @@ def cross_unfair(cells: Sequence[Cell], tol: float, level: float
         assert a.decision is not None
         v = np.asarray([a.decision["vector"]], dtype=np.int64)
         out[(a.population, b.population)] = not bool(
-            not_shown_unfair(b.stages, v, tol, level / len(tests))[0])
+            not_shown_unfair(b.stages, v, tolerance, level / len(tests))[0])
     return out
 
 

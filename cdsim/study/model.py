@@ -392,11 +392,11 @@ def load_study(path: Path) -> Study:
     return study
 
 
-def question_budget(players: int, tol: float, zone: float, alpha: float) -> int:
+def question_budget(players: int, tolerance: float, zone: float, alpha: float) -> int:
     """A cell's budget when the study file gives none: the games that decide it whatever
     its truth (``anytime.worst_case_games``, the per-game variance of a pair at fair
     shares; rotated deals only lower it), or ``DEFAULT_BUDGET`` without a zone."""
-    worst = anytime.worst_case_games(players, tol, zone, alpha)
+    worst = anytime.worst_case_games(players, tolerance, zone, alpha)
     return min(MAX_GAMES, worst) if worst is not None else study_file.DEFAULT_BUDGET
 
 
