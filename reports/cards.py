@@ -4,7 +4,7 @@ the seats of the same strategies that did not; per fountain card, the same for d
 
 The figures are ``cdsim.analysis.cards``' (``card_outcomes``); this module only words and
 formats them. The win difference is an association, not a cause, and the page
-says so; a study's variant gives the card's paired effect (``reports.study_cards``).
+says so; a study's variant gives the card's paired effect (``reports.study.cards``).
 """
 
 from __future__ import annotations

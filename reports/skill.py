@@ -30,7 +30,7 @@ from reports.fmt import pp, vec
 from reports.report import Doc
 
 if TYPE_CHECKING:
-    from reports.study_cell import CellResult
+    from reports.study.cell import CellResult
 
 RATINGS = STRATEGIES_DIR / "ratings.json"
 

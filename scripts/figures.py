@@ -2,7 +2,7 @@
 restates a number by hand.
 
 From the study folder of the last `make run` (studies/default, or --study DIR; its study.json
-is reports/study.py's `as_json`, its study-manifest.json the study's own record):
+is written by reports.study.as_json, its study-manifest.json the study's own record):
 1. README.md, between `<!-- answer:begin -->` and `<!-- answer:end -->`: the answer table
    (rulebook vector -> decided vector per player count and population, the largest seat gap,
    the verdict, the games) with the error rates in words;

@@ -21,7 +21,7 @@ from cdsim.batch.read import card_rows, open_run
 from cdsim.study import play
 from cdsim.study.model import load_study
 from reports.study import write
-from reports.study_cards import HEADER, OLD_RUNS
+from reports.study.cards import HEADER, OLD_RUNS
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
 
 # 2 players, two scripted players in both seat orders, one stage of 60 deals; B05 at 6 VP

@@ -1,4 +1,4 @@
-"""A study cell's figures as its report gives them (``reports.study_cell``): the seat win
+"""A study cell's figures as its report gives them (``reports.study.cell``): the seat win
 shares behind a verdict, at one vector, and each seat's fair offset on all its games
 (``cell_figures``: which games each is on). The verdict itself is ``anytime``'s; a variant's
 paired difference is ``paired.seat_difference``.

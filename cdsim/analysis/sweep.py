@@ -1,5 +1,5 @@
 """A sweep's figures against the swept value (a study's ``[[sweep]]``: one component value
-tried over a list), as its report words them (``reports.study_sweep``):
+tried over a list), as its report words them (``reports.study.sweep``):
 
 - ``covers``: whether the seats *come out fair* at a value: every seat's 95% interval for
   its fair offset (``offsets.fair_offsets``) covers the offset the starting VP played gives

@@ -64,8 +64,8 @@ def whatif(
     from cdsim.study.play import check_players
     from cdsim.study.store import STUDY, STUDY_MANIFEST
     from reports.study import analyse, write
-    from reports.study_cards import sentence
-    from reports.study_sweep import card_sentence, groups
+    from reports.study.cards import sentence
+    from reports.study.sweep import card_sentence, groups
 
     check_jobs(jobs)
     changes = [wi.parse_set(s) for s in set_ or []]

@@ -25,7 +25,7 @@ Figure = tuple[float, float, float]  # estimate, low, high (95%)
 
 @dataclass(frozen=True)
 class CardChange:
-    """One changed card under the base and the variant (``reports.study_cards.KEYS``:
+    """One changed card under the base and the variant (``reports.study.cards.KEYS``:
     estimate, low, high)."""
 
     kind: str
@@ -39,7 +39,7 @@ class CardChange:
 @dataclass(frozen=True)
 class VariantCards:
     """A variant's changed entries (``table.id``), the diff's lines, and its changed cards
-    (``reports.study_cards`` works them out); ``missing``: the one line why there are no
+    (``reports.study.cards`` works them out); ``missing``: the one line why there are no
     card figures."""
 
     changed: tuple[str, ...]
@@ -74,7 +74,7 @@ class CellResult:
     difference: tuple[FloatArray, FloatArray, FloatArray] | None = None  # variant - base, pp/100
     paired_games: int = 0
     offsets: tuple[FairOffset, ...] | None = None  # seats 2..n: fair offset over seat 1
-    cards: VariantCards | None = None  # a variant's changed entries and cards (study_cards)
+    cards: VariantCards | None = None  # a variant's changed entries and cards (reports.study.cards)
 
     @property
     def label(self) -> str:

@@ -15,7 +15,7 @@ to show the seat win shares behind each verdict:
 - for a variant, its own verdict beside its base's and the paired difference of each seat's
   win share at the rulebook vector, variant minus base, on the stages both played (the same
   deals), with 95% intervals simultaneous over the seats;
-- for a sweep (``reports.study_sweep``), per value each seat's fair offset and paired
+- for a sweep (``reports.study.sweep``), per value each seat's fair offset and paired
   difference against the base, a chart of the fair offsets against the value, and where
   the seats come out fair;
 - per player count, a headline: it names a vector only if it was confirmed, says whether the
@@ -43,14 +43,16 @@ from cdsim.analysis.stats import FloatArray
 from cdsim.batch import cost
 from cdsim.errors import CdsimError
 from cdsim.study.store import read_study_manifest
-from reports import charts, study_cards, study_sweep
+from reports import charts
 from reports.fmt import pct, pp, pts_interval, seat_label, vec
 from reports.report import Doc, publish, save
 from reports.skill import Panel as SkillPanel
 from reports.skill import as_json as skill_json
 from reports.skill import panels as skill_panels
 from reports.skill import section as skill_section
-from reports.study_cell import (
+from reports.study import cards as study_cards
+from reports.study import sweep as study_sweep
+from reports.study.cell import (
     CellResult,
     analyse_cell,
     offsets_json,

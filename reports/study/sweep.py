@@ -20,10 +20,11 @@ import numpy as np
 from cdsim.analysis import paired
 from cdsim.analysis.stats import FloatArray
 from cdsim.analysis.sweep import covers, neutral
-from reports import charts, study_cards
+from reports import charts
 from reports.fmt import number, pts_interval, seat_label, vec
 from reports.report import Doc
-from reports.study_cell import CellResult, offsets_json
+from reports.study import cards as study_cards
+from reports.study.cell import CellResult, offsets_json
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from cdsim.rules.overrides import Change, shown
 from cdsim.study.store import run_folder
 from reports.fmt import number, pct, pts
 from reports.report import Doc
-from reports.study_cell import CardChange, CellResult, Figure, VariantCards
+from reports.study.cell import CardChange, CellResult, Figure, VariantCards
 
 CARD_TABLES = ("objective", "fountain")  # the component tables whose entries are cards
 OLD_RUNS = ("card figures need runs made with this version of cdsim (this study's runs were "
