@@ -13,12 +13,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 from matplotlib.ticker import MaxNLocator
+from numpy.typing import NDArray
 
 from cdsim.analysis.rows import PHASES
-from cdsim.analysis.stats import FloatArray
 from cdsim.rules.records import BREAKDOWN
 from reports.fmt import percent_tick, points_tick, seat_label
 
+FloatArray = NDArray[np.float64]  # figures to draw, one per point (cdsim.analysis computes them)
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 SOURCE_COLOURS = dict(zip(BREAKDOWN, ("#7f7f7f", "#1f77b4", "#d62728", "#bcbd22", "#9467bd",
                                       "#17becf", "#2ca02c"), strict=True))

@@ -29,12 +29,11 @@ from cdsim.analysis.ratings import (
     fit_ladder,
     sweeps,
 )
-from cdsim.analysis.stats import FloatArray
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.ladder import from_manifest, read_games, read_ladder_manifest
 from cdsim.study.store import run_folder
-from reports.charts import COLOURS, _png
+from reports.charts import COLOURS, FloatArray, _png
 from reports.fmt import pct
 from reports.report import Doc, publish, save
 

@@ -1,9 +1,12 @@
-"""reports/ only formats documents (DESIGN.md's rings; issue 42): every fit, resample, test
-and interval it shows is computed in cdsim/analysis/. import-linter keeps scipy out of
-reports/ (pyproject's contract); this test keeps out numpy's estimation kit -- random
-numbers (a bootstrap), linear algebra (a fit), percentiles and spreads (an interval) -- and
-the private helpers of cdsim.analysis (a statistic half-moved). Read from the source with
-``ast``: nothing is imported."""
+"""reports/ only formats documents (DESIGN.md's rings; issue 42): every fit, resample, test,
+interval, mean and crossing it shows is computed in cdsim/analysis/ (a run's aggregates in
+cdsim.analysis.rows, a sweep's in cdsim.analysis.sweep). import-linter keeps scipy and the
+interval kit of cdsim.analysis.stats out of reports/ (pyproject's contract); this test keeps
+out numpy's estimation kit -- random numbers (a bootstrap), linear algebra (a fit),
+percentiles, spreads and running sums (an interval, a convergence) -- Polars' and numpy's
+aggregations (a group_by, a mean over games, a sum of means), and the private helpers of
+cdsim.analysis (a statistic half-moved). Every module of reports/, its packages' too. Read
+from the source with ``ast``: nothing is imported."""
 
 from __future__ import annotations
 
@@ -17,7 +20,14 @@ NUMPY = ("np", "numpy")
 # numpy's names that compute a statistic rather than lay one out
 ESTIMATION = frozenset({"random", "linalg", "percentile", "nanpercentile", "quantile",
                         "nanquantile", "median", "std", "nanstd", "var", "nanvar", "cov",
-                        "corrcoef", "average"})
+                        "corrcoef", "average", "mean", "nanmean", "nanmedian", "cumsum",
+                        "nancumsum", "bincount", "histogram"})
+# the methods (of a Polars frame, column or expression, or a numpy array) that group rows or
+# summarise them into a figure; a count (.sum() of games, .n_unique()) and layout stay
+AGGREGATION = frozenset({"group_by", "group_by_dynamic", "agg", "over", "rolling", "mean",
+                         "median", "std", "var", "quantile", "cum_sum", "cumsum",
+                         "sum_horizontal", "mean_horizontal", "value_counts", "describe",
+                         "corr", "cov", "ewm_mean"})
 
 
 def problems(source: str) -> list[str]:
@@ -27,6 +37,9 @@ def problems(source: str) -> list[str]:
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                 and node.value.id in NUMPY and node.attr in ESTIMATION):
             found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in AGGREGATION):
+            found.append(f"line {node.lineno}: .{node.func.attr}(...)")
         elif isinstance(node, ast.ImportFrom) and node.module:
             if node.module.split(".")[0] == "numpy" and node.module != "numpy.typing":
                 found.append(f"line {node.lineno}: from {node.module} import ...")
@@ -42,9 +55,15 @@ def problems(source: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted(REPORTS.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(REPORTS.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(REPORTS)))
 def test_reports_compute_no_statistics_of_their_own(path: Path) -> None:
     assert problems(path.read_text()) == [], f"{path.name}: move it to cdsim/analysis/"
+
+
+def test_every_module_of_reports_is_read() -> None:
+    assert {"report.py", "fmt.py", "study/__init__.py", "study/sweep.py"} <= {
+        str(p.relative_to(REPORTS)) for p in REPORTS.rglob("*.py")}
 
 
 @pytest.mark.parametrize("line", [
@@ -54,9 +73,18 @@ def test_reports_compute_no_statistics_of_their_own(path: Path) -> None:
     "from numpy.random import default_rng",
     "from cdsim.analysis.candidates import _quantile",
     "import scipy.stats",
+    'table = lf.group_by("seat").agg(pl.col("won").sum().alias("wins"))',
+    'margin = pl.col("final_vp").max().over("game") - pl.col("final_vp")',
+    "share = np.cumsum(won, axis=0) / played[:, None]",
+    'label = f"mean {values.mean():.1f}"',
+    "net = sources.select(list(BREAKDOWN)).sum_horizontal()",
 ])
 def test_the_check_sees_a_statistic_moved_back(line: str) -> None:
     assert problems(line)
     assert not problems("share = np.where(meetings > 0, share, np.nan)\n"
                         "from cdsim.analysis.ratings import fit_ladder\n"
-                        "from numpy.typing import NDArray")
+                        "from numpy.typing import NDArray\n"
+                        "games = int(f.pairing_games.sum())\n"
+                        'same = frames[0]["game"].n_unique() == frames[1]["game"].n_unique()\n'
+                        'game = pl.struct("stage", "game").rank("dense")\n'
+                        "top = float(np.max(high))")

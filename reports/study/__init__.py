@@ -39,11 +39,11 @@ from cdsim.analysis import paired
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.offsets import FairOffset
-from cdsim.analysis.stats import FloatArray
 from cdsim.batch import cost
 from cdsim.errors import CdsimError
 from cdsim.study.store import read_study_manifest
 from reports import charts
+from reports.charts import FloatArray
 from reports.fmt import pct, pp, pts_interval, seat_label, vec
 from reports.report import Doc, publish, save
 from reports.skill import Panel as SkillPanel

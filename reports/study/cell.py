@@ -14,10 +14,10 @@ from cdsim.analysis.candidates import CellGames
 from cdsim.analysis.cell import Shares, cell_figures
 from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.paired import seat_difference
-from cdsim.analysis.stats import FloatArray
 from cdsim.batch.folder import RunFolder
 from cdsim.study.games import stage_games
 from cdsim.study.store import run_folder
+from reports.charts import FloatArray
 from reports.fmt import number
 
 Figure = tuple[float, float, float]  # estimate, low, high (95%)

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from cdsim.analysis import paired
-from cdsim.analysis.stats import FloatArray
 from cdsim.analysis.sweep import covers, neutral
 from reports import charts
+from reports.charts import FloatArray
 from reports.fmt import number, pts_interval, seat_label, vec
 from reports.report import Doc
 from reports.study import cards as study_cards
