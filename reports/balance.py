@@ -112,7 +112,7 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
                             "finished (continue it with cdsim simulate --out ... --resume)")
         if run.games < max(SMALL_RUN, needed or 0):
             warnings.append(f"{run.path}: small run, {run.games:,} games (showing a vector fair "
-                            f"within ±{100 * tolerance:.1f} pp takes about {needed or 0:,} "
+                            f"within ±{pp(tolerance)} takes about {needed or 0:,} "
                             "games even if it were exactly fair)")
     offset, setups = 0, []
     for a in arrays:

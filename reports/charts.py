@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from cdsim.analysis.rows import PHASES
 from cdsim.rules.records import BREAKDOWN
-from reports.fmt import percent_tick, points_tick, seat_label
+from reports.fmt import pct, percent_tick, points_tick, seat_label
 
 FloatArray = NDArray[np.float64]  # figures to draw, one per point (cdsim.analysis computes them)
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
@@ -50,7 +50,7 @@ def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high
         ax.errorbar([i], [share[i]], yerr=[[yerr[0][i]], [yerr[1][i]]], fmt="o", ms=7,
                     color=COLOURS[i % len(COLOURS)], ecolor="black", capsize=6,
                     label="win share, 95% Wilson interval" if i == 0 else None)
-        ax.annotate(f"{100 * share[i]:.1f}%", (i, share[i]), textcoords="offset points",
+        ax.annotate(pct(share[i]), (i, share[i]), textcoords="offset points",
                     xytext=(9, 0), va="center", fontsize=8,
                     bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.85})
     _fair(ax, players)

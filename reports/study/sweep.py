@@ -21,7 +21,7 @@ from cdsim.analysis import paired
 from cdsim.analysis.sweep import covers, neutral
 from reports import charts
 from reports.charts import FloatArray
-from reports.fmt import number, pts_interval, seat_label, vec
+from reports.fmt import number, pp, pts_interval, seat_label, vec
 from reports.report import Doc
 from reports.study import cards as study_cards
 from reports.study.cell import CellResult, offsets_json
@@ -105,7 +105,7 @@ def seat_sentence(group: SweepGroup, head: bool = True) -> str:
              for s in range(len(mean))])))
     if not judged:
         return lead + "no value has paired games against the base yet."
-    eps = f"±{100 * paired.PRECISION:.1f} pp"
+    eps = f"±{pp(paired.PRECISION)}"
     still = [v for v, j in judged if j.outcome == "unchanged"]
     moved = [(v, j) for v, j in judged if j.outcome == "changed"]
     if len(still) == len(judged):
