@@ -234,12 +234,12 @@ def test_the_shipped_skill_study_orders_populations_by_strength() -> None:
     from cdsim.study.model import load_study
 
     spec = load_study(resolve("skill"))  # `cdsim study run skill`
-    assert [p.name for p in spec.populations] == ["random", "scripted", "strong", "search"]
-    assert spec.populations[0].floor and not any(p.floor for p in spec.populations[1:])
+    assert [p.name for p in spec.file.population] == ["random", "scripted", "strong", "search"]
+    assert spec.file.population[0].floor and not any(p.floor for p in spec.file.population[1:])
     table = section.load_ratings()
-    for players in spec.players:  # every skilled population has a rating on its ladder
-        for pop in spec.populations[1:]:
-            names = tuple(dict.fromkeys(n.spelling for x in pop.lineups(players) for n in x))
+    for players in spec.file.players:  # every skilled population has a rating on its ladder
+        for pop in spec.file.population[1:]:
+            names = tuple(dict.fromkeys(n.spelling for x in pop.lineups_for(players) for n in x))
             assert skill.population_rating(table[str(players)], names) is not None, pop.name
 
 

@@ -212,10 +212,10 @@ def test_stages_deal_fresh_games_and_follow_the_schedule(tmp_path: Path) -> None
     play.run(spec, root, jobs=1)
     (state,) = [c for c in read_study_manifest(root)["cells"] if c["population"] == "mix"]
     tables = [win_table(stage_games([run_folder(root, r) for r in s["runs"]]),
-                        candidates((8, 9, 13), spec.radius))
+                        candidates((8, 9, 13), spec.file.radius))
               for s in state["stages"]]
-    verdict = anytime.decide(tables, (8, 9, 13), 0.3, spec.alpha, 3, design_games=mix.games,
-                             predict=len(tables) == len(sizes), zone=spec.zone)
+    verdict = anytime.decide(tables, (8, 9, 13), 0.3, spec.file.alpha, 3, design_games=mix.games,
+                             predict=len(tables) == len(sizes), zone=spec.file.zone)
     assert verdict.model_dump(mode="json") == state["decision"]
     # the manifest holds the one verdict record: it reads back as the value decide returned
     assert anytime.Verdict.model_validate_json(json.dumps(state["decision"])) == verdict
@@ -444,12 +444,12 @@ def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="exists"):
         write_template(tmp_path / "mine.toml")
     spec = load_study(resolve(tmp_path / "mine.toml"))
-    assert spec.name == "mine"  # its folder: studies/mine, not the shipped study's
+    assert spec.file.name == "mine"  # its folder: studies/mine, not the shipped study's
     assert spec.identity() == load_study(resolve("default")).identity()
-    assert spec.players == (2, 3, 4)
-    assert [p.name for p in spec.populations][:2] == ["random", "scripted"]
-    assert spec.populations[0].floor and not spec.populations[1].floor
-    assert len(spec.cells) == 2 * 3 + 3 * ("strong" in [p.name for p in spec.populations])
+    assert spec.file.players == (2, 3, 4)
+    assert [p.name for p in spec.file.population][:2] == ["random", "scripted"]
+    assert spec.file.population[0].floor and not spec.file.population[1].floor
+    assert len(spec.cells) == 2 * 3 + 3 * ("strong" in [p.name for p in spec.file.population])
     assert not spec.variants
     scripted = {c.players: c for c in spec.cells if c.population.name == "scripted"}
     assert [len(scripted[n].lineups) for n in (2, 3, 4)] == [6, 4, 1]  # balanced

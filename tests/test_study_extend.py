@@ -83,10 +83,10 @@ def test_a_raised_budget_plays_only_the_new_games_and_ends_as_one_run(tmp_path: 
     sizes = after["3p.random"]["schedule"]
     assert sizes[:3] == [90, 180, 360] and sum(sizes) == 1260
     tables = [win_table(stage_games([run_folder(root, r) for r in s["runs"]]),
-                        candidates((8, 9, 13), spec.radius))
+                        candidates((8, 9, 13), spec.file.radius))
               for s in after["3p.random"]["stages"]]
-    whole = anytime.decide(tables, (8, 9, 13), 0.02, spec.alpha, spec.tested, design_games=630,
-                           zone=spec.zone)
+    whole = anytime.decide(tables, (8, 9, 13), 0.02, spec.file.alpha, spec.file.tested,
+                           design_games=630, zone=spec.file.zone)
     assert whole.model_dump(mode="json") == after["3p.random"]["decision"]
 
 

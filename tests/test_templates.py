@@ -39,7 +39,7 @@ def test_a_template_runs(template: str, cells: list[str], tmp_path: Path,
     assert re.search(r"^games = \d+ ", text, flags=re.M)
     (tmp_path / "mine.toml").write_text(re.sub(r"^games = \d+", "games = 720", text, flags=re.M))
     spec = load_study(tmp_path / "mine.toml")
-    assert spec.name == "mine"
+    assert spec.file.name == "mine"
     manifest = play.run(spec, tmp_path / "out", jobs=1)
     assert [c["key"] for c in manifest["cells"]] == cells
     assert all(c["decision"] for c in manifest["cells"])

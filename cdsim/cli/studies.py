@@ -117,7 +117,7 @@ def study_run(
     use_decision_timeout(decision_timeout)  # every cell's runs record it
     spec = load_study(resolve(study))
     play.check_players(spec)  # every cell's players, before a folder or a lock is made
-    root = out_folder(out) or Path("studies") / spec.name
+    root = out_folder(out) or Path("studies") / spec.file.name
     resume_hint(root, STUDY_MANIFEST, f"cdsim study run {study} --out {root} --resume")
     if resume and not check_out(root).is_dir():
         raise CdsimError(f"{root}: no study to resume (no {STUDY_MANIFEST}); drop --resume "
@@ -130,7 +130,7 @@ def study_run(
                          "another folder with --out")
     start = time.perf_counter()
     with dask_backend(backend, scheduler), RunFolder(root, STUDY).lock(), \
-            StudyProgress(spec.name, quiet=quiet) as progress:
+            StudyProgress(spec.file.name, quiet=quiet) as progress:
         # a stop: app.main names the folder and the --resume command (resume_hint above)
         manifest = play.run(spec, root, jobs, backend, resume, force,
                             progress.chunk, progress.plan_work, games,
@@ -138,7 +138,7 @@ def study_run(
                                                         flush=True))
     wall = time.perf_counter() - start
     cells = manifest["cells"]
-    print(f"study {spec.name}: {len(cells)} cells in {root} ({progress.played} games played now "
+    print(f"study {spec.file.name}: {len(cells)} cells in {root} ({progress.played} games played now "
           f"in {wall:.1f} s); next: cdsim study report {root}")
     for cell in cells:
         verdict = cell["decision"]

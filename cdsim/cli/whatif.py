@@ -127,7 +127,7 @@ def whatif(
     write(root, result=result)
     wall = time.perf_counter() - start
     cells = {c.key: c for c in result.cells}
-    asked = study.description.removeprefix("What the change does: ")
+    asked = study.file.description.removeprefix("What the change does: ")
     print(f"whatif: {asked} ({progress.played:,} games in {wall:.0f} s; {root})")
     for pair in pairs:
         for v in pair.variants:

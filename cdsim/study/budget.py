@@ -32,7 +32,7 @@ def plan_lines(study: Study, before: Sequence[dict[str, Any]], jobs: int = -1) -
     then the whole study's. ``before``: the cells' states a resumed folder recorded."""
     recorded = {c["key"]: c for c in before}
     cores = cost.workers(jobs)
-    lines = [f"study {study.name}: at most these games per cell (most end sooner), and how "
+    lines = [f"study {study.file.name}: at most these games per cell (most end sooner), and how "
              f"long they take here at most ({cores} core{'s' if cores > 1 else ''}, recorded "
              "costs per player):"]
     total_games, total_ms = 0, 0.0

@@ -2,15 +2,20 @@
 the keys of each table, their types (strict: a TOML string is not a number, nor a bool an
 integer) and ranges, and the checks across tables (names unique, cells naming the study's
 player counts and populations). ``cdsim.study.model.load_study`` then loads what the file names
-(strategies, parameters, component sets) and plans the cells. Also where a study file is
-found (``resolve``: a path or a shipped study's name) and the file ``cdsim study init``
-writes.
+(strategies, parameters, component sets) and plans the cells. The checked tables are the
+records a study plays with: a ``Population`` is the one record of a population (its
+defaults resolved, what it derives as properties) and a ``Study`` holds its ``StudyFile``
+for its settings. Also where a study file is found (``resolve``: a path or a shipped
+study's name) and the file ``cdsim study init`` writes.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
+from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -48,21 +53,26 @@ def _name(value: str) -> str:
     return value
 
 
+def _tuple(value: Any) -> Any:
+    """A TOML array as the tuple a frozen record holds."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 def _split(value: Any) -> Any:
-    """``"greedy, villa"`` is ``["greedy", "villa"]``; blank names are dropped."""
+    """``"greedy, villa"`` is ``("greedy", "villa")``; blank names are dropped."""
     value = value.split(",") if isinstance(value, str) else value
     if isinstance(value, list):
-        return [x for x in value if not isinstance(x, str) or x.strip()]
+        return tuple(x for x in value if not isinstance(x, str) or x.strip())
     return value
 
 
 def _named(value: Any) -> Any:
     if isinstance(value, list) and any(isinstance(x, str) and not x.strip() for x in value):
         raise ValueError(f"{user_text(value, repr, 60)} names an empty strategy")
-    return value
+    return _tuple(value)
 
 
-def _lineups(value: list[list[PlayerSpec]]) -> list[list[PlayerSpec]]:
+def _lineups(value: tuple[tuple[PlayerSpec, ...], ...]) -> tuple[tuple[PlayerSpec, ...], ...]:
     for x in value:
         if len(x) not in PLAYER_COUNTS:
             raise ValueError(f"{[s.spelling for s in x]} is not a line-up of 2, 3 or 4 players")
@@ -78,34 +88,58 @@ def _tolerance(value: float) -> float:
     return value
 
 
-def _players(value: list[int]) -> list[int]:
+def _players(value: tuple[int, ...]) -> tuple[int, ...]:
     if not value:
         raise ValueError("list the player counts to study (2, 3, 4)")
     for p in value:
         if p not in PLAYER_COUNTS:
             raise ValueError(f"{p} is not a player count (Carpe Diem plays 2, 3 or 4)")
     if len(set(value)) != len(value):
-        raise ValueError(f"lists a player count twice: {value}")
+        raise ValueError(f"lists a player count twice: {list(value)}")
     return value
 
 
 Name = Annotated[str, AfterValidator(_name)]
 # players (one for each seat), each parsed once: two spellings of one player are equal
-Names = Annotated[list[Player], BeforeValidator(_split)]
+Names = Annotated[tuple[Player, ...], BeforeValidator(_split)]
+LineUp = Annotated[tuple[Player, ...], BeforeValidator(_named)]
 Games = Annotated[int, Field(ge=1, le=MAX_GAMES)]
 Folder = Annotated[str, Field(min_length=1)]  # a component folder or file
 
 
-class PopulationFile(Table):
+def _mixed(lineup: Sequence[PlayerSpec], lineups: Sequence[Sequence[PlayerSpec]],
+           pool: Sequence[PlayerSpec]) -> bool:
+    """Not the same player in every seat."""
+    return any(len(set(x)) > 1 for x in lineups) or len(lineup) > 1 or len(pool) > 1
+
+
+def _strategies(lineup: Sequence[PlayerSpec], lineups: Sequence[Sequence[PlayerSpec]],
+                pool: Sequence[PlayerSpec]) -> tuple[PlayerSpec, ...]:
+    return tuple(dict.fromkeys((*lineup, *pool, *itertools.chain(*lineups))))
+
+
+def _seats(given: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """The seats a population's table gives, as validated so far (a default's input)."""
+    return given.get("lineup", ()), given.get("lineups", ()), given.get("pool", ())
+
+
+class Population(Table):
+    """A population (``[[population]]``): who sits at the table, as the file gives it and as
+    the study plays it, declared once. ``lineup``: one player fills every seat, more: every
+    N-subset plays; ``lineups``: exactly these line-ups (any lengths); ``pool``: each seat
+    draws from it per game. The defaults are resolved here: ``rotate_seats`` when the seats
+    differ, ``floor`` (reported as the floor, never in a headline) for random players only."""
+
     gone = GONE
     name: Name
     description: str = ""
-    lineup: Names = Field(default_factory=list)
-    lineups: Annotated[list[Annotated[list[Player], BeforeValidator(_named)]],
-                       AfterValidator(_lineups)] = Field(default_factory=list)
-    pool: Names = Field(default_factory=list)
-    rotate_seats: bool | None = None  # default: when the seats differ
-    floor: bool | None = None  # default: random players only
+    lineup: Names = ()
+    lineups: Annotated[tuple[LineUp, ...], BeforeValidator(_tuple),
+                       AfterValidator(_lineups)] = ()
+    pool: Names = ()
+    rotate_seats: bool = Field(default_factory=lambda given: _mixed(*_seats(given)))
+    floor: bool = Field(default_factory=lambda given: all(
+        x.base == "random" for x in _strategies(*_seats(given))))
     games: Games | None = None  # default: the study's
     first_stage: Games | None = None
     strategy_params: str | None = None
@@ -116,11 +150,32 @@ class PopulationFile(Table):
     @property
     def mixed(self) -> bool:
         """Not the same player in every seat."""
-        return (any(len(set(x)) > 1 for x in self.lineups) or len(self.lineup) > 1
-                or len(self.pool) > 1)
+        return _mixed(self.lineup, self.lineups, self.pool)
+
+    def lineups_for(self, players: int) -> tuple[tuple[PlayerSpec, ...], ...]:
+        """The line-ups a cell of ``players`` plays (each in all seat rotations when the
+        population rotates); () for a pool."""
+        if self.pool:
+            return ()
+        if self.lineups:
+            return tuple(x for x in self.lineups if len(x) == players)
+        if len(self.lineup) == 1:
+            return (self.lineup * players,)
+        return tuple(itertools.combinations(self.lineup, players))
+
+    def strategies(self) -> tuple[PlayerSpec, ...]:
+        return _strategies(self.lineup, self.lineups, self.pool)
+
+    @cached_property
+    def reads_scores(self) -> bool:
+        """Some player reads VP totals: only the rulebook vector is judged. Makes each player
+        (a user's module imported, learned weights read), which may fail: ``load_study``
+        asks first, naming the population."""
+        return any(bool(getattr(player.make(), "reads_scores", True))
+                   for player in self.strategies())
 
     @model_validator(mode="after")
-    def _seats(self) -> PopulationFile:
+    def _seats(self) -> Population:
         given = sum(map(bool, (self.lineup, self.lineups, self.pool)))
         if given != 1:
             raise ValueError("give one of lineup = [...] (one name fills every seat; more names: "
@@ -176,8 +231,9 @@ class StudyFile(Table):
     seed: Annotated[int, Field(ge=0, le=2**62)] = 0
     games: Games | None = None  # default: each cell's worst case (anytime.worst_case_games)
     first_stage: Games | None = None  # default: about games / 64
-    players: Annotated[list[int], BeforeValidator(lambda v: [v] if isinstance(v, int) else v),
-                       AfterValidator(_players)] = Field(default_factory=lambda: list(PLAYER_COUNTS))
+    players: Annotated[tuple[int, ...], BeforeValidator(lambda v: (v,) if isinstance(v, int)
+                                                         else _tuple(v)),
+                       AfterValidator(_players)] = PLAYER_COUNTS
     # by player count; default: the rulebook's (R2.7)
     start_vp: dict[str, list[int]] = Field(default_factory=dict)
     chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] = 1000
@@ -188,7 +244,7 @@ class StudyFile(Table):
     tested: Annotated[int, Field(ge=1, le=20)] = 3
     strategy_params: str | None = None
     components: Folder | None = None
-    population: list[PopulationFile] = Field(default_factory=list)
+    population: Annotated[tuple[Population, ...], BeforeValidator(_tuple)] = ()
     variant: list[VariantFile] = Field(default_factory=list)
     sweep: list[SweepFile] = Field(default_factory=list)
     cell: list[CellFile] = Field(default_factory=list)
@@ -208,7 +264,7 @@ class StudyFile(Table):
         players = info.data.get("players", [])
         for key, vector in value.items():
             if key not in {str(p) for p in players}:
-                raise ValueError(f"{key!r} is not one of the studied player counts {players}")
+                raise ValueError(f"{key!r} is not one of the studied player counts {list(players)}")
             if len(vector) != int(key):
                 raise ValueError(f"{key} players need {key} integers, got {vector!r}")
         return value
@@ -237,7 +293,7 @@ class StudyFile(Table):
         for i, cell in enumerate(self.cell):
             if cell.players not in self.players:
                 raise ValueError(f"cell {i + 1}: players = {cell.players} is not one of the "
-                                 f"studied player counts {self.players}")
+                                 f"studied player counts {list(self.players)}")
             if cell.population not in populations:
                 raise ValueError(f"cell {i + 1}: population {cell.population!r} is not one of "
                                  f"the study's ({', '.join(populations)})")

@@ -44,14 +44,14 @@ driver writes, so the rows are the same for any --jobs and any kill-and-resume h
 What is played next follows from the finished rows alone (the verdicts are deterministic),
 so a resumed study re-derives its state.
 
-This module holds the records (populations, variants, cells, the study) and reads a study
-file into them (``load_study``); ``cdsim.study.plan`` says what to play next and
-``cdsim.study.play`` plays it.
+This module holds the records a study file loads into (variants, cells, the study; a
+population is the file's own ``cdsim.study.file.Population``, the study's settings its
+``StudyFile``) and reads a study file into them (``load_study``); ``cdsim.study.plan`` says
+what to play next and ``cdsim.study.play`` plays it.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -69,39 +69,12 @@ from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
+from cdsim.study.file import Population
 from cdsim.study.sweeps import Sweep, expand, place
 
 # the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
 # an anytime test (16 looks about as many games as one fixed test, 4 looks some 12% more)
 FIRST_SHARE = 64
-
-
-@dataclass(frozen=True)
-class Population:
-    name: str
-    lineup: tuple[PlayerSpec, ...]  # one player fills every seat; more: every N-subset plays
-    pool: tuple[PlayerSpec, ...]  # or: each seat draws from this pool per game
-    rotate_seats: bool
-    strategy_params: str | None
-    reads_scores: bool  # some player reads VP totals: only the rulebook vector is judged
-    floor: bool  # reported as the floor (e.g. random play), never in a headline
-    description: str = ""
-    given: tuple[tuple[PlayerSpec, ...], ...] = ()  # or: exactly these line-ups (any lengths)
-    chunk_size: int | None = None  # games per Parquet part (None: the study's)
-
-    def lineups(self, players: int) -> tuple[tuple[PlayerSpec, ...], ...]:
-        """The line-ups a cell of ``players`` plays (each in all seat rotations when the
-        population rotates); () for a pool."""
-        if self.pool:
-            return ()
-        if self.given:
-            return tuple(x for x in self.given if len(x) == players)
-        if len(self.lineup) == 1:
-            return (self.lineup * players,)
-        return tuple(itertools.combinations(self.lineup, players))
-
-    def strategies(self) -> tuple[PlayerSpec, ...]:
-        return tuple(dict.fromkeys((*self.lineup, *self.pool, *itertools.chain(*self.given))))
 
 
 @dataclass(frozen=True)
@@ -139,7 +112,7 @@ class Cell:
 
     @property
     def lineups(self) -> tuple[tuple[PlayerSpec, ...], ...]:
-        return self.population.lineups(self.players)
+        return self.population.lineups_for(self.players)
 
     @property
     def deal(self) -> int:
@@ -160,23 +133,15 @@ class Job:
 
 @dataclass(frozen=True)
 class Study:
-    name: str
-    seed: int
-    players: tuple[int, ...]
-    populations: tuple[Population, ...]
+    """A study as it plays: its file as checked (``file``: the settings, seed, radius,
+    tolerance, ..., and the populations) and what it loads and plans from it."""
+
+    file: study_file.StudyFile
     variants: tuple[Variant, ...]
     cells: tuple[Cell, ...]
-    start_vp: dict[int, tuple[int, ...]]
-    chunk_size: int
-    radius: int
-    tolerance: float
-    alpha: float
-    tested: int  # vectors confirmed per stage at most (m)
-    zone: float  # the indifference zone around the tolerance
-    components: str | None
+    start_vp: dict[int, tuple[int, ...]]  # the file's, else the rulebook's (R2.7)
+    components: str | None  # the file's component set, as an absolute path
     components_digest: str
-    strategy_params: str | None
-    description: str = ""
     source: str = ""
     text: str = field(default="", repr=False)
     sweeps: tuple[Sweep, ...] = ()
@@ -225,22 +190,23 @@ class Study:
     def radius_of(self, cell: Cell) -> int:
         """Re-ranking judges every vector within the radius; players who read scores might
         play otherwise under other starting VP, so only the rulebook vector is judged."""
-        return 0 if cell.population.reads_scores else self.radius
+        return 0 if cell.population.reads_scores else self.file.radius
 
     def stage_seed(self, stage: int) -> int:
         """Stage 0 deals from the study seed, stage k from a seed derived from (seed, k):
         every cell of the study plays the same deals at the same stage."""
+        seed = self.file.seed
         if stage == 0:
-            return self.seed
-        state = np.random.SeedSequence([self.seed, 0x57A6E, stage]).generate_state(2)
+            return seed
+        state = np.random.SeedSequence([seed, 0x57A6E, stage]).generate_state(2)
         derived = (int(state[0]) << 31 | int(state[1]) >> 1) & (2**62 - 1)
-        return derived if derived != self.seed else derived ^ 1
+        return derived if derived != seed else derived ^ 1
 
     def stage_jobs(self, cell: Cell, stage: int, size: int) -> list[Job]:
         """The runs of one stage: one per line-up (or one for a pool), each playing every
         deal of the stage (in every seat rotation when rotated)."""
         pop = cell.population
-        params = ",".join(p for p in (self.strategy_params, pop.strategy_params) if p) or None
+        params = ",".join(p for p in (self.file.strategy_params, pop.strategy_params) if p) or None
         lineups: Sequence[tuple[PlayerSpec, ...]] = cell.lineups or ((),)
         jobs = []
         for lineup in lineups:
@@ -252,21 +218,22 @@ class Study:
                 strategies=lineup, strategy_pool=pop.pool, start_vp=self.start_vp[cell.players],
                 rotate_seats=pop.rotate_seats,
                 components=cell.variant.components if cell.variant else self.components,
-                chunk_size=pop.chunk_size or self.chunk_size, strategy_params=params)))
+                chunk_size=pop.chunk_size or self.file.chunk_size, strategy_params=params)))
         return jobs
 
     def identity(self) -> dict[str, Any]:
         """What must match for --resume to continue a study (what decides its rows and its
         verdicts)."""
+        f = self.file
         identity: dict[str, Any] = json.loads(json.dumps({
-            "seed": self.seed, "chunk_size": self.chunk_size, "radius": self.radius,
-            "tolerance": self.tolerance, "alpha": self.alpha, "tested": self.tested,
+            "seed": f.seed, "chunk_size": f.chunk_size, "radius": f.radius,
+            "tolerance": f.tolerance, "alpha": f.alpha, "tested": f.tested,
             # only when set: a study folder made before the zone is refused by a resume
             # naming it (zone=(not set)); zone = 0 in its file resumes it under its rule
-            **({"zone": self.zone} if self.zone else {}),
+            **({"zone": f.zone} if f.zone else {}),
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
-            "strategy_params": self.strategy_params,
+            "strategy_params": f.strategy_params,
             # only when there are sweeps: a study without any keeps its identity
             **({"sweeps": [s.identity() for s in self.sweeps]} if self.sweeps else {}),
             # not the budget: raising it extends the cell; the design stays as it started
@@ -304,43 +271,32 @@ def load_study(path: Path) -> Study:
     def fail(where: str, problem: str) -> CdsimError:
         return CdsimError(f"{path}: {where}{': ' if where else ''}{problem}")
 
-    def params(text: str | None, where: str) -> str | None:
+    def params(text: str | None, where: str) -> None:
         try:
             parse_params(text)
         except CdsimError as exc:
             raise fail(where, str(exc)) from None
-        return text
 
     spec = study_file.parse(path, read_toml(path))
-    players = tuple(spec.players)
+    players = spec.players
     start_vp = {p: tuple(DEFAULT_START_VP[p]) for p in players}
     start_vp.update({int(k): tuple(v) for k, v in spec.start_vp.items()})
-    strategy_params = params(spec.strategy_params, "")
+    params(spec.strategy_params, "")
     components = _components(fail, spec.components, path, "components")
     base_digest = load_components(components).digest
     first = spec.first_stage or 0
 
-    populations: list[Population] = []
     pop_games: dict[str, tuple[int | None, int]] = {}
-    for table in spec.population:
-        where = f"population {table.name!r}"
-        lineup, pool = tuple(table.lineup), tuple(table.pool)
-        given = tuple(tuple(x) for x in table.lineups)
-        strategies = tuple(dict.fromkeys((*lineup, *pool, *itertools.chain(*given))))
-        try:  # each made now (a user's module imported, learned weights read): one line
-            made = [player.make() for player in strategies]
-            reads = any(bool(getattr(strategy, "reads_scores", True)) for strategy in made)
+    for pop in spec.population:
+        where = f"population {pop.name!r}"
+        try:  # each player made now (a user's module imported, learned weights read): one line
+            _ = pop.reads_scores
         except CdsimError as exc:
             raise fail(where, str(exc)) from None
         except Exception as exc:  # a user module that fails to import
             raise fail(where, f"cannot load a strategy ({type(exc).__name__}: {exc})") from None
-        rotate = table.mixed if table.rotate_seats is None else table.rotate_seats
-        floor = (all(x.base == "random" for x in strategies) if table.floor is None
-                 else table.floor)
-        pop_games[table.name] = (table.games or spec.games, table.first_stage or first)
-        populations.append(Population(table.name, lineup, pool, rotate,
-                                      params(table.strategy_params, where), reads, floor,
-                                      table.description, given, table.chunk_size))
+        params(pop.strategy_params, where)
+        pop_games[pop.name] = (pop.games or spec.games, pop.first_stage or first)
 
     variants = []
     for vtable in spec.variant:
@@ -360,11 +316,10 @@ def load_study(path: Path) -> Study:
 
     cells = []
     for p in players:
-        for pop in populations:
+        for pop in spec.population:
             asked, start = overrides.get((p, pop.name), pop_games[pop.name])
             for variant in (None, *variants):
-                budget = asked or question_budget(p, float(spec.tolerance), spec.zone,
-                                                  float(spec.alpha))
+                budget = asked or question_budget(p, spec.tolerance, spec.zone, spec.alpha)
                 cell = Cell(p, pop, variant, budget, 0)
                 deal = cell.deal
                 budget = -(-budget // deal) * deal  # whole deals
@@ -375,14 +330,9 @@ def load_study(path: Path) -> Study:
                                f"stage ({start} games: at least {anytime.MIN_GROUPS} deals of "
                                f"{deal} games); raise games")
                 cells.append(Cell(p, pop, variant, budget, start, budget))
-    study = Study(name=spec.name, seed=spec.seed, players=players,
-                  populations=tuple(populations), variants=tuple(variants), cells=tuple(cells),
-                  start_vp=start_vp, chunk_size=spec.chunk_size, radius=spec.radius,
-                  tolerance=float(spec.tolerance), alpha=float(spec.alpha), tested=spec.tested,
-                  zone=float(spec.zone),
-                  components=components, components_digest=base_digest,
-                  strategy_params=strategy_params, description=spec.description,
-                  source=str(path), text=path.read_text(), sweeps=sweeps)
+    study = Study(file=spec, variants=tuple(variants), cells=tuple(cells), start_vp=start_vp,
+                  components=components, components_digest=base_digest, source=str(path),
+                  text=path.read_text(), sweeps=sweeps)
     for cell in study.cells:  # the schedule's and RunConfig's own checks, now
         try:
             sizes = study.schedule(cell)

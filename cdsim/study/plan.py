@@ -80,8 +80,10 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
             tables[stage[0].key] = win_table(games, vectors)
         played.append(tables[stage[0].key])
         last = k == len(sizes) - 1
-        verdict = anytime.decide(played, rulebook, study.tolerance, study.alpha, study.tested,
-                                 design_games=cell.design, predict=last, zone=study.zone)
+        settings = study.file
+        verdict = anytime.decide(played, rulebook, settings.tolerance, settings.alpha,
+                                 settings.tested, design_games=cell.design, predict=last,
+                                 zone=settings.zone)
         if verdict.decision != "undecided" or last:
             state.decision = verdict
             break

@@ -49,10 +49,11 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
         return manifest, study
     study = study.raised(games, {}).placed(root)
     _write_text(root / STUDY_FILE, study.text)
-    manifest = {"name": study.name, "seed": study.seed, "identity": study.identity(),
-                "radius": study.radius, "tolerance": study.tolerance, "alpha": study.alpha,
-                "tested": study.tested, "zone": study.zone,
-                "players": list(study.players), "cells": [], "versions": versions(),
+    settings = study.file
+    manifest = {"name": settings.name, "seed": settings.seed, "identity": study.identity(),
+                "radius": settings.radius, "tolerance": settings.tolerance,
+                "alpha": settings.alpha, "tested": settings.tested, "zone": settings.zone,
+                "players": list(settings.players), "cells": [], "versions": versions(),
                 "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
     write_study_manifest(root, manifest)
     return manifest, study
@@ -115,13 +116,13 @@ def _settings(recorded: dict[str, Any], identity: dict[str, Any]
 
 def _described(study: Study) -> dict[str, Any]:
     """The manifest's account of a study for the report (not part of its identity)."""
-    return {"description": study.description, "source": study.source,
+    return {"description": study.file.description, "source": study.source,
             "populations": [{"name": p.name, "description": p.description,
                              "lineup": spelled([p.lineup])[0], "pool": spelled([p.pool])[0],
-                             "lineups": spelled(p.given),
+                             "lineups": spelled(p.lineups),
                              "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores,
                              "floor": p.floor}
-                            for p in study.populations],
+                            for p in study.file.population],
             "variants": [{"name": v.name, "description": v.description,
                           "components": v.components, "digest": v.digest,
                           **({"sweep": v.sweep, "value": v.value} if v.sweep else {})}

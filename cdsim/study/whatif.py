@@ -326,8 +326,10 @@ def _state(study: Study, root: Path, cell: Cell, pair: Pair, read: Read) -> Cell
     tables = [win_table(games, vectors) for games in
               _stages(study, root, cell, len(sizes), sizes, read)]
     if tables:
-        verdict = anytime.decide(tables, rulebook, study.tolerance, study.alpha, study.tested,
-                                 design_games=cell.design, predict=False, zone=study.zone)
+        settings = study.file
+        verdict = anytime.decide(tables, rulebook, settings.tolerance, settings.alpha,
+                                 settings.tested, design_games=cell.design, predict=False,
+                                 zone=settings.zone)
         state.decision = verdict
     return state
 
