@@ -65,7 +65,7 @@ fn e2_three_tile_pond_gives_two_fish() {
     // R6.2: end - corner - end: (0,0) east, (0,1) west+south, (1,1) north
     let c = comps();
     let mut state = new_state(&c, 2);
-    state.players[0].district.frontier = ALL_CELLS;
+    state.players[0].district_mut().frontier = ALL_CELLS;
     let end = c.tile_type("L-P-end").unwrap() as u8;
     let corner = c.tile_type("L-P-corner").unwrap() as u8;
     state.build(&c, 0, end, 0, edges("G P G G"));

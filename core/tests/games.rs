@@ -337,7 +337,7 @@ fn fountain_options_keep_one_or_later_keep_both() {
 fn scripted_fountain_choice_follows_the_value_model() {
     // R6.5: a villa card is worth 2 VP x (3 complete villas + 0.5)
     let (c, mut state) = fountain_state(&["F01"], &["F03", "F05"]);
-    state.players[0].district.complete_count[1] = 3;
+    state.players[0].district_mut().complete_count[1] = 3;
     let mut greedy = make("greedy", &[]).unwrap();
     let mut rng = Generator::new(&SeedSequence::new(0, &[]));
     let mut out = Vec::new();
@@ -349,7 +349,7 @@ fn scripted_fountain_choice_follows_the_value_model() {
     };
     assert_eq!(greedy.choose(&view, &out, &mut rng), 0); // keeps F01, takes F03
     let (c, mut state) = fountain_state(&["F03"], &["F01", "F02"]);
-    state.players[0].district.complete_count[1] = 3;
+    state.players[0].district_mut().complete_count[1] = 3;
     state.options(&c, &mut out);
     let view = PlayerView {
         state: &state,

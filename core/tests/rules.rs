@@ -15,7 +15,7 @@ fn completions_of_one_tile_pay_goods_first_and_the_merchant_last() {
     // fish are paid first, so the merchant exchanges them (1 fish -> 2 coins)
     let c = comps();
     let (mut state, _) = GameState::new(&c, &GameConfig::new(2), SeedSequence::new(0, &[]));
-    state.players[0].district.frontier = ALL_CELLS;
+    state.players[0].district_mut().frontier = ALL_CELLS;
     let end = c.tile_type("L-P-end").unwrap() as u8;
     let merchant = c.tile_type("L-dM").unwrap() as u8;
     let both = c

@@ -62,7 +62,7 @@ fn circle_choice_never_takes_minus_4_that_another_circle_avoids() {
     let mut state = one_free_circle(&c, ("C11", "A04"));
     state.grid[2] = c.objective("C05").unwrap() as u8;
     state.grid[5] = c.objective("C06").unwrap() as u8;
-    let have = &mut state.players[0].district.have;
+    let have = &mut state.players[0].district_mut().have;
     have[H_CHIMNEYS] = 12;
     have[H_VILLAS] = 1;
     let (a, b) = state.circles()[0];
@@ -92,7 +92,7 @@ fn a_fountain_is_worth_the_fountain_card_it_will_keep() {
     };
     assert_eq!(value(&state, 28), 4.0);
     let before = value(&state, 14);
-    state.players[0].district.complete_count[VILLA as usize] = 3;
+    state.players[0].district_mut().complete_count[VILLA as usize] = 3;
     let more = value(&state, 14);
     assert!(more > before);
     for id in ["F01", "F02"] {

@@ -16,6 +16,8 @@ mod features;
 
 pub use features::{Around, Completions, Feature, Near};
 
+use std::sync::Arc;
+
 use crate::components::{Board, FramePart, TileType, ANY};
 use crate::kinds::{
     Edges, CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, MEADOW, NEIGHBOUR, N_EDGE_KINDS, N_KINDS, SIZE,
@@ -115,19 +117,34 @@ pub struct Goal {
 }
 
 /// What a district is, to tell two apart (players' caches): its tiles, what is left of
-/// its board (scroll spaces, the frontier) and its frame goals. The rest of `District`
-/// follows from these.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
-    edges: [Edges; CELLS],
-    chimneys: [u8; CELLS],
-    buildings: [u8; CELLS],
-    built: u64,
-    scrolls: u64,
-    frontier: u64,
-    goals: [Goal; MAX_GOALS],
-    n_goals: u8,
+/// its board (scroll spaces, the frontier) and its frame goals; the rest of `District`
+/// follows from these. It holds the district itself (shared: a key costs no copy), and
+/// two are equal when they are the same district or their layouts are.
+#[derive(Clone, Debug)]
+pub struct Layout(Arc<District>);
+
+impl Layout {
+    pub fn of(district: &Arc<District>) -> Layout {
+        Layout(Arc::clone(district))
+    }
 }
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        let (a, b) = (&*self.0, &*other.0);
+        Arc::ptr_eq(&self.0, &other.0)
+            || (a.built_mask == b.built_mask
+                && a.scrolls == b.scrolls
+                && a.frontier == b.frontier
+                && a.edges == b.edges
+                && a.chimneys_at == b.chimneys_at
+                && a.building_at == b.building_at
+                && a.n_goals == b.n_goals
+                && a.goals == b.goals)
+    }
+}
+
+impl Eq for Layout {}
 
 /// A player's district board. Mutated only through `place` (and the frontier, which
 /// tests open to every cell).
@@ -235,19 +252,6 @@ impl District {
     }
 
     // -- queries -------------------------------------------------------------
-    pub fn layout(&self) -> Layout {
-        Layout {
-            edges: self.edges,
-            chimneys: self.chimneys_at,
-            buildings: self.building_at,
-            built: self.built_mask,
-            scrolls: self.scrolls,
-            frontier: self.frontier,
-            goals: self.goals,
-            n_goals: self.n_goals,
-        }
-    }
-
     pub fn built(&self) -> usize {
         self.built as usize
     }

@@ -21,6 +21,8 @@ pub use events::{Event, EventLog};
 pub use options::{Action, CircleChoice, FountainChoice, Move, Options, Pending, SealBuild, Take};
 pub use crate::cards::Payment;
 
+use std::sync::Arc;
+
 use crate::components::{Components, FramePart, FOUNTAIN_CARDS};
 use crate::district::District;
 use crate::kinds::{
@@ -234,7 +236,9 @@ pub struct CardTaken {
 #[derive(Clone, Debug)]
 pub struct PlayerState {
     pub seat: u8,
-    pub district: District,
+    /// Shared between copies of a state until one of them builds (`Arc::make_mut`): the
+    /// search players copy a state thousands of times a game and change one district.
+    pub district: Arc<District>,
     pub goods: [i32; 4],
     pub coins: i32,
     pub bread: i32,
@@ -264,10 +268,15 @@ pub struct PlayerState {
 }
 
 impl PlayerState {
+    /// The district to change (this state's own copy: shared ones are copied first).
+    pub fn district_mut(&mut self) -> &mut District {
+        Arc::make_mut(&mut self.district)
+    }
+
     fn new(seat: usize, district: District, start_vp: i32) -> PlayerState {
         PlayerState {
             seat: seat as u8,
-            district,
+            district: Arc::new(district),
             goods: [0; 4],
             coins: 0,
             bread: 0,

@@ -19,9 +19,8 @@ impl GameState {
         let ttype = &comps.tile_types[tile as usize];
         let p = &mut self.players[seat];
         let scroll = p.district.scrolls >> cell & 1 != 0;
-        let completed = p
-            .district
-            .place(cell, edges, ttype.chimneys, ttype.building);
+        let completed =
+            p.district_mut().place(cell, edges, ttype.chimneys, ttype.building);
         p.tiles_built += 1;
         if scroll {
             self.advance_scroll(comps, seat, 1); // R5.4

@@ -81,7 +81,7 @@ pub struct PositionKey {
 
 impl PositionKey {
     pub fn of(view: &PlayerView, params: &Params) -> PositionKey {
-        PositionKey { prices: PricesKey::of(view, params), district: view.me().district.layout() }
+        PositionKey { prices: PricesKey::of(view, params), district: Layout::of(&view.me().district) }
     }
 }
 

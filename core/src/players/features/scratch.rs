@@ -118,7 +118,7 @@ impl InputsKey {
             reach,
             supply: (me.goods, me.coins, me.bread, me.stored),
             fountain_cards: me.fountain_cards,
-            district: me.district.layout(),
+            district: Layout::of(&me.district),
         }
     }
 }
@@ -294,7 +294,7 @@ struct EvalKey {
 
 impl EvalKey {
     fn of(state: &GameState, comps: &Components, seat: usize) -> EvalKey {
-        EvalKey { table: SeatTable::of(state, comps, seat), district: state.players[seat].district.layout() }
+        EvalKey { table: SeatTable::of(state, comps, seat), district: Layout::of(&state.players[seat].district) }
     }
 }
 
