@@ -44,15 +44,11 @@ from pydantic import (
 
 from cdsim.analysis.ratings import Games
 from cdsim.batch.config import (
-    MAX_CHUNK_SIZE,
     MAX_GAMES,
-    PlayerCount,
+    PlaySettings,
     RunConfig,
-    Seed,
-    StrategyParams,
     between,
     engine_for,
-    flag,
     problem_line,
     sentence,
 )
@@ -88,21 +84,16 @@ def _each_once(players: tuple[PlayerSpec, ...]) -> tuple[PlayerSpec, ...]:
     return players
 
 
-class Ladder(BaseModel):
-    """Everything that decides a ladder's rows, declared once: read from the command's
-    flags and from its manifest (``ladder``), written whole into the manifest. Its own
-    checks here; ``check`` loads what it names (user strategies, the core)."""
+class Ladder(PlaySettings):
+    """Everything that decides a ladder's rows, declared once: the play settings every
+    pairing's run shares (``PlaySettings``), the strategies and the games per pairing. Read
+    from the command's flags and from its manifest (``ladder``), written whole into the
+    manifest. Its own checks here; ``check`` loads what it names (user strategies, the
+    core)."""
 
-    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
-
-    players: PlayerCount
     # as spelled: built-in names, name@setting, module:Class
     strategies: Annotated[PlayerList, AfterValidator(_each_once)]
     games: Annotated[int, between(1, MAX_GAMES)]  # per pairing
-    seed: Seed = 0
-    chunk_size: Annotated[int, between(1, MAX_CHUNK_SIZE)] = 100
-    strategy_params: StrategyParams = None
-    components: str | None = None
 
     @model_validator(mode="after")
     def _rotations(self) -> Ladder:
@@ -111,14 +102,6 @@ class Ladder(BaseModel):
                            f"{self.players}: each deal is played in all {self.players} seat "
                            f"rotations; got {self.games}")
         return self
-
-    @classmethod
-    def from_flags(cls, settings: dict[str, Any]) -> Ladder:
-        """The ladder the command's flags name, or one line naming the flag."""
-        try:
-            return cls.model_validate(settings)
-        except ValidationError as exc:
-            raise CdsimError(problem_line(exc, cls, settings, flag)) from None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -150,10 +133,6 @@ class Ladder(BaseModel):
                 rotate_seats=True, components=self.components, chunk_size=self.chunk_size,
                 strategy_params=self.strategy_params)))
         return out
-
-    def record(self) -> dict[str, Any]:
-        """The manifest's ``ladder``: players as spelled."""
-        return self.model_dump(mode="json")
 
     def identity(self, components_digest: str) -> dict[str, Any]:
         """What must match for --resume to continue a ladder."""

@@ -14,7 +14,7 @@ kill-and-resume history (only the driver writes: cdsim.batch.folder).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 import numpy as np
 from pydantic import (
@@ -144,24 +144,45 @@ def _params(value: str | None) -> str | None:
 StrategyParams = Annotated[str | None, AfterValidator(_params)]
 
 
-# -- the run's configuration ------------------------------------------------------------
+# -- the play settings, and the run's configuration -------------------------------------
 
-class RunConfig(BaseModel):
-    """Everything that determines a run's rows (written whole into the manifest)."""
+class PlaySettings(BaseModel):
+    """The settings every way of playing shares, declared once: a run (``RunConfig``), a
+    ladder (``cdsim.ladder.Ladder``, each pairing a run) and, through the runs it plans, a
+    study: the player count, the seed, the games per Parquet part, the strategies'
+    parameters and the component set. Read from flags, files and manifests alike."""
 
     model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
 
     players: PlayerCount
+    seed: Seed
+    chunk_size: Annotated[int, between(1, MAX_CHUNK_SIZE)] = 250
+    strategy_params: StrategyParams = None
+    components: str | None = None
+
+    @classmethod
+    def from_flags(cls, settings: dict[str, Any]) -> Self:
+        """The settings the flags name (or a study or ladder plans), or one line naming the
+        setting as a flag."""
+        try:
+            return cls.model_validate(settings)
+        except ValidationError as exc:
+            raise CdsimError(problem_line(exc, cls, settings, flag)) from None
+
+    def record(self) -> dict[str, Any]:
+        """The manifest's record: players as spelled."""
+        return self.model_dump(mode="json")
+
+
+class RunConfig(PlaySettings):
+    """Everything that determines a run's rows (written whole into the manifest)."""
+
     games: Annotated[int, between(1, MAX_GAMES, " (a run's rows must fit this machine's "
                                                  "memory and disk)")]
-    seed: Seed
     strategies: Players = ()  # one per seat
     strategy_pool: Players = ()  # or a pool sampled per game
     start_vp: Annotated[tuple[int, ...], BeforeValidator(_vector)] = ()
     rotate_seats: bool = False
-    components: str | None = None
-    chunk_size: Annotated[int, between(1, MAX_CHUNK_SIZE)] = 250
-    strategy_params: StrategyParams = None
     components_digest: str = ""
     # a user strategy's time limit per decision (s; 0: none): recorded, not the run's
     # identity (--resume may change it); the process's --decision-timeout by default
@@ -224,19 +245,12 @@ class RunConfig(BaseModel):
     @classmethod
     def checked(cls, **values: Any) -> RunConfig:
         """A run a study or ladder plans, or one line naming the setting as a flag."""
-        try:
-            return cls.model_validate(values)
-        except ValidationError as exc:
-            raise CdsimError(problem_line(exc, cls, values, flag)) from None
+        return cls.from_flags(values)
 
     @property
     def lineup(self) -> tuple[PlayerSpec, ...]:
         """Every player of the run: the seats' or the pool's."""
         return self.strategies or self.strategy_pool
-
-    def record(self) -> dict[str, Any]:
-        """The manifest's ``config``: players as spelled."""
-        return self.model_dump(mode="json")
 
     def identity(self) -> dict[str, Any]:
         """What must match for --resume to continue a run."""
@@ -332,6 +346,7 @@ __all__ = [
     "MAX_JOBS",
     "MAX_START_VP",
     "RUN_FILE_KEYS",
+    "PlaySettings",
     "Player",
     "Players",
     "RunConfig",
