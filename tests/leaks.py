@@ -18,12 +18,13 @@ import inspect
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import GeneratorType
 from typing import Any
 
 import numpy as np
 
 from cdsim.engine.table import Table
-from cdsim.rules.game import DEFAULT_START_VP, GameState, PlayerState, Seat
+from cdsim.rules.game import DEFAULT_START_VP, GameState, Pending, PlayerState, Seat
 from cdsim.rules.observation import _REPLAYED, HiddenInformation, Observer
 
 DEPTH = 10
@@ -142,18 +143,24 @@ def _mutables(roots: Mapping[str, Any]) -> dict[int, Any]:
     alive while the check runs (a freed one's id could be a fresh copy's): an observation
     holding one of them leads back into the game. Not the observer's: it makes the
     observations, and what it shares with them (the read-only component tables, each
-    seat's stream) it shares by design."""
-    return {id(obj): obj for _, obj in walk(roots, depth=4, prune=(Observer,))
+    seat's stream) it shares by design; nor the pending decision's (its options are the
+    records the seat is handed, the rules going on with their own), nor the suspended
+    rules' frames (what they hold of the game is the state's, walked from it)."""
+    return {id(obj): obj for _, obj in walk(roots, depth=4, prune=(Observer, Pending,
+                                                                   GeneratorType))
             if isinstance(obj, list | dict | set) or type(obj).__name__ == "District"}
 
 
 def state_truth(state: GameState) -> Truth:
-    """The truth of a game the Python rules play (lock step with the core, checking)."""
+    """The truth of a game the Python rules play (lock step with the core, checking). The
+    pending decision's list of options is the rules' own: a seat is handed a copy."""
+    live = _mutables({"state": state, "players": state.players,
+                      "strategies": state.strategies})
+    if state.pending is not None:
+        live[id(state.pending.options)] = state.pending.options
     return Truth(list(state.light_deck), list(state.dark_deck), list(state.fountain_deck),
                  tuple(p._start_vp for p in state.players),
-                 tuple(p.current_vp for p in state.players),
-                 _mutables({"state": state, "players": state.players,
-                            "strategies": state.strategies}), state.light_deck)
+                 tuple(p.current_vp for p in state.players), live, state.light_deck)
 
 
 def table_truth(table: Table) -> Truth:

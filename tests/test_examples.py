@@ -8,7 +8,7 @@ from cdsim.rules.components import load_components
 from cdsim.rules.district import Feature
 from cdsim.rules.game import CIRCLES, GameConfig
 from cdsim.rules.kinds import CHICKENS, FISH, GRAPES, MERCHANT, POND
-from cdsim.rules.play import play_game
+from cdsim.rules.play import play_game, run
 from cdsim.rules.position import load_position, score_position
 from cdsim.testing import new_state
 from strategies.example import Random as RandomStrategy
@@ -25,14 +25,14 @@ def test_e1_merchant_returns_goods_for_coins_plus_one() -> None:  # R6.3
     state = new_state()
     p = state.players[0]
     p.goods[FISH], p.goods[CHICKENS], p.goods[GRAPES] = 1, 1, 2
-    state.reward(0, Feature(MERCHANT, 2, 0, (0, 1)))
+    run(state, state.reward(0, Feature(MERCHANT, 2, 0, (0, 1))))
     assert p.coins == 5
     assert p.goods == [0, 0, 0, 0]
 
 
 def test_e1_merchant_without_goods_gives_one_coin() -> None:  # R6.3
     state = new_state()
-    state.reward(0, Feature(MERCHANT, 2, 0, (0, 1)))
+    run(state, state.reward(0, Feature(MERCHANT, 2, 0, (0, 1))))
     assert state.players[0].coins == 1
 
 
@@ -41,10 +41,10 @@ def test_e2_three_tile_pond_gives_two_fish() -> None:  # R6.2
     d = state.players[0].district
     d.frontier = (1 << 36) - 1
     # end - corner - end: (0,0) east, (0,1) west+south, (1,1) north
-    state.build(0, tile("L-P-end"), 0, (0, POND, 0, 0))
-    state.build(0, tile("L-P-corner"), 1, (0, 0, POND, POND))
+    run(state, state.build(0, tile("L-P-end"), 0, (0, POND, 0, 0)))
+    run(state, state.build(0, tile("L-P-corner"), 1, (0, 0, POND, POND)))
     assert state.players[0].goods[FISH] == 0
-    state.build(0, tile("L-P-end"), 7, (POND, 0, 0, 0))
+    run(state, state.build(0, tile("L-P-end"), 7, (POND, 0, 0, 0)))
     assert state.players[0].goods[FISH] == 2
     assert d.features[-1].tiles == 3
 

@@ -1,16 +1,21 @@
-"""Engine rules on hand-built states (R2-R10). Each test names its rule."""
+"""Engine rules on hand-built states (R2-R10). Each test names its rule. A rule that waits
+for decisions is a generator (the rules are pull-style): ``run`` drives it, asking the
+state's players."""
 
+import copy
 from collections.abc import Sequence
 from typing import Any
+
+import pytest
 
 from cdsim.rules.cards import Payment, payment_options
 from cdsim.rules.components import load_components
 from cdsim.rules.district import Feature
-from cdsim.rules.game import GameState
-from cdsim.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW
+from cdsim.rules.game import GameConfig, GameState, Pending
+from cdsim.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW, MERCHANT
 from cdsim.rules.observation import Observation
 from cdsim.rules.options import FountainChoice, Start
-from cdsim.rules.play import run_game
+from cdsim.rules.play import choose, phases, play_game, run, run_game
 from cdsim.rules.scoring import final_scoring, resolve_card, scoring_order
 from cdsim.testing import Scripted, new_state, tile_type
 
@@ -66,16 +71,16 @@ def test_bread_move_goes_anywhere_with_a_tile() -> None:  # R4.4
 
 def test_depot_thinning_two_players() -> None:  # R4.6
     state = new_state(2)
-    state.place_pawns()
+    run(state, state.place_pawns())
     state.deal()
-    state.turn(0)
+    run(state, state.turn(0))
     dest = state.players[0].pawn
     assert len(state.depots[dest]) == 3
     state.players[1].pawn = (dest + 1) % 7
     state.players[1].bread = 1
     state.strategies[1] = Scripted(move=lambda v, o: next(m for m in o if m.bread
                                                           and m.dest == dest))
-    state.turn(1)
+    run(state, state.turn(1))
     assert state.depots[dest] == [] and state.discarded == 2
 
 
@@ -84,8 +89,8 @@ def _build_pair(state: GameState, kind_code: str, seat: int = 0) -> None:
     d.frontier = (1 << 36) - 1
     t = tile_type(C, f"L-{kind_code}")
     kind = {"dB": BAKER, "dA": ADMINISTRATOR, "dR": ARTISAN}[kind_code]
-    state.build(seat, t, 14, (G, kind, G, G))
-    state.build(seat, t, 15, (G, G, G, kind))
+    run(state, state.build(seat, t, 14, (G, kind, G, G)))
+    run(state, state.build(seat, t, 15, (G, G, G, kind)))
 
 
 def test_baker_gives_two_bread() -> None:  # R6.3
@@ -130,7 +135,7 @@ def test_fountain_first_keeps_one_and_puts_the_other_under() -> None:  # R6.5
     state = new_state()
     p = state.players[0]
     deck = list(state.fountain_deck)
-    state.reward(0, Feature(FOUNTAIN, 1, 0, (0,)))
+    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (0,))))
     assert p.fountain_cards == [deck[0]]
     assert state.fountain_deck[-1] == deck[1]  # the other went under the deck
 
@@ -144,8 +149,9 @@ def _later_fountain(pick: int) -> tuple[GameState, list[str], list[FountainChoic
 
     state = new_state(strategies=[Scripted(fountain=record), Scripted()])
     deck = list(state.fountain_deck)
-    state.reward(0, Feature(FOUNTAIN, 1, 0, (0,)))  # first fountain: keeps deck[0]
-    state.reward(0, Feature(FOUNTAIN, 1, 0, (1,)))  # later fountain: draws deck[2], deck[3]
+    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (0,))))  # first fountain: keeps deck[0]
+    # a later fountain: draws deck[2], deck[3]
+    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (1,))))
     return state, deck, offered
 
 
@@ -184,7 +190,7 @@ def test_scroll_space_advances_the_disc() -> None:  # R5.4
     p = state.players[0]
     cell = next(iter(sorted(p.district.scrolls)))
     p.district.frontier = 1 << cell
-    state.build(0, tile_type(C, "L-market"), cell, (G, G, G, G))
+    run(state, state.build(0, tile_type(C, "L-market"), cell, (G, G, G, G)))
     assert p.scroll == 1 and cell not in p.district.scrolls
 
 
@@ -202,7 +208,7 @@ def test_scroll_track_overflow_scores_a_point_per_step() -> None:  # R6.6
 def test_failed_card_costs_four() -> None:  # R8.5
     state = new_state()
     slot = next(s for s, c in enumerate(state.grid) if c and C.objectives[c].pay)
-    resolve_card(state, 0, slot)
+    run(state, resolve_card(state, 0, slot))
     assert state.players[0].current_vp == 8 - 4
     assert state.players[0].failed_cards == 1
 
@@ -219,9 +225,9 @@ def test_bread_from_the_first_card_pays_the_second() -> None:  # R8.6
     p = state.players[0]
     state.grid[0], state.grid[1] = "C01", "A02"  # have 2 chimneys -> 1 bread; pay 2 herbs
     p.district.have[0] = 6  # 6 chimneys -> 3 bread from the first card
-    resolve_card(state, 0, 0)
+    run(state, resolve_card(state, 0, 0))
     assert p.bread == 3
-    resolve_card(state, 0, 1)  # no herbs: fulfilled with the 3 bread
+    run(state, resolve_card(state, 0, 1))  # no herbs: fulfilled with the 3 bread
     assert (p.bread, p.current_vp, p.failed_cards) == (0, 8 + 4, 0)
 
 
@@ -263,8 +269,6 @@ def test_phase_four_deals_dark_tiles() -> None:  # R3.2
 
 
 def test_a_choice_not_offered_is_refused_and_an_equal_one_replaced() -> None:  # R4.5
-    import pytest
-
     from cdsim.errors import IllegalChoice
     from cdsim.rules.options import Take
 
@@ -274,11 +278,68 @@ def test_a_choice_not_offered_is_refused_and_an_equal_one_replaced() -> None:  #
     chosen = options[-1]
     copy = Take(*chosen)  # equal, not the same object: the engine goes on with its own
     state.strategies[0] = Scripted(take=lambda view, opts: copy)
-    assert state.decide(0, "take", options) is chosen
+    pending = Pending(0, "take", options)
+    assert options[choose(state, pending)] is chosen
     state.strategies[0] = Scripted(take=lambda view, opts: tuple(chosen))
     with pytest.raises(IllegalChoice, match=r"in choose \(take decision\)"):  # a bare tuple
-        state.decide(0, "take", options)
+        choose(state, pending)
     state.strategies[0] = Scripted(take=lambda view, opts: Take(chosen.slot, chosen.tile_type,
                                                                 99, None))
     with pytest.raises(IllegalChoice):
-        state.decide(0, "take", options)
+        choose(state, pending)
+
+
+class _Silent:
+    """A player the rules must never ask: they wait for a driver (pull-style)."""
+
+    name = "silent"
+    reads_scores = False
+
+    def choose(self, view: Observation, options: Sequence[Any]) -> Any:
+        raise AssertionError(f"the rules asked a player for a {view.decision} decision")
+
+
+def test_the_rules_wait_for_each_decision_and_go_on_with_the_one_applied() -> None:  # R3
+    """The state says whose decision is pending and its options, never asks a player, and
+    ``apply`` runs on to the next decision; applied by hand, the first option each time
+    ends the game as the driver does with first-option players."""
+    state = new_state(3, seed=4, strategies=[_Silent() for _ in range(3)])
+    assert state.pending is None and state.options() == ()  # nothing runs before begin
+    state.begin(phases(state))
+    asked: list[tuple[int, str]] = []
+    while (pending := state.pending) is not None:
+        assert state.options() is pending.options and len(pending.options) > 0
+        assert (pending.card is not None) == (pending.decision == "payment")
+        asked.append((pending.seat, pending.decision))
+        first = pending.options[0]
+        state.apply(copy.copy(first))  # an equal record will do: the rules go on with theirs
+    assert state.options() == ()
+    assert asked[:4] == [(0, "start"), (1, "start"), (2, "start"), (0, "move")]  # R2.5, R3.3
+    assert sum(d == "take" for _, d in asked) == 4 * 7 * 3  # R3.1: 7 rounds of 4 phases
+    assert {d for _, d in asked} >= {"start", "move", "take", "circle", "payment"}
+    driven = play_game(GameConfig(3), [Scripted() for _ in range(3)], 4)
+    by_hand = final_scoring(state, 4)
+    assert by_hand.rows() == [row | {"strategy": "silent"} for row in driven.rows()]
+    assert by_hand.cards == driven.cards
+
+
+def test_only_an_option_of_the_pending_decision_is_applied() -> None:  # R2.5
+    state = new_state(2)
+    with pytest.raises(RuntimeError, match="no decision is pending"):
+        state.apply(0)
+    state.begin(state.place_pawns())
+    assert state.pending == Pending(0, "start", [0, 1, 2, 3, 4, 5, 6])
+    with pytest.raises(ValueError, match="7 is not an option of the pending start decision "
+                                         "of seat 1"):
+        state.apply(7)
+    assert state.pending.seat == 0 and state.players[0].pawn == -1  # nothing changed
+    state.apply(3)
+    assert state.players[0].pawn == 3 and state.pending == Pending(1, "start", [0, 1, 2, 4, 5, 6])
+    state.apply(0)
+    assert state.pending is None and state.players[1].pawn == 0  # the rule ran to its end
+
+
+def test_a_rule_that_needs_no_decision_runs_at_once() -> None:  # R6.3
+    state = new_state(strategies=[_Silent(), _Silent()])
+    state.begin(state.reward(0, Feature(MERCHANT, 2, 0, (0, 1))))
+    assert state.pending is None and state.players[0].coins == 1

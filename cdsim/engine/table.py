@@ -7,10 +7,12 @@ The core drives every game (OpenSpiel's loop: the state says whose decision is p
 its options, a player picks one): it lets the built-in seats play until a Python seat is
 to decide, and that seat's observation and options are made from the core's state
 (``_Driver``). The Python rules (``cdsim.rules.game``) play only beside the core: in
-checking mode (tests, or any game with ``check=True``) every decision of every seat is
-applied to both and the two states are compared after each one (``cdsim.engine.oracle``),
-so the Python rules are the core's oracle, decision by decision; ``mirror=True`` keeps
-them beside the core for what reads them (the replay page, ``play --trace``).
+checking mode (tests, or any game with ``check=True``) their driver (``run_game``) asks
+each seat (``_Seat``) for the decision the Python rules wait for; the seat takes it on
+the core, and the choice is applied to both, the two states compared after every decision
+(``cdsim.engine.oracle``), so the Python rules are the core's oracle, decision by
+decision; ``mirror=True`` keeps them beside the core for what reads them (the replay page,
+``play --trace``).
 """
 
 from __future__ import annotations
@@ -49,9 +51,10 @@ from cdsim.rules.strategy import Strategy, ask, find
 
 
 class _Seat(Seat):
-    """One seat as the Python rules see it. It takes the decision on the core (a built-in
-    player there, or the user's strategy on its observation), applies it to the core, and
-    hands the Python rules the same option. A user strategy's decision runs in
+    """One seat as the Python rules' driver asks it (``cdsim.rules.play.run``). It takes the
+    pending decision on the core (a built-in player there, or the user's strategy on its
+    observation), applies it to the core, and hands the driver the same option's index,
+    which the driver applies to the Python rules. A user strategy's decision runs in
     ``user_code`` (a time limit, no os._exit); whatever goes wrong in it (any exception,
     sys.exit, the time limit, a return that was not offered or cannot even be printed) is
     a ``StrategyFailure`` naming the seat and the decision."""
@@ -208,7 +211,7 @@ class Table:
     check: bool = False
     where: str = ""
     mirror: bool = False  # keep the Python rules beside the core even for built-ins only
-    # called before each decision the Python rules ask for (so only with them beside the
+    # called before each decision the Python rules wait for (so only with them beside the
     # core), e.g. cdsim.view.replay.Recorder.mark
     on_decision: Callable[[], None] | None = None
     # a user strategy's time limit per decision, in seconds (None or 0: none)
@@ -241,7 +244,7 @@ class Table:
             self.driver = _Driver(self, [s if s.strategy is not None else None for s in seats])
 
     def before_decision(self, what: Decision, options: int) -> None:
-        """The Python rules ask for a decision: the core must be waiting for the same
+        """The Python rules wait for a decision: the core must be waiting for the same
         one, with as many options (and, checking, in the same state)."""
         if self.on_decision is not None:
             self.on_decision()
@@ -261,12 +264,7 @@ class Table:
         elif self.python is None:
             self.core.play(self.lineup.players)
         else:
-            try:
-                run_game(self.python)
-            except StrategyFailure as exc:  # the rules wrap what a seat raised
-                if isinstance(exc.__cause__, EngineMismatch | StrategyFailure):
-                    raise exc.__cause__ from None  # a seat's own (_Seat names it exactly)
-                raise
+            run_game(self.python)  # every seat is a _Seat: its failures reach us as raised
             if not self.core.is_over():
                 raise EngineMismatch(f"{self.where or 'game'}: the Python rules ended the game, "
                                      f"the core waits for {self.core.decision()}")

@@ -3,6 +3,15 @@
 ``cdsim/rules/play.py``) work on this state from above; the observation, the options and
 the Strategy protocol are below it.
 
+The rules are pull-style, like the core's state (core/src/game/mod.rs): a rule that needs a
+decision yields it (a ``Pending``: the seat, the decision kind, its options) and goes on
+with the option sent back, so every rule that reaches a decision is a generator and its
+callers ``yield from`` it. The state runs the rules it is given (``begin``: the whole
+game, ``cdsim.rules.play.phases``, or one rule in a test) to the next decision; there it
+exposes ``pending`` and ``options()``, and ``apply`` makes one choice and runs on to the
+next decision or the end. The rules never ask a player: a driver does
+(``cdsim.rules.play.run``, as the core's ``play_on``).
+
 A game is a pure function of (config, strategies, seed): every shuffle is drawn at
 setup from the game's own numpy Generator, and each seat's strategy gets its own
 stream, so a strategy's randomness never changes the deal.
@@ -10,15 +19,14 @@ stream, so a strategy's randomness never changes the deal.
 
 from __future__ import annotations
 
-import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure
+from cdsim.errors import CdsimError
 from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.district import District, Feature
 from cdsim.rules.kinds import (
@@ -36,9 +44,9 @@ from cdsim.rules.kinds import (
     VILLA,
 )
 from cdsim.rules.observation import Observation, Observer, seat_stream
-from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Take, method_name
+from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Take
 from cdsim.rules.records import CardRow
-from cdsim.rules.strategy import Strategy, ask, find
+from cdsim.rules.strategy import Strategy, find
 
 PHASES = 4  # R3.1
 ROUNDS = 7  # R3.1
@@ -74,9 +82,6 @@ CIRCLES = {n: _circles(n) for n in (2, 3, 4)}
 # the merchant last (so it exchanges every good the tile brought).
 _REWARD_ORDER = {k: 0 for k in LANDSCAPES} | {
     MARKET: 1, BAKERY: 1, FOUNTAIN: 1, BAKER: 2, ADMINISTRATOR: 2, ARTISAN: 4, MERCHANT: 5}
-
-T = TypeVar("T")
-
 
 def edge_text(edges: tuple[int, int, int, int]) -> str:
     """N E S W as codes of docs/rules.md C1, e.g. 'V G G G'."""
@@ -183,8 +188,25 @@ def draw_deal(c: Components, n: int, rng: np.random.Generator) -> dict[str, Any]
             "dark_deck": dark, "seal": seal}
 
 
+class Pending(NamedTuple):
+    """The decision the rules wait for (the core's ``Pending`` with its options): who
+    decides (``seat``), what (``decision``), among which ``options`` (the ``Action`` records
+    of ``cdsim.rules.options``, in the order the core lists them too; a start is offered as
+    its space number, as ``ask`` takes it) and, for a payment, the objective ``card`` it is
+    for (R8.4)."""
+
+    seat: int
+    decision: Decision
+    options: Sequence[Any]
+    card: ObjectiveCard | None = None
+
+
+# A rule that may wait for decisions: it yields each one and is sent the option chosen.
+Steps = Generator[Pending, Any, None]
+
+
 class Seat(ABC):
-    """Who takes one seat's decisions when the rules should not call a Strategy directly:
+    """Who takes one seat's decisions when the driver should not ask a Strategy directly:
     the table's seats (cdsim.engine.table), which decide on the core. ``decide`` returns
     the index of the chosen option."""
 
@@ -202,10 +224,13 @@ class GameState:
     def __init__(self, config: GameConfig, strategies: Sequence[Strategy | Seat], seed: Any,
                  trace: Callable[[str], None] | None = None,
                  deal: dict[str, Any] | None = None) -> None:
-        """``strategies``: a Strategy per seat, or a Seat that decides for it (the table's).
+        """``strategies``: a Strategy per seat, or a Seat that decides for it (the table's);
+        the rules never call them (a driver does, ``cdsim.rules.play.run``), but the
+        record names them and the observations honour their ``reads_scores``.
         ``deal``: every chance outcome of the game as the core drew it (its
         ``State.deal()``: boards, frame parts, card grid, decks, seal row); without it
-        the deal is drawn from ``seed``. Either way ``seed`` gives the seats' streams."""
+        the deal is drawn from ``seed``. Either way ``seed`` gives the seats' streams.
+        Nothing runs yet: ``begin`` gives the state the rules to run."""
         n = config.players
         if len(strategies) != n:
             raise CdsimError(f"{n} players need {n} strategies, got {len(strategies)}")
@@ -243,6 +268,39 @@ class GameState:
         # read once: a strategy that later sets reads_scores = True still sees no scores
         self.observer = Observer(c, [seat_stream(s) for s in seat_seqs],
                                  [bool(s.reads_scores) for s in strategies])
+        self.pending: Pending | None = None  # the decision waited for; None: none (yet)
+        self._steps: Steps | None = None
+
+    # -- pull-style: the pending decision, its options, apply ------------------------
+    def begin(self, steps: Steps) -> None:
+        """Run ``steps`` (the rules from here on, e.g. ``cdsim.rules.play.phases(state)``)
+        up to their first decision, or to their end if they need none."""
+        self._steps = steps
+        self.pending = next(steps, None)
+
+    def options(self) -> Sequence[Any]:
+        """The pending decision's options (none when no decision is pending)."""
+        return () if self.pending is None else self.pending.options
+
+    def apply(self, action: Any) -> None:
+        """Take ``action``, one of the pending decision's options (the rules go on with
+        their own record, the same object or an equal one), and run the rules on to the
+        next decision or their end (``pending`` is then None). Refuses an option not
+        offered (ValueError): the driver checks a player's choice before it applies it.
+        These are the engine's own errors, never a user's (a player's failures are
+        ``StrategyFailure``, raised by the driver)."""
+        pending, steps = self.pending, self._steps
+        if pending is None or steps is None:
+            raise RuntimeError(f"no decision is pending, {action!r} cannot be applied")
+        found = find(action, pending.options)
+        if found is None:
+            raise ValueError(f"{action!r} is not an option of the pending {pending.decision} "
+                             f"decision of seat {pending.seat + 1}")
+        self.pending = None  # until the rules yield the next one
+        try:
+            self.pending = steps.send(pending.options[found])
+        except StopIteration:
+            self._steps = None
 
     # -- helpers -----------------------------------------------------------------
     def log(self, message: str) -> None:
@@ -274,26 +332,6 @@ class GameState:
                   (p.current_vp, p._start_vp, p.district.built, p.district.frontier))
                  for p in self.players])
 
-    def decide(self, seat: int, decision: Decision, options: Sequence[T],
-               card: ObjectiveCard | None = None) -> T:
-        """Ask the seat's player for one of ``options`` (``card``: the objective card a
-        payment is for). A strategy's exception, or a choice not among the options, is a
-        bug in that strategy."""
-        player = self.strategies[seat]
-        if isinstance(player, Seat):
-            return options[player.decide(self, seat, decision, options, card)]
-        try:
-            choice = ask(player, decision, self.observe(seat, decision, card), options, card)
-        except Exception as exc:
-            raise StrategyFailure(player.name, seat, method_name(decision, player),
-                                  f"raised {type(exc).__name__}: {exc}",
-                                  detail=traceback.format_exc()) from exc
-        found = find(choice, options)
-        if found is None:
-            raise IllegalChoice(player.name, seat, method_name(decision, player),
-                                f"chose {choice!r}, not one of the options offered")
-        return options[found]
-
     def seat_order(self) -> list[int]:
         n = self.config.players
         return [(self.start_player + i) % n for i in range(n)]
@@ -320,7 +358,7 @@ class GameState:
         p.stamp = self.stamp_counter
 
     # -- R2.5: pawns -------------------------------------------------------------
-    def place_pawns(self) -> None:
+    def place_pawns(self) -> Steps:
         """R2.5: each player puts its pawn on a free patrician space while receiving its
         components, before any tile is dealt: the choice is blind (every depot is empty).
         [decision] In seat order from seat 0, the first starting player."""
@@ -328,7 +366,7 @@ class GameState:
         for seat in self.seat_order():
             taken = {p.pawn for p in self.players}
             free = [s for s in range(SPACES) if s not in taken]
-            self.players[seat].pawn = self.decide(seat, "start", free)
+            self.players[seat].pawn = yield Pending(seat, "start", free)
             self.log(f"  seat {seat + 1} starts on space {self.players[seat].pawn}")
 
     # -- R4: a turn ----------------------------------------------------------------
@@ -361,14 +399,14 @@ class GameState:
             options.append(Take(slot, t, -1, None))  # R4.5, R9.3: storing is always allowed
         return options
 
-    def turn(self, seat: int) -> None:
+    def turn(self, seat: int) -> Steps:
         p = self.players[seat]
-        move = self.decide(seat, "move", self.move_options(seat))
+        move: Move = yield Pending(seat, "move", self.move_options(seat))
         if move.bread:
             p.bread -= 1
             p.bread_moves += 1
         p.pawn = move.dest
-        take = self.decide(seat, "take", self.take_options(seat, move.dest))
+        take: Take = yield Pending(seat, "take", self.take_options(seat, move.dest))
         depot = self.depots[move.dest]
         tile = depot.pop(take.slot)
         p.taken[self.phase] += 1
@@ -384,10 +422,10 @@ class GameState:
             return
         self.log(f"  seat {seat + 1} {how} to {move.dest}, takes {name}, builds at "
                  f"{divmod(take.cell, 6)} as {edge_text(take.edges)}")
-        self.build(seat, tile, take.cell, take.edges)
+        yield from self.build(seat, tile, take.cell, take.edges)
 
     # -- R5, R6: building and rewards ----------------------------------------------
-    def build(self, seat: int, tile: int, cell: int, edges: tuple[int, int, int, int]) -> None:
+    def build(self, seat: int, tile: int, cell: int, edges: tuple[int, int, int, int]) -> Steps:
         p = self.players[seat]
         ttype = self.components.tile_types[tile]
         scroll = cell in p.district.scrolls
@@ -397,9 +435,9 @@ class GameState:
             self.advance_scroll(seat, 1)
             self.log(f"    scroll space: disc to {p.scroll}")
         for feature in sorted(completed, key=lambda f: _REWARD_ORDER.get(f.kind, 3)):
-            self.reward(seat, feature)
+            yield from self.reward(seat, feature)
 
-    def reward(self, seat: int, feature: Feature) -> None:
+    def reward(self, seat: int, feature: Feature) -> Steps:
         """R6.2-R6.5: the reward of a completed feature, at once."""
         p = self.players[seat]
         kind = feature.kind
@@ -429,11 +467,11 @@ class GameState:
         size = f"{feature.tiles} tile{'s' if feature.tiles > 1 else ''}"
         self.log(f"    completes {FEATURE_NAMES[kind]} ({size}) {note}".rstrip())
         if kind == ARTISAN:
-            self.artisan(seat)
+            yield from self.artisan(seat)
         elif kind == FOUNTAIN:
-            self.fountain(seat)
+            yield from self.fountain(seat)
 
-    def artisan(self, seat: int) -> None:
+    def artisan(self, seat: int) -> Steps:
         """R6.3: build one seal-row tile at once; no buildable seal tile = reward lost."""
         p = self.players[seat]
         types = self.components.tile_types
@@ -449,15 +487,15 @@ class GameState:
             p.artisan_lost += 1
             self.log("    artisan: no seal tile can be built, reward lost")
             return
-        choice = self.decide(seat, "seal", options)
+        choice: SealBuild = yield Pending(seat, "seal", options)
         tile = self.seal[choice.slot]
         assert tile is not None
         self.seal[choice.slot] = None  # R6.3: never replaced
         self.log(f"    artisan: builds seal tile {types[tile].id} at {divmod(choice.cell, 6)} "
                  f"as {edge_text(choice.edges)}")
-        self.build(seat, tile, choice.cell, choice.edges)
+        yield from self.build(seat, tile, choice.cell, choice.edges)
 
-    def fountain(self, seat: int) -> None:
+    def fountain(self, seat: int) -> Steps:
         """R6.5: draw 2, keep 1 and put the other under the deck; at a later fountain the
         player may instead keep both and put one of its earlier cards under the deck."""
         p = self.players[seat]
@@ -470,7 +508,7 @@ class GameState:
         options = [FountainChoice((c,), next((o for o in drawn if o != c), None)) for c in drawn]
         if len(drawn) == 2:  # R6.5 "may": keeping both is an option, never a duty
             options += [FountainChoice(tuple(drawn), c) for c in dict.fromkeys(p.fountain_cards)]
-        choice = self.decide(seat, "fountain", options)
+        choice: FountainChoice = yield Pending(seat, "fountain", options)
         if choice.give_back is not None:
             if choice.give_back in p.fountain_cards:  # a previously kept card
                 p.fountain_cards.remove(choice.give_back)

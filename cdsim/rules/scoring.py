@@ -1,10 +1,12 @@
-"""Scoring phases (R8) and final scoring (R10)."""
+"""Scoring phases (R8) and final scoring (R10). A scoring phase waits for decisions (the
+circle, each card's payment): like the rules of a turn it yields them (``Steps``,
+``cdsim/rules/game.py``)."""
 
 from __future__ import annotations
 
 from cdsim.rules.cards import payment_options, settle
 from cdsim.rules.district import have_index
-from cdsim.rules.game import GameState, PlayerState
+from cdsim.rules.game import GameState, Pending, PlayerState, Steps
 from cdsim.rules.kinds import (
     ADMINISTRATOR,
     ARTISAN,
@@ -36,14 +38,14 @@ def circle_options(state: GameState) -> list[CircleChoice]:
     return out
 
 
-def resolve_card(state: GameState, seat: int, slot: int) -> None:
+def resolve_card(state: GameState, seat: int, slot: int) -> Steps:
     """R8.4-R8.6: fulfil one card as often as the player chooses, or lose 4 VP."""
     p = state.players[seat]
     card_id = state.grid[slot]
     assert card_id is not None
     card = state.components.objectives[card_id]
     options = payment_options(card, p.district.have, p.goods, p.coins, p.bread)
-    payment = state.decide(seat, "payment", options, card) if options else None
+    payment = (yield Pending(seat, "payment", options, card)) if options else None
     out = settle(card, payment, p.goods, p.coins)
     for g in range(4):
         p.goods[g] -= out.paid_goods[g]
@@ -60,15 +62,15 @@ def resolve_card(state: GameState, seat: int, slot: int) -> None:
     state.log(f"    card {card_id} ({card.describe()}) {result}")
 
 
-def scoring_phase(state: GameState) -> None:
+def scoring_phase(state: GameState) -> Steps:
     """R8.3: each player in turn takes a free circle and resolves its two cards."""
     state.log(f"== scoring phase {state.phase + 1}")
     for seat in scoring_order(state):
-        choice = state.decide(seat, "circle", circle_options(state))
+        choice: CircleChoice = yield Pending(seat, "circle", circle_options(state))
         state.circle_owner[choice.circle] = seat
         state.log(f"  seat {seat + 1} takes circle {choice.circle}")
-        resolve_card(state, seat, choice.first)
-        resolve_card(state, seat, choice.second)  # R8.6: after the first card's rewards
+        yield from resolve_card(state, seat, choice.first)
+        yield from resolve_card(state, seat, choice.second)  # R8.6: after the first card's rewards
     for p in state.players:
         p.vp_after_phase.append(p.current_vp)
 
