@@ -82,10 +82,14 @@ def test_a_python_strategy_sits_at_a_table_with_mcts_and_greedy() -> None:
     assert record.seats[0].tiles_built > 10  # the example builds
 
 
-def test_a_failing_python_strategy_names_itself_and_the_decision() -> None:
+@pytest.mark.parametrize("check", [False, True])
+def test_a_failing_python_strategy_names_itself_and_the_decision(check: bool) -> None:
+    """The core driving, or the Python rules' driver asking the table's seats (checking):
+    the seat's own failure reaches the caller."""
     lineup = make_lineup(["tests.bad_strategies:MovesNowhere", "greedy"], 2)
-    table = Table(None, lineup, 1, where="game 5")
-    with pytest.raises(StrategyFailure, match=r"seat 1\) chose .* in choose_move"):
+    table = Table(None, lineup, 1, where="game 5", check=check)
+    with pytest.raises(StrategyFailure, match=r"^strategy 'tests.bad_strategies:MovesNowhere' "
+                                              r"\(seat 1\) chose .* in choose_move$"):
         table.play()
     assert table.core.decisions >= 2  # the pawns were placed: it failed at its first move
 
