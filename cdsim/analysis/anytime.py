@@ -449,8 +449,10 @@ class Verdict(_Record):
     ``vector``: confirmed -> the named vector of ``fair_set``; otherwise the most equal
     candidate on all games. ``largest_gap`` and ``gap_interval`` (95%, simultaneous over
     the pairs, valid at any look: a confidence sequence): confirmed -> on the games the
-    named vector was tested on (``games_tested``); otherwise on all games, where the vector
-    was picked as the most equal, so the gap is optimistic. ``games_needed`` (undecided
+    named vector was tested on (``games_tested``), its upper end at most ``tolerance +
+    zone`` (what the confirmation showed: the interval never contradicts it); otherwise on
+    all games, where the vector was picked as the most equal, so the gap is optimistic.
+    ``games_needed`` (undecided
     only): the further games after which ``watch`` is confirmed with chance about ``POWER``
     (``predicted_games``); ``None`` if no number of games gets there from this evidence.
     ``decided_at``: the stage whose look decided the cell (the last stage when undecided);
@@ -802,6 +804,11 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
         if decision == "undecided" and predict:
             needed, watch = _watch(cell)
     gap, interval = gap_with_interval(tested, cell.mixture)
+    if decision == "confirmed":
+        # the confirmation shows every pair below tolerance + zone, with its own tests (the
+        # planned ones among them, at its level): the interval never reaches past what it
+        # showed (the reporting interval is the mixture's alone, simultaneous over pairs)
+        interval = (interval[0], min(interval[1], cell.tolerance + cell.zone))
     either = _games_to_decide(cell, named) if decision == "undecided" and predict else None
     return Verdict(decision=decision, vector=_vec(cell.vectors[named]),
                    fair_set=cell.named(rows), largest_gap=gap, gap_interval=interval,

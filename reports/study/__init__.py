@@ -112,6 +112,15 @@ def _dgap(d: dict[str, Any]) -> str:
     return f"{pp(d['largest_gap'])} (95% interval {100 * low:.1f}–{pp(high)})"
 
 
+def _shown(d: dict[str, Any]) -> str:
+    """What a confirmation shows when the study has a precision (zone): every seat pair
+    within the tolerance plus it (a gap between the two may be called either way)."""
+    zone = float(d.get("zone") or 0.0)
+    if not zone:
+        return ""
+    return f": every seat pair shown within {pp(float(d['tolerance']) + zone)}"
+
+
 def _needed(c: CellResult) -> str:
     """``games_needed`` as the procedure labels it: "about N" when it was predicted from the
     watched vector's own test games (calibrated: about an 80% chance), "at least about N"
@@ -170,13 +179,13 @@ def _confirmed_text(c: CellResult, tolerance: float) -> str:
     evidence = (f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} {c.population} "
                 "games played since it was chosen")
     if len(d["fair_set"]) == 1:
-        return (f"{vec(d['vector'])} is confirmed fair within ±{pp(tolerance)} for {c.population}: "
-                f"every seat pair within it, {evidence}")
+        return (f"{vec(d['vector'])} is confirmed fair within ±{pp(tolerance)}{_shown(d)} for "
+                f"{c.population}, {evidence}")
     why = ("" if c.offsets is None else
            f" (its fair offsets lie between whole VP: {offsets_text(c.offsets)})")
-    return (f"{len(d['fair_set'])} vectors are shown fair within ±{pp(tolerance)} for "
+    return (f"{len(d['fair_set'])} vectors are shown fair within ±{pp(tolerance)}{_shown(d)} for "
             f"{c.population}: {', '.join(vec(v) for v in d['fair_set'])}{why}; the stated rule "
-            f"(fewest VP changed from the rulebook, then the smallest gap) names "
+            f"(the smallest gap, then the fewest VP changed from the rulebook) names "
             f"{vec(d['vector'])}, {evidence}")
 
 
@@ -294,18 +303,18 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
         # the answer is the set: say so first, then the one the stated rule names
         lines = [f"rulebook **{rule}** → **{len(d['fair_set'])} vectors shown fair**: "
                  + ", ".join(vec(v) for v in d["fair_set"]),
-                 f"**confirmed** fair within ±{pp(tolerance)} (a wrong confirmation happens in at most "
-                 f"{alpha * CONFIRM_SHARE:.1%} of cells)"]
+                 f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
+                 f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)"]
         if c.offsets is not None:
             lines.append(f"why several: the fair point lies between whole VP "
                          f"({offsets_text(c.offsets)})")
-        lines.append(f"named by the stated rule (fewest VP changed from the rulebook, then the "
-                     f"smallest gap): decided **{vec(d['vector'])}**, largest seat gap "
+        lines.append(f"named by the stated rule (the smallest gap, then the fewest VP changed "
+                     f"from the rulebook): decided **{vec(d['vector'])}**, largest seat gap "
                      f"{_dgap(d)} on the {d['games_tested']:,} games played since it was chosen")
     elif d["decision"] == "confirmed":
         lines = [f"rulebook **{rule}** → decided **{vec(d['vector'])}**",
-                 f"**confirmed** fair within ±{pp(tolerance)} (a wrong confirmation happens in at most "
-                 f"{alpha * CONFIRM_SHARE:.1%} of cells)",
+                 f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
+                 f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)",
                  f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} games played "
                  "since it was chosen"]
     elif d["decision"] == "no fair vector":
