@@ -1,4 +1,4 @@
-"""Fair starting VP by skill (cdsim/analysis/skill.py; the report's section reports/skill.py):
+"""Fair starting VP by skill (cdsim/analysis/skill.py; the report's section reports/study/skill.py):
 population ratings from the ladder's resamples, the compensation bars (vectors not shown
 unfair), the one-sentence verdict on synthetic cells (moves / does not move / not decided),
 the floor left out, the shipped ratings file, and the study report's section."""
@@ -16,8 +16,8 @@ from cdsim.analysis import skill
 from cdsim.analysis.candidates import CellGames, candidates, win_table
 from cdsim.analysis.cell import shares_of
 from cdsim.analysis.skill import Point, Rating
-from reports import skill as section
 from reports.study import CellResult
+from reports.study import skill as section
 
 TOL = 0.02
 

@@ -1,5 +1,5 @@
 """Fair starting VP by skill: does the answer move when the players get stronger? (The study
-report's section is ``reports.skill``'s.)
+report's section is ``reports.study.skill``'s.)
 
 Per player count, each skilled population (never the floor, never a variant) is placed by
 its **ladder rating** and drawn with its **fair compensation per seat**:

@@ -75,8 +75,9 @@ def view(snap: Core) -> Snapshot:
 
 class Recorder:
     """The replay of one game on a ``Table`` built with ``events=True`` and the Python
-    rules beside the core (``mirror=True``: they ask for each decision, so the table
-    calls ``on_decision``). Make it before ``table.play()``; ``finish()`` after."""
+    rules beside the core (``mirror=True``: the table's driver applies each decision
+    to them too and calls ``on_decision``). Make it before ``table.play()``; ``finish()``
+    after."""
 
     def __init__(self, table: Table) -> None:
         if not table.events or table.python is None:

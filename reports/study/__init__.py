@@ -46,10 +46,6 @@ from reports import charts
 from reports.charts import FloatArray
 from reports.fmt import pct, pp, pts_interval, seat_label, vec
 from reports.report import Doc, publish, save
-from reports.skill import Panel as SkillPanel
-from reports.skill import as_json as skill_json
-from reports.skill import panels as skill_panels
-from reports.skill import section as skill_section
 from reports.study import cards as study_cards
 from reports.study import sweep as study_sweep
 from reports.study.cell import (
@@ -58,6 +54,10 @@ from reports.study.cell import (
     offsets_json,
     with_difference,
 )
+from reports.study.skill import Panel as SkillPanel
+from reports.study.skill import as_json as skill_json
+from reports.study.skill import panels as skill_panels
+from reports.study.skill import section as skill_section
 
 # -- the study ---------------------------------------------------------------------------------
 
