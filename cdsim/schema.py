@@ -26,12 +26,14 @@ class Table(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     gone: ClassVar[dict[str, str]] = {}  # keys that were once allowed: what to say instead
+    # fields its loader sets (a resolved path, a digest), not keys of the file
+    loaded: ClassVar[frozenset[str]] = frozenset()
 
     @model_validator(mode="before")
     @classmethod
     def _known_keys(cls, data: Any) -> Any:
         if isinstance(data, dict):
-            known = tuple(cls.model_fields)
+            known = tuple(k for k in cls.model_fields if k not in cls.loaded)
             for key in data:
                 if key in cls.gone:
                     raise ValueError(f"{key} is {cls.gone[key]}")

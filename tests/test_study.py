@@ -380,6 +380,14 @@ BAD = [
      "variant 'v': components is required"),
     ('[[population]]\nname = "x"\nlineup = ["random"]\n[[variant]]\nname = "v"\ncomponent = "x"\n',
      "variant 'v': unknown key 'component' (did you mean 'components'?"),
+    # what the loader sets on a variant or a sweep is no key of the file
+    ('[[population]]\nname = "x"\nlineup = ["random"]\n[[variant]]\nname = "v"\n'
+     'components = "broken"\ndigest = "x"\n',
+     "variant 'v': unknown key 'digest' (known: name, description, components)"),
+    ('[[population]]\nname = "x"\nlineup = ["random"]\n[[sweep]]\nname = "s"\n'
+     'entry = "objective.B05"\nkey = "reward.vp"\nvalues = [6]\nbase_value = 5\n',
+     "sweep 's': unknown key 'base_value' (did you mean 'values'? known: name, description, "
+     "entry, key, values, base)"),
     ('[[population]]\nname = "x"\nlineup = ["random"]\n[[cell]]\nplayers = 3\npopulation = "y"\n',
      "cell 1: population 'y' is not one of the study's (x)"),
     ('[[population]]\nname = "x"\nlineup = ["random"]\n[[cell]]\nplayers = 5\npopulation = "x"\n',

@@ -4,8 +4,9 @@ integer) and ranges, and the checks across tables (names unique, cells naming th
 player counts and populations). ``cdsim.study.model.load_study`` then loads what the file names
 (strategies, parameters, component sets) and plans the cells. The checked tables are the
 records a study plays with: a ``Population`` is the one record of a population (its
-defaults resolved, what it derives as properties) and a ``Study`` holds its ``StudyFile``
-for its settings. Also where a study file is found (``resolve``: a path or a shipped
+defaults resolved, what it derives as properties), a ``Variant`` and a ``Sweep`` the ones
+of a variant and a sweep (what the loader resolves set on them) and a ``Study`` holds its
+``StudyFile`` for its settings. Also where a study file is found (``resolve``: a path or a shipped
 study's name) and the file ``cdsim study init`` writes.
 """
 
@@ -25,6 +26,7 @@ from pydantic import (
     Field,
     ValidationError,
     ValidationInfo,
+    computed_field,
     field_validator,
     model_validator,
 )
@@ -192,10 +194,21 @@ class Population(Table):
         return self
 
 
-class VariantFile(Table):
+class Variant(Table):
+    """A variant (``[[variant]]``): the cells played again on other components, declared
+    once. The file gives its name and its component folder or file (relative to the study
+    file); ``load_study`` resolves the path (absolute) and records its set's digest. A
+    sweep's values are variants too (``Sweep.value_variants``: named NAME=VALUE, with the
+    sweep and the value), whose ``components`` is "" until the study folder holds their
+    override files (``Study.placed``)."""
+
+    loaded = frozenset({"digest", "sweep", "value"})
     name: Name
     description: str = ""
     components: Folder
+    digest: str = ""  # the component set's (loaded)
+    sweep: str | None = None  # the sweep it is a value of (loaded)
+    value: int | None = None
 
 
 def _values(value: list[int]) -> list[int]:
@@ -205,9 +218,16 @@ def _values(value: list[int]) -> list[int]:
     return value
 
 
-class SweepFile(Table):
-    """One component value tried over a list (cdsim.study.sweeps): each value a variant."""
+class Sweep(Table):
+    """A sweep (``[[sweep]]``): one component value tried over a list, each value a variant,
+    declared once. ``cdsim.study.sweeps.expand`` resolves it: ``base`` as written to the
+    override files ("default" or the base set's absolute path), the key's value in the base,
+    the base's digest and each value's override text and merged digest. Dumped
+    (``model_dump``) it is the manifest's account of the sweep, with its variants' names.
+    ``cdsim whatif`` makes one without a file (``model_construct``: its values are checked
+    as overrides)."""
 
+    loaded = frozenset({"base_value", "base_digest", "texts", "digests"})
     name: Name
     description: str = ""
     entry: Annotated[str, Field(min_length=1)]  # table.id: objective.B05
@@ -215,6 +235,30 @@ class SweepFile(Table):
     values: Annotated[list[Annotated[int, Field(ge=-10_000, le=10_000)]],
                       Field(min_length=1, max_length=50), AfterValidator(_values)]
     base: Folder | None = None  # default: the study's components
+    base_value: int | None = None  # the key's value in the base (loaded)
+    base_digest: str = Field(default="", exclude=True)
+    texts: tuple[str, ...] = Field(default=(), exclude=True)  # each value's override file
+    digests: tuple[str, ...] = Field(default=(), exclude=True)  # each value's merged set's
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def variants(self) -> list[str]:
+        """Its variants' names: NAME=VALUE."""
+        return [f"{self.name}={value}" for value in self.values]
+
+    def value_variants(self) -> tuple[Variant, ...]:
+        """Each value as the variant cells hold (NAME=VALUE: not a file's name, so made
+        without the file's checks), its components "" until placed."""
+        return tuple(Variant.model_construct(name=name, description=self.description,
+                                             components="", digest=digest, sweep=self.name,
+                                             value=value)
+                     for name, value, digest in zip(self.variants, self.values, self.digests,
+                                                    strict=True))
+
+    def identity(self) -> dict[str, Any]:
+        """What --resume checks (the values are the cells': one may be added)."""
+        return {"name": self.name, "entry": self.entry, "key": self.key,
+                "base": self.base_digest}
 
 
 class CellFile(Table):
@@ -245,8 +289,8 @@ class StudyFile(Table):
     strategy_params: str | None = None
     components: Folder | None = None
     population: Annotated[tuple[Population, ...], BeforeValidator(_tuple)] = ()
-    variant: list[VariantFile] = Field(default_factory=list)
-    sweep: list[SweepFile] = Field(default_factory=list)
+    variant: list[Variant] = Field(default_factory=list)
+    sweep: list[Sweep] = Field(default_factory=list)
     cell: list[CellFile] = Field(default_factory=list)
 
     @field_validator("zone")

@@ -44,10 +44,11 @@ driver writes, so the rows are the same for any --jobs and any kill-and-resume h
 What is played next follows from the finished rows alone (the verdicts are deterministic),
 so a resumed study re-derives its state.
 
-This module holds the records a study file loads into (variants, cells, the study; a
-population is the file's own ``cdsim.study.file.Population``, the study's settings its
-``StudyFile``) and reads a study file into them (``load_study``); ``cdsim.study.plan`` says
-what to play next and ``cdsim.study.play`` plays it.
+This module holds the records a study file loads into (cells, the study; a population, a
+variant and a sweep are the file's own ``cdsim.study.file.Population``, ``Variant`` and
+``Sweep``, the study's settings its ``StudyFile``) and reads a study file into them
+(``load_study``); ``cdsim.study.plan`` says what to play next and ``cdsim.study.play``
+plays it.
 """
 
 from __future__ import annotations
@@ -69,24 +70,12 @@ from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
-from cdsim.study.file import Population
-from cdsim.study.sweeps import Sweep, expand, place
+from cdsim.study.file import Population, Sweep, Variant
+from cdsim.study.sweeps import expand, place
 
 # the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
 # an anytime test (16 looks about as many games as one fixed test, 4 looks some 12% more)
 FIRST_SHARE = 64
-
-
-@dataclass(frozen=True)
-class Variant:
-    name: str
-    # absolute path of the component folder or file; a sweep's value: "" until the study
-    # folder holds its override file (Study.placed)
-    components: str
-    digest: str
-    description: str = ""
-    sweep: str | None = None  # the sweep it is a value of (its name is NAME=VALUE)
-    value: int | None = None
 
 
 @dataclass(frozen=True)
@@ -154,7 +143,7 @@ class Study:
             paths |= place(root, sweep)
 
         def moved(v: Variant) -> Variant:
-            return replace(v, components=paths[v.name]) if v.name in paths else v
+            return v.model_copy(update={"components": paths[v.name]}) if v.name in paths else v
 
         return replace(self, variants=tuple(map(moved, self.variants)),
                        cells=tuple(replace(c, variant=c.variant and moved(c.variant))
@@ -299,14 +288,13 @@ def load_study(path: Path) -> Study:
         pop_games[pop.name] = (pop.games or spec.games, pop.first_stage or first)
 
     variants = []
-    for vtable in spec.variant:
-        folder = _components(fail, vtable.components, path, f"variant {vtable.name!r}: components")
+    for given in spec.variant:
+        folder = _components(fail, given.components, path, f"variant {given.name!r}: components")
         assert folder is not None
-        variants.append(Variant(vtable.name, folder, load_components(folder).digest,
-                                vtable.description))
-    sweeps = tuple(_sweep(fail, table, path, components) for table in spec.sweep)
-    variants += [Variant(v.name, "", v.digest, sweep.description, sweep.name, v.value)
-                 for sweep in sweeps for v in sweep.values]
+        variants.append(given.model_copy(update={"components": folder,
+                                                 "digest": load_components(folder).digest}))
+    sweeps = tuple(_sweep(fail, given, path, components) for given in spec.sweep)
+    variants += [v for sweep in sweeps for v in sweep.value_variants()]
 
     overrides: dict[tuple[int, str], tuple[int | None, int]] = {}
     for ctable in spec.cell:
@@ -365,15 +353,15 @@ def _components(fail: Callable[[str, str], CdsimError], value: str | None, study
     return str(target.resolve())
 
 
-def _sweep(fail: Callable[[str, str], CdsimError], table: study_file.SweepFile, study: Path,
+def _sweep(fail: Callable[[str, str], CdsimError], sweep: Sweep, study: Path,
            components: str | None) -> Sweep:
-    """A [[sweep]]'s values, each merged on its base (default: the study's components)."""
-    where = f"sweep {table.name!r}"
-    base = (components if table.base is None else None if table.base == DEFAULT else
-            _components(fail, table.base, study, f"{where}: base"))
-    return expand(f"{study}: {where}", table.name, table.description, table.entry,
-                  table.key, base, table.values)
+    """A [[sweep]] resolved: its values, each merged on its base (default: the study's
+    components)."""
+    where = f"sweep {sweep.name!r}"
+    base = (components if sweep.base is None else None if sweep.base == DEFAULT else
+            _components(fail, sweep.base, study, f"{where}: base"))
+    return expand(f"{study}: {where}", sweep, base)
 
 
-__all__ = ["FIRST_SHARE", "Cell", "Job", "Population", "Study", "Variant", "load_study",
+__all__ = ["FIRST_SHARE", "Cell", "Job", "Population", "Study", "Sweep", "Variant", "load_study",
            "question_budget", "spelled"]

@@ -123,11 +123,8 @@ def _described(study: Study) -> dict[str, Any]:
                              "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores,
                              "floor": p.floor}
                             for p in study.file.population],
-            "variants": [{"name": v.name, "description": v.description,
-                          "components": v.components, "digest": v.digest,
-                          **({"sweep": v.sweep, "value": v.value} if v.sweep else {})}
-                         for v in study.variants],
-            "sweeps": [s.record() for s in study.sweeps]}
+            "variants": [v.model_dump(exclude_none=True) for v in study.variants],
+            "sweeps": [s.model_dump() for s in study.sweeps]}
 
 
 def _write_text(path: Path, text: str) -> None:

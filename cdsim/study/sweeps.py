@@ -7,7 +7,8 @@ the sweep's base (``base = "default"`` or a component folder or file; default: t
 ``components``) that changes that one key, validated as a whole like any override
 (``cdsim.rules.overrides``), and then plays as a ``[[variant]]`` named ``NAME=VALUE``: on
 the same deals as the base cells. The override files are written into the study folder
-(``sweeps/NAME=VALUE.toml``) so that its run folders name files that stay.
+(``sweeps/NAME=VALUE.toml``) so that its run folders name files that stay. The sweep's
+record is the file's ``cdsim.study.file.Sweep``, which ``expand`` resolves.
 """
 
 from __future__ import annotations
@@ -17,55 +18,22 @@ import difflib
 import re
 import tempfile
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError, user_text
 from cdsim.rules.components import component_texts, load_components
 from cdsim.rules.overrides import DEFAULT, ENTRIES, FILE_KEYS, did_you_mean, toml_text
+from cdsim.study.file import Sweep
 
 SWEEPS = "sweeps"  # the override files' folder inside a study folder
 
 
-@dataclass(frozen=True)
-class SweepValue:
-    """One value of a sweep: its override file's text and the merged set's digest."""
-
-    name: str  # the variant's: NAME=VALUE
-    value: int
-    text: str
-    digest: str
-
-
-@dataclass(frozen=True)
-class Sweep:
-    name: str
-    description: str
-    entry: str  # as written: "objective.B05"
-    key: str  # dotted, inside the entry: "reward.vp"
-    base: str  # "default" or the base set's absolute path
-    base_value: int  # the key's value in the base
-    base_digest: str
-    values: tuple[SweepValue, ...]
-
-    def identity(self) -> dict[str, Any]:
-        """What --resume checks (the values are the cells': one may be added)."""
-        return {"name": self.name, "entry": self.entry, "key": self.key,
-                "base": self.base_digest}
-
-    def record(self) -> dict[str, Any]:
-        """The manifest's account of the sweep, for the report."""
-        return {"name": self.name, "description": self.description, "entry": self.entry,
-                "key": self.key, "base": self.base, "base_value": self.base_value,
-                "values": [v.value for v in self.values],
-                "variants": [v.name for v in self.values]}
-
-
-def expand(where: str, name: str, description: str, entry: str, key: str, base: str | None,
-           values: list[int]) -> Sweep:
-    """A sweep's values as override texts, each merged on ``base`` and validated; any
-    problem is one CdsimError line starting with ``where`` (the file and the sweep)."""
+def expand(where: str, sweep: Sweep, base: str | None) -> Sweep:
+    """The sweep resolved on ``base`` (None: the default set): its values as override
+    texts, each merged on the base and validated; any problem is one CdsimError line
+    starting with ``where`` (the file and the sweep)."""
+    entry, key = sweep.entry, sweep.key
     table, ident = _split_entry(where, entry)
     texts = component_texts(base)
     tables = tomllib.loads(texts[FILE_KEYS[table]].decode())
@@ -74,7 +42,7 @@ def expand(where: str, name: str, description: str, entry: str, key: str, base: 
     current = _leaf(where, key, row, parts)
     written = DEFAULT if base is None else base
     out = []
-    for value in values:
+    for value in sweep.values:
         # an override replaces a top-level key whole: the rest of it as the base has it
         top: Any = value if len(parts) == 1 else copy.deepcopy(row[parts[0]])
         node = top
@@ -85,11 +53,12 @@ def expand(where: str, name: str, description: str, entry: str, key: str, base: 
         change = {parts[0]: top}
         body = ({table: [{"id": row["id"], **change}]} if ident is not None
                 else {table: change})
-        text = toml_text({"base": written, **body})
-        out.append(SweepValue(f"{name}={value}", value, text,
-                              _digest(f"{where}: {key} = {value}", text)))
-    return Sweep(name, description, entry, key, written, current,
-                 load_components(base).digest, tuple(out))
+        out.append(toml_text({"base": written, **body}))
+    digests = tuple(_digest(f"{where}: {key} = {value}", text)
+                    for value, text in zip(sweep.values, out, strict=True))
+    return sweep.model_copy(update={"base": written, "base_value": current,
+                                    "base_digest": load_components(base).digest,
+                                    "texts": tuple(out), "digests": digests})
 
 
 def _split_entry(where: str, entry: str) -> tuple[str, str | None]:
@@ -167,15 +136,15 @@ def place(root: Path, sweep: Sweep) -> dict[str, str]:
     paths = {}
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for value in sweep.values:
-            path = folder / f"{value.name}.toml"
-            if not path.is_file() or path.read_text() != value.text:
-                path.write_text(value.text)
-            paths[value.name] = str(path.resolve())
+        for name, text in zip(sweep.variants, sweep.texts, strict=True):
+            path = folder / f"{name}.toml"
+            if not path.is_file() or path.read_text() != text:
+                path.write_text(text)
+            paths[name] = str(path.resolve())
     except OSError as exc:
         raise CdsimError(f"{folder}: cannot write the sweep's files ({exc.strerror or exc})"
                          ) from None
     return paths
 
 
-__all__ = ["SWEEPS", "Sweep", "SweepValue", "expand", "place"]
+__all__ = ["SWEEPS", "expand", "place"]

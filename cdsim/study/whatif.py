@@ -28,6 +28,7 @@ from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.rules.overrides import ENTRIES, FILE_KEYS
 from cdsim.study import sweeps
+from cdsim.study.file import Sweep
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, StageRuns
 from cdsim.study.model import Cell, Job, Study, load_study, spelled
@@ -115,7 +116,7 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
     for i, change in enumerate(fixed):
         sweep = _expand(change, base)
         path = folder / f"change-{i + 1}.toml"
-        path.write_text(sweep.values[0].text)
+        path.write_text(sweep.texts[0])
         base = str(path.resolve())
         asked.append(change.spelled)
     if not lists:
@@ -129,9 +130,12 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
                     ", ".join([*asked, listed.spelled]), listed)]
 
 
-def _expand(change: Change, base: str | None) -> sweeps.Sweep:
-    return sweeps.expand(f"--set {change.spelled}", "whatif", "", change.entry, change.key,
-                         base, list(change.values))
+def _expand(change: Change, base: str | None) -> Sweep:
+    """The change as a sweep on ``base``, each value checked as an override (not a study
+    file's sweep: its values need not fit the file's range)."""
+    sweep = Sweep.model_construct(name="whatif", entry=change.entry, key=change.key,
+                                  values=list(change.values))
+    return sweeps.expand(f"--set {change.spelled}", sweep, base)
 
 
 def _name(change: Change | None, override: Path | None) -> str:

@@ -31,7 +31,7 @@ from reports.study.cell import CellResult, offsets_json
 class SweepGroup:
     """One sweep at one player count for one population: the base cell and each value's."""
 
-    sweep: dict[str, Any]  # the manifest's record (cdsim.study.sweeps.Sweep.record)
+    sweep: dict[str, Any]  # the manifest's record (cdsim.study.file.Sweep, dumped)
     players: int
     population: str
     base: CellResult | None
