@@ -148,7 +148,7 @@ impl Eq for Layout {}
 
 /// A player's district board. Mutated only through `place` (and the frontier, which
 /// tests open to every cell).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct District {
     pub edges: [Edges; CELLS],
     pub chimneys_at: [u8; CELLS],

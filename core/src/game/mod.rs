@@ -233,7 +233,7 @@ pub struct CardTaken {
 }
 
 /// Everything one player has. VP fields are the engine's (built-ins never read them).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerState {
     pub seat: u8,
     /// Shared between copies of a state until one of them builds (`Arc::make_mut`): the
@@ -389,6 +389,52 @@ fn deal_grid(rng: &mut Generator, comps: &Components, n: usize) -> [u8; GRID_SLO
         }
     }
     grid
+}
+
+impl GameState {
+    /// Whether two states are alike in everything but `seat`'s holdings (its district,
+    /// supply, cards and counters; its pawn and scroll disc are compared like the rest).
+    /// The learned player's replies (2 players) ask it: the greedy profile's decisions for
+    /// another seat read nothing else of `seat`, so states alike this way get the same
+    /// replies. Every field is named, so a new one cannot be left out unnoticed.
+    pub fn alike_but_holdings(&self, other: &GameState, seat: usize) -> bool {
+        let GameState {
+            n, check, phase, round, start_player, turn, stamp_counter, players, frames,
+            boards, grid, circle_owner, fountain_deck, light_deck, dark_deck, seal, depots,
+            depot_taken, discarded, pending, scoring_order, scoring_index, rewards,
+            n_rewards, log: _,
+        } = self;
+        *n == other.n
+            && *pending == other.pending
+            && *depots == other.depots
+            && *phase == other.phase
+            && *round == other.round
+            && *turn == other.turn
+            && *start_player == other.start_player
+            && *stamp_counter == other.stamp_counter
+            && *check == other.check
+            && *grid == other.grid
+            && *circle_owner == other.circle_owner
+            && *depot_taken == other.depot_taken
+            && *discarded == other.discarded
+            && *seal == other.seal
+            && *scoring_order == other.scoring_order
+            && *scoring_index == other.scoring_index
+            && *n_rewards == other.n_rewards
+            && rewards[..usize::from(*n_rewards)] == other.rewards[..usize::from(*n_rewards)]
+            && *frames == other.frames
+            && *boards == other.boards
+            && *fountain_deck == other.fountain_deck
+            && *light_deck == other.light_deck
+            && *dark_deck == other.dark_deck
+            && players[..*n].iter().zip(&other.players[..*n]).enumerate().all(|(s, (a, b))| {
+                if s == seat {
+                    a.pawn == b.pawn && a.scroll == b.scroll && a.stamp == b.stamp
+                } else {
+                    a == b
+                }
+            })
+    }
 }
 
 impl GameState {

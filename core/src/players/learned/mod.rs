@@ -41,7 +41,7 @@ use crate::game::{Action, GameState, List, Options, Pending};
 use crate::players::features::{Scratch, N_INPUTS};
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
-use crate::players::{play_on, Params, Player, PlayerView, Strategy};
+use crate::players::{Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
 pub use model::{register, registered, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
@@ -138,6 +138,10 @@ pub struct LearnedPlayer {
     planned: Option<((usize, usize, u8), Action)>,
     /// Greedy players for the other seats' replies (`reply`), one per seat.
     repliers: Vec<Player>,
+    /// The replies played in this decision's copies, with the copy they were played in:
+    /// a copy alike in all but this seat's holdings (`GameState::alike_but_holdings`)
+    /// gets the same replies, applied instead of chosen again. Emptied at each decision.
+    replies: Vec<(GameState, Vec<Action>)>,
 }
 
 impl LearnedPlayer {
@@ -160,6 +164,7 @@ impl LearnedPlayer {
             tried: Vec::new(),
             planned: None,
             repliers: Vec::new(),
+            replies: Vec::new(),
         }
     }
 
@@ -204,8 +209,31 @@ impl LearnedPlayer {
     }
 
     /// Play the other seats' decisions in a copy by the greedy profile's rules, up to
-    /// this seat's next decision (or the end).
+    /// this seat's next decision (or the end); the same replies as in an earlier copy of
+    /// this decision alike in all but this seat's holdings, without choosing them again.
     fn reply(&mut self, state: &mut GameState, comps: &Components, seat: usize) {
+        if let Some(k) = self.replies.iter().position(|(s, _)| s.alike_but_holdings(state, seat)) {
+            let actions = std::mem::take(&mut self.replies[k].1);
+            #[cfg(debug_assertions)]
+            {
+                let mut fresh = state.clone();
+                let again = self.play_reply(&mut fresh, comps, seat);
+                assert_eq!(again, actions, "a reply differs in a copy alike but for this seat's holdings");
+            }
+            for &action in &actions {
+                state.apply(comps, action);
+            }
+            self.replies[k].1 = actions;
+            return;
+        }
+        let before = state.clone();
+        let actions = self.play_reply(state, comps, seat);
+        self.replies.push((before, actions));
+    }
+
+    /// The other seats' decisions played by the greedy profile's rules, up to this seat's
+    /// next decision (or the end): what they chose.
+    fn play_reply(&mut self, state: &mut GameState, comps: &Components, seat: usize) -> Vec<Action> {
         if self.repliers.len() != state.n {
             self.repliers = (0..state.n)
                 .map(|_| Player::Scripted(Box::new(ScriptedPlayer::new(
@@ -214,9 +242,19 @@ impl LearnedPlayer {
         }
         let mut streams = vec![self.idle.clone(); state.n];
         let mut buf = std::mem::take(&mut self.buf);
-        let others = |s: &GameState| s.pending.seat() != Some(seat);
-        play_on(state, comps, &mut self.repliers, &mut streams, &mut buf, others);
+        let mut actions = Vec::new();
+        while let Some(s) = state.pending.seat() {
+            if s == seat {
+                break;
+            }
+            state.options(comps, &mut buf);
+            let view = PlayerView { state, comps, seat: s };
+            let i = self.repliers[s].choose(&view, &buf, &mut streams[s]);
+            actions.push(buf[i]);
+            state.apply(comps, buf[i]);
+        }
         self.buf = buf;
+        actions
     }
 
     /// Play this seat's follow-up decisions in a copy (seal tile, fountain cards,
@@ -389,6 +427,7 @@ impl Strategy for LearnedPlayer {
     }
 
     fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
+        self.replies.clear();
         match view.state.pending {
             // R2.5: blind (no tile is dealt yet): the greedy profile's rule
             Pending::Start { .. } => self.cheap.choose(view, options, rng),
