@@ -17,7 +17,9 @@
 //!   played too in each copy, by the greedy profile's rules on decks shuffled from the
 //!   seat's own stream, and the position at this seat's next decision is valued: with
 //!   two seats the tile the other takes next is one this seat cannot. The weights are
-//!   the same (`cdsim train` fits the one-ply player, `reply` 0).
+//!   the same (`cdsim train` fits the one-ply player, `reply` 0). Copies of one decision
+//!   alike in all but this seat's holdings share their replies (chosen once, applied to
+//!   each): the greedy profile reads nothing else of this seat.
 //! - Shortlists keep it cheap: a move is tried with the `moves` best destinations by the
 //!   greedy profile's depot value (a bread move pays greedy's price for it), a take
 //!   with the `top_k` best (tile, cell) pairs by greedy's placement value, every
