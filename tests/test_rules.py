@@ -328,14 +328,17 @@ def test_only_an_option_of_the_pending_decision_is_applied() -> None:  # R2.5
     with pytest.raises(RuntimeError, match="no decision is pending"):
         state.apply(0)
     state.begin(state.place_pawns())
-    assert state.pending == Pending(0, "start", [0, 1, 2, 3, 4, 5, 6])
-    with pytest.raises(ValueError, match="7 is not an option of the pending start decision "
-                                         "of seat 1"):
-        state.apply(7)
+    assert state.pending == Pending(0, "start", [Start(s) for s in range(7)])  # records
+    with pytest.raises(ValueError, match=r"Start\(space=7\) is not an option of the pending "
+                                         "start decision of seat 1"):
+        state.apply(Start(7))
+    with pytest.raises(ValueError, match="3 is not an option"):  # a space is not its Start
+        state.apply(3)
     assert state.pending.seat == 0 and state.players[0].pawn == -1  # nothing changed
-    state.apply(3)
-    assert state.players[0].pawn == 3 and state.pending == Pending(1, "start", [0, 1, 2, 4, 5, 6])
-    state.apply(0)
+    state.apply(Start(3))
+    assert state.players[0].pawn == 3 and state.pending == Pending(
+        1, "start", [Start(s) for s in (0, 1, 2, 4, 5, 6)])
+    state.apply(Start(0))
     assert state.pending is None and state.players[1].pawn == 0  # the rule ran to its end
 
 

@@ -295,6 +295,26 @@ def test_one_choose_and_the_seven_methods_play_the_same_game() -> None:
     assert {"start", "move", "take", "circle"} <= one.kinds
 
 
+class _SpaceForStart(_OneMethod):
+    """One ``choose`` that answers a start with the space's number, as it always could."""
+
+    def choose(self, view: Any, options: Any) -> Any:
+        choice = super().choose(view, options)
+        return choice.space if view.decision == "start" else choice
+
+
+def test_a_start_answered_by_its_space_number_is_that_start() -> None:
+    """The rules offer ``Start`` records; ``choose`` answering one with its space number
+    still picks it, at a table the core drives and one in lock step with the Python rules."""
+    for check in (False, True):
+        rows = []
+        for strategy in (_OneMethod(), _SpaceForStart()):
+            lineup = make_lineup(["random", "greedy"], 2)
+            lineup = type(lineup)(["me", "greedy"], [strategy, lineup.players[1]])
+            rows.append(Table(None, lineup, 4, check=check).play().rows())
+        assert rows[0] == rows[1]
+
+
 def test_the_seven_method_form_is_noted_once_when_loaded(
         tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "seven.py"

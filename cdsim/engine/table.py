@@ -41,6 +41,7 @@ from cdsim.rules.options import (
     FountainChoice,
     Move,
     SealBuild,
+    Start,
     Take,
     method_name,
 )
@@ -129,7 +130,7 @@ def _seat_seeds(seed: int, setup: int | None) -> np.random.SeedSequence:
 
 # The core's option tuples (``State.option_tuples``) as the Python option records.
 _OPTION: dict[str, Callable[[Any], Any]] = {
-    "start": int,
+    "start": Start,
     "move": Move._make,
     "take": Take._make,
     "seal": lambda t: SealBuild(*t),

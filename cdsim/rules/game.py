@@ -44,7 +44,7 @@ from cdsim.rules.kinds import (
     VILLA,
 )
 from cdsim.rules.observation import Observation, Observer, seat_stream
-from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Take
+from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Start, Take
 from cdsim.rules.records import CardRow
 from cdsim.rules.strategy import Strategy, find
 
@@ -191,9 +191,8 @@ def draw_deal(c: Components, n: int, rng: np.random.Generator) -> dict[str, Any]
 class Pending(NamedTuple):
     """The decision the rules wait for (the core's ``Pending`` with its options): who
     decides (``seat``), what (``decision``), among which ``options`` (the ``Action`` records
-    of ``cdsim.rules.options``, in the order the core lists them too; a start is offered as
-    its space number, as ``ask`` takes it) and, for a payment, the objective ``card`` it is
-    for (R8.4)."""
+    of ``cdsim.rules.options``, in the order the core lists them too) and, for a payment, the
+    objective ``card`` it is for (R8.4)."""
 
     seat: int
     decision: Decision
@@ -365,8 +364,9 @@ class GameState:
         self.log("setup: pawns are placed before any tile is dealt (R2.5)")
         for seat in self.seat_order():
             taken = {p.pawn for p in self.players}
-            free = [s for s in range(SPACES) if s not in taken]
-            self.players[seat].pawn = yield Pending(seat, "start", free)
+            free = [Start(s) for s in range(SPACES) if s not in taken]
+            start = yield Pending(seat, "start", free)
+            self.players[seat].pawn = start.space
             self.log(f"  seat {seat + 1} starts on space {self.players[seat].pawn}")
 
     # -- R4: a turn ----------------------------------------------------------------

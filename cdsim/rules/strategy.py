@@ -87,24 +87,23 @@ def plays(strategy: object) -> bool:
 
 def ask(strategy: Any, decision: Decision, view: Observation, options: Sequence[Any],
         card: ObjectiveCard | None = None) -> Any:
-    """The strategy's choice among ``options`` as the rules hold them (a start is its space
-    number): the one place a decision meets a strategy. Its hook ``choose_<decision>``
-    if it has one, else its ``choose`` with the options as ``Action`` records. The options
-    are handed over as a tuple, so the strategy cannot reorder the rules' list; ``card``
-    is the objective card a payment is for (R8.4)."""
+    """The strategy's choice among ``options``, the ``Action`` records the rules offer: the
+    one place a decision meets a strategy. Its hook ``choose_<decision>`` if it has one
+    (``choose_start`` gets the space numbers and answers one, as it always has), else its
+    ``choose`` with the records (a start answered by its space number is taken as that
+    ``Start``, as it always was). The options are handed over as a tuple, so the strategy
+    cannot reorder the rules' list; ``card`` is the objective card a payment is for
+    (R8.4)."""
     offered = tuple(options)
     hook = getattr(strategy, f"choose_{decision}", None)
+    if decision == "start":
+        spaces = tuple(start.space for start in offered)
+        choice = hook(view, spaces) if hook is not None else strategy.choose(view, offered)
+        found = None if type(choice) is Start else find(choice, spaces)
+        return choice if found is None else offered[found]
     if hook is not None:
         return hook(view, card, offered) if decision == "payment" else hook(view, offered)
-    if decision != "start":
-        return strategy.choose(view, offered)
-    starts = tuple(Start(space) for space in offered)
-    choice = strategy.choose(view, starts)
-    for space, start in zip(offered, starts, strict=True):
-        if choice is start:
-            return space
-    return next((space for space, start in zip(offered, starts, strict=True)
-                 if type(choice) is Start and choice == start), choice)
+    return strategy.choose(view, offered)
 
 
 def find(choice: object, options: Sequence[object]) -> int | None:
