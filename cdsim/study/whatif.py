@@ -28,7 +28,7 @@ from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.rules.overrides import ENTRIES, FILE_KEYS
 from cdsim.study import sweeps
-from cdsim.study.file import Sweep
+from cdsim.study.file import Sweep, Variant
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, StageRuns
 from cdsim.study.model import Cell, Job, Study, load_study, spelled
@@ -83,23 +83,13 @@ def parse_set(text: str) -> Change:
     return Change(".".join(parts[:head]), ".".join(parts[head:]), values)
 
 
-@dataclass(frozen=True)
-class Variant:
-    """One variant of the question: its name and its override file's text, and the
-    changes it makes as asked; ``sweep``: a change tried over several values (the study's
-    ``[[sweep]]`` over this variant's set, whose report charts the swept card)."""
-
-    name: str
-    text: str
-    asked: str
-    sweep: Change | None = None
-
-
 def variants(changes: Sequence[Change], override: Path | None, folder: Path
-             ) -> list[Variant]:
-    """The variants the changes make, their override files written into ``folder`` (the
-    fixed changes chained as overrides of one another, then one variant per value of the
-    one change given a list). Any problem is one line naming the ``--set``."""
+             ) -> list[Variant | Sweep]:
+    """The question's variant as the study file declares it, its override files written
+    into ``folder`` (the fixed changes chained as overrides of one another): a
+    ``[[variant]]`` of the fixed changes, or a ``[[sweep]]`` of the one change given a list
+    (one variant per value, on the fixed changes; its report charts the swept card), each
+    described by the changes as asked. Any problem is one line naming the ``--set``."""
     lists = [c for c in changes if len(c.values) > 1]
     if len(lists) > 1:
         raise CdsimError("--set: only one change may list several values (each value is a "
@@ -122,12 +112,25 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
     if not lists:
         name = _name(fixed[-1] if fixed else None, override)
         assert base is not None
-        return [Variant(name, Path(base).read_text(), ", ".join(asked))]
+        text, path = Path(base).read_text(), folder / f"{name}.toml"
+        if not path.is_file() or path.read_text() != text:
+            path.write_text(text)
+        return [Variant(name=name, description=", ".join(asked),
+                        components=str(path.resolve()))]
     listed = lists[0]
     _expand(listed, base)  # every value checked now: one line naming the --set
+    name = safe_name(f"{listed.entry.split('.')[-1]}-{listed.key}")
     text = Path(base).read_text() if base is not None else ""
-    return [Variant(safe_name(f"{listed.entry.split('.')[-1]}-{listed.key}"), text,
-                    ", ".join([*asked, listed.spelled]), listed)]
+    under = None
+    if text:  # the fixed changes under the swept one
+        path = folder / f"{name}-base.toml"
+        path.write_text(text)
+        under = str(path.resolve())
+    # checked as the study file's sweep when whatif.toml is read (a value out of its range
+    # is one line naming the file then)
+    return [Sweep.model_construct(name=name, description=", ".join([*asked, listed.spelled]),
+                                  entry=listed.entry, key=listed.key,
+                                  values=list(listed.values), base=under)]
 
 
 def _expand(change: Change, base: str | None) -> Sweep:
@@ -151,14 +154,15 @@ def safe_name(text: str) -> str:
     return re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9_]", "-", text)).strip("-")[:40] or "change"
 
 
-def study_text(name: str, variant_list: Sequence[Variant], folder: Path,
+def study_text(name: str, variant_list: Sequence[Variant | Sweep],
                players: Sequence[int], plays: Sequence[str], seed: int,
                budgets: dict[str, int], chunk_size: int = 2000) -> str:
     """The study file of the question (what ``cdsim study report`` and a resume read)."""
+    asked = "; ".join(v.description for v in variant_list)
     lines = [
         "# Written by cdsim whatif: the base and the change on the same deals.",
         f"name = {json.dumps(name)}",
-        f"description = {json.dumps('What the change does: ' + '; '.join(v.asked for v in variant_list))}",
+        f"description = {json.dumps('What the change does: ' + asked)}",
         f"seed = {seed}",
         f"players = {json.dumps(list(players))}",
         "radius = 2",
@@ -171,23 +175,18 @@ def study_text(name: str, variant_list: Sequence[Variant], folder: Path,
                   f"description = {json.dumps(description)}",
                   f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}", ""]
     for v in variant_list:
-        if v.sweep is not None:
+        if isinstance(v, Sweep):
             lines += ["[[sweep]]", f"name = {json.dumps(v.name)}",
-                      f"description = {json.dumps(v.asked)}",
-                      f"entry = {json.dumps(v.sweep.entry)}", f"key = {json.dumps(v.sweep.key)}",
-                      f"values = {json.dumps(list(v.sweep.values))}"]
-            if v.text:  # the fixed changes under the swept one
-                path = folder / f"{v.name}-base.toml"
-                path.write_text(v.text)
-                lines.append(f"base = {json.dumps(str(path.resolve()))}")
+                      f"description = {json.dumps(v.description)}",
+                      f"entry = {json.dumps(v.entry)}", f"key = {json.dumps(v.key)}",
+                      f"values = {json.dumps(list(v.values))}"]
+            if v.base is not None:
+                lines.append(f"base = {json.dumps(v.base)}")
             lines.append("")
             continue
-        path = folder / f"{v.name}.toml"
-        if not path.is_file() or path.read_text() != v.text:
-            path.write_text(v.text)
         lines += ["[[variant]]", f"name = {json.dumps(v.name)}",
-                  f"description = {json.dumps(v.asked)}",
-                  f"components = {json.dumps(str(path.resolve()))}", ""]
+                  f"description = {json.dumps(v.description)}",
+                  f"components = {json.dumps(v.components)}", ""]
     return "\n".join(lines)
 
 
@@ -345,7 +344,7 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     (``changes/``), then read as any study file is (every problem one line)."""
     folder = root / "changes"
     found = variants(changes, override, folder)
-    text = study_text(name, found, folder, players, plays, seed, budgets)
+    text = study_text(name, found, players, plays, seed, budgets)
     path = folder / "whatif.toml"
     path.write_text(text)
     return load_study(path)
