@@ -1,7 +1,7 @@
 """What a game costs here: a recorded table of CPU time per seat (``make bench`` on the
 2-core machine, docs/performance.md and docs/strength.md, 2026-11), used to say before play
 how long a study's cells may take, to weigh the progress line's ETA by each cell's cost (a
-learned game costs some 25 scripted ones) and to say how long "N more games" is.
+learned game costs some 20 scripted ones) and to say how long "N more games" is.
 
 An estimate, not a measurement: a busy machine is slower, and a user's Python strategy is
 counted at the cost of one that takes the first option (about 4 ms a game: the core makes
@@ -15,15 +15,16 @@ from collections.abc import Sequence
 
 TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
 # ms per seat per game, by player count (make bench, 2026-11-26 18:17, load 0.8 at the
-# start): scripted 0.113 (2 players) and 0.111 (4); learned 2.92 and 2.36 (3 players
-# between them, not measured); mcts at its default 120 playouts 933 (4 players) and 502
-# (2 players); a Python strategy taking the first option 3.9 (4.28 ms a game beside three
-# greedy, 8.7x four greedy)
+# start): scripted 0.113 (2 players) and 0.111 (4); a Python strategy taking the first
+# option 3.9 (4.28 ms a game beside three greedy, 8.7x four greedy). Learned and mcts from
+# the evening's make bench (21:16, load 0.4), after the shared districts and replies:
+# learned 2.50 (2 players) and 2.03 (4; 3 players between them, not measured), mcts at its
+# default 120 playouts 446 (2 players) and 873 (4)
 SEAT_MS: dict[str, dict[int, float]] = {
     "random": {2: 0.01, 3: 0.01, 4: 0.01},
     "scripted": {2: 0.113, 3: 0.112, 4: 0.111},
-    "learned": {2: 2.92, 3: 2.6, 4: 2.36},
-    "mcts": {2: 502.0, 3: 720.0, 4: 933.0},
+    "learned": {2: 2.5, 3: 2.2, 4: 2.03},
+    "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
 }
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
 MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts.rs)
