@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from cdsim.analysis.anytime import CONFIRM_SHARE
+from cdsim.batch import cost
 
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
@@ -151,8 +152,12 @@ def outcome(c: dict[str, Any]) -> tuple[str, str]:
     if kind == "no fair vector":
         return (f"{rule} → none (most equal {best})",
                 f"**no fair vector** within ±{c['radius']} VP of the rulebook's")
-    need = (f"about {c['games_needed']:,} more games might confirm it" if c["games_needed"]
-            else "too few games yet to predict how many more would confirm it")
+    if c["games_needed"]:
+        ms = cost.game_ms([tuple(x) for x in c["lineups"]], tuple(c["pool"]), int(c["players"]))
+        need = (f"about {c['games_needed']:,} more games (about "
+                f"{cost.games_time(int(c['games_needed']), ms)} here) might confirm it")
+    else:
+        need = "too few games yet to predict how many more would confirm it"
     return f"{rule} → {best}? (most equal so far)", f"**undecided**: {need}"
 
 
