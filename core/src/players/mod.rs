@@ -107,7 +107,20 @@ pub(crate) fn play_on(
     lineup: &mut [Player],
     rngs: &mut [Generator],
     buf: &mut Options,
+    go_on: impl FnMut(&GameState) -> bool,
+) {
+    play_on_telling(state, comps, lineup, rngs, buf, go_on, |_| {});
+}
+
+/// `play_on`, telling `chosen` each action played (the learned player keeps its replies).
+pub(crate) fn play_on_telling(
+    state: &mut GameState,
+    comps: &Components,
+    lineup: &mut [Player],
+    rngs: &mut [Generator],
+    buf: &mut Options,
     mut go_on: impl FnMut(&GameState) -> bool,
+    mut chosen: impl FnMut(Action),
 ) {
     while let Some(seat) = state.pending.seat() {
         if !go_on(state) {
@@ -116,6 +129,7 @@ pub(crate) fn play_on(
         state.options(comps, buf);
         let view = PlayerView { state, comps, seat };
         let i = lineup[seat].choose(&view, buf, &mut rngs[seat]);
+        chosen(buf[i]);
         state.apply(comps, buf[i]);
     }
 }

@@ -43,7 +43,7 @@ use crate::game::{Action, GameState, List, Options, Pending};
 use crate::players::features::{Scratch, N_INPUTS};
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
-use crate::players::{Params, Player, PlayerView, Strategy};
+use crate::players::{play_on_telling, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
 pub use model::{register, registered, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
@@ -245,16 +245,9 @@ impl LearnedPlayer {
         let mut streams = vec![self.idle.clone(); state.n];
         let mut buf = std::mem::take(&mut self.buf);
         let mut actions = Vec::new();
-        while let Some(s) = state.pending.seat() {
-            if s == seat {
-                break;
-            }
-            state.options(comps, &mut buf);
-            let view = PlayerView { state, comps, seat: s };
-            let i = self.repliers[s].choose(&view, &buf, &mut streams[s]);
-            actions.push(buf[i]);
-            state.apply(comps, buf[i]);
-        }
+        let others = |s: &GameState| s.pending.seat() != Some(seat);
+        play_on_telling(state, comps, &mut self.repliers, &mut streams, &mut buf, others,
+                        |a| actions.push(a));
         self.buf = buf;
         actions
     }
