@@ -13,11 +13,14 @@ import numpy as np
 import pytest
 
 from cdsim.analysis import skill
+from cdsim.analysis.anytime import Decision
 from cdsim.analysis.candidates import CellGames, candidates, win_table
 from cdsim.analysis.cell import shares_of
 from cdsim.analysis.skill import Point, Rating
-from reports.study import CellResult
+from cdsim.study import skill as panels
+from cdsim.study.cell import CellResult
 from reports.study import skill as section
+from tests.study_cells import cell_result, verdict
 
 TOL = 0.02
 
@@ -32,17 +35,14 @@ def games(shift: int, n: int = 40_000, seed: int = 0) -> CellGames:
     return CellGames(gained, tiebreak, np.arange(n))
 
 
-def cell(population: str, stages: CellGames, decision: str, vector: tuple[int, ...],
+def cell(population: str, stages: CellGames, decision: Decision, vector: tuple[int, ...],
          fair_set: tuple[tuple[int, ...], ...] = (), floor: bool = False,
-         lineup: tuple[str, ...] = ("greedy",), needed: int | None = None) -> CellResult:
+         lineup: tuple[str, ...] = ("greedy",), needed: int | None = None,
+         runs: tuple[tuple[str, ...], ...] = ()) -> CellResult:
     rule = (8, 9)
-    return CellResult(
-        key=f"2p.{population}", players=2, population=population, variant=None, floor=floor,
-        method="re-ranking", lineups=(lineup,), pool=(), rotated=False, rulebook=rule, radius=4,
-        budget=stages.games, stages=(stages,), stage_runs=(),
-        decision={"decision": decision, "vector": list(vector),
-                  "fair_set": [list(v) for v in fair_set], "games_needed": needed},
-        at_rulebook=shares_of(win_table(stages, [rule])), at_decided=None)
+    return cell_result(population, rule, [lineup], verdict(decision, vector, fair_set, needed),
+                       shares_of(win_table(stages, [rule])), stages=(stages,), runs=runs,
+                       floor=floor, budget=stages.games, rotate_seats=False)
 
 
 def pt(name: str, rating: float | None, decision: str, vector: tuple[int, ...],
@@ -71,7 +71,7 @@ def test_population_rating_is_the_mean_with_the_resampled_mean_s_percentiles() -
 
 
 def test_the_shipped_ratings_file_rates_the_default_study_s_populations() -> None:
-    table = section.load_ratings()
+    table = panels.load_ratings()
     for players in ("2", "3", "4"):
         ladder = table[players]
         assert ladder["command"].startswith(f"cdsim ladder --players {players} ")
@@ -159,7 +159,7 @@ def test_the_floor_is_neither_drawn_nor_in_the_verdict(tmp_path: Path) -> None:
                   lineup=("random",)),
              cell("scripted", games(0, seed=1), "confirmed", (8, 8), ((8, 8),), lineup=("a", "b")),
              cell("strong", games(-2, seed=2), "undecided", (8, 10), lineup=("c",), needed=9)]
-    panel = section.panels(tmp_path, cells, [2], TOL, 0.05, ladder)[2]
+    panel = panels.panels(tmp_path, cells, [2], TOL, 0.05, ladder)[2]
     assert [p.population for p in panel.points] == ["strong", "scripted"]  # -100 < +50
     assert "random" not in panel.sentence and panel.kind == "moves"
     assert panel.points[1].rating is not None and panel.points[1].rating.value == 50.0
@@ -167,7 +167,7 @@ def test_the_floor_is_neither_drawn_nor_in_the_verdict(tmp_path: Path) -> None:
     assert [p["population"] for p in data["populations"]] == ["strong", "scripted"]
     assert json.loads(json.dumps(data)) == data
     # a population the ladder did not rate: drawn apart, and the report says so
-    unrated = section.panels(tmp_path, cells[1:], [2], TOL, 0.05, {})[2]
+    unrated = panels.panels(tmp_path, cells[1:], [2], TOL, 0.05, {})[2]
     assert all(p.rating is None for p in unrated.points)
     assert any("scripted has no rating" in n for n in unrated.notes)
 
@@ -213,7 +213,7 @@ def test_the_study_report_sets_the_populations_side_by_side(tmp_path: Path) -> N
     assert data["verdict"] in ("moves", "does not move", "not decided")
     pops = {p["population"]: p for p in data["populations"]}
     assert set(pops) == {"scripted", "strong"}  # never the floor
-    ladder = section.load_ratings()["2"]
+    ladder = panels.load_ratings()["2"]
     assert data["ratings_source"]["command"] == ladder["command"]
     want = skill.population_rating(ladder, ("greedy", "bread"))
     assert want is not None and pops["scripted"]["rating"] == pytest.approx(want.value)
@@ -236,7 +236,7 @@ def test_the_shipped_skill_study_orders_populations_by_strength() -> None:
     spec = load_study(resolve("skill"))  # `cdsim study run skill`
     assert [p.name for p in spec.file.population] == ["random", "scripted", "strong", "search"]
     assert spec.file.population[0].floor and not any(p.floor for p in spec.file.population[1:])
-    table = section.load_ratings()
+    table = panels.load_ratings()
     for players in spec.file.players:  # every skilled population has a rating on its ladder
         for pop in spec.file.population[1:]:
             names = tuple(dict.fromkeys(n.spelling for x in pop.lineups_for(players) for n in x))
@@ -245,12 +245,10 @@ def test_the_shipped_skill_study_orders_populations_by_strength() -> None:
 
 def test_the_report_says_when_the_learned_weights_differ_from_the_rated_ones(tmp_path: Path
                                                                              ) -> None:
-    from dataclasses import replace
-
     from cdsim.study.store import run_folder
 
-    strong = replace(cell("strong", games(0, seed=2), "undecided", (8, 8), lineup=("learned",),
-                          needed=9), stage_runs=(("2p.strong+s0",),))
+    strong = cell("strong", games(0, seed=2), "undecided", (8, 8), lineup=("learned",), needed=9,
+                  runs=(("2p.strong+s0",),))
     scripted = cell("scripted", games(0, seed=1), "confirmed", (8, 8), ((8, 8),), lineup=("a",))
     folder = run_folder(tmp_path, "2p.strong+s0")
     folder.mkdir(parents=True)
@@ -259,8 +257,8 @@ def test_the_report_says_when_the_learned_weights_differ_from_the_rated_ones(tmp
     resamples = {**LADDER["resamples"], "learned": list(np.linspace(200, 300, 201))}
     ladder = {**LADDER, "ratings": {**LADDER["ratings"], "learned": {"rating": 250.0}},
               "resamples": resamples, "weights": {"learned": {"digest": "a" * 64}}}
-    notes = section.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes
+    notes = panels.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes
     assert len(notes) == 1 and "strong played learned with weights bbbbbbbbbbbb" in notes[0]
     assert "rated weights aaaaaaaaaaaa" in notes[0]
     ladder["weights"] = {"learned": {"digest": "b" * 64}}  # the same weights: nothing to say
-    assert not section.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes
+    assert not panels.panels(tmp_path, [scripted, strong], [2], TOL, 0.05, {"2": ladder})[2].notes

@@ -15,12 +15,15 @@ import numpy as np
 import pytest
 
 from cdsim.analysis import anytime
+from cdsim.analysis.anytime import Decision
 from cdsim.analysis.candidates import candidates, win_table
+from cdsim.analysis.cell import Shares
 from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.cli import main
 from cdsim.rules.components import DATA_DIR
 from cdsim.study import play
+from cdsim.study.cell import CellResult
 from cdsim.study.file import resolve, write_template
 from cdsim.study.games import stage_games
 from cdsim.study.model import load_study, spelled
@@ -28,6 +31,8 @@ from cdsim.study.store import STUDY_MANIFEST, read_study_manifest, run_folder
 from reports import study as rs
 from reports.study import write
 from tests.commands import run_main
+from tests.study_cells import cell_result
+from tests.study_cells import verdict as made_verdict
 
 # A wide tolerance, so that tiny stages decide: 2 and 3 players, random (the floor) and a
 # balanced population of three scripted players.
@@ -249,22 +254,19 @@ def test_balanced_populations_play_every_subset_in_every_rotation(tmp_path: Path
     assert set(seat_count.values()) == {3}
 
 
-def _cell(population: str, decision: str | None, vector: tuple[int, ...] = (8, 7, 7, 10),
+SHARES = Shares((8, 9, 10, 11), 1000, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3),
+                0.06, 0.04, 0.08)
+
+
+def _cell(population: str, decision: Decision | None, vector: tuple[int, ...] = (8, 7, 7, 10),
           fair_set: tuple[tuple[int, ...], ...] = (), floor: bool = False,
-          variant: str | None = None) -> rs.CellResult:
-    shares = rs.Shares((8, 9, 10, 11), 1000, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3),
-                       0.06, 0.04, 0.08)
-    verdict = None if decision is None else {
-        "decision": decision, "vector": list(vector),
-        "fair_set": [list(v) for v in (fair_set or ((vector,) if decision == "confirmed" else ()))],
-        "largest_gap": 0.01, "gap_interval": [0.0, 0.019], "games": 200_000,
-        "games_tested": 112_500, "tested_from": 1, "decided_at": 4,
-        "games_needed": 150_000 if decision == "undecided" else None,
-        "watch": list(vector) if decision == "undecided" else None, "tolerance": 0.02,
-        "alpha": 0.05, "explain": "", "choices": [], "looks": []}
-    return rs.CellResult(f"4p.{population}", 4, population, variant, floor, "re-ranking",
-                         (("a", "b", "c", "d"),), (), True, (8, 9, 10, 11), 4, 200_000,
-                         verdict, (), (), shares, None)
+          variant: str | None = None, shares: Shares = SHARES) -> CellResult:
+    found = None if decision is None else made_verdict(
+        decision, vector, fair_set,
+        games_needed=150_000 if decision == "undecided" else None,
+        watch=vector if decision == "undecided" else None)
+    return cell_result(population, (8, 9, 10, 11), [("a", "b", "c", "d")], found, shares,
+                       variant=variant, floor=floor)
 
 
 def test_headlines_name_only_confirmed_vectors_and_say_whether_populations_agree() -> None:
@@ -468,8 +470,9 @@ def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:
 
 def test_each_headline_number_comes_from_the_population_it_names() -> None:
     weak = _cell("scripted", "confirmed")
-    strong = rs.CellResult(**{**_cell("strong", "undecided").__dict__, "at_rulebook": rs.Shares(
-        (8, 9, 10, 11), 2400, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3), 0.09, 0.05, 0.13)})
+    strong = _cell("strong", "undecided", shares=Shares(
+        (8, 9, 10, 11), 2400, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3), 0.09, 0.05,
+        0.13))
     text = rs.headline(4, [weak, strong], 0.02)
     assert "6.0 pp for scripted (95% interval 4.0–8.0 pp, 1,000 games)" in text
     assert "9.0 pp for strong (95% interval 5.0–13.0 pp, 2,400 games)" in text

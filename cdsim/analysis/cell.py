@@ -1,4 +1,4 @@
-"""A study cell's figures as its report gives them (``reports.study.cell``): the seat win
+"""A study cell's figures as its report gives them (``cdsim.study.cell``): the seat win
 shares behind a verdict, at one vector, and each seat's fair offset on all its games
 (``cell_figures``: which games each is on). The verdict itself is ``anytime``'s; a variant's
 paired difference is ``paired.seat_difference``.
@@ -6,10 +6,10 @@ paired difference is ``paired.seat_difference``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from cdsim.analysis.anytime import Verdict
 from cdsim.analysis.candidates import CellGames, WinTable, gap_interval, win_table
 from cdsim.analysis.offsets import FairOffset, fair_offsets
 from cdsim.analysis.stats import FloatArray
@@ -61,7 +61,7 @@ class CellFigures:
 
 
 def cell_figures(stages: Sequence[CellGames], rulebook: Sequence[int],
-                 decision: Mapping[str, Any] | None, radius: int) -> CellFigures:
+                 decision: Verdict | None, radius: int) -> CellFigures:
     """The figures of a cell's finished ``stages`` (at least one): the seat shares at the
     rulebook vector on every game, at the decided vector (``decision``: the study manifest's
     verdict; a confirmed vector on the games it was tested on, after its choice, else every
@@ -70,13 +70,12 @@ def cell_figures(stages: Sequence[CellGames], rulebook: Sequence[int],
     at_rulebook = shares_of(win_table(every, [tuple(rulebook)]))
     at_decided = None
     if decision is not None:
-        vector = tuple(int(x) for x in decision["vector"])
-        first = decision["tested_from"] if decision["decision"] == "confirmed" else 0
-        used = CellGames.concat(*stages[first:decision["decided_at"] + 1])
-        at_decided = shares_of(win_table(used, [vector]))
+        first = decision.tested_from if decision.decision == "confirmed" else 0
+        used = CellGames.concat(*stages[first:decision.decided_at + 1])
+        at_decided = shares_of(win_table(used, [decision.vector]))
     return CellFigures(at_rulebook, at_decided,
                        cell_offsets(every, rulebook,
-                                    None if decision is None else decision["vector"], radius))
+                                    None if decision is None else decision.vector, radius))
 
 
 __all__ = ["CellFigures", "Shares", "cell_figures", "cell_offsets", "shares_of"]

@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, design_groups
+from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, Verdict, design_groups
 from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import CellGames, candidates, pairs, rank_by_gap, win_table
 from cdsim.analysis.stats import FloatArray, vec
@@ -53,14 +53,14 @@ Vector = tuple[int, ...]
 
 
 class Cell(Protocol):
-    """What the verdicts read of a study cell (a report's ``CellResult``): its population, the
-    manifest's decision (None while stages remain), its finished stages' games, the rulebook
+    """What the verdicts read of a study cell (``cdsim.study.cell.CellResult``): its population,
+    the manifest's verdict (None while stages remain), its finished stages' games, the rulebook
     vector and the radius searched around it."""
 
     @property
     def population(self) -> str: ...
     @property
-    def decision(self) -> dict[str, Any] | None: ...
+    def decision(self) -> Verdict | None: ...
     @property
     def stages(self) -> tuple[CellGames, ...]: ...
     @property
@@ -156,7 +156,7 @@ def point(cell: Cell, rating: Rating | None, tolerance: float, level: float,
     vectors = candidates(cell.rulebook, cell.radius)
     keep = vectors[not_shown_unfair(cell.stages, vectors, tolerance, level)]
     if d is not None:
-        v: Vector = tuple(int(x) for x in d["vector"])
+        v: Vector = d.vector
     else:  # still playing: the most equal vector on the games so far
         table = win_table(games, vectors)
         v = tuple(int(x) for x in vectors[int(rank_by_gap(vectors, table.spreads,
@@ -167,10 +167,9 @@ def point(cell: Cell, rating: Rating | None, tolerance: float, level: float,
         low, high = span.min(axis=0), span.max(axis=0)
     else:
         low, high = comp.copy(), comp.copy()
-    return Point(cell.population, rating, d["decision"] if d else "still playing", v,
-                 tuple(tuple(int(x) for x in f) for f in (d or {}).get("fair_set") or ()),
-                 cell.games, (d or {}).get("games_needed"), cell.radius, comp, low, high,
-                 len(keep), weights_note)
+    return Point(cell.population, rating, d.decision if d else "still playing", v,
+                 d.fair_set if d else (), cell.games, d.games_needed if d else None,
+                 cell.radius, comp, low, high, len(keep), weights_note)
 
 
 # -- the verdict ------------------------------------------------------------------------------
@@ -246,11 +245,11 @@ def cross_unfair(cells: Sequence[Cell], tolerance: float, level: float
     """For each confirmed cell a and every other cell b: is a's vector shown unfair on b's
     games? Each test at ``level`` split over the ordered pairs tested (Bonferroni)."""
     tests = [(a, b) for a in cells for b in cells if a is not b and a.decision
-             and a.decision["decision"] == "confirmed"]
+             and a.decision.decision == "confirmed"]
     out: dict[tuple[str, str], bool] = {}
     for a, b in tests:
         assert a.decision is not None
-        v = np.asarray([a.decision["vector"]], dtype=np.int64)
+        v = np.asarray([a.decision.vector], dtype=np.int64)
         out[(a.population, b.population)] = not bool(
             not_shown_unfair(b.stages, v, tolerance, level / len(tests))[0])
     return out

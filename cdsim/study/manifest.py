@@ -53,31 +53,80 @@ class CellState(BaseModel):
     decision: Verdict | None = None
 
 
+class WhatIfComparison(BaseModel):
+    """One of ``cdsim whatif``'s paired comparisons as the study manifest holds it: a
+    variant against its base at one player count and play (``paired.Comparison``), each
+    seat's change with its anytime interval."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    players: Annotated[int, Field(ge=2, le=4)]
+    play: str
+    variant: str
+    outcome: str
+    games: GameCount
+    deals: GameCount
+    seats: list[tuple[float, float, float]]  # change, low, high, seat 1 first
+
+
+class WhatIf(BaseModel):
+    """What ``cdsim whatif`` adds to the study manifest: its command, its precision and its
+    comparisons."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    command: str
+    precision: float
+    comparisons: list[WhatIfComparison]
+
+
 class StudyManifest(BaseModel):
-    """A study manifest as ``open_folder`` writes it: what its report reads, checked (the
-    rest, such as ``versions`` and ``command``, kept as it is)."""
+    """A study manifest as ``open_folder`` writes it and ``cdsim study run`` and ``cdsim
+    whatif`` add to: what its report reads, checked, and the value the report reads
+    (``cdsim.study.results``). A key a study folder made before it was recorded reads as its
+    default; a key not declared is kept as it is."""
 
     model_config = ConfigDict(strict=True, extra="allow")
     name: str = ""
+    description: str = ""
+    source: str = ""  # the study file as given on the command line
+    seed: Annotated[int, Field(ge=0)] = 0
     identity: dict[str, Any]
     players: list[Annotated[int, Field(ge=2, le=4)]] = Field(default_factory=list)
     radius: Annotated[int, Field(ge=0, le=10)] = 6
     tolerance: Annotated[float, Field(gt=0, lt=1)] = 0.02
+    # 0: a study made before the indifference zone (its verdicts against the tolerance)
+    zone: Annotated[float, Field(ge=0, lt=1)] = 0.0
     alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
     tested: Annotated[int, Field(ge=1, le=20)] = 3
+    # the study file's populations, variants and sweeps, as the study played them
+    populations: list[dict[str, Any]] = Field(default_factory=list)
+    variants: list[dict[str, Any]] = Field(default_factory=list)
+    sweeps: list[dict[str, Any]] = Field(default_factory=list)
     cells: list[CellState]
+    versions: dict[str, str] = Field(default_factory=dict)
+    command: str = ""
+    wall_seconds: Annotated[float, Field(ge=0)] = 0.0
+    finished: str | None = None  # when the last run finished (ISO 8601, UTC)
+    machine: dict[str, int | str | None] | None = None
+    whatif: WhatIf | None = None
+
+
+def study_manifest(path: Path, manifest: dict[str, Any]) -> StudyManifest:
+    """A study manifest as its model (one line naming the key when it is not one)."""
+    try:
+        found = StudyManifest.model_validate_json(json.dumps(manifest))
+    except ValidationError as exc:
+        raise CdsimError(f"{path}: {problem(exc, StudyManifest, manifest)}") from None
+    for cell in found.cells:
+        if set(cell.key) == {"."}:  # names a folder under cells/: never . or ..
+            raise CdsimError(f"{path}: cells: bad key {cell.key!r}")
+    return found
 
 
 def check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     """A study manifest checked against its schema (one line naming the key)."""
-    try:
-        StudyManifest.model_validate_json(json.dumps(manifest))
-    except ValidationError as exc:
-        raise CdsimError(f"{path}: {problem(exc, StudyManifest, manifest)}") from None
-    for cell in manifest["cells"]:
-        if set(cell["key"]) == {"."}:  # names a folder under cells/: never . or ..
-            raise CdsimError(f"{path}: cells: bad key {cell['key']!r}")
+    study_manifest(path, manifest)
     return manifest
 
 
-__all__ = ["CellState", "StageRuns", "StudyManifest", "check_study_manifest"]
+__all__ = ["CellState", "StageRuns", "StudyManifest", "WhatIf", "WhatIfComparison",
+           "check_study_manifest", "study_manifest"]

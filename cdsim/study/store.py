@@ -11,7 +11,7 @@ from typing import Any
 
 from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, settings_changed, versions
 from cdsim.errors import CdsimError
-from cdsim.study.manifest import check_study_manifest
+from cdsim.study.manifest import StudyManifest, check_study_manifest, study_manifest
 from cdsim.study.model import Study, spelled
 
 STUDY_MANIFEST = "study-manifest.json"
@@ -145,3 +145,8 @@ STUDY = Kind("study", STUDY_MANIFEST, CELLS, "cdsim study run", ("identity", "ce
 def read_study_manifest(root: Path) -> dict[str, Any]:
     """A study folder's manifest, checked (one line)."""
     return RunFolder(root, STUDY).read()
+
+
+def study_manifest_of(root: Path) -> StudyManifest:
+    """A study folder's manifest as its model (one line when it is not one)."""
+    return study_manifest(root / STUDY_MANIFEST, read_study_manifest(root))

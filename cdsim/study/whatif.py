@@ -30,7 +30,7 @@ from cdsim.rules.overrides import ENTRIES, FILE_KEYS
 from cdsim.study import sweeps
 from cdsim.study.file import Sweep, Variant
 from cdsim.study.games import stage_games
-from cdsim.study.manifest import CellState, StageRuns
+from cdsim.study.manifest import CellState, StageRuns, WhatIf, WhatIfComparison
 from cdsim.study.model import Cell, Job, Study, load_study, spelled
 from cdsim.study.play import play
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
@@ -268,13 +268,14 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         stage += 1
     manifest["cells"] = [_state(study, root, cell, pair, read).model_dump(mode="json")
                          for pair in pairs for cell in pair.cells]
-    manifest["whatif"] = {
-        "command": " ".join(sys.argv), "precision": precision,
-        "comparisons": [{"players": p.base.players, "play": p.base.population.name,
-                         "variant": name, "outcome": c.outcome, "games": c.games,
-                         "deals": c.deals,
-                         "seats": [[s.change, s.low, s.high] for s in c.seats]}
-                        for p in pairs for name, c in (p.outcomes or {}).items()]}
+    manifest["whatif"] = WhatIf(
+        command=" ".join(sys.argv), precision=precision,
+        comparisons=[WhatIfComparison(players=p.base.players, play=p.base.population.name,
+                                      variant=name, outcome=c.outcome, games=c.games,
+                                      deals=c.deals,
+                                      seats=[(s.change, s.low, s.high) for s in c.seats])
+                     for p in pairs for name, c in (p.outcomes or {}).items()]
+    ).model_dump(mode="json")
     write_study_manifest(root, manifest)
     return pairs
 

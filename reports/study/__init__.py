@@ -29,49 +29,27 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from cdsim.analysis import paired
-from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS
+from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.offsets import FairOffset
 from cdsim.batch import cost
-from cdsim.errors import CdsimError
-from cdsim.study.store import read_study_manifest
+from cdsim.study.cell import CellResult
+from cdsim.study.results import StudyResults, read_results
 from reports import charts
 from reports.charts import FloatArray
 from reports.fmt import pct, pp, pts_interval, seat_label, vec
 from reports.report import Doc, publish, save
 from reports.study import cards as study_cards
 from reports.study import sweep as study_sweep
-from reports.study.cell import (
-    CellResult,
-    analyse_cell,
-    offsets_json,
-    with_difference,
-)
-from reports.study.skill import Panel as SkillPanel
+from reports.study.cell import offsets_json, who
 from reports.study.skill import as_json as skill_json
-from reports.study.skill import panels as skill_panels
 from reports.study.skill import section as skill_section
-
-# -- the study ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StudyResult:
-    root: Path
-    manifest: dict[str, Any]
-    tolerance: float
-    cells: tuple[CellResult, ...]
-    missing: tuple[str, ...]  # cells with no finished stage
-    headlines: dict[int, str]
-    by_skill: dict[int, SkillPanel] = field(default_factory=dict)  # fair starting VP by skill
-
 
 # an undecided cell whose prediction finds no size that confirms with 80% chance: its
 # estimate is too uncertain (the truth may be unfair), not shown unconfirmable
@@ -79,46 +57,32 @@ TOO_FEW = ("too few games to predict how many more would confirm one, as the tru
            "beyond the tolerance")
 
 
-def analyse(root: Path) -> StudyResult:
-    manifest = read_study_manifest(root)
-    tolerance = float(manifest.get("tolerance", 0.02))
-    cells: list[CellResult] = []
-    missing: list[str] = []
-    for state in manifest["cells"]:
-        cell = analyse_cell(root, state)
-        if cell is None:
-            missing.append(state["key"])
-        else:
-            cells.append(cell)
-    if not cells:
-        raise CdsimError(f"{root}: no cell has finished a stage yet; continue with "
-                         f"cdsim study run {manifest.get('source', 'STUDY.toml')} --out {root} --resume")
-    bases = {(c.players, c.population): c for c in cells if c.variant is None}
-    cells = [study_cards.with_cards(root, with_difference(c, b), b, manifest) for c in cells
-             for b in [bases.get((c.players, c.population))]]
-    headlines = {int(p): headline(int(p), [c for c in cells if c.players == p], tolerance)
-                 for p in manifest["players"] if any(c.players == p for c in cells)}
-    panels = skill_panels(root, cells, [int(p) for p in manifest["players"]], tolerance,
-                          float(manifest.get("alpha") or 0.05))
-    return StudyResult(root, manifest, tolerance, tuple(cells), tuple(missing), headlines, panels)
+def analyse(root: Path) -> StudyResults:
+    """The study in ``root`` as its report shows it, read once (``cdsim.study.results``)."""
+    return read_results(root)
+
+
+def headlines(result: StudyResults) -> dict[int, str]:
+    """One headline per player count that has a finished cell."""
+    return {p: headline(p, [c for c in result.cells if c.players == p], result.tolerance)
+            for p in result.manifest.players if any(c.players == p for c in result.cells)}
 
 
 def _gap(s: Shares) -> str:
     return f"{pp(s.gap)} (95% interval {100 * s.gap_low:.1f}–{pp(s.gap_high)})"
 
 
-def _dgap(d: dict[str, Any]) -> str:
-    low, high = d["gap_interval"]
-    return f"{pp(d['largest_gap'])} (95% interval {100 * low:.1f}–{pp(high)})"
+def _dgap(d: Verdict) -> str:
+    low, high = d.gap_interval
+    return f"{pp(d.largest_gap)} (95% interval {100 * low:.1f}–{pp(high)})"
 
 
-def _shown(d: dict[str, Any]) -> str:
+def _shown(d: Verdict) -> str:
     """What a confirmation shows when the study has a precision (zone): every seat pair
     within the tolerance plus it (a gap between the two may be called either way)."""
-    zone = float(d.get("zone") or 0.0)
-    if not zone:
+    if not d.zone:
         return ""
-    return f": every seat pair shown within {pp(float(d['tolerance']) + zone)}"
+    return f": every seat pair shown within {pp(d.tolerance + d.zone)}"
 
 
 def _needed(c: CellResult) -> str:
@@ -126,26 +90,26 @@ def _needed(c: CellResult) -> str:
     watched vector's own test games (calibrated: about an 80% chance), "at least about N"
     when from the games it was picked on as the most equal (then optimistic)."""
     d = c.decision
-    assert d is not None and d["games_needed"] is not None
+    assert d is not None and d.games_needed is not None
     own = c.players == 2 or any(
-        d["watch"] in choice["vectors"] and choice["stage"] < d["decided_at"]
-        and _games_after(d, choice["stage"]) >= MIN_GROUPS * c.deal
-        for choice in d["choices"])
-    return ("about " if own else "at least about ") + f"{d['games_needed']:,}"
+        d.watch in choice.vectors and choice.stage < d.decided_at
+        and _games_after(d, choice.stage) >= MIN_GROUPS * c.deal
+        for choice in d.choices)
+    return ("about " if own else "at least about ") + f"{d.games_needed:,}"
 
 
 def _how_long(c: CellResult) -> str:
     """How long a cell's ``games_needed`` takes on this machine's cores (recorded costs)."""
     d = c.decision
-    assert d is not None and d["games_needed"] is not None
-    ms = cost.game_ms(c.lineups, c.pool, c.players)
-    return f" (about {cost.games_time(int(d['games_needed']), ms)} here)"
+    assert d is not None and d.games_needed is not None
+    ms = cost.game_ms(c.lineups, c.state.pool, c.players)
+    return f" (about {cost.games_time(d.games_needed, ms)} here)"
 
 
-def _games_after(d: dict[str, Any], stage: int) -> int:
+def _games_after(d: Verdict, stage: int) -> int:
     """Games played after the look at ``stage`` (a choice's test games so far)."""
-    looks = {look["stage"]: look["games"] for look in d["looks"]}
-    return int(d["games"] - looks.get(stage, d["games"]))
+    looks = {look.stage: look.games for look in d.looks}
+    return d.games - looks.get(stage, d.games)
 
 
 def _why_not(c: CellResult, tolerance: float) -> str:
@@ -153,22 +117,22 @@ def _why_not(c: CellResult, tolerance: float) -> str:
     d = c.decision
     if d is None:
         return f"{c.label}: still playing ({c.games:,} of at most {c.budget:,} games so far)"
-    if d["decision"] == "no fair vector":
+    if d.decision == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
-                f"every seat within ±{pp(tolerance)} (shown on {d['games']:,} games)")
+                f"every seat within ±{pp(tolerance)} (shown on {d.games:,} games)")
     more = (f"{_needed(c)} more games{_how_long(c)} would likely confirm its most promising "
             "vector"
-            if d["games_needed"] is not None and d["watch"] is not None else
+            if d.games_needed is not None and d.watch is not None else
             TOO_FEW)
-    return f"{c.label}: undecided after {d['games']:,} games ({more})"
+    return f"{c.label}: undecided after {d.games:,} games ({more})"
 
 
 def _at_rulebook(c: CellResult) -> str:
     """The rulebook vector's largest seat gap for one population, on that population's own
     games (each number beside the population it comes from)."""
-    return (f"{pp(c.at_rulebook.gap)} for {c.population} (95% interval "
-            f"{100 * c.at_rulebook.gap_low:.1f}–{pp(c.at_rulebook.gap_high)}, "
-            f"{c.at_rulebook.games:,} games)")
+    s = c.figures.at_rulebook
+    return (f"{pp(s.gap)} for {c.population} (95% interval {100 * s.gap_low:.1f}–{pp(s.gap_high)}, "
+            f"{s.games:,} games)")
 
 
 def _confirmed_text(c: CellResult, tolerance: float) -> str:
@@ -176,17 +140,18 @@ def _confirmed_text(c: CellResult, tolerance: float) -> str:
     the fair offsets that explain it), then the vector named by the stated rule."""
     d = c.decision
     assert d is not None
-    evidence = (f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} {c.population} "
+    evidence = (f"largest seat gap {_dgap(d)} on the {d.games_tested:,} {c.population} "
                 "games played since it was chosen")
-    if len(d["fair_set"]) == 1:
-        return (f"{vec(d['vector'])} is confirmed fair within ±{pp(tolerance)}{_shown(d)} for "
+    if len(d.fair_set) == 1:
+        return (f"{vec(d.vector)} is confirmed fair within ±{pp(tolerance)}{_shown(d)} for "
                 f"{c.population}, {evidence}")
-    why = ("" if c.offsets is None else
-           f" (its fair offsets lie between whole VP: {offsets_text(c.offsets)})")
-    return (f"{len(d['fair_set'])} vectors are shown fair within ±{pp(tolerance)}{_shown(d)} for "
-            f"{c.population}: {', '.join(vec(v) for v in d['fair_set'])}{why}; the stated rule "
+    offsets = c.figures.offsets
+    why = ("" if offsets is None else
+           f" (its fair offsets lie between whole VP: {offsets_text(offsets)})")
+    return (f"{len(d.fair_set)} vectors are shown fair within ±{pp(tolerance)}{_shown(d)} for "
+            f"{c.population}: {', '.join(vec(v) for v in d.fair_set)}{why}; the stated rule "
             f"(the smallest gap, then the fewest VP changed from the rulebook) names "
-            f"{vec(d['vector'])}, {evidence}")
+            f"{vec(d.vector)}, {evidence}")
 
 
 def headline(players: int, cells: Sequence[CellResult], tolerance: float) -> str:
@@ -200,18 +165,18 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float) -> str
     rule = vec(skilled[0].rulebook)
     tail = (f" The rulebook's {rule} leaves a largest seat gap of "
             + " and ".join(_at_rulebook(c) for c in skilled) + ".")
-    confirmed = [c for c in skilled if c.decision and c.decision["decision"] == "confirmed"]
+    confirmed = [c for c in skilled if c.decision and c.decision.decision == "confirmed"]
     others = [c for c in skilled if c not in confirmed]
     if not confirmed:
         return (head + f"no vector was confirmed fair within ±{pp(tolerance)}: "
                 + "; ".join(_why_not(c, tolerance) for c in others) + "." + tail)
-    sets = [{tuple(v) for v in c.decision["fair_set"]} for c in confirmed if c.decision]
+    sets = [{tuple(v) for v in c.decision.fair_set} for c in confirmed if c.decision]
     shared = set.intersection(*sets)
-    named = ", ".join(f"{c.population} {vec(c.decision['vector'])}" for c in confirmed
+    named = ", ".join(f"{c.population} {vec(c.decision.vector)}" for c in confirmed
                       if c.decision)
     if len(confirmed) == 1:
         text = _confirmed_text(confirmed[0], tolerance)
-    elif shared and all(c.decision and tuple(c.decision["vector"]) in shared for c in confirmed):
+    elif shared and all(c.decision and tuple(c.decision.vector) in shared for c in confirmed):
         common = sorted(shared)[0]
         text = (f"the skilled populations agree: {vec(common)} is confirmed fair within "
                 f"±{pp(tolerance)} for each of them ({named}); "
@@ -241,33 +206,35 @@ def _shares_json(s: Shares | None) -> dict[str, Any] | None:
 def verdict_json(c: CellResult) -> dict[str, Any]:
     """The machine-readable verdict of one cell (the fields docs/statistics.md explains)."""
     d = c.decision
-    return {"decision": d["decision"] if d else None, "vector": d["vector"] if d else None,
-            "fair_set": d["fair_set"] if d else None,
-            "largest_gap": d["largest_gap"] if d else None,
-            "gap_interval": d["gap_interval"] if d else None,
-            "games": c.games, "games_tested": d["games_tested"] if d else None,
-            "games_needed": d["games_needed"] if d else None,
-            "watch": d["watch"] if d else None,
+    return {"decision": d.decision if d else None, "vector": d.vector if d else None,
+            "fair_set": d.fair_set if d else None,
+            "largest_gap": d.largest_gap if d else None,
+            "gap_interval": d.gap_interval if d else None,
+            "games": c.games, "games_tested": d.games_tested if d else None,
+            "games_needed": d.games_needed if d else None,
+            "watch": d.watch if d else None,
             **offsets_json(c),
             "stability": None,  # dropped: see docs/statistics.md
-            "explain": d["explain"] if d else "still playing"}
+            "explain": d.explain if d else "still playing"}
 
 
-def as_json(result: StudyResult) -> dict[str, Any]:
+def as_json(result: StudyResults) -> dict[str, Any]:
     m = result.manifest
 
     def cell(c: CellResult) -> dict[str, Any]:
         out: dict[str, Any] = {
             "key": c.key, "players": c.players, "population": c.population,
-            "variant": c.variant, "floor": c.floor, "method": c.method,
-            "lineups": [list(x) for x in c.lineups], "pool": list(c.pool),
-            "rotate_seats": c.rotated, "rulebook": list(c.rulebook), "radius": c.radius,
+            "variant": c.variant, "floor": c.floor, "method": c.state.method,
+            "lineups": [list(x) for x in c.lineups], "pool": list(c.state.pool),
+            "rotate_seats": c.state.rotate_seats, "rulebook": list(c.rulebook),
+            "radius": c.radius,
             "budget": c.budget,
             "stages": [{"stage": k, "games": g.games, "runs": [str(Path("cells") / r)
                                                                for r in runs]}
                        for k, (g, runs) in enumerate(zip(c.stages, c.stage_runs, strict=True))],
             **verdict_json(c),
-            "at_rulebook": _shares_json(c.at_rulebook), "at_vector": _shares_json(c.at_decided),
+            "at_rulebook": _shares_json(c.figures.at_rulebook),
+            "at_vector": _shares_json(c.figures.at_decided),
             "difference": None, **study_cards.as_json(c)}
         if c.difference is not None:
             mean, low, high = c.difference
@@ -281,14 +248,14 @@ def as_json(result: StudyResult) -> dict[str, Any]:
         if c.variant is None:
             verdicts.setdefault(str(c.players), {})[c.population] = verdict_json(c) | {
                 "floor": c.floor}
-    return {"name": m["name"], "seed": int(m["seed"]), "tolerance": result.tolerance,
-            "alpha": m.get("alpha"), "zone": float(m.get("zone") or 0.0),
-            "radius": int(m["radius"]), "players": list(m["players"]),
+    return {"name": m.name, "seed": m.seed, "tolerance": result.tolerance,
+            "alpha": m.alpha, "zone": m.zone, "radius": m.radius, "players": list(m.players),
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
             # when and where it was played (scripts/figures.py reads them when present)
-            **{k: m[k] for k in ("finished", "machine", "wall_seconds") if k in m},
-            "headlines": {str(k): v for k, v in result.headlines.items()},
+            **{k: getattr(m, k) for k in ("finished", "machine", "wall_seconds")
+               if k in m.model_fields_set},
+            "headlines": {str(k): v for k, v in headlines(result).items()},
             "skill": {str(k): skill_json(v) for k, v in result.by_skill.items()},
             "sweeps": study_sweep.as_json(m, result.cells)}
 
@@ -298,43 +265,43 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
     rule = vec(c.rulebook)
     if d is None:
         return [f"rulebook **{rule}** → still playing ({c.games:,} games so far)",
-                f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}"]
-    if d["decision"] == "confirmed" and len(d["fair_set"]) > 1:
+                f"rulebook {rule}: largest seat gap {_gap(c.figures.at_rulebook)}"]
+    if d.decision == "confirmed" and len(d.fair_set) > 1:
         # the answer is the set: say so first, then the one the stated rule names
-        lines = [f"rulebook **{rule}** → **{len(d['fair_set'])} vectors shown fair**: "
-                 + ", ".join(vec(v) for v in d["fair_set"]),
+        lines = [f"rulebook **{rule}** → **{len(d.fair_set)} vectors shown fair**: "
+                 + ", ".join(vec(v) for v in d.fair_set),
                  f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
                  f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)"]
-        if c.offsets is not None:
+        if c.figures.offsets is not None:
             lines.append(f"why several: the fair point lies between whole VP "
-                         f"({offsets_text(c.offsets)})")
+                         f"({offsets_text(c.figures.offsets)})")
         lines.append(f"named by the stated rule (the smallest gap, then the fewest VP changed "
-                     f"from the rulebook): decided **{vec(d['vector'])}**, largest seat gap "
-                     f"{_dgap(d)} on the {d['games_tested']:,} games played since it was chosen")
-    elif d["decision"] == "confirmed":
-        lines = [f"rulebook **{rule}** → decided **{vec(d['vector'])}**",
+                     f"from the rulebook): decided **{vec(d.vector)}**, largest seat gap "
+                     f"{_dgap(d)} on the {d.games_tested:,} games played since it was chosen")
+    elif d.decision == "confirmed":
+        lines = [f"rulebook **{rule}** → decided **{vec(d.vector)}**",
                  f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
                  f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)",
-                 f"largest seat gap {_dgap(d)} on the {d['games_tested']:,} games played "
+                 f"largest seat gap {_dgap(d)} on the {d.games_tested:,} games played "
                  "since it was chosen"]
-    elif d["decision"] == "no fair vector":
+    elif d.decision == "no fair vector":
         lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tolerance)} "
                  f"(±{c.radius} VP searched)",
-                 f"most equal: {vec(d['vector'])}, largest seat gap {_dgap(d)}"]
+                 f"most equal: {vec(d.vector)}, largest seat gap {_dgap(d)}"]
     else:
-        need = (f"**{_needed(c)}** more games{_how_long(c)} would confirm {vec(d['watch'])} "
+        need = (f"**{_needed(c)}** more games{_how_long(c)} would confirm {vec(d.watch)} "
                 "with about an "
                 "80% chance (a prediction from the games so far)"
-                if d["games_needed"] is not None and d["watch"] is not None else
+                if d.games_needed is not None and d.watch is not None else
                 TOO_FEW)
         lines = [f"rulebook **{rule}** → **undecided** (budget of {c.budget:,} games spent)",
-                 f"most equal so far: {vec(d['vector'])} (not confirmed), largest seat gap "
+                 f"most equal so far: {vec(d.vector)} (not confirmed), largest seat gap "
                  f"{_dgap(d)}; {need}"]
-    lines.append(f"games played: {d['games']:,} (the named vector judged on "
-                 f"{d['games_tested']:,} of them)")
-    lines.append(f"rulebook {rule}: largest seat gap {_gap(c.at_rulebook)}")
-    if c.offsets is not None:
-        lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.offsets)}")
+    lines.append(f"games played: {d.games:,} (the named vector judged on "
+                 f"{d.games_tested:,} of them)")
+    lines.append(f"rulebook {rule}: largest seat gap {_gap(c.figures.at_rulebook)}")
+    if c.figures.offsets is not None:
+        lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.figures.offsets)}")
     return lines
 
 
@@ -357,18 +324,18 @@ def offsets_text(offsets: Sequence[FairOffset]) -> str:
     return "; ".join(parts)
 
 
-def answer_boxes(doc: Doc, result: StudyResult) -> None:
+def answer_boxes(doc: Doc, result: StudyResults) -> None:
     """The answer first: one box per player count, each skilled population's verdict, then
     the floor (muted: shown, never part of the answer)."""
-    alpha = float(result.manifest.get("alpha") or 0.05)
+    alpha = result.manifest.alpha
     boxes = []
-    for players in result.manifest["players"]:
+    for players in result.manifest.players:
         mine = [c for c in result.cells if c.players == players and c.variant is None]
         if not mine:
             continue
         groups = []
         for c in [x for x in mine if not x.floor] + [x for x in mine if x.floor]:
-            head = ("floor: " if c.floor else "") + f"**{c.population}** ({c.who()})"
+            head = ("floor: " if c.floor else "") + f"**{c.population}** ({who(c)})"
             groups.append((head, _box_lines(c, result.tolerance, alpha), c.floor))
         kinds = [c.verdict for c in mine if not c.floor]
         kind = ("confirmed" if kinds and all(k == "confirmed" for k in kinds) else
@@ -377,27 +344,27 @@ def answer_boxes(doc: Doc, result: StudyResult) -> None:
     doc.boxes(boxes)
 
 
-def change_boxes(doc: Doc, result: StudyResult) -> None:
+def change_boxes(doc: Doc, result: StudyResults) -> None:
     """A study with variants answers "what does my change do?" first: per variant, for
     each player count and population, whether seat balance moves (each seat's paired
     change at the rulebook's vector: ``cdsim whatif``'s anytime intervals when it played
     the study, else the variants section's 95% intervals) and what the changed cards do."""
     m = result.manifest
-    asked = {(c["players"], c["play"], c["variant"]): c
-             for c in (m.get("whatif") or {}).get("comparisons", [])}
-    precision = float((m.get("whatif") or {}).get("precision", paired.PRECISION))
+    asked = {(c.players, c.play, c.variant): c for c in (m.whatif.comparisons if m.whatif else ())}
+    precision = m.whatif.precision if m.whatif else paired.PRECISION
     boxes = []
-    for variant in [v["name"] for v in m["variants"] if not v.get("sweep")]:
+    for variant in [v["name"] for v in m.variants if not v.get("sweep")]:
         groups = []
         kinds = set()
         for c in result.cells:
             if c.variant != variant:
                 continue
-            found = asked.get((c.players, c.population, variant))
-            if found is not None:
+            comparison = asked.get((c.players, c.population, variant))
+            if comparison is not None:
                 comp = paired.judge([paired.SeatChange(s, *x) for s, x in
-                                     enumerate(found["seats"], 1)], precision, found["games"])
-                how = f"{found['games']:,} games a side, intervals valid at every look"
+                                     enumerate(comparison.seats, 1)], precision,
+                                    comparison.games)
+                how = f"{comparison.games:,} games a side, intervals valid at every look"
             elif c.difference is not None:
                 mean, low, high = c.difference
                 comp = paired.judge([paired.SeatChange(s + 1, float(mean[s]), float(low[s]),
@@ -414,7 +381,7 @@ def change_boxes(doc: Doc, result: StudyResult) -> None:
             kind = ("confirmed" if kinds == {"unchanged"} else
                     "unfair" if "changed" in kinds else "open")
             boxes.append((f"What {variant} does", groups, kind))
-    for sweep in m.get("sweeps", []):
+    for sweep in m.sweeps:
         found = [g for g in study_sweep.groups(m, result.cells) if g.sweep["name"] == sweep["name"]]
         groups = []
         for g in found:
@@ -429,32 +396,32 @@ def change_boxes(doc: Doc, result: StudyResult) -> None:
         doc.boxes(boxes)
 
 
-def build(result: StudyResult) -> Doc:
+def build(result: StudyResults) -> Doc:
     m = result.manifest
     doc = Doc()
-    doc.h(f"cdsim study: {m['name']}", 1)
-    if m.get("description"):  # what the study asks, above its answer
-        doc.p(str(m["description"]))
+    doc.h(f"cdsim study: {m.name}", 1)
+    if m.description:  # what the study asks, above its answer
+        doc.p(m.description)
     change_boxes(doc, result)  # a change asked: its effect leads
     answer_boxes(doc, result)
     doc.h("Headlines", 2)
-    for text in result.headlines.values():
+    for text in headlines(result).values():
         doc.p(text)
     skill_section(doc, result.by_skill, result.tolerance)
     if result.missing:
         doc.p(f"**Partial study**: {len(result.missing)} cells have not finished a stage "
               f"({', '.join(result.missing)}); continue with `cdsim study run ... --resume`.")
     _settings(doc, result)
-    for players in m["players"]:
-        _players_section(doc, result, int(players))
-    if m["variants"]:
+    for players in m.players:
+        _players_section(doc, result, players)
+    if m.variants:
         _variants_section(doc, result)
     study_sweep.section(doc, m, result.cells)
     _method_section(doc, result)
     return doc
 
 
-def _settings(doc: Doc, result: StudyResult) -> None:
+def _settings(doc: Doc, result: StudyResults) -> None:
     m = result.manifest
     pops = "; ".join(f"**{p['name']}**: "
                      + (", ".join(p["lineup"]) or "; ".join(", ".join(x) for x in p.get("lineups", []))
@@ -463,38 +430,38 @@ def _settings(doc: Doc, result: StudyResult) -> None:
                      + (" (the floor)" if p.get("floor") else "")
                      + (" (reads scores)" if p["reads_scores"] else "")
                      + (f" — {p['description']}" if p.get("description") else "")
-                     for p in m["populations"])
+                     for p in m.populations)
     variants = "; ".join(f"**{v['name']}**: `{v['components']}`"
                          + (f" — {v['description']}" if v.get("description") else "")
-                         for v in m["variants"] if not v.get("sweep")) or "none"
+                         for v in m.variants if not v.get("sweep")) or "none"
     sweeps = "; ".join(f"**{w['name']}**: {w['entry']} {w['key']} = "
                        + ", ".join(map(str, w["values"])) + f" (base `{w['base']}`)"
-                       for w in m.get("sweeps", [])) or "none"
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
+                       for w in m.sweeps) or "none"
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     budgets = sorted({c.budget for c in result.cells})
     doc.h("Settings", 2)
     doc.table(["setting", "value"], [
-        ["study file", f"`{m.get('source', '')}`"], ["player counts", ", ".join(map(str, m["players"]))],
+        ["study file", f"`{m.source}`"], ["player counts", ", ".join(map(str, m.players))],
         ["populations", pops], ["variants", variants], ["sweeps", sweeps],
-        ["seed", f"{m['seed']} (stage 0; later stages deal from seeds derived from it)"],
+        ["seed", f"{m.seed} (stage 0; later stages deal from seeds derived from it)"],
         ["tolerance", f"±{pp(result.tolerance)} (largest gap between two seats' win shares)"],
-        ["indifference zone", _zone_setting(result.tolerance, float(m.get("zone") or 0.0))],
-        ["error rate", f"at most {float(m.get('alpha') or 0.05):.0%} per cell: half for a wrong "
+        ["indifference zone", _zone_setting(result.tolerance, m.zone)],
+        ["error rate", f"at most {m.alpha:.0%} per cell: half for a wrong "
                        "confirmation, half for a wrong 'no fair vector'"],
         ["budget", ", ".join(f"{b:,}" for b in budgets) + " games per cell, at most"],
-        ["search", f"each seat within ±{m['radius']} VP of the rulebook's (seat 1 fixed)"],
-        ["versions", versions], ["wall time", f"{m.get('wall_seconds', 0):.0f} s"
-                                 + (f" (finished {m['finished']})" if m.get("finished") else "")],
-        ["machine", ", ".join(f"{k} {v}" for k, v in (m.get("machine") or {}).items())
+        ["search", f"each seat within ±{m.radius} VP of the rulebook's (seat 1 fixed)"],
+        ["versions", versions], ["wall time", f"{m.wall_seconds:.0f} s"
+                                 + (f" (finished {m.finished})" if m.finished else "")],
+        ["machine", ", ".join(f"{k} {v}" for k, v in (m.machine or {}).items())
          or "not recorded"],
-        ["command", f"`{m.get('command', '')}`"]])
+        ["command", f"`{m.command}`"]])
 
 
 def _interval(s: Shares, seat: int) -> str:
     return f"{pct(s.share[seat])} [{100 * s.low[seat]:.1f}, {100 * s.high[seat]:.1f}]"
 
 
-def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
+def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
     cells = [c for c in result.cells if c.players == players]
     if not cells:
         return
@@ -502,33 +469,33 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
     doc.h(f"{players} players", 2)
     rule = cells[0].rulebook
     doc.p("Who sat at the table: " + "; ".join(f"**{c.population}**"
-                                                + (" (floor)" if c.floor else "") + f": {c.who(True)}"
+                                                + (" (floor)" if c.floor else "") + f": {who(c, True)}"
                                                 for c in cells if c.variant is None) + ".")
     doc.p(f"Win share by seat at the rulebook's starting VP {vec(rule)} on every game the cell "
           f"played (fair: 1/{players} = {pct(1 / players)}), with 95% intervals simultaneous "
           "over the seats (deal groups).")
     doc.table(["population", "games", *(seat_label(s) for s in seats), "largest seat gap"],
-              [[c.label, f"{c.games:,}", *(_interval(c.at_rulebook, s) for s in seats),
-                _gap(c.at_rulebook)] for c in cells])
+              [[c.label, f"{c.games:,}", *(_interval(c.figures.at_rulebook, s) for s in seats),
+                _gap(c.figures.at_rulebook)] for c in cells])
     doc.chart(f"shares_{players}p", charts.grouped(
         [seat_label(s) for s in seats],
-        [(c.label, 100 * c.at_rulebook.share, 100 * c.at_rulebook.low, 100 * c.at_rulebook.high)
-         for c in cells],
+        [(c.label, 100 * s.share, 100 * s.low, 100 * s.high)
+         for c in cells for s in [c.figures.at_rulebook]],
         "win share (%), 95% interval", f"{players} players: win share by seat at {vec(rule)}",
         100 / players, f"fair 1/{players}"),
         f"{players} players: each population's seat win shares (%) at the rulebook's "
         f"{vec(rule)}, with 95% intervals simultaneous over the seats; dashed: fair.")
     rows = []
     for c in cells:
-        d, s = c.decision, c.at_decided
+        d, s = c.decision, c.figures.at_decided
         if d is None or s is None:
             rows.append([c.label, "still playing", "-", *("-" for _ in seats), "-", f"{c.games:,}"])
             continue
-        where = "games since its choice" if d["decision"] == "confirmed" else "all games"
-        rows.append([c.label, d["decision"], f"**{vec(d['vector'])}**",
+        where = "games since its choice" if d.decision == "confirmed" else "all games"
+        rows.append([c.label, d.decision, f"**{vec(d.vector)}**",
                      *(_interval(s, k) for k in seats), f"{_dgap(d)} ({where})",
-                     f"{d['games']:,}" + (f" (+{d['games_needed']:,} needed)"
-                                          if d.get("games_needed") else "")])
+                     f"{d.games:,}" + (f" (+{d.games_needed:,} needed)"
+                                          if d.games_needed else "")])
     doc.p("Each cell's verdict and its vector's seat win shares: for a confirmed vector on the "
           "games played after it was chosen (the games that confirmed it), otherwise on all "
           "games (where it was picked as the most equal, so its gap looks smaller than it is).")
@@ -538,10 +505,10 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
     for c in cells:
         if c.decision is None or c.floor:
             continue
-        v = np.array(c.decision["vector"])
-        fair = np.array(c.decision["fair_set"] or [c.decision["vector"]])
+        v = np.array(c.decision.vector)
+        fair = np.array(c.decision.fair_set or [c.decision.vector])
         comp = fair - fair[:, :1]
-        series.append((c.label + f" ({c.decision['decision']})", (v - v[0])[1:].astype(float),
+        series.append((c.label + f" ({c.decision.decision})", (v - v[0])[1:].astype(float),
                        comp.min(axis=0)[1:].astype(float), comp.max(axis=0)[1:].astype(float)))
     if series:
         r = np.array(rule)
@@ -558,17 +525,17 @@ def _players_section(doc: Doc, result: StudyResult, players: int) -> None:
           "so far, the vectors shown fair, the candidates shown unfair, and the vectors chosen "
           "there to be tested on the games after it:")
     doc.table(["cell", "look", "games so far", "shown fair", "shown unfair", "chosen"],
-              [[c.label, look["stage"], f"{look['games']:,}",
-                ", ".join(vec(v) for v in look["fair_set"]) or "-", look["shown_unfair"],
-                ", ".join(vec(v) for v in look["chosen"]) or "-"]
-               for c in cells if c.decision for look in c.decision["looks"]])
+              [[c.label, look.stage, f"{look.games:,}",
+                ", ".join(vec(v) for v in look.fair_set) or "-", look.shown_unfair,
+                ", ".join(vec(v) for v in look.chosen) or "-"]
+               for c in cells if c.decision for look in c.decision.looks])
 
 
 def _fair_offset_chart(doc: Doc, cells: Sequence[CellResult], players: int) -> None:
     """Each base population's fair offset per seat with its interval (none for players
     who read the scores)."""
-    located = [(c.label, _part(c.offsets, 0), _part(c.offsets, 1), _part(c.offsets, 2))
-               for c in cells if c.offsets is not None and c.variant is None]
+    located = [(c.label, _part(o, 0), _part(o, 1), _part(o, 2))
+               for c in cells for o in [c.figures.offsets] if o is not None and c.variant is None]
     if located:
         doc.chart(f"fair_offsets_{players}p", charts.fair_offsets(players, located),
                   f"{players} players: each population's fair offset per seat (the starting VP "
@@ -577,14 +544,14 @@ def _fair_offset_chart(doc: Doc, cells: Sequence[CellResult], players: int) -> N
                   "whole VP. Whole-VP vectors near the point are the ones that can be fair.")
 
 
-def _variants_section(doc: Doc, result: StudyResult) -> None:
+def _variants_section(doc: Doc, result: StudyResults) -> None:
     doc.h("Variants", 2)
     doc.p("Each variant plays its base cell's deals (same seeds, same line-ups) and is decided on "
           "its own. Paired difference of each seat's win share at the rulebook's vector, variant "
           "minus base, in pp, on the stages both played, with 95% intervals simultaneous over "
           "the seats (clustered by deal).")
     bases = {(c.players, c.population): c for c in result.cells if c.variant is None}
-    for players in result.manifest["players"]:
+    for players in result.manifest.players:
         rows: list[list[object]] = []
         for c in result.cells:
             if c.players != players or c.variant is None:
@@ -600,11 +567,11 @@ def _variants_section(doc: Doc, result: StudyResult) -> None:
             doc.p(f"{players} players, at {vec(_rule(result, players))}:")
             doc.table(["population", "variant", *(f"{seat_label(s)} (pp)" for s in range(players)),
                        "paired games", "base verdict", "variant verdict"], rows)
-    study_cards.section(doc, result.cells, {v["name"] for v in result.manifest["variants"]
+    study_cards.section(doc, result.cells, {v["name"] for v in result.manifest.variants
                                             if v.get("sweep")})
 
 
-def _rule(result: StudyResult, players: int) -> tuple[int, ...]:
+def _rule(result: StudyResults, players: int) -> tuple[int, ...]:
     return next(c.rulebook for c in result.cells if c.players == players)
 
 
@@ -612,11 +579,11 @@ def _short(c: CellResult | None) -> str:
     if c is None or c.decision is None:
         return "-" if c is None else "still playing"
     d = c.decision
-    if d["decision"] == "confirmed":
-        return f"confirmed {vec(d['vector'])}"
-    if d["decision"] == "no fair vector":
-        return f"no fair vector (most equal {vec(d['vector'])})"
-    return f"undecided (most equal {vec(d['vector'])})"
+    if d.decision == "confirmed":
+        return f"confirmed {vec(d.vector)}"
+    if d.decision == "no fair vector":
+        return f"no fair vector (most equal {vec(d.vector)})"
+    return f"undecided (most equal {vec(d.vector)})"
 
 
 def _zone_setting(tolerance: float, zone: float) -> str:
@@ -626,9 +593,9 @@ def _zone_setting(tolerance: float, zone: float) -> str:
             f"{pp(tolerance - zone)}, so every cell ends")
 
 
-def _method_section(doc: Doc, result: StudyResult) -> None:
-    alpha = float(result.manifest.get("alpha") or 0.05)
-    zone = float(result.manifest.get("zone") or 0.0)
+def _method_section(doc: Doc, result: StudyResults) -> None:
+    alpha = result.manifest.alpha
+    zone = result.manifest.zone
     over = f"of {pp(result.tolerance + zone)} or more" if zone else "over the tolerance"
     within = f" when a vector within {pp(result.tolerance - zone)} exists" if zone else ""
     doc.h("How this was computed", 2)
@@ -638,7 +605,7 @@ def _method_section(doc: Doc, result: StudyResult) -> None:
           "Re-ranking: no built-in player reads VP totals, so every logged game is re-scored "
           "exactly under each starting-VP vector within the radius (ties by the logged R10.6 "
           "order). At 3 and 4 players up to "
-          f"{result.manifest.get('tested', 3)} near-tied vectors are chosen on the first stage "
+          f"{result.manifest.tested} near-tied vectors are chosen on the first stage "
           "(and again when another becomes the most equal) and tested on every game after "
           "their choice; at 2 players every vector is tested on every game. "
           f"**Confirmed** is wrong (the vector truly leaves a gap {over}) in at most "
@@ -663,16 +630,16 @@ def _method_section(doc: Doc, result: StudyResult) -> None:
                for c in result.cells])
 
 
-def write(root: Path, out: Path | None = None, result: StudyResult | None = None) -> Path:
+def write(root: Path, out: Path | None = None, result: StudyResults | None = None) -> Path:
     """Analyse the study in ``root`` (or take ``result``, its analysis); write study.html,
     study.md, study.json, charts/ into ``out`` (default: the study folder). Returns the
     HTML's path."""
     result = result or analyse(root)
     target = out or root
-    page = publish(build(result), target, "study", f"cdsim study: {result.manifest['name']}")
+    page = publish(build(result), target, "study", f"cdsim study: {result.manifest.name}")
     save(target / "study.json", json.dumps(as_json(result), indent=1).encode())
     return page
 
 
-__all__ = ["CellResult", "Shares", "StudyResult", "analyse", "as_json", "build",
+__all__ = ["CellResult", "Shares", "StudyResults", "analyse", "as_json", "build",
            "headline", "write"]

@@ -14,102 +14,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-import polars as pl
-
-from cdsim.analysis.cards import card_change
-from cdsim.batch.read import NoCardTable, card_rows, open_run
-from cdsim.errors import CdsimError
-from cdsim.rules.components import compare
-from cdsim.rules.overrides import Change, shown
-from cdsim.study.store import run_folder
+from cdsim.study.cards import CARD_TABLES, OLD_RUNS, CardChange, Figure, VariantCards
+from cdsim.study.cell import CellResult
 from reports.fmt import number, pct, pts
 from reports.report import Doc
-from reports.study.cell import CardChange, CellResult, Figure, VariantCards
 
-CARD_TABLES = ("objective", "fountain")  # the component tables whose entries are cards
-OLD_RUNS = ("card figures need runs made with this version of cdsim (this study's runs were "
-            "made before the card table, run format 1)")
 # the figures in the order the table shows them, and their words per kind
 NAMES = {"objective": ("taken", "fulfilled", "mean VP per take", "win difference (pts)"),
          "fountain": ("drawn", "kept", "mean VP per kept card", "win difference (pts)")}
 KEYS = ("taken_share", "done_share", "mean_vp", "win_difference")
-
-
-def _components(root: Path, cell: CellResult) -> Any:
-    """The component set a cell's runs played with (None: the shipped set)."""
-    return open_run(run_folder(root, cell.stage_runs[0][0])).manifest["config"]["components"]
-
-
-def _frame(root: Path, cell: CellResult, stages: int) -> pl.DataFrame:
-    """The card rows of the cell's first ``stages`` stages, each game and deal numbered
-    across its runs and stages (in the same order for a variant as for its base)."""
-    parts = []
-    for stage, runs in enumerate(cell.stage_runs[:stages]):
-        for place, key in enumerate(runs):
-            parts.append(card_rows(open_run(run_folder(root, key))).with_columns(
-                stage=pl.lit(stage), place=pl.lit(place)))
-    frame = pl.concat(parts)
-    return frame.with_columns(
-        game=pl.struct("stage", "place", "game").rank("dense").cast(pl.Int64),
-        setup=pl.struct("stage", "setup").rank("dense").cast(pl.Int64))
-
-
-def _change(cards: tuple[str, str], changes: Sequence[Change], frames: tuple[pl.DataFrame, ...]
-            ) -> CardChange:
-    kind, card = cards
-    base, variant, change = card_change(frames[0], frames[1], kind, card)
-    mine = [c for c in changes if (c.table, str(c.entry)) == cards]
-    keys = tuple(f"{c.key} {shown(c.old)} -> {shown(c.new)}" if c.key else c.line().split(": ")[-1]
-                 for c in mine)
-    if len(mine) == 1 and mine[0].key == "reward.vp":
-        keys = (f"at {shown(mine[0].new)} VP",)
-    return CardChange(kind, card, keys, base, variant, change)
-
-
-def variant_cards(root: Path, cell: CellResult, base: CellResult | None,
-                  show: Sequence[tuple[str, str]] | None = None) -> VariantCards | None:
-    """A variant cell's changed entries and its changed cards' figures against ``base``
-    (None for a base cell); ``show``: other cards to show (kind, id) instead."""
-    if cell.variant is None:
-        return None
-    if base is None:
-        return VariantCards((), (), missing="card figures need the base cell's games",
-                            known=False)
-    try:
-        changes = compare(_components(root, base), _components(root, cell))
-    except CdsimError as exc:  # a component set moved or deleted since the study ran
-        return VariantCards((), (), missing=f"card figures need both component sets: {exc}",
-                            known=False)
-    changed = tuple(dict.fromkeys(c.table if c.entry is None else f"{c.table}.{c.entry}"
-                                  for c in changes))
-    lines = tuple(c.line() for c in changes)
-    cards = list(show if show is not None else dict.fromkeys(
-        (c.table, str(c.entry)) for c in changes if c.table in CARD_TABLES))
-    stages = min(len(cell.stages), len(base.stages))
-    if not cards or not stages:
-        return VariantCards(changed, lines)
-    try:
-        frames = (_frame(root, base, stages), _frame(root, cell, stages))
-    except NoCardTable:
-        return VariantCards(changed, lines, missing=OLD_RUNS)
-    if frames[0]["game"].n_unique() != frames[1]["game"].n_unique():
-        return VariantCards(changed, lines, missing="card figures need the base's deals")
-    return VariantCards(changed, lines, tuple(_change(c, changes, frames) for c in cards))
-
-
-def with_cards(root: Path, cell: CellResult, base: CellResult | None,
-               manifest: dict[str, Any]) -> CellResult:
-    """The cell with its ``cards``; a sweep's value shows the swept card even where it
-    changes nothing (the value the base has), so that every value has its row."""
-    swept = {name: str(s["entry"]).split(".", 1) for s in manifest.get("sweeps", [])
-             for name in s["variants"]}
-    entry = swept.get(str(cell.variant))
-    show = [(entry[0], entry[1])] if entry and entry[0] in CARD_TABLES and len(entry) == 2 else None
-    return replace(cell, cards=variant_cards(root, cell, base, show))
 
 
 # -- study.json --------------------------------------------------------------------------------
@@ -225,6 +140,6 @@ def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
                 doc.p(f"**{label(c)}**: " + sentence(card))
 
 
-__all__ = ["CARD_TABLES", "EXPLAIN", "HEADER", "NAMES", "OLD_RUNS", "WORDS", "CardChange",
-           "VariantCards", "as_json", "figure_cells", "label", "section", "sentence",
-           "table_rows", "variant_cards", "with_cards"]
+__all__ = ["CARD_TABLES", "EXPLAIN", "HEADER", "KEYS", "NAMES", "OLD_RUNS", "WORDS",
+           "CardChange", "VariantCards", "as_json", "figure_cells", "label", "section",
+           "sentence", "table_rows"]

@@ -1,114 +1,21 @@
 """The study report's "fair starting VP by skill" section: per player count the verdict's
 sentence, the chart of each skilled population at its ladder rating with its fair
 compensation per seat, and the table. The figures and the verdict are
-``cdsim.analysis.skill``'s (see there, and docs/statistics.md, for what they claim); this
-module gathers a study's cells for them, reads the ratings file and lays the section out.
+``cdsim.analysis.skill``'s (see there, and docs/statistics.md, for what they claim), gathered
+per player count by ``cdsim.study.skill``; this module lays the section out.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-from cdsim.analysis.skill import (
-    Point,
-    cross_unfair,
-    order,
-    point,
-    population_rating,
-    unfair_level,
-    verdict,
-)
-from cdsim.players.registry import STRATEGIES_DIR
-from cdsim.study.store import run_folder
+from cdsim.analysis.skill import Point
+from cdsim.study.skill import Panel
 from reports import charts
 from reports.charts import SkillRow
 from reports.fmt import pp, vec
 from reports.report import Doc
-
-if TYPE_CHECKING:
-    from reports.study.cell import CellResult
-
-RATINGS = STRATEGIES_DIR / "ratings.json"
-
-
-# -- the ratings file -------------------------------------------------------------------------
-
-def load_ratings(path: Path = RATINGS) -> dict[str, Any]:
-    """The ratings file's ``players`` table ({} when there is none)."""
-    if not path.is_file():
-        return {}
-    table: dict[str, Any] = json.loads(path.read_text()).get("players", {})
-    return table
-
-
-# -- per player count -------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Panel:
-    players: int
-    points: tuple[Point, ...]  # weakest first
-    kind: str
-    sentence: str
-    unfair: dict[tuple[str, str], bool]
-    level: float
-    ladder: dict[str, Any] | None  # the ratings file's entry for this player count
-    notes: tuple[str, ...]
-
-
-def members(cell: CellResult) -> tuple[str, ...]:
-    return tuple(dict.fromkeys([n for x in cell.lineups for n in x] + list(cell.pool)))
-
-
-def played_weights(root: Path, cell: CellResult) -> dict[str, str]:
-    """The learned weights digest each learned spelling played (the run manifests)."""
-    out: dict[str, str] = {}
-    for runs in cell.stage_runs:
-        for key in runs:
-            path = run_folder(root, key) / "manifest.json"
-            if path.is_file():
-                for spec, w in json.loads(path.read_text()).get("weights", {}).items():
-                    out[spec] = str(w.get("digest", ""))
-    return out
-
-
-def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tolerance: float,
-           alpha: float, ratings: Mapping[str, Any] | None = None) -> dict[int, Panel]:
-    """One panel per player count with a skilled base cell."""
-    table = load_ratings() if ratings is None else ratings
-    level = unfair_level(alpha)
-    out: dict[int, Panel] = {}
-    for p in players:
-        skilled = [c for c in cells if c.players == p and not c.floor and c.variant is None]
-        if not skilled:
-            continue
-        ladder = table.get(str(p))
-        pts, notes = [], []
-        for c in skilled:
-            names = members(c)
-            rating = population_rating(ladder, names)
-            note = ""
-            measured = (ladder or {}).get("weights", {})
-            for spec, digest in played_weights(root, c).items():
-                if spec in measured and measured[spec].get("digest") != digest:
-                    note = (f"{c.population} played {spec} with weights {digest[:12]}, the ladder "
-                            f"rated weights {str(measured[spec].get('digest'))[:12]}: its rating "
-                            "may not describe the player that played (make ratings)")
-                    notes.append(note)
-            if rating is None:
-                notes.append(f"{c.population} has no rating (" + (
-                    f"the {p}-player ladder did not rate "
-                    + ", ".join(n for n in names if n not in (ladder or {}).get("ratings", {}))
-                    if ladder else f"no {p}-player ladder in strategies/ratings.json")
-                    + "): drawn apart, at no rating position")
-            pts.append(point(c, rating, tolerance, level, note))
-        unfair = cross_unfair(skilled, tolerance, level)
-        kind, sentence = verdict(p, pts, unfair, tolerance)
-        out[p] = Panel(p, tuple(order(pts)), kind, sentence, unfair, level, ladder, tuple(notes))
-    return out
 
 
 def as_json(panel: Panel) -> dict[str, Any]:

@@ -19,12 +19,14 @@ import numpy as np
 
 from cdsim.analysis import paired
 from cdsim.analysis.sweep import covers, neutral
+from cdsim.study.cell import CellResult
+from cdsim.study.manifest import StudyManifest
 from reports import charts
 from reports.charts import FloatArray
 from reports.fmt import number, pp, pts_interval, seat_label, vec
 from reports.report import Doc
 from reports.study import cards as study_cards
-from reports.study.cell import CellResult, offsets_json
+from reports.study.cell import offsets_json
 
 
 @dataclass(frozen=True)
@@ -53,17 +55,17 @@ class SweepGroup:
     def fair(self, cell: CellResult) -> bool | None:
         """Whether the seats come out fair in ``cell`` at the starting VP played
         (``cdsim.analysis.sweep.covers``); None without fair offsets."""
-        return covers(cell.offsets, self.played[1:])
+        return covers(cell.figures.offsets, self.played[1:])
 
 
-def groups(manifest: dict[str, Any], cells: Sequence[CellResult]) -> list[SweepGroup]:
+def groups(manifest: StudyManifest, cells: Sequence[CellResult]) -> list[SweepGroup]:
     """Every sweep's groups, in the study's order of player counts and populations."""
     bases = {(c.players, c.population): c for c in cells if c.variant is None}
     found = {(c.players, c.population, c.variant): c for c in cells}
     populations = list(dict.fromkeys(c.population for c in cells))
     out = []
-    for sweep in manifest.get("sweeps", []):
-        for players in manifest["players"]:
+    for sweep in manifest.sweeps:
+        for players in manifest.players:
             for population in populations:
                 values = tuple((int(v), found[(players, population, name)])
                                for v, name in zip(sweep["values"], sweep["variants"], strict=True)
@@ -187,12 +189,12 @@ def sentence(group: SweepGroup) -> str:
     return text + " (at every value tried: these games cannot tell the values apart)."
 
 
-def as_json(manifest: dict[str, Any], cells: Sequence[CellResult]) -> list[dict[str, Any]]:
+def as_json(manifest: StudyManifest, cells: Sequence[CellResult]) -> list[dict[str, Any]]:
     """study.json's ``sweeps``: per sweep, one row per value (per player count and
     population), the base cells' rows beside them, and the sentences; seats from 1."""
     found = groups(manifest, cells)
     out = []
-    for sweep in manifest.get("sweeps", []):
+    for sweep in manifest.sweeps:
         mine = [g for g in found if g.sweep["name"] == sweep["name"]]
         out.append({**{k: sweep[k] for k in ("name", "description", "entry", "key", "base",
                                              "base_value", "values")},
@@ -215,8 +217,8 @@ def _span(x: float, low: float, high: float) -> str:
 
 def _cells(group: SweepGroup, label: str, cell: CellResult) -> list[object]:
     n = group.players
-    offsets = (["-"] * (n - 1) if cell.offsets is None else
-               [_span(o.offset, o.low, o.high) for o in cell.offsets])
+    offsets = (["-"] * (n - 1) if cell.figures.offsets is None else
+               [_span(o.offset, o.low, o.high) for o in cell.figures.offsets])
     diff: list[object] = ["-"] * n
     if cell.difference is not None:
         mean, low, high = cell.difference
@@ -226,7 +228,7 @@ def _cells(group: SweepGroup, label: str, cell: CellResult) -> list[object]:
             "-" if covered is None else ("yes" if covered else "no")]
 
 
-def section(doc: Doc, manifest: dict[str, Any], cells: Sequence[CellResult]) -> None:
+def section(doc: Doc, manifest: StudyManifest, cells: Sequence[CellResult]) -> None:
     """The sweeps: per sweep, player count and population, the sentence, a chart of each
     seat's fair offset against the value and a table, one row per value."""
     found = groups(manifest, cells)
@@ -309,13 +311,13 @@ def chart_name(group: SweepGroup) -> str:
 
 
 def _chart(doc: Doc, group: SweepGroup) -> None:
-    located = [(v, c) for v, c in group.values if c.offsets is not None]
+    located = [(v, c) for v, c in group.values if c.figures.offsets is not None]
     if not located:
         return
     values = [v for v, _ in located]
     seats = []
     for s in range(1, group.players):
-        o = [c.offsets[s - 1] for _, c in located if c.offsets is not None]
+        o = [c.figures.offsets[s - 1] for _, c in located if c.figures.offsets is not None]
         seats.append((seat_label(s), np.array([x.offset for x in o]),
                       np.array([x.low for x in o]), np.array([x.high for x in o]),
                       float(group.played[s])))

@@ -1,0 +1,132 @@
+"""What a study's variant changes, and what that does to the changed cards themselves
+(``VariantCards``; the study report's words are ``reports.study.cards``).
+
+Per variant cell: the entries its component set changes against its base cell's (the lines
+``cdsim components diff`` prints) and, for each changed objective or fountain card, its
+figures under the base and under the variant on the same deals (the stages both played), as
+``cdsim.analysis.cards.card_change`` computes them from the runs' card rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from cdsim.analysis.cards import card_change
+from cdsim.batch.read import NoCardTable, card_rows, open_run
+from cdsim.errors import CdsimError
+from cdsim.rules.components import compare
+from cdsim.rules.overrides import Change, shown
+from cdsim.study.manifest import CellState, StudyManifest
+from cdsim.study.store import run_folder
+
+CARD_TABLES = ("objective", "fountain")  # the component tables whose entries are cards
+OLD_RUNS = ("card figures need runs made with this version of cdsim (this study's runs were "
+            "made before the card table, run format 1)")
+Figure = tuple[float, float, float]  # estimate, low, high (95%)
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """One changed card under the base and the variant (``cdsim.analysis.cards.FIGURES``'
+    keys: estimate, low, high)."""
+
+    kind: str
+    card: str
+    keys: tuple[str, ...]  # the changed keys, as "reward.vp 8 -> 6"
+    base: dict[str, Figure]
+    variant: dict[str, Figure]
+    change: dict[str, Figure]  # variant minus base, paired on the same games
+
+
+@dataclass(frozen=True)
+class VariantCards:
+    """A variant's changed entries (``table.id``), the diff's lines, and its changed cards;
+    ``missing``: the one line why there are no card figures."""
+
+    changed: tuple[str, ...]
+    lines: tuple[str, ...]
+    cards: tuple[CardChange, ...] = ()
+    missing: str = ""
+    known: bool = True  # False: a component set could not be read, the changes are unknown
+
+
+def _components(root: Path, cell: CellState) -> str | None:
+    """The component set a cell's runs played with (None: the shipped set)."""
+    found: str | None = open_run(run_folder(root, cell.stages[0].runs[0])).manifest[
+        "config"]["components"]
+    return found
+
+
+def _frame(root: Path, cell: CellState, stages: int) -> pl.DataFrame:
+    """The card rows of the cell's first ``stages`` stages, each game and deal numbered
+    across its runs and stages (in the same order for a variant as for its base)."""
+    parts = []
+    for stage, runs in enumerate(s.runs for s in cell.stages[:stages]):
+        for place, key in enumerate(runs):
+            parts.append(card_rows(open_run(run_folder(root, key))).with_columns(
+                stage=pl.lit(stage), place=pl.lit(place)))
+    frame = pl.concat(parts)
+    return frame.with_columns(
+        game=pl.struct("stage", "place", "game").rank("dense").cast(pl.Int64),
+        setup=pl.struct("stage", "setup").rank("dense").cast(pl.Int64))
+
+
+def _change(cards: tuple[str, str], changes: Sequence[Change], frames: tuple[pl.DataFrame, ...]
+            ) -> CardChange:
+    kind, card = cards
+    base, variant, change = card_change(frames[0], frames[1], kind, card)
+    mine = [c for c in changes if (c.table, str(c.entry)) == cards]
+    keys = tuple(f"{c.key} {shown(c.old)} -> {shown(c.new)}" if c.key else c.line().split(": ")[-1]
+                 for c in mine)
+    if len(mine) == 1 and mine[0].key == "reward.vp":
+        keys = (f"at {shown(mine[0].new)} VP",)
+    return CardChange(kind, card, keys, base, variant, change)
+
+
+def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: int,
+                  show: Sequence[tuple[str, str]] | None = None) -> VariantCards | None:
+    """A variant cell's changed entries and its changed cards' figures against ``base`` on
+    the first ``stages`` stages (both finished them; None for a base cell); ``show``: other
+    cards to show (kind, id) instead."""
+    if cell.variant is None:
+        return None
+    if base is None:
+        return VariantCards((), (), missing="card figures need the base cell's games",
+                            known=False)
+    try:
+        changes = compare(_components(root, base), _components(root, cell))
+    except CdsimError as exc:  # a component set moved or deleted since the study ran
+        return VariantCards((), (), missing=f"card figures need both component sets: {exc}",
+                            known=False)
+    changed = tuple(dict.fromkeys(c.table if c.entry is None else f"{c.table}.{c.entry}"
+                                  for c in changes))
+    lines = tuple(c.line() for c in changes)
+    cards = list(show if show is not None else dict.fromkeys(
+        (c.table, str(c.entry)) for c in changes if c.table in CARD_TABLES))
+    if not cards or not stages:
+        return VariantCards(changed, lines)
+    try:
+        frames = (_frame(root, base, stages), _frame(root, cell, stages))
+    except NoCardTable:
+        return VariantCards(changed, lines, missing=OLD_RUNS)
+    if frames[0]["game"].n_unique() != frames[1]["game"].n_unique():
+        return VariantCards(changed, lines, missing="card figures need the base's deals")
+    return VariantCards(changed, lines, tuple(_change(c, changes, frames) for c in cards))
+
+
+def swept_card(manifest: StudyManifest, variant: str | None) -> list[tuple[str, str]] | None:
+    """A sweep's value shows the swept card even where it changes nothing (the value the
+    base has), so that every value has its row: that card (kind, id) for a sweep's value
+    that sweeps a card, else None (the changed cards)."""
+    swept = {name: str(s["entry"]).split(".", 1) for s in manifest.sweeps
+             for name in s["variants"]}
+    entry = swept.get(str(variant))
+    return [(entry[0], entry[1])] if entry and entry[0] in CARD_TABLES and len(entry) == 2 else None
+
+
+__all__ = ["CARD_TABLES", "OLD_RUNS", "CardChange", "Figure", "VariantCards", "swept_card",
+           "variant_cards"]

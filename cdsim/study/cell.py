@@ -1,0 +1,134 @@
+"""A study cell as its report shows it (``CellResult``): the cell's state as the study
+manifest holds it (``CellState``: its line-ups, stages and verdict), its finished stages'
+games, the figures behind its verdict (``cdsim.analysis.cell``), a variant's paired
+difference to its base (``paired.seat_difference``) and the cards its variant changes
+(``cdsim.study.cards``). ``read_cell`` reads one from a study folder; ``cdsim.study.results``
+reads them all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from cdsim.analysis.anytime import Verdict
+from cdsim.analysis.candidates import CellGames, FloatArray
+from cdsim.analysis.cell import CellFigures, cell_figures
+from cdsim.analysis.paired import seat_difference
+from cdsim.batch.folder import RunFolder
+from cdsim.study.cards import VariantCards
+from cdsim.study.games import stage_games
+from cdsim.study.manifest import CellState
+from cdsim.study.store import run_folder
+
+Difference = tuple[FloatArray, FloatArray, FloatArray]  # mean, low, high: variant - base
+
+
+@dataclass(frozen=True)
+class CellResult:
+    """One cell with at least one finished stage: its manifest ``state``, the finished
+    ``stages``' games and what its report shows of them. The state's facts that its readers
+    ask for are read through it (``players``, ``rulebook``, ``decision``, ...), never
+    copied."""
+
+    state: CellState
+    stages: tuple[CellGames, ...]  # the finished stages' games
+    figures: CellFigures
+    difference: Difference | None = None  # a variant's, against its base, pp/100
+    paired_games: int = 0
+    cards: VariantCards | None = None  # a variant's changed entries and cards
+
+    @property
+    def key(self) -> str:
+        return self.state.key
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def population(self) -> str:
+        return self.state.population
+
+    @property
+    def variant(self) -> str | None:
+        return self.state.variant
+
+    @property
+    def floor(self) -> bool:
+        return self.state.floor
+
+    @property
+    def radius(self) -> int:
+        return self.state.radius
+
+    @property
+    def decision(self) -> Verdict | None:
+        """The manifest's verdict; None while stages remain."""
+        return self.state.decision
+
+    @property
+    def rulebook(self) -> tuple[int, ...]:
+        return tuple(self.state.rulebook)
+
+    @property
+    def lineups(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(x) for x in self.state.lineups)
+
+    @property
+    def budget(self) -> int:
+        """At most this many games over all stages (the manifest's ``games``)."""
+        return self.state.games
+
+    @property
+    def stage_runs(self) -> tuple[tuple[str, ...], ...]:
+        """The finished stages' run folders (keys under cells/)."""
+        return tuple(tuple(s.runs) for s in self.state.stages[:len(self.stages)])
+
+    @property
+    def label(self) -> str:
+        return self.population + (f" · {self.variant}" if self.variant else "")
+
+    @property
+    def games(self) -> int:
+        """Games played (the finished stages')."""
+        return sum(g.games for g in self.stages)
+
+    @property
+    def deal(self) -> int:
+        """Games per deal group: each line-up once, in every seat rotation if rotated."""
+        return max(1, len(self.lineups)) * (self.players if self.state.rotate_seats else 1)
+
+    @property
+    def verdict(self) -> str:
+        return self.decision.decision if self.decision else "still playing"
+
+
+def read_cell(root: Path, state: CellState) -> CellResult | None:
+    """A cell with at least one finished stage (None before), its games read from its run
+    folders as ``cdsim study run`` reads them (``cdsim.study.games``)."""
+    played: list[CellGames] = []
+    for stage in state.stages:
+        folders = [run_folder(root, k) for k in stage.runs]
+        if not all(RunFolder(f).complete() for f in folders):
+            break
+        played.append(stage_games(folders))
+    if not played:
+        return None
+    return CellResult(state, tuple(played),
+                      cell_figures(played, state.rulebook, state.decision, state.radius))
+
+
+def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
+    """A variant's paired difference of each seat's win share at the rulebook vector,
+    variant minus base, on the stages both played (``paired.seat_difference``: clustered by
+    deal, 95% intervals simultaneous over the seats); the cell as it is without one."""
+    if base is None or cell.variant is None:
+        return cell
+    found = seat_difference(cell.stages, base.stages, cell.rulebook)
+    if found is None:
+        return cell
+    diff, games = found
+    return replace(cell, difference=diff, paired_games=games)
+
+
+__all__ = ["CellResult", "Difference", "read_cell", "with_difference"]
