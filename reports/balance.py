@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 
 from cdsim.analysis.anytime import ZONE
-from cdsim.analysis.balance import Balance, Shares, assess, check_tolerance, fair_games, words
+from cdsim.analysis.balance import Balance, assess, check_tolerance, fair_games, words
 from cdsim.analysis.candidates import CellGames
+from cdsim.analysis.cell import Shares
 from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays

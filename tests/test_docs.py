@@ -256,7 +256,7 @@ def test_statistics_md_says_what_a_runs_gap_interval_is() -> None:
     import numpy as np
 
     from cdsim.analysis import anytime
-    from cdsim.analysis.balance import Shares
+    from cdsim.analysis.cell import Shares
     from reports.balance import gap_text
 
     text = " ".join((ROOT / "docs" / "statistics.md").read_text().split())

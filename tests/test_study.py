@@ -254,8 +254,8 @@ def test_balanced_populations_play_every_subset_in_every_rotation(tmp_path: Path
     assert set(seat_count.values()) == {3}
 
 
-SHARES = Shares((8, 9, 10, 11), 1000, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3),
-                0.06, 0.04, 0.08)
+SHARES = Shares((8, 9, 10, 11), (250,) * 4, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3),
+                0.06, (0.04, 0.08))
 
 
 def _cell(population: str, decision: Decision | None, vector: tuple[int, ...] = (8, 7, 7, 10),
@@ -471,8 +471,8 @@ def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:
 def test_each_headline_number_comes_from_the_population_it_names() -> None:
     weak = _cell("scripted", "confirmed")
     strong = _cell("strong", "undecided", shares=Shares(
-        (8, 9, 10, 11), 2400, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3), 0.09, 0.05,
-        0.13))
+        (8, 9, 10, 11), (600,) * 4, np.full(4, 0.25), np.full(4, 0.2), np.full(4, 0.3), 0.09,
+        (0.05, 0.13)))
     text = rs.headline(4, [weak, strong], 0.02)
     assert "6.0 pp for scripted (95% interval 4.0–8.0 pp, 1,000 games)" in text
     assert "9.0 pp for strong (95% interval 5.0–13.0 pp, 2,400 games)" in text

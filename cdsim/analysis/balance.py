@@ -34,31 +34,16 @@ from cdsim.analysis.anytime import Verdict
 from cdsim.analysis.candidates import (
     CellGames,
     FloatArray,
-    Vector,
     gap_interval,
     pairs,
     win_table,
 )
+from cdsim.analysis.cell import Shares
 from cdsim.analysis.predict import POWER, confirmation_games
 from cdsim.errors import CdsimError
 
 SHIFTS = tuple(range(-4, 5))  # the shift curves: each seat's own starting VP moved by these
 ALPHA = 0.05
-
-
-@dataclass(frozen=True)
-class Shares:
-    """Each seat's win share under one vector with its 95% interval (simultaneous over the
-    seats, deal groups), and the vector's largest seat gap with its 95% interval on these
-    games ((0, 1): too few deals to bound it; see ``shares``)."""
-
-    vector: Vector
-    wins: tuple[int, ...]
-    share: FloatArray
-    low: FloatArray
-    high: FloatArray
-    largest_gap: float
-    gap_interval: tuple[float, float]
 
 
 @dataclass(frozen=True)

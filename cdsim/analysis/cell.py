@@ -10,24 +10,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cdsim.analysis.anytime import Verdict
-from cdsim.analysis.candidates import CellGames, WinTable, gap_interval, win_table
+from cdsim.analysis.candidates import CellGames, Vector, WinTable, gap_interval, win_table
 from cdsim.analysis.offsets import FairOffset, fair_offsets
 from cdsim.analysis.stats import FloatArray
 
 
 @dataclass(frozen=True)
 class Shares:
-    """Seat win shares at one vector on some games, 95% intervals simultaneous over seats,
-    and the largest seat gap with its simultaneous 95% interval."""
+    """Each seat's wins and win share under one vector on some games, the shares' 95%
+    intervals simultaneous over the seats (deal groups), and the vector's largest seat gap
+    with its 95% interval, simultaneous over the seat pairs: the one record of a vector's
+    seat shares, for a study cell (``shares_of``) and a one-run balance
+    (``cdsim.analysis.balance.shares``)."""
 
-    vector: tuple[int, ...]
-    games: int
+    vector: Vector
+    wins: tuple[int, ...]
     share: FloatArray
     low: FloatArray
     high: FloatArray
-    gap: float
-    gap_low: float
-    gap_high: float
+    largest_gap: float
+    gap_interval: tuple[float, float]
+
+    @property
+    def games(self) -> int:
+        """Every game has one winner (ties by the R10.6 order)."""
+        return sum(self.wins)
 
 
 def shares_of(table: WinTable, row: int = 0) -> Shares:
@@ -36,8 +43,8 @@ def shares_of(table: WinTable, row: int = 0) -> Shares:
     share, low, high = t.seat_intervals()
     diff, se = t.pair_stats()
     glow, ghigh = gap_interval(diff, se, t.groups - 1)
-    return Shares(tuple(int(x) for x in t.vectors[0]), t.games, share[0], low[0], high[0],
-                  float(t.gaps[0]), float(glow[0]), float(ghigh[0]))
+    return Shares(tuple(int(x) for x in t.vectors[0]), tuple(int(w) for w in t.wins[0]),
+                  share[0], low[0], high[0], float(t.gaps[0]), (float(glow[0]), float(ghigh[0])))
 
 
 def cell_offsets(games: CellGames, rulebook: Sequence[int], around: Sequence[int] | None,

@@ -68,13 +68,9 @@ def headlines(result: StudyResults) -> dict[int, str]:
             for p in result.manifest.players if any(c.players == p for c in result.cells)}
 
 
-def _gap(s: Shares) -> str:
-    return f"{pp(s.gap)} (95% interval {100 * s.gap_low:.1f}–{pp(s.gap_high)})"
-
-
-def _dgap(d: Verdict) -> str:
-    low, high = d.gap_interval
-    return f"{pp(d.largest_gap)} (95% interval {100 * low:.1f}–{pp(high)})"
+def _gap(s: Shares | Verdict) -> str:
+    low, high = s.gap_interval
+    return f"{pp(s.largest_gap)} (95% interval {100 * low:.1f}–{pp(high)})"
 
 
 def _shown(d: Verdict) -> str:
@@ -131,7 +127,8 @@ def _at_rulebook(c: CellResult) -> str:
     """The rulebook vector's largest seat gap for one population, on that population's own
     games (each number beside the population it comes from)."""
     s = c.figures.at_rulebook
-    return (f"{pp(s.gap)} for {c.population} (95% interval {100 * s.gap_low:.1f}–{pp(s.gap_high)}, "
+    low, high = s.gap_interval
+    return (f"{pp(s.largest_gap)} for {c.population} (95% interval {100 * low:.1f}–{pp(high)}, "
             f"{s.games:,} games)")
 
 
@@ -140,7 +137,7 @@ def _confirmed_text(c: CellResult, tolerance: float) -> str:
     the fair offsets that explain it), then the vector named by the stated rule."""
     d = c.decision
     assert d is not None
-    evidence = (f"largest seat gap {_dgap(d)} on the {d.games_tested:,} {c.population} "
+    evidence = (f"largest seat gap {_gap(d)} on the {d.games_tested:,} {c.population} "
                 "games played since it was chosen")
     if len(d.fair_set) == 1:
         return (f"{vec(d.vector)} is confirmed fair within ±{pp(tolerance)}{_shown(d)} for "
@@ -199,8 +196,8 @@ def _shares_json(s: Shares | None) -> dict[str, Any] | None:
     if s is None:
         return None
     return {"start_vp": list(s.vector), "games": s.games, "shares": s.share.tolist(),
-            "low": s.low.tolist(), "high": s.high.tolist(), "largest_gap": s.gap,
-            "gap_interval": [s.gap_low, s.gap_high]}
+            "low": s.low.tolist(), "high": s.high.tolist(), "largest_gap": s.largest_gap,
+            "gap_interval": list(s.gap_interval)}
 
 
 def verdict_json(c: CellResult) -> dict[str, Any]:
@@ -277,17 +274,17 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
                          f"({offsets_text(c.figures.offsets)})")
         lines.append(f"named by the stated rule (the smallest gap, then the fewest VP changed "
                      f"from the rulebook): decided **{vec(d.vector)}**, largest seat gap "
-                     f"{_dgap(d)} on the {d.games_tested:,} games played since it was chosen")
+                     f"{_gap(d)} on the {d.games_tested:,} games played since it was chosen")
     elif d.decision == "confirmed":
         lines = [f"rulebook **{rule}** → decided **{vec(d.vector)}**",
                  f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
                  f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)",
-                 f"largest seat gap {_dgap(d)} on the {d.games_tested:,} games played "
+                 f"largest seat gap {_gap(d)} on the {d.games_tested:,} games played "
                  "since it was chosen"]
     elif d.decision == "no fair vector":
         lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tolerance)} "
                  f"(±{c.radius} VP searched)",
-                 f"most equal: {vec(d.vector)}, largest seat gap {_dgap(d)}"]
+                 f"most equal: {vec(d.vector)}, largest seat gap {_gap(d)}"]
     else:
         need = (f"**{_needed(c)}** more games{_how_long(c)} would confirm {vec(d.watch)} "
                 "with about an "
@@ -296,7 +293,7 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
                 TOO_FEW)
         lines = [f"rulebook **{rule}** → **undecided** (budget of {c.budget:,} games spent)",
                  f"most equal so far: {vec(d.vector)} (not confirmed), largest seat gap "
-                 f"{_dgap(d)}; {need}"]
+                 f"{_gap(d)}; {need}"]
     lines.append(f"games played: {d.games:,} (the named vector judged on "
                  f"{d.games_tested:,} of them)")
     lines.append(f"rulebook {rule}: largest seat gap {_gap(c.figures.at_rulebook)}")
@@ -493,7 +490,7 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
             continue
         where = "games since its choice" if d.decision == "confirmed" else "all games"
         rows.append([c.label, d.decision, f"**{vec(d.vector)}**",
-                     *(_interval(s, k) for k in seats), f"{_dgap(d)} ({where})",
+                     *(_interval(s, k) for k in seats), f"{_gap(d)} ({where})",
                      f"{d.games:,}" + (f" (+{d.games_needed:,} needed)"
                                           if d.games_needed else "")])
     doc.p("Each cell's verdict and its vector's seat win shares: for a confirmed vector on the "
