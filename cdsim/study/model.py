@@ -71,6 +71,7 @@ from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
 from cdsim.study.file import Population, Sweep, Variant
+from cdsim.study.manifest import CellState
 from cdsim.study.sweeps import expand, place
 
 # the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
@@ -175,6 +176,20 @@ class Study:
                 cells.append(replace(cell, games=budget, design=int(old["design_games"]),
                                      first=cell.first if first is None else int(first)))
         return replace(self, cells=tuple(cells))
+
+    def state_of(self, cell: Cell, schedule: Sequence[int], games: int | None = None
+                 ) -> CellState:
+        """The cell as the study manifest holds it, its stages still to record: what it
+        derives from the study, said here once for ``cdsim study run`` and ``cdsim whatif``.
+        ``games``: the budget to record (default: the cell's)."""
+        return CellState(
+            key=cell.key, players=cell.players, population=cell.population.name,
+            variant=cell.variant.name if cell.variant else None, floor=cell.population.floor,
+            method=cell.method, games=cell.games if games is None else games,
+            design_games=cell.design, lineups=spelled(cell.lineups),
+            pool=spelled([cell.population.pool])[0], rotate_seats=cell.population.rotate_seats,
+            rulebook=list(self.start_vp[cell.players]), radius=self.radius_of(cell),
+            schedule=list(schedule))
 
     def radius_of(self, cell: Cell) -> int:
         """Re-ranking judges every vector within the radius; players who read scores might

@@ -16,7 +16,7 @@ from cdsim.batch.folder import RunFolder
 from cdsim.batch.progress import Work
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, StageRuns
-from cdsim.study.model import Cell, Job, Study, spelled
+from cdsim.study.model import Cell, Job, Study
 from cdsim.study.store import run_folder
 
 Tables = dict[str, WinTable]  # a stage's win table by its first run's key (a cache)
@@ -34,14 +34,7 @@ def plan(study: Study, root: Path, tables: Tables | None = None,
     cells: list[CellState] = []
     for cell in study.cells:
         sizes = study.schedule(cell, _begun(study, cell, root, recorded.get(cell.key)))
-        rulebook = study.start_vp[cell.players]
-        state = CellState(
-            key=cell.key, players=cell.players, population=cell.population.name,
-            variant=cell.variant.name if cell.variant else None,
-            floor=cell.population.floor, method=cell.method, games=cell.games,
-            design_games=cell.design, lineups=spelled(cell.lineups),
-            pool=spelled([cell.population.pool])[0], rotate_seats=cell.population.rotate_seats,
-            rulebook=list(rulebook), radius=study.radius_of(cell), schedule=list(sizes))
+        state = study.state_of(cell, sizes)
         cells.append(state)
         jobs.extend(_cell_plan(study, cell, state, sizes, root, tables))
     return jobs, [c.model_dump(mode="json") for c in cells]

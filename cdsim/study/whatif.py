@@ -31,7 +31,7 @@ from cdsim.study import sweeps
 from cdsim.study.file import Sweep, Variant
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, StageRuns, WhatIf, WhatIfComparison
-from cdsim.study.model import Cell, Job, Study, load_study, spelled
+from cdsim.study.model import Cell, Job, Study, load_study
 from cdsim.study.play import play
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
 
@@ -315,13 +315,7 @@ def _state(study: Study, root: Path, cell: Cell, pair: Pair, read: Read) -> Cell
     own games on the starting VP (its fair vector), as a study cell would have it there."""
     rulebook = study.start_vp[cell.players]
     sizes = pair.sizes[:pair.played]
-    state = CellState(
-        key=cell.key, players=cell.players, population=cell.population.name,
-        variant=cell.variant.name if cell.variant else None, floor=cell.population.floor,
-        method=cell.method, games=max(1, sum(sizes)), design_games=cell.design,
-        lineups=spelled(cell.lineups), pool=spelled([cell.population.pool])[0],
-        rotate_seats=cell.population.rotate_seats, rulebook=list(rulebook),
-        radius=study.radius_of(cell), schedule=list(sizes))
+    state = study.state_of(cell, sizes, games=max(1, sum(sizes)))
     vectors = candidates(rulebook, study.radius_of(cell))
     for k, size in enumerate(sizes):
         stage = study.stage_jobs(cell, k, size)
