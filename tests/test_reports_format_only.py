@@ -88,3 +88,32 @@ def test_the_check_sees_a_statistic_moved_back(line: str) -> None:
                         'same = frames[0]["game"].n_unique() == frames[1]["game"].n_unique()\n'
                         'game = pl.struct("stage", "game").rank("dense")\n'
                         "top = float(np.max(high))")
+
+
+# the modules that read a study folder's runs and games (cdsim.study.results reads them for
+# the study report, once, below it)
+READERS = ("cdsim.study.store", "cdsim.study.games", "cdsim.batch.read", "cdsim.batch.folder")
+
+
+def reads_a_study(source: str) -> list[str]:
+    """The imports in ``source`` of a module that reads a study folder."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = ([node.module or ""] if isinstance(node, ast.ImportFrom) else
+                 [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+        found += [f"line {node.lineno}: {n}" for n in names if n.startswith(READERS)]
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((REPORTS / "study").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(REPORTS)))
+def test_the_study_report_reads_its_folder_only_through_the_study_s_results(path: Path) -> None:
+    """reports/study/ words the records of ``cdsim.study.results`` (issue 42: the study
+    folder flows down once): none of its modules reads runs, games or manifests itself."""
+    assert reads_a_study(path.read_text()) == [], f"{path.name}: read it in cdsim/study/"
+
+
+def test_the_check_sees_a_study_read_in_the_report() -> None:
+    assert reads_a_study("from cdsim.study.store import run_folder")
+    assert reads_a_study("import cdsim.batch.read")
+    assert not reads_a_study("from cdsim.study.results import StudyResults, read_results")
