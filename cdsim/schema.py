@@ -1,21 +1,30 @@
 """The input files' schemas are declared with pydantic (strict: a TOML string is not a
-number, nor a bool an integer; a key that is not declared is refused); ``problem`` turns a
-validation error into one line naming the entry, the key and what is allowed. A validator
-raises ValueError with its problem in words, to follow the key's name and ':'.
+number, nor a bool an integer; a key that is not declared is refused): a ``Table`` model,
+or a frozen dataclass record (``cdsim.rules.file_records``) checked here by ``validate``
+and written back by ``dump``. ``problem`` turns a validation error into one line naming
+the entry, the key and what is allowed. A validator raises ValueError with its problem in
+words, to follow the key's name and ':'.
 
 Imported only where a file is checked: pydantic costs the command line's start.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Iterable
-from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from cdsim.errors import user_text
 
@@ -32,17 +41,62 @@ class Table(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _known_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            known = tuple(k for k in cls.model_fields if k not in cls.loaded)
-            for key in data:
-                if key in cls.gone:
-                    raise ValueError(f"{key} is {cls.gone[key]}")
-                if key not in known:
-                    close = difflib.get_close_matches(str(key), known, 1)
-                    hint = f"did you mean {close[0]!r}? " if close else ""
-                    raise ValueError(f"unknown key {user_text(key, repr, 60)} ({hint}known: "
-                                     f"{', '.join(known)})")
+        known_keys(tuple(k for k in cls.model_fields if k not in cls.loaded), data, cls.gone)
         return data
+
+
+def known_keys(known: tuple[str, ...], data: Any, gone: dict[str, str] | None = None) -> None:
+    """Refuse a key of the table ``data`` not among ``known``, naming the closest known one
+    (``gone``: keys once allowed, and what to say instead)."""
+    if not isinstance(data, dict):
+        return
+    for key in data:
+        if gone and key in gone:
+            raise ValueError(f"{key} is {gone[key]}")
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, 1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ValueError(f"unknown key {user_text(key, repr, 60)} ({hint}known: "
+                             f"{', '.join(known)})")
+
+
+Record = TypeVar("Record")
+
+
+def record_schema(record: type[Any], schema: CoreSchema) -> CoreSchema:
+    """A dataclass record's schema (``schema``, as pydantic makes it) read from a table:
+    only its keys (as ``Table``), its fields strict, and written by its ``written``."""
+    known = tuple(f.name for f in dataclasses.fields(record) if f.init)
+    reads: Any = dict(schema)
+    reads["strict"] = False  # a table is read into the record; its fields stay strict
+    reads["serialization"] = core_schema.wrap_serializer_function_ser_schema(
+        lambda value, write: value.written(write(value)))
+
+    def read(data: Any) -> Any:
+        known_keys(known, data)
+        return data
+
+    return core_schema.no_info_before_validator_function(read, reads)
+
+
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def _adapter(record: type[Any]) -> TypeAdapter[Any]:
+    if record not in _ADAPTERS:
+        _ADAPTERS[record] = TypeAdapter(record)
+    return _ADAPTERS[record]
+
+
+def validate(record: type[Record], data: Any) -> Record:
+    """``data`` (a file's tables) read into ``record``, a dataclass of
+    ``cdsim.rules.file_records``; raises ValidationError (``problem`` words it)."""
+    return _adapter(record).validate_python(data)  # type: ignore[no-any-return]
+
+
+def dump(value: Any) -> dict[str, Any]:
+    """A record as its file writes it (``validate``'s inverse; defaults written out)."""
+    return _adapter(type(value)).dump_python(value, mode="json")  # type: ignore[no-any-return]
 
 
 def one_of(options: Iterable[str]) -> BeforeValidator:
@@ -63,16 +117,16 @@ def one_of(options: Iterable[str]) -> BeforeValidator:
 PLAIN = re.compile(r"[\w-]{1,60}\Z", re.ASCII)  # a key shown as it is; others as repr
 KINDS = {"int_type": "an integer", "string_type": "a string", "bool_type": "true or false",
          "float_type": "a number", "list_type": "a list", "tuple_type": "a list",
-         "dict_type": "a table", "model_type": "a table"}
+         "dict_type": "a table", "model_type": "a table", "dataclass_type": "a table"}
 RANGES = ("greater_than_equal", "less_than_equal", "greater_than", "less_than")
 
 
-def problem(exc: ValidationError, model: type[BaseModel], data: Any,
+def problem(exc: ValidationError, model: type[Any], data: Any,
             entries: dict[str, str] | None = None, ident: str = "name") -> str:
     """The first problem of ``exc`` (``model`` validating ``data``) on one line: ``entry:
     key.sub must be ..., got ...``. An entry of an array of tables named in ``entries``
     (``{"tile": "tile"}``) is named by its ``ident`` key when it has one, else by its
-    place (1, 2, ...)."""
+    place (1, 2, ...). ``model``: a ``Table`` or a record ``validate`` reads."""
     err = exc.errors()[0]
     loc = list(err["loc"])
     where = ""
@@ -111,7 +165,7 @@ def problem(exc: ValidationError, model: type[BaseModel], data: Any,
     return f"{where}: {line}" if where else line
 
 
-def _allowed(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
+def _allowed(model: type[Any], loc: tuple[int | str, ...]) -> str:
     """The range declared for the value at ``loc`` (Field(ge=..., le=...)), in words."""
     node = _field(_json_schema(model), loc)
     low, high = node.get("minimum"), node.get("maximum")
@@ -125,9 +179,14 @@ def _allowed(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
     return " and ".join(parts) or "in range"
 
 
-@cache
-def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema()
+_JSON_SCHEMAS: dict[type[Any], dict[str, Any]] = {}
+
+
+def _json_schema(model: type[Any]) -> dict[str, Any]:
+    if model not in _JSON_SCHEMAS:
+        _JSON_SCHEMAS[model] = (model.model_json_schema() if issubclass(model, BaseModel)
+                                else _adapter(model).json_schema())
+    return _JSON_SCHEMAS[model]
 
 
 def _field(schema: dict[str, Any], loc: tuple[int | str, ...]) -> dict[str, Any]:

@@ -1,12 +1,25 @@
 """The component set is data, validated on load (docs/rules.md C1–C10)."""
 
 import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from cdsim.errors import ComponentError
-from cdsim.rules.components import DATA_DIR, load_components
+from cdsim.rules.components import (
+    DATA_DIR,
+    FILES,
+    SCHEMAS,
+    Board,
+    ObjectiveCard,
+    TileType,
+    load_components,
+)
+from cdsim.rules.kinds import BAKERY, MEADOW, VILLA
+from cdsim.schema import dump, validate
 
 
 def test_default_set_matches_the_rulebook_counts() -> None:  # R1.1, R1.4
@@ -59,7 +72,8 @@ def _copy_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
      'edges = "V G G G"\nchimneys = 1\ncount = 3', "83 light tiles"),
     ("tiles.toml", 'edges = "V G G G"', 'edges = "V G X G"', "unknown edge code 'X'"),
     ("cards.toml", "reward = { vp = 4 }", "reward = { }", "objective card 'A01': a card with no reward"),
-    ("cards.toml", 'requires = { grapes = 2 }', 'requires = { wine = 2 }', "unknown pay requirement"),
+    ("cards.toml", 'requires = { grapes = 2 }', 'requires = { wine = 2 }',
+     "objective card 'A01': requires: unknown pay requirement 'wine' (known: grapes herbs"),
     ("boards.toml", '"..S..S",', '"..S...",', "9 scroll spaces"),
     ("frames.toml", "line = 1", "line = 7", "frame part 1: goals.0.line must be between 0 and 5, got 7"),
     ("scoring.toml", 'provenance = "reconstructed"', 'provenance = "guess"', "provenance"),
@@ -94,3 +108,51 @@ def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
     (tmp_path / "cards.toml").write_text("[[objective]\n")
     with pytest.raises(ComponentError, match=r"cards\.toml: not valid TOML"):
         load_components(tmp_path)
+
+
+# -- each record declared once: the dataclass the rules play with is the file's schema ------
+
+def test_the_records_are_made_and_checked_without_pydantic() -> None:
+    # pydantic costs the command line's start: only reading a file imports it
+    code = ("import sys; from cdsim.rules.components import TileType; "
+            "TileType(id='t', deck='light', edges=(0, 0, 0, 0), building=11, count=1, "
+            "provenance='rulebook'); print(sorted(m for m in sys.modules if 'pydantic' in m))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_record_made_in_code_keeps_the_rules_a_file_is_held_to() -> None:
+    tile = TileType(id="t", deck="light", edges=(VILLA, MEADOW, MEADOW, MEADOW), chimneys=2,
+                    count=1, provenance="rulebook")
+    assert len(tile.orientations) == 4 and not tile.dark and tile.building == 0
+    with pytest.raises(ValueError, match="a villa part needs at least one chimney"):
+        TileType(id="t", deck="light", edges=(VILLA, MEADOW, MEADOW, MEADOW), count=1,
+                 provenance="rulebook")
+    with pytest.raises(ValueError, match="sits on an all-meadow tile"):
+        TileType(id="t", deck="dark", edges=(VILLA, MEADOW, MEADOW, MEADOW), chimneys=1,
+                 building=BAKERY, count=1, provenance="rulebook")
+    with pytest.raises(ValueError, match="exactly one spade"):
+        Board(id=1, rows=("..S..S", "S.....", "...S..", "..S..S", ".S..S.", "S..S.."),
+              provenance="rulebook")
+    card = load_components().objectives["A06"]
+    assert (card.vp, card.coins, card.bread, card.steps) == tuple(card.reward)
+    assert isinstance(card, ObjectiveCard)
+
+
+def _written_as_read(read: object, written: object) -> bool:
+    """``written`` holds every key of ``read`` as it reads, and the rest at their defaults."""
+    if isinstance(read, dict) and isinstance(written, dict):
+        return all(k in written and _written_as_read(v, written[k]) for k, v in read.items()
+                   ) and all(written[k] in (0, None) for k in written.keys() - read.keys())
+    if isinstance(read, list) and isinstance(written, list):
+        return len(read) == len(written) and all(map(_written_as_read, read, written))
+    return type(read) is type(written) and read == written
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_each_file_is_written_back_as_it_reads(name: str) -> None:
+    # what ``components diff`` compares: every key as the file spells it, defaults written out
+    tables = tomllib.loads((DATA_DIR / f"{name}.toml").read_text())
+    record = validate(SCHEMAS[name], tables)
+    assert _written_as_read(tables, dump(record))
+    assert not _written_as_read(tables, {**dump(record), "extra": 1})

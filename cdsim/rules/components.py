@@ -4,20 +4,25 @@ The default set lives in ``cdsim/data/*.toml``. A user set is a folder holding a
 of ``tiles.toml``, ``cards.toml``, ``frames.toml``, ``boards.toml`` and
 ``scoring.toml`` (files it lacks come from the default set), or one such file, or an
 override file: a base and only the entries it changes (``cdsim.rules.overrides``).
-Each file's schema (its tables, keys, types and the ranges the core holds) is declared once
-with pydantic (``_schemas``); every problem is reported as one line naming the file, the
-entry, the key and what is allowed.
+Each record (a tile type, a card, a frame part, a board, the scoring tables) and each file
+is declared once, as the frozen dataclass the rules play with: its fields are the file's
+keys, with their types (strict) and the ranges the core holds beside them
+(``cdsim.rules.file_records``), and its own rules in ``__post_init__``. pydantic checks a
+file against them only when one is read; every problem is reported as one line naming the
+file, the entry, the key and what is allowed.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from cdsim.errors import ComponentError, read_toml
+from cdsim.rules.file_records import Between, Check, Entries, FileRecord, Named, OneOf, Text
 from cdsim.rules.kinds import (
     BUILDING_CODES,
     DWELLINGS,
@@ -40,9 +45,12 @@ from cdsim.rules.overrides import (
     toml_text,
 )
 
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler
+    from pydantic_core import CoreSchema
+
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 FILES = ("tiles", "cards", "frames", "boards", "scoring")
-PROVENANCES = ("rulebook", "reconstructed")
 
 # R1.1, R1.4: counts printed in the rulebook.
 LIGHT_TILES = 84
@@ -71,106 +79,14 @@ HAVE_KEYS = (
     "market", "bakery", "fountain",
 )
 HAVE_INDEX = {k: i for i, k in enumerate(HAVE_KEYS)}
-REWARD_KEYS = ("vp", "coins", "bread", "steps")
 
 Edges = tuple[int, int, int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class TileType:
-    id: str
-    dark: bool
-    edges: Edges
-    chimneys: int
-    building: int  # 0, or MARKET / BAKERY / FOUNTAIN
-    orientations: tuple[Edges, ...]  # distinct rotations, precomputed (R5.2)
-    provenance: str
-
-
-@dataclass(frozen=True, slots=True)
-class ObjectiveCard:
-    id: str
-    deck: str
-    pay: bool  # red card: goods are paid; green card ("have"): features are counted
-    requires: tuple[tuple[int, int], ...]  # (good index or HAVE_INDEX, amount per multiple)
-    vp: int
-    coins: int
-    bread: int
-    steps: int
-    provenance: str
-
-    def describe(self) -> str:
-        names = [GOOD_NAMES_BY_INDEX[k] if self.pay else HAVE_KEYS[k] for k, _ in self.requires]
-        need = " + ".join(f"{n} {name}" for (_, n), name in zip(self.requires, names, strict=True))
-        gets = " + ".join(f"{v} {k}" for k, v in zip(REWARD_KEYS, self.reward, strict=True) if v)
-        return f"{'pay' if self.pay else 'have'} {need} -> {gets}"
-
-    @property
-    def reward(self) -> tuple[int, int, int, int]:
-        return (self.vp, self.coins, self.bread, self.steps)
-
-
-GOOD_NAMES_BY_INDEX = {v: k for k, v in GOOD_CODES.items()}
-
-
-@dataclass(frozen=True, slots=True)
-class FountainCard:
-    id: str
-    goal: int  # feature kind code
-    vp: int
-    provenance: str
-
-
-@dataclass(frozen=True, slots=True)
-class FrameGoal:
-    kind: int
-    vp: int
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class FramePart:
-    id: int
-    goals: tuple[FrameGoal, ...]
-    provenance: str
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    id: int
-    spade: int
-    scrolls: frozenset[int]
-    provenance: str
-
-
-@dataclass(frozen=True, slots=True)
-class Components:
-    tile_types: tuple[TileType, ...]
-    light: tuple[int, ...]  # tile-type index of each physical light tile
-    dark: tuple[int, ...]
-    objectives: dict[str, ObjectiveCard]
-    decks: dict[str, tuple[str, ...]]
-    fountains: dict[str, FountainCard]
-    frame_parts: dict[int, FramePart]
-    boards: tuple[Board, ...]
-    scroll_points: tuple[int, ...]
-    villa_points_table: tuple[int, ...]
-    villa_points_per_extra: int
-    digest: str  # sha256 over the files' bytes (an override's: its merged files'): identifies the set
-    is_default: bool
-    changes: tuple[Change, ...] = ()  # from its base: an override's, else the default set
-    base: str = ""  # that base as written ("default", an override's path); "": the default set
-
-    def villa_points(self, chimneys: int) -> int:
-        """VP of one complete villa (R10.1, docs/rules.md C6)."""
-        table = self.villa_points_table
-        if chimneys < len(table):
-            return table[chimneys]
-        return table[-1] + (chimneys - len(table) + 1) * self.villa_points_per_extra
-
-    @property
-    def last_scroll_space(self) -> int:
-        return len(self.scroll_points) - 1
+Provenance = Literal["rulebook", "reconstructed"]
+PROVENANCES: tuple[str, ...] = get_args(Provenance)
+Points = Annotated[int, Between(-MAX_POINTS, MAX_POINTS)]
+Id = Annotated[int, Between(-MAX_ID, MAX_ID)]
+Feature = Annotated[int, Named(FEATURE_CODES)]  # a feature kind's name in a file ("pond")
+Given = Annotated[int, Between(0, MAX_REWARD)]  # per multiple
 
 
 def _short(value: Any) -> str:
@@ -188,6 +104,13 @@ def _edges(text: str) -> Edges:
             raise ValueError(f"unknown edge code {_short(code)} (known: {' '.join(EDGE_CODES)})")
     e = [EDGE_CODES[c] for c in codes]
     return (e[0], e[1], e[2], e[3])
+
+
+def _edge_text(edges: Edges) -> str:
+    return " ".join(EDGE_NAMES[k] for k in edges)
+
+
+EDGE_NAMES = {v: k for k, v in EDGE_CODES.items()}
 
 
 def check_tile_shape(
@@ -210,167 +133,292 @@ def check_tile_shape(
             raise fail(entry, "landscape parts are only ends and corners")
 
 
-@cache
-def _schemas() -> dict[str, Any]:
-    """Each component file's schema, declared once: its tables and keys, their types
-    (strict) and the ranges the core holds; a table's own rules as its validators."""
-    from typing import Annotated, Literal
+# -- the records: each a [[table]] entry of a file, as the rules read it ---------------------
 
-    from pydantic import AfterValidator, Field, model_validator
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TileType(FileRecord):
+    id: str
+    deck: Literal["light", "dark"]
+    edges: Annotated[Edges, Text(_edges, _edge_text)]  # N E S W as printed ("V G G G")
+    chimneys: Annotated[int, Between(0, MAX_CHIMNEYS)] = 0
+    building: Annotated[int, Named(BUILDING_CODES)] = 0  # 0, or MARKET / BAKERY / FOUNTAIN
+    count: Annotated[int, Between(1, LIGHT_TILES)]  # copies in the box
+    provenance: Provenance
+    orientations: tuple[Edges, ...] = field(init=False, compare=False)  # distinct rotations (R5.2)
 
-    from cdsim.schema import Table, one_of
+    def __post_init__(self) -> None:
+        check_tile_shape(self.edges, self.chimneys, self.building,
+                         lambda _, text: ValueError(text), "")
+        kinds = {k for k in self.edges if k != MEADOW}
+        if not kinds and not self.building:
+            raise ValueError("an all-meadow tile needs a building (market, bakery, fountain)")
+        if VILLA in kinds and self.chimneys < 1:
+            raise ValueError("a villa part needs at least one chimney")
+        if self.dark and len(kinds) + (1 if self.building else 0) != 1:
+            raise ValueError("dark tiles show exactly one building or landscape (R1.1)")
+        turns = dict.fromkeys(rotate(self.edges, r) for r in range(4))
+        object.__setattr__(self, "orientations", tuple(turns))
 
-    def edge_codes(text: str) -> str:
-        _edges(text)
-        return text
+    @property
+    def dark(self) -> bool:
+        return self.deck == "dark"
 
-    Points = Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
-    Id = Annotated[int, Field(ge=-MAX_ID, le=MAX_ID)]
-    Provenance = Annotated[str, one_of(PROVENANCES)]
-    Feature = Annotated[str, one_of(FEATURE_CODES)]
-    Reward = Annotated[int, Field(ge=0, le=MAX_REWARD)]
 
-    class Tile(Table):
-        id: str
-        deck: Literal["light", "dark"]
-        edges: Annotated[str, AfterValidator(edge_codes)]
-        chimneys: Annotated[int, Field(ge=0, le=MAX_CHIMNEYS)] = 0
-        building: Annotated[str, one_of(BUILDING_CODES)] | None = None
-        count: Annotated[int, Field(ge=1, le=LIGHT_TILES)]
-        provenance: Provenance
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardReward(FileRecord):
+    """What one multiple of a card gives; it reads as its four numbers (REWARD_KEYS)."""
 
-        @model_validator(mode="after")
-        def _shape(self) -> Tile:
-            edges = _edges(self.edges)
-            building = BUILDING_CODES[self.building] if self.building else 0
-            check_tile_shape(edges, self.chimneys, building, lambda _, text: ValueError(text), "")
-            kinds = {k for k in edges if k != MEADOW}
-            if not kinds and not building:
-                raise ValueError("an all-meadow tile needs a building (market, bakery, fountain)")
-            if VILLA in kinds and self.chimneys < 1:
-                raise ValueError("a villa part needs at least one chimney")
-            if self.deck == "dark" and len(kinds) + (1 if building else 0) != 1:
-                raise ValueError("dark tiles show exactly one building or landscape (R1.1)")
-            return self
+    vp: Annotated[int, Between(0, MAX_POINTS)] = 0
+    coins: Given = 0
+    bread: Given = 0
+    steps: Given = 0
 
-    class Rewards(Table):
-        vp: Annotated[int, Field(ge=0, le=MAX_POINTS)] = 0
-        coins: Reward = 0
-        bread: Reward = 0
-        steps: Reward = 0
+    def __iter__(self) -> Iterator[int]:
+        return (getattr(self, key) for key in REWARD_KEYS)
 
-    class Objective(Table):
-        id: str
-        deck: Annotated[str, one_of(MOST_DRAWN)]
-        type: Literal["pay", "have"]
-        requires: Annotated[dict[str, Annotated[int, Field(ge=1, le=MAX_REQUIRE)]],
-                            Field(min_length=1)]
-        reward: Rewards
-        provenance: Provenance
 
-        @model_validator(mode="after")
-        def _card(self) -> Objective:
-            keys = GOOD_CODES if self.type == "pay" else HAVE_INDEX
-            for key in self.requires:
+REWARD_KEYS = tuple(f.name for f in fields(CardReward))
+
+
+class _Requires:
+    """A card's ``requires`` as printed (a table: name -> amount per multiple), held as
+    (good index or HAVE_INDEX, amount) pairs: the card's ``type``, read before it, says
+    which names it takes. ObjectiveCard writes the names back."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler
+                                     ) -> CoreSchema:
+        from pydantic_core import core_schema as cs
+
+        def pairs(named: dict[str, int], info: Any) -> tuple[tuple[int, int], ...]:
+            kind = info.data.get("type")
+            if kind is None:  # the type is wrong: that is the line
+                return ()
+            keys = GOOD_CODES if kind == "pay" else HAVE_INDEX
+            for key in named:
                 if key not in keys:
-                    raise ValueError(f"unknown {self.type} requirement {_short(key)} (known: "
+                    raise ValueError(f"unknown {kind} requirement {_short(key)} (known: "
                                      f"{' '.join(keys)})")
-            r = self.reward
-            if not (r.vp or r.coins or r.bread or r.steps):
-                raise ValueError("a card with no reward")
-            # A multiple must not give back more coins + bread than it costs (goods or coins
-            # for a red card, 3 bread on any card, R7.1): else cards could pay for each other
-            # without limit, and a game's payment choices grow without bound.
-            cost, gain = sum(self.requires.values()), r.coins + r.bread
-            most = min(cost, 3) if self.type == "pay" else 3
-            if gain > most:
-                paid = f"{cost} goods/coins or 3 bread" if self.type == "pay" else "3 bread"
-                raise ValueError(f"its reward (coins + bread = {gain} per multiple) is more than "
-                                 f"a multiple costs ({paid}): at most {most}")
-            return self
+            return tuple((keys[k], n) for k, n in named.items())
 
-    class Fountain(Table):
-        id: str
-        goal: Feature
-        vp: Points
-        provenance: Provenance
-
-    class Goal(Table):
-        kind: Feature
-        vp: Points
-        line: Annotated[int, Field(ge=0, le=SIZE - 1)]
-
-    class Part(Table):
-        id: Id
-        goals: Annotated[list[Goal], Field(min_length=2, max_length=2)]
-        provenance: Provenance
-
-    def board_rows(rows: list[str]) -> list[str]:
-        if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
-            raise ValueError(f"a board is {SIZE} strings of {SIZE} characters")
-        text = "".join(rows)
-        if set(text) - set(".SX"):
-            raise ValueError("use only '.', 'S' (scroll) and 'X' (spade)")
-        if text.count("X") != 1:
-            raise ValueError("a board has exactly one spade space 'X'")
-        if text.count("S") != SCROLL_SPACES_PER_BOARD:
-            raise ValueError(f"a board has {SCROLL_SPACES_PER_BOARD} scroll spaces, got "
-                             f"{text.count('S')} (R1.3)")
-        return rows
-
-    class Board(Table):
-        id: Id
-        rows: Annotated[list[str], AfterValidator(board_rows)]
-        provenance: Provenance
-
-    class Track(Table):
-        points: Annotated[list[Points], Field(min_length=1, max_length=MAX_SCROLL_SPACES)]
-        provenance: Provenance
-
-    class Villas(Table):
-        points: Annotated[list[Points], Field(min_length=1, max_length=MAX_VILLA_TABLE)]
-        per_extra_chimney: Points
-        provenance: Provenance
-
-        @model_validator(mode="after")
-        def _rulebook(self) -> Villas:
-            if len(self.points) < 6 or self.points[3] != 3 or self.points[5] != 7:
-                raise ValueError("the rulebook fixes 3 chimneys -> 3 VP and 5 -> 7 VP (R10.1)")
-            return self
-
-    class Tiles(Table):
-        tile: Annotated[list[Tile], Field(min_length=1, max_length=MAX_TABLE)]
-
-    class Cards(Table):
-        objective: Annotated[list[Objective], Field(min_length=1)]
-        fountain: Annotated[list[Fountain], Field(min_length=1)]
-
-    class Frames(Table):
-        part: Annotated[list[Part], Field(min_length=1, max_length=MAX_TABLE)]
-
-    class Boards(Table):
-        board: Annotated[list[Board], Field(min_length=1)]
-
-    class Scoring(Table):
-        scroll_track: Track
-        villa_table: Villas
-
-    return {"tiles": Tiles, "cards": Cards, "frames": Frames, "boards": Boards,
-            "scoring": Scoring}
+        named = handler.generate_schema(
+            Annotated[dict[str, Annotated[int, Between(1, MAX_REQUIRE)]], Entries(1)])
+        return cs.with_info_after_validator_function(  # written back by ObjectiveCard.written
+            pairs, named, serialization=cs.plain_serializer_function_ser_schema(list))
 
 
-def _validated(name: str, file: str, data: dict[str, Any]) -> Any:
-    """A component file's tables checked against its schema; else one line naming the
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectiveCard(FileRecord):
+    id: str
+    deck: Annotated[str, OneOf(MOST_DRAWN)]
+    type: Literal["pay", "have"]  # red: goods are paid; green ("have"): features are counted
+    requires: Annotated[tuple[tuple[int, int], ...], _Requires()]
+    reward: CardReward
+    provenance: Provenance
+
+    def __post_init__(self) -> None:
+        r = self.reward
+        if not any(r):
+            raise ValueError("a card with no reward")
+        # A multiple must not give back more coins + bread than it costs (goods or coins
+        # for a red card, 3 bread on any card, R7.1): else cards could pay for each other
+        # without limit, and a game's payment choices grow without bound.
+        cost, gain = sum(n for _, n in self.requires), r.coins + r.bread
+        most = min(cost, 3) if self.pay else 3
+        if gain > most:
+            paid = f"{cost} goods/coins or 3 bread" if self.pay else "3 bread"
+            raise ValueError(f"its reward (coins + bread = {gain} per multiple) is more than "
+                             f"a multiple costs ({paid}): at most {most}")
+
+    def written(self, tables: dict[str, Any]) -> dict[str, Any]:
+        return {**tables, "requires": self.named_requires()}
+
+    @property
+    def pay(self) -> bool:
+        return self.type == "pay"
+
+    @property
+    def vp(self) -> int:
+        return self.reward.vp
+
+    @property
+    def coins(self) -> int:
+        return self.reward.coins
+
+    @property
+    def bread(self) -> int:
+        return self.reward.bread
+
+    @property
+    def steps(self) -> int:
+        return self.reward.steps
+
+    def named_requires(self) -> dict[str, int]:
+        """``requires`` as the card prints it."""
+        names = GOOD_NAMES_BY_INDEX if self.pay else HAVE_KEYS
+        return {names[k]: n for k, n in self.requires}
+
+    def describe(self) -> str:
+        need = " + ".join(f"{n} {name}" for name, n in self.named_requires().items())
+        gets = " + ".join(f"{v} {k}" for k, v in zip(REWARD_KEYS, self.reward, strict=True) if v)
+        return f"{self.type} {need} -> {gets}"
+
+
+GOOD_NAMES_BY_INDEX = {v: k for k, v in GOOD_CODES.items()}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FountainCard(FileRecord):
+    id: str
+    goal: Feature
+    vp: Points
+    provenance: Provenance
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FrameGoal(FileRecord):
+    kind: Feature
+    vp: Points
+    line: Annotated[int, Between(0, SIZE - 1)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FramePart(FileRecord):
+    id: Id
+    goals: Annotated[tuple[FrameGoal, ...], Entries(2, 2)]
+    provenance: Provenance
+
+
+def _board_rows(rows: tuple[str, ...]) -> tuple[str, ...]:
+    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+        raise ValueError(f"a board is {SIZE} strings of {SIZE} characters")
+    text = "".join(rows)
+    if set(text) - set(".SX"):
+        raise ValueError("use only '.', 'S' (scroll) and 'X' (spade)")
+    if text.count("X") != 1:
+        raise ValueError("a board has exactly one spade space 'X'")
+    if text.count("S") != SCROLL_SPACES_PER_BOARD:
+        raise ValueError(f"a board has {SCROLL_SPACES_PER_BOARD} scroll spaces, got "
+                         f"{text.count('S')} (R1.3)")
+    return rows
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Board(FileRecord):
+    id: Id
+    rows: Annotated[tuple[str, ...], Entries(), Check(_board_rows)]  # '.', 'S' scroll, 'X' spade
+    provenance: Provenance
+    spade: int = field(init=False, compare=False)  # its cell
+    scrolls: frozenset[int] = field(init=False, compare=False)  # cells with a scroll token
+
+    def __post_init__(self) -> None:
+        text = "".join(_board_rows(self.rows))
+        object.__setattr__(self, "spade", text.index("X"))
+        object.__setattr__(self, "scrolls", frozenset(i for i, ch in enumerate(text) if ch == "S"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScrollTrack(FileRecord):
+    points: Annotated[tuple[Points, ...], Entries(1, MAX_SCROLL_SPACES)]  # VP of each space
+    provenance: Provenance
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VillaTable(FileRecord):
+    points: Annotated[tuple[Points, ...], Entries(1, MAX_VILLA_TABLE)]  # VP by chimneys
+    per_extra_chimney: Points
+    provenance: Provenance
+
+    def __post_init__(self) -> None:
+        if len(self.points) < 6 or self.points[3] != 3 or self.points[5] != 7:
+            raise ValueError("the rulebook fixes 3 chimneys -> 3 VP and 5 -> 7 VP (R10.1)")
+
+
+# -- the files: each its tables ----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tiles(FileRecord):
+    tile: Annotated[tuple[TileType, ...], Entries(1, MAX_TABLE)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cards(FileRecord):
+    objective: Annotated[tuple[ObjectiveCard, ...], Entries(1)]
+    fountain: Annotated[tuple[FountainCard, ...], Entries(1)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Frames(FileRecord):
+    part: Annotated[tuple[FramePart, ...], Entries(1, MAX_TABLE)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Boards(FileRecord):
+    board: Annotated[tuple[Board, ...], Entries(1)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scoring(FileRecord):
+    scroll_track: ScrollTrack
+    villa_table: VillaTable
+
+
+SCHEMAS: dict[str, type[FileRecord]] = {
+    "tiles": Tiles, "cards": Cards, "frames": Frames, "boards": Boards, "scoring": Scoring}
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    tile_types: tuple[TileType, ...]
+    light: tuple[int, ...]  # tile-type index of each physical light tile
+    dark: tuple[int, ...]
+    objectives: dict[str, ObjectiveCard]
+    decks: dict[str, tuple[str, ...]]
+    fountains: dict[str, FountainCard]
+    frame_parts: dict[int, FramePart]
+    boards: tuple[Board, ...]
+    scroll_track: ScrollTrack
+    villa_table: VillaTable
+    digest: str  # sha256 over the files' bytes (an override's: its merged files'): identifies the set
+    is_default: bool
+    changes: tuple[Change, ...] = ()  # from its base: an override's, else the default set
+    base: str = ""  # that base as written ("default", an override's path); "": the default set
+
+    def villa_points(self, chimneys: int) -> int:
+        """VP of one complete villa (R10.1, docs/rules.md C6)."""
+        table = self.villa_points_table
+        if chimneys < len(table):
+            return table[chimneys]
+        return table[-1] + (chimneys - len(table) + 1) * self.villa_points_per_extra
+
+    @property
+    def scroll_points(self) -> tuple[int, ...]:
+        return self.scroll_track.points
+
+    @property
+    def villa_points_table(self) -> tuple[int, ...]:
+        return self.villa_table.points
+
+    @property
+    def villa_points_per_extra(self) -> int:
+        return self.villa_table.per_extra_chimney
+
+    @property
+    def last_scroll_space(self) -> int:
+        return len(self.scroll_points) - 1
+
+
+def _validated(name: str, file: str, data: dict[str, Any]) -> FileRecord:
+    """A component file's tables checked against its record; else one line naming the
     file, the entry and the key."""
     from pydantic import ValidationError
 
-    from cdsim.schema import problem
+    from cdsim.schema import problem, validate
 
-    schema = _schemas()[name]
+    record = SCHEMAS[name]
     try:
-        return schema.model_validate(data)
+        return validate(record, data)
     except ValidationError as exc:
-        raise ComponentError(f"{file}: {problem(exc, schema, data, ENTRIES, 'id')}") from None
+        raise ComponentError(f"{file}: {problem(exc, record, data, ENTRIES, 'id')}") from None
 
 
 def _unique(file: str, label: str, ids: list[Any]) -> None:
@@ -379,41 +427,22 @@ def _unique(file: str, label: str, ids: list[Any]) -> None:
             raise ComponentError(f"{file}: {label} {_short(x)}: duplicate id")
 
 
-def _tiles(file: str, tiles: Any) -> tuple[tuple[TileType, ...], list[int], list[int]]:
-    types: list[TileType] = []
-    light: list[int] = []
-    dark: list[int] = []
+def _tiles(file: str, tiles: Tiles) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tile type of each physical light and dark tile."""
     _unique(file, "tile", [t.id for t in tiles.tile])
-    for raw in tiles.tile:
-        edges = _edges(raw.edges)
-        orients: list[Edges] = []
-        for r in range(4):
-            o = rotate(edges, r)
-            if o not in orients:
-                orients.append(o)
-        index = len(types)
-        types.append(TileType(raw.id, raw.deck == "dark", edges, raw.chimneys,
-                              BUILDING_CODES[raw.building] if raw.building else 0,
-                              tuple(orients), raw.provenance))
-        (dark if raw.deck == "dark" else light).extend([index] * raw.count)
+    light = tuple(i for i, t in enumerate(tiles.tile) if not t.dark for _ in range(t.count))
+    dark = tuple(i for i, t in enumerate(tiles.tile) if t.dark for _ in range(t.count))
     if len(light) != LIGHT_TILES:
         raise ComponentError(f"{file}: {len(light)} light tiles, the game has {LIGHT_TILES} (R1.1)")
     if len(dark) != DARK_TILES:
         raise ComponentError(f"{file}: {len(dark)} dark tiles, the game has {DARK_TILES} (R1.1)")
-    return tuple(types), light, dark
+    return light, dark
 
 
-def _cards(file: str, cards: Any) -> tuple[
+def _cards(file: str, cards: Cards) -> tuple[
         dict[str, ObjectiveCard], dict[str, tuple[str, ...]], dict[str, FountainCard]]:
     _unique(file, "objective card", [c.id for c in cards.objective])
-    objectives: dict[str, ObjectiveCard] = {}
-    for raw in cards.objective:
-        keys = GOOD_CODES if raw.type == "pay" else HAVE_INDEX
-        r = raw.reward
-        objectives[raw.id] = ObjectiveCard(
-            raw.id, raw.deck, raw.type == "pay",
-            tuple((keys[k], n) for k, n in raw.requires.items()),
-            r.vp, r.coins, r.bread, r.steps, raw.provenance)
+    objectives = {c.id: c for c in cards.objective}
     if len(objectives) != OBJECTIVE_CARDS:
         raise ComponentError(f"{file}: {len(objectives)} objective cards, the game has 60 (R1.4)")
     decks = {d: tuple(c.id for c in objectives.values() if c.deck == d) for d in MOST_DRAWN}
@@ -421,32 +450,24 @@ def _cards(file: str, cards: Any) -> tuple[
         if len(decks[d]) < n:
             raise ComponentError(f"{file}: deck {d} has {len(decks[d])} cards, 4 players draw {n} (R2.2)")
     _unique(file, "fountain card", [*objectives, *(f.id for f in cards.fountain)])
-    fountains = {f.id: FountainCard(f.id, FEATURE_CODES[f.goal], f.vp, f.provenance)
-                 for f in cards.fountain}
+    fountains = {f.id: f for f in cards.fountain}
     if len(fountains) != FOUNTAIN_CARDS:
         raise ComponentError(f"{file}: {len(fountains)} fountain cards, the game has 24 (R1.4)")
     return objectives, decks, fountains
 
 
-def _frames(file: str, frames: Any) -> dict[int, FramePart]:
+def _frames(file: str, frames: Frames) -> dict[int, FramePart]:
     _unique(file, "frame part", [p.id for p in frames.part])
-    parts = {p.id: FramePart(p.id, tuple(FrameGoal(FEATURE_CODES[g.kind], g.vp, g.line)
-                                         for g in p.goals), p.provenance)
-             for p in frames.part}
+    parts = {p.id: p for p in frames.part}
     if len(parts) < 16:
         raise ComponentError(f"{file}: {len(parts)} frame parts, 4 players need 16 (R2.1)")
     return parts
 
 
-def _boards(file: str, boards: Any) -> tuple[Board, ...]:
-    out = []
-    for raw in boards.board:
-        text = "".join(raw.rows)
-        out.append(Board(raw.id, text.index("X"),
-                         frozenset(i for i, ch in enumerate(text) if ch == "S"), raw.provenance))
-    if len(out) < 4:
-        raise ComponentError(f"{file}: {len(out)} district boards, 4 players need 4 (R2.1)")
-    return tuple(out)
+def _boards(file: str, boards: Boards) -> tuple[Board, ...]:
+    if len(boards.board) < 4:
+        raise ComponentError(f"{file}: {len(boards.board)} district boards, 4 players need 4 (R2.1)")
+    return boards.board
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -460,7 +481,7 @@ class _File:
 
     label: str  # names the file in a line
     tables: dict[str, Any]
-    model: Any
+    model: FileRecord
     text: bytes
     default: bool  # the shipped file's bytes (a copy of it too: the same set)
 
@@ -567,27 +588,29 @@ def compare(old: Path | str | None, new: Path | str | None) -> tuple[Change, ...
 
 
 def _changes(old: Files, new: Files) -> tuple[Change, ...]:
+    from cdsim.schema import dump
+
     names = [n for n in FILES if old[n].text != new[n].text]
-    return differences({n: old[n].model.model_dump() for n in names},
-                       {n: new[n].model.model_dump() for n in names})
+    return differences({n: dump(old[n].model) for n in names},
+                       {n: dump(new[n].model) for n in names})
 
 
 @cache
 def _load(path: Path | None) -> Components:
     files, base, base_files = _files(path)
     labels = {name: f.label for name, f in files.items()}
-    data = {name: f.model for name, f in files.items()}
-    types, light, dark = _tiles(labels["tiles"], data["tiles"])
-    objectives, decks, fountains = _cards(labels["cards"], data["cards"])
-    frames = _frames(labels["frames"], data["frames"])
-    boards = _boards(labels["boards"], data["boards"])
-    scoring = data["scoring"]
-    scroll, villa = tuple(scoring.scroll_track.points), tuple(scoring.villa_table.points)
-    extra = scoring.villa_table.per_extra_chimney
+    tiles, cards, frames, boards, scoring = (files[n].model for n in FILES)
+    assert isinstance(tiles, Tiles) and isinstance(cards, Cards) and isinstance(frames, Frames)
+    assert isinstance(boards, Boards) and isinstance(scoring, Scoring)
+    light, dark = _tiles(labels["tiles"], tiles)
+    objectives, decks, fountains = _cards(labels["cards"], cards)
+    parts = _frames(labels["frames"], frames)
+    districts = _boards(labels["boards"], boards)
     digest = hashlib.sha256()
     for name in FILES:
         digest.update(files[name].text)
     default = all(f.default for f in files.values())
     changes = _changes(base_files, files) if base_files is not None else ()
-    return Components(types, tuple(light), tuple(dark), objectives, decks, fountains, frames,
-                      boards, scroll, villa, extra, digest.hexdigest(), default, changes, base)
+    return Components(tiles.tile, light, dark, objectives, decks, fountains, parts,
+                      districts, scoring.scroll_track, scoring.villa_table,
+                      digest.hexdigest(), default, changes, base)
