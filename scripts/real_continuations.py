@@ -6,6 +6,12 @@
         --strategies greedy,villa,landscape,bread --rotate-seats --seed 41 --out /tmp/pool4
     .venv/bin/python -m scripts.real_continuations /tmp/pool2 BUDGET [CELLS]
     .venv/bin/python -m scripts.real_continuations naming /tmp/pool4 CELLS BUDGET
+    .venv/bin/python -m scripts.real_continuations within "studies/s3/cells/3p.strong+s*" \
+        64000,80000,100000 [CELLS]
+
+``within``: how often a replicate cell decides within each budget, its deals drawn from the
+pool (every run folder the pattern names, e.g. a study cell's stages), the budget also its
+design (docs/statistics.md: how the default study's 3-player strong budget was sized).
 
 A pool of real games is taken as the truth (issue 40's audit): a replicate cell draws its
 deals with replacement from the pool, in the study's doubling stages up to ``BUDGET``
@@ -55,6 +61,38 @@ def table(wins: NDArray[np.int8], vectors: NDArray[np.int64], deals: NDArray[np.
     w = wins[:, deals, :].astype(np.float64)
     return WinTable(vectors, w.sum(axis=1).astype(np.int64), np.einsum("vkn,vkm->vnm", w, w),
                     w.sum(axis=1) * per, len(deals) * per, len(deals), float(len(deals) * per**2))
+
+
+def pooled(pattern: str) -> tuple[NDArray[np.int8], NDArray[np.int64], int]:
+    """``per_deal`` of every run folder ``pattern`` names, the deals concatenated."""
+    where = Path(pattern)
+    parts = [per_deal(f) for f in sorted(where.parent.glob(where.name))]
+    if not parts:
+        raise SystemExit(f"no run folder matches {pattern}")
+    return np.concatenate([p[0] for p in parts], axis=1), parts[0][1], parts[0][2]
+
+
+def within(pattern: str, budgets: list[int], cells: int) -> None:
+    """Replicate cells drawn from the pool: decided within each budget, and their games."""
+    wins, vectors, per = pooled(pattern)
+    rule = tuple(int(x) for x in DEFAULT_START_VP[vectors.shape[1]])
+    k = wins.shape[1]
+    truth = table(wins, vectors, np.arange(k), per).gaps
+    best = np.argsort(truth)[:3]
+    print(f"pool of {k * per:,} games; most equal: " + ", ".join(
+        f"{'/'.join(str(int(x)) for x in vectors[i])} {100 * truth[i]:.2f} pp" for i in best))
+    for budget in budgets:
+        sizes = at.stage_sizes(budget, max(budget // 64, 30 * per), per)
+        rng = np.random.default_rng(budget)
+        played = []
+        for _ in range(cells):
+            tables = [table(wins, vectors, rng.integers(0, k, s // per), per) for s in sizes]
+            v = at.decide(tables, rule, TOL, ALPHA, 3, design_games=budget, predict=False,
+                          zone=ZONE)
+            if v.decision != "undecided":
+                played.append(v.games)
+        print(f"budget {budget:,}: {len(played)} of {cells} decided, mean games when decided "
+              f"{np.mean(played) if played else 0:,.0f}", flush=True)
 
 
 def measure(run: Path, budget: int, cells: int) -> None:
@@ -110,7 +148,10 @@ def naming(run: Path, budget: int, cells: int) -> None:
 
 if __name__ == "__main__":
     count = int(sys.argv[3]) if len(sys.argv) > 3 else 200
-    if sys.argv[1] == "naming":
+    if sys.argv[1] == "within":
+        within(sys.argv[2], [int(b) for b in sys.argv[3].split(",")],
+               int(sys.argv[4]) if len(sys.argv) > 4 else 100)
+    elif sys.argv[1] == "naming":
         naming(Path(sys.argv[2]), int(sys.argv[4]) if len(sys.argv) > 4 else 100_000, count)
     else:
         measure(Path(sys.argv[1]), int(sys.argv[2]), count)
