@@ -6,6 +6,7 @@ the floor left out, the shipped ratings file, and the study report's section."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from cdsim.analysis import skill
 from cdsim.analysis.anytime import Decision
 from cdsim.analysis.candidates import CellGames, candidates, win_table
 from cdsim.analysis.cell import shares_of
+from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.skill import Point, Rating
 from cdsim.study import skill as panels
 from cdsim.study.cell import CellResult
@@ -125,16 +127,58 @@ def test_moves_when_the_other_population_has_no_fair_vector() -> None:
     assert kind == "not decided" and "strong judged at more vectors than its ±0 VP" in text
 
 
-def test_does_not_move_only_when_each_confirmed_vector_is_in_the_others_fair_set() -> None:
+def test_does_not_move_only_when_one_vector_is_shown_fair_for_every_population() -> None:
     a = pt("scripted", 0, "confirmed", (8, 8), ((8, 8), (8, 9)))
     b = pt("strong", 400, "confirmed", (8, 9), ((8, 9), (8, 8)))
     kind, text = skill.verdict(2, [b, a], {}, TOL)
     assert kind == "does not move" and "**do not move with skill**" in text
+    assert "8/8 and 8/9 are shown fair within ±2.0 pp for every population" in text
     assert text.index("scripted 8/8") < text.index("strong 8/9")  # weakest first
-    c = pt("strong", 400, "confirmed", (8, 9), ((8, 9),))  # 8/8 never shown fair for strong
+    # strong names 8/9 alone, scripted shows it fair too: the same VP serve both
+    c = pt("strong", 400, "confirmed", (8, 9), ((8, 9),))
     kind, text = skill.verdict(2, [a, c], {}, TOL)
+    assert kind == "does not move" and "8/9 is shown fair within ±2.0 pp for every" in text
+    # no vector shown fair for both (and no offsets): open
+    d = pt("scripted", 0, "confirmed", (8, 8), ((8, 8),))
+    kind, text = skill.verdict(2, [d, c], {}, TOL)
     assert kind == "not decided" and "move with skill" in text and "do not" not in text
     assert "more strong games, to show scripted's 8/8 fair or unfair for strong" in text
+
+
+def with_offsets(p: Point, *offsets: tuple[float, float, float]) -> Point:
+    return replace(p, offsets=tuple(FairOffset(*o) for o in offsets))
+
+
+def test_fair_offsets_apart_beyond_chance_move_with_skill() -> None:
+    """The default study's 2-player figures (2026-11-26): seat 2's fair offset -0.1 VP
+    (-0.57 to +0.35) for scripted and -0.98 (-1.34 to -0.63) for strong, no vector shown
+    fair for both: the offsets decide "moves"; the same offsets twice as uncertain do not."""
+    scripted = with_offsets(pt("scripted", 0, "confirmed", (8, 8), ((8, 8),)), (-0.098, -0.568, 0.351))
+    strong = with_offsets(pt("strong", 400, "confirmed", (8, 7), ((8, 7),)), (-0.975, -1.34, -0.63))
+    kind, text = skill.verdict(2, [strong, scripted], {}, TOL)
+    assert kind == "moves" and "**move with skill**" in text
+    assert "seat 2's fair offset is -0.1 VP (-0.6 to +0.4) for scripted and -1.0 VP" in text
+    wide = with_offsets(strong, (-0.975, -1.7, -0.25))
+    kind, _ = skill.verdict(2, [wide, scripted], {}, TOL)
+    assert kind == "not decided"
+    # one more test to split the level over: the same gap is no longer beyond chance
+    kind, _ = skill.verdict(2, [strong, scripted], {}, TOL, level=0.0005)
+    assert kind == "not decided"
+
+
+def test_a_common_fair_vector_does_not_move_even_when_the_offsets_differ() -> None:
+    """The default study's 4-player figures: 8/6/6/9 shown fair for both populations while
+    every seat's fair offset differs (scripted -1.35, -1.35, +1.28; strong -2.08, -1.83,
+    +0.76)."""
+    scripted = with_offsets(pt("scripted", 0, "confirmed", (8, 7, 7, 9), ((8, 6, 6, 9), (8, 7, 7, 9))),
+                            (-1.353, -1.593, -1.121), (-1.353, -1.578, -1.112), (1.282, 1.06, 1.508))
+    strong = with_offsets(pt("strong", 400, "confirmed", (8, 6, 6, 9), ((8, 6, 6, 9),)),
+                          (-2.076, -2.294, -1.866), (-1.834, -2.033, -1.63), (0.764, 0.547, 0.973))
+    kind, text = skill.verdict(4, [strong, scripted], {}, TOL)
+    assert kind == "does not move" and "8/6/6/9 is shown fair within ±2.0 pp for every" in text
+    assert "The exact fair offsets do differ, though: seat 2's fair offset is -1.4 VP" in text
+    assert "seat 4's fair offset is +1.3 VP (+1.1 to +1.5) for scripted and +0.8 VP" in text
+    assert "seat 3's fair offset is -1.4 VP (-1.6 to -1.1) for scripted and -1.8" in text
 
 
 def test_not_decided_says_what_would_decide_it() -> None:

@@ -29,8 +29,14 @@ The one-sentence **verdict** per player count (``verdict``) claims only what is 
   population (on that population's games, some seat pair's one-sided lower bound above the
   tolerance, at ``alpha * (1 - CONFIRM_SHARE)`` split over the seat pairs and the ordered
   population pairs tested), or another population's verdict is "no fair vector";
-- *does not move*: every skilled population confirmed a vector and each confirmed vector is
-  in every other population's set shown fair (its own confirmation games passed it);
+- *does not move*: every skilled population confirmed a vector and one vector is in every
+  population's set shown fair (the same starting VP serve them all; if the seats' exact fair
+  offsets are shown to differ as well, the sentence says so beside it);
+- *moves with skill*, too, when no vector is shown fair for all and some seat's **fair offset**
+  (``offsets.fair_offsets``, each cell's own, on all its games) differs between two
+  populations beyond chance: a two-sided z-test on the offsets' bootstrap intervals (their
+  95% half-width is 1.96 standard errors), at ``alpha * (1 - CONFIRM_SHARE)`` split over the
+  seats and population pairs compared;
 - otherwise *not decided at these budgets*, with what would decide it.
 
 See docs/statistics.md, "Fair starting VP by skill", for why these are honest.
@@ -38,15 +44,19 @@ See docs/statistics.md, "Fair starting VP by skill", for why these are honest.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
+from scipy import special
 
 from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, Verdict, design_groups
 from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import CellGames, candidates, pairs, rank_by_gap, win_table
+from cdsim.analysis.cell import CellFigures
+from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.stats import FloatArray, vec
 
 Vector = tuple[int, ...]
@@ -69,6 +79,8 @@ class Cell(Protocol):
     def radius(self) -> int: ...
     @property
     def games(self) -> int: ...
+    @property
+    def figures(self) -> CellFigures: ...
 
 
 def unfair_level(alpha: float) -> float:
@@ -142,6 +154,7 @@ class Point:
     high: FloatArray = field(default_factory=lambda: np.zeros(0))
     plausible: int = 0  # vectors not shown unfair
     weights_note: str = ""
+    offsets: tuple[FairOffset, ...] | None = None  # seats 2..N: the cell's fair offsets
 
     @property
     def confirmed(self) -> bool:
@@ -169,7 +182,7 @@ def point(cell: Cell, rating: Rating | None, tolerance: float, level: float,
         low, high = comp.copy(), comp.copy()
     return Point(cell.population, rating, d.decision if d else "still playing", v,
                  d.fair_set if d else (), cell.games, d.games_needed if d else None,
-                 cell.radius, comp, low, high, len(keep), weights_note)
+                 cell.radius, comp, low, high, len(keep), weights_note, cell.figures.offsets)
 
 
 # -- the verdict ------------------------------------------------------------------------------
@@ -180,11 +193,42 @@ def order(points: Sequence[Point]) -> list[Point]:
     return rated + [p for p in points if not p.rating]
 
 
+OFFSET_Z = float(special.ndtri(0.975))  # a fair offset's interval: 95%, two-sided
+
+
+def offsets_apart(points: Sequence[Point], level: float) -> list[str]:
+    """The seats whose fair offsets differ between two populations beyond chance, in words:
+    the difference over its standard error (each offset's from its 95% interval) beyond the
+    two-sided critical value at ``level`` split over the seats and population pairs
+    compared. Populations without offsets (players who read the scores) and offsets beyond
+    the box searched (NaN) are not compared."""
+    pts = [p for p in order(points) if p.offsets]
+    pairs_of = [(a, b) for i, a in enumerate(pts) for b in pts[i + 1:]]
+    tests = sum(len(a.offsets or ()) for a, _ in pairs_of)
+    if not tests:
+        return []
+    critical = float(special.ndtri(1 - level / (2 * tests)))
+    out = []
+    for a, b in pairs_of:
+        for seat, (x, y) in enumerate(zip(a.offsets or (), b.offsets or (), strict=True), start=2):
+            se = math.hypot(x.high - x.low, y.high - y.low) / (2 * OFFSET_Z)
+            if not (math.isfinite(se) and se > 0) or abs(y.offset - x.offset) / se <= critical:
+                continue
+            out.append(f"seat {seat}'s fair offset is {_vp(x)} for {a.population} and "
+                       f"{_vp(y)} for {b.population}")
+    return out
+
+
+def _vp(o: FairOffset) -> str:
+    return f"{o.offset:+.1f} VP ({o.low:+.1f} to {o.high:+.1f})"
+
+
 def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, str], bool],
-            tolerance: float) -> tuple[str, str]:
+            tolerance: float, level: float = 0.025) -> tuple[str, str]:
     """(kind, one sentence): kind ``moves``, ``does not move``, ``not decided`` or
     ``one population``. ``points``: the skilled populations' base cells (no floor);
-    ``unfair[(a, b)]``: population a's confirmed vector was shown unfair on b's games."""
+    ``unfair[(a, b)]``: population a's confirmed vector was shown unfair on b's games;
+    ``level``: the fair offsets' comparison (``offsets_apart``)."""
     head = f"{players} players: "
     pts = order(points)
     if len(pts) < 2:
@@ -208,11 +252,21 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
                              f"whole-VP vector within ±{b.radius} VP is fair for {b.population}")
     if moved:
         return "moves", head + "the fair starting VP **move with skill**: " + "; ".join(moved) + "."
-    if all(p.confirmed for p in pts) and all(a.vector in b.fair_set for a in pts for b in pts):
+    apart = offsets_apart(pts, level)
+    common = [v for v in pts[0].fair_set if all(v in p.fair_set for p in pts)]
+    if all(p.confirmed for p in pts) and common:
         named = ", ".join(f"{p.population} {vec(p.vector)}" for p in pts)
-        return ("does not move", head + "the fair starting VP **do not move with skill**: each "
-                "population's confirmed vector was also shown fair within "
-                f"{within} for the others ({named}).")
+        shared = sorted(common, key=lambda v: min(
+            sum(abs(x - y) for x, y in zip(v, p.vector, strict=True)) for p in pts))
+        return ("does not move", head + "the fair starting VP **do not move with skill**: "
+                f"{' and '.join(vec(v) for v in shared)} "
+                + ("is" if len(shared) == 1 else "are")
+                + f" shown fair within {within} for every population (the most equal: "
+                f"{named})" + (". The exact fair offsets do differ, though: " + "; ".join(apart)
+                               + ", closer than whole VP tell apart" if apart else "") + ".")
+    if apart:
+        return ("moves", head + "the fair starting VP **move with skill**: " + "; ".join(apart)
+                + f" (each a difference beyond chance at {100 * level:g}% in all).")
     need = []
     for p in pts:
         if p.decision == "still playing":

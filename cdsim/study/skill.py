@@ -95,7 +95,7 @@ def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tole
                     + "): drawn apart, at no rating position")
             pts.append(point(c, rating, tolerance, level, note))
         unfair = cross_unfair(skilled, tolerance, level)
-        kind, sentence = verdict(p, pts, unfair, tolerance)
+        kind, sentence = verdict(p, pts, unfair, tolerance, level)
         out[p] = Panel(p, tuple(order(pts)), kind, sentence, unfair, level, ladder, tuple(notes))
     return out
 
