@@ -9,7 +9,8 @@ use crate::components::Components;
 use crate::game::GameConfig;
 use crate::play::play_game;
 use crate::players::{make, Player};
-use crate::records::{CardColumns, GameRecord};
+use crate::records::{CardColumns, ColumnType, GameRecord, SeatValue, GAME_COLUMNS,
+                     SEAT_COLUMNS};
 use crate::rng::SeedSequence;
 
 /// A built-in strategy of the run and its parameter overrides (`--strategy-params`).
@@ -38,51 +39,60 @@ pub struct Chunk<'a> {
 /// The error of a chunk that a stop ended early (its rows are never written).
 pub const STOPPED: &str = "stopped before the chunk was finished";
 
-/// Integer columns of the run rows, named as in `cdsim/rules/records.py` (and the runner's
-/// `game`, `setup`, `seed`, `players`); `strategy` is an index into the chunk's
-/// strategies.
-#[derive(Default, Debug)]
+/// The columns the runner adds to each row of a game: its id and its deal.
+pub const RUN_COLUMNS: [(&str, ColumnType); 2] =
+    [("game", ColumnType::Int), ("setup", ColumnType::Int)];
+
+/// One column of the run rows. The seat row's one text column, `strategy`, is held as
+/// indices into the chunk's strategies.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Values {
+    Int(Vec<i64>),
+    Bool(Vec<bool>),
+    Strategy(Vec<u8>),
+}
+
+/// The run rows of a chunk as columns: the seat row's (`records::SEAT_COLUMNS`), the
+/// game's (`records::GAME_COLUMNS`), then `RUN_COLUMNS`, each by name.
+#[derive(Debug)]
 pub struct Columns {
-    pub names: Vec<&'static str>,
-    pub ints: Vec<Vec<i64>>,
-    pub won: Vec<bool>,
-    pub tiebreak: Vec<bool>,
-    pub strategy: Vec<u8>,
+    pub columns: Vec<(&'static str, Values)>,
     /// The games' card rows (`records::card_records`).
     pub cards: CardColumns,
 }
 
-/// The integer fields of one seat row, in `INT_FIELDS` order.
-const INT_FIELDS: [&str; 40] = [
-    "seat", "start_vp", "vp_start", "vp_cards", "vp_villas", "vp_leftovers", "vp_scroll",
-    "vp_fountains", "vp_frame", "final_vp", "failed_cards", "scroll", "stack", "rank",
-    "vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4", "tiles_taken", "tiles_built",
-    "tiles_stored", "villas", "chimneys", "villa_chimneys", "landscapes", "merchants", "bakers",
-    "administrators", "artisans", "markets", "bakeries", "fountains", "fountain_cards",
-    "bread_moves", "artisan_lost", "leftover_items", "seed", "players", "game", "setup",
-];
-
-fn push_record(out: &mut Columns, record: &GameRecord, seed: i64, game: i64, setup: i64,
-               lineup: &[u8]) {
-    for (s, seat) in record.seats.iter().enumerate() {
-        let values = [
-            seat.seat, seat.start_vp, seat.vp_start, seat.vp_cards, seat.vp_villas,
-            seat.vp_leftovers, seat.vp_scroll, seat.vp_fountains, seat.vp_frame, seat.final_vp,
-            seat.failed_cards, seat.scroll, seat.stack, seat.rank, seat.vp_phase1,
-            seat.vp_phase2, seat.vp_phase3, seat.vp_phase4, seat.tiles_taken, seat.tiles_built,
-            seat.tiles_stored, seat.villas, seat.chimneys, seat.villa_chimneys, seat.landscapes,
-            seat.merchants, seat.bakers, seat.administrators, seat.artisans, seat.markets,
-            seat.bakeries, seat.fountains, seat.fountain_cards, seat.bread_moves,
-            seat.artisan_lost, seat.leftover_items, seed, record.players as i64, game, setup,
-        ];
-        for (column, value) in out.ints.iter_mut().zip(values) {
-            column.push(value);
-        }
-        out.won.push(seat.won);
-        out.tiebreak.push(record.tiebreak);
-        out.strategy.push(lineup[s]);
+impl Columns {
+    fn with_capacity(rows: usize) -> Self {
+        let columns = SEAT_COLUMNS.iter().chain(&GAME_COLUMNS).chain(&RUN_COLUMNS)
+            .map(|&(name, kind)| (name, match kind {
+                ColumnType::Int => Values::Int(Vec::with_capacity(rows)),
+                ColumnType::Bool => Values::Bool(Vec::with_capacity(rows)),
+                ColumnType::Text => Values::Strategy(Vec::with_capacity(rows)),
+            }))
+            .collect();
+        Columns { columns, cards: CardColumns::default() }
     }
-    out.cards.push(game, &record.cards);
+
+    /// The column `name`, if the rows have one.
+    pub fn column(&self, name: &str) -> Option<&Values> {
+        self.columns.iter().find(|(n, _)| *n == name).map(|(_, values)| values)
+    }
+
+    fn push(&mut self, record: &GameRecord, seed: i64, game: i64, setup: i64, lineup: &[u8]) {
+        let run = [SeatValue::Int(game), SeatValue::Int(setup)];
+        for (s, seat) in record.seats.iter().enumerate() {
+            let values = seat.values().into_iter().chain(record.game_values(seed)).chain(run);
+            for ((_, column), value) in self.columns.iter_mut().zip(values) {
+                match (column, value) {
+                    (Values::Int(c), SeatValue::Int(v)) => c.push(v),
+                    (Values::Bool(c), SeatValue::Bool(v)) => c.push(v),
+                    (Values::Strategy(c), SeatValue::Text(_)) => c.push(lineup[s]),
+                    (column, value) => unreachable!("{value:?} in a column of {column:?}"),
+                }
+            }
+        }
+        self.cards.push(game, &record.cards);
+    }
 }
 
 /// Play every game of the chunk. A bad strategy name or override is an `Err` (the
@@ -98,15 +108,7 @@ pub fn play_chunk(comps: &Components, chunk: &Chunk) -> Result<Columns, String> 
     if let Some(&bad) = chunk.lineups.iter().find(|&&i| i as usize >= chunk.strategies.len()) {
         return Err(format!("line-up index {bad} names no strategy"));
     }
-    let rows = chunk.games.len() * n;
-    let mut out = Columns {
-        names: INT_FIELDS.to_vec(),
-        ints: vec![Vec::with_capacity(rows); INT_FIELDS.len()],
-        won: Vec::with_capacity(rows),
-        tiebreak: Vec::with_capacity(rows),
-        strategy: Vec::with_capacity(rows),
-        cards: CardColumns::default(),
-    };
+    let mut out = Columns::with_capacity(chunk.games.len() * n);
     let seed = i64::try_from(chunk.entropy).map_err(|_| "the run seed must fit 63 bits")?;
     for (g, (&game, &setup)) in chunk.games.iter().zip(chunk.setups).enumerate() {
         if chunk.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
@@ -123,7 +125,7 @@ pub fn play_chunk(comps: &Components, chunk: &Chunk) -> Result<Columns, String> 
         let key = u64::try_from(setup).map_err(|_| "setup ids are >= 0")?;
         let record = play_game(comps, &chunk.config, &mut players,
                                SeedSequence::new(chunk.entropy, &[key]));
-        push_record(&mut out, &record, seed, game, setup, lineup);
+        out.push(&record, seed, game, setup, lineup);
     }
     Ok(out)
 }
@@ -140,23 +142,50 @@ mod tests {
         names.iter().map(|n| StrategySpec { name: n.to_string(), overrides: vec![] }).collect()
     }
 
+    /// Row `r` of the columns as a JSON object, the strategy by its name.
+    fn row(columns: &Columns, r: usize, strategies: &[StrategySpec]) -> serde_json::Value {
+        columns.columns.iter().map(|(name, values)| (name.to_string(), match values {
+            Values::Int(v) => serde_json::Value::from(v[r]),
+            Values::Bool(v) => v[r].into(),
+            Values::Strategy(v) => strategies[v[r] as usize].name.clone().into(),
+        })).collect()
+    }
+
     #[test]
     fn a_chunk_is_its_games_played_one_by_one() {
         let comps = comps();
         let config = GameConfig::new(3);
         let strategies = specs(&["greedy", "random", "bread"]);
-        let chunk = Chunk { config, entropy: 11, games: &[4, 5], setups: &[4, 5],
-                            lineups: &[0, 1, 2, 2, 0, 1], strategies: &strategies,
-                            stop: None };
+        let lineups = [0, 1, 2, 2, 0, 1];
+        let chunk = Chunk { config, entropy: 11, games: &[4, 5], setups: &[7, 5],
+                            lineups: &lineups, strategies: &strategies, stop: None };
         let columns = play_chunk(&comps, &chunk).unwrap();
-        let final_vp = &columns.ints[INT_FIELDS.iter().position(|&f| f == "final_vp").unwrap()];
-        let mut players = vec![make("bread", &[]).unwrap(), make("greedy", &[]).unwrap(),
-                               make("random", &[]).unwrap()];
-        let alone = play_game(&comps, &config, &mut players, SeedSequence::new(11, &[5]));
-        let expected: Vec<i64> = alone.seats.iter().map(|s| s.final_vp).collect();
-        assert_eq!(final_vp[3..], expected[..]);
-        assert_eq!(columns.strategy, vec![0, 1, 2, 2, 0, 1]);
-        assert_eq!(columns.won.iter().filter(|&&w| w).count(), 2);
+        let mut rows = Vec::new();
+        for (g, (game, setup)) in [(4, 7), (5, 5)].into_iter().enumerate() {
+            let mut players: Vec<Player> = lineups[g * 3..(g + 1) * 3].iter()
+                .map(|&i| make(&strategies[i as usize].name, &[]).unwrap()).collect();
+            let alone = play_game(&comps, &config, &mut players,
+                                  SeedSequence::new(11, &[setup as u64]));
+            for mut seat in alone.rows_json(11) {
+                seat["game"] = game.into();
+                seat["setup"] = setup.into();
+                rows.push(seat);
+            }
+        }
+        assert_eq!((0..6).map(|r| row(&columns, r, &strategies)).collect::<Vec<_>>(), rows);
+        let names: Vec<_> = columns.columns.iter().map(|&(name, _)| name).collect();
+        let row_names: Vec<_> = SEAT_COLUMNS.iter().chain(&GAME_COLUMNS).chain(&RUN_COLUMNS)
+            .map(|&(name, _)| name).collect();
+        assert_eq!(names, row_names);
+        assert_eq!(columns.column("strategy"), Some(&Values::Strategy(lineups.to_vec())));
+    }
+
+    #[test]
+    fn the_seat_rows_one_text_column_is_the_strategy() {
+        // a chunk writes its text column as indices into its strategies
+        let texts: Vec<_> = SEAT_COLUMNS.iter().filter(|&&(_, kind)| kind == ColumnType::Text)
+            .map(|&(name, _)| name).collect();
+        assert_eq!(texts, ["strategy"]);
     }
 
     #[test]
@@ -181,6 +210,7 @@ mod tests {
                             stop: Some(&stop) };
         assert_eq!(play_chunk(&comps, &chunk).unwrap_err(), STOPPED);
         stop.store(false, Ordering::Relaxed);
-        assert_eq!(play_chunk(&comps, &chunk).unwrap().won.len(), 4);
+        let columns = play_chunk(&comps, &chunk).unwrap();
+        assert!(matches!(columns.column("won"), Some(Values::Bool(won)) if won.len() == 4));
     }
 }

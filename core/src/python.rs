@@ -63,7 +63,8 @@ impl Stop {
 
 /// Play games `games` (deals `setups`) of a run with seed `entropy`; `lineups` holds
 /// `players` indices into `strategies` per game. Returns the rows as columns: a dict of
-/// numpy arrays (`strategy` as indices into `strategies`). A set `stop` ends it early.
+/// numpy arrays named as `SEAT_COLUMNS`, `GAME_COLUMNS` and `RUN_COLUMNS` (`strategy` as
+/// indices into `strategies`), and `cards`. A set `stop` ends it early.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (components, players, start_vp, entropy, games, setups, lineups, strategies, check=false, stop=None))]
@@ -97,12 +98,13 @@ fn play_chunk<'py>(
     let comps = &components.inner;
     let columns = py.detach(|| batch::play_chunk(comps, &chunk)).map_err(PyValueError::new_err)?;
     let out = PyDict::new(py);
-    for (name, values) in columns.names.iter().zip(columns.ints) {
-        out.set_item(name, values.into_pyarray(py))?;
+    for (name, values) in columns.columns {
+        match values {
+            batch::Values::Int(v) => out.set_item(name, v.into_pyarray(py))?,
+            batch::Values::Bool(v) => out.set_item(name, v.into_pyarray(py))?,
+            batch::Values::Strategy(v) => out.set_item(name, v.into_pyarray(py))?,
+        }
     }
-    out.set_item("won", columns.won.into_pyarray(py))?;
-    out.set_item("tiebreak", columns.tiebreak.into_pyarray(py))?;
-    out.set_item("strategy", columns.strategy.into_pyarray(py))?;
     out.set_item("cards", card_columns(py, comps, columns.cards)?)?;
     Ok(out)
 }
@@ -574,6 +576,13 @@ fn measure_luck<'py>(
     Ok(out)
 }
 
+/// Columns of the run rows as Python reads them: `(name, "int" | "str" | "bool")` each,
+/// in order (`cdsim.rules.records` is held to the seat row's).
+fn python_columns<'py>(py: Python<'py>, columns: &[(&'static str, records::ColumnType)])
+    -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, columns.iter().map(|&(name, kind)| (name, kind.python())))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
@@ -583,6 +592,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
     m.add_function(wrap_pyfunction!(measure_luck, m)?)?;
+    let py = m.py();
+    m.add("SEAT_COLUMNS", python_columns(py, records::SEAT_COLUMNS)?)?;
+    m.add("GAME_COLUMNS", python_columns(py, &records::GAME_COLUMNS)?)?;
+    m.add("RUN_COLUMNS", python_columns(py, &batch::RUN_COLUMNS)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

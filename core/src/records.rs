@@ -1,104 +1,157 @@
-//! What one finished game writes: one row per seat (the log schema); mirrors
-//! `cdsim/rules/records.py`. The seed is the caller's: the binding adds it to each row.
+//! What one finished game writes: one row per seat (the log schema, declared once by
+//! `seat_row!` below; `cdsim/rules/records.py` is held to it by a test). The seed is the
+//! caller's: the binding adds it to each row.
 
 use serde::Serialize;
 
 use crate::components::Components;
 use crate::game::GameState;
 
-/// One seat of one game. `final_vp` is the sum of the seven `vp_*` sources.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SeatRecord {
-    pub seat: i64,
-    pub strategy: &'static str,
-    pub start_vp: i64,
-    pub vp_start: i64,
-    /// Objective cards, including -4 for each failed card (R8.5).
-    pub vp_cards: i64,
-    pub vp_villas: i64,    // R10.1
-    pub vp_leftovers: i64, // R10.2
-    /// R10.3 plus overflow steps (R6.6).
-    pub vp_scroll: i64,
-    pub vp_fountains: i64, // R10.4
-    pub vp_frame: i64,     // R10.5
-    pub final_vp: i64,
-    pub failed_cards: i64,
-    /// Scroll-track space at the end.
-    pub scroll: i64,
-    /// Height in the stack on that space, 0 = bottom (R10.6 tie-break).
-    pub stack: i64,
-    /// 1 = winner; unique after the tie-break.
-    pub rank: i64,
-    pub won: bool,
-    /// start + cards + overflow after each scoring phase.
-    pub vp_phase1: i64,
-    pub vp_phase2: i64,
-    pub vp_phase3: i64,
-    pub vp_phase4: i64,
-    pub tiles_taken: i64,
-    pub tiles_built: i64,
-    pub tiles_stored: i64,
-    /// Complete villas.
-    pub villas: i64,
-    /// Chimneys in all villas, complete or not.
-    pub chimneys: i64,
-    /// Chimneys in complete villas.
-    pub villa_chimneys: i64,
-    pub landscapes: i64,
-    pub merchants: i64,
-    pub bakers: i64,
-    pub administrators: i64,
-    pub artisans: i64,
-    pub markets: i64,
-    pub bakeries: i64,
-    pub fountains: i64,
-    pub fountain_cards: i64,
-    pub bread_moves: i64,
-    pub artisan_lost: i64,
-    pub leftover_items: i64,
+/// The type of a seat-row column, as the run's Parquet holds it (Python's `int`, `str`,
+/// `bool`: polars Int64, String, Boolean).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnType {
+    Int,
+    Text,
+    Bool,
 }
 
-/// The field names of `SeatRecord`, in order (Python's `SEAT_FIELDS`).
-pub const SEAT_FIELDS: [&str; 38] = [
-    "seat",
-    "strategy",
-    "start_vp",
-    "vp_start",
-    "vp_cards",
-    "vp_villas",
-    "vp_leftovers",
-    "vp_scroll",
-    "vp_fountains",
-    "vp_frame",
-    "final_vp",
-    "failed_cards",
-    "scroll",
-    "stack",
-    "rank",
-    "won",
-    "vp_phase1",
-    "vp_phase2",
-    "vp_phase3",
-    "vp_phase4",
-    "tiles_taken",
-    "tiles_built",
-    "tiles_stored",
-    "villas",
-    "chimneys",
-    "villa_chimneys",
-    "landscapes",
-    "merchants",
-    "bakers",
-    "administrators",
-    "artisans",
-    "markets",
-    "bakeries",
-    "fountains",
-    "fountain_cards",
-    "bread_moves",
-    "artisan_lost",
-    "leftover_items",
-];
+impl ColumnType {
+    /// The Python type of the column (`cdsim.rules.records.SEAT_COLUMNS` names the same).
+    pub const fn python(self) -> &'static str {
+        match self {
+            ColumnType::Int => "int",
+            ColumnType::Text => "str",
+            ColumnType::Bool => "bool",
+        }
+    }
+}
+
+/// One value of a seat row, of its column's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatValue {
+    Int(i64),
+    Text(&'static str),
+    Bool(bool),
+}
+
+impl From<i64> for SeatValue {
+    fn from(v: i64) -> Self {
+        SeatValue::Int(v)
+    }
+}
+
+impl From<&'static str> for SeatValue {
+    fn from(v: &'static str) -> Self {
+        SeatValue::Text(v)
+    }
+}
+
+impl From<bool> for SeatValue {
+    fn from(v: bool) -> Self {
+        SeatValue::Bool(v)
+    }
+}
+
+impl From<SeatValue> for serde_json::Value {
+    fn from(v: SeatValue) -> Self {
+        match v {
+            SeatValue::Int(v) => v.into(),
+            SeatValue::Text(v) => v.into(),
+            SeatValue::Bool(v) => v.into(),
+        }
+    }
+}
+
+/// The Rust type of a column of `ColumnType` `$kind`.
+macro_rules! seat_type {
+    (Int) => { i64 };
+    (Text) => { &'static str };
+    (Bool) => { bool };
+}
+
+/// The seat row declared once: each column's name and type, in the order of the run's
+/// Parquet, make the struct `SeatRecord`, its columns `SEAT_COLUMNS` and its row
+/// `SeatRecord::values` (batch.rs writes runs from these; python.rs hands the columns to
+/// `cdsim.rules.records`, whose oracle record a test holds to them).
+macro_rules! seat_row {
+    ($($(#[$doc:meta])* $name:ident: $kind:ident,)*) => {
+        /// One seat of one game. `final_vp` is the sum of the seven `vp_*` sources.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+        pub struct SeatRecord {
+            $($(#[$doc])* pub $name: seat_type!($kind),)*
+        }
+
+        /// The seat row's columns, in order: name and type.
+        pub const SEAT_COLUMNS: &[(&str, ColumnType)] = &[$((stringify!($name), ColumnType::$kind),)*];
+
+        impl SeatRecord {
+            /// The row's values, in `SEAT_COLUMNS` order.
+            pub fn values(&self) -> [SeatValue; SEAT_COLUMNS.len()] {
+                [$(SeatValue::from(self.$name),)*]
+            }
+        }
+    };
+}
+
+seat_row! {
+    seat: Int,
+    strategy: Text,
+    start_vp: Int,
+    vp_start: Int,
+    /// Objective cards, including -4 for each failed card (R8.5).
+    vp_cards: Int,
+    /// R10.1
+    vp_villas: Int,
+    /// R10.2
+    vp_leftovers: Int,
+    /// R10.3 plus overflow steps (R6.6).
+    vp_scroll: Int,
+    /// R10.4
+    vp_fountains: Int,
+    /// R10.5
+    vp_frame: Int,
+    final_vp: Int,
+    failed_cards: Int,
+    /// Scroll-track space at the end.
+    scroll: Int,
+    /// Height in the stack on that space, 0 = bottom (R10.6 tie-break).
+    stack: Int,
+    /// 1 = winner; unique after the tie-break.
+    rank: Int,
+    won: Bool,
+    /// start + cards + overflow after each scoring phase.
+    vp_phase1: Int,
+    vp_phase2: Int,
+    vp_phase3: Int,
+    vp_phase4: Int,
+    tiles_taken: Int,
+    tiles_built: Int,
+    tiles_stored: Int,
+    /// Complete villas.
+    villas: Int,
+    /// Chimneys in all villas, complete or not.
+    chimneys: Int,
+    /// Chimneys in complete villas.
+    villa_chimneys: Int,
+    landscapes: Int,
+    merchants: Int,
+    bakers: Int,
+    administrators: Int,
+    artisans: Int,
+    markets: Int,
+    bakeries: Int,
+    fountains: Int,
+    fountain_cards: Int,
+    bread_moves: Int,
+    artisan_lost: Int,
+    leftover_items: Int,
+}
+
+/// The columns a game adds to each of its seat rows (`GameRecord::rows_json`; a run's
+/// rows then add the runner's `game` and `setup`: batch.rs).
+pub const GAME_COLUMNS: [(&str, ColumnType); 3] =
+    [("seed", ColumnType::Int), ("players", ColumnType::Int), ("tiebreak", ColumnType::Bool)];
 
 pub const BREAKDOWN: [&str; 7] = [
     "start",
@@ -223,18 +276,20 @@ impl GameRecord {
             .expect("a game has a winner")
     }
 
+    /// The values of `GAME_COLUMNS` for this game played from `seed`.
+    pub fn game_values(&self, seed: i64) -> [SeatValue; GAME_COLUMNS.len()] {
+        [seed.into(), (self.players as i64).into(), self.tiebreak.into()]
+    }
+
     /// The rows as Python's `GameRecord.rows()` gives them (with this seed), as JSON
-    /// objects: the seat fields, then seed, players and tiebreak.
+    /// objects: the seat columns, then the game's.
     pub fn rows_json(&self, seed: i64) -> Vec<serde_json::Value> {
+        let names = SEAT_COLUMNS.iter().chain(&GAME_COLUMNS).map(|&(name, _)| name.to_owned());
         self.seats
             .iter()
             .map(|s| {
-                let mut row = serde_json::to_value(s).expect("a record serializes");
-                let obj = row.as_object_mut().expect("an object");
-                obj.insert("seed".into(), seed.into());
-                obj.insert("players".into(), self.players.into());
-                obj.insert("tiebreak".into(), self.tiebreak.into());
-                row
+                let values = s.values().into_iter().chain(self.game_values(seed));
+                names.clone().zip(values.map(serde_json::Value::from)).collect()
             })
             .collect()
     }
