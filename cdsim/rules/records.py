@@ -1,12 +1,17 @@
 """What one finished game writes: one row per seat (the log schema), and one row per
-card a seat took, drew or kept (the card table)."""
+card a seat took, drew or kept (the card table).
+
+The seat row is declared once, in the core (core/src/records.rs ``seat_row!``), which hands
+it over as ``cdsim._core.SEAT_COLUMNS``. The oracle keeps its own ``SeatRecord`` so that
+the rules import without the compiled core; tests/test_core.py holds its ``SEAT_COLUMNS``
+(and ``GAME_COLUMNS``) equal to the core's, name, order and type."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from dataclasses import dataclass, fields
-from typing import Literal
+from typing import Literal, get_type_hints
 
 BREAKDOWN = ("start", "cards", "villas", "leftovers", "scroll", "fountains", "frame")
 
@@ -59,7 +64,15 @@ class SeatRecord:
         return {k: int(getattr(self, f"vp_{k}")) for k in BREAKDOWN}
 
 
-SEAT_FIELDS = tuple(f.name for f in fields(SeatRecord))
+def _columns(record: type) -> tuple[tuple[str, str], ...]:
+    hints = get_type_hints(record)
+    return tuple((f.name, hints[f.name].__name__) for f in fields(record))
+
+
+# (name, Python type) of each column, in the order of the run's Parquet: int is Int64,
+# str String, bool Boolean.
+SEAT_COLUMNS = _columns(SeatRecord)
+SEAT_FIELDS = tuple(name for name, _ in SEAT_COLUMNS)
 
 
 CardKind = Literal["objective", "fountain"]
@@ -86,6 +99,11 @@ class CardRow:
 CARD_FIELDS = tuple(f.name for f in fields(CardRow))
 
 
+# What a game adds to each of its seat rows: GameRecord's fields of these names.
+GAME_COLUMNS: tuple[tuple[str, str], ...] = (("seed", "int"), ("players", "int"),
+                                             ("tiebreak", "bool"))
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     seed: int
@@ -98,9 +116,8 @@ class GameRecord:
         return [{f: getattr(c, f) for f in CARD_FIELDS} for c in self.cards]
 
     def rows(self) -> list[dict[str, object]]:
-        return [{f: getattr(s, f) for f in SEAT_FIELDS} | {
-            "seed": self.seed, "players": self.players, "tiebreak": self.tiebreak}
-            for s in self.seats]
+        game = {name: getattr(self, name) for name, _ in GAME_COLUMNS}
+        return [{f: getattr(s, f) for f in SEAT_FIELDS} | game for s in self.seats]
 
     def digest(self) -> str:
         """A stable hash of the whole record: guards against unintended rule changes."""
