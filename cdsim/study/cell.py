@@ -1,9 +1,9 @@
 """A study cell as its report shows it (``CellResult``): the cell's state as the study
 manifest holds it (``CellState``: its line-ups, stages and verdict), its finished stages'
 games, the figures behind its verdict (``cdsim.analysis.cell``), a variant's paired
-difference to its base (``paired.seat_difference``) and the cards its variant changes
-(``cdsim.study.cards``). ``read_cell`` reads one from a study folder; ``cdsim.study.results``
-reads them all."""
+difference to its base (``paired.seat_difference``) and what it decides (``paired.judge``),
+and the cards its variant changes (``cdsim.study.cards``). ``read_cell`` reads one from a
+study folder; ``cdsim.study.results`` reads them all."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from cdsim.analysis.anytime import Verdict
 from cdsim.analysis.candidates import CellGames, FloatArray
 from cdsim.analysis.cell import CellFigures, cell_figures
-from cdsim.analysis.paired import seat_difference
+from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge, seat_difference
 from cdsim.batch.folder import RunFolder
 from cdsim.study.cards import VariantCards
 from cdsim.study.games import stage_games
@@ -35,6 +35,7 @@ class CellResult:
     figures: CellFigures
     difference: Difference | None = None  # a variant's, against its base, pp/100
     paired_games: int = 0
+    change: Comparison | None = None  # the difference judged at ``paired.PRECISION``
     cards: VariantCards | None = None  # a variant's changed entries and cards
 
     @property
@@ -128,7 +129,15 @@ def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
     if found is None:
         return cell
     diff, games = found
-    return replace(cell, difference=diff, paired_games=games)
+    return replace(cell, difference=diff, paired_games=games, change=judged(diff))
 
 
-__all__ = ["CellResult", "Difference", "read_cell", "with_difference"]
+def judged(diff: Difference, precision: float = PRECISION, games: int = 0) -> Comparison:
+    """What a paired difference's 95% intervals decide at ``precision``
+    (``paired.judge``)."""
+    mean, low, high = diff
+    return judge([SeatChange(s + 1, float(mean[s]), float(low[s]), float(high[s]))
+                  for s in range(len(mean))], precision, games)
+
+
+__all__ = ["CellResult", "Difference", "judged", "read_cell", "with_difference"]

@@ -1,21 +1,34 @@
 """A study folder read once for its report (``read_results``): the study manifest as its
 model, each cell with a finished stage as a ``CellResult`` (the seat win shares behind its
 verdict, its fair offsets, a variant's paired difference to its base and its changed
-cards), and the "fair starting VP by skill" panels. Everything here is read or computed
-below the report (``cdsim.analysis`` computes every figure); ``reports.study`` only words
-and lays out these records."""
+cards), the sweeps' groups, each variant's change of seat balance and the "fair starting VP
+by skill" panels. Everything here is read or computed below the report (``cdsim.analysis``
+computes every figure and verdict); ``reports.study`` only words and lays out these
+records."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
 from cdsim.errors import CdsimError
 from cdsim.study.cards import swept_card, variant_cards
-from cdsim.study.cell import CellResult, read_cell, with_difference
+from cdsim.study.cell import CellResult, judged, read_cell, with_difference
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.skill import Panel, panels
 from cdsim.study.store import study_manifest_of
+from cdsim.study.sweep_groups import SweepGroup, groups
+
+
+@dataclass(frozen=True)
+class VariantChange:
+    """What a variant cell's change does to seat balance, judged at the study's precision
+    (``cdsim whatif``'s, else ``paired.PRECISION``): ``cdsim whatif``'s anytime comparison
+    when it played the study (``anytime``), else the cell's paired 95% intervals."""
+
+    comparison: Comparison  # its games: a side's (anytime), or the paired games
+    anytime: bool
 
 
 @dataclass(frozen=True)
@@ -28,6 +41,8 @@ class StudyResults:
     cells: tuple[CellResult, ...]
     missing: tuple[str, ...] = ()
     by_skill: dict[int, Panel] = field(default_factory=dict)
+    sweeps: tuple[SweepGroup, ...] = ()
+    changes: dict[str, VariantChange] = field(default_factory=dict)  # by variant cell key
 
     @property
     def tolerance(self) -> float:
@@ -45,6 +60,25 @@ def _with_base(root: Path, manifest: StudyManifest, cell: CellResult,
     return replace(cell, cards=cards)
 
 
+def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, VariantChange]:
+    """Each variant cell's change of seat balance at the rulebook's vector, by key."""
+    whatif = manifest.whatif
+    asked = {(c.players, c.play, c.variant): c for c in (whatif.comparisons if whatif else ())}
+    precision = whatif.precision if whatif else PRECISION
+    out = {}
+    for c in cells:
+        if c.variant is None:
+            continue
+        comparison = asked.get((c.players, c.population, c.variant))
+        if comparison is not None:
+            out[c.key] = VariantChange(judge([SeatChange(s, *x) for s, x in
+                                              enumerate(comparison.seats, 1)], precision,
+                                             comparison.games), True)
+        elif c.difference is not None:
+            out[c.key] = VariantChange(judged(c.difference, precision, c.paired_games), False)
+    return out
+
+
 def read_results(root: Path) -> StudyResults:
     """The study in ``root`` as its report shows it; a study with no finished stage is one
     line saying how to go on."""
@@ -59,7 +93,8 @@ def read_results(root: Path) -> StudyResults:
     cells = [_with_base(root, manifest, c, bases.get((c.players, c.population))) for c in cells]
     return StudyResults(manifest, tuple(cells), tuple(k for k, c in read if c is None),
                         panels(root, cells, manifest.players, manifest.tolerance,
-                               manifest.alpha))
+                               manifest.alpha),
+                        tuple(groups(manifest, cells)), _changes(manifest, cells))
 
 
-__all__ = ["StudyResults", "read_results"]
+__all__ = ["StudyResults", "VariantChange", "read_results"]

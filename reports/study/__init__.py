@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 
-from cdsim.analysis import paired
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.offsets import FairOffset
@@ -254,7 +253,7 @@ def as_json(result: StudyResults) -> dict[str, Any]:
                if k in m.model_fields_set},
             "headlines": {str(k): v for k, v in headlines(result).items()},
             "skill": {str(k): skill_json(v) for k, v in result.by_skill.items()},
-            "sweeps": study_sweep.as_json(m, result.cells)}
+            "sweeps": study_sweep.as_json(m, result.sweeps)}
 
 
 def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
@@ -347,29 +346,17 @@ def change_boxes(doc: Doc, result: StudyResults) -> None:
     change at the rulebook's vector: ``cdsim whatif``'s anytime intervals when it played
     the study, else the variants section's 95% intervals) and what the changed cards do."""
     m = result.manifest
-    asked = {(c.players, c.play, c.variant): c for c in (m.whatif.comparisons if m.whatif else ())}
-    precision = m.whatif.precision if m.whatif else paired.PRECISION
     boxes = []
     for variant in [v["name"] for v in m.variants if not v.get("sweep")]:
         groups = []
         kinds = set()
         for c in result.cells:
-            if c.variant != variant:
+            change = result.changes.get(c.key) if c.variant == variant else None
+            if change is None:
                 continue
-            comparison = asked.get((c.players, c.population, variant))
-            if comparison is not None:
-                comp = paired.judge([paired.SeatChange(s, *x) for s, x in
-                                     enumerate(comparison.seats, 1)], precision,
-                                    comparison.games)
-                how = f"{comparison.games:,} games a side, intervals valid at every look"
-            elif c.difference is not None:
-                mean, low, high = c.difference
-                comp = paired.judge([paired.SeatChange(s + 1, float(mean[s]), float(low[s]),
-                                                       float(high[s])) for s in range(len(mean))],
-                                    precision, c.paired_games)
-                how = f"{c.paired_games:,} paired games, 95% intervals"
-            else:
-                continue
+            comp = change.comparison
+            how = (f"{comp.games:,} games a side, intervals valid at every look" if change.anytime
+                   else f"{comp.games:,} paired games, 95% intervals")
             kinds.add(comp.outcome)
             lines = [comp.words() + f" ({how})"]
             lines += [study_cards.sentence(card) for card in (c.cards.cards if c.cards else ())]
@@ -379,7 +366,7 @@ def change_boxes(doc: Doc, result: StudyResults) -> None:
                     "unfair" if "changed" in kinds else "open")
             boxes.append((f"What {variant} does", groups, kind))
     for sweep in m.sweeps:
-        found = [g for g in study_sweep.groups(m, result.cells) if g.sweep["name"] == sweep["name"]]
+        found = [g for g in result.sweeps if g.sweep["name"] == sweep["name"]]
         groups = []
         for g in found:
             lines = [study_sweep.seat_sentence(g, head=False)]
@@ -413,7 +400,7 @@ def build(result: StudyResults) -> Doc:
         _players_section(doc, result, players)
     if m.variants:
         _variants_section(doc, result)
-    study_sweep.section(doc, m, result.cells)
+    study_sweep.section(doc, result.sweeps)
     _method_section(doc, result)
     return doc
 

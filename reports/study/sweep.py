@@ -12,68 +12,20 @@ claims; a verdict within the tolerance is each variant cell's own (the Variants 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from cdsim.analysis import paired
-from cdsim.analysis.sweep import covers, neutral
+from cdsim.analysis.paired import PRECISION
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import StudyManifest
+from cdsim.study.sweep_groups import SweepGroup, groups
 from reports import charts
 from reports.charts import FloatArray
 from reports.fmt import number, pp, pts_interval, seat_label, vec
 from reports.report import Doc
 from reports.study import cards as study_cards
 from reports.study.cell import offsets_json
-
-
-@dataclass(frozen=True)
-class SweepGroup:
-    """One sweep at one player count for one population: the base cell and each value's."""
-
-    sweep: dict[str, Any]  # the manifest's record (cdsim.study.file.Sweep, dumped)
-    players: int
-    population: str
-    base: CellResult | None
-    values: tuple[tuple[int, CellResult], ...]
-
-    @property
-    def rulebook(self) -> tuple[int, ...]:
-        return self.values[0][1].rulebook
-
-    @property
-    def played(self) -> list[int]:
-        """Each seat's offset over seat 1 at the starting VP played."""
-        return [v - self.rulebook[0] for v in self.rulebook]
-
-    @property
-    def fair_values(self) -> list[int]:
-        return [value for value, cell in self.values if self.fair(cell)]
-
-    def fair(self, cell: CellResult) -> bool | None:
-        """Whether the seats come out fair in ``cell`` at the starting VP played
-        (``cdsim.analysis.sweep.covers``); None without fair offsets."""
-        return covers(cell.figures.offsets, self.played[1:])
-
-
-def groups(manifest: StudyManifest, cells: Sequence[CellResult]) -> list[SweepGroup]:
-    """Every sweep's groups, in the study's order of player counts and populations."""
-    bases = {(c.players, c.population): c for c in cells if c.variant is None}
-    found = {(c.players, c.population, c.variant): c for c in cells}
-    populations = list(dict.fromkeys(c.population for c in cells))
-    out = []
-    for sweep in manifest.sweeps:
-        for players in manifest.players:
-            for population in populations:
-                values = tuple((int(v), found[(players, population, name)])
-                               for v, name in zip(sweep["values"], sweep["variants"], strict=True)
-                               if (players, population, name) in found)
-                if values:
-                    out.append(SweepGroup(sweep, int(players), population,
-                                          bases.get((players, population)), values))
-    return out
 
 
 def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, Any]:
@@ -95,19 +47,13 @@ def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, An
 def seat_sentence(group: SweepGroup, head: bool = True) -> str:
     """Whether seat balance moves with the value, in plain words: each value's paired
     change of every seat's win share against the base, judged at ``paired.PRECISION``
-    (``cdsim.analysis.paired.judge``, on the 95% intervals simultaneous over the seats)."""
+    (``CellResult.change``: ``cdsim.analysis.paired.judge``, on the 95% intervals
+    simultaneous over the seats)."""
     lead = f"{group.players} players, {group.population}: " if head else ""
-    judged = []
-    for value, cell in group.values:
-        if cell.difference is None:
-            continue
-        mean, low, high = cell.difference
-        judged.append((value, paired.judge(
-            [paired.SeatChange(s + 1, float(mean[s]), float(low[s]), float(high[s]))
-             for s in range(len(mean))])))
+    judged = group.changes
     if not judged:
         return lead + "no value has paired games against the base yet."
-    eps = f"±{pp(paired.PRECISION)}"
+    eps = f"±{pp(PRECISION)}"
     still = [v for v, j in judged if j.outcome == "unchanged"]
     moved = [(v, j) for v, j in judged if j.outcome == "changed"]
     if len(still) == len(judged):
@@ -125,34 +71,17 @@ def seat_sentence(group: SweepGroup, head: bool = True) -> str:
     return lead + "; ".join(parts) + "."
 
 
-def _card_points(group: SweepGroup) -> list[tuple[int, dict[str, Any]]]:
-    """(value, the swept card's figures) for the base's value and every value tried,
-    sorted by value; empty when the sweep does not change a card."""
-    points: dict[int, dict[str, Any]] = {}
-    for value, cell in group.values:
-        card = cell.cards.cards[0] if cell.cards is not None and cell.cards.cards else None
-        if card is None:
-            continue
-        points[value] = card.variant
-        points.setdefault(int(group.sweep["base_value"]), card.base)
-    return sorted(points.items())
-
-
 def card_sentence(group: SweepGroup, head: bool = True) -> str | None:
     """Where the swept card is neutral: its takers win as often as the other seats of their
     strategies (its win difference crosses 0 between two values tried), with the values
     where its interval's ends cross 0 as the range; None when the sweep changes no card."""
-    points = _card_points(group)
-    if len(points) < 2:
+    found = group.neutral
+    if found is None:
         return None
     card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
-    xs = [float(v) for v, _ in points]
-    est = [f["win_difference"][0] for _, f in points]
-    low = [f["win_difference"][1] for _, f in points]
-    high = [f["win_difference"][2] for _, f in points]
+    xs = [float(v) for v, _ in group.card_points]
     key = group.sweep["key"]
     lead = f"{group.players} players, {group.population}: " if head else ""
-    found = neutral(xs, est, low, high)
     if found.at is None:
         if found.above is None:
             return None
@@ -189,10 +118,9 @@ def sentence(group: SweepGroup) -> str:
     return text + " (at every value tried: these games cannot tell the values apart)."
 
 
-def as_json(manifest: StudyManifest, cells: Sequence[CellResult]) -> list[dict[str, Any]]:
+def as_json(manifest: StudyManifest, found: Sequence[SweepGroup]) -> list[dict[str, Any]]:
     """study.json's ``sweeps``: per sweep, one row per value (per player count and
     population), the base cells' rows beside them, and the sentences; seats from 1."""
-    found = groups(manifest, cells)
     out = []
     for sweep in manifest.sweeps:
         mine = [g for g in found if g.sweep["name"] == sweep["name"]]
@@ -228,10 +156,9 @@ def _cells(group: SweepGroup, label: str, cell: CellResult) -> list[object]:
             "-" if covered is None else ("yes" if covered else "no")]
 
 
-def section(doc: Doc, manifest: StudyManifest, cells: Sequence[CellResult]) -> None:
+def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
     """The sweeps: per sweep, player count and population, the sentence, a chart of each
     seat's fair offset against the value and a table, one row per value."""
-    found = groups(manifest, cells)
     if not found:
         return
     doc.h("Sweeps", 2)
@@ -287,7 +214,7 @@ def _cards(doc: Doc, group: SweepGroup
 
 
 def _card_chart(doc: Doc, group: SweepGroup) -> None:
-    points = _card_points(group)
+    points = group.card_points
     card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
     names = study_cards.NAMES[card.kind]
     figures: list[tuple[str, FloatArray, FloatArray, FloatArray, bool]] = []
