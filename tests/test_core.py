@@ -12,7 +12,7 @@ from cdsim import core
 from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.queue import core_chunk_frame, play_chunk_table
 from cdsim.errors import CdsimError
-from cdsim.rules.records import GAME_COLUMNS, SEAT_COLUMNS, digest_rows
+from cdsim.rules.records import GAME_COLUMNS, ROW_FIELDS, RUN_COLUMNS, SEAT_COLUMNS, digest_rows
 from tests.conftest import core_or_skip
 
 LINEUPS = {
@@ -65,12 +65,14 @@ def test_the_seat_row_is_the_one_the_core_declares() -> None:
     core_or_skip()
     module = core.module()
     assert module is not None
-    assert (SEAT_COLUMNS, GAME_COLUMNS) == (module.SEAT_COLUMNS, module.GAME_COLUMNS)
+    assert (SEAT_COLUMNS, GAME_COLUMNS, RUN_COLUMNS) == (
+        module.SEAT_COLUMNS, module.GAME_COLUMNS, module.RUN_COLUMNS)
     dtypes = {"int": pl.Int64, "str": pl.String, "bool": pl.Boolean}
     columns = (*module.SEAT_COLUMNS, *module.GAME_COLUMNS, *module.RUN_COLUMNS)
     config = RunConfig(players=2, games=4, seed=1, strategies=("greedy", "random"))
     schema = core_chunk_frame(config, 0, 4).schema
     assert list(schema.items()) == [(name, dtypes[kind]) for name, kind in columns]
+    assert list(schema) == list(ROW_FIELDS)  # what the runner orders and the readers need
 
 
 def test_engine_choice() -> None:

@@ -47,7 +47,7 @@ from cdsim.players.registry import reads_scores as ask_reads_scores
 from cdsim.players.registry import weights_record
 from cdsim.rules.components import load_components
 from cdsim.rules.game import DEFAULT_START_VP
-from cdsim.rules.records import SEAT_FIELDS, digest_rows
+from cdsim.rules.records import ROW_FIELDS, digest_rows
 
 # The run folder's format (the manifest's ``format``; docs/guide.md): 1 = seat rows only
 # (a manifest without the key), 2 = with the card table. A resumed run keeps its format.
@@ -468,7 +468,7 @@ def part_schema(path: Path) -> dict[str, Any]:
                          "delete it and its chunk from manifest.json, then --resume") from None
 
 
-NEEDED = (*SEAT_FIELDS, "game", "setup", "seed", "players", "tiebreak")  # what readers read
+NEEDED = ROW_FIELDS  # what readers read
 TEXT_COLUMNS = ("strategy",)
 BOOL_COLUMNS = ("won", "tiebreak")  # every other needed column holds integers
 FIX = "delete it and its chunk from manifest.json, then --resume"

@@ -30,7 +30,7 @@ from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.players.registry import make_lineup, parse_params
 from cdsim.rules.game import DEFAULT_START_VP
-from cdsim.rules.records import CARD_FIELDS, SEAT_FIELDS
+from cdsim.rules.records import CARD_FIELDS, ROW_FIELDS
 
 # The card table's columns (docs/guide.md): the game, then a card row's fields.
 CARD_COLUMNS = ("game", *CARD_FIELDS)
@@ -187,7 +187,7 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     frame: dict[str, Any] = {"strategy": strategy}
     frame.update({k: pl.Series(k, v, dtype=pl.Boolean if v.dtype == np.bool_ else pl.Int64)
                   for k, v in columns.items()})
-    order = [*SEAT_FIELDS, "seed", "players", "tiebreak", "game", "setup"]
+    order = list(ROW_FIELDS)
     return pl.DataFrame({k: frame[k] for k in order}), cards
 
 

@@ -102,6 +102,11 @@ CARD_FIELDS = tuple(f.name for f in fields(CardRow))
 # What a game adds to each of its seat rows: GameRecord's fields of these names.
 GAME_COLUMNS: tuple[tuple[str, str], ...] = (("seed", "int"), ("players", "int"),
                                              ("tiebreak", "bool"))
+# What a run adds to each row (core/src/batch.rs RUN_COLUMNS): the game's id in the run and
+# its deal group.
+RUN_COLUMNS: tuple[tuple[str, str], ...] = (("game", "int"), ("setup", "int"))
+# A run's seat row, column by column, in the order of its Parquet parts.
+ROW_FIELDS = tuple(name for name, _ in (*SEAT_COLUMNS, *GAME_COLUMNS, *RUN_COLUMNS))
 
 
 @dataclass(frozen=True, slots=True)
