@@ -176,7 +176,7 @@ def test_a_common_fair_vector_does_not_move_even_when_the_offsets_differ() -> No
                           (-2.076, -2.294, -1.866), (-1.834, -2.033, -1.63), (0.764, 0.547, 0.973))
     kind, text = skill.verdict(4, [strong, scripted], {}, TOL)
     assert kind == "does not move" and "8/6/6/9 is shown fair within ±2.0 pp for every" in text
-    assert "The exact fair offsets do differ, though: seat 2's fair offset is -1.4 VP" in text
+    assert "Their fractional fair offsets do differ, though: seat 2's fair offset is -1.4 VP" in text
     assert "seat 4's fair offset is +1.3 VP (+1.1 to +1.5) for scripted and +0.8 VP" in text
     assert "seat 3's fair offset is -1.4 VP (-1.6 to -1.1) for scripted and -1.8" in text
 

@@ -262,8 +262,8 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
                 f"{' and '.join(vec(v) for v in shared)} "
                 + ("is" if len(shared) == 1 else "are")
                 + f" shown fair within {within} for every population (the most equal: "
-                f"{named})" + (". The exact fair offsets do differ, though: " + "; ".join(apart)
-                               + ", closer than whole VP tell apart" if apart else "") + ".")
+                f"{named})" + (". Their fractional fair offsets do differ, though: "
+                               + "; ".join(apart) if apart else "") + ".")
     if apart:
         return ("moves", head + "the fair starting VP **move with skill**: " + "; ".join(apart)
                 + f" (each a difference beyond chance at {100 * level:g}% in all).")
