@@ -22,16 +22,26 @@ from pydantic import (
     ConfigDict,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
     model_validator,
 )
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from cdsim.errors import user_text
 
+# the validation context of a record read back from a manifest that dumped it
+READ_BACK = {"read_back": True}
+
+
+def reads_back(info: ValidationInfo) -> bool:
+    """Whether a record is read back from its dump (``READ_BACK``), not from a file."""
+    return bool(info.context and info.context.get("read_back"))
+
 
 class Table(BaseModel):
     """A TOML table holding only its declared keys; an unknown key is named with the
-    closest known one."""
+    closest known one. Read back from its dump (``model_validate(..., context=READ_BACK)``)
+    it takes its loaded and computed keys too (the computed ones are made again)."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     gone: ClassVar[dict[str, str]] = {}  # keys that were once allowed: what to say instead
@@ -40,9 +50,15 @@ class Table(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _known_keys(cls, data: Any) -> Any:
-        known_keys(tuple(k for k in cls.model_fields if k not in cls.loaded), data, cls.gone)
-        return data
+    def _known_keys(cls, data: Any, info: ValidationInfo) -> Any:
+        if not reads_back(info):
+            known_keys(tuple(k for k in cls.model_fields if k not in cls.loaded), data, cls.gone)
+            return data
+        computed = cls.model_computed_fields
+        known_keys(tuple(f.alias or k for k, f in cls.model_fields.items()) + tuple(computed),
+                   data)
+        return ({k: v for k, v in data.items() if k not in computed} if isinstance(data, dict)
+                else data)
 
 
 def known_keys(known: tuple[str, ...], data: Any, gone: dict[str, str] | None = None) -> None:

@@ -122,8 +122,7 @@ def swept_card(manifest: StudyManifest, variant: str | None) -> list[tuple[str, 
     """A sweep's value shows the swept card even where it changes nothing (the value the
     base has), so that every value has its row: that card (kind, id) for a sweep's value
     that sweeps a card, else None (the changed cards)."""
-    swept = {name: str(s["entry"]).split(".", 1) for s in manifest.sweeps
-             for name in s["variants"]}
+    swept = {name: s.entry.split(".", 1) for s in manifest.sweeps for name in s.variants}
     entry = swept.get(str(variant))
     return [(entry[0], entry[1])] if entry and entry[0] in CARD_TABLES and len(entry) == 2 else None
 

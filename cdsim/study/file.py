@@ -35,7 +35,7 @@ from cdsim.analysis.anytime import ZONE, tolerance_problem, zone_problem
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import PlayerSpec
-from cdsim.schema import Table, problem
+from cdsim.schema import Table, problem, reads_back
 
 SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
@@ -49,8 +49,9 @@ GONE = {key: f"no longer a study key: {why}" for key, why in {
     "resamples": "the bootstrap stability is gone (docs/statistics.md)"}.items()}
 
 
-def _name(value: str) -> str:
-    if not NAME.match(value):
+def _name(value: str, info: ValidationInfo) -> str:
+    # read back, a sweep's value is a variant named NAME=VALUE (made, not a file's)
+    if not NAME.match(value) and not reads_back(info):
         raise ValueError(f"{value!r} must be 1-40 letters, digits, '-' or '_' (it names folders)")
     return value
 

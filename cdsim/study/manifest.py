@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
 from cdsim.errors import CdsimError
-from cdsim.schema import problem
+from cdsim.schema import READ_BACK, problem
+from cdsim.study.file import Population, Sweep, Variant
 
 Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
 GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
@@ -78,6 +79,18 @@ class WhatIf(BaseModel):
     comparisons: list[WhatIfComparison]
 
 
+class PlayedPopulation(Population):
+    """A population as the study manifest holds it (``Population``'s keys, its players as
+    spelled) with whether its players read the scores, as recorded when it was played:
+    reading it back makes no player."""
+
+    scores_read: bool = Field(alias="reads_scores")
+
+    @property
+    def reads_scores(self) -> bool:
+        return self.scores_read
+
+
 class StudyManifest(BaseModel):
     """A study manifest as ``open_folder`` writes it and ``cdsim study run`` and ``cdsim
     whatif`` add to: what its report reads, checked, and the value the report reads
@@ -97,10 +110,11 @@ class StudyManifest(BaseModel):
     zone: Annotated[float, Field(ge=0, lt=1)] = 0.0
     alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
     tested: Annotated[int, Field(ge=1, le=20)] = 3
-    # the study file's populations, variants and sweeps, as the study played them
-    populations: list[dict[str, Any]] = Field(default_factory=list)
-    variants: list[dict[str, Any]] = Field(default_factory=list)
-    sweeps: list[dict[str, Any]] = Field(default_factory=list)
+    # the study file's populations, variants and sweeps, as the study played them (read
+    # back: their loaded keys too, a sweep's value a variant)
+    populations: list[PlayedPopulation] = Field(default_factory=list)
+    variants: list[Variant] = Field(default_factory=list)
+    sweeps: list[Sweep] = Field(default_factory=list)
     cells: list[CellState]
     versions: dict[str, str] = Field(default_factory=dict)
     command: str = ""
@@ -113,7 +127,7 @@ class StudyManifest(BaseModel):
 def study_manifest(path: Path, manifest: dict[str, Any]) -> StudyManifest:
     """A study manifest as its model (one line naming the key when it is not one)."""
     try:
-        found = StudyManifest.model_validate_json(json.dumps(manifest))
+        found = StudyManifest.model_validate_json(json.dumps(manifest), context=READ_BACK)
     except ValidationError as exc:
         raise CdsimError(f"{path}: {problem(exc, StudyManifest, manifest)}") from None
     for cell in found.cells:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from cdsim.analysis.paired import Comparison
 from cdsim.analysis.sweep import Neutral, covers, neutral
 from cdsim.study.cards import Figure
 from cdsim.study.cell import CellResult
+from cdsim.study.file import Sweep
 from cdsim.study.manifest import StudyManifest
 
 CardPoint = tuple[int, dict[str, Figure]]  # a value, the swept card's figures there
@@ -25,7 +25,7 @@ class SweepGroup:
     whether the seats come out fair in each (by cell key: ``fair``), the swept card's
     figures by value (``card_points``) and where it is neutral (``neutral``)."""
 
-    sweep: dict[str, Any]  # the manifest's record (cdsim.study.file.Sweep, dumped)
+    sweep: Sweep  # the manifest's record
     players: int
     population: str
     base: CellResult | None
@@ -33,6 +33,11 @@ class SweepGroup:
     covered: dict[str, bool | None]  # by cell key, the base's too: ``covers`` at played
     card_points: tuple[CardPoint, ...] = ()
     neutral: Neutral | None = None  # None: fewer than two values with the card's figures
+
+    @property
+    def base_value(self) -> int:
+        """The swept key's value in the base (``load_study`` sets it on every sweep)."""
+        return _base_value(self.sweep)
 
     @property
     def rulebook(self) -> tuple[int, ...]:
@@ -58,7 +63,12 @@ class SweepGroup:
         return [(value, cell.change) for value, cell in self.values if cell.change is not None]
 
 
-def _card_points(sweep: dict[str, Any], values: Sequence[tuple[int, CellResult]]
+def _base_value(sweep: Sweep) -> int:
+    assert sweep.base_value is not None, sweep.name
+    return sweep.base_value
+
+
+def _card_points(sweep: Sweep, values: Sequence[tuple[int, CellResult]]
                  ) -> tuple[CardPoint, ...]:
     """(value, the swept card's figures) for the base's value and every value tried,
     sorted by value; empty when the sweep does not change a card."""
@@ -68,11 +78,11 @@ def _card_points(sweep: dict[str, Any], values: Sequence[tuple[int, CellResult]]
         if card is None:
             continue
         points[value] = card.variant
-        points.setdefault(int(sweep["base_value"]), card.base)
+        points.setdefault(_base_value(sweep), card.base)
     return tuple(sorted(points.items()))
 
 
-def _group(sweep: dict[str, Any], players: int, population: str, base: CellResult | None,
+def _group(sweep: Sweep, players: int, population: str, base: CellResult | None,
            values: tuple[tuple[int, CellResult], ...]) -> SweepGroup:
     rulebook = values[0][1].rulebook
     played = [v - rulebook[0] for v in rulebook][1:]
@@ -96,7 +106,7 @@ def groups(manifest: StudyManifest, cells: Sequence[CellResult]) -> list[SweepGr
         for players in manifest.players:
             for population in populations:
                 values = tuple((int(v), found[(players, population, name)])
-                               for v, name in zip(sweep["values"], sweep["variants"], strict=True)
+                               for v, name in zip(sweep.values, sweep.variants, strict=True)
                                if (players, population, name) in found)
                 if values:
                     out.append(_group(sweep, int(players), population,

@@ -38,6 +38,7 @@ from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.offsets import FairOffset
 from cdsim.batch import cost
+from cdsim.players.registry import PlayerSpec
 from cdsim.study.cell import CellResult
 from cdsim.study.results import StudyResults, read_results
 from reports import charts
@@ -347,7 +348,7 @@ def change_boxes(doc: Doc, result: StudyResults) -> None:
     the study, else the variants section's 95% intervals) and what the changed cards do."""
     m = result.manifest
     boxes = []
-    for variant in [v["name"] for v in m.variants if not v.get("sweep")]:
+    for variant in [v.name for v in m.variants if not v.sweep]:
         groups = []
         kinds = set()
         for c in result.cells:
@@ -366,7 +367,7 @@ def change_boxes(doc: Doc, result: StudyResults) -> None:
                     "unfair" if "changed" in kinds else "open")
             boxes.append((f"What {variant} does", groups, kind))
     for sweep in m.sweeps:
-        found = [g for g in result.sweeps if g.sweep["name"] == sweep["name"]]
+        found = [g for g in result.sweeps if g.sweep.name == sweep.name]
         groups = []
         for g in found:
             lines = [study_sweep.seat_sentence(g, head=False)]
@@ -374,8 +375,8 @@ def change_boxes(doc: Doc, result: StudyResults) -> None:
             lines += [card] if card is not None else []
             groups.append((f"**{g.players} players, {g.population}**", lines, False))
         if groups:
-            values = ", ".join(map(str, sweep["values"]))
-            boxes.append((f"What {sweep['entry']} {sweep['key']} = {values} does", groups, "open"))
+            values = ", ".join(map(str, sweep.values))
+            boxes.append((f"What {sweep.entry} {sweep.key} = {values} does", groups, "open"))
     if boxes:
         doc.boxes(boxes)
 
@@ -405,21 +406,25 @@ def build(result: StudyResults) -> Doc:
     return doc
 
 
+def _spelled(players: Sequence[PlayerSpec]) -> str:
+    return ", ".join(p.spelling for p in players)
+
+
 def _settings(doc: Doc, result: StudyResults) -> None:
     m = result.manifest
-    pops = "; ".join(f"**{p['name']}**: "
-                     + (", ".join(p["lineup"]) or "; ".join(", ".join(x) for x in p.get("lineups", []))
-                        or "pool " + ", ".join(p["pool"]))
-                     + (" (seats rotated)" if p["rotate_seats"] else "")
-                     + (" (the floor)" if p.get("floor") else "")
-                     + (" (reads scores)" if p["reads_scores"] else "")
-                     + (f" — {p['description']}" if p.get("description") else "")
+    pops = "; ".join(f"**{p.name}**: "
+                     + (_spelled(p.lineup) or "; ".join(map(_spelled, p.lineups))
+                        or "pool " + _spelled(p.pool))
+                     + (" (seats rotated)" if p.rotate_seats else "")
+                     + (" (the floor)" if p.floor else "")
+                     + (" (reads scores)" if p.reads_scores else "")
+                     + (f" — {p.description}" if p.description else "")
                      for p in m.populations)
-    variants = "; ".join(f"**{v['name']}**: `{v['components']}`"
-                         + (f" — {v['description']}" if v.get("description") else "")
-                         for v in m.variants if not v.get("sweep")) or "none"
-    sweeps = "; ".join(f"**{w['name']}**: {w['entry']} {w['key']} = "
-                       + ", ".join(map(str, w["values"])) + f" (base `{w['base']}`)"
+    variants = "; ".join(f"**{v.name}**: `{v.components}`"
+                         + (f" — {v.description}" if v.description else "")
+                         for v in m.variants if not v.sweep) or "none"
+    sweeps = "; ".join(f"**{w.name}**: {w.entry} {w.key} = "
+                       + ", ".join(map(str, w.values)) + f" (base `{w.base}`)"
                        for w in m.sweeps) or "none"
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     budgets = sorted({c.budget for c in result.cells})
@@ -551,8 +556,7 @@ def _variants_section(doc: Doc, result: StudyResults) -> None:
             doc.p(f"{players} players, at {vec(_rule(result, players))}:")
             doc.table(["population", "variant", *(f"{seat_label(s)} (pp)" for s in range(players)),
                        "paired games", "base verdict", "variant verdict"], rows)
-    study_cards.section(doc, result.cells, {v["name"] for v in result.manifest.variants
-                                            if v.get("sweep")})
+    study_cards.section(doc, result.cells, {v.name for v in result.manifest.variants if v.sweep})
 
 
 def _rule(result: StudyResults, players: int) -> tuple[int, ...]:

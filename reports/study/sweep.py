@@ -80,7 +80,7 @@ def card_sentence(group: SweepGroup, head: bool = True) -> str | None:
         return None
     card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
     xs = [float(v) for v, _ in group.card_points]
-    key = group.sweep["key"]
+    key = group.sweep.key
     lead = f"{group.players} players, {group.population}: " if head else ""
     if found.at is None:
         if found.above is None:
@@ -98,7 +98,7 @@ def card_sentence(group: SweepGroup, head: bool = True) -> str | None:
 
 def sentence(group: SweepGroup) -> str:
     """Where the seats come out fair, claiming no more than the intervals say."""
-    key = f"{group.sweep['entry']} {group.sweep['key']}"
+    key = f"{group.sweep.entry} {group.sweep.key}"
     head = f"{group.players} players, {group.population}: "
     tried = [v for v, _ in group.values]
     if all(group.fair(c) is None for _, c in group.values):
@@ -123,9 +123,9 @@ def as_json(manifest: StudyManifest, found: Sequence[SweepGroup]) -> list[dict[s
     population), the base cells' rows beside them, and the sentences; seats from 1."""
     out = []
     for sweep in manifest.sweeps:
-        mine = [g for g in found if g.sweep["name"] == sweep["name"]]
-        out.append({**{k: sweep[k] for k in ("name", "description", "entry", "key", "base",
-                                             "base_value", "values")},
+        mine = [g for g in found if g.sweep.name == sweep.name]
+        out.append({**{k: getattr(sweep, k) for k in ("name", "description", "entry", "key",
+                                                      "base", "base_value", "values")},
                     "rows": [_row(g, v, c) for g in mine for v, c in g.values],
                     "base_rows": [_row(g, None, g.base) for g in mine if g.base is not None],
                     "fair": [{"players": g.players, "population": g.population,
@@ -172,8 +172,8 @@ def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
           "at the starting VP played: the intervals do not exclude it there.")
     for group in found:
         sweep, n = group.sweep, group.players
-        doc.p(f"**{sweep['name']}** ({sweep['entry']} {sweep['key']}; the base has "
-              f"{sweep['base_value']}). " + seat_sentence(group))
+        doc.p(f"**{sweep.name}** ({sweep.entry} {sweep.key}; the base has "
+              f"{sweep.base_value}). " + seat_sentence(group))
         said = card_sentence(group)
         if said is not None:
             doc.p(said)
@@ -181,11 +181,11 @@ def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
         doc.p("Starting VP: " + sentence(group))
         _chart(doc, group)
         header, base_card, card_cells = _cards(doc, group)
-        rows = ([_cells(group, f"base ({sweep['base_value']})", group.base) + base_card]
+        rows = ([_cells(group, f"base ({sweep.base_value})", group.base) + base_card]
                 if group.base is not None else [])
         rows += [_cells(group, str(v), c) + more
                  for (v, c), more in zip(group.values, card_cells, strict=True)]
-        doc.table([sweep["key"], "games",
+        doc.table([sweep.key, "games",
                    *(f"{seat_label(s)} fair offset (VP)" for s in range(1, n)),
                    *(f"{seat_label(s)} vs base (pp)" for s in range(n)),
                    "every interval covers the played offset", *header], rows, wide=True)
@@ -224,17 +224,17 @@ def _card_chart(doc: Doc, group: SweepGroup) -> None:
         figures.append((f"{card.card} {names[i]}", est, low, high, k != "mean_vp"))
     sweep = group.sweep
     doc.chart(chart_name(group) + "_card", charts.card_sweep(
-        [v for v, _ in points], figures, f"{sweep['entry']} {sweep['key']}",
-        f"{group.players} players, {group.population}: {card.card} by {sweep['name']}",
-        int(sweep["base_value"])),
+        [v for v, _ in points], figures, f"{sweep.entry} {sweep.key}",
+        f"{group.players} players, {group.population}: {card.card} by {sweep.name}",
+        group.base_value),
         f"{group.players} players, {group.population}: the swept card's own figures against "
-        f"{sweep['entry']} {sweep['key']} (the base's value dotted), with 95% intervals: "
+        f"{sweep.entry} {sweep.key} (the base's value dotted), with 95% intervals: "
         "fulfilled share, VP per take, and its takers' win share minus the other seats of "
         "their strategies' (dashed: 0, where it is neutral).")
 
 
 def chart_name(group: SweepGroup) -> str:
-    return f"sweep_{group.sweep['name']}_{group.players}p_{group.population}"
+    return f"sweep_{group.sweep.name}_{group.players}p_{group.population}"
 
 
 def _chart(doc: Doc, group: SweepGroup) -> None:
@@ -250,11 +250,11 @@ def _chart(doc: Doc, group: SweepGroup) -> None:
                       float(group.played[s])))
     sweep = group.sweep
     doc.chart(chart_name(group), charts.sweep_offsets(
-        values, seats, f"{sweep['entry']} {sweep['key']}",
-        f"{group.players} players, {group.population}: fair offset by {sweep['name']}",
-        int(sweep["base_value"])),
+        values, seats, f"{sweep.entry} {sweep.key}",
+        f"{group.players} players, {group.population}: fair offset by {sweep.name}",
+        group.base_value),
         f"{group.players} players, {group.population}: each seat's fair offset over seat 1 "
-        f"(VP) against {sweep['entry']} {sweep['key']}, with 95% intervals; dashed: each "
+        f"(VP) against {sweep.entry} {sweep.key}, with 95% intervals; dashed: each "
         f"seat's offset at the starting VP played ({vec(group.rulebook)}), where an interval "
         "covering it does not exclude fair; dotted: the base's value.")
 
