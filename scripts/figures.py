@@ -248,8 +248,11 @@ def answer_table(folder: Path, data: dict[str, Any], manifest: dict[str, Any]) -
     for players, skill in sorted(data["skill"].items(), key=by_players):
         by_kind.setdefault(skill["verdict"], []).append(players)
     if by_kind:
+        said = {"moves": "they **move**", "does not move": "they **do not move**",
+                "not decided": "**not decided**", "one population": "one population only"}
         rows.append("Do the fair starting VP move with skill? " + "; ".join(
-            f"**{kind}** at {spoken(counts)} players" for kind, counts in by_kind.items()) + ".")
+            f"{said.get(kind, kind)} at {spoken(counts)} players"
+            for kind, counts in by_kind.items()) + " ([why](docs/figures.md#fair-starting-vp-by-skill)).")
     if data.get("unfinished_cells"):
         rows.append(f"Unfinished cells: {', '.join(data['unfinished_cells'])} (`make run` resumes them).")
     return "\n".join(rows)
