@@ -5,14 +5,25 @@ Python rules decision by decision (tests/test_table.py)."""
 
 from __future__ import annotations
 
+from typing import get_args
+
 import polars as pl
 import pytest
 
 from cdsim import core
 from cdsim.batch.config import RunConfig, engine_for
-from cdsim.batch.queue import core_chunk_frame, play_chunk_table
+from cdsim.batch.queue import core_chunk_frame, core_chunk_frames, play_chunk_frames, play_chunk_table
 from cdsim.errors import CdsimError
-from cdsim.rules.records import GAME_COLUMNS, ROW_FIELDS, RUN_COLUMNS, SEAT_COLUMNS, digest_rows
+from cdsim.rules.records import (
+    CARD_COLUMNS,
+    CARD_OUTCOMES,
+    GAME_COLUMNS,
+    ROW_FIELDS,
+    RUN_COLUMNS,
+    SEAT_COLUMNS,
+    CardOutcome,
+    digest_rows,
+)
 from tests.conftest import core_or_skip
 
 LINEUPS = {
@@ -73,6 +84,25 @@ def test_the_seat_row_is_the_one_the_core_declares() -> None:
     schema = core_chunk_frame(config, 0, 4).schema
     assert list(schema.items()) == [(name, dtypes[kind]) for name, kind in columns]
     assert list(schema) == list(ROW_FIELDS)  # what the runner orders and the readers need
+
+
+def test_the_card_row_is_the_one_the_core_declares() -> None:
+    """core/src/records.rs declares the card row once (``card_row!``); the oracle's
+    ``CardRow`` has its columns and outcome words, and a run's card table, from the core
+    or from the Python rules, is the runner's game, then those columns, of their types."""
+    core_or_skip()
+    module = core.module()
+    assert module is not None
+    assert CARD_COLUMNS == module.CARD_COLUMNS
+    assert CARD_OUTCOMES == get_args(CardOutcome) == module.CARD_OUTCOMES
+    dtypes = {"int": pl.Int64, "str": pl.String}
+    columns = [("game", pl.Int64), *((name, dtypes[kind]) for name, kind in module.CARD_COLUMNS)]
+    config = RunConfig(players=2, games=4, seed=1, strategies=("greedy", "random"))
+    cards = core_chunk_frames(config, 0, 4)[1]
+    assert list(cards.schema.items()) == columns
+    assert set(cards["outcome"]) <= set(CARD_OUTCOMES)
+    oracle = play_chunk_frames(config, 0, 4, engine="table")[1]
+    assert oracle.equals(cards)
 
 
 def test_engine_choice() -> None:

@@ -1,17 +1,19 @@
 """What one finished game writes: one row per seat (the log schema), and one row per
 card a seat took, drew or kept (the card table).
 
-The seat row is declared once, in the core (core/src/records.rs ``seat_row!``), which hands
-it over as ``cdsim._core.SEAT_COLUMNS``. The oracle keeps its own ``SeatRecord`` so that
-the rules import without the compiled core; tests/test_core.py holds its ``SEAT_COLUMNS``
-(and ``GAME_COLUMNS``) equal to the core's, name, order and type."""
+The seat row and the card row are declared once, in the core (core/src/records.rs
+``seat_row!`` and ``card_row!``), which hands them over as ``cdsim._core.SEAT_COLUMNS`` and
+``CARD_COLUMNS``. The oracle keeps its own ``SeatRecord`` and ``CardRow`` so that the rules
+import without the compiled core; tests/test_core.py holds their ``SEAT_COLUMNS`` and
+``CARD_COLUMNS`` (and ``GAME_COLUMNS``, ``CARD_OUTCOMES``) equal to the core's, name, order
+and type."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from dataclasses import dataclass, fields
-from typing import Literal, get_type_hints
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 BREAKDOWN = ("start", "cards", "villas", "leftovers", "scroll", "fountains", "frame")
 
@@ -64,9 +66,17 @@ class SeatRecord:
         return {k: int(getattr(self, f"vp_{k}")) for k in BREAKDOWN}
 
 
+def _python_type(hint: Any) -> str:
+    """The Python type of a field's column: its type's name, or that of a Literal's words."""
+    if get_origin(hint) is Literal:
+        (kind,) = {type(word) for word in get_args(hint)}
+        return kind.__name__
+    return str(hint.__name__)
+
+
 def _columns(record: type) -> tuple[tuple[str, str], ...]:
     hints = get_type_hints(record)
-    return tuple((f.name, hints[f.name].__name__) for f in fields(record))
+    return tuple((f.name, _python_type(hints[f.name])) for f in fields(record))
 
 
 # (name, Python type) of each column, in the order of the run's Parquet: int is Int64,
@@ -96,7 +106,10 @@ class CardRow:
     vp: int  # the VP it brought: -4 for a failed card (R8.5), R10.4 for a kept one
 
 
-CARD_FIELDS = tuple(f.name for f in fields(CardRow))
+# (name, Python type) of each column, in the order of the run's card Parquet (after the
+# runner's game: cdsim.batch.queue): int is Int64, str String.
+CARD_COLUMNS = _columns(CardRow)
+CARD_FIELDS = tuple(name for name, _ in CARD_COLUMNS)
 
 
 # What a game adds to each of its seat rows: GameRecord's fields of these names.

@@ -109,19 +109,18 @@ fn play_chunk<'py>(
     Ok(out)
 }
 
-/// The card rows as a dict of numpy arrays, with the names their indices stand for:
+/// The card rows as a dict of numpy arrays (`game`, then `CARD_COLUMNS`, the text ones as
+/// indices), with the names their indices stand for:
 /// `objective_ids`, `fountain_ids` (by `kind`) and `outcomes`.
 fn card_columns<'py>(py: Python<'py>, comps: &components::Components,
                      cards: records::CardColumns) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    out.set_item("game", cards.game.into_pyarray(py))?;
-    out.set_item("seat", cards.seat.into_pyarray(py))?;
-    out.set_item("kind", cards.kind.into_pyarray(py))?;
-    out.set_item("card", cards.card.into_pyarray(py))?;
-    out.set_item("outcome", cards.outcome.into_pyarray(py))?;
-    out.set_item("phase", cards.phase.into_pyarray(py))?;
-    out.set_item("multiples", cards.multiples.into_pyarray(py))?;
-    out.set_item("vp", cards.vp.into_pyarray(py))?;
+    for (name, values) in cards.into_columns() {
+        match values {
+            records::CardValues::Int(v) => out.set_item(name, v.into_pyarray(py))?,
+            records::CardValues::Index(v) => out.set_item(name, v.into_pyarray(py))?,
+        }
+    }
     let ids = |names: Vec<&str>| names.into_iter().map(str::to_owned).collect::<Vec<_>>();
     out.set_item("objective_ids", ids(comps.objectives.iter().map(|c| c.id.as_str()).collect()))?;
     out.set_item("fountain_ids", ids(comps.fountains.iter().map(|c| c.id.as_str()).collect()))?;
@@ -576,8 +575,9 @@ fn measure_luck<'py>(
     Ok(out)
 }
 
-/// Columns of the run rows as Python reads them: `(name, "int" | "str" | "bool")` each,
-/// in order (`cdsim.rules.records` is held to the seat row's).
+/// Columns of the run rows or card rows as Python reads them: `(name, "int" | "str" |
+/// "bool")` each, in order (`cdsim.rules.records` is held to the seat row's and the card
+/// row's).
 fn python_columns<'py>(py: Python<'py>, columns: &[(&'static str, records::ColumnType)])
     -> PyResult<Bound<'py, PyTuple>> {
     PyTuple::new(py, columns.iter().map(|&(name, kind)| (name, kind.python())))
@@ -596,6 +596,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SEAT_COLUMNS", python_columns(py, records::SEAT_COLUMNS)?)?;
     m.add("GAME_COLUMNS", python_columns(py, &records::GAME_COLUMNS)?)?;
     m.add("RUN_COLUMNS", python_columns(py, &batch::RUN_COLUMNS)?)?;
+    m.add("CARD_COLUMNS", python_columns(py, records::CARD_COLUMNS)?)?;
+    m.add("CARD_OUTCOMES", PyTuple::new(py, records::CARD_OUTCOMES)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

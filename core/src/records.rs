@@ -1,14 +1,15 @@
 //! What one finished game writes: one row per seat (the log schema, declared once by
-//! `seat_row!` below; `cdsim/rules/records.py` is held to it by a test). The seed is the
-//! caller's: the binding adds it to each row.
+//! `seat_row!` below) and one per card a seat took, drew or kept (the card table, declared
+//! once by `card_row!`); `cdsim/rules/records.py` is held to both by a test. The seed is
+//! the caller's: the binding adds it to each row.
 
 use serde::Serialize;
 
 use crate::components::Components;
 use crate::game::GameState;
 
-/// The type of a seat-row column, as the run's Parquet holds it (Python's `int`, `str`,
-/// `bool`: polars Int64, String, Boolean).
+/// The type of a seat-row or card-row column, as the run's Parquet holds it (Python's
+/// `int`, `str`, `bool`: polars Int64, String, Boolean).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
     Int,
@@ -17,7 +18,8 @@ pub enum ColumnType {
 }
 
 impl ColumnType {
-    /// The Python type of the column (`cdsim.rules.records.SEAT_COLUMNS` names the same).
+    /// The Python type of the column (`cdsim.rules.records.SEAT_COLUMNS` and `CARD_COLUMNS`
+    /// name the same).
     pub const fn python(self) -> &'static str {
         match self {
             ColumnType::Int => "int",
@@ -207,18 +209,96 @@ pub enum CardOutcome {
     Kept,
 }
 
-/// One row of the card table: a seat, a card (index into its deck of the game's
-/// `Components`), what happened, in which phase (1-4; 0 = final scoring) and the VP
-/// it brought. Rows of one seat sum to its `vp_cards` + `vp_fountains`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct CardRecord {
-    pub seat: u8,
-    pub kind: CardKind,
-    pub card: u8,
-    pub outcome: CardOutcome,
-    pub phase: u8,
-    pub multiples: i32,
-    pub vp: i32,
+/// One column of a chunk's card rows (`CardColumns::into_columns`): integers, or the
+/// indices a text column is carried as (`kind`, `card`, `outcome`).
+#[derive(Debug, PartialEq, Eq)]
+pub enum CardValues {
+    Int(Vec<i64>),
+    Index(Vec<u8>),
+}
+
+impl From<Vec<i64>> for CardValues {
+    fn from(v: Vec<i64>) -> Self {
+        CardValues::Int(v)
+    }
+}
+
+impl From<Vec<u8>> for CardValues {
+    fn from(v: Vec<u8>) -> Self {
+        CardValues::Index(v)
+    }
+}
+
+impl From<CardKind> for u8 {
+    fn from(kind: CardKind) -> Self {
+        kind as u8
+    }
+}
+
+impl From<CardOutcome> for u8 {
+    fn from(outcome: CardOutcome) -> Self {
+        outcome as u8
+    }
+}
+
+/// The card row declared once: each field's name, its type in `CardRecord`, the type of
+/// its column in the card table (`ColumnType`) and what a chunk carries it as, in the
+/// order of the run's card Parquet, make the struct `CardRecord`, its columns
+/// `CARD_COLUMNS` and a chunk's columns `CardColumns` (the runner's `game`, then these;
+/// python.rs hands both to `cdsim`, whose `CardRow` a test holds to them).
+macro_rules! card_row {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty => $kind:ident($carried:ty),)*) => {
+        /// One row of the card table: a seat, a card (index into its deck of the game's
+        /// `Components`), what happened, in which phase (1-4; 0 = final scoring) and the
+        /// VP it brought. Rows of one seat sum to its `vp_cards` + `vp_fountains`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+        pub struct CardRecord {
+            $($(#[$doc])* pub $name: $ty,)*
+        }
+
+        /// The card row's columns, in order: name and type (the table's: `kind`, `card`
+        /// and `outcome` are text there, words and card ids).
+        pub const CARD_COLUMNS: &[(&str, ColumnType)] =
+            &[$((stringify!($name), ColumnType::$kind),)*];
+
+        /// The card rows of a chunk as columns (`batch::play_chunk`): the game, then
+        /// `CARD_COLUMNS`, a text column as indices: `kind` 0 = objective, 1 = fountain;
+        /// `card` indexes that deck; `outcome` indexes `CARD_OUTCOMES`.
+        #[derive(Default, Debug)]
+        pub struct CardColumns {
+            pub game: Vec<i64>,
+            $(pub $name: Vec<$carried>,)*
+        }
+
+        impl CardColumns {
+            pub fn push(&mut self, game: i64, cards: &[CardRecord]) {
+                for c in cards {
+                    self.game.push(game);
+                    $(self.$name.push(<$carried>::from(c.$name));)*
+                }
+            }
+
+            /// The columns by name: `game`, then `CARD_COLUMNS`.
+            pub fn into_columns(self) -> Vec<(&'static str, CardValues)> {
+                vec![("game", self.game.into()), $((stringify!($name), self.$name.into()),)*]
+            }
+        }
+    };
+}
+
+card_row! {
+    /// Counted from 0, as in the seat rows.
+    seat: u8 => Int(i64),
+    kind: CardKind => Text(u8),
+    /// Its index into its deck (its id in the table).
+    card: u8 => Text(u8),
+    outcome: CardOutcome => Text(u8),
+    /// 1-4: the scoring phase (objective) or the phase drawn in; 0: final scoring.
+    phase: u8 => Int(i64),
+    /// Times fulfilled (R8.4); 0 for fountain cards.
+    multiples: i32 => Int(i64),
+    /// The VP it brought: -4 for a failed card (R8.5), R10.4 for a kept one.
+    vp: i32 => Int(i64),
 }
 
 impl CardRecord {
@@ -298,35 +378,6 @@ impl GameRecord {
 /// The names `CardColumns::outcome` indexes, in `CardOutcome` order.
 pub const CARD_OUTCOMES: [&str; 4] = ["fulfilled", "failed", "drawn", "kept"];
 
-/// The card rows of a chunk as columns (`batch::play_chunk`): `kind` 0 = objective,
-/// 1 = fountain; `card` indexes that deck; `outcome` indexes `CARD_OUTCOMES`.
-#[derive(Default, Debug)]
-pub struct CardColumns {
-    pub game: Vec<i64>,
-    pub seat: Vec<i64>,
-    pub kind: Vec<u8>,
-    pub card: Vec<u8>,
-    pub outcome: Vec<u8>,
-    pub phase: Vec<i64>,
-    pub multiples: Vec<i64>,
-    pub vp: Vec<i64>,
-}
-
-impl CardColumns {
-    pub fn push(&mut self, game: i64, cards: &[CardRecord]) {
-        for c in cards {
-            self.game.push(game);
-            self.seat.push(i64::from(c.seat));
-            self.kind.push(c.kind as u8);
-            self.card.push(c.card);
-            self.outcome.push(c.outcome as u8);
-            self.phase.push(i64::from(c.phase));
-            self.multiples.push(i64::from(c.multiples));
-            self.vp.push(i64::from(c.vp));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,6 +407,30 @@ mod tests {
                     assert_eq!(failed as i64, s.failed_cards);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_chunk_carries_the_card_rows_columns_and_the_text_ones_as_indices() {
+        let row = CardRecord { seat: 2, kind: CardKind::Fountain, card: 5,
+                               outcome: CardOutcome::Kept, phase: 0, multiples: 0, vp: 3 };
+        let mut chunk = CardColumns::default();
+        chunk.push(9, &[row]);
+        let columns = chunk.into_columns();
+        let names: Vec<_> = columns.iter().map(|&(name, _)| name).collect();
+        let declared: Vec<_> = CARD_COLUMNS.iter().map(|&(name, _)| name).collect();
+        assert_eq!(names, [&["game"][..], &declared].concat());
+        for (&(name, kind), (_, values)) in CARD_COLUMNS.iter().zip(&columns[1..]) {
+            assert_eq!(matches!(values, CardValues::Index(_)), kind == ColumnType::Text, "{name}");
+        }
+        assert_eq!(columns[0].1, CardValues::Int(vec![9]));
+        assert_eq!(columns[2].1, CardValues::Index(vec![1]));
+        // `outcome` indexes CARD_OUTCOMES: the outcomes' names, in order
+        let outcomes = [CardOutcome::Fulfilled, CardOutcome::Failed, CardOutcome::Drawn,
+                        CardOutcome::Kept];
+        for (outcome, name) in outcomes.into_iter().zip(CARD_OUTCOMES) {
+            assert_eq!(CARD_OUTCOMES[u8::from(outcome) as usize], name);
+            assert_eq!(serde_json::to_value(outcome).unwrap(), name);
         }
     }
 }
