@@ -2,9 +2,10 @@
 it was fulfilled, the VP it brought and whether the seats that took it won more often than
 the seats of the same strategies that did not; per fountain card, the same for drawing it.
 
-The figures are ``cdsim.analysis.cards``' (``card_outcomes``); this module only words and
-formats them. The win difference is an association, not a cause, and the page
-says so; a study's variant gives the card's paired effect (``reports.study.cards``).
+The figures are ``cdsim.analysis.cards``' (``card_outcomes``), read with the run's other
+figures (``cdsim.batch.results.CardSection``); this module only words and formats them.
+The win difference is an association, not a cause, and the page says so; a study's
+variant gives the card's paired effect (``reports.study.cards``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from cdsim.analysis.cards import by_seat, card_outcomes
-from cdsim.batch.read import NoCardTable, Run, card_rows
+from cdsim.batch.results import CardSection, card_section
 from reports.fmt import number, pct_or_dash, pts
 
 EXPLAIN = (
@@ -85,24 +85,6 @@ def rows(table: pl.DataFrame) -> list[list[object]]:
     return out
 
 
-@dataclass(frozen=True)
-class CardSection:
-    """The per-card table and the seat breakdown of a run, or why there are none."""
-
-    table: pl.DataFrame | None
-    seats: pl.DataFrame | None
-    missing: str = ""
-
-
-def section(run: Run) -> CardSection:
-    """The run's card section; a run without the card table says so in one line."""
-    try:
-        cards = card_rows(run)
-    except NoCardTable as exc:
-        return CardSection(None, None, str(exc))
-    return CardSection(card_outcomes(cards), by_seat(cards))
-
-
 def as_json(found: CardSection) -> dict[str, Any]:
     """``cdsim report --json``'s ``cards``: per card the table's figures, its interval and
     its taken share by seat (seats from 1); or ``missing``, the one line why there is none."""
@@ -131,6 +113,8 @@ def as_json(found: CardSection) -> dict[str, Any]:
                           "(within each strategy, weighted by its takers): an association, "
                           "not a cause; a study's variant gives the card's paired effect"}
 
+
+section = card_section  # the run's card figures, for `cdsim report --json` (cdsim.cli.runs)
 
 __all__ = ["EXPLAIN", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "CardSection", "Words", "as_json",
            "rows", "section"]

@@ -14,21 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cdsim.analysis.rows import (
-    convergence,
-    final_vp,
-    game_shape,
-    power_table,
-    seat_balance,
-    strategies,
-)
+from cdsim.batch.balance import BalanceResult
 from cdsim.batch.folder import atomic_write
-from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
+from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
 from reports import balance, cards, charts
 from reports.fmt import interval, pct, seat_label, vec
-
-POWER_EFFECTS = (0.02, 0.03, 0.05, 0.10)
 
 
 @dataclass
@@ -180,20 +171,10 @@ def plain_text(text: str) -> str:
     return _marked(text, "{}", r"\1", r"\1")
 
 
-def judge(run: Run, arrays: SeatArrays, tolerance: float) -> balance.BalanceResult | str:
-    """The run's balance (``reports.balance``, the study's engine on one run), or why there
-    is none (e.g. a player that reads VP totals): the answer box and the starting-VP section
-    both show this one result, so they cannot disagree."""
-    try:
-        return balance.analyse(run, arrays, tolerance)
-    except CdsimError as exc:
-        return str(exc)
-
-
-def _answer(doc: Doc, run: Run, arrays: SeatArrays, judged: balance.BalanceResult | str) -> None:
+def _answer(doc: Doc, found: RunResults) -> None:
     """The answer first: one box with the run's starting VP and its largest seat gap, and the
     verdict of the study's procedure on this run (confirmed only where it confirms)."""
-    current = tuple(int(x) for x in arrays.start_vp[0])
+    run, current, judged = found.run, found.start_vp, found.judged
     c = run.config
     who = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
     on = f"on {run.games:,} games" + ("" if run.complete else " (**partial run**)")
@@ -213,13 +194,14 @@ def _answer(doc: Doc, run: Run, arrays: SeatArrays, judged: balance.BalanceResul
     doc.boxes([(f"{run.players} players", [(f"**{who}**", lines, False)], kind)])
 
 
-def _summary(doc: Doc, run: Run, arrays: SeatArrays, judged: balance.BalanceResult | str) -> None:
+def _summary(doc: Doc, found: RunResults) -> None:
+    run = found.run
     m, c = run.manifest, run.config
     doc.h(f"cdsim report: {run.path.name}", 1)
-    _answer(doc, run, arrays, judged)
+    _answer(doc, found)
     status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
     lineup = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
-    start = ", ".join(str(v) for v in arrays.start_vp[0])
+    start = ", ".join(str(v) for v in found.start_vp)
     comps = ("the reconstructed default set (C1–C10 of docs/rules.md in the cdsim repository; not "
              "the printed game's exact tiles and cards)" if m.get("components_default") else
              f"a user set from `{c.get('components')}`")
@@ -238,19 +220,22 @@ def _summary(doc: Doc, run: Run, arrays: SeatArrays, judged: balance.BalanceResu
     ])
 
 
-def build(run: Run, tolerance: float = 0.02) -> Doc:
-    return build_judged(run, tolerance)[0]
-
-
-def build_judged(run: Run, tolerance: float = 0.02) -> tuple[Doc, balance.BalanceResult | str]:
-    """The report and the balance it shows (``judge``), for a caller that prints it too."""
+def build(found: RunResults) -> Doc:
+    """The report of a run's figures (``cdsim.batch.results``), section by section."""
     doc = Doc()
-    n = run.players
-    arrays = seat_arrays(run)
-    judged = judge(run, arrays, tolerance)
-    _summary(doc, run, arrays, judged)
+    _summary(doc, found)
+    _seat_section(doc, found)
+    _strategy_section(doc, found)
+    _shape_section(doc, found)
+    _card_section(doc, found.cards)
+    _balance_section(doc, found.judged)
+    _power_section(doc, found)
+    return doc
 
-    sb = seat_balance(run, arrays)
+
+def _seat_section(doc: Doc, found: RunResults) -> None:
+    run, sb = found.run, found.seats
+    n = run.players
     t = sb.table
     doc.h("Seat balance", 2)
     doc.p(f"Fair share is 1/{n} = {pct(1 / n)}. Intervals are 95% Wilson intervals"
@@ -281,7 +266,10 @@ def build_judged(run: Run, tolerance: float = 0.02) -> tuple[Doc, balance.Balanc
     doc.chart("placements", charts.placements(sb.placements, n),
               "Share of games each seat finished 1st, 2nd, ... Nth.")
 
-    st = strategies(run)
+
+def _strategy_section(doc: Doc, found: RunResults) -> None:
+    run, st = found.run, found.strategies
+    n = run.players
     doc.h("Strategies", 2)
     deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],
                                                        strict=True))
@@ -314,27 +302,26 @@ def build_judged(run: Run, tolerance: float = 0.02) -> tuple[Doc, balance.Balanc
               "stacks below zero (cards do when the -4 of failed cards outweighs what fulfilled "
               "ones pay); diamond: the net mean.")
 
+
+def _shape_section(doc: Doc, found: RunResults) -> None:
+    n = found.run.players
     doc.h("Game shape", 2)
-    doc.chart("vp_by_phase", charts.vp_by_phase(game_shape(run), n),
+    doc.chart("vp_by_phase", charts.vp_by_phase(found.shape, n),
               "VP (start + cards + scroll overflow) after each scoring phase, and final VP, by "
               "seat: the median, its bar spanning the middle 50% of games.")
-    final = final_vp(run)
+    final = found.final
     doc.chart("final_vp", charts.final_distributions(final.values, final.means),
               "Distribution of final VP by seat.")
 
     doc.h("Convergence", 2)
-    played, share, low, high = convergence(arrays, sb.deff)
+    played, share, low, high = found.convergence
     doc.chart("convergence", charts.convergence(played, share, low, high, n),
               "Each seat's running win share as games accumulate, with its 95% band.")
-    doc.p(f"After {sb.games} games the widest seat interval is ±{pct(sb.widest)}.")
-
-    _card_section(doc, cards.section(run))
-    _balance_section(doc, judged)
-    _power_section(doc, run, sb.effective_games)
-    return doc, judged
+    doc.p(f"After {found.seats.games} games the widest seat interval is "
+          f"±{pct(found.seats.widest)}.")
 
 
-def _card_section(doc: Doc, found: cards.CardSection) -> None:
+def _card_section(doc: Doc, found: CardSection) -> None:
     """Which card is too strong: per card, how often it was taken and fulfilled, what it
     brought, and how the seats that took it fared (``reports.cards``)."""
     doc.h("Cards", 2)
@@ -356,7 +343,7 @@ def _card_section(doc: Doc, found: cards.CardSection) -> None:
                 shown["high"].to_numpy(), words.chart_title), words.caption)
 
 
-def _balance_section(doc: Doc, judged: balance.BalanceResult | str) -> None:
+def _balance_section(doc: Doc, judged: BalanceResult | str) -> None:
     doc.h("Starting VP", 2)
     if isinstance(judged, str):
         doc.p(f"Not analysed: {judged}.")
@@ -370,11 +357,12 @@ def _balance_section(doc: Doc, judged: balance.BalanceResult | str) -> None:
               "moves by -4..+4 with the other seats' fixed, 95% intervals; dashed: fair 1/N.")
 
 
-def _power_section(doc: Doc, run: Run, effective: float) -> None:
+def _power_section(doc: Doc, found: RunResults) -> None:
+    run, effective = found.run, found.seats.effective_games
     doc.h("How many games are enough", 2)
     table = [[pct(pw.effect), pw.games_chi2, pw.games_pair, pw.games_ci,
               "yes" if effective >= pw.games_chi2 else "no"]
-             for pw in power_table(run.players, POWER_EFFECTS)]
+             for pw in found.power]
     doc.p("Games needed to detect a gap of this size between the best and the worst seat "
           "(80% power, 5% level); `cdsim power` computes any other. This run has "
           f"{run.games} games" + (f", worth {effective:.0f} independent ones (design effect)"
@@ -389,12 +377,12 @@ def write(run_path: Path, out: Path | None = None, tolerance: float = 0.02) -> P
 
 
 def write_judged(run_path: Path, out: Path | None = None, tolerance: float = 0.02
-                 ) -> tuple[Path, balance.BalanceResult | str]:
+                 ) -> tuple[Path, BalanceResult | str]:
     """``write``, also returning the balance the report shows (``cdsim report --json``)."""
     balance.check_tolerance(tolerance)
-    run = open_run(run_path)
-    doc, judged = build_judged(run, tolerance)
-    return publish(doc, out or run_path, "report", f"cdsim report: {run_path.name}"), judged
+    found = read_results(run_path, tolerance)
+    return (publish(build(found), out or run_path, "report", f"cdsim report: {run_path.name}"),
+            found.judged)
 
 
 def publish(doc: Doc, out: Path, stem: str, title: str) -> Path:

@@ -135,14 +135,11 @@ FORMATTING = {
     "cdsim.analysis.skill": {"Point"},
     "cdsim.analysis.sweep": {"Neutral"},
 }
-# The run and ladder pages still call cdsim.analysis for their figures (no run's records are
-# read below reports/ yet): named here, so that the list only shrinks as they move down
+# The ladder page still calls cdsim.analysis for its figures (no ladder's records are read
+# below reports/ yet): named here, so that the list only shrinks as they move down (the run
+# report's and `cdsim balance`'s come with cdsim.batch.results' and cdsim.batch.balance's)
 NOT_YET = {
-    "balance.py": {"cdsim.analysis.balance.assess", "cdsim.analysis.balance.fair_games"},
-    "cards.py": {"cdsim.analysis.cards.by_seat", "cdsim.analysis.cards.card_outcomes"},
     "ladder.py": {"cdsim.analysis.ratings.fit_ladder", "cdsim.analysis.ratings.sweeps"},
-    "report.py": {f"cdsim.analysis.rows.{name}" for name in (
-        "convergence", "final_vp", "game_shape", "power_table", "seat_balance", "strategies")},
 }
 
 
@@ -178,3 +175,25 @@ def test_the_check_sees_a_verdict_reached_in_the_report() -> None:
     assert computing_imports("from cdsim import analysis") == {"cdsim.analysis"}
     assert not computing_imports("from cdsim.analysis.paired import PRECISION\n"
                                  "from cdsim.study.results import StudyResults")
+
+
+# the run pages (``cdsim report``, ``cdsim balance``) read a run's games only through
+# cdsim.batch.results and cdsim.batch.balance, which open the folder below reports/
+RUN_PAGES = ("report.py", "cards.py", "balance.py")
+
+
+@pytest.mark.parametrize("name", RUN_PAGES)
+def test_the_run_pages_read_their_run_only_through_its_results(name: str) -> None:
+    found = [line for line in reads_a_study((REPORTS / name).read_text())
+             if "cdsim.batch.folder" not in line]  # report.py's atomic_write writes a page
+    assert found == [], f"{name}: read it in cdsim/batch/results.py"
+
+
+def test_a_run_s_results_are_frozen_records() -> None:
+    from dataclasses import fields
+
+    from cdsim.batch.results import RunResults
+
+    assert {f.name for f in fields(RunResults)} >= {"seats", "strategies", "judged", "cards",
+                                                    "convergence", "power"}
+    assert RunResults.__dataclass_params__.frozen  # type: ignore[attr-defined]
