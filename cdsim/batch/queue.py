@@ -30,11 +30,12 @@ from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.players.registry import make_lineup, parse_params
 from cdsim.rules.game import DEFAULT_START_VP
-from cdsim.rules.records import CARD_FIELDS, ROW_FIELDS
+from cdsim.rules.records import CARD_COLUMNS as CARD_ROW
+from cdsim.rules.records import CARD_KINDS, ROW_FIELDS
 
 # The card table's columns (docs/guide.md): the game, then a card row's fields.
-CARD_COLUMNS = ("game", *CARD_FIELDS)
-TEXT = ("kind", "card", "outcome")
+CARD_COLUMNS = ("game", *(name for name, _ in CARD_ROW))  # a run's card table, in order
+TEXT = tuple(name for name, kind in CARD_ROW if kind == "str")
 
 
 def _die_with_driver() -> None:
@@ -200,7 +201,7 @@ def _card_frame(columns: dict[str, Any]) -> Any:
     card = ids.gather(np.asarray(columns["card"], dtype=np.int64)
                       + kinds * len(columns["objective_ids"]))  # fountain ids follow
     frame = {"game": columns["game"], "seat": columns["seat"],
-             "kind": pl.Series(["objective", "fountain"]).gather(kinds), "card": card,
+             "kind": pl.Series(list(CARD_KINDS)).gather(kinds), "card": card,
              "outcome": pl.Series(list(columns["outcomes"])).gather(columns["outcome"]),
              "phase": columns["phase"], "multiples": columns["multiples"], "vp": columns["vp"]}
     return pl.DataFrame({k: pl.Series(k, frame[k], dtype=pl.String if k in TEXT else pl.Int64)

@@ -86,6 +86,7 @@ SEAT_FIELDS = tuple(name for name, _ in SEAT_COLUMNS)
 
 
 CardKind = Literal["objective", "fountain"]
+CARD_KINDS: tuple[CardKind, ...] = get_args(CardKind)  # in the core's CardKind order
 # An objective card a seat took is fulfilled or failed (R8.4-R8.5); a fountain card is
 # drawn (R6.5) and, if held at the end, kept (R10.4).
 CardOutcome = Literal["fulfilled", "failed", "drawn", "kept"]
