@@ -20,6 +20,7 @@ from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.study import play
 from cdsim.study.games import stage_games
+from cdsim.study.manifest import StageRuns
 from cdsim.study.model import load_study
 from cdsim.study.store import STUDY_MANIFEST, run_folder
 
@@ -49,6 +50,26 @@ def manifest(root: Path) -> dict[str, dict]:
 
 def folders(root: Path) -> dict[str, str]:
     return {p.name: RunFolder(p).digest() for p in sorted((root / "cells").iterdir())}
+
+
+def test_a_cell_reads_its_budget_through_its_manifest_state(tmp_path: Path) -> None:
+    """A cell's players, budget and design are its manifest state's (declared once): a
+    raised budget is the state's, and the state a plan records is a copy of it."""
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    study = load_study(path)
+    cell = study.cells[0]
+    assert (cell.key, cell.players, cell.games, cell.design, cell.first) == (
+        "3p.random", 3, 630, 630, 90)
+    fresh = study.raised(1260, {}).cells[0]  # a new cell: designed for the budget it starts at
+    assert (fresh.state.games, fresh.state.design_games) == (1260, 1260)
+    extended = study.raised(1260, {cell.key: {"games": 630, "design_games": 630}},
+                            {cell.key: 90}).cells[0]  # a cell that started: its design stays
+    assert (extended.state.games, extended.state.design_games, extended.first) == (1260, 630, 90)
+    state = study.state_of(cell, study.schedule(cell))
+    assert (state.games, state.design_games, state.schedule) == (630, 630, [90, 180, 360])
+    state.stages.append(StageRuns(stage=0, seed=11, games=90, runs=["3p.random+s0"]))
+    assert cell.state.stages == [] and cell.state.schedule == []  # the cell's own is untouched
 
 
 def test_a_raised_budget_plays_only_the_new_games_and_ends_as_one_run(tmp_path: Path) -> None:

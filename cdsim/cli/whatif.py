@@ -152,13 +152,12 @@ def _more(pair: Any, comp: Any) -> str:
     """For a comparison left undecided: about how many more games a side would decide it,
     and how long that is here (base and variant both play them)."""
     from cdsim.batch import cost
-    from cdsim.study.model import spelled
+    from cdsim.study.budget import cell_game_ms
 
     more = comp.games_to_decide()
     if not more:
         return ""
-    cell = pair.base
-    ms = cost.game_ms(spelled(cell.lineups), spelled([cell.population.pool])[0], cell.players)
+    ms = cell_game_ms(pair.base)
     return (f"; about {more:,} more games a side ({cost.games_time(2 * more, ms)} here) "
             "would decide it if the differences stay as they look")
 

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from cdsim.batch import cost
-from cdsim.study.model import Cell, Study, spelled
+from cdsim.study.model import Cell, Study
 
 
 def cell_game_ms(cell: Cell) -> float:
     """CPU ms of one game of ``cell`` (recorded costs)."""
-    return cost.game_ms(spelled(cell.lineups), spelled([cell.population.pool])[0], cell.players)
+    return cost.game_ms(cell.state.lineups, cell.state.pool, cell.players)
 
 
 def _played(state: dict[str, Any] | None) -> tuple[int, bool]:

@@ -81,24 +81,72 @@ FIRST_SHARE = 64
 
 @dataclass(frozen=True)
 class Cell:
-    players: int
+    """A cell as the study plans it: its ``state`` as the study manifest holds it before
+    any stage is planned (``CellState``: its key, players, names, budget, design, line-ups
+    as spelled, rulebook vector and radius; no schedule, stages or verdict yet), the
+    population and variant it names as loaded, and its ``first`` stage. The state's facts
+    are read through it (``players``, ``games``, ``design``, ...), never copied."""
+
+    state: CellState
     population: Population
     variant: Variant | None
-    games: int  # the budget: at most this many games over all stages (it may be raised)
     first: int  # games of the first stage
-    design: int = 0  # games at which the boundaries are tightest: the budget when the cell
-    # started, then fixed (a raised budget extends the cell under the same test)
+
+    @classmethod
+    def of(cls, players: int, population: Population, variant: Variant | None,
+           rulebook: Sequence[int], radius: int, games: int) -> Cell:
+        """A cell of ``players`` with its budget (``games``), designed for it, its first
+        stage still to size (``budgeted``). Re-ranking judges every vector within
+        ``radius``; players who read scores might play otherwise under other starting VP,
+        so only the rulebook vector is judged for them (radius 0)."""
+        parts = [f"{players}p", population.name, *([variant.name] if variant else [])]
+        reads = population.reads_scores
+        state = CellState(
+            key=".".join(parts), players=players, population=population.name,
+            variant=variant.name if variant else None, floor=population.floor,
+            method="rulebook only" if reads else "re-ranking", games=games, design_games=games,
+            lineups=spelled(population.lineups_for(players)), pool=spelled([population.pool])[0],
+            rotate_seats=population.rotate_seats, rulebook=list(rulebook),
+            radius=0 if reads else radius, schedule=[])
+        return cls(state, population, variant, 0)
+
+    def budgeted(self, games: int, first: int, design: int) -> Cell:
+        """This cell with another budget, first stage and design."""
+        return replace(self, first=first, state=self.state.model_copy(
+            update={"games": games, "design_games": design}))
 
     @property
     def key(self) -> str:
         """Its name (and its run folders' prefix) under cells/: ``4p.random`` or
         ``4p.random.B05-at-6``."""
-        parts = [f"{self.players}p", self.population.name]
-        return ".".join([*parts, self.variant.name] if self.variant else parts)
+        return self.state.key
 
     @property
-    def base_key(self) -> str:
-        return f"{self.players}p.{self.population.name}"
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def games(self) -> int:
+        """The budget: at most this many games over all stages (it may be raised)."""
+        return self.state.games
+
+    @property
+    def design(self) -> int:
+        """Games at which the boundaries are tightest: the budget when the cell started,
+        then fixed (a raised budget extends the cell under the same test)."""
+        return self.state.design_games
+
+    @property
+    def rulebook(self) -> tuple[int, ...]:
+        return tuple(self.state.rulebook)
+
+    @property
+    def radius(self) -> int:
+        return self.state.radius
+
+    @property
+    def method(self) -> Literal["re-ranking", "rulebook only"]:
+        return self.state.method
 
     @property
     def lineups(self) -> tuple[tuple[PlayerSpec, ...], ...]:
@@ -108,10 +156,6 @@ class Cell:
     def deal(self) -> int:
         """Games per deal: each line-up once, in every seat rotation if rotated."""
         return max(1, len(self.lineups)) * (self.players if self.population.rotate_seats else 1)
-
-    @property
-    def method(self) -> Literal["re-ranking", "rulebook only"]:
-        return "rulebook only" if self.population.reads_scores else "re-ranking"
 
 
 @dataclass(frozen=True)
@@ -167,34 +211,23 @@ class Study:
             budget = max(cell.games, games or 0, int(old["games"]) if old else 0)
             budget = -(-budget // cell.deal) * cell.deal  # whole deals
             if old is None:  # a new cell: its test is designed for the budget it starts with
-                cells.append(replace(cell, games=budget,
-                                     design=cell.design if budget == cell.games else budget))
+                cells.append(cell.budgeted(budget, cell.first,
+                                           cell.design if budget == cell.games else budget))
             else:  # its first stage and design as it started (both shape the test): the
                 # first stage asked for, not the one played, which took the whole budget
                 # when that was under three first stages
                 first = (firsts or {}).get(cell.key)
-                cells.append(replace(cell, games=budget, design=int(old["design_games"]),
-                                     first=cell.first if first is None else int(first)))
+                cells.append(cell.budgeted(budget, cell.first if first is None else int(first),
+                                           int(old["design_games"])))
         return replace(self, cells=tuple(cells))
 
     def state_of(self, cell: Cell, schedule: Sequence[int], games: int | None = None
                  ) -> CellState:
-        """The cell as the study manifest holds it, its stages still to record: what it
-        derives from the study, said here once for ``cdsim study run`` and ``cdsim whatif``.
+        """The cell as the study manifest holds it, its stages still to record: its state
+        with its ``schedule``, checked, for ``cdsim study run`` and ``cdsim whatif``.
         ``games``: the budget to record (default: the cell's)."""
-        return CellState(
-            key=cell.key, players=cell.players, population=cell.population.name,
-            variant=cell.variant.name if cell.variant else None, floor=cell.population.floor,
-            method=cell.method, games=cell.games if games is None else games,
-            design_games=cell.design, lineups=spelled(cell.lineups),
-            pool=spelled([cell.population.pool])[0], rotate_seats=cell.population.rotate_seats,
-            rulebook=list(self.start_vp[cell.players]), radius=self.radius_of(cell),
-            schedule=list(schedule))
-
-    def radius_of(self, cell: Cell) -> int:
-        """Re-ranking judges every vector within the radius; players who read scores might
-        play otherwise under other starting VP, so only the rulebook vector is judged."""
-        return 0 if cell.population.reads_scores else self.file.radius
+        return CellState.model_validate(cell.state.model_dump() | {
+            "games": cell.games if games is None else games, "schedule": list(schedule)})
 
     def stage_seed(self, stage: int) -> int:
         """Stage 0 deals from the study seed, stage k from a seed derived from (seed, k):
@@ -219,7 +252,7 @@ class Study:
                 key += "." + "-".join(_safe(n.spelling) for n in lineup)
             jobs.append(Job(key, RunConfig.checked(
                 players=cell.players, games=size // len(lineups), seed=self.stage_seed(stage),
-                strategies=lineup, strategy_pool=pop.pool, start_vp=self.start_vp[cell.players],
+                strategies=lineup, strategy_pool=pop.pool, start_vp=cell.rulebook,
                 rotate_seats=pop.rotate_seats,
                 components=cell.variant.components if cell.variant else self.components,
                 chunk_size=pop.chunk_size or self.file.chunk_size, strategy_params=params)))
@@ -323,7 +356,7 @@ def load_study(path: Path) -> Study:
             asked, start = overrides.get((p, pop.name), pop_games[pop.name])
             for variant in (None, *variants):
                 budget = asked or question_budget(p, spec.tolerance, spec.zone, spec.alpha)
-                cell = Cell(p, pop, variant, budget, 0)
+                cell = Cell.of(p, pop, variant, start_vp[p], spec.radius, budget)
                 deal = cell.deal
                 budget = -(-budget // deal) * deal  # whole deals
                 least = anytime.MIN_GROUPS * deal  # the first stage needs a few dozen deals
@@ -332,7 +365,7 @@ def load_study(path: Path) -> Study:
                     raise fail(f"cell {cell.key}", f"games ({budget}) must hold the first "
                                f"stage ({start} games: at least {anytime.MIN_GROUPS} deals of "
                                f"{deal} games); raise games")
-                cells.append(Cell(p, pop, variant, budget, start, budget))
+                cells.append(cell.budgeted(budget, start, budget))
     study = Study(file=spec, variants=tuple(variants), cells=tuple(cells), start_vp=start_vp,
                   components=components, components_digest=base_digest, source=str(path),
                   text=path.read_text(), sweeps=sweeps)

@@ -58,8 +58,8 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
                tables: Tables) -> list[Job]:
     """One cell: its finished stages judged in order (``anytime.decide`` on all of them);
     the runs of its next stage while it is undecided and has budget left."""
-    rulebook = study.start_vp[cell.players]
-    vectors = candidates(rulebook, study.radius_of(cell))
+    rulebook = cell.rulebook
+    vectors = candidates(rulebook, cell.radius)
     played: list[WinTable] = []
     for k, size in enumerate(sizes):
         stage = study.stage_jobs(cell, k, size)

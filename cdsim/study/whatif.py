@@ -296,7 +296,7 @@ def _stages(study: Study, root: Path, cell: Cell, played: int,
 
 def _look(study: Study, root: Path, pair: Pair, precision: float,
           read: Read) -> dict[str, paired.Comparison]:
-    rulebook = study.start_vp[pair.base.players]
+    rulebook = pair.base.rulebook
     base = _stages(study, root, pair.base, pair.played, pair.sizes, read)
     deal = pair.base.deal
     design = paired.design_deals(pair.base.games, deal)
@@ -313,10 +313,10 @@ def _look(study: Study, root: Path, pair: Pair, precision: float,
 def _state(study: Study, root: Path, cell: Cell, pair: Pair, read: Read) -> CellState:
     """A cell as the study manifest holds it: every stage it played, and the verdict of its
     own games on the starting VP (its fair vector), as a study cell would have it there."""
-    rulebook = study.start_vp[cell.players]
+    rulebook = cell.rulebook
     sizes = pair.sizes[:pair.played]
     state = study.state_of(cell, sizes, games=max(1, sum(sizes)))
-    vectors = candidates(rulebook, study.radius_of(cell))
+    vectors = candidates(rulebook, cell.radius)
     for k, size in enumerate(sizes):
         stage = study.stage_jobs(cell, k, size)
         state.stages.append(StageRuns(stage=k, seed=stage[0].config.seed, games=size,
