@@ -29,6 +29,7 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -42,7 +43,17 @@ from pydantic import (
     model_validator,
 )
 
-from cdsim.analysis.ratings import Games
+from cdsim.analysis.ratings import (
+    ANCHOR,
+    RESAMPLES,
+    Games,
+    LadderFit,
+    Sweep,
+    anchor_of,
+    check_resamples,
+    fit_ladder,
+    sweeps,
+)
 from cdsim.batch.config import (
     MAX_GAMES,
     PlaySettings,
@@ -258,6 +269,45 @@ def read_games(root: Path, names: tuple[str, ...], pairings: list[dict[str, Any]
     return Games.of_rows(pl.concat(frames), names, len(pairings[0]["lineup"]))
 
 
+@dataclass(frozen=True)
+class LadderResult:
+    """What the ladder report shows, computed: the ladder's manifest, its strategies in its
+    order, the anchor of the scale (``random``, or None: the mean is 0), the fit and the
+    pairs one of which finished ahead in every meeting (``sweeps``)."""
+
+    root: Path
+    manifest: dict[str, Any]
+    players: int
+    names: tuple[str, ...]  # in the ladder's order
+    anchor: str | None
+    fit: LadderFit
+    sweeps: tuple[Sweep, ...]  # strongest first
+
+    @property
+    def method(self) -> str:
+        return "Bradley-Terry" if self.players == 2 else "Plackett-Luce"
+
+
+def read_results(root: Path, resamples: int = RESAMPLES) -> LadderResult:
+    """Every figure of the ladder in ``root``: its games read and fitted
+    (``cdsim.analysis.ratings``); an unfinished pairing is one line naming --resume."""
+    check_resamples(resamples)
+    manifest = read_ladder_manifest(root)
+    ladder = from_manifest(manifest)
+    missing = [p["key"] for p in manifest["pairings"]
+               if not RunFolder(run_folder(root, p["key"])).complete()]
+    if missing:
+        raise CdsimError(f"{root}: {len(missing)} pairings are unfinished ({', '.join(missing[:3])}"
+                         f"{', ...' if len(missing) > 3 else ''}); continue with cdsim ladder "
+                         f"--out {root} --resume")
+    names = ladder.names
+    games = read_games(root, names, manifest["pairings"])
+    fit = fit_ladder(games, names, ladder.seed, resamples, len(manifest["pairings"]))
+    return LadderResult(root=root, manifest=manifest, players=ladder.players, names=names,
+                        anchor=ANCHOR if anchor_of(names) is not None else None, fit=fit,
+                        sweeps=tuple(sweeps(fit)))
+
+
 # -- playing -----------------------------------------------------------------------------
 
 def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resume: bool = False,
@@ -280,5 +330,6 @@ def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resum
     return manifest
 
 
-__all__ = ["LADDER", "LADDER_MANIFEST", "Ladder", "LadderManifest", "Pairing", "from_manifest",
-           "lineups", "open_folder", "read_games", "read_ladder_manifest", "run"]
+__all__ = ["LADDER", "LADDER_MANIFEST", "Ladder", "LadderManifest", "LadderResult", "Pairing",
+           "from_manifest", "lineups", "open_folder", "read_games", "read_ladder_manifest",
+           "read_results", "run"]

@@ -2,14 +2,14 @@
 
 The figures are ``cdsim.analysis.ratings``' (``fit_ladder``: Bradley-Terry with 2 players,
 Plackett-Luce with 3-4, on the Elo scale, anchored at ``random`` when it plays, with 95%
-percentile-bootstrap intervals over whole deals); this module lays them out as ladder.html,
-ladder.md, ladder.json, the charts and the terminal's text.
+percentile-bootstrap intervals over whole deals), read with the ladder's clean sweeps by
+``cdsim.ladder.read_results``; this module lays them out as ladder.html, ladder.md,
+ladder.json, the charts and the terminal's text.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +19,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from cdsim.analysis.ratings import (
-    ANCHOR,
-    PRIOR_GAMES,
-    RESAMPLES,
-    LadderFit,
-    anchor_of,
-    check_resamples,
-    fit_ladder,
-    sweeps,
-)
-from cdsim.batch.folder import RunFolder
-from cdsim.errors import CdsimError
-from cdsim.ladder import from_manifest, read_games, read_ladder_manifest
-from cdsim.study.store import run_folder
+from cdsim.analysis.ratings import PRIOR_GAMES, RESAMPLES
+from cdsim.ladder import LadderResult, read_results
 from reports.charts import COLOURS, FloatArray, _png
 from reports.fmt import pct
 from reports.report import Doc, publish, save
@@ -40,35 +28,7 @@ from reports.report import Doc, publish, save
 # -- the ladder --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LadderResult:
-    root: Path
-    manifest: dict[str, Any]
-    players: int
-    names: tuple[str, ...]  # in the ladder's order
-    anchor: str | None  # "random", or None: the mean is 0
-    fit: LadderFit
-
-    @property
-    def method(self) -> str:
-        return "Bradley-Terry" if self.players == 2 else "Plackett-Luce"
-
-
-def analyse(root: Path, resamples: int = RESAMPLES) -> LadderResult:
-    check_resamples(resamples)
-    manifest = read_ladder_manifest(root)
-    ladder = from_manifest(manifest)
-    missing = [p["key"] for p in manifest["pairings"] if not RunFolder(run_folder(root, p["key"])).complete()]
-    if missing:
-        raise CdsimError(f"{root}: {len(missing)} pairings are unfinished ({', '.join(missing[:3])}"
-                         f"{', ...' if len(missing) > 3 else ''}); continue with cdsim ladder "
-                         f"--out {root} --resume")
-    names = ladder.names
-    games = read_games(root, names, manifest["pairings"])
-    fit = fit_ladder(games, names, ladder.seed, resamples, len(manifest["pairings"]))
-    return LadderResult(root=root, manifest=manifest, players=ladder.players, names=names,
-                        anchor=ANCHOR if anchor_of(names) is not None else None, fit=fit)
-
+analyse = read_results  # the ladder's figures, as the ladder's tests read them
 
 # -- output ------------------------------------------------------------------------------
 
@@ -92,7 +52,7 @@ def as_json(result: LadderResult) -> dict[str, Any]:
         "mean_vp": {result.names[i]: float(f.mean_vp[i]) for i in order},
         "sweeps": [{"strategy": result.names[w.winner], "over": result.names[w.loser],
                     "meetings": w.meetings, "deals": w.deals, "gap_at_least": w.gap_at_least}
-                   for w in sweeps(f)],
+                   for w in result.sweeps],
         "head_to_head": [{"strategy": result.names[i], "against": result.names[j],
                           "share": float(f.share[i, j]), "meetings": int(f.meetings[i, j])}
                          for i in order for j in order if f.meetings[i, j] > 0],
@@ -204,7 +164,7 @@ def _head_to_head_section(doc: Doc, result: LadderResult) -> None:
 def sweep_text(result: LadderResult) -> str:
     """The pairs one of which finished ahead in every meeting: the games bound their gap
     below only; the fitted size comes from the virtual games."""
-    found = sweeps(result.fit)
+    found = result.sweeps
     if not found:
         return ""
     listed = "; ".join(f"{result.names[s.winner]} over {result.names[s.loser]} "
@@ -300,7 +260,7 @@ def write(root: Path, out: Path | None = None, resamples: int = RESAMPLES
           ) -> tuple[Path, LadderResult]:
     """Analyse the ladder in ``root``; write ladder.html, ladder.md, ladder.json and charts/
     into ``out`` (default: the ladder folder). Returns the HTML's path and the result."""
-    result = analyse(root, resamples)
+    result = read_results(root, resamples)
     target = out or root
     page = publish(build(result), target, "ladder", f"cdsim ladder: {root.name}")
     save(target / "ladder.json", json.dumps(as_json(result), indent=1).encode())
