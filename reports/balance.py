@@ -14,11 +14,11 @@ import numpy as np
 
 from cdsim.analysis.balance import Balance, check_tolerance, words
 from cdsim.analysis.cell import Shares
-from cdsim.batch.balance import BalanceResult, analyse, analyse_cell, check_score_blind, pool
+from cdsim.batch.balance import BalanceResult
 from reports.fmt import interval, number, pp, vec
 
-__all__ = ["BalanceResult", "analyse", "analyse_cell", "as_json", "check_score_blind", "check_tolerance",
-           "comparison_table", "explain", "format_text", "gap_text", "pool", "words"]
+__all__ = ["as_json", "check_tolerance", "comparison_table", "explain", "format_text", "gap_text",
+           "words"]
 
 
 def _zone(b: Balance) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from cdsim.batch.results import CardSection, card_section
+from cdsim.batch.results import CardSection
 from reports.fmt import number, pct_or_dash, pts
 
 EXPLAIN = (
@@ -114,7 +114,6 @@ def as_json(found: CardSection) -> dict[str, Any]:
                           "not a cause; a study's variant gives the card's paired effect"}
 
 
-section = card_section  # the run's card figures, for `cdsim report --json` (cdsim.cli.runs)
 
-__all__ = ["EXPLAIN", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "CardSection", "Words", "as_json",
-           "rows", "section"]
+__all__ = ["EXPLAIN", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "Words", "as_json",
+           "rows"]

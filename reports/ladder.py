@@ -28,7 +28,6 @@ from reports.report import Doc, publish, save
 # -- the ladder --------------------------------------------------------------------------
 
 
-analyse = read_results  # the ladder's figures, as the ladder's tests read them
 
 # -- output ------------------------------------------------------------------------------
 
@@ -267,4 +266,4 @@ def write(root: Path, out: Path | None = None, resamples: int = RESAMPLES
     return page, result
 
 
-__all__ = ["LadderResult", "analyse", "as_json", "build", "format_text", "write"]
+__all__ = ["as_json", "build", "format_text", "write"]

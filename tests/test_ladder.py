@@ -18,8 +18,8 @@ from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import core_chunk_frame, play_chunk_table
 from cdsim.cli import main
+from cdsim.ladder import read_results as read_ladder
 from cdsim.players import registry
-from reports import ladder as rl
 from tests.commands import run_main
 from tests.conftest import core_or_skip
 
@@ -140,7 +140,7 @@ def test_resume_after_an_interruption_equals_an_uninterrupted_ladder(tmp_path: P
     assert keys == sorted(p.name for p in (broken / "cells").iterdir()) and len(keys) == 3
     for key in keys:
         assert RunFolder(whole / "cells" / key).digest() == RunFolder(broken / "cells" / key).digest(), key
-    first, second = rl.analyse(whole, 20).fit, rl.analyse(broken, 20).fit
+    first, second = read_ladder(whole, 20).fit, read_ladder(broken, 20).fit
     assert first.rating.tolist() == second.rating.tolist()
     assert first.high.tolist() == second.high.tolist()  # the bootstrap is seeded too
 
@@ -151,7 +151,7 @@ def test_a_setting_spelled_with_at_is_its_own_entry(tmp_path: Path) -> None:
     lad.run(spec, tmp_path / "at", jobs=1)
     run = tmp_path / "at" / "cells" / "-vs-".join(names)
     assert set(pl.DataFrame(RunFolder(run).rows())["strategy"]) == set(names)
-    result = rl.analyse(tmp_path / "at", 10)
+    result = read_ladder(tmp_path / "at", 10)
     assert set(result.names) == set(names) and result.anchor is None
     assert sum(result.fit.rating) == pytest.approx(0)  # no random: the mean is 0
 

@@ -26,13 +26,13 @@ from cdsim.analysis.stats import (
     shares_for_gap,
     wilson,
 )
+from cdsim.batch import balance as judging
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import run_chunks
 from cdsim.batch.read import SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
 from cdsim.rules.records import SEAT_FIELDS
-from reports import balance
 from reports.report import write
 
 CHARTS = {"seat_win_share", "placements", "strategy_win_share", "vp_sources", "vp_by_phase",
@@ -158,7 +158,7 @@ def test_search_finds_the_most_equal_vector(tmp_path: Path) -> None:
     run = write_run(tmp_path / "two", games, (10, 10))
     arrays = seat_arrays(open_run(run))
     assert win_counts(arrays, (10, 10)) == [0, 8]
-    best = balance.analyse(open_run(run), arrays, 0.02).vector
+    best = judging.analyse(open_run(run), arrays, 0.02).vector
     assert best == (10, 8)
     assert win_counts(arrays, best) == [4, 4]
     assert win_counts(arrays, (10, 7)) == [8, 0]
@@ -238,7 +238,7 @@ def test_rerank_matches_a_real_resimulation(tmp_path: Path) -> None:
     base = _simulate(tmp_path / "base", (8, 9, 13))
     arrays = seat_arrays(open_run(base))
     assert (winners(arrays, (8, 9, 13)) == np.argmax(arrays.won, axis=1)).all()
-    recommended = balance.analyse(open_run(base), arrays, 0.02).vector
+    recommended = judging.analyse(open_run(base), arrays, 0.02).vector
     for vector in {recommended, (13, 9, 8), (8, 8, 8)}:
         again = _simulate(tmp_path / "v{}_{}_{}".format(*vector), vector)
         rows = RunFolder(again).rows()
@@ -294,12 +294,12 @@ def test_score_reading_strategy_is_refused_from_the_manifest(hand: Path, tmp_pat
     (hand / "manifest.json").write_text(json.dumps(manifest))
     run = open_run(hand)
     with pytest.raises(CdsimError, match="'peeker:Peeker' reads VP totals"):
-        balance.analyse(run, seat_arrays(run))
+        judging.analyse(run, seat_arrays(run))
     page = write(hand, tmp_path / "rep")
     assert "Not analysed" in page.with_suffix(".md").read_text()
     manifest["reads_scores"]["peeker:Peeker"] = False  # recorded blind: analysed, not imported
     (hand / "manifest.json").write_text(json.dumps(manifest))
-    assert balance.analyse(open_run(hand), seat_arrays(open_run(hand))).games == 10
+    assert judging.analyse(open_run(hand), seat_arrays(open_run(hand))).games == 10
 
 
 def test_bad_run_folders_give_one_line(hand: Path, tmp_path: Path) -> None:

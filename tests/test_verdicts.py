@@ -16,12 +16,12 @@ import pytest
 from cdsim.analysis.anytime import design_groups
 from cdsim.analysis.candidates import CellGames, gap_interval, win_table
 from cdsim.analysis.predict import confirmation_games
+from cdsim.batch.balance import pool
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import run_chunks
 from cdsim.batch.read import open_run, seat_arrays
 from cdsim.cli import main
-from reports.balance import pool
 from reports.report import write as write_report
 
 

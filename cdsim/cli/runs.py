@@ -223,6 +223,7 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
     as in the report."""
     from cdsim.analysis import rows
     from cdsim.batch.read import open_run, seat_arrays
+    from cdsim.batch.results import card_section
     from reports import balance as bal
     from reports import cards
 
@@ -245,7 +246,7 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
                                                   "df": int(sb.test.df),
                                                   "p_value": float(sb.test.p_value)},
             "tied_games": int(sb.tied_games), "tiebreak_games": int(sb.tiebreak_games),
-            "strategies": strategies, "cards": cards.as_json(cards.section(opened)),
+            "strategies": strategies, "cards": cards.as_json(card_section(opened)),
             "balance": ({"not_analysed": judged} if isinstance(judged, str) else
                         bal.as_json(judged)),
             "files": {"html": str(page), "markdown": str(page.with_suffix(".md")),
@@ -288,6 +289,7 @@ def balance(
     import sys
 
     from cdsim.analysis.anytime import check_tolerance, check_zone
+    from cdsim.batch import balance as judging
     from cdsim.batch.read import open_run, seat_arrays
     from reports import balance as bal
     from reports import charts
@@ -301,7 +303,7 @@ def balance(
     if (cell is None) == (not runs):
         raise CdsimError("name run folders or --cell STUDY/KEY, not both and not neither")
     if cell is not None:
-        result = bal.analyse_cell(cell, tolerance, radius, zone)
+        result = judging.analyse_cell(cell, tolerance, radius, zone)
         target = (folder or cell.parent) / f"balance_shift-{cell.name}.png"
         where = f"cell {cell.name} of {cell.parent} ({len(result.runs)} run folders)"
     else:
@@ -309,7 +311,7 @@ def balance(
         if len(set(runs)) != len(runs):
             raise CdsimError("a run folder is given twice: its games would count twice")
         opened = [open_run(run) for run in runs]
-        result = bal.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius, zone)
+        result = judging.analyse(opened, [seat_arrays(o) for o in opened], tolerance, radius, zone)
         target = (folder or runs[0]) / "balance_shift.png"
         where = (str(runs[0]) if len(runs) == 1 else
                  f"{len(runs)} runs pooled ({', '.join(map(str, runs))})")
