@@ -17,14 +17,14 @@ from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge, seat
 from cdsim.batch.folder import RunFolder
 from cdsim.study.cards import VariantCards
 from cdsim.study.games import stage_games
-from cdsim.study.manifest import CellState
+from cdsim.study.manifest import CellState, ReadsCellState
 from cdsim.study.store import run_folder
 
 Difference = tuple[FloatArray, FloatArray, FloatArray]  # mean, low, high: variant - base
 
 
 @dataclass(frozen=True)
-class CellResult:
+class CellResult(ReadsCellState):
     """One cell with at least one finished stage: its manifest ``state``, the finished
     ``stages``' games and what its report shows of them. The state's facts that its readers
     ask for are read through it (``players``, ``rulebook``, ``decision``, ...), never
@@ -39,14 +39,6 @@ class CellResult:
     cards: VariantCards | None = None  # a variant's changed entries and cards
 
     @property
-    def key(self) -> str:
-        return self.state.key
-
-    @property
-    def players(self) -> int:
-        return self.state.players
-
-    @property
     def population(self) -> str:
         return self.state.population
 
@@ -59,17 +51,9 @@ class CellResult:
         return self.state.floor
 
     @property
-    def radius(self) -> int:
-        return self.state.radius
-
-    @property
     def decision(self) -> Verdict | None:
         """The manifest's verdict; None while stages remain."""
         return self.state.decision
-
-    @property
-    def rulebook(self) -> tuple[int, ...]:
-        return tuple(self.state.rulebook)
 
     @property
     def lineups(self) -> tuple[tuple[str, ...], ...]:

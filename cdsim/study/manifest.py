@@ -54,6 +54,31 @@ class CellState(BaseModel):
     decision: Verdict | None = None
 
 
+class ReadsCellState:
+    """What a record holding a cell's manifest ``state`` reads through it, never copies
+    (the plan's ``Cell``, the report's ``CellResult``)."""
+
+    state: CellState
+
+    @property
+    def key(self) -> str:
+        """Its name (and its run folders' prefix) under cells/: ``4p.random`` or
+        ``4p.random.B05-at-6``."""
+        return self.state.key
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def rulebook(self) -> tuple[int, ...]:
+        return tuple(self.state.rulebook)
+
+    @property
+    def radius(self) -> int:
+        return self.state.radius
+
+
 class WhatIfComparison(BaseModel):
     """One of ``cdsim whatif``'s paired comparisons as the study manifest holds it: a
     variant against its base at one player count and play (``paired.Comparison``), each

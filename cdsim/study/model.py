@@ -71,7 +71,7 @@ from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
 from cdsim.study.file import Population, Sweep, Variant
-from cdsim.study.manifest import CellState
+from cdsim.study.manifest import CellState, ReadsCellState
 from cdsim.study.sweeps import expand, place
 
 # the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
@@ -80,7 +80,7 @@ FIRST_SHARE = 64
 
 
 @dataclass(frozen=True)
-class Cell:
+class Cell(ReadsCellState):
     """A cell as the study plans it: its ``state`` as the study manifest holds it before
     any stage is planned (``CellState``: its key, players, names, budget, design, line-ups
     as spelled, rulebook vector and radius; no schedule, stages or verdict yet), the
@@ -116,16 +116,6 @@ class Cell:
             update={"games": games, "design_games": design}))
 
     @property
-    def key(self) -> str:
-        """Its name (and its run folders' prefix) under cells/: ``4p.random`` or
-        ``4p.random.B05-at-6``."""
-        return self.state.key
-
-    @property
-    def players(self) -> int:
-        return self.state.players
-
-    @property
     def games(self) -> int:
         """The budget: at most this many games over all stages (it may be raised)."""
         return self.state.games
@@ -135,14 +125,6 @@ class Cell:
         """Games at which the boundaries are tightest: the budget when the cell started,
         then fixed (a raised budget extends the cell under the same test)."""
         return self.state.design_games
-
-    @property
-    def rulebook(self) -> tuple[int, ...]:
-        return tuple(self.state.rulebook)
-
-    @property
-    def radius(self) -> int:
-        return self.state.radius
 
     @property
     def method(self) -> Literal["re-ranking", "rulebook only"]:
