@@ -8,6 +8,8 @@
     .venv/bin/python -m scripts.real_continuations naming /tmp/pool4 CELLS BUDGET
     .venv/bin/python -m scripts.real_continuations within "studies/s3/cells/3p.strong+s*" \
         64000,80000,100000 [CELLS]
+    .venv/bin/python -m scripts.real_continuations naming-cost POOL
+    .venv/bin/python -m scripts.real_continuations naming-play POOL BUDGET [CELLS]
 
 ``within``: how often a replicate cell decides within each budget, its deals drawn from the
 pool (every run folder the pattern names, e.g. a study cell's stages), the budget also its
@@ -24,12 +26,15 @@ so a replicate costs a few sums.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
 from cdsim.analysis import anytime as at
+from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import WinTable, _winners, candidates
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.study.games import read_games
@@ -72,40 +77,82 @@ def pooled(pattern: str) -> tuple[NDArray[np.int8], NDArray[np.int64], int]:
     return np.concatenate([p[0] for p in parts], axis=1), parts[0][1], parts[0][2]
 
 
+@dataclass(frozen=True)
+class Pool:
+    """A pool of real games taken as the truth: each deal's wins under every candidate."""
+
+    wins: NDArray[np.int8]  # (V, K, n)
+    vectors: NDArray[np.int64]
+    per: int  # games per deal
+
+    @classmethod
+    def of(cls, pattern: str) -> Pool:
+        return cls(*pooled(pattern))
+
+    @property
+    def deals(self) -> int:
+        return int(self.wins.shape[1])
+
+    @property
+    def players(self) -> int:
+        return int(self.vectors.shape[1])
+
+    @property
+    def rule(self) -> tuple[int, ...]:
+        return tuple(int(x) for x in DEFAULT_START_VP[self.players])
+
+    @property
+    def truth(self) -> NDArray[np.float64]:
+        """Every candidate's largest gap on the whole pool."""
+        return table(self.wins, self.vectors, np.arange(self.deals), self.per).gaps
+
+    def draw(self, rng: np.random.Generator, games: int) -> WinTable:
+        """``games`` games' worth of deals drawn with replacement (whole deals, rounded up)."""
+        return table(self.wins, self.vectors, rng.integers(0, self.deals, -(-games // self.per)),
+                     self.per)
+
+    def sizes(self, budget: int) -> tuple[int, ...]:
+        """The study's stages for ``budget``."""
+        return at.stage_sizes(budget, max(budget // 64, 30 * self.per), self.per)
+
+    def replicates(self, budget: int, cells: int, rng: np.random.Generator
+                   ) -> Iterator[list[WinTable]]:
+        """``cells`` replicate cells' stages, drawn from ``rng`` in order."""
+        sizes = self.sizes(budget)
+        for _ in range(cells):
+            yield [self.draw(rng, s) for s in sizes]
+
+    def decide(self, tables: list[WinTable], budget: int, predict: bool = False,
+               naming: bool = False) -> at.Verdict:
+        return at.decide(tables, self.rule, TOL, ALPHA, 3, design_games=budget, predict=predict,
+                         zone=ZONE, naming=naming)
+
+    def row(self, vector: tuple[int, ...]) -> int:
+        return int(np.flatnonzero((self.vectors == np.asarray(vector)).all(axis=1))[0])
+
+
 def within(pattern: str, budgets: list[int], cells: int) -> None:
     """Replicate cells drawn from the pool: decided within each budget, and their games."""
-    wins, vectors, per = pooled(pattern)
-    rule = tuple(int(x) for x in DEFAULT_START_VP[vectors.shape[1]])
-    k = wins.shape[1]
-    truth = table(wins, vectors, np.arange(k), per).gaps
+    pool = Pool.of(pattern)
+    truth = pool.truth
     best = np.argsort(truth)[:3]
-    print(f"pool of {k * per:,} games; most equal: " + ", ".join(
-        f"{'/'.join(str(int(x)) for x in vectors[i])} {100 * truth[i]:.2f} pp" for i in best))
+    print(f"pool of {pool.deals * pool.per:,} games; most equal: " + ", ".join(
+        f"{'/'.join(str(int(x)) for x in pool.vectors[i])} {100 * truth[i]:.2f} pp" for i in best))
     for budget in budgets:
-        sizes = at.stage_sizes(budget, max(budget // 64, 30 * per), per)
-        rng = np.random.default_rng(budget)
-        played = []
-        for _ in range(cells):
-            tables = [table(wins, vectors, rng.integers(0, k, s // per), per) for s in sizes]
-            v = at.decide(tables, rule, TOL, ALPHA, 3, design_games=budget, predict=False,
-                          zone=ZONE)
-            if v.decision != "undecided":
-                played.append(v.games)
+        played = [v.games for v in (pool.decide(t, budget)
+                                    for t in pool.replicates(budget, cells, np.random.default_rng(budget)))
+                  if v.decision != "undecided"]
         print(f"budget {budget:,}: {len(played)} of {cells} decided, mean games when decided "
               f"{np.mean(played) if played else 0:,.0f}", flush=True)
 
 
-def measure(run: Path, budget: int, cells: int) -> None:
-    wins, vectors, per = per_deal(run)
-    rule = tuple(int(x) for x in DEFAULT_START_VP[vectors.shape[1]])
-    k, n = wins.shape[1], vectors.shape[1]
-    sizes = at.stage_sizes(budget, max(budget // 64, 30 * per), per)
+def measure(run: str, budget: int, cells: int) -> None:
+    pool = Pool.of(run)
     rng = np.random.default_rng(0)
     undecided = numbered = passed = 0
     needed: list[int] = []
-    for _ in range(cells):
-        tables = [table(wins, vectors, rng.integers(0, k, s // per), per) for s in sizes]
-        v = at.decide(tables, rule, TOL, ALPHA, 3, design_games=budget, zone=ZONE)
+    for tables in pool.replicates(budget, cells, rng):
+        v = pool.decide(tables, budget, predict=True)
         if v.decision != "undecided":
             continue
         undecided += 1
@@ -113,37 +160,90 @@ def measure(run: Path, budget: int, cells: int) -> None:
             continue
         numbered += 1
         needed.append(v.games_needed)
-        more = table(wins, vectors, rng.integers(0, k, -(-v.games_needed // per)), per)
-        passed += at.decide([*tables, more], rule, TOL, ALPHA, 3, design_games=budget,
-                            predict=False, zone=ZONE).decision == "confirmed"
-    print(f"{n} players, {run}: budget {budget:,}, {cells} cells: {undecided} undecided, "
+        more = pool.draw(rng, v.games_needed)
+        passed += pool.decide([*tables, more], budget).decision == "confirmed"
+    print(f"{pool.players} players, {run}: budget {budget:,}, {cells} cells: {undecided} undecided, "
           f"{numbered} with a number (median {int(np.median(needed)) if needed else 0:,}), "
           f"{passed} confirmed by one stage of that many "
           f"({passed / max(numbered, 1):.0%})", flush=True)
 
 
-def naming(run: Path, budget: int, cells: int) -> None:
+def naming(run: str, budget: int, cells: int) -> None:
     """How far the named vector's true gap (on the whole pool) lies from the most equal
     candidate's, in replicate cells that confirm one."""
-    wins, vectors, per = per_deal(run)
-    rule = tuple(int(x) for x in DEFAULT_START_VP[vectors.shape[1]])
-    k = wins.shape[1]
-    truth = table(wins, vectors, np.arange(k), per).gaps
-    sizes = at.stage_sizes(budget, max(budget // 64, 30 * per), per)
-    rng = np.random.default_rng(1)
-    behind: list[float] = []
-    for _ in range(cells):
-        tables = [table(wins, vectors, rng.integers(0, k, s // per), per) for s in sizes]
-        v = at.decide(tables, rule, TOL, ALPHA, 3, design_games=budget, predict=False,
-                      zone=ZONE)
-        if v.decision == "confirmed":
-            row = int(np.flatnonzero((vectors == np.asarray(v.vector)).all(axis=1))[0])
-            behind.append(float(truth[row] - truth.min()))
+    pool = Pool.of(run)
+    truth = pool.truth
+    behind = [float(truth[pool.row(v.vector)] - truth.min())
+              for v in (pool.decide(t, budget)
+                        for t in pool.replicates(budget, cells, np.random.default_rng(1)))
+              if v.decision == "confirmed"]
     gaps = np.asarray(behind)
-    print(f"{vectors.shape[1]} players, {run}: budget {budget:,}, {cells} cells, "
+    print(f"{pool.players} players, {run}: budget {budget:,}, {cells} cells, "
           f"{len(gaps)} confirmed; the named vector's true gap within 0.25 pp of the most "
           f"equal's in {np.mean(gaps <= 0.0025):.0%}, within the zone in "
           f"{np.mean(gaps <= ZONE):.0%} (most equal {100 * truth.min():.2f} pp)", flush=True)
+
+
+def naming_cost(run: str) -> None:
+    """Games after which a cell could *show* its named vector within the zone of the most
+    equal candidate (the verdict's ``within_best`` at most the zone), were the named vector
+    the most equal one and every estimate at its truth on the pool: its gap's upper bound
+    (each pair at ``alpha_c / (pairs F)``, ``F`` the vectors it is named from: every
+    candidate at 2 players, one choice of 3 at 3 and 4) less the least lower bound of the
+    other candidates (each pair at ``alpha_n / pairs``), the anytime boundary tightest at
+    that many games (the cheapest case)."""
+    wins, vectors, per = pooled(run)
+    n, k = vectors.shape[1], wins.shape[1]
+    total = table(wins, vectors, np.arange(k), per)
+    diff, se = total.pair_stats()
+    sd = se * np.sqrt(total.groups)  # per deal group
+    gaps = np.abs(diff).max(axis=1)
+    best = int(np.argmin(gaps))
+    npairs = diff.shape[1]
+    named_from = len(vectors) if n == 2 else 3
+    alpha_c = ALPHA * at.CONFIRM_SHARE
+
+    def room(groups: float) -> float:
+        mixture = Mixture.design(groups, alpha_c / 2)
+        t = np.asarray(groups)
+        z_up = float(mixture.z_at(t, alpha_c / (npairs * named_from)))
+        z_low = float(mixture.z_at(t, (ALPHA - alpha_c) / npairs))
+        upper = float((np.abs(diff[best]) + z_up * sd[best] / np.sqrt(groups)).max())
+        lows = np.maximum(np.abs(diff) - z_low * sd / np.sqrt(groups), 0).max(axis=1)
+        return upper - float(np.delete(lows, best).min())
+
+    groups = 64.0
+    while room(groups) > ZONE and groups < 1e9:
+        groups *= 1.05
+    order = np.argsort(gaps)[:3]
+    print(f"{n} players, {run}: most equal " + ", ".join(
+        f"{'/'.join(str(int(x)) for x in vectors[i])} {100 * gaps[i]:.2f} pp" for i in order)
+        + f"; its name shown within the zone after about {groups * per:,.0f} games", flush=True)
+
+
+def naming_play(run: str, budget: int, cells: int) -> None:
+    """Replicate cells that play on for their name (``decide``'s ``naming``, a study's
+    ``name_within_zone``): how many show it within their budget, their games against the
+    same cells without it, and how far the name's true gap lies from the most equal's."""
+    pool = Pool.of(run)
+    truth = pool.truth
+    shown = confirmed = within = 0
+    games: list[int] = []
+    plain: list[int] = []
+    for tables in pool.replicates(budget, cells, np.random.default_rng(2)):
+        v = pool.decide(tables, budget, naming=True)
+        p = pool.decide(tables, budget)
+        if v.decision != "confirmed":
+            continue
+        confirmed += 1
+        shown += v.settled
+        within += truth[pool.row(v.vector)] - truth.min() <= ZONE
+        games.append(v.games)
+        plain.append(p.games)
+    print(f"{pool.players} players, {run}: budget {budget:,}, {cells} cells, {confirmed} "
+          f"confirmed, {shown} with the name shown within the zone; mean games "
+          f"{np.mean(games) if games else 0:,.0f} (without naming {np.mean(plain) if plain else 0:,.0f}); "
+          f"the name truly within the zone in {within} of {confirmed}", flush=True)
 
 
 if __name__ == "__main__":
@@ -151,7 +251,11 @@ if __name__ == "__main__":
     if sys.argv[1] == "within":
         within(sys.argv[2], [int(b) for b in sys.argv[3].split(",")],
                int(sys.argv[4]) if len(sys.argv) > 4 else 100)
+    elif sys.argv[1] == "naming-play":
+        naming_play(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 100)
+    elif sys.argv[1] == "naming-cost":
+        naming_cost(sys.argv[2])
     elif sys.argv[1] == "naming":
-        naming(Path(sys.argv[2]), int(sys.argv[4]) if len(sys.argv) > 4 else 100_000, count)
+        naming(sys.argv[2], int(sys.argv[4]) if len(sys.argv) > 4 else 100_000, count)
     else:
-        measure(Path(sys.argv[1]), int(sys.argv[2]), count)
+        measure(sys.argv[1], int(sys.argv[2]), count)
