@@ -23,8 +23,9 @@ from cdsim.analysis.synthetic import Synth, dnorm
 EPS = 1e-9  # a true gap within this of the tolerance counts as on the boundary
 
 
-def _twin_cell() -> Synth:
-    """2 players, fine VP: seat 1's mean solved so that (0,0) and (0,1) sit at +g and -g."""
+def _twin_cell(shift: float = 0.0) -> Synth:
+    """2 players, fine VP: seat 1's mean solved so that (0,0) and (0,1) sit at +g and -g;
+    ``shift`` moves it off that point (the two gaps then differ)."""
     def cell(mu: float) -> Synth:
         return Synth((dnorm(mu, 3.0), dnorm(0.0, 3.0)), skill=dnorm(0, 1.5))
 
@@ -32,7 +33,7 @@ def _twin_cell() -> Synth:
         sh = cell(mu).true_shares([(0, 0), (0, 1)])
         return float((sh[:, 0] - sh[:, 1]).sum())
 
-    return cell(float(optimize.brentq(asymmetry, 0.0, 2.0, xtol=1e-13)))
+    return cell(float(optimize.brentq(asymmetry, 0.0, 2.0, xtol=1e-13)) + shift)
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,9 @@ def scenario(name: str) -> Scenario:
         # two vectors exactly on the boundary on either side (the next are 16 pp further),
         # both tested at each look (m = 2): without a correction the rate would double
         "twin": Scenario(_twin_cell(), (0, 0), 3, None, 4000, 200, m=2),
+        # the twins pulled apart: (0,1) at 8.0 pp is the most equal, (0,0) at 8.7 pp close
+        # behind, so a cell that confirms both often names the wrong one
+        "near-twin": Scenario(_twin_cell(0.02), (0, 0), 3, 0.12, 4000, 200, m=2),
         # 3 players whose mean VP differ by thirds: three vectors are the same cell up to a
         # permutation of the seats, so all three sit exactly on the boundary (the next are
         # 8 pp further), and all three are tested at each look: the correction matters

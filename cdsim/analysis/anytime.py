@@ -57,15 +57,22 @@ rates below hold. ``zone = 0`` is the rule without a zone (both against ``tolera
    of them: the smallest observed gap on all games, then the fewest VP changed from the
    rulebook, then first lexicographically (``candidates.rank_by_gap``). ``best_gap_low``
    bounds the most equal candidate's gap from below (each pair at ``alpha_n / pairs``, the
-   argument of 2: one fixed vector), so the named vector's upper bound minus it is how much
-   more equal any candidate may be.
+   argument of 2: one fixed vector). ``within_best`` bounds how much more equal than the
+   named vector any candidate is: the named vector's upper bound less the least lower
+   bound of the *other* candidates (if the most equal is another, it is one fixed vector;
+   if it is the named one, nothing is claimed wrongly), wrong in at most ``alpha`` of
+   cells; at most ``zone`` is the naming promise, said where shown.
 2. **no fair vector** - every candidate has some seat pair shown to lie more than ``lo``
    apart: ``p_i - p_j <= lo`` or ``p_i - p_j >= -lo`` rejected, each pair at ``alpha_n /
    pairs``, on all games so far (nothing is chosen, so every game may be used).
 3. **undecided** - neither; ``games_needed`` says how many more games would confirm the
    most promising tested vector with chance ``POWER`` (``predicted_games``).
 
-The first look at which 1 or 2 holds decides the cell; later stages are ignored.
+The first look at which 1 or 2 holds decides the cell; later stages are ignored. With
+``naming`` (a study's ``name_within_zone``) a confirmation decides only once the named
+vector's ``within_best`` is at most ``zone``: the cell looks on (choosing again, so the most
+equal vector gets tested), which changes no error rate (every test is valid at any look;
+the set shown fair only grows); ``naming_games`` bounds the games it may take.
 
 Why every cell ends (``zone > 0``): a vector tested on ``T`` groups whose confidence
 sequences are narrower than ``h_c`` (fair side) and ``h_n`` (unfair side) with ``h_c + h_n
@@ -114,7 +121,7 @@ deal groups (each test looks from ``MIN_GROUPS`` groups on).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
@@ -268,20 +275,46 @@ def worst_case_games(players: int, tolerance: float, zone: float, alpha: float,
         return design_games * factor
     fair, unfair = (level * (1 - PLANNED_WEIGHT) for level in levels(players, alpha))
 
-    def decided(games: float) -> bool:
-        mixture = Mixture.design(design_games, alpha * CONFIRM_SHARE / 2)
+    mixture = Mixture.design(design_games, alpha * CONFIRM_SHARE / 2)
+    return _closing_games(lambda _: mixture, (fair, unfair), var, 2 * zone) * factor
+
+
+def _closing_games(design: Callable[[float], Mixture], levels: tuple[float, float], var: float,
+                   width: float) -> int:
+    """The least games (to 0.1%) after which two one-sided margins at ``levels`` add up to
+    at most ``width``, a game's variance ``var``, the boundary ``design(games)``'s."""
+    def closed(games: float) -> bool:
+        mix = design(games)
         t = np.asarray(games)
-        z = float(mixture.z_at(t, fair)) + float(mixture.z_at(t, unfair))
-        return z * math.sqrt(var / games) <= 2 * zone
+        z = float(mix.z_at(t, levels[0])) + float(mix.z_at(t, levels[1]))
+        return z * math.sqrt(var / games) <= width
 
     high = 1024.0
-    while not decided(high):
+    while not closed(high):
         high *= 2
     low = high / 2
     while high - low > max(1.0, high / 1000):
         mid = (low + high) / 2
-        low, high = (low, mid) if decided(mid) else (mid, high)
-    return math.ceil(high) * factor
+        low, high = (low, mid) if closed(mid) else (mid, high)
+    return math.ceil(high)
+
+
+def naming_games(players: int, zone: float, alpha: float, named_from: int,
+                 variance: float | None = None) -> int:
+    """The games after which a cell that plays on for its name (``decide``'s ``naming``)
+    shows it within the zone whatever its truth: two candidates with the same gap need the
+    named one's upper bound and the other's lower bound (``_Cell.within_best``, the
+    mixture's alone: the planned looks are the decisions') less than ``zone`` apart, on
+    the per-game variance ``variance`` (default ``pair_variance``), the boundary tightest
+    there (a study budgets its cells so). ``named_from``: the vectors the name is taken
+    from (``within_best``'s ``F``). At 3 and 4 players ``REVISIT`` times that, as
+    ``worst_case_games``."""
+    npairs = len(pairs(players))
+    var = pair_variance(players) if variance is None else variance
+    up = alpha * CONFIRM_SHARE / (npairs * max(1, named_from))
+    low = alpha * (1 - CONFIRM_SHARE) / npairs
+    return _closing_games(lambda games: Mixture.design(games, alpha * CONFIRM_SHARE / 2),
+                          (up, low), var, zone) * (1 if players == 2 else REVISIT)
 
 
 # ---------------------------------------------------------------------------- evidence
@@ -477,12 +510,26 @@ class Verdict(_Record):
     zone: Share = 0.0
     best_gap_low: Share = 0.0  # the most equal candidate's gap is at least this (alpha_n)
     games_to_decide: Count | None = None  # undecided, with a zone: at most this many more
+    # confirmed: the named vector's gap exceeds the most equal candidate's by at most this
+    # (wrong in at most alpha of cells; ``_Cell.within_best``); None: not bounded
+    within_best: Share | None = None
+    # the cell plays on after its confirmation until ``within_best`` is at most the zone
+    # (a study's ``name_within_zone``); False in a verdict recorded before it
+    naming: bool = False
     choices: tuple[ChoiceRecord, ...]
     looks: tuple[Look, ...]
     # a recorded verdict (a manifest read back) holds its explanation: checked to be a
     # string, then dropped (``explain`` is computed), so a verdict reads back as itself
     recorded_explain: str | None = Field(default=None, validation_alias="explain", exclude=True,
                                          repr=False)
+
+    @property
+    def settled(self) -> bool:
+        """Nothing more to play for: "no fair vector", or confirmed (with ``naming``, its
+        name shown within the zone of the most equal)."""
+        if self.decision != "confirmed":
+            return self.decision == "no fair vector"
+        return not self.naming or (self.within_best is not None and self.within_best <= self.zone)
 
     @field_validator("recorded_explain")
     @classmethod
@@ -529,12 +576,16 @@ class Verdict(_Record):
         return f" (to {_pp(self.zone)}: shown below {_pp(self.tolerance + self.zone)})"
 
     def _near_words(self) -> str:
-        """How much more equal than the named vector another candidate may be, at the
-        stated confidence: its gap's upper bound minus ``best_gap_low``."""
-        room = max(0.0, self.gap_interval[1] - self.best_gap_low)
-        if not self.zone or room > self.zone:
+        """How much more equal than the named vector another candidate may be
+        (``within_best``, at ``1 - alpha``): within the zone, the naming promise."""
+        room = self.within_best
+        if room is None or not self.zone:
             return ""
-        return f"; no candidate is more than {_pp(room)} more equal"
+        if room <= self.zone:
+            return (f"; no candidate is more than {_pp(room)} more equal "
+                    f"({1 - self.alpha:.0%} confidence)")
+        return (f"; another candidate may be up to {_pp(room)} more equal (more games would "
+                f"tell them apart)")
 
 
 def _slash(v: Sequence[int]) -> str:
@@ -631,6 +682,36 @@ class _Cell:
         low = np.where(np.isfinite(se), np.abs(diff) - z * se, 0.0).max(axis=1)
         return float(max(0.0, low.min()))
 
+    def within_best(self, row: int, tested: WinTable) -> float | None:
+        """How much less equal than the most equal candidate the named vector ``row`` may
+        be: an upper bound on ``gap(row) - min_w gap(w)``, wrong in at most ``alpha`` of
+        cells (None before ``MIN_GROUPS`` groups). Its gap's upper bound on the games it was
+        tested on (``tested``), each pair at ``alpha_c / (pairs F)`` with ``F`` the vectors
+        it was named from (2 players: every candidate; else every chosen one, each fixed
+        before its test games), less the least lower bound of every *other* candidate's
+        gap on all games (each pair at ``alpha_n / pairs``: if another candidate is the
+        most equal it is one fixed vector, the argument of ``best_gap_low``; if the named
+        one is, the claim holds outright)."""
+        total = self.total
+        assert total is not None
+        if total.groups < MIN_GROUPS or tested.groups < MIN_GROUPS or len(self.vectors) < 2:
+            return None
+        npairs = len(pairs(self.players))
+        named_from = (len(self.vectors) if self.family
+                      else sum(len(c.index) for c in self.choices))
+        diff_t, se_t = tested.pair_stats()
+        if not np.isfinite(se_t).all():
+            return None
+        z_up = float(self.mixture.z_at(np.asarray(float(tested.groups)),
+                                       self.alpha_c / (npairs * max(1, named_from))))
+        upper = float((np.abs(diff_t[0]) + z_up * se_t[0]).max())
+        diff, se = total.pair_stats()
+        z_low = float(self.mixture.z_at(np.asarray(float(total.groups)),
+                                        self.alpha * (1 - CONFIRM_SHARE) / npairs))
+        low = np.where(np.isfinite(se), np.abs(diff) - z_low * se, 0.0).max(axis=1)
+        others = float(max(0.0, np.delete(low, row).min()))
+        return max(0.0, upper - others)
+
     def all_unfair(self) -> tuple[bool, int]:
         unfair = self.everything.shown_unfair(self.alpha * (1 - CONFIRM_SHARE))
         return bool(unfair.all()), int(unfair.sum())
@@ -701,8 +782,8 @@ def planned_looks(first: int, per_group: float, design_games: int | None,
 
 def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tolerance: float = 0.02,
            alpha: float = 0.05, m: int = 3, design_games: int | None = None,
-           predict: bool = True, zone: float = 0.0, plan: Sequence[int] | None = None
-           ) -> Verdict:
+           predict: bool = True, zone: float = 0.0, plan: Sequence[int] | None = None,
+           naming: bool = False) -> Verdict:
     """The verdict of a cell from its stages so far (see the module docstring).
 
     ``tables[k]``: stage ``k``'s win table over the candidates (``win_table(games,
@@ -712,8 +793,11 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tolerance: float
     ``predict=False`` skips ``games_needed`` (a driver that plays on anyway needs it only
     when it stops). ``zone``: the indifference zone (fair is shown against gaps of
     ``tolerance + zone``, unfair against ``tolerance - zone``; 0: against ``tolerance`` both
-    ways). Pure: the same tables give the same verdict, so a resumed or extended cell
-    re-derives its state."""
+    ways). ``naming`` (with a zone): a confirmed cell is decided only once its named
+    vector is shown within the zone of the most equal candidate (``within_best``); until
+    then it looks on (choosing again as an undecided cell does), and its stages running
+    out leave it confirmed with the name not shown. Pure: the same tables give the same
+    verdict, so a resumed or extended cell re-derives its state."""
     rule, vectors = _check(tables, rulebook, tolerance, alpha, m)
     check_zone(zone, tolerance, "zone")
     per_group = tables[0].games / tables[0].groups
@@ -726,11 +810,15 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tolerance: float
     looks: list[Look] = []
     decision: Decision = "undecided"
     fair: list[int] = []
+    naming = naming and zone > 0
     for k, table in enumerate(tables):
         cell.look(table)
         fair = cell.fair_rows()
         none_fair, unfair = cell.all_unfair()
         decided = bool(fair) or none_fair
+        if decided and fair and naming:  # confirmed: decided once the name is shown close
+            near = cell.within_best(*_named(cell, fair))
+            decided = near is not None and near <= zone
         chosen = () if decided else cell.choose(k)
         assert cell.total is not None
         looks.append(Look(stage=k, games=cell.total.games, fair_set=cell.named(fair),
@@ -738,7 +826,18 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tolerance: float
         if decided:
             decision = "confirmed" if fair else "no fair vector"
             break
-    return _verdict(cell, decision, fair, tuple(looks), predict)
+    if fair and decision == "undecided":  # naming: its stages ran out before the name showed
+        decision = "confirmed"
+    return _verdict(cell, decision, fair, tuple(looks), predict, naming)
+
+
+def _named(cell: _Cell, fair: Sequence[int]) -> tuple[int, WinTable]:
+    """The named vector of the set shown fair (its row: the most equal on all games) and the
+    games it was tested on."""
+    assert cell.total is not None
+    rows = np.asarray(fair, dtype=np.int64)
+    named = int(rows[rank_by_gap(cell.vectors[rows], cell.total.spreads[rows], cell.rule)[0]])
+    return named, _tested_on(cell, named)[0]
 
 
 def gap_with_interval(table: WinTable, mixture: Mixture, level: float = REPORT_LEVEL
@@ -788,7 +887,7 @@ def _watch(cell: _Cell) -> tuple[int | None, Vector | None]:
 
 
 def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look, ...],
-             predict: bool) -> Verdict:
+             predict: bool, naming: bool = False) -> Verdict:
     total = cell.total
     assert total is not None
     rows = np.asarray(fair, dtype=np.int64)
@@ -796,7 +895,7 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
     watch: Vector | None = None
     first = 0
     if decision == "confirmed":  # the most equal of the set shown fair (all games)
-        named = int(rows[rank_by_gap(cell.vectors[rows], total.spreads[rows], cell.rule)[0]])
+        named = _named(cell, fair)[0]
         tested, first = _tested_on(cell, named)
     else:
         named = int(rank_by_gap(cell.vectors, total.spreads, cell.rule)[0])
@@ -810,12 +909,14 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
         # showed (the reporting interval is the mixture's alone, simultaneous over pairs)
         interval = (interval[0], min(interval[1], cell.tolerance + cell.zone))
     either = _games_to_decide(cell, named) if decision == "undecided" and predict else None
+    near = cell.within_best(named, tested) if decision == "confirmed" else None
     return Verdict(decision=decision, vector=_vec(cell.vectors[named]),
                    fair_set=cell.named(rows), largest_gap=gap, gap_interval=interval,
                    games=total.games, games_tested=tested.games, tested_from=first,
                    games_needed=needed, watch=watch, decided_at=looks[-1].stage,
                    choices=cell.records(), looks=looks, tolerance=cell.tolerance, alpha=cell.alpha,
-                   zone=cell.zone, best_gap_low=cell.best_gap_low(), games_to_decide=either)
+                   zone=cell.zone, best_gap_low=cell.best_gap_low(), games_to_decide=either,
+                   within_best=near, naming=naming)
 
 
 def _games_to_decide(cell: _Cell, row: int) -> int | None:
