@@ -85,7 +85,9 @@ def study_run(
     Optional keys: games (default: each cell's worst case, the games that decide it
     whatever its truth), first_stage (games/64), chunk_size, start_vp = {4 = [8, 9, 10,
     11]}, radius (6), tolerance (0.02), zone (0.005: fair is shown below tolerance + zone,
-    unfair above tolerance - zone, so every cell ends), alpha (0.05), tested (3),
+    unfair above tolerance - zone, so every cell ends), name_within_zone (false: true
+    plays a confirmed cell on until the vector it names is shown within the zone of the
+    most equal one; dear for near-tied vectors), alpha (0.05), tested (3),
     strategy_params, components, description; per population: games, first_stage,
     lineups = [[...], ...] or pool (instead of lineup), rotate_seats, floor,
     strategy_params, chunk_size (a few games for a slow player, so that a stage spreads

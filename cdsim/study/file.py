@@ -285,6 +285,9 @@ class StudyFile(Table):
     radius: Annotated[int, Field(ge=0, le=10)] = 6
     tolerance: Annotated[float, AfterValidator(_tolerance)] = 0.02
     zone: float = ZONE  # the indifference zone around the tolerance (anytime)
+    # a confirmed cell plays on until its name is shown within the zone of the most equal
+    # candidate (anytime.decide's naming; dear where two vectors are near-tied)
+    name_within_zone: bool = False
     alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
     tested: Annotated[int, Field(ge=1, le=20)] = 3
     strategy_params: str | None = None
@@ -300,6 +303,14 @@ class StudyFile(Table):
         why = zone_problem(value, info.data.get("tolerance", 0.02))
         if why:
             raise ValueError(why)
+        return value
+
+    @field_validator("name_within_zone")
+    @classmethod
+    def _naming(cls, value: bool, info: ValidationInfo) -> bool:
+        if value and not info.data.get("zone", ZONE):
+            raise ValueError("name_within_zone needs a zone above 0 (without one a near-tied "
+                             "name may never be shown)")
         return value
 
     @field_validator("start_vp")

@@ -133,6 +133,8 @@ class StudyManifest(BaseModel):
     tolerance: Annotated[float, Field(gt=0, lt=1)] = 0.02
     # 0: a study made before the indifference zone (its verdicts against the tolerance)
     zone: Annotated[float, Field(ge=0, lt=1)] = 0.0
+    # a confirmed cell played on until its name was shown within the zone
+    name_within_zone: bool = False
     alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
     tested: Annotated[int, Field(ge=1, le=20)] = 3
     # the study file's populations, variants and sweeps, as the study played them (read

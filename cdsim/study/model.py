@@ -63,6 +63,7 @@ from typing import Any, Literal
 import numpy as np
 
 from cdsim.analysis import anytime
+from cdsim.analysis.candidates import candidates
 from cdsim.batch.config import MAX_GAMES, RunConfig
 from cdsim.errors import CdsimError, read_toml
 from cdsim.players.registry import PlayerSpec, parse_params
@@ -250,6 +251,8 @@ class Study:
             # only when set: a study folder made before the zone is refused by a resume
             # naming it (zone=(not set)); zone = 0 in its file resumes it under its rule
             **({"zone": f.zone} if f.zone else {}),
+            # only when set: a study without it keeps its identity
+            **({"name_within_zone": True} if f.name_within_zone else {}),
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": f.strategy_params,
@@ -337,7 +340,8 @@ def load_study(path: Path) -> Study:
         for pop in spec.population:
             asked, start = overrides.get((p, pop.name), pop_games[pop.name])
             for variant in (None, *variants):
-                budget = asked or question_budget(p, spec.tolerance, spec.zone, spec.alpha)
+                budget = asked or question_budget(
+                    p, spec, len(candidates(start_vp[p], spec.radius)))
                 cell = Cell.of(p, pop, variant, start_vp[p], spec.radius, budget)
                 deal = cell.deal
                 budget = -(-budget // deal) * deal  # whole deals
@@ -360,12 +364,20 @@ def load_study(path: Path) -> Study:
     return study
 
 
-def question_budget(players: int, tolerance: float, zone: float, alpha: float) -> int:
+def question_budget(players: int, spec: study_file.StudyFile, vectors: int) -> int:
     """A cell's budget when the study file gives none: the games that decide it whatever
     its truth (``anytime.worst_case_games``, the per-game variance of a pair at fair
-    shares; rotated deals only lower it), or ``DEFAULT_BUDGET`` without a zone."""
-    worst = anytime.worst_case_games(players, tolerance, zone, alpha)
-    return min(MAX_GAMES, worst) if worst is not None else study_file.DEFAULT_BUDGET
+    shares; rotated deals only lower it), or ``DEFAULT_BUDGET`` without a zone. With
+    ``name_within_zone`` at least the games that show its name (``anytime.naming_games``:
+    the name taken from all ``vectors`` at 2 players, from ``tested`` a choice, twice
+    chosen, at 3 and 4)."""
+    worst = anytime.worst_case_games(players, spec.tolerance, spec.zone, spec.alpha)
+    if worst is None:
+        return study_file.DEFAULT_BUDGET
+    if spec.name_within_zone:
+        named_from = vectors if players == 2 else spec.tested * anytime.REVISIT
+        worst = max(worst, anytime.naming_games(players, spec.zone, spec.alpha, named_from))
+    return min(MAX_GAMES, worst)
 
 
 def _components(fail: Callable[[str, str], CdsimError], value: str | None, study: Path,

@@ -76,8 +76,8 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
         settings = study.file
         verdict = anytime.decide(played, rulebook, settings.tolerance, settings.alpha,
                                  settings.tested, design_games=cell.design, predict=last,
-                                 zone=settings.zone)
-        if verdict.decision != "undecided" or last:
+                                 zone=settings.zone, naming=settings.name_within_zone)
+        if verdict.settled or last:
             state.decision = verdict
             break
     return []

@@ -53,6 +53,7 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
     manifest = {"name": settings.name, "seed": settings.seed, "identity": study.identity(),
                 "radius": settings.radius, "tolerance": settings.tolerance,
                 "alpha": settings.alpha, "tested": settings.tested, "zone": settings.zone,
+                "name_within_zone": settings.name_within_zone,
                 "players": list(settings.players), "cells": [], "versions": versions(),
                 "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
     write_study_manifest(root, manifest)

@@ -327,7 +327,7 @@ def _state(study: Study, root: Path, cell: Cell, pair: Pair, read: Read) -> Cell
         settings = study.file
         verdict = anytime.decide(tables, rulebook, settings.tolerance, settings.alpha,
                                  settings.tested, design_games=cell.design, predict=False,
-                                 zone=settings.zone)
+                                 zone=settings.zone, naming=settings.name_within_zone)
         state.decision = verdict
     return state
 

@@ -435,6 +435,9 @@ def _settings(doc: Doc, result: StudyResults) -> None:
         ["seed", f"{m.seed} (stage 0; later stages deal from seeds derived from it)"],
         ["tolerance", f"±{pp(result.tolerance)} (largest gap between two seats' win shares)"],
         ["indifference zone", _zone_setting(result.tolerance, m.zone)],
+        *([["name within the zone", "a confirmed cell played on until the vector it names "
+            "was shown within the zone of the most equal candidate (wrong in at most "
+            f"{m.alpha:.0%} of cells)"]] if m.name_within_zone else []),
         ["error rate", f"at most {m.alpha:.0%} per cell: half for a wrong "
                        "confirmation, half for a wrong 'no fair vector'"],
         ["budget", ", ".join(f"{b:,}" for b in budgets) + " games per cell, at most"],
