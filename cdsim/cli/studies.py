@@ -28,7 +28,7 @@ study_app = typer.Typer(
          "its verdict is decided: confirmed, no whole-VP vector is fair, or undecided when its "
          "game budget is spent; a wrong verdict has a stated chance of at most 5%.\n\n"
          "Start with `cdsim study run default` (2, 3 and 4 players x random, scripted and "
-         "strong play; about 9 minutes on 2 cores, README), then `cdsim study report "
+         "strong play; about 8 minutes on 2 cores, README), then `cdsim study report "
          "studies/default`. "
          "`cdsim study init my-study.toml` writes that study file to edit.",
     no_args_is_help=True)
