@@ -188,9 +188,9 @@ def naming_cost(run: str) -> None:
     """Games after which a cell could *show* its named vector within the zone of the most
     equal candidate (the verdict's ``within_best`` at most the zone), were the named vector
     the most equal one and every estimate at its truth on the pool: its gap's upper bound
-    (each pair at ``alpha_c / (pairs F)``, ``F`` the vectors it is named from: every
-    candidate at 2 players, one choice of 3 at 3 and 4) less the least lower bound of the
-    other candidates (each pair at ``alpha_n / pairs``), the anytime boundary tightest at
+    (at ``_Cell.named_level``: ``alpha_c`` over every candidate at 2 players, the first
+    choice's share over its 3 vectors at 3 and 4) less the least lower bound of the other
+    candidates (each pair at ``alpha_n / (2 pairs)``), the anytime boundary tightest at
     that many games (the cheapest case)."""
     wins, vectors, per = pooled(run)
     n, k = vectors.shape[1], wins.shape[1]
@@ -200,14 +200,14 @@ def naming_cost(run: str) -> None:
     gaps = np.abs(diff).max(axis=1)
     best = int(np.argmin(gaps))
     npairs = diff.shape[1]
-    named_from = len(vectors) if n == 2 else 3
     alpha_c = ALPHA * at.CONFIRM_SHARE
+    named_level = alpha_c / len(vectors) if n == 2 else alpha_c * at.FIRST_CHOICE / 3
 
     def room(groups: float) -> float:
         mixture = Mixture.design(groups, alpha_c / 2)
         t = np.asarray(groups)
-        z_up = float(mixture.z_at(t, alpha_c / (npairs * named_from)))
-        z_low = float(mixture.z_at(t, (ALPHA - alpha_c) / npairs))
+        z_up = float(mixture.z_at(t, named_level))
+        z_low = float(mixture.z_at(t, (ALPHA - alpha_c) / (2 * npairs)))
         upper = float((np.abs(diff[best]) + z_up * sd[best] / np.sqrt(groups)).max())
         lows = np.maximum(np.abs(diff) - z_low * sd / np.sqrt(groups), 0).max(axis=1)
         return upper - float(np.delete(lows, best).min())

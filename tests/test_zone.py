@@ -156,7 +156,7 @@ def test_a_cell_that_plays_on_for_its_name_ends_with_it_shown(
     the promise, and the bound still never falls below the truth."""
     sc = scenario(name)
     players = sc.cell.players
-    named_from = len(sc.vectors) if players == 2 else sc.m * at.REVISIT
+    named_from = len(sc.vectors) if players == 2 else sc.m
     worst = at.worst_case_games(players, tolerance, zone, alpha)
     assert worst is not None
     budget = max(worst, at.naming_games(players, zone, alpha, named_from))

@@ -307,12 +307,13 @@ def naming_games(players: int, zone: float, alpha: float, named_from: int,
     mixture's alone: the planned looks are the decisions') less than ``zone`` apart, on
     the per-game variance ``variance`` (default ``pair_variance``), the boundary tightest
     there (a study budgets its cells so). ``named_from``: the vectors the name is taken
-    from (``within_best``'s ``F``). At 3 and 4 players ``REVISIT`` times that, as
-    ``worst_case_games``."""
-    npairs = len(pairs(players))
+    from (``_Cell.named_level``: every candidate at 2 players, else the vectors of the
+    first choice). At 3 and 4 players ``REVISIT`` times that, as ``worst_case_games``."""
     var = pair_variance(players) if variance is None else variance
-    up = alpha * CONFIRM_SHARE / (npairs * max(1, named_from))
-    low = alpha * (1 - CONFIRM_SHARE) / npairs
+    up = alpha * CONFIRM_SHARE / max(1, named_from)
+    if players > 2:
+        up *= FIRST_CHOICE
+    low = alpha * (1 - CONFIRM_SHARE) / (2 * len(pairs(players)))
     return _closing_games(lambda games: Mixture.design(games, alpha * CONFIRM_SHARE / 2),
                           (up, low), var, zone) * (1 if players == 2 else REVISIT)
 
@@ -668,48 +669,61 @@ class _Cell:
             rows.extend(int(i) for i in choice.index[:passed])
         return sorted(set(rows))
 
-    def best_gap_low(self) -> float:
-        """A lower confidence bound on the most equal candidate's gap (on all games): the
-        least over the candidates of their largest pair's lower bound, each pair at
-        ``alpha_n / pairs``. The most equal vector is one fixed vector, so no correction
-        over the candidates is needed (the argument of "no fair vector")."""
-        assert self.total is not None
-        if self.total.groups < MIN_GROUPS:
-            return 0.0
-        diff, se = self.total.pair_stats()
-        level = self.alpha * (1 - CONFIRM_SHARE) / diff.shape[1]
-        z = float(self.mixture.z_at(np.asarray(float(self.total.groups)), level))
+    def gap_lows(self) -> FloatArray:
+        """Per candidate, a lower confidence bound on its gap (on all games): its largest
+        pair's ``|p_i - p_j|`` less the margin, each pair at ``alpha_n / (2 pairs)``. For
+        one fixed vector, wrong in at most ``alpha_n`` of cells: any pair may be the one
+        whose estimate runs past the gap, on either side (a pair truly at 0 can err both
+        ways), so the level is split over pairs and sides."""
+        total = self.total
+        assert total is not None
+        diff, se = total.pair_stats()
+        if total.groups < MIN_GROUPS:
+            return np.zeros(len(diff))
+        level = self.alpha * (1 - CONFIRM_SHARE) / (2 * diff.shape[1])
+        z = float(self.mixture.z_at(np.asarray(float(total.groups)), level))
         low = np.where(np.isfinite(se), np.abs(diff) - z * se, 0.0).max(axis=1)
-        return float(max(0.0, low.min()))
+        return np.asarray(np.maximum(low, 0.0), dtype=np.float64)
+
+    def best_gap_low(self) -> float:
+        """A lower confidence bound on the most equal candidate's gap: the least of
+        ``gap_lows``. The most equal vector is one fixed vector, so no correction over the
+        candidates is needed (the argument of "no fair vector")."""
+        return float(self.gap_lows().min())
+
+    def named_level(self, row: int) -> float:
+        """The level of the named vector's upper bound (``within_best``): its share of
+        ``alpha_c`` as one of the vectors a name can come from, which sums to at most
+        ``alpha_c`` over any number of choices: 2 players, one of every candidate (all
+        tested on every game); else its choice's share (``choice_weight``) split over the
+        vectors of that choice (the one whose sequence showed it fair, ``_tested_on``)."""
+        if self.family:
+            return self.alpha_c / len(self.vectors)
+        for c in self.choices:
+            if (c.index[:c.confirmed] == row).any():
+                return self.alpha_c * choice_weight(c.number) / len(c.index)
+        raise AssertionError("a named vector was shown fair")
 
     def within_best(self, row: int, tested: WinTable) -> float | None:
         """How much less equal than the most equal candidate the named vector ``row`` may
         be: an upper bound on ``gap(row) - min_w gap(w)``, wrong in at most ``alpha`` of
         cells (None before ``MIN_GROUPS`` groups). Its gap's upper bound on the games it was
-        tested on (``tested``), each pair at ``alpha_c / (pairs F)`` with ``F`` the vectors
-        it was named from (2 players: every candidate; else every chosen one, each fixed
-        before its test games), less the least lower bound of every *other* candidate's
-        gap on all games (each pair at ``alpha_n / pairs``: if another candidate is the
-        most equal it is one fixed vector, the argument of ``best_gap_low``; if the named
-        one is, the claim holds outright)."""
+        tested on (``tested``), each pair at ``named_level`` (only its truly widest pair can
+        make the bound too low, and only on one side, so no split over pairs: ``alpha_c``
+        at most over every vector a name can come from), less the least lower bound of
+        every *other* candidate's gap (``gap_lows``: if another candidate is the most equal
+        it is one fixed vector, ``alpha_n`` at most; if the named one is, the claim holds
+        outright)."""
         total = self.total
         assert total is not None
         if total.groups < MIN_GROUPS or tested.groups < MIN_GROUPS or len(self.vectors) < 2:
             return None
-        npairs = len(pairs(self.players))
-        named_from = (len(self.vectors) if self.family
-                      else sum(len(c.index) for c in self.choices))
         diff_t, se_t = tested.pair_stats()
         if not np.isfinite(se_t).all():
             return None
-        z_up = float(self.mixture.z_at(np.asarray(float(tested.groups)),
-                                       self.alpha_c / (npairs * max(1, named_from))))
+        z_up = float(self.mixture.z_at(np.asarray(float(tested.groups)), self.named_level(row)))
         upper = float((np.abs(diff_t[0]) + z_up * se_t[0]).max())
-        diff, se = total.pair_stats()
-        z_low = float(self.mixture.z_at(np.asarray(float(total.groups)),
-                                        self.alpha * (1 - CONFIRM_SHARE) / npairs))
-        low = np.where(np.isfinite(se), np.abs(diff) - z_low * se, 0.0).max(axis=1)
-        others = float(max(0.0, np.delete(low, row).min()))
+        others = float(np.delete(self.gap_lows(), row).min())
         return max(0.0, upper - others)
 
     def all_unfair(self) -> tuple[bool, int]:

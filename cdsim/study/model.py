@@ -369,13 +369,13 @@ def question_budget(players: int, spec: study_file.StudyFile, vectors: int) -> i
     its truth (``anytime.worst_case_games``, the per-game variance of a pair at fair
     shares; rotated deals only lower it), or ``DEFAULT_BUDGET`` without a zone. With
     ``name_within_zone`` at least the games that show its name (``anytime.naming_games``:
-    the name taken from all ``vectors`` at 2 players, from ``tested`` a choice, twice
-    chosen, at 3 and 4)."""
+    the name taken from all ``vectors`` at 2 players, from the first choice's ``tested``
+    at 3 and 4)."""
     worst = anytime.worst_case_games(players, spec.tolerance, spec.zone, spec.alpha)
     if worst is None:
         return study_file.DEFAULT_BUDGET
     if spec.name_within_zone:
-        named_from = vectors if players == 2 else spec.tested * anytime.REVISIT
+        named_from = vectors if players == 2 else spec.tested
         worst = max(worst, anytime.naming_games(players, spec.zone, spec.alpha, named_from))
     return min(MAX_GAMES, worst)
 
