@@ -56,7 +56,7 @@ rates below hold. ``zone = 0`` is the rule without a zone (both against ``tolera
    The *set shown fair* is every vector shown fair so far; the one named is the most equal
    of them: the smallest observed gap on all games, then the fewest VP changed from the
    rulebook, then first lexicographically (``candidates.rank_by_gap``). ``best_gap_low``
-   bounds the most equal candidate's gap from below (each pair at ``alpha_n / pairs``, the
+   bounds the most equal candidate's gap from below (each pair and side at ``alpha_n / (2 pairs)``, the
    argument of 2: one fixed vector). ``within_best`` bounds how much more equal than the
    named vector any candidate is: the named vector's upper bound less the least lower
    bound of the *other* candidates (if the most equal is another, it is one fixed vector;
