@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from reports.study import write
 from tests.test_study import cdsim, study_file
 
@@ -53,6 +55,36 @@ def test_a_cell_plays_on_for_its_name(tmp_path: Path) -> None:
     assert "| name within the zone | a confirmed cell played on" in page
     assert "name within the zone" not in (tmp_path / "off" / "studies" / "naming" /
                                           "study.md").read_text()
+
+
+def test_a_raised_budget_plays_on_for_a_name_not_shown(tmp_path: Path) -> None:
+    """Confirmed with the name not shown when the budget ran out: a resume with more games
+    plans that cell's games (not "decided on") and plays them."""
+    _run(tmp_path, "name_within_zone = true")
+    folder = tmp_path / "on"
+    root = folder / "studies" / "naming"
+    out = cdsim("study", "run", str(folder / "study.toml"), "--out", str(root), "--resume",
+                "--games", "1440", "--jobs", "1", cwd=folder)
+    assert out.returncode == 0, out.stderr
+    assert "decided on" not in out.stdout and "2p.random: " in out.stdout, out.stdout
+    cell = json.loads((root / "study-manifest.json").read_text())["cells"][0]
+    assert cell["decision"]["games"] == 1440 and cell["decision"]["naming"]
+
+
+def test_one_candidate_needs_no_more_games_for_its_name() -> None:
+    """Radius 0: the only candidate is the most equal, so naming changes nothing."""
+    from cdsim.analysis import anytime as at
+    from cdsim.analysis.candidates import candidates, win_table
+    from tests.scenarios import scenario
+
+    sc = scenario("fair")
+    vectors = candidates((0, 1, 2), 0)
+    rng = np.random.default_rng(1)
+    tables = [win_table(sc.cell.play(rng, s), vectors) for s in (600, 1200, 2400)]
+    plain = at.decide(tables, (0, 1, 2), 0.06, zone=0.015)
+    named = at.decide(tables, (0, 1, 2), 0.06, zone=0.015, naming=True)
+    assert plain.decision == "confirmed" and named.settled and named.within_best == 0.0
+    assert named.games == plain.games
 
 
 def test_naming_needs_a_zone(tmp_path: Path) -> None:

@@ -491,7 +491,9 @@ class Verdict(_Record):
     (``predicted_games``); ``None`` if no number of games gets there from this evidence.
     ``decided_at``: the stage whose look decided the cell (the last stage when undecided);
     ``tested_from``: the first stage of the games behind ``largest_gap`` (those are stages
-    ``tested_from..decided_at``). ``explain`` is computed from the rest."""
+    ``tested_from..decided_at``); with ``naming``, ``decided_at`` is the look that showed
+    the name (the last stage when the budget ran out first), not the confirmation's.
+    ``explain`` is computed from the rest."""
 
     decision: Decision
     vector: Vector
@@ -526,11 +528,8 @@ class Verdict(_Record):
 
     @property
     def settled(self) -> bool:
-        """Nothing more to play for: "no fair vector", or confirmed (with ``naming``, its
-        name shown within the zone of the most equal)."""
-        if self.decision != "confirmed":
-            return self.decision == "no fair vector"
-        return not self.naming or (self.within_best is not None and self.within_best <= self.zone)
+        """Nothing more to play for (``is_settled``)."""
+        return is_settled(self.decision, self.naming, self.within_best, self.zone)
 
     @field_validator("recorded_explain")
     @classmethod
@@ -587,6 +586,15 @@ class Verdict(_Record):
                     f"({1 - self.alpha:.0%} confidence)")
         return (f"; another candidate may be up to {_pp(room)} more equal (more games would "
                 f"tell them apart)")
+
+
+def is_settled(decision: str, naming: bool, within_best: float | None, zone: float) -> bool:
+    """A verdict with nothing more to play for: "no fair vector", or confirmed (with
+    ``naming``, its name shown within the zone of the most equal). A recorded verdict's
+    fields as they are (a manifest's dict) or ``Verdict.settled``."""
+    if decision != "confirmed":
+        return decision == "no fair vector"
+    return not naming or (within_best is not None and within_best <= zone)
 
 
 def _slash(v: Sequence[int]) -> str:
@@ -716,7 +724,9 @@ class _Cell:
         outright)."""
         total = self.total
         assert total is not None
-        if total.groups < MIN_GROUPS or tested.groups < MIN_GROUPS or len(self.vectors) < 2:
+        if len(self.vectors) < 2:
+            return 0.0  # the only candidate is the most equal
+        if total.groups < MIN_GROUPS or tested.groups < MIN_GROUPS:
             return None
         diff_t, se_t = tested.pair_stats()
         if not np.isfinite(se_t).all():

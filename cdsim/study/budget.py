@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cdsim.analysis import anytime
 from cdsim.batch import cost
 from cdsim.study.model import Cell, Study
 
@@ -22,8 +23,10 @@ def _played(state: dict[str, Any] | None) -> tuple[int, bool]:
     if state is None:
         return 0, False
     verdict = state.get("decision")
-    if verdict:
-        return int(verdict["games"]), verdict["decision"] != "undecided"
+    if verdict:  # a cell that plays on for its name is not done until it is shown
+        return int(verdict["games"]), anytime.is_settled(
+            verdict["decision"], bool(verdict.get("naming")), verdict.get("within_best"),
+            float(verdict.get("zone", 0.0)))
     return sum(int(s["games"]) for s in state.get("stages", [])[:-1]), False
 
 

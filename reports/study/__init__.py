@@ -437,7 +437,7 @@ def _settings(doc: Doc, result: StudyResults) -> None:
         ["indifference zone", _zone_setting(result.tolerance, m.zone)],
         *([["name within the zone", "a confirmed cell played on until the vector it names "
             "was shown within the zone of the most equal candidate (wrong in at most "
-            f"{m.alpha:.0%} of cells)"]] if m.name_within_zone else []),
+            f"{m.alpha:.0%} of cells) or its budget ran out"]] if m.name_within_zone else []),
         ["error rate", f"at most {m.alpha:.0%} per cell: half for a wrong "
                        "confirmation, half for a wrong 'no fair vector'"],
         ["budget", ", ".join(f"{b:,}" for b in budgets) + " games per cell, at most"],
