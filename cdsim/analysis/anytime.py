@@ -704,13 +704,21 @@ class _Cell:
         ``alpha_c`` as one of the vectors a name can come from, which sums to at most
         ``alpha_c`` over any number of choices: 2 players, one of every candidate (all
         tested on every game); else its choice's share (``choice_weight``) split over the
-        vectors of that choice (the one whose sequence showed it fair, ``_tested_on``)."""
-        if self.family:
+        vectors of that choice (``showing``, whose games ``_tested_on`` gives)."""
+        c = self.showing(row)
+        if c is None:
             return self.alpha_c / len(self.vectors)
+        return self.alpha_c * choice_weight(c.number) / len(c.index)
+
+    def showing(self, row: int) -> Choice | None:
+        """The choice whose sequence showed vector ``row`` fair (the first, if it was
+        chosen again); None when every candidate is tested on every game (``family``)."""
+        if self.family:
+            return None
         for c in self.choices:
             if (c.index[:c.confirmed] == row).any():
-                return self.alpha_c * choice_weight(c.number) / len(c.index)
-        raise AssertionError("a named vector was shown fair")
+                return c
+        raise AssertionError("a vector shown fair was tested")
 
     def within_best(self, row: int, tested: WinTable) -> float | None:
         """How much less equal than the most equal candidate the named vector ``row`` may
@@ -841,7 +849,8 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tolerance: float
         none_fair, unfair = cell.all_unfair()
         decided = bool(fair) or none_fair
         if decided and fair and naming:  # confirmed: decided once the name is shown close
-            near = cell.within_best(*_named(cell, fair))
+            row = _named(cell, fair)
+            near = cell.within_best(row, _tested_on(cell, row)[0])
             decided = near is not None and near <= zone
         chosen = () if decided else cell.choose(k)
         assert cell.total is not None
@@ -855,13 +864,11 @@ def decide(tables: Sequence[WinTable], rulebook: Sequence[int], tolerance: float
     return _verdict(cell, decision, fair, tuple(looks), predict, naming)
 
 
-def _named(cell: _Cell, fair: Sequence[int]) -> tuple[int, WinTable]:
-    """The named vector of the set shown fair (its row: the most equal on all games) and the
-    games it was tested on."""
+def _named(cell: _Cell, fair: Sequence[int]) -> int:
+    """The row of the named vector of the set shown fair: the most equal on all games."""
     assert cell.total is not None
     rows = np.asarray(fair, dtype=np.int64)
-    named = int(rows[rank_by_gap(cell.vectors[rows], cell.total.spreads[rows], cell.rule)[0]])
-    return named, _tested_on(cell, named)[0]
+    return int(rows[rank_by_gap(cell.vectors[rows], cell.total.spreads[rows], cell.rule)[0]])
 
 
 def gap_with_interval(table: WinTable, mixture: Mixture, level: float = REPORT_LEVEL
@@ -919,7 +926,7 @@ def _verdict(cell: _Cell, decision: Decision, fair: list[int], looks: tuple[Look
     watch: Vector | None = None
     first = 0
     if decision == "confirmed":  # the most equal of the set shown fair (all games)
-        named = _named(cell, fair)[0]
+        named = _named(cell, fair)
         tested, first = _tested_on(cell, named)
     else:
         named = int(rank_by_gap(cell.vectors, total.spreads, cell.rule)[0])
@@ -968,11 +975,9 @@ def _tested_on(cell: _Cell, row: int) -> tuple[WinTable, int]:
     if cell.family:
         assert cell.everything.stream is not None
         return cell.everything.stream.take(row), 0
-    for c in cell.choices:  # the choice whose sequence showed it fair
-        where = np.flatnonzero(c.index[:c.confirmed] == row)
-        if where.size and c.evidence.stream is not None:
-            return c.evidence.stream.take(int(where[0])), c.stage + 1
-    raise AssertionError("a vector shown fair was tested")
+    c = cell.showing(row)
+    assert c is not None and c.evidence.stream is not None
+    return c.evidence.stream.take(int(np.flatnonzero(c.index == row)[0])), c.stage + 1
 
 
 def decide_games(stages: Sequence[CellGames], rulebook: Sequence[int], radius: int = 6,
