@@ -53,6 +53,7 @@ def test_a_cell_plays_on_for_its_name(tmp_path: Path) -> None:
     assert "more games would tell them apart" in after["explain"]
     page = (tmp_path / "on" / "studies" / "naming" / "study.md").read_text()
     assert "| name within the zone | a confirmed cell played on" in page
+    assert "how close the name is: another candidate may be up to" in page
     assert "name within the zone" not in (tmp_path / "off" / "studies" / "naming" /
                                           "study.md").read_text()
 

@@ -575,17 +575,22 @@ class Verdict(_Record):
             return ""
         return f" (to {_pp(self.zone)}: shown below {_pp(self.tolerance + self.zone)})"
 
-    def _near_words(self) -> str:
+    @property
+    def name_words(self) -> str:
         """How much more equal than the named vector another candidate may be
-        (``within_best``, at ``1 - alpha``): within the zone, the naming promise."""
+        (``within_best``, at ``1 - alpha``; within the zone, the naming promise); "" when
+        not bounded."""
         room = self.within_best
         if room is None or not self.zone:
             return ""
         if room <= self.zone:
-            return (f"; no candidate is more than {_pp(room)} more equal "
+            return (f"no candidate is more than {_pp(room)} more equal "
                     f"({1 - self.alpha:.0%} confidence)")
-        return (f"; another candidate may be up to {_pp(room)} more equal (more games would "
+        return (f"another candidate may be up to {_pp(room)} more equal (more games would "
                 f"tell them apart)")
+
+    def _near_words(self) -> str:
+        return f"; {self.name_words}" if self.name_words else ""
 
 
 def is_settled(decision: str, naming: bool, within_best: float | None, zone: float) -> bool:

@@ -294,6 +294,8 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
         lines = [f"rulebook **{rule}** → **undecided** (budget of {c.budget:,} games spent)",
                  f"most equal so far: {vec(d.vector)} (not confirmed), largest seat gap "
                  f"{_gap(d)}; {need}"]
+    if d.decision == "confirmed" and d.name_words:
+        lines.append(f"how close the name is: {d.name_words}")
     lines.append(f"games played: {d.games:,} (the named vector judged on "
                  f"{d.games_tested:,} of them)")
     lines.append(f"rulebook {rule}: largest seat gap {_gap(c.figures.at_rulebook)}")
