@@ -14,9 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.handover import components_json
-from cdsim.players.registry import parse_params, parse_spec
+from cdsim.players.registry import CORE_ONLY, parse_params, parse_spec
 from cdsim.players.weights import DEFAULT_WEIGHTS, read_weights
 from cdsim.rules.components import load_components
 from cdsim.train import LABEL_GAMES, TrainConfig, train, widened
@@ -97,6 +98,33 @@ def test_learned_spellings_load_their_weights(tmp_path: Path) -> None:
         parse_params("learned.weights=1")
     with pytest.raises(CdsimError, match="learned has no parameter 'nope'"):
         parse_spec("learned@nope=1")
+
+
+def test_learned_classic_is_the_player_before_issue_49() -> None:
+    """learned@classic names the settings of the old search (each shortlisted move's best
+    take, each copy's own prices); a later setting wins; a word that is no preset is one
+    line naming the presets; pin is 0 or 1."""
+    core_or_skip()
+    _, classic = parse_spec("learned@classic")
+    assert (classic["joint"], classic["pin"]) == (0.0, 0.0)
+    _, mixed = parse_spec("learned@classic@joint=3")
+    assert (mixed["joint"], mixed["pin"]) == (3.0, 0.0)
+    with pytest.raises(CdsimError, match="name a preset \\(classic\\)"):
+        parse_spec("learned@v7")
+    with pytest.raises(CdsimError, match=r"learned\.pin must be 0 or 1"):
+        parse_spec("learned@pin=2")
+
+
+def test_learned_params_are_the_cores() -> None:
+    """Every parameter the registry knows for learned, the core takes (weights aside: a
+    file); one it does not know the core refuses too."""
+    core_or_skip()
+    module = core.module()
+    assert module is not None
+    known = [k for k in CORE_ONLY["learned"].params if k != "weights"]
+    module.Bot("learned", [(k, 1.0) for k in known])
+    with pytest.raises(ValueError, match="learned has no parameter"):
+        module.Bot("learned", [("depth", 1.0)])
 
 
 @pytest.mark.parametrize(("content", "says"), [

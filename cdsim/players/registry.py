@@ -87,8 +87,9 @@ class CoreOnly:
     """A built-in player of the compiled core beyond random and the scripted profiles."""
 
     description: str
-    params: dict[str, str]  # name -> "count" (a whole number >= 1), "number" (>= 0),
-    # "share" (0-1) or "path" (a file, spelled name@param=PATH only)
+    params: dict[str, str]  # name -> "count" (a whole number >= 1), "whole" (>= 0),
+    # "number" (>= 0), "share" (0-1), "switch" (0 or 1) or "path" (a file, spelled
+    # name@param=PATH only)
 
 
 CORE_ONLY: dict[str, CoreOnly] = {
@@ -96,13 +97,22 @@ CORE_ONLY: dict[str, CoreOnly] = {
                      "(mcts.playouts, mcts.c, mcts.top_k, mcts.leaf: N >= 1 = the learned "
                      "value after N turns of its own instead of rollouts)",
                      {"playouts": "count", "c": "number", "top_k": "count", "leaf": "whole"}),
-    "learned": CoreOnly("one ply through its own turn (at 2 players, and the other seat's "
-                        "greedy reply), valued by weights fitted to playout values (cdsim "
-                        "train; learned@weights=PATH, learned.top_k, learned.moves, "
+    "learned": CoreOnly("its turn played on copies, valued by weights fitted to search "
+                        "labels (at 2 players after the other seat's greedy reply): the "
+                        "shortlisted takes of its best moves weighed together (learned.joint) "
+                        "and priced as at the decision (learned.pin); learned@classic is the "
+                        "player before issue 49 (learned@weights=PATH, learned.top_k, "
+                        "learned.moves, learned.joint, learned.pin, learned.circles, "
                         "learned.opponents, learned.reply, learned.explore)",
                         {"weights": "path", "top_k": "count", "moves": "count",
+                         "joint": "whole", "pin": "switch", "circles": "whole",
                          "opponents": "number", "reply": "whole", "explore": "share"}),
 }
+
+# Named settings of the learned player: ``learned@classic`` is the player before issue 49
+# (each shortlisted move's best take valued on copies, each copy's own prices; the same
+# games as then, core/tests/games.rs), kept so the comparison can be rerun.
+LEARNED_PRESETS: dict[str, dict[str, float]] = {"classic": {"joint": 0.0, "pin": 0.0}}
 
 # Every built-in name: random, the scripted profiles, then the core's other players.
 BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
@@ -309,6 +319,8 @@ def _check_core_params(name: str, values: dict[str, float], where: str) -> None:
                              f"got {value:g}")
         if kind == "number" and not (math.isfinite(value) and value >= 0):
             raise CdsimError(f"{where}: {name}.{field_name} must be a number >= 0, got {value:g}")
+        if kind == "switch" and value not in (0, 1):
+            raise CdsimError(f"{where}: {name}.{field_name} must be 0 or 1, got {value:g}")
         if kind == "share" and not 0 <= value <= 1:
             raise CdsimError(f"{where}: {name}.{field_name} must be between 0 and 1, "
                              f"got {value:g}")
@@ -346,9 +358,13 @@ def _learned(spec: str, rest: str) -> tuple[dict[str, float], str | None]:
     for item in rest.split("@") if rest else []:
         key, eq, value = item.partition("=")
         key = key.strip()
+        if not eq and key in LEARNED_PRESETS:
+            values.update(LEARNED_PRESETS[key])
+            continue
         if not eq:
             raise CdsimError(f"strategy {spec!r}: learned has no budget parameter; set a "
-                             "parameter as learned@param=value (or learned@weights=PATH)")
+                             "parameter as learned@param=value (or learned@weights=PATH), or "
+                             f"name a preset ({', '.join(LEARNED_PRESETS)})")
         if key == "weights":
             if not value.strip():
                 raise CdsimError(f"strategy {spec!r}: learned@weights= needs a file")

@@ -1,5 +1,6 @@
 //! A loop of scripted-mix games for a profiler: `profile_mix [GAMES] [NAMES] [WEIGHTS]`
-//! (WEIGHTS: a learned weights file the `learned` seats play with).
+//! (WEIGHTS: a learned weights file the `learned` seats play with; a name may carry
+//! settings, `learned@pin=1@top_k=3`).
 use cdsim_core::components::Components;
 use cdsim_core::game::GameConfig;
 use cdsim_core::play::play_game;
@@ -29,7 +30,18 @@ fn main() {
     for s in 0..games {
         let mut players: Vec<_> = names
             .iter()
-            .map(|n| make(n, if n == "learned" { &weights[..] } else { &[] }).unwrap())
+            .map(|n| {
+                // NAME@key=value@key=value: settings of the player
+                let mut parts = n.split('@');
+                let name = parts.next().unwrap();
+                let mut settings: Vec<(String, f64)> =
+                    if name == "learned" { weights.clone() } else { Vec::new() };
+                for p in parts {
+                    let (k, v) = p.split_once('=').unwrap();
+                    settings.push((k.to_string(), v.parse().unwrap()));
+                }
+                make(name, &settings).unwrap()
+            })
             .collect();
         total += play_game(
             &comps,

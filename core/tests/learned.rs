@@ -244,6 +244,9 @@ fn make_knows_learned_and_its_parameters() {
         (("explore", 2.0), "0-1"),
         (("opponents", -1.0), ">= 0"),
         (("reply", 2.5), "whole number"),
+        (("joint", -1.0), "whole number"),
+        (("circles", 0.5), "whole number"),
+        (("pin", 2.0), "0 or 1"),
         (("weights", 9999.0), "no weights loaded"),
         (("nope", 1.0), "no parameter"),
     ] {

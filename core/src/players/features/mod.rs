@@ -203,7 +203,7 @@ pub(crate) fn inputs(
     placement: bool,
     out: &mut [f64; N_INPUTS],
 ) {
-    let key = InputsKey::of(state, comps, seat, placement);
+    let key = InputsKey::of(state, comps, seat, placement, scratch.pin_of());
     if let Some((inputs, _)) = scratch.inputs(&key) {
         *out = *inputs;
         return;
@@ -233,7 +233,7 @@ pub(crate) fn valued_inputs(
     value: impl FnOnce(&[f64; N_INPUTS]) -> f64,
 ) -> f64 {
     let Valuer { model, placement } = valuer;
-    let key = InputsKey::of(state, comps, seat, placement);
+    let key = InputsKey::of(state, comps, seat, placement, scratch.pin_of());
     if let Some((inputs, kept)) = scratch.inputs(&key) {
         *out = *inputs;
         if let Some((m, v)) = *kept {

@@ -59,6 +59,19 @@ pub struct Scratch {
     inputs: [Memo<InputsKey, KeptInputs>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
     grid: Option<GridValues>,
+    /// A seat's tile values taken from one position (the pending decision's) in every
+    /// copy that decision values (`pin`), and which pin it is.
+    pinned: Option<Box<Pin>>,
+    pins: u64,
+    /// Pin mode 2: a seat's tile values per (prices of the pinned position, district).
+    priced: [Memo<(Prices, Layout), TileValues>; MAX_PLAYERS],
+}
+
+/// The position whose prices every seat's tile values take while pinned.
+#[derive(Clone)]
+struct Pin {
+    epoch: u64,
+    state: GameState,
 }
 
 type Inputs = [f64; N_INPUTS];
@@ -88,11 +101,14 @@ pub(super) struct InputsKey {
     supply: ([i32; 4], i32, i32, i32),
     fountain_cards: List<24>,
     district: Layout,
+    /// The pin in force for this seat (`Scratch::pin`), 0 for none: pinned inputs are
+    /// another function of the position.
+    pin: u64,
 }
 
 impl InputsKey {
-    pub(super) fn of(state: &GameState, comps: &Components, seat: usize, placement: bool)
-        -> InputsKey {
+    pub(super) fn of(state: &GameState, comps: &Components, seat: usize, placement: bool,
+                     pin: u64) -> InputsKey {
         let me = &state.players[seat];
         let pending = match state.pending {
             Pending::Move { .. } | Pending::Take { .. } => 0,
@@ -119,6 +135,7 @@ impl InputsKey {
             supply: (me.goods, me.coins, me.bread, me.stored),
             fountain_cards: me.fountain_cards,
             district: Layout::of(&me.district),
+            pin,
         }
     }
 }
@@ -319,10 +336,65 @@ impl TileValues {
 }
 
 impl Scratch {
+    /// From now until `unpin`, every seat's tile values (its inputs `reach_best` and
+    /// `reach_other`) are the greedy profile's values with the prices of `state` (the
+    /// pending decision's position) on the district of whatever position the inputs are
+    /// asked of: a decision's copies change the deciding seat's district, but seldom
+    /// anything the prices read, and working the prices out again on every copy cost more
+    /// than the tile values themselves.
+    pub fn pin(&mut self, state: &GameState) {
+        self.pins += 1;
+        let epoch = self.pins;
+        match self.pinned.as_mut() {
+            Some(pin) => {
+                pin.epoch = epoch;
+                pin.state.clone_from(state);
+            }
+            None => self.pinned = Some(Box::new(Pin { epoch, state: state.clone() })),
+        }
+    }
+
+    /// Tile values are worked out on each position again.
+    pub fn unpin(&mut self) {
+        if let Some(pin) = self.pinned.as_mut() {
+            pin.epoch = 0;
+        }
+    }
+
+    /// The pin in force (0: none).
+    pub(super) fn pin_of(&self) -> u64 {
+        self.pinned.as_ref().map_or(0, |p| p.epoch)
+    }
+
     /// The greedy profile's values of some tile types for a seat now, into `out` (cached
-    /// per `EvalKey`: in a decision's copies the other seats' values do not change).
+    /// per `EvalKey`: in a decision's copies the other seats' values do not change), or
+    /// in the pinned position (`pin`).
     pub(super) fn tile_values(&mut self, state: &GameState, comps: &Components, seat: usize, tiles: &[u8],
                    out: &mut [f64]) {
+        if self.pin_of() != 0 {
+            let pin = self.pinned.take().expect("a pin");
+            let params = Params::default();
+            let prices = self.prices(&PlayerView { state: &pin.state, comps, seat }, &params);
+            let key = (prices, Layout::of(&state.players[seat].district));
+            let memo = &mut self.priced[seat];
+            let index = match memo.position(&key) {
+                Some(i) => i,
+                None => {
+                    let i = memo.claim(key);
+                    memo.entries[i].1.known = [0; 4];
+                    i
+                }
+            };
+            let values = &mut memo.entries[index].1;
+            if tiles.iter().any(|&t| !values.has(t)) {
+                value_tiles(&PlayerView { state, comps, seat }, &params, prices, tiles, values);
+            }
+            for (o, &t) in out.iter_mut().zip(tiles) {
+                *o = values.values[t as usize];
+            }
+            self.pinned = Some(pin);
+            return;
+        }
         let key = EvalKey::of(state, comps, seat);
         let index = match self.evals[seat].position(&key) {
             Some(i) => i,
@@ -335,35 +407,42 @@ impl Scratch {
         if tiles.iter().any(|&t| !self.evals[seat].entries[index].1.has(t)) {
             let params = Params::default();
             let view = PlayerView { state, comps, seat };
-            let ev = Evaluator::with_prices(&view, &params, self.prices(&view, &params));
-            let d = &state.players[seat].district;
-            let mut arounds: [Option<Around>; CELLS] = [None; CELLS];
-            let entry = &mut self.evals[seat].entries[index].1;
-            for &t in tiles {
-                if entry.has(t) {
-                    continue;
-                }
-                let ttype = &comps.tile_types[t as usize];
-                let mut cells = d.placement_cells(ttype);
-                let mut v = params.store;
-                while cells != 0 {
-                    let cell = cells.trailing_zeros() as usize;
-                    cells &= cells - 1;
-                    let value = if ttype.building != 0 {
-                        ev.placement(ttype, cell)
-                    } else {
-                        let around = arounds[cell].get_or_insert_with(|| d.around(cell));
-                        ev.placement_with(ttype, cell, around)
-                    };
-                    v = f64::max(v, value);
-                }
-                entry.values[t as usize] = v;
-                entry.known[usize::from(t >> 6)] |= 1 << (t & 63);
-            }
+            let prices = self.prices(&view, &params);
+            value_tiles(&view, &params, prices, tiles, &mut self.evals[seat].entries[index].1);
         }
         let values = &self.evals[seat].entries[index].1.values;
         for (o, &t) in out.iter_mut().zip(tiles) {
             *o = values[t as usize];
         }
+    }
+}
+
+/// The greedy profile's best value of each tile type of `tiles` not yet in `entry` for the
+/// view's seat (storing it, or its best cell), into `entry`.
+fn value_tiles(view: &PlayerView, params: &Params, prices: Prices, tiles: &[u8],
+               entry: &mut TileValues) {
+    let ev = Evaluator::with_prices(view, params, prices);
+    let d = &view.state.players[view.seat].district;
+    let mut arounds: [Option<Around>; CELLS] = [None; CELLS];
+    for &t in tiles {
+        if entry.has(t) {
+            continue;
+        }
+        let ttype = &view.comps.tile_types[t as usize];
+        let mut cells = d.placement_cells(ttype);
+        let mut v = params.store;
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let value = if ttype.building != 0 {
+                ev.placement(ttype, cell)
+            } else {
+                let around = arounds[cell].get_or_insert_with(|| d.around(cell));
+                ev.placement_with(ttype, cell, around)
+            };
+            v = f64::max(v, value);
+        }
+        entry.values[t as usize] = v;
+        entry.known[usize::from(t >> 6)] |= 1 << (t & 63);
     }
 }

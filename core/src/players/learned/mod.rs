@@ -24,6 +24,16 @@
 //!   greedy profile's depot value (a bread move pays greedy's price for it), a take
 //!   with the `top_k` best (tile, cell) pairs by greedy's placement value, every
 //!   orientation of each, and storing the tile; the take a move was chosen for is played.
+//! - Built for its cost (issue 49; docs/strength.md, "A learned player built for its
+//!   cost"): a move decision values every tile of the depots it may move to on every
+//!   legal cell once, in the decision's own position, and puts the shortlisted moves'
+//!   shortlisted pairs (and storing) in one list by that value, less a bread move's
+//!   price; only the `joint` best of the list are played on copies (each orientation),
+//!   not `top_k` pairs of every move. And with `pin`, every seat's tile values (the
+//!   inputs `reach_best`, `reach_other`) are priced as in the decision's position on the
+//!   copy's district (`Scratch::pin`), so a copy works out no prices of its own for them.
+//!   `learned@classic` (`joint` 0, `pin` 0) is the player before: the same games as
+//!   then (core/tests/games.rs).
 //! - Hidden information is only the order of the decks (R2.3-R2.4); a copy draws
 //!   fountain cards from its own shuffle of the fountain deck (from the seat's stream),
 //!   so no decision depends on the real order.
@@ -41,7 +51,7 @@ use std::sync::Arc;
 use crate::components::Components;
 use crate::game::{Action, GameState, List, Options, Pending};
 use crate::players::features::{Scratch, N_INPUTS};
-use crate::players::scripted::{Profile, ScriptedPlayer};
+use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on_telling, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
@@ -70,6 +80,18 @@ pub struct LearnedParams {
     /// seats' replies, played by the greedy profile's rules on decks in an order of the
     /// seat's own drawing, up to this seat's next decision (0: never).
     pub reply: usize,
+    /// 1: every seat's tile values (the inputs `reach_best`, `reach_other`) are priced
+    /// as in the decision's own position in every copy it values (`Scratch::pin`), each
+    /// on the copy's district; 0: with the prices of each copy.
+    pub pin: usize,
+    /// A move decision weighs every shortlisted move's shortlisted (tile, cell) pairs
+    /// together by greedy's value (less a bread move's price) and values only this many
+    /// best (each orientation of each) on a copy; 0: the best take of each move (`top_k`
+    /// pairs each).
+    pub joint: usize,
+    /// A scoring's circle choice (R8.3) values only this many circles on a copy, the best
+    /// by greedy's outcome (fewest failed cards, then value); 0: every circle.
+    pub circles: usize,
 }
 
 impl Default for LearnedParams {
@@ -81,12 +103,17 @@ impl Default for LearnedParams {
             explore: 0.0,
             opponents: 1.0,
             reply: 2,
+            pin: 1,
+            joint: 6,
+            circles: 0,
         }
     }
 }
 
 /// The parameter names, as `--strategy-params learned.NAME=value` takes them.
-pub const FIELDS: [&str; 6] = ["weights", "top_k", "moves", "explore", "opponents", "reply"];
+pub const FIELDS: [&str; 9] = [
+    "weights", "top_k", "moves", "explore", "opponents", "reply", "pin", "joint", "circles",
+];
 
 impl LearnedParams {
     /// These settings with some replaced by name; an unknown name or a bad value is an
@@ -101,6 +128,10 @@ impl LearnedParams {
                 "top_k" => out.top_k = whole(1.0)?,
                 "moves" => out.moves = whole(1.0)?,
                 "reply" => out.reply = whole(0.0)?,
+                "joint" => out.joint = whole(0.0)?,
+                "circles" => out.circles = whole(0.0)?,
+                "pin" if value == 0.0 || value == 1.0 => out.pin = value as usize,
+                "pin" => return Err(format!("learned.pin must be 0 or 1, got {value}")),
                 "explore" if (0.0..=1.0).contains(&value) => out.explore = value,
                 "explore" => {
                     return Err(format!("learned.explore must be 0-1, got {value}"))
@@ -423,14 +454,22 @@ impl Strategy for LearnedPlayer {
 
     fn choose(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator) -> usize {
         self.replies.clear();
-        match view.state.pending {
+        if self.params.pin != 0 {
+            self.scratch.pin(view.state);
+        }
+        let chosen = match view.state.pending {
             // R2.5: blind (no tile is dealt yet): the greedy profile's rule
             Pending::Start { .. } => self.cheap.choose(view, options, rng),
             Pending::Move { .. } => self.choose_move(view, options, rng),
             Pending::Take { .. } => self.choose_take(view, options, rng),
             Pending::Seal { .. } => self.choose_build(view, options, rng),
+            Pending::Circle { .. } if self.params.circles > 0 => {
+                self.choose_circle(view, options, rng)
+            }
             _ => self.pick_any(view, options, rng),
-        }
+        };
+        self.scratch.unpin();
+        chosen
     }
 }
 
@@ -440,6 +479,9 @@ impl LearnedPlayer {
     /// kept for the take decision that follows.
     fn choose_move(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
         -> usize {
+        if self.params.joint > 0 {
+            return self.choose_move_jointly(view, options, rng);
+        }
         let (comps, seat) = (view.comps, view.seat);
         let candidates = self.move_order(view, options);
         let seen = self.seen(view.state, rng);
@@ -457,6 +499,154 @@ impl LearnedPlayer {
             ((state.phase, state.round, m.dest), take)
         });
         chosen
+    }
+
+    /// `choose_move` with `joint` in force: the shortlisted moves' shortlisted (tile, cell)
+    /// pairs ranked together by greedy's value (a bread move's price taken off), and the
+    /// `joint` best valued on a copy, each orientation; the move of the best is chosen and
+    /// its take kept for the take decision.
+    fn choose_move_jointly(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        // one valuation of every depot tile on every legal cell, in the decision's position
+        let prices = self.scratch.prices(view, &self.greedy);
+        let ev = Evaluator::with_prices(view, &self.greedy, prices);
+        let cost = self.greedy.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep;
+        let store = self.greedy.store;
+        let d = &view.me().district;
+        let mut cells_of: Vec<(u8, Vec<(f64, i8)>)> = Vec::new();
+        for o in options {
+            let Action::Move(m) = *o else { unreachable!("a move offers moves") };
+            for &t in view.state.depots[m.dest as usize].as_slice() {
+                if cells_of.iter().any(|c| c.0 == t) {
+                    continue;
+                }
+                let ttype = &comps.tile_types[t as usize];
+                let mut cells = d.placement_cells(ttype);
+                let mut list = Vec::new();
+                while cells != 0 {
+                    let cell = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    list.push((ev.placement(ttype, cell), cell as i8));
+                }
+                cells_of.push((t, list));
+            }
+        }
+        let valued = |t: u8| cells_of.iter().position(|c| c.0 == t).expect("valued above");
+        // the moves, best first by their depot's best tile (as greedy's move), less a bread
+        // move's price
+        let mut moves: Vec<(f64, usize)> = Vec::with_capacity(options.len());
+        for (i, o) in options.iter().enumerate() {
+            let Action::Move(m) = *o else { unreachable!("a move offers moves") };
+            let mut best = 0.0;
+            for (j, &t) in view.state.depots[m.dest as usize].as_slice().iter().enumerate() {
+                let k = valued(t);
+                let v = cells_of[k].1.iter().fold(store, |a, c| a.max(c.0));
+                if j == 0 || v > best {
+                    best = v;
+                }
+            }
+            moves.push((if m.bread { best - cost } else { best }, i));
+        }
+        moves.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        moves.truncate(self.params.moves);
+        if moves.len() > 1 && self.params.explore > 0.0 {
+            let u = rng.integers(1 << 53) as f64 / (1u64 << 53) as f64;
+            if u < self.params.explore {
+                self.planned = None;
+                return moves[rng.integers(moves.len() as u64) as usize].1;
+            }
+        }
+        // each move's `top_k` best (tile, cell) pairs and storing, then the `joint` best of
+        // all: (value, move, tile, cell; cell -1 stores the depot's first tile)
+        let mut pool: Vec<(f64, usize, u8, i8)> = Vec::new();
+        for (m, &(_, i)) in moves.iter().enumerate() {
+            let Action::Move(mv) = options[i] else { unreachable!("a move offers moves") };
+            let price = if mv.bread { cost } else { 0.0 };
+            let mut pairs: Vec<(f64, u8, i8)> = Vec::new();
+            let depot = view.state.depots[mv.dest as usize];
+            for &t in depot.as_slice() {
+                if pairs.iter().any(|p| p.1 == t) {
+                    continue;
+                }
+                let k = valued(t);
+                pairs.extend(cells_of[k].1.iter().map(|&(v, c)| (v, t, c)));
+            }
+            pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+            pairs.truncate(self.params.top_k);
+            pool.extend(pairs.into_iter().map(|(v, t, c)| (v - price, m, t, c)));
+            if let Some(&t) = depot.as_slice().first() {
+                pool.push((store - price, m, t, -1));
+            }
+        }
+        pool.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        pool.truncate(self.params.joint);
+        // the chosen pairs valued on copies, each orientation
+        let seen = self.seen(view.state, rng);
+        let mut copies: Vec<Option<(GameState, Options)>> = vec![None; moves.len()];
+        let mut best: Option<(f64, usize, Action)> = None;
+        for &(_, m, t, c) in &pool {
+            if copies[m].is_none() {
+                let mut copy = seen.clone();
+                copy.apply(comps, options[moves[m].1]);
+                let mut takes = Options::default();
+                copy.options(comps, &mut takes);
+                copies[m] = Some((copy, takes));
+            }
+            let (copy, takes) = copies[m].as_ref().expect("made above");
+            let mut found: Vec<Action> = Vec::new();
+            for &o in takes.iter() {
+                let Action::Take(take) = o else { continue };
+                let fits = if c < 0 { take.cell < 0 && found.is_empty() } else { take.cell == c };
+                if take.tile_type == t && fits {
+                    found.push(o);
+                }
+            }
+            let copy = copy.clone();
+            for take in found {
+                let mut after = copy.clone();
+                after.apply(comps, take);
+                let v = self.after(&mut after, comps, seat);
+                if best.is_none_or(|b| v > b.0) {
+                    best = Some((v, m, take));
+                }
+            }
+        }
+        let Some((_, m, take)) = best else {
+            self.planned = None;
+            return moves[0].1;
+        };
+        let chosen = moves[m].1;
+        let state = view.state;
+        let Action::Move(mv) = options[chosen] else { unreachable!("a move offers moves") };
+        self.planned = Some(((state.phase, state.round, mv.dest), take));
+        chosen
+    }
+
+    /// R8.3: the `circles` best circles by greedy's outcome (fewest failed cards, then
+    /// value; the first of equals), each valued on a copy.
+    fn choose_circle(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let p = scoring_params(&self.greedy, view.state);
+        let mut payments = Vec::new();
+        let mut ranked: Vec<((i32, f64), usize)> = options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let Action::Circle(c) = *o else { unreachable!("a circle offers circles") };
+                (circle_outcome(view, &p, c, &mut payments), i)
+            })
+            .collect();
+        ranked.sort_by(|a, b| a.0 .0.cmp(&b.0 .0).then(b.0 .1.total_cmp(&a.0 .1)).then(a.1.cmp(&b.1)));
+        ranked.truncate(self.params.circles);
+        let list: Vec<usize> = ranked.into_iter().map(|(_, i)| i).collect();
+        let seen = self.seen(view.state, rng);
+        self.pick(&list, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
     }
 
     /// The take the move was chosen for, or the best shortlisted build.
