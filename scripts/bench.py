@@ -4,9 +4,9 @@
    time), random players and the scripted mix;
 2. a table of three greedy and one Python strategy (taking the first option; the example
    Builder) on the core, beside four greedy, with the ratio; the cost per 4-player and
-   per 2-player game per seat of greedy, learned (the built-in weights, then
-   learned-v1.json: the version-1 weights they replaced) and mcts, each also as a ratio
-   to greedy's cost in the same run;
+   per 2-player game per seat of greedy, learned (the built-in player, then
+   learned@classic: the player before issue 49) and mcts, each also as a ratio to
+   greedy's cost in the same run (issue 49's target: learned at most 8x);
 3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
    mcts per game at three budgets;
 4. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
@@ -113,12 +113,11 @@ def player_cost(scale: int) -> None:
             best = min(best, (time.perf_counter() - t0) * 1000 / games)
         return best
 
-    version_1 = "learned@weights=strategies/weights/learned-v1.json"  # before issue 30
     for n in (4, 2):
         greedy_n = per_game(["greedy"] * n, 1000 // scale, 3)
         greedy_seat = 0.0
-        for name, games, passes in (("greedy", 1000 // scale, 3), ("learned", 200 // scale, 2),
-                                    (version_1, 200 // scale, 2),
+        for name, games, passes in (("greedy", 1000 // scale, 3), ("learned", 400 // scale, 3),
+                                    ("learned@classic", 200 // scale, 2),
                                     ("mcts", max(2, 8 // scale), 1)):
             seat = (per_game([name] + ["greedy"] * (n - 1), games, passes)
                     - (n - 1) / n * greedy_n)
@@ -174,6 +173,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
     args = ap.parse_args()
     scale = 10 if args.quick else 1
+    load = os.getloadavg()
+    print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5 and 15 "
+          f"minutes; {os.cpu_count()} cores): a figure taken beside other work is slower",
+          flush=True)
     core_ms(scale)
     table_ms(scale)
     player_cost(scale)

@@ -30,9 +30,9 @@ games = 200
 
 
 def test_the_recorded_costs() -> None:
-    """A learned seat costs 15-40 scripted ones; mcts's budget scales its cost; a user's
+    """A learned seat costs 5-40 scripted ones; mcts's budget scales its cost; a user's
     strategy is costed as a Python seat."""
-    assert 15 < cost.seat_ms("learned", 4) / cost.seat_ms("greedy", 4) < 40
+    assert 5 < cost.seat_ms("learned", 4) / cost.seat_ms("greedy", 4) < 40
     assert cost.seat_ms("mcts@240", 4) == pytest.approx(2 * cost.seat_ms("mcts", 4))
     assert cost.seat_ms("villa@chimney=1.5", 3) == cost.seat_ms("villa", 3)
     assert cost.seat_ms("/x/baker.py:Baker", 2) == cost.PYTHON_SEAT_MS
