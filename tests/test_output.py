@@ -167,7 +167,9 @@ class Chatty(Random):
     def __init__(self):
         print("chatty: made")
 
-    def choose_move(self, view, options):
+    def choose(self, view, options):
+        if view.decision != "move":
+            return super().choose(view, options)
         print("chatty: moving", len(options))
         return options[0]
 """
