@@ -143,6 +143,7 @@ from cdsim.analysis.candidates import (
     rank_by_gap,
     win_table,
 )
+from cdsim.analysis.fmt import pp, vec
 from cdsim.analysis.predict import POWER, predicted_games
 from cdsim.errors import CdsimError
 
@@ -540,40 +541,40 @@ class Verdict(_Record):
     @property
     def explain(self) -> str:
         """One paragraph for a designer (shares and gaps in percentage points)."""
-        vec = _slash(self.vector)
+        shown = vec(self.vector)
         low, high = self.gap_interval
-        gap = f"largest seat gap {_pp(self.largest_gap)} (95% interval {_pp(low, False)} to {_pp(high)})"
+        gap = f"largest seat gap {pp(self.largest_gap)} (95% interval {pp(low, unit=False)} to {pp(high)})"
         alpha_c, alpha_n = self.alpha * CONFIRM_SHARE, self.alpha * (1 - CONFIRM_SHARE)
-        high_tol = _pp(self.tolerance + self.zone)
-        low_tol = _pp(self.tolerance - self.zone)
+        high_tol = pp(self.tolerance + self.zone)
+        low_tol = pp(self.tolerance - self.zone)
         if self.decision == "confirmed":
-            others = [_slash(v) for v in self.fair_set if v != self.vector]
+            others = [vec(v) for v in self.fair_set if v != self.vector]
             also = f"; also shown fair: {', '.join(others)}" if others else ""
-            return (f"Fair within ±{_pp(self.tolerance)}{self._zone_words()}: starting VP {vec}, "
+            return (f"Fair within ±{pp(self.tolerance)}{self._zone_words()}: starting VP {shown}, "
                     f"the most equal of those shown fair, shown on {self.games_tested:,} games "
                     f"({gap}){also}{self._near_words()}. The procedure calls a vector fair whose "
                     f"seats lie {high_tol} or more apart in at most {alpha_c:.1%} of cells, "
                     f"however often it looks or is extended.")
         if self.decision == "no fair vector":
             return (f"No whole-VP starting vector near the rulebook's is fair within "
-                    f"±{_pp(self.tolerance)}{self._zone_words()}; the most equal is {vec} ({gap}). "
+                    f"±{pp(self.tolerance)}{self._zone_words()}; the most equal is {shown} ({gap}). "
                     f"The procedure says this of a cell that has a vector within {low_tol} in at "
                     f"most {alpha_n:.1%} of cells.")
         more = ("these games are too few to predict how many more would confirm one (the truth may "
                 "lie beyond the tolerance)"
                 if self.games_needed is None or self.watch is None else
-                f"about {self.games_needed:,} more games would confirm {_slash(self.watch)} "
+                f"about {self.games_needed:,} more games would confirm {vec(self.watch)} "
                 f"with a {POWER:.0%} chance if its gap is what it looks like now")
         either = ("" if not self.games_to_decide else
                   f"; at most about {self.games_to_decide:,} more decide the cell either way")
-        return (f"Undecided after {self.games:,} games: the most equal vector so far is {vec} "
+        return (f"Undecided after {self.games:,} games: the most equal vector so far is {shown} "
                 f"({gap}); {more}{either}. Every game played so far keeps counting if the cell "
                 "goes on.")
 
     def _zone_words(self) -> str:
         if not self.zone:
             return ""
-        return f" (to {_pp(self.zone)}: shown below {_pp(self.tolerance + self.zone)})"
+        return f" (to {pp(self.zone)}: shown below {pp(self.tolerance + self.zone)})"
 
     @property
     def name_words(self) -> str:
@@ -584,9 +585,9 @@ class Verdict(_Record):
         if room is None or not self.zone:
             return ""
         if room <= self.zone:
-            return (f"no candidate is more than {_pp(room)} more equal "
+            return (f"no candidate is more than {pp(room)} more equal "
                     f"({1 - self.alpha:.0%} confidence)")
-        return (f"another candidate may be up to {_pp(room)} more equal (more games would "
+        return (f"another candidate may be up to {pp(room)} more equal (more games would "
                 f"tell them apart)")
 
     def _near_words(self) -> str:
@@ -600,14 +601,6 @@ def is_settled(decision: str, naming: bool, within_best: float | None, zone: flo
     if decision != "confirmed":
         return decision == "no fair vector"
     return not naming or (within_best is not None and within_best <= zone)
-
-
-def _slash(v: Sequence[int]) -> str:
-    return "/".join(str(x) for x in v)
-
-
-def _pp(share: float, unit: bool = True) -> str:
-    return f"{100 * share:.1f}" + (" pp" if unit else "")
 
 
 # ------------------------------------------------------------------------------ driver

@@ -36,6 +36,7 @@ import numpy as np
 
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
+from cdsim.analysis.fmt import pct, pp, pts_interval, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
 from cdsim.batch import cost
 from cdsim.players.registry import PlayerSpec
@@ -43,7 +44,6 @@ from cdsim.study.cell import CellResult
 from cdsim.study.results import StudyResults, read_results
 from reports import charts
 from reports.charts import FloatArray
-from reports.fmt import pct, pp, pts_interval, seat_label, vec
 from reports.report import Doc, publish, save
 from reports.study import cards as study_cards
 from reports.study import sweep as study_sweep
