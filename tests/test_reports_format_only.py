@@ -62,7 +62,8 @@ def test_reports_compute_no_statistics_of_their_own(path: Path) -> None:
 
 
 def test_every_module_of_reports_is_read() -> None:
-    assert {"report.py", "charts.py", "study/__init__.py", "study/sweep.py"} <= {
+    assert {"report.py", "charts.py", "study/__init__.py", "study/page.py",
+            "study/sweep.py"} <= {
         str(p.relative_to(REPORTS)) for p in REPORTS.rglob("*.py")}
 
 
