@@ -3,8 +3,9 @@ themselves, and their profiles stated once, in strategies/profiles.toml."""
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -24,6 +25,7 @@ from cdsim.players.registry import (
     make_strategy,
     parse_params,
 )
+from cdsim.rules import options
 from cdsim.rules.records import GameRecord, digest_rows
 from cdsim.testing import CheckFailed, check_strategy
 from strategies.example import Builder, Random
@@ -314,6 +316,18 @@ def test_a_method_per_decision_is_refused_in_one_line_naming_the_one_method_form
     made = {"Seven": _SevenMethods, "Hooked": _OneAndAHook}[cls]
     with pytest.raises(CheckFailed, match=f"^failed: {made.name} has {hooks}: "):
         check_strategy(made, games=1)
+
+
+def test_every_option_record_is_one_shape() -> None:
+    """The seven Action records are one shape, one per decision kind in its order: frozen,
+    slotted dataclasses of cdsim.rules.options whose decision is their class's ``kind`` (a
+    ClassVar, not a field: an option compares by what it does), Payment among them."""
+    records = get_args(options.Action)
+    assert [r.kind for r in records] == list(options.DECISIONS)
+    for r in records:
+        assert dataclasses.is_dataclass(r) and r.__dataclass_params__.frozen, r
+        assert "__slots__" in vars(r) and r.__module__ == "cdsim.rules.options", r
+        assert "kind" not in {f.name for f in dataclasses.fields(r)}, r
 
 
 class _SpaceForStart(_OneMethod):
