@@ -24,7 +24,7 @@ from cdsim.rules.game import GameConfig, GameState
 from cdsim.rules.observation import Observation
 from cdsim.rules.options import Action
 from cdsim.rules.records import GameRecord
-from cdsim.rules.strategy import Strategy, plays
+from cdsim.rules.strategy import Strategy, refusal
 
 Picker = Callable[[Observation, Sequence[Any]], Any]
 
@@ -52,11 +52,11 @@ def tile_type(components: Components, tile_id: str) -> int:
     return next(i for i, t in enumerate(components.tile_types) if t.id == tile_id)
 
 
-def new_state(players: int = 2, seed: int = 0, strategies: Sequence[Strategy] | None = None,
-              **config: Any) -> GameState:
-    """A freshly set-up game (before pawns are placed)."""
+def new_state(players: int = 2, seed: int = 0, **config: Any) -> GameState:
+    """A freshly set-up game (before pawns are placed); its driver holds the players
+    (``cdsim.rules.play.run(state, steps, players)``)."""
     cfg = GameConfig(players, components=config.pop("components", load_components()), **config)
-    return GameState(cfg, list(strategies or [Scripted() for _ in range(players)]), seed)
+    return GameState(cfg, seed)
 
 
 class CheckFailed(AssertionError):
@@ -100,9 +100,9 @@ def check_strategy(factory: Callable[[], Strategy], games: int = 5,
     except Exception as exc:
         raise _failed("making the strategy", exc) from exc
     name = str(getattr(made, "name", "strategy"))
-    if not plays(made):
-        raise CheckFailed(f"failed: {name} does not implement the Strategy protocol (name, "
-                          "reads_scores and choose(view, options): docs/strategies.md)")
+    refused = refusal(made)
+    if refused is not None:
+        raise CheckFailed(f"failed: {name} {refused}")
     try:
         pickle.loads(pickle.dumps(made))
     except Exception as exc:

@@ -14,8 +14,8 @@ import numpy as np
 
 from cdsim.analysis.balance import Balance, check_tolerance, words
 from cdsim.analysis.cell import Shares
+from cdsim.analysis.fmt import interval, number, pp, vec
 from cdsim.batch.balance import BalanceResult
-from reports.fmt import interval, number, pp, vec
 
 __all__ = ["as_json", "check_tolerance", "comparison_table", "explain", "format_text", "gap_text",
            "words"]

@@ -16,8 +16,8 @@ from typing import Any
 
 import polars as pl
 
+from cdsim.analysis.fmt import number, pct_or_dash, pts
 from cdsim.batch.results import CardSection
-from reports.fmt import number, pct_or_dash, pts
 
 EXPLAIN = (
     "Which card is too strong? For each card: how often the seats took it, how often it "

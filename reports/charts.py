@@ -15,9 +15,9 @@ import polars as pl
 from matplotlib.ticker import MaxNLocator
 from numpy.typing import NDArray
 
+from cdsim.analysis.fmt import pct, percent_tick, points_tick, seat_label
 from cdsim.analysis.rows import PHASES
 from cdsim.rules.records import BREAKDOWN
-from reports.fmt import pct, percent_tick, points_tick, seat_label
 
 FloatArray = NDArray[np.float64]  # figures to draw, one per point (cdsim.analysis computes them)
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")

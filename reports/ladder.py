@@ -19,10 +19,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from cdsim.analysis.fmt import pct
 from cdsim.analysis.ratings import PRIOR_GAMES, RESAMPLES
 from cdsim.ladder import LadderResult, read_results
 from reports.charts import COLOURS, FloatArray, _png
-from reports.fmt import pct
 from reports.report import Doc, publish, save
 
 # -- the ladder --------------------------------------------------------------------------

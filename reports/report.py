@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cdsim.analysis.fmt import interval, pct, seat_label, vec
 from cdsim.batch.balance import BalanceResult
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
 from reports import balance, cards, charts
-from reports.fmt import interval, pct, seat_label, vec
 
 
 @dataclass

@@ -188,7 +188,7 @@ def naming_cost(run: str) -> None:
     """Games after which a cell could *show* its named vector within the zone of the most
     equal candidate (the verdict's ``within_best`` at most the zone), were the named vector
     the most equal one and every estimate at its truth on the pool: its gap's upper bound
-    (at ``_Cell.named_level``: ``alpha_c`` over every candidate at 2 players, the first
+    (at ``SequentialCell.named_level``: ``alpha_c`` over every candidate at 2 players, the first
     choice's share over its 3 vectors at 3 and 4) less the least lower bound of the other
     candidates (each pair at ``alpha_n / (2 pairs)``), the anytime boundary tightest at
     that many games (the cheapest case)."""

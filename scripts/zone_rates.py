@@ -57,7 +57,7 @@ def one_vector(theta: float, reps: int, seed: int = 0, planned: bool = True,
     rng = np.random.default_rng(seed)
     mixture = Mixture.design(budget, ALPHA * at.CONFIRM_SHARE / 2)
     fair_level, unfair_level = at.levels(2, ALPHA)
-    cell = at._Cell(np.array([[0, 0]]), (0, 0), TOL, ALPHA, 3, mixture, ZONE,
+    cell = at.SequentialCell(np.array([[0, 0]]), (0, 0), TOL, ALPHA, 3, mixture, ZONE,
                     at.planned_looks(int(sizes[0]), 1.0, budget) if planned else ())
     fair_plan = cell.planned(0, fair_level)
     apart_plan = cell.planned(0, unfair_level)

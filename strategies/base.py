@@ -8,7 +8,6 @@ They are defined in ``cdsim.rules`` (``strategy``, ``observation``, ``options``,
 this package (the layers: strategies import cdsim, not the reverse).
 """
 
-from cdsim.rules.cards import Payment
 from cdsim.rules.components import (
     Board,
     FountainCard,
@@ -19,7 +18,16 @@ from cdsim.rules.components import (
 )
 from cdsim.rules.district import District, Feature
 from cdsim.rules.observation import DistrictView, HiddenInformation, Holdings, Observation
-from cdsim.rules.options import Action, CircleChoice, FountainChoice, Move, SealBuild, Start, Take
+from cdsim.rules.options import (
+    Action,
+    CircleChoice,
+    FountainChoice,
+    Move,
+    Payment,
+    SealBuild,
+    Start,
+    Take,
+)
 from cdsim.rules.strategy import PlayerView, Strategy
 
 __all__ = ["Action", "Board", "CircleChoice", "District", "DistrictView", "Feature", "FountainCard",

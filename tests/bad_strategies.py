@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 from cdsim.rules.observation import Observation
-from cdsim.rules.options import Move
+from cdsim.rules.options import Action, Move
 from strategies.example import Random as RandomStrategy
 
 
@@ -19,10 +19,10 @@ class RaisesOnOddDeals(RandomStrategy):
 
     name = "raises-on-odd-deals"
 
-    def choose_start(self, view: Observation, options: Sequence[int]) -> int:
-        if odd_deal(view):
+    def choose(self, view: Observation, options: Sequence[Action]) -> Action:
+        if view.decision == "start" and odd_deal(view):
             raise ValueError("odd deal")
-        return self.choose(view, options)
+        return super().choose(view, options)
 
 
 class MovesNowhere(RandomStrategy):
@@ -30,5 +30,5 @@ class MovesNowhere(RandomStrategy):
 
     name = "moves-nowhere"
 
-    def choose_move(self, view: Observation, options: Sequence[Move]) -> Move:
-        return Move(99, False)
+    def choose(self, view: Observation, options: Sequence[Action]) -> Action:
+        return Move(99, False) if view.decision == "move" else super().choose(view, options)

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from cdsim.engine.table import Table
-from cdsim.rules.game import DEFAULT_START_VP, GameState, Pending, PlayerState, Seat
+from cdsim.engine.table import _Seat as TableSeat
+from cdsim.rules.game import DEFAULT_START_VP, GameState, Pending, PlayerState
 from cdsim.rules.observation import _REPLAYED, HiddenInformation, Observer
 
 DEPTH = 10
@@ -154,8 +155,7 @@ def _mutables(roots: Mapping[str, Any]) -> dict[int, Any]:
 def state_truth(state: GameState) -> Truth:
     """The truth of a game the Python rules play (lock step with the core, checking). The
     pending decision's list of options is the rules' own: a seat is handed a copy."""
-    live = _mutables({"state": state, "players": state.players,
-                      "strategies": state.strategies})
+    live = _mutables({"state": state, "players": state.players})
     if state.pending is not None:
         live[id(state.pending.options)] = state.pending.options
     return Truth(list(state.light_deck), list(state.dark_deck), list(state.fountain_deck),
@@ -212,7 +212,7 @@ def leaks(given: Mapping[str, Any], truth: Truth, scores_allowed: bool = False,
     found: list[str] = []
     refused: list[str] = []
     live = truth.live
-    banned_types = (GameState, PlayerState, Seat, Observer, Table)
+    banned_types = (GameState, PlayerState, TableSeat, Observer, Table)
     tiles = _windows(truth.light_deck, TILE_RUN) | _windows(truth.dark_deck, TILE_RUN)
     cards = _windows(truth.fountain_deck, CARD_RUN)
     distinct = all(vp < FAR_BELOW for vp in truth.start_vp)

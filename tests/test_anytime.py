@@ -251,7 +251,7 @@ def test_power_in_a_fair_and_an_unfair_cell() -> None:
 def test_the_first_choice_blocks_the_rest_of_its_sequence() -> None:
     """Fixed sequence: a chosen vector counts as shown fair only after every vector chosen
     before it in the same choice (otherwise the choice would need a Bonferroni split)."""
-    cell = at._Cell(np.array([[0, 0, 0], [0, 1, 1]]), (0, 0, 0), 0.05, 0.05, 2, MIX)
+    cell = at.SequentialCell(np.array([[0, 0, 0], [0, 1, 1]]), (0, 0, 0), 0.05, 0.05, 2, MIX)
     ev = at.Evidence(np.array([0, 1]), MIX)
     ev.upper = np.array([[0.0, 0.0, 0.0], [9.0, 9.0, 9.0]])  # the first: no evidence
     ev.lower = ev.upper.copy()
@@ -412,7 +412,7 @@ def test_two_player_family_splits_alpha_c_between_its_ends() -> None:
     """At 2 players with more than one candidate each side is tested at alpha_c / 2: a
     p-value between alpha_c / 2 and alpha_c does not confirm (one vector alone would)."""
     vectors = np.array([[8, 7], [8, 8], [8, 9]])
-    cell = at._Cell(vectors, (8, 9), 0.02, 0.05, 3, MIX)
+    cell = at.SequentialCell(vectors, (8, 9), 0.02, 0.05, 3, MIX)
     alpha_c = 0.05 * at.CONFIRM_SHARE
     between = -math.log(0.75 * alpha_c)  # p = 0.75 alpha_c
     cell.everything.upper = np.full((3, 1), between)
@@ -420,7 +420,7 @@ def test_two_player_family_splits_alpha_c_between_its_ends() -> None:
     assert cell.fair_rows() == []
     cell.everything.upper[:] = cell.everything.lower[:] = -math.log(0.45 * alpha_c)
     assert cell.fair_rows() == [0, 1, 2]
-    single = at._Cell(vectors[2:], (8, 9), 0.02, 0.05, 3, MIX)
+    single = at.SequentialCell(vectors[2:], (8, 9), 0.02, 0.05, 3, MIX)
     single.everything.upper = single.everything.lower = np.full((1, 1), between)
     assert single.fair_rows() == [0]
 

@@ -1,4 +1,4 @@
-"""A win-share axis's tick labels (reports/fmt.py's ``percent_tick``, on a chart) say exactly
+"""A win-share axis's tick labels (cdsim/analysis/fmt.py's ``percent_tick``, on a chart) say exactly
 where their ticks are."""
 
 from __future__ import annotations

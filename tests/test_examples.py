@@ -10,11 +10,12 @@ from cdsim.rules.game import CIRCLES, GameConfig
 from cdsim.rules.kinds import CHICKENS, FISH, GRAPES, MERCHANT, POND
 from cdsim.rules.play import play_game, run
 from cdsim.rules.position import load_position, score_position
-from cdsim.testing import new_state
+from cdsim.testing import Scripted, new_state
 from strategies.example import Random as RandomStrategy
 
 POSITIONS = Path(__file__).parent / "positions"
 COMPONENTS = load_components()
+FIRST = [Scripted(), Scripted()]  # every seat takes the first option
 
 
 def score(name: str):  # type: ignore[no-untyped-def]
@@ -25,14 +26,14 @@ def test_e1_merchant_returns_goods_for_coins_plus_one() -> None:  # R6.3
     state = new_state()
     p = state.players[0]
     p.goods[FISH], p.goods[CHICKENS], p.goods[GRAPES] = 1, 1, 2
-    run(state, state.reward(0, Feature(MERCHANT, 2, 0, (0, 1))))
+    run(state, state.reward(0, Feature(MERCHANT, 2, 0, (0, 1))), FIRST)
     assert p.coins == 5
     assert p.goods == [0, 0, 0, 0]
 
 
 def test_e1_merchant_without_goods_gives_one_coin() -> None:  # R6.3
     state = new_state()
-    run(state, state.reward(0, Feature(MERCHANT, 2, 0, (0, 1))))
+    run(state, state.reward(0, Feature(MERCHANT, 2, 0, (0, 1))), FIRST)
     assert state.players[0].coins == 1
 
 
@@ -41,10 +42,10 @@ def test_e2_three_tile_pond_gives_two_fish() -> None:  # R6.2
     d = state.players[0].district
     d.frontier = (1 << 36) - 1
     # end - corner - end: (0,0) east, (0,1) west+south, (1,1) north
-    run(state, state.build(0, tile("L-P-end"), 0, (0, POND, 0, 0)))
-    run(state, state.build(0, tile("L-P-corner"), 1, (0, 0, POND, POND)))
+    run(state, state.build(0, tile("L-P-end"), 0, (0, POND, 0, 0)), FIRST)
+    run(state, state.build(0, tile("L-P-corner"), 1, (0, 0, POND, POND)), FIRST)
     assert state.players[0].goods[FISH] == 0
-    run(state, state.build(0, tile("L-P-end"), 7, (POND, 0, 0, 0)))
+    run(state, state.build(0, tile("L-P-end"), 7, (POND, 0, 0, 0)), FIRST)
     assert state.players[0].goods[FISH] == 2
     assert d.features[-1].tiles == 3
 

@@ -62,9 +62,10 @@ class _Probe(Random):
     def __init__(self, look: Callable[[Observation, Sequence[Any]], None]) -> None:
         self.look = look
 
-    def choose_move(self, view: Observation, options: Sequence[Any]) -> Any:
-        self.look(view, options)
-        return self.choose(view, options)
+    def choose(self, view: Observation, options: Sequence[Any]) -> Any:
+        if view.decision == "move":
+            self.look(view, options)
+        return super().choose(view, options)
 
 
 def test_the_walk_finds_what_the_old_view_handed_over() -> None:
@@ -167,7 +168,7 @@ def test_reads_scores_is_read_once_when_the_game_starts() -> None:
 def test_a_hidden_read_fails_the_strategy_naming_the_rule(read: Callable[[Any], Any],
                                                           says: str) -> None:
     probe = _Probe(lambda view, options: read(view))
-    with pytest.raises(StrategyFailure, match="in choose_move") as failed:
+    with pytest.raises(StrategyFailure, match=r"in choose \(move decision\)") as failed:
         _table([probe, "greedy"], ["probe", "greedy"], 5).play()
     assert says in str(failed.value)
 
@@ -207,13 +208,10 @@ class _Writer(Random):
         copy = view.me.district.district()
         copy.place(next(iter(view.me.district.frontier_cells()), 0), (0, 0, 0, 0))
 
-    def choose_move(self, view: Any, options: Any) -> Any:
-        self._try(view, options)
-        return self.choose(view, options)
-
-    def choose_take(self, view: Any, options: Any) -> Any:
-        self._try(view, options)
-        return self.choose(view, options)
+    def choose(self, view: Any, options: Any) -> Any:
+        if view.decision in ("move", "take"):
+            self._try(view, options)
+        return super().choose(view, options)
 
 
 def test_every_write_is_refused_and_the_game_never_desyncs() -> None:
@@ -234,8 +232,8 @@ def test_an_uncaught_write_is_the_strategy_failing_not_a_desync() -> None:
     with pytest.raises(StrategyFailure) as failed:
         _table([_Probe(write), "greedy"], ["probe", "greedy"], 6).play()
     assert not isinstance(failed.value, EngineMismatch)
-    assert "raised FrozenInstanceError: cannot assign to field 'coins' in choose_move" in \
-        str(failed.value)
+    assert ("raised FrozenInstanceError: cannot assign to field 'coins' in "
+            "choose (move decision)" in str(failed.value))
 
 
 def test_an_observation_is_a_copy_of_its_moment() -> None:

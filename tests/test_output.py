@@ -130,7 +130,7 @@ def test_a_negative_ladder_label_keeps_its_minus_sign(monkeypatch: pytest.Monkey
 
 
 def test_seat_charts_name_seats_from_1() -> None:
-    from reports.fmt import seat_label
+    from cdsim.analysis.fmt import seat_label
 
     assert [seat_label(s) for s in range(4)] == ["seat 1", "seat 2", "seat 3", "seat 4"]
 
@@ -167,7 +167,9 @@ class Chatty(Random):
     def __init__(self):
         print("chatty: made")
 
-    def choose_move(self, view, options):
+    def choose(self, view, options):
+        if view.decision != "move":
+            return super().choose(view, options)
         print("chatty: moving", len(options))
         return options[0]
 """

@@ -1,26 +1,28 @@
 """Engine rules on hand-built states (R2-R10). Each test names its rule. A rule that waits
 for decisions is a generator (the rules are pull-style): ``run`` drives it, asking the
-state's players."""
+players it is given (the state holds none)."""
 
 import copy
 from collections.abc import Sequence
+from dataclasses import astuple
 from typing import Any
 
 import pytest
 
-from cdsim.rules.cards import Payment, payment_options
+from cdsim.rules.cards import payment_options
 from cdsim.rules.components import load_components
 from cdsim.rules.district import Feature
 from cdsim.rules.game import GameConfig, GameState, Pending
 from cdsim.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW, MERCHANT
 from cdsim.rules.observation import Observation
-from cdsim.rules.options import FountainChoice, Start
+from cdsim.rules.options import FountainChoice, Payment, Start
 from cdsim.rules.play import choose, phases, play_game, run, run_game
 from cdsim.rules.scoring import final_scoring, resolve_card, scoring_order
 from cdsim.testing import Scripted, new_state, tile_type
 
 C = load_components()
 G = MEADOW
+FIRST = [Scripted() for _ in range(4)]  # every seat takes the first option
 
 
 def test_start_stack_puts_last_seat_on_top() -> None:  # R2.6
@@ -71,26 +73,27 @@ def test_bread_move_goes_anywhere_with_a_tile() -> None:  # R4.4
 
 def test_depot_thinning_two_players() -> None:  # R4.6
     state = new_state(2)
-    run(state, state.place_pawns())
+    run(state, state.place_pawns(), FIRST)
     state.deal()
-    run(state, state.turn(0))
+    run(state, state.turn(0), FIRST)
     dest = state.players[0].pawn
     assert len(state.depots[dest]) == 3
     state.players[1].pawn = (dest + 1) % 7
     state.players[1].bread = 1
-    state.strategies[1] = Scripted(move=lambda v, o: next(m for m in o if m.bread
-                                                          and m.dest == dest))
-    run(state, state.turn(1))
+    players = [Scripted(), Scripted(move=lambda v, o: next(m for m in o if m.bread
+                                                           and m.dest == dest))]
+    run(state, state.turn(1), players)
     assert state.depots[dest] == [] and state.discarded == 2
 
 
-def _build_pair(state: GameState, kind_code: str, seat: int = 0) -> None:
+def _build_pair(state: GameState, kind_code: str, seat: int = 0,
+                players: Sequence[Scripted] = FIRST) -> None:
     d = state.players[seat].district
     d.frontier = (1 << 36) - 1
     t = tile_type(C, f"L-{kind_code}")
     kind = {"dB": BAKER, "dA": ADMINISTRATOR, "dR": ARTISAN}[kind_code]
-    run(state, state.build(seat, t, 14, (G, kind, G, G)))
-    run(state, state.build(seat, t, 15, (G, G, G, kind)))
+    run(state, state.build(seat, t, 14, (G, kind, G, G)), players)
+    run(state, state.build(seat, t, 15, (G, G, G, kind)), players)
 
 
 def test_baker_gives_two_bread() -> None:  # R6.3
@@ -117,8 +120,8 @@ def test_artisan_builds_a_seal_tile_and_chains() -> None:  # R6.3
         # prefer the artisan half that completes the waiting one, then the market
         return next((o for o in options if o.cell == 19), options[-1])
 
-    state.strategies[0] = Scripted(seal=chain)
-    _build_pair(state, "dR")  # completes an artisan: build seal tile -> 2nd artisan -> market
+    # completes an artisan: build seal tile -> 2nd artisan -> market
+    _build_pair(state, "dR", players=[Scripted(seal=chain), Scripted()])
     assert state.seal == [None] * 11
     assert d.complete_count[ARTISAN] == 2
     assert state.players[0].coins == 1  # the market from the chain paid too
@@ -135,7 +138,7 @@ def test_fountain_first_keeps_one_and_puts_the_other_under() -> None:  # R6.5
     state = new_state()
     p = state.players[0]
     deck = list(state.fountain_deck)
-    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (0,))))
+    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (0,))), FIRST)
     assert p.fountain_cards == [deck[0]]
     assert state.fountain_deck[-1] == deck[1]  # the other went under the deck
 
@@ -147,11 +150,13 @@ def _later_fountain(pick: int) -> tuple[GameState, list[str], list[FountainChoic
         offered[:] = options
         return options[pick if len(options) > 2 else 0]
 
-    state = new_state(strategies=[Scripted(fountain=record), Scripted()])
+    state = new_state()
+    players = [Scripted(fountain=record), Scripted()]
     deck = list(state.fountain_deck)
-    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (0,))))  # first fountain: keeps deck[0]
+    # first fountain: keeps deck[0]
+    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (0,))), players)
     # a later fountain: draws deck[2], deck[3]
-    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (1,))))
+    run(state, state.reward(0, Feature(FOUNTAIN, 1, 0, (1,))), players)
     return state, deck, offered
 
 
@@ -177,8 +182,8 @@ def test_pawns_are_placed_blind_before_any_tile_is_dealt() -> None:  # R2.5
         seen.append((view.seat, [len(d) for d in view.depots], [o.space for o in options]))
         return options[-1]
 
-    state = new_state(3, strategies=[Scripted(start=record) for _ in range(3)])
-    run_game(state)
+    state = new_state(3)
+    run_game(state, [Scripted(start=record) for _ in range(3)])
     assert [seat for seat, _, _ in seen] == [0, 1, 2]  # [decision] seat order from seat 0
     assert all(depots == [0] * 7 for _, depots, _ in seen)  # no tile visible yet
     assert [free for _, _, free in seen] == [[0, 1, 2, 3, 4, 5, 6], [0, 1, 2, 3, 4, 5],
@@ -190,7 +195,7 @@ def test_scroll_space_advances_the_disc() -> None:  # R5.4
     p = state.players[0]
     cell = next(iter(sorted(p.district.scrolls)))
     p.district.frontier = 1 << cell
-    run(state, state.build(0, tile_type(C, "L-market"), cell, (G, G, G, G)))
+    run(state, state.build(0, tile_type(C, "L-market"), cell, (G, G, G, G)), FIRST)
     assert p.scroll == 1 and cell not in p.district.scrolls
 
 
@@ -208,7 +213,7 @@ def test_scroll_track_overflow_scores_a_point_per_step() -> None:  # R6.6
 def test_failed_card_costs_four() -> None:  # R8.5
     state = new_state()
     slot = next(s for s, c in enumerate(state.grid) if c and C.objectives[c].pay)
-    run(state, resolve_card(state, 0, slot))
+    run(state, resolve_card(state, 0, slot), FIRST)
     assert state.players[0].current_vp == 8 - 4
     assert state.players[0].failed_cards == 1
 
@@ -225,9 +230,9 @@ def test_bread_from_the_first_card_pays_the_second() -> None:  # R8.6
     p = state.players[0]
     state.grid[0], state.grid[1] = "C01", "A02"  # have 2 chimneys -> 1 bread; pay 2 herbs
     p.district.have[0] = 6  # 6 chimneys -> 3 bread from the first card
-    run(state, resolve_card(state, 0, 0))
+    run(state, resolve_card(state, 0, 0), FIRST)
     assert p.bread == 3
-    run(state, resolve_card(state, 0, 1))  # no herbs: fulfilled with the 3 bread
+    run(state, resolve_card(state, 0, 1), FIRST)  # no herbs: fulfilled with the 3 bread
     assert (p.bread, p.current_vp, p.failed_cards) == (0, 8 + 4, 0)
 
 
@@ -241,7 +246,7 @@ def test_tie_goes_to_the_disc_furthest_behind() -> None:  # R10.6
     state.advance_scroll(2, 1)
     for p in state.players:
         p._start_vp -= state.components.scroll_points[p.scroll]  # equalise the totals
-    record = final_scoring(state, 0)
+    record = final_scoring(state, 0, ["a", "b", "c"])
     assert len({s.final_vp for s in record.seats}) == 1
     assert [s.rank for s in record.seats] == [3, 1, 2]  # lower in the stack wins
     assert record.tiebreak
@@ -255,8 +260,8 @@ def test_starting_player_passes_left_each_phase() -> None:  # R3.3
         return options[0]
 
     n = 3
-    state = new_state(n, strategies=[Scripted(move=record_first) for _ in range(n)])
-    run_game(state)
+    state = new_state(n)
+    run_game(state, [Scripted(move=record_first) for _ in range(n)])
     assert firsts == {0: 0, 1: 1, 2: 2, 3: 0}
 
 
@@ -276,34 +281,21 @@ def test_a_choice_not_offered_is_refused_and_an_equal_one_replaced() -> None:  #
     state.deal()
     options = state.take_options(0, 0)
     chosen = options[-1]
-    copy = Take(*chosen)  # equal, not the same object: the engine goes on with its own
-    state.strategies[0] = Scripted(take=lambda view, opts: copy)
+    copy = Take(*astuple(chosen))  # equal, not the same object: the engine goes on with its own
     pending = Pending(0, "take", options)
-    assert options[choose(state, pending)] is chosen
-    state.strategies[0] = Scripted(take=lambda view, opts: tuple(chosen))
+    assert options[choose(state, pending, Scripted(take=lambda view, opts: copy))] is chosen
     with pytest.raises(IllegalChoice, match=r"in choose \(take decision\)"):  # a bare tuple
-        choose(state, pending)
-    state.strategies[0] = Scripted(take=lambda view, opts: Take(chosen.slot, chosen.tile_type,
-                                                                99, None))
+        choose(state, pending, Scripted(take=lambda view, opts: astuple(chosen)))
     with pytest.raises(IllegalChoice):
-        choose(state, pending)
-
-
-class _Silent:
-    """A player the rules must never ask: they wait for a driver (pull-style)."""
-
-    name = "silent"
-    reads_scores = False
-
-    def choose(self, view: Observation, options: Sequence[Any]) -> Any:
-        raise AssertionError(f"the rules asked a player for a {view.decision} decision")
+        choose(state, pending, Scripted(take=lambda view, opts: Take(chosen.slot,
+                                                                     chosen.tile_type, 99, None)))
 
 
 def test_the_rules_wait_for_each_decision_and_go_on_with_the_one_applied() -> None:  # R3
     """The state says whose decision is pending and its options, never asks a player, and
     ``apply`` runs on to the next decision; applied by hand, the first option each time
     ends the game as the driver does with first-option players."""
-    state = new_state(3, seed=4, strategies=[_Silent() for _ in range(3)])
+    state = new_state(3, seed=4)
     assert state.pending is None and state.options() == ()  # nothing runs before begin
     state.begin(phases(state))
     asked: list[tuple[int, str]] = []
@@ -318,7 +310,7 @@ def test_the_rules_wait_for_each_decision_and_go_on_with_the_one_applied() -> No
     assert sum(d == "take" for _, d in asked) == 4 * 7 * 3  # R3.1: 7 rounds of 4 phases
     assert {d for _, d in asked} >= {"start", "move", "take", "circle", "payment"}
     driven = play_game(GameConfig(3), [Scripted() for _ in range(3)], 4)
-    by_hand = final_scoring(state, 4)
+    by_hand = final_scoring(state, 4, ["silent"] * 3)
     assert by_hand.rows() == [row | {"strategy": "silent"} for row in driven.rows()]
     assert by_hand.cards == driven.cards
 
@@ -343,6 +335,6 @@ def test_only_an_option_of_the_pending_decision_is_applied() -> None:  # R2.5
 
 
 def test_a_rule_that_needs_no_decision_runs_at_once() -> None:  # R6.3
-    state = new_state(strategies=[_Silent(), _Silent()])
+    state = new_state()
     state.begin(state.reward(0, Feature(MERCHANT, 2, 0, (0, 1))))
     assert state.pending is None and state.players[0].coins == 1

@@ -236,7 +236,7 @@ def test_a_failing_user_strategy_is_one_line_and_keeps_finished_chunks(tmp_path:
                 "--strategies", f"random,{spec}", "--chunk-size", "1", "--jobs", "2")
     _one_line_exit_1(out)
     message = out.stderr
-    assert f"strategy '{spec}' (seat 2) raised ValueError: odd deal in choose_start" in message
+    assert f"strategy '{spec}' (seat 2) raised ValueError: odd deal in choose (start decision)" in message
     finished = RunFolder(run).read()["finished"]
     assert 0 < len(finished) < 8  # some deals are odd, some even: the good chunks are kept
     assert f"{len(finished)} finished chunks are kept" in message
@@ -246,7 +246,7 @@ def test_a_failing_user_strategy_is_one_line_and_keeps_finished_chunks(tmp_path:
     replay = message.split("replay it with: cdsim ")[1].split(";")[0].split()
     again = cdsim(*replay)  # the command the message gives fails the same way
     _one_line_exit_1(again)
-    assert "odd deal in choose_start, game seed 3 setup" in again.stderr
+    assert "odd deal in choose (start decision), game seed 3 setup" in again.stderr
     debug = cdsim("--debug", *replay)
     assert debug.returncode == 1 and "Traceback" in debug.stderr and "odd deal" in debug.stderr
 
@@ -255,8 +255,8 @@ def test_a_strategy_choosing_what_was_not_offered_names_the_decision(tmp_path: P
     out = cdsim("simulate", "--out", str(tmp_path / "illegal"), "--players", "2", "--games", "2",
                 "--strategies", "tests.bad_strategies:MovesNowhere,random", "--jobs", "1")
     _one_line_exit_1(out)
-    assert "chose Move(dest=99, bread=False), not one of the options offered in choose_move" \
-        in out.stderr and "game 0 (setup 0)" in out.stderr
+    assert ("chose Move(dest=99, bread=False), not one of the options offered in "
+            "choose (move decision)" in out.stderr and "game 0 (setup 0)" in out.stderr)
 
 
 def test_a_module_attribute_that_is_not_a_strategy_class(tmp_path: Path) -> None:

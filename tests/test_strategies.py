@@ -3,8 +3,9 @@ themselves, and their profiles stated once, in strategies/profiles.toml."""
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -24,10 +25,12 @@ from cdsim.players.registry import (
     make_strategy,
     parse_params,
 )
+from cdsim.rules import options
 from cdsim.rules.records import GameRecord, digest_rows
 from cdsim.testing import CheckFailed, check_strategy
 from strategies.example import Builder, Random
 from tests.bad_strategies import MovesNowhere
+from tests.commands import run_main
 from tests.conftest import core_or_skip
 
 SCRIPTED = ["greedy", "villa", "landscape", "bread"]
@@ -137,13 +140,16 @@ class _Drifting(Random):
     name = "drifting"
     draws = iter(range(10**9))
 
-    def choose_start(self, view: Any, options: Any) -> Any:
-        return options[next(self.draws) % len(options)]
+    def choose(self, view: Any, options: Any) -> Any:
+        if view.decision == "start":
+            return options[next(self.draws) % len(options)]
+        return super().choose(view, options)
 
 
 @pytest.mark.parametrize(("factory", "says"), [
     (MovesNowhere, "failed: 2 players, seed 0: strategy 'moves-nowhere' (seat 1) chose "
-                   "Move(dest=99, bread=False), not one of the options offered in choose_move"),
+                   "Move(dest=99, bread=False), not one of the options offered in "
+                   "choose (move decision)"),
     (_Unpicklable, "failed: unpicklable must pickle"),
     (_Drifting, "failed: 2 players, seed 0: the same seed gave another game"),
     (lambda: object(), "failed: strategy does not implement the Strategy protocol"),
@@ -229,41 +235,29 @@ def test_scripted_start_is_blind_and_avoids_shared_reach() -> None:  # R2.5
     assert pawns == [0, 3, 4, 1]
 
 
-@pytest.mark.parametrize("decision", ["start", "move", "take", "seal", "fountain", "circle",
-                                      "payment"])
-def test_a_builtin_asked_as_a_python_object_is_refused_for_every_decision(decision: str) -> None:
+def test_a_builtin_asked_as_a_python_object_is_refused() -> None:
     greedy = make_strategy("greedy")
     with pytest.raises(CdsimError, match="not as a Python object"):
-        getattr(greedy, f"choose_{decision}")(None, ())
+        greedy.choose(None, ())
     with pytest.raises(AttributeError):
-        greedy.no_such_method  # noqa: B018 - only choose_* names are refused, others do not exist
+        greedy.choose_move  # noqa: B018 - one choose: there is no method per decision
 
 
 class _SevenMethods:
-    """The form before one ``choose``: a method per decision (start gets ints)."""
+    """The form before one ``choose``: a method per decision; refused when loaded."""
 
     name = "seven"
     reads_scores = False
 
-    def __init__(self) -> None:
-        self.starts: list[tuple[Any, ...]] = []
-
-    def choose_start(self, view: Any, options: Any) -> Any:
-        self.starts.append(tuple(options))
-        return options[-1]
-
     def _first(self, view: Any, options: Any) -> Any:
         return options[0]
 
-    choose_move = choose_take = choose_seal = choose_fountain = choose_circle = _first
-
-    def choose_payment(self, view: Any, card: Any, options: Any) -> Any:
-        assert card is view.card  # the card both ways
-        return options[0]
+    choose_start = choose_move = choose_take = choose_seal = _first
+    choose_fountain = choose_circle = choose_payment = _first
 
 
 class _OneMethod:
-    """One ``choose``: a start is a ``Start`` record; the same choices as _SevenMethods."""
+    """One ``choose``: every decision's options are records tagged with its kind."""
 
     name = "one"
     reads_scores = False
@@ -277,22 +271,63 @@ class _OneMethod:
         return options[-1] if view.decision == "start" else options[0]
 
 
-def test_one_choose_and_the_seven_methods_play_the_same_game() -> None:
+class _OneAndAHook(_OneMethod):
+    """One ``choose`` and a method for one decision, which would no longer be called."""
+
+    def choose_move(self, view: Any, options: Any) -> Any:
+        return options[-1]
+
+
+def test_one_choose_takes_every_decision_as_records_of_its_kind() -> None:
     """A strategy's one ``choose`` gets every decision as Action records tagged with their
-    kind; the seven-method form gets them through its hooks (a start as an int) and makes
-    the same choices, so the rows are the same."""
+    kind, at a table the core drives and one in lock step with the Python rules."""
     rows = []
-    for strategy in (_SevenMethods(), _OneMethod()):
-        lineup = make_lineup(["random", "greedy", "villa"], 3)
-        lineup = type(lineup)(["me", *lineup.names[1:]], [strategy, *lineup.players[1:]])
-        rows.append(Table(None, lineup, 9, setup=2).play().rows())
-    assert rows[0] == rows[1]
-    seven, one = _SevenMethods(), _OneMethod()
-    for s in (seven, one):
+    for check in (False, True):
+        one = _OneMethod()
         lineup = make_lineup(["random", "greedy"], 2)
-        Table(None, type(lineup)(["me", "greedy"], [s, lineup.players[1]]), 4).play()
-    assert seven.starts and all(isinstance(o, int) for o in seven.starts[0])
-    assert {"start", "move", "take", "circle"} <= one.kinds
+        rows.append(Table(None, type(lineup)(["me", "greedy"], [one, lineup.players[1]]), 4,
+                          check=check).play().rows())
+        assert {"start", "move", "take", "circle", "payment"} <= one.kinds
+    assert rows[0] == rows[1]
+
+
+@pytest.mark.parametrize(("cls", "hooks"), [
+    ("Seven", "choose_start, choose_move, choose_take, choose_seal, choose_fountain, "
+              "choose_circle, choose_payment"),
+    ("Hooked", "choose_move"),
+])
+def test_a_method_per_decision_is_refused_in_one_line_naming_the_one_method_form(
+        cls: str, hooks: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The form before one ``choose``, or one ``choose`` beside a method for a decision: a
+    method per decision is never called, so the class is refused when loaded (the one-method
+    class beside it loads): exit 2, one line naming the one-method form and its page."""
+    path = tmp_path / "seven.py"
+    path.write_text("from tests.test_strategies import _SevenMethods as Seven\n"
+                    "from tests.test_strategies import _OneAndAHook as Hooked\n"
+                    "from tests.test_strategies import _OneMethod as One\n")
+    make_strategy(f"{path}:One")
+    code, err = run_main(["play", "--players", "2", "--strategies", f"{path}:{cls},greedy"],
+                         monkeypatch, capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err == (f"cdsim: error: strategy '{path}:{cls}' has {hooks}: cdsim no longer calls a "
+                   "method per decision; one choose(view, options) takes every decision "
+                   "(view.decision names it), as docs/strategies.md shows\n"), err
+    made = {"Seven": _SevenMethods, "Hooked": _OneAndAHook}[cls]
+    with pytest.raises(CheckFailed, match=f"^failed: {made.name} has {hooks}: "):
+        check_strategy(made, games=1)
+
+
+def test_every_option_record_is_one_shape() -> None:
+    """The seven Action records are one shape, one per decision kind in its order: frozen,
+    slotted dataclasses of cdsim.rules.options whose decision is their class's ``kind`` (a
+    ClassVar, not a field: an option compares by what it does), Payment among them."""
+    records = get_args(options.Action)
+    assert [r.kind for r in records] == list(options.DECISIONS)
+    for r in records:
+        assert dataclasses.is_dataclass(r) and r.__dataclass_params__.frozen, r
+        assert "__slots__" in vars(r) and r.__module__ == "cdsim.rules.options", r
+        assert "kind" not in {f.name for f in dataclasses.fields(r)}, r
 
 
 class _SpaceForStart(_OneMethod):
@@ -313,15 +348,3 @@ def test_a_start_answered_by_its_space_number_is_that_start() -> None:
             lineup = type(lineup)(["me", "greedy"], [strategy, lineup.players[1]])
             rows.append(Table(None, lineup, 4, check=check).play().rows())
         assert rows[0] == rows[1]
-
-
-def test_the_seven_method_form_is_noted_once_when_loaded(
-        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "seven.py"
-    path.write_text("from tests.test_strategies import _SevenMethods as Seven\n"
-                    "from tests.test_strategies import _OneMethod as One\n")
-    for _ in range(2):
-        make_strategy(f"{path}:Seven")
-        make_strategy(f"{path}:One")
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "has the seven choose_* methods and no choose" in err, err

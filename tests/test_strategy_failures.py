@@ -40,14 +40,12 @@ class Failing(Random):
     def fail(self, options):
         raise NotImplementedError
 
-    def choose_start(self, view, options):
-        self.odd = odd(view)  # decided before the deal: about half of the deals
-        return self.choose(view, options)
-
-    def choose_move(self, view, options):
-        if self.odd:
+    def choose(self, view, options):
+        if view.decision == "start":
+            self.odd = odd(view)  # decided before the deal: about half of the deals
+        elif view.decision == "move" and self.odd:
             return self.fail(options)
-        return self.choose(view, options)
+        return super().choose(view, options)
 
 
 class Raises(Failing):
@@ -179,15 +177,16 @@ def one_line(out: subprocess.CompletedProcess[str], code: int = 1) -> str:
 
 # (class, what the line says, exit code)
 MID_GAME = [
-    ("Raises", "raised KeyError: 'no such tile' in choose_move"),
-    ("ExitsZero", "called sys.exit(0) in choose_move"),
-    ("ExitsThree", "called sys.exit(3) in choose_move"),
-    ("OsExit", "called os._exit(0) in choose_move"),
+    ("Raises", "raised KeyError: 'no such tile' in choose (move decision)"),
+    ("ExitsZero", "called sys.exit(0) in choose (move decision)"),
+    ("ExitsThree", "called sys.exit(3) in choose (move decision)"),
+    ("OsExit", "called os._exit(0) in choose (move decision)"),
     ("Sleeps", "took longer than the decision time limit of 0.5 s"),
-    ("Interrupts", "raised KeyboardInterrupt in choose_move"),
-    ("Illegal", "chose 'a move nobody offered', not one of the options offered in choose_move"),
+    ("Interrupts", "raised KeyboardInterrupt in choose (move decision)"),
+    ("Illegal", "chose 'a move nobody offered', not one of the options offered in "
+                "choose (move decision)"),
     ("Unprintable", "chose <a NoRepr whose repr() raised RuntimeError>, not one of the options"),
-    ("Incomparable", "raised RuntimeError: eq broke in choose_move"),
+    ("Incomparable", "raised RuntimeError: eq broke in choose (move decision)"),
 ]
 
 
@@ -211,9 +210,9 @@ def test_a_failing_strategy_in_a_batch_is_one_line_and_keeps_every_finished_chun
 
 
 @pytest.mark.parametrize("cls, says", [
-    ("Killed", "was deciding in choose_move"),
-    ("PosixExit", "was deciding in choose_move"),
-    ("SleepsStubbornly", "ignored the decision time limit of 0.5 s in choose_move"),
+    ("Killed", "was deciding in choose (move decision)"),
+    ("PosixExit", "was deciding in choose (move decision)"),
+    ("SleepsStubbornly", "ignored the decision time limit of 0.5 s in choose (move decision)"),
 ])
 def test_a_worker_that_dies_is_one_line_naming_what_it_was_doing(
         strategies_path: Path, tmp_path: Path, cls: str, says: str) -> None:
@@ -265,7 +264,7 @@ def test_play_stops_a_failing_strategy_with_the_game_and_decision(
                 f"random,mine:{cls}", "--decision-timeout", "0.5", timeout=60)
     err = one_line(out)
     assert f"strategy 'mine:{cls}' (seat 2) {says}" in err
-    assert re.search(r"in choose_move, game seed 3 decision \d+", err), err
+    assert re.search(r"in choose \(move decision\), game seed 3 decision \d+", err), err
 
 
 def test_ctrl_c_while_a_strategy_decides_still_stops_the_run(strategies_path: Path,

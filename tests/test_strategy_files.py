@@ -32,7 +32,9 @@ from strategies.example import Random
 class Baker(Random):
     name = "baker"
 
-    def choose_take(self, view, options):
+    def choose(self, view, options):
+        if view.decision != "take":
+            return super().choose(view, options)
         tiles = view.components.tile_types
         built = [o for o in options if not o.stores]
         bakeries = [o for o in built if tiles[o.tile_type].building == BAKERY]

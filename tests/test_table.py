@@ -89,7 +89,7 @@ def test_a_failing_python_strategy_names_itself_and_the_decision(check: bool) ->
     lineup = make_lineup(["tests.bad_strategies:MovesNowhere", "greedy"], 2)
     table = Table(None, lineup, 1, where="game 5", check=check)
     with pytest.raises(StrategyFailure, match=r"^strategy 'tests.bad_strategies:MovesNowhere' "
-                                              r"\(seat 1\) chose .* in choose_move$"):
+                                              r"\(seat 1\) chose .* in choose \(move decision\)$"):
         table.play()
     assert table.core.decisions >= 2  # the pawns were placed: it failed at its first move
 
@@ -196,13 +196,8 @@ class _Recorder:
         self.seen.append((fields, tuple(options), card))
         return options[int(view.rng.integers(len(options)))]
 
-    def choose_start(self, view: Any, options: Sequence[Any]) -> Any:
-        return self._keep(view, options)
-
-    choose_move = choose_take = choose_seal = choose_fountain = choose_circle = choose_start
-
-    def choose_payment(self, view: Any, card: Any, options: Sequence[Any]) -> Any:
-        return self._keep(view, options, card)
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        return self._keep(view, options, view.card)
 
 
 @pytest.mark.parametrize(("players", "bots"), [(2, ["greedy"]), (3, ["mcts@6", "villa"]),

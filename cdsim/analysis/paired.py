@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 
 from cdsim.analysis.boundary import best_rho, boundary_z
 from cdsim.analysis.candidates import REPORT_LEVEL, CellGames, rerank_winners
+from cdsim.analysis.fmt import pp
 from cdsim.analysis.stats import paired_difference, t_quantile
 
 FloatArray = NDArray[np.float64]
@@ -79,14 +80,14 @@ class Comparison:
         if self.outcome == "changed":
             s = moved[0]
             way = "gains" if s.change > 0 else "loses"
-            return (f"seat balance moves: seat {s.seat} {way} {_pp(abs(s.change))} "
-                    f"({_pp(s.low, True)} to {_pp(s.high, True)})")
+            return (f"seat balance moves: seat {s.seat} {way} {pp(abs(s.change))} "
+                    f"({pp(s.low, sign=True)} to {pp(s.high, sign=True)})")
         if self.outcome == "measured":
             s = moved[0]
             return (f"seat balance moves by about {eps} at most: seat {s.seat} "
-                    f"{_pp(s.change, True)} ({_pp(s.low, True)} to {_pp(s.high, True)})")
-        return (f"not decided yet: seats within {_pp(min(s.low for s in self.seats), True)} "
-                f"to {_pp(max(s.high for s in self.seats), True)}")
+                    f"{pp(s.change, sign=True)} ({pp(s.low, sign=True)} to {pp(s.high, sign=True)})")
+        return (f"not decided yet: seats within {pp(min(s.low for s in self.seats), sign=True)} "
+                f"to {pp(max(s.high for s in self.seats), sign=True)}")
 
     def games_to_decide(self) -> int | None:
         """If the seats' differences stay as they look and the intervals narrow as one
@@ -104,10 +105,6 @@ class Comparison:
         ways += [n * (h / (abs(s.change) - eps)) ** 2  # changed: one interval beyond
                  for s, h in zip(finite, half, strict=True) if abs(s.change) > eps]
         return max(0, math.ceil(min(ways)) - n)
-
-
-def _pp(x: float, sign: bool = False) -> str:
-    return f"{100 * x:+.1f} pp" if sign else f"{100 * x:.1f} pp"
 
 
 def winners(games: CellGames, vector: Sequence[int]) -> FloatArray:

@@ -56,8 +56,9 @@ from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, Verdict, design_grou
 from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import CellGames, candidates, pairs, rank_by_gap, win_table
 from cdsim.analysis.cell import CellFigures
+from cdsim.analysis.fmt import vec
 from cdsim.analysis.offsets import FairOffset
-from cdsim.analysis.stats import FloatArray, vec
+from cdsim.analysis.stats import FloatArray
 
 Vector = tuple[int, ...]
 

@@ -10,7 +10,6 @@ than n: the design effect is floored at 1, the conservative side).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -174,8 +173,3 @@ def power_analysis(players: int, effect: float, alpha: float = 0.05, power: floa
     q = 1 / players
     games_ci = math.ceil(q * (1 - q) * (Z95 / (effect / 2)) ** 2)
     return Power(players, effect, alpha, power, games_chi2, games_pair, games_ci)
-
-
-def vec(v: Sequence[int]) -> str:
-    """A starting-VP vector as a designer writes it: 8/9/10/11."""
-    return "/".join(str(int(x)) for x in v)

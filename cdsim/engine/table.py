@@ -7,9 +7,10 @@ The core drives every game (OpenSpiel's loop: the state says whose decision is p
 its options, a player picks one): it lets the built-in seats play until a Python seat is
 to decide, and that seat's observation and options are made from the core's state
 (``_Driver``). The Python rules (``cdsim.rules.game``) play only beside the core: in
-checking mode (tests, or any game with ``check=True``) their driver (``run_game``) asks
-each seat (``_Seat``) for the decision the Python rules wait for; the seat takes it on
-the core, and the choice is applied to both, the two states compared after every decision
+checking mode (tests, or any game with ``check=True``) the table drives them: it holds
+the line-up and asks each seat (``_Seat``) for the decision the Python rules wait for; the
+seat takes it on the core, and the choice is applied to both, the two states compared
+after every decision
 (``cdsim.engine.oracle``), so the Python rules are the core's oracle, decision by
 decision; ``mirror=True`` keeps them beside the core for what reads them (the replay page,
 ``play --trace``).
@@ -31,31 +32,31 @@ from cdsim.engine.oracle import EngineMismatch, compare, compare_cards
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
 from cdsim.players.registry import Lineup
 from cdsim.players.sandbox import stop_stuck, user_code, user_failure, user_session
-from cdsim.rules.cards import Payment
 from cdsim.rules.components import Components, ObjectiveCard, load_components
-from cdsim.rules.game import CIRCLES, DEFAULT_START_VP, GameConfig, GameState, Seat
+from cdsim.rules.game import CIRCLES, DEFAULT_START_VP, GameConfig, GameState
 from cdsim.rules.observation import DistrictView, Observation, Observer, seat_stream
 from cdsim.rules.options import (
+    Action,
     CircleChoice,
     Decision,
     FountainChoice,
     Move,
+    Payment,
     SealBuild,
     Start,
     Take,
-    method_name,
 )
-from cdsim.rules.play import run_game
+from cdsim.rules.play import phases
 from cdsim.rules.records import SEAT_FIELDS, CardRow, GameRecord, SeatRecord
 from cdsim.rules.scoring import final_scoring
-from cdsim.rules.strategy import Strategy, ask, find
+from cdsim.rules.strategy import CHOOSE, Strategy, ask, find
 
 
-class _Seat(Seat):
-    """One seat as the Python rules' driver asks it (``cdsim.rules.play.run``). It takes the
+class _Seat:
+    """One seat of the line-up the table holds. In lock step (``Table.play``) it takes the
     pending decision on the core (a built-in player there, or the user's strategy on its
-    observation), applies it to the core, and hands the driver the same option's index,
-    which the driver applies to the Python rules. A user strategy's decision runs in
+    observation), applies it to the core, and hands the table the same option's index,
+    which the table applies to the Python rules. A user strategy's decision runs in
     ``user_code`` (a time limit, no os._exit); whatever goes wrong in it (any exception,
     sys.exit, the time limit, a return that was not offered or cannot even be printed) is
     a ``StrategyFailure`` naming the seat and the decision."""
@@ -73,19 +74,18 @@ class _Seat(Seat):
         if self.strategy is None:
             i = int(self._bot.choose(table.core))
         else:
-            i = self.ask(self.strategy, decision, state.observe(seat, decision, card), options,
-                         card)
+            i = self.ask(self.strategy, decision, state.observe(seat, decision, card), options)
         table.core.apply(i)
         return i
 
     def ask(self, strategy: Strategy, decision: Decision, view: Observation,
-             options: Sequence[Any], card: ObjectiveCard | None) -> int:
+            options: Sequence[Action]) -> int:
         table = self._table
         limit, watch = table.decision_timeout, table.watch
         move = table.core.decisions + 1
 
         def where() -> tuple[str, str, str]:  # (who, the method, where): only when said
-            method = method_name(decision, strategy)
+            method = CHOOSE.format(decision)
             return (f"strategy {self.name!r} (seat {self.seat + 1})", method,
                     f"{method}, {table.where or 'game'} decision {move}")
 
@@ -104,7 +104,7 @@ class _Seat(Seat):
 
         try:
             with user_code(limit, stuck):
-                choice = ask(strategy, decision, view, options, card)
+                choice = ask(strategy, decision, view, options)
                 found = find(choice, options)  # an __eq__ of the strategy's own may run
                 shown = None if found is not None else user_text(choice)
         except KeyboardInterrupt:  # a stop (Ctrl-C, SIGTERM, SIGHUP); a strategy's own
@@ -129,10 +129,10 @@ def _seat_seeds(seed: int, setup: int | None) -> np.random.SeedSequence:
 
 
 # The core's option tuples (``State.option_tuples``) as the Python option records.
-_OPTION: dict[str, Callable[[Any], Any]] = {
+_OPTION: dict[str, Callable[[Any], Action]] = {
     "start": Start,
-    "move": Move._make,
-    "take": Take._make,
+    "move": lambda t: Move(*t),
+    "take": lambda t: Take(*t),
     "seal": lambda t: SealBuild(*t),
     "fountain": lambda t: FountainChoice(tuple(t[0]), t[1]),
     "circle": lambda t: CircleChoice(*t),
@@ -195,7 +195,7 @@ class _Driver:
             player = self.seats[seat]
             assert player is not None and player.strategy is not None
             core.apply(player.ask(player.strategy, decision, self.observe(seat, decision, card),
-                                  options, card))
+                                  options))
 
 
 @dataclass
@@ -222,6 +222,7 @@ class Table:
     watch: Callable[[str | None], None] | None = None
     python: GameState | None = field(init=False, default=None)
     driver: _Driver | None = field(init=False, default=None)
+    seats: list[_Seat] = field(init=False, default_factory=list)  # the line-up, in lock step
 
     def __post_init__(self) -> None:
         module = core.module()
@@ -239,8 +240,9 @@ class Table:
         if self.check or self.mirror:
             comps: Components = load_components(self.components)
             config, deal = GameConfig(n, start_vp, comps), json.loads(self.core.deal())
-            self.python = GameState(config, seats, _seat_seeds(self.seed, self.setup),
-                                    deal=deal)
+            self.seats = seats
+            self.python = GameState(config, _seat_seeds(self.seed, self.setup), deal=deal,
+                                    reads_scores=[s.reads_scores for s in seats])
         else:
             self.driver = _Driver(self, [s if s.strategy is not None else None for s in seats])
 
@@ -265,19 +267,28 @@ class Table:
         elif self.python is None:
             self.core.play(self.lineup.players)
         else:
-            run_game(self.python)  # every seat is a _Seat: its failures reach us as raised
+            self._lock_step(self.python)
             if not self.core.is_over():
                 raise EngineMismatch(f"{self.where or 'game'}: the Python rules ended the game, "
                                      f"the core waits for {self.core.decision()}")
         record = self.record()
         if self.check and self.python is not None:
             compare(self.core.snapshot(), self.python, f"{self.where or 'game'} at the end")
-            mine = final_scoring(self.python, self.seed)
+            mine = final_scoring(self.python, self.seed, self.lineup.names)
             if mine.rows() != record.rows():
                 raise EngineMismatch(f"{self.where or 'game'}: final scoring differs: core "
                                      f"{record.rows()}, python {mine.rows()}")
             compare_cards(record.cards, mine.cards, self.where or "game")
         return record
+
+    def _lock_step(self, state: GameState) -> None:
+        """The driver of the Python rules beside the core (``cdsim.rules.play.run`` with the
+        table's seats): each seat takes the pending decision on the core, and the same
+        option is applied to the Python rules; a seat's failures reach us as raised."""
+        state.begin(phases(state))
+        while (pending := state.pending) is not None:
+            seat, decision, options, card = pending
+            state.apply(options[self.seats[seat].decide(state, seat, decision, options, card)])
 
     def record(self) -> GameRecord:
         data = json.loads(self.core.record())

@@ -19,7 +19,6 @@ import importlib
 import importlib.util
 import inspect
 import math
-import multiprocessing
 import os
 import sys
 import tomllib
@@ -33,7 +32,7 @@ from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
 from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 from cdsim.players.weights import check_components, load
-from cdsim.rules.strategy import Strategy, plays
+from cdsim.rules.strategy import Strategy, refusal
 
 # strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
 # never imported: nothing in cdsim imports the strategies package.
@@ -248,10 +247,9 @@ class Builtin:
         raise CdsimError(core_only_refusal(self.base, "not as a Python object"))
 
     def __getattr__(self, name: str) -> Any:
-        """``choose`` (and every per-kind hook): a built-in plays only on
-        the core, so asking it as a Python object is refused (one method, whatever the
-        decision kinds are)."""
-        if name == "choose" or name.startswith("choose_"):
+        """``choose``: a built-in plays only on the core, so asking it as a Python object
+        is refused."""
+        if name == "choose":
             return lambda *args: self._refuse()
         raise AttributeError(name)
 
@@ -490,8 +488,8 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
     try:
         with user_code(decision_timeout()):
             strategy: Any = factory()
-            ok = plays(strategy)
-            if ok:
+            refused = refusal(strategy)
+            if refused is None:
                 bool(strategy.reads_scores)  # read again by every table (may run its code)
     except KeyboardInterrupt:
         raise
@@ -499,26 +497,9 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
         problem, detail = user_failure(exc, decision_timeout())
         raise StrategyFailure(name, -1, f"while being made ({attr}())", problem,
                               detail=detail) from None
-    if not ok:
-        raise CdsimError(f"strategy {name!r} does not implement the Strategy protocol "
-                         "(name, reads_scores and choose(view, options): docs/strategies.md)")
-    if not hasattr(strategy, "choose"):
-        _deprecated(name, type(strategy))
+    if refused is not None:
+        raise CdsimError(f"strategy {name!r} {refused}")
     return cast(Strategy, strategy)  # checked above
-
-
-_NOTED: set[type] = set()
-
-
-def _deprecated(name: str, cls: type) -> None:
-    """One line, once per class and process, in the process the user runs (not again in
-    each worker): the seven choose_* methods still play, through ``ask``'s hooks."""
-    if cls in _NOTED or multiprocessing.parent_process() is not None:
-        return
-    _NOTED.add(cls)
-    sys.stderr.write(f"cdsim: note: strategy {name!r} has the seven choose_* methods and no "
-                     "choose(view, options); they still play in this release "
-                     "(docs/strategies.md shows the one-method form)\n")
 
 
 def make_lineup(specs: Sequence[str | PlayerSpec], players: int,

@@ -10,25 +10,12 @@ engine always pays that way; the player chooses how many multiples (R8.5).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
 
 from cdsim.rules.components import ObjectiveCard
+from cdsim.rules.options import Payment
 
 FAILED_CARD_VP = -4  # R8.5
 BREAD_PER_MULTIPLE = 3  # R7.1
-
-
-@dataclass(frozen=True, slots=True)
-class Payment:
-    """How a card is fulfilled: multiples by goods/coins (or by having), and by 3 bread each."""
-
-    paid: int
-    bread: int
-    kind: ClassVar[Literal["payment"]] = "payment"
-
-    @property
-    def multiples(self) -> int:
-        return self.paid + self.bread
 
 
 def have_multiples(card: ObjectiveCard, have: list[int]) -> int:

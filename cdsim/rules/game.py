@@ -12,14 +12,14 @@ exposes ``pending`` and ``options()``, and ``apply`` makes one choice and runs o
 next decision or the end. The rules never ask a player: a driver does
 (``cdsim.rules.play.run``, as the core's ``play_on``).
 
-A game is a pure function of (config, strategies, seed): every shuffle is drawn at
-setup from the game's own numpy Generator, and each seat's strategy gets its own
-stream, so a strategy's randomness never changes the deal.
+A game is a pure function of (config, seed) and the choices made: every shuffle is drawn
+at setup from the game's own numpy Generator, and each seat's observations carry its own
+stream, so a strategy's randomness never changes the deal. The state holds no players:
+the driver holds the line-up.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -46,7 +46,7 @@ from cdsim.rules.kinds import (
 from cdsim.rules.observation import Observation, Observer, seat_stream
 from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Start, Take
 from cdsim.rules.records import CardRow
-from cdsim.rules.strategy import Strategy, find
+from cdsim.rules.strategy import find
 
 PHASES = 4  # R3.1
 ROUNDS = 7  # R3.1
@@ -204,38 +204,24 @@ class Pending(NamedTuple):
 Steps = Generator[Pending, Any, None]
 
 
-class Seat(ABC):
-    """Who takes one seat's decisions when the driver should not ask a Strategy directly:
-    the table's seats (cdsim.engine.table), which decide on the core. ``decide`` returns
-    the index of the chosen option."""
-
-    name: str
-    reads_scores: bool
-
-    @abstractmethod
-    def decide(self, state: GameState, seat: int, decision: Decision, options: Sequence[Any],
-               card: ObjectiveCard | None) -> int: ...
-
-
 class GameState:
     """What changes during one game (OpenSpiel's State)."""
 
-    def __init__(self, config: GameConfig, strategies: Sequence[Strategy | Seat], seed: Any,
+    def __init__(self, config: GameConfig, seed: Any,
                  trace: Callable[[str], None] | None = None,
-                 deal: dict[str, Any] | None = None) -> None:
-        """``strategies``: a Strategy per seat, or a Seat that decides for it (the table's);
-        the rules never call them (a driver does, ``cdsim.rules.play.run``), but the
-        record names them and the observations honour their ``reads_scores``.
-        ``deal``: every chance outcome of the game as the core drew it (its
+                 deal: dict[str, Any] | None = None, reads_scores: Sequence[bool] = ()) -> None:
+        """``deal``: every chance outcome of the game as the core drew it (its
         ``State.deal()``: boards, frame parts, card grid, decks, seal row); without it
         the deal is drawn from ``seed``. Either way ``seed`` gives the seats' streams.
-        Nothing runs yet: ``begin`` gives the state the rules to run."""
+        ``reads_scores``: which seats' observations show VP totals (their players'
+        declaration, read once when the game starts; none if empty). The state holds no
+        players: a driver asks them (``cdsim.rules.play.run``). Nothing runs yet:
+        ``begin`` gives the state the rules to run."""
         n = config.players
-        if len(strategies) != n:
-            raise CdsimError(f"{n} players need {n} strategies, got {len(strategies)}")
+        if reads_scores and len(reads_scores) != n:
+            raise CdsimError(f"{n} players need {n} reads_scores, got {len(reads_scores)}")
         self.config = config
         self.components = c = config.components
-        self.strategies = list(strategies)
         self.trace = trace
         root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
         engine_seq, *seat_seqs = root.spawn(1 + n)
@@ -266,7 +252,7 @@ class GameState:
         self.discarded = 0
         # read once: a strategy that later sets reads_scores = True still sees no scores
         self.observer = Observer(c, [seat_stream(s) for s in seat_seqs],
-                                 [bool(s.reads_scores) for s in strategies])
+                                 [bool(r) for r in reads_scores] or [False] * n)
         self.pending: Pending | None = None  # the decision waited for; None: none (yet)
         self._steps: Steps | None = None
 

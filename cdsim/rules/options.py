@@ -1,8 +1,8 @@
 """The decisions of Carpe Diem and the legal options each one offers: one vocabulary for the
 rules, the table and the strategies, mirroring the core's ``Action`` (core/src/game/options.rs).
 
-An ``Action`` is one of seven immutable records, each tagged with its decision kind
-(``kind``): ``Start``, ``Move``, ``Take``, ``SealBuild``, ``FountainChoice``,
+An ``Action`` is one of seven records of one shape: a frozen dataclass whose decision kind
+is its class's ``kind``: ``Start``, ``Move``, ``Take``, ``SealBuild``, ``FountainChoice``,
 ``CircleChoice``, ``Payment``. A strategy's one ``choose(view, options)`` gets the pending
 decision's options (``view.decision`` names it) and returns one of them; the engine goes
 on with its own. A new kind is a name in ``Decision``, its record here and the rule that
@@ -12,9 +12,7 @@ offers it (docs/architecture.md has the recipe).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, NamedTuple, get_args
-
-from cdsim.rules.cards import Payment
+from typing import ClassVar, Literal, get_args
 
 Edges = tuple[int, int, int, int]
 
@@ -24,52 +22,32 @@ Decision = Literal["start", "move", "take", "seal", "fountain", "circle", "payme
 DECISIONS: tuple[Decision, ...] = get_args(Decision)
 
 
-def method_name(decision: Decision | str, strategy: object = None) -> str:
-    """The method of ``strategy`` that takes this decision, as error lines name it: its
-    per-kind hook ``choose_<decision>`` if it has one (or has no ``choose``), else
-    ``choose`` with the decision named."""
-    hook = f"choose_{decision}"
-    if strategy is None or hasattr(strategy, hook) or not hasattr(strategy, "choose"):
-        return hook
-    return f"choose ({decision} decision)"
-
-
-class Start(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Start:
     """R2.5: put the pawn on patrician space ``space``."""
 
     space: int
-
-    @property
-    def kind(self) -> Decision:
-        return "start"
+    kind: ClassVar[Decision] = "start"
 
 
-class Move(NamedTuple):
-    """R4.2-R4.4: go to ``dest``; ``bread`` = pay 1 bread to go anywhere (R4.4).
-    A named tuple, like Take: every turn offers several."""
+@dataclass(frozen=True, slots=True)
+class Move:
+    """R4.2-R4.4: go to ``dest``; ``bread`` = pay 1 bread to go anywhere (R4.4)."""
 
     dest: int
     bread: bool
-
-    @property
-    def kind(self) -> Decision:
-        return "move"
+    kind: ClassVar[Decision] = "move"
 
 
-class Take(NamedTuple):
-    """R4.5: take tile ``slot`` of the depot and build it at ``cell`` (-1 = store it).
-
-    A named tuple (immutable, like the other options) because a turn offers dozens:
-    it is built twice as fast as a frozen dataclass."""
+@dataclass(frozen=True, slots=True)
+class Take:
+    """R4.5: take tile ``slot`` of the depot and build it at ``cell`` (-1 = store it)."""
 
     slot: int
     tile_type: int
     cell: int
     edges: Edges | None
-
-    @property
-    def kind(self) -> Decision:
-        return "take"
+    kind: ClassVar[Decision] = "take"
 
     @property
     def stores(self) -> bool:
@@ -106,9 +84,23 @@ class CircleChoice:
     kind: ClassVar[Decision] = "circle"
 
 
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """R8.4-R8.5: how a card is fulfilled: multiples by goods and coins (or by having),
+    and by 3 bread each (``cdsim.rules.cards`` lists the legal ones)."""
+
+    paid: int
+    bread: int
+    kind: ClassVar[Decision] = "payment"
+
+    @property
+    def multiples(self) -> int:
+        return self.paid + self.bread
+
+
 # One decision's option: what ``choose`` gets and returns (the core's ``Action``).
 Action = Start | Move | Take | SealBuild | FountainChoice | CircleChoice | Payment
 
 
 __all__ = ["DECISIONS", "Action", "CircleChoice", "Decision", "Edges", "FountainChoice",
-           "Move", "Payment", "SealBuild", "Start", "Take", "method_name"]
+           "Move", "Payment", "SealBuild", "Start", "Take"]

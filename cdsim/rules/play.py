@@ -4,8 +4,9 @@ invariant is verified after every turn (``cdsim/rules/checking.py``). Above the 
 its turn (``cdsim/rules/game.py``), as the core's driver is above its game module.
 
 ``phases`` is the game as the rules run it: it yields each decision (pull-style, see
-``cdsim/rules/game.py``). ``run`` is the driver (the core's ``play_on``): while a decision
-is pending it asks that seat's player (``choose``) and applies the choice.
+``cdsim/rules/game.py``). ``run`` is the driver (the core's ``play_on``): it holds the
+line-up, and while a decision is pending it asks that seat's strategy (``choose``) and
+applies the choice. The state never holds a player.
 """
 
 from __future__ import annotations
@@ -15,13 +16,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from cdsim.errors import IllegalChoice, StrategyFailure
+from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure
 from cdsim.rules.checking import check_state
-from cdsim.rules.game import PHASES, ROUNDS, GameConfig, GameState, Pending, Seat, Steps
-from cdsim.rules.options import method_name
+from cdsim.rules.game import PHASES, ROUNDS, GameConfig, GameState, Pending, Steps
 from cdsim.rules.records import GameRecord
 from cdsim.rules.scoring import final_scoring, scoring_phase
-from cdsim.rules.strategy import Strategy, ask, find
+from cdsim.rules.strategy import CHOOSE, Strategy, ask, find
 
 
 def play_game(config: GameConfig, strategies: Sequence[Strategy], seed: int,
@@ -32,15 +32,18 @@ def play_game(config: GameConfig, strategies: Sequence[Strategy], seed: int,
     ``seed_sequence`` (the runner's per-game stream) replaces ``SeedSequence(seed)``;
     ``seed`` is then only the id written into the record.
     """
-    state = GameState(config, strategies, seed if seed_sequence is None else seed_sequence,
-                      trace)
-    run_game(state)
-    return final_scoring(state, seed)
+    n = config.players
+    if len(strategies) != n:
+        raise CdsimError(f"{n} players need {n} strategies, got {len(strategies)}")
+    state = GameState(config, seed if seed_sequence is None else seed_sequence, trace,
+                      reads_scores=[s.reads_scores for s in strategies])
+    run_game(state, strategies)
+    return final_scoring(state, seed, [s.name for s in strategies])
 
 
-def run_game(state: GameState) -> None:
-    """Play the whole game on ``state`` (``phases``), asking its seats (``run``)."""
-    run(state, phases(state))
+def run_game(state: GameState, strategies: Sequence[Strategy]) -> None:
+    """Play the whole game on ``state`` (``phases``), asking ``strategies`` (``run``)."""
+    run(state, phases(state), strategies)
 
 
 def phases(state: GameState) -> Steps:
@@ -64,31 +67,28 @@ def phases(state: GameState) -> Steps:
             check_state(state, end_of_phase=True)
 
 
-def run(state: GameState, steps: Steps) -> None:
+def run(state: GameState, steps: Steps, strategies: Sequence[Strategy]) -> None:
     """The driver: run ``steps`` (the whole game, ``phases``, or one rule, e.g.
-    ``state.turn(seat)``) on ``state`` to their end, asking the pending seat for each
-    decision and applying its choice."""
+    ``state.turn(seat)``) on ``state`` to their end, asking the pending seat's strategy
+    (``strategies``, one per seat) for each decision and applying its choice."""
     state.begin(steps)
     while (pending := state.pending) is not None:
-        state.apply(pending.options[choose(state, pending)])
+        state.apply(pending.options[choose(state, pending, strategies[pending.seat])])
 
 
-def choose(state: GameState, pending: Pending) -> int:
-    """Ask the pending seat's player for one of the options: the index of its choice. A
-    Seat (the table's) decides itself; a strategy chooses on its observation (``ask``). A
-    strategy's exception, or a choice not among the options, is a bug in that strategy."""
+def choose(state: GameState, pending: Pending, strategy: Strategy) -> int:
+    """Ask the pending seat's strategy for one of the options, on its observation: the
+    index of its choice. A strategy's exception, or a choice not among the options, is a
+    bug in that strategy."""
     seat, decision, options, card = pending
-    player = state.strategies[seat]
-    if isinstance(player, Seat):
-        return player.decide(state, seat, decision, options, card)
     try:
-        choice = ask(player, decision, state.observe(seat, decision, card), options, card)
+        choice = ask(strategy, decision, state.observe(seat, decision, card), options)
     except Exception as exc:
-        raise StrategyFailure(player.name, seat, method_name(decision, player),
+        raise StrategyFailure(strategy.name, seat, CHOOSE.format(decision),
                               f"raised {type(exc).__name__}: {exc}",
                               detail=traceback.format_exc()) from exc
     found = find(choice, options)
     if found is None:
-        raise IllegalChoice(player.name, seat, method_name(decision, player),
+        raise IllegalChoice(strategy.name, seat, CHOOSE.format(decision),
                             f"chose {choice!r}, not one of the options offered")
     return found

@@ -4,6 +4,8 @@ circle, each card's payment): like the rules of a turn it yields them (``Steps``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cdsim.rules.cards import payment_options, settle
 from cdsim.rules.district import have_index
 from cdsim.rules.game import GameState, Pending, PlayerState, Steps
@@ -81,8 +83,9 @@ def fountain_points(state: GameState, p: PlayerState) -> int:
     return sum(cards[f].vp * p.district.complete_count[cards[f].goal] for f in p.fountain_cards)
 
 
-def final_scoring(state: GameState, seed: int) -> GameRecord:
-    """R10: villas, leftovers, scroll, fountains, frame; rank with the R10.6 tie-break."""
+def final_scoring(state: GameState, seed: int, names: Sequence[str]) -> GameRecord:
+    """R10: villas, leftovers, scroll, fountains, frame; rank with the R10.6 tie-break.
+    ``names``: each seat's player as the record names it (the driver's line-up)."""
     c = state.components
     totals = []
     parts = []
@@ -112,7 +115,7 @@ def final_scoring(state: GameState, seed: int) -> GameRecord:
                     if q.scroll == p.scroll and q.stamp < p.stamp)
         vp = parts[s]
         seats.append(SeatRecord(
-            seat=s, strategy=state.strategies[s].name, start_vp=p._start_vp,
+            seat=s, strategy=names[s], start_vp=p._start_vp,
             vp_start=vp["start"], vp_cards=vp["cards"], vp_villas=vp["villas"],
             vp_leftovers=vp["leftovers"], vp_scroll=vp["scroll"],
             vp_fountains=vp["fountains"], vp_frame=vp["frame"], final_vp=totals[s],

@@ -16,9 +16,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from cdsim.analysis.fmt import number, pct, pts
 from cdsim.study.cards import CARD_TABLES, OLD_RUNS, CardChange, Figure, VariantCards
 from cdsim.study.cell import CellResult
-from reports.fmt import number, pct, pts
 from reports.report import Doc
 
 # the figures in the order the table shows them, and their words per kind

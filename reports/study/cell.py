@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from cdsim.analysis.fmt import number
 from cdsim.study.cell import CellResult
-from reports.fmt import number
 
 
 def who(cell: CellResult, full: bool = False) -> str:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cdsim.analysis.fmt import pp, vec
 from cdsim.analysis.skill import Point
 from cdsim.study.skill import Panel
 from reports import charts
 from reports.charts import SkillRow
-from reports.fmt import pp, vec
 from reports.report import Doc
 
 

@@ -16,13 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from cdsim.analysis.fmt import number, pp, pts_interval, seat_label, vec
 from cdsim.analysis.paired import PRECISION
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.sweep_groups import SweepGroup, groups
 from reports import charts
 from reports.charts import FloatArray
-from reports.fmt import number, pp, pts_interval, seat_label, vec
 from reports.report import Doc
 from reports.study import cards as study_cards
 from reports.study.cell import offsets_json

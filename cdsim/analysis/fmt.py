@@ -1,9 +1,11 @@
-"""How reports/ write a number, in one place: a win share in % (``pct``), a difference or a
+"""How cdsim writes a number, in one place: a win share in % (``pct``), a difference or a
 gap of shares in percentage points (``pp``, signed ``pts``), a starting-VP vector as a
 designer writes it (``vec``: 8/9/10/11), a seat as people count it (``seat_label``: from 1),
 a chart's tick in % or points, and a number in JSON (``number``: no NaN, rounded where the
-file says so). A page, its Markdown, the terminal and the JSON then say a number the same
-way; the figures themselves are ``cdsim.analysis``'s."""
+file says so). A page, its Markdown, the terminal, the JSON and the verdicts' own sentences
+(``cdsim.analysis``: a verdict's ``explain``, a variant's change, the skill panel) then say
+a number the same way. Here, the lowest ring that words a figure, so that reports/ and
+cdsim.analysis share it; the figures themselves are ``cdsim.analysis``'s."""
 
 from __future__ import annotations
 
@@ -26,9 +28,11 @@ def interval(share: float, low: float, high: float) -> str:
     return f"{pct(share)} [{pct(low)}, {pct(high)}]"
 
 
-def pp(x: float) -> str:
-    """A difference or gap of shares in percentage points: 0.012 -> "1.2 pp"."""
-    return f"{100 * x:.1f} pp"
+def pp(x: float, *, unit: bool = True, sign: bool = False) -> str:
+    """A difference or gap of shares in percentage points: 0.012 -> "1.2 pp"; ``sign``:
+    "+1.2 pp"; without the ``unit``: "1.2"."""
+    text = f"{100 * x:+.1f}" if sign else f"{100 * x:.1f}"
+    return f"{text} pp" if unit else text
 
 
 def pts(x: float) -> str:
@@ -42,8 +46,8 @@ def pts_interval(x: float, low: float, high: float) -> str:
 
 
 def vec(v: Sequence[int]) -> str:
-    """A starting-VP vector as a designer writes it: 8/9/10/11."""
-    return "/".join(str(x) for x in v)
+    """A starting-VP vector as a designer writes it: 8/9/10/11 (numpy's ints too)."""
+    return "/".join(str(int(x)) for x in v)
 
 
 def seat_label(seat: int) -> str:
