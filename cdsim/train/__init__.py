@@ -41,69 +41,45 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.players.weights import (
-    FORMAT,
-    PHASES,
     PLAYER_COUNTS,
-    VERSION,
     feature_names,
 )
 from cdsim.rules.components import load_components
+from cdsim.train.fit import (
+    LABEL_GAMES,
+    LABEL_PLAYOUTS,
+    MIN_ROWS,
+    OPPONENTS,
+    RIDGE,
+    FloatArray,
+    IntArray,
+    Rows,
+    agreement,
+    demeaned,
+    design,
+    fit,
+    predict,
+    weights_json,
+    widened,
+    zero_table,
+)
+from cdsim.train.labels import Labels, decision_scores, fit_labels, margins
 
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
+__all__ = ["LABEL_GAMES", "LABEL_PLAYOUTS", "MIN_ROWS", "OPPONENTS", "RIDGE", "FloatArray",
+           "IntArray", "Labels", "Rows", "TrainConfig", "agreement", "decision_scores",
+           "demeaned", "design", "fit", "fit_labels", "margins", "predict", "train",
+           "weights_json", "widened", "zero_table"]
 
 
 # -- playing and recording
-
-@dataclass
-class Rows:
-    """Options of sampled decisions: each row one position a decision could lead to (after
-    the deciding seat's follow-ups), its inputs for that seat and the mean of the other
-    seats', and what each side gained on average in playouts from there. The rows of one
-    decision share a group."""
-
-    inputs: FloatArray  # (R, F) the deciding seat's inputs
-    banked: FloatArray  # (R,) its VP gained if the game ended there
-    gained: FloatArray  # (R,) its VP gained at the end, mean over the playouts
-    others: FloatArray  # (R, F) the other seats' inputs, their mean
-    others_banked: FloatArray  # (R,)
-    others_gained: FloatArray  # (R,)
-    phase: IntArray  # (R,)
-    players: IntArray  # (R,)
-    group: IntArray  # (R,) one decision's options
-    game: IntArray  # (R,) the game the decision was sampled from
-
-    FIELDS = ("inputs", "banked", "gained", "others", "others_banked", "others_gained",
-              "phase", "players", "group", "game")
-
-    @staticmethod
-    def concat(parts: Sequence[Rows]) -> Rows:
-        f = len(feature_names())
-        parts = [p for p in parts if len(p.banked)]
-        if not parts:
-            return Rows(np.zeros((0, f)), np.zeros(0), np.zeros(0), np.zeros((0, f)),
-                        np.zeros(0), np.zeros(0), *(np.zeros(0, dtype=np.int64) for _ in range(4)))
-        groups, offset = [], 0
-        for p in parts:  # renumbered: groups stay distinct across parts
-            groups.append(p.group + offset)
-            offset += int(p.group.max()) + 1
-        columns = {k: np.concatenate([getattr(p, k) for p in parts]) for k in Rows.FIELDS}
-        columns["group"] = np.concatenate(groups)
-        return Rows(**columns)
-
-    def select(self, mask: NDArray[np.bool_]) -> Rows:
-        return Rows(**{k: getattr(self, k)[mask] for k in Rows.FIELDS})
-
 
 @dataclass(frozen=True)
 class Batch:
@@ -162,125 +138,6 @@ def play_batch(batch: Batch) -> Rows:
                 others_gained=table[:, 2 * f + 4], phase=table[:, f + 1].astype(np.int64),
                 players=np.full(len(found), n, dtype=np.int64),
                 group=np.asarray(groups, dtype=np.int64), game=np.asarray(games, dtype=np.int64))
-
-
-# -- fitting ---------------------------------------------------------------------------
-
-RIDGE = 1.0  # per standardized input and 1,000 rows: a weak pull towards zero
-OPPONENTS = 1.0  # the player's default learned.opponents: what the fit's margin uses
-# The training plays and values with the one-ply player (learned.reply 0, at every player
-# count): the weights value the position after the seat's own turn. At 2 players the
-# player then values with them the position after the other seat's greedy reply too.
-MIN_ROWS = 20  # a (player count, phase) with fewer rows keeps zero weights
-LABEL_PLAYOUTS = 60  # mcts simulations per option of a search label (one seed: as good as two)
-# the label stage's games at 2, 3 and 4 players in the built-in recipe (docs/strength.md:
-# about 2,000 and 6,000 labelled decisions; 3 players keeps the rounds' weights)
-LABEL_GAMES = (300, 0, 450)
-
-
-def design(inputs: FloatArray) -> FloatArray:
-    """The model's inputs: the features, then the features times takes left."""
-    return np.hstack([inputs, inputs * inputs[:, 1:2]])
-
-
-def demeaned(values: FloatArray, group: IntArray) -> FloatArray:
-    """Each row less the mean of its group."""
-    _, inverse, counts = np.unique(group, return_inverse=True, return_counts=True)
-    sums = np.zeros((len(counts), *values.shape[1:]))
-    np.add.at(sums, inverse, values)
-    return values - (sums / counts.reshape(-1, *[1] * (values.ndim - 1)))[inverse]
-
-
-def fit(rows: Rows, ridge: float = RIDGE) -> dict[str, list[list[float]]]:
-    """The weights per (player count, phase): a ridge regression of the playouts' margin,
-    (gained - banked) - OPPONENTS x (the others' gained - banked), on the same of the
-    inputs, both taken as differences from their decision's mean. What separates the
-    options of one decision is all a decision uses; the playouts share their deck orders
-    within a decision, so their common luck cancels. The level (the bias) is then set so
-    that the seat's own values are right on average. A (count, phase) with fewer than
-    ``MIN_ROWS`` rows keeps zero weights: the VP gained if the game ended now."""
-    k = 2 * rows.inputs.shape[1]
-    mine, theirs = design(rows.inputs), design(rows.others)
-    z = demeaned(mine - OPPONENTS * theirs, rows.group)
-    y = demeaned((rows.gained - rows.banked)
-                 - OPPONENTS * (rows.others_gained - rows.others_banked), rows.group)
-    table: dict[str, list[list[float]]] = {}
-    for n in PLAYER_COUNTS:
-        per_phase = []
-        for phase in range(PHASES):
-            mask = (rows.players == n) & (rows.phase == phase)
-            if mask.sum() < MIN_ROWS:
-                per_phase.append([0.0] * k)
-                continue
-            zm = z[mask]
-            scale = zm.std(axis=0)
-            scale[scale < 1e-9] = 1.0
-            zs = zm / scale
-            penalty = np.full(k, ridge * mask.sum() / 1000.0)
-            w = np.linalg.solve(zs.T @ zs + np.diag(penalty), zs.T @ y[mask]) / scale
-            w[0] = 0.0  # the bias cancels in a margin of differences: set from the level
-            w[0] = float(np.mean(rows.gained[mask] - rows.banked[mask] - mine[mask] @ w))
-            per_phase.append([float(round(x, 9)) for x in w])
-        table[str(n)] = per_phase
-    return table
-
-
-def predict(table: dict[str, list[list[float]]], inputs: FloatArray, banked: FloatArray,
-            players: IntArray, phase: IntArray) -> FloatArray:
-    """The model's value of each row's position for its seat."""
-    z = design(inputs)
-    out = banked.copy()
-    for n in PLAYER_COUNTS:
-        for p in range(PHASES):
-            mask = (players == n) & (phase == p)
-            if mask.any():
-                out[mask] += z[mask] @ np.asarray(table[str(n)][p])
-    return out
-
-
-def agreement(table: dict[str, list[list[float]]], rows: Rows) -> dict[str, float]:
-    """Per player count: the correlation, over the options of the sampled decisions, of the
-    model's margin with the playouts' (both less their decision's mean)."""
-    mine = predict(table, rows.inputs, rows.banked, rows.players, rows.phase)
-    theirs = predict(table, rows.others, rows.others_banked, rows.players, rows.phase)
-    model = demeaned(mine - OPPONENTS * theirs, rows.group)
-    played = demeaned(rows.gained - OPPONENTS * rows.others_gained, rows.group)
-    out = {}
-    for n in PLAYER_COUNTS:
-        m = rows.players == n
-        if m.sum() > 2 and model[m].std() > 0 and played[m].std() > 0:
-            out[str(n)] = round(float(np.corrcoef(model[m], played[m])[0, 1]), 4)
-    return out
-
-
-def weights_json(table: dict[str, list[list[float]]], components_digest: str,
-                 training: dict[str, Any], version: int = VERSION) -> str:
-    names = feature_names(version)
-    data = {"format": FORMAT, "version": version, "components_digest": components_digest,
-            "features": list(names),
-            "inputs": "each feature, then each feature times takes_left; one list per phase",
-            "value": "VP gained if the game ended now + weights . inputs; a decision takes "
-                     "the option of the best value less the other seats' mean value",
-            "weights": table, "training": training}
-    return json.dumps(data, indent=1) + "\n"
-
-
-def widened(table: dict[str, list[list[float]]], inputs: int) -> dict[str, list[list[float]]]:
-    """A table for ``inputs`` inputs (a later version's list, which starts with this
-    one's): the new inputs' weights 0 in both halves, so every value stays as it was."""
-    out: dict[str, list[list[float]]] = {}
-    for n, rows in table.items():
-        out[n] = []
-        for row in rows:
-            half = len(row) // 2
-            pad = [0.0] * (inputs - half)
-            out[n].append([*row[:half], *pad, *row[half:], *pad])
-    return out
-
-
-def zero_table() -> dict[str, list[list[float]]]:
-    k = 2 * len(feature_names())
-    return {str(n): [[0.0] * k for _ in range(PHASES)] for n in PLAYER_COUNTS}
 
 
 # -- the training ----------------------------------------------------------------------
@@ -509,125 +366,3 @@ def label_batch(batch: LabelBatch) -> Labels:
                           np.asarray(group, dtype=np.int64), np.asarray(games, dtype=np.int64))
 
 
-# -- labels from search (Expert Iteration; scripts/search_labels.py writes them) ---------
-
-@dataclass
-class Labels:
-    """The learned player's own decisions, every shortlisted option's position valued by
-    an mcts tree on deck orders shared by the options (``State.search_labels``). The rows
-    of one decision share a group."""
-
-    value: FloatArray  # (R,) mcts's mean margin: the seat's VP gained less the best other's
-    seats: FloatArray  # (R, n, 1 + F) per seat from the deciding one on: banked VP, inputs
-    phase: IntArray  # (R,)
-    group: IntArray  # (R,)
-    game: IntArray  # (R,)
-
-    @property
-    def players(self) -> IntArray:
-        return np.full(len(self.value), self.seats.shape[1], dtype=np.int64)
-
-    def select(self, mask: NDArray[np.bool_]) -> Labels:
-        return Labels(self.value[mask], self.seats[mask], self.phase[mask], self.group[mask],
-                      self.game[mask])
-
-    @staticmethod
-    def of_rows(value: FloatArray, inputs: FloatArray, players: int, version: int,
-                group: IntArray, game: IntArray) -> Labels:
-        """Labels from ``State.search_labels``' input rows (the phase, then per seat its
-        banked VP and the version-2 inputs), keeping the inputs of weights ``version``."""
-        width = (inputs.shape[1] - 1) // players  # banked VP and the inputs the rows hold
-        f = len(feature_names(version))
-        seats = inputs[:, 1:].reshape(len(inputs), players, width)[:, :, :1 + f]
-        return Labels(value, seats, inputs[:, 0].astype(np.int64), group, game)
-
-    @staticmethod
-    def concat(parts: Sequence[Labels]) -> Labels:
-        """One player count's labels of several batches, their decisions renumbered."""
-        offsets = np.cumsum([0] + [int(p.group.max()) + 1 if len(p.group) else 0
-                                   for p in parts])
-        return Labels(np.concatenate([p.value for p in parts]),
-                      np.concatenate([p.seats for p in parts]),
-                      np.concatenate([p.phase for p in parts]),
-                      np.concatenate([p.group + o for p, o in zip(parts, offsets, strict=False)]),
-                      np.concatenate([p.game for p in parts]))
-
-    def worth(self, table: dict[str, list[list[float]]], seat: int) -> FloatArray:
-        """The model's worth of each row's position to one seat (0: the deciding one)."""
-        return predict(table, self.seats[:, seat, 1:], self.seats[:, seat, 0], self.players,
-                       self.phase)
-
-    def relative(self, of: FloatArray, leader: bool) -> FloatArray:
-        """``of`` per seat (R, n, ...) as the deciding seat's less the other seats': their
-        mean, or (``leader``) the other seat with the most VP banked, the margin mcts
-        plays for."""
-        others = of[:, 1:]
-        if not leader:
-            return np.asarray(of[:, 0] - others.mean(axis=1), dtype=np.float64)
-        best = np.argmax(self.seats[:, 1:, 0], axis=1)
-        return np.asarray(of[:, 0] - others[np.arange(len(of)), best], dtype=np.float64)
-
-
-def margins(table: dict[str, list[list[float]]], labels: Labels,
-            leader: bool = False) -> FloatArray:
-    """The model's margin of each option: the seat's worth less the others' (as the player
-    weighs it, ``learned.opponents`` 1: their mean; or the leader's)."""
-    worth = np.stack([labels.worth(table, s) for s in range(labels.seats.shape[1])], axis=1)
-    return labels.relative(worth, leader)
-
-
-def fit_labels(labels: Labels, prior: dict[str, list[list[float]]], ridge: float,
-               leader: bool = False, keep: int = 0) -> dict[str, list[list[float]]]:
-    """Weights per (player count, phase) fitted to search labels: a ridge regression of the
-    label less the banked margin on the inputs' margin, both less their decision's mean
-    (only what separates one decision's options counts), pulled towards ``prior`` (the
-    shipped weights, fitted on far more decisions) rather than towards zero; ``ridge`` per
-    standardized input and 1,000 rows. The first ``keep`` inputs (in both halves) keep
-    the prior's weights: only the inputs after them are fitted (a later version's new
-    inputs, on few labels)."""
-    design_all = np.stack([design(labels.seats[:, s, 1:]) for s in range(labels.seats.shape[1])],
-                          axis=1)
-    z = demeaned(labels.relative(design_all, leader), labels.group)
-    y = demeaned(labels.value - labels.relative(labels.seats[:, :, 0], leader), labels.group)
-    table = {n: [list(w) for w in per_phase] for n, per_phase in prior.items()}
-    n = str(labels.seats.shape[1])
-    for phase in range(PHASES):
-        mask = labels.phase == phase
-        if mask.sum() < MIN_ROWS:
-            continue
-        w0 = np.asarray(prior[n][phase])
-        scale = z[mask].std(axis=0)
-        scale[scale < 1e-9] = 1.0
-        zs = z[mask] / scale
-        strength = np.full(len(w0), ridge * mask.sum() / 1000.0)
-        half = len(w0) // 2
-        held = np.zeros(len(w0), dtype=bool)
-        held[:keep] = held[half:half + keep] = True
-        strength[held] = 1e12  # held at the prior
-        penalty = np.diag(strength)
-        # the level (w[0], the bias) cancels within a decision: kept from the prior
-        v = np.linalg.solve(zs.T @ zs + penalty, zs.T @ y[mask] + penalty @ (w0 * scale))
-        w = v / scale
-        w[0] = w0[0]
-        table[n][phase] = [float(round(x, 9)) for x in w]
-    return table
-
-
-def decision_scores(score: FloatArray, labels: Labels) -> dict[str, float]:
-    """How a score's choices fare under the labels, per decision on average: the label
-    given up against the best option (regret, VP of margin), how often it picks the best,
-    and its rank correlation with the labels."""
-    from scipy.stats import spearmanr
-
-    regret, top, rho = [], [], []
-    for g in np.unique(labels.group):
-        m = labels.group == g
-        y, s = labels.value[m], score[m]
-        pick = int(np.argmax(s))
-        regret.append(y.max() - y[pick])
-        top.append(float(y[pick] == y.max()))
-        # a score equal over the options (to rounding) ranks nothing: left out
-        if np.ptp(s) > 1e-9 * max(1.0, float(np.abs(s).max())) and np.ptp(y) > 0:
-            rho.append(float(spearmanr(s, y).statistic))
-    return {"regret": float(np.mean(regret)), "top1": float(np.mean(top)),
-            "spearman": float(np.mean(rho)) if rho else float("nan")}

@@ -1,0 +1,221 @@
+//! The one binding module (`cdsim._core`): converts at the boundary, releases the GIL
+//! for the games, and maps errors to Python exceptions here and nowhere else.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::IntoPyObjectExt;
+use pyo3::types::{PyDict, PyTuple};
+use serde_json::{json, Value};
+
+use crate::batch::{self, Chunk, StrategySpec};
+use crate::checking;
+use crate::components;
+use crate::records;
+use crate::game::{Action, EventLog, GameConfig, GameState, Options, Pending, NONE};
+use crate::play::ask;
+use crate::players::{self, features, learned, Player};
+use crate::rng::{Generator, SeedSequence};
+use crate::scoring;
+
+/// A component set as the core holds it, made once per process from
+/// `cdsim.handover.components_json` (the validated Python `Components`).
+#[pyclass(frozen, module = "cdsim._core")]
+struct Components {
+    inner: Arc<components::Components>,
+}
+
+#[pymethods]
+impl Components {
+    #[new]
+    fn new(json: &str) -> PyResult<Self> {
+        let inner = components::Components::from_json(json).map_err(PyValueError::new_err)?;
+        Ok(Components { inner: Arc::new(inner) })
+    }
+}
+
+/// A stop the driver hands to the chunks it plays in threads: once set, each ends before
+/// its next game (a ValueError) instead of playing its chunk out.
+#[pyclass(frozen, module = "cdsim._core")]
+struct Stop {
+    flag: Arc<AtomicBool>,
+}
+
+#[pymethods]
+impl Stop {
+    #[new]
+    fn new() -> Self {
+        Stop { flag: Arc::new(AtomicBool::new(false)) }
+    }
+
+    fn set(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    #[getter]
+    fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+}
+
+/// Play games `games` (deals `setups`) of a run with seed `entropy`; `lineups` holds
+/// `players` indices into `strategies` per game. Returns the rows as columns: a dict of
+/// numpy arrays named as `SEAT_COLUMNS`, `GAME_COLUMNS` and `RUN_COLUMNS` (`strategy` as
+/// indices into `strategies`), and `cards`. A set `stop` ends it early.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (components, players, start_vp, entropy, games, setups, lineups, strategies, check=false, stop=None))]
+fn play_chunk<'py>(
+    py: Python<'py>,
+    components: &Components,
+    players: usize,
+    start_vp: Vec<i32>,
+    entropy: u64,
+    games: PyReadonlyArray1<'py, i64>,
+    setups: PyReadonlyArray1<'py, i64>,
+    lineups: PyReadonlyArray1<'py, u8>,
+    strategies: Vec<(String, Vec<(String, f64)>)>,
+    check: bool,
+    stop: Option<Bound<'py, Stop>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(2..=4).contains(&players) || start_vp.len() != players {
+        return Err(PyValueError::new_err("players must be 2-4, with one start VP per seat"));
+    }
+    let mut config = GameConfig::new(players);
+    config.start_vp[..players].copy_from_slice(&start_vp);
+    config.check = check;
+    let strategies: Vec<StrategySpec> = strategies
+        .into_iter()
+        .map(|(name, overrides)| StrategySpec { name, overrides })
+        .collect();
+    let (games, setups, lineups) = (games.as_slice()?, setups.as_slice()?, lineups.as_slice()?);
+    let flag = stop.map(|s| Arc::clone(&s.get().flag));
+    let chunk = Chunk { config, entropy: u128::from(entropy), games, setups, lineups,
+                        strategies: &strategies, stop: flag.as_deref() };
+    let comps = &components.inner;
+    let columns = py.detach(|| batch::play_chunk(comps, &chunk)).map_err(PyValueError::new_err)?;
+    let out = PyDict::new(py);
+    for (name, values) in columns.columns {
+        match values {
+            batch::Values::Int(v) => out.set_item(name, v.into_pyarray(py))?,
+            batch::Values::Bool(v) => out.set_item(name, v.into_pyarray(py))?,
+            batch::Values::Strategy(v) => out.set_item(name, v.into_pyarray(py))?,
+        }
+    }
+    out.set_item("cards", card_columns(py, comps, columns.cards)?)?;
+    Ok(out)
+}
+
+/// The card rows as a dict of numpy arrays (`game`, then `CARD_COLUMNS`, the text ones as
+/// indices), with the names their indices stand for:
+/// `objective_ids`, `fountain_ids` (by `kind`) and `outcomes`.
+fn card_columns<'py>(py: Python<'py>, comps: &components::Components,
+                     cards: records::CardColumns) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    for (name, values) in cards.into_columns() {
+        match values {
+            records::CardValues::Int(v) => out.set_item(name, v.into_pyarray(py))?,
+            records::CardValues::Index(v) => out.set_item(name, v.into_pyarray(py))?,
+        }
+    }
+    let ids = |names: Vec<&str>| names.into_iter().map(str::to_owned).collect::<Vec<_>>();
+    out.set_item("objective_ids", ids(comps.objectives.iter().map(|c| c.id.as_str()).collect()))?;
+    out.set_item("fountain_ids", ids(comps.fountains.iter().map(|c| c.id.as_str()).collect()))?;
+    out.set_item("outcomes", records::CARD_OUTCOMES.to_vec())?;
+    Ok(out)
+}
+
+mod state;
+
+use state::{Bot, State};
+
+/// Load a learned player's weights (the JSON text of a weights file) into this process;
+/// returns the number `learned.weights` takes to play with them. A file this core cannot
+/// read is a ValueError naming the problem.
+#[pyfunction]
+fn learned_weights(text: &str) -> PyResult<usize> {
+    learned::register(text).map_err(PyValueError::new_err)
+}
+
+/// Luck measured as games are played (`crate::luck`, scripts/luck.py): the deals
+/// `setups` of the run `entropy` with `lineup` (name, overrides) by seat, each chance
+/// step against `copies` copies drawn from `luck_entropy`, for each win-predictor scale
+/// in `betas`, positions valued after their phase played out when `lookahead`, by the
+/// learned evaluator of `weights` (`learned_weights`' number; 0: the built-in). Returns
+/// `won` and `final_vp` (games x seats), `luck` (games x seats x betas x kinds, flat),
+/// `kinds`, and per game `chance_steps` and `valuations`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (components, players, start_vp, entropy, setups, lineup, copies, betas,
+                    luck_entropy, lookahead=false, weights=0))]
+fn measure_luck<'py>(
+    py: Python<'py>,
+    components: &Components,
+    players: usize,
+    start_vp: Vec<i32>,
+    entropy: u64,
+    setups: Vec<u64>,
+    lineup: Vec<(String, Vec<(String, f64)>)>,
+    copies: usize,
+    betas: Vec<f64>,
+    luck_entropy: u64,
+    lookahead: bool,
+    weights: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(2..=4).contains(&players) || start_vp.len() != players {
+        return Err(PyValueError::new_err("players must be 2-4, with one start VP per seat"));
+    }
+    if copies == 0 || betas.is_empty() || betas.iter().any(|b| !b.is_finite() || *b <= 0.0) {
+        return Err(PyValueError::new_err("copies must be >= 1 and betas numbers > 0"));
+    }
+    let mut config = GameConfig::new(players);
+    config.start_vp[..players].copy_from_slice(&start_vp);
+    let model = learned::registered(weights).map_err(PyValueError::new_err)?;
+    let measure = crate::luck::Measure { copies, betas, lookahead, model };
+    let comps = &components.inner;
+    let games = py.detach(|| crate::luck::measure_chunk(
+        comps, &config, u128::from(entropy), u128::from(luck_entropy), &setups, &lineup,
+        &measure)).map_err(PyValueError::new_err)?;
+    let seats = games.iter().flat_map(|g| &g.record.seats);
+    let out = PyDict::new(py);
+    out.set_item("won", seats.clone().map(|s| s.won).collect::<Vec<_>>().into_pyarray(py))?;
+    out.set_item("final_vp", seats.map(|s| s.final_vp).collect::<Vec<_>>().into_pyarray(py))?;
+    let luck: Vec<f64> = games.iter().flat_map(|g| g.luck.iter().copied()).collect();
+    out.set_item("luck", luck.into_pyarray(py))?;
+    out.set_item("kinds", crate::luck::KINDS.to_vec())?;
+    out.set_item("chance_steps",
+                 games.iter().map(|g| g.chance_steps).collect::<Vec<_>>().into_pyarray(py))?;
+    out.set_item("valuations",
+                 games.iter().map(|g| g.valuations).collect::<Vec<_>>().into_pyarray(py))?;
+    Ok(out)
+}
+
+/// Columns of the run rows or card rows as Python reads them: `(name, "int" | "str" |
+/// "bool")` each, in order (`cdsim.rules.records` is held to the seat row's and the card
+/// row's).
+fn python_columns<'py>(py: Python<'py>, columns: &[(&'static str, records::ColumnType)])
+    -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, columns.iter().map(|&(name, kind)| (name, kind.python())))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Components>()?;
+    m.add_class::<State>()?;
+    m.add_class::<Bot>()?;
+    m.add_class::<Stop>()?;
+    m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(measure_luck, m)?)?;
+    let py = m.py();
+    m.add("SEAT_COLUMNS", python_columns(py, records::SEAT_COLUMNS)?)?;
+    m.add("GAME_COLUMNS", python_columns(py, &records::GAME_COLUMNS)?)?;
+    m.add("RUN_COLUMNS", python_columns(py, &batch::RUN_COLUMNS)?)?;
+    m.add("CARD_COLUMNS", python_columns(py, records::CARD_COLUMNS)?)?;
+    m.add("CARD_OUTCOMES", PyTuple::new(py, records::CARD_OUTCOMES)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
