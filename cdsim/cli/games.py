@@ -213,9 +213,15 @@ def cards(
 @app.command("strategies")
 def list_strategies() -> None:
     """List the built-in strategies."""
-    from cdsim.players.registry import BUILTIN, describe
+    from cdsim.players.registry import BUILTIN, CORE_ONLY, describe
 
     for name in BUILTIN:
-        print(f"{name:<10} {describe(name)}")
+        player = CORE_ONLY.get(name)
+        if player is None:
+            print(f"{name:<10} {describe(name)}")
+            continue
+        print(f"{name:<10} {player.summary}")  # then its settings, as the core declares them
+        for setting, text in player.helps.items():
+            print(f"{'':<12}{name}.{setting} ({player.params[setting]}): {text}")
     print("\nOr your own: --strategies path/to/file.py:ClassName from any folder, or "
           "package.module:ClassName from its folder (strategies/example.py is one to copy).")

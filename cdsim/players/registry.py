@@ -83,30 +83,45 @@ BUDGET: dict[str, str] = {"mcts": "playouts"}
 
 @dataclass(frozen=True)
 class CoreOnly:
-    """A built-in player of the compiled core beyond random and the scripted profiles."""
+    """A built-in player of the compiled core beyond random and the scripted profiles: what
+    it does, and its settings as the core declares them (``_core.PLAYER_SETTINGS``, from
+    core/src/players/settings.rs: the one declaration the core's parser reads too)."""
 
-    description: str
+    summary: str
     params: dict[str, str]  # name -> "count" (a whole number >= 1), "whole" (>= 0),
     # "number" (>= 0), "share" (0-1), "switch" (0 or 1) or "path" (a file, spelled
     # name@param=PATH only)
+    helps: dict[str, str] = field(default_factory=dict)  # name -> what it does
+
+    @property
+    def description(self) -> str:
+        """The summary, then each setting and what it does (``--help``)."""
+        if not self.helps:
+            return self.summary
+        settings = "; ".join(f"{name}: {text}" for name, text in self.helps.items())
+        return f"{self.summary} (settings: {settings})"
 
 
-CORE_ONLY: dict[str, CoreOnly] = {
-    "mcts": CoreOnly("determinized UCT search over its own decisions, greedy rollouts "
-                     "(mcts.playouts, mcts.c, mcts.top_k, mcts.leaf: N >= 1 = the learned "
-                     "value after N turns of its own instead of rollouts)",
-                     {"playouts": "count", "c": "number", "top_k": "count", "leaf": "whole"}),
-    "learned": CoreOnly("its turn played on copies, valued by weights fitted to search "
-                        "labels (at 2 players after the other seat's greedy reply): the "
-                        "shortlisted takes of its best moves weighed together (learned.joint) "
-                        "and priced as at the decision (learned.pin); learned@classic is the "
-                        "player before issue 49 (learned@weights=PATH, learned.top_k, "
-                        "learned.moves, learned.joint, learned.pin, learned.circles, "
-                        "learned.opponents, learned.reply, learned.explore)",
-                        {"weights": "path", "top_k": "count", "moves": "count",
-                         "joint": "whole", "pin": "switch", "circles": "whole",
-                         "opponents": "number", "reply": "whole", "explore": "share"}),
+SUMMARIES = {
+    "mcts": "determinized UCT search over its own decisions, greedy rollouts (mcts@N: N "
+            "playouts)",
+    "learned": "its turn played on copies, valued by weights fitted to search labels (at 2 "
+               "players after the other seat's greedy reply), the shortlisted takes of its "
+               "best moves weighed together; learned@classic is the player before issue 49",
 }
+
+
+def _core_only() -> dict[str, CoreOnly]:
+    """The core's players with their declared settings; without the compiled core, none
+    (such a player is refused where it would be made: not installed)."""
+    module = core.module()
+    declared = getattr(module, "PLAYER_SETTINGS", {}) if module is not None else {}
+    return {name: CoreOnly(summary, {s: kind for s, kind, _ in declared.get(name, ())},
+                           {s: text for s, _, text in declared.get(name, ())})
+            for name, summary in SUMMARIES.items()}
+
+
+CORE_ONLY: dict[str, CoreOnly] = _core_only()
 
 # Named settings of the learned player: ``learned@classic`` is the player before issue 49
 # (each shortlisted move's best take valued on copies, each copy's own prices; the same
@@ -302,8 +317,12 @@ def _check_params(name: str, values: dict[str, float], where: str) -> None:
 
 
 def _check_core_params(name: str, values: dict[str, float], where: str) -> None:
-    """The core checks them too (players/mcts.rs MctsParams::with_overrides)."""
+    """By the core's declarations (core/src/players/settings.rs), which its parsers check
+    too; without the compiled core there are none, and the player is refused where it is
+    made."""
     known = CORE_ONLY[name].params
+    if not known:
+        return
     for field_name, value in values.items():
         kind = known.get(field_name)
         if kind is None:

@@ -427,3 +427,21 @@ fn the_tile_values_kept_between_positions_know_the_grid() {
     }
     assert!(moved > 10, "the grid moved a tile's value {moved} times");
 }
+
+#[test]
+fn every_declared_setting_is_taken_by_its_parser() {
+    // a setting declared once (players/settings.rs) and not assigned by its parser would
+    // be refused at play after Python's registry accepted it
+    use cdsim_core::players::settings::Kind;
+    use cdsim_core::players::{learned, mcts};
+    for (player, table) in [("mcts", &mcts::SETTINGS[..]), ("learned", &learned::SETTINGS[..])] {
+        for s in table {
+            let value = match s.kind {
+                Kind::Whole | Kind::Path => 0.0,
+                _ => 1.0,
+            };
+            let made = make(player, &[(s.name.to_string(), value)]);
+            assert!(made.is_ok(), "{player}.{}: {:?}", s.name, made.err());
+        }
+    }
+}

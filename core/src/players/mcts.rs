@@ -37,6 +37,7 @@ use crate::players::scripted::{circle_outcome, scoring_params, Profile, Scripted
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
+use crate::players::settings::{checked, Kind, Setting};
 use crate::scoring::breakdown;
 
 /// The search's settings (`--strategy-params mcts.playouts=N,mcts.c=X,mcts.top_k=K`).
@@ -66,29 +67,32 @@ impl Default for MctsParams {
     }
 }
 
-/// The parameter names, as `--strategy-params mcts.NAME=value` takes them.
-pub const FIELDS: [&str; 4] = ["playouts", "c", "top_k", "leaf"];
+/// The search's settings, declared once (`--strategy-params mcts.NAME=value`, `mcts@N` for
+/// the playouts; Python's registry and `--help` read them through the binding).
+pub const SETTINGS: [Setting; 4] = [
+    Setting { name: "playouts", kind: Kind::Count, help: "simulations per searched decision" },
+    Setting { name: "c", kind: Kind::Number, help: "UCB1 exploration constant, in VP of margin" },
+    Setting { name: "top_k", kind: Kind::Count,
+              help: "options of a decision the tree considers, best first by the value model" },
+    Setting { name: "leaf", kind: Kind::Whole,
+              help: "0: a simulation plays greedy to the end; N: to the end of this seat's \
+                     N-th turn, then the learned value" },
+];
 
 impl MctsParams {
-    /// These settings with some replaced by name; an unknown name or a bad value is an
-    /// error (counts must be whole numbers >= 1, `c` a number >= 0).
+    /// These settings with some replaced by name; an unknown name or a value its
+    /// declaration (`SETTINGS`) does not take is an error.
     pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Self, String> {
         let mut out = *self;
         for (name, value) in overrides {
-            let (name, value) = (name.as_ref(), *value);
-            let whole = |low: f64| super::whole_setting("mcts", name, value, low);
+            let name = name.as_ref();
+            let value = checked("mcts", &SETTINGS, name, *value)?;
             match name {
-                "playouts" => out.playouts = whole(1.0)? as u32,
-                "top_k" => out.top_k = whole(1.0)?,
-                "c" if value.is_finite() && value >= 0.0 => out.c = value,
-                "c" => return Err(format!("mcts.c must be a number >= 0, got {value}")),
-                "leaf" => out.leaf = whole(0.0)? as u32,
-                _ => {
-                    return Err(format!(
-                        "mcts has no parameter {name:?} (known: {})",
-                        FIELDS.join(", ")
-                    ))
-                }
+                "playouts" => out.playouts = value as u32,
+                "top_k" => out.top_k = value as usize,
+                "c" => out.c = value,
+                "leaf" => out.leaf = value as u32,
+                _ => unreachable!("every setting of SETTINGS is assigned"),
             }
         }
         Ok(out)

@@ -17,6 +17,7 @@ pub mod plan;
 pub mod position;
 pub mod random;
 pub mod scripted;
+pub mod settings;
 pub mod value;
 
 use crate::components::Components;

@@ -216,6 +216,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RUN_COLUMNS", python_columns(py, &batch::RUN_COLUMNS)?)?;
     m.add("CARD_COLUMNS", python_columns(py, records::CARD_COLUMNS)?)?;
     m.add("CARD_OUTCOMES", PyTuple::new(py, records::CARD_OUTCOMES)?)?;
+    let settings = PyDict::new(py);
+    for (player, table) in [("mcts", &players::mcts::SETTINGS[..]),
+                            ("learned", &players::learned::SETTINGS[..])] {
+        let rows: Vec<(&str, &str, &str)> =
+            table.iter().map(|s| (s.name, s.kind.word(), s.help)).collect();
+        settings.set_item(player, rows)?;
+    }
+    m.add("PLAYER_SETTINGS", settings)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

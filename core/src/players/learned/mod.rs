@@ -54,6 +54,7 @@ use crate::game::{Action, GameState, List, Options, Pending};
 use crate::players::features::{Scratch, N_INPUTS};
 use crate::players::scripted::{Profile, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
+use crate::players::settings::{checked, Kind, Setting};
 use crate::players::{play_on_telling, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
@@ -111,42 +112,50 @@ impl Default for LearnedParams {
     }
 }
 
-/// The parameter names, as `--strategy-params learned.NAME=value` takes them.
-pub const FIELDS: [&str; 9] = [
-    "weights", "top_k", "moves", "explore", "opponents", "reply", "pin", "joint", "circles",
+/// The player's settings, declared once (`--strategy-params learned.NAME=value`,
+/// `learned@NAME=value`; Python's registry and `--help` read them through the binding).
+pub const SETTINGS: [Setting; 9] = [
+    Setting { name: "weights", kind: Kind::Path,
+              help: "a weights file (learned@weights=PATH; 0 = the built-in weights)" },
+    Setting { name: "top_k", kind: Kind::Count,
+              help: "(tile, cell) pairs of a take shortlisted by greedy's placement value" },
+    Setting { name: "moves", kind: Kind::Count,
+              help: "move destinations shortlisted by greedy's depot value" },
+    Setting { name: "joint", kind: Kind::Whole,
+              help: "the best pairs of all shortlisted moves valued on copies (0: each \
+                     move's best take)" },
+    Setting { name: "pin", kind: Kind::Switch,
+              help: "1: tile values priced as in the decision's position" },
+    Setting { name: "circles", kind: Kind::Whole,
+              help: "circles of a scoring valued on copies, best by greedy's outcome (0: all)" },
+    Setting { name: "opponents", kind: Kind::Number,
+              help: "weight of the other seats' mean value against the seat's own" },
+    Setting { name: "reply", kind: Kind::Whole,
+              help: "the largest player count whose other seats' greedy replies are played" },
+    Setting { name: "explore", kind: Kind::Share,
+              help: "chance of a random shortlisted option (self-play training)" },
 ];
 
 impl LearnedParams {
-    /// These settings with some replaced by name; an unknown name or a bad value is an
-    /// error.
+    /// These settings with some replaced by name; an unknown name or a value its
+    /// declaration (`SETTINGS`) does not take is an error.
     pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Self, String> {
         let mut out = *self;
         for (name, value) in overrides {
-            let (name, value) = (name.as_ref(), *value);
-            let whole = |low: f64| super::whole_setting("learned", name, value, low);
+            let name = name.as_ref();
+            let value = checked("learned", &SETTINGS, name, *value)?;
+            let whole = value as usize;
             match name {
-                "weights" => out.weights = whole(0.0)?,
-                "top_k" => out.top_k = whole(1.0)?,
-                "moves" => out.moves = whole(1.0)?,
-                "reply" => out.reply = whole(0.0)?,
-                "joint" => out.joint = whole(0.0)?,
-                "circles" => out.circles = whole(0.0)?,
-                "pin" if value == 0.0 || value == 1.0 => out.pin = value as usize,
-                "pin" => return Err(format!("learned.pin must be 0 or 1, got {value}")),
-                "explore" if (0.0..=1.0).contains(&value) => out.explore = value,
-                "explore" => {
-                    return Err(format!("learned.explore must be 0-1, got {value}"))
-                }
-                "opponents" if value.is_finite() && value >= 0.0 => out.opponents = value,
-                "opponents" => {
-                    return Err(format!("learned.opponents must be a number >= 0, got {value}"))
-                }
-                _ => {
-                    return Err(format!(
-                        "learned has no parameter {name:?} (known: {})",
-                        FIELDS.join(", ")
-                    ))
-                }
+                "weights" => out.weights = whole,
+                "top_k" => out.top_k = whole,
+                "moves" => out.moves = whole,
+                "joint" => out.joint = whole,
+                "pin" => out.pin = whole,
+                "circles" => out.circles = whole,
+                "reply" => out.reply = whole,
+                "explore" => out.explore = value,
+                "opponents" => out.opponents = value,
+                _ => unreachable!("every setting of SETTINGS is assigned"),
             }
         }
         Ok(out)
