@@ -63,7 +63,7 @@ class Change:
 
 def parse_set(text: str) -> Change:
     """``TABLE.ID.KEY=VALUE[,VALUE...]`` (``objective.B05.reward.vp=6``,
-    ``villa_table.points.3=5``); anything else is one line naming the flag."""
+    ``villa_table.points.4=6``); anything else is one line naming the flag."""
     m = SET_FORM.match(text)
     if m is None:
         raise CdsimError(f"--set {text!r}: expected TABLE.ID.KEY=VALUE with whole numbers, "
@@ -90,6 +90,12 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
     ``[[variant]]`` of the fixed changes, or a ``[[sweep]]`` of the one change given a list
     (one variant per value, on the fixed changes; its report charts the swept card), each
     described by the changes as asked. Any problem is one line naming the ``--set``."""
+    for i, change in enumerate(changes):
+        for earlier in changes[:i]:
+            if (earlier.entry, earlier.key) == (change.entry, change.key):
+                raise CdsimError(f"--set {earlier.spelled} and --set {change.spelled} change "
+                                 "the same key: give it once (a list of values, "
+                                 f"{change.entry}.{change.key}=6,7, tries each)")
     lists = [c for c in changes if len(c.values) > 1]
     if len(lists) > 1:
         raise CdsimError("--set: only one change may list several values (each value is a "
