@@ -203,3 +203,23 @@ def test_every_documented_set_example_is_taken(tmp_path: Path) -> None:
     for i, example in enumerate(sorted(helps | guide)):
         variants([parse_set(example)], None, tmp_path / str(i))
 
+
+# -- names: did you mean ----------------------------------------------------------------------
+
+def test_a_misspelt_strategy_or_class_gets_a_did_you_mean(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "path", list(sys.path))  # loading the file appends its folder
+    bot = tmp_path / "pastry.py"
+    bot.write_text("class Baker:\n    name = 'baker'\n    reads_scores = False\n\n"
+                   "    def choose(self, view, options):\n        return options[0]\n")
+    out = tmp_path / "run"
+    refused(["simulate", "--players", "2", "--games", "4", "--strategies", "greedy,vila",
+             "--out", str(out), "--jobs", "1"], monkeypatch, capsys,
+            "unknown strategy 'vila' (did you mean 'villa'?)")
+    refused(["simulate", "--players", "2", "--games", "4", "--strategies",
+             f"greedy,{bot}:Bakr", "--out", str(out), "--jobs", "1"], monkeypatch, capsys,
+            "has no class 'Bakr' (did you mean 'Baker'?)")
+    refused(["play", "--players", "2", "--strategies", "greedy,zzz"], monkeypatch, capsys,
+            "unknown strategy 'zzz' (built-in:")  # nothing close: no guess
+    assert not out.exists()
