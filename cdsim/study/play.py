@@ -59,11 +59,19 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
                                              - start, 3)
             start = time.perf_counter()
             write_study_manifest(root, manifest)
-    manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter() - start, 3)
-    manifest |= {"finished": datetime.now(UTC).isoformat(timespec="seconds"),
-                 "machine": {"cpus": os.cpu_count(), "architecture": platform.machine()}}
+    stamp(manifest, start)
     write_study_manifest(root, manifest)
     return manifest
+
+
+def stamp(manifest: dict[str, Any], start: float) -> None:
+    """The study manifest's wall time (with the play since ``start``, a perf_counter),
+    when it finished and on what machine: what its pages say (``cdsim study run`` and
+    ``cdsim whatif`` alike)."""
+    manifest["wall_seconds"] = round(manifest.get("wall_seconds", 0.0) + time.perf_counter()
+                                     - start, 3)
+    manifest |= {"finished": datetime.now(UTC).isoformat(timespec="seconds"),
+                 "machine": {"cpus": os.cpu_count(), "architecture": platform.machine()}}
 
 
 def check_players(study: Study) -> None:

@@ -422,9 +422,7 @@ def _settings(doc: Doc, result: StudyResults) -> None:
                      + (" (reads scores)" if p.reads_scores else "")
                      + (f" — {p.description}" if p.description else "")
                      for p in m.populations)
-    variants = "; ".join(f"**{v.name}**: `{v.components}`"
-                         + (f" — {v.description}" if v.description else "")
-                         for v in m.variants if not v.sweep) or "none"
+    variants = study_sweep.played(m)  # a sweep's values too: they were played
     sweeps = "; ".join(f"**{w.name}**: {w.entry} {w.key} = "
                        + ", ".join(map(str, w.values)) + f" (base `{w.base}`)"
                        for w in m.sweeps) or "none"
