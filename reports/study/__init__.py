@@ -47,7 +47,7 @@ from reports.fmt import pct, pp, pts_interval, seat_label, vec
 from reports.report import Doc, publish, save
 from reports.study import cards as study_cards
 from reports.study import sweep as study_sweep
-from reports.study.cell import offsets_json, who
+from reports.study.cell import offsets_json, offsets_text, pointed_words, who
 from reports.study.skill import as_json as skill_json
 from reports.study.skill import section as skill_section
 
@@ -300,27 +300,14 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
                  f"{d.games_tested:,} of them)")
     lines.append(f"rulebook {rule}: largest seat gap {_gap(c.figures.at_rulebook)}")
     if c.figures.offsets is not None:
-        lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.figures.offsets)}")
+        lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.figures.offsets)}"
+                     + pointed_words(c.rulebook, d.vector, c.figures.offsets, c.state.radius))
     return lines
 
 
 def _part(offsets: Sequence[FairOffset], k: int) -> FloatArray:
     """One field of every seat's fair offset (0: the offset, 1: low, 2: high)."""
     return np.array([o[k] for o in offsets], dtype=np.float64)
-
-
-def offsets_text(offsets: Sequence[FairOffset]) -> str:
-    """"seat 2 needs +0.4 VP (0.0 to +0.8); ...": each seat's fair offset over seat 1 with its
-    95% interval (beyond the VP searched: said so)."""
-    parts = []
-    for seat, o in enumerate(offsets, 2):
-        if not np.isfinite(o.offset):
-            parts.append(f"seat {seat}: beyond the VP searched")
-            continue
-        span = (f" ({o.low:+.1f} to {o.high:+.1f})" if np.isfinite(o.low) and np.isfinite(o.high)
-                else " (interval beyond the VP searched)")
-        parts.append(f"seat {seat} needs {o.offset:+.1f} VP{span}")
-    return "; ".join(parts)
 
 
 def answer_boxes(doc: Doc, result: StudyResults) -> None:

@@ -4,10 +4,15 @@ seat's fair offset (the cell itself is ``cdsim.study.cell.CellResult``)."""
 from __future__ import annotations
 
 import itertools
+import math
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from cdsim.analysis.offsets import FairOffset
 from cdsim.study.cell import CellResult
-from reports.fmt import number
+from reports.fmt import number, vec
 
 
 def who(cell: CellResult, full: bool = False) -> str:
@@ -40,4 +45,40 @@ def offsets_json(c: CellResult) -> dict[str, Any]:
                 str(s): [number(o.low, 3), number(o.high, 3)] for s, o in enumerate(offsets, 2)}}
 
 
-__all__ = ["offsets_json", "who"]
+def offsets_text(offsets: Sequence[FairOffset]) -> str:
+    """"seat 2 needs +0.4 VP (0.0 to +0.8); ...": each seat's fair offset over seat 1 with its
+    95% interval (beyond the VP searched: said so)."""
+    parts = []
+    for seat, o in enumerate(offsets, 2):
+        if not np.isfinite(o.offset):
+            parts.append(f"seat {seat}: beyond the VP searched")
+            continue
+        span = (f" ({o.low:+.1f} to {o.high:+.1f})" if np.isfinite(o.low) and np.isfinite(o.high)
+                else " (interval beyond the VP searched)")
+        parts.append(f"seat {seat} needs {o.offset:+.1f} VP{span}")
+    return "; ".join(parts)
+
+
+def pointed_words(rulebook: Sequence[int], named: Sequence[int] | None,
+                  offsets: Sequence[FairOffset], radius: int) -> str:
+    """Why the whole-VP vector the fair offsets point to (each seat's offset rounded, seat 1
+    at the rulebook's) is not the vector a box names beside them, or "" when it is: it lies
+    outside the VP searched (each seat within ``radius`` of the rulebook's), or rounding
+    seat by seat is not the vector whose largest seat gap is least. One answer per box:
+    a 4-player whatif box named 8/8/8/12 beside offsets that point to 8/6/6/10, outside
+    its ±2 VP."""
+    if named is None or not all(math.isfinite(o.offset) for o in offsets):
+        return ""
+    pointed = (rulebook[0], *(rulebook[0] + math.floor(o.offset + 0.5) for o in offsets))
+    if tuple(pointed) == tuple(named):
+        return ""
+    if any(abs(p - r) > radius for p, r in zip(pointed, rulebook, strict=True)):
+        return (f"; they point to about {vec(pointed)}, outside the ±{radius} VP searched "
+                f"around the rulebook's {vec(rulebook)}, so {vec(named)} is named from "
+                "within them (a larger radius searches further)")
+    return (f"; rounded seat by seat they point to {vec(pointed)}: {vec(named)} is named by "
+            "its largest gap between any two seats, which rounding each seat's offset alone "
+            "need not give")
+
+
+__all__ = ["offsets_json", "offsets_text", "pointed_words", "who"]
