@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from cdsim.batch.results import CardSection
+from cdsim.players.names import shown_name
 from reports.fmt import number, pct_or_dash, pts
 
 EXPLAIN = (
@@ -81,7 +82,7 @@ def rows(table: pl.DataFrame) -> list[list[object]]:
         out.append([r["card"], pct_or_dash(r["taken_share"]), r["times"], pct_or_dash(r["done_share"]),
                     "-" if r["mean_vp"] is None else f"{r['mean_vp']:.1f}",
                     f"{pct_or_dash(r['win_takers'])} / {pct_or_dash(r['win_others'])}", diff, r["games"],
-                    r["top_strategy"]])
+                    shown_name(r["top_strategy"])])
     return out
 
 

@@ -38,7 +38,6 @@ from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.offsets import FairOffset
 from cdsim.batch import cost
-from cdsim.players.registry import PlayerSpec
 from cdsim.study.cell import CellResult
 from cdsim.study.results import StudyResults, read_results
 from reports import charts
@@ -47,7 +46,7 @@ from reports.fmt import pct, pp, pts_interval, seat_label, vec
 from reports.report import Doc, publish, save
 from reports.study import cards as study_cards
 from reports.study import sweep as study_sweep
-from reports.study.cell import offsets_json, offsets_text, pointed_words, who
+from reports.study.cell import offsets_json, offsets_text, pointed_words, shown_list, who
 from reports.study.skill import as_json as skill_json
 from reports.study.skill import section as skill_section
 
@@ -395,15 +394,11 @@ def build(result: StudyResults) -> Doc:
     return doc
 
 
-def _spelled(players: Sequence[PlayerSpec]) -> str:
-    return ", ".join(p.spelling for p in players)
-
-
 def _settings(doc: Doc, result: StudyResults) -> None:
     m = result.manifest
     pops = "; ".join(f"**{p.name}**: "
-                     + (_spelled(p.lineup) or "; ".join(map(_spelled, p.lineups))
-                        or "pool " + _spelled(p.pool))
+                     + (shown_list(p.lineup) or "; ".join(map(shown_list, p.lineups))
+                        or "pool " + shown_list(p.pool))
                      + (" (seats rotated)" if p.rotate_seats else "")
                      + (" (the floor)" if p.floor else "")
                      + (" (reads scores)" if p.reads_scores else "")

@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 
 from cdsim.analysis.offsets import FairOffset
+from cdsim.players.names import shown_names
+from cdsim.players.registry import PlayerSpec
 from cdsim.study.cell import CellResult
 from reports.fmt import number, vec
 
@@ -18,9 +20,11 @@ from reports.fmt import number, vec
 def who(cell: CellResult, full: bool = False) -> str:
     """Who sat at the table: the line-ups (each in every seat rotation) or the pool;
     every N-subset of a list said as such unless ``full``."""
-    lineups, players = cell.lineups, cell.players
-    if cell.state.pool:
-        return "each seat drawn per game from " + ", ".join(cell.state.pool)
+    players, pool = cell.players, cell.state.pool
+    label = shown_names([*(n for x in cell.lineups for n in x), *pool])  # files: by name
+    lineups = [tuple(label[n] for n in x) for x in cell.lineups]
+    if pool:
+        return "each seat drawn per game from " + ", ".join(label[n] for n in pool)
     if len(lineups) == 1 and len(set(lineups[0])) == 1:
         return f"{lineups[0][0]} in every seat"
     rot = ", each in all seat rotations, on the same deals" if cell.state.rotate_seats else ""
@@ -30,6 +34,12 @@ def who(cell: CellResult, full: bool = False) -> str:
         return f"every {players} of {', '.join(names)}: {len(lineups)} line-ups{rot}"
     ups = "; ".join(", ".join(x) for x in lineups)
     return (f"{len(lineups)} line-ups: " if len(lineups) > 1 else "") + ups + rot
+
+
+def shown_list(players: Sequence[PlayerSpec]) -> str:
+    """Players as a page lists them: a strategy file by its name (``names.shown_names``)."""
+    label = shown_names([p.spelling for p in players])
+    return ", ".join(label[p.spelling] for p in players)
 
 
 def offsets_json(c: CellResult) -> dict[str, Any]:
@@ -81,4 +91,4 @@ def pointed_words(rulebook: Sequence[int], named: Sequence[int] | None,
             "need not give")
 
 
-__all__ = ["offsets_json", "offsets_text", "pointed_words", "who"]
+__all__ = ["offsets_json", "offsets_text", "pointed_words", "shown_list", "who"]
