@@ -86,3 +86,19 @@ def test_a_study_page_shows_the_name(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "**mix** (greedy, baker, each in all seat rotations" in page
     assert "**mix**: greedy, baker (seats rotated)" in page
     assert spelled not in page
+
+
+def test_a_ladder_shows_the_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    core_or_skip()
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    spelled = _bot(tmp_path / "bots")
+    out = tmp_path / "ladder"
+    code, err = run_main(["ladder", "--strategies", f"random,{spelled}", "--games", "20",
+                          "--out", str(out), "--jobs", "1"], monkeypatch, capsys)
+    assert code == 0, err
+    page = (out / "ladder.md").read_text()
+    assert "| strategies | random, baker |" in page
+    assert not [line for line in page.splitlines() if spelled in line
+                and not line.startswith("| command |")]  # the command as it was given
+    assert json.loads((out / "ladder.json").read_text())["strategies"] == ["random", spelled]
