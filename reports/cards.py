@@ -18,6 +18,7 @@ import polars as pl
 
 from cdsim.analysis.fmt import number, pct_or_dash, pts
 from cdsim.batch.results import CardSection
+from cdsim.players.names import shown_name
 
 EXPLAIN = (
     "Which card is too strong? For each card: how often the seats took it, how often it "
@@ -81,7 +82,7 @@ def rows(table: pl.DataFrame) -> list[list[object]]:
         out.append([r["card"], pct_or_dash(r["taken_share"]), r["times"], pct_or_dash(r["done_share"]),
                     "-" if r["mean_vp"] is None else f"{r['mean_vp']:.1f}",
                     f"{pct_or_dash(r['win_takers'])} / {pct_or_dash(r['win_others'])}", diff, r["games"],
-                    r["top_strategy"]])
+                    shown_name(r["top_strategy"])])
     return out
 
 

@@ -10,6 +10,7 @@ ladder.json, the charts and the terminal's text.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import numpy as np
 from cdsim.analysis.fmt import pct
 from cdsim.analysis.ratings import PRIOR_GAMES, RESAMPLES
 from cdsim.ladder import LadderResult, read_results
+from cdsim.players.names import shown_names
 from reports.charts import COLOURS, FloatArray, _png
 from reports.report import Doc, publish, save
 
@@ -86,7 +88,15 @@ def explain(result: LadderResult) -> str:
             "still has a finite rating.")
 
 
+def _shown(result: LadderResult) -> LadderResult:
+    """The ladder as its page and terminal table show it: a strategy file by its class's
+    name (``names.shown_names``; its JSON keeps the spelling)."""
+    label = shown_names(result.names)
+    return replace(result, names=tuple(label[n] for n in result.names))
+
+
 def build(result: LadderResult) -> Doc:
+    result = _shown(result)
     m = result.manifest
     ladder = m["ladder"]
     f = result.fit
@@ -136,8 +146,9 @@ def build(result: LadderResult) -> Doc:
     doc.h("Pairings", 2)
     doc.p("Each pairing is an ordinary run folder: `cdsim report LADDER/cells/KEY` reports it "
           "in full (seat balance, VP sources, convergence).")
-    rows = [[f"`{p['run']}`", " · ".join(p["lineup"]), int(f.pairing_games[n])]
-            for n, p in enumerate(m["pairings"])]
+    label = shown_names([x for p in m["pairings"] for x in p["lineup"]])
+    rows = [[f"`{p['run']}`", " · ".join(label[x] for x in p["lineup"]),
+             int(f.pairing_games[n])] for n, p in enumerate(m["pairings"])]
     doc.table(["run folder", "line-up (seat 1 first; rotated)", "games"], rows)
     return doc
 
@@ -239,6 +250,7 @@ def vp_and_failed(labels: list[str], mean_vp: FloatArray, failed: FloatArray) ->
 
 
 def format_text(result: LadderResult) -> str:
+    result = _shown(result)
     lines = [f"{result.method} ratings, Elo scale, {result.anchor or 'mean'} = 0, "
              f"95% bootstrap over {result.fit.deals} deals:"]
     width = max(len(n) for n in result.names)

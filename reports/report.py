@@ -10,15 +10,18 @@ import base64
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import polars as pl
 
 from cdsim.analysis.fmt import interval, pct, seat_label, vec
 from cdsim.batch.balance import BalanceResult
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
+from cdsim.players.names import shown_names
 from reports import balance, cards, charts
 
 
@@ -176,7 +179,9 @@ def _answer(doc: Doc, found: RunResults) -> None:
     verdict of the study's procedure on this run (confirmed only where it confirms)."""
     run, current, judged = found.run, found.start_vp, found.judged
     c = run.config
-    who = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
+    label = shown(found)
+    who = (", ".join(label[x] for x in c.get("strategies") or [])
+           or "pool: " + ", ".join(label[x] for x in c.get("strategy_pool") or []))
     on = f"on {run.games:,} games" + ("" if run.complete else " (**partial run**)")
     lines = [f"starting VP **{vec(current)}** {on}"]
     kind = "open"
@@ -200,7 +205,9 @@ def _summary(doc: Doc, found: RunResults) -> None:
     doc.h(f"cdsim report: {run.path.name}", 1)
     _answer(doc, found)
     status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
-    lineup = ", ".join(c.get("strategies") or []) or "pool: " + ", ".join(c.get("strategy_pool") or [])
+    label = shown(found)
+    lineup = (", ".join(label[x] for x in c.get("strategies") or [])
+              or "pool: " + ", ".join(label[x] for x in c.get("strategy_pool") or []))
     start = ", ".join(str(v) for v in found.start_vp)
     comps = ("the reconstructed default set (C1–C10 of docs/rules.md in the cdsim repository; not "
              "the printed game's exact tiles and cards)" if m.get("components_default") else
@@ -267,8 +274,18 @@ def _seat_section(doc: Doc, found: RunResults) -> None:
               "Share of games each seat finished 1st, 2nd, ... Nth.")
 
 
+def shown(found: RunResults) -> dict[str, str]:
+    """Each player of the run as the page shows it: a strategy file by its class's name
+    (``registry.shown_names``); its path stays in the manifest."""
+    c = found.run.config
+    return shown_names([*(c.get("strategies") or []), *(c.get("strategy_pool") or [])])
+
+
 def _strategy_section(doc: Doc, found: RunResults) -> None:
-    run, st = found.run, found.strategies
+    run, label = found.run, shown(found)
+    st = found.strategies
+    st = replace(st, **{k: getattr(st, k).with_columns(pl.col("strategy").replace(label))
+                        for k in ("table", "by_seat", "sources")})
     n = run.players
     doc.h("Strategies", 2)
     deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],

@@ -6,7 +6,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import pytest
 
-from reports import charts, fmt
+from cdsim.analysis import fmt
+from reports import charts
 
 
 @pytest.mark.parametrize(("low", "high"), [(0.22, 0.31), (0.26, 0.29), (0.45, 0.56), (0.1, 0.4)])

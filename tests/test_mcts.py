@@ -1,4 +1,4 @@
-"""mcts, the search player of the compiled core (core/src/players/mcts.rs): blind to the
+"""mcts, the search player of the compiled core (core/src/players/mcts/): blind to the
 starting VP (what keeps `cdsim balance` exact), reproducible for any --jobs, its
 parameters checked in one line. Small budgets keep these quick; its strength is measured
 by core/examples/mcts_strength.rs."""

@@ -59,12 +59,15 @@ const lines = (e) => {
   return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0)
     .map((r) => Math.round(r.top))).size;
 };
-const table = Array.from(document.querySelectorAll("table")).find(
+const tables = Array.from(document.querySelectorAll("table")).filter(
   (t) => t.querySelector("th") && t.querySelector("th").textContent === "reward.vp");
+const all = (css) => tables.flatMap((t) => Array.from(t.querySelectorAll(css)));
 return {
-  heads: Array.from(table.querySelectorAll("th")).map((e) => [e.textContent, lines(e)]),
-  cells: Array.from(table.querySelectorAll("td")).map((e) => [e.textContent, lines(e)]),
-  overflow: table.parentElement.scrollWidth - table.parentElement.clientWidth,
+  tables: tables.length,
+  heads: all("th").map((e) => [e.textContent, lines(e)]),
+  cells: all("td").map((e) => [e.textContent, lines(e)]),
+  overflow: Math.max(...tables.map((t) => t.parentElement.scrollWidth
+                                          - t.parentElement.clientWidth)),
 };
 """
 
@@ -78,7 +81,30 @@ def test_the_sweep_table_reads_in_rows(browser: Any,  # noqa: F811
     browser.set_window_size(1400, 1000)
     browser.get((root / "study.html").as_uri())
     drawn = browser.execute_script(CELL_LINES)
-    assert len(drawn["heads"]) == 10  # 2 players: the value, games, 1 + 2 seats, 4 card
+    # 2 players: the value, games, 1 seat's offset, covered; the value, 2 seats, 4 card
+    assert drawn["tables"] == 2 and len(drawn["heads"]) == 4 + 7
     assert all(n <= 2 for _, n in drawn["heads"]), drawn["heads"]
     assert all(n <= 2 for _, n in drawn["cells"]), drawn["cells"]
     assert drawn["overflow"] <= 0
+
+
+def test_a_box_names_one_answer_beside_its_fair_offsets() -> None:
+    """A 4-player whatif box said "most equal so far 8/8/8/12" beside fair offsets that
+    point to 8/6/6/10: those lie outside the ±2 VP it searched, and the box now says so;
+    where they point to the vector it names, it adds nothing."""
+    from cdsim.analysis.offsets import FairOffset
+    from reports.study.cell import pointed_words
+
+    rule = (8, 9, 10, 11)
+    offsets = [FairOffset(-1.6, -2.9, -0.1), FairOffset(-1.9, -3.5, -0.4),
+               FairOffset(2.4, 1.4, 3.6)]
+    said = pointed_words(rule, (8, 8, 8, 12), offsets, 2)
+    assert "point to about 8/6/6/10, outside the ±2 VP searched" in said
+    assert "8/8/8/12 is named from within them" in said
+    assert pointed_words(rule, (8, 6, 6, 10), offsets, 4) == ""  # the same answer
+    near = [FairOffset(0.6, 0.0, 1.2), FairOffset(1.4, 0.8, 2.0), FairOffset(2.6, 2.0, 3.2)]
+    assert "rounded seat by seat they point to 8/9/9/11" in pointed_words(
+        rule, (8, 9, 10, 11), near, 2)
+    assert pointed_words(rule, None, offsets, 2) == ""  # nothing named yet
+    beyond = [*offsets[:2], FairOffset(float("nan"), float("nan"), float("nan"))]
+    assert pointed_words(rule, (8, 8, 8, 12), beyond, 2) == ""  # not located: nothing to round

@@ -130,8 +130,10 @@ def test_only_the_budget_may_change_when_a_study_resumes(tmp_path: Path) -> None
         play.run(load_study(path), root, jobs=1, resume=True)
     assert ("3p.mix.lineups=[greedy,landscape,bread]; now 3p.mix.lineups=[greedy,villa,bread]"
             in str(refused.value))
+    # a 2-player deal of the mix is 6 games: its first stage holds 30 deals (180 games)
     path.write_text(path.read_text().replace('"villa"', '"landscape"')
-                    .replace("players = [3]", "players = [2, 3]"))
+                    .replace("players = [3]", "players = [2, 3]")
+                    + '[[cell]]\nplayers = 2\npopulation = "mix"\nfirst_stage = 180\n')
     with pytest.raises(CdsimError, match="another study file") as refused:
         play.run(load_study(path), root, jobs=1, resume=True)
     said = str(refused.value)

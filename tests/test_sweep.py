@@ -83,8 +83,10 @@ def test_a_sweep_gives_one_row_per_value_and_its_chart(swept: tuple[Path, dict[s
     md = (root / "study.md").read_text()
     body = md.split("## Sweeps")[1].split("## How this was computed")[0]
     assert said["sentence"] in body and "charts/sweep_B05-reward_2p_pair.png" in body
-    assert [line.split(" | ")[0] for line in body.splitlines() if line.startswith("| ")][1:] \
-        == ["| base (8)", *(f"| {v}" for v in VALUES)]  # after the header
+    # two tables (fair offsets; changes against the base and the card), a row per value
+    labels = ["| base (8)", *(f"| {v}" for v in VALUES)]
+    assert [line.split(" | ")[0] for line in body.splitlines() if line.startswith("| ")] \
+        == ["| reward.vp", *labels] * 2  # each after its header
 
 
 def test_the_values_play_the_base_cells_deals(swept: tuple[Path, dict[str, Any]]) -> None:
@@ -125,6 +127,25 @@ def test_a_value_that_changes_nothing_gives_the_base_rows(swept: tuple[Path, dic
     other = [r for s in cells["2p.pair.B05-reward=12"]["stages"] for r in s["runs"]]
     assert [RunFolder(root / r).digest() for r in other] != \
         [RunFolder(root / r).digest() for r in base_runs]
+
+
+def test_the_page_tells_what_the_sweep_played(swept: tuple[Path, dict[str, Any]]) -> None:
+    """A sweep page said "variants: none", and its fair-offset chart had no point at the
+    base's value when no value tried was the base's, though its table had that row."""
+    from dataclasses import replace
+
+    from reports.study import analyse
+    from reports.study.sweep import chart_points
+
+    root, _ = swept
+    md = (root / "study.md").read_text()
+    assert ("| variants | **B05-reward=6**, **B05-reward=8**, **B05-reward=12** (the values "
+            "of sweep B05-reward) |") in md
+    (group,) = analyse(root).sweeps
+    assert [v for v, _ in chart_points(group)] == VALUES  # 8: a value tried, drawn once
+    without = replace(group, values=tuple((v, c) for v, c in group.values if v != 8))
+    points = chart_points(without)
+    assert [v for v, _ in points] == VALUES and points[1][1] is group.base
 
 
 def test_a_value_added_on_resume_plays_only_its_cells(tmp_path: Path) -> None:
@@ -215,3 +236,25 @@ def test_the_sweep_chart_is_drawn_in_a_browser(
     assert caption.startswith("2 players, pair: each seat's fair offset over seat 1")
     body = browser.find_element(By.TAG_NAME, "body").text
     assert data["sweeps"][0]["fair"][0]["sentence"] in body
+
+
+def test_no_table_is_wider_than_the_page(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """At 4 players the per-value table (offsets, changes, the card's figures) was 1,700
+    px wide on a 1,400 px page: every table of a sweep's page fits the window."""
+    text = (TINY.replace("players = [2]", "players = [4]\nradius = 2")
+            .replace('["greedy", "bread"]', '["greedy", "villa", "landscape", "bread"]')
+            .replace("games = 240", "games = 1200").replace("chunk_size = 60", "chunk_size = 600"))
+    root = tmp_path / "out"
+    play.run(load_study(sweep_file(tmp_path, [6, 10], text)), root, jobs=1)
+    write(root)
+    browser.set_window_size(1400, 1000)
+    browser.get((root / "study.html").as_uri())
+    width = browser.execute_script("return window.innerWidth")
+    tables = browser.execute_script(
+        "return Array.from(document.querySelectorAll('table')).map(t => "
+        "[t.rows[0].cells.length, t.getBoundingClientRect().right, t.scrollWidth])")
+    assert max(cols for cols, _, _ in tables) >= 6  # the sweep's tables are there
+    assert all(right <= width and scroll <= width for _, right, scroll in tables), tables
+    boxes = browser.execute_script("return Array.from(document.querySelectorAll('.wide'))"
+                                   ".map(w => [w.scrollWidth, w.clientWidth])")
+    assert boxes and all(scroll <= client for scroll, client in boxes), boxes

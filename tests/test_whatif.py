@@ -125,11 +125,27 @@ def test_whatif_answers_a_card_change_and_writes_a_study_folder(
     # the pages lead with the change: its box before the starting-VP answer
     assert page.index("### What B05-reward-vp-6 does") < page.index("### 2 players")
     assert "B05 at 6 VP: taken by" in page
+    # its wall time and machine, recorded and shown (they said 0 s and "not recorded")
+    assert manifest["wall_seconds"] > 0 and manifest["machine"]["cpus"] >= 1
+    assert manifest["finished"][:4].isdigit()
+    assert "| machine | architecture " in page and "| wall time | 0 s" not in page
     # a bad change is one line, exit 2, and leaves no folder
     code, err = run_main(["whatif", "--set", "objective.B99.reward.vp=6", "--out",
                           str(tmp_path / "bad")], monkeypatch, capsys)
     assert code == 2 and err.count("\n") == 1 and "B99" in err
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_change_of_several_entries_is_named_after_all_of_them(tmp_path: Path) -> None:
+    """A change of F01 and F02 was titled (and its cells keyed) after F02 only."""
+    from cdsim.study.whatif import variants
+
+    both = [parse_set("fountain.F01.vp=3"), parse_set("fountain.F02.vp=3")]
+    (variant,) = variants(both, None, tmp_path / "changes")
+    assert variant.name == "F01-vp-3_F02-vp-3"
+    assert variant.description == "fountain.F01.vp=3, fountain.F02.vp=3"
+    (one,) = variants(both[:1], None, tmp_path / "one")
+    assert one.name == "F01-vp-3"  # one entry: named as before
 
 
 def test_where_a_swept_card_is_neutral() -> None:

@@ -30,7 +30,7 @@ SEAT_MS: dict[str, dict[int, float]] = {
     "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
 }
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
-MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts.rs)
+MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts/params.rs)
 PYTHON_SEAT_MS = 3.9  # a user's strategy: the core makes its observations (its own code on top)
 
 

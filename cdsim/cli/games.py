@@ -136,13 +136,16 @@ def _print_districts(state: GameState) -> None:
 
 
 def _print_summary(record: Any) -> None:
+    from cdsim.players.names import shown_names
+
     print(f"\ngame seed {record.seed}, {record.players} players"
           + ("  (winner by scroll-track tie-break)" if record.tiebreak else ""))
     head = "seat strategy      start cards villas left scroll fount frame  final rank"
     print(head)
+    label = shown_names([s.strategy for s in record.seats])  # a strategy file: its name
     for s in record.seats:
         b = s.breakdown
-        print(f"{s.seat + 1:>4} {s.strategy:<12} {b['start']:>6} {b['cards']:>5} {b['villas']:>6} "
+        print(f"{s.seat + 1:>4} {label[s.strategy]:<12} {b['start']:>6} {b['cards']:>5} {b['villas']:>6} "
               f"{b['leftovers']:>4} {b['scroll']:>6} {b['fountains']:>5} {b['frame']:>5} "
               f"{s.final_vp:>6} {s.rank:>4}{'  winner' if s.won else ''}")
 

@@ -291,12 +291,16 @@ def balance(
     from cdsim.analysis.anytime import check_tolerance, check_zone
     from cdsim.batch import balance as judging
     from cdsim.batch.read import open_run, seat_arrays
+    from cdsim.study.file import zone_reach_problem
     from reports import balance as bal
     from reports import charts
     from reports.report import save
 
     check_tolerance(tolerance, "--tolerance")
     check_zone(zone, tolerance, "--zone")
+    reach = zone_reach_problem(zone, 0.05, (2, 3, 4))  # the verdict's alpha
+    if reach:
+        raise CdsimError(f"--zone {zone:g} {reach}")
     folder = out_folder(out)
     if not 0 <= radius <= 10:
         raise CdsimError(f"--radius must be between 0 and 10, got {radius}")

@@ -21,9 +21,9 @@ def whatif(
     set_: Annotated[list[str] | None, typer.Option(
         "--set", metavar="TABLE.ID.KEY=VALUE",
         help="A change, in a sweep's entry/key words: objective.B05.reward.vp=6, "
-             "fountain.F01.vp=3, tile.T01.count=4, villa_table.points.3=5. Repeat it for "
-             "several changes at once; a list of values (reward.vp=4,6,10) makes one variant "
-             "per value.", show_default=False)] = None,
+             "fountain.F01.vp=3, tile.L-villa-end-2.chimneys=3, villa_table.points.4=6. Repeat "
+             "it for several changes at once (each key once); a list of values "
+             "(reward.vp=4,6,10) makes one variant per value.", show_default=False)] = None,
     components: Annotated[str | None, typer.Option(
         "--components", help="An override file with the change instead of (or under) --set: "
         "docs/components.md.", show_default=False)] = None,
@@ -82,12 +82,22 @@ def whatif(
     if not 0 <= seed < 2**62:
         raise CdsimError(f"--seed must be between 0 and 2**62 - 1, got {seed}")
     override = out_folder(components, "--components", "an override file")
-    if override is not None and not override.is_file():
-        raise CdsimError(f"--components {components}: no such override file")
+    if override is not None:
+        if not override.is_file():
+            raise CdsimError(f"--components {components}: no such override file")
+        from cdsim.rules.components import load_components
+
+        try:  # a set that does not load is one line now, before a folder is made
+            load_components(override)
+        except CdsimError as exc:
+            raise CdsimError(f"--components {exc}") from None
     name = wi.safe_name("whatif-" + "_".join(
         [*(c.spelled.partition(".")[2] for c in changes), *([override.stem] if override else [])]))
     root = out_folder(out) or Path("studies") / name
     root = check_out(root)
+    if root.exists() and not root.is_dir():
+        raise CdsimError(f"--out {root}: a file is in the way (whatif writes a study folder "
+                         "there): name another folder")
     if resume and force:
         raise CdsimError("--resume keeps the folder's games and --force throws them away: "
                          "give one of them")
@@ -105,8 +115,8 @@ def whatif(
     try:
         study = wi.build(name, changes, override, root, counts, plays, seed, budgets)
         check_players(study)  # every cell's players on its set, before a game is played
-    except CdsimError:
-        if made:  # a refusal leaves nothing behind
+    except BaseException:
+        if made:  # a refusal (or a stop) leaves nothing behind
             import shutil
             shutil.rmtree(root, ignore_errors=True)
         raise

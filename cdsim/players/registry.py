@@ -189,8 +189,9 @@ class PlayerSpec:
             raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
                              f"only (built-in: {', '.join(BUILTIN)})")
         if ":" not in spelled:
-            raise CdsimError(f"unknown strategy {spelled!r} (built-in: {', '.join(BUILTIN)}; "
-                             "or module:Class, or path/to/file.py:Class)")
+            raise CdsimError(f"unknown strategy {spelled!r}{_did_you_mean(name, BUILTIN)} "
+                             f"(built-in: {', '.join(BUILTIN)}; or module:Class, or "
+                             "path/to/file.py:Class)")
         module_name, _, attr = spelled.rpartition(":")
         if _names_a_file(module_name):
             base = f"{strategy_file(spelled, module_name)}:{_class_name(spelled, attr)}"
@@ -408,6 +409,16 @@ def make_strategy(spec: str | PlayerSpec, overrides: Overrides | None = None) ->
     return as_spec(spec).make(overrides)
 
 
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    """`` (did you mean 'villa'?)`` for a name not among ``known`` close to one, or ""."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    if not close:  # a case slip: Villa, BAKER
+        close = [k for k in known if k.lower() == word.lower()][:1]
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def _names_a_file(module_part: str) -> bool:
     """Whether ``X`` of ``X:Class`` is a file (``baker.py``, ``../mine/baker.py``), not a
     module name."""
@@ -500,7 +511,9 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
                               detail=detail) from None
     factory = getattr(module, attr, None)
     if factory is None:
-        raise CdsimError(f"strategy {name!r}: {module_name} has no class {attr!r}")
+        classes = [n for n, v in vars(module).items() if inspect.isclass(v)]
+        raise CdsimError(f"strategy {name!r}: {module_name} has no class {attr!r}"
+                         f"{_did_you_mean(attr, classes)}")
     if not inspect.isclass(factory):
         raise CdsimError(f"strategy {name!r}: {module_name}.{attr} is a "
                          f"{type(factory).__name__}, not a strategy class")

@@ -31,7 +31,7 @@ from pydantic import (
     model_validator,
 )
 
-from cdsim.analysis.anytime import ZONE, tolerance_problem, zone_problem
+from cdsim.analysis.anytime import ZONE, tolerance_problem, worst_case_games, zone_problem
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import PlayerSpec
@@ -89,6 +89,44 @@ def _tolerance(value: float) -> float:
     if problem:
         raise ValueError(problem)
     return value
+
+
+# below it the levels alpha is split into (over the candidate vectors, the seat pairs, the
+# tested choices and the looks) underflow: the tests' boundaries are nan from about 1e-17
+MIN_ALPHA = 1e-10
+
+
+def _alpha(value: float) -> float:
+    if value < MIN_ALPHA:
+        raise ValueError(f"must be at least {MIN_ALPHA:g} (smaller error levels underflow when "
+                         "split over the candidate vectors, seat pairs and looks: no test can "
+                         f"be sized), got {value:g}")
+    return value
+
+
+def zone_reach_problem(zone: float, alpha: float, players: Sequence[int]) -> str | None:
+    """Why the indifference zone ``zone`` cannot end a cell of each of ``players`` at level
+    ``alpha`` ("is too small ..."), or None: its worst case (``worst_case_games``, about
+    1/zone**2 games) past the games a cell may play (``MAX_GAMES``), or past any number.
+    0 (no zone) ends nothing and promises nothing: allowed."""
+    if zone <= 0:
+        return None
+    for p in players:
+        try:
+            worst: float | None = worst_case_games(p, 0.02, zone, alpha)
+        except (ArithmeticError, ValueError):
+            worst = None
+        if worst is not None and worst <= MAX_GAMES:
+            continue
+        # the worst case goes as 1/zone**2: the least zone from the default's
+        at_default = worst_case_games(p, 0.02, ZONE, alpha) or 1
+        least = ZONE * (at_default / MAX_GAMES) ** 0.5
+        least = float(f"{least * 1.05:.1e}")  # rounded up
+        beyond = f"{worst:,.0f} games" if worst is not None else "more games than a float holds"
+        return (f"is too small to end a {p}-player cell: its worst case is {beyond}, past the "
+                f"{MAX_GAMES:,} a cell may play; use a zone of at least {least:g}, or 0 (no "
+                "zone: a cell may then never end)")
+    return None
 
 
 def _players(value: tuple[int, ...]) -> tuple[int, ...]:
@@ -288,7 +326,7 @@ class StudyFile(Table):
     # a confirmed cell plays on until its name is shown within the zone of the most equal
     # candidate (anytime.decide's naming; dear where two vectors are near-tied)
     name_within_zone: bool = False
-    alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
+    alpha: Annotated[float, Field(gt=0, lt=0.5), AfterValidator(_alpha)] = 0.05
     tested: Annotated[int, Field(ge=1, le=20)] = 3
     strategy_params: str | None = None
     components: Folder | None = None
@@ -329,6 +367,7 @@ class StudyFile(Table):
     def _across(self) -> StudyFile:
         if not self.population:
             raise ValueError("a study needs at least one [[population]] (name, lineup)")
+        self._settings()
         for kind, names in (("population", [p.name for p in self.population]),
                             ("variant", [v.name for v in self.variant]),
                             ("sweep", [w.name for w in self.sweep])):
@@ -354,6 +393,21 @@ class StudyFile(Table):
                 raise ValueError(f"cell {i + 1}: population {cell.population!r} is not one of "
                                  f"the study's ({', '.join(populations)})")
         return self
+
+
+    def _settings(self) -> None:
+        """The statistical settings together (each key's own range is checked on its own):
+        a tolerance that leaves room for the zone, even the default one, and a zone that
+        can end a cell of each player count at this alpha."""
+        given = "zone" in self.model_fields_set
+        if zone_problem(self.zone, self.tolerance):
+            raise ValueError(
+                f"tolerance = {self.tolerance:g} leaves no room for the zone ({self.zone:g}"
+                f"{'' if given else ', the default'}): give a zone below the tolerance (e.g. "
+                f"zone = {self.tolerance / 4:g}), or zone = 0")
+        reach = zone_reach_problem(self.zone, self.alpha, self.players)
+        if reach:
+            raise ValueError(f"zone = {self.zone:g} {reach}")
 
 
 def resolve(arg: str | Path) -> Path:
@@ -409,7 +463,7 @@ def write_template(path: Path, template: str = "default") -> None:
         rel = str(variant["components"])
         extra[path.parent / rel] = (source.parent / rel).read_text()
     for file, body in extra.items():
-        if file.exists() and file.read_text() != body:
+        if file.exists() and _text(file) != body:
             raise CdsimError(f"{file} exists (the {template} template's variant writes it): "
                              "move it, or write the study file in another folder")
     try:
@@ -419,6 +473,14 @@ def write_template(path: Path, template: str = "default") -> None:
         path.write_text(text)
     except OSError as exc:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
+
+
+def _text(file: Path) -> str | None:
+    """A file's text; None when it is not a UTF-8 text file (a folder, bytes, unreadable)."""
+    try:
+        return file.read_text()
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def parse(path: Path, raw: dict[str, Any]) -> StudyFile:

@@ -346,6 +346,10 @@ def load_study(path: Path) -> Study:
                 deal = cell.deal
                 budget = -(-budget // deal) * deal  # whole deals
                 least = anytime.MIN_GROUPS * deal  # the first stage needs a few dozen deals
+                if start and start < least:
+                    raise fail(f"cell {cell.key}", f"first_stage = {start} games is fewer "
+                               f"than {anytime.MIN_GROUPS} deals ({least} games here), the "
+                               "fewest a test may look at; raise it or leave it out")
                 start = start or max(least, -(-budget // FIRST_SHARE // deal) * deal)
                 if start > budget:
                     raise fail(f"cell {cell.key}", f"games ({budget}) must hold the first "

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from cdsim.batch.config import engine_for
 from cdsim.batch.folder import RunFolder
@@ -59,11 +59,27 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
                                              - start, 3)
             start = time.perf_counter()
             write_study_manifest(root, manifest)
-    manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter() - start, 3)
-    manifest |= {"finished": datetime.now(UTC).isoformat(timespec="seconds"),
-                 "machine": {"cpus": os.cpu_count(), "architecture": platform.machine()}}
+    manifest |= stamp(manifest["wall_seconds"], start)
     write_study_manifest(root, manifest)
     return manifest
+
+
+class Stamp(TypedDict):
+    """What a study manifest says of its play: its wall time, when it finished and on what
+    machine (its pages show them)."""
+
+    wall_seconds: float
+    finished: str
+    machine: dict[str, int | str | None]
+
+
+def stamp(wall_seconds: float, start: float) -> Stamp:
+    """The manifest's stamp: ``wall_seconds`` recorded before, with the play since
+    ``start`` (a perf_counter); when it finished and on what machine (``cdsim study run``
+    and ``cdsim whatif`` alike: ``manifest |= stamp(...)``)."""
+    return Stamp(wall_seconds=round(wall_seconds + time.perf_counter() - start, 3),
+                 finished=datetime.now(UTC).isoformat(timespec="seconds"),
+                 machine={"cpus": os.cpu_count(), "architecture": platform.machine()})
 
 
 def check_players(study: Study) -> None:

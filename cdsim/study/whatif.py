@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,7 @@ from cdsim.study.file import Sweep, Variant
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, StageRuns, WhatIf, WhatIfComparison
 from cdsim.study.model import Cell, Job, Study, load_study
-from cdsim.study.play import play
+from cdsim.study.play import play, stamp
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
 
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
@@ -63,7 +64,7 @@ class Change:
 
 def parse_set(text: str) -> Change:
     """``TABLE.ID.KEY=VALUE[,VALUE...]`` (``objective.B05.reward.vp=6``,
-    ``villa_table.points.3=5``); anything else is one line naming the flag."""
+    ``villa_table.points.4=6``); anything else is one line naming the flag."""
     m = SET_FORM.match(text)
     if m is None:
         raise CdsimError(f"--set {text!r}: expected TABLE.ID.KEY=VALUE with whole numbers, "
@@ -90,6 +91,12 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
     ``[[variant]]`` of the fixed changes, or a ``[[sweep]]`` of the one change given a list
     (one variant per value, on the fixed changes; its report charts the swept card), each
     described by the changes as asked. Any problem is one line naming the ``--set``."""
+    for i, change in enumerate(changes):
+        for earlier in changes[:i]:
+            if (earlier.entry, earlier.key) == (change.entry, change.key):
+                raise CdsimError(f"--set {earlier.spelled} and --set {change.spelled} change "
+                                 "the same key: give it once (a list of values, "
+                                 f"{change.entry}.{change.key}=6,7, tries each)")
     lists = [c for c in changes if len(c.values) > 1]
     if len(lists) > 1:
         raise CdsimError("--set: only one change may list several values (each value is a "
@@ -110,7 +117,7 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
         base = str(path.resolve())
         asked.append(change.spelled)
     if not lists:
-        name = _name(fixed[-1] if fixed else None, override)
+        name = _name(fixed, override)
         assert base is not None
         text, path = Path(base).read_text(), folder / f"{name}.toml"
         if not path.is_file() or path.read_text() != text:
@@ -141,11 +148,13 @@ def _expand(change: Change, base: str | None) -> Sweep:
     return sweeps.expand(f"--set {change.spelled}", sweep, base)
 
 
-def _name(change: Change | None, override: Path | None) -> str:
-    if change is None:
-        assert override is not None
-        return safe_name(override.stem)
-    return safe_name(f"{change.entry.split('.')[-1]}.{change.key}={change.values[0]}")
+def _name(fixed: Sequence[Change], override: Path | None) -> str:
+    """The variant's name (its box's title, its cells' keys): every part of the change,
+    the override file's and each --set's (F01-vp-3_F02-vp-3), not only the last."""
+    parts = [*([override.stem] if override is not None else []),
+             *(f"{c.entry.split('.')[-1]}.{c.key}={c.values[0]}" for c in fixed)]
+    assert parts
+    return safe_name("_".join(parts))
 
 
 def safe_name(text: str) -> str:
@@ -244,6 +253,7 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
     all in one work queue, until each is decided or has played its budget; then the study
     manifest (the cells' stages and verdicts) for ``cdsim study report``."""
     manifest, study = open_folder(root, study, resume=resume, force=force)
+    start = time.perf_counter()
     pairs = pairs_of(study)
     read: Read = {}
     stage = 0
@@ -276,6 +286,7 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
                                       seats=[(s.change, s.low, s.high) for s in c.seats])
                      for p in pairs for name, c in (p.outcomes or {}).items()]
     ).model_dump(mode="json")
+    manifest |= stamp(manifest.get("wall_seconds", 0.0), start)  # its pages' wall time, machine
     write_study_manifest(root, manifest)
     return pairs
 

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cdsim import __version__
+from cdsim.players.names import shown_name
 from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.game import CIRCLES
 from cdsim.rules.kinds import CELLS, NEIGHBOUR
@@ -210,7 +211,7 @@ def replay_data(table: Table, c: Components, record: GameRecord, deal: dict[str,
     for seat, (board_id, frame) in enumerate(zip(deal["boards"], deal["frames"], strict=True)):
         board = boards[board_id]
         players.append({
-            "strategy": table.lineup.names[seat],
+            "strategy": shown_name(table.lineup.names[seat]),  # a file: its class's name
             "board": [board.id, board.spade, sorted(board.scrolls)],
             "frame": [[part, [[g.kind, g.vp, g.line] for g in c.frame_parts[part].goals]]
                       for part in frame],

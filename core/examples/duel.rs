@@ -1,9 +1,9 @@
 //! Two players head to head, seats rotated: `duel DEALS PLAYERS A B [THREADS] [FIRST]`.
 //!
-//! Each deal (seed FIRST + deal) is played with every rotation of the line-ups that seat A
-//! and B alternately (A B A B ..., then B A B A ...): at 2 and 4 players each player sits
-//! in every seat equally often, at 3 players A holds two seats in half the games and one
-//! in the other half. A name may carry settings (`learned@pin=1@top_k=3`). Prints A's
+//! Each deal (seed FIRST + deal) is played with every distinct rotation of the line-ups
+//! that seat A and B alternately (A B A B ..., then B A B A ...): at 2 and 4 players two
+//! games a deal, each player in every seat equally often; at 3 players six, A holding two
+//! seats in half of them and one in the other half. A name may carry settings (`learned@pin=1@top_k=3`). Prints A's
 //! share of the games won by A or B, per seat held (so 0.5 is level whatever the line-up),
 //! its 95% interval over deals, and the Elo difference with its interval.
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,10 +39,20 @@ fn deal(comps: &Components, n: usize, a: &str, b: &str, seed: u64) -> (f64, f64,
         (0..n).map(|i| i % 2 == 0).collect(),
         (0..n).map(|i| i % 2 == 1).collect(),
     ];
-    let (mut share, mut vp_a, mut vp_b, mut lineups) = (0.0, 0.0, 0.0, 0.0);
+    // every rotation of both patterns, each distinct line-up once (at 2 and 4 players the
+    // rotations repeat: a line-up played twice on one deal is the same game)
+    let mut seating: Vec<Vec<bool>> = Vec::new();
     for pattern in &patterns {
         for r in 0..n {
             let is_a: Vec<bool> = (0..n).map(|s| pattern[(s + r) % n]).collect();
+            if !seating.contains(&is_a) {
+                seating.push(is_a);
+            }
+        }
+    }
+    let (mut share, mut vp_a, mut vp_b, mut lineups) = (0.0, 0.0, 0.0, 0.0);
+    {
+        for is_a in seating {
             let mut lineup: Vec<Player> =
                 is_a.iter().map(|&x| player(if x { a } else { b })).collect();
             let config = GameConfig::new(n);
@@ -104,7 +114,7 @@ fn main() {
     let var = results.iter().map(|r| (r.0 - mean).powi(2)).sum::<f64>() / (k - 1.0);
     let half = 1.96 * (var / k).sqrt();
     let elo = |p: f64| 400.0 * (p.clamp(1e-6, 1.0 - 1e-6) / (1.0 - p.clamp(1e-6, 1.0 - 1e-6))).log10();
-    let games = deals * 2 * n as u64;
+    let games = deals * if n == 3 { 6 } else { 2 };
     println!(
         "{n}p {a} vs {b}: {games} games ({deals} deals), A share {mean:.4} ({:.4}-{:.4}), \
          Elo {:+.0} ({:+.0} to {:+.0}), gained VP {:.1} vs {:.1}, {:.0} s",

@@ -74,7 +74,7 @@ macro_rules! seat_type {
 
 /// The seat row declared once: each column's name and type, in the order of the run's
 /// Parquet, make the struct `SeatRecord`, its columns `SEAT_COLUMNS` and its row
-/// `SeatRecord::values` (batch.rs writes runs from these; python.rs hands the columns to
+/// `SeatRecord::values` (batch.rs writes runs from these; python/mod.rs hands the columns to
 /// `cdsim.rules.records`, whose oracle record a test holds to them).
 macro_rules! seat_row {
     ($($(#[$doc:meta])* $name:ident: $kind:ident,)*) => {
@@ -245,7 +245,7 @@ impl From<CardOutcome> for u8 {
 /// its column in the card table (`ColumnType`) and what a chunk carries it as, in the
 /// order of the run's card Parquet, make the struct `CardRecord`, its columns
 /// `CARD_COLUMNS` and a chunk's columns `CardColumns` (the runner's `game`, then these;
-/// python.rs hands both to `cdsim`, whose `CardRow` a test holds to them).
+/// python/mod.rs hands both to `cdsim`, whose `CardRow` a test holds to them).
 macro_rules! card_row {
     ($($(#[$doc:meta])* $name:ident: $ty:ty => $kind:ident($carried:ty),)*) => {
         /// One row of the card table: a seat, a card (index into its deck of the game's

@@ -9,19 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import pp, vec
-from cdsim.analysis.offsets import FairOffset
 from cdsim.batch import cost
 from cdsim.study.cell import CellResult
 from cdsim.study.results import StudyResults
 from reports.report import Doc
 from reports.study import cards as study_cards
 from reports.study import sweep as study_sweep
-from reports.study.cell import who
+from reports.study.cell import offsets_text, pointed_words, who
 
 # an undecided cell whose prediction finds no size that confirms with 80% chance: its
 # estimate is too uncertain (the truth may be unfair), not shown unconfirmable
@@ -200,22 +197,9 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
                  f"{d.games_tested:,} of them)")
     lines.append(f"rulebook {rule}: largest seat gap {gap_text(c.figures.at_rulebook)}")
     if c.figures.offsets is not None:
-        lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.figures.offsets)}")
+        lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.figures.offsets)}"
+                     + pointed_words(c.rulebook, d.vector, c.figures.offsets, c.state.radius))
     return lines
-
-
-def offsets_text(offsets: Sequence[FairOffset]) -> str:
-    """"seat 2 needs +0.4 VP (0.0 to +0.8); ...": each seat's fair offset over seat 1 with its
-    95% interval (beyond the VP searched: said so)."""
-    parts = []
-    for seat, o in enumerate(offsets, 2):
-        if not np.isfinite(o.offset):
-            parts.append(f"seat {seat}: beyond the VP searched")
-            continue
-        span = (f" ({o.low:+.1f} to {o.high:+.1f})" if np.isfinite(o.low) and np.isfinite(o.high)
-                else " (interval beyond the VP searched)")
-        parts.append(f"seat {seat} needs {o.offset:+.1f} VP{span}")
-    return "; ".join(parts)
 
 
 def answer_boxes(doc: Doc, result: StudyResults) -> None:

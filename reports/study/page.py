@@ -39,7 +39,6 @@ from cdsim.analysis.anytime import CONFIRM_SHARE
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import pct, pp, pts_interval, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
-from cdsim.players.registry import PlayerSpec
 from cdsim.study.cell import CellResult
 from cdsim.study.results import StudyResults, read_results
 from reports import charts
@@ -48,7 +47,7 @@ from reports.report import Doc, publish, save
 from reports.study import cards as study_cards
 from reports.study import sweep as study_sweep
 from reports.study.answer import answer_boxes, change_boxes, gap_text, headline, headlines
-from reports.study.cell import offsets_json, who
+from reports.study.cell import offsets_json, shown_list, who
 from reports.study.skill import as_json as skill_json
 from reports.study.skill import section as skill_section
 
@@ -156,23 +155,17 @@ def build(result: StudyResults) -> Doc:
     return doc
 
 
-def _spelled(players: Sequence[PlayerSpec]) -> str:
-    return ", ".join(p.spelling for p in players)
-
-
 def _settings(doc: Doc, result: StudyResults) -> None:
     m = result.manifest
     pops = "; ".join(f"**{p.name}**: "
-                     + (_spelled(p.lineup) or "; ".join(map(_spelled, p.lineups))
-                        or "pool " + _spelled(p.pool))
+                     + (shown_list(p.lineup) or "; ".join(map(shown_list, p.lineups))
+                        or "pool " + shown_list(p.pool))
                      + (" (seats rotated)" if p.rotate_seats else "")
                      + (" (the floor)" if p.floor else "")
                      + (" (reads scores)" if p.reads_scores else "")
                      + (f" — {p.description}" if p.description else "")
                      for p in m.populations)
-    variants = "; ".join(f"**{v.name}**: `{v.components}`"
-                         + (f" — {v.description}" if v.description else "")
-                         for v in m.variants if not v.sweep) or "none"
+    variants = study_sweep.played(m)  # a sweep's values too: they were played
     sweeps = "; ".join(f"**{w.name}**: {w.entry} {w.key} = "
                        + ", ".join(map(str, w.values)) + f" (base `{w.base}`)"
                        for w in m.sweeps) or "none"

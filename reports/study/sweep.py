@@ -143,7 +143,10 @@ def _span(x: float, low: float, high: float) -> str:
     return f"{x:+.1f} [{low:+.1f}, {high:+.1f}]"
 
 
-def _cells(group: SweepGroup, label: str, cell: CellResult) -> list[object]:
+def _cells(group: SweepGroup, label: str, cell: CellResult
+           ) -> tuple[list[object], list[object]]:
+    """A value's row of each of the two tables: its fair offsets, its change against the
+    base."""
     n = group.players
     offsets = (["-"] * (n - 1) if cell.figures.offsets is None else
                [_span(o.offset, o.low, o.high) for o in cell.figures.offsets])
@@ -152,8 +155,8 @@ def _cells(group: SweepGroup, label: str, cell: CellResult) -> list[object]:
         mean, low, high = cell.difference
         diff = [pts_interval(mean[s], low[s], high[s]) for s in range(n)]
     covered = group.fair(cell)
-    return [label, f"{cell.games:,}", *offsets, *diff,
-            "-" if covered is None else ("yes" if covered else "no")]
+    return ([label, f"{cell.games:,}", *offsets,
+             "-" if covered is None else ("yes" if covered else "no")], [label, *diff])
 
 
 def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
@@ -181,14 +184,17 @@ def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
         doc.p("Starting VP: " + sentence(group))
         _chart(doc, group)
         header, base_card, card_cells = _cards(doc, group)
-        rows = ([_cells(group, f"base ({sweep.base_value})", group.base) + base_card]
+        rows = ([(*_cells(group, f"base ({sweep.base_value})", group.base), base_card)]
                 if group.base is not None else [])
-        rows += [_cells(group, str(v), c) + more
+        rows += [(*_cells(group, str(v), c), more)
                  for (v, c), more in zip(group.values, card_cells, strict=True)]
+        # two tables, each narrower than a page (at 4 players one was 1,700 px wide)
         doc.table([sweep.key, "games",
                    *(f"{seat_label(s)} fair offset (VP)" for s in range(1, n)),
-                   *(f"{seat_label(s)} vs base (pp)" for s in range(n)),
-                   "every interval covers the played offset", *header], rows, wide=True)
+                   "every interval covers the played offset"], [a for a, _, _ in rows],
+                  wide=True)
+        doc.table([sweep.key, *(f"{seat_label(s)} vs base (pp)" for s in range(n)), *header],
+                  [b + more for _, b, more in rows], wide=True)
 
 
 def _cards(doc: Doc, group: SweepGroup
@@ -205,8 +211,8 @@ def _cards(doc: Doc, group: SweepGroup
     first = next((card for card in found if card is not None), None)
     if first is None:
         return [], [], [[] for _ in group.values]
-    doc.p(f"The last columns: the swept card {first.card} under each value, on the base's "
-          f"deals: {study_cards.WORDS}.")
+    doc.p(f"The second table's last columns: the swept card {first.card} under each value, "
+          f"on the base's deals: {study_cards.WORDS}.")
     header = [f"{first.card} {name} [95% CI]" for name in study_cards.NAMES[first.kind]]
     return (header, study_cards.figure_cells(first, first.base)[1:],
             [study_cards.figure_cells(card, card.variant)[1:] if card else ["-"] * 4
@@ -237,8 +243,19 @@ def chart_name(group: SweepGroup) -> str:
     return f"sweep_{group.sweep.name}_{group.players}p_{group.population}"
 
 
-def _chart(doc: Doc, group: SweepGroup) -> None:
+def chart_points(group: SweepGroup) -> list[tuple[int, CellResult]]:
+    """The fair-offset chart's points: each value with located offsets and, as the table
+    has it, the base at its own value (when no value tried is the base's)."""
     located = [(v, c) for v, c in group.values if c.figures.offsets is not None]
+    base, at = group.base, group.base_value
+    if base is not None and base.figures.offsets is not None and \
+            at not in (v for v, _ in located):
+        located = sorted([*located, (at, base)], key=lambda vc: vc[0])
+    return located
+
+
+def _chart(doc: Doc, group: SweepGroup) -> None:
+    located = chart_points(group)
     if not located:
         return
     values = [v for v, _ in located]
@@ -259,5 +276,15 @@ def _chart(doc: Doc, group: SweepGroup) -> None:
         "covering it does not exclude fair; dotted: the base's value.")
 
 
-__all__ = ["SweepGroup", "as_json", "card_sentence", "chart_name", "groups", "seat_sentence",
-           "section", "sentence"]
+
+def played(m: StudyManifest) -> str:
+    """The variants a study played, for its settings: its own, then each sweep's values."""
+    return "; ".join([*(f"**{v.name}**: `{v.components}`"
+                        + (f" — {v.description}" if v.description else "")
+                        for v in m.variants if not v.sweep),
+                      *(", ".join(f"**{n}**" for n in w.variants)
+                        + f" (the values of sweep {w.name})" for w in m.sweeps)]) or "none"
+
+
+__all__ = ["SweepGroup", "as_json", "card_sentence", "chart_name", "chart_points", "groups",
+           "played", "seat_sentence", "section", "sentence"]

@@ -1,5 +1,5 @@
 //! learned — a player that chooses with a value function fitted to playout values
-//! (`cdsim train`, cdsim/train.py). Core only: there is no Python twin.
+//! (`cdsim train`, cdsim/train/). Core only: there is no Python twin.
 //!
 //! - The worth of a position to a seat is the VP it has gained if the game ended now
 //!   (`features::banked`) plus a linear function of its inputs (`features::features`),
