@@ -18,15 +18,13 @@ TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (an
 # start): scripted 0.113 (2 players) and 0.111 (4); a Python strategy taking the first
 # option 3.9 (4.28 ms a game beside three greedy, 8.7x four greedy). Learned and mcts from
 # the evening's make bench (21:16, load 0.4), after the shared districts and replies:
-# learned 2.50 (2 players) and 2.03 (4; 3 players between them, not measured), mcts at its
-# default 120 playouts 446 (2 players) and 873 (4). The learned player built for its cost
-# (issue 49): those times scaled by its instructions per game (callgrind, profile_mix:
-# 27.9 M against 48.1 M at 2 players, 29.6 M against 57.9 M at 3, 42.5 M against 75.5 M at 4)
-# until make bench measures it
+# mcts at its default 120 playouts 446 (2 players) and 873 (4). The learned player built
+# for its cost (issue 49), make bench 2026-11-28 (load 1.3 at the start): 1.30 (2 players)
+# and 1.19 (4; 3 players scaled from its instructions per seat, callgrind)
 SEAT_MS: dict[str, dict[int, float]] = {
     "random": {2: 0.01, 3: 0.01, 4: 0.01},
     "scripted": {2: 0.113, 3: 0.112, 4: 0.111},
-    "learned": {2: 1.45, 3: 1.12, 4: 1.14},
+    "learned": {2: 1.30, 3: 1.1, 4: 1.19},
     "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
 }
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
