@@ -78,6 +78,12 @@ __all__ = ["LABEL_GAMES", "LABEL_PLAYOUTS", "MIN_ROWS", "OPPONENTS", "RIDGE", "F
            "demeaned", "design", "fit", "fit_labels", "margins", "predict", "train",
            "weights_json", "widened", "zero_table"]
 
+# The self-play the weights are fitted on plays the classic search (learned@classic: each
+# shortlisted move's best take, each copy's own prices), as when the built-in weights were
+# made, so `cdsim train --seed 1` still rebuilds them byte for byte; the built-in player
+# plays them with the joint shortlist (issue 49, docs/strength.md).
+CLASSIC = (("joint", 0.0), ("pin", 0.0))
+
 
 # -- playing and recording
 
@@ -230,7 +236,8 @@ def train(config: TrainConfig, jobs: int, on_games: OnGames | None = None,
     text = weights_json(zero_table(), digest, {})
     for index in range(config.rounds + 1):
         behaviour = ("greedy", ()) if index == 0 else (
-            "learned", (("explore", config.explore), ("opponents", OPPONENTS), ("reply", 0)))
+            "learned", (("explore", config.explore), ("opponents", OPPONENTS), ("reply", 0),
+                        *CLASSIC))
         batches = [Batch(n, config.seed, index, tuple(range(first, min(games, first + GAMES_PER_BATCH))),
                          behaviour, text if index else None, config.components, config.sample,
                          config.playouts)
@@ -335,7 +342,7 @@ def label_batch(batch: LabelBatch) -> Labels:
     assert module is not None
     comps = core.core_components(batch.components)
     weights = int(module.learned_weights(batch.weights))
-    own = [("explore", batch.explore), ("opponents", OPPONENTS), ("reply", 0),
+    own = [("explore", batch.explore), ("opponents", OPPONENTS), ("reply", 0), *CLASSIC,
            ("weights", float(weights))]
     search = [("playouts", float(batch.playouts))]
     n = batch.players

@@ -139,7 +139,6 @@ impl LearnedPlayer {
                     found.push(o);
                 }
             }
-            let copy = copy.clone();
             for take in found {
                 let mut after = copy.clone();
                 after.apply(comps, take);
