@@ -15,6 +15,7 @@ CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs
 $(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	@echo "building the Rust core (cdsim._core) in release mode and installing cdsim: a few minutes the first time"
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -402,13 +402,19 @@ def write_judged(run_path: Path, out: Path | None = None, tolerance: float = 0.0
             found.judged)
 
 
-def publish(doc: Doc, out: Path, stem: str, title: str) -> Path:
+def publish(doc: Doc, out: Path, stem: str, title: str,
+            note: Callable[[str], None] | None = None) -> Path:
     """Write ``doc`` into ``out``: charts/NAME.png, STEM.md and the self-contained
-    STEM.html (charts embedded), each atomically; returns the HTML's path."""
+    STEM.html (charts embedded), each atomically; returns the HTML's path. ``note`` hears
+    each file's name before it is written (a progress line)."""
+    tell = note or (lambda _: None)
     for name, png in doc.charts.items():
+        tell(f"writing charts/{name}.png")
         save(out / "charts" / f"{name}.png", png)
+    tell(f"writing {stem}.md")
     save(out / f"{stem}.md", doc.markdown().encode())
     page = out / f"{stem}.html"
+    tell(f"writing {stem}.html")
     save(page, doc.html(title).encode())
     return page
 

@@ -443,8 +443,18 @@ def test_study_folder_errors_are_one_line(tmp_path: Path, monkeypatch: pytest.Mo
     assert code == 2 and "not a study folder" in err
     monkeypatch.setattr(sys, "argv", ["cdsim", "study", "report", out])
     main()
-    said = capsys.readouterr().out
+    told = capsys.readouterr()
+    said = told.out
     assert "study.html (self-contained)" in said and "2 players: " in said
+    # a progress line on stderr for each page and chart as it is written; --quiet: none
+    steps = told.err.splitlines()
+    assert steps[0] == "study report: reading the cells' games and their seat win shares"
+    assert "study report: writing study.html" in steps, told.err
+    assert any(re.fullmatch(r"study report: writing charts/\w+\.png", s) for s in steps)
+    monkeypatch.setattr(sys, "argv", ["cdsim", "study", "report", out, "--quiet"])
+    main()
+    told = capsys.readouterr()
+    assert told.err == "" and "study.html (self-contained)" in told.out
     code, err = run_main(["study", "run", "nonesuch"], monkeypatch, capsys)
     assert code == 2 and "shipped studies: default" in err
 

@@ -106,6 +106,7 @@ def _whatif(change: str, out: Path, monkeypatch: pytest.MonkeyPatch,
     code, err = run_main(["whatif", "--set", change, "--players", "2", "--play", "scripted",
                           "--games", "1200", "--out", str(out), "--quiet"], monkeypatch, capsys)
     assert code == 0, err
+    assert "writing" not in err, err  # --quiet: no line while the pages are written
     manifest: dict[str, Any] = json.loads((out / "study-manifest.json").read_text())
     return manifest
 
@@ -216,8 +217,10 @@ def test_a_stopped_whatif_goes_on_with_resume(tmp_path: Path, monkeypatch: pytes
             "scripted", "--games", "1200", "--out", str(stopped), "--quiet"]
     code, err = run_main(args, monkeypatch, capsys)
     assert code == 2 and "--resume" in err and err.count("\n") == 1, err
-    code, err = run_main([*args, "--resume"], monkeypatch, capsys)
+    code, err = run_main([*args[:-1], "--resume"], monkeypatch, capsys)  # not --quiet
     assert code == 0, err
+    # after the games, a line for each page and chart as it is written
+    assert "whatif: writing study.html\n" in err and "whatif: writing charts/" in err, err
     again = json.loads((stopped / "study-manifest.json").read_text())
     assert again["whatif"]["comparisons"] == whole["whatif"]["comparisons"]
     assert any((stopped / "cells").glob(f"*+s{last}.*"))  # played again

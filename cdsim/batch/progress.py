@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -202,3 +203,16 @@ class StudyProgress(Progress):
 
     def chunk(self, key: str, games: int) -> None:
         self.advance(games, key)
+
+
+def page_note(label: str, quiet: bool = False,
+              stream: TextIO | None = None) -> Callable[[str], None] | None:
+    """A progress line on stderr for each step of writing a study's pages ("LABEL: writing
+    charts/x.png"), so a study never goes quiet while its pages are written; None when
+    ``quiet``."""
+    if quiet:
+        return None
+
+    def note(step: str) -> None:
+        print(f"{label}: {step}", file=stream or sys.stderr, flush=True)
+    return note

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from cdsim.batch.progress import StudyProgress
+from cdsim.batch.progress import StudyProgress, page_note
 from cdsim.cli.app import (
     DecisionTimeoutOpt,
     app,
@@ -159,6 +159,9 @@ def study_report(
     out: Annotated[str | None, typer.Option(
         help="Folder for study.html, study.md, study.json and charts/ (default: the study "
              "folder).")] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress lines on stderr (which page or chart it is "
+        "writing).")] = False,
 ) -> None:
     """Report a study, the answer first: per player count the rulebook's starting VP -> the
     decided vector, its largest seat gap with a 95% interval, the verdict and the games
@@ -170,7 +173,7 @@ def study_report(
     Example: cdsim study report studies/default (then open studies/default/study.html)."""
     from reports.study import write
 
-    page = write(folder, out_folder(out))
+    page = write(folder, out_folder(out), note=page_note("study report", quiet))
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, "
           f"{page.with_suffix('.json')} and {page.parent / 'charts'}/")
     data = json.loads(page.with_suffix(".json").read_text())

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cdsim.batch.progress import StudyProgress
+from cdsim.batch.progress import StudyProgress, page_note
 from cdsim.cli.app import app, dask_backend, out_folder, resume_hint
 from cdsim.errors import CdsimError
 
@@ -133,8 +133,11 @@ def whatif(
         pairs = wi.run(study, root, jobs, "loky", force=not resume, resume=resume,
                        precision=precision,
                        on_chunk=progress.chunk, on_look=on_look)
+    note = page_note("whatif", quiet)
+    if note:
+        note("reading the cells' games and their seat win shares")
     result = analyse(root)
-    write(root, result=result)
+    write(root, result=result, note=note)
     wall = time.perf_counter() - start
     cells = {c.key: c for c in result.cells}
     asked = study.file.description.removeprefix("What the change does: ")

@@ -29,7 +29,7 @@ in VP.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -364,13 +364,21 @@ def _method_section(doc: Doc, result: StudyResults) -> None:
                for c in result.cells])
 
 
-def write(root: Path, out: Path | None = None, result: StudyResults | None = None) -> Path:
+def write(root: Path, out: Path | None = None, result: StudyResults | None = None,
+          note: Callable[[str], None] | None = None) -> Path:
     """Analyse the study in ``root`` (or take ``result``, its analysis); write study.html,
     study.md, study.json, charts/ into ``out`` (default: the study folder). Returns the
-    HTML's path."""
-    result = result or analyse(root)
+    HTML's path. ``note`` hears what it is doing, step by step (a progress line, so a
+    study never goes quiet while its pages are written)."""
+    tell = note or (lambda _: None)
+    if result is None:
+        tell("reading the cells' games and their seat win shares")
+        result = analyse(root)
     target = out or root
-    page = publish(build(result), target, "study", f"cdsim study: {result.manifest.name}")
+    tell("drawing the charts and laying out the page")
+    doc = build(result)
+    page = publish(doc, target, "study", f"cdsim study: {result.manifest.name}", tell)
+    tell("writing study.json")
     save(target / "study.json", json.dumps(as_json(result), indent=1).encode())
     return page
 
