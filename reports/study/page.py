@@ -41,6 +41,7 @@ from cdsim.analysis.fmt import pct, pp, pts_interval, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
 from cdsim.study.cell import CellResult
 from cdsim.study.results import StudyResults, read_results
+from cdsim.study.store import study_manifest_of
 from reports import charts
 from reports.charts import FloatArray
 from reports.report import Doc, publish, save
@@ -372,6 +373,7 @@ def write(root: Path, out: Path | None = None, result: StudyResults | None = Non
     study never goes quiet while its pages are written)."""
     tell = note or (lambda _: None)
     if result is None:
+        study_manifest_of(root)  # a folder that is no study is one line, with no progress
         tell("reading the cells' games and their seat win shares")
         result = analyse(root)
     target = out or root
