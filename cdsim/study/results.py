@@ -8,6 +8,7 @@ records."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -79,10 +80,13 @@ def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, Vari
     return out
 
 
-def read_results(root: Path) -> StudyResults:
+def read_results(root: Path, note: Callable[[str], None] | None = None) -> StudyResults:
     """The study in ``root`` as its report shows it; a study with no finished stage is one
-    line saying how to go on."""
+    line saying how to go on. ``note`` hears when its manifest is read and the games are
+    next (a progress line: a folder that is no study stays one line, with none before)."""
     manifest = study_manifest_of(root)
+    if note is not None:
+        note("reading the cells' games and their seat win shares")
     read = [(state.key, read_cell(root, state)) for state in manifest.cells]
     cells = [c for _, c in read if c is not None]
     if not cells:

@@ -41,7 +41,6 @@ from cdsim.analysis.fmt import pct, pp, pts_interval, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
 from cdsim.study.cell import CellResult
 from cdsim.study.results import StudyResults, read_results
-from cdsim.study.store import study_manifest_of
 from reports import charts
 from reports.charts import FloatArray
 from reports.report import Doc, publish, save
@@ -373,9 +372,7 @@ def write(root: Path, out: Path | None = None, result: StudyResults | None = Non
     study never goes quiet while its pages are written)."""
     tell = note or (lambda _: None)
     if result is None:
-        study_manifest_of(root)  # a folder that is no study is one line, with no progress
-        tell("reading the cells' games and their seat win shares")
-        result = analyse(root)
+        result = read_results(root, tell)
     target = out or root
     tell("drawing the charts and laying out the page")
     doc = build(result)
