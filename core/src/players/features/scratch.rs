@@ -59,11 +59,11 @@ pub struct Scratch {
     inputs: [Memo<InputsKey, KeptInputs>; MAX_PLAYERS],
     /// value.rs card_interest and good_interest of the grid's free circles.
     grid: Option<GridValues>,
-    /// A seat's tile values taken from one position (the pending decision's) in every
-    /// copy that decision values (`pin`), and which pin it is.
+    /// The position whose prices every seat's tile values take in the copies one decision
+    /// values (`pin`), and how many pins there were (a pin's number keys its inputs).
     pinned: Option<Box<Pin>>,
     pins: u64,
-    /// Pin mode 2: a seat's tile values per (prices of the pinned position, district).
+    /// While pinned: a seat's tile values per (prices of the pinned position, district).
     priced: [Memo<(Prices, Layout), TileValues>; MAX_PLAYERS],
 }
 
@@ -101,7 +101,7 @@ pub(super) struct InputsKey {
     supply: ([i32; 4], i32, i32, i32),
     fountain_cards: List<24>,
     district: Layout,
-    /// The pin in force for this seat (`Scratch::pin`), 0 for none: pinned inputs are
+    /// The pin in force (`Scratch::pin`), 0 for none: pinned inputs are
     /// another function of the position.
     pin: u64,
 }
