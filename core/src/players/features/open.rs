@@ -43,6 +43,13 @@ pub(super) struct Seen {
 /// `seen` is scratch space (reused between calls: no allocation once warm).
 pub(super) fn open_features(d: &District, comps: &Components, seen: &mut Vec<Seen>,
                             placement: Option<&mut Fillable>) -> Open {
+    let asked = walk(d, seen);
+    summarise(seen, &asked, d, comps, placement)
+}
+
+/// Every feature of the district (complete ones too) into `seen`, by its root in
+/// `District`'s union-find; returns, per empty cell, the open edges facing it.
+fn walk(d: &District, seen: &mut Vec<Seen>) -> [u8; CELLS] {
     // per feature (by its root's slot): what it is, and per empty cell the open edges
     // facing it
     let mut slot = [u8::MAX; CELLS * 4];
@@ -67,6 +74,14 @@ pub(super) fn open_features(d: &District, comps: &Components, seen: &mut Vec<See
             }
         }
     }
+    asked
+}
+
+/// What the inputs count of the features met (`seen`) and of the open edges facing each
+/// empty cell (`asked`): the version-1 rows by kind, and with `placement` the version-2
+/// inputs and the open features' cells.
+fn summarise(seen: &[Seen], asked: &[u8; CELLS], d: &District, comps: &Components,
+             placement: Option<&mut Fillable>) -> Open {
     let open = || seen.iter().filter(|f| f.open > 0);
     let mut out = Open { kinds: [[0.0; 5]; N_EDGE_KINDS], placement: [0.0; N_PLACEMENT],
                          cells: [0; N_EDGE_KINDS] };
@@ -87,10 +102,20 @@ pub(super) fn open_features(d: &District, comps: &Components, seen: &mut Vec<See
         return out;
     };
     // `Open::placement` and `Open::cells` (version-1 weights never pay for them)
-    let dead = dead_cells(d, comps, &asked, fillable);
+    let dead = dead_cells(d, comps, asked, fillable);
+    placement_inputs(seen, asked, dead, &mut out);
+    out
+}
+
+/// `Open::placement` and `Open::cells` of the features met (`seen`), the open edges
+/// facing each empty cell (`asked`) and the cells no tile fits (`dead`): open villas and
+/// landscapes one edge from closing, dead cells, the open features (and their tiles)
+/// facing one, the cells faced by open villas, by open landscapes, by open features of
+/// two kinds or more, and the cells faced by 3 open edges or more.
+fn placement_inputs(seen: &[Seen], asked: &[u8; CELLS], dead: u64, out: &mut Open) {
     let p = &mut out.placement;
     let mut faced = [0u64; N_EDGE_KINDS];
-    for f in open() {
+    for f in seen.iter().filter(|f| f.open > 0) {
         faced[f.kind as usize] |= f.faces;
         out.cells[f.kind as usize] |= f.cells;
         if f.kind == VILLA && f.open == 1 {
@@ -117,7 +142,6 @@ pub(super) fn open_features(d: &District, comps: &Components, seen: &mut Vec<See
     p[6] = f64::from(lands.count_ones());
     p[7] = f64::from(twice.count_ones());
     p[8] = asked.iter().filter(|&&k| k >= 3).count() as f64;
-    out
 }
 
 /// The empty cells an open edge faces where no tile type of the set fits in any
@@ -169,13 +193,16 @@ impl Fillable {
     }
 }
 
-/// The walk over `District`'s own union-find gives what rebuilding the parts from the
-/// district's history gave (the implementation it replaced, kept here as the reference),
-/// bit for bit, for every seat's district at every decision of games of several line-ups.
+/// Two checks that do not share the code they check: the walk over `District`'s own
+/// union-find finds the features that rebuilding the parts from the district's history
+/// finds (the implementation it replaced, kept here as the reference), for every seat's
+/// district at every decision of games of several line-ups; and what the inputs count of
+/// a list of features, worked out by hand for made-up lists.
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{GameConfig, GameState, Options};
+    use crate::kinds::{GARDEN, POND};
     use crate::players::make;
     use crate::rng::SeedSequence;
 
@@ -239,104 +266,55 @@ mod tests {
         }
     }
 
-    /// Every incomplete feature of the district; with `placement`, the version-2 inputs too
-    /// (without, they stay 0 and cost nothing).
-    fn reference(d: &District, comps: &Components, placement: Option<&mut Fillable>)
-        -> Open {
-        let mut parts = Parts::of(d, |_, _| {});
-        // per root: open edges, tiles, chimneys
-        let mut total = [(0u16, 0u16, 0u16); CELLS * 4];
-        let used = parts.used;
-        for i in (0..CELLS * 4).filter(|&i| used[i]) {
-            let r = parts.find(i);
-            total[r].0 += u16::from(parts.open[i]);
-            total[r].1 += 1;
-            total[r].2 += u16::from(d.chimneys_at[i / 4]);
-        }
-        let mut out = Open { kinds: [[0.0; 5]; N_EDGE_KINDS], placement: [0.0; N_PLACEMENT],
-                             cells: [0; N_EDGE_KINDS] };
-        for i in parts.open_roots().filter(|&i| total[i].0 > 0) {
-            let (o, tiles, chimneys) = total[i];
-            let kind = d.edges[i / 4][i % 4];
-            let row = &mut out.kinds[kind as usize];
-            row[0] += 1.0;
-            row[1] += f64::from(o);
-            row[2] += f64::from(tiles);
-            if kind == VILLA {
-                row[3] += f64::from(comps.villa_points(i32::from(chimneys)));
-            }
-            if row[4] == 0.0 || f64::from(o) < row[4] {
-                row[4] = f64::from(o);
-            }
-        }
-        if let Some(fillable) = placement {
-            reference_placement(d, comps, fillable, &mut out);
-        }
-        out
-    }
+    /// Open features as (kind, open edges, tiles, chimneys, cells faced, cells), sorted,
+    /// and the open edges facing each empty cell.
+    type Found = (Vec<(u8, i16, u8, u16, u64, u64)>, [u8; CELLS]);
 
-    /// `Open::placement` and `Open::cells` (a second pass over the parts: version-1 weights
-    /// never pay for it).
-    fn reference_placement(d: &District, comps: &Components, fillable: &mut Fillable, out: &mut Open) {
-        // the empty cells each part's open edges face, and how many open edges face a cell
+    /// The open features of the rebuilt parts (kind, open edges, tiles, chimneys, the
+    /// empty cells they face, their cells), sorted, and the open edges facing each empty
+    /// cell.
+    fn reference(d: &District) -> Found {
         let mut facing = [0u64; CELLS * 4];
         let mut asked = [0u8; CELLS];
         let mut parts = Parts::of(d, |part, cell| {
             facing[part] |= 1 << cell;
             asked[cell] += 1;
         });
-        // per root: open edges, tiles, the empty cells it faces, its cells
-        let mut spread = [(0u16, 0u16, 0u64, 0u64); CELLS * 4];
+        // per root: open edges, tiles, chimneys, the empty cells it faces, its cells
+        let mut total = [(0u16, 0u16, 0u16, 0u64, 0u64); CELLS * 4];
         let used = parts.used;
         for i in (0..CELLS * 4).filter(|&i| used[i]) {
             let r = parts.find(i);
-            spread[r].0 += u16::from(parts.open[i]);
-            spread[r].1 += 1;
-            spread[r].2 |= facing[i];
-            spread[r].3 |= 1 << (i / 4);
+            total[r].0 += u16::from(parts.open[i]);
+            total[r].1 += 1;
+            if d.edges[i / 4][i % 4] == VILLA {
+                // a tile's chimneys belong to its villa (C1)
+                total[r].2 += u16::from(d.chimneys_at[i / 4]);
+            }
+            total[r].3 |= facing[i];
+            total[r].4 |= 1 << (i / 4);
         }
-        let dead = dead_cells(d, comps, &asked, fillable);
-        let p = &mut out.placement;
-        let mut faced = [0u64; N_EDGE_KINDS];
-        for i in parts.open_roots().filter(|&i| spread[i].0 > 0) {
-            let (o, tiles, faces, cells) = spread[i];
-            let kind = d.edges[i / 4][i % 4];
-            faced[kind as usize] |= faces;
-            out.cells[kind as usize] |= cells;
-            if kind == VILLA && o == 1 {
-                p[0] += 1.0;
-            }
-            if is_landscape(kind) && o == 1 {
-                p[1] += 1.0;
-            }
-            if faces & dead != 0 {
-                p[3] += 1.0;
-                p[4] += f64::from(tiles);
-            }
-        }
-        let (mut once, mut twice, mut lands) = (0u64, 0u64, 0u64);
-        for (kind, &f) in faced.iter().enumerate() {
-            twice |= once & f;
-            once |= f;
-            if is_landscape(kind as u8) {
-                lands |= f;
-            }
-        }
-        p[2] = f64::from(dead.count_ones());
-        p[5] = f64::from(faced[VILLA as usize].count_ones());
-        p[6] = f64::from(lands.count_ones());
-        p[7] = f64::from(twice.count_ones());
-        p[8] = asked.iter().filter(|&&k| k >= 3).count() as f64;
+        let mut found: Vec<_> = parts.open_roots().filter(|&i| total[i].0 > 0)
+            .map(|i| {
+                let (o, tiles, chimneys, faces, cells) = total[i];
+                (d.edges[i / 4][i % 4], o as i16, tiles as u8, chimneys, faces, cells)
+            })
+            .collect();
+        found.sort_unstable();
+        (found, asked)
     }
 
-    fn bits(o: &Open) -> (Vec<u64>, u64) {
-        let mut v: Vec<u64> = o.kinds.iter().flatten().map(|x| x.to_bits()).collect();
-        v.extend(o.placement.iter().map(|x| x.to_bits()));
-        (v, o.cells.iter().fold(0, |a, &c| a.rotate_left(7) ^ c))
+    fn walked(d: &District, seen: &mut Vec<Seen>) -> Found {
+        let asked = walk(d, seen);
+        let mut found: Vec<_> = seen.iter().filter(|f| f.open > 0)
+            .map(|f| (f.kind, f.open, f.tiles, f.chimneys, f.faces, f.cells))
+            .collect();
+        found.sort_unstable();
+        (found, asked)
     }
 
     #[test]
-    fn the_districts_union_find_gives_the_rebuilt_parts_inputs() {
+    fn the_districts_union_find_finds_the_rebuilt_parts_features() {
         let comps = crate::components::fixture();
         let (mut checked, mut open) = (0, 0);
         for (seed, names) in [(1u64, ["greedy", "villa", "landscape", "bread"]),
@@ -346,24 +324,73 @@ mod tests {
                 GameState::new(&comps, &config, SeedSequence::new(u128::from(seed), &[]));
             let mut lineup: Vec<_> = names.iter().map(|n| make(n, &[]).unwrap()).collect();
             let mut buf = Options::new();
-            let (mut new_fill, mut old_fill) = (Fillable::default(), Fillable::default());
             let mut seen = Vec::new();
             while !state.is_over() {
                 for p in &state.players[..state.n] {
-                    for placement in [false, true] {
-                        let new = open_features(&p.district, &comps, &mut seen,
-                                                placement.then_some(&mut new_fill));
-                        let old = reference(&p.district, &comps,
-                                            placement.then_some(&mut old_fill));
-                        assert!(bits(&new) == bits(&old), "seat {} after {} tiles", p.seat,
-                                p.district.history().len());
-                        checked += 1;
-                        open += usize::from(new.kinds.iter().any(|k| k[0] > 0.0));
-                    }
+                    let new = walked(&p.district, &mut seen);
+                    let old = reference(&p.district);
+                    assert!(new == old, "seat {} after {} tiles", p.seat,
+                            p.district.history().len());
+                    checked += 1;
+                    open += usize::from(!new.0.is_empty());
                 }
                 crate::play::step(&mut state, &comps, &mut lineup, &mut rngs, &mut buf);
             }
         }
-        assert!(checked > 1000 && open > checked / 2, "{checked} districts, {open} with open features");
+        assert!(checked > 500 && open > checked / 2, "{checked} districts, {open} with open features");
+    }
+
+    fn feature(kind: u8, open: i16, tiles: u8, faces: &[usize], cells: &[usize]) -> Seen {
+        let bits = |list: &[usize]| list.iter().fold(0u64, |b, &c| b | 1 << c);
+        Seen { kind, open, tiles, chimneys: 0, faces: bits(faces), cells: bits(cells) }
+    }
+
+    #[test]
+    fn the_placement_inputs_count_a_made_up_district_as_worked_out_by_hand() {
+        // an open villa one edge from closing (facing cell 5), a closed villa, a pond one
+        // edge from closing that faces cell 5 too, a garden of 3 tiles with 2 open edges
+        // facing cells 7 and 9; cell 9 is dead (no tile fits it); cell 7 is faced 3 times
+        let seen = [
+            feature(VILLA, 1, 1, &[5], &[4]),
+            feature(VILLA, 0, 2, &[], &[0, 1]),
+            feature(POND, 1, 2, &[5], &[6, 10]),
+            feature(GARDEN, 2, 3, &[7, 9], &[8, 12, 13]),
+        ];
+        let mut asked = [0u8; CELLS];
+        asked[5] = 2;
+        asked[7] = 3;
+        asked[9] = 1;
+        let dead = 1u64 << 9;
+        let mut out = Open { kinds: [[0.0; 5]; N_EDGE_KINDS], placement: [0.0; N_PLACEMENT],
+                             cells: [0; N_EDGE_KINDS] };
+        placement_inputs(&seen, &asked, dead, &mut out);
+        let p = out.placement;
+        assert_eq!(p[0], 1.0, "villa_one: the open villa with one edge (not the closed one)");
+        assert_eq!(p[1], 1.0, "landscape_one: the pond (the garden has two open edges)");
+        assert_eq!(p[2], 1.0, "dead cells: cell 9");
+        assert_eq!((p[3], p[4]), (1.0, 3.0), "features facing a dead cell, and their tiles");
+        assert_eq!(p[5], 1.0, "cells faced by open villas: cell 5");
+        assert_eq!(p[6], 3.0, "cells faced by open landscapes: 5, 7, 9");
+        assert_eq!(p[7], 1.0, "cells faced by two kinds: cell 5 (villa and pond)");
+        assert_eq!(p[8], 1.0, "cells faced by 3 open edges or more: cell 7");
+        assert_eq!(out.cells[VILLA as usize], 1 << 4, "only the open villa's cells");
+        assert_eq!(out.cells[GARDEN as usize], (1 << 8) | (1 << 12) | (1 << 13));
+    }
+
+    #[test]
+    fn the_rows_by_kind_count_the_open_features_as_worked_out_by_hand() {
+        let comps = crate::components::fixture();
+        let mut villa = feature(VILLA, 2, 2, &[], &[0, 1]);
+        villa.chimneys = 3;
+        let seen = [villa, feature(VILLA, 0, 1, &[], &[7]), feature(POND, 3, 2, &[], &[4, 5]),
+                    feature(POND, 1, 1, &[], &[9])];
+        let d = District::new(None, &[]);
+        let out = summarise(&seen, &[0; CELLS], &d, &comps, None);
+        let points = f64::from(comps.villa_points(3));
+        assert_eq!(out.kinds[VILLA as usize], [1.0, 2.0, 2.0, points, 2.0],
+                   "one open villa: 2 edges, 2 tiles, its points as it stands, fewest edges 2");
+        assert_eq!(out.kinds[POND as usize], [2.0, 4.0, 3.0, 0.0, 1.0],
+                   "two open ponds: 3 + 1 edges, 2 + 1 tiles, fewest edges 1");
+        assert_eq!(out.placement, [0.0; N_PLACEMENT], "no placement inputs without `placement`");
     }
 }
