@@ -13,6 +13,7 @@ pub mod actions;
 pub mod components;
 mod effects;
 pub mod observe;
+pub mod players;
 pub mod scoring;
 pub mod state;
 pub mod tables;
