@@ -322,7 +322,7 @@ fn t5_6_a_sweep_is_offered_only_when_no_display_tile_fits() {
     st.display[2] = Some(tile(Colour::Quarry));
     let aside = st.aside_len;
     st.apply(&c, Action::Sweep(Colour::Quarry));
-    assert_eq!(st.aside_len - aside >= 6, true, "six quarries set aside");
+    assert!(st.aside_len - aside >= 6, "six quarries set aside");
     assert_eq!(st.display.iter().flatten().count(), 8, "every gap refilled");
     assert_eq!(st.pending, Pending::Turn { seat: 0, stage: Stage::Sweep });
     let opts = options(&st, &c);
