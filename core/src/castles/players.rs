@@ -31,7 +31,14 @@ impl CastlesPlayer for RandomPlayer {
     fn name(&self) -> &str {
         "random"
     }
-    fn choose(&mut self, _: &CastlesState, _: &Components, _: usize, options: &[Action], rng: &mut Generator) -> usize {
+    fn choose(
+        &mut self,
+        _: &CastlesState,
+        _: &Components,
+        _: usize,
+        options: &[Action],
+        rng: &mut Generator,
+    ) -> usize {
         rng.integers(options.len() as u64) as usize
     }
 }
@@ -86,7 +93,8 @@ impl Weights {
 
     /// Castles and monasteries: free placements and cards.
     pub fn castle_monastery() -> Weights {
-        let mut w = Weights::greedy().with_colours(&[(Colour::Castle, 2.5), (Colour::Monastery, 2.0)]);
+        let mut w =
+            Weights::greedy().with_colours(&[(Colour::Castle, 2.5), (Colour::Monastery, 2.0)]);
         w.castle_free = 3.5;
         w.card = 0.35;
         w.token[BonusKind::Card.index()] = 1.2;
@@ -124,7 +132,12 @@ pub struct Scripted {
 
 /// The built-in players by name.
 pub fn by_name(name: &str) -> Option<Box<dyn CastlesPlayer>> {
-    let scripted = |w: Weights| Some(Box::new(Scripted { name: name.into(), weights: w }) as Box<dyn CastlesPlayer>);
+    let scripted = |w: Weights| {
+        Some(Box::new(Scripted {
+            name: name.into(),
+            weights: w,
+        }) as Box<dyn CastlesPlayer>)
+    };
     match name {
         "random" => Some(Box::new(RandomPlayer)),
         "greedy" => scripted(Weights::greedy()),
@@ -135,7 +148,13 @@ pub fn by_name(name: &str) -> Option<Box<dyn CastlesPlayer>> {
     }
 }
 
-pub const PLAYER_NAMES: [&str; 5] = ["random", "greedy", "castle-monastery", "trade-workers", "animal-farms"];
+pub const PLAYER_NAMES: [&str; 5] = [
+    "random",
+    "greedy",
+    "castle-monastery",
+    "trade-workers",
+    "animal-farms",
+];
 
 impl CastlesPlayer for Scripted {
     fn name(&self) -> &str {
@@ -149,7 +168,12 @@ impl CastlesPlayer for Scripted {
         options: &[Action],
         rng: &mut Generator,
     ) -> usize {
-        let eval = Eval { state, comps, s: &state.seats[seat], w: &self.weights };
+        let eval = Eval {
+            state,
+            comps,
+            s: &state.seats[seat],
+            w: &self.weights,
+        };
         let (mut best, mut best_value, mut ties) = (0, f32::NEG_INFINITY, 0u64);
         for (i, &a) in options.iter().enumerate() {
             let v = eval.value(a);
@@ -180,8 +204,18 @@ impl Eval<'_> {
     }
 
     fn value(&self, a: Action) -> f32 {
-        let extra = matches!(self.state.pending, Pending::Turn { stage: Stage::Extra, .. });
-        let marble_cost = if extra && a != Action::EndTurn { self.w.marble } else { 0.0 };
+        let extra = matches!(
+            self.state.pending,
+            Pending::Turn {
+                stage: Stage::Extra,
+                ..
+            }
+        );
+        let marble_cost = if extra && a != Action::EndTurn {
+            self.w.marble
+        } else {
+            0.0
+        };
         let v = match a {
             Action::Lay(id) => {
                 let l = Layout::decode(id);
@@ -189,20 +223,35 @@ impl Eval<'_> {
             }
             Action::StartCastle(space) => {
                 let adj = self.comps.tables().adjacency[self.s.layout as usize][space as usize];
-                super::actions::bits(adj).map(|n| self.w.colour[self.s.colour[n] as usize]).sum()
+                super::actions::bits(adj)
+                    .map(|n| self.w.colour[self.s.colour[n] as usize])
+                    .sum()
             }
             Action::Token(k) => self.w.token[k.index()],
             Action::Draw => {
-                let cards = (DRAW + self.s.tokens[BonusKind::Card.index()] as usize) as f32 * self.w.card;
+                let wanted = DRAW + self.s.tokens[BonusKind::Card.index()] as usize;
+                let there = self.state.deck_len as usize
+                    + self
+                        .state
+                        .discard
+                        .iter()
+                        .map(|&k| k as usize)
+                        .sum::<usize>();
+                let cards = wanted.min(there) as f32 * self.w.card;
                 // cards are what a stored tile waits for
                 let stuck = self.s.storage.iter().any(|st| match st {
                     Stored::Tile(t) => !can_pay(self.s, t.colour().index()),
                     Stored::Wood => self.s.hand_size() < 2,
                     Stored::Empty => false,
                 });
-                // a full hand gains little from more
+                // a full hand gains little from more, and a turn spent drawing nothing
+                // only stalls the game (the phases end on takes, T10)
                 let glut = (1.0 - self.s.hand_size() as f32 / 15.0).max(0.0);
-                (cards + if stuck { 1.5 } else { 0.0 }) * glut
+                if there == 0 {
+                    -10.0
+                } else {
+                    (cards + if stuck { 1.5 } else { 0.0 }) * glut - 0.25
+                }
             }
             Action::Take { slot, discard } => self.take_value(slot, discard),
             Action::Sweep(_) => 0.1,
@@ -228,7 +277,8 @@ impl Eval<'_> {
         let area = s.area(self.comps, space);
         let mut green = 0;
         if colour == Colour::Farm.index() {
-            let seen = super::actions::bits(area & s.filled).fold(0u8, |m, sp| m | s.crops[sp]) & 0x0f;
+            let seen =
+                super::actions::bits(area & s.filled).fold(0u8, |m, sp| m | s.crops[sp]) & 0x0f;
             green += match what {
                 Stored::Tile(t) => (t.crops() & !seen).count_ones() as i32,
                 _ => 1,
@@ -271,21 +321,26 @@ impl Eval<'_> {
         v
     }
 
-    /// A tile in storage: liked colour, fits now, or has no space left at all.
+    /// A tile in storage: liked colour, fits now, or with no space of its colour left
+    /// only the leftover VP it is worth at the end (T11.2).
     fn tile_worth(&self, tile: Tile, frontier: u32) -> f32 {
         let c = tile.colour().index();
-        let mut v = self.w.take + self.w.colour[c];
-        if frontier & self.s.colour_mask[c] != 0 {
-            v += self.w.fit;
-        } else if self.s.colour_mask[c] & !self.s.filled == 0 {
-            v -= 2.0; // no space of its colour left: only a leftover VP
+        if self.s.colour_mask[c] & !self.s.filled == 0 {
+            return self.w.vp;
         }
-        v
+        let fits = if frontier & self.s.colour_mask[c] != 0 {
+            self.w.fit
+        } else {
+            0.0
+        };
+        self.w.take + self.w.colour[c] + fits
     }
 
     /// T7.2: cards handed in, dearer when a stored tile needs their colour.
     fn pay_cost(&self, p: super::actions::Payment) -> f32 {
-        let Pending::Pay { space, .. } = self.state.pending else { return 0.0 };
+        let Pending::Pay { space, .. } = self.state.pending else {
+            return 0.0;
+        };
         let colour = self.s.colour[space as usize] as usize;
         let (cards, workers) = p.cost(colour);
         let mut need = [0f32; N_COLOURS];
@@ -294,7 +349,9 @@ impl Eval<'_> {
                 need[t.colour().index()] += 0.5;
             }
         }
-        let card_cost: f32 = (0..N_COLOURS).map(|d| cards[d] as f32 * self.w.card * (1.0 + need[d])).sum();
+        let card_cost: f32 = (0..N_COLOURS)
+            .map(|d| cards[d] as f32 * self.w.card * (1.0 + need[d]))
+            .sum();
         card_cost + workers as f32 * self.w.worker + if p.b == WORKER { 0.01 } else { 0.0 }
     }
 }
@@ -307,11 +364,15 @@ pub fn play_game(
     seed: SeedSequence,
     max_decisions: usize,
 ) -> CastlesState {
-    let config = CastlesConfig { players: players.len() };
+    let config = CastlesConfig {
+        players: players.len(),
+    };
     let (mut state, mut streams) = CastlesState::new(comps, &config, seed);
     let mut options = Vec::with_capacity(512);
     for _ in 0..max_decisions {
-        let Some(seat) = state.to_move() else { return state };
+        let Some(seat) = state.to_move() else {
+            return state;
+        };
         state.options(comps, &mut options);
         let i = players[seat].choose(&state, comps, seat, &options, &mut streams[seat]);
         state.apply(comps, options[i]);
