@@ -15,14 +15,23 @@ fn main() {
         None => 1000,
         Some(Ok(n)) => n,
         Some(Err(_)) => {
-            eprintln!("castles_play: N must be a whole number of games, got {:?}", args[1]);
+            eprintln!(
+                "castles_play: N must be a whole number of games, got {:?}",
+                args[1]
+            );
             std::process::exit(2);
         }
     };
-    let lineup = args.get(2).cloned().unwrap_or_else(|| "greedy,greedy,greedy,greedy".into());
+    let lineup = args
+        .get(2)
+        .cloned()
+        .unwrap_or_else(|| "greedy,greedy,greedy,greedy".into());
     let names: Vec<&str> = lineup.split(',').collect();
     if !(2..=4).contains(&names.len()) || names.iter().any(|n| by_name(n).is_none()) {
-        eprintln!("castles_play: LINEUP needs 2 to 4 of {}, got {lineup:?}", PLAYER_NAMES.join(", "));
+        eprintln!(
+            "castles_play: LINEUP needs 2 to 4 of {}, got {lineup:?}",
+            PLAYER_NAMES.join(", ")
+        );
         std::process::exit(2);
     }
     let comps = Components::builtin();
@@ -48,5 +57,8 @@ fn main() {
             100.0 * wins[seat] as f64 / games as f64
         );
     }
-    println!("{games} games in {secs:.2} s: {:.0} games/s", games as f64 / secs);
+    println!(
+        "{games} games in {secs:.2} s: {:.0} games/s",
+        games as f64 / secs
+    );
 }

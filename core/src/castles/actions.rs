@@ -127,7 +127,13 @@ pub(crate) const MAX_TASKS: usize = 16;
 /// T7.2: can `seat` pay for a space of colour `c` at all?
 pub fn can_pay(seat: &Seat, c: usize) -> bool {
     let units: u32 = (0..N_COLOURS)
-        .map(|d| if d == c { seat.hand[d] as u32 } else { (seat.hand[d] / 2) as u32 })
+        .map(|d| {
+            if d == c {
+                seat.hand[d] as u32
+            } else {
+                (seat.hand[d] / 2) as u32
+            }
+        })
         .sum::<u32>()
         + seat.workers as u32;
     units >= 2
@@ -146,7 +152,12 @@ pub fn payments(seat: &Seat, c: usize, mut f: impl FnMut(Payment)) {
         for &b in &units[i..] {
             let p = Payment { a, b };
             let (cards, workers) = p.cost(c);
-            if workers as u16 <= seat.workers && cards.iter().zip(seat.hand).all(|(&need, have)| need <= have) {
+            if workers as u16 <= seat.workers
+                && cards
+                    .iter()
+                    .zip(seat.hand)
+                    .all(|(&need, have)| need <= have)
+            {
                 f(p);
             }
         }
@@ -163,13 +174,18 @@ impl CastlesState {
                 let mask = self.seats[seat as usize].colour_mask[Colour::Castle.index()];
                 out.extend(bits(mask).map(|s| Action::StartCastle(s as u8)));
             }
-            Pending::SetupToken { .. } | Pending::Token { .. } => {
-                out.extend(BonusKind::ALL.iter().filter(|k| self.bonus_supply[k.index()] > 0).map(|&k| Action::Token(k)))
-            }
+            Pending::SetupToken { .. } | Pending::Token { .. } => out.extend(
+                BonusKind::ALL
+                    .iter()
+                    .filter(|k| self.bonus_supply[k.index()] > 0)
+                    .map(|&k| Action::Token(k)),
+            ),
             Pending::Turn { seat, stage } => self.turn_options(comps, seat as usize, stage, out),
             Pending::Pay { seat, space, .. } => {
                 let s = &self.seats[seat as usize];
-                payments(s, s.colour[space as usize] as usize, |p| out.push(Action::Pay(p)));
+                payments(s, s.colour[space as usize] as usize, |p| {
+                    out.push(Action::Pay(p))
+                });
             }
             Pending::Castle { seat } => {
                 out.push(Action::Skip);
@@ -178,7 +194,10 @@ impl CastlesState {
                 for (slot, t) in self.display.iter().enumerate() {
                     if let Some(t) = t {
                         let fits = frontier & s.colour_mask[t.colour().index()];
-                        out.extend(bits(fits).map(|sp| Action::Free { slot: slot as u8, space: sp as u8 }));
+                        out.extend(bits(fits).map(|sp| Action::Free {
+                            slot: slot as u8,
+                            space: sp as u8,
+                        }));
                     }
                 }
             }
@@ -198,9 +217,15 @@ impl CastlesState {
         for slot in 0..DISPLAY {
             if self.display[slot].is_some() {
                 if free {
-                    out.push(Action::Take { slot: slot as u8, discard: KEEP });
+                    out.push(Action::Take {
+                        slot: slot as u8,
+                        discard: KEEP,
+                    });
                 } else {
-                    out.extend((0..s.capacity).map(|d| Action::Take { slot: slot as u8, discard: d }));
+                    out.extend((0..s.capacity).map(|d| Action::Take {
+                        slot: slot as u8,
+                        discard: d,
+                    }));
                 }
             }
         }
@@ -208,7 +233,12 @@ impl CastlesState {
             return;
         }
         let frontier = s.frontier(comps);
-        if !self.display.iter().flatten().any(|t| frontier & s.colour_mask[t.colour().index()] != 0) {
+        if !self
+            .display
+            .iter()
+            .flatten()
+            .any(|t| frontier & s.colour_mask[t.colour().index()] != 0)
+        {
             let mut seen = [false; N_COLOURS];
             for t in self.display.iter().flatten() {
                 let c = t.colour();
@@ -225,7 +255,10 @@ impl CastlesState {
             };
             for sp in bits(spaces) {
                 if can_pay(s, s.colour[sp] as usize) {
-                    out.push(Action::Place { item: item as u8, space: sp as u8 });
+                    out.push(Action::Place {
+                        item: item as u8,
+                        space: sp as u8,
+                    });
                 }
             }
         }

@@ -49,7 +49,10 @@ impl Colour {
         Colour::CODES[self.index()]
     }
     pub fn from_code(c: char) -> Option<Colour> {
-        Colour::CODES.iter().position(|&x| x == c).map(Colour::from_index)
+        Colour::CODES
+            .iter()
+            .position(|&x| x == c)
+            .map(Colour::from_index)
     }
 }
 
@@ -85,8 +88,13 @@ pub enum BonusKind {
 pub const N_BONUS: usize = 5;
 
 impl BonusKind {
-    pub const ALL: [BonusKind; N_BONUS] =
-        [BonusKind::Card, BonusKind::Storage, BonusKind::Marble, BonusKind::Worker, BonusKind::Harvest];
+    pub const ALL: [BonusKind; N_BONUS] = [
+        BonusKind::Card,
+        BonusKind::Storage,
+        BonusKind::Marble,
+        BonusKind::Worker,
+        BonusKind::Harvest,
+    ];
     pub fn index(self) -> usize {
         self as usize
     }
@@ -202,11 +210,21 @@ pub const PIECE_SPACES: usize = 10;
 pub const BOARD_SPACES: usize = 30;
 
 fn tile(colour: Colour, count: u8, source: Source) -> TileEntry {
-    TileEntry { colour, crops: vec![], count, source }
+    TileEntry {
+        colour,
+        crops: vec![],
+        count,
+        source,
+    }
 }
 
 fn farm(crops: &[Crop], source: Source) -> TileEntry {
-    TileEntry { colour: Colour::Farm, crops: crops.to_vec(), count: 1, source }
+    TileEntry {
+        colour: Colour::Farm,
+        crops: crops.to_vec(),
+        count: 1,
+        source,
+    }
 }
 
 impl Components {
@@ -228,7 +246,10 @@ impl Components {
             player_tiles.push(farm(crops, Rec)); // TC2: 4 farms (rulebook), crops reconstructed
         }
         let mut neutral_tiles: Vec<TileEntry> =
-            [Castle, City, Estate, Quarry, Village, Monastery, Cart].iter().map(|&c| tile(c, 4, Rec)).collect();
+            [Castle, City, Estate, Quarry, Village, Monastery, Cart]
+                .iter()
+                .map(|&c| tile(c, 4, Rec))
+                .collect();
         for crops in [&[Olive][..], &[Grain], &[Vineyard, Grain], &[Boar, Olive]] {
             neutral_tiles.push(farm(crops, Rec));
         }
@@ -236,19 +257,56 @@ impl Components {
         let cards = Colour::ALL
             .iter()
             .zip(card_mix)
-            .map(|(&colour, count)| CardEntry { colour, count, source: Rec })
+            .map(|(&colour, count)| CardEntry {
+                colour,
+                count,
+                source: Rec,
+            })
             .collect();
         use HarvestReward as H;
-        let harvest = [(H::RedVp, 2, 6), (H::GreenVp, 1, 5), (H::Cards, 2, 5), (H::Marble, 1, 4), (H::Worker, 1, 4), (H::WoodenHex, 1, 3)]
+        let harvest = [
+            (H::RedVp, 2, 6),
+            (H::GreenVp, 1, 5),
+            (H::Cards, 2, 5),
+            (H::Marble, 1, 4),
+            (H::Worker, 1, 4),
+            (H::WoodenHex, 1, 3),
+        ]
+        .iter()
+        .map(|&(reward, amount, count)| HarvestEntry {
+            reward,
+            amount,
+            count,
+            source: Rec,
+        })
+        .collect();
+        let bonus_tokens = BonusKind::ALL
             .iter()
-            .map(|&(reward, amount, count)| HarvestEntry { reward, amount, count, source: Rec })
+            .map(|&kind| BonusEntry {
+                kind,
+                count: 5,
+                source: Rb,
+            })
             .collect();
-        let bonus_tokens = BonusKind::ALL.iter().map(|&kind| BonusEntry { kind, count: 5, source: Rb }).collect();
-        let values = [(4, 2), (4, 2), (3, 1), (6, 3), (5, 2), (6, 3), (5, 2), (5, 2)]; // TC7
+        let values = [
+            (4, 2),
+            (4, 2),
+            (3, 1),
+            (6, 3),
+            (5, 2),
+            (6, 3),
+            (5, 2),
+            (5, 2),
+        ]; // TC7
         let colour_bonus = Colour::ALL
             .iter()
             .zip(values)
-            .map(|(&colour, (first, second))| ColourBonusEntry { colour, first, second, source: Rec })
+            .map(|(&colour, (first, second))| ColourBonusEntry {
+                colour,
+                first,
+                second,
+                source: Rec,
+            })
             .collect();
         let layouts: [(&str, PieceKind, &str, &str); 12] = [
             ("A-1", PieceKind::A, "FFKRQ", "FVTMW"),
@@ -282,7 +340,10 @@ impl Components {
             bonus_tokens,
             colour_bonus,
             pieces,
-            area_vp: AreaVp { vp: vec![1, 3, 6], source: Rb },
+            area_vp: AreaVp {
+                vp: vec![1, 3, 6],
+                source: Rb,
+            },
             tables: None,
         };
         set.prepare().expect("the builtin Castles set is valid")
@@ -291,8 +352,8 @@ impl Components {
     /// A set read from JSON (e.g. `serde_json::to_string(&Components::builtin())` edited),
     /// validated and prepared; every problem is one line.
     pub fn from_json(text: &str) -> Result<Components, Vec<String>> {
-        let set: Components =
-            serde_json::from_str(text).map_err(|e| vec![format!("castles components JSON: {e}")])?;
+        let set: Components = serde_json::from_str(text)
+            .map_err(|e| vec![format!("castles components JSON: {e}")])?;
         set.prepare()
     }
 
@@ -305,7 +366,9 @@ impl Components {
 
     /// The tables the engine reads; a set made by `builtin`/`from_json`/`prepare` has them.
     pub fn tables(&self) -> &Tables {
-        self.tables.as_deref().expect("castles components not prepared: call Components::prepare")
+        self.tables
+            .as_deref()
+            .expect("castles components not prepared: call Components::prepare")
     }
 
     /// Every bad entry, one line each (empty = valid).
@@ -315,7 +378,9 @@ impl Components {
         check_tiles("neutral_tiles", &self.neutral_tiles, &mut errors);
         let own: usize = self.player_tiles.iter().map(|t| t.count as usize).sum();
         if own != PLAYER_TILES {
-            errors.push(format!("castles player_tiles: {own} tiles; T1.2 needs {PLAYER_TILES} (3 stacks of 7)"));
+            errors.push(format!(
+                "castles player_tiles: {own} tiles; T1.2 needs {PLAYER_TILES} (3 stacks of 7)"
+            ));
         }
         let neutral: usize = self.neutral_tiles.iter().map(|t| t.count as usize).sum();
         if !(8..=MAX_NEUTRAL).contains(&neutral) {
@@ -323,41 +388,63 @@ impl Components {
         }
         let n_cards: usize = self.cards.iter().map(|c| c.count as usize).sum();
         if !(1..=MAX_CARDS).contains(&n_cards) {
-            errors.push(format!("castles cards: {n_cards} game cards; need 1 to {MAX_CARDS}"));
+            errors.push(format!(
+                "castles cards: {n_cards} game cards; need 1 to {MAX_CARDS}"
+            ));
         }
         for (i, c) in self.cards.iter().enumerate() {
             if self.cards[..i].iter().any(|d| d.colour == c.colour) {
-                errors.push(format!("castles cards[{i}]: colour {:?} listed twice", c.colour));
+                errors.push(format!(
+                    "castles cards[{i}]: colour {:?} listed twice",
+                    c.colour
+                ));
             }
         }
         let n_harvest: usize = self.harvest.iter().map(|h| h.count as usize).sum();
         if !(1..=MAX_HARVEST).contains(&n_harvest) {
-            errors.push(format!("castles harvest: {n_harvest} harvest cards; need 1 to {MAX_HARVEST}"));
+            errors.push(format!(
+                "castles harvest: {n_harvest} harvest cards; need 1 to {MAX_HARVEST}"
+            ));
         }
         for (i, h) in self.harvest.iter().enumerate() {
             if h.amount == 0 || h.amount > 20 {
-                errors.push(format!("castles harvest[{i}]: amount {} must be 1 to 20", h.amount));
+                errors.push(format!(
+                    "castles harvest[{i}]: amount {} must be 1 to 20",
+                    h.amount
+                ));
             }
         }
         for kind in BonusKind::ALL {
             let n = self.bonus_tokens.iter().filter(|b| b.kind == kind).count();
             if n != 1 {
-                errors.push(format!("castles bonus_tokens: kind {kind:?} listed {n} times; list each kind once"));
+                errors.push(format!(
+                    "castles bonus_tokens: kind {kind:?} listed {n} times; list each kind once"
+                ));
             }
         }
         for colour in Colour::ALL {
-            let n = self.colour_bonus.iter().filter(|b| b.colour == colour).count();
+            let n = self
+                .colour_bonus
+                .iter()
+                .filter(|b| b.colour == colour)
+                .count();
             if n != 1 {
                 errors.push(format!("castles colour_bonus: colour {colour:?} listed {n} times; list each colour once"));
             }
         }
         for (i, b) in self.colour_bonus.iter().enumerate() {
             if b.second > b.first {
-                errors.push(format!("castles colour_bonus[{i}]: second ({}) above first ({})", b.second, b.first));
+                errors.push(format!(
+                    "castles colour_bonus[{i}]: second ({}) above first ({})",
+                    b.second, b.first
+                ));
             }
         }
         if self.area_vp.vp.len() != 3 {
-            errors.push(format!("castles area_vp: {} values; TC9 prices areas of 1, 2 and 3 spaces", self.area_vp.vp.len()));
+            errors.push(format!(
+                "castles area_vp: {} values; TC9 prices areas of 1, 2 and 3 spaces",
+                self.area_vp.vp.len()
+            ));
         }
         super::tables::check_pieces(&self.pieces, &mut errors);
         if errors.is_empty() {
@@ -371,15 +458,27 @@ impl Components {
 fn check_tiles(key: &str, tiles: &[TileEntry], errors: &mut Vec<String>) {
     for (i, t) in tiles.iter().enumerate() {
         if t.count == 0 {
-            errors.push(format!("castles {key}[{i}]: count 0; drop the entry instead"));
+            errors.push(format!(
+                "castles {key}[{i}]: count 0; drop the entry instead"
+            ));
         }
         let is_farm = t.colour == Colour::Farm;
-        let distinct = t.crops.iter().enumerate().all(|(j, c)| !t.crops[..j].contains(c));
+        let distinct = t
+            .crops
+            .iter()
+            .enumerate()
+            .all(|(j, c)| !t.crops[..j].contains(c));
         if is_farm && (t.crops.is_empty() || t.crops.len() > 2 || !distinct) {
-            errors.push(format!("castles {key}[{i}]: a farm shows 1 or 2 different crops (T8.5), got {:?}", t.crops));
+            errors.push(format!(
+                "castles {key}[{i}]: a farm shows 1 or 2 different crops (T8.5), got {:?}",
+                t.crops
+            ));
         }
         if !is_farm && !t.crops.is_empty() {
-            errors.push(format!("castles {key}[{i}]: only farms show crops, a {:?} shows {:?}", t.colour, t.crops));
+            errors.push(format!(
+                "castles {key}[{i}]: only farms show crops, a {:?} shows {:?}",
+                t.colour, t.crops
+            ));
         }
     }
 }

@@ -109,7 +109,10 @@ impl CastlesState {
 
     /// T2.8, T8.2, T8.3: `seat` takes a bonus token of `kind` from the supply.
     pub(crate) fn take_token(&mut self, seat: usize, kind: BonusKind) {
-        assert!(self.bonus_supply[kind.index()] > 0, "no {kind:?} token left");
+        assert!(
+            self.bonus_supply[kind.index()] > 0,
+            "no {kind:?} token left"
+        );
         self.bonus_supply[kind.index()] -= 1;
         let s = &mut self.seats[seat];
         s.tokens[kind.index()] += 1;

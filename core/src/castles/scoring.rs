@@ -78,7 +78,11 @@ impl Seat {
     /// T11.2, T11.3: 1 VP per 5 cards, 1 per stored tile or hex, marble, worker.
     pub fn leftovers(&self) -> i32 {
         let cards: i32 = self.hand.iter().map(|&c| c as i32).sum();
-        let stored = self.storage.iter().filter(|s| !matches!(s, Stored::Empty)).count() as i32;
+        let stored = self
+            .storage
+            .iter()
+            .filter(|s| !matches!(s, Stored::Empty))
+            .count() as i32;
         cards / 5 + stored + self.marble as i32 + self.workers as i32
     }
 
@@ -126,6 +130,9 @@ impl CastlesState {
     pub fn places(&self) -> Vec<usize> {
         let key = |s: &Seat| (s.red, s.empty_spaces() as i32, s.green);
         let seats = &self.seats[..self.n];
-        seats.iter().map(|a| seats.iter().filter(|b| key(b) > key(a)).count()).collect()
+        seats
+            .iter()
+            .map(|a| seats.iter().filter(|b| key(b) > key(a)).count())
+            .collect()
     }
 }

@@ -2,7 +2,9 @@
 //! rulebook's order; the decks, the neutral reserve and the display (T4.2, T5.3–T5.5, T6).
 
 use super::actions::{Pending, Stage, Task, MAX_TASKS};
-use super::components::{Components, BOARD_SPACES, MAX_CARDS, MAX_HARVEST, MAX_NEUTRAL, N_BONUS, N_COLOURS, PLAYER_TILES};
+use super::components::{
+    Components, BOARD_SPACES, MAX_CARDS, MAX_HARVEST, MAX_NEUTRAL, N_BONUS, N_COLOURS, PLAYER_TILES,
+};
 use super::scoring::N_SOURCES;
 use super::tables::Tile;
 use crate::rng::{Generator, SeedSequence};
@@ -101,7 +103,9 @@ impl Seat {
 
     /// The storage spaces in use and the first free one, if any.
     pub fn free_storage(&self) -> Option<usize> {
-        self.storage[..self.capacity as usize].iter().position(|s| *s == Stored::Empty)
+        self.storage[..self.capacity as usize]
+            .iter()
+            .position(|s| *s == Stored::Empty)
     }
 
     /// T7.3: free spaces touching a covered one.
@@ -168,15 +172,25 @@ pub struct CastlesState {
 }
 
 fn shuffled<T: Copy>(rng: &mut Generator, items: &[T]) -> Vec<T> {
-    rng.permutation(items.len()).into_iter().map(|i| items[i]).collect()
+    rng.permutation(items.len())
+        .into_iter()
+        .map(|i| items[i])
+        .collect()
 }
 
 impl CastlesState {
     /// T2: the setup in the rulebook's order, drawn from the engine's stream; returns the
     /// state (waiting for seat 0 to lay its pieces, T2.6) and each seat's own stream.
-    pub fn new(comps: &Components, config: &CastlesConfig, mut seed: SeedSequence) -> (CastlesState, Vec<Generator>) {
+    pub fn new(
+        comps: &Components,
+        config: &CastlesConfig,
+        mut seed: SeedSequence,
+    ) -> (CastlesState, Vec<Generator>) {
         let n = config.players;
-        assert!((2..=MAX_PLAYERS).contains(&n), "castles: players must be 2, 3 or 4, got {n}");
+        assert!(
+            (2..=MAX_PLAYERS).contains(&n),
+            "castles: players must be 2, 3 or 4, got {n}"
+        );
         let t = comps.tables();
         let seqs = seed.spawn(1 + n);
         let mut rng = Generator::new(&seqs[0]);
@@ -285,7 +299,10 @@ impl CastlesState {
     /// T8.9: the top harvest card (the pile reshuffled from its discards when empty).
     pub(crate) fn reveal_harvest(&mut self) -> Option<u8> {
         if self.harvest_len == 0 {
-            let pile = shuffled(&mut self.rng, &self.harvest_discard[..self.harvest_discard_len as usize]);
+            let pile = shuffled(
+                &mut self.rng,
+                &self.harvest_discard[..self.harvest_discard_len as usize],
+            );
             self.harvest[..pile.len()].copy_from_slice(&pile);
             self.harvest_len = pile.len() as u8;
             self.harvest_discard_len = 0;
@@ -356,7 +373,9 @@ impl CastlesState {
             for t in self.display.iter().flatten() {
                 count[t.colour().index()] += 1;
             }
-            let Some(colour) = count.iter().position(|&k| k >= 5) else { return };
+            let Some(colour) = count.iter().position(|&k| k >= 5) else {
+                return;
+            };
             for slot in 0..DISPLAY {
                 if let Some(t) = self.display[slot] {
                     if t.colour().index() == colour {
@@ -379,7 +398,15 @@ impl CastlesState {
         let seats = &self.seats[..self.n];
         [
             seats.iter().map(|s| PLAYER_TILES - s.drawn as usize).sum(),
-            seats.iter().map(|s| s.storage.iter().filter(|x| matches!(x, Stored::Tile(_))).count()).sum(),
+            seats
+                .iter()
+                .map(|s| {
+                    s.storage
+                        .iter()
+                        .filter(|x| matches!(x, Stored::Tile(_)))
+                        .count()
+                })
+                .sum(),
             seats.iter().map(|s| s.placed_tiles as usize).sum(),
             self.display.iter().flatten().count(),
             self.reserve_len as usize,
@@ -391,6 +418,8 @@ impl CastlesState {
     /// Cards in the deck, in hands and in the discard pile.
     pub fn card_census(&self) -> usize {
         let hands: u32 = self.seats[..self.n].iter().map(|s| s.hand_size()).sum();
-        self.deck_len as usize + hands as usize + self.discard.iter().map(|&k| k as usize).sum::<usize>()
+        self.deck_len as usize
+            + hands as usize
+            + self.discard.iter().map(|&k| k as usize).sum::<usize>()
     }
 }

@@ -3,8 +3,8 @@
 //! adjacency of all 432 layouts of three pieces (T2.6, TC8).
 
 use super::components::{
-    BonusKind, Colour, Components, Crop, HarvestReward, PieceEntry, PieceKind, TileEntry, BOARD_SPACES, N_BONUS,
-    N_COLOURS, PIECE_SPACES,
+    BonusKind, Colour, Components, Crop, HarvestReward, PieceEntry, PieceKind, TileEntry,
+    BOARD_SPACES, N_BONUS, N_COLOURS, PIECE_SPACES,
 };
 
 /// A hex tile: its colour (bits 0–2), its crops (bits 3–6, `Crop as u8`) and whether its
@@ -36,7 +36,14 @@ pub fn crop_bits(crops: &[Crop]) -> u8 {
 
 /// T2.6: 6 orders x 8 orientations x 9 shift pairs.
 pub const LAYOUTS: usize = 432;
-const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+const ORDERS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// A layout decoded: which kind lies at each position (left to right), whether each
 /// kind is turned 180°, and each position's row offset.
@@ -64,7 +71,11 @@ impl Layout {
     /// Where space `s` (kind * 10 + local) lies on the hex grid: (column, row).
     pub fn cell(&self, s: usize) -> (i32, i32) {
         let (kind, local) = (s / PIECE_SPACES, s % PIECE_SPACES);
-        let pos = self.order.iter().position(|&k| k == kind).expect("a layout places every kind");
+        let pos = self
+            .order
+            .iter()
+            .position(|&k| k == kind)
+            .expect("a layout places every kind");
         let (mut c, mut r) = ((local / 5) as i32, (local % 5) as i32);
         if self.turned[kind] {
             (c, r) = (1 - c, 4 - r); // TC8: a half turn of a 2x5 piece
@@ -93,20 +104,28 @@ fn touching(a: (i32, i32), b: (i32, i32)) -> bool {
 fn piece_adjacency() -> [u16; PIECE_SPACES] {
     let cell = |i: usize| ((i / 5) as i32, (i % 5) as i32);
     std::array::from_fn(|i| {
-        (0..PIECE_SPACES).filter(|&j| touching(cell(i), cell(j))).fold(0u16, |m, j| m | 1 << j)
+        (0..PIECE_SPACES)
+            .filter(|&j| touching(cell(i), cell(j)))
+            .fold(0u16, |m, j| m | 1 << j)
     })
 }
 
 fn piece_colours(p: &PieceEntry) -> Result<[u8; PIECE_SPACES], String> {
     let text: Vec<char> = p.left.chars().chain(p.right.chars()).collect();
     if p.left.chars().count() != 5 || p.right.chars().count() != 5 {
-        return Err(format!("castles pieces {}: each column needs 5 colour codes (TC8)", p.name));
+        return Err(format!(
+            "castles pieces {}: each column needs 5 colour codes (TC8)",
+            p.name
+        ));
     }
     let mut out = [0u8; PIECE_SPACES];
     for (i, ch) in text.iter().enumerate() {
-        out[i] = Colour::from_code(*ch)
-            .ok_or_else(|| format!("castles pieces {}: unknown colour code {ch:?}; use K R T F Q V M W (TC1)", p.name))?
-            as u8;
+        out[i] = Colour::from_code(*ch).ok_or_else(|| {
+            format!(
+                "castles pieces {}: unknown colour code {ch:?}; use K R T F Q V M W (TC1)",
+                p.name
+            )
+        })? as u8;
     }
     Ok(out)
 }
@@ -118,9 +137,9 @@ fn piece_areas(colours: &[u8; PIECE_SPACES]) -> [u16; PIECE_SPACES] {
         let mut area = 1u16 << start;
         loop {
             let mut grown = area;
-            for j in 0..PIECE_SPACES {
+            for (j, &near) in adj.iter().enumerate() {
                 if area & 1 << j != 0 {
-                    grown |= adj[j] & same_colour(colours, colours[start]);
+                    grown |= near & same_colour(colours, colours[start]);
                 }
             }
             if grown == area {
@@ -132,7 +151,9 @@ fn piece_areas(colours: &[u8; PIECE_SPACES]) -> [u16; PIECE_SPACES] {
 }
 
 fn same_colour(colours: &[u8; PIECE_SPACES], c: u8) -> u16 {
-    (0..PIECE_SPACES).filter(|&i| colours[i] == c).fold(0, |m, i| m | 1 << i)
+    (0..PIECE_SPACES)
+        .filter(|&i| colours[i] == c)
+        .fold(0, |m, i| m | 1 << i)
 }
 
 /// One line per bad piece (TC8): columns, codes, a single castle space, areas of 1–3.
@@ -153,7 +174,10 @@ pub fn check_pieces(pieces: &[PieceEntry], errors: &mut Vec<String>) {
                 continue;
             }
         };
-        let castles = colours.iter().filter(|&&c| c == Colour::Castle as u8).count();
+        let castles = colours
+            .iter()
+            .filter(|&&c| c == Colour::Castle as u8)
+            .count();
         if castles != 1 {
             errors.push(format!(
                 "castles pieces {}: {castles} castle spaces; each piece has one, three per board (T2.7)",
@@ -193,17 +217,28 @@ pub struct Tables {
 fn flatten(entries: &[TileEntry], neutral: bool) -> Vec<Tile> {
     entries
         .iter()
-        .flat_map(|t| std::iter::repeat_n(Tile::new(t.colour, crop_bits(&t.crops), neutral), t.count as usize))
+        .flat_map(|t| {
+            std::iter::repeat_n(
+                Tile::new(t.colour, crop_bits(&t.crops), neutral),
+                t.count as usize,
+            )
+        })
         .collect()
 }
 
 impl Tables {
     /// From a set that `validate` accepted.
     pub fn new(set: &Components) -> Tables {
-        let cards =
-            set.cards.iter().flat_map(|c| std::iter::repeat_n(c.colour as u8, c.count as usize)).collect();
-        let harvest =
-            set.harvest.iter().flat_map(|h| std::iter::repeat_n((h.reward, h.amount), h.count as usize)).collect();
+        let cards = set
+            .cards
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c.colour as u8, c.count as usize))
+            .collect();
+        let harvest = set
+            .harvest
+            .iter()
+            .flat_map(|h| std::iter::repeat_n((h.reward, h.amount), h.count as usize))
+            .collect();
         let mut bonus_supply = [0u8; N_BONUS];
         for b in &set.bonus_tokens {
             bonus_supply[b.kind.index()] = b.count;
@@ -212,8 +247,11 @@ impl Tables {
         for b in &set.colour_bonus {
             colour_bonus[b.colour.index()] = [b.first, b.second];
         }
-        let piece_colour: Vec<[u8; PIECE_SPACES]> =
-            set.pieces.iter().map(|p| piece_colours(p).expect("validated piece")).collect();
+        let piece_colour: Vec<[u8; PIECE_SPACES]> = set
+            .pieces
+            .iter()
+            .map(|p| piece_colours(p).expect("validated piece"))
+            .collect();
         let piece_area = piece_colour.iter().map(piece_areas).collect();
         let mut pieces_by_kind: [Vec<u8>; 3] = Default::default();
         for (i, p) in set.pieces.iter().enumerate() {
@@ -224,7 +262,9 @@ impl Tables {
                 let layout = Layout::decode(id);
                 let cells: [(i32, i32); BOARD_SPACES] = std::array::from_fn(|s| layout.cell(s));
                 std::array::from_fn(|s| {
-                    (0..BOARD_SPACES).filter(|&t| touching(cells[s], cells[t])).fold(0u32, |m, t| m | 1 << t)
+                    (0..BOARD_SPACES)
+                        .filter(|&t| touching(cells[s], cells[t]))
+                        .fold(0u32, |m, t| m | 1 << t)
                 })
             })
             .collect();
@@ -261,7 +301,11 @@ mod tests {
         let turn = |i: usize| (1 - i / 5) * 5 + (4 - i % 5);
         for i in 0..PIECE_SPACES {
             for j in 0..PIECE_SPACES {
-                assert_eq!(adj[i] & 1 << j != 0, adj[turn(i)] & 1 << turn(j) != 0, "{i} {j}");
+                assert_eq!(
+                    adj[i] & 1 << j != 0,
+                    adj[turn(i)] & 1 << turn(j) != 0,
+                    "{i} {j}"
+                );
             }
         }
         // an inner space of the left column touches 2 above/below and 2 on the right

@@ -9,35 +9,52 @@ use super::tables::Tile;
 impl CastlesState {
     /// Apply one option of the pending decision. Debug builds check it is legal.
     pub fn apply(&mut self, comps: &Components, action: Action) {
-        debug_assert!(self.is_legal(comps, action), "{action:?} is not an option of {:?}", self.pending);
+        debug_assert!(
+            self.is_legal(comps, action),
+            "{action:?} is not an option of {:?}",
+            self.pending
+        );
         let seat = self.pending.seat().expect("apply on a finished game");
         let n = self.n;
         let next_or = |p: Pending, last: Pending| if seat + 1 < n { p } else { last };
         match (self.pending, action) {
             (Pending::Lay { .. }, Action::Lay(id)) => {
                 self.lay(comps, seat, id);
-                self.pending =
-                    next_or(Pending::Lay { seat: seat as u8 + 1 }, Pending::StartCastle { seat: 0 });
+                self.pending = next_or(
+                    Pending::Lay {
+                        seat: seat as u8 + 1,
+                    },
+                    Pending::StartCastle { seat: 0 },
+                );
             }
             (Pending::StartCastle { .. }, Action::StartCastle(space)) => {
                 self.seats[seat].filled |= 1 << space; // T2.7: no VP, no effect
-                self.pending =
-                    next_or(Pending::StartCastle { seat: seat as u8 + 1 }, Pending::SetupToken { seat: 0 });
+                self.pending = next_or(
+                    Pending::StartCastle {
+                        seat: seat as u8 + 1,
+                    },
+                    Pending::SetupToken { seat: 0 },
+                );
             }
             (Pending::SetupToken { .. }, Action::Token(kind)) => {
                 self.take_token(seat, kind);
                 self.pending = next_or(
-                    Pending::SetupToken { seat: seat as u8 + 1 },
-                    Pending::Turn { seat: 0, stage: Stage::Main },
+                    Pending::SetupToken {
+                        seat: seat as u8 + 1,
+                    },
+                    Pending::Turn {
+                        seat: 0,
+                        stage: Stage::Main,
+                    },
                 );
             }
             (Pending::Turn { stage, .. }, action) => self.turn_action(comps, seat, stage, action),
             (Pending::Pay { item, space, .. }, Action::Pay(p)) => {
                 let s = &mut self.seats[seat];
                 let (cards, workers) = p.cost(s.colour[space as usize] as usize);
-                for c in 0..N_COLOURS {
-                    s.hand[c] -= cards[c];
-                    self.discard[c] += cards[c];
+                for (c, &k) in cards.iter().enumerate() {
+                    s.hand[c] -= k;
+                    self.discard[c] += k;
                 }
                 s.workers -= workers as u16;
                 let what = std::mem::take(&mut s.storage[item as usize]);
@@ -104,10 +121,17 @@ impl CastlesState {
             }
             Action::Sweep(colour) => {
                 self.sweep(colour);
-                self.pending = Pending::Turn { seat: seat as u8, stage: Stage::Sweep };
+                self.pending = Pending::Turn {
+                    seat: seat as u8,
+                    stage: Stage::Sweep,
+                };
             }
             Action::Place { item, space } => {
-                self.pending = Pending::Pay { seat: seat as u8, item, space };
+                self.pending = Pending::Pay {
+                    seat: seat as u8,
+                    item,
+                    space,
+                };
             }
             other => panic!("{other:?} is not a turn action"),
         }
@@ -151,7 +175,10 @@ impl CastlesState {
         }
         let _ = comps;
         if !self.in_extra && self.seats[seat].marble > 0 {
-            self.pending = Pending::Turn { seat: seat as u8, stage: Stage::Extra }; // T3.4
+            self.pending = Pending::Turn {
+                seat: seat as u8,
+                stage: Stage::Extra,
+            }; // T3.4
         } else {
             self.end_turn();
         }
@@ -180,7 +207,10 @@ impl CastlesState {
             }
         }
         self.turn_seat = next as u8;
-        self.pending = Pending::Turn { seat: next as u8, stage: Stage::Main };
+        self.pending = Pending::Turn {
+            seat: next as u8,
+            stage: Stage::Main,
+        };
     }
 
     /// T11.1: every seat's green VP onto its red track.
