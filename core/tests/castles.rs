@@ -1,15 +1,16 @@
-//! The Castles of Tuscany, rules T1–T7 (docs/rules-castles.md): one test per rule, its
-//! number in the test's name. T8–T12 are in castles_effects.rs, the rulebook's examples
+//! The Castles of Tuscany, rules T1–T4 (docs/rules-castles.md): the components, the
+//! setup, the turn and drawing cards. One test per rule, its number in the test's name.
+//! T5–T7 are in castles_tiles.rs, T8–T12 in castles_effects.rs, the rulebook's examples
 //! in castles_examples.rs, whole games in castles_games.rs.
 
 mod castles_common;
 
 use castles_common::*;
-use cdsim_core::castles::actions::{pair, Payment, CARD, KEEP, WORKER};
 use cdsim_core::castles::components::{Source, BOARD_SPACES};
-use cdsim_core::castles::players::affordable;
 use cdsim_core::castles::tables::{Layout, LAYOUTS};
-use cdsim_core::castles::{Action, BonusKind, CastlesConfig, CastlesState, Colour, Components, Pending, Stage, Stored, VpSource};
+use cdsim_core::castles::{
+    Action, BonusKind, CastlesConfig, CastlesState, Colour, Components, Pending, Stage, Stored,
+};
 use cdsim_core::rng::SeedSequence;
 
 #[test]
@@ -17,17 +18,30 @@ fn t1_the_builtin_set_has_the_rulebooks_counts() {
     let c = comps();
     let t = c.tables();
     assert_eq!(t.player_tiles.len(), 21, "T1.2");
-    let per_colour = |tiles: &[cdsim_core::castles::Tile], col: Colour| tiles.iter().filter(|x| x.colour() == col).count();
+    let per_colour = |tiles: &[cdsim_core::castles::Tile], col: Colour| {
+        tiles.iter().filter(|x| x.colour() == col).count()
+    };
     let own = [1, 2, 1, 4, 3, 4, 3, 3]; // castle city estate farm quarry village monastery cart
     for col in Colour::ALL {
-        assert_eq!(per_colour(&t.player_tiles, col), own[col.index()], "T1.2 {col:?}");
+        assert_eq!(
+            per_colour(&t.player_tiles, col),
+            own[col.index()],
+            "T1.2 {col:?}"
+        );
     }
     assert_eq!(t.neutral_tiles.len(), 32, "T1.2");
-    assert!(t.neutral_tiles.iter().all(|x| x.is_neutral()) && !t.player_tiles.iter().any(|x| x.is_neutral()));
+    assert!(
+        t.neutral_tiles.iter().all(|x| x.is_neutral())
+            && !t.player_tiles.iter().any(|x| x.is_neutral())
+    );
     assert_eq!(t.cards.len(), 122, "T1.3");
     assert_eq!(t.harvest.len(), 27, "T1.3");
     assert_eq!(t.bonus_supply, [5; 5], "T1.4");
-    assert_eq!(t.pieces_by_kind.iter().map(|k| k.len()).collect::<Vec<_>>(), vec![4, 4, 4], "T1.5");
+    assert_eq!(
+        t.pieces_by_kind.iter().map(|k| k.len()).collect::<Vec<_>>(),
+        vec![4, 4, 4],
+        "T1.5"
+    );
     assert_eq!(c.colour_bonus.len(), 8, "T1.6");
     // TC1: any A+B+C board has the rulebook's "up to" counts plus the start castle
     let spaces = [3, 3, 2, 5, 4, 5, 4, 4];
@@ -60,11 +74,34 @@ fn t1_validate_names_each_bad_entry_in_one_line() {
     bad.colour_bonus[0].second = 9;
     let errors = bad.validate().unwrap_err();
     assert_eq!(errors.len(), 5, "{errors:#?}");
-    assert!(errors.iter().any(|e| e.contains("player_tiles") && e.contains("22")), "{errors:#?}");
-    assert!(errors.iter().any(|e| e.contains("A-4") && e.contains("'X'")), "{errors:#?}");
-    assert!(errors.iter().any(|e| e.contains("B-2") && e.contains("area of 4")), "{errors:#?}");
-    assert!(errors.iter().any(|e| e.contains("neutral_tiles[7]") && e.contains("crops")), "{errors:#?}");
-    assert!(errors.iter().any(|e| e.contains("colour_bonus[0]")), "{errors:#?}");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("player_tiles") && e.contains("22")),
+        "{errors:#?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("A-4") && e.contains("'X'")),
+        "{errors:#?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("B-2") && e.contains("area of 4")),
+        "{errors:#?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("neutral_tiles[7]") && e.contains("crops")),
+        "{errors:#?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("colour_bonus[0]")),
+        "{errors:#?}"
+    );
     assert!(comps().validate().is_ok());
 }
 
@@ -74,17 +111,24 @@ fn t1_the_set_round_trips_through_json_and_bad_json_is_one_line() {
     let text = serde_json::to_string(&c).unwrap();
     let back = Components::from_json(&text).expect("valid");
     assert_eq!(serde_json::to_string(&back).unwrap(), text);
-    assert!(text.contains("\"source\":\"reconstructed\"") && text.contains("\"source\":\"rulebook\""));
+    assert!(
+        text.contains("\"source\":\"reconstructed\"") && text.contains("\"source\":\"rulebook\"")
+    );
     let errors = Components::from_json("{\"player_tiles\": 3}").unwrap_err();
     assert_eq!(errors.len(), 1);
-    assert!(errors[0].starts_with("castles components JSON"), "{}", errors[0]);
+    assert!(
+        errors[0].starts_with("castles components JSON"),
+        "{}",
+        errors[0]
+    );
 }
 
 #[test]
 fn t2_setup_deals_in_the_rulebooks_order_and_asks_each_seat() {
     let c = comps();
     for n in 2..=4 {
-        let (mut st, streams) = CastlesState::new(&c, &CastlesConfig { players: n }, SeedSequence::new(9, &[]));
+        let (mut st, streams) =
+            CastlesState::new(&c, &CastlesConfig { players: n }, SeedSequence::new(9, &[]));
         assert_eq!(streams.len(), n, "one stream per seat");
         assert_eq!(st.display.iter().flatten().count(), 8, "T2.4");
         assert_eq!(st.card_census(), 122);
@@ -96,7 +140,11 @@ fn t2_setup_deals_in_the_rulebooks_order_and_asks_each_seat() {
             let mut own: Vec<_> = c.tables().player_tiles.iter().map(|t| t.colour()).collect();
             own.sort();
             assert_eq!(colours, own, "T2.2: the 21 own tiles in the stacks");
-            let kinds: Vec<_> = st.seats[seat].pieces.iter().map(|&p| c.pieces[p as usize].kind.index()).collect();
+            let kinds: Vec<_> = st.seats[seat]
+                .pieces
+                .iter()
+                .map(|&p| c.pieces[p as usize].kind.index())
+                .collect();
             assert_eq!(kinds, vec![0, 1, 2], "T2.6: one A, one B, one C");
         }
         let order: Vec<_> = (0..3 * n)
@@ -112,8 +160,18 @@ fn t2_setup_deals_in_the_rulebooks_order_and_asks_each_seat() {
             .chain((0..n).map(|s| Pending::StartCastle { seat: s as u8 }))
             .chain((0..n).map(|s| Pending::SetupToken { seat: s as u8 }))
             .collect();
-        assert_eq!(order, expect, "T2.6-T2.8 in seat order from the start player");
-        assert_eq!(st.pending, Pending::Turn { seat: 0, stage: Stage::Main }, "T2.3: seat 1 starts");
+        assert_eq!(
+            order, expect,
+            "T2.6-T2.8 in seat order from the start player"
+        );
+        assert_eq!(
+            st.pending,
+            Pending::Turn {
+                seat: 0,
+                stage: Stage::Main
+            },
+            "T2.3: seat 1 starts"
+        );
     }
 }
 
@@ -121,12 +179,20 @@ fn t2_setup_deals_in_the_rulebooks_order_and_asks_each_seat() {
 fn t2_4_t6_1_no_first_display_shows_five_of_a_colour() {
     // the builtin reserve has 4 of a colour; a set with 12 neutral villages tests the rule
     let mut set = comps();
-    let village = set.neutral_tiles.iter().position(|t| t.colour == Colour::Village).unwrap();
+    let village = set
+        .neutral_tiles
+        .iter()
+        .position(|t| t.colour == Colour::Village)
+        .unwrap();
     set.neutral_tiles[village].count = 12;
     let c = set.prepare().expect("valid");
     let mut swept = 0;
     for seed in 0..200 {
-        let (st, _) = CastlesState::new(&c, &CastlesConfig { players: 4 }, SeedSequence::new(seed, &[]));
+        let (st, _) = CastlesState::new(
+            &c,
+            &CastlesConfig { players: 4 },
+            SeedSequence::new(seed, &[]),
+        );
         let mut count = [0; 8];
         for t in st.display.iter().flatten() {
             count[t.colour().index()] += 1;
@@ -151,7 +217,9 @@ fn t2_6_a_seat_chooses_among_432_layouts_each_shifted_at_most_one() {
         seen.insert((l.order, l.turned, l.offset));
         // the pieces touch: every piece has a neighbour on the next piece
         let adj = &c.tables().adjacency[id as usize];
-        let across = (0..BOARD_SPACES).filter(|&s| adj[s] & !(0x3ff << (10 * (s / 10))) != 0).count();
+        let across = (0..BOARD_SPACES)
+            .filter(|&s| adj[s] & !(0x3ff << (10 * (s / 10))) != 0)
+            .count();
         assert!(across >= 8, "layout {id}: {across}");
     }
     assert_eq!(seen.len(), LAYOUTS, "every layout differs");
@@ -160,21 +228,34 @@ fn t2_6_a_seat_chooses_among_432_layouts_each_shifted_at_most_one() {
 #[test]
 fn t2_7_the_start_castle_goes_on_dark_green_and_scores_nothing() {
     let c = comps();
-    let (mut st, _) = CastlesState::new(&c, &CastlesConfig { players: 2 }, SeedSequence::new(1, &[]));
+    let (mut st, _) =
+        CastlesState::new(&c, &CastlesConfig { players: 2 }, SeedSequence::new(1, &[]));
     st.seats[0].pieces = PIECES;
     st.apply(&c, Action::Lay(FLAT));
     st.apply(&c, Action::Lay(FLAT));
-    assert_eq!(options(&st, &c), vec![Action::StartCastle(2), Action::StartCastle(13), Action::StartCastle(23)]);
+    assert_eq!(
+        options(&st, &c),
+        vec![
+            Action::StartCastle(2),
+            Action::StartCastle(13),
+            Action::StartCastle(23)
+        ]
+    );
     st.apply(&c, Action::StartCastle(START));
     assert_eq!(st.seats[0].filled, 1 << START);
     assert_eq!((st.seats[0].green, st.seats[0].red), (0, 0), "no area VP");
-    assert_eq!(st.pending, Pending::StartCastle { seat: 1 }, "no castle effect");
+    assert_eq!(
+        st.pending,
+        Pending::StartCastle { seat: 1 },
+        "no castle effect"
+    );
 }
 
 #[test]
 fn t2_8_each_seat_takes_a_token_and_storage_gives_two_green() {
     let c = comps();
-    let (mut st, _) = CastlesState::new(&c, &CastlesConfig { players: 3 }, SeedSequence::new(1, &[]));
+    let (mut st, _) =
+        CastlesState::new(&c, &CastlesConfig { players: 3 }, SeedSequence::new(1, &[]));
     for _ in 0..6 {
         let o = options(&st, &c);
         st.apply(&c, o[0]);
@@ -184,7 +265,14 @@ fn t2_8_each_seat_takes_a_token_and_storage_gives_two_green() {
     st.apply(&c, Action::Token(BonusKind::Storage));
     st.apply(&c, Action::Token(BonusKind::Marble));
     assert_eq!((st.seats[0].green, st.seats[0].capacity), (2, 2), "T8.3");
-    assert_eq!((st.seats[2].green, st.seats[2].capacity, st.seats[2].tokens[2]), (0, 1, 1));
+    assert_eq!(
+        (
+            st.seats[2].green,
+            st.seats[2].capacity,
+            st.seats[2].tokens[2]
+        ),
+        (0, 1, 1)
+    );
     assert_eq!(st.bonus_supply, [5, 3, 4, 5, 5]);
 }
 
@@ -223,7 +311,13 @@ fn t3_4_marble_buys_one_extra_action_once_per_turn() {
     let mut st = ready(&c, 2, 1);
     st.seats[0].marble = 2;
     st.apply(&c, Action::Draw);
-    assert_eq!(st.pending, Pending::Turn { seat: 0, stage: Stage::Extra });
+    assert_eq!(
+        st.pending,
+        Pending::Turn {
+            seat: 0,
+            stage: Stage::Extra
+        }
+    );
     assert!(options(&st, &c).contains(&Action::EndTurn));
     st.apply(&c, Action::Draw);
     assert_eq!(st.seats[0].marble, 1);
@@ -232,7 +326,11 @@ fn t3_4_marble_buys_one_extra_action_once_per_turn() {
     assert_eq!(st.to_move(), Some(0), "no marble, no extra action");
     st.apply(&c, Action::Draw);
     st.apply(&c, Action::EndTurn);
-    assert_eq!((st.to_move(), st.seats[0].marble), (Some(1), 1), "ending the turn keeps the marble");
+    assert_eq!(
+        (st.to_move(), st.seats[0].marble),
+        (Some(1), 1),
+        "ending the turn keeps the marble"
+    );
 }
 
 #[test]
@@ -264,197 +362,4 @@ fn t4_2_an_empty_pile_is_rebuilt_from_the_discards_else_nothing() {
     st.apply(&c, Action::Draw);
     assert_eq!(st.seats[1].hand_size(), 5, "both empty: nothing drawn");
     assert_eq!(st.to_move(), Some(0));
-}
-
-#[test]
-fn t5_1_t5_3_a_taken_tile_goes_to_storage_and_the_gap_fills_from_the_stack() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    let taken = st.display[3].unwrap();
-    let top = st.seats[0].stack[0];
-    st.apply(&c, Action::Take { slot: 3, discard: KEEP });
-    assert_eq!(st.seats[0].storage[0], Stored::Tile(taken));
-    assert_eq!(st.seats[0].drawn, 1);
-    // T6.1 may have swept the colour; otherwise the own tile sits in the gap
-    if st.aside_len == 0 {
-        assert_eq!(st.display[3], Some(top));
-    }
-}
-
-#[test]
-fn t5_2_with_storage_full_the_seat_chooses_what_goes_back_in_the_box() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    st.seats[0].capacity = 2;
-    st.seats[0].storage[0] = Stored::Tile(tile(Colour::Quarry));
-    st.seats[0].storage[1] = Stored::Wood;
-    let takes: Vec<_> = options(&st, &c).into_iter().filter(|a| matches!(a, Action::Take { slot: 0, .. })).collect();
-    assert_eq!(takes, vec![Action::Take { slot: 0, discard: 0 }, Action::Take { slot: 0, discard: 1 }]);
-    let new = st.display[0].unwrap();
-    st.apply(&c, Action::Take { slot: 0, discard: 0 });
-    assert_eq!(st.seats[0].storage[..2], [Stored::Tile(new), Stored::Wood]);
-    assert_eq!(st.boxed, 1);
-}
-
-#[test]
-fn t5_5_a_seat_with_no_tiles_left_fills_from_the_neutral_reserve() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    st.seats[0].drawn = 21;
-    let reserve = st.reserve_len;
-    st.apply(&c, Action::Take { slot: 0, discard: KEEP });
-    assert!(st.display.iter().flatten().count() == 8);
-    assert!(st.reserve_len < reserve, "T5.5");
-}
-
-#[test]
-fn t5_6_a_sweep_is_offered_only_when_no_display_tile_fits() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    let sweeps = |st: &CastlesState| options(st, &c).iter().filter(|a| matches!(a, Action::Sweep(_))).count();
-    // the start castle touches farm, city, village and estate spaces
-    st.display = [Some(tile(Colour::Quarry)); 8];
-    st.display[0] = Some(tile(Colour::Monastery));
-    st.display[1] = Some(tile(Colour::Cart));
-    assert_eq!(sweeps(&st), 3);
-    st.display[2] = Some(tile(Colour::City));
-    assert_eq!(sweeps(&st), 0, "a city fits next to the start castle");
-    st.display[2] = Some(tile(Colour::Quarry));
-    let aside = st.aside_len;
-    st.apply(&c, Action::Sweep(Colour::Quarry));
-    assert!(st.aside_len - aside >= 6, "six quarries set aside");
-    assert_eq!(st.display.iter().flatten().count(), 8, "every gap refilled");
-    assert_eq!(st.pending, Pending::Turn { seat: 0, stage: Stage::Sweep });
-    let opts = options(&st, &c);
-    assert!(opts.iter().all(|a| matches!(a, Action::Take { .. })), "then a take, and only a take");
-    st.apply(&c, opts[0]);
-    assert_eq!(st.to_move(), Some(1));
-}
-
-#[test]
-fn t6_1_five_of_a_colour_in_the_display_are_set_aside_and_replaced() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    for slot in 1..5 {
-        st.display[slot] = Some(tile(Colour::Village));
-    }
-    st.display[0] = Some(tile(Colour::Castle));
-    st.seats[0].stack[0] = tile(Colour::Village);
-    let aside = st.aside_len;
-    st.apply(&c, Action::Take { slot: 0, discard: KEEP });
-    assert!(st.aside_len - aside >= 5);
-    let villages = st.display.iter().flatten().filter(|t| t.colour() == Colour::Village).count();
-    assert!(villages < 5 && st.display.iter().flatten().count() == 8);
-}
-
-#[test]
-fn t6_2_t6_3_an_empty_reserve_is_rebuilt_from_set_aside_neutral_tiles() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    st.reserve_len = 0;
-    st.aside_len = 0;
-    st.aside[0] = tile(Colour::Cart);
-    st.aside[1] = cdsim_core::castles::Tile::new(Colour::Castle, 0, true);
-    st.aside_len = 2;
-    st.seats[0].drawn = 21;
-    let boxed = st.boxed;
-    st.apply(&c, Action::Take { slot: 0, discard: KEEP });
-    assert_eq!(st.display[0].map(|t| (t.colour(), t.is_neutral())), Some((Colour::Castle, true)));
-    assert_eq!((st.boxed - boxed, st.aside_len, st.reserve_len), (1, 0, 0), "the coloured back left the game");
-    st.seats[1].drawn = 21;
-    st.apply(&c, Action::Take { slot: 1, discard: KEEP });
-    assert_eq!(st.display[1], None, "T6.3: nothing left, the gap stays");
-}
-
-#[test]
-fn t7_2_every_way_to_pay_two_cards_pairs_and_workers() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    let red = Colour::City.index();
-    hand(&mut st, 0, &[(Colour::City, 1), (Colour::Farm, 4), (Colour::Cart, 1)]);
-    st.seats[0].workers = 1;
-    let pays = affordable(&st.seats[0], red);
-    let farm = pair(Colour::Farm.index());
-    let expect = vec![
-        Payment { a: CARD, b: farm },
-        Payment { a: CARD, b: WORKER },
-        Payment { a: farm, b: farm }, // decision: two pairs of one colour
-        Payment { a: farm, b: WORKER },
-    ];
-    assert_eq!(pays, expect);
-    st.seats[0].workers = 2;
-    hand(&mut st, 0, &[]);
-    assert_eq!(affordable(&st.seats[0], red), vec![Payment { a: WORKER, b: WORKER }]);
-    st.seats[0].workers = 0;
-    hand(&mut st, 0, &[(Colour::Cart, 3), (Colour::City, 1)]);
-    assert_eq!(affordable(&st.seats[0], red), vec![Payment { a: CARD, b: pair(Colour::Cart.index()) }]);
-    hand(&mut st, 0, &[(Colour::City, 2)]);
-    assert_eq!(affordable(&st.seats[0], red), vec![TWO_CARDS]);
-    store(&mut st, 0, Stored::Tile(tile(Colour::City)));
-    hand(&mut st, 0, &[(Colour::City, 1), (Colour::Cart, 1)]);
-    assert!(!options(&st, &c).iter().any(|a| matches!(a, Action::Place { .. })), "unaffordable: not offered");
-    hand(&mut st, 0, &[(Colour::City, 1), (Colour::Cart, 2)]);
-    place(&mut st, &c, 3, Payment { a: CARD, b: pair(Colour::Cart.index()) });
-    assert_eq!(st.seats[0].hand_size(), 0);
-    assert_eq!(st.discard[Colour::Cart.index()], 2);
-}
-
-#[test]
-fn t7_3_t7_4_a_tile_goes_next_to_a_tile_on_its_own_colour() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    store(&mut st, 0, Stored::Tile(tile(Colour::Farm)));
-    hand(&mut st, 0, &[(Colour::Farm, 2)]);
-    let spaces = |st: &CastlesState| -> Vec<u8> {
-        options(st, &c)
-            .iter()
-            .filter_map(|a| if let Action::Place { space, .. } = a { Some(*space) } else { None })
-            .collect()
-    };
-    assert_eq!(spaces(&st), vec![1], "farms 0, 1, 5 on A-1: only 1 touches the start castle");
-    cover(&mut st, 0, &[1]);
-    assert_eq!(spaces(&st), vec![0, 5], "then the farms touching 1");
-    store(&mut st, 0, Stored::Wood);
-    assert_eq!(spaces(&st), vec![0, 5], "a wooden hex, paid with two farm cards: farms only");
-    st.seats[0].workers = 2;
-    assert_eq!(spaces(&st), vec![0, 3, 5, 6, 7], "paid with two workers: any colour");
-}
-
-#[test]
-fn t7_5_a_completed_area_scores_1_3_6() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    // the city at 3 is an area of 1
-    store(&mut st, 0, Stored::Tile(tile(Colour::City)));
-    hand(&mut st, 0, &[(Colour::City, 2)]);
-    place(&mut st, &c, 3, TWO_CARDS);
-    assert_eq!(st.seats[0].green, 1);
-    // the quarries 12 and 16 on B-1 are an area of 2
-    turn(&mut st, 0);
-    cover(&mut st, 0, &[11]);
-    store(&mut st, 0, Stored::Tile(tile(Colour::Quarry)));
-    hand(&mut st, 0, &[(Colour::Quarry, 4)]);
-    place(&mut st, &c, 12, TWO_CARDS);
-    assert_eq!(st.seats[0].green, 1, "half an area: nothing");
-    turn(&mut st, 0);
-    store(&mut st, 0, Stored::Tile(tile(Colour::Quarry)));
-    place(&mut st, &c, 16, TWO_CARDS);
-    assert_eq!(st.seats[0].green, 4);
-    assert_eq!(st.seats[0].green_by[VpSource::Area as usize], 4, "from areas");
-}
-
-#[test]
-fn t7_6_areas_stop_at_a_pieces_edge() {
-    let c = comps();
-    let mut st = ready(&c, 2, 1);
-    // laid flat, B-1's cart 19 (bottom of its right column) touches C-1's cart 24
-    let s = &st.seats[0];
-    assert_eq!((s.colour[19], s.colour[24]), (Colour::Cart as u8, Colour::Cart as u8));
-    assert_ne!(c.tables().adjacency[FLAT as usize][19] & 1 << 24, 0);
-    assert_eq!((s.area(&c, 19), s.area(&c, 24)), (1 << 19, 1 << 24), "two areas of 1");
-    cover(&mut st, 0, &[14]);
-    store(&mut st, 0, Stored::Tile(tile(Colour::Cart)));
-    hand(&mut st, 0, &[(Colour::Cart, 2)]);
-    place(&mut st, &c, 19, TWO_CARDS);
-    assert_eq!(st.seats[0].green_by[VpSource::Area as usize], 1, "complete with 24 still empty");
 }

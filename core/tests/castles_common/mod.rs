@@ -5,7 +5,10 @@
 use cdsim_core::castles::actions::{Payment, CARD};
 use cdsim_core::castles::components::Crop;
 use cdsim_core::castles::tables::crop_bits;
-use cdsim_core::castles::{Action, BonusKind, CastlesConfig, CastlesState, Colour, Components, Pending, Stage, Stored, Tile};
+use cdsim_core::castles::{
+    Action, BonusKind, CastlesConfig, CastlesState, Colour, Components, Pending, Stage, Stored,
+    Tile,
+};
 use cdsim_core::rng::SeedSequence;
 
 /// Layout 4: A, B, C left to right, none turned, no shifts (TC8).
@@ -27,7 +30,11 @@ pub fn comps() -> Components {
 /// start castle on `START`, took a +1 card token which is then handed back), with seat
 /// 0 to move.
 pub fn ready(c: &Components, n: usize, seed: u64) -> CastlesState {
-    let (mut st, _) = CastlesState::new(c, &CastlesConfig { players: n }, SeedSequence::new(seed as u128, &[]));
+    let (mut st, _) = CastlesState::new(
+        c,
+        &CastlesConfig { players: n },
+        SeedSequence::new(seed as u128, &[]),
+    );
     for seat in 0..n {
         st.seats[seat].pieces = PIECES;
     }
@@ -44,7 +51,13 @@ pub fn ready(c: &Components, n: usize, seed: u64) -> CastlesState {
         st.seats[seat].tokens = [0; 5];
     }
     st.bonus_supply = [5; 5];
-    assert_eq!(st.pending, Pending::Turn { seat: 0, stage: Stage::Main });
+    assert_eq!(
+        st.pending,
+        Pending::Turn {
+            seat: 0,
+            stage: Stage::Main
+        }
+    );
     st
 }
 
@@ -52,7 +65,10 @@ pub fn ready(c: &Components, n: usize, seed: u64) -> CastlesState {
 pub fn turn(st: &mut CastlesState, seat: usize) {
     st.turn_seat = seat as u8;
     st.in_extra = false;
-    st.pending = Pending::Turn { seat: seat as u8, stage: Stage::Main };
+    st.pending = Pending::Turn {
+        seat: seat as u8,
+        stage: Stage::Main,
+    };
 }
 
 pub fn tile(colour: Colour) -> Tile {
