@@ -17,6 +17,11 @@ use cdsim_core::rng::SeedSequence;
 fn t1_the_builtin_set_has_the_rulebooks_counts() {
     let c = comps();
     let t = c.tables();
+    let codes: std::collections::HashSet<char> = Colour::ALL.iter().map(|c| c.code()).collect();
+    assert_eq!(codes.len(), 8, "T1.1: eight colours");
+    assert!(Colour::ALL
+        .iter()
+        .all(|&c| Colour::from_code(c.code()) == Some(c)));
     assert_eq!(t.player_tiles.len(), 21, "T1.2");
     let per_colour = |tiles: &[cdsim_core::castles::Tile], col: Colour| {
         tiles.iter().filter(|x| x.colour() == col).count()
@@ -131,6 +136,13 @@ fn t2_setup_deals_in_the_rulebooks_order_and_asks_each_seat() {
             CastlesState::new(&c, &CastlesConfig { players: n }, SeedSequence::new(9, &[]));
         assert_eq!(streams.len(), n, "one stream per seat");
         assert_eq!(st.display.iter().flatten().count(), 8, "T2.4");
+        assert_eq!(st.harvest_len, 27, "T2.1: the harvest pile");
+        assert_eq!(st.bonus_supply, [5; 5], "T2.1: the token piles");
+        assert_eq!(
+            st.colour_claims, [0; 8],
+            "T2.1: colour bonus tiles on side 1"
+        );
+        assert_eq!(st.deck_len as usize, 122 - 5 * n, "T2.1: the shuffled pile");
         assert_eq!(st.card_census(), 122);
         for seat in 0..n {
             assert_eq!(st.seats[seat].hand_size(), 5, "T2.5");

@@ -160,6 +160,14 @@ fn t8_6_t8_7_a_quarry_gives_marble_and_a_village_workers() {
     hand(&mut st, 0, &[(Colour::Quarry, 2), (Colour::Village, 2)]);
     place(&mut st, &c, 4, TWO_CARDS);
     assert_eq!(st.seats[0].marble, 1);
+    st.seats[0].marble = 60_000;
+    turn(&mut st, 0);
+    cover(&mut st, 0, &[12]);
+    store(&mut st, 0, Stored::Tile(tile(Colour::Quarry)));
+    hand(&mut st, 0, &[(Colour::Quarry, 2)]);
+    place(&mut st, &c, 16, TWO_CARDS);
+    assert_eq!(st.seats[0].marble, 60_001, "T1.7: no limit");
+    hand(&mut st, 0, &[(Colour::Village, 2)]);
     turn(&mut st, 0);
     store(&mut st, 0, Stored::Tile(tile(Colour::Village)));
     place(&mut st, &c, 6, TWO_CARDS);
@@ -230,7 +238,7 @@ fn t8_10_a_second_wooden_hex_with_no_space_gives_two_red() {
 }
 
 #[test]
-fn t9_colour_bonus_goes_to_the_first_and_second_then_nobody() {
+fn t9_1_t9_2_colour_bonus_goes_to_the_first_and_second_then_nobody() {
     let c = comps();
     let mut st = ready(&c, 3, 3);
     let [first, second] = c.tables().colour_bonus[Colour::Estate.index()];
@@ -282,7 +290,10 @@ fn t10_1_phase_one_ends_after_the_round_in_which_a_stack_empties() {
     }
     st.seats[1].drawn = 6;
     take(&mut st, &c, 1);
-    assert!(st.triggered && st.phase == 1);
+    assert!(
+        st.triggered && st.phase == 1,
+        "T5.4: the take emptied a stack"
+    );
     assert_eq!(st.to_move(), Some(2), "the round is played out");
     st.apply(&c, Action::Draw);
     assert_eq!(st.phase, 2);
@@ -344,7 +355,7 @@ fn t11_2_t11_3_final_scoring_counts_leftovers_but_not_stacks() {
     st.phase = 3;
     st.final_round = true;
     st.triggered = true;
-    hand(&mut st, 0, &[(Colour::Farm, 7), (Colour::Cart, 4)]); // 11 cards: 2 VP
+    hand(&mut st, 0, &[(Colour::Farm, 7), (Colour::Cart, 7)]); // 14 cards: 2 VP
     st.seats[0].capacity = 2;
     st.seats[0].storage[0] = Stored::Tile(tile(Colour::City));
     st.seats[0].storage[1] = Stored::Wood;

@@ -96,7 +96,8 @@ fn te5_ana_reaches_13_then_37_red() {
     st.triggered = true;
     turn(&mut st, 1);
     st.apply(&c, Action::Draw);
-    assert_eq!((st.phase, st.seats[0].green, st.seats[0].red), (3, 22, 37));
+    let tracks = (st.phase, st.seats[0].green, st.seats[0].red);
+    assert_eq!(tracks, (3, 22, 37), "T1.8: green stays, red is the score");
     assert_eq!(st.breakdown(0).iter().sum::<i32>(), 37);
 }
 

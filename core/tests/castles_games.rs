@@ -90,7 +90,7 @@ fn random_games_at_2_3_4_players_keep_every_invariant() {
     for n in 2..=4 {
         for seed in 0..12 {
             let (_, st) = checked_game(&c, &vec!["random"; n], seed, false);
-            assert_eq!(st.phase, 3);
+            assert_eq!(st.phase, 3, "T3.1: exactly three phases");
             assert!(
                 st.seats[..n].iter().any(|s| s.drawn >= 21),
                 "phase 3 ended by an empty stack 3 (T10.4)"

@@ -128,7 +128,10 @@ fn t6_1_five_of_a_colour_in_the_display_are_set_aside_and_replaced() {
         st.display[slot] = Some(tile(Colour::Village));
     }
     st.display[0] = Some(tile(Colour::Castle));
-    st.seats[0].stack[0] = tile(Colour::Village);
+    st.display[5] = Some(tile(Colour::Quarry));
+    st.display[6] = Some(tile(Colour::Cart));
+    st.display[7] = Some(tile(Colour::City));
+    st.seats[0].stack[0] = tile(Colour::Village); // the fifth village
     let aside = st.aside_len;
     st.apply(
         &c,
@@ -138,6 +141,8 @@ fn t6_1_five_of_a_colour_in_the_display_are_set_aside_and_replaced() {
         },
     );
     assert!(st.aside_len - aside >= 5);
+    let set_aside = &st.aside[aside as usize..aside as usize + 5];
+    assert!(set_aside.iter().all(|t| t.colour() == Colour::Village));
     let villages = st
         .display
         .iter()
@@ -245,6 +250,11 @@ fn t7_2_every_way_to_pay_two_cards_pairs_and_workers() {
     );
     assert_eq!(st.seats[0].hand_size(), 0);
     assert_eq!(st.discard[Colour::Cart.index()], 2);
+    assert_eq!(
+        st.seats[0].storage[0],
+        Stored::Empty,
+        "T7.1: from storage to the board"
+    );
 }
 
 #[test]
