@@ -168,11 +168,13 @@ impl CastlesPlayer for Scripted {
         options: &[Action],
         rng: &mut Generator,
     ) -> usize {
+        let s = &state.seats[seat];
         let eval = Eval {
             state,
             comps,
-            s: &state.seats[seat],
+            s,
             w: &self.weights,
+            frontier: s.frontier(comps),
         };
         let (mut best, mut best_value, mut ties) = (0, f32::NEG_INFINITY, 0u64);
         for (i, &a) in options.iter().enumerate() {
@@ -195,6 +197,8 @@ struct Eval<'a> {
     comps: &'a Components,
     s: &'a Seat,
     w: &'a Weights,
+    /// T7.3: the seat's free spaces touching its tiles.
+    frontier: u32,
 }
 
 impl Eval<'_> {
@@ -309,7 +313,7 @@ impl Eval<'_> {
 
     fn take_value(&self, slot: u8, discard: u8) -> f32 {
         let tile: Tile = self.state.display[slot as usize].expect("display tile");
-        let frontier = self.s.frontier(self.comps);
+        let frontier = self.frontier;
         let mut v = self.tile_worth(tile, frontier);
         if discard != super::actions::KEEP {
             v -= match self.s.storage[discard as usize] {
