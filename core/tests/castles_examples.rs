@@ -90,7 +90,7 @@ fn te5_ana_reaches_13_then_37_red() {
     st.triggered = true;
     turn(&mut st, 1);
     st.apply(&c, Action::Draw);
-    assert_eq!((st.phase, st.seats[0].red), (2, 13));
+    assert_eq!((st.phase, st.seats[0].red), (2, 13), "T11.1");
     st.seats[0].gain_green(VpSource::Area, 13); // green now 22
     st.seats[0].gain_red(VpSource::HarvestRed, 2);
     st.triggered = true;
