@@ -128,6 +128,18 @@ fn every_option_of_every_decision_applies() {
 }
 
 #[test]
+fn an_action_is_small_and_a_state_is_fixed_size() {
+    assert!(
+        std::mem::size_of::<Action>() <= 4,
+        "{}",
+        std::mem::size_of::<Action>()
+    );
+    // fixed-size arrays only: a clone copies this many bytes and allocates nothing
+    let size = std::mem::size_of::<CastlesState>();
+    assert!(size < 4096, "{size} bytes");
+}
+
+#[test]
 fn illegal_actions_are_not_options() {
     let c = comps();
     let mut st = castles_common::ready(&c, 2, 1);

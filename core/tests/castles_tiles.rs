@@ -368,3 +368,15 @@ fn t7_2_two_workers_pay_for_any_colour() {
     );
     assert_eq!(st.seats[0].workers, 0);
 }
+
+#[test]
+fn t5_6_t6_3_a_sweep_that_brings_nothing_back_ends_the_action() {
+    let c = comps();
+    let mut st = ready(&c, 2, 1);
+    st.display = [Some(tile(Colour::Quarry)); 8]; // own backs: none returns to the reserve
+    st.reserve_len = 0;
+    st.aside_len = 0;
+    st.apply(&c, Action::Sweep(Colour::Quarry));
+    assert_eq!(st.display, [None; 8]);
+    assert_eq!(st.to_move(), Some(1), "no tile to take: the turn passes");
+}

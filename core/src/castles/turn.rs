@@ -121,10 +121,14 @@ impl CastlesState {
             }
             Action::Sweep(colour) => {
                 self.sweep(colour);
-                self.pending = Pending::Turn {
-                    seat: seat as u8,
-                    stage: Stage::Sweep,
-                };
+                if self.display.iter().any(Option::is_some) {
+                    self.pending = Pending::Turn {
+                        seat: seat as u8,
+                        stage: Stage::Sweep,
+                    };
+                } else {
+                    self.run(comps); // T6.3: nothing came back, so nothing to take
+                }
             }
             Action::Place { item, space } => {
                 self.pending = Pending::Pay {
