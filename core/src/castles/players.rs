@@ -332,12 +332,12 @@ impl Eval<'_> {
         if self.s.colour_mask[c] & !self.s.filled == 0 {
             return self.w.vp;
         }
-        let fits = if frontier & self.s.colour_mask[c] != 0 {
-            self.w.fit
+        // a liked tile that cannot be placed yet clogs storage: half the liking
+        if frontier & self.s.colour_mask[c] != 0 {
+            self.w.take + self.w.colour[c] + self.w.fit
         } else {
-            0.0
-        };
-        self.w.take + self.w.colour[c] + fits
+            self.w.take + 0.5 * self.w.colour[c]
+        }
     }
 
     /// T7.2: cards handed in, dearer when a stored tile needs their colour.
