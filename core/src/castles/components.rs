@@ -209,144 +209,12 @@ pub const MAX_HARVEST: usize = 64;
 pub const PIECE_SPACES: usize = 10;
 pub const BOARD_SPACES: usize = 30;
 
-fn tile(colour: Colour, count: u8, source: Source) -> TileEntry {
-    TileEntry {
-        colour,
-        crops: vec![],
-        count,
-        source,
-    }
-}
-
-fn farm(crops: &[Crop], source: Source) -> TileEntry {
-    TileEntry {
-        colour: Colour::Farm,
-        crops: crops.to_vec(),
-        count: 1,
-        source,
-    }
-}
-
 impl Components {
     /// The printed and reconstructed set of docs/rules-castles.md (TC1–TC9), prepared.
     pub fn builtin() -> Components {
-        use Colour::*;
-        use Crop::*;
-        use Source::{Reconstructed as Rec, Rulebook as Rb};
-        let mut player_tiles = vec![
-            tile(Village, 4, Rb),
-            tile(Cart, 3, Rb),
-            tile(Monastery, 3, Rb),
-            tile(Quarry, 3, Rb),
-            tile(City, 2, Rb),
-            tile(Estate, 1, Rb),
-            tile(Castle, 1, Rb),
-        ];
-        for crops in [&[Vineyard][..], &[Boar], &[Olive, Vineyard], &[Grain, Boar]] {
-            player_tiles.push(farm(crops, Rec)); // TC2: 4 farms (rulebook), crops reconstructed
-        }
-        let mut neutral_tiles: Vec<TileEntry> =
-            [Castle, City, Estate, Quarry, Village, Monastery, Cart]
-                .iter()
-                .map(|&c| tile(c, 4, Rec))
-                .collect();
-        for crops in [&[Olive][..], &[Grain], &[Vineyard, Grain], &[Boar, Olive]] {
-            neutral_tiles.push(farm(crops, Rec));
-        }
-        let card_mix = [10u8, 13, 10, 20, 17, 20, 16, 16]; // TC4
-        let cards = Colour::ALL
-            .iter()
-            .zip(card_mix)
-            .map(|(&colour, count)| CardEntry {
-                colour,
-                count,
-                source: Rec,
-            })
-            .collect();
-        use HarvestReward as H;
-        let harvest = [
-            (H::RedVp, 2, 6),
-            (H::GreenVp, 1, 5),
-            (H::Cards, 2, 5),
-            (H::Marble, 1, 4),
-            (H::Worker, 1, 4),
-            (H::WoodenHex, 1, 3),
-        ]
-        .iter()
-        .map(|&(reward, amount, count)| HarvestEntry {
-            reward,
-            amount,
-            count,
-            source: Rec,
-        })
-        .collect();
-        let bonus_tokens = BonusKind::ALL
-            .iter()
-            .map(|&kind| BonusEntry {
-                kind,
-                count: 5,
-                source: Rb,
-            })
-            .collect();
-        let values = [
-            (4, 2),
-            (4, 2),
-            (3, 1),
-            (6, 3),
-            (5, 2),
-            (6, 3),
-            (5, 2),
-            (5, 2),
-        ]; // TC7
-        let colour_bonus = Colour::ALL
-            .iter()
-            .zip(values)
-            .map(|(&colour, (first, second))| ColourBonusEntry {
-                colour,
-                first,
-                second,
-                source: Rec,
-            })
-            .collect();
-        let layouts: [(&str, PieceKind, &str, &str); 12] = [
-            ("A-1", PieceKind::A, "FFKRQ", "FVTMW"),
-            ("A-2", PieceKind::A, "KFFVM", "RTFQW"),
-            ("A-3", PieceKind::A, "FRKTF", "VFQMW"),
-            ("A-4", PieceKind::A, "QFFMR", "WKVFT"),
-            ("B-1", PieceKind::B, "MMQKR", "MQFVW"),
-            ("B-2", PieceKind::B, "KMVQW", "RMMFQ"),
-            ("B-3", PieceKind::B, "QRMFM", "KQVMW"),
-            ("B-4", PieceKind::B, "WMMMQ", "FKRQV"),
-            ("C-1", PieceKind::C, "VVVKW", "RWTFQ"),
-            ("C-2", PieceKind::C, "KVWWR", "VVQTF"),
-            ("C-3", PieceKind::C, "WVKVT", "RQVFW"),
-            ("C-4", PieceKind::C, "RVVTW", "KFQVW"),
-        ];
-        let pieces = layouts
-            .iter()
-            .map(|&(name, kind, left, right)| PieceEntry {
-                name: name.into(),
-                kind,
-                left: left.into(),
-                right: right.into(),
-                source: Rec,
-            })
-            .collect();
-        let set = Components {
-            player_tiles,
-            neutral_tiles,
-            cards,
-            harvest,
-            bonus_tokens,
-            colour_bonus,
-            pieces,
-            area_vp: AreaVp {
-                vp: vec![1, 3, 6],
-                source: Rb,
-            },
-            tables: None,
-        };
-        set.prepare().expect("the builtin Castles set is valid")
+        super::builtin::set()
+            .prepare()
+            .expect("the builtin Castles set is valid")
     }
 
     /// A set read from JSON (e.g. `serde_json::to_string(&Components::builtin())` edited),
@@ -374,8 +242,21 @@ impl Components {
     /// Every bad entry, one line each (empty = valid).
     pub fn validate(&self) -> Result<(), Vec<String>> {
         let mut errors = Vec::new();
-        check_tiles("player_tiles", &self.player_tiles, &mut errors);
-        check_tiles("neutral_tiles", &self.neutral_tiles, &mut errors);
+        self.check_tile_counts(&mut errors);
+        self.check_cards(&mut errors);
+        self.check_bonuses(&mut errors);
+        super::tables::check_pieces(&self.pieces, &mut errors);
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// T1.2: the tiles (each entry, then the totals the state's arrays hold).
+    fn check_tile_counts(&self, errors: &mut Vec<String>) {
+        check_tiles("player_tiles", &self.player_tiles, errors);
+        check_tiles("neutral_tiles", &self.neutral_tiles, errors);
         let own: usize = self.player_tiles.iter().map(|t| t.count as usize).sum();
         if own != PLAYER_TILES {
             errors.push(format!(
@@ -384,8 +265,14 @@ impl Components {
         }
         let neutral: usize = self.neutral_tiles.iter().map(|t| t.count as usize).sum();
         if !(8..=MAX_NEUTRAL).contains(&neutral) {
-            errors.push(format!("castles neutral_tiles: {neutral} tiles; need 8 (the display, T2.4) to {MAX_NEUTRAL}"));
+            errors.push(format!(
+                "castles neutral_tiles: {neutral} tiles; need 8 (the display, T2.4) to {MAX_NEUTRAL}"
+            ));
         }
+    }
+
+    /// T1.3: the game cards and the harvest cards.
+    fn check_cards(&self, errors: &mut Vec<String>) {
         let n_cards: usize = self.cards.iter().map(|c| c.count as usize).sum();
         if !(1..=MAX_CARDS).contains(&n_cards) {
             errors.push(format!(
@@ -414,6 +301,10 @@ impl Components {
                 ));
             }
         }
+    }
+
+    /// T1.4, T1.6, TC9: the bonus tokens, the colour bonus tiles, the area VP.
+    fn check_bonuses(&self, errors: &mut Vec<String>) {
         for kind in BonusKind::ALL {
             let n = self.bonus_tokens.iter().filter(|b| b.kind == kind).count();
             if n != 1 {
@@ -429,7 +320,9 @@ impl Components {
                 .filter(|b| b.colour == colour)
                 .count();
             if n != 1 {
-                errors.push(format!("castles colour_bonus: colour {colour:?} listed {n} times; list each colour once"));
+                errors.push(format!(
+                    "castles colour_bonus: colour {colour:?} listed {n} times; list each colour once"
+                ));
             }
         }
         for (i, b) in self.colour_bonus.iter().enumerate() {
@@ -445,12 +338,6 @@ impl Components {
                 "castles area_vp: {} values; TC9 prices areas of 1, 2 and 3 spaces",
                 self.area_vp.vp.len()
             ));
-        }
-        super::tables::check_pieces(&self.pieces, &mut errors);
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(errors)
         }
     }
 }

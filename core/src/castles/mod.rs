@@ -10,6 +10,7 @@
 //! a copy); a board is a 30-bit mask per feature.
 
 pub mod actions;
+mod builtin;
 pub mod components;
 mod effects;
 pub mod observe;

@@ -232,31 +232,7 @@ impl Eval<'_> {
                     .sum()
             }
             Action::Token(k) => self.w.token[k.index()],
-            Action::Draw => {
-                let wanted = DRAW + self.s.tokens[BonusKind::Card.index()] as usize;
-                let there = self.state.deck_len as usize
-                    + self
-                        .state
-                        .discard
-                        .iter()
-                        .map(|&k| k as usize)
-                        .sum::<usize>();
-                let cards = wanted.min(there) as f32 * self.w.card;
-                // cards are what a stored tile waits for
-                let stuck = self.s.storage.iter().any(|st| match st {
-                    Stored::Tile(t) => !can_pay(self.s, t.colour().index()),
-                    Stored::Wood => self.s.hand_size() < 2,
-                    Stored::Empty => false,
-                });
-                // a full hand gains little from more, and a turn spent drawing nothing
-                // only stalls the game (the phases end on takes, T10)
-                let glut = (1.0 - self.s.hand_size() as f32 / 15.0).max(0.0);
-                if there == 0 {
-                    -10.0
-                } else {
-                    (cards + if stuck { 1.5 } else { 0.0 }) * glut - 0.25
-                }
-            }
+            Action::Draw => self.draw_value(),
             Action::Take { slot, discard } => self.take_value(slot, discard),
             Action::Sweep(_) => 0.1,
             Action::Place { item, space } => {
@@ -271,6 +247,30 @@ impl Eval<'_> {
             Action::Skip | Action::EndTurn => 0.0,
         };
         v - marble_cost
+    }
+
+    /// T4: the cards a draw brings, worth more while a stored tile waits for them.
+    fn draw_value(&self) -> f32 {
+        let wanted = DRAW + self.s.tokens[BonusKind::Card.index()] as usize;
+        let there = self.state.deck_len as usize
+            + self
+                .state
+                .discard
+                .iter()
+                .map(|&k| k as usize)
+                .sum::<usize>();
+        if there == 0 {
+            return -10.0; // a turn spent drawing nothing only stalls the game (T10)
+        }
+        let cards = wanted.min(there) as f32 * self.w.card;
+        let stuck = self.s.storage.iter().any(|st| match st {
+            Stored::Tile(t) => !can_pay(self.s, t.colour().index()),
+            Stored::Wood => self.s.hand_size() < 2,
+            Stored::Empty => false,
+        });
+        // a full hand gains little from more
+        let glut = (1.0 - self.s.hand_size() as f32 / 15.0).max(0.0);
+        (cards + if stuck { 1.5 } else { 0.0 }) * glut - 0.25
     }
 
     /// The VP and resources placing `what` on `space` gains at once (T7.5, T8, T9).

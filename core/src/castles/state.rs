@@ -171,6 +171,13 @@ pub struct CastlesState {
     pub(crate) rng: Generator,
 }
 
+/// `items` shuffled into a fixed-size pile, with its length.
+fn pile<T: Copy, const N: usize>(rng: &mut Generator, items: &[T], fill: T) -> ([T; N], u8) {
+    let mut out = [fill; N];
+    out[..items.len()].copy_from_slice(&shuffled(rng, items));
+    (out, items.len() as u8)
+}
+
 fn shuffled<T: Copy>(rng: &mut Generator, items: &[T]) -> Vec<T> {
     rng.permutation(items.len())
         .into_iter()
@@ -194,14 +201,10 @@ impl CastlesState {
         let t = comps.tables();
         let seqs = seed.spawn(1 + n);
         let mut rng = Generator::new(&seqs[0]);
-        // T2.1: the decks and the token piles.
-        let mut deck = [0u8; MAX_CARDS];
-        let cards = shuffled(&mut rng, &t.cards);
-        deck[..cards.len()].copy_from_slice(&cards);
-        let mut harvest = [0u8; MAX_HARVEST];
+        // T2.1: the decks and the token piles; T2.2: each player's stacks, the reserve.
+        let (deck, deck_len) = pile::<u8, MAX_CARDS>(&mut rng, &t.cards, 0);
         let ids: Vec<u8> = (0..t.harvest.len() as u8).collect();
-        harvest[..ids.len()].copy_from_slice(&shuffled(&mut rng, &ids));
-        // T2.2: each player's three stacks, then the neutral reserve.
+        let (harvest, harvest_len) = pile::<u8, MAX_HARVEST>(&mut rng, &ids, 0);
         let seats = std::array::from_fn(|seat| {
             let mut stack = [Tile(0); PLAYER_TILES];
             if seat < n {
@@ -209,9 +212,7 @@ impl CastlesState {
             }
             Seat::new(stack)
         });
-        let mut reserve = [Tile(0); MAX_NEUTRAL];
-        let neutral = shuffled(&mut rng, &t.neutral_tiles);
-        reserve[..neutral.len()].copy_from_slice(&neutral);
+        let (reserve, reserve_len) = pile::<Tile, MAX_NEUTRAL>(&mut rng, &t.neutral_tiles, Tile(0));
         let mut state = CastlesState {
             n,
             phase: 1,
@@ -223,14 +224,14 @@ impl CastlesState {
             seats,
             display: [None; DISPLAY],
             deck,
-            deck_len: cards.len() as u8,
+            deck_len,
             discard: [0; N_COLOURS],
             harvest,
-            harvest_len: t.harvest.len() as u8,
+            harvest_len,
             harvest_discard: [0; MAX_HARVEST],
             harvest_discard_len: 0,
             reserve,
-            reserve_len: neutral.len() as u8,
+            reserve_len,
             aside: [Tile(0); MAX_ASIDE],
             aside_len: 0,
             boxed: 0,
@@ -240,21 +241,26 @@ impl CastlesState {
             n_tasks: 0,
             rng,
         };
-        for slot in 0..DISPLAY {
-            state.display[slot] = state.draw_neutral(); // T2.4
-        }
-        state.check_five();
-        for seat in 0..n {
-            state.draw_cards(seat, START_HAND); // T2.5
-        }
-        for kind in 0..3 {
-            let copies = shuffled(&mut state.rng, &t.pieces_by_kind[kind]); // T2.6: dealt at random
-            for seat in 0..n {
-                state.seats[seat].pieces[kind] = copies[seat % copies.len()];
-            }
-        }
+        state.deal(comps);
         let streams = seqs[1..].iter().map(Generator::new).collect();
         (state, streams)
+    }
+
+    /// T2.4–T2.6: the display, the hands, the territory pieces.
+    fn deal(&mut self, comps: &Components) {
+        for slot in 0..DISPLAY {
+            self.display[slot] = self.draw_neutral(); // T2.4
+        }
+        self.check_five();
+        for seat in 0..self.n {
+            self.draw_cards(seat, START_HAND); // T2.5
+        }
+        for (kind, copies) in comps.tables().pieces_by_kind.iter().enumerate() {
+            let copies = shuffled(&mut self.rng, copies); // T2.6: dealt at random
+            for seat in 0..self.n {
+                self.seats[seat].pieces[kind] = copies[seat % copies.len()];
+            }
+        }
     }
 
     /// The seat whose decision is pending; None once the game is over.

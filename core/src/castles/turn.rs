@@ -1,7 +1,7 @@
 //! `apply`: the setup decisions (T2.6–T2.8), the turn and its actions (T3–T7), the
 //! tasks a placement leaves (T8.1, T8.2), and the ends of turns, rounds and phases (T10).
 
-use super::actions::{tokens_left, Action, Pending, Stage, Task, KEEP};
+use super::actions::{tokens_left, Action, Payment, Pending, Stage, Task, KEEP};
 use super::components::{BonusKind, Colour, Components, N_COLOURS};
 use super::state::{CastlesState, Stored, DISPLAY, DRAW};
 use super::tables::Tile;
@@ -50,14 +50,8 @@ impl CastlesState {
             }
             (Pending::Turn { stage, .. }, action) => self.turn_action(comps, seat, stage, action),
             (Pending::Pay { item, space, .. }, Action::Pay(p)) => {
-                let s = &mut self.seats[seat];
-                let (cards, workers) = p.cost(s.colour[space as usize] as usize);
-                for (c, &k) in cards.iter().enumerate() {
-                    s.hand[c] -= k;
-                    self.discard[c] += k;
-                }
-                s.workers -= workers as u16;
-                let what = std::mem::take(&mut s.storage[item as usize]);
+                self.pay(seat, space as usize, p);
+                let what = std::mem::take(&mut self.seats[seat].storage[item as usize]);
                 self.place(comps, seat, space as usize, what);
                 self.run(comps);
             }
@@ -74,6 +68,17 @@ impl CastlesState {
             }
             (pending, action) => panic!("{action:?} does not answer {pending:?}"),
         }
+    }
+
+    /// T7.2: the cards go to the discard pile, the workers back to the supply.
+    fn pay(&mut self, seat: usize, space: usize, p: Payment) {
+        let s = &mut self.seats[seat];
+        let (cards, workers) = p.cost(s.colour[space] as usize);
+        for (c, &k) in cards.iter().enumerate() {
+            s.hand[c] -= k;
+            self.discard[c] += k;
+        }
+        s.workers -= workers as u16;
     }
 
     /// T2.6: the seat lays its three pieces as layout `id`.
