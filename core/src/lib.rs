@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod cards;
+pub mod castles;
 pub mod checking;
 pub mod components;
 pub mod district;
