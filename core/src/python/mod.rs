@@ -117,8 +117,9 @@ fn card_columns<'py>(py: Python<'py>, comps: &components::Components,
     let out = PyDict::new(py);
     for (name, values) in cards.into_columns() {
         match values {
-            records::CardValues::Int(v) => out.set_item(name, v.into_pyarray(py))?,
-            records::CardValues::Index(v) => out.set_item(name, v.into_pyarray(py))?,
+            records::Values::Int(v) => out.set_item(name, v.into_pyarray(py))?,
+            records::Values::Index(v) => out.set_item(name, v.into_pyarray(py))?,
+            records::Values::Bool(v) => out.set_item(name, v.into_pyarray(py))?,
         }
     }
     let ids = |names: Vec<&str>| names.into_iter().map(str::to_owned).collect::<Vec<_>>();
