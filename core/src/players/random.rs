@@ -1,7 +1,7 @@
 //! random — uniform over the legal options: the sanity floor every other player must
 //! beat (`strategies/example.py`'s `Random` is the same player in Python).
 
-use crate::game::Action;
+use crate::game::{Action, GameState};
 use crate::players::{PlayerView, Strategy};
 use crate::rng::Generator;
 
@@ -10,7 +10,7 @@ use crate::rng::Generator;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomPlayer;
 
-impl Strategy for RandomPlayer {
+impl Strategy<GameState> for RandomPlayer {
     fn name(&self) -> &'static str {
         "random"
     }
