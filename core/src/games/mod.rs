@@ -11,6 +11,7 @@
 //! stream of its own, so a seat's chance never moves the game's.
 
 pub mod rows;
+pub mod toy;
 
 use std::fmt::Debug;
 

@@ -24,7 +24,7 @@ impl Player {
 
     pub fn name(&self) -> &'static str {
         match self {
-            Player::Random(p) => p.name(),
+            Player::Random(p) => Strategy::<GameState>::name(p),
             Player::Scripted(p) => p.name(),
             Player::Other(p) => p.name(),
         }
@@ -37,7 +37,7 @@ impl Strategy<GameState> for Player {
     }
     fn reads_scores(&self) -> bool {
         match self {
-            Player::Random(p) => p.reads_scores(),
+            Player::Random(p) => Strategy::<GameState>::reads_scores(p),
             Player::Scripted(p) => p.reads_scores(),
             Player::Other(p) => p.reads_scores(),
         }

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use crate::batch::{self, Chunk, StrategySpec};
 use crate::checking;
 use crate::components;
+use crate::games::Values;
 use crate::records;
 use crate::game::{Action, EventLog, GameConfig, GameState, Options, Pending, NONE};
 use crate::play::ask;
@@ -64,7 +65,9 @@ impl Stop {
 /// Play games `games` (deals `setups`) of a run with seed `entropy`; `lineups` holds
 /// `players` indices into `strategies` per game. Returns the rows as columns: a dict of
 /// numpy arrays named as `SEAT_COLUMNS`, `GAME_COLUMNS` and `RUN_COLUMNS` (`strategy` as
-/// indices into `strategies`), and `cards`. A set `stop` ends it early.
+/// indices into `strategies`), and each of the game's tables (`cards`: the card rows, the
+/// text ones as indices, with the names they stand for: `objective_ids`, `fountain_ids`
+/// by `kind`, and `outcomes`). A set `stop` ends it early.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (components, players, start_vp, entropy, games, setups, lineups, strategies, check=false, stop=None))]
@@ -81,51 +84,39 @@ fn play_chunk<'py>(
     check: bool,
     stop: Option<Bound<'py, Stop>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if !(2..=4).contains(&players) || start_vp.len() != players {
-        return Err(PyValueError::new_err("players must be 2-4, with one start VP per seat"));
-    }
-    let mut config = GameConfig::new(players);
-    config.start_vp[..players].copy_from_slice(&start_vp);
-    config.check = check;
     let strategies: Vec<StrategySpec> = strategies
         .into_iter()
         .map(|(name, overrides)| StrategySpec { name, overrides })
         .collect();
     let (games, setups, lineups) = (games.as_slice()?, setups.as_slice()?, lineups.as_slice()?);
     let flag = stop.map(|s| Arc::clone(&s.get().flag));
-    let chunk = Chunk { config, entropy: u128::from(entropy), games, setups, lineups,
-                        strategies: &strategies, stop: flag.as_deref() };
+    let chunk = Chunk { players, start_vp: &start_vp, check, entropy: u128::from(entropy), games,
+                        setups, lineups, strategies: &strategies, stop: flag.as_deref() };
     let comps = &components.inner;
-    let columns = py.detach(|| batch::play_chunk(comps, &chunk)).map_err(PyValueError::new_err)?;
-    let out = PyDict::new(py);
-    for (name, values) in columns.columns {
-        match values {
-            batch::Values::Int(v) => out.set_item(name, v.into_pyarray(py))?,
-            batch::Values::Bool(v) => out.set_item(name, v.into_pyarray(py))?,
-            batch::Values::Strategy(v) => out.set_item(name, v.into_pyarray(py))?,
+    let columns = py.detach(|| batch::play_chunk::<GameState, _>(comps, &chunk, players::make))
+        .map_err(PyValueError::new_err)?;
+    let out = columns_dict(py, columns.columns)?;
+    for (name, table) in columns.tables {
+        let dict = columns_dict(py, table.columns)?;
+        for (label, names) in table.labels {
+            dict.set_item(label, names)?;
         }
+        out.set_item(name, dict)?;
     }
-    out.set_item("cards", card_columns(py, comps, columns.cards)?)?;
     Ok(out)
 }
 
-/// The card rows as a dict of numpy arrays (`game`, then `CARD_COLUMNS`, the text ones as
-/// indices), with the names their indices stand for:
-/// `objective_ids`, `fountain_ids` (by `kind`) and `outcomes`.
-fn card_columns<'py>(py: Python<'py>, comps: &components::Components,
-                     cards: records::CardColumns) -> PyResult<Bound<'py, PyDict>> {
+/// Columns as a dict of numpy arrays by name.
+fn columns_dict<'py>(py: Python<'py>, columns: Vec<(&'static str, Values)>)
+    -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    for (name, values) in cards.into_columns() {
+    for (name, values) in columns {
         match values {
-            records::Values::Int(v) => out.set_item(name, v.into_pyarray(py))?,
-            records::Values::Index(v) => out.set_item(name, v.into_pyarray(py))?,
-            records::Values::Bool(v) => out.set_item(name, v.into_pyarray(py))?,
+            Values::Int(v) => out.set_item(name, v.into_pyarray(py))?,
+            Values::Bool(v) => out.set_item(name, v.into_pyarray(py))?,
+            Values::Index(v) => out.set_item(name, v.into_pyarray(py))?,
         }
     }
-    let ids = |names: Vec<&str>| names.into_iter().map(str::to_owned).collect::<Vec<_>>();
-    out.set_item("objective_ids", ids(comps.objectives.iter().map(|c| c.id.as_str()).collect()))?;
-    out.set_item("fountain_ids", ids(comps.fountains.iter().map(|c| c.id.as_str()).collect()))?;
-    out.set_item("outcomes", records::CARD_OUTCOMES.to_vec())?;
     Ok(out)
 }
 
