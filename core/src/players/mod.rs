@@ -9,8 +9,8 @@
 //! and rejects an index out of range. Players live outside the game state (passed
 //! alongside it), so a state can be copied and played on with any players.
 //!
-//! `random` and `uct` play any game through the trait; the rest are Carpe Diem's
-//! (`roster`: `make` by name).
+//! `random` and `uct` (a game's `mcts`) play any game through the trait; the rest are
+//! Carpe Diem's (`roster`: `make` by name).
 
 pub mod features;
 pub mod learned;
@@ -22,6 +22,7 @@ pub mod random;
 mod roster;
 pub mod scripted;
 pub mod settings;
+pub mod uct;
 pub mod value;
 
 use crate::game::{GameState, PlayerState};
@@ -34,6 +35,7 @@ pub use params::Params;
 pub use random::RandomPlayer;
 pub use roster::{make, make_lineup, Player, BUILTIN, SEARCH};
 pub use scripted::ScriptedPlayer;
+pub use uct::{UctParams, UctPlayer};
 
 /// What a player may look at: the whole state, read-only (the built-in players never
 /// read victory-point totals).
