@@ -51,7 +51,7 @@ pub const RUN_COLUMNS: [(&str, ColumnType); 2] =
 #[derive(Debug)]
 pub struct Columns {
     pub columns: Vec<(&'static str, Values)>,
-    /// The game's own tables (`Game::Tables`; Carpe Diem: its card rows).
+    /// The game's own tables (`Game::Tables`), by name.
     pub tables: Vec<(&'static str, Table)>,
 }
 
@@ -178,8 +178,9 @@ mod tests {
         let config = Market::config(2, &[3, 0], true).unwrap();
         let mut want: Vec<Vec<SeatValue>> = Vec::new();
         for (game, setup) in [(4, 7), (5, 5)] {
-            let alone: Scores = play_game::<Market, _>(&cards, &config, &mut [RandomPlayer, RandomPlayer],
-                                          SeedSequence::new(11, &[setup]));
+            let alone: Scores = play_game::<Market, _>(&cards, &config,
+                                                       &mut [RandomPlayer, RandomPlayer],
+                                                       SeedSequence::new(11, &[setup]));
             for seat in 0..2 {
                 let mut row = Vec::new();
                 alone.row(seat, 11, &mut row);

@@ -13,8 +13,8 @@ pub enum ColumnType {
 }
 
 impl ColumnType {
-    /// The Python type of the column (`cdsim.rules.records.SEAT_COLUMNS` and `CARD_COLUMNS`
-    /// name the same).
+    /// The Python type of the column (the binding hands a game's columns to Python as
+    /// `(name, type)` pairs).
     pub const fn python(self) -> &'static str {
         match self {
             ColumnType::Int => "int",
@@ -81,7 +81,7 @@ impl From<Vec<u8>> for Values {
     }
 }
 
-/// A table a game's chunk writes beside its seat rows (Carpe Diem: its card rows): the
+/// A table a game's chunk writes beside its seat rows (a card table, say): the
 /// columns by name, and the names its index columns stand for.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Table {
