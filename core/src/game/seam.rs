@@ -18,6 +18,7 @@ impl Game for GameState {
     type Action = Action;
     type Outcome = GameRecord;
     type Tables = CardColumns;
+    type Observation = serde_json::Value;
 
     fn components(json: &str) -> Result<Components, String> {
         Components::from_json(json)

@@ -34,6 +34,9 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     type Outcome: Outcome;
     /// The tables a chunk of this game's games writes beside its seat rows (`()`: none).
     type Tables: Tables<Self>;
+    /// What one seat may know (`observe`), serialisable so that one conversion hands any
+    /// game's observation to a Python seat.
+    type Observation: serde::Serialize;
 
     /// The component set from the normalised JSON the binding hands over (a bad set is
     /// an `Err` naming what is wrong).
@@ -81,11 +84,10 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// (ISMCTS's determinization). A game of perfect information leaves it as it is.
     fn determinize(&mut self, _comps: &Self::Components, _seat: usize, _rng: &mut Generator) {}
 
-    /// What `seat` may know, as plain data (OpenSpiel's `observation_string`): the
-    /// public state, its own holdings, none of the hidden chance outcomes, and no VP
-    /// totals (built-in players never read them: a run can be re-ranked under other
-    /// starting VP).
-    fn observe(&self, comps: &Self::Components, seat: usize) -> serde_json::Value;
+    /// What `seat` may know (OpenSpiel's `observation_string`): the public state, its
+    /// own holdings, none of the hidden chance outcomes, and no VP totals (built-in players
+    /// never read them: a run can be re-ranked under other starting VP).
+    fn observe(&self, comps: &Self::Components, seat: usize) -> Self::Observation;
 
     /// The final scoring of a finished game, `strategies` naming each seat's player.
     fn outcome(&self, comps: &Self::Components, strategies: &[&'static str]) -> Self::Outcome;

@@ -61,6 +61,7 @@ impl Game for Market {
     type Action = u8;
     type Outcome = Scores;
     type Tables = ();
+    type Observation = Value;
 
     fn components(json: &str) -> Result<Cards, String> {
         let value: Value = serde_json::from_str(json).map_err(|e| format!("cards: {e}"))?;
