@@ -1,16 +1,14 @@
-//! A chunk of a run played inside the core, returned as columns (asked for by
-//! `cdsim/batch/queue.py`'s `core_chunk_frames`): game `g` deals setup `setups[g]` from
-//! the seed `(entropy, [setup])` (rng.rs), with the line-up the runner chose for it.
-//! The rows are Python's, in its order: game by game, seat by seat.
+//! A chunk of a run played inside the core, for any game (`crate::games::Game`),
+//! returned as columns (asked for by `cdsim/batch/queue.py`'s `core_chunk_frames`): game
+//! `g` deals setup `setups[g]` from the seed `(entropy, [setup])` (rng.rs), with the
+//! line-up the runner chose for it. The rows are Python's, in its order: game by game,
+//! seat by seat; their columns are the game's (`Outcome::columns`), then the runner's.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::components::Components;
-use crate::game::GameConfig;
+use crate::games::{ColumnType, Game, Outcome, SeatValue, Table, Tables, Values};
 use crate::play::play_game;
-use crate::players::{make, Player};
-use crate::records::{CardColumns, ColumnType, GameRecord, SeatValue, GAME_COLUMNS,
-                     SEAT_COLUMNS};
+use crate::players::Strategy;
 use crate::rng::SeedSequence;
 
 /// A built-in strategy of the run and its parameter overrides (`--strategy-params`).
@@ -22,7 +20,11 @@ pub struct StrategySpec {
 
 /// What one chunk plays.
 pub struct Chunk<'a> {
-    pub config: GameConfig,
+    pub players: usize,
+    /// The starting VP, one per seat.
+    pub start_vp: &'a [i32],
+    /// Verify every invariant after every action (tests).
+    pub check: bool,
     /// The run seed: the entropy of every game's `SeedSequence`.
     pub entropy: u128,
     /// Game ids and their setup ids (the deal), one each per game.
@@ -43,34 +45,32 @@ pub const STOPPED: &str = "stopped before the chunk was finished";
 pub const RUN_COLUMNS: [(&str, ColumnType); 2] =
     [("game", ColumnType::Int), ("setup", ColumnType::Int)];
 
-/// One column of the run rows. The seat row's one text column, `strategy`, is held as
+/// The run rows of a chunk as columns: the game's seat row (`Outcome::columns`), then
+/// `RUN_COLUMNS`, each by name; the seat row's one text column, `strategy`, held as
 /// indices into the chunk's strategies.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Values {
-    Int(Vec<i64>),
-    Bool(Vec<bool>),
-    Strategy(Vec<u8>),
-}
-
-/// The run rows of a chunk as columns: the seat row's (`records::SEAT_COLUMNS`), the
-/// game's (`records::GAME_COLUMNS`), then `RUN_COLUMNS`, each by name.
 #[derive(Debug)]
 pub struct Columns {
     pub columns: Vec<(&'static str, Values)>,
-    /// The games' card rows (`records::card_records`).
-    pub cards: CardColumns,
+    /// The game's own tables (`Game::Tables`), by name.
+    pub tables: Vec<(&'static str, Table)>,
 }
 
 impl Columns {
-    fn with_capacity(rows: usize) -> Self {
-        let columns = SEAT_COLUMNS.iter().chain(&GAME_COLUMNS).chain(&RUN_COLUMNS)
+    fn with_capacity<O: Outcome>(rows: usize) -> Result<Self, String> {
+        let seat_row = O::columns();
+        let texts: Vec<_> = seat_row.iter().filter(|&&(_, kind)| kind == ColumnType::Text)
+            .map(|&(name, _)| name).collect();
+        if texts != ["strategy"] {
+            return Err(format!("a seat row's one text column is `strategy`, not {texts:?}"));
+        }
+        let columns = seat_row.iter().chain(&RUN_COLUMNS)
             .map(|&(name, kind)| (name, match kind {
                 ColumnType::Int => Values::Int(Vec::with_capacity(rows)),
                 ColumnType::Bool => Values::Bool(Vec::with_capacity(rows)),
-                ColumnType::Text => Values::Strategy(Vec::with_capacity(rows)),
+                ColumnType::Text => Values::Index(Vec::with_capacity(rows)),
             }))
             .collect();
-        Columns { columns, cards: CardColumns::default() }
+        Ok(Columns { columns, tables: Vec::new() })
     }
 
     /// The column `name`, if the rows have one.
@@ -78,27 +78,39 @@ impl Columns {
         self.columns.iter().find(|(n, _)| *n == name).map(|(_, values)| values)
     }
 
-    fn push(&mut self, record: &GameRecord, seed: i64, game: i64, setup: i64, lineup: &[u8]) {
-        let run = [SeatValue::Int(game), SeatValue::Int(setup)];
-        for (s, seat) in record.seats.iter().enumerate() {
-            let values = seat.values().into_iter().chain(record.game_values(seed)).chain(run);
-            for ((_, column), value) in self.columns.iter_mut().zip(values) {
+    /// The table `name`, if the game writes one.
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|(n, _)| *n == name).map(|(_, table)| table)
+    }
+
+    fn push<O: Outcome>(&mut self, outcome: &O, seed: i64, game: i64, setup: i64,
+                        lineup: &[u8], row: &mut Vec<SeatValue>) {
+        for (s, &strategy) in lineup.iter().enumerate() {
+            row.clear();
+            outcome.row(s, seed, row);
+            row.extend([SeatValue::Int(game), SeatValue::Int(setup)]);
+            for ((_, column), &value) in self.columns.iter_mut().zip(row.iter()) {
                 match (column, value) {
                     (Values::Int(c), SeatValue::Int(v)) => c.push(v),
                     (Values::Bool(c), SeatValue::Bool(v)) => c.push(v),
-                    (Values::Strategy(c), SeatValue::Text(_)) => c.push(lineup[s]),
+                    (Values::Index(c), SeatValue::Text(_)) => c.push(strategy),
                     (column, value) => unreachable!("{value:?} in a column of {column:?}"),
                 }
             }
         }
-        self.cards.push(game, &record.cards);
     }
 }
 
-/// Play every game of the chunk. A bad strategy name or override is an `Err` (the
-/// binding checks them before any game is played).
-pub fn play_chunk(comps: &Components, chunk: &Chunk) -> Result<Columns, String> {
-    let n = chunk.config.players;
+/// Play every game of the chunk, each seat's player made by `make` (the game's built-in
+/// players by name). A bad strategy name or override, or a configuration the game refuses,
+/// is an `Err` (the binding checks them before any game is played).
+pub fn play_chunk<G: Game, P: Strategy<G>>(
+    comps: &G::Components,
+    chunk: &Chunk,
+    make: impl Fn(&str, &[(String, f64)]) -> Result<P, String>,
+) -> Result<Columns, String> {
+    let n = chunk.players;
+    let config = G::config(n, chunk.start_vp, chunk.check)?;
     if chunk.games.len() != chunk.setups.len() || chunk.lineups.len() != chunk.games.len() * n {
         return Err("games, setups and line-ups differ in length".into());
     }
@@ -108,14 +120,16 @@ pub fn play_chunk(comps: &Components, chunk: &Chunk) -> Result<Columns, String> 
     if let Some(&bad) = chunk.lineups.iter().find(|&&i| i as usize >= chunk.strategies.len()) {
         return Err(format!("line-up index {bad} names no strategy"));
     }
-    let mut out = Columns::with_capacity(chunk.games.len() * n);
+    let mut out = Columns::with_capacity::<G::Outcome>(chunk.games.len() * n)?;
+    let mut tables = G::Tables::default();
+    let mut row = Vec::new();
     let seed = i64::try_from(chunk.entropy).map_err(|_| "the run seed must fit 63 bits")?;
     for (g, (&game, &setup)) in chunk.games.iter().zip(chunk.setups).enumerate() {
         if chunk.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
             return Err(STOPPED.into());
         }
         let lineup = &chunk.lineups[g * n..(g + 1) * n];
-        let mut players: Vec<Player> = lineup
+        let mut players: Vec<P> = lineup
             .iter()
             .map(|&i| {
                 let spec = &chunk.strategies[i as usize];
@@ -123,94 +137,96 @@ pub fn play_chunk(comps: &Components, chunk: &Chunk) -> Result<Columns, String> 
             })
             .collect::<Result<_, _>>()?;
         let key = u64::try_from(setup).map_err(|_| "setup ids are >= 0")?;
-        let record = play_game(comps, &chunk.config, &mut players,
-                               SeedSequence::new(chunk.entropy, &[key]));
-        out.push(&record, seed, game, setup, lineup);
+        let outcome: G::Outcome = play_game(comps, &config, &mut players,
+                                            SeedSequence::new(chunk.entropy, &[key]));
+        out.push(&outcome, seed, game, setup, lineup, &mut row);
+        tables.push(game, &outcome);
     }
+    out.tables = tables.into_tables(comps);
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn comps() -> Components {
-        crate::components::fixture()
-    }
+    use crate::games::toy::{Cards, Market, Scores};
+    use crate::players::RandomPlayer;
 
     fn specs(names: &[&str]) -> Vec<StrategySpec> {
         names.iter().map(|n| StrategySpec { name: n.to_string(), overrides: vec![] }).collect()
     }
 
-    /// Row `r` of the columns as a JSON object, the strategy by its name.
-    fn row(columns: &Columns, r: usize, strategies: &[StrategySpec]) -> serde_json::Value {
-        columns.columns.iter().map(|(name, values)| (name.to_string(), match values {
-            Values::Int(v) => serde_json::Value::from(v[r]),
-            Values::Bool(v) => v[r].into(),
-            Values::Strategy(v) => strategies[v[r] as usize].name.clone().into(),
-        })).collect()
+    fn make(name: &str, overrides: &[(String, f64)]) -> Result<RandomPlayer, String> {
+        match (name, overrides) {
+            ("random", []) => Ok(RandomPlayer),
+            _ => Err(format!("no player {name:?} with {overrides:?}")),
+        }
+    }
+
+    fn chunk<'a>(lineups: &'a [u8], strategies: &'a [StrategySpec], stop: Option<&'a AtomicBool>)
+        -> Chunk<'a> {
+        Chunk { players: 2, start_vp: &[3, 0], check: true, entropy: 11, games: &[4, 5],
+                setups: &[7, 5], lineups, strategies, stop }
     }
 
     #[test]
-    fn a_chunk_is_its_games_played_one_by_one() {
-        let comps = comps();
-        let config = GameConfig::new(3);
-        let strategies = specs(&["greedy", "random", "bread"]);
-        let lineups = [0, 1, 2, 2, 0, 1];
-        let chunk = Chunk { config, entropy: 11, games: &[4, 5], setups: &[7, 5],
-                            lineups: &lineups, strategies: &strategies, stop: None };
-        let columns = play_chunk(&comps, &chunk).unwrap();
-        let mut rows = Vec::new();
-        for (g, (game, setup)) in [(4, 7), (5, 5)].into_iter().enumerate() {
-            let mut players: Vec<Player> = lineups[g * 3..(g + 1) * 3].iter()
-                .map(|&i| make(&strategies[i as usize].name, &[]).unwrap()).collect();
-            let alone = play_game(&comps, &config, &mut players,
-                                  SeedSequence::new(11, &[setup as u64]));
-            for mut seat in alone.rows_json(11) {
-                seat["game"] = game.into();
-                seat["setup"] = setup.into();
-                rows.push(seat);
+    fn a_chunk_is_its_games_played_one_by_one_in_the_games_columns() {
+        let cards = Cards::standard();
+        let strategies = specs(&["random"]);
+        let columns = play_chunk::<Market, _>(&cards, &chunk(&[0; 4], &strategies, None), make)
+            .unwrap();
+        let config = Market::config(2, &[3, 0], true).unwrap();
+        let mut want: Vec<Vec<SeatValue>> = Vec::new();
+        for (game, setup) in [(4, 7), (5, 5)] {
+            let alone: Scores = play_game::<Market, _>(&cards, &config,
+                                                       &mut [RandomPlayer, RandomPlayer],
+                                                       SeedSequence::new(11, &[setup]));
+            for seat in 0..2 {
+                let mut row = Vec::new();
+                alone.row(seat, 11, &mut row);
+                row.extend([SeatValue::Int(game), SeatValue::Int(setup as i64)]);
+                want.push(row);
             }
         }
-        assert_eq!((0..6).map(|r| row(&columns, r, &strategies)).collect::<Vec<_>>(), rows);
         let names: Vec<_> = columns.columns.iter().map(|&(name, _)| name).collect();
-        let row_names: Vec<_> = SEAT_COLUMNS.iter().chain(&GAME_COLUMNS).chain(&RUN_COLUMNS)
-            .map(|&(name, _)| name).collect();
-        assert_eq!(names, row_names);
-        assert_eq!(columns.column("strategy"), Some(&Values::Strategy(lineups.to_vec())));
+        let declared: Vec<_> = Scores::columns().into_iter().chain(RUN_COLUMNS)
+            .map(|(name, _)| name).collect();
+        assert_eq!(names, declared);
+        for (c, (_, values)) in columns.columns.iter().enumerate() {
+            let got: Vec<SeatValue> = match values {
+                Values::Int(v) => v.iter().map(|&x| SeatValue::Int(x)).collect(),
+                Values::Bool(v) => v.iter().map(|&x| SeatValue::Bool(x)).collect(),
+                Values::Index(v) => v.iter().map(|&i| SeatValue::Text(
+                    if i == 0 { "random" } else { "?" })).collect(),
+            };
+            assert_eq!(got, want.iter().map(|row| row[c]).collect::<Vec<_>>(), "{}", names[c]);
+        }
+        assert!(columns.tables.is_empty());
     }
 
     #[test]
-    fn the_seat_rows_one_text_column_is_the_strategy() {
-        // a chunk writes its text column as indices into its strategies
-        let texts: Vec<_> = SEAT_COLUMNS.iter().filter(|&&(_, kind)| kind == ColumnType::Text)
-            .map(|&(name, _)| name).collect();
-        assert_eq!(texts, ["strategy"]);
-    }
-
-    #[test]
-    fn bad_specs_are_errors_not_panics() {
-        let comps = comps();
+    fn bad_specs_and_configurations_are_errors_not_panics() {
+        let cards = Cards::standard();
         let strategies = specs(&["nope"]);
-        let chunk = Chunk { config: GameConfig::new(2), entropy: 1, games: &[0], setups: &[0],
-                            lineups: &[0, 0], strategies: &strategies, stop: None };
-        assert!(play_chunk(&comps, &chunk).is_err());
+        assert!(play_chunk::<Market, _>(&cards, &chunk(&[0; 4], &strategies, None), make)
+            .is_err());
         let strategies = specs(&["random"]);
-        let chunk = Chunk { lineups: &[0, 3], strategies: &strategies, ..chunk };
-        assert!(play_chunk(&comps, &chunk).is_err());
+        assert!(play_chunk::<Market, _>(&cards, &chunk(&[0, 0, 0, 3], &strategies, None), make)
+            .is_err());
+        let five = Chunk { players: 5, start_vp: &[0; 5], lineups: &[0; 10],
+                           ..chunk(&[], &strategies, None) };
+        assert!(play_chunk::<Market, _>(&cards, &five, make).is_err());
     }
 
     #[test]
     fn a_stopped_chunk_plays_no_further_game() {
-        let comps = comps();
+        let cards = Cards::standard();
         let strategies = specs(&["random"]);
         let stop = AtomicBool::new(true);
-        let chunk = Chunk { config: GameConfig::new(2), entropy: 1, games: &[0, 1],
-                            setups: &[0, 1], lineups: &[0, 0, 0, 0], strategies: &strategies,
-                            stop: Some(&stop) };
-        assert_eq!(play_chunk(&comps, &chunk).unwrap_err(), STOPPED);
+        let stopped = chunk(&[0; 4], &strategies, Some(&stop));
+        assert_eq!(play_chunk::<Market, _>(&cards, &stopped, make).unwrap_err(), STOPPED);
         stop.store(false, Ordering::Relaxed);
-        let columns = play_chunk(&comps, &chunk).unwrap();
+        let columns = play_chunk::<Market, _>(&cards, &stopped, make).unwrap();
         assert!(matches!(columns.column("won"), Some(Values::Bool(won)) if won.len() == 4));
     }
 }

@@ -9,6 +9,7 @@ pub mod checking;
 pub mod components;
 pub mod district;
 pub mod game;
+pub mod games;
 pub mod kinds;
 pub mod luck;
 pub mod play;

@@ -1,46 +1,42 @@
-//! The driver (Python's `run_game`, `choose` and `play_game`): ask the player on the
-//! pending decision, apply its choice, until the game is over. It stands above the rules
-//! (`game`) and the players, and is the only module that joins them: the rules never
-//! see a player, and a player sees the game only through its view and options.
+//! The driver (Python's `run_game`, `choose` and `play_game`), for any game
+//! (`crate::games::Game`): ask the player on the pending decision, apply its choice,
+//! until the game is over. It stands above the rules and the players, and is the only
+//! module that joins them: the rules never see a player, and a player sees the game only
+//! through its view and options.
 
-use crate::checking;
-use crate::components::Components;
-use crate::players::{Player, PlayerView, Strategy};
-use crate::records::GameRecord;
+use crate::games::Game;
+use crate::players::{Strategy, View};
 use crate::rng::{Generator, SeedSequence};
-use crate::scoring;
-
-use crate::game::{Action, GameConfig, GameState, Options};
 
 /// The index `player` (on the pending seat, with that seat's stream) chooses among the
-/// pending decision's `options` (`GameState::options`). An index out of range is a bug
-/// in that player (Python's `choose` raises IllegalChoice).
-pub fn ask(
-    state: &GameState,
-    comps: &Components,
-    player: &mut Player,
+/// pending decision's `options` (`Game::options`). An index out of range is a bug in
+/// that player (Python's `choose` raises IllegalChoice).
+pub fn ask<G: Game, P: Strategy<G> + ?Sized>(
+    state: &G,
+    comps: &G::Components,
+    player: &mut P,
     rng: &mut Generator,
-    options: &[Action],
+    options: &[G::Action],
 ) -> usize {
-    let Some(seat) = state.pending.seat() else {
+    let Some(seat) = state.current_seat() else {
         return 0;
     };
-    let view = PlayerView { state, comps, seat };
+    let view = View { state, comps, seat };
     let i = player.choose(&view, options, rng);
-    let (name, n, what) = (player.name(), options.len(), state.pending.name());
+    let (name, n, what) = (player.name(), options.len(), state.decision());
     assert!(i < n, "strategy {name:?} (seat {seat}) chose option {i} of {n} in {what}");
     i
 }
 
-/// Ask the player on `pending` and apply its choice: one decision.
-pub fn step(
-    state: &mut GameState,
-    comps: &Components,
-    lineup: &mut [Player],
+/// Ask the player on the pending seat and apply its choice: one decision.
+pub fn step<G: Game, P: Strategy<G>>(
+    state: &mut G,
+    comps: &G::Components,
+    lineup: &mut [P],
     rngs: &mut [Generator],
-    buf: &mut Options,
+    buf: &mut Vec<G::Action>,
 ) {
-    let Some(seat) = state.pending.seat() else {
+    let Some(seat) = state.current_seat() else {
         return;
     };
     state.options(comps, buf);
@@ -48,43 +44,37 @@ pub fn step(
     state.apply(comps, buf[i]);
 }
 
-/// Play on from the state's pending decision to the end of the fourth scoring phase.
-/// In checking mode every invariant is verified after every action.
-pub fn run(
-    state: &mut GameState,
-    comps: &Components,
-    lineup: &mut [Player],
+/// Play on from the state's pending decision to the end of the game. In checking mode
+/// every invariant is verified after every action (`Game::verify`).
+pub fn run<G: Game, P: Strategy<G>>(
+    state: &mut G,
+    comps: &G::Components,
+    lineup: &mut [P],
     rngs: &mut [Generator],
 ) {
     assert!(
-        lineup.len() == state.n && rngs.len() == state.n,
+        lineup.len() == state.seats() && rngs.len() == state.seats(),
         "one player and stream per seat"
     );
-    let mut buf = Options::new();
+    let mut buf = Vec::new();
     while !state.is_over() {
         step(state, comps, lineup, rngs, &mut buf);
-        if state.check {
-            if let Err(e) = checking::check_state(state, comps, false) {
-                panic!(
-                    "invariant broken in phase {} round {}: {e}",
-                    state.phase + 1,
-                    state.round + 1
-                );
-            }
+        if let Err(e) = state.verify(comps) {
+            panic!("invariant broken {e}");
         }
     }
 }
 
-/// Play one complete game. Same (config, players, seed) -> same record.
-pub fn play_game(
-    comps: &Components,
-    config: &GameConfig,
-    lineup: &mut [Player],
+/// Play one complete game. Same (config, players, seed) -> same outcome.
+pub fn play_game<G: Game, P: Strategy<G>>(
+    comps: &G::Components,
+    config: &G::Config,
+    lineup: &mut [P],
     seed: SeedSequence,
-) -> GameRecord {
-    assert_eq!(lineup.len(), config.players, "one player per seat");
-    let (mut state, mut rngs) = GameState::new(comps, config, seed);
+) -> G::Outcome {
+    let (mut state, mut rngs) = G::new(comps, config, seed);
+    assert_eq!(lineup.len(), state.seats(), "one player per seat");
     run(&mut state, comps, lineup, &mut rngs);
-    let names: Vec<&'static str> = lineup.iter().map(Player::name).collect();
-    scoring::final_scoring(&state, comps, &names)
+    let names: Vec<&'static str> = lineup.iter().map(|p| p.name()).collect();
+    state.outcome(comps, &names)
 }

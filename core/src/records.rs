@@ -7,63 +7,7 @@ use serde::Serialize;
 
 use crate::components::Components;
 use crate::game::GameState;
-
-/// The type of a seat-row or card-row column, as the run's Parquet holds it (Python's
-/// `int`, `str`, `bool`: polars Int64, String, Boolean).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColumnType {
-    Int,
-    Text,
-    Bool,
-}
-
-impl ColumnType {
-    /// The Python type of the column (`cdsim.rules.records.SEAT_COLUMNS` and `CARD_COLUMNS`
-    /// name the same).
-    pub const fn python(self) -> &'static str {
-        match self {
-            ColumnType::Int => "int",
-            ColumnType::Text => "str",
-            ColumnType::Bool => "bool",
-        }
-    }
-}
-
-/// One value of a seat row, of its column's type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeatValue {
-    Int(i64),
-    Text(&'static str),
-    Bool(bool),
-}
-
-impl From<i64> for SeatValue {
-    fn from(v: i64) -> Self {
-        SeatValue::Int(v)
-    }
-}
-
-impl From<&'static str> for SeatValue {
-    fn from(v: &'static str) -> Self {
-        SeatValue::Text(v)
-    }
-}
-
-impl From<bool> for SeatValue {
-    fn from(v: bool) -> Self {
-        SeatValue::Bool(v)
-    }
-}
-
-impl From<SeatValue> for serde_json::Value {
-    fn from(v: SeatValue) -> Self {
-        match v {
-            SeatValue::Int(v) => v.into(),
-            SeatValue::Text(v) => v.into(),
-            SeatValue::Bool(v) => v.into(),
-        }
-    }
-}
+pub use crate::games::rows::{ColumnType, SeatValue, Values};
 
 /// The Rust type of a column of `ColumnType` `$kind`.
 macro_rules! seat_type {
@@ -209,26 +153,6 @@ pub enum CardOutcome {
     Kept,
 }
 
-/// One column of a chunk's card rows (`CardColumns::into_columns`): integers, or the
-/// indices a text column is carried as (`kind`, `card`, `outcome`).
-#[derive(Debug, PartialEq, Eq)]
-pub enum CardValues {
-    Int(Vec<i64>),
-    Index(Vec<u8>),
-}
-
-impl From<Vec<i64>> for CardValues {
-    fn from(v: Vec<i64>) -> Self {
-        CardValues::Int(v)
-    }
-}
-
-impl From<Vec<u8>> for CardValues {
-    fn from(v: Vec<u8>) -> Self {
-        CardValues::Index(v)
-    }
-}
-
 impl From<CardKind> for u8 {
     fn from(kind: CardKind) -> Self {
         kind as u8
@@ -279,7 +203,7 @@ macro_rules! card_row {
             }
 
             /// The columns by name: `game`, then `CARD_COLUMNS`.
-            pub fn into_columns(self) -> Vec<(&'static str, CardValues)> {
+            pub fn into_columns(self) -> Vec<(&'static str, Values)> {
                 vec![("game", self.game.into()), $((stringify!($name), self.$name.into()),)*]
             }
         }
@@ -421,10 +345,10 @@ mod tests {
         let declared: Vec<_> = CARD_COLUMNS.iter().map(|&(name, _)| name).collect();
         assert_eq!(names, [&["game"][..], &declared].concat());
         for (&(name, kind), (_, values)) in CARD_COLUMNS.iter().zip(&columns[1..]) {
-            assert_eq!(matches!(values, CardValues::Index(_)), kind == ColumnType::Text, "{name}");
+            assert_eq!(matches!(values, Values::Index(_)), kind == ColumnType::Text, "{name}");
         }
-        assert_eq!(columns[0].1, CardValues::Int(vec![9]));
-        assert_eq!(columns[2].1, CardValues::Index(vec![1]));
+        assert_eq!(columns[0].1, Values::Int(vec![9]));
+        assert_eq!(columns[2].1, Values::Index(vec![1]));
         // `outcome` indexes CARD_OUTCOMES: the outcomes' names, in order
         let outcomes = [CardOutcome::Fulfilled, CardOutcome::Failed, CardOutcome::Drawn,
                         CardOutcome::Kept];

@@ -14,6 +14,7 @@
 mod events;
 mod options;
 mod rewards;
+mod seam;
 mod snapshot;
 mod turn;
 

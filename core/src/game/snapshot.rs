@@ -88,3 +88,31 @@ impl GameState {
         })
     }
 }
+
+impl GameState {
+    /// What `seat` may know (cdsim/rules/observation.py decides the same for a Python
+    /// seat): the snapshot less the decks' orders (their sizes only, R2.3, R2.4), the
+    /// other seats' fountain cards (how many only) and every VP total (R9.1; built-in
+    /// players never read them, R2.7).
+    pub fn observe(&self, comps: &Components, seat: usize) -> Value {
+        let mut view = self.snapshot(comps);
+        for deck in ["fountain_deck", "light_deck", "dark_deck"] {
+            let left = view[deck].as_array().map_or(0, Vec::len);
+            view[deck] = json!(left);
+        }
+        if let Some(players) = view["players"].as_array_mut() {
+            for (s, p) in players.iter_mut().enumerate() {
+                if let Some(p) = p.as_object_mut() {
+                    p.remove("vp");
+                    p.remove("vp_after_phase");
+                    if s != seat {
+                        let kept = p["fountain_cards"].as_array().map_or(0, Vec::len);
+                        p.insert("fountain_cards".into(), json!(kept));
+                    }
+                }
+            }
+        }
+        view["seat"] = json!(seat);
+        view
+    }
+}

@@ -236,7 +236,7 @@ impl ScriptedPlayer {
     }
 }
 
-impl Strategy for ScriptedPlayer {
+impl Strategy<GameState> for ScriptedPlayer {
     fn name(&self) -> &'static str {
         self.profile.name()
     }

@@ -14,6 +14,8 @@ use serde_json::{json, Value};
 use crate::batch::{self, Chunk, StrategySpec};
 use crate::checking;
 use crate::components;
+use crate::games::registry::{self, AnyComponents, Registered};
+use crate::games::Values;
 use crate::records;
 use crate::game::{Action, EventLog, GameConfig, GameState, Options, Pending, NONE};
 use crate::play::ask;
@@ -21,19 +23,38 @@ use crate::players::{self, features, learned, Player};
 use crate::rng::{Generator, SeedSequence};
 use crate::scoring;
 
-/// A component set as the core holds it, made once per process from
-/// `cdsim.handover.components_json` (the validated Python `Components`).
+/// A component set as the core holds it, of one registered game (`games::registry`; the
+/// default `carpe-diem`), made once per process from the normalised JSON
+/// (`cdsim.handover.components_json` for Carpe Diem's validated Python `Components`).
 #[pyclass(frozen, module = "cdsim._core")]
 struct Components {
-    inner: Arc<components::Components>,
+    game: &'static dyn Registered,
+    set: AnyComponents,
+}
+
+impl Components {
+    /// Carpe Diem's component set (`State`, the luck measure), or a ValueError naming
+    /// the game these are of.
+    fn carpe_diem(&self) -> PyResult<Arc<components::Components>> {
+        Arc::clone(&self.set).downcast().map_err(|_| PyValueError::new_err(format!(
+            "these components are {}'s: only carpe-diem plays here", self.game.name())))
+    }
 }
 
 #[pymethods]
 impl Components {
     #[new]
-    fn new(json: &str) -> PyResult<Self> {
-        let inner = components::Components::from_json(json).map_err(PyValueError::new_err)?;
-        Ok(Components { inner: Arc::new(inner) })
+    #[pyo3(signature = (json, game="carpe-diem"))]
+    fn new(json: &str, game: &str) -> PyResult<Self> {
+        let game = registry::game(game).map_err(PyValueError::new_err)?;
+        let set = game.components(json).map_err(PyValueError::new_err)?;
+        Ok(Components { game, set })
+    }
+
+    /// The name of the game these components are of.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game.name()
     }
 }
 
@@ -61,10 +82,12 @@ impl Stop {
     }
 }
 
-/// Play games `games` (deals `setups`) of a run with seed `entropy`; `lineups` holds
-/// `players` indices into `strategies` per game. Returns the rows as columns: a dict of
+/// Play games `games` (deals `setups`) of a run with seed `entropy`, of the components'
+/// game; `lineups` holds `players` indices into `strategies` per game. Returns the rows as columns: a dict of
 /// numpy arrays named as `SEAT_COLUMNS`, `GAME_COLUMNS` and `RUN_COLUMNS` (`strategy` as
-/// indices into `strategies`), and `cards`. A set `stop` ends it early.
+/// indices into `strategies`), and each of the game's tables (`cards`: the card rows, the
+/// text ones as indices, with the names they stand for: `objective_ids`, `fountain_ids`
+/// by `kind`, and `outcomes`). A set `stop` ends it early.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (components, players, start_vp, entropy, games, setups, lineups, strategies, check=false, stop=None))]
@@ -81,50 +104,38 @@ fn play_chunk<'py>(
     check: bool,
     stop: Option<Bound<'py, Stop>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if !(2..=4).contains(&players) || start_vp.len() != players {
-        return Err(PyValueError::new_err("players must be 2-4, with one start VP per seat"));
-    }
-    let mut config = GameConfig::new(players);
-    config.start_vp[..players].copy_from_slice(&start_vp);
-    config.check = check;
     let strategies: Vec<StrategySpec> = strategies
         .into_iter()
         .map(|(name, overrides)| StrategySpec { name, overrides })
         .collect();
     let (games, setups, lineups) = (games.as_slice()?, setups.as_slice()?, lineups.as_slice()?);
     let flag = stop.map(|s| Arc::clone(&s.get().flag));
-    let chunk = Chunk { config, entropy: u128::from(entropy), games, setups, lineups,
-                        strategies: &strategies, stop: flag.as_deref() };
-    let comps = &components.inner;
-    let columns = py.detach(|| batch::play_chunk(comps, &chunk)).map_err(PyValueError::new_err)?;
-    let out = PyDict::new(py);
-    for (name, values) in columns.columns {
-        match values {
-            batch::Values::Int(v) => out.set_item(name, v.into_pyarray(py))?,
-            batch::Values::Bool(v) => out.set_item(name, v.into_pyarray(py))?,
-            batch::Values::Strategy(v) => out.set_item(name, v.into_pyarray(py))?,
+    let chunk = Chunk { players, start_vp: &start_vp, check, entropy: u128::from(entropy), games,
+                        setups, lineups, strategies: &strategies, stop: flag.as_deref() };
+    let (game, set) = (components.game, &*components.set);
+    let columns = py.detach(|| game.play_chunk(set, &chunk)).map_err(PyValueError::new_err)?;
+    let out = columns_dict(py, columns.columns)?;
+    for (name, table) in columns.tables {
+        let dict = columns_dict(py, table.columns)?;
+        for (label, names) in table.labels {
+            dict.set_item(label, names)?;
         }
+        out.set_item(name, dict)?;
     }
-    out.set_item("cards", card_columns(py, comps, columns.cards)?)?;
     Ok(out)
 }
 
-/// The card rows as a dict of numpy arrays (`game`, then `CARD_COLUMNS`, the text ones as
-/// indices), with the names their indices stand for:
-/// `objective_ids`, `fountain_ids` (by `kind`) and `outcomes`.
-fn card_columns<'py>(py: Python<'py>, comps: &components::Components,
-                     cards: records::CardColumns) -> PyResult<Bound<'py, PyDict>> {
+/// Columns as a dict of numpy arrays by name.
+fn columns_dict<'py>(py: Python<'py>, columns: Vec<(&'static str, Values)>)
+    -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    for (name, values) in cards.into_columns() {
+    for (name, values) in columns {
         match values {
-            records::CardValues::Int(v) => out.set_item(name, v.into_pyarray(py))?,
-            records::CardValues::Index(v) => out.set_item(name, v.into_pyarray(py))?,
+            Values::Int(v) => out.set_item(name, v.into_pyarray(py))?,
+            Values::Bool(v) => out.set_item(name, v.into_pyarray(py))?,
+            Values::Index(v) => out.set_item(name, v.into_pyarray(py))?,
         }
     }
-    let ids = |names: Vec<&str>| names.into_iter().map(str::to_owned).collect::<Vec<_>>();
-    out.set_item("objective_ids", ids(comps.objectives.iter().map(|c| c.id.as_str()).collect()))?;
-    out.set_item("fountain_ids", ids(comps.fountains.iter().map(|c| c.id.as_str()).collect()))?;
-    out.set_item("outcomes", records::CARD_OUTCOMES.to_vec())?;
     Ok(out)
 }
 
@@ -175,7 +186,7 @@ fn measure_luck<'py>(
     config.start_vp[..players].copy_from_slice(&start_vp);
     let model = learned::registered(weights).map_err(PyValueError::new_err)?;
     let measure = crate::luck::Measure { copies, betas, lookahead, model };
-    let comps = &components.inner;
+    let comps = &*components.carpe_diem()?;
     let games = py.detach(|| crate::luck::measure_chunk(
         comps, &config, u128::from(entropy), u128::from(luck_entropy), &setups, &lineup,
         &measure)).map_err(PyValueError::new_err)?;
@@ -216,6 +227,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RUN_COLUMNS", python_columns(py, &batch::RUN_COLUMNS)?)?;
     m.add("CARD_COLUMNS", python_columns(py, records::CARD_COLUMNS)?)?;
     m.add("CARD_OUTCOMES", PyTuple::new(py, records::CARD_OUTCOMES)?)?;
+    m.add("GAMES", PyTuple::new(py, registry::names())?)?;
     let settings = PyDict::new(py);
     for (player, table) in [("mcts", &players::mcts::SETTINGS[..]),
                             ("learned", &players::learned::SETTINGS[..])] {

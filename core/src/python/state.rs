@@ -92,7 +92,7 @@ impl State {
         }
         config.check = check;
         let key: Vec<u64> = setup.into_iter().collect();
-        let comps = Arc::clone(&components.inner);
+        let comps = components.carpe_diem()?;
         let (mut state, rngs) = GameState::new(&comps, &config, SeedSequence::new(
             u128::from(entropy), &key));
         if events {

@@ -3,7 +3,7 @@
 
 use cdsim_core::components::Components;
 use cdsim_core::district::District;
-use cdsim_core::game::{Action, GameConfig};
+use cdsim_core::game::{Action, GameConfig, GameState};
 use cdsim_core::kinds::{Edges, CELLS};
 use cdsim_core::play::play_game;
 use cdsim_core::players::{make, Player, PlayerView, Strategy};
@@ -79,14 +79,16 @@ pub struct Logged<S, F> {
     pub note: F,
 }
 
-impl<S: Strategy, F: FnMut(&S, &'static str, usize) + Send> Logged<S, F> {
+impl<S: Strategy<GameState>, F: FnMut(&S, &'static str, usize) + Send> Logged<S, F> {
     fn noted(&mut self, what: &'static str, i: usize) -> usize {
         (self.note)(&self.inner, what, i);
         i
     }
 }
 
-impl<S: Strategy, F: FnMut(&S, &'static str, usize) + Send> Strategy for Logged<S, F> {
+impl<S: Strategy<GameState>, F: FnMut(&S, &'static str, usize) + Send> Strategy<GameState>
+    for Logged<S, F>
+{
     fn name(&self) -> &'static str {
         self.inner.name()
     }

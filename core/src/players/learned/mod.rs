@@ -457,7 +457,7 @@ fn shuffle_sorted<const N: usize>(list: &mut List<N>, rng: &mut Generator) {
     list.shuffle(rng);
 }
 
-impl Strategy for LearnedPlayer {
+impl Strategy<GameState> for LearnedPlayer {
     fn name(&self) -> &'static str {
         "learned"
     }

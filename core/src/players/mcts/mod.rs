@@ -503,7 +503,7 @@ fn margin(state: &GameState, comps: &Components, seat: usize) -> f64 {
     f64::from(gained(seat) - best_other)
 }
 
-impl Strategy for MctsPlayer {
+impl Strategy<GameState> for MctsPlayer {
     fn name(&self) -> &'static str {
         "mcts"
     }

@@ -1,0 +1,135 @@
+//! The games by name (OpenSpiel's `register_game` / `load_game`): the binding and the
+//! batch runner pick a game by its name here and never name one themselves. Adding a
+//! game is one line in `GAMES`: its state type, its players' type and their `make`.
+
+use std::any::Any;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::batch::{self, Chunk, Columns};
+use crate::game::GameState;
+use crate::games::{ColumnType, Game, Outcome};
+use crate::players::{self, Player, Strategy};
+
+/// A component set of some game, as the registry hands it around.
+pub type AnyComponents = Arc<dyn Any + Send + Sync>;
+
+/// A registered game, its types erased: what the binding needs to load its components
+/// and play its chunks by name.
+pub trait Registered: Sync {
+    fn name(&self) -> &'static str;
+    /// The component set from the normalised JSON the binding hands over.
+    fn components(&self, json: &str) -> Result<AnyComponents, String>;
+    /// The seat row's columns (`Outcome::columns`).
+    fn columns(&self) -> Vec<(&'static str, ColumnType)>;
+    /// The VP sources of a seat's final VP (`Outcome::BREAKDOWN`).
+    fn breakdown(&self) -> &'static [&'static str];
+    /// Play a chunk (`batch::play_chunk`) on a component set of this game.
+    fn play_chunk(&self, comps: &(dyn Any + Send + Sync), chunk: &Chunk)
+        -> Result<Columns, String>;
+}
+
+/// A game's built-in player by name, with its parameter overrides (`--strategy-params`).
+pub type MakePlayer<P> = fn(&str, &[(String, f64)]) -> Result<P, String>;
+
+/// A game `G` whose seats are played by `P`, made by name by `make`.
+pub struct Entry<G, P> {
+    name: &'static str,
+    make: MakePlayer<P>,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G, P> Entry<G, P> {
+    pub const fn new(name: &'static str, make: MakePlayer<P>) -> Self {
+        Entry { name, make, game: PhantomData }
+    }
+}
+
+impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn components(&self, json: &str) -> Result<AnyComponents, String> {
+        Ok(Arc::new(G::components(json)?))
+    }
+
+    fn columns(&self) -> Vec<(&'static str, ColumnType)> {
+        <G::Outcome as Outcome>::columns()
+    }
+
+    fn breakdown(&self) -> &'static [&'static str] {
+        <G::Outcome as Outcome>::BREAKDOWN
+    }
+
+    fn play_chunk(&self, comps: &(dyn Any + Send + Sync), chunk: &Chunk)
+        -> Result<Columns, String> {
+        let comps = comps.downcast_ref::<G::Components>()
+            .ok_or_else(|| format!("these components are not {}'s", self.name))?;
+        batch::play_chunk::<G, P>(comps, chunk, self.make)
+    }
+}
+
+/// Every game, by name; the first is the default.
+pub static GAMES: &[&dyn Registered] = &[
+    &Entry::<GameState, Player>::new("carpe-diem", players::make),
+];
+
+/// The game played when none is named.
+pub fn default() -> &'static dyn Registered {
+    GAMES[0]
+}
+
+/// The game called `name`, or an error naming the known ones.
+pub fn game(name: &str) -> Result<&'static dyn Registered, String> {
+    GAMES.iter().find(|g| g.name() == name).copied().ok_or_else(|| {
+        let known: Vec<_> = GAMES.iter().map(|g| g.name()).collect();
+        format!("unknown game {name:?} (known: {})", known.join(", "))
+    })
+}
+
+/// The registered games' names, the default first.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::StrategySpec;
+
+    #[test]
+    fn games_are_found_by_name_and_carpe_diem_is_the_default() {
+        assert_eq!(default().name(), "carpe-diem");
+        let mut unique = names();
+        unique.dedup();
+        assert_eq!(unique, names());
+        assert_eq!(game("carpe-diem").unwrap().name(), "carpe-diem");
+        let err = game("chess").err().unwrap();
+        assert!(err.contains("\"chess\"") && err.contains("carpe-diem"), "{err}");
+    }
+
+    #[test]
+    fn a_registered_game_plays_its_chunks_as_the_batch_runner_does() {
+        let json = include_str!("../../tests/data/components.json");
+        let cd = game("carpe-diem").unwrap();
+        let comps = cd.components(json).unwrap();
+        let strategies = [StrategySpec { name: "greedy".into(), overrides: vec![] }];
+        let chunk = Chunk { players: 2, start_vp: &[8, 9], check: false, entropy: 3,
+                            games: &[0], setups: &[0], lineups: &[0, 0],
+                            strategies: &strategies, stop: None };
+        let by_name = cd.play_chunk(&*comps, &chunk).unwrap();
+        let direct = batch::play_chunk::<GameState, _>(&crate::components::fixture(), &chunk,
+                                                        players::make).unwrap();
+        assert_eq!(by_name.columns, direct.columns);
+        assert_eq!(by_name.tables, direct.tables);
+        let names: Vec<_> = cd.columns().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(names, by_name.columns.iter().take(names.len()).map(|&(n, _)| n)
+                   .collect::<Vec<_>>());
+        assert_eq!(cd.breakdown()[0], "start");
+        // another game's components are refused, not misread
+        let other: AnyComponents = Arc::new(crate::games::toy::Cards::standard());
+        assert!(cd.play_chunk(&*other, &chunk).unwrap_err().contains("carpe-diem"));
+        assert!(cd.components("{").is_err());
+    }
+}
