@@ -247,7 +247,8 @@ def naming_play(run: str, budget: int, cells: int) -> None:
 
 
 if __name__ == "__main__":
-    count = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+    # the third argument is a count only where the mode takes one (within's is the budgets)
+    count = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[1] not in ("within",) else 200
     if sys.argv[1] == "within":
         within(sys.argv[2], [int(b) for b in sys.argv[3].split(",")],
                int(sys.argv[4]) if len(sys.argv) > 4 else 100)
