@@ -14,7 +14,7 @@ kill-and-resume history (only the driver writes: cdsim.batch.folder).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, Literal, Self
 
 import numpy as np
 from pydantic import (
@@ -286,11 +286,6 @@ def flag(key: str) -> str:
     return "--" + key.replace("_", "-")
 
 
-def config_from_manifest(manifest: dict[str, Any]) -> RunConfig:
-    """A run manifest's ``config`` (checked when its manifest was read)."""
-    return RunConfig.model_validate(manifest["config"])
-
-
 def lineup_for(config: RunConfig, game: int) -> tuple[int, list[PlayerSpec]]:
     """(setup id, players by seat) of one game of the run."""
     n = config.players
@@ -327,7 +322,11 @@ def chunk_plan(config: RunConfig) -> list[tuple[int, int]]:
     return [(i, min(i + k, config.games)) for i in range(0, config.games, k)]
 
 
-def engine_for(config: RunConfig) -> str:
+# How a run plays on the core (``engine_for``), recorded in its manifest.
+Engine = Literal["rust", "table"]
+
+
+def engine_for(config: RunConfig) -> Engine:
     """How a run plays on the core: ``rust`` (the core alone, a chunk at a time) when every
     seat is a built-in player; ``table`` (a game at a time, the Python rules beside the
     core for the Python strategies' view: cdsim.engine.table) when a seat is a user's
@@ -346,13 +345,13 @@ __all__ = [
     "MAX_JOBS",
     "MAX_START_VP",
     "RUN_FILE_KEYS",
+    "Engine",
     "PlaySettings",
     "Player",
     "Players",
     "RunConfig",
     "check_jobs",
     "chunk_plan",
-    "config_from_manifest",
     "engine_for",
     "flag",
     "integers",
