@@ -265,7 +265,7 @@ class RunFolder(Generic[M]):
         """A started run whose every chunk is finished."""
         return self.started() and self.read().complete
 
-    def rows(self) -> list[dict[str, Any]]:  # the rows as digest_rows reads them
+    def rows(self) -> list[dict[str, object]]:
         """All rows, sorted by game and seat."""
         import polars as pl
 

@@ -45,19 +45,19 @@ def _die_with_driver() -> None:
             ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def worker_options(backend: str) -> dict[str, Any]:
+def worker_options(backend: str) -> dict[str, Callable[[], None]]:
     """parallel_config's extra settings for a backend's workers (loky: die with the driver)."""
     return {"initializer": _die_with_driver} if backend == "loky" else {}
 
 
 
-def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
+def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, object]]:
     """The seat rows of ``play_chunk_tables``."""
     return play_chunk_tables(config, first, last)[0]
 
 
 def play_chunk_tables(config: RunConfig, first: int, last: int
-                      ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                      ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Games first..last-1 on the core, one at a time (worker side), as seat rows and card
     rows: a line-up with a user's Python strategy (``cdsim.engine.table``: the core plays,
     the Python strategy decides on an observation made from the core's state). A strategy
@@ -65,8 +65,8 @@ def play_chunk_tables(config: RunConfig, first: int, last: int
     StrategyFailure naming the game, the decision and the command that replays it."""
 
     overrides = parse_params(config.strategy_params)
-    rows: list[dict[str, Any]] = []
-    cards: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []  # a seat row, column by column (GameRecord.rows)
+    cards: list[dict[str, object]] = []
     watch = _watcher()
     for game in range(first, last):
         setup, names = lineup_for(config, game)
@@ -180,13 +180,14 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
                                 config.seed, games, setups, lineups, strategies, check, stop)
     cards = _card_frame(columns.pop("cards"))
     strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
-    frame: dict[str, Any] = {"strategy": strategy}
+    frame: dict[str, pl.Series] = {"strategy": strategy}
     frame.update({k: pl.Series(k, v, dtype=pl.Boolean if v.dtype == np.bool_ else pl.Int64)
                   for k, v in columns.items()})
     order = list(ROW_FIELDS)
     return pl.DataFrame({k: frame[k] for k in order}), cards
 
 
+# the core's card columns: index arrays, and the lists of ids and outcomes they index
 def _card_frame(columns: dict[str, Any]) -> Any:
     """The core's card columns (indices) as the card table (ids and words)."""
     import polars as pl

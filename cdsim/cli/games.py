@@ -95,8 +95,7 @@ def play(
         print(json.dumps(_play_json(record)))
         return
     if trace:
-        deal = json.loads(table.core.deal())
-        print("\n".join(render_trace(table.event_list(), players, deal["grid"],
+        print("\n".join(render_trace(table.event_list(), players, table.deal()["grid"],
                                      CIRCLES[players], record)))
         if table.python is not None:
             _print_districts(table.python)
