@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import polars as pl
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -137,8 +137,7 @@ class Ladder(PlaySettings):
                 strategy_params=self.strategy_params)))
         return out
 
-    # the manifest's JSON object of it (LadderManifest.identity): compared whole on --resume
-    def identity(self, components_digest: str) -> dict[str, Any]:
+    def identity(self, components_digest: str) -> dict[str, object]:
         """What must match for --resume to continue a ladder."""
         return {**self.record(), "components": None, "components_digest": components_digest,
                 "pairings": [[job.key, *(s.spelling for s in job.config.strategies)]
@@ -214,7 +213,7 @@ class LadderManifest(Manifest):
     ladder: Ladder
     pairings: list[Pairing]
     # Ladder.identity() as recorded: compared whole with this command's on --resume
-    identity: dict[str, Any] | None = None
+    identity: dict[str, object] | None = None
     components_digest: str = ""
     components_default: bool | None = None
     versions: dict[str, str] = Field(default_factory=dict)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 
@@ -33,7 +32,7 @@ from reports.report import Doc, publish, save
 
 # -- output ------------------------------------------------------------------------------
 
-def as_json(result: LadderResult) -> dict[str, Any]:
+def as_json(result: LadderResult) -> dict[str, object]:
     m = result.manifest
     ladder = m.ladder
     f = result.fit

@@ -161,7 +161,7 @@ class PlaySettings(BaseModel):
     components: str | None = None
 
     @classmethod
-    def from_flags(cls, settings: dict[str, Any]) -> Self:
+    def from_flags(cls, settings: dict[str, object]) -> Self:
         """The settings the flags name (or a study or ladder plans), or one line naming the
         setting as a flag."""
         try:
@@ -169,7 +169,7 @@ class PlaySettings(BaseModel):
         except ValidationError as exc:
             raise CdsimError(problem_line(exc, cls, settings, flag)) from None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The manifest's record: players as spelled."""
         return self.model_dump(mode="json")
 
@@ -252,7 +252,7 @@ class RunConfig(PlaySettings):
         """Every player of the run: the seats' or the pool's."""
         return self.strategies or self.strategy_pool
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, object]:
         """What must match for --resume to continue a run."""
         # the path may move (the digest is what matters); the time limit is how long a
         # strategy may think, not what it plays

@@ -59,7 +59,7 @@ UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml"}
 K = TypeVar("K")  # a kind's manifest: its model
 
 
-def _record(manifest: object) -> dict[str, Any]:  # the JSON object a manifest file holds
+def _record(manifest: object) -> dict[str, object]:
     """A manifest as its file holds it: a model's ``record()``; a kind still read as its
     JSON object (the study's, until it is converted) as it is."""
     if isinstance(manifest, Manifest):
@@ -79,8 +79,8 @@ class Kind(Generic[K]):
     holds: str  # its content: PARTS (Parquet parts) or CELLS (run folders)
     make: str  # the command that makes one
     keys: tuple[str, ...]  # fields every manifest of this kind has
-    check: Callable[[Path, dict[str, Any]], K]  # the file's JSON object -> its model
-    dump: Callable[[K], dict[str, Any]] = _record  # and back, for writing it
+    check: Callable[[Path, dict[str, object]], K]  # the file's JSON object -> its model
+    dump: Callable[[K], dict[str, object]] = _record  # and back, for writing it
 
 
 M = TypeVar("M", default=RunManifest)  # the manifest of a folder's kind (a run's by default)
@@ -318,7 +318,7 @@ class RunFolder(Generic[M]):
     # Kept while cdsim.study.play prepares its runs as JSON objects (play_queue takes them
     # too); it goes when the study takes ``begin``'s model.
     def prepare(self: RunFolder[RunManifest], config: RunConfig, resume: bool, force: bool
-                ) -> dict[str, Any]:  # RunManifest.record(): the run's manifest file
+                ) -> dict[str, object]:
         """``begin``, its manifest as the file's JSON object."""
         return self.begin(config, resume, force).record()
 
@@ -401,7 +401,7 @@ def _reason(exc: Exception) -> str:
     return user_text(text.splitlines()[0] if text else type(exc).__name__, str, 200)
 
 
-def write_json(folder: Path, name: str, data: dict[str, Any]) -> None:  # a JSON object
+def write_json(folder: Path, name: str, data: dict[str, object]) -> None:
     """A JSON file (a manifest), atomically, or one error line."""
     text = json.dumps(data, indent=1, sort_keys=True)
     try:

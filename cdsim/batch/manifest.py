@@ -35,8 +35,7 @@ class Manifest(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="allow")
 
-    # the JSON object written to the file (json.dumps with sorted keys: the bytes)
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The manifest as its file holds it: the keys it was read with or given, each
         nested record whole (a run's configuration as ``RunConfig.record``)."""
         return self.model_dump(mode="json", include=self.model_fields_set)
@@ -59,7 +58,7 @@ class RunManifest(Manifest):
     config: RunConfig
     # the settings --resume compares key by key with RunConfig.identity(), as a run of any
     # cdsim version recorded them (settings_changed names the ones that differ)
-    config_identity: dict[str, Any]
+    config_identity: dict[str, object]
     chunks: list[tuple[int, int]]
     finished: list[int]
     wall_seconds: float

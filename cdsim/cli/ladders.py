@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -89,7 +89,7 @@ def ladder(
     use_decision_timeout(decision_timeout)  # every pairing's run records it
     check_resamples(resamples)  # before any game is played
     root = out_folder(out) or Path("ladders") / f"{players or 2}p"
-    given: dict[str, Any] = {k: v for k, v in {
+    given: dict[str, object] = {k: v for k, v in {
         "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,
         "chunk_size": chunk_size, "components": str(components) if components else None
     }.items() if v is not None}

@@ -219,7 +219,7 @@ def report(
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')} and {page.parent / 'charts'}/")
 
 
-def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
+def _report_json(run: Path, page: Path, judged: Any) -> dict[str, object]:
     """``cdsim report --json``: the run, each seat's and each strategy's win share with its
     95% interval, the test of equal seat shares, the starting-VP balance (``cdsim balance
     --json``'s object, or why there is none) and the files written. Seats are numbered from 1,

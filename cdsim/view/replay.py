@@ -118,7 +118,7 @@ class Recorder:
                 snap[key] = before[key]
         return snap
 
-    def finish(self) -> dict[str, Any]:  # the page's JSON (replay_data)
+    def finish(self) -> dict[str, object]:
         """The replay as one JSON-able dict (after ``table.play()``)."""
         table = self.table
         if not table.core.is_over():
@@ -217,10 +217,10 @@ def split(mask: int, edges: Sequence[Sequence[int] | None], kind: int) -> list[l
     return out
 
 
-# the page's JSON: read by replay.js, written once (a model would only be re-declared there)
+# the page's JSON (replay.js reads it)
 def replay_data(table: Table, c: Components, record: GameRecord, deal: Deal,
                 steps: list[Step], built: list[list[list[int]]],
-                features: list[list[list[Any]]]) -> dict[str, Any]:
+                features: list[list[list[Any]]]) -> dict[str, object]:
     """Everything the page needs: the static game (components in use, boards, frames,
     cards; the deal is ``State.deal()``), each seat's built tiles and completed features
     in order, and the steps."""
