@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, overload
+from typing import TYPE_CHECKING, Any, Generic, cast, overload
 
 import numpy as np
 from typing_extensions import TypeVar
@@ -98,7 +98,7 @@ class RunFolder(Generic[M]):
 
     def __init__(self, path: Path, kind: Kind[Any] | None = None) -> None:
         self.path = Path(path)
-        self.kind: Kind[M] = kind or RUN  # type: ignore[assignment]  # RUN: the first overload
+        self.kind = cast(Kind[M], kind or RUN)  # RUN: the first overload, a run's
 
     def __repr__(self) -> str:
         return f"RunFolder({str(self.path)!r}, {self.kind.name})"
