@@ -56,7 +56,7 @@ from cdsim.batch.config import (
 )
 from cdsim.batch.config import Players as PlayerList
 from cdsim.batch.folder import CELLS, Kind, RunFolder, versions
-from cdsim.batch.manifest import Manifest, Weights
+from cdsim.batch.manifest import PlayedManifest
 from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
 from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
@@ -205,7 +205,7 @@ class Pairing(BaseModel):
     run: str
 
 
-class LadderManifest(Manifest):
+class LadderManifest(PlayedManifest):
     """A ladder manifest as ``open_folder`` writes it: the ladder (written whole, as
     ``Ladder.record``), what --resume must match, its pairings and what it was played with
     (keys it does not declare kept as they are)."""
@@ -214,12 +214,7 @@ class LadderManifest(Manifest):
     pairings: list[Pairing]
     # Ladder.identity() as recorded: compared whole with this command's on --resume
     identity: dict[str, object] | None = None
-    components_digest: str = ""
-    components_default: bool | None = None
-    versions: dict[str, str] = Field(default_factory=dict)
     wall_seconds: float = 0.0
-    command: str = ""
-    weights: Weights = Field(default_factory=dict)  # written only when a learned player plays
 
     @classmethod
     def load(cls, path: Path, data: object) -> LadderManifest:

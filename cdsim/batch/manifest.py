@@ -50,7 +50,19 @@ class Manifest(BaseModel):
             raise CdsimError(f"{path}: {what}{line}") from None
 
 
-class RunManifest(Manifest):
+class PlayedManifest(Manifest):
+    """What the manifest of a folder of games says of how they were played, declared once
+    for every kind that plays (a run's, a ladder's): the component set, the command, the
+    versions and the learned players' weights."""
+
+    components_digest: str = ""
+    components_default: bool | None = None  # the shipped set
+    command: str = ""
+    versions: dict[str, str] = Field(default_factory=dict)
+    weights: Weights = Field(default_factory=dict)  # written only when a learned player plays
+
+
+class RunManifest(PlayedManifest):
     """A run's manifest as ``RunFolder.begin`` writes it: its configuration (written whole,
     as ``RunConfig.record``), the chunk plan and the chunks finished, what it was played
     with. Keys a run made by an older cdsim lacks have defaults and stay absent."""
@@ -63,14 +75,9 @@ class RunManifest(Manifest):
     finished: list[int]
     wall_seconds: float
     seed: int | None = None  # the configuration's, recorded beside it
-    components_digest: str = ""
-    components_default: bool | None = None
-    command: str = ""
-    versions: dict[str, str] = Field(default_factory=dict)
     reads_scores: dict[str, bool] | None = None  # runs before it: the players are asked
     format: int = 1  # RUN_FORMAT when written; manifests before it are format 1
     engine: Engine | None = None  # set when its chunks are played
-    weights: Weights = Field(default_factory=dict)  # written only when a learned player plays
 
     @classmethod
     def load(cls, path: Path, data: object) -> RunManifest:
@@ -122,4 +129,4 @@ class RunManifest(Manifest):
         return self.record()[key]
 
 
-__all__ = ["RUN_FORMAT", "Manifest", "RunManifest", "Weights"]
+__all__ = ["RUN_FORMAT", "Manifest", "PlayedManifest", "RunManifest", "Weights"]
