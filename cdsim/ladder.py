@@ -24,24 +24,16 @@ history.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import polars as pl
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    model_validator,
-)
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from cdsim.analysis.ratings import (
     ANCHOR,
@@ -60,11 +52,11 @@ from cdsim.batch.config import (
     RunConfig,
     between,
     engine_for,
-    problem_line,
     sentence,
 )
 from cdsim.batch.config import Players as PlayerList
 from cdsim.batch.folder import CELLS, Kind, RunFolder, versions
+from cdsim.batch.manifest import PlayedManifest
 from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
 from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
@@ -145,7 +137,7 @@ class Ladder(PlaySettings):
                 strategy_params=self.strategy_params)))
         return out
 
-    def identity(self, components_digest: str) -> dict[str, Any]:
+    def identity(self, components_digest: str) -> dict[str, object]:
         """What must match for --resume to continue a ladder."""
         return {**self.record(), "components": None, "components_digest": components_digest,
                 "pairings": [[job.key, *(s.spelling for s in job.config.strategies)]
@@ -166,14 +158,9 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.@=+-]", "_", name)
 
 
-def from_manifest(manifest: dict[str, Any]) -> Ladder:
-    """The ladder a manifest holds (checked when the manifest was read)."""
-    return Ladder.model_validate(manifest["ladder"])
-
-
 # -- the ladder folder -------------------------------------------------------------------
 
-def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[str, Any]:
+def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> LadderManifest:
     """Create or reopen a ladder folder; returns its manifest. Never overwrites a ladder
     without --force, and --resume refuses another ladder."""
 
@@ -185,24 +172,24 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> dict[s
     folder = RunFolder(root, LADDER)
     if folder.claim(resume, force):
         manifest = folder.read()
-        if manifest.get("identity") != identity:
+        if manifest.identity != identity:
             raise CdsimError(f"{root}: this ladder folder was made with other strategies, "
                              "games, seed or settings; use a new --out, or --force to start over")
-        if manifest.get("weights", {}) != weights:
+        if manifest.weights != weights:
             raise CdsimError(f"{root}: the learned player's weights changed since this ladder "
                              "began; use a new --out, or --force to start over")
-        manifest["command"] = " ".join(sys.argv)
-        write_ladder_manifest(root, manifest)
+        manifest.command = " ".join(sys.argv)
+        folder.write(manifest)
         return manifest
-    manifest = {"ladder": ladder.record(), "identity": identity,
-                "components_digest": digest, "components_default": components.is_default,
-                "pairings": [{"key": job.key,
-                              "lineup": [s.spelling for s in job.config.strategies],
-                              "run": str(Path(CELLS) / job.key)} for job in ladder.jobs()],
-                "versions": versions(), "wall_seconds": 0.0, "command": " ".join(sys.argv)}
-    if weights:
-        manifest["weights"] = weights
-    write_ladder_manifest(root, manifest)
+    manifest = LadderManifest(
+        ladder=ladder, identity=identity, components_digest=digest,
+        components_default=components.is_default,
+        pairings=[Pairing(key=job.key, lineup=[s.spelling for s in job.config.strategies],
+                          run=str(Path(CELLS) / job.key)) for job in ladder.jobs()],
+        versions=versions(), wall_seconds=0.0, command=" ".join(sys.argv))
+    if weights:  # which weights each learned spelling plays: only when one plays
+        manifest.weights = weights
+    folder.write(manifest)
     return manifest
 
 
@@ -218,37 +205,33 @@ class Pairing(BaseModel):
     run: str
 
 
-class LadderManifest(BaseModel):
-    """A ladder manifest as ``open_folder`` writes it (its other keys kept as they are)."""
+class LadderManifest(PlayedManifest):
+    """A ladder manifest as ``open_folder`` writes it: the ladder (written whole, as
+    ``Ladder.record``), what --resume must match, its pairings and what it was played with
+    (keys it does not declare kept as they are)."""
 
-    model_config = ConfigDict(strict=True, extra="allow")
     ladder: Ladder
     pairings: list[Pairing]
+    # Ladder.identity() as recorded: compared whole with this command's on --resume
+    identity: dict[str, object] | None = None
+    wall_seconds: float = 0.0
 
-
-def _check_ladder_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
-    """A ladder manifest's settings and pairings checked against their schema (one line
-    naming the key): each pairing a run folder under cells/ with its line-up."""
-    try:
-        LadderManifest.model_validate_json(json.dumps(manifest))
-    except ValidationError as exc:
-        line = problem_line(exc, LadderManifest, manifest).replace("--", "")
-        raise CdsimError(f"{path}: {line}") from None
-    for pairing in manifest["pairings"]:
-        if set(pairing["key"]) == {"."} or pairing["run"] != f"{CELLS}/{pairing['key']}":
-            raise CdsimError(f"{path}: pairings: bad key or run {pairing['key']!r}")
-    return manifest
+    @classmethod
+    def load(cls, path: Path, data: object) -> LadderManifest:
+        """A ladder manifest's settings and pairings checked against their schema (one line
+        naming the key): each pairing a run folder under cells/ with its line-up."""
+        manifest = cls.checked(path, data, "")
+        for pairing in manifest.pairings:
+            if set(pairing.key) == {"."} or pairing.run != f"{CELLS}/{pairing.key}":
+                raise CdsimError(f"{path}: pairings: bad key or run {pairing.key!r}")
+        return manifest
 
 
 LADDER = Kind("ladder", LADDER_MANIFEST, CELLS, "cdsim ladder", ("ladder", "pairings"),
-              _check_ladder_manifest)
+              LadderManifest.load)
 
 
-def write_ladder_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    RunFolder(root, LADDER).write(manifest)
-
-
-def read_ladder_manifest(root: Path) -> dict[str, Any]:
+def read_ladder_manifest(root: Path) -> LadderManifest:
     return RunFolder(root, LADDER).read()
 
 
@@ -257,16 +240,16 @@ def games_done(root: Path, jobs: list[Job]) -> int:
     return sum(RunFolder(run_folder(root, job.key)).games_done() for job in jobs)
 
 
-def read_games(root: Path, names: tuple[str, ...], pairings: list[dict[str, Any]]) -> Games:
+def read_games(root: Path, names: tuple[str, ...], pairings: list[Pairing]) -> Games:
     """Every game of the ladder in ``root``, pairing after pairing (``pairings``: its
     manifest's), strategies numbered in the order of ``names``: what its ratings are fitted
     on (``cdsim.analysis.ratings``)."""
     frames = []
     for p, pairing in enumerate(pairings):
-        run = open_run(run_folder(root, pairing["key"]))
+        run = open_run(run_folder(root, pairing.key))
         frames.append(run.scan(("game", "setup", "seat", "strategy", "rank", "won", "final_vp",
                                 "failed_cards")).collect().with_columns(pl.lit(p).alias("pairing")))
-    return Games.of_rows(pl.concat(frames), names, len(pairings[0]["lineup"]))
+    return Games.of_rows(pl.concat(frames), names, len(pairings[0].lineup))
 
 
 @dataclass(frozen=True)
@@ -276,7 +259,7 @@ class LadderResult:
     pairs one of which finished ahead in every meeting (``sweeps``)."""
 
     root: Path
-    manifest: dict[str, Any]
+    manifest: LadderManifest
     players: int
     names: tuple[str, ...]  # in the ladder's order
     anchor: str | None
@@ -293,16 +276,15 @@ def read_results(root: Path, resamples: int = RESAMPLES) -> LadderResult:
     (``cdsim.analysis.ratings``); an unfinished pairing is one line naming --resume."""
     check_resamples(resamples)
     manifest = read_ladder_manifest(root)
-    ladder = from_manifest(manifest)
-    missing = [p["key"] for p in manifest["pairings"]
-               if not RunFolder(run_folder(root, p["key"])).complete()]
+    ladder = manifest.ladder
+    missing = [p.key for p in manifest.pairings if not RunFolder(run_folder(root, p.key)).complete()]
     if missing:
         raise CdsimError(f"{root}: {len(missing)} pairings are unfinished ({', '.join(missing[:3])}"
                          f"{', ...' if len(missing) > 3 else ''}); continue with cdsim ladder "
                          f"--out {root} --resume")
     names = ladder.names
-    games = read_games(root, names, manifest["pairings"])
-    fit = fit_ladder(games, names, ladder.seed, resamples, len(manifest["pairings"]))
+    games = read_games(root, names, manifest.pairings)
+    fit = fit_ladder(games, names, ladder.seed, resamples, len(manifest.pairings))
     return LadderResult(root=root, manifest=manifest, players=ladder.players, names=names,
                         anchor=ANCHOR if anchor_of(names) is not None else None, fit=fit,
                         sweeps=tuple(sweeps(fit)))
@@ -312,7 +294,7 @@ def read_results(root: Path, resamples: int = RESAMPLES) -> LadderResult:
 
 def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resume: bool = False,
         force: bool = False, on_chunk: OnChunk | None = None, on_plan: OnPlan | None = None
-        ) -> dict[str, Any]:
+        ) -> LadderManifest:
     """Play every unfinished pairing of ``ladder`` into ``root``, all chunks in one queue."""
 
     manifest = open_folder(root, ladder, resume, force)
@@ -325,11 +307,11 @@ def run(ladder: Ladder, root: Path, jobs: int = -1, backend: str = "loky", resum
         if todo:
             play(root, todo, jobs, backend, on_chunk)
     finally:
-        manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter() - start, 3)
-        write_ladder_manifest(root, manifest)
+        manifest.wall_seconds = round(manifest.wall_seconds + time.perf_counter() - start, 3)
+        RunFolder(root, LADDER).write(manifest)
     return manifest
 
 
 __all__ = ["LADDER", "LADDER_MANIFEST", "Ladder", "LadderManifest", "LadderResult", "Pairing",
-           "from_manifest", "lineups", "open_folder", "read_games", "read_ladder_manifest",
+           "lineups", "open_folder", "read_games", "read_ladder_manifest",
            "read_results", "run"]

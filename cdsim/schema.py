@@ -25,6 +25,7 @@ from pydantic import (
     ValidationInfo,
     model_validator,
 )
+from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from cdsim.errors import user_text
@@ -110,7 +111,7 @@ def validate(record: type[Record], data: Any) -> Record:
     return _adapter(record).validate_python(data)  # type: ignore[no-any-return]
 
 
-def dump(value: Any) -> dict[str, Any]:
+def dump(value: Any) -> dict[str, object]:
     """A record as its file writes it (``validate``'s inverse; defaults written out)."""
     return _adapter(type(value)).dump_python(value, mode="json")  # type: ignore[no-any-return]
 
@@ -195,21 +196,21 @@ def _allowed(model: type[Any], loc: tuple[int | str, ...]) -> str:
     return " and ".join(parts) or "in range"
 
 
-_JSON_SCHEMAS: dict[type[Any], dict[str, Any]] = {}
+_JSON_SCHEMAS: dict[type[Any], JsonSchemaValue] = {}
 
 
-def _json_schema(model: type[Any]) -> dict[str, Any]:
+def _json_schema(model: type[Any]) -> JsonSchemaValue:
     if model not in _JSON_SCHEMAS:
         _JSON_SCHEMAS[model] = (model.model_json_schema() if issubclass(model, BaseModel)
                                 else _adapter(model).json_schema())
     return _JSON_SCHEMAS[model]
 
 
-def _field(schema: dict[str, Any], loc: tuple[int | str, ...]) -> dict[str, Any]:
+def _field(schema: JsonSchemaValue, loc: tuple[int | str, ...]) -> JsonSchemaValue:
     """The JSON-schema node of the value at ``loc``."""
     defs = schema.get("$defs", {})
 
-    def plain(node: dict[str, Any]) -> dict[str, Any]:
+    def plain(node: JsonSchemaValue) -> JsonSchemaValue:
         if "$ref" in node:
             return plain(defs[node["$ref"].rsplit("/", 1)[1]])
         for option in node.get("anyOf", ()):

@@ -8,7 +8,7 @@ it judges with, for the command's callers). Seats are counted from 1.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
@@ -115,29 +115,85 @@ def format_text(result: BalanceResult) -> str:
     return "\n".join(lines)
 
 
-def _seats(s: Shares) -> list[dict[str, Any]]:
-    return [{"seat": i + 1, "start_vp": s.vector[i], "wins": s.wins[i], "share": float(s.share[i]),
-             "low": float(s.low[i]), "high": float(s.high[i])} for i in range(len(s.vector))]
+# ``cdsim balance --json`` (and a report's ``balance``), key by key in the order written.
+
+class SeatShareJson(TypedDict):
+    seat: int  # from 1
+    start_vp: int
+    wins: int
+    share: float
+    low: float
+    high: float
 
 
-def _vector(s: Shares) -> dict[str, Any]:
-    return {"start_vp": list(s.vector), "seats": _seats(s), "largest_gap": s.largest_gap,
-            "gap_interval": list(s.gap_interval)}
+class VectorJson(TypedDict):
+    start_vp: list[int]
+    seats: list[SeatShareJson]
+    largest_gap: float
+    gap_interval: list[float]
 
 
-def as_json(result: BalanceResult) -> dict[str, Any]:
+class OffsetJson(TypedDict):
+    seat: int  # from 2: over seat 1
+    offset: float | None
+    low: float | None
+    high: float | None
+
+
+class ShiftCurveJson(TypedDict):
+    seat: int
+    shifts: list[int]
+    share: list[float]
+    low: list[float]
+    high: list[float]
+
+
+class BalanceJson(TypedDict):
+    runs: list[str]
+    warnings: list[str]
+    games: int
+    players: int
+    tolerance: float
+    zone: float
+    radius: int
+    decision: str
+    words: str
+    vector: list[int]
+    confirmed: bool
+    verdict: dict[str, object]  # the verdict's own model_dump (cdsim.analysis)
+    current: VectorJson
+    most_equal: VectorJson
+    fair_offsets: list[OffsetJson]
+    confirm_command: list[str]
+    confirm_games: int | None
+    shift_curves: list[ShiftCurveJson]
+
+
+def _seats(s: Shares) -> list[SeatShareJson]:
+    return [SeatShareJson(seat=i + 1, start_vp=s.vector[i], wins=s.wins[i],
+                          share=float(s.share[i]), low=float(s.low[i]), high=float(s.high[i]))
+            for i in range(len(s.vector))]
+
+
+def _vector(s: Shares) -> VectorJson:
+    return VectorJson(start_vp=list(s.vector), seats=_seats(s), largest_gap=s.largest_gap,
+                      gap_interval=list(s.gap_interval))
+
+
+def as_json(result: BalanceResult) -> BalanceJson:
     """The balance as plain data (``cdsim balance --json``, a report's ``balance``); seats
     are counted from 1 and keyed (``seat``)."""
     b = result.balance
     shifts, share, low, high = b.curves
-    return {"runs": list(result.runs), "warnings": list(result.warnings), "games": b.games,
-            "players": b.players, "tolerance": b.tolerance, "zone": b.zone, "radius": b.radius,
-            "decision": b.verdict.decision, "words": words(b), "vector": list(b.verdict.vector),
-            "confirmed": b.confirmed, "verdict": b.verdict.model_dump(mode="json"),
-            "current": _vector(b.current), "most_equal": _vector(b.best),
-            "fair_offsets": [{"seat": s + 2, "offset": number(o.offset), "low": number(o.low),
-                              "high": number(o.high)} for s, o in enumerate(b.offsets)],
-            "confirm_command": list(result.confirm), "confirm_games": b.confirm_games,
-            "shift_curves": [{"seat": s + 1, "shifts": list(shifts), "share": share[s].tolist(),
-                              "low": low[s].tolist(), "high": high[s].tolist()}
-                             for s in range(b.players)]}
+    return BalanceJson(
+        runs=list(result.runs), warnings=list(result.warnings), games=b.games,
+        players=b.players, tolerance=b.tolerance, zone=b.zone, radius=b.radius,
+        decision=b.verdict.decision, words=words(b), vector=list(b.verdict.vector),
+        confirmed=b.confirmed, verdict=b.verdict.model_dump(mode="json"),
+        current=_vector(b.current), most_equal=_vector(b.best),
+        fair_offsets=[OffsetJson(seat=s + 2, offset=number(o.offset), low=number(o.low),
+                                 high=number(o.high)) for s, o in enumerate(b.offsets)],
+        confirm_command=list(result.confirm), confirm_games=b.confirm_games,
+        shift_curves=[ShiftCurveJson(seat=s + 1, shifts=list(shifts), share=share[s].tolist(),
+                                     low=low[s].tolist(), high=high[s].tolist())
+                      for s in range(b.players)])

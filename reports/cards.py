@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import polars as pl
 
@@ -86,12 +85,12 @@ def rows(table: pl.DataFrame) -> list[list[object]]:
     return out
 
 
-def as_json(found: CardSection) -> dict[str, Any]:
+def as_json(found: CardSection) -> dict[str, object]:
     """``cdsim report --json``'s ``cards``: per card the table's figures, its interval and
     its taken share by seat (seats from 1); or ``missing``, the one line why there is none."""
     if found.table is None or found.seats is None:
         return {"missing": found.missing}
-    shares: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    shares: dict[tuple[str, str], list[dict[str, object]]] = {}
     for r in found.seats.iter_rows(named=True):
         shares.setdefault((r["kind"], r["card"]), []).append(
             {"seat": int(r["seat"]), "taken_share": float(r["share"])})

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 
@@ -33,17 +32,17 @@ from reports.report import Doc, publish, save
 
 # -- output ------------------------------------------------------------------------------
 
-def as_json(result: LadderResult) -> dict[str, Any]:
+def as_json(result: LadderResult) -> dict[str, object]:
     m = result.manifest
-    ladder = m["ladder"]
+    ladder = m.ladder
     f = result.fit
     order = f.order()
     return {
-        "players": result.players, "ladder": str(result.root), "seed": int(ladder["seed"]),
-        "games_per_pairing": int(ladder["games"]), "strategies": list(result.names),
+        "players": result.players, "ladder": str(result.root), "seed": ladder.seed,
+        "games_per_pairing": ladder.games, "strategies": list(result.names),
         "method": result.method, "scale": "Elo: 400 log10(strength)",
         "anchor": result.anchor or "mean", "prior_games": PRIOR_GAMES,
-        "weights": m.get("weights", {}),
+        "weights": m.weights,
         "interval": f"95% percentile bootstrap over {f.deals} deals ({f.resamples} resamples)",
         "ratings": [{"strategy": result.names[i], "rating": float(f.rating[i]),
                      "low": float(f.low[i]), "high": float(f.high[i]), "games": int(f.games[i]),
@@ -57,8 +56,8 @@ def as_json(result: LadderResult) -> dict[str, Any]:
         "head_to_head": [{"strategy": result.names[i], "against": result.names[j],
                           "share": float(f.share[i, j]), "meetings": int(f.meetings[i, j])}
                          for i in order for j in order if f.meetings[i, j] > 0],
-        "pairings": [{"key": p["key"], "lineup": p["lineup"], "run": p["run"],
-                      "games": int(f.pairing_games[n])} for n, p in enumerate(m["pairings"])],
+        "pairings": [{"key": p.key, "lineup": p.lineup, "run": p.run,
+                      "games": int(f.pairing_games[n])} for n, p in enumerate(m.pairings)],
     }
 
 
@@ -98,26 +97,26 @@ def _shown(result: LadderResult) -> LadderResult:
 def build(result: LadderResult) -> Doc:
     result = _shown(result)
     m = result.manifest
-    ladder = m["ladder"]
+    ladder = m.ladder
     f = result.fit
     order = f.order()
     doc = Doc()
     doc.h(f"cdsim ladder: {result.root.name}", 1)
-    comps = ("the reconstructed default set" if m.get("components_default") else
-             f"a user set from `{ladder.get('components')}`")
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
+    comps = ("the reconstructed default set" if m.components_default else
+             f"a user set from `{ladder.components}`")
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     doc.table(["setting", "value"], [
         ["players", result.players], ["strategies", ", ".join(result.names)],
-        ["pairings", f"{len(m['pairings'])} × {ladder['games']} games (each deal in all "
+        ["pairings", f"{len(m.pairings)} × {ladder.games} games (each deal in all "
                      f"{result.players} seat rotations), {int(f.pairing_games.sum())} games"],
-        ["seed", f"{ladder['seed']} (every pairing plays the same {f.deals} deals)"],
-        ["strategy params", ladder.get("strategy_params") or "defaults"],
+        ["seed", f"{ladder.seed} (every pairing plays the same {f.deals} deals)"],
+        ["strategy params", ladder.strategy_params or "defaults"],
         *([["learned weights", "; ".join(f"{spec}: `{w['path']}`, digest `{w['digest'][:12]}`"
-                                         for spec, w in m["weights"].items())]]
-          if m.get("weights") else []),
-        ["component set", f"{comps}, digest `{str(m.get('components_digest', ''))[:12]}`"],
-        ["versions", versions], ["simulation wall time", f"{m.get('wall_seconds', 0):.1f} s"],
-        ["command", f"`{m.get('command', '')}`"],
+                                         for spec, w in m.weights.items())]]
+          if m.weights else []),
+        ["component set", f"{comps}, digest `{m.components_digest[:12]}`"],
+        ["versions", versions], ["simulation wall time", f"{m.wall_seconds:.1f} s"],
+        ["command", f"`{m.command}`"],
         ["rules", "rule numbers such as R8.5 refer to docs/rules.md in the cdsim repository"]])
 
     doc.h("Ratings", 2)
@@ -146,9 +145,9 @@ def build(result: LadderResult) -> Doc:
     doc.h("Pairings", 2)
     doc.p("Each pairing is an ordinary run folder: `cdsim report LADDER/cells/KEY` reports it "
           "in full (seat balance, VP sources, convergence).")
-    label = shown_names([x for p in m["pairings"] for x in p["lineup"]])
-    rows = [[f"`{p['run']}`", " · ".join(label[x] for x in p["lineup"]),
-             int(f.pairing_games[n])] for n, p in enumerate(m["pairings"])]
+    label = shown_names([x for p in m.pairings for x in p.lineup])
+    rows = [[f"`{p.run}`", " · ".join(label[x] for x in p.lineup),
+             int(f.pairing_games[n])] for n, p in enumerate(m.pairings)]
     doc.table(["run folder", "line-up (seat 1 first; rotated)", "games"], rows)
     return doc
 
@@ -262,7 +261,7 @@ def format_text(result: LadderResult) -> str:
     swept = sweep_text(result)
     if swept:
         lines.append("note: " + swept.replace("**", ""))
-    for spec, w in result.manifest.get("weights", {}).items():
+    for spec, w in result.manifest.weights.items():
         lines.append(f"weights of {spec}: {w['path']} (digest {w['digest'][:12]})")
     return "\n".join(lines)
 

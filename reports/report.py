@@ -180,8 +180,8 @@ def _answer(doc: Doc, found: RunResults) -> None:
     run, current, judged = found.run, found.start_vp, found.judged
     c = run.config
     label = shown(found)
-    who = (", ".join(label[x] for x in c.get("strategies") or [])
-           or "pool: " + ", ".join(label[x] for x in c.get("strategy_pool") or []))
+    who = (", ".join(label[x.spelling] for x in c.strategies)
+           or "pool: " + ", ".join(label[x.spelling] for x in c.strategy_pool))
     on = f"on {run.games:,} games" + ("" if run.complete else " (**partial run**)")
     lines = [f"starting VP **{vec(current)}** {on}"]
     kind = "open"
@@ -206,23 +206,23 @@ def _summary(doc: Doc, found: RunResults) -> None:
     _answer(doc, found)
     status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
     label = shown(found)
-    lineup = (", ".join(label[x] for x in c.get("strategies") or [])
-              or "pool: " + ", ".join(label[x] for x in c.get("strategy_pool") or []))
+    lineup = (", ".join(label[x.spelling] for x in c.strategies)
+              or "pool: " + ", ".join(label[x.spelling] for x in c.strategy_pool))
     start = ", ".join(str(v) for v in found.start_vp)
     comps = ("the reconstructed default set (C1–C10 of docs/rules.md in the cdsim repository; not "
-             "the printed game's exact tiles and cards)" if m.get("components_default") else
-             f"a user set from `{c.get('components')}`")
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.get("versions", {}).items()))
+             "the printed game's exact tiles and cards)" if m.components_default else
+             f"a user set from `{c.components}`")
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     doc.h("Run", 2)
     doc.table(["setting", "value"], [
         ["players", run.players], ["games", f"{run.games} ({status})"],
-        ["seed", m.get("seed")], ["line-up by seat", lineup], ["starting VP by seat", start],
+        ["seed", m.seed], ["line-up by seat", lineup], ["starting VP by seat", start],
         ["seats rotated", "yes (each deal in all seat rotations)" if run.rotated else "no"],
-        ["strategy params", c.get("strategy_params") or "defaults"],
-        ["component set", f"{comps}, digest `{str(m.get('components_digest', ''))[:12]}`"],
-        ["engine", m.get("engine", "python")], ["versions", versions],
-        ["simulation wall time", f"{m.get('wall_seconds', 0):.1f} s"],
-        ["command", f"`{m.get('command', '')}`"],
+        ["strategy params", c.strategy_params or "defaults"],
+        ["component set", f"{comps}, digest `{m.components_digest[:12]}`"],
+        ["engine", m.engine or "python"], ["versions", versions],
+        ["simulation wall time", f"{m.wall_seconds:.1f} s"],
+        ["command", f"`{m.command}`"],
         ["rules", "rule numbers such as R8.5 and R10.6 refer to docs/rules.md in the cdsim repository"],
     ])
 
@@ -278,7 +278,7 @@ def shown(found: RunResults) -> dict[str, str]:
     """Each player of the run as the page shows it: a strategy file by its class's name
     (``registry.shown_names``); its path stays in the manifest."""
     c = found.run.config
-    return shown_names([*(c.get("strategies") or []), *(c.get("strategy_pool") or [])])
+    return shown_names([spec.spelling for spec in (*c.strategies, *c.strategy_pool)])
 
 
 def _strategy_section(doc: Doc, found: RunResults) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from cdsim.analysis.ratings import RESAMPLES, anchor_of, bootstrap_fits, elo
-from cdsim.ladder import from_manifest, read_games, read_ladder_manifest
+from cdsim.ladder import read_games, read_ladder_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGIES = "greedy,villa,landscape,bread,learned,mcts"
@@ -60,21 +60,22 @@ def measure(players: int, folder: Path) -> dict[str, object]:
     wall = time.perf_counter() - start
     ladder = json.loads(done.stdout)
     manifest = read_ladder_manifest(folder)
-    spec = from_manifest(manifest)
+    spec = manifest.ladder
     names = spec.names  # as spelled: the rows' strategy column
-    games = read_games(folder, names, manifest["pairings"])
+    games = read_games(folder, names, manifest.pairings)
     _, resampled = bootstrap_fits(games, len(names), RESAMPLES, spec.seed)
     boot = elo(resampled, anchor_of(names))
     return {
         "command": " ".join(["cdsim", *command(players, Path(f"ladders/ratings-{players}p"))[1:]]),
         "seed": SEED, "date": datetime.date.today().isoformat(),
-        "components_digest": manifest["components_digest"],
+        "components_digest": manifest.components_digest,
         "weights": {spec: {"path": _relative(w["path"]), "digest": w["digest"]}
                     for spec, w in ladder.get("weights", {}).items()},
         "method": ladder["method"],
         "anchor": ladder["anchor"], "interval": ladder["interval"],
         "deals": len(np.unique(games.deal)),
-        "ladder_wall_seconds": round(float(manifest.get("wall_seconds", wall)), 1),
+        "ladder_wall_seconds": round(manifest.wall_seconds if "wall_seconds"
+                                     in manifest.model_fields_set else wall, 1),
         "ratings": {r["strategy"]: {"rating": round(r["rating"], 1), "low": round(r["low"], 1),
                                     "high": round(r["high"], 1), "games": r["games"]}
                     for r in ladder["ratings"]},

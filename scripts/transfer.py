@@ -46,7 +46,7 @@ import numpy as np
 import polars as pl
 
 from cdsim.analysis.ratings import RESAMPLES, bootstrap_fits, elo
-from cdsim.ladder import from_manifest, read_games, read_ladder_manifest
+from cdsim.ladder import read_games, read_ladder_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 CDSIM = str(Path(sys.executable).parent / "cdsim")
@@ -110,9 +110,9 @@ def ladder(folder: Path, strategies: str, components: Path | None, games: int
         cmd.append("--resume")
     sh(*cmd)
     manifest = read_ladder_manifest(folder)
-    spec = from_manifest(manifest)
+    spec = manifest.ladder
     names = spec.names
-    games_read = read_games(folder, names, manifest["pairings"])
+    games_read = read_games(folder, names, manifest.pairings)
     _, resampled = bootstrap_fits(games_read, len(names), RESAMPLES, spec.seed)
     boot = elo(resampled, None)
     return {n: boot[:, i] for i, n in enumerate(names)}

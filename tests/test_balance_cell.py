@@ -29,7 +29,7 @@ def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
 def play(run: Path, seed: int, strategies: tuple[str, ...], games: int = 40) -> Path:
     config = RunConfig(players=2, games=games, seed=seed, strategies=strategies,
                        start_vp=(8, 9), rotate_seats=True, chunk_size=20)
-    run_chunks(RunFolder(run), RunFolder(run).prepare(config, False, False), 1, "loky")
+    run_chunks(RunFolder(run), RunFolder(run).begin(config, False, False), 1, "loky")
     return run
 
 

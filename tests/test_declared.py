@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cdsim.batch.config import RunConfig, config_from_manifest, lineup_for
-from cdsim.batch.folder import RunFolder, reads_scores
+from cdsim.batch.config import RunConfig, lineup_for
+from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.players.registry import PlayerSpec, make_lineup
 from tests.commands import run_main
@@ -124,13 +124,15 @@ def test_a_run_manifest_is_read_by_the_same_model(tmp_path: Path,
             "--strategies", "greedy,villa@chimney=1.0", "--jobs", "1", "-q"]
     assert run_main(args, monkeypatch, capsys)[0] == 0
     manifest = RunFolder(run).read()
-    config = config_from_manifest(manifest)
-    assert manifest["config"] == config.record() and manifest["config_identity"] == config.identity()
+    config = manifest.config
+    written = json.loads((run / "manifest.json").read_text())
+    assert written["config"] == config.record() and manifest.config_identity == config.identity()
+    assert written == manifest.record()  # written back as it was read
     path = run / "manifest.json"
     for key, value, says in (("players", 7, "config.players must be 2, 3 or 4, got 7"),
                              ("strategies", ["greedy", "nope"],
                               "config.strategies: unknown strategy 'nope'")):
-        path.write_text(json.dumps(manifest | {"config": manifest["config"] | {key: value}}))
+        path.write_text(json.dumps(written | {"config": written["config"] | {key: value}}))
         code, err = run_main(["report", str(run)], monkeypatch, capsys)
         assert code == 2 and says in err and err.count("\n") == 1, err
 
@@ -148,14 +150,15 @@ def test_the_manifest_records_which_players_read_scores(tmp_path: Path) -> None:
                 "--strategies", "score_peeking:Peeker,greedy", "--jobs", "1", "-q", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     manifest = RunFolder(tmp_path / "run").read()
-    assert manifest["reads_scores"] == {"score_peeking:Peeker": True, "greedy": False}
+    assert manifest.reads_scores == {"score_peeking:Peeker": True, "greedy": False}
     (tmp_path / "score_peeking.py").unlink()  # a report needs no user code to know it
-    assert reads_scores(manifest) == {"score_peeking:Peeker": True, "greedy": False}
-    old = {k: v for k, v in manifest.items() if k != "reads_scores"}  # before it was recorded
-    assert reads_scores(old | {"config": old["config"] | {"strategies": ["greedy", "random"]}}) \
-        == {"greedy": False, "random": False}  # built-in players: known without asking
+    assert manifest.players_read_scores() == {"score_peeking:Peeker": True, "greedy": False}
+    old = manifest.model_copy(update={"reads_scores": None})  # before it was recorded
+    blind = old.model_copy(update={"config": RunConfig.checked(
+        players=2, games=2, seed=0, strategies="greedy,random")})
+    assert blind.players_read_scores() == {"greedy": False, "random": False}  # built-in
     with pytest.raises(CdsimError, match="cannot tell whether the players of this run"):
-        reads_scores(old)  # a user strategy is asked, and its module is gone
+        old.players_read_scores()  # a user strategy is asked, and its module is gone
 
 
 # -- a strategy in the user's folder, without PYTHONPATH ------------------------------------
@@ -176,7 +179,7 @@ def test_a_strategy_in_the_current_folder_loads_in_every_command(tmp_path: Path)
                      "--strategies", "mine:FountainFan,greedy", "--rotate-seats",
                      "--chunk-size", "2", "--jobs", "2", "-q", cwd=tmp_path)  # workers import it
     assert simulate.returncode == 0, simulate.stderr
-    assert len(RunFolder(tmp_path / "run").read()["finished"]) == 4
+    assert len(RunFolder(tmp_path / "run").read().finished) == 4
     balance = cdsim("balance", "run", "--json", cwd=tmp_path)
     assert balance.returncode == 0, balance.stderr
     assert json.loads(balance.stdout)["games"] == 8

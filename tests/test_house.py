@@ -12,9 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("cdsim", "reports", "strategies", "scripts", "tests", "core/src", "core/tests",
            "core/examples")
 MAX_LINES = 600
-# lines with `dict[str, Any]` in cdsim/ and reports/: 148 when this was written (issue 51
-# counts them); lower it as records replace them, never raise it
-MAX_ANY_DICTS = 148
+# lines with `dict[str, Any]` in cdsim/ and reports/ (issue 51 counts them): 148 when this was
+# written, 59 once the run and ladder manifests travelled as their models; lower it as records
+# replace them, never raise it
+MAX_ANY_DICTS = 59
 
 
 def source_files() -> list[Path]:

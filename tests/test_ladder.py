@@ -65,7 +65,7 @@ def test_two_player_ladder_end_to_end(tmp_path: Path) -> None:
     assert json.loads((root / "ladder.json").read_text()) == data
     for key, p in pairings.items():  # every pairing an ordinary, rotated run folder
         run = root / p["run"]
-        assert RunFolder(run).read()["config"]["rotate_seats"] and p["games"] == 24
+        assert RunFolder(run).read().config.rotate_seats and p["games"] == 24
         rows = pl.DataFrame(RunFolder(run).rows())
         assert set(rows["strategy"]) == set(key.split("-vs-"))
         seats = rows.group_by("strategy").agg(pl.col("seat").n_unique())["seat"].to_list()

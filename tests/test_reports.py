@@ -29,6 +29,7 @@ from cdsim.analysis.stats import (
 from cdsim.batch import balance as judging
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
+from cdsim.batch.manifest import RunManifest
 from cdsim.batch.queue import run_chunks
 from cdsim.batch.read import SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
@@ -76,12 +77,11 @@ def write_run(path: Path, games: list[list[tuple[int, int, int]]], start_vp: tup
               "strategy_pool": [], "start_vp": list(start_vp), "rotate_seats": False,
               "components": None, "chunk_size": chunk, "strategy_params": None,
               "components_digest": "x" * 64}
-    RunFolder(path).write({"config": config, "config_identity": config, "seed": 1,
-                          "versions": {"cdsim": "test"}, "components_digest": "x" * 64,
-                          "components_default": True, "chunks": chunks,
-                          "finished": list(range(len(chunks))), "wall_seconds": 1.5,
-                          "command": "hand-made",
-                          "reads_scores": dict.fromkeys(strategies, False)})
+    RunFolder(path).write(RunManifest.load(path, {
+        "config": config, "config_identity": config, "seed": 1, "versions": {"cdsim": "test"},
+        "components_digest": "x" * 64, "components_default": True, "chunks": chunks,
+        "finished": list(range(len(chunks))), "wall_seconds": 1.5, "command": "hand-made",
+        "reads_scores": dict.fromkeys(strategies, False)}))
     return path
 
 
@@ -230,7 +230,7 @@ def _simulate(run: Path, start_vp: tuple[int, ...], games: int = 45) -> Path:
     n = len(start_vp)
     config = RunConfig(players=n, games=games, seed=11, strategies=("random",) * n,
                        start_vp=start_vp, chunk_size=15)
-    run_chunks(RunFolder(run), RunFolder(run).prepare(config, False, False), 1, "loky")
+    run_chunks(RunFolder(run), RunFolder(run).begin(config, False, False), 1, "loky")
     return run
 
 

@@ -39,9 +39,9 @@ def test_rows_schema_and_counts(reference: tuple[Path, str]) -> None:
                 "vp_phase4", "rank", "won", "scroll", "stack", "bread_moves", "tiebreak"):
         assert key in rows[0]
     manifest = RunFolder(reference[0]).read()
-    assert manifest["finished"] == [0, 1, 2, 3, 4] and manifest["seed"] == 11
-    assert manifest["components_default"] is True and "polars" in manifest["versions"]
-    assert "cdsim build" not in manifest["versions"]  # one build: the core plays every game
+    assert manifest.finished == [0, 1, 2, 3, 4] and manifest.seed == 11
+    assert manifest.components_default is True and "polars" in manifest.versions
+    assert "cdsim build" not in manifest.versions  # one build: the core plays every game
 
 
 def test_jobs_do_not_change_rows(reference: tuple[Path, str], tmp_path: Path) -> None:
@@ -55,15 +55,15 @@ def test_interrupt_and_resume_gives_the_same_rows(reference: tuple[Path, str],
     run = tmp_path / "killed"
     config = RunConfig(players=3, games=24, seed=11, strategies=("random", "greedy", "random"),
                        chunk_size=5)
-    manifest = RunFolder(run).prepare(config, resume=False, force=False)
+    manifest = RunFolder(run).begin(config, resume=False, force=False)
 
     def stop_after_two(index: int, n: int) -> None:
-        if len(RunFolder(run).read()["finished"]) >= 2:
+        if len(RunFolder(run).read().finished) >= 2:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         run_chunks(RunFolder(run), manifest, 1, "loky", stop_after_two)
-    assert len(RunFolder(run).read()["finished"]) == 2
+    assert len(RunFolder(run).read().finished) == 2
     out = cdsim("simulate", "--out", str(run), "--resume", "--jobs", "2")
     assert out.returncode == 0, out.stderr
     assert RunFolder(run).digest() == reference[1]
@@ -180,7 +180,8 @@ def test_one_strategy_name_fills_every_seat(tmp_path: Path) -> None:
     out = cdsim("simulate", "--out", str(tmp_path / "one"), "--players", "3", "--games", "2",
                 "--strategies", "random", "--jobs", "1")
     assert out.returncode == 0, out.stderr
-    assert RunFolder(tmp_path / "one").read()["config"]["strategies"] == ["random"] * 3
+    assert [s.spelling for s in RunFolder(tmp_path / "one").read().config.strategies] == \
+        ["random"] * 3
 
 
 def test_resume_without_a_run_says_so(tmp_path: Path) -> None:
@@ -237,7 +238,7 @@ def test_a_failing_user_strategy_is_one_line_and_keeps_finished_chunks(tmp_path:
     _one_line_exit_1(out)
     message = out.stderr
     assert f"strategy '{spec}' (seat 2) raised ValueError: odd deal in choose (start decision)" in message
-    finished = RunFolder(run).read()["finished"]
+    finished = RunFolder(run).read().finished
     assert 0 < len(finished) < 8  # some deals are odd, some even: the good chunks are kept
     assert f"{len(finished)} finished chunks are kept" in message
     assert sorted(int(p.stem[5:]) for p in (run / "games").glob("part-*.parquet")) == finished

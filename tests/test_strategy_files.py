@@ -89,8 +89,8 @@ def test_a_strategy_file_plays_from_another_folder_in_every_command(baker: Path)
                      "--jobs", "2", "-q", cwd=here)  # the workers load the file too
     assert simulate.returncode == 0, simulate.stderr
     manifest = RunFolder(here / "run").read()
-    assert manifest["config"]["strategies"] == [recorded, "greedy"]
-    assert len(manifest["finished"]) == 4
+    assert [spec.spelling for spec in manifest.config.strategies] == [recorded, "greedy"]
+    assert len(manifest.finished) == 4
     resumed = cdsim("simulate", "--resume", "--out", str(here / "run"), "--players", "2",
                     "--games", "8", "--strategies", f"{baker}:Baker,greedy", "--rotate-seats",
                     "--chunk-size", "2", "--jobs", "1", "-q", cwd=baker.parent)

@@ -44,7 +44,7 @@ def workers(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
 
 def play(run: Path, config: RunConfig, jobs: int = 2, on_chunk: Any = None) -> str:
     folder = RunFolder(run)
-    queue.run_chunks(folder, folder.prepare(config, resume=run.exists(), force=False), jobs,
+    queue.run_chunks(folder, folder.begin(config, resume=run.exists(), force=False), jobs,
                      "loky", on_chunk)
     return folder.digest()
 
@@ -120,7 +120,7 @@ def test_a_stop_ends_the_chunk_being_played_and_resume_gives_the_same_rows(
         if thread.name.startswith("cdsim-chunk"):
             thread.join(timeout=120)
     assert ends == {1: "rows", 0: "stopped before the chunk was finished"}
-    assert RunFolder(run).read()["finished"] == [1]
+    assert RunFolder(run).read().finished == [1]
     assert [p.name for p in (run / "games").iterdir()] == ["part-00001.parquet"]  # no tmp
     resumed = play(run, config)
     assert ends[0] == "rows"

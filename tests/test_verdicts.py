@@ -29,7 +29,7 @@ def simulate(run: Path, seed: int, games: int = 60, start_vp: tuple[int, ...] = 
              ) -> Path:
     config = RunConfig(players=3, games=games, seed=seed, strategies=("greedy", "landscape", "bread"),
                        start_vp=start_vp, rotate_seats=True, chunk_size=15)
-    run_chunks(RunFolder(run), RunFolder(run).prepare(config, False, False), 1, "loky")
+    run_chunks(RunFolder(run), RunFolder(run).begin(config, False, False), 1, "loky")
     return run
 
 
@@ -65,7 +65,7 @@ def test_a_small_run_reports_an_interval_of_its_own_games(tmp_path: Path) -> Non
     simultaneous over the seat pairs, Student's t on the deals."""
     config = RunConfig(players=4, games=400, seed=1, strategies=("greedy",) * 4, chunk_size=100)
     run = tmp_path / "run"
-    run_chunks(RunFolder(run), RunFolder(run).prepare(config, False, False), 1, "loky")
+    run_chunks(RunFolder(run), RunFolder(run).begin(config, False, False), 1, "loky")
     md = (write_report(run, tmp_path / "rep").parent / "report.md").read_text()
     box = next(line for line in md.splitlines() if "starting VP **8/9/10/11**" in line)
     found = re.search(r"largest seat gap ([\d.]+) pp \(95% interval ([\d.]+) to ([\d.]+) pp\)",
@@ -127,7 +127,7 @@ def test_balance_pools_runs_and_prints_a_confirm_command_that_runs(
                               text=True, check=False)
         assert done.returncode == 0, done.stderr
     confirm = Path(shlex.split(simulate_cmd)[-1])
-    assert RunFolder(confirm).read()["config"]["start_vp"] == data["vector"]
+    assert list(RunFolder(confirm).read().config.start_vp) == data["vector"]
     code, out, _ = cli(["balance", str(one), str(two), "--tolerance", "0.3", "--radius", "3"],
                        monkeypatch, capsys)
     assert code == 0 and "2 runs pooled" in out and "  cdsim simulate --players 3" in out
@@ -146,8 +146,8 @@ def test_balance_refuses_other_setups_and_warns_on_partial_runs(
     assert code == 2 and "given twice" in err
     partial = simulate(tmp_path / "partial", 3)
     manifest = RunFolder(partial).read()
-    manifest["finished"] = manifest["finished"][:-1]
-    RunFolder(partial).part(len(manifest["chunks"]) - 1).unlink()
+    manifest.finished = manifest.finished[:-1]
+    RunFolder(partial).part(len(manifest.chunks) - 1).unlink()
     RunFolder(partial).write(manifest)
     code, _, err = cli(["balance", str(one), str(partial), "--tolerance", "0.3", "--radius", "2"],
                        monkeypatch, capsys)

@@ -92,11 +92,12 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
     for run in runs:
         config = run.config
         for key in SETUP_KEYS:
-            if config.get(key) != first.get(key):
+            if getattr(config, key) != getattr(first, key):
+                said, then = config.record()[key], first.record()[key]  # as the manifests say
                 raise CdsimError(f"{run.path}: not the same setup as {runs[0].path} ({key}: "
-                                 f"{config.get(key)!r} vs {first.get(key)!r}); pool only runs "
-                                 "that differ in their seed")
-        seed = int(run.manifest["seed"])
+                                 f"{said!r} vs {then!r}); pool only runs that differ in their "
+                                 "seed")
+        seed = config.seed
         if seed in seeds:
             raise CdsimError(f"{run.path} and {seeds[seed]} have the same seed {seed}: the same "
                              "deals twice would count as twice the evidence; pool runs of "
@@ -130,25 +131,26 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
     then ``cdsim balance --radius 0`` of it: the TOST of that vector on games that did not
     choose it. Both run as printed."""
     c = run.config
-    n = int(c["players"])
-    if c.get("rotate_seats"):
+    n = c.players
+    if c.rotate_seats:
         games = -(-games // n) * n
     seed = max(seeds) + 1
     out = run.path.parent / f"confirm-{'-'.join(map(str, vector))}-seed{seed}"
-    strategies = list(c.get("strategies") or [])
+    strategies = [spec.spelling for spec in c.strategies]
     parts = ["cdsim simulate", f"--players {n}", f"--games {games}", f"--seed {seed}",
              f"--start-vp {','.join(map(str, vector))}"]
     if strategies:
         names = strategies[:1] if len(set(strategies)) == 1 else strategies
         parts.append(f"--strategies {shlex.quote(','.join(names))}")
     else:
-        parts.append(f"--strategy-pool {shlex.quote(','.join(c['strategy_pool']))}")
-    if c.get("rotate_seats"):
+        pool = ",".join(spec.spelling for spec in c.strategy_pool)
+        parts.append(f"--strategy-pool {shlex.quote(pool)}")
+    if c.rotate_seats:
         parts.append("--rotate-seats")
-    if c.get("strategy_params"):
-        parts.append(f"--strategy-params {shlex.quote(c['strategy_params'])}")
-    if c.get("components"):
-        parts.append(f"--components {shlex.quote(str(c['components']))}")
+    if c.strategy_params:
+        parts.append(f"--strategy-params {shlex.quote(c.strategy_params)}")
+    if c.components:
+        parts.append(f"--components {shlex.quote(c.components)}")
     parts.append(f"--out {shlex.quote(str(out))}")
     return " ".join(parts), f"cdsim balance {shlex.quote(str(out))} --radius 0"
 
@@ -172,12 +174,12 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
     result = assess(cell_games(pooled), current, tolerance, radius, per_deal, zone)
     confirm: tuple[str, ...] = ()
     if not result.confirmed:
-        seeds = [int(r.manifest["seed"]) for r in runs]
+        seeds = [r.config.seed for r in runs]
         confirm = confirm_commands(runs[0], seeds, result.verdict.vector,
                                    result.confirm_games or len(pooled.base))
-    config = runs[0].manifest.get("config") or {}
-    ms = cost.game_ms([config.get("strategies") or []], config.get("strategy_pool") or [],
-                      pooled.players)
+    config = runs[0].config
+    ms = cost.game_ms([[s.spelling for s in config.strategies]],
+                      [s.spelling for s in config.strategy_pool], pooled.players)
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm,
                          ms)
 
@@ -209,7 +211,7 @@ def cell_stages(cell: Path) -> list[list[Path]]:
 def stage_arrays(runs: Sequence[Run], arrays: Sequence[SeatArrays]) -> CellGames:
     """One stage of a cell: its line-ups played the same deals (one seed), so a deal group
     is that deal in every line-up and rotation (setup ids shared)."""
-    seeds = {int(r.manifest["seed"]) for r in runs}
+    seeds = {r.config.seed for r in runs}
     if len(seeds) != 1:
         raise CdsimError(f"{runs[0].path.parent}: the line-ups of one stage have different "
                          f"seeds {sorted(seeds)}; not one stage of a study cell")

@@ -14,7 +14,7 @@ kill-and-resume history (only the driver writes: cdsim.batch.folder).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, Literal, Self
 
 import numpy as np
 from pydantic import (
@@ -161,7 +161,7 @@ class PlaySettings(BaseModel):
     components: str | None = None
 
     @classmethod
-    def from_flags(cls, settings: dict[str, Any]) -> Self:
+    def from_flags(cls, settings: dict[str, object]) -> Self:
         """The settings the flags name (or a study or ladder plans), or one line naming the
         setting as a flag."""
         try:
@@ -169,7 +169,7 @@ class PlaySettings(BaseModel):
         except ValidationError as exc:
             raise CdsimError(problem_line(exc, cls, settings, flag)) from None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The manifest's record: players as spelled."""
         return self.model_dump(mode="json")
 
@@ -252,7 +252,7 @@ class RunConfig(PlaySettings):
         """Every player of the run: the seats' or the pool's."""
         return self.strategies or self.strategy_pool
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, object]:
         """What must match for --resume to continue a run."""
         # the path may move (the digest is what matters); the time limit is how long a
         # strategy may think, not what it plays
@@ -284,11 +284,6 @@ def problem_line(exc: ValidationError, model: type[BaseModel], data: Any,
 
 def flag(key: str) -> str:
     return "--" + key.replace("_", "-")
-
-
-def config_from_manifest(manifest: dict[str, Any]) -> RunConfig:
-    """A run manifest's ``config`` (checked when its manifest was read)."""
-    return RunConfig.model_validate(manifest["config"])
 
 
 def lineup_for(config: RunConfig, game: int) -> tuple[int, list[PlayerSpec]]:
@@ -327,7 +322,11 @@ def chunk_plan(config: RunConfig) -> list[tuple[int, int]]:
     return [(i, min(i + k, config.games)) for i in range(0, config.games, k)]
 
 
-def engine_for(config: RunConfig) -> str:
+# How a run plays on the core (``engine_for``), recorded in its manifest.
+Engine = Literal["rust", "table"]
+
+
+def engine_for(config: RunConfig) -> Engine:
     """How a run plays on the core: ``rust`` (the core alone, a chunk at a time) when every
     seat is a built-in player; ``table`` (a game at a time, the Python rules beside the
     core for the Python strategies' view: cdsim.engine.table) when a seat is a user's
@@ -346,13 +345,13 @@ __all__ = [
     "MAX_JOBS",
     "MAX_START_VP",
     "RUN_FILE_KEYS",
+    "Engine",
     "PlaySettings",
     "Player",
     "Players",
     "RunConfig",
     "check_jobs",
     "chunk_plan",
-    "config_from_manifest",
     "engine_for",
     "flag",
     "integers",

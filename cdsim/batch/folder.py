@@ -24,34 +24,29 @@ import os
 import platform
 import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, cast, overload
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, ValidationError
+from typing_extensions import TypeVar
 
 from cdsim import __version__
-from cdsim.batch.config import (
-    RunConfig,
-    chunk_plan,
-    config_from_manifest,
-    engine_for,
-    problem_line,
-)
+from cdsim.batch.config import RunConfig, chunk_plan, engine_for
+from cdsim.batch.manifest import RUN_FORMAT, Manifest, RunManifest
+from cdsim.batch.parts import check_part
 from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import reads_scores as ask_reads_scores
 from cdsim.players.registry import weights_record
 from cdsim.rules.components import load_components
-from cdsim.rules.game import DEFAULT_START_VP
-from cdsim.rules.records import ROW_FIELDS, digest_rows
+from cdsim.rules.records import digest_rows
 
-# The run folder's format (the manifest's ``format``; docs/guide.md): 1 = seat rows only
-# (a manifest without the key), 2 = with the card table. A resumed run keeps its format.
-RUN_FORMAT = 2
+if TYPE_CHECKING:  # polars is imported where parts are written: the commands start without it
+    from polars import DataFrame
+
 MANIFEST = "manifest.json"
 PARTS = "games"
 CARDS = "cards"  # a run's card parts (format 2 on)
@@ -61,29 +56,49 @@ LOCK = ".cdsim.lock"
 # folder is started again, by a plain rerun or --resume, as if it were new.
 UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml"}
 
-Check = Callable[[Path, dict[str, Any]], dict[str, Any]]
+K = TypeVar("K")  # a kind's manifest: its model
+
+
+def _record(manifest: object) -> dict[str, object]:
+    """A manifest as its file holds it: a model's ``record()``; a kind still read as its
+    JSON object (the study's, until it is converted) as it is."""
+    if isinstance(manifest, Manifest):
+        return manifest.record()
+    assert isinstance(manifest, dict)
+    return manifest
 
 
 @dataclass(frozen=True)
-class Kind:
-    """What a kind of folder is called, where its manifest and content are, and how its
-    manifest is checked on reading (``check(path, data)`` returns the data or raises one
-    line)."""
+class Kind(Generic[K]):
+    """What a kind of folder is called, where its manifest and content are, and its
+    manifest's model: ``check(path, data)`` makes it from the file's JSON object or raises
+    one line (the model's own loader); ``dump`` gives the object its file holds."""
 
     name: str  # "run", "study", "ladder": in messages
     manifest: str  # the manifest's file name
     holds: str  # its content: PARTS (Parquet parts) or CELLS (run folders)
     make: str  # the command that makes one
     keys: tuple[str, ...]  # fields every manifest of this kind has
-    check: Check | None = None
+    check: Callable[[Path, dict[str, object]], K]  # the file's JSON object -> its model
+    dump: Callable[[K], dict[str, object]] = _record  # and back, for writing it
 
 
-class RunFolder:
-    """A run, study or ladder folder (``kind``) at ``path``."""
+M = TypeVar("M", default=RunManifest)  # the manifest of a folder's kind (a run's by default)
 
-    def __init__(self, path: Path, kind: Kind | None = None) -> None:
+
+class RunFolder(Generic[M]):
+    """A run, study or ladder folder (``kind``) at ``path``; its manifest is its kind's
+    model (``RunManifest`` for a run)."""
+
+    @overload
+    def __init__(self: RunFolder[RunManifest], path: Path) -> None: ...
+
+    @overload
+    def __init__(self, path: Path, kind: Kind[M]) -> None: ...
+
+    def __init__(self, path: Path, kind: Kind[Any] | None = None) -> None:
         self.path = Path(path)
-        self.kind = kind or RUN
+        self.kind = cast(Kind[M], kind or RUN)  # RUN: the first overload, a run's
 
     def __repr__(self) -> str:
         return f"RunFolder({str(self.path)!r}, {self.kind.name})"
@@ -111,7 +126,7 @@ class RunFolder:
     # -- one writer --------------------------------------------------------------------
 
     @contextmanager
-    def lock(self) -> Iterator[RunFolder]:
+    def lock(self) -> Iterator[RunFolder[M]]:
         """Own the folder (made if missing) for the block, or one error line if another
         process does."""
         from filelock import FileLock, Timeout
@@ -181,9 +196,9 @@ class RunFolder:
 
     # -- the manifest ------------------------------------------------------------------
 
-    def read(self) -> dict[str, Any]:
-        """The manifest, checked against its kind's schema, or one line naming the
-        problem."""
+    def read(self) -> M:
+        """The manifest as its kind's model, checked against its schema, or one line
+        naming the problem."""
         kind, path = self.kind, self.manifest_path
         if not self.path.is_dir():
             raise CdsimError(f"{self.path}: no such {kind.name} folder (make one with "
@@ -198,11 +213,11 @@ class RunFolder:
                              f"({str(exc)[:200]})") from None
         if not isinstance(data, dict) or any(k not in data for k in kind.keys):
             raise CdsimError(f"{path}: not a cdsim {kind.name} manifest")
-        return kind.check(path, data) if kind.check is not None else data
+        return kind.check(path, data)
 
-    def write(self, manifest: dict[str, Any]) -> None:
+    def write(self, manifest: M) -> None:
         """The manifest, atomically, or one error line."""
-        write_json(self.path, self.kind.manifest, manifest)
+        write_json(self.path, self.kind.manifest, self.kind.dump(manifest))
 
     # -- a run's parts -----------------------------------------------------------------
 
@@ -213,14 +228,14 @@ class RunFolder:
         """The chunk's card rows (run format 2 on)."""
         return self.path / CARDS / f"part-{index:05d}.parquet"
 
-    def check_parts(self, manifest: dict[str, Any]) -> None:
+    def check_parts(self: RunFolder[RunManifest], manifest: RunManifest) -> None:
         """Every finished chunk's part is there and holds that chunk's games of this run,
         or one line."""
-        for i in manifest["finished"]:
-            check_part(self.part(i), i, manifest["chunks"][i], manifest["config"])
+        for i in manifest.finished:
+            check_part(self.part(i), i, manifest.chunks[i], manifest.config)
 
-    def save_chunk(self, manifest: dict[str, Any], index: int, frames: tuple[Any, Any],
-                   seconds: float) -> None:
+    def save_chunk(self: RunFolder[RunManifest], manifest: RunManifest, index: int,
+                   frames: tuple[DataFrame, DataFrame], seconds: float) -> None:
         """The driver's side of one finished chunk (polars DataFrames of its seat rows and
         card rows): the card part, then the part, are written atomically and read back, then
         the manifest records the chunk. ``seconds``: the wall time to add to the run's. A
@@ -233,31 +248,24 @@ class RunFolder:
                 atomic_write(path, partial(_write_part, frame))
             except Exception as exc:  # polars says a full disk in words of its own
                 raise CdsimError(f"{path}: cannot write: {_reason(exc)}; {kept}") from None
-        finished = sorted([*manifest["finished"], index])
+        finished = sorted([*manifest.finished, index])
+        wall = round(manifest.wall_seconds + seconds, 3)
         try:
-            self.write(manifest | {"finished": finished, "wall_seconds":
-                                   round(manifest["wall_seconds"] + seconds, 3)})
+            self.write(manifest.model_copy(update={"finished": finished, "wall_seconds": wall}))
         except CdsimError as exc:
             raise CdsimError(f"{exc}; {kept}") from None
-        manifest["finished"] = finished
-        manifest["wall_seconds"] = round(manifest["wall_seconds"] + seconds, 3)
+        # the caller's manifest follows the file (the queue holds it for the next chunk)
+        manifest.finished, manifest.wall_seconds = finished, wall
 
-    def games_done(self) -> int:
+    def games_done(self: RunFolder[RunManifest]) -> int:
         """Games in its finished chunks (0 before its manifest exists)."""
-        if not self.started():
-            return 0
-        m = self.read()
-        finished = set(m["finished"])
-        return sum(b - a for i, (a, b) in enumerate(m["chunks"]) if i in finished)
+        return self.read().games_done if self.started() else 0
 
-    def complete(self) -> bool:
+    def complete(self: RunFolder[RunManifest]) -> bool:
         """A started run whose every chunk is finished."""
-        if not self.started():
-            return False
-        m = self.read()
-        return len(set(m["finished"])) == len(m["chunks"])
+        return self.started() and self.read().complete
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[dict[str, object]]:
         """All rows, sorted by game and seat."""
         import polars as pl
 
@@ -270,7 +278,8 @@ class RunFolder:
         """Digest of the sorted rows: equal for equal runs, whatever the history."""
         return digest_rows(self.rows())
 
-    def prepare(self, config: RunConfig, resume: bool, force: bool) -> dict[str, Any]:
+    def begin(self: RunFolder[RunManifest], config: RunConfig, resume: bool, force: bool
+              ) -> RunManifest:
         """Claim this run folder for ``config`` (new, resumed, or forced over) and return
         its manifest. --resume refuses other settings (naming them), other learned weights,
         or a finished part that is not this run's."""
@@ -283,40 +292,47 @@ class RunFolder:
         reads = ask_reads_scores(config.lineup)
         if self.claim(resume, force):
             manifest = self.read()
-            if manifest["config_identity"] != config.identity():
-                changed = settings_changed(manifest["config_identity"], config.identity())
+            if manifest.config_identity != config.identity():
+                changed = settings_changed(manifest.config_identity, config.identity())
                 raise CdsimError(f"{self.path}: --resume: this run was made with {changed}: "
                                  "use a new --out, or --force to start over")
-            if manifest.get("weights", {}) != weights:
+            if manifest.weights != weights:
                 raise CdsimError(f"{self.path}: the learned player's weights changed since "
                                  "this run began; use a new --out, or --force to start over")
             self.check_parts(manifest)
-            manifest["config"]["decision_timeout"] = config.decision_timeout  # this command's
-            manifest.setdefault("reads_scores", reads)  # a run begun before it was recorded
+            manifest.config = manifest.config.model_copy(  # this command's time limit
+                update={"decision_timeout": config.decision_timeout})
+            if "reads_scores" not in manifest.model_fields_set:  # a run begun before it was
+                manifest.reads_scores = reads                      # recorded
             return manifest
-        manifest = {
-            "config": config.record(), "config_identity": config.identity(),
-            "seed": config.seed, "versions": versions(), "components_digest": digest,
-            "components_default": components.is_default,
-            "chunks": chunk_plan(config), "finished": [], "wall_seconds": 0.0,
-            "command": " ".join(sys.argv), "reads_scores": reads, "format": RUN_FORMAT,
-        }
+        manifest = RunManifest(
+            config=config, config_identity=config.identity(), seed=config.seed,
+            versions=versions(), components_digest=digest,
+            components_default=components.is_default, chunks=chunk_plan(config), finished=[],
+            wall_seconds=0.0, command=" ".join(sys.argv), reads_scores=reads, format=RUN_FORMAT)
         if weights:  # which weights the learned player played with (cdsim.train)
-            manifest["weights"] = weights
+            manifest.weights = weights
         self.write(manifest)
         return manifest
+
+    # Kept while cdsim.study.play prepares its runs as JSON objects (play_queue takes them
+    # too); it goes when the study takes ``begin``'s model.
+    def prepare(self: RunFolder[RunManifest], config: RunConfig, resume: bool, force: bool
+                ) -> dict[str, object]:
+        """``begin``, its manifest as the file's JSON object."""
+        return self.begin(config, resume, force).record()
 
 
 SHOWN_CHANGES = 4  # settings named in a --resume refusal; the rest counted
 
 
-def settings_changed(before: dict[str, Any], now: dict[str, Any]) -> str:
+def settings_changed(before: Mapping[str, object], now: Mapping[str, object]) -> str:
     """The settings that differ, in words: ``games=1000, seed=1; now games=2000, seed=2``
     (the first ``SHOWN_CHANGES``, then how many more)."""
     keys = [k for k in dict.fromkeys([*before, *now]) if before.get(k) != now.get(k)]
     more = f" (and {len(keys) - SHOWN_CHANGES} more)" if len(keys) > SHOWN_CHANGES else ""
 
-    def side(values: dict[str, Any]) -> str:
+    def side(values: Mapping[str, object]) -> str:
         return ", ".join(f"{k}={_shown(values.get(k))}" for k in keys[:SHOWN_CHANGES]) + more
 
     return f"{side(before)}; now {side(now)}"
@@ -366,7 +382,7 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
         raise
 
 
-def _write_part(frame: Any, path: Path) -> None:
+def _write_part(frame: DataFrame, path: Path) -> None:
     """A chunk's rows as Parquet, read back: a write cut short must not pass for a part."""
     import polars as pl
 
@@ -385,7 +401,7 @@ def _reason(exc: Exception) -> str:
     return user_text(text.splitlines()[0] if text else type(exc).__name__, str, 200)
 
 
-def write_json(folder: Path, name: str, data: dict[str, Any]) -> None:
+def write_json(folder: Path, name: str, data: dict[str, object]) -> None:
     """A JSON file (a manifest), atomically, or one error line."""
     text = json.dumps(data, indent=1, sort_keys=True)
     try:
@@ -405,156 +421,8 @@ def versions() -> dict[str, str]:
             "numpy": np.__version__, "polars": polars.__version__, "joblib": version("joblib")}
 
 
-class RunManifest(BaseModel):
-    """A run's manifest as ``RunFolder.prepare`` writes it (the keys every reader needs;
-    others, such as ``versions`` and ``command``, are kept as they are)."""
-
-    model_config = ConfigDict(strict=True, extra="allow")
-    config: RunConfig
-    config_identity: dict[str, Any]
-    chunks: list[tuple[int, int]]
-    finished: list[int]
-    wall_seconds: float
-    reads_scores: dict[str, bool] | None = None  # manifests before it: the players are asked
-    format: int = 1  # RUN_FORMAT when written; manifests before it are format 1
-
-
-def check_run_manifest(path: Path, data: dict[str, Any]) -> dict[str, Any]:
-    """A run manifest's data, checked against its schema and itself: a whole chunk plan
-    for the configuration, each finished chunk listed once; else one line naming the key."""
-    try:
-        model = RunManifest.model_validate_json(json.dumps(data))
-    except ValidationError as exc:
-        line = problem_line(exc, RunManifest, data).replace("--", "")
-        raise CdsimError(f"{path}: not a valid run manifest: {line}") from None
-    config = model.config
-    if [tuple(c) for c in model.chunks] != [tuple(c) for c in chunk_plan(config)]:
-        raise CdsimError(f"{path}: chunks: not the chunk plan of {config.games} games in chunks "
-                         f"of {config.chunk_size}")
-    seen: set[int] = set()
-    for i in model.finished:
-        if not 0 <= i < len(model.chunks):
-            raise CdsimError(f"{path}: finished: chunk {i} is not in the plan "
-                             f"(0-{len(model.chunks) - 1})")
-        if i in seen:
-            raise CdsimError(f"{path}: finished: chunk {i} is listed twice")
-        seen.add(i)
-    return data
-
-
-def reads_scores(manifest: dict[str, Any]) -> dict[str, bool]:
-    """Whether each player of a run reads VP totals (by spelling), as recorded when it was
-    played; for a run made before cdsim recorded it, a built-in player never does and a
-    user's strategy is made to ask it (its module imported, as reports did then)."""
-    recorded = manifest.get("reads_scores")
-    if isinstance(recorded, dict):
-        return {str(k): bool(v) for k, v in recorded.items()}
-    config = config_from_manifest(manifest)
-    try:
-        return ask_reads_scores([*config.strategies, *config.strategy_pool])
-    except CdsimError as exc:
-        raise CdsimError(f"cannot tell whether the players of this run read VP totals: "
-                         f"{exc}") from None
-
-
-def part_schema(path: Path) -> dict[str, Any]:
-    """A part file's column types, or one error line if it is missing or corrupt."""
-    import polars as pl
-
-    try:
-        return dict(pl.read_parquet_schema(path))
-    except Exception as exc:
-        raise CdsimError(f"{path}: corrupt or missing part file ({type(exc).__name__}); "
-                         "delete it and its chunk from manifest.json, then --resume") from None
-
-
-NEEDED = ROW_FIELDS  # what readers read
-TEXT_COLUMNS = ("strategy",)
-BOOL_COLUMNS = ("won", "tiebreak")  # every other needed column holds integers
-FIX = "delete it and its chunk from manifest.json, then --resume"
-
-
-def _dtype_problem(name: str, dtype: Any) -> str | None:
-    import polars as pl
-
-    if name in TEXT_COLUMNS:
-        return None if dtype == pl.String else "text"
-    if name in BOOL_COLUMNS:
-        return None if dtype == pl.Boolean else "true/false"
-    return None if dtype.is_integer() else "integers"
-
-
-def _part_figures(part: Path, config: dict[str, Any]) -> tuple[Any, ...]:
-    """What ``check_part`` checks, read in one pass over the part (one line if it cannot
-    be read)."""
-    import polars as pl
-
-    players = int(config["players"])
-    start_vp = list(config["start_vp"] or DEFAULT_START_VP[players])
-    game, seat = pl.col("game"), pl.col("seat")
-    dealt = game // players if config["rotate_seats"] else game  # the reproducibility contract
-    try:
-        return tuple(pl.scan_parquet(part).select(
-            pl.len().alias("rows"), game.n_unique().alias("games"), game.min().alias("low"),
-            game.max().alias("high"), pl.struct(game, seat).n_unique().alias("places"),
-            (seat.min() >= 0).and_(seat.max() < players).alias("seats"),
-            (pl.col("setup") != dealt).sum().alias("misdealt"),
-            (pl.col("start_vp") != pl.lit(pl.Series(start_vp)).gather(
-                seat.clip(0, players - 1))).sum().alias("vp"),
-            pl.col("seed").unique().implode().alias("seeds"),
-            pl.col("players").unique().implode().alias("counts"),
-            pl.col("strategy").unique().implode().alias("names"),
-            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")).collect().row(0))
-    except Exception as exc:
-        raise CdsimError(f"{part}: corrupt part file ({type(exc).__name__}); {FIX}") from None
-
-
-def check_part(part: Path, index: int, chunk: tuple[int, int] | list[int],
-               config: dict[str, Any]) -> None:
-    """A finished chunk's part holds its games of this run (``config``: the manifest's) and
-    nothing else: the columns a report reads, with their types and no nulls; the chunk's
-    games first..last-1, each with every seat once and dealt the setup its id says; the
-    run's seed, player count and starting VP; only the run's players, as spelled. A part of
-    another run (copied in, or left by one) or games counted twice are refused, not mixed
-    in."""
-    first, last = chunk
-    players, seed = int(config["players"]), int(config["seed"])
-    schema = part_schema(part)
-    missing = [c for c in NEEDED if c not in schema]
-    if missing:
-        raise CdsimError(f"{part}: not a cdsim games part (missing columns: "
-                         f"{', '.join(missing[:5])})")
-    for name in NEEDED:
-        want = _dtype_problem(name, schema[name])
-        if want:
-            raise CdsimError(f"{part}: column {name!r} holds {schema[name]}, not {want}; {FIX}")
-    rows, games, low, high, places, seats, misdealt, vp, seeds, counts, spelled, nulls = \
-        _part_figures(part, config)
-    want_rows = (last - first) * players
-    if nulls:
-        raise CdsimError(f"{part}: {nulls} empty (null) values in the columns a report reads; {FIX}")
-    if rows != want_rows or games != last - first or low != first or high != last - 1:
-        raise CdsimError(f"{part}: chunk {index} should hold games {first}-{last - 1} x {players} "
-                         f"seats ({want_rows} rows), it holds {rows} rows of {games} games "
-                         f"({low}-{high}); {FIX}")
-    if places != rows or not seats:
-        raise CdsimError(f"{part}: chunk {index} holds a game with a seat twice or a seat "
-                         f"outside 1-{players}; {FIX}")
-    if misdealt:
-        raise CdsimError(f"{part}: chunk {index} holds games whose setup is not the one their "
-                         f"game id deals (games of another chunk or run under these ids); {FIX}")
-    strangers = sorted(set(spelled) - {*config["strategies"], *config["strategy_pool"]})
-    if list(seeds) != [seed] or list(counts) != [players] or strangers or vp:
-        what = (f"players {', '.join(map(repr, strangers[:3]))}" if strangers else
-                f"seed {sorted(seeds)[:3]}" if list(seeds) != [seed] else
-                f"{sorted(counts)[:3]} players" if list(counts) != [players] else
-                "other starting VP")
-        raise CdsimError(f"{part}: a part of another run ({what}, not this run's); {FIX}")
-
-
-RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), check_run_manifest)
+RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), RunManifest.load)
 
 __all__ = ["CARDS", "CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "RUN_FORMAT", "Kind",
-           "RunFolder", "RunManifest",
-           "atomic_write", "check_out", "check_part", "check_run_manifest", "part_schema",
-           "reads_scores", "versions", "write_json"]
+           "RunFolder", "RunManifest", "atomic_write", "check_out", "settings_changed",
+           "versions", "write_json"]

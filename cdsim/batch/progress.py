@@ -16,6 +16,7 @@ from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:  # the command line imports this module early: the queue when it plays
     from cdsim.batch.folder import RunFolder
+    from cdsim.batch.manifest import RunManifest
 
 
 def _plain_seconds() -> float:
@@ -154,15 +155,14 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def run_with_progress(run: RunFolder, manifest: dict[str, Any], jobs: int, backend: str,
+def run_with_progress(run: RunFolder, manifest: RunManifest, jobs: int, backend: str,
                       games: int, quiet: bool = False) -> None:
     """Play a run folder's unfinished chunks with progress on stderr; the summary line on
     stdout. A stop keeps the finished chunks (exit 130 with the resume hint)."""
     from cdsim.batch.queue import run_chunks
 
-    done = sum(b - a for i, (a, b) in enumerate(manifest["chunks"]) if i in manifest["finished"])
     progress = Progress("simulating", quiet=quiet)
-    progress.plan(games, done)
+    progress.plan(games, manifest.games_done)
     try:
         manifest = run_chunks(run, manifest, jobs, backend,
                               lambda index, n: progress.advance(n, f"chunk {index}"))
@@ -181,7 +181,7 @@ def run_with_progress(run: RunFolder, manifest: dict[str, Any], jobs: int, backe
 
 def finished_chunks(run: RunFolder) -> list[int]:
     try:
-        return list(run.read()["finished"])
+        return list(run.read().finished)
     except CdsimError:
         return []
 

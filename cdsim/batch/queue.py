@@ -11,21 +11,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from cdsim import core
-from cdsim.batch.config import (
-    RunConfig,
-    config_from_manifest,
-    engine_for,
-    lineup_for,
-    replay_command,
-)
+from cdsim.batch.config import RunConfig, engine_for, lineup_for, replay_command
 from cdsim.batch.folder import RunFolder
+from cdsim.batch.manifest import RunManifest
 from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.players.registry import make_lineup, parse_params
@@ -50,19 +45,19 @@ def _die_with_driver() -> None:
             ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def worker_options(backend: str) -> dict[str, Any]:
+def worker_options(backend: str) -> dict[str, Callable[[], None]]:
     """parallel_config's extra settings for a backend's workers (loky: die with the driver)."""
     return {"initializer": _die_with_driver} if backend == "loky" else {}
 
 
 
-def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, Any]]:
+def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, object]]:
     """The seat rows of ``play_chunk_tables``."""
     return play_chunk_tables(config, first, last)[0]
 
 
 def play_chunk_tables(config: RunConfig, first: int, last: int
-                      ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                      ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Games first..last-1 on the core, one at a time (worker side), as seat rows and card
     rows: a line-up with a user's Python strategy (``cdsim.engine.table``: the core plays,
     the Python strategy decides on an observation made from the core's state). A strategy
@@ -70,8 +65,8 @@ def play_chunk_tables(config: RunConfig, first: int, last: int
     StrategyFailure naming the game, the decision and the command that replays it."""
 
     overrides = parse_params(config.strategy_params)
-    rows: list[dict[str, Any]] = []
-    cards: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []  # a seat row, column by column (GameRecord.rows)
+    cards: list[dict[str, object]] = []
     watch = _watcher()
     for game in range(first, last):
         setup, names = lineup_for(config, game)
@@ -185,13 +180,14 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
                                 config.seed, games, setups, lineups, strategies, check, stop)
     cards = _card_frame(columns.pop("cards"))
     strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
-    frame: dict[str, Any] = {"strategy": strategy}
+    frame: dict[str, pl.Series] = {"strategy": strategy}
     frame.update({k: pl.Series(k, v, dtype=pl.Boolean if v.dtype == np.bool_ else pl.Int64)
                   for k, v in columns.items()})
     order = list(ROW_FIELDS)
     return pl.DataFrame({k: frame[k] for k in order}), cards
 
 
+# the core's card columns: index arrays, and the lists of ids and outcomes they index
 def _card_frame(columns: dict[str, Any]) -> Any:
     """The core's card columns (indices) as the card table (ids and words)."""
     import polars as pl
@@ -217,7 +213,7 @@ Results = Generator[tuple[str, int, Any], None, None]  # (run key, chunk index, 
 THREADS_ENV = "CDSIM_THREADS"
 
 
-def plays_in_threads(engines: dict[str, str], backend: str) -> bool:
+def plays_in_threads(engines: Mapping[str, str], backend: str) -> bool:
     """Whether the queue's chunks play in threads of the driver: every run on the core
     alone (no Python strategy: its decisions would hold the GIL) and on this machine (a
     Dask cluster spreads chunks over machines)."""
@@ -225,24 +221,31 @@ def plays_in_threads(engines: dict[str, str], backend: str) -> bool:
             and os.environ.get(THREADS_ENV, "1") != "0")
 
 
-def play_queue(runs: dict[str, tuple[RunFolder, dict[str, Any]]], jobs: int, backend: str,
+# A run of the queue: its folder and its manifest (``RunFolder.begin``'s; cdsim.study.play
+# still hands the manifest file's JSON object, ``RunFolder.prepare``'s, read here as the model
+# until the study takes the model)
+QueuedRun = tuple[RunFolder, RunManifest | dict[str, Any]]
+
+
+def play_queue(runs: Mapping[str, QueuedRun], jobs: int, backend: str,
                on_chunk: OnChunk | None = None, where: str = "") -> None:
     """The one work queue (runs, studies and ladders): every unfinished chunk of every run in
-    ``runs`` (key -> (run folder, its manifest from ``RunFolder.prepare``)) goes into one queue
+    ``runs`` (key -> (run folder, its manifest from ``RunFolder.begin``)) goes into one queue
     of ``jobs`` workers (threads or joblib's: ``plays_in_threads``); only the driver writes,
     each part as it arrives (``RunFolder.save_chunk``), so the rows are the same for any
     --jobs, any kind of worker and any completion order. A strategy's failure in one chunk
     lets the others finish and be kept; then the first failure is raised, naming ``where``
     (default: the run folder) as the place --resume continues from."""
-    configs = {key: config_from_manifest(m) for key, (_, m) in runs.items()}
-    engines = {key: engine_for(config) for key, config in configs.items()}
-    for key, (_, m) in runs.items():
-        m["engine"] = engines[key]  # written with the run's first finished chunk
+    manifests = {key: m if isinstance(m, RunManifest) else RunManifest.load(folder.path, m)
+                 for key, (folder, m) in runs.items()}
+    engines = {key: engine_for(m.config) for key, m in manifests.items()}
+    for key, m in manifests.items():
+        m.engine = engines[key]  # written with the run's first finished chunk
     tasks: list[Task] = []
-    for key, (_, m) in runs.items():
-        finished = set(m["finished"])
-        tasks += [(key, index, configs[key], first, last, engines[key])
-                  for index, (first, last) in enumerate(m["chunks"]) if index not in finished]
+    for key, m in manifests.items():
+        finished = set(m.finished)
+        tasks += [(key, index, m.config, first, last, engines[key])
+                  for index, (first, last) in enumerate(m.chunks) if index not in finished]
     play = _thread_results if plays_in_threads(engines, backend) else _joblib_results
     failures: list[StrategyFailure] = []
     start = time.perf_counter()
@@ -253,19 +256,20 @@ def play_queue(runs: dict[str, tuple[RunFolder, dict[str, Any]]], jobs: int, bac
                 failures.append(frames)
                 continue
             now = time.perf_counter()
-            folder, manifest = runs[key]
+            folder, manifest = runs[key][0], manifests[key]
             folder.save_chunk(manifest, index, frames, now - start)
             start = now
             if on_chunk is not None:
-                first, last = manifest["chunks"][index]
+                first, last = manifest.chunks[index]
                 on_chunk(key, index, last - first)
     finally:
         results.close()  # a stop: no further chunk is played or written
     if failures:
         more = f"; {len(failures) - 1} more chunks failed" if len(failures) > 1 else ""
         if not where:
-            (folder, manifest), = runs.values()
-            where = f"{len(manifest['finished'])} finished chunks are kept in {folder.path}"
+            (folder, _), = runs.values()
+            (manifest,) = manifests.values()
+            where = f"{len(manifest.finished)} finished chunks are kept in {folder.path}"
         raise failures[0].located(failures[0].strategy, f"{more}; {where} (--resume plays "
                                   "the rest)")
 
@@ -323,8 +327,8 @@ def _thread_results(tasks: list[Task], jobs: int, backend: str) -> Results:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def run_chunks(run: RunFolder, manifest: dict[str, Any], jobs: int, backend: str,
-               on_chunk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def run_chunks(run: RunFolder, manifest: RunManifest, jobs: int, backend: str,
+               on_chunk: Callable[[int, int], None] | None = None) -> RunManifest:
     """Play every unfinished chunk of one run (``play_queue`` with one run);
     ``on_chunk(index, games)`` after each is written."""
     tick = None if on_chunk is None else (lambda _key, index, games: on_chunk(index, games))

@@ -2,7 +2,7 @@
 
 Only the parts the manifest lists as finished are read (a part written just
 before a kill, but not yet recorded, is replayed by --resume and ignored here), each
-checked to hold its chunk's games of this run (``folder.check_part``).
+checked to hold its chunk's games of this run (``parts.check_part``).
 Every problem with the folder is a CdsimError: one line, exit 2.
 """
 
@@ -16,14 +16,10 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
-from cdsim.batch.folder import (
-    NEEDED,
-    RUN_FORMAT,
-    RunFolder,
-    check_part,
-    part_schema,
-    reads_scores,
-)
+from cdsim.batch.config import RunConfig
+from cdsim.batch.folder import RunFolder
+from cdsim.batch.manifest import RUN_FORMAT, RunManifest
+from cdsim.batch.parts import NEEDED, check_part, part_schema
 from cdsim.errors import CdsimError
 from cdsim.rules.records import BREAKDOWN, CARD_FIELDS
 
@@ -31,24 +27,24 @@ from cdsim.rules.records import BREAKDOWN, CARD_FIELDS
 @dataclass(frozen=True)
 class Run:
     path: Path
-    manifest: dict[str, Any]
+    manifest: RunManifest
     parts: tuple[Path, ...]
     players: int
     games: int  # finished games (what the report is about)
     planned: int  # games the run was asked for
 
     @property
-    def config(self) -> dict[str, Any]:
-        return dict(self.manifest["config"])
+    def config(self) -> RunConfig:
+        return self.manifest.config
 
     @property
     def rotated(self) -> bool:
-        return bool(self.config.get("rotate_seats"))
+        return self.config.rotate_seats
 
     @property
     def reads_scores(self) -> dict[str, bool]:
-        """Whether each player reads VP totals, by spelling (``folder.reads_scores``)."""
-        return reads_scores(self.manifest)
+        """Whether each player reads VP totals, by spelling (as the manifest recorded)."""
+        return self.manifest.players_read_scores()
 
     @property
     def complete(self) -> bool:
@@ -66,22 +62,14 @@ def open_run(path: Path) -> Run:
         raise CdsimError(f"{path}: not a folder (give the run folder made by cdsim simulate)")
     folder = RunFolder(path)
     manifest = folder.read()
-    try:
-        config = manifest["config"]
-        players = int(config["players"])
-        planned = int(config["games"])
-        chunks = [tuple(c) for c in manifest["chunks"]]
-        finished = sorted(int(i) for i in manifest["finished"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CdsimError(f"{folder.manifest_path}: incomplete manifest ({exc})") from None
+    config, chunks, finished = manifest.config, manifest.chunks, sorted(manifest.finished)
     if not finished:
         raise CdsimError(f"{path}: the run has no finished games yet; "
                          "continue it with cdsim simulate --out ... --resume")
     parts = tuple(folder.part(i) for i in finished)
     for i, part in zip(finished, parts, strict=True):
         check_part(part, i, chunks[i], config)
-    games = sum(chunks[i][1] - chunks[i][0] for i in finished)
-    return Run(path, manifest, parts, players, games, planned)
+    return Run(path, manifest, parts, config.players, manifest.games_done, config.games)
 
 
 @dataclass(frozen=True)
@@ -132,12 +120,12 @@ def card_rows(run: Run) -> pl.DataFrame:
     joined to each seat's row: its deal (``setup``), ``won`` and ``strategy``. A run of
     an older format is NoCardTable (one line); a missing or foreign card part, a
     CdsimError naming it."""
-    made = int(run.manifest.get("format", 1))
+    made = run.manifest.format
     if made < RUN_FORMAT:
         raise NoCardTable(f"{run.path}: no card table (run format {made}); the card section "
                           f"needs a run made with this version of cdsim (format {RUN_FORMAT})")
     folder = RunFolder(run.path)
-    paths = [folder.card_part(int(i)) for i in sorted(run.manifest["finished"])]
+    paths = [folder.card_part(i) for i in sorted(run.manifest.finished)]
     for path in paths:
         schema = part_schema(path)
         bad = [c for c in CARD_READ if c not in schema

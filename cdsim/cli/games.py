@@ -95,8 +95,7 @@ def play(
         print(json.dumps(_play_json(record)))
         return
     if trace:
-        deal = json.loads(table.core.deal())
-        print("\n".join(render_trace(table.event_list(), players, deal["grid"],
+        print("\n".join(render_trace(table.event_list(), players, table.deal()["grid"],
                                      CIRCLES[players], record)))
         if table.python is not None:
             _print_districts(table.python)
@@ -117,7 +116,7 @@ def _player(name: str) -> Any:
         raise CdsimError(f"--strategies: {exc}") from None
 
 
-def _play_json(record: Any) -> dict[str, Any]:
+def _play_json(record: Any) -> dict[str, object]:
     """``play --json``: seats counted from 1, as everywhere people read them; ``tiebreak``
     says whether R10.6 decided the winner, ``stack`` (0 = bottom) is the seat's height on
     its scroll space, the tie-break's second key."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -89,14 +89,14 @@ def ladder(
     use_decision_timeout(decision_timeout)  # every pairing's run records it
     check_resamples(resamples)  # before any game is played
     root = out_folder(out) or Path("ladders") / f"{players or 2}p"
-    given: dict[str, Any] = {k: v for k, v in {
+    given: dict[str, object] = {k: v for k, v in {
         "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,
         "chunk_size": chunk_size, "components": str(components) if components else None
     }.items() if v is not None}
     if resume and strategies is None and (root / lad.LADDER_MANIFEST).is_file():
         # the folder's own settings; any flag given must agree with them (checked on opening)
         spec = lad.Ladder.from_flags(
-            lad.from_manifest(lad.read_ladder_manifest(root)).record() | given)
+            lad.read_ladder_manifest(root).ladder.record() | given)
     else:
         if strategies is None and resume:
             raise CdsimError(f"{root}: no ladder to resume (no {lad.LADDER_MANIFEST}); give "
@@ -120,7 +120,7 @@ def ladder(
     if as_json:
         print(json.dumps(ladder_json(result)))
         return
-    pairings = len(result.manifest["pairings"])
+    pairings = len(result.manifest.pairings)
     print(f"ladder: {pairings} pairing{'s' if pairings > 1 else ''} x {spec.games} games in "
           f"{root} ({progress.played} games played now in {wall:.1f} s)")
     print(format_text(result))

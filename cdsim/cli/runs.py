@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,6 +23,9 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError, StrategyFailure, read_toml, user_text
+
+if TYPE_CHECKING:  # the commands import what they run when they run it (a fast --help)
+    from cdsim.batch.config import RunConfig
 
 
 @app.command()
@@ -68,7 +71,7 @@ def simulate(
     Example: cdsim simulate -n 4 --strategies villa,landscape,bread,greedy --games 2000
              (writes runs/4p-villa-landscape-bread-greedy-seed0; --out names another folder)
              cdsim report runs/4p-villa-landscape-bread-greedy-seed0"""
-    from cdsim.batch.config import check_jobs, config_from_manifest
+    from cdsim.batch.config import check_jobs
     from cdsim.batch.folder import RunFolder, check_out
 
     use_decision_timeout(decision_timeout)
@@ -106,7 +109,7 @@ def simulate(
         from cdsim.players.sandbox import decision_timeout as time_limit
 
         # its own settings; the time limit is this command's
-        run_config = config_from_manifest(run.read()).model_copy(
+        run_config = run.read().config.model_copy(
             update={"decision_timeout": time_limit()})
     elif run_config is None:
         run_config = _run_config(settings, from_file)
@@ -115,11 +118,11 @@ def simulate(
     check_jobs(jobs)
     resume_hint(run.path, run.kind.manifest, f"cdsim simulate --out {run.path} --resume")
     with dask_backend(backend, scheduler), run.lock():
-        manifest = run.prepare(run_config, resume, force)
+        manifest = run.begin(run_config, resume, force)
         run_with_progress(run, manifest, jobs, backend, run_config.games, quiet)
 
 
-def default_run_folder(run_config: Any) -> Path:
+def default_run_folder(run_config: RunConfig) -> Path:
     """``runs/4p-villa-landscape-bread-greedy-seed0``: the player count, the line-up (one
     name when every seat plays it; ``pool-...`` for a pool) and the seed, as a folder name."""
     import re
@@ -132,7 +135,7 @@ def default_run_folder(run_config: Any) -> Path:
     return Path("runs") / f"{run_config.players}p-{lineup}-seed{run_config.seed}"
 
 
-def _run_file(path: Path | None) -> dict[str, Any]:
+def _run_file(path: Path | None) -> dict[str, Any]:  # a TOML table, checked by RunConfig
     """A run file's settings: the keys of ``RunConfig`` a user sets (and ``out``), checked
     with it once merged under the flags (``_run_config``)."""
     from cdsim.batch.config import RUN_FILE_KEYS
@@ -150,7 +153,7 @@ def _run_file(path: Path | None) -> dict[str, Any]:
     return data
 
 
-def _run_config(settings: dict[str, Any], from_file: dict[str, Path | None]) -> Any:
+def _run_config(settings: dict[str, object], from_file: dict[str, Path | None]) -> RunConfig:
     """The run's configuration from the merged settings (the defaults under them); a
     problem names the flag, or the run file and its key for a value taken from it. A
     user's strategy is made once now, so that one that cannot load fails here, not in a
@@ -216,7 +219,7 @@ def report(
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')} and {page.parent / 'charts'}/")
 
 
-def _report_json(run: Path, page: Path, judged: Any) -> dict[str, Any]:
+def _report_json(run: Path, page: Path, judged: Any) -> dict[str, object]:
     """``cdsim report --json``: the run, each seat's and each strategy's win share with its
     95% interval, the test of equal seat shares, the starting-VP balance (``cdsim balance
     --json``'s object, or why there is none) and the files written. Seats are numbered from 1,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from cdsim.rules.snapshot import DistrictSnapshot, PlayerSnapshot, Snapshot
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -24,34 +26,38 @@ class EngineMismatch(AssertionError):
     """The core and the Python rules disagree: a bug in one of them, never a user error."""
 
 
-def _district(d: District) -> dict[str, Any]:
-    return {"edges": [list(e) if e is not None else None for e in d.edges],
-            "chimneys_at": list(d.chimneys_at), "scrolls": sorted(d.scrolls),
-            "frontier": d.frontier, "have": list(d.have),
-            "complete_count": list(d.complete_count), "complete_mask": list(d.complete_mask)}
+def _district(d: District) -> DistrictSnapshot:
+    return DistrictSnapshot(
+        edges=[list(e) if e is not None else None for e in d.edges],
+        chimneys_at=list(d.chimneys_at), scrolls=sorted(d.scrolls), frontier=d.frontier,
+        have=list(d.have), complete_count=list(d.complete_count),
+        complete_mask=list(d.complete_mask))
 
 
-def _player(p: PlayerState) -> dict[str, Any]:
-    return {"goods": list(p.goods), "coins": p.coins, "bread": p.bread, "stored": p.stored,
-            "fountain_cards": list(p.fountain_cards), "pawn": p.pawn, "scroll": p.scroll,
-            "stamp": p.stamp, "tiles_built": p.tiles_built, "bread_moves": p.bread_moves,
-            "failed_cards": p.failed_cards, "artisan_lost": p.artisan_lost,
-            "taken": list(p.taken), "vp_after_phase": list(p.vp_after_phase),
-            "vp": p.current_vp, "district": _district(p.district)}
+def _player(p: PlayerState) -> PlayerSnapshot:
+    return PlayerSnapshot(
+        goods=list(p.goods), coins=p.coins, bread=p.bread, stored=p.stored,
+        fountain_cards=list(p.fountain_cards), pawn=p.pawn, scroll=p.scroll, stamp=p.stamp,
+        tiles_built=p.tiles_built, bread_moves=p.bread_moves, failed_cards=p.failed_cards,
+        artisan_lost=p.artisan_lost, taken=list(p.taken),
+        vp_after_phase=list(p.vp_after_phase), vp=p.current_vp,
+        district=_district(p.district))
 
 
-def _raw(state: GameState) -> dict[str, Any]:
-    return {"phase": state.phase, "round": state.round, "start_player": state.start_player,
-           "grid": list(state.grid), "circle_owner": list(state.circle_owner),
-           "fountain_deck": list(state.fountain_deck), "light_deck": list(state.light_deck),
-           "dark_deck": list(state.dark_deck), "seal": list(state.seal),
-           "depots": [list(d) for d in state.depots], "depot_taken": list(state.depot_taken),
-           "discarded": state.discarded, "players": [_player(p) for p in state.players]}
+def _raw(state: GameState) -> Snapshot:
+    return Snapshot(
+        phase=state.phase, round=state.round, start_player=state.start_player,
+        grid=list(state.grid), circle_owner=list(state.circle_owner),
+        fountain_deck=list(state.fountain_deck), light_deck=list(state.light_deck),
+        dark_deck=list(state.dark_deck), seal=list(state.seal),
+        depots=[list(d) for d in state.depots], depot_taken=list(state.depot_taken),
+        discarded=state.discarded, players=[_player(p) for p in state.players])
 
 
-def snapshot(state: GameState) -> dict[str, Any]:
+def snapshot(state: GameState) -> Snapshot:
     """Everything a rule can change, as the core's ``State.snapshot()`` gives it."""
-    return dict(json.loads(json.dumps(_raw(state))))  # tuples -> lists, as the core's JSON
+    snap: Snapshot = json.loads(json.dumps(_raw(state)))  # tuples -> lists, as the core's JSON
+    return snap
 
 
 def snapshot_text(state: GameState) -> str:

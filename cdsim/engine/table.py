@@ -49,6 +49,7 @@ from cdsim.rules.options import (
 from cdsim.rules.play import phases
 from cdsim.rules.records import SEAT_FIELDS, CardRow, GameRecord, SeatRecord
 from cdsim.rules.scoring import final_scoring
+from cdsim.rules.snapshot import Deal, Event, Snapshot
 from cdsim.rules.strategy import CHOOSE, Strategy, ask, find
 
 
@@ -154,7 +155,7 @@ class _Driver:
         _, *seat_seqs = _seat_seeds(table.seed, table.setup).spawn(1 + n)
         self.observer = Observer(comps, [seat_stream(s) for s in seat_seqs],
                                  [s is not None and s.reads_scores for s in seats])
-        deal = json.loads(table.core.deal())
+        deal = table.deal()
         boards = {b.id: b for b in comps.boards}
         self.places = [(boards[deal["boards"][s]],
                         tuple(comps.frame_parts[p] for p in deal["frames"][s])) for s in range(n)]
@@ -239,7 +240,7 @@ class Table:
                                                          self.lineup.strategies, strict=True))]
         if self.check or self.mirror:
             comps: Components = load_components(self.components)
-            config, deal = GameConfig(n, start_vp, comps), json.loads(self.core.deal())
+            config, deal = GameConfig(n, start_vp, comps), self.deal()
             self.seats = seats
             self.python = GameState(config, _seat_seeds(self.seed, self.setup), deal=deal,
                                     reads_scores=[s.reads_scores for s in seats])
@@ -298,5 +299,17 @@ class Table:
         return GameRecord(self.seed, int(data["players"]), seats, bool(data["tiebreak"]),
                           tuple(CardRow(**c) for c in data["cards"]))
 
-    def event_list(self) -> list[dict[str, Any]]:
-        return list(json.loads(self.core.events()))
+    def event_list(self) -> list[Event]:
+        """The game's events so far (``State.events()``)."""
+        events: list[Event] = json.loads(self.core.events())
+        return events
+
+    def deal(self) -> Deal:
+        """Every chance outcome of the game, as the core drew it (``State.deal()``)."""
+        deal: Deal = json.loads(self.core.deal())
+        return deal
+
+    def snapshot(self) -> Snapshot:
+        """The core's state now (``State.snapshot()``)."""
+        snap: Snapshot = json.loads(self.core.snapshot())
+        return snap

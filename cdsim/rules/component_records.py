@@ -209,7 +209,7 @@ class ObjectiveCard(FileRecord):
             raise ValueError(f"its reward (coins + bread = {gain} per multiple) is more than "
                              f"a multiple costs ({paid}): at most {most}")
 
-    def written(self, tables: dict[str, Any]) -> dict[str, Any]:
+    def written(self, tables: dict[str, object]) -> dict[str, object]:
         return {**tables, "requires": self.named_requires()}
 
     @property

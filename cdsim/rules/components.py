@@ -106,7 +106,7 @@ class Components:
         return len(self.scroll_points) - 1
 
 
-def _validated(name: str, file: str, data: dict[str, Any]) -> FileRecord:
+def _validated(name: str, file: str, data: dict[str, object]) -> FileRecord:
     """A component file's tables checked against its record; else one line naming the
     file, the entry and the key."""
     from pydantic import ValidationError
@@ -169,7 +169,7 @@ def _boards(file: str, boards: Boards) -> tuple[Board, ...]:
     return boards.board
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> dict[str, object]:
     return read_toml(path, ComponentError)
 
 
@@ -179,7 +179,7 @@ class _File:
     bytes the set's digest reads."""
 
     label: str  # names the file in a line
-    tables: dict[str, Any]
+    tables: dict[str, object]  # as read (TOML), or merged: its record says what they hold
     model: FileRecord
     text: bytes
     default: bool  # the shipped file's bytes (a copy of it too: the same set)
@@ -236,7 +236,7 @@ def _files(path: Path | None, chain: tuple[Path, ...] = ()) -> tuple[Files, str,
                              f"base = \"default\": docs/components.md)") from None
 
 
-def _override(path: Path, tables: dict[str, Any], chain: tuple[Path, ...]
+def _override(path: Path, tables: dict[str, object], chain: tuple[Path, ...]
               ) -> tuple[Files, str, Files]:
     """An override file's set: its base's files with its tables merged in (rules/overrides.py).
     A file it leaves as it was keeps the base's bytes, so the digest is the base's."""

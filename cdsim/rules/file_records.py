@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from pydantic import GetCoreSchemaHandler
+    from pydantic import ConfigDict, GetCoreSchemaHandler
     from pydantic_core import CoreSchema
 
 
@@ -28,7 +28,7 @@ class FileRecord:
 
     __slots__ = ()
     # pydantic's ConfigDict is a TypedDict: a plain dict, read when a file is checked
-    __pydantic_config__: ClassVar[dict[str, Any]] = {"strict": True, "extra": "forbid"}
+    __pydantic_config__: ClassVar[ConfigDict] = {"strict": True, "extra": "forbid"}
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler
@@ -37,7 +37,7 @@ class FileRecord:
 
         return record_schema(cls, handler(source))
 
-    def written(self, tables: dict[str, Any]) -> dict[str, Any]:
+    def written(self, tables: dict[str, object]) -> dict[str, object]:
         """The record as its file writes it, from ``tables`` (each field as its own writer
         writes it): a record with a key written from another (a card's requires, by its
         type) sets it here."""

@@ -46,6 +46,7 @@ from cdsim.rules.kinds import (
 from cdsim.rules.observation import Observation, Observer, seat_stream
 from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Start, Take
 from cdsim.rules.records import CardRow
+from cdsim.rules.snapshot import Deal
 from cdsim.rules.strategy import find
 
 PHASES = 4  # R3.1
@@ -163,7 +164,7 @@ class PlayerState:
         return sum(self.goods) + self.coins + self.bread + self.stored
 
 
-def draw_deal(c: Components, n: int, rng: np.random.Generator) -> dict[str, Any]:
+def draw_deal(c: Components, n: int, rng: np.random.Generator) -> Deal:
     """R2: every chance outcome of a game, drawn in this fixed order (the core's
     ``GameState::new`` draws the same from the same seed)."""
     boards = rng.permutation(len(c.boards))[:n]
@@ -181,11 +182,11 @@ def draw_deal(c: Components, n: int, rng: np.random.Generator) -> dict[str, Any]
     fountain_deck = [fids[i] for i in rng.permutation(len(fids))]  # R2.3
     light = [c.light[i] for i in rng.permutation(len(c.light))]  # R2.4
     dark = [c.dark[i] for i in rng.permutation(len(c.dark))]
-    seal = [dark.pop() for _ in range(SEAL_SPACES)]
-    return {"boards": [c.boards[int(b)].id for b in boards],
-            "frames": [parts[4 * i: 4 * i + 4] for i in range(n)],  # R2.1
-            "grid": grid, "fountain_deck": fountain_deck, "light_deck": light,
-            "dark_deck": dark, "seal": seal}
+    seal: list[int | None] = [dark.pop() for _ in range(SEAL_SPACES)]
+    return Deal(boards=[c.boards[int(b)].id for b in boards],
+                frames=[parts[4 * i: 4 * i + 4] for i in range(n)],  # R2.1
+                grid=grid, fountain_deck=fountain_deck, light_deck=light, dark_deck=dark,
+                seal=seal)
 
 
 class Pending(NamedTuple):
@@ -209,7 +210,7 @@ class GameState:
 
     def __init__(self, config: GameConfig, seed: Any,
                  trace: Callable[[str], None] | None = None,
-                 deal: dict[str, Any] | None = None, reads_scores: Sequence[bool] = ()) -> None:
+                 deal: Deal | None = None, reads_scores: Sequence[bool] = ()) -> None:
         """``deal``: every chance outcome of the game as the core drew it (its
         ``State.deal()``: boards, frame parts, card grid, decks, seal row); without it
         the deal is drawn from ``seed``. Either way ``seed`` gives the seats' streams.

@@ -75,9 +75,10 @@ def read_only_components(c: Components) -> Components:
     """The component set with its tables as read-only copies (its entries are frozen
     already): a strategy that writes ``objectives["A01"] = ...`` gets a TypeError instead of
     changing the rules' cards."""
+    # Any: read-only mappings where Components types its tables as dicts
     frozen: dict[str, Any] = {name: FrozenMap(getattr(c, name))
                               for name in ("objectives", "decks", "fountains", "frame_parts")}
-    return dataclasses.replace(c, **frozen)  # typed as dicts; read-only mappings at run time
+    return dataclasses.replace(c, **frozen)
 
 
 def seat_stream(seed: np.random.SeedSequence) -> np.random.Generator:

@@ -8,8 +8,9 @@ component files. Entries of ``[[tile]]``, ``[[objective]]``, ``[[fountain]]``,
 entry's key whole (``reward = { vp = 6 }`` is the whole reward, as it is printed on the
 card); an entry whose id the base lacks is added (it needs every key the base's entries all
 have), and ``remove = true`` removes one. ``[scroll_track]`` and ``[villa_table]`` have no
-ids: their keys replace the base's. This module works on the files' tables as read; the
-merged set is validated and built by ``cdsim.rules.components``.
+ids: their keys replace the base's. This module works on the files' tables as read (typed
+``dict[str, object]``: what they hold is for the files' records to say); the merged set is
+validated and built by ``cdsim.rules.components``.
 """
 
 from __future__ import annotations
@@ -43,13 +44,13 @@ def _entry(table: str, ident: Any) -> str:
     return f"{ENTRIES[table]} {_shown(ident)}"
 
 
-def merge(label: str, base: dict[str, dict[str, Any]], override: dict[str, Any]
-          ) -> dict[str, dict[str, Any]]:
+def merge(label: str, base: dict[str, dict[str, object]], override: dict[str, object]
+          ) -> dict[str, dict[str, object]]:
     """The files ``override`` (its tables, ``base`` taken out) changes, merged onto
     ``base`` (each file's tables as read); ``base`` itself is left as it was. Every
     problem the merge itself can see is one line naming ``label``, the entry and the key;
     what the merged files hold is checked afterwards, against their schemas."""
-    merged: dict[str, dict[str, Any]] = {}
+    merged: dict[str, dict[str, object]] = {}
     for table, value in override.items():
         if table not in FILE_KEYS:
             close = difflib.get_close_matches(str(table), [*FILE_KEYS, "base"], 1)
@@ -60,17 +61,20 @@ def merge(label: str, base: dict[str, dict[str, Any]], override: dict[str, Any]
         if name not in merged:
             merged[name] = copy.deepcopy(base[name])
         tables = merged[name]
+        before = tables.get(table)
         if table in ENTRIES:
-            tables[table] = _merge_entries(label, table, tables.get(table, []), value)
+            assert before is None or isinstance(before, list)  # the base's, as read or dumped
+            tables[table] = _merge_entries(label, table, before or [], value)
         elif isinstance(value, dict):
-            tables[table] = {**tables.get(table, {}), **value}
+            assert before is None or isinstance(before, dict)
+            tables[table] = {**(before or {}), **value}
         else:
             raise ComponentError(f"{label}: {table} must be a table ([{table}]), got {_shown(value)}")
     return merged
 
 
-def _merge_entries(label: str, table: str, rows: list[dict[str, Any]], changes: Any
-                   ) -> list[dict[str, Any]]:
+def _merge_entries(label: str, table: str, rows: list[dict[str, object]], changes: Any
+                   ) -> list[dict[str, object]]:
     """The base's entries of ``table`` with ``changes`` (the override's [[table]]) applied:
     changed entries keep their place (the decks are drawn in file order), new ones go last."""
     if not isinstance(changes, list) or not all(isinstance(c, dict) for c in changes):
@@ -79,7 +83,7 @@ def _merge_entries(label: str, table: str, rows: list[dict[str, Any]], changes: 
     place = {row.get("id"): i for i, row in enumerate(rows)}
     # A new entry needs what every base entry states (keys with defaults may be left out).
     needed = [k for k in rows[0] if k != "id" and all(k in r for r in rows)] if rows else []
-    out: list[dict[str, Any] | None] = list(rows)
+    out: list[dict[str, object] | None] = list(rows)
     seen: list[Any] = []
     for n, change in enumerate(changes, 1):
         if "id" not in change:
@@ -166,7 +170,7 @@ def shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def differences(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]
+def differences(old: dict[str, dict[str, object]], new: dict[str, dict[str, object]]
                 ) -> tuple[Change, ...]:
     """What changes from ``old`` to ``new`` (each file's tables, as validated and dumped,
     so that a key left at its default and the default written out are the same): entries
@@ -176,6 +180,7 @@ def differences(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]
         for table, after in new[name].items():
             before = old[name].get(table)
             if table in ENTRIES:
+                assert isinstance(after, list) and isinstance(before, list | None)
                 earlier = {row["id"]: row for row in before or []}
                 ids = [row["id"] for row in after]
                 for row in after:
@@ -228,7 +233,7 @@ def toml_value(value: Any) -> str:
     raise TypeError(f"no TOML for {type(value).__name__}")
 
 
-def toml_text(tables: dict[str, Any]) -> str:
+def toml_text(tables: dict[str, object]) -> str:
     """A component file's tables as TOML, the same text for the same tables (what the
     digest of a merged set reads, and what ``components export`` writes)."""
     lines = [f"{_key(k)} = {toml_value(v)}" for k, v in tables.items()
@@ -236,7 +241,7 @@ def toml_text(tables: dict[str, Any]) -> str:
     for k, v in tables.items():
         if isinstance(v, dict):
             lines += ["", f"[{_key(k)}]", *(f"{_key(a)} = {toml_value(b)}" for a, b in v.items())]
-        elif _is_array_of_tables(v):
+        elif isinstance(v, list) and _is_array_of_tables(v):
             for row in v:
                 lines += ["", f"[[{_key(k)}]]",
                           *(f"{_key(a)} = {toml_value(b)}" for a, b in row.items())]

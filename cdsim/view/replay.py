@@ -24,10 +24,9 @@ rulebook counts seats; the data counts from 0, as the core does.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, get_args
 
 from cdsim import __version__
 from cdsim.players.names import shown_name
@@ -35,30 +34,46 @@ from cdsim.rules.components import Components, ObjectiveCard, load_components
 from cdsim.rules.game import CIRCLES
 from cdsim.rules.kinds import CELLS, NEIGHBOUR
 from cdsim.rules.records import BREAKDOWN, GameRecord
+from cdsim.rules.snapshot import Deal, Event, Snapshot
 from cdsim.view import trace
 
 if TYPE_CHECKING:
     from cdsim.engine.table import Table
 
-Snapshot = dict[str, Any]  # what the page draws (``view``)
-Core = dict[str, Any]  # the core's snapshot, ``State.snapshot()`` (snapshot.rs)
-Event = dict[str, Any]
+# What the page draws of a state (``view``): one short key per thing that changes, its
+# value a number or a small list of numbers or card ids.
+Shown = dict[str, int | list[int] | list[int | None] | list[str] | list[list[int]]]
+
+
+class Step(TypedDict):
+    """One step of the replay as the page reads it: its kind (``k``), seat (``a``), phase
+    (``p``), round (``r``), where it opens in the events (``e``), its trace lines (``t``)
+    and what its state changes (``d``)."""
+
+    k: str
+    a: int
+    p: int
+    r: int
+    e: int
+    t: list[str]
+    d: NotRequired[Shown]
 
 # The events that open a step, and the step's kind on the page.
 OPENS = {"pawn": "pawn", "deal": "phase", "move": "turn", "scoring_phase": "scoring",
          "circle": "circle"}
 # What a deal changes (R3.2, R3.3): the state before it keeps these from the decision
 # before.
-DEAL_FIELDS = ("phase", "round", "start_player", "depots", "depot_taken", "light_deck",
-               "dark_deck")
+DealField = Literal["phase", "round", "start_player", "depots", "depot_taken", "light_deck",
+                   "dark_deck"]
+DEAL_FIELDS: tuple[DealField, ...] = get_args(DealField)
 
 
-def view(snap: Core) -> Snapshot:
+def view(snap: Snapshot) -> Shown:
     """The core's snapshot as the page draws it, as small lists: one key per thing that
     changes (start player, depots, seal row, circle owners, deck sizes; per seat ``p``:
     pawn, scroll, stamp, 4 goods, coins, bread, stored, tiles built, features complete,
     VP held; ``f``: fountain cards)."""
-    out: Snapshot = {
+    out: Shown = {
         "sp": snap["start_player"],
         "dp": [list(d) for d in snap["depots"]],
         "sl": list(snap["seal"]),
@@ -84,24 +99,26 @@ class Recorder:
         if not table.events or table.python is None:
             raise ValueError("the replay needs a Table with events=True and mirror=True")
         self.table = table
-        self.marks: list[tuple[int, Core]] = []  # (events recorded, the core's state)
+        self.marks: list[tuple[int, Snapshot]] = []  # (events recorded, the core's state)
         table.on_decision = self.mark
 
     def mark(self) -> None:
         """A decision is about to be taken: keep the core's state and its event count."""
         core = self.table.core
-        self.marks.append((int(core.event_count()), json.loads(core.snapshot())))
+        self.marks.append((int(core.event_count()), self.table.snapshot()))
 
-    def state(self, j: int, events: Sequence[Event]) -> Core:
+    def state(self, j: int, events: Sequence[Event]) -> Snapshot:
         """The core's state once ``events[:j]`` have happened (and nothing after)."""
         k = bisect_left([count for count, _ in self.marks], j)
         count, snap = self.marks[k]
         if k > 0 and any(e["type"] == "deal" for e in events[j:count]):
             before = self.marks[k - 1][1]
-            snap = snap | {key: before[key] for key in DEAL_FIELDS}
+            snap = snap.copy()
+            for key in DEAL_FIELDS:
+                snap[key] = before[key]
         return snap
 
-    def finish(self) -> dict[str, Any]:
+    def finish(self) -> dict[str, object]:
         """The replay as one JSON-able dict (after ``table.play()``)."""
         table = self.table
         if not table.core.is_over():
@@ -111,27 +128,27 @@ class Recorder:
         if not self.marks or self.marks[-1][0] < len(events):
             self.mark()  # the end
         n = record.players
-        deal = json.loads(table.core.deal())
+        deal = table.deal()
         grid, circles = deal["grid"], CIRCLES[n]
 
         # the steps: where each opens in the event list, its kind, seat, phase and round
-        steps: list[dict[str, Any]] = [{"k": "setup", "a": -1, "p": 0, "r": -1, "e": 0,
-                                        "t": [trace.trace([], n, grid, circles)[0]]}]
+        steps: list[Step] = [Step(k="setup", a=-1, p=0, r=-1, e=0,
+                                  t=[trace.trace([], n, grid, circles)[0]])]
         for i, e in enumerate(events):
             kind = OPENS.get(e["type"])
             if kind is not None:
                 at = self.state(i, events)
                 phase = e["phase"] if "phase" in e else at["phase"]
-                steps.append({"k": kind, "a": e.get("seat", -1), "p": phase,
-                              "r": at["round"] if kind == "turn" else -1, "e": i, "t": []})
+                steps.append(Step(k=kind, a=e.get("seat", -1), p=phase,
+                                  r=at["round"] if kind == "turn" else -1, e=i, t=[]))
             steps[-1]["t"].append(trace.line(e, n, grid, circles).strip())
         end = self.state(len(events), events)
-        steps.append({"k": "final", "a": record.winner, "p": end["phase"], "r": -1,
-                      "e": len(events), "t": [trace.trace([], n, grid, circles, record)[-1]]})
+        steps.append(Step(k="final", a=record.winner, p=end["phase"], r=-1, e=len(events),
+                          t=[trace.trace([], n, grid, circles, record)[-1]]))
 
         # each step's state: the state when the next step opens (the last two: the end)
-        shown: Snapshot = {}
-        before: Core | None = None
+        shown: Shown = {}
+        before: Snapshot | None = None
         built: list[list[list[int]]] = [[] for _ in range(n)]
         features: list[list[list[Any]]] = [[] for _ in range(n)]
         comps = load_components(table.components)
@@ -143,7 +160,7 @@ class Recorder:
                 if e["type"] in ("take", "seal") and e["cell"] is not None:
                     t = tile_index[e["tile"]]
                     tile = comps.tile_types[t]
-                    built[e["seat"]].append([e["cell"], *e["edges"], tile.chimneys,
+                    built[e["seat"]].append([e["cell"], *(e["edges"] or ()), tile.chimneys,
                                              tile.building, t])
             for seat, found in completions(mine, before, after):
                 features[seat].append(found)
@@ -153,8 +170,8 @@ class Recorder:
         return replay_data(table, comps, record, deal, steps, built, features)
 
 
-def completions(events: Sequence[Event], before: Core | None,
-              after: Core) -> list[tuple[int, list[Any]]]:
+def completions(events: Sequence[Event], before: Snapshot | None,
+              after: Snapshot) -> list[tuple[int, list[Any]]]:
     """The features the ``complete`` events describe, in their order, each as (seat,
     [kind, tiles, chimneys, cells]). The cells are those the core's ``complete_mask``
     gained between the two states; when one step completes two features of one kind,
@@ -200,9 +217,10 @@ def split(mask: int, edges: Sequence[Sequence[int] | None], kind: int) -> list[l
     return out
 
 
-def replay_data(table: Table, c: Components, record: GameRecord, deal: dict[str, Any],
-                steps: list[dict[str, Any]], built: list[list[list[int]]],
-                features: list[list[list[Any]]]) -> dict[str, Any]:
+# the page's JSON (replay.js reads it)
+def replay_data(table: Table, c: Components, record: GameRecord, deal: Deal,
+                steps: list[Step], built: list[list[list[int]]],
+                features: list[list[list[Any]]]) -> dict[str, object]:
     """Everything the page needs: the static game (components in use, boards, frames,
     cards; the deal is ``State.deal()``), each seat's built tiles and completed features
     in order, and the steps."""
@@ -240,6 +258,6 @@ def replay_data(table: Table, c: Components, record: GameRecord, deal: dict[str,
     }
 
 
-def _card(card: ObjectiveCard) -> dict[str, Any]:
+def _card(card: ObjectiveCard) -> dict[str, str | int]:
     return {"deck": card.deck, "pay": card.pay, "text": card.describe(),
             "provenance": card.provenance}

@@ -6,7 +6,6 @@ does: seats, patrician spaces, district rows and columns, scoring circles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from cdsim.rules.kinds import (
     ADMINISTRATOR,
@@ -22,15 +21,15 @@ from cdsim.rules.kinds import (
     VILLA,
 )
 from cdsim.rules.records import GameRecord
-
-Event = dict[str, Any]
+from cdsim.rules.snapshot import Event
 
 _REWARDS = {MERCHANT: "goods exchanged for coins", BAKER: "+2 bread", MARKET: "+1 coin",
             BAKERY: "+1 bread", ADMINISTRATOR: "+2 scroll steps",
             ARTISAN: "builds a seal tile", FOUNTAIN: "draws fountain cards"}
 
 
-def _cell(cell: int) -> str:
+def _cell(cell: int | None) -> str:
+    assert cell is not None  # a tile built (a take that stores one says so apart)
     row, column = divmod(cell, 6)
     return f"row {row + 1}, column {column + 1}"
 
@@ -68,7 +67,7 @@ def line(event: Event, players: int, grid: Sequence[str | None],
         if event["cell"] is None:
             return f"    takes {event['tile']} and stores it"
         return (f"    takes {event['tile']}, builds it at {_cell(event['cell'])} as "
-                f"{_edges(event['edges'])}")
+                f"{_edges(event['edges'] or ())}")
     if kind == "scroll":
         over = f", {event['overflow']} VP past the end (R6.6)" if event["overflow"] else ""
         return f"    scroll disc +{event['steps']} to space {event['space']}{over}"
@@ -77,8 +76,8 @@ def line(event: Event, players: int, grid: Sequence[str | None],
     if kind == "artisan_lost":
         return "    artisan: no seal tile can be built, reward lost (R6.3)"
     if kind == "seal":
-        return (f"    artisan: builds seal tile {event['tile']} at {_cell(event['cell'])} as "
-                f"{_edges(event['edges'])}")
+        return (f"    artisan: builds seal tile {event['tile']} at {_cell(event['cell'])} "
+                f"as {_edges(event['edges'] or ())}")
     if kind == "fountain":
         back = event["give_back"] or "nothing"
         return (f"    fountain: draws {', '.join(event['drawn'])}, keeps "
@@ -95,7 +94,9 @@ def line(event: Event, players: int, grid: Sequence[str | None],
             return f"    {event['card']}: failed, {event['vp']} VP (R8.5)"
         return f"    {event['card']}: fulfilled {event['multiples']}x, {event['vp']:+d} VP"
     if kind == "phase_end":
-        vp = ", ".join(f"seat {s + 1} {v}" for s, v in enumerate(event["vp"]))
+        every = event["vp"]
+        assert isinstance(every, list)  # phase_end: every seat's VP
+        vp = ", ".join(f"seat {s + 1} {v}" for s, v in enumerate(every))
         return f"  VP after scoring phase {event['phase'] + 1}: {vp}"
     raise ValueError(f"unknown event type {kind!r}")
 

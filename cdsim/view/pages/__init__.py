@@ -35,14 +35,16 @@ def _page(template: str, title: str, data: Any, script: str) -> str:
     return re.sub(r"\{\{\w+\}\}", lambda m: parts[m[0]], _asset(template))
 
 
-def replay_page(data: dict[str, Any]) -> str:
+def replay_page(data: dict[str, object]) -> str:
     """The replay of one game; ``data`` is ``cdsim.view.replay.Recorder.finish()``."""
-    n = len(data["players"])
+    seats = data["players"]
+    assert isinstance(seats, list)  # one entry per seat
+    n = len(seats)
     return _page("replay.html", f"Carpe Diem replay: seed {data['seed']}, {n} players", data,
                  "replay.js")
 
 
-def components_data(c: Components, source: str) -> dict[str, Any]:
+def components_data(c: Components, source: str) -> dict[str, object]:
     """A component set as the sheet draws it: every entry with its provenance."""
     counts = {i: 0 for i in range(len(c.tile_types))}
     for t in (*c.light, *c.dark):
