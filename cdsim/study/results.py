@@ -39,6 +39,7 @@ class StudyResults:
     (``missing``, by key) and the skill panels by player count."""
 
     manifest: StudyManifest
+    root: Path
     cells: tuple[CellResult, ...]
     missing: tuple[str, ...] = ()
     by_skill: dict[int, Panel] = field(default_factory=dict)
@@ -48,6 +49,25 @@ class StudyResults:
     @property
     def tolerance(self) -> float:
         return self.manifest.tolerance
+
+    @property
+    def provisional(self) -> bool:
+        """Whether play stopped before its plan's end (interrupted, or its time budget
+        spent): what it shows is what the finished stages show, not the answer."""
+        return (self.manifest.stopped is not None or bool(self.missing)
+                or any(c.decision is None for c in self.cells))
+
+    @property
+    def resume(self) -> str:
+        """The command that continues it (``resume_command``)."""
+        return resume_command(self.root, self.manifest)
+
+    def stopped_words(self) -> str:
+        """Why it is provisional and how to go on, in one sentence."""
+        why = self.manifest.stopped or "interrupted"
+        return (f"play stopped ({why}) before every comparison and cell was decided: this "
+                "is what the finished stages show; the finished chunks of the stages not "
+                f"yet finished are kept. Continue with {self.resume}")
 
 
 def _with_base(root: Path, manifest: StudyManifest, cell: CellResult,
@@ -91,14 +111,20 @@ def read_results(root: Path, note: Callable[[str], None] | None = None) -> Study
     cells = [c for _, c in read if c is not None]
     if not cells:
         raise CdsimError(f"{root}: no cell has finished a stage yet; continue with "
-                         f"cdsim study run {manifest.source or 'STUDY.toml'} --out {root} "
-                         "--resume")
+                         f"{resume_command(root, manifest)}")
     bases = {(c.players, c.population): c for c in cells if c.variant is None}
     cells = [_with_base(root, manifest, c, bases.get((c.players, c.population))) for c in cells]
-    return StudyResults(manifest, tuple(cells), tuple(k for k, c in read if c is None),
+    return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         panels(root, cells, manifest.players, manifest.tolerance,
                                manifest.alpha),
                         tuple(groups(manifest, cells)), _changes(manifest, cells))
 
 
-__all__ = ["StudyResults", "VariantChange", "read_results"]
+def resume_command(root: Path, manifest: StudyManifest) -> str:
+    """The command that continues the study in ``root``: the one its stop printed, as the
+    manifest recorded it (a whatif's is a whatif's), else a study run's."""
+    return manifest.resume or (f"cdsim study run {manifest.source or 'STUDY.toml'} --out "
+                               f"{root} --resume")
+
+
+__all__ = ["StudyResults", "VariantChange", "read_results", "resume_command"]
