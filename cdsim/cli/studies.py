@@ -86,26 +86,26 @@ def study_run(
     key = "reward.vp"            # a dotted key inside it, holding an integer
     values = [6, 7, 8, 9]        # the report: each seat's fair offset against the value
     \b
-    Optional keys: games (default: each cell's worst case, the games that decide it
-    whatever its truth), first_stage (games/64), chunk_size, start_vp = {4 = [8, 9, 10,
-    11]}, radius (6), tolerance (0.02), zone (0.005: fair is shown below tolerance + zone,
-    unfair above tolerance - zone, so every cell ends), name_within_zone (false: true
-    plays a confirmed cell on until the vector it names is shown within the zone of the
-    most equal one; dear for near-tied vectors), alpha (0.05), tested (3),
-    strategy_params, components, description; per population: games, first_stage,
-    lineups = [[...], ...] or pool (instead of lineup), rotate_seats, floor,
-    strategy_params, chunk_size (a few games for a slow player, so that a stage spreads
-    over the workers); [[cell]] players,
-    population, games, first_stage: one cell's own budget; per sweep: description, base
-    (what each value changes; default: the study's components). Adding a value to a
-    sweep and --resume plays only the new value's cells.
+    Optional keys: games (default: each cell's worst case, the games that decide it whatever
+    its truth), first_stage (games/64), minutes (a time budget, as --minutes), chunk_size,
+    start_vp = {4 = [8, 9, 10, 11]}, radius (6), tolerance (0.02), zone (0.005: fair is
+    shown below tolerance + zone, unfair above tolerance - zone, so every cell ends),
+    name_within_zone (false: true plays a confirmed cell on until the vector it names is
+    shown within the zone of the most equal one; dear for near-tied vectors), alpha (0.05),
+    tested (3), strategy_params, components, description; per population: games,
+    first_stage, lineups = [[...], ...] or pool (instead of lineup), rotate_seats, floor,
+    strategy_params, chunk_size (a few games for a slow player, so that a stage spreads over
+    the workers); [[cell]] players, population, games, first_stage: one cell's own budget;
+    per sweep: description, base (what each value changes; default: the study's components).
+    Adding a value to a sweep and --resume plays only the new value's cells.
     \b
     Example: cdsim study run my-study.toml --out studies/mine
              cdsim study report studies/mine     (then open studies/mine/study.html)
 
     All cells' chunks share one work queue; Ctrl-C keeps every finished chunk and --resume
-    continues; the rows are identical for any --jobs. A bad study file is one error line,
-    before any game is played."""
+    continues; --minutes N stops at the first chunk after N minutes; `cdsim study report`
+    reads a stopped study (provisional); the rows are identical for any --jobs. A bad study
+    file is one error line, before any game is played."""
     from cdsim.study import play
     from cdsim.study.budget import plan_lines
     from cdsim.study.clock import Clock, check_minutes

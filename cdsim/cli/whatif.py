@@ -55,14 +55,18 @@ def whatif(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
 ) -> None:
     """What does a change to the components do? Plays the base and the change on the same
-    deals (scripted and strong play, 2, 3 and 4 players unless told), stops each comparison
-    as soon as it is decided, and prints the answer: whether seat balance moves (each
+    deals (2, 3 and 4 players unless told), stops each comparison as soon as it is decided,
+    and prints the answer. By default a quick look within 3 minutes (--minutes): scripted
+    play first, strong play only if its games fit in the time left (its first line says
+    what it chose); out of time, it stops at a chunk and says what is decided and what more
+    would take, at this run's measured rate. The answer: whether seat balance moves (each
     seat's win share, change minus base, at the rulebook's starting VP, with intervals
     valid at every look) and what the changed cards do (taken, fulfilled, VP per take,
     their takers' win difference). The folder is a study folder: its pages lead with the
     change (study.html).
 
     Example: cdsim whatif --set objective.B05.reward.vp=6
+             cdsim whatif --set objective.B05.reward.vp=6 --play strong --minutes 10
              cdsim whatif --set objective.B05.reward.vp=4,6,10,12 --play scripted
              cdsim whatif --components my-change.toml --players 4"""
     from cdsim.batch.config import check_jobs
