@@ -157,6 +157,8 @@ def test_an_interrupted_whatif_reports_and_its_resume_command_works(
     page = json.loads((out / "study.json").read_text())
     assert page["provisional"].startswith("play stopped (interrupted)")
     assert page["provisional"].endswith(f"Continue with {command}")
+    assert "the 100 games of finished chunks of stages not yet finished are kept" in (
+        page["provisional"])  # stage 1, written but not yet looked at
     assert "**Provisional**: play stopped (interrupted)" in (out / "study.md").read_text()
     monkeypatch.setenv("CDSIM_PROGRESS_SECONDS", "0")  # a progress line at every chunk
     args = command.split()[1:]
@@ -248,6 +250,7 @@ def test_a_study_out_of_time_stops_at_a_chunk_and_resumes_to_the_same_verdicts(
     code, said, err = _run(["study", "report", str(stopped), "-q"], monkeypatch, capsys)
     assert code == 0, err
     assert "provisional: play stopped (its time budget of 10 min)" in said
+    assert "the 90 games of finished chunks of stages not yet finished are kept" in said
     monkeypatch.undo()
     code, err = run_main(["study", "run", str(path), "--out", str(stopped), "--resume", "-q"],
                          monkeypatch, capsys)

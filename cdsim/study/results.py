@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
+from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.errors import CdsimError
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
@@ -45,6 +46,7 @@ class StudyResults:
     by_skill: dict[int, Panel] = field(default_factory=dict)
     sweeps: tuple[SweepGroup, ...] = ()
     changes: dict[str, VariantChange] = field(default_factory=dict)  # by variant cell key
+    unjudged: int = 0  # games in finished chunks of stages not finished (a stopped study's)
 
     @property
     def tolerance(self) -> float:
@@ -65,9 +67,11 @@ class StudyResults:
     def stopped_words(self) -> str:
         """Why it is provisional and how to go on, in one sentence."""
         why = self.manifest.stopped or "interrupted"
+        kept = (f"the {self.unjudged:,} games of finished chunks of stages not yet finished "
+                "are kept for the next look" if self.unjudged else
+                "no stage was left part-played")
         return (f"play stopped ({why}) before every comparison and cell was decided: this "
-                "is what the finished stages show; the finished chunks of the stages not "
-                f"yet finished are kept. Continue with {self.resume}")
+                f"is what the finished stages show; {kept}. Continue with {self.resume}")
 
 
 def _with_base(root: Path, manifest: StudyManifest, cell: CellResult,
@@ -117,7 +121,17 @@ def read_results(root: Path, note: Callable[[str], None] | None = None) -> Study
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         panels(root, cells, manifest.players, manifest.tolerance,
                                manifest.alpha),
-                        tuple(groups(manifest, cells)), _changes(manifest, cells))
+                        tuple(groups(manifest, cells)), _changes(manifest, cells),
+                        _unjudged(root, cells))
+
+
+def _unjudged(root: Path, cells: list[CellResult]) -> int:
+    """Games in the study's run folders beyond its cells' finished stages: the finished
+    chunks of stages a stop left part-played (no look has counted them yet)."""
+    folders = root / CELLS
+    played = sum(RunFolder(f).games_done() for f in sorted(folders.iterdir())
+                 if f.is_dir()) if folders.is_dir() else 0
+    return max(0, played - sum(c.games for c in cells))
 
 
 def resume_command(root: Path, manifest: StudyManifest) -> str:
