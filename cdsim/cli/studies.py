@@ -143,39 +143,38 @@ def study_run(
             clock.chunk(key, games)  # past the time budget: play stops here
 
         # a stop: app.main names the folder and the --resume command (resume_hint above)
-        manifest = play.run(spec, root, jobs, backend, resume, force,
-                            tick, progress.plan_work, games,
-                            lambda study, before: print("\n".join(plan_lines(study, before, jobs)),
-                                                        flush=True), clock, again)
-    _said(spec.file.name, root, manifest, progress.played, clock, again)
+        play.run(spec, root, jobs, backend, resume, force, tick, progress.plan_work, games,
+                 lambda study, before: print("\n".join(plan_lines(study, before, jobs)),
+                                             flush=True), clock, again)
+    _said(spec.file.name, root, progress.played, clock, again)
 
 
-def _said(name: str, root: Path, manifest: dict[str, Any], played: int, clock: Any,
-          again: str) -> None:
+def _said(name: str, root: Path, played: int, clock: Any, again: str) -> None:
     """What a study run prints at its end: each cell's verdict (or that it is still
     playing, with the games left), and what more would take at this run's rate."""
-    from cdsim.study.plan import cell_ms
+    from cdsim.batch.cost import game_ms
+    from cdsim.study.store import study_manifest_of
 
-    cells = manifest["cells"]
+    manifest = study_manifest_of(root)
+    cells = manifest.cells
     print(f"study {name}: {len(cells)} cells in {root} ({played} games played now "
           f"in {clock.elapsed():.1f} s); next: cdsim study report {root}")
     for cell in cells:
-        verdict = cell["decision"]
-        more = ""
-        if verdict and verdict["games_needed"]:
-            took = clock.games_time(int(verdict["games_needed"]), cell_ms(cell))
-            more = f" {verdict['games_needed']:,} more games take {took}."
-        elif not verdict:
-            done = sum(s["games"] for s in cell["stages"][:-1])
-            left = max(0, int(cell["games"]) - done)
-            more = (f": at most {left:,} more games to its budget, "
-                    f"{clock.games_time(left, cell_ms(cell))}")
-        print(f"  {cell['key']}{' (floor)' if cell['floor'] else ''}: "
-              + (verdict["explain"] + more if verdict else "still playing" + more))
-    if manifest.get("stopped"):
-        print(f"play stopped ({manifest['stopped']}): the report is provisional; times at "
+        verdict = cell.decision
+        ms = game_ms(cell.lineups, cell.pool, cell.players)
+        if verdict is None:
+            left = max(0, cell.games - sum(s.games for s in cell.stages[:-1]))
+            said = (f"still playing: at most {left:,} more games to its budget, "
+                    f"{clock.games_time(left, ms)}")
+        else:
+            said = verdict.explain + (
+                f" {verdict.games_needed:,} more games take "
+                f"{clock.games_time(verdict.games_needed, ms)}." if verdict.games_needed else "")
+        print(f"  {cell.key}{' (floor)' if cell.floor else ''}: {said}")
+    if manifest.stopped:
+        print(f"play stopped ({manifest.stopped}): the report is provisional; times at "
               f"{clock.basis()}; continue with {again}")
-    elif any(c["decision"] and c["decision"]["games_needed"] for c in cells):
+    elif any(c.decision and c.decision.games_needed for c in cells):
         print(f"(times at {clock.basis()})")
 
 

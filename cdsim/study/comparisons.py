@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from cdsim.analysis import anytime, paired
 from cdsim.analysis.candidates import CellGames, WinTable, candidates, win_table
@@ -131,14 +130,17 @@ class Played:
     clock: Clock
 
 
+Write = Callable[[list[CellState], WhatIf, str | None], None]  # cells, comparisons, stopped
+
+
 @dataclass
 class _Looks:
-    """A whatif as it plays: its study, folder and manifest, and the stages' games and
-    win tables read so far (each once)."""
+    """A whatif as it plays: its study and folder, how its manifest is written (``write``),
+    and the stages' games and win tables read so far (each once)."""
 
     study: Study
     root: Path
-    manifest: dict[str, Any]
+    write: Write
     precision: float
     games: dict[tuple[str, int], CellGames] = field(default_factory=dict)
     tables: dict[tuple[str, int], WinTable] = field(default_factory=dict)
@@ -194,21 +196,13 @@ class _Looks:
     def record(self, pairs: Sequence[Pair], stopped: str | None) -> None:
         """The study manifest as it stands: every cell's state, the comparisons so far and,
         until the end, why it stopped (a stop at any moment leaves "interrupted")."""
-        m = self.manifest
-        m["cells"] = [self.state(cell, pair).model_dump(mode="json")
-                      for pair in pairs for cell in pair.cells]
-        m["whatif"] = WhatIf(
+        self.write([self.state(cell, pair) for pair in pairs for cell in pair.cells], WhatIf(
             command=" ".join(sys.argv), precision=self.precision,
             comparisons=[WhatIfComparison(players=p.base.players, play=p.play, variant=name,
                                           outcome=c.outcome, games=c.games, deals=c.deals,
                                           seats=[(s.change, s.low, s.high) for s in c.seats])
-                         for p in pairs for name, c in (p.outcomes or {}).items()]
-        ).model_dump(mode="json")
-        if stopped is None:
-            m.pop("stopped", None)
-        else:
-            m["stopped"] = stopped
-        write_study_manifest(self.root, m)
+                         for p in pairs for name, c in (p.outcomes or {}).items()]),
+            stopped)
 
 
 def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
@@ -228,7 +222,15 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
     clock.per_game_ms = {cell.key: cell_game_ms(cell) for cell in study.cells}
     start = time.perf_counter()
     pairs = pairs_of(study, root)
-    looks = _Looks(study, root, manifest, precision)
+    def write(cells: list[CellState], whatif: WhatIf, stopped: str | None) -> None:
+        manifest["cells"] = [c.model_dump(mode="json") for c in cells]
+        manifest["whatif"] = whatif.model_dump(mode="json")
+        manifest["stopped"] = stopped
+        if stopped is None:
+            del manifest["stopped"]
+        write_study_manifest(root, manifest)
+
+    looks = _Looks(study, root, write, precision)
     if resume:  # its cells as recorded until the looks are taken again (their design kept)
         manifest["stopped"] = "interrupted"
         write_study_manifest(root, manifest)

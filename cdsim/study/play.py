@@ -59,7 +59,9 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         todo, cells = plan(study, root, tables, manifest["cells"])
         manifest["cells"] = cells
         timed_out = timed_out or (clock is not None and clock.expired())
-        _mark_stopped(manifest, bool(todo), timed_out, clock)
+        manifest["stopped"] = _stopped(bool(todo), timed_out, clock)
+        if manifest["stopped"] is None:  # a study that ends has no such mark
+            del manifest["stopped"]
         write_study_manifest(root, manifest)
         if on_plan is not None:
             on_plan(*games_total(root, cells))
@@ -85,17 +87,14 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
     return manifest
 
 
-def _mark_stopped(manifest: dict[str, Any], more: bool, timed_out: bool,
-                  clock: Clock | None) -> None:
-    """While games are still to play, the manifest says the study stopped (a stop at any
-    moment leaves it so: "interrupted"), or why it stops now (its time budget); a study
-    that ends has no such mark."""
+def _stopped(more: bool, timed_out: bool, clock: Clock | None) -> str | None:
+    """The manifest's ``stopped`` while games are still to play: "interrupted" (a stop at
+    any moment leaves it so) or why it stops now (its time budget); None once it ends."""
     if not more:
-        manifest.pop("stopped", None)
-    elif timed_out and clock is not None:
-        manifest["stopped"] = f"its time budget of {clock.budget_words()}"
-    else:
-        manifest["stopped"] = "interrupted"
+        return None
+    if timed_out and clock is not None:
+        return f"its time budget of {clock.budget_words()}"
+    return "interrupted"
 
 
 class Stamp(TypedDict):
