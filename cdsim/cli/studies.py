@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,9 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError
+
+if TYPE_CHECKING:  # the command line imports it when it plays
+    from cdsim.study.clock import Clock
 
 study_app = typer.Typer(
     help="Studies: for 2, 3 and 4 players, which starting VP make the seats fair, how sure is "
@@ -149,7 +152,7 @@ def study_run(
     _said(spec.file.name, root, progress.played, clock, again)
 
 
-def _said(name: str, root: Path, played: int, clock: Any, again: str) -> None:
+def _said(name: str, root: Path, played: int, clock: Clock, again: str) -> None:
     """What a study run prints at its end: each cell's verdict (or that it is still
     playing, with the games left), and what more would take at this run's rate."""
     from cdsim.batch.cost import game_ms

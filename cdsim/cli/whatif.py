@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cdsim.batch.progress import StudyProgress, page_note
 from cdsim.cli.app import app, dask_backend, out_folder, resume_hint
 from cdsim.errors import CdsimError
+
+if TYPE_CHECKING:  # the command line imports them when it plays
+    from cdsim.analysis.paired import Comparison
+    from cdsim.study.clock import Clock
+    from cdsim.study.comparisons import Pair, Played
+    from cdsim.study.model import Study
+    from cdsim.study.results import StudyResults
 
 PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
@@ -150,7 +157,7 @@ def whatif(
     _answer(study, root, played, result, progress.played, again)
 
 
-def _chosen(study: Any, plays: list[str], quick: bool, clock: Any) -> str:
+def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:
     """One line before play: what it plays and why, each play's time at most (recorded
     costs: no chunk has finished)."""
     from cdsim.study import comparisons
@@ -170,7 +177,8 @@ def _chosen(study: Any, plays: list[str], quick: bool, clock: Any) -> str:
             "player")
 
 
-def _answer(study: Any, root: Path, played: Any, result: Any, games: int, again: str) -> None:
+def _answer(study: Study, root: Path, played: Played, result: StudyResults, games: int,
+            again: str) -> None:
     """The answer in the terminal: each comparison in a designer's words (not decided yet:
     the games and time more would take at this run's rate), the changed cards, and, if play
     stopped early, that the pages are provisional and how to go on."""
@@ -211,7 +219,7 @@ def _answer(study: Any, root: Path, played: Any, result: Any, games: int, again:
     print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
 
 
-def _not_begun(pair: Any, clock: Any, skipped: bool) -> str:
+def _not_begun(pair: Pair, clock: Clock, skipped: bool) -> str:
     """A play not begun (the quick look left it out, or the time ran out before it): its
     games and their time at this run's rate, and how to have it played."""
     how = ("ask for it with --play strong (or a larger --minutes)" if skipped else
@@ -220,7 +228,7 @@ def _not_begun(pair: Any, clock: Any, skipped: bool) -> str:
             f"{clock.games_time(1, pair.ms_left())}, more than the time left; {how}")
 
 
-def _more(pair: Any, comp: Any, clock: Any) -> str:
+def _more(pair: Pair, comp: Comparison, clock: Clock) -> str:
     """For a comparison left undecided: about how many more games a side would decide it,
     and how long that is here at this run's rate (base and variant both play them)."""
     from cdsim.study.budget import cell_game_ms
