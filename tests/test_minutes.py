@@ -171,6 +171,24 @@ def test_an_interrupted_whatif_reports_and_its_resume_command_works(
     assert "stopped" not in _manifest(out)
 
 
+def test_a_whatif_stopped_before_its_first_look_names_its_own_resume_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing to report yet (stopped in its first stage): one line, exit 2, naming the
+    whatif's own --resume command (it named `cdsim study run changes/whatif.toml ...`,
+    which plays another schedule)."""
+    core_or_skip()
+    out = tmp_path / "wi"
+    _interrupt_after(monkeypatch, 1)  # the first chunk of stage 0
+    code, err = run_main([*STRONG, "--out", str(out), "--quiet"], monkeypatch, capsys)
+    assert code == 130, err
+    command = err.strip().rpartition("continue with ")[2]
+    monkeypatch.undo()
+    code, err = run_main(["study", "report", str(out), "-q"], monkeypatch, capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.strip().endswith(f"no cell has finished a stage yet; continue with {command}")
+
+
 def test_a_resumed_whatif_plays_a_raised_budget_to_the_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
