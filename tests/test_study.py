@@ -275,7 +275,7 @@ def test_headlines_name_only_confirmed_vectors_and_say_whether_populations_agree
     assert "no vector was confirmed" in text
     # how long that is here: line-up a/b/c/d costs as four Python seats (cdsim.batch.cost)
     took = cost.games_time(150_000, cost.game_ms([("a", "b", "c", "d")], (), 4))
-    assert f"about 150,000 more games (about {took} here) would likely confirm" in text
+    assert f"about 150,000 more games (about {took} here at recorded costs) would likely confirm" in text
     assert not re.search(r"\d+/\d+/\d+/\d+", text.split("The rulebook's")[0])  # names none
     assert "random" not in text and "8/8/8/8" not in text  # the floor takes no part
     text = rs.headline(4, [_cell("scripted", "no fair vector")], 0.02)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,6 +18,9 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError
+
+if TYPE_CHECKING:  # the command line imports it when it plays
+    from cdsim.study.clock import Clock
 
 study_app = typer.Typer(
     help="Studies: for 2, 3 and 4 players, which starting VP make the seats fair, how sure is "
@@ -49,6 +51,11 @@ def study_run(
         help="Raise every cell's budget to at least N games (with --resume: extend the "
              "undecided cells).", show_default=False)] = None,
     force: Annotated[bool, typer.Option(help="Overwrite the study in --out.")] = False,
+    minutes: Annotated[float | None, typer.Option(
+        help="A time budget: stop at the first chunk boundary after N minutes, judge the "
+             "finished stages and say what is decided and what more would take (the "
+             "report is then provisional; --resume goes on). Default: the study file's "
+             "minutes, else none.", show_default=False)] = None,
     backend: Annotated[str, typer.Option(help="loky (this machine) or dask.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(
         help="Dask scheduler address (with --backend dask); default: a local cluster.")] = None,
@@ -82,32 +89,31 @@ def study_run(
     key = "reward.vp"            # a dotted key inside it, holding an integer
     values = [6, 7, 8, 9]        # the report: each seat's fair offset against the value
     \b
-    Optional keys: games (default: each cell's worst case, the games that decide it
-    whatever its truth), first_stage (games/64), chunk_size, start_vp = {4 = [8, 9, 10,
-    11]}, radius (6), tolerance (0.02), zone (0.005: fair is shown below tolerance + zone,
-    unfair above tolerance - zone, so every cell ends), name_within_zone (false: true
-    plays a confirmed cell on until the vector it names is shown within the zone of the
-    most equal one; dear for near-tied vectors), alpha (0.05), tested (3),
-    strategy_params, components, description; per population: games, first_stage,
-    lineups = [[...], ...] or pool (instead of lineup), rotate_seats, floor,
-    strategy_params, chunk_size (a few games for a slow player, so that a stage spreads
-    over the workers); [[cell]] players,
-    population, games, first_stage: one cell's own budget; per sweep: description, base
-    (what each value changes; default: the study's components). Adding a value to a
-    sweep and --resume plays only the new value's cells.
+    Optional keys: games (default: each cell's worst case, the games that decide it whatever
+    its truth), first_stage (games/64), minutes (a time budget, as --minutes), chunk_size,
+    start_vp = {4 = [8, 9, 10, 11]}, radius (6), tolerance (0.02), zone (0.005: fair is
+    shown below tolerance + zone, unfair above tolerance - zone, so every cell ends),
+    name_within_zone (false: true plays a confirmed cell on until the vector it names is
+    shown within the zone of the most equal one; dear for near-tied vectors), alpha (0.05),
+    tested (3), strategy_params, components, description; per population: games,
+    first_stage, lineups = [[...], ...] or pool (instead of lineup), rotate_seats, floor,
+    strategy_params, chunk_size (a few games for a slow player, so that a stage spreads over
+    the workers); [[cell]] players, population, games, first_stage: one cell's own budget;
+    per sweep: description, base (what each value changes; default: the study's components).
+    Adding a value to a sweep and --resume plays only the new value's cells.
     \b
     Example: cdsim study run my-study.toml --out studies/mine
              cdsim study report studies/mine     (then open studies/mine/study.html)
 
     All cells' chunks share one work queue; Ctrl-C keeps every finished chunk and --resume
-    continues; the rows are identical for any --jobs. A bad study file is one error line,
-    before any game is played."""
-    from cdsim.batch.cost import games_time
+    continues; --minutes N stops at the first chunk after N minutes; `cdsim study report`
+    reads a stopped study (provisional); the rows are identical for any --jobs. A bad study
+    file is one error line, before any game is played."""
     from cdsim.study import play
     from cdsim.study.budget import plan_lines
+    from cdsim.study.clock import Clock, check_minutes
     from cdsim.study.file import resolve
     from cdsim.study.model import load_study
-    from cdsim.study.plan import cell_ms
     from cdsim.study.store import STUDY, STUDY_MANIFEST
 
     if backend not in ("loky", "dask"):
@@ -116,11 +122,13 @@ def study_run(
     from cdsim.batch.folder import RunFolder, check_out
 
     check_jobs(jobs)
+    check_minutes(minutes, "--minutes")
     use_decision_timeout(decision_timeout)  # every cell's runs record it
     spec = load_study(resolve(study))
     play.check_players(spec)  # every cell's players, before a folder or a lock is made
     root = out_folder(out) or Path("studies") / spec.file.name
-    resume_hint(root, STUDY_MANIFEST, f"cdsim study run {study} --out {root} --resume")
+    again = f"cdsim study run {study} --out {root} --resume"
+    resume_hint(root, STUDY_MANIFEST, again)
     if resume and not check_out(root).is_dir():
         raise CdsimError(f"{root}: no study to resume (no {STUDY_MANIFEST}); drop --resume "
                          "to start one")
@@ -130,26 +138,47 @@ def study_run(
         # the user did not name this folder: never suggest overwriting it
         raise CdsimError(f"{root} already holds a study: continue it with --resume, or name "
                          "another folder with --out")
-    start = time.perf_counter()
+    clock = Clock(minutes if minutes is not None else spec.file.minutes, jobs)
     with dask_backend(backend, scheduler), RunFolder(root, STUDY).lock(), \
             StudyProgress(spec.file.name, quiet=quiet) as progress:
+        def tick(key: str, games: int) -> None:
+            progress.chunk(key, games)
+            clock.chunk(key, games)  # past the time budget: play stops here
+
         # a stop: app.main names the folder and the --resume command (resume_hint above)
-        manifest = play.run(spec, root, jobs, backend, resume, force,
-                            progress.chunk, progress.plan_work, games,
-                            lambda study, before: print("\n".join(plan_lines(study, before, jobs)),
-                                                        flush=True))
-    wall = time.perf_counter() - start
-    cells = manifest["cells"]
-    print(f"study {spec.file.name}: {len(cells)} cells in {root} ({progress.played} games played now "
-          f"in {wall:.1f} s); next: cdsim study report {root}")
+        play.run(spec, root, jobs, backend, resume, force, tick, progress.plan_work, games,
+                 lambda study, before: print("\n".join(plan_lines(study, before, jobs)),
+                                             flush=True), clock, again)
+    _said(spec.file.name, root, progress.played, clock, again)
+
+
+def _said(name: str, root: Path, played: int, clock: Clock, again: str) -> None:
+    """What a study run prints at its end: each cell's verdict (or that it is still
+    playing, with the games left), and what more would take at this run's rate."""
+    from cdsim.batch.cost import game_ms
+    from cdsim.study.store import study_manifest_of
+
+    manifest = study_manifest_of(root)
+    cells = manifest.cells
+    print(f"study {name}: {len(cells)} cells in {root} ({played} games played now "
+          f"in {clock.elapsed():.1f} s); next: cdsim study report {root}")
     for cell in cells:
-        verdict = cell["decision"]
-        more = ""
-        if verdict and verdict["games_needed"]:
-            took = games_time(int(verdict["games_needed"]), cell_ms(cell), jobs)
-            more = f" {verdict['games_needed']:,} more games take about {took} here."
-        print(f"  {cell['key']}{' (floor)' if cell['floor'] else ''}: "
-              + (verdict["explain"] + more if verdict else "still playing"))
+        verdict = cell.decision
+        ms = game_ms(cell.lineups, cell.pool, cell.players)
+        if verdict is None:
+            left = max(0, cell.games - sum(s.games for s in cell.stages[:-1]))
+            said = (f"still playing: at most {left:,} more games to its budget, "
+                    f"{clock.games_time(left, ms)}")
+        else:
+            said = verdict.explain + (
+                f" {verdict.games_needed:,} more games take "
+                f"{clock.games_time(verdict.games_needed, ms)}." if verdict.games_needed else "")
+        print(f"  {cell.key}{' (floor)' if cell.floor else ''}: {said}")
+    if manifest.stopped:
+        print(f"play stopped ({manifest.stopped}): the report is provisional; times at "
+              f"{clock.basis()}; continue with {again}")
+    elif any(c.decision and c.decision.games_needed for c in cells):
+        print(f"(times at {clock.basis()})")
 
 
 @study_app.command("report")
@@ -179,6 +208,8 @@ def study_report(
     data = json.loads(page.with_suffix(".json").read_text())
     for line in data["headlines"].values():
         print(line)
+    if "provisional" in data:
+        print(f"provisional: {data['provisional']}")
 
 
 @study_app.command("init")

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,7 +12,15 @@ from cdsim.batch.progress import StudyProgress, page_note
 from cdsim.cli.app import app, dask_backend, out_folder, resume_hint
 from cdsim.errors import CdsimError
 
+if TYPE_CHECKING:  # the command line imports them when it plays
+    from cdsim.analysis.paired import Comparison
+    from cdsim.study.clock import Clock
+    from cdsim.study.comparisons import Pair, Played
+    from cdsim.study.model import Study
+    from cdsim.study.results import StudyResults
+
 PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
+QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
 
 
 @app.command("whatif")
@@ -29,13 +36,20 @@ def whatif(
         "docs/components.md.", show_default=False)] = None,
     players: Annotated[str, typer.Option(
         help="Player counts, comma-separated.")] = "2,3,4",
-    play: Annotated[str, typer.Option(help=f"Who plays: {PLAY_HELP}.")] = "scripted,strong",
+    play: Annotated[str | None, typer.Option(
+        help=f"Who plays: {PLAY_HELP}. Default: the quick look, scripted play first and "
+             "strong play after it only if its games fit in the time left.",
+        show_default=False)] = None,
     precision: Annotated[float, typer.Option(
         help="A seat whose win share moves by less than this is 'unchanged' (0.005 = 0.5 "
              "pp); the comparison stops as soon as it is decided either way.")] = 0.005,
     games: Annotated[int | None, typer.Option(
         help="The most games of each side (base and change) per player count and play "
              "(default: 40,000 scripted, 6,000 strong).", show_default=False)] = None,
+    minutes: Annotated[float, typer.Option(
+        help="The time budget: play stops at the first chunk boundary after N minutes and "
+             "says what is decided and what more would take (the pages are then "
+             "provisional; --resume goes on); 0: none.")] = QUICK_MINUTES,
     seed: Annotated[int, typer.Option(help="The deals' seed (stage 0).")] = 1,
     out: Annotated[str | None, typer.Option(
         help="The study folder it writes (default: studies/whatif-CHANGE).",
@@ -48,35 +62,43 @@ def whatif(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
 ) -> None:
     """What does a change to the components do? Plays the base and the change on the same
-    deals (scripted and strong play, 2, 3 and 4 players unless told), stops each comparison
-    as soon as it is decided, and prints the answer: whether seat balance moves (each
+    deals (2, 3 and 4 players unless told), stops each comparison as soon as it is decided,
+    and prints the answer. By default a quick look within 3 minutes (--minutes): scripted
+    play first, strong play only if its games fit in the time left (its first line says
+    what it chose); out of time, it stops at a chunk and says what is decided and what more
+    would take, at this run's measured rate. The answer: whether seat balance moves (each
     seat's win share, change minus base, at the rulebook's starting VP, with intervals
     valid at every look) and what the changed cards do (taken, fulfilled, VP per take,
     their takers' win difference). The folder is a study folder: its pages lead with the
     change (study.html).
 
     Example: cdsim whatif --set objective.B05.reward.vp=6
+             cdsim whatif --set objective.B05.reward.vp=6 --play strong --minutes 10
              cdsim whatif --set objective.B05.reward.vp=4,6,10,12 --play scripted
              cdsim whatif --components my-change.toml --players 4"""
     from cdsim.batch.config import check_jobs
     from cdsim.batch.folder import RunFolder, check_out
+    from cdsim.study import comparisons
     from cdsim.study import whatif as wi
+    from cdsim.study.clock import Clock, check_minutes
     from cdsim.study.play import check_players
     from cdsim.study.store import STUDY, STUDY_MANIFEST
     from reports.study import analyse, write
-    from reports.study.cards import sentence
-    from reports.study.sweep import card_sentence, groups
 
     check_jobs(jobs)
     changes = [wi.parse_set(s) for s in set_ or []]
     counts = _ints(players, "--players", (2, 3, 4))
-    plays = list(dict.fromkeys(p.strip() for p in play.split(",") if p.strip()))
+    quick = play is None  # the quick look: strong play only if time allows
+    plays = list(dict.fromkeys(p.strip() for p in (play or "scripted,strong").split(",")
+                               if p.strip()))
     unknown = [p for p in plays if p not in wi.PLAYS]
     if unknown or not plays:
         raise CdsimError(f"--play: {', '.join(unknown) or 'nothing'}: expected {PLAY_HELP}")
     if not 0.001 <= precision <= 0.05:
         raise CdsimError(f"--precision must be between 0.001 and 0.05 (0.005 = 0.5 pp), got "
                          f"{precision:g}")
+    if minutes != 0:
+        check_minutes(minutes, "--minutes")
     if games is not None and not 100 <= games <= 10_000_000:
         raise CdsimError(f"--games must be between 100 and 10,000,000, got {games}")
     if not 0 <= seed < 2**62:
@@ -106,11 +128,10 @@ def whatif(
     if root.exists() and any(root.iterdir()) and not (force or resume):
         raise CdsimError(f"{root} already holds a study: --resume to go on with it after a "
                          "stop, --force to overwrite it, or name another folder with --out")
-    again = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
-    resume_hint(root, STUDY_MANIFEST, " ".join(["cdsim", *again, "--out", str(root), "--resume"]
-                                               if out is None else ["cdsim", *again, "--resume"]))
+    again = " ".join(["cdsim", *(a for a in sys.argv[1:] if a not in ("--force", "--resume")),
+                      *(["--out", str(root)] if out is None else []), "--resume"])
+    resume_hint(root, STUDY_MANIFEST, again)
     budgets = {p: games or wi.BUDGET[p] for p in plays}
-    start = time.perf_counter()
     made = not root.exists()
     try:
         study = wi.build(name, changes, override, root, counts, plays, seed, budgets)
@@ -120,37 +141,68 @@ def whatif(
             import shutil
             shutil.rmtree(root, ignore_errors=True)
         raise
-    looks: dict[tuple[int, str], str] = {}
-
-    def on_look(pair: wi.Pair) -> None:
-        key = (pair.base.players, pair.base.population.name)
-        looks[key] = ", ".join(c.outcome for c in (pair.outcomes or {}).values())
-
+    clock = Clock(minutes or None, jobs)
+    print(_chosen(study, plays, quick, clock), flush=True)
     with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
             StudyProgress(name, label="whatif", quiet=quiet) as progress:
-        total = sum(sum(p.sizes) * len(p.cells) for p in wi.pairs_of(study))
-        progress.plan(total, 0)
-        pairs = wi.run(study, root, jobs, "loky", force=not resume, resume=resume,
-                       precision=precision,
-                       on_chunk=progress.chunk, on_look=on_look)
+        played = comparisons.run(study, root, jobs, "loky", force=not resume, resume=resume,
+                                 precision=precision, on_chunk=progress.chunk, clock=clock,
+                                 again=again, optional=("strong",) if quick else (),
+                                 on_plan=progress.plan)
     note = page_note("whatif", quiet)
     if note:
         note("reading the cells' games and their seat win shares")
     result = analyse(root)
     write(root, result=result, note=note)
-    wall = time.perf_counter() - start
+    _answer(study, root, played, result, progress.played, again)
+
+
+def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:
+    """One line before play: what it plays and why, each play's time at most (recorded
+    costs: no chunk has finished)."""
+    from cdsim.study import comparisons
+    from cdsim.study.clock import minutes_words
+
+    pairs = comparisons.pairs_of(study)
+    took = {p: clock.games_time(1, sum(x.ms_left() for x in pairs if x.play == p))
+            .replace("about ", "at most ") for p in plays}
+    budget = (f"time budget {minutes_words(clock.minutes)} (--minutes)"
+              if clock.minutes else "no time budget (--minutes 0)")
+    if quick and len(plays) > 1:
+        return (f"whatif: the quick look, {budget}: scripted play first ({took['scripted']}), "
+                f"then strong play if its games fit in the time left ({took['strong']}; "
+                "--play strong asks for it); times at recorded costs per player")
+    return (f"whatif: {' and '.join(plays)} play as asked ("
+            + ", ".join(took[p] for p in plays) + f"), {budget}; times at recorded costs per "
+            "player")
+
+
+def _answer(study: Study, root: Path, played: Played, result: StudyResults, games: int,
+            again: str) -> None:
+    """The answer in the terminal: each comparison in a designer's words (not decided yet:
+    the games and time more would take at this run's rate), the changed cards, and, if play
+    stopped early, that the pages are provisional and how to go on."""
+    from reports.study.cards import sentence
+    from reports.study.sweep import card_sentence, groups
+
+    clock = played.clock
     cells = {c.key: c for c in result.cells}
     asked = study.file.description.removeprefix("What the change does: ")
-    print(f"whatif: {asked} ({progress.played:,} games in {wall:.0f} s; {root})")
-    for pair in pairs:
+    print(f"whatif: {asked} ({games:,} games in {clock.elapsed():.0f} s; {root})")
+    for pair in played.pairs:
         for v in pair.variants:
             assert v.variant is not None
             comp = (pair.outcomes or {}).get(v.variant.name)
-            head = f"  {pair.base.players}p {pair.base.population.name}" + (
+            head = f"  {pair.base.players}p {pair.play}" + (
                 f" [{v.variant.name}]" if len(pair.variants) > 1 else "")
             if comp is None:
+                why = ("no look yet (stopped before its first stage finished)"
+                       if pair.play in played.begun else
+                       _not_begun(pair, clock, pair.play in played.skipped))
+                print(f"{head}: {why}")
                 continue
-            print(f"{head}: {comp.words()} ({comp.games:,} games a side){_more(pair, comp)}")
+            print(f"{head}: {comp.words()} ({comp.games:,} games a side)"
+                  f"{_more(pair, comp, clock)}")
             cell = cells.get(v.key)
             for card in (cell.cards.cards if cell is not None and cell.cards else ()):
                 print(f"      {sentence(card)}")
@@ -158,20 +210,34 @@ def whatif(
         said = card_sentence(group)
         if said is not None:
             print(f"  {said.replace('**', '')}")
+    if played.stopped:
+        print(f"play stopped ({played.stopped}): the pages are provisional; times at "
+              f"{clock.basis()}; continue with {again}")
+    elif any(c is not None and c.games_to_decide()
+             for p in played.pairs for c in (p.outcomes or {}).values()):
+        print(f"(times at {clock.basis()})")
     print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
 
 
-def _more(pair: Any, comp: Any) -> str:
+def _not_begun(pair: Pair, clock: Clock, skipped: bool) -> str:
+    """A play not begun (the quick look left it out, or the time ran out before it): its
+    games and their time at this run's rate, and how to have it played."""
+    how = ("ask for it with --play strong (or a larger --minutes)" if skipped else
+           "the --resume command below plays it")
+    return (f"not begun: its {pair.games_left():,} games a side take "
+            f"{clock.games_time(1, pair.ms_left())}, more than the time left; {how}")
+
+
+def _more(pair: Pair, comp: Comparison, clock: Clock) -> str:
     """For a comparison left undecided: about how many more games a side would decide it,
-    and how long that is here (base and variant both play them)."""
-    from cdsim.batch import cost
+    and how long that is here at this run's rate (base and variant both play them)."""
     from cdsim.study.budget import cell_game_ms
 
     more = comp.games_to_decide()
     if not more:
         return ""
-    ms = cell_game_ms(pair.base)
-    return (f"; about {more:,} more games a side ({cost.games_time(2 * more, ms)} here) "
+    ms = sum(cell_game_ms(c) for c in pair.cells)
+    return (f"; about {more:,} more games a side ({clock.games_time(more, ms)}) "
             "would decide it if the differences stay as they look")
 
 

@@ -314,6 +314,8 @@ class StudyFile(Table):
     seed: Annotated[int, Field(ge=0, le=2**62)] = 0
     games: Games | None = None  # default: each cell's worst case (anytime.worst_case_games)
     first_stage: Games | None = None  # default: about games / 64
+    # a time budget: cdsim study run stops at the first chunk boundary after it (--minutes)
+    minutes: Annotated[float, Field(gt=0, le=7 * 24 * 60, allow_inf_nan=False)] | None = None
     players: Annotated[tuple[int, ...], BeforeValidator(lambda v: (v,) if isinstance(v, int)
                                                          else _tuple(v)),
                        AfterValidator(_players)] = PLAYER_COUNTS

@@ -104,6 +104,19 @@ class WhatIf(BaseModel):
     comparisons: list[WhatIfComparison]
 
 
+class PlayRate(BaseModel):
+    """The rate a run measured (``cdsim.study.clock``): its games, their recorded cost and
+    the wall time playing them; a page's "N more games take T here" is priced at it."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    games: Annotated[int, Field(ge=1)]
+    weighed_ms: Annotated[float, Field(gt=0)]
+    seconds: Annotated[float, Field(gt=0)]
+
+    def seconds_for(self, games: int, ms_per_game: float) -> float:
+        return games * ms_per_game * self.seconds / self.weighed_ms
+
+
 class PlayedPopulation(Population):
     """A population as the study manifest holds it (``Population``'s keys, its players as
     spelled) with whether its players read the scores, as recorded when it was played:
@@ -149,6 +162,11 @@ class StudyManifest(BaseModel):
     finished: str | None = None  # when the last run finished (ISO 8601, UTC)
     machine: dict[str, int | str | None] | None = None
     whatif: WhatIf | None = None
+    # why play stopped before every cell was decided ("interrupted", "its time budget of
+    # 3 min"); absent once it ends: its report is provisional while it is set
+    stopped: str | None = None
+    resume: str = ""  # the command that continues it (as its stop printed it)
+    rate: PlayRate | None = None  # the last run's measured rate
 
 
 def study_manifest(path: Path, manifest: dict[str, Any]) -> StudyManifest:
@@ -169,5 +187,5 @@ def check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]
     return manifest
 
 
-__all__ = ["CellState", "StageRuns", "StudyManifest", "WhatIf", "WhatIfComparison",
+__all__ = ["CellState", "PlayRate", "StageRuns", "StudyManifest", "WhatIf", "WhatIfComparison",
            "check_study_manifest", "study_manifest"]

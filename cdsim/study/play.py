@@ -20,6 +20,8 @@ from cdsim.batch.progress import Work
 from cdsim.batch.queue import play_queue
 from cdsim.errors import CdsimError
 from cdsim.players.registry import reads_scores, weights_record
+from cdsim.study.budget import cell_game_ms
+from cdsim.study.clock import Clock, TimeUp
 from cdsim.study.model import Job, Study
 from cdsim.study.plan import Tables, games_total, plan
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
@@ -33,35 +35,66 @@ OnStart = Callable[[Study, Sequence[dict[str, Any]]], None]  # the study as it c
 def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         resume: bool = False, force: bool = False, on_chunk: OnChunk | None = None,
         on_plan: OnPlan | None = None, games: int | None = None,
-        on_start: OnStart | None = None) -> dict[str, Any]:
+        on_start: OnStart | None = None, clock: Clock | None = None,
+        again: str = "") -> dict[str, Any]:
     """Play the whole study into ``root``: round by round, the next stage of every cell not
     yet decided, all their chunks in one queue, until every cell has its verdict.
     ``games``: raise every cell's budget to at least this (an undecided cell goes on; a
     decided one is left as it is). ``on_start``: told the study as it continues (budgets
-    raised) and the cells' states recorded so far, before any game."""
+    raised) and the cells' states recorded so far, before any game. ``clock``: this run's
+    rate and time budget (``--minutes``): once spent, play stops at the next chunk boundary,
+    the finished stages are judged, and the manifest says why it stopped (``stopped``) and
+    how to go on (``again``, the resume command): its report is provisional."""
     manifest, study = open_folder(root, study, resume, force, games)
+    if again:
+        manifest["resume"] = again
+    if clock is not None:
+        clock.per_game_ms = {cell.key: cell_game_ms(cell) for cell in study.cells}
     if on_start is not None:
         on_start(study, manifest["cells"])
     start = time.perf_counter()
     tables: Tables = {}
+    timed_out = False
     while True:
         todo, cells = plan(study, root, tables, manifest["cells"])
         manifest["cells"] = cells
+        timed_out = timed_out or (clock is not None and clock.expired())
+        manifest["stopped"] = _stopped(bool(todo), timed_out, clock)
+        if manifest["stopped"] is None:  # a study that ends has no such mark
+            del manifest["stopped"]
         write_study_manifest(root, manifest)
         if on_plan is not None:
             on_plan(*games_total(root, cells))
-        if not todo:
+        if not todo or timed_out:
             break
         try:
-            play(root, todo, jobs, backend, on_chunk)
+            if clock is None:
+                play(root, todo, jobs, backend, on_chunk)
+            else:
+                with clock.playing():
+                    play(root, todo, jobs, backend, on_chunk)
+        except TimeUp:  # the finished stages are judged by the plan above, then it stops
+            timed_out = True
         finally:
             manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
                                              - start, 3)
             start = time.perf_counter()
             write_study_manifest(root, manifest)
     manifest |= stamp(manifest["wall_seconds"], start)
+    if clock is not None and clock.rate() is not None:
+        manifest["rate"] = clock.rate()
     write_study_manifest(root, manifest)
     return manifest
+
+
+def _stopped(more: bool, timed_out: bool, clock: Clock | None) -> str | None:
+    """The manifest's ``stopped`` while games are still to play: "interrupted" (a stop at
+    any moment leaves it so) or why it stops now (its time budget); None once it ends."""
+    if not more:
+        return None
+    if timed_out and clock is not None:
+        return f"its time budget of {clock.budget_words()}"
+    return "interrupted"
 
 
 class Stamp(TypedDict):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
+from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.errors import CdsimError
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
@@ -39,15 +40,38 @@ class StudyResults:
     (``missing``, by key) and the skill panels by player count."""
 
     manifest: StudyManifest
+    root: Path
     cells: tuple[CellResult, ...]
     missing: tuple[str, ...] = ()
     by_skill: dict[int, Panel] = field(default_factory=dict)
     sweeps: tuple[SweepGroup, ...] = ()
     changes: dict[str, VariantChange] = field(default_factory=dict)  # by variant cell key
+    unjudged: int = 0  # games in finished chunks of stages not finished (a stopped study's)
 
     @property
     def tolerance(self) -> float:
         return self.manifest.tolerance
+
+    @property
+    def provisional(self) -> bool:
+        """Whether play stopped before its plan's end (interrupted, or its time budget
+        spent): what it shows is what the finished stages show, not the answer."""
+        return (self.manifest.stopped is not None or bool(self.missing)
+                or any(c.decision is None for c in self.cells))
+
+    @property
+    def resume(self) -> str:
+        """The command that continues it (``resume_command``)."""
+        return resume_command(self.root, self.manifest)
+
+    def stopped_words(self) -> str:
+        """Why it is provisional and how to go on, in one sentence."""
+        why = self.manifest.stopped or "interrupted"
+        kept = (f"the {self.unjudged:,} games of finished chunks of stages not yet finished "
+                "are kept for the next look" if self.unjudged else
+                "no stage was left part-played")
+        return (f"play stopped ({why}) before every comparison and cell was decided: this "
+                f"is what the finished stages show; {kept}. Continue with {self.resume}")
 
 
 def _with_base(root: Path, manifest: StudyManifest, cell: CellResult,
@@ -91,14 +115,30 @@ def read_results(root: Path, note: Callable[[str], None] | None = None) -> Study
     cells = [c for _, c in read if c is not None]
     if not cells:
         raise CdsimError(f"{root}: no cell has finished a stage yet; continue with "
-                         f"cdsim study run {manifest.source or 'STUDY.toml'} --out {root} "
-                         "--resume")
+                         f"{resume_command(root, manifest)}")
     bases = {(c.players, c.population): c for c in cells if c.variant is None}
     cells = [_with_base(root, manifest, c, bases.get((c.players, c.population))) for c in cells]
-    return StudyResults(manifest, tuple(cells), tuple(k for k, c in read if c is None),
+    return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         panels(root, cells, manifest.players, manifest.tolerance,
                                manifest.alpha),
-                        tuple(groups(manifest, cells)), _changes(manifest, cells))
+                        tuple(groups(manifest, cells)), _changes(manifest, cells),
+                        _unjudged(root, cells))
 
 
-__all__ = ["StudyResults", "VariantChange", "read_results"]
+def _unjudged(root: Path, cells: list[CellResult]) -> int:
+    """Games in the study's run folders beyond its cells' finished stages: the finished
+    chunks of stages a stop left part-played (no look has counted them yet)."""
+    folders = root / CELLS
+    played = sum(RunFolder(f).games_done() for f in sorted(folders.iterdir())
+                 if f.is_dir()) if folders.is_dir() else 0
+    return max(0, played - sum(c.games for c in cells))
+
+
+def resume_command(root: Path, manifest: StudyManifest) -> str:
+    """The command that continues the study in ``root``: the one its stop printed, as the
+    manifest recorded it (a whatif's is a whatif's), else a study run's."""
+    return manifest.resume or (f"cdsim study run {manifest.source or 'STUDY.toml'} --out "
+                               f"{root} --resume")
+
+
+__all__ = ["StudyResults", "VariantChange", "read_results", "resume_command"]

@@ -5,10 +5,11 @@ an override file) becomes a study folder: a study file with the base and the cha
 variant, for each player count and each kind of play asked (scripted: the four scripted
 players, every N of them in every seat rotation; strong: the learned player in every
 seat), and the change's override files beside it. Base and variant play the same deals,
-stage by stage (each about twice the one before), and each comparison stops at the first
-look that decides whether seat balance moves (``cdsim.analysis.paired``), or at its
-budget. The folder is an ordinary study folder: ``cdsim study report`` writes its pages,
-whose variants section holds the changed cards' figures.
+stage by stage, and each comparison stops at the first look that decides whether seat
+balance moves (``cdsim.analysis.paired``), at its budget or at the time budget
+(``cdsim.study.comparisons`` plays them). The folder is an ordinary study folder:
+``cdsim study report`` writes its pages, whose variants section holds the changed cards'
+figures.
 
 A list of values (``--set objective.B05.reward.vp=4,6,10``) makes one variant per value.
 """
@@ -17,24 +18,15 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from cdsim.analysis import anytime, paired
-from cdsim.analysis.candidates import CellGames, candidates, win_table
-from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
 from cdsim.rules.overrides import ENTRIES, FILE_KEYS
 from cdsim.study import sweeps
 from cdsim.study.file import Sweep, Variant
-from cdsim.study.games import stage_games
-from cdsim.study.manifest import CellState, StageRuns, WhatIf, WhatIfComparison
-from cdsim.study.model import Cell, Job, Study, load_study
-from cdsim.study.play import play, stamp
-from cdsim.study.store import open_folder, run_folder, write_study_manifest
+from cdsim.study.model import Study, load_study
 
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
 PLAYS = {"scripted": ("the four scripted players: every N of them, each in all seat "
@@ -199,150 +191,6 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
     return "\n".join(lines)
 
 
-# -- playing: stage by stage until each comparison is decided ------------------------------
-
-@dataclass
-class Pair:
-    """One comparison: a base cell and its variants' cells (one player count, one play)."""
-
-    base: Cell
-    variants: list[Cell]
-    sizes: tuple[int, ...]
-    played: int = 0  # stages finished
-    outcomes: dict[str, paired.Comparison] | None = None
-    done: bool = False
-
-    @property
-    def cells(self) -> list[Cell]:
-        return [self.base, *self.variants]
-
-
-def pairs_of(study: Study) -> list[Pair]:
-    """The study's comparisons: each base cell with the cells of its variants."""
-    out = []
-    for cell in study.cells:
-        if cell.variant is None:
-            mine = [c for c in study.cells if c.variant is not None
-                    and (c.players, c.population.name) == (cell.players, cell.population.name)]
-            out.append(Pair(cell, mine, stage_plan(cell)))
-    return out
-
-
-LOOKS = 12  # looks a comparison gets over its budget after the first stage
-
-
-def stage_plan(cell: Cell) -> tuple[int, ...]:
-    """A comparison's stages: the cell's first stage, then equal stages of about 1/12 of
-    the budget (whole deals): the intervals hold at every look, so looking often only
-    stops a comparison sooner (doubling stages made the last look hold half the budget)."""
-    step = max(cell.first, -(-cell.games // LOOKS // cell.deal) * cell.deal)
-    sizes = [cell.first]
-    while sum(sizes) < cell.games:
-        sizes.append(min(step, cell.games - sum(sizes)))
-    return tuple(sizes)
-
-
-OnLook = Callable[[Pair], None]
-
-
-def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
-        force: bool = False, precision: float = paired.PRECISION, resume: bool = False,
-        on_chunk: Callable[[str, int], None] | None = None,
-        on_look: OnLook | None = None) -> list[Pair]:
-    """Play the question into ``root``: the next stage of every comparison not yet decided,
-    all in one work queue, until each is decided or has played its budget; then the study
-    manifest (the cells' stages and verdicts) for ``cdsim study report``."""
-    manifest, study = open_folder(root, study, resume=resume, force=force)
-    start = time.perf_counter()
-    pairs = pairs_of(study)
-    read: Read = {}
-    stage = 0
-    while True:
-        active = [p for p in pairs if not p.done and stage < len(p.sizes)]
-        if not active:
-            break
-        todo: list[Job] = []
-        for pair in active:
-            for cell in pair.cells:
-                todo += [j for j in study.stage_jobs(cell, stage, pair.sizes[stage])
-                         if not RunFolder(run_folder(root, j.key)).complete()]
-        if todo:
-            play(root, todo, jobs, backend, on_chunk)
-        for pair in active:
-            pair.played = stage + 1
-            pair.outcomes = _look(study, root, pair, precision, read)
-            last = pair.played == len(pair.sizes)
-            pair.done = last or all(c.outcome != "undecided" for c in pair.outcomes.values())
-            if on_look is not None:
-                on_look(pair)
-        stage += 1
-    manifest["cells"] = [_state(study, root, cell, pair, read).model_dump(mode="json")
-                         for pair in pairs for cell in pair.cells]
-    manifest["whatif"] = WhatIf(
-        command=" ".join(sys.argv), precision=precision,
-        comparisons=[WhatIfComparison(players=p.base.players, play=p.base.population.name,
-                                      variant=name, outcome=c.outcome, games=c.games,
-                                      deals=c.deals,
-                                      seats=[(s.change, s.low, s.high) for s in c.seats])
-                     for p in pairs for name, c in (p.outcomes or {}).items()]
-    ).model_dump(mode="json")
-    manifest |= stamp(manifest.get("wall_seconds", 0.0), start)  # its pages' wall time, machine
-    write_study_manifest(root, manifest)
-    return pairs
-
-
-Read = dict[tuple[str, int], CellGames]  # a finished stage's games by (cell, stage): read once
-
-
-def _stages(study: Study, root: Path, cell: Cell, played: int,
-            sizes: Sequence[int], read: Read) -> list[CellGames]:
-    out = []
-    for k in range(played):
-        if (cell.key, k) not in read:
-            read[(cell.key, k)] = stage_games(
-                [run_folder(root, j.key) for j in study.stage_jobs(cell, k, sizes[k])])
-        out.append(read[(cell.key, k)])
-    return out
-
-
-def _look(study: Study, root: Path, pair: Pair, precision: float,
-          read: Read) -> dict[str, paired.Comparison]:
-    rulebook = pair.base.rulebook
-    base = _stages(study, root, pair.base, pair.played, pair.sizes, read)
-    deal = pair.base.deal
-    design = paired.design_deals(pair.base.games, deal)
-    out = {}
-    for cell in pair.variants:
-        assert cell.variant is not None
-        mine = _stages(study, root, cell, pair.played, pair.sizes, read)
-        per_deal = paired.deal_differences(base, mine, rulebook)
-        out[cell.variant.name] = paired.compare(per_deal, design, precision,
-                                                games_per_deal=deal)
-    return out
-
-
-def _state(study: Study, root: Path, cell: Cell, pair: Pair, read: Read) -> CellState:
-    """A cell as the study manifest holds it: every stage it played, and the verdict of its
-    own games on the starting VP (its fair vector), as a study cell would have it there."""
-    rulebook = cell.rulebook
-    sizes = pair.sizes[:pair.played]
-    state = study.state_of(cell, sizes, games=max(1, sum(sizes)))
-    vectors = candidates(rulebook, cell.radius)
-    for k, size in enumerate(sizes):
-        stage = study.stage_jobs(cell, k, size)
-        state.stages.append(StageRuns(stage=k, seed=stage[0].config.seed, games=size,
-                                      runs=[j.key for j in stage]))
-    tables = [win_table(games, vectors) for games in
-              _stages(study, root, cell, len(sizes), sizes, read)]
-    if tables:
-        settings = study.file
-        verdict = anytime.decide(tables, rulebook, settings.tolerance, settings.alpha,
-                                 settings.tested, design_games=cell.design, predict=False,
-                                 zone=settings.zone, naming=settings.name_within_zone)
-        state.decision = verdict
-    return state
-
-
 def build(name: str, changes: Sequence[Change], override: Path | None, root: Path,
           players: Sequence[int], plays: Sequence[str], seed: int,
           budgets: dict[str, int]) -> Study:
@@ -356,5 +204,5 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     return load_study(path)
 
 
-__all__ = ["BUDGET", "PLAYS", "Change", "Pair", "build", "parse_set",
-           "run", "safe_name", "study_text", "variants"]
+__all__ = ["BUDGET", "PLAYS", "Change", "build", "parse_set", "safe_name", "study_text",
+           "variants"]

@@ -14,6 +14,7 @@ from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import pp, vec
 from cdsim.batch import cost
 from cdsim.study.cell import CellResult
+from cdsim.study.manifest import PlayRate
 from cdsim.study.results import StudyResults
 from reports.report import Doc
 from reports.study import cards as study_cards
@@ -28,7 +29,8 @@ TOO_FEW = ("too few games to predict how many more would confirm one, as the tru
 
 def headlines(result: StudyResults) -> dict[int, str]:
     """One headline per player count that has a finished cell."""
-    return {p: headline(p, [c for c in result.cells if c.players == p], result.tolerance)
+    return {p: headline(p, [c for c in result.cells if c.players == p], result.tolerance,
+                        result.manifest.rate)
             for p in result.manifest.players if any(c.players == p for c in result.cells)}
 
 
@@ -59,12 +61,16 @@ def _needed(c: CellResult) -> str:
     return ("about " if own else "at least about ") + f"{d.games_needed:,}"
 
 
-def _how_long(c: CellResult) -> str:
-    """How long a cell's ``games_needed`` takes on this machine's cores (recorded costs)."""
+def _how_long(c: CellResult, rate: PlayRate | None) -> str:
+    """How long a cell's ``games_needed`` takes here: at the rate its run measured, else on
+    this machine's cores at the recorded costs; saying which."""
     d = c.decision
     assert d is not None and d.games_needed is not None
     ms = cost.game_ms(c.lineups, c.state.pool, c.players)
-    return f" (about {cost.games_time(d.games_needed, ms)} here)"
+    if rate is not None:
+        took = cost.duration(rate.seconds_for(d.games_needed, ms))
+        return f" (about {took} here at the run's measured rate)"
+    return f" (about {cost.games_time(d.games_needed, ms)} here at recorded costs)"
 
 
 def _games_after(d: Verdict, stage: int) -> int:
@@ -73,7 +79,7 @@ def _games_after(d: Verdict, stage: int) -> int:
     return d.games - looks.get(stage, d.games)
 
 
-def _why_not(c: CellResult, tolerance: float) -> str:
+def _why_not(c: CellResult, tolerance: float, rate: PlayRate | None = None) -> str:
     """Why a skilled cell names no vector, in one clause."""
     d = c.decision
     if d is None:
@@ -81,7 +87,7 @@ def _why_not(c: CellResult, tolerance: float) -> str:
     if d.decision == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
                 f"every seat within ±{pp(tolerance)} (shown on {d.games:,} games)")
-    more = (f"{_needed(c)} more games{_how_long(c)} would likely confirm its most promising "
+    more = (f"{_needed(c)} more games{_how_long(c, rate)} would likely confirm its most promising "
             "vector"
             if d.games_needed is not None and d.watch is not None else
             TOO_FEW)
@@ -116,7 +122,8 @@ def _confirmed_text(c: CellResult, tolerance: float) -> str:
             f"{vec(d.vector)}, {evidence}")
 
 
-def headline(players: int, cells: Sequence[CellResult], tolerance: float) -> str:
+def headline(players: int, cells: Sequence[CellResult], tolerance: float,
+             rate: PlayRate | None = None) -> str:
     """One paragraph per player count, about the skilled populations' base cells only: it
     names a vector only if it was confirmed, says whether the populations agree, and every
     number in it stands beside the population whose games gave it."""
@@ -131,7 +138,7 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float) -> str
     others = [c for c in skilled if c not in confirmed]
     if not confirmed:
         return (head + f"no vector was confirmed fair within ±{pp(tolerance)}: "
-                + "; ".join(_why_not(c, tolerance) for c in others) + "." + tail)
+                + "; ".join(_why_not(c, tolerance, rate) for c in others) + "." + tail)
     sets = [{tuple(v) for v in c.decision.fair_set} for c in confirmed if c.decision]
     shared = set.intersection(*sets)
     named = ", ".join(f"{c.population} {vec(c.decision.vector)}" for c in confirmed
@@ -150,11 +157,12 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float) -> str
         text = (f"the skilled populations disagree: each confirmed its own vector ({named}), "
                 "and none was shown fair for all of them")
     if others:
-        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance) for c in others)
+        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance, rate) for c in others)
     return head + text + "." + tail
 
 
-def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
+def _box_lines(c: CellResult, tolerance: float, alpha: float,
+               rate: PlayRate | None = None, provisional: bool = False) -> list[str]:
     d = c.decision
     rule = vec(c.rulebook)
     if d is None:
@@ -183,12 +191,14 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float) -> list[str]:
                  f"(±{c.radius} VP searched)",
                  f"most equal: {vec(d.vector)}, largest seat gap {gap_text(d)}"]
     else:
-        need = (f"**{_needed(c)}** more games{_how_long(c)} would confirm {vec(d.watch)} "
+        need = (f"**{_needed(c)}** more games{_how_long(c, rate)} would confirm {vec(d.watch)} "
                 "with about an "
                 "80% chance (a prediction from the games so far)"
                 if d.games_needed is not None and d.watch is not None else
                 TOO_FEW)
-        lines = [f"rulebook **{rule}** → **undecided** (budget of {c.budget:,} games spent)",
+        spent = (f"{c.games:,} games so far: play stopped" if provisional else
+                 f"budget of {c.budget:,} games spent")
+        lines = [f"rulebook **{rule}** → **undecided** ({spent})",
                  f"most equal so far: {vec(d.vector)} (not confirmed), largest seat gap "
                  f"{gap_text(d)}; {need}"]
     if d.decision == "confirmed" and d.name_words:
@@ -214,7 +224,8 @@ def answer_boxes(doc: Doc, result: StudyResults) -> None:
         groups = []
         for c in [x for x in mine if not x.floor] + [x for x in mine if x.floor]:
             head = ("floor: " if c.floor else "") + f"**{c.population}** ({who(c)})"
-            groups.append((head, _box_lines(c, result.tolerance, alpha), c.floor))
+            groups.append((head, _box_lines(c, result.tolerance, alpha, result.manifest.rate,
+                                            result.provisional), c.floor))
         kinds = [c.verdict for c in mine if not c.floor]
         kind = ("confirmed" if kinds and all(k == "confirmed" for k in kinds) else
                 "unfair" if "no fair vector" in kinds else "open")

@@ -117,6 +117,8 @@ def as_json(result: StudyResults) -> dict[str, Any]:
             "alpha": m.alpha, "zone": m.zone, "radius": m.radius, "players": list(m.players),
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
+            # only when play stopped before its end: what it shows is not yet the answer
+            **({"provisional": result.stopped_words()} if result.provisional else {}),
             # when and where it was played (scripts/figures.py reads them when present)
             **{k: getattr(m, k) for k in ("finished", "machine", "wall_seconds")
                if k in m.model_fields_set},
@@ -136,6 +138,8 @@ def build(result: StudyResults) -> Doc:
     doc.h(f"cdsim study: {m.name}", 1)
     if m.description:  # what the study asks, above its answer
         doc.p(m.description)
+    if result.provisional:
+        doc.p(f"**Provisional**: {result.stopped_words()}.")
     change_boxes(doc, result)  # a change asked: its effect leads
     answer_boxes(doc, result)
     doc.h("Headlines", 2)
@@ -144,7 +148,7 @@ def build(result: StudyResults) -> Doc:
     skill_section(doc, result.by_skill, result.tolerance)
     if result.missing:
         doc.p(f"**Partial study**: {len(result.missing)} cells have not finished a stage "
-              f"({', '.join(result.missing)}); continue with `cdsim study run ... --resume`.")
+              f"({', '.join(result.missing)}); continue with `{result.resume}`.")
     _settings(doc, result)
     for players in m.players:
         _players_section(doc, result, players)
