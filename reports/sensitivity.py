@@ -73,8 +73,10 @@ def leads(answer: Answer) -> list[str]:
     clear = [e for e in answer.effects if e.clear]
     lines = [sentence(answer, e, i == 0) for i, e in enumerate(clear[:LEADS])]
     if not clear:
-        lines.append("No family moves a fair offset beyond noise at this budget: play longer "
-                     "(--minutes) to rank them.")
+        first = [f"{e.family} ({_where(e)})" for e in answer.effects[:LEADS]]
+        lines.append("No family moves a fair offset beyond noise at this budget; the largest "
+                     f"shifts, to check first: {'; '.join(first)}. Four times the games "
+                     "(--minutes) halve the intervals.")
     noise = [e for e in answer.effects if not e.clear]
     if noise:
         widest = max((max(abs(s.low), abs(s.high)) for e in noise for p in e.shifts
@@ -156,9 +158,11 @@ def document(answer: Answer, command: str) -> Doc:
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     load = ("not known" if not math.isfinite(played.load[0]) else
             f"{played.load[0]:.1f} at the start and {played.load[1]:.1f} at the end")
+    stopped = " (the time ran out first)" if played.stopped else ""
     doc.p(f"Scripted play (the four scripted players, every N of them in every seat rotation, "
-          f"on the same deals for the shipped set and every family), {STAGES} equal stages "
-          f"planned, {played.stages} played{' (the time ran out first)' if played.stopped else ''}"
+          f"on the same deals for the shipped set and every family), {STAGES} stages "
+          f"planned (an eighth of the games, an eighth, then quarters), {played.stages} "
+          f"played{stopped}"
           f"; {cost.duration(played.seconds)} of play by this command, written {when} on "
           f"{cost.workers()} cores, load average {load}. Command: `{command}`.")
     doc.h("How to read it")

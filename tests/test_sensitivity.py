@@ -205,10 +205,10 @@ def test_a_small_run_ranks_writes_its_answer_and_resumes(
             "--families", "fountain-card-vp,boards", "--jobs", "1"]
     code, err = run_main(args, monkeypatch, capsys)
     assert code == 0, err
-    assert "960 games a side in 4 stages" in err and "stage 4 of 4" in err
+    assert "960 games a side in 5 stages (eighths: 1/1/2/2/2)" in err and "stage 5 of 5" in err
     answer = json.loads((out / "sensitivity.json").read_text())
     assert sorted(e["family"] for e in answer["ranking"]) == ["boards", "fountain-card-vp"]
-    assert answer["games"] == {"2": 960} and answer["stages"] == 4
+    assert answer["games"] == {"2": 960} and answer["stages"] == 5
     seat = answer["ranking"][0]["shifts"][0]["seats"][0]
     assert seat["seat"] == 2 and seat["low"] <= seat["shift"] <= seat["high"]
     text = (out / "sensitivity.md").read_text()
@@ -218,7 +218,27 @@ def test_a_small_run_ranks_writes_its_answer_and_resumes(
     code, err = run_main(["components", "sensitivity", "--out", str(out), "--resume",
                           "--jobs", "1"], monkeypatch, capsys)
     assert code == 0, err
-    assert "stage 1 of 4 played" not in err  # nothing left to play
+    assert "stage 1 of 5 played" not in err  # nothing left to play
     code, err = run_main(["components", "sensitivity", "--out", str(out), "--resume",
                           "--games", "960"], monkeypatch, capsys)
     assert code == 2 and "drop --games" in err
+
+
+def test_the_plan_fits_the_minutes_in_whole_deals(tmp_path: Path) -> None:
+    """The games a cell are sized so every side at every player count takes the planned
+    share of the minutes at the recorded costs; each stage is whole deals, a budget given
+    by hand rounded up to them."""
+    from cdsim.study import sensitivity as sens
+
+    sides = len(families()) + 1
+    for minutes in (1.0, 10.0, 60.0):
+        games = sens.planned_games([2, 3, 4], sides, minutes, 2)
+        seconds = sens.plan_seconds([2, 3, 4], sides, games, 2)
+        assert games % (sens.UNIT * sens.DEALS) == 0
+        assert seconds <= sens.PLAY_SHARE * minutes * 60 or games == sens.UNIT * sens.DEALS * 10
+    assert sens.planned_games([4], 2, 60.0, 2) > sens.planned_games([2, 3, 4], sides, 60.0, 2)
+    study = sens.build(tmp_path, [2, 4], 1, 1000, [family_named("boards")])
+    for cell in study.cells:
+        assert cell.games == 1056
+        sizes = [sens.stage_size(cell, k) for k in range(sens.STAGES)]
+        assert sum(sizes) == cell.games and all(s % cell.deal == 0 for s in sizes)

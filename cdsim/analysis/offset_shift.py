@@ -38,7 +38,7 @@ from cdsim.analysis.stats import t_quantile
 from cdsim.errors import CdsimError
 
 REACH = 2  # the box around each side's most equal vector (3 and 4 players)
-CENTRE_RADIUS = 4  # where that vector is looked for, around the rulebook's
+CENTRE_RADIUS = 3  # where that vector is looked for, around the rulebook's
 LEVEL = 0.95
 
 

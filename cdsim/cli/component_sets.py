@@ -167,10 +167,10 @@ def components_sensitivity(
     check_jobs(jobs)
     if not 0.5 <= minutes <= 24 * 60:
         raise CdsimError(f"--minutes must be between 0.5 and 1440, got {minutes:g}")
-    least = sens.STAGES * sens.DEALS * sens.MIN_DEALS
+    least = sens.UNIT * sens.DEALS * sens.MIN_DEALS
     if games is not None and not least <= games <= 10_000_000:
-        raise CdsimError(f"--games must be between {least} (the fewest deals {sens.STAGES} "
-                         f"stages may hold) and 10,000,000, got {games}")
+        raise CdsimError(f"--games must be between {least} (the fewest deals its "
+                         f"{sens.STAGES} stages may hold) and 10,000,000, got {games}")
     if seed is not None and not 0 <= seed < 2**62:
         raise CdsimError(f"--seed must be between 0 and 2**62 - 1, got {seed}")
     counts = _ints(players, "--players", sens.PLAYERS) if players is not None else [2, 3, 4]
@@ -215,7 +215,8 @@ def components_sensitivity(
     plan = sens.plan_seconds(counts, len(study.variants) + 1, max(per.values()), jobs)
     print(f"sensitivity: {len(study.variants)} families and the shipped set at "
           f"{', '.join(map(str, counts))} players, scripted play: "
-          f"{', '.join(f'{per[p]:,}' for p in counts)} games a side in {sens.STAGES} stages, "
+          f"{', '.join(f'{per[p]:,}' for p in counts)} games a side in {sens.STAGES} stages (eighths: "
+          f"{'/'.join(map(str, sens.SHARES))}), "
           f"{total:,} games in all, about {cost.duration(plan)} at the recorded costs on "
           f"{cost.workers(jobs)} cores; no stage begins that this run's own pace says would "
           f"end after {minutes:g} min", file=sys.stderr)
@@ -228,7 +229,7 @@ def components_sensitivity(
 
     with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
             StudyProgress(sens.NAME, label="sensitivity", quiet=quiet) as progress:
-        done = sum(sens.stage_size(c) for c in study.cells for k in range(sens.STAGES)
+        done = sum(sens.stage_size(c, k) for c in study.cells for k in range(sens.STAGES)
                    if sens.stage_finished(study, root, c, k))
         progress.plan(total, done)
         played = sens.run(study, root, jobs, resume=resume, force=not resume,
@@ -242,9 +243,9 @@ def components_sensitivity(
 
     def on_family(name: str) -> None:
         if not quiet:
-            print(f"sensitivity: ranking {name}", file=sys.stderr, flush=True)
+            print(f"sensitivity: measured {name}'s shifts", file=sys.stderr, flush=True)
 
-    result = sens.answer(study, root, played, on_family=on_family)
+    result = sens.answer(study, root, played, jobs, on_family=on_family)
     for line in words.terminal(result):
         print(line)
     paths = words.write(root, result, shlex.join(["cdsim", *sys.argv[1:]]))

@@ -5,9 +5,10 @@ played beside the shipped set on the same deals (paired) by the four scripted pl
 every seat rotation (``cdsim whatif``'s scripted play), at 2, 3 and 4 players. Its budget is
 sized before play from the recorded cost per game (``cdsim.batch.cost``) so the whole run
 fits the minutes asked (``--minutes``, default 10) on this machine's cores, and every cell
-plays the same ``STAGES`` equal stages, all cells' stage ``k`` in one work queue. A stage is
-not begun when this run's own measured pace says it would end past the time: a busy machine
-plays fewer stages, and the answer says how many. The folder is a study folder (``cdsim
+plays the same stages (``SHARES``: an eighth of its games, an eighth, then quarters), all
+cells' stage ``k`` in one work queue. A stage is not begun when this run's own measured
+pace says it would end past the time: a busy machine plays fewer stages, and the answer
+says how many. The folder is a study folder (``cdsim
 study report`` writes its pages); the answer (``cdsim.analysis.offset_shift``: each seat's
 fair-offset shift with its paired interval, whether the decided or most equal vector
 moves, the families ranked) is ``sensitivity.json`` and ``sensitivity.md`` beside it.
@@ -40,9 +41,14 @@ from cdsim.study.whatif import SCRIPTED, study_text
 
 NAME = "sensitivity"  # the study's name, its manifest's key and its files' stem
 FAMILIES = "families"  # the folder of the override files and the study file
-STAGES = 4  # equal stages: a busy machine stops between them
+# each stage's eighths of a cell's games: small first stages measure this run's pace soon,
+# and a busy machine stops between stages
+SHARES = (1, 1, 2, 2, 2)
+STAGES = len(SHARES)
+UNIT = sum(SHARES)
 PLAY_SHARE = 0.75  # of the minutes, planned for play at the recorded costs
 STOP_SHARE = 0.85  # no stage begins that this run's pace says ends past this share
+RESAMPLES = 300  # of the paired bootstrap: enough for 95% percentiles and the spread
 MIN_DEALS = 10  # per stage and cell (the paired bootstrap resamples deals)
 DEALS = 12  # games per deal: 12 at 2 and 3 players (every line-up, every rotation), 4 at 4
 PLAYERS = (2, 3, 4)
@@ -56,10 +62,10 @@ def game_ms(players: int) -> float:
 def planned_games(players: Sequence[int], sides: int, minutes: float, jobs: int) -> int:
     """Games of each cell (each side, each player count) so that ``sides`` sides at every
     player count take ``PLAY_SHARE`` of ``minutes`` on ``jobs`` cores at the recorded
-    costs: whole deals in ``STAGES`` equal stages, at least ``MIN_DEALS`` deals a stage."""
+    costs: whole deals in every stage, at least ``MIN_DEALS`` deals in the smallest."""
     ms = sides * sum(game_ms(p) for p in players)
     games = int(minutes * 60 * PLAY_SHARE * cost.workers(jobs) * 1000 / ms)
-    step = STAGES * DEALS
+    step = UNIT * DEALS
     return max(step * MIN_DEALS, games // step * step)
 
 
@@ -75,8 +81,11 @@ def study_path(root: Path) -> Path:
 def build(root: Path, players: Sequence[int], seed: int, games: int,
           chosen: Sequence[Family] | None = None) -> Study:
     """The study: each family's override written into ``root/families``, and the study
-    file with the base and every family as a variant, read as any study file is."""
+    file with the base and every family as a variant (``games`` a cell, rounded up to whole
+    deals in every stage), read as any study file is."""
     found = list(chosen) if chosen is not None else families()
+    step = UNIT * DEALS  # every stage whole deals at every player count
+    games = -(-games // step) * step
     folder = root / FAMILIES
     variant_list = [Variant(name=f.name, description=f"{f.title}: {f.step}",
                             components=str(f.write(folder).resolve())) for f in found]
@@ -89,13 +98,14 @@ def build(root: Path, players: Sequence[int], seed: int, games: int,
     return load_study(path)
 
 
-def stage_size(cell: Cell) -> int:
-    return cell.games // STAGES
+def stage_size(cell: Cell, stage: int) -> int:
+    """Games of ``stage`` of ``cell`` (its share of the cell's games)."""
+    return cell.games // UNIT * SHARES[stage]
 
 
 def stage_finished(study: Study, root: Path, cell: Cell, stage: int) -> bool:
     return all(RunFolder(run_folder(root, j.key)).complete()
-               for j in study.stage_jobs(cell, stage, stage_size(cell)))
+               for j in study.stage_jobs(cell, stage, stage_size(cell, stage)))
 
 
 @dataclass
@@ -124,7 +134,7 @@ def run(study: Study, root: Path, jobs: int = -1, resume: bool = False, force: b
     pace = 0.0  # seconds per game-ms of the last stage played here (this machine, now)
     for stage in range(STAGES):
         todo = [j for cell in study.cells if not stage_finished(study, root, cell, stage)
-                for j in study.stage_jobs(cell, stage, stage_size(cell))]
+                for j in study.stage_jobs(cell, stage, stage_size(cell, stage))]
         if todo:
             work = sum(j.config.games * game_ms(j.config.players) for j in todo)
             if (minutes is not None and pace and time.perf_counter() - start + pace * work
@@ -159,11 +169,11 @@ def _write(study: Study, root: Path, manifest: dict[str, object], stages: int,
     it; a stop keeps what it holds)."""
     cells = []
     for cell in study.cells:
-        size = stage_size(cell)
-        state = study.state_of(cell, [size] * STAGES)
+        sizes = [stage_size(cell, k) for k in range(STAGES)]
+        state = study.state_of(cell, sizes)
         for k in range(stages):
-            jobs = study.stage_jobs(cell, k, size)
-            state.stages.append(StageRuns(stage=k, seed=jobs[0].config.seed, games=size,
+            jobs = study.stage_jobs(cell, k, sizes[k])
+            state.stages.append(StageRuns(stage=k, seed=jobs[0].config.seed, games=sizes[k],
                                           runs=[j.key for j in jobs]))
         cells.append(state.model_dump(mode="json"))
     manifest["cells"] = cells
@@ -187,19 +197,48 @@ class Answer:
     base: dict[int, tuple[tuple[int, ...], str]]  # per player count: the base's vector, decision
 
 
-def verdict(study: Study, cell: Cell, stages: Sequence[CellGames]) -> Verdict:
-    """A cell's starting-VP verdict on its own stages (as a study cell's would be)."""
-    vectors = candidates(cell.rulebook, cell.radius)
-    f = study.file
-    return anytime.decide([win_table(g, vectors) for g in stages], cell.rulebook, f.tolerance,
-                          f.alpha, f.tested, design_games=cell.design, predict=False,
-                          zone=f.zone, naming=f.name_within_zone)
+@dataclass(frozen=True)
+class Judge:
+    """A cell's starting-VP verdict as the study's settings give it (a record a worker
+    process can take)."""
+
+    radius: int
+    tolerance: float
+    alpha: float
+    tested: int
+    design: int
+    zone: float
+    naming: bool
+
+    @classmethod
+    def of(cls, study: Study, cell: Cell) -> Judge:
+        f = study.file
+        return cls(cell.radius, f.tolerance, f.alpha, f.tested, cell.design, f.zone,
+                   f.name_within_zone)
+
+    def verdict(self, rulebook: Sequence[int], stages: Sequence[CellGames]) -> Verdict:
+        """The verdict of a cell's stages (as a study cell's would be)."""
+        vectors = candidates(rulebook, self.radius)
+        return anytime.decide([win_table(g, vectors) for g in stages], rulebook,
+                              self.tolerance, self.alpha, self.tested, design_games=self.design,
+                              predict=False, zone=self.zone, naming=self.naming)
 
 
-def answer(study: Study, root: Path, played: Played, resamples: int = 400,
+def compare(base: Sequence[CellGames], mine: Sequence[CellGames], rulebook: Sequence[int],
+            judge: Judge, resamples: int, seed: int) -> PairedShift:
+    """One family at one player count: the seats' paired shifts, and the variant's own
+    verdict (its vector and decision; the base's are filled in by ``answer``)."""
+    shift = paired_shift(base, mine, rulebook, resamples=resamples, seed=seed)
+    found = judge.verdict(rulebook, mine)
+    return replace(shift, variant_vector=tuple(found.vector), variant_decision=found.decision)
+
+
+def answer(study: Study, root: Path, played: Played, jobs: int = -1, resamples: int = RESAMPLES,
            on_family: Callable[[str], None] | None = None) -> Answer:
     """Each family's shifts at every player count on the stages all its cells finished,
-    and the ranking."""
+    and the ranking; the comparisons spread over ``jobs`` worker processes."""
+    from joblib import Parallel, delayed
+
     stages = played.stages
     if stages == 0:
         raise CdsimError(f"{root}: no stage is finished yet: nothing to rank (play on with "
@@ -208,37 +247,32 @@ def answer(study: Study, root: Path, played: Played, resamples: int = 400,
 
     def games(cell: Cell) -> list[CellGames]:
         if cell.key not in read:
-            size = stage_size(cell)
-            read[cell.key] = [stage_games([run_folder(root, j.key)
-                                           for j in study.stage_jobs(cell, k, size)])
+            read[cell.key] = [stage_games([run_folder(root, j.key) for j in
+                                           study.stage_jobs(cell, k, stage_size(cell, k))])
                               for k in range(stages)]
         return read[cell.key]
 
     bases = {c.players: c for c in study.cells if c.variant is None}
-    base_verdicts = {p: verdict(study, c, games(c)) for p, c in bases.items()}
+    base_verdicts = {p: Judge.of(study, c).verdict(c.rulebook, games(c))
+                     for p, c in bases.items()}
+    tasks = [(v.name, c) for v in study.variants for c in study.cells
+             if c.variant is not None and c.variant.name == v.name]
+    results = Parallel(n_jobs=min(cost.workers(jobs), len(tasks)), return_as="generator")(
+        delayed(compare)(games(bases[c.players]), games(c), c.rulebook, Judge.of(study, c),
+                         resamples, c.players) for _, c in tasks)
+    by_family: dict[str, list[PairedShift]] = {v.name: [] for v in study.variants}
+    for (name, cell), shift in zip(tasks, results, strict=True):
+        theirs = base_verdicts[cell.players]
+        by_family[name].append(replace(shift, base_vector=tuple(theirs.vector),
+                                       base_decision=theirs.decision))
+        if len(by_family[name]) == sum(1 for n, _ in tasks if n == name) and on_family:
+            on_family(name)
+    effects = [effect(name, shifts) for name, shifts in by_family.items()]
     found = {f.name: f for f in families()}
-    effects = []
-    for variant in study.variants:
-        if on_family is not None:
-            on_family(variant.name)
-        shifts: list[PairedShift] = []
-        for cell in study.cells:
-            if cell.variant is None or cell.variant.name != variant.name:
-                continue
-            base = bases[cell.players]
-            mine = verdict(study, cell, games(cell))
-            theirs = base_verdicts[cell.players]
-            shift = paired_shift(games(base), games(cell), cell.rulebook, resamples=resamples,
-                                 seed=cell.players)
-            shifts.append(replace(shift, base_vector=tuple(theirs.vector),
-                                  variant_vector=tuple(mine.vector),
-                                  base_decision=theirs.decision,
-                                  variant_decision=mine.decision))
-        effects.append(effect(variant.name, shifts))
     chosen = tuple(found[v.name] for v in study.variants if v.name in found)
     return Answer(tuple(ranked(effects)), chosen, tuple(sorted(bases)),
-                  {p: stages * stage_size(c) for p, c in bases.items()}, played,
-                  {p: (tuple(v.vector), v.decision) for p, v in base_verdicts.items()})
+                  {p: sum(stage_size(c, k) for k in range(stages)) for p, c in bases.items()},
+                  played, {p: (tuple(v.vector), v.decision) for p, v in base_verdicts.items()})
 
 
 def stages_played(study: Study, root: Path) -> int:
@@ -254,6 +288,26 @@ def finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-__all__ = ["FAMILIES", "NAME", "PLAYERS", "STAGES", "Answer", "Played", "answer", "build",
-           "finite", "game_ms", "plan_seconds", "planned_games", "run", "stage_finished",
-           "stage_size", "stages_played", "study_path"]
+__all__ = [
+    "FAMILIES",
+    "NAME",
+    "PLAYERS",
+    "SHARES",
+    "STAGES",
+    "UNIT",
+    "Answer",
+    "Judge",
+    "Played",
+    "answer",
+    "build",
+    "compare",
+    "finite",
+    "game_ms",
+    "plan_seconds",
+    "planned_games",
+    "run",
+    "stage_finished",
+    "stage_size",
+    "stages_played",
+    "study_path",
+]
