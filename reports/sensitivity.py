@@ -161,7 +161,7 @@ def document(answer: Answer, command: str) -> Doc:
     stopped = " (the time ran out first)" if played.stopped else ""
     doc.p(f"Scripted play (the four scripted players, every N of them in every seat rotation, "
           f"on the same deals for the shipped set and every family), {STAGES} stages "
-          f"planned (an eighth of the games, an eighth, then quarters), {played.stages} "
+          f"planned (four of an eighth of the games, then two quarters), {played.stages} "
           f"played{stopped}"
           f"; {cost.duration(played.seconds)} of play by this command, written {when} on "
           f"{cost.workers()} cores, load average {load}. Command: `{command}`.")

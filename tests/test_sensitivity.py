@@ -205,10 +205,10 @@ def test_a_small_run_ranks_writes_its_answer_and_resumes(
             "--families", "fountain-card-vp,boards", "--jobs", "1"]
     code, err = run_main(args, monkeypatch, capsys)
     assert code == 0, err
-    assert "960 games a side in 5 stages (eighths: 1/1/2/2/2)" in err and "stage 5 of 5" in err
+    assert "960 games a side in 6 stages (eighths: 1/1/1/1/2/2)" in err and "stage 6 of 6" in err
     answer = json.loads((out / "sensitivity.json").read_text())
     assert sorted(e["family"] for e in answer["ranking"]) == ["boards", "fountain-card-vp"]
-    assert answer["games"] == {"2": 960} and answer["stages"] == 5
+    assert answer["games"] == {"2": 960} and answer["stages"] == 6
     seat = answer["ranking"][0]["shifts"][0]["seats"][0]
     assert seat["seat"] == 2 and seat["low"] <= seat["shift"] <= seat["high"]
     text = (out / "sensitivity.md").read_text()
@@ -218,7 +218,7 @@ def test_a_small_run_ranks_writes_its_answer_and_resumes(
     code, err = run_main(["components", "sensitivity", "--out", str(out), "--resume",
                           "--jobs", "1"], monkeypatch, capsys)
     assert code == 0, err
-    assert "stage 1 of 5 played" not in err  # nothing left to play
+    assert "stage 1 of 6 played" not in err  # nothing left to play
     code, err = run_main(["components", "sensitivity", "--out", str(out), "--resume",
                           "--games", "960"], monkeypatch, capsys)
     assert code == 2 and "drop --games" in err

@@ -5,7 +5,7 @@ played beside the shipped set on the same deals (paired) by the four scripted pl
 every seat rotation (``cdsim whatif``'s scripted play), at 2, 3 and 4 players. Its budget is
 sized before play from the recorded cost per game (``cdsim.batch.cost``) so the whole run
 fits the minutes asked (``--minutes``, default 10) on this machine's cores, and every cell
-plays the same stages (``SHARES``: an eighth of its games, an eighth, then quarters), all
+plays the same stages (``SHARES``: four of an eighth of its games, then two quarters), all
 cells' stage ``k`` in one work queue. A stage is not begun when this run's own measured
 pace says it would end past the time: a busy machine plays fewer stages, and the answer
 says how many. The folder is a study folder (``cdsim
@@ -43,7 +43,7 @@ NAME = "sensitivity"  # the study's name, its manifest's key and its files' stem
 FAMILIES = "families"  # the folder of the override files and the study file
 # each stage's eighths of a cell's games: small first stages measure this run's pace soon,
 # and a busy machine stops between stages
-SHARES = (1, 1, 2, 2, 2)
+SHARES = (1, 1, 1, 1, 2, 2)
 STAGES = len(SHARES)
 UNIT = sum(SHARES)
 PLAY_SHARE = 0.75  # of the minutes, planned for play at the recorded costs
