@@ -219,6 +219,7 @@ def test_a_small_run_ranks_writes_its_answer_and_resumes(
                           "--jobs", "1"], monkeypatch, capsys)
     assert code == 0, err
     assert "stage 1 of 6 played" not in err  # nothing left to play
+    assert "2,880 games in all (2,880 played before), about 0 s more" in err
     code, err = run_main(["components", "sensitivity", "--out", str(out), "--resume",
                           "--games", "960"], monkeypatch, capsys)
     assert code == 2 and "drop --games" in err

@@ -213,11 +213,15 @@ def components_sensitivity(
     per = {c.players: c.games for c in study.cells if c.variant is None}
     total = sum(c.games for c in study.cells)
     plan = sens.plan_seconds(counts, len(study.variants) + 1, max(per.values()), jobs)
+    done = sum(sens.stage_size(c, k) for c in study.cells for k in range(sens.STAGES)
+               if sens.stage_finished(study, root, c, k))
+    left = (f"{total:,} games in all ({done:,} played before), about "
+            f"{cost.duration(plan * (total - done) / total)} more" if done else
+            f"{total:,} games in all, about {cost.duration(plan)}")
     print(f"sensitivity: {len(study.variants)} families and the shipped set at "
           f"{', '.join(map(str, counts))} players, scripted play: "
-          f"{', '.join(f'{per[p]:,}' for p in counts)} games a side in {sens.STAGES} stages (eighths: "
-          f"{'/'.join(map(str, sens.SHARES))}), "
-          f"{total:,} games in all, about {cost.duration(plan)} at the recorded costs on "
+          f"{', '.join(f'{per[p]:,}' for p in counts)} games a side in {sens.STAGES} stages "
+          f"(eighths: {'/'.join(map(str, sens.SHARES))}), {left} at the recorded costs on "
           f"{cost.workers(jobs)} cores; no stage begins that this run's own pace says would "
           f"end after {minutes:g} min", file=sys.stderr)
     start = time.perf_counter()
@@ -229,8 +233,6 @@ def components_sensitivity(
 
     with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
             StudyProgress(sens.NAME, label="sensitivity", quiet=quiet) as progress:
-        done = sum(sens.stage_size(c, k) for c in study.cells for k in range(sens.STAGES)
-                   if sens.stage_finished(study, root, c, k))
         progress.plan(total, done)
         played = sens.run(study, root, jobs, resume=resume, force=not resume,
                           minutes=minutes - (time.perf_counter() - start) / 60,

@@ -126,7 +126,8 @@ def run(study: Study, root: Path, jobs: int = -1, resume: bool = False, force: b
         on_stage: OnStage | None = None) -> Played:
     """Play the study's stages in turn, every cell's stage ``k`` in one work queue, until
     all ``STAGES`` are played or the next would end past ``STOP_SHARE`` of ``minutes`` at
-    this run's own pace; then the study manifest (every cell's stages and verdict)."""
+    this run's own pace. The study manifest holds every cell's finished stages after each
+    stage (and after a stop), so ``cdsim study report`` reads the folder at any moment."""
     manifest, study = open_folder(root, study, resume=resume, force=force)
     before = float(manifest.get("wall_seconds", 0.0))  # a resumed folder's earlier play
     start, load = time.perf_counter(), _load()
