@@ -26,7 +26,10 @@ LEADS = 3  # families named in the opening sentences
 
 
 def vp(x: float) -> str:
-    return "n/a" if not math.isfinite(x) else f"{x:+.2f}".replace("-", "−")
+    """A signed VP figure (``+0.62``, ``−0.40``, ``0.00``)."""
+    if not math.isfinite(x):
+        return "n/a"
+    return "0.00" if abs(x) < 0.005 else f"{x:+.2f}".replace("-", "−")
 
 
 def shift_text(s: SeatShift) -> str:

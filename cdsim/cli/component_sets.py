@@ -145,7 +145,8 @@ def components_sensitivity(
     (docs/components.md). Writes sensitivity.md and sensitivity.json into the folder, which
     is a study folder (cdsim study report writes its pages).
 
-    Example: cdsim components sensitivity --minutes 10 --jobs 2"""
+    Example: cdsim components sensitivity --minutes 10 --jobs 2
+             cdsim components sensitivity --families fountain-card-vp,chimneys --players 4"""
     import shlex
     import sys
     import time
