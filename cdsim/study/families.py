@@ -32,7 +32,7 @@ from pathlib import Path
 from cdsim.errors import CdsimError
 from cdsim.rules.component_records import REWARD_KEYS, ObjectiveCard, TileType
 from cdsim.rules.components import Components, load_components
-from cdsim.rules.kinds import DWELLINGS, LANDSCAPES, MEADOW, VILLA
+from cdsim.rules.kinds import DWELLINGS, FEATURE_NAMES, LANDSCAPES, MEADOW, VILLA
 from cdsim.rules.overrides import DEFAULT, toml_text
 
 RECONSTRUCTED = "reconstructed"
@@ -123,19 +123,13 @@ def _fountain_vp(comps: Components) -> Family:
 def _frame(comps: Components, lines: bool) -> Family:
     parts = [p for p in comps.frame_parts.values() if p.provenance == RECONSTRUCTED]
     rows: list[Entry] = [{"id": p.id, "goals": [
-        {"kind": _feature(g.kind), "vp": g.vp + (0 if lines else 1),
+        {"kind": FEATURE_NAMES[g.kind], "vp": g.vp + (0 if lines else 1),
          "line": (g.line + 1) % 6 if lines else g.line} for g in p.goals]} for p in parts]
     return _family("frame-goal-lines" if lines else "frame-goal-vp",
                    "the frame parts' goal lines" if lines else "the frame parts' goal VP",
                    "each goal on the next line along its side" if lines else
                    "one VP more on each goal", {"part": rows},
                    [f"frame part {p.id}" for p in parts])
-
-
-def _feature(kind: int) -> str:
-    from cdsim.rules.kinds import FEATURE_NAMES
-
-    return FEATURE_NAMES[kind]
 
 
 def _boards(comps: Components) -> Family:
