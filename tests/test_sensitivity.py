@@ -213,6 +213,9 @@ def test_a_small_run_ranks_writes_its_answer_and_resumes(
     assert seat["seat"] == 2 and seat["low"] <= seat["shift"] <= seat["high"]
     text = (out / "sensitivity.md").read_text()
     assert "# Which reconstructed entries matter" in text and "Scripted play" in text
+    from cdsim.cli.app import RESUME
+
+    assert RESUME["command"] == f"cdsim components sensitivity --out {out} --resume --jobs 1"
     code, err = run_main(args, monkeypatch, capsys)
     assert code == 2 and "already holds a sensitivity study" in err
     code, err = run_main(["components", "sensitivity", "--out", str(out), "--resume",

@@ -203,8 +203,11 @@ def components_sensitivity(
                              "it, --force to start it again, or name another folder with --out")
     sides = 1 + (len(chosen) if chosen is not None else len(all_families()))
     budget = games or sens.planned_games(counts, sides, minutes, jobs)
-    again = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
-    resume_hint(root, STUDY_MANIFEST, shlex.join(["cdsim", *again, "--resume"]))
+    # the plan is the folder's: a resume names only the folder, the workers and the time
+    again = shlex.join(["cdsim", "components", "sensitivity", "--out", str(root), "--resume",
+                        *(["--jobs", str(jobs)] if jobs != -1 else []),
+                        *(["--minutes", f"{minutes:g}"] if minutes != 10 else [])])
+    resume_hint(root, STUDY_MANIFEST, again)
     if resume:
         study = load_study(sens.study_path(root))
     else:
@@ -219,11 +222,13 @@ def components_sensitivity(
     left = (f"{total:,} games in all ({done:,} played before), about "
             f"{cost.duration(plan * (total - done) / total)} more" if done else
             f"{total:,} games in all, about {cost.duration(plan)}")
-    print(f"sensitivity: {len(study.variants)} families and the shipped set at "
+    cores = cost.workers(jobs)
+    print(f"sensitivity: {len(study.variants)} famil{'y' if len(study.variants) == 1 else 'ies'}"
+          " and the shipped set at "
           f"{', '.join(map(str, counts))} players, scripted play: "
           f"{', '.join(f'{per[p]:,}' for p in counts)} games a side in {sens.STAGES} stages "
           f"(eighths: {'/'.join(map(str, sens.SHARES))}), {left} at the recorded costs on "
-          f"{cost.workers(jobs)} cores; no stage begins that this run's own pace says would "
+          f"{cores} core{'s' if cores > 1 else ''}; no stage begins that this run's own pace says would "
           f"end after {minutes:g} min", file=sys.stderr)
     start = time.perf_counter()
 
@@ -241,7 +246,7 @@ def components_sensitivity(
 
     if played.stopped:
         print(f"sensitivity: the time ran out after {played.stages} of {sens.STAGES} stages: "
-              f"the ranking is on those; {shlex.join(['cdsim', *again, '--resume'])} plays "
+              f"the ranking is on those; {again} plays "
               "the rest", file=sys.stderr)
 
     def on_family(name: str) -> None:
