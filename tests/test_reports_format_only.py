@@ -132,6 +132,7 @@ FORMATTING = {
     "cdsim.analysis.fmt": {"interval", "number", "pct", "pct_or_dash", "percent_tick",
                            "points_tick", "pp", "pts", "pts_interval", "seat_label", "vec"},
     "cdsim.analysis.offsets": {"FairOffset"},
+    "cdsim.analysis.offset_shift": {"FamilyEffect", "PairedShift", "SeatShift"},
     "cdsim.analysis.paired": {"PRECISION", "Comparison"},
     "cdsim.analysis.ratings": {"ANCHOR", "PRIOR_GAMES", "RESAMPLES", "LadderFit", "anchor_of",
                                "check_resamples"},

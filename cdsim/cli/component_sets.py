@@ -112,3 +112,150 @@ def components_diff(
         a, b = load_components(old).digest, load_components(new).digest
         print("no differences" + ("" if a == b else f" in any entry (the files differ only in "
                                   f"comments, layout or order: sets {a[:12]} and {b[:12]})"))
+
+
+@components_app.command("sensitivity")
+def components_sensitivity(
+    minutes: Annotated[float, typer.Option(
+        help="The time to take: the budget is sized from the recorded cost per game to fit "
+             "it, and no stage begins that this run's own pace says would end after it.")] = 10,
+    players: Annotated[str | None, typer.Option(
+        help="Player counts, comma-separated [default: 2,3,4].", show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(
+        help="Games of each side per player count instead of the minutes' budget.",
+        show_default=False)] = None,
+    families: Annotated[str | None, typer.Option(
+        help="Only these families, comma-separated (names as in docs/components.md) "
+             "[default: all].", show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="The deals' seed [default: 1].", show_default=False)] = None,
+    out: Annotated[str, typer.Option(help="The study folder it writes.")] = "studies/sensitivity",
+    force: Annotated[bool, typer.Option("--force", help="Overwrite that study.")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with a stopped run in that folder: its plan as recorded, its "
+        "finished games kept.")] = False,
+    jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
+) -> None:
+    """Which reconstructed entries matter for the starting-VP answer? Each family of
+    reconstructed entries (the fountain cards' VP, the frame goals' VP, the tile mix, ...)
+    changed by one step is played beside the shipped set on the same deals by the scripted
+    players, and the families are ranked by how far they move each seat's fair offset and
+    whether they move the most equal vector: the ones to transcribe first
+    (docs/components.md). Writes sensitivity.md and sensitivity.json into the folder, which
+    is a study folder (cdsim study report writes its pages).
+
+    Example: cdsim components sensitivity --minutes 10 --jobs 2
+             cdsim components sensitivity --families fountain-card-vp,chimneys --players 4"""
+    import shlex
+    import sys
+    import time
+
+    from cdsim.batch import cost
+    from cdsim.batch.config import check_jobs
+    from cdsim.batch.folder import RunFolder, check_out
+    from cdsim.batch.progress import StudyProgress
+    from cdsim.cli.app import dask_backend, named_path, resume_hint
+    from cdsim.cli.whatif import _ints
+    from cdsim.study import sensitivity as sens
+    from cdsim.study.families import families as all_families
+    from cdsim.study.families import family_named
+    from cdsim.study.model import load_study
+    from cdsim.study.play import check_players
+    from cdsim.study.store import STUDY, STUDY_MANIFEST
+    from reports import sensitivity as words
+
+    check_jobs(jobs)
+    if not 0.5 <= minutes <= 24 * 60:
+        raise CdsimError(f"--minutes must be between 0.5 and 1440, got {minutes:g}")
+    least = sens.UNIT * sens.DEALS * sens.MIN_DEALS
+    if games is not None and not least <= games <= 10_000_000:
+        raise CdsimError(f"--games must be between {least} (the fewest deals its "
+                         f"{sens.STAGES} stages may hold) and 10,000,000, got {games}")
+    if seed is not None and not 0 <= seed < 2**62:
+        raise CdsimError(f"--seed must be between 0 and 2**62 - 1, got {seed}")
+    counts = _ints(players, "--players", sens.PLAYERS) if players is not None else [2, 3, 4]
+    chosen = ([family_named(n.strip()) for n in families.split(",") if n.strip()]
+              if families is not None else None)
+    if chosen is not None and not chosen:
+        raise CdsimError("--families: name at least one family")
+    root = check_out(named_path(out))
+    if root.exists() and not root.is_dir():
+        raise CdsimError(f"--out {root}: a file is in the way: name another folder")
+    made = (root / STUDY_MANIFEST).is_file() and sens.study_path(root).is_file()
+    if resume and force:
+        raise CdsimError("--resume keeps the folder's games and --force throws them away: "
+                         "give one of them")
+    if resume:
+        given = [f for f, v in (("--players", players), ("--games", games),
+                                ("--families", families), ("--seed", seed)) if v is not None]
+        if given:
+            raise CdsimError(f"--resume plays the plan the folder recorded: drop {given[0]}")
+        if not made:
+            raise CdsimError(f"{root}: no sensitivity study to resume (no {STUDY_MANIFEST} "
+                             "and families/); drop --resume")
+    elif root.is_dir() and any(root.iterdir()):
+        if not made:
+            raise CdsimError(f"--out {root}: the folder holds something that is not a "
+                             "sensitivity study: name another folder")
+        if not force:
+            raise CdsimError(f"{root} already holds a sensitivity study: --resume to go on with "
+                             "it, --force to start it again, or name another folder with --out")
+    sides = 1 + (len(chosen) if chosen is not None else len(all_families()))
+    budget = games or sens.planned_games(counts, sides, minutes, jobs)
+    # the plan is the folder's: a resume names only the folder, the workers and the time
+    again = shlex.join(["cdsim", "components", "sensitivity", "--out", str(root), "--resume",
+                        *(["--jobs", str(jobs)] if jobs != -1 else []),
+                        *(["--minutes", f"{minutes:g}"] if minutes != 10 else [])])
+    resume_hint(root, STUDY_MANIFEST, again)
+    if resume:
+        study = load_study(sens.study_path(root))
+    else:
+        study = sens.build(root, counts, 1 if seed is None else seed, budget, chosen)
+    check_players(study)
+    counts = sorted({c.players for c in study.cells})
+    per = {c.players: c.games for c in study.cells if c.variant is None}
+    total = sum(c.games for c in study.cells)
+    plan = sens.plan_seconds(counts, len(study.variants) + 1, max(per.values()), jobs)
+    done = sum(sens.stage_size(c, k) for c in study.cells for k in range(sens.STAGES)
+               if sens.stage_finished(study, root, c, k))
+    left = (f"{total:,} games in all ({done:,} played before), about "
+            f"{cost.duration(plan * (total - done) / total)} more" if done else
+            f"{total:,} games in all, about {cost.duration(plan)}")
+    cores = cost.workers(jobs)
+    print(f"sensitivity: {len(study.variants)} famil{'y' if len(study.variants) == 1 else 'ies'}"
+          " and the shipped set at "
+          f"{', '.join(map(str, counts))} players, scripted play: "
+          f"{', '.join(f'{per[p]:,}' for p in counts)} games a side in {sens.STAGES} stages "
+          f"(eighths: {'/'.join(map(str, sens.SHARES))}), {left} at the recorded costs on "
+          f"{cores} core{'s' if cores > 1 else ''}; no stage begins that this run's own pace says would "
+          f"end after {minutes:g} min", file=sys.stderr)
+    start = time.perf_counter()
+
+    def on_stage(stage: int, seconds: float) -> None:
+        if not quiet:
+            print(f"sensitivity: stage {stage + 1} of {sens.STAGES} played in "
+                  f"{cost.duration(seconds)}", file=sys.stderr, flush=True)
+
+    with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
+            StudyProgress(sens.NAME, label="sensitivity", quiet=quiet) as progress:
+        progress.plan(total, done)
+        played = sens.run(study, root, jobs, resume=resume, force=not resume,
+                          minutes=minutes - (time.perf_counter() - start) / 60,
+                          on_chunk=progress.chunk, on_stage=on_stage)
+
+    if played.stopped:
+        print(f"sensitivity: the time ran out after {played.stages} of {sens.STAGES} stages: "
+              f"the ranking is on those; {again} plays "
+              "the rest", file=sys.stderr)
+
+    def on_family(name: str) -> None:
+        if not quiet:
+            print(f"sensitivity: measured {name}'s shifts", file=sys.stderr, flush=True)
+
+    result = sens.answer(study, root, played, jobs, on_family=on_family)
+    for line in words.terminal(result):
+        print(line)
+    paths = words.write(root, result, shlex.join(["cdsim", *sys.argv[1:]]))
+    print(f"wrote {', '.join(map(str, paths))} ({cost.duration(time.perf_counter() - start)}); "
+          f"pages: cdsim study report {root}")
