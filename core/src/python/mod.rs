@@ -212,6 +212,13 @@ fn python_columns<'py>(py: Python<'py>, columns: &[(&'static str, records::Colum
     PyTuple::new(py, columns.iter().map(|&(name, kind)| (name, kind.python())))
 }
 
+/// The built-in component set of the game `game` as the JSON `Components(json, game=...)`
+/// reads, or None when the core holds none (Carpe Diem's comes from `cdsim.rules`).
+#[pyfunction]
+fn builtin_components(game: &str) -> PyResult<Option<String>> {
+    Ok(registry::game(game).map_err(PyValueError::new_err)?.builtin_components())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
@@ -219,6 +226,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Bot>()?;
     m.add_class::<Stop>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(builtin_components, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
     m.add_function(wrap_pyfunction!(measure_luck, m)?)?;
     let py = m.py();
