@@ -135,6 +135,9 @@ mod tests {
         assert_eq!(names, by_name.columns.iter().take(names.len()).map(|&(n, _)| n)
                    .collect::<Vec<_>>());
         assert_eq!(cd.breakdown()[0], "start");
+        assert_eq!(cd.builtin_components(), None, "Carpe Diem's set comes from Python");
+        let castles = game("castles").unwrap().builtin_components().unwrap();
+        assert!(game("castles").unwrap().components(&castles).is_ok());
         // another game's components are refused, not misread
         let other: AnyComponents = Arc::new(crate::games::toy::Cards::standard());
         assert!(cd.play_chunk(&*other, &chunk).unwrap_err().contains("carpe-diem"));
