@@ -8,7 +8,7 @@ use cdsim_core::castles::{Action, CastlesState, Components, Player, Scores};
 use cdsim_core::games::registry;
 use cdsim_core::games::{Game, Outcome, Values};
 use cdsim_core::play::{ask, play_game};
-use cdsim_core::rng::SeedSequence;
+use cdsim_core::rng::{Generator, SeedSequence};
 
 fn specs(names: &[&str]) -> Vec<StrategySpec> {
     names.iter().map(|n| StrategySpec { name: n.to_string(), overrides: vec![] }).collect()
@@ -69,6 +69,7 @@ fn a_chunk_by_name_gives_the_declared_columns_and_each_games_rows() {
         assert_eq!(won[r], rank[r] == 1);
     }
     for g in 0..3 {
+        // T13.2: unique places
         let mut places: Vec<i64> = rank[4 * g..4 * g + 4].to_vec();
         places.sort_unstable();
         assert_eq!(places, [1, 2, 3, 4], "game {g}: unique places");
@@ -122,8 +123,8 @@ fn actions(comps: &Components, names: &[&str], start: &[i32], seed: u64,
 
 #[test]
 fn the_starting_vp_change_no_decision_of_any_builtin_player() {
-    // the rulebook gives no starting VP: they are a compensation no player reads, so a
-    // run can be re-ranked under others (R2.7's rule, Castles' seats)
+    // T13.1, T13.4: the rulebook gives no starting VP: they are a compensation no player
+    // reads, so a run can be re-ranked under others
     let comps = Components::builtin();
     let few = [("playouts".to_string(), 4.0)];
     for seed in 0..12u64 {
@@ -181,4 +182,36 @@ fn bad_player_names_and_settings_are_one_line_errors() {
     assert!(CastlesState::config(5, &[0; 5], false).unwrap_err().contains("2, 3 or 4"));
     assert!(CastlesState::config(3, &[0; 2], false).unwrap_err().contains("one start VP"));
     assert!(CastlesState::components("{").unwrap_err().contains("castles components JSON"));
+}
+
+#[test]
+fn t13_3_determinize_draws_anew_only_what_the_seat_cannot_see() {
+    // a mid-game 3-player position: whatever is drawn anew, the seat's observation (T12)
+    // and every invariant stay; the hidden orders and the others' hands move
+    let comps = Components::builtin();
+    let config = CastlesState::config(3, &[0; 3], true).unwrap();
+    let (mut state, mut rngs) = <CastlesState as Game>::new(&comps, &config,
+                                                            SeedSequence::new(5, &[2]));
+    let mut lineup: Vec<Player> = ["greedy"; 3].iter().map(|n| make(n, &[]).unwrap()).collect();
+    let mut options = Vec::new();
+    for _ in 0..120 {
+        cdsim_core::play::step(&mut state, &comps, &mut lineup, &mut rngs, &mut options);
+    }
+    let seat = state.current_seat().expect("mid-game");
+    let mut moved = (false, false, false);
+    for k in 0..8u64 {
+        let mut copy = state.clone();
+        copy.determinize(&comps, seat, &mut Generator::new(&SeedSequence::new(1, &[k])));
+        assert_eq!(Game::observe(&copy, &comps, seat), Game::observe(&state, &comps, seat),
+                   "draw {k}");
+        copy.invariants(&comps).unwrap();
+        assert_eq!(copy.seats[seat].hand, state.seats[seat].hand);
+        let others = |s: &CastlesState| (0..3).filter(|&i| i != seat)
+            .map(|i| s.seats[i].hand).collect::<Vec<_>>();
+        moved.0 |= others(&copy) != others(&state);
+        moved.1 |= copy.deck[..copy.deck_len as usize] != state.deck[..state.deck_len as usize];
+        moved.2 |= copy.seats[seat].stack[copy.seats[seat].drawn as usize..]
+            != state.seats[seat].stack[state.seats[seat].drawn as usize..];
+    }
+    assert_eq!(moved, (true, true, true), "others' hands, the deck, the seat's own stacks");
 }
