@@ -219,6 +219,16 @@ fn builtin_components(game: &str) -> PyResult<Option<String>> {
     Ok(registry::game(game).map_err(PyValueError::new_err)?.builtin_components())
 }
 
+/// The seat row's columns of the game `game` (`Outcome::columns`, as `(name, type)`
+/// pairs like `SEAT_COLUMNS`) and its VP sources (`Outcome::BREAKDOWN`, each a
+/// `vp_<source>` column).
+#[pyfunction]
+fn game_columns<'py>(py: Python<'py>, game: &str)
+    -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
+    let game = registry::game(game).map_err(PyValueError::new_err)?;
+    Ok((python_columns(py, &game.columns())?, PyTuple::new(py, game.breakdown())?))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
@@ -227,6 +237,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Stop>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_components, m)?)?;
+    m.add_function(wrap_pyfunction!(game_columns, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
     m.add_function(wrap_pyfunction!(measure_luck, m)?)?;
     let py = m.py();
