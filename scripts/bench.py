@@ -8,7 +8,7 @@
    learned@classic: the player before issue 49) and mcts, each also as a ratio to
    greedy's cost in the same run (issue 49's target: learned at most 8x);
 3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
-   mcts per game at three budgets;
+   mcts per game at three budgets, and The Castles of Tuscany's scripted 4-player games/s;
 4. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
    time end to end (Parquet included), its chunks played in threads of the driver (as
    built-in line-ups play) beside worker processes (CDSIM_THREADS=0, as a Python

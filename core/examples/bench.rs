@@ -1,6 +1,7 @@
 //! Release-mode speed figures: `cargo run --release --example bench [GAMES]`.
 //! Per 4-player game of random players and of the scripted mix (greedy, villa,
-//! landscape, bread), and a copy of a mid-game state.
+//! landscape, bread), and a copy of a mid-game state; then The Castles of Tuscany's
+//! scripted 4-player games through the same generic driver (`castles_per_game`).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -52,6 +53,9 @@ fn main() {
     println!("scripted mix 4p:  {:8.1} us/game", scripted * 1e6);
     println!("greedy 2p:        {:8.1} us/game", greedy2 * 1e6);
     println!("setup 4p:         {:8.1} us", setup_only(&comps) * 1e6);
+    let castles = castles_per_game(games);
+    println!("castles scripted 4p: {:8.1} us/game ({:.0} games/s on one core)", castles * 1e6,
+             1.0 / castles);
     // the search player's cost per game at several budgets (one mcts seat, the rest greedy)
     let mcts_games: u64 = std::env::var("CDSIM_BENCH_MCTS_GAMES")
         .map_or(4, |v| v.parse().unwrap());
@@ -119,4 +123,23 @@ fn setup_only(comps: &Components) -> f64 {
         black_box((&state, &rngs));
     }
     start.elapsed().as_secs_f64() / n as f64
+}
+
+/// Seconds per 4-player game of The Castles of Tuscany, its four scripted styles
+/// (game g from `SeedSequence(g)`), through the generic driver.
+fn castles_per_game(games: u64) -> f64 {
+    use cdsim_core::castles::{players, CastlesState};
+    use cdsim_core::games::{Game, Outcome};
+    let comps = cdsim_core::castles::Components::builtin();
+    let config = CastlesState::config(4, &[0; 4], false).unwrap();
+    let names = ["greedy", "castle-monastery", "trade-workers", "animal-farms"];
+    let start = Instant::now();
+    let mut total = 0i64;
+    for g in 0..games {
+        let mut lineup: Vec<_> = names.iter().map(|n| players::make(n, &[]).unwrap()).collect();
+        let outcome = play_game(&comps, &config, &mut lineup, SeedSequence::new(u128::from(g), &[]));
+        total += outcome.vp(0);
+    }
+    black_box(total);
+    start.elapsed().as_secs_f64() / games as f64
 }

@@ -1,12 +1,15 @@
-//! Play N games of The Castles of Tuscany and print the mean VP per seat and games/s:
+//! Play N games of The Castles of Tuscany through the seam's generic driver
+//! (`play::play_game`) and print the mean VP per seat and games/s on one core:
 //! `cargo run --release --example castles_play -- [N] [LINEUP]`, LINEUP a comma-separated
 //! list of player names (one per seat; default four greedy seats). Game g uses
 //! `SeedSequence(0, [g])`. The timing is for reading by eye, not a test.
 
 use std::time::Instant;
 
-use cdsim_core::castles::players::{by_name, play_game, PLAYER_NAMES};
-use cdsim_core::castles::Components;
+use cdsim_core::castles::players::{make, PLAYER_NAMES};
+use cdsim_core::castles::{CastlesState, Components};
+use cdsim_core::games::{Game, Outcome};
+use cdsim_core::play::play_game;
 use cdsim_core::rng::SeedSequence;
 
 fn main() {
@@ -27,7 +30,7 @@ fn main() {
         .cloned()
         .unwrap_or_else(|| "greedy,greedy,greedy,greedy".into());
     let names: Vec<&str> = lineup.split(',').collect();
-    if !(2..=4).contains(&names.len()) || names.iter().any(|n| by_name(n).is_none()) {
+    if !(2..=4).contains(&names.len()) || names.iter().any(|n| make(n, &[]).is_err()) {
         eprintln!(
             "castles_play: LINEUP needs 2 to 4 of {}, got {lineup:?}",
             PLAYER_NAMES.join(", ")
@@ -35,17 +38,18 @@ fn main() {
         std::process::exit(2);
     }
     let comps = Components::builtin();
+    let config = CastlesState::config(names.len(), &vec![0; names.len()], false)
+        .expect("2 to 4 seats, checked");
     let mut total = vec![0i64; names.len()];
     let mut wins = vec![0u64; names.len()];
     let start = Instant::now();
     for g in 0..games {
-        let mut players: Vec<_> = names.iter().map(|n| by_name(n).expect("checked")).collect();
-        let state = play_game(&comps, &mut players, SeedSequence::new(0, &[g]), 100_000);
-        for (seat, vp) in state.vp().iter().enumerate() {
-            total[seat] += *vp as i64;
-        }
-        for (seat, place) in state.places().iter().enumerate() {
-            wins[seat] += (*place == 0) as u64;
+        let mut players: Vec<_> = names.iter().map(|n| make(n, &[]).expect("checked")).collect();
+        let outcome = play_game::<CastlesState, _>(&comps, &config, &mut players,
+                                                   SeedSequence::new(0, &[g]));
+        for (seat, (total, wins)) in total.iter_mut().zip(&mut wins).enumerate() {
+            *total += outcome.vp(seat);
+            *wins += u64::from(outcome.rank(seat) == 1);
         }
     }
     let secs = start.elapsed().as_secs_f64();

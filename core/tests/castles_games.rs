@@ -5,18 +5,28 @@
 mod castles_common;
 
 use castles_common::comps;
-use cdsim_core::castles::players::{by_name, play_game, CastlesPlayer, PLAYER_NAMES};
+use cdsim_core::castles::players::{make, PLAYER_NAMES};
 use cdsim_core::castles::scoring::N_SOURCES;
-use cdsim_core::castles::{Action, CastlesConfig, CastlesState, Colour, Components};
+use cdsim_core::castles::{Action, CastlesConfig, CastlesState, Colour, Components, Player};
+use cdsim_core::games::Game;
+use cdsim_core::players::View;
 use cdsim_core::rng::SeedSequence;
 
 const MAX_DECISIONS: usize = 20_000;
 
-fn lineup(names: &[&str]) -> Vec<Box<dyn CastlesPlayer>> {
+fn lineup(names: &[&str]) -> Vec<Player> {
     names
         .iter()
-        .map(|n| by_name(n).expect("a built-in player"))
+        .map(|n| make(n, &[]).expect("a built-in player"))
         .collect()
+}
+
+/// One game played to its end by the seam's driver (`play::run`); the final state.
+fn play_game(c: &Components, players: &mut [Player], seed: SeedSequence) -> CastlesState {
+    let config = CastlesState::config(players.len(), &vec![0; players.len()], true).unwrap();
+    let (mut st, mut rngs) = <CastlesState as Game>::new(c, &config, seed);
+    cdsim_core::play::run(&mut st, c, players, &mut rngs);
+    st
 }
 
 /// Plays one game checking every invariant after every decision; returns the
@@ -57,7 +67,8 @@ fn checked_game(
                 copy.apply(c, a); // debug builds re-check legality inside apply
             }
         }
-        let i = players[seat].choose(&st, c, seat, &opts, &mut streams[seat]);
+        let view = View { state: &st, comps: c, seat };
+        let i = players[seat].choose(&view, &opts, &mut streams[seat]);
         let before: Vec<(i32, i32)> = st.seats[..n].iter().map(|s| (s.green, s.red)).collect();
         st.apply(c, opts[i]);
         log.push(opts[i]);
@@ -179,12 +190,7 @@ fn the_same_seed_replays_the_same_game_and_another_seed_differs() {
     assert_eq!(sa.vp(), sb.vp());
     let (d, _) = checked_game(&c, &names, 43, false);
     assert_ne!(a, d);
-    let p1 = play_game(
-        &c,
-        &mut lineup(&names),
-        SeedSequence::new(42, &[]),
-        MAX_DECISIONS,
-    );
+    let p1 = play_game(&c, &mut lineup(&names), SeedSequence::new(42, &[]));
     assert_eq!(p1.vp(), sa.vp(), "play_game is the same driver");
 }
 
@@ -194,12 +200,7 @@ fn batch(c: &Components, names: &[&str], games: u64) -> (Vec<f64>, Vec<[f64; 8]>
     let mut vp = vec![0.0; n];
     let mut cover = vec![[0.0; 8]; n];
     for g in 0..games {
-        let st = play_game(
-            c,
-            &mut lineup(names),
-            SeedSequence::new(7, &[g]),
-            MAX_DECISIONS,
-        );
+        let st = play_game(c, &mut lineup(names), SeedSequence::new(7, &[g]));
         for seat in 0..n {
             vp[seat] += st.vp()[seat] as f64 / games as f64;
             let s = &st.seats[seat];

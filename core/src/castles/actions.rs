@@ -71,7 +71,7 @@ pub enum Action {
 }
 
 /// Which actions a turn decision offers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Stage {
     /// T3.3: the turn's action.
     Main,
@@ -82,7 +82,7 @@ pub enum Stage {
 }
 
 /// The decision the game waits for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Pending {
     Lay { seat: u8 },
     StartCastle { seat: u8 },

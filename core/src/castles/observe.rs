@@ -8,7 +8,7 @@ use super::state::{CastlesState, Stored, DISPLAY, MAX_STORAGE, NO_LAYOUT};
 use super::tables::Tile;
 
 /// One seat's public holdings as another seat sees them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SeatView {
     pub hand_size: u32,
     /// Own hand only; `None` for another seat (T12.1).
@@ -30,7 +30,7 @@ pub struct SeatView {
 }
 
 /// What seat `seat` may know of the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Observation {
     pub seat: usize,
     pub phase: u8,

@@ -31,7 +31,7 @@ pub struct CastlesConfig {
 }
 
 /// What one storage space holds (T5.1, T8.4).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub enum Stored {
     #[default]
     Empty,
@@ -169,6 +169,12 @@ pub struct CastlesState {
     pub(crate) tasks: [Task; MAX_TASKS],
     pub(crate) n_tasks: u8,
     pub(crate) rng: Generator,
+    /// Starting VP per seat, a compensation the rulebook does not give (the seam's
+    /// config, 0 by default): added to the red track's total in the outcome, never read
+    /// by the rules or the players.
+    pub start_vp: [i32; MAX_PLAYERS],
+    /// Checking mode: `Game::verify` checks every invariant after every action.
+    pub check: bool,
 }
 
 /// `items` shuffled into a fixed-size pile, with its length.
@@ -240,6 +246,8 @@ impl CastlesState {
             tasks: [Task::Finish; MAX_TASKS],
             n_tasks: 0,
             rng,
+            start_vp: [0; MAX_PLAYERS],
+            check: false,
         };
         state.deal(comps);
         let streams = seqs[1..].iter().map(Generator::new).collect();

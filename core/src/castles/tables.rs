@@ -9,7 +9,7 @@ use super::components::{
 
 /// A hex tile: its colour (bits 0–2), its crops (bits 3–6, `Crop as u8`) and whether its
 /// back is neutral (bit 7; the rest are some player's, T1.2).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Tile(pub u8);
 
 impl Tile {

@@ -42,6 +42,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// an `Err` naming what is wrong).
     fn components(json: &str) -> Result<Self::Components, String>;
 
+    /// The built-in component set as the JSON `components` reads, for a game whose set
+    /// lives in the core (None: the caller supplies the set, as Carpe Diem's Python does).
+    fn builtin_components() -> Option<String> {
+        None
+    }
+
     /// The configuration of a game of `players` seats with these starting VP (one per
     /// seat); `check` verifies every invariant after every action (tests). A count the
     /// rulebook does not allow is an `Err`.

@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::batch::{self, Chunk, Columns};
+use crate::castles::{self, CastlesState};
 use crate::game::GameState;
 use crate::games::{ColumnType, Game, Outcome};
 use crate::players::{self, Player, Strategy};
@@ -20,6 +21,8 @@ pub trait Registered: Sync {
     fn name(&self) -> &'static str;
     /// The component set from the normalised JSON the binding hands over.
     fn components(&self, json: &str) -> Result<AnyComponents, String>;
+    /// The built-in component set's JSON, if the core holds it (`Game::builtin_components`).
+    fn builtin_components(&self) -> Option<String>;
     /// The seat row's columns (`Outcome::columns`).
     fn columns(&self) -> Vec<(&'static str, ColumnType)>;
     /// The VP sources of a seat's final VP (`Outcome::BREAKDOWN`).
@@ -54,6 +57,10 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
         Ok(Arc::new(G::components(json)?))
     }
 
+    fn builtin_components(&self) -> Option<String> {
+        G::builtin_components()
+    }
+
     fn columns(&self) -> Vec<(&'static str, ColumnType)> {
         <G::Outcome as Outcome>::columns()
     }
@@ -73,6 +80,7 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
 /// Every game, by name; the first is the default.
 pub static GAMES: &[&dyn Registered] = &[
     &Entry::<GameState, Player>::new("carpe-diem", players::make),
+    &Entry::<CastlesState, castles::Player>::new("castles", castles::players::make),
 ];
 
 /// The game played when none is named.
@@ -127,6 +135,9 @@ mod tests {
         assert_eq!(names, by_name.columns.iter().take(names.len()).map(|&(n, _)| n)
                    .collect::<Vec<_>>());
         assert_eq!(cd.breakdown()[0], "start");
+        assert_eq!(cd.builtin_components(), None, "Carpe Diem's set comes from Python");
+        let castles = game("castles").unwrap().builtin_components().unwrap();
+        assert!(game("castles").unwrap().components(&castles).is_ok());
         // another game's components are refused, not misread
         let other: AnyComponents = Arc::new(crate::games::toy::Cards::standard());
         assert!(cd.play_chunk(&*other, &chunk).unwrap_err().contains("carpe-diem"));

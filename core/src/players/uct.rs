@@ -12,7 +12,9 @@
 //!   plays every seat to the end.
 //! - Value: each seat's share of the win on VP gained in play (final less starting VP:
 //!   1 for the best gain, split on a tie, 0 otherwise), never the totals, so no decision
-//!   depends on the starting VP and a run can be re-ranked under others.
+//!   depends on the starting VP and a run can be re-ranked under others. With a `margin`
+//!   above 0 that share is blended with the seat's share of all VP gained (a graded value,
+//!   for games where a few simulations per option seldom change the winner).
 //! - The choice: the most simulated option at the root, then the better mean, then the
 //!   engine's order. A seed replays the same search.
 
@@ -28,19 +30,23 @@ pub struct UctParams {
     pub playouts: u32,
     /// UCB1 exploration constant, in shares of a win (>= 0).
     pub c: f64,
+    /// Weight (0-1) of the seat's share of all VP gained in the value, beside the win.
+    pub margin: f64,
 }
 
 impl Default for UctParams {
     fn default() -> UctParams {
-        UctParams { playouts: 200, c: 1.4 }
+        UctParams { playouts: 200, c: 1.4, margin: 0.0 }
     }
 }
 
 /// The settings, declared once.
-pub const SETTINGS: [Setting; 2] = [
+pub const SETTINGS: [Setting; 3] = [
     Setting { name: "playouts", kind: Kind::Count, help: "simulations per decision" },
     Setting { name: "c", kind: Kind::Number,
               help: "UCB1 exploration constant, in shares of a win" },
+    Setting { name: "margin", kind: Kind::Share,
+              help: "weight of the share of all VP gained in the value, beside the win" },
 ];
 
 impl UctParams {
@@ -54,6 +60,7 @@ impl UctParams {
             match name {
                 "playouts" => out.playouts = value as u32,
                 "c" => out.c = value,
+                "margin" => out.margin = value,
                 _ => unreachable!("every setting of SETTINGS is assigned"),
             }
         }
@@ -210,8 +217,15 @@ impl<G: Game, R: Strategy<G> + Clone> UctPlayer<G, R> {
             .collect();
         let best = gained.iter().copied().max().unwrap_or(0);
         let winners = gained.iter().filter(|&&g| g == best).count() as f64;
+        let total: i64 = gained.iter().map(|&g| g.max(0)).sum();
+        let m = self.params.margin;
+        let share = |g: i64| if total > 0 { g.max(0) as f64 / total as f64 }
+                             else { 1.0 / gained.len() as f64 };
         self.values.clear();
-        self.values.extend(gained.iter().map(|&g| if g == best { 1.0 / winners } else { 0.0 }));
+        self.values.extend(gained.iter().map(|&g| {
+            let win = if g == best { 1.0 / winners } else { 0.0 };
+            (1.0 - m) * win + m * share(g)
+        }));
     }
 }
 

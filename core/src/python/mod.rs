@@ -212,6 +212,23 @@ fn python_columns<'py>(py: Python<'py>, columns: &[(&'static str, records::Colum
     PyTuple::new(py, columns.iter().map(|&(name, kind)| (name, kind.python())))
 }
 
+/// The built-in component set of the game `game` as the JSON `Components(json, game=...)`
+/// reads, or None when the core holds none (Carpe Diem's comes from `cdsim.rules`).
+#[pyfunction]
+fn builtin_components(game: &str) -> PyResult<Option<String>> {
+    Ok(registry::game(game).map_err(PyValueError::new_err)?.builtin_components())
+}
+
+/// The seat row's columns of the game `game` (`Outcome::columns`, as `(name, type)`
+/// pairs like `SEAT_COLUMNS`) and its VP sources (`Outcome::BREAKDOWN`, each a
+/// `vp_<source>` column).
+#[pyfunction]
+fn game_columns<'py>(py: Python<'py>, game: &str)
+    -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
+    let game = registry::game(game).map_err(PyValueError::new_err)?;
+    Ok((python_columns(py, &game.columns())?, PyTuple::new(py, game.breakdown())?))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
@@ -219,6 +236,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Bot>()?;
     m.add_class::<Stop>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(builtin_components, m)?)?;
+    m.add_function(wrap_pyfunction!(game_columns, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
     m.add_function(wrap_pyfunction!(measure_luck, m)?)?;
     let py = m.py();

@@ -1,0 +1,288 @@
+//! The Castles of Tuscany behind the game seam (`crate::games::Game`): the configuration
+//! (players, starting VP, checking mode), the engine's invariants as `verify`, what a
+//! seat cannot know drawn anew (`determinize`), the observation (T12) and the outcome,
+//! whose seat row has the VP breakdown by source and a unique rank (T11.4 made unique:
+//! docs/rules-castles.md).
+
+use super::components::{Components, BOARD_SPACES, N_COLOURS, PLAYER_TILES};
+use super::scoring::N_SOURCES;
+use super::state::{CastlesConfig, CastlesState, MAX_PLAYERS};
+use super::{Action, Observation};
+use crate::games::{ColumnType, Game, Outcome, SeatValue};
+use crate::rng::{Generator, SeedSequence};
+
+/// A game's configuration through the seam: the rules' own (`CastlesConfig`), the
+/// starting VP (the rulebook gives none: a compensation a study tries, added to the red
+/// track's total at the end and read by no rule or player) and the checking mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    pub rules: CastlesConfig,
+    pub start_vp: [i32; MAX_PLAYERS],
+    pub check: bool,
+}
+
+/// A finished game: each seat's VP by source, the tie-break's inputs and the place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scores {
+    pub strategies: Vec<&'static str>,
+    pub start_vp: Vec<i32>,
+    /// The red track (T1.8), by source (`VpSource` order).
+    pub red_by: Vec<[i32; N_SOURCES]>,
+    /// T11.4's tie-breaks: empty board spaces, green VP.
+    pub empty_spaces: Vec<u32>,
+    pub green: Vec<i32>,
+    /// 1 = the winner, unique (T11.4, then the later seat).
+    pub rank: Vec<usize>,
+    /// The winner's VP were shared: a tie-break decided.
+    pub tiebreak: bool,
+}
+
+impl Scores {
+    fn of(state: &CastlesState, strategies: &[&'static str]) -> Scores {
+        let seats = &state.seats[..state.n];
+        let start_vp = state.start_vp[..state.n].to_vec();
+        let red_by: Vec<_> = seats.iter().map(|s| s.red_by).collect();
+        let empty_spaces: Vec<u32> = seats.iter().map(|s| s.empty_spaces()).collect();
+        let green: Vec<i32> = seats.iter().map(|s| s.green).collect();
+        let total: Vec<i64> = seats.iter().zip(&start_vp)
+            .map(|(s, &v)| i64::from(s.red) + i64::from(v)).collect();
+        // T11.4: most VP, then most empty spaces, then most green VP; then the later
+        // seat (it moved after the start player in every round), so places are unique.
+        let mut order: Vec<usize> = (0..state.n).collect();
+        order.sort_by_key(|&s| std::cmp::Reverse((total[s], empty_spaces[s], green[s], s)));
+        let mut rank = vec![0; state.n];
+        for (place, &s) in order.iter().enumerate() {
+            rank[s] = place + 1;
+        }
+        let tiebreak = total.iter().filter(|&&v| v == total[order[0]]).count() > 1;
+        Scores { strategies: strategies.to_vec(), start_vp, red_by, empty_spaces, green, rank,
+                 tiebreak }
+    }
+}
+
+/// The breakdown's sources: the starting VP, then `VpSource::ALL`'s names.
+const SOURCES: [&str; 1 + N_SOURCES] = ["start", "area", "crops", "colour_bonus",
+    "storage_token", "harvest_green", "harvest_red", "spare_hex", "leftovers"];
+
+impl Outcome for Scores {
+    const BREAKDOWN: &'static [&'static str] = &SOURCES;
+
+    fn columns() -> Vec<(&'static str, ColumnType)> {
+        use ColumnType::{Bool, Int, Text};
+        let mut out = vec![("seat", Int), ("strategy", Text), ("start_vp", Int),
+                           ("vp_start", Int)];
+        out.extend(VP_COLUMNS[1..].iter().map(|&name| (name, Int)));
+        out.extend([("final_vp", Int), ("green_vp", Int), ("empty_spaces", Int),
+                    ("rank", Int), ("won", Bool), ("seed", Int), ("players", Int),
+                    ("tiebreak", Bool)]);
+        out
+    }
+
+    fn seats(&self) -> usize {
+        self.rank.len()
+    }
+
+    fn vp(&self, seat: usize) -> i64 {
+        i64::from(self.start_vp[seat]) + self.red_by[seat].iter().map(|&v| i64::from(v)).sum::<i64>()
+    }
+
+    fn start_vp(&self, seat: usize) -> i64 {
+        i64::from(self.start_vp[seat])
+    }
+
+    fn rank(&self, seat: usize) -> usize {
+        self.rank[seat]
+    }
+
+    fn breakdown(&self, seat: usize) -> Vec<i64> {
+        std::iter::once(self.start_vp[seat]).chain(self.red_by[seat]).map(i64::from).collect()
+    }
+
+    fn row(&self, seat: usize, seed: i64, out: &mut Vec<SeatValue>) {
+        out.extend([SeatValue::Int(seat as i64), self.strategies[seat].into(),
+                    self.start_vp(seat).into()]);
+        out.extend(self.breakdown(seat).into_iter().map(SeatValue::Int));
+        out.extend([SeatValue::Int(self.vp(seat)), i64::from(self.green[seat]).into(),
+                    i64::from(self.empty_spaces[seat]).into(), (self.rank[seat] as i64).into(),
+                    (self.rank[seat] == 1).into(), seed.into(), (self.rank.len() as i64).into(),
+                    self.tiebreak.into()]);
+    }
+}
+
+/// The `vp_<source>` columns, `SOURCES` order.
+const VP_COLUMNS: [&str; 1 + N_SOURCES] = ["vp_start", "vp_area", "vp_crops", "vp_colour_bonus",
+    "vp_storage_token", "vp_harvest_green", "vp_harvest_red", "vp_spare_hex", "vp_leftovers"];
+
+impl Game for CastlesState {
+    type Components = Components;
+    type Config = GameConfig;
+    type Action = Action;
+    type Outcome = Scores;
+    type Tables = ();
+    type Observation = Observation;
+
+    fn components(json: &str) -> Result<Components, String> {
+        Components::from_json(json).map_err(|errors| errors.join("; "))
+    }
+
+    fn builtin_components() -> Option<String> {
+        Some(serde_json::to_string(&Components::builtin()).expect("the builtin set serialises"))
+    }
+
+    fn config(players: usize, start_vp: &[i32], check: bool) -> Result<GameConfig, String> {
+        if !(2..=MAX_PLAYERS).contains(&players) {
+            return Err(format!("castles: players must be 2, 3 or 4, got {players}"));
+        }
+        if start_vp.len() != players {
+            return Err(format!("castles: one start VP per seat ({players}), got {}",
+                               start_vp.len()));
+        }
+        let mut vp = [0; MAX_PLAYERS];
+        vp[..players].copy_from_slice(start_vp);
+        Ok(GameConfig { rules: CastlesConfig { players }, start_vp: vp, check })
+    }
+
+    fn new(comps: &Components, config: &GameConfig, seed: SeedSequence)
+        -> (CastlesState, Vec<Generator>) {
+        let (mut state, streams) = CastlesState::new(comps, &config.rules, seed);
+        state.start_vp = config.start_vp;
+        state.check = config.check;
+        (state, streams)
+    }
+
+    fn seats(&self) -> usize {
+        self.n
+    }
+
+    fn current_seat(&self) -> Option<usize> {
+        self.to_move()
+    }
+
+    fn decision(&self) -> &'static str {
+        use super::actions::Pending;
+        match self.pending {
+            Pending::Lay { .. } => "lay",
+            Pending::StartCastle { .. } => "start-castle",
+            Pending::SetupToken { .. } => "setup-token",
+            Pending::Turn { .. } => "turn",
+            Pending::Pay { .. } => "pay",
+            Pending::Castle { .. } => "castle",
+            Pending::Token { .. } => "token",
+            Pending::Over => "over",
+        }
+    }
+
+    fn options(&self, comps: &Components, out: &mut Vec<Action>) {
+        CastlesState::options(self, comps, out);
+    }
+
+    fn apply(&mut self, comps: &Components, action: Action) {
+        CastlesState::apply(self, comps, action);
+    }
+
+    fn verify(&self, comps: &Components) -> Result<(), String> {
+        if self.check {
+            self.invariants(comps)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// T12: the order of the game cards, the harvest cards, the neutral reserve and every
+    /// seat's stacks, the others' hands (their sizes kept) and the engine's own stream
+    /// (the discards' future reshuffles) are drawn anew.
+    fn determinize(&mut self, _comps: &Components, seat: usize, rng: &mut Generator) {
+        // the others' hands go back with the deck and are dealt again, sizes kept
+        let mut pool: Vec<u8> = self.deck[..self.deck_len as usize].to_vec();
+        for (i, s) in self.seats[..self.n].iter_mut().enumerate() {
+            if i != seat {
+                for (colour, k) in s.hand.iter_mut().enumerate() {
+                    pool.extend(std::iter::repeat_n(colour as u8, *k as usize));
+                }
+            }
+        }
+        let pool: Vec<u8> = rng.permutation(pool.len()).into_iter().map(|i| pool[i]).collect();
+        let mut next = pool.iter().copied();
+        for (i, s) in self.seats[..self.n].iter_mut().enumerate() {
+            if i != seat {
+                let size = s.hand_size();
+                s.hand = [0; N_COLOURS];
+                for colour in next.by_ref().take(size as usize) {
+                    s.hand[colour as usize] += 1;
+                }
+            }
+        }
+        let deck: Vec<u8> = next.collect();
+        self.deck[..deck.len()].copy_from_slice(&deck);
+        shuffle(rng, &mut self.harvest[..self.harvest_len as usize]);
+        shuffle(rng, &mut self.reserve[..self.reserve_len as usize]);
+        for s in &mut self.seats[..self.n] {
+            shuffle(rng, &mut s.stack[s.drawn as usize..]);
+        }
+        self.rng = Generator::new(&SeedSequence::new(u128::from(rng.integers(u64::MAX)), &[]));
+    }
+
+    fn observe(&self, _comps: &Components, seat: usize) -> Observation {
+        CastlesState::observe(self, seat)
+    }
+
+    fn outcome(&self, _comps: &Components, strategies: &[&'static str]) -> Scores {
+        Scores::of(self, strategies)
+    }
+}
+
+fn shuffle<T: Copy>(rng: &mut Generator, items: &mut [T]) {
+    let order = rng.permutation(items.len());
+    let copy = items.to_vec();
+    for (slot, i) in items.iter_mut().zip(order) {
+        *slot = copy[i];
+    }
+}
+
+impl CastlesState {
+    /// Every invariant of the engine (the whole-game tests' checks): tiles and cards
+    /// conserved, each track's breakdown summing to it, each board's covered spaces one
+    /// per placement plus the start castle.
+    pub fn invariants(&self, comps: &Components) -> Result<(), String> {
+        let t = comps.tables();
+        let tiles: usize = self.tile_census().iter().sum();
+        let want = PLAYER_TILES * self.n + t.neutral_tiles.len();
+        if tiles != want {
+            return Err(format!("{tiles} tiles in play, the set has {want}: {:?}",
+                               self.tile_census()));
+        }
+        if self.card_census() != t.cards.len() {
+            return Err(format!("{} game cards in play, the set has {}", self.card_census(),
+                               t.cards.len()));
+        }
+        for (i, s) in self.seats[..self.n].iter().enumerate() {
+            if s.red_by.iter().sum::<i32>() != s.red || s.green_by.iter().sum::<i32>() != s.green {
+                return Err(format!("seat {i}: a track's breakdown does not sum to it"));
+            }
+            let placed = 1 + u32::from(s.placed_tiles) + u32::from(s.placed_wood);
+            if s.filled != 0 && s.filled.count_ones() != placed {
+                return Err(format!("seat {i}: {} spaces covered, {placed} placements",
+                                   s.filled.count_ones()));
+            }
+            if s.filled >> BOARD_SPACES != 0 {
+                return Err(format!("seat {i}: a space off the board is covered"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::castles::VpSource;
+
+    #[test]
+    fn the_breakdown_columns_are_the_vp_sources() {
+        assert_eq!(SOURCES[0], "start");
+        for (i, source) in VpSource::ALL.iter().enumerate() {
+            assert_eq!(SOURCES[1 + i], source.name());
+            assert_eq!(VP_COLUMNS[1 + i], format!("vp_{}", source.name()));
+        }
+    }
+}
