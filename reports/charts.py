@@ -1,18 +1,18 @@
-"""Matplotlib charts (Agg backend, no screen). Each function returns PNG bytes."""
+"""Matplotlib charts (Agg backend, no screen). Each function returns PNG bytes.
+
+Matplotlib is imported when the first chart is drawn (a third of a second): a page whose
+charts were kept (``Doc.draw``, ``cdsim.study.memo``) never imports it."""
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
-from matplotlib.ticker import MaxNLocator
 from numpy.typing import NDArray
 
 from cdsim.analysis.fmt import pct, percent_tick, points_tick, seat_label
@@ -25,11 +25,40 @@ SOURCE_COLOURS = dict(zip(BREAKDOWN, ("#7f7f7f", "#1f77b4", "#d62728", "#bcbd22"
                                       "#17becf", "#2ca02c"), strict=True))
 
 
+@functools.cache
+def code() -> str:
+    """The digest of what draws a chart (this file, the tick labels' formats, matplotlib's,
+    Pillow's and numpy's versions): a kept chart is kept under it (``Doc.draw``)."""
+    import inspect
+    from importlib.metadata import version
+
+    from cdsim.study.memo import code_digest
+
+    return code_digest([Path(__file__), Path(inspect.getfile(percent_tick))], version("matplotlib"),
+                       version("pillow"), np.__version__)
+
+
+def _plt() -> Any:
+    """matplotlib.pyplot on the Agg backend, imported at the first chart."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _integer_ticks() -> Any:
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(integer=True)
+
+
 def _png(fig: Any) -> bytes:
     buf = io.BytesIO()
     fig.tight_layout()
     fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
+    _plt().close(fig)
     return buf.getvalue()
 
 
@@ -43,7 +72,7 @@ def share_points(labels: Sequence[str], share: FloatArray, low: FloatArray, high
     """Win share per seat or strategy with its 95% interval, against the fair 1/N line. The
     axis spans the intervals and the fair line, not 0-100%: the differences between seats
     (22% against 27%) are the point; points, not bars, since the axis does not start at 0."""
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = _plt().subplots(figsize=(6.4, 3.6))
     x = np.arange(len(labels))
     yerr = [np.clip(share - low, 0, None), np.clip(high - share, 0, None)]
     for i in x:
@@ -73,9 +102,9 @@ def grouped(labels: Sequence[str], series: Sequence[tuple[str, FloatArray, Float
     """Points with interval bars, grouped: one group per label (e.g. seat), one colour per
     series (name, value, low, high); an optional horizontal reference line; ``grid``: dotted
     lines at every whole unit (whole VP)."""
-    fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    fig, ax = _plt().subplots(figsize=(6.8, 3.8))
     if grid:
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(_integer_ticks())
         ax.grid(axis="y", ls=":", lw=0.8, color="#999999")
     x = np.arange(len(labels))
     width = 0.8 / max(1, len(series))
@@ -107,7 +136,7 @@ def fair_offsets(players: int, series: Sequence[tuple[str, FloatArray, FloatArra
 
 def placements(df: pl.DataFrame, players: int) -> bytes:
     """Share of games each seat finished 1st..Nth (stacked horizontal bars)."""
-    fig, ax = plt.subplots(figsize=(6.4, 0.6 * players + 1.6))
+    fig, ax = _plt().subplots(figsize=(6.4, 0.6 * players + 1.6))
     left = np.zeros(players)
     for rank in range(1, players + 1):
         part = df.filter(pl.col("rank") == rank).sort("seat")
@@ -133,7 +162,7 @@ def vp_sources(df: pl.DataFrame, net: FloatArray) -> bytes:
     """Mean VP per source per strategy; negative sources (failed cards) stack downwards;
     ``net``: each strategy's sum of them."""
     names = df["strategy"].to_list()
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    fig, ax = _plt().subplots(figsize=(6.4, 3.8))
     x = np.arange(len(names))
     up, down = np.zeros(len(names)), np.zeros(len(names))
     for source in BREAKDOWN:
@@ -158,7 +187,7 @@ def vp_sources(df: pl.DataFrame, net: FloatArray) -> bytes:
 
 def vp_by_phase(df: pl.DataFrame, players: int) -> bytes:
     """Median VP after each scoring phase and at the end, with the interquartile band."""
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    fig, ax = _plt().subplots(figsize=(6.4, 3.8))
     x = np.arange(len(PHASES))
     for s in range(players):
         part = df.filter(pl.col("seat") == s)
@@ -177,7 +206,7 @@ def vp_by_phase(df: pl.DataFrame, players: int) -> bytes:
 
 
 def final_distributions(values: dict[int, FloatArray], means: dict[int, float]) -> bytes:
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = _plt().subplots(figsize=(6.4, 3.6))
     lo = min(float(v.min()) for v in values.values())
     hi = max(float(v.max()) for v in values.values())
     bins = np.arange(np.floor(lo) - 0.5, np.ceil(hi) + 1.5, max(1.0, (hi - lo) / 60))
@@ -193,7 +222,7 @@ def final_distributions(values: dict[int, FloatArray], means: dict[int, float]) 
 
 def convergence(played: FloatArray, share: FloatArray, low: FloatArray, high: FloatArray,
                 players: int) -> bytes:
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = _plt().subplots(figsize=(6.4, 3.6))
     first = min(10, len(played) - 1)  # the first handful of games only show noise
     for s in range(players):
         ax.plot(played[first:], share[s, first:], color=COLOURS[s], lw=1.2, label=seat_label(s))
@@ -213,7 +242,7 @@ def shift_chart(shifts: Sequence[int], share: FloatArray, low: FloatArray, high:
                 current: Sequence[int]) -> bytes:
     """Each seat's win share as its own starting VP shifts (the other seats' fixed)."""
     players = share.shape[0]
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    fig, ax = _plt().subplots(figsize=(6.4, 3.8))
     x = np.asarray(shifts)
     for s in range(players):
         ax.plot(x, share[s], marker="o", color=COLOURS[s], label=f"{seat_label(s)} (now {current[s]})")
@@ -238,7 +267,7 @@ def skill(panels: Sequence[tuple[int, Sequence[SkillRow]]]) -> bytes:
     vector of an unconfirmed cell; vertical bars span the vectors not shown unfair,
     horizontal grey bars the rating's 95% interval. Unrated populations sit right of a dotted
     line, at no rating position."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels) + 1.6, 3.9),
+    fig, axes = _plt().subplots(1, len(panels), figsize=(4.2 * len(panels) + 1.6, 3.9),
                              squeeze=False)
     for ax, (players, rows) in zip(axes[0], panels, strict=True):
         rated = [r for r in rows if r[1] is not None]
@@ -274,7 +303,7 @@ def skill(panels: Sequence[tuple[int, Sequence[SkillRow]]]) -> bytes:
         ax.set_xlim((lo_x if rated else apart) - 0.2 * unit, right + 0.2 * unit)
         highs = [float(np.max(r[6])) for r in rows] + [0.0]
         ax.set_ylim(bottom - 0.7, max(highs) + 1.2)
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(_integer_ticks())
         if rated:
             ax.set_xlabel(f"population rating ({players}-player ladder, Elo)")
         else:
@@ -293,7 +322,7 @@ def sweep_offsets(values: Sequence[int], seats: Sequence[tuple[str, FloatArray, 
     with its 95% interval; per seat ``(label, offsets, low, high, played)``, ``played`` the
     seat's offset at the starting VP the study plays (dashed, the seat's colour): where its
     interval covers that line, the seat is not shown unfair there. NaN: not located."""
-    fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    fig, ax = _plt().subplots(figsize=(6.8, 3.8))
     x = np.asarray(values, dtype=float)
     step = float(np.min(np.diff(np.sort(x)))) if len(x) > 1 else 1.0
     for i, (label, offset, low, high, played) in enumerate(seats):
@@ -307,8 +336,8 @@ def sweep_offsets(values: Sequence[int], seats: Sequence[tuple[str, FloatArray, 
                    label=f"{label}: at the starting VP played ({played:+g})")
     if base_value is not None:
         ax.axvline(base_value, color="grey", lw=1, ls=":", label=f"the base's value ({base_value})")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(_integer_ticks())
+    ax.yaxis.set_major_locator(_integer_ticks())
     ax.grid(axis="y", ls=":", lw=0.8, color="#999999")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("fair offset over seat 1 (VP)")
@@ -323,7 +352,7 @@ def card_sweep(values: Sequence[int], figures: Sequence[tuple[str, FloatArray, F
     """The swept card's own figures against the value, one panel each ``(label, estimate,
     low, high, share)`` (a share: shown in %), with 95% intervals; the win difference's panel
     marks 0, where its takers win as often as the others."""
-    fig, axes = plt.subplots(1, len(figures), figsize=(3.0 * len(figures) + 0.6, 3.2))
+    fig, axes = _plt().subplots(1, len(figures), figsize=(3.0 * len(figures) + 0.6, 3.2))
     x = np.asarray(values, dtype=float)
     for ax, (label, est, low, high, share) in zip(np.atleast_1d(axes), figures, strict=True):
         v = np.asarray(est, dtype=float)
@@ -336,7 +365,7 @@ def card_sweep(values: Sequence[int], figures: Sequence[tuple[str, FloatArray, F
             ax.yaxis.set_major_formatter(percent_tick)
         if base_value is not None:
             ax.axvline(base_value, color="grey", lw=1, ls=":")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(_integer_ticks())
         ax.grid(axis="y", ls=":", lw=0.8, color="#999999")
         ax.set_xlabel(xlabel)
         ax.set_title(label, fontsize=9)
@@ -349,7 +378,7 @@ def card_differences(labels: Sequence[str], difference: FloatArray, low: FloatAr
     """One dot and its 95% interval per card, one line each, the first label at the top:
     the takers' win share minus the others', against the no-difference line at 0."""
     n = len(labels)
-    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.24 * max(n, 1)))
+    fig, ax = _plt().subplots(figsize=(6.4, 1.2 + 0.24 * max(n, 1)))
     y = np.arange(n)[::-1]
     d = np.asarray(difference, dtype=float)
     xerr = [np.clip(d - low, 0, None), np.clip(high - d, 0, None)]

@@ -22,6 +22,7 @@ from cdsim.batch.folder import atomic_write
 from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
 from cdsim.players.names import shown_names
+from cdsim.study.memo import Memo
 from reports import balance, cards, charts
 
 
@@ -29,6 +30,7 @@ from reports import balance, cards, charts
 class Doc:
     blocks: list[tuple[str, Any]] = field(default_factory=list)
     charts: dict[str, bytes] = field(default_factory=dict)
+    memo: Memo = field(default_factory=lambda: Memo(None))  # charts drawn before (``draw``)
 
     def h(self, text: str, level: int = 2) -> None:
         self.blocks.append(("h", (level, text)))
@@ -54,6 +56,14 @@ class Doc:
     def chart(self, name: str, png: bytes, caption: str) -> None:
         self.charts[name] = png
         self.blocks.append(("img", (name, caption)))
+
+    def draw(self, name: str, draw: Callable[..., bytes], args: Sequence[object],
+             caption: str) -> None:
+        """The chart ``draw(*args)`` (a ``reports.charts`` function), or the one ``memo``
+        kept for the same code and arguments: the same bytes, without drawing it again."""
+        png = self.memo.bytes(f"chart-{name}", (charts.code(), draw.__name__, *args),
+                              lambda: draw(*args))
+        self.chart(name, png, caption)
 
     def markdown(self) -> str:
         return "\n".join(getattr(self, f"_md_{kind}")(value) for kind, value in self.blocks)

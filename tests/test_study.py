@@ -448,7 +448,8 @@ def test_study_folder_errors_are_one_line(tmp_path: Path, monkeypatch: pytest.Mo
     assert "study.html (self-contained)" in said and "2 players: " in said
     # a progress line on stderr for each page and chart as it is written; --quiet: none
     steps = told.err.splitlines()
-    assert steps[0] == "study report: reading the cells' games and their seat win shares"
+    assert re.fullmatch(r"study report: reading cell 1 of \d+, \S+: its games, seat win shares "
+                        "and fair offsets", steps[0]), told.err
     assert "study report: writing study.html" in steps, told.err
     assert any(re.fullmatch(r"study report: writing charts/\w+\.png", s) for s in steps)
     monkeypatch.setattr(sys, "argv", ["cdsim", "study", "report", out, "--quiet"])

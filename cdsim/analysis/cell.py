@@ -6,7 +6,7 @@ paired difference is ``paired.seat_difference``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cdsim.analysis.anytime import Verdict
@@ -58,6 +58,12 @@ def cell_offsets(games: CellGames, rulebook: Sequence[int], around: Sequence[int
     return tuple(fair_offsets(games, rulebook, around=around, radius=radius))
 
 
+# a cell's fair offsets from (its games, rulebook, around, radius): ``cell_offsets``, or a
+# kept copy of its figures (``cdsim.study.memo``)
+OffsetsOf = Callable[[CellGames, Sequence[int], Sequence[int] | None, int],
+                     tuple[FairOffset, ...] | None]
+
+
 @dataclass(frozen=True)
 class CellFigures:
     """What a cell's report shows beside its verdict."""
@@ -68,11 +74,12 @@ class CellFigures:
 
 
 def cell_figures(stages: Sequence[CellGames], rulebook: Sequence[int],
-                 decision: Verdict | None, radius: int) -> CellFigures:
+                 decision: Verdict | None, radius: int,
+                 offsets: OffsetsOf = cell_offsets) -> CellFigures:
     """The figures of a cell's finished ``stages`` (at least one): the seat shares at the
     rulebook vector on every game, at the decided vector (``decision``: the study manifest's
     verdict; a confirmed vector on the games it was tested on, after its choice, else every
-    game up to the decision) and each seat's fair offset on every game."""
+    game up to the decision) and each seat's fair offset on every game (by ``offsets``)."""
     every = CellGames.concat(*stages)
     at_rulebook = shares_of(win_table(every, [tuple(rulebook)]))
     at_decided = None
@@ -81,8 +88,8 @@ def cell_figures(stages: Sequence[CellGames], rulebook: Sequence[int],
         used = CellGames.concat(*stages[first:decision.decided_at + 1])
         at_decided = shares_of(win_table(used, [decision.vector]))
     return CellFigures(at_rulebook, at_decided,
-                       cell_offsets(every, rulebook,
-                                    None if decision is None else decision.vector, radius))
+                       offsets(every, rulebook,
+                               None if decision is None else decision.vector, radius))
 
 
-__all__ = ["CellFigures", "Shares", "cell_figures", "cell_offsets", "shares_of"]
+__all__ = ["CellFigures", "OffsetsOf", "Shares", "cell_figures", "cell_offsets", "shares_of"]

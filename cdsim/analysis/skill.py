@@ -45,7 +45,7 @@ See docs/statistics.md, "Fair starting VP by skill", for why these are honest.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -138,6 +138,12 @@ def not_shown_unfair(stages: CellGames | Sequence[CellGames], vectors: np.ndarra
     return ~evidence.shown_unfair(level)
 
 
+# per candidate vector, whether it is not shown unfair: ``not_shown_unfair`` on (a cell's
+# stages, the candidates, tolerance, level), or a kept copy of it (``cdsim.study.memo``)
+ShownFair = Callable[[Sequence[CellGames], np.ndarray[Any, Any], float, float],
+                     np.ndarray[Any, np.dtype[np.bool_]]]
+
+
 @dataclass(frozen=True)
 class Point:
     """One population at one player count, as the chart and the verdict see it."""
@@ -163,12 +169,13 @@ class Point:
 
 
 def point(cell: Cell, rating: Rating | None, tolerance: float, level: float,
-          weights_note: str = "") -> Point:
-    """The cell's decided (or most equal) vector and its compensation bars."""
+          weights_note: str = "", shown_fair: ShownFair = not_shown_unfair) -> Point:
+    """The cell's decided (or most equal) vector and its compensation bars (the span of
+    the vectors ``shown_fair`` keeps)."""
     d = cell.decision
     games = CellGames.concat(*cell.stages)
     vectors = candidates(cell.rulebook, cell.radius)
-    keep = vectors[not_shown_unfair(cell.stages, vectors, tolerance, level)]
+    keep = vectors[shown_fair(cell.stages, vectors, tolerance, level)]
     if d is not None:
         v: Vector = d.vector
     else:  # still playing: the most equal vector on the games so far
@@ -310,5 +317,5 @@ def cross_unfair(cells: Sequence[Cell], tolerance: float, level: float
     return out
 
 
-__all__ = ["Cell", "Point", "Rating", "Vector", "cross_unfair", "not_shown_unfair", "order",
+__all__ = ["Cell", "Point", "Rating", "ShownFair", "Vector", "cross_unfair", "not_shown_unfair", "order",
            "point", "population_rating", "unfair_level", "verdict"]

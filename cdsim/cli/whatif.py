@@ -150,9 +150,7 @@ def whatif(
                                  again=again, optional=("strong",) if quick else (),
                                  on_plan=progress.plan)
     note = page_note("whatif", quiet)
-    if note:
-        note("reading the cells' games and their seat win shares")
-    result = analyse(root)
+    result = analyse(root, note)
     write(root, result=result, note=note)
     _answer(study, root, played, result, progress.played, again)
 

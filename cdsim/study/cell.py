@@ -7,17 +7,20 @@ study folder; ``cdsim.study.results`` reads them all."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cdsim.analysis.anytime import Verdict
 from cdsim.analysis.candidates import CellGames, FloatArray
-from cdsim.analysis.cell import CellFigures, cell_figures
+from cdsim.analysis.cell import CellFigures, OffsetsOf, cell_figures, cell_offsets
+from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge, seat_difference
 from cdsim.batch.folder import RunFolder
 from cdsim.study.cards import VariantCards
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, ReadsCellState
+from cdsim.study.memo import Memo, float_rows, games_digest
 from cdsim.study.store import run_folder
 
 Difference = tuple[FloatArray, FloatArray, FloatArray]  # mean, low, high: variant - base
@@ -37,6 +40,7 @@ class CellResult(ReadsCellState):
     paired_games: int = 0
     change: Comparison | None = None  # the difference judged at ``paired.PRECISION``
     cards: VariantCards | None = None  # a variant's changed entries and cards
+    games_digest: str = ""  # of the finished stages' games: what a kept figure was made of
 
     @property
     def population(self) -> str:
@@ -88,9 +92,10 @@ class CellResult(ReadsCellState):
         return self.decision.decision if self.decision else "still playing"
 
 
-def read_cell(root: Path, state: CellState) -> CellResult | None:
+def read_cell(root: Path, state: CellState, memo: Memo | None = None) -> CellResult | None:
     """A cell with at least one finished stage (None before), its games read from its run
-    folders as ``cdsim study run`` reads them (``cdsim.study.games``)."""
+    folders as ``cdsim study run`` reads them (``cdsim.study.games``); its fair offsets
+    from ``memo`` when it kept them for these games."""
     played: list[CellGames] = []
     for stage in state.stages:
         folders = [run_folder(root, k) for k in stage.runs]
@@ -99,8 +104,27 @@ def read_cell(root: Path, state: CellState) -> CellResult | None:
         played.append(stage_games(folders))
     if not played:
         return None
+    digest = games_digest(played)
     return CellResult(state, tuple(played),
-                      cell_figures(played, state.rulebook, state.decision, state.radius))
+                      cell_figures(played, state.rulebook, state.decision, state.radius,
+                                   _kept_offsets(memo or Memo(None), digest)),
+                      games_digest=digest)
+
+
+def _kept_offsets(memo: Memo, digest: str) -> OffsetsOf:
+    """``cell_offsets``, kept in ``memo`` under the digest of the games it is given (the
+    concatenation of the stages whose digest is ``digest``) and its settings."""
+    def offsets(games: CellGames, rulebook: Sequence[int], around: Sequence[int] | None,
+                radius: int) -> tuple[FairOffset, ...] | None:
+        def make() -> list[list[float]] | None:
+            found = cell_offsets(games, rulebook, around, radius)
+            return None if found is None else [[float(x) for x in o] for o in found]
+
+        rows = memo.json("offsets", (digest, tuple(rulebook),
+                                     None if around is None else tuple(around), radius),
+                         make, float_rows)
+        return None if rows is None else tuple(FairOffset(*r) for r in rows)
+    return offsets
 
 
 def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:

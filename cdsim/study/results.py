@@ -18,6 +18,7 @@ from cdsim.errors import CdsimError
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
 from cdsim.study.manifest import StudyManifest
+from cdsim.study.memo import MEMO, Memo, analysis_code
 from cdsim.study.skill import Panel, panels
 from cdsim.study.store import study_manifest_of
 from cdsim.study.sweep_groups import SweepGroup, groups
@@ -104,23 +105,31 @@ def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, Vari
     return out
 
 
-def read_results(root: Path, note: Callable[[str], None] | None = None) -> StudyResults:
+def read_results(root: Path, note: Callable[[str], None] | None = None,
+                 memo: Memo | None = None) -> StudyResults:
     """The study in ``root`` as its report shows it; a study with no finished stage is one
-    line saying how to go on. ``note`` hears when its manifest is read and the games are
-    next (a progress line: a folder that is no study stays one line, with none before)."""
+    line saying how to go on. ``note`` hears when its manifest is read and each cell's games
+    are next (a progress line: a folder that is no study stays one line, with none before).
+    The costly figures are kept in ``memo`` (default: the study folder's, ``MEMO``), so a
+    report written again computes only those of games it has not seen."""
     manifest = study_manifest_of(root)
-    if note is not None:
-        note("reading the cells' games and their seat win shares")
-    read = [(state.key, read_cell(root, state)) for state in manifest.cells]
+    tell = note or (lambda _: None)
+    memo = memo or Memo(root / MEMO, analysis_code())
+    read = []
+    for i, state in enumerate(manifest.cells, 1):
+        tell(f"reading cell {i} of {len(manifest.cells)}, {state.key}: its games, seat win "
+             "shares and fair offsets")
+        read.append((state.key, read_cell(root, state, memo)))
     cells = [c for _, c in read if c is not None]
     if not cells:
         raise CdsimError(f"{root}: no cell has finished a stage yet; continue with "
                          f"{resume_command(root, manifest)}")
     bases = {(c.players, c.population): c for c in cells if c.variant is None}
     cells = [_with_base(root, manifest, c, bases.get((c.players, c.population))) for c in cells]
+    tell("judging the skill panels' vectors")
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         panels(root, cells, manifest.players, manifest.tolerance,
-                               manifest.alpha),
+                               manifest.alpha, memo=memo),
                         tuple(groups(manifest, cells)), _changes(manifest, cells),
                         _unjudged(root, cells))
 

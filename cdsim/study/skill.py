@@ -12,9 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from cdsim.analysis.candidates import CellGames
 from cdsim.analysis.skill import (
     Point,
+    ShownFair,
     cross_unfair,
+    not_shown_unfair,
     order,
     point,
     population_rating,
@@ -23,6 +28,7 @@ from cdsim.analysis.skill import (
 )
 from cdsim.players.registry import STRATEGIES_DIR
 from cdsim.study.cell import CellResult
+from cdsim.study.memo import Memo, flags
 from cdsim.study.store import run_folder
 
 RATINGS = STRATEGIES_DIR / "ratings.json"
@@ -64,9 +70,30 @@ def played_weights(root: Path, cell: CellResult) -> dict[str, str]:
     return out
 
 
+def kept_shown_fair(memo: Memo, cell: CellResult) -> ShownFair:
+    """``not_shown_unfair`` on ``cell``'s stages, kept in ``memo`` under the digest of its
+    games (``CellResult.games_digest``), the candidates and the settings."""
+    def shown_fair(stages: Sequence[CellGames], vectors: np.ndarray[Any, Any],
+                   tolerance: float, level: float) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        mine = len(stages) == len(cell.stages) and all(
+            a is b for a, b in zip(stages, cell.stages, strict=False))
+        if not cell.games_digest or not mine:  # games the digest is not of
+            return not_shown_unfair(stages, vectors, tolerance, level)
+
+        def make() -> list[bool]:
+            return [bool(x) for x in not_shown_unfair(stages, vectors, tolerance, level)]
+
+        kept = memo.json("shown-fair", (cell.games_digest, np.asarray(vectors), tolerance,
+                                        level), make, flags)
+        return np.asarray(kept, dtype=np.bool_)
+    return shown_fair
+
+
 def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tolerance: float,
-           alpha: float, ratings: Mapping[str, Any] | None = None) -> dict[int, Panel]:
-    """One panel per player count with a skilled base cell."""
+           alpha: float, ratings: Mapping[str, Any] | None = None,
+           memo: Memo | None = None) -> dict[int, Panel]:
+    """One panel per player count with a skilled base cell (its costly figures kept in
+    ``memo``, when given)."""
     table = load_ratings() if ratings is None else ratings
     level = unfair_level(alpha)
     out: dict[int, Panel] = {}
@@ -93,7 +120,8 @@ def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tole
                     + ", ".join(n for n in names if n not in (ladder or {}).get("ratings", {}))
                     if ladder else f"no {p}-player ladder in strategies/ratings.json")
                     + "): drawn apart, at no rating position")
-            pts.append(point(c, rating, tolerance, level, note))
+            pts.append(point(c, rating, tolerance, level, note,
+                             kept_shown_fair(memo or Memo(None), c)))
         unfair = cross_unfair(skilled, tolerance, level)
         kind, sentence = verdict(p, pts, unfair, tolerance, level)
         out[p] = Panel(p, tuple(order(pts)), kind, sentence, unfair, level, ladder, tuple(notes))

@@ -40,6 +40,7 @@ from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import pct, pp, pts_interval, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
 from cdsim.study.cell import CellResult
+from cdsim.study.memo import MEMO, Memo
 from cdsim.study.results import StudyResults, read_results
 from reports import charts
 from reports.charts import FloatArray
@@ -52,9 +53,10 @@ from reports.study.skill import as_json as skill_json
 from reports.study.skill import section as skill_section
 
 
-def analyse(root: Path) -> StudyResults:
-    """The study in ``root`` as its report shows it, read once (``cdsim.study.results``)."""
-    return read_results(root)
+def analyse(root: Path, note: Callable[[str], None] | None = None) -> StudyResults:
+    """The study in ``root`` as its report shows it, read once (``cdsim.study.results``;
+    ``note`` hears each step, a progress line)."""
+    return read_results(root, note)
 
 
 # -- outputs ------------------------------------------------------------------------------------
@@ -132,9 +134,11 @@ def _part(offsets: Sequence[FairOffset], k: int) -> FloatArray:
     return np.array([o[k] for o in offsets], dtype=np.float64)
 
 
-def build(result: StudyResults) -> Doc:
+def build(result: StudyResults, memo: Memo | None = None) -> Doc:
+    """The page of ``result``; its charts drawn, or taken from ``memo`` where it kept them
+    for the same figures."""
     m = result.manifest
-    doc = Doc()
+    doc = Doc(memo=memo or Memo(None))
     doc.h(f"cdsim study: {m.name}", 1)
     if m.description:  # what the study asks, above its answer
         doc.p(m.description)
@@ -216,7 +220,7 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
     doc.table(["population", "games", *(seat_label(s) for s in seats), "largest seat gap"],
               [[c.label, f"{c.games:,}", *(_interval(c.figures.at_rulebook, s) for s in seats),
                 gap_text(c.figures.at_rulebook)] for c in cells])
-    doc.chart(f"shares_{players}p", charts.grouped(
+    doc.draw(f"shares_{players}p", charts.grouped, (
         [seat_label(s) for s in seats],
         [(c.label, 100 * s.share, 100 * s.low, 100 * s.high)
          for c in cells for s in [c.figures.at_rulebook]],
@@ -253,7 +257,7 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
         r = np.array(rule)
         series.append((f"rulebook {vec(rule)}", (r - r[0])[1:].astype(float),
                        (r - r[0])[1:].astype(float), (r - r[0])[1:].astype(float)))
-        doc.chart(f"compensation_{players}p", charts.grouped(
+        doc.draw(f"compensation_{players}p", charts.grouped, (
             [seat_label(s) for s in seats[1:]], series, "starting VP over seat 1 (VP)",
             f"{players} players: starting VP over seat 1", 0.0, "no compensation"),
             f"{players} players: each skilled population's decided starting VP over seat 1 (VP); "
@@ -276,7 +280,7 @@ def _fair_offset_chart(doc: Doc, cells: Sequence[CellResult], players: int) -> N
     located = [(c.label, _part(o, 0), _part(o, 1), _part(o, 2))
                for c in cells for o in [c.figures.offsets] if o is not None and c.variant is None]
     if located:
-        doc.chart(f"fair_offsets_{players}p", charts.fair_offsets(players, located),
+        doc.draw(f"fair_offsets_{players}p", charts.fair_offsets, (players, located),
                   f"{players} players: each population's fair offset per seat (the starting VP "
                   "over seat 1, to a fraction of a VP, at which that seat wins as often as seat "
                   "1, all seats at once) with its 95% interval (a bootstrap over deals); dotted: "
@@ -378,8 +382,9 @@ def write(root: Path, out: Path | None = None, result: StudyResults | None = Non
     if result is None:
         result = read_results(root, tell)
     target = out or root
-    tell("drawing the charts and laying out the page")
-    doc = build(result)
+    tell("drawing the charts (those not kept in the study's report-cache/) and laying out "
+         "the page")
+    doc = build(result, Memo(root / MEMO))
     page = publish(doc, target, "study", f"cdsim study: {result.manifest.name}", tell)
     tell("writing study.json")
     save(target / "study.json", json.dumps(as_json(result), indent=1).encode())

@@ -61,7 +61,7 @@ def section(doc: Doc, by_players: Mapping[int, Panel], tolerance: float) -> None
              p.rating.low if p.rating else 0.0, p.rating.high if p.rating else 0.0,
              p.comp, p.low, p.high, p.confirmed) for p in panel.points]))
     level = next(iter(by_players.values())).level
-    doc.chart("skill", charts.skill(rows),
+    doc.draw("skill", charts.skill, (rows,),
               "Fair starting VP by skill: for each player count, each skilled population at its "
               "ladder rating (x, Elo; grey bar: 95% interval; the floor is not drawn), and per "
               "seat the starting VP over seat 1 of its decided vector (filled: confirmed fair; "

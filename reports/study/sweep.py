@@ -229,7 +229,7 @@ def _card_chart(doc: Doc, group: SweepGroup) -> None:
                           for j in range(3))
         figures.append((f"{card.card} {names[i]}", est, low, high, k != "mean_vp"))
     sweep = group.sweep
-    doc.chart(chart_name(group) + "_card", charts.card_sweep(
+    doc.draw(chart_name(group) + "_card", charts.card_sweep, (
         [v for v, _ in points], figures, f"{sweep.entry} {sweep.key}",
         f"{group.players} players, {group.population}: {card.card} by {sweep.name}",
         group.base_value),
@@ -266,7 +266,7 @@ def _chart(doc: Doc, group: SweepGroup) -> None:
                       np.array([x.low for x in o]), np.array([x.high for x in o]),
                       float(group.played[s])))
     sweep = group.sweep
-    doc.chart(chart_name(group), charts.sweep_offsets(
+    doc.draw(chart_name(group), charts.sweep_offsets, (
         values, seats, f"{sweep.entry} {sweep.key}",
         f"{group.players} players, {group.population}: fair offset by {sweep.name}",
         group.base_value),

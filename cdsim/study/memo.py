@@ -1,0 +1,151 @@
+"""What a study's report computed before, kept in the study folder by the digest of what
+made it (``Memo``), so that a report written again computes only what changed.
+
+Its figures cost seconds each (a cell's fair offsets: a bootstrap of Newton solves; a skill
+panel's vectors not shown unfair: every candidate re-ranked on every stage; a chart drawn by
+matplotlib) while a study's games change only when it plays. A figure is kept under the
+digest of its exact inputs (the games' arrays, not the files' names or dates) and of the code
+that computes it (the source files of ``cdsim.analysis`` or ``reports.charts``, numpy's and
+matplotlib's versions), so what is found is what a fresh computation gives, byte for byte.
+A figure that cannot be read is computed again; one that cannot be kept (a read-only study
+folder) is only not kept. ``Memo(None)`` keeps nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from cdsim.analysis.candidates import CellGames
+from cdsim.batch.folder import atomic_write
+
+MEMO = "report-cache"  # the folder in a study folder
+ANALYSIS = Path(__file__).resolve().parent.parent / "analysis"  # the figures' code
+T = TypeVar("T")
+
+
+def games_digest(stages: Iterable[CellGames]) -> str:
+    """The digest of a cell's finished stages' games (every array, its type and shape)."""
+    h = hashlib.blake2b(digest_size=20)
+    for g in stages:
+        for a in (g.gained, g.tiebreak, g.group):
+            h.update(f"{a.dtype.str}{a.shape}".encode())
+            h.update(np.ascontiguousarray(a).data)
+    return h.hexdigest()
+
+
+def code_digest(files: Iterable[Path], *versions: str) -> str:
+    """The digest of the code behind a figure: its source files and library versions."""
+    h = hashlib.blake2b(digest_size=20)
+    for path in sorted(files):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    for v in versions:
+        h.update(v.encode())
+    return h.hexdigest()
+
+
+def analysis_code() -> str:
+    """What computes the cells' figures: cdsim.analysis's sources and numpy's and scipy's
+    versions."""
+    from importlib.metadata import version
+
+    return code_digest(ANALYSIS.glob("*.py"), np.__version__, version("scipy"))
+
+
+def key(*parts: object) -> str:
+    """The digest of a figure's inputs, exactly: arrays by type, shape and bytes, floats by
+    their hex (a repr may round), sequences and mappings item by item, the rest by repr."""
+    h = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        _feed(h, part)
+    return h.hexdigest()
+
+
+def _feed(h: Any, part: object) -> None:
+    if isinstance(part, np.ndarray):
+        h.update(f"array{part.dtype.str}{part.shape}:".encode())
+        h.update(np.ascontiguousarray(part).data)
+    elif isinstance(part, np.generic):
+        _feed(h, part.item())
+    elif isinstance(part, float):
+        h.update(f"float:{part.hex()}".encode())
+    elif isinstance(part, list | tuple):
+        h.update(f"{type(part).__name__}{len(part)}(".encode())
+        for item in part:
+            _feed(h, item)
+        h.update(b")")
+    elif isinstance(part, dict):
+        h.update(f"dict{len(part)}(".encode())
+        for k, v in part.items():
+            _feed(h, k)
+            _feed(h, v)
+        h.update(b")")
+    elif part is None or isinstance(part, bool | int | str | bytes):
+        h.update(f"{type(part).__name__}:{part!r}".encode())
+    else:  # nothing else is a figure's input: refused, never keyed by a loose repr
+        raise TypeError(f"cannot key a {type(part).__name__}")
+    h.update(b"\x00")
+
+
+class Memo:
+    """A folder of figures, each a file named by its kind and digest (``folder/KIND-KEY``);
+    ``folder`` None keeps nothing. ``code`` is added to every key (``analysis_code``)."""
+
+    def __init__(self, folder: Path | None, code: str = "") -> None:
+        self.folder = folder
+        self.code = code
+
+    def bytes(self, kind: str, inputs: Sequence[object], make: Callable[[], bytes],
+              readable: Callable[[bytes], bool] = lambda _: True) -> bytes:
+        """The figure of ``kind`` made from ``inputs``: the kept one if ``readable``, else
+        made by ``make`` and kept."""
+        if self.folder is None:
+            return make()
+        path = self.folder / f"{kind}-{key(self.code, *inputs)}"
+        try:
+            data = path.read_bytes()
+            if readable(data):
+                return data
+        except OSError:
+            pass
+        data = make()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, lambda tmp: tmp.write_bytes(data))
+        except OSError:  # a folder we may not write: the figure is only not kept
+            pass
+        return data
+
+    def json(self, kind: str, inputs: Sequence[object], make: Callable[[], T],
+             shape: Callable[[object], bool]) -> T:
+        """A figure kept as JSON (a float's repr reads back the same float; NaN kept):
+        ``make``'s value, or the kept one if ``shape`` accepts it."""
+        def readable(data: bytes) -> bool:
+            try:
+                return shape(json.loads(data))
+            except ValueError:
+                return False
+
+        value: T = json.loads(self.bytes(kind, inputs, lambda: json.dumps(make()).encode(),
+                                         readable))
+        return value
+
+
+def float_rows(value: object) -> bool:
+    """Whether ``value`` is None or rows of floats (a kept figure's shape)."""
+    return value is None or (isinstance(value, list) and all(
+        isinstance(r, list) and all(isinstance(x, float) for x in r) for r in value))
+
+
+def flags(value: object) -> bool:
+    """Whether ``value`` is a list of true/false."""
+    return isinstance(value, list) and all(isinstance(x, bool) for x in value)
+
+
+__all__ = ["MEMO", "Memo", "analysis_code", "code_digest", "flags", "float_rows", "games_digest",
+           "key"]
