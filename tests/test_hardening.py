@@ -12,6 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from cdsim.errors import CdsimError
 from cdsim.rules.components import DATA_DIR
 from tests.commands import run_main
 
@@ -254,6 +255,27 @@ def test_corrupt_run_folders_are_refused_by_every_reader(
     corrupt(run)
     refused(["report", str(run), "--out", str(tmp_path / "rep")], monkeypatch, capsys, expect)
     refused(["balance", str(run), "--out", str(tmp_path / "bal")], monkeypatch, capsys, expect)
+
+
+@pytest.mark.parametrize("bad", [0, 1])
+def test_a_run_s_parts_checked_in_one_pass_name_the_bad_one(
+        bad: int, finished_run: Path, tmp_path: Path) -> None:
+    """open_run checks all of a run's parts in one query (parts.check_parts): the line
+    still names the part that is wrong, and only it, whichever it is; a part whose columns
+    differ from the others' (the one query cannot read them together) too."""
+    from cdsim.batch.read import open_run
+
+    run = _copy(finished_run, tmp_path)
+    frame = pl.read_parquet(_part(run, bad))
+    frame.with_columns(seat=pl.lit(0, pl.Int64)).write_parquet(_part(run, bad))
+    with pytest.raises(CdsimError, match=f"part-0000{bad}.parquet: chunk {bad} holds a game "
+                                         "with a seat twice"):
+        open_run(run)
+    frame.with_columns(extra=pl.lit(1), seat=pl.lit(0, pl.Int64)).write_parquet(_part(run, bad))
+    with pytest.raises(CdsimError, match=f"part-0000{bad}.parquet: chunk {bad} holds a game"):
+        open_run(run)
+    frame.write_parquet(_part(run, bad))
+    assert open_run(run).games == 8
 
 
 def test_bad_cells_in_a_study_manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import special, stats
+from scipy import special
 
 Z95 = 1.959963984540054
 FloatArray = NDArray[np.float64]
@@ -116,6 +116,8 @@ def equal_shares_test(wins: NDArray[np.integer], deff: float = 1.0) -> EqualShar
     expected = np.full(len(w), n / len(w))
     chi2 = float(np.sum((w - expected) ** 2 / expected)) / deff
     df = len(w) - 1
+    from scipy import stats  # a third of a second to import: only where a test is run
+
     return EqualShares(chi2, df, float(stats.chi2.sf(chi2, df)), deff)
 
 
@@ -142,6 +144,8 @@ def chi2_power(games: int, p: FloatArray, alpha: float = 0.05) -> float:
     """Power of the equal-shares chi-square test with ``games`` games when the truth is ``p``."""
     k = len(p)
     lam = games * float(np.sum((p - 1 / k) ** 2 / (1 / k)))
+    from scipy import stats  # a third of a second to import: only where a power is asked
+
     crit = stats.chi2.ppf(1 - alpha, k - 1)
     return float(stats.ncx2.sf(crit, k - 1, lam))
 
@@ -166,6 +170,8 @@ def power_analysis(players: int, effect: float, alpha: float = 0.05, power: floa
         else:
             lo = mid + 1
     games_chi2 = lo
+    from scipy import stats
+
     za, zb = float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
     var = p[0] + p[-1] - effect**2
     var0 = 2 / players  # the variance under the null of equal shares

@@ -37,7 +37,7 @@ from typing_extensions import TypeVar
 from cdsim import __version__
 from cdsim.batch.config import RunConfig, chunk_plan, engine_for
 from cdsim.batch.manifest import RUN_FORMAT, Manifest, RunManifest
-from cdsim.batch.parts import check_part
+from cdsim.batch.parts import check_parts
 from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import reads_scores as ask_reads_scores
 from cdsim.players.registry import weights_record
@@ -231,8 +231,8 @@ class RunFolder(Generic[M]):
     def check_parts(self: RunFolder[RunManifest], manifest: RunManifest) -> None:
         """Every finished chunk's part is there and holds that chunk's games of this run,
         or one line."""
-        for i in manifest.finished:
-            check_part(self.part(i), i, manifest.chunks[i], manifest.config)
+        check_parts([(i, self.part(i)) for i in manifest.finished], manifest.chunks,
+                    manifest.config)
 
     def save_chunk(self: RunFolder[RunManifest], manifest: RunManifest, index: int,
                    frames: tuple[DataFrame, DataFrame], seconds: float) -> None:

@@ -4,6 +4,7 @@ report reads and their types (``part_schema``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,29 +43,73 @@ def _dtype_problem(name: str, dtype: DataType) -> str | None:
     return None if dtype.is_integer() else "integers"
 
 
-def _part_figures(part: Path, config: RunConfig) -> tuple[Any, ...]:
-    """What ``check_part`` checks, read in one pass over the part (one line if it cannot
-    be read)."""
+def _row_flags(lf: Any, config: RunConfig) -> Any:
+    """Each row's misdeal and wrong starting VP (``_figures`` sums them)."""
     import polars as pl
 
     players = config.players
     start_vp = list(config.start_vp or DEFAULT_START_VP[players])
     game, seat = pl.col("game"), pl.col("seat")
     dealt = game // players if config.rotate_seats else game  # the reproducibility contract
-    try:
-        return tuple(pl.scan_parquet(part).select(
-            pl.len().alias("rows"), game.n_unique().alias("games"), game.min().alias("low"),
+    return lf.with_columns(
+        (pl.col("setup") != dealt).alias("__misdealt"),
+        (pl.col("start_vp") != pl.lit(pl.Series(start_vp)).gather(
+            seat.clip(0, players - 1))).alias("__vp"))
+
+
+def _figures(players: int, whole: bool) -> list[Any]:
+    """What ``check_part`` checks of a part, as aggregations over its rows (of
+    ``_row_flags``), in the order ``_judge`` reads them; seeds, counts and names as lists.
+    ``whole``: over the whole frame (a select), else over each group (an agg)."""
+    import polars as pl
+
+    def values(name: str) -> Any:
+        unique = pl.col(name).unique()
+        return unique.implode() if whole else unique
+
+    game, seat = pl.col("game"), pl.col("seat")
+    return [pl.len().alias("rows"), game.n_unique().alias("games"), game.min().alias("low"),
             game.max().alias("high"), pl.struct(game, seat).n_unique().alias("places"),
             (seat.min() >= 0).and_(seat.max() < players).alias("seats"),
-            (pl.col("setup") != dealt).sum().alias("misdealt"),
-            (pl.col("start_vp") != pl.lit(pl.Series(start_vp)).gather(
-                seat.clip(0, players - 1))).sum().alias("vp"),
-            pl.col("seed").unique().implode().alias("seeds"),
-            pl.col("players").unique().implode().alias("counts"),
-            pl.col("strategy").unique().implode().alias("names"),
-            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")).collect().row(0))
+            pl.col("__misdealt").sum().alias("misdealt"), pl.col("__vp").sum().alias("vp"),
+            values("seed").alias("seeds"), values("players").alias("counts"),
+            values("strategy").alias("names"),
+            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")]
+
+
+def _part_figures(part: Path, config: RunConfig) -> tuple[Any, ...]:
+    """What ``check_part`` checks, read in one pass over the part (one line if it cannot
+    be read)."""
+    import polars as pl
+
+    try:
+        return tuple(_row_flags(pl.scan_parquet(part), config).select(
+            _figures(config.players, whole=True)).collect().row(0))
     except Exception as exc:
         raise CdsimError(f"{part}: corrupt part file ({type(exc).__name__}); {FIX}") from None
+
+
+def check_parts(parts: Sequence[tuple[int, Path]], chunks: Sequence[tuple[int, int]],
+                config: RunConfig) -> None:
+    """``check_part`` of each (index, part) of one run, its figures read in one pass over
+    all of them (a run's hundreds of parts: one query, not hundreds); where that pass fails,
+    part by part, so that the line names the part."""
+    import polars as pl
+
+    for _, part in parts:
+        _check_schema(part)
+    paths = [str(part) for _, part in parts]
+    try:
+        found = {str(r[0]): tuple(r[1:]) for r in _row_flags(
+            pl.scan_parquet(paths, include_file_paths="__part"), config)
+            .group_by("__part").agg(_figures(config.players, whole=False)).collect().rows()}
+    except Exception:  # a part unlike the others: the per-part check names it
+        found = {}
+    for index, part in parts:
+        figures = found.get(str(part))
+        if figures is None:
+            figures = _part_figures(part, config)
+        _judge(part, index, chunks[index], config, figures)
 
 
 def check_part(part: Path, index: int, chunk: tuple[int, int],
@@ -75,8 +120,11 @@ def check_part(part: Path, index: int, chunk: tuple[int, int],
     run's seed, player count and starting VP; only the run's players, as spelled. A part of
     another run (copied in, or left by one) or games counted twice are refused, not mixed
     in."""
-    first, last = chunk
-    players, seed = config.players, config.seed
+    _check_schema(part)
+    _judge(part, index, chunk, config, _part_figures(part, config))
+
+
+def _check_schema(part: Path) -> None:
     schema = part_schema(part)
     missing = [c for c in NEEDED if c not in schema]
     if missing:
@@ -86,8 +134,13 @@ def check_part(part: Path, index: int, chunk: tuple[int, int],
         want = _dtype_problem(name, schema[name])
         if want:
             raise CdsimError(f"{part}: column {name!r} holds {schema[name]}, not {want}; {FIX}")
-    rows, games, low, high, places, seats, misdealt, vp, seeds, counts, spelled, nulls = \
-        _part_figures(part, config)
+
+
+def _judge(part: Path, index: int, chunk: tuple[int, int], config: RunConfig,
+           figures: tuple[Any, ...]) -> None:
+    first, last = chunk
+    players, seed = config.players, config.seed
+    rows, games, low, high, places, seats, misdealt, vp, seeds, counts, spelled, nulls = figures
     want_rows = (last - first) * players
     if nulls:
         raise CdsimError(f"{part}: {nulls} empty (null) values in the columns a report reads; {FIX}")
@@ -110,4 +163,4 @@ def check_part(part: Path, index: int, chunk: tuple[int, int],
         raise CdsimError(f"{part}: a part of another run ({what}, not this run's); {FIX}")
 
 
-__all__ = ["FIX", "NEEDED", "check_part", "part_schema"]
+__all__ = ["FIX", "NEEDED", "check_part", "check_parts", "part_schema"]

@@ -2,7 +2,7 @@
 
 Only the parts the manifest lists as finished are read (a part written just
 before a kill, but not yet recorded, is replayed by --resume and ignored here), each
-checked to hold its chunk's games of this run (``parts.check_part``).
+checked to hold its chunk's games of this run (``parts.check_parts``).
 Every problem with the folder is a CdsimError: one line, exit 2.
 """
 
@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.manifest import RUN_FORMAT, RunManifest
-from cdsim.batch.parts import NEEDED, check_part, part_schema
+from cdsim.batch.parts import NEEDED, check_parts, part_schema
 from cdsim.errors import CdsimError
 from cdsim.rules.records import BREAKDOWN, CARD_FIELDS
 
@@ -67,8 +67,7 @@ def open_run(path: Path) -> Run:
         raise CdsimError(f"{path}: the run has no finished games yet; "
                          "continue it with cdsim simulate --out ... --resume")
     parts = tuple(folder.part(i) for i in finished)
-    for i, part in zip(finished, parts, strict=True):
-        check_part(part, i, chunks[i], config)
+    check_parts(list(zip(finished, parts, strict=True)), chunks, config)
     return Run(path, manifest, parts, config.players, manifest.games_done, config.games)
 
 
