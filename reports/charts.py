@@ -38,6 +38,12 @@ def code() -> str:
                        version("pillow"), np.__version__)
 
 
+def whole_png(data: bytes) -> bool:
+    """Whether ``data`` is a whole PNG file (its signature first, its end chunk last): a
+    kept chart cut short is drawn again."""
+    return data.startswith(b"\x89PNG\r\n\x1a\n") and data.endswith(b"IEND\xaeB`\x82")
+
+
 def _plt() -> Any:
     """matplotlib.pyplot on the Agg backend, imported at the first chart."""
     import matplotlib

@@ -62,7 +62,7 @@ class Doc:
         """The chart ``draw(*args)`` (a ``reports.charts`` function), or the one ``memo``
         kept for the same code and arguments: the same bytes, without drawing it again."""
         png = self.memo.bytes(f"chart-{name}", (charts.code(), draw.__name__, *args),
-                              lambda: draw(*args))
+                              lambda: draw(*args), charts.whole_png)
         self.chart(name, png, caption)
 
     def markdown(self) -> str:

@@ -12,6 +12,7 @@ folder) is only not kept. ``Memo(None)`` keeps nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
@@ -70,8 +71,9 @@ def _feed(h: Any, part: object) -> None:
     if isinstance(part, np.ndarray):
         h.update(f"array{part.dtype.str}{part.shape}:".encode())
         h.update(np.ascontiguousarray(part).data)
-    elif isinstance(part, np.generic):
+    elif isinstance(part, np.generic):  # a numpy scalar: as the Python number it holds
         _feed(h, part.item())
+        return
     elif isinstance(part, float):
         h.update(f"float:{part.hex()}".encode())
     elif isinstance(part, list | tuple):
@@ -99,6 +101,18 @@ class Memo:
     def __init__(self, folder: Path | None, code: str = "") -> None:
         self.folder = folder
         self.code = code
+        self.used: set[str] = set()  # the files this report found or kept
+
+    def prune(self, kinds: Sequence[str]) -> None:
+        """Remove the figures of ``kinds`` this report did not use: those of games or code
+        that are gone (a report reads all of its figures of these kinds)."""
+        if self.folder is None or not self.folder.is_dir():
+            return
+        for path in self.folder.iterdir():
+            if path.name not in self.used and path.name.startswith(
+                    tuple(f"{k}-" for k in kinds)):
+                with contextlib.suppress(OSError):  # a folder we may not write: as it was
+                    path.unlink(missing_ok=True)
 
     def bytes(self, kind: str, inputs: Sequence[object], make: Callable[[], bytes],
               readable: Callable[[bytes], bool] = lambda _: True) -> bytes:
@@ -107,6 +121,7 @@ class Memo:
         if self.folder is None:
             return make()
         path = self.folder / f"{kind}-{key(self.code, *inputs)}"
+        self.used.add(path.name)
         try:
             data = path.read_bytes()
             if readable(data):

@@ -105,6 +105,9 @@ def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, Vari
     return out
 
 
+KEPT = ("offsets", "shown-fair")  # the figures read_results keeps (cdsim.study.memo)
+
+
 def read_results(root: Path, note: Callable[[str], None] | None = None,
                  memo: Memo | None = None) -> StudyResults:
     """The study in ``root`` as its report shows it; a study with no finished stage is one
@@ -127,10 +130,11 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     bases = {(c.players, c.population): c for c in cells if c.variant is None}
     cells = [_with_base(root, manifest, c, bases.get((c.players, c.population))) for c in cells]
     tell("judging the skill panels' vectors")
+    by_skill = panels(root, cells, manifest.players, manifest.tolerance, manifest.alpha,
+                      memo=memo)
+    memo.prune(KEPT)
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
-                        panels(root, cells, manifest.players, manifest.tolerance,
-                               manifest.alpha, memo=memo),
-                        tuple(groups(manifest, cells)), _changes(manifest, cells),
+                        by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
                         _unjudged(root, cells))
 
 

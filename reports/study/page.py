@@ -384,7 +384,9 @@ def write(root: Path, out: Path | None = None, result: StudyResults | None = Non
     target = out or root
     tell("drawing the charts (those not kept in the study's report-cache/) and laying out "
          "the page")
-    doc = build(result, Memo(root / MEMO))
+    kept = Memo(root / MEMO)
+    doc = build(result, kept)
+    kept.prune(["chart"])  # charts of figures no longer shown
     page = publish(doc, target, "study", f"cdsim study: {result.manifest.name}", tell)
     tell("writing study.json")
     save(target / "study.json", json.dumps(as_json(result), indent=1).encode())
