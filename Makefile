@@ -13,10 +13,12 @@ install: $(VENV)/.installed
 CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs core/src/*/*/*.rs) \
 	strategies/profiles.toml strategies/weights/learned.json
 $(VENV)/.installed: pyproject.toml setup.py $(CORE)
+	@echo "make install: $(words $?) inputs newer than the last install (first: $(firstword $?)): next, the venv, then the Rust core (cdsim._core) built in release mode and cdsim installed: a few minutes the first time, quiet while cargo compiles"
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	@echo "building the Rust core (cdsim._core) in release mode and installing cdsim: a few minutes the first time"
 	$(PY) -m pip install --quiet -e '.[dev]'
+	@echo "make install: done ($(VENV)/bin/cdsim)"
 	touch $@
 
 # The Python suite (it fails if the core did not build), the Rust tests

@@ -14,13 +14,19 @@
    built-in line-ups play) beside worker processes (CDSIM_THREADS=0, as a Python
    strategy's line-up plays), and their ratio;
 5. peak memory (max RSS of any one process) of a 100,000-game run;
-6. how long `cdsim report` and `cdsim balance` take on that run.
+6. how long `cdsim report` and `cdsim balance` take on that run;
+7. how long `cdsim study report` of the default study takes on one core (issue 52's
+   target: 5 s), on a copy of the last `make run`'s folder (--study): first with nothing
+   kept (a study's first report), then written again (its report-cache/ kept), with the
+   load average beside it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -168,9 +174,38 @@ def peak_mib(games: int, out: Path) -> float:
     return int(done.stdout.split()[-1]) / 1024
 
 
+def one_core() -> None:
+    """Pin this (child) process to one core: the figure is a one-core figure."""
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def study_report(study: Path, tmp: Path) -> None:
+    """``cdsim study report`` of a copy of ``study`` on one core: with nothing kept, then
+    written again, each with the 1-minute load average when it started."""
+    if not (study / "study-manifest.json").is_file():
+        print(f"cdsim study report: not run ({study} holds no study: make run first)",
+              flush=True)
+        return
+    copy = tmp / "study"
+    shutil.copytree(study, copy, ignore=shutil.ignore_patterns("report-cache"))
+    page = copy / "study.json"
+    games = sum(int(c["games"]) for c in json.loads(page.read_text())["cells"]) \
+        if page.is_file() else 0
+    cmd = [sys.executable, "-m", "cdsim", "study", "report", "--quiet", str(copy)]
+    for how in ("with nothing kept (a first report)", "written again (report-cache/ kept)"):
+        load = os.getloadavg()[0]
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, preexec_fn=one_core)
+        print(f"cdsim study report of {study} ({games:,} games), one core, {how}: "
+              f"{time.perf_counter() - t0:.1f} s wall (load {load:.2f} at its start; "
+              "target 5 s on a quiet core)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
+    ap.add_argument("--study", type=Path, default=Path("studies/default"),
+                    help="the study folder whose report is timed (default: make run's)")
     args = ap.parse_args()
     scale = 10 if args.quick else 1
     load = os.getloadavg()
@@ -204,6 +239,7 @@ def main() -> None:
                            check=True, stdout=subprocess.DEVNULL)
             print(f"cdsim {command} of that {big}-game run: {time.perf_counter() - t0:.1f} s",
                   flush=True)
+        study_report(args.study, Path(tmp))
 
 
 if __name__ == "__main__":
