@@ -51,11 +51,12 @@ def code_digest(files: Iterable[Path], *versions: str) -> str:
 
 
 def analysis_code() -> str:
-    """What computes the cells' figures: cdsim.analysis's sources and numpy's and scipy's
-    versions."""
+    """What computes the cells' figures: cdsim.analysis's sources, this file (how a figure
+    is kept) and numpy's and scipy's versions."""
     from importlib.metadata import version
 
-    return code_digest(ANALYSIS.glob("*.py"), np.__version__, version("scipy"))
+    return code_digest([*ANALYSIS.glob("*.py"), Path(__file__)], np.__version__,
+                       version("scipy"))
 
 
 def key(*parts: object) -> str:
