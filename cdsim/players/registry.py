@@ -24,6 +24,7 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal, NoReturn, cast
@@ -37,15 +38,24 @@ from cdsim.rules.strategy import Strategy, refusal
 # strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
 # never imported: nothing in cdsim imports the strategies package.
 STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
-PROFILES_FILE = STRATEGIES_DIR / "profiles.toml"
+# The scripted profiles: strategies/profiles.toml, or the file CDSIM_PROFILES names (a
+# new scripted player is one table of it: docs/strategies.md). The core plays the tables
+# of this file, handed to it by ``core_profiles`` in each process that plays.
+PROFILES_FILE = Path(os.environ.get("CDSIM_PROFILES") or STRATEGIES_DIR / "profiles.toml")
 
 
-def _profiles() -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
-    """(the value model's default weights, each scripted profile's table)."""
-    with PROFILES_FILE.open("rb") as fh:
-        data = tomllib.load(fh)
-    defaults = {k: float(v) for k, v in data.pop("defaults").items()}
-    return defaults, data
+def _profiles() -> tuple[str, dict[str, float], dict[str, dict[str, Any]]]:
+    """(the file's text, the value model's default weights, each scripted profile's
+    table); an unreadable file or one without [defaults] is one line naming it."""
+    try:
+        text = PROFILES_FILE.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+        defaults = {k: float(v) for k, v in data.pop("defaults").items()}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError,
+            ValueError, AttributeError) as exc:
+        why = "no [defaults] table" if isinstance(exc, KeyError) else str(exc)
+        raise CdsimError(f"{PROFILES_FILE}: not a profiles file ({why})") from None
+    return text, defaults, data
 
 
 @dataclass
@@ -73,7 +83,20 @@ class Lineup:
 
 
 
-WEIGHTS, PROFILES = _profiles()
+PROFILES_TEXT, WEIGHTS, PROFILES = _profiles()
+
+
+@cache
+def core_profiles() -> ModuleType | None:
+    """The compiled core, handed this process's profiles file (its scripted players are
+    that file's tables; the one-line error names the file and the table at fault)."""
+    module = core.module()
+    if module is not None:
+        try:
+            module.scripted_profiles(PROFILES_TEXT)
+        except ValueError as exc:
+            raise CdsimError(f"{PROFILES_FILE}: {exc}") from None
+    return module
 
 RANDOM_DESCRIPTION = "uniform over legal options (sanity floor)"
 
@@ -250,7 +273,7 @@ class Builtin:
 
     def bot(self) -> Any:
         """The core's player (``cdsim._core.Bot``)."""
-        module = core.module()
+        module = core_profiles()
         if module is None:
             raise CdsimError(core_only_refusal(self.base, "which is not installed (make "
                                                "install builds it with a Rust toolchain)"))

@@ -18,6 +18,7 @@ pub mod mcts;
 pub mod params;
 pub mod plan;
 pub mod position;
+pub mod profile;
 pub mod random;
 mod roster;
 pub mod scripted;
@@ -33,7 +34,7 @@ pub use learned::{LearnedParams, LearnedPlayer};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::Params;
 pub use random::RandomPlayer;
-pub use roster::{make, make_lineup, Player, BUILTIN, SEARCH};
+pub use roster::{builtin, make, make_lineup, Player, SEARCH};
 pub use scripted::ScriptedPlayer;
 pub use uct::{UctParams, UctPlayer};
 

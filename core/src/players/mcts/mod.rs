@@ -37,7 +37,8 @@ use std::sync::Arc;
 
 use crate::players::features::{Scratch, N_FEATURES};
 use crate::players::learned::Model;
-use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
+use crate::players::profile::Profile;
+use crate::players::scripted::{circle_outcome, scoring_params, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
@@ -131,11 +132,12 @@ pub struct MctsPlayer {
 
 impl MctsPlayer {
     pub fn new(params: MctsParams) -> MctsPlayer {
-        let profile = Profile::Greedy;
+        let profile = Profile::greedy();
+        let value = profile.params();
         MctsPlayer {
             params,
-            value: profile.params(),
-            cheap: ScriptedPlayer::new(profile, profile.params()),
+            value,
+            cheap: ScriptedPlayer::new(profile, value),
             rollout: Vec::new(),
             idle_streams: Vec::new(),
             nodes: Vec::new(),
