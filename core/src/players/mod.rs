@@ -12,6 +12,7 @@
 //! `random` and `uct` (a game's `mcts`) play any game through the trait; the rest are
 //! Carpe Diem's (`roster`: `make` by name).
 
+pub mod evaluate;
 pub mod features;
 pub mod learned;
 pub mod mcts;

@@ -3,7 +3,7 @@
 
 use crate::game::{Action, GameState};
 use crate::players::profile::{self, Profile};
-use crate::players::{LearnedParams, LearnedPlayer, MctsParams, MctsPlayer,
+use crate::players::{learned, LearnedParams, LearnedPlayer, MctsParams, MctsPlayer,
                      RandomPlayer, ScriptedPlayer, Strategy, View};
 use crate::rng::Generator;
 
@@ -73,7 +73,11 @@ pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
     }
     if name == "mcts" {
         let params = MctsParams::default().with_overrides(overrides)?;
-        return Ok(Player::Other(Box::new(MctsPlayer::new(params))));
+        let mut mcts = MctsPlayer::new(params);
+        if params.leaf > 0 {
+            mcts = mcts.with_leaf_value(learned::evaluator(learned::Model::builtin()?));
+        }
+        return Ok(Player::Other(Box::new(mcts)));
     }
     if name == "learned" {
         let params = LearnedParams::default().with_overrides(overrides)?;

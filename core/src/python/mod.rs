@@ -193,7 +193,8 @@ fn measure_luck<'py>(
     let mut config = GameConfig::new(players);
     config.start_vp[..players].copy_from_slice(&start_vp);
     let model = learned::registered(weights).map_err(PyValueError::new_err)?;
-    let measure = crate::luck::Measure { copies, betas, lookahead, model };
+    let measure = crate::luck::Measure { copies, betas, lookahead,
+                                         evaluation: learned::evaluator(model) };
     let comps = &*components.carpe_diem()?;
     let games = py.detach(|| crate::luck::measure_chunk(
         comps, &config, u128::from(entropy), u128::from(luck_entropy), &setups, &lineup,

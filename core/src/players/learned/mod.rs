@@ -46,6 +46,7 @@
 mod decisions;
 mod model;
 mod training;
+mod value;
 
 use std::sync::Arc;
 
@@ -61,6 +62,7 @@ use crate::rng::{Generator, SeedSequence};
 
 pub use model::{register, registered, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
 pub use training::{playout_gains, playout_rows, search_labels, SearchLabel};
+pub use value::{evaluator, LearnedValue};
 
 /// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,
 /// `learned.explore`).
