@@ -23,7 +23,8 @@ from cdsim.batch.folder import RunFolder
 from cdsim.batch.manifest import RunManifest
 from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
-from cdsim.players.registry import core_profiles, make_lineup, parse_params
+from cdsim.players.profiles import core_profiles
+from cdsim.players.registry import make_lineup, parse_params
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.records import CARD_COLUMNS as CARD_ROW
 from cdsim.rules.records import CARD_KINDS, ROW_FIELDS

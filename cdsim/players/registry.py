@@ -21,41 +21,18 @@ import inspect
 import math
 import os
 import sys
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal, NoReturn, cast
 
 from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
+from cdsim.players.profiles import PROFILES, WEIGHTS, core_profiles
 from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 from cdsim.players.weights import check_components, load
 from cdsim.rules.strategy import Strategy, refusal
-
-# strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
-# never imported: nothing in cdsim imports the strategies package.
-STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
-# The scripted profiles: strategies/profiles.toml, or the file CDSIM_PROFILES names (a
-# new scripted player is one table of it: docs/strategies.md). The core plays the tables
-# of this file, handed to it by ``core_profiles`` in each process that plays.
-PROFILES_FILE = Path(os.environ.get("CDSIM_PROFILES") or STRATEGIES_DIR / "profiles.toml")
-
-
-def _profiles() -> tuple[str, dict[str, float], dict[str, dict[str, Any]]]:
-    """(the file's text, the value model's default weights, each scripted profile's
-    table); an unreadable file or one without [defaults] is one line naming it."""
-    try:
-        text = PROFILES_FILE.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-        defaults = {k: float(v) for k, v in data.pop("defaults").items()}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError,
-            ValueError, AttributeError) as exc:
-        why = "no [defaults] table" if isinstance(exc, KeyError) else str(exc)
-        raise CdsimError(f"{PROFILES_FILE}: not a profiles file ({why})") from None
-    return text, defaults, data
 
 
 @dataclass
@@ -82,21 +59,6 @@ class Lineup:
         return not any(s is not None for s in self.strategies)
 
 
-
-PROFILES_TEXT, WEIGHTS, PROFILES = _profiles()
-
-
-@cache
-def core_profiles() -> ModuleType | None:
-    """The compiled core, handed this process's profiles file (its scripted players are
-    that file's tables; the one-line error names the file and the table at fault)."""
-    module = core.module()
-    if module is not None:
-        try:
-            module.scripted_profiles(PROFILES_TEXT)
-        except ValueError as exc:
-            raise CdsimError(f"{PROFILES_FILE}: {exc}") from None
-    return module
 
 RANDOM_DESCRIPTION = "uniform over legal options (sanity floor)"
 
