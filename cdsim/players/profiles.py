@@ -20,7 +20,7 @@ from cdsim.errors import CdsimError
 # never imported: nothing in cdsim imports the strategies package.
 STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
 # The scripted profiles: strategies/profiles.toml, or the file CDSIM_PROFILES names (a
-# new scripted player is one table of it: docs/strategies.md). The core plays the tables
+# new scripted player is one table of it: docs/guide.md, "Scripted players"). The core plays the tables
 # of this file, handed to it by ``core_profiles`` in each process that plays.
 PROFILES_FILE = Path(os.environ.get("CDSIM_PROFILES") or STRATEGIES_DIR / "profiles.toml")
 
