@@ -66,6 +66,11 @@ def test_a_faulty_table_is_one_line_naming_the_file_and_the_table(tmp_path: Path
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and str(profiles) in lines[0] and "[hoarder]" in lines[0], lines
     assert "stores" in lines[0]
+    taken = tmp_path / "taken.toml"
+    taken.write_text(PROFILES_FILE.read_text(encoding="utf-8") + '\n[mcts]\ndescription = "x"\n',
+                     encoding="utf-8")
+    out = cdsim(["strategies"], taken, tmp_path)
+    assert out.returncode == 2 and "[mcts]: the name of another built-in player" in out.stderr
     broken = tmp_path / "broken.toml"
     broken.write_text("[defaults\n", encoding="utf-8")
     out = cdsim(["play", "--players", "2", "--strategies", "greedy"], broken, tmp_path)

@@ -12,6 +12,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 use crate::kinds::{FEATURE_NAMES, MEADOW};
 use crate::players::params::{self, Params};
+use crate::players::SEARCH;
 
 /// One scripted profile (see the module's documentation).
 #[derive(Clone, Debug, PartialEq)]
@@ -117,7 +118,10 @@ pub fn parse(text: &str) -> Result<Vec<Profile>, String> {
             continue;
         }
         let table = value.as_table().ok_or_else(|| format!("{name} is not a [table]"))?;
-        if name == "random" || name.is_empty() || name.contains(['@', ',', ':', '=']) {
+        if name == "random" || SEARCH.contains(&name.as_str()) {
+            return Err(format!("[{name}]: the name of another built-in player"));
+        }
+        if name.is_empty() || name.contains(['@', ',', ':', '=', '.', ' ']) {
             return Err(format!("[{name}]: not a name a player may take"));
         }
         out.push(Profile::from_table(name, defaults, table)?);
@@ -207,7 +211,9 @@ mod tests {
         assert!(bad("[x]\nstores = 1\n").contains("[x]: no parameter \"stores\""));
         assert!(bad("[x]\nfavoured = [\"moat\"]\n").contains("[x]: favoured holds \"moat\""));
         assert!(bad("[x]\nstore = \"a\"\n").contains("[x]: store"));
-        assert!(bad("[random]\n").contains("[random]: not a name"));
+        assert!(bad("[random]\n").contains("[random]: the name of another built-in player"));
+        assert!(bad("[mcts]\n").contains("[mcts]: the name of another built-in player"));
+        assert!(bad("[\"a.b\"]\n").contains("[a.b]: not a name"));
         assert!(parse("[x]\n").unwrap_err().contains("no [defaults]"));
         assert!(parse("[defaults]\ngood = 1.0\n").unwrap_err().contains("[defaults]: lacks"));
     }
