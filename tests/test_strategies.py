@@ -14,11 +14,9 @@ from cdsim.batch.config import RunConfig
 from cdsim.batch.queue import play_chunk_frame
 from cdsim.engine.table import Table
 from cdsim.errors import CdsimError
+from cdsim.players.profiles import PROFILES, PROFILES_FILE, WEIGHTS
 from cdsim.players.registry import (
     BUILTIN,
-    PROFILES,
-    PROFILES_FILE,
-    WEIGHTS,
     Builtin,
     describe,
     make_lineup,

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from cdsim.players.profiles import PROFILES
+
 TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
 # ms per seat per game, by player count (make bench, 2026-11-26 18:17, load 0.8 at the
 # start): scripted 0.113 (2 players) and 0.111 (4); a Python strategy taking the first
@@ -27,7 +29,6 @@ SEAT_MS: dict[str, dict[int, float]] = {
     "learned": {2: 1.30, 3: 1.1, 4: 1.19},
     "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
 }
-SCRIPTED = ("greedy", "villa", "landscape", "bread")
 MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts/params.rs)
 PYTHON_SEAT_MS = 3.9  # a user's strategy: the core makes its observations (its own code on top)
 
@@ -38,7 +39,7 @@ def seat_ms(name: str, players: int) -> float:
     base, *settings = name.split("@")
     if ":" in base:
         return PYTHON_SEAT_MS
-    kind = "scripted" if base in SCRIPTED else base
+    kind = "scripted" if base in PROFILES else base
     table = SEAT_MS.get(kind)
     if table is None:
         return PYTHON_SEAT_MS

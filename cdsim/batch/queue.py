@@ -23,6 +23,7 @@ from cdsim.batch.folder import RunFolder
 from cdsim.batch.manifest import RunManifest
 from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
+from cdsim.players.profiles import core_profiles
 from cdsim.players.registry import make_lineup, parse_params
 from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.records import CARD_COLUMNS as CARD_ROW
@@ -159,7 +160,7 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     ValueError."""
     import polars as pl
 
-    module = core.module()
+    module = core_profiles()
     assert module is not None
     n = config.players
     games = np.arange(first, last, dtype=np.int64)

@@ -14,6 +14,8 @@ import os
 import sys
 from typing import Any
 
+from cdsim.errors import CdsimError
+
 # Before numpy loads: OpenBLAS's own threads busy-wait between the many small matrix
 # products of the win tables (cdsim.analysis.candidates), which on 2 cores took
 # `cdsim study report` of the default study from 10 s of CPU to 25 s, and its wall time
@@ -46,6 +48,9 @@ def main() -> None:
     except KeyboardInterrupt:
         print("cdsim: interrupted", file=sys.stderr)
         sys.exit(130)  # cdsim.cli.app.STOPPED, not imported yet
+    except CdsimError as exc:  # a file read as the commands load (the profiles file)
+        print(f"cdsim: error: {exc}", file=sys.stderr)
+        sys.exit(2)
     run()
 
 

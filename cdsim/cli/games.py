@@ -215,8 +215,10 @@ def cards(
 @app.command("strategies")
 def list_strategies() -> None:
     """List the built-in strategies."""
+    from cdsim.players.profiles import core_profiles
     from cdsim.players.registry import BUILTIN, CORE_ONLY, describe
 
+    core_profiles()  # the profiles file as the core would play it: a faulty table is refused
     for name in BUILTIN:
         player = CORE_ONLY.get(name)
         if player is None:

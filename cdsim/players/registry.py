@@ -21,7 +21,6 @@ import inspect
 import math
 import os
 import sys
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,22 +29,10 @@ from typing import Any, Literal, NoReturn, cast
 
 from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
+from cdsim.players.profiles import PROFILES, WEIGHTS, core_profiles
 from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 from cdsim.players.weights import check_components, load
 from cdsim.rules.strategy import Strategy, refusal
-
-# strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
-# never imported: nothing in cdsim imports the strategies package.
-STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
-PROFILES_FILE = STRATEGIES_DIR / "profiles.toml"
-
-
-def _profiles() -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
-    """(the value model's default weights, each scripted profile's table)."""
-    with PROFILES_FILE.open("rb") as fh:
-        data = tomllib.load(fh)
-    defaults = {k: float(v) for k, v in data.pop("defaults").items()}
-    return defaults, data
 
 
 @dataclass
@@ -72,8 +59,6 @@ class Lineup:
         return not any(s is not None for s in self.strategies)
 
 
-
-WEIGHTS, PROFILES = _profiles()
 
 RANDOM_DESCRIPTION = "uniform over legal options (sanity floor)"
 
@@ -250,7 +235,7 @@ class Builtin:
 
     def bot(self) -> Any:
         """The core's player (``cdsim._core.Bot``)."""
-        module = core.module()
+        module = core_profiles()
         if module is None:
             raise CdsimError(core_only_refusal(self.base, "which is not installed (make "
                                                "install builds it with a Rust toolchain)"))

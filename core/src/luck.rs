@@ -13,8 +13,8 @@
 //!   in them is unseen) and of the fountain cards never drawn (a card put back goes under
 //!   the deck where the seat that put it there knows it is: it keeps its place, R6.5).
 //!   The set-up is a chance step of its own: its baseline is `copies` fresh set-ups.
-//! - V is a win predictor made from a learned evaluator (`learned::Model`; the binding
-//!   takes its weights, scripts/luck.py the greedy-playout ones): each seat's expected
+//! - V is a win predictor made from an evaluation of positions (`players::evaluate`; the binding
+//!   gives learned weights, scripts/luck.py the greedy-playout ones): each seat's expected
 //!   final VP (its starting VP plus the model's value, VP gained and still to gain), and
 //!   a seat's chance is the softmax of `beta` times those (at 2 players, a logistic of
 //!   the margin). A fountain draw is valued after the drawing seat keeps the card the
@@ -23,13 +23,11 @@
 //!   out by the greedy profile instead (a V that sees a deal before the seats act on it;
 //!   measured worse, docs/statistics.md).
 
-use std::sync::Arc;
 
 use crate::components::Components;
 use crate::game::{Action, GameConfig, GameState, List, Options, Pending, MAX_PLAYERS};
 use crate::play::ask;
-use crate::players::features::{Scratch, N_FEATURES};
-use crate::players::learned::Model;
+use crate::players::evaluate::Evaluate;
 use crate::players::{make, play_on, Player};
 use crate::records::GameRecord;
 use crate::rng::{Generator, SeedSequence};
@@ -51,7 +49,8 @@ pub struct Measure {
     /// (on a copy whose hidden order is drawn anew), so a deal's luck shows before the
     /// seats act on it; otherwise value it as it is.
     pub lookahead: bool,
-    pub model: Arc<Model>,
+    /// What the win predictor values positions by (the binding gives the learned weights).
+    pub evaluation: Box<dyn Evaluate>,
 }
 
 /// One game measured: its record and each seat's luck.
@@ -69,8 +68,7 @@ pub struct GameLuck {
 struct Predictor<'a> {
     comps: &'a Components,
     measure: &'a Measure,
-    scratch: Scratch,
-    inputs: [f64; N_FEATURES],
+    evaluation: Box<dyn Evaluate>,
     buf: Options,
     valuations: u32,
     /// The greedy profile in every seat, its streams, and the draws of the lookahead's
@@ -87,7 +85,7 @@ impl<'a> Predictor<'a> {
         -> Self {
         let greedy = (0..n).map(|_| make("greedy", &[]).expect("a built-in")).collect();
         let idle = Generator::new(&SeedSequence::new(0, &[]));
-        Predictor { comps, measure, scratch: Scratch::default(), inputs: [0.0; N_FEATURES],
+        Predictor { comps, measure, evaluation: measure.evaluation.fresh(),
                     buf: Options::default(), valuations: 0, greedy,
                     streams: vec![idle; n], rng: Generator::new(seed), seen: 0 }
     }
@@ -109,8 +107,7 @@ impl<'a> Predictor<'a> {
         self.valuations += 1;
         let mut out = [0.0; MAX_PLAYERS];
         for (seat, vp) in out.iter_mut().enumerate().take(state.n) {
-            let value = self.measure.model.value(state, self.comps, seat, &mut self.scratch,
-                                                 &mut self.inputs);
+            let value = self.evaluation.value(state, self.comps, seat);
             *vp = f64::from(state.players[seat].start_vp) + value;
         }
         out
@@ -330,7 +327,8 @@ mod tests {
 
     fn measure() -> Measure {
         Measure { copies: 2, betas: vec![0.3], lookahead: false,
-                  model: Model::builtin().expect("weights") }
+                  evaluation: crate::players::learned::evaluator(
+                      crate::players::learned::Model::builtin().expect("weights")) }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use cdsim_core::game::{Action, FountainChoice, GameConfig, GameState, List, Options, Pending};
 use cdsim_core::play::{play_game, run, step};
-use cdsim_core::players::{make, Player, PlayerView, Strategy, BUILTIN};
+use cdsim_core::players::{builtin, make, Player, PlayerView, Strategy};
 use cdsim_core::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};
 use common::{comps, lineup, play, Logged, START_VP_COLUMNS};
@@ -93,7 +93,7 @@ fn starting_vp_never_change_a_decision() {
     // the same decisions and rows but for the VP that include the start, and the ranks
     let c = comps();
     let free = START_VP_COLUMNS;
-    for name in BUILTIN {
+    for name in builtin() {
         for n in 2..=4 {
             let names: Vec<&str> = if name == "random" {
                 vec!["random"; n]

@@ -12,12 +12,14 @@
 //! `random` and `uct` (a game's `mcts`) play any game through the trait; the rest are
 //! Carpe Diem's (`roster`: `make` by name).
 
+pub mod evaluate;
 pub mod features;
 pub mod learned;
 pub mod mcts;
 pub mod params;
 pub mod plan;
 pub mod position;
+pub mod profile;
 pub mod random;
 mod roster;
 pub mod scripted;
@@ -33,7 +35,7 @@ pub use learned::{LearnedParams, LearnedPlayer};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::Params;
 pub use random::RandomPlayer;
-pub use roster::{make, make_lineup, Player, BUILTIN, SEARCH};
+pub use roster::{builtin, make, make_lineup, Player, SEARCH};
 pub use scripted::ScriptedPlayer;
 pub use uct::{UctParams, UctPlayer};
 

@@ -70,10 +70,7 @@ impl Default for Params {
         static DEFAULTS: OnceLock<Params> = OnceLock::new();
         *DEFAULTS.get_or_init(|| {
             let table = profile_table("defaults").expect("profiles.toml has [defaults]");
-            let missing: Vec<&str> = FIELDS.iter().copied()
-                .filter(|f| !table.contains_key(*f)).collect();
-            assert!(missing.is_empty(), "profiles.toml [defaults] lacks {missing:?}");
-            ZERO.with_table(table).expect("profiles.toml [defaults] holds weights only")
+            Params::stated(table).unwrap_or_else(|e| panic!("profiles.toml [defaults]: {e}"))
         })
     }
 }
@@ -130,6 +127,19 @@ impl Params {
     pub fn get(&self, name: &str) -> Option<f64> {
         let mut copy = *self;
         copy.field(name).map(|v| *v)
+    }
+
+    /// The weights a `[defaults]` table states: every one of `FIELDS`, nothing else.
+    pub fn stated(table: &toml::Table) -> Result<Params, String> {
+        let missing: Vec<&str> = FIELDS.iter().copied()
+            .filter(|f| !table.contains_key(*f)).collect();
+        if !missing.is_empty() {
+            return Err(format!("lacks {}", missing.join(", ")));
+        }
+        if let Some(key) = table.keys().find(|k| *k == "description" || *k == "favoured") {
+            return Err(format!("{key}: [defaults] holds weights only"));
+        }
+        ZERO.with_table(table)
     }
 
     /// These weights with those a profile table of strategies/profiles.toml sets (its

@@ -2,7 +2,8 @@
 //! `cdsim/players/registry.py` (`BUILTIN` and the core-only `SEARCH`).
 
 use crate::game::{Action, GameState};
-use crate::players::{scripted, LearnedParams, LearnedPlayer, MctsParams, MctsPlayer,
+use crate::players::profile::{self, Profile};
+use crate::players::{learned, LearnedParams, LearnedPlayer, MctsParams, MctsPlayer,
                      RandomPlayer, ScriptedPlayer, Strategy, View};
 use crate::rng::Generator;
 
@@ -48,8 +49,13 @@ impl Strategy<GameState> for Player {
     }
 }
 
-/// The built-in player names (cdsim/players/registry.py BUILTIN, less the search players).
-pub const BUILTIN: [&str; 5] = ["random", "greedy", "villa", "landscape", "bread"];
+/// The built-in player names (cdsim/players/registry.py BUILTIN, less the search players):
+/// random and every scripted profile (`profile::names`).
+pub fn builtin() -> Vec<&'static str> {
+    let mut names = vec!["random"];
+    names.extend(profile::names());
+    names
+}
 
 /// The search and learned players: built in, but only in the core
 /// (cdsim/players/registry.py CORE_ONLY).
@@ -67,23 +73,25 @@ pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
     }
     if name == "mcts" {
         let params = MctsParams::default().with_overrides(overrides)?;
-        return Ok(Player::Other(Box::new(MctsPlayer::new(params))));
+        let mut mcts = MctsPlayer::new(params);
+        if params.leaf > 0 {
+            mcts = mcts.with_leaf_value(learned::evaluator(learned::Model::builtin()?));
+        }
+        return Ok(Player::Other(Box::new(mcts)));
     }
     if name == "learned" {
         let params = LearnedParams::default().with_overrides(overrides)?;
         return Ok(Player::Other(Box::new(LearnedPlayer::new(params)?)));
     }
-    let Some(kind) = scripted::Profile::named(name) else {
+    let Some(profile) = Profile::named(name) else {
         return Err(format!(
             "unknown strategy {name:?} (built-in: {}, {})",
-            BUILTIN.join(", "),
+            builtin().join(", "),
             SEARCH.join(", ")
         ));
     };
-    let params = kind.params().with_overrides(overrides)?;
-    Ok(Player::Scripted(Box::new(ScriptedPlayer::new(
-        kind, params,
-    ))))
+    let params = profile.params().with_overrides(overrides)?;
+    Ok(Player::Scripted(Box::new(ScriptedPlayer::new(profile, params))))
 }
 
 /// One player per seat; a single name fills every seat (registry.make_lineup).
@@ -118,7 +126,7 @@ mod tests {
 
     #[test]
     fn make_knows_the_built_in_names_and_their_parameters() {
-        for name in BUILTIN {
+        for name in builtin() {
             assert_eq!(make(name, &[]).unwrap().name(), name);
         }
         let villa = make("villa", &[("chimney".to_string(), 2.0)]).unwrap();

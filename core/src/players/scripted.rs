@@ -1,5 +1,5 @@
-//! The scripted players: one shared value model (value.rs), four profiles of its
-//! weights stated as data in `strategies/profiles.toml` (params.rs compiles it in).
+//! The scripted players: one shared value model (value.rs), profiles of its weights
+//! stated as data in `strategies/profiles.toml` (profile.rs; a new player is a table).
 //!
 //! - greedy: the best immediate value under the default profile.
 //! - villa: grows few large, high-chimney villas and completes them; favours chimney
@@ -13,100 +13,13 @@
 //! read is the same (players/position.rs), so a player can be used on copied states
 //! safely.
 
-use std::sync::OnceLock;
-
 use crate::cards::Payment;
 use crate::game::{Action, CircleChoice, GameState, Pending, SPACES};
-use crate::kinds::{
-    ADMINISTRATOR, ARTISAN, BAKER, BAKERY, CHICKEN_YARD, FOUNTAIN, GARDEN, MARKET, MERCHANT, POND,
-    VILLA, VINEYARD,
-};
-use crate::players::params;
+use crate::players::profile::Profile;
 use crate::players::position::{Position, PositionKey};
 use crate::players::value::{best_card_payment, card_interest, good_interest, Evaluator, Prices};
 use crate::players::{Params, PlayerView, Strategy};
 use crate::rng::Generator;
-
-/// The four built-in profiles (tables of strategies/profiles.toml).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Profile {
-    Greedy,
-    Villa,
-    Landscape,
-    Bread,
-}
-
-impl Profile {
-    pub fn named(name: &str) -> Option<Profile> {
-        Some(match name {
-            "greedy" => Profile::Greedy,
-            "villa" => Profile::Villa,
-            "landscape" => Profile::Landscape,
-            "bread" => Profile::Bread,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Greedy => "greedy",
-            Profile::Villa => "villa",
-            Profile::Landscape => "landscape",
-            Profile::Bread => "bread",
-        }
-    }
-
-    fn table(self) -> &'static toml::Table {
-        params::profile_table(self.name()).expect("every profile is a table of profiles.toml")
-    }
-
-    /// The one-line description of strategies/profiles.toml.
-    pub fn description(self) -> &'static str {
-        self.table().get("description").and_then(|v| v.as_str()).unwrap_or("")
-    }
-
-    /// The profile's weights: `[defaults]` with what its table of profiles.toml changes.
-    pub fn params(self) -> Params {
-        Params::default()
-            .with_table(self.table())
-            .unwrap_or_else(|e| panic!("profiles.toml [{}]: {e}", self.name()))
-    }
-
-    /// The feature kinds whose fountain cards the profile favours (R6.5).
-    pub fn favoured(self) -> &'static [u8] {
-        static FAVOURED: OnceLock<[Vec<u8>; 4]> = OnceLock::new();
-        let all = FAVOURED.get_or_init(|| {
-            [Profile::Greedy, Profile::Villa, Profile::Landscape, Profile::Bread].map(|p| {
-                let names = p.table().get("favoured").and_then(|v| v.as_array());
-                names.map_or(Vec::new(), |names| names.iter().map(|n| {
-                    let name = n.as_str().unwrap_or("");
-                    feature_code(name).unwrap_or_else(|| panic!(
-                        "profiles.toml [{}]: unknown feature {name:?}", p.name()))
-                }).collect())
-            })
-        });
-        &all[self as usize]
-    }
-}
-
-/// A feature kind by its name in data files (docs/rules.md C1).
-fn feature_code(name: &str) -> Option<u8> {
-    Some(match name {
-        "villa" => VILLA,
-        "pond" => POND,
-        "garden" => GARDEN,
-        "vineyard" => VINEYARD,
-        "chicken_yard" => CHICKEN_YARD,
-        "merchant" => MERCHANT,
-        "baker" => BAKER,
-        "administrator" => ADMINISTRATOR,
-        "artisan" => ARTISAN,
-        "market" => MARKET,
-        "bakery" => BAKERY,
-        "fountain" => FOUNTAIN,
-        _ => return None,
-    })
-}
 
 /// R2.5: (reach shared with the placed pawns, minus the distance to the nearest one).
 pub fn blind_start_key(view: &PlayerView, space: usize) -> (i32, i32) {
@@ -174,6 +87,13 @@ fn first_max(n: usize, mut value: impl FnMut(usize) -> f64) -> usize {
 }
 
 impl ScriptedPlayer {
+    /// The compiled-in greedy profile's player (the search players' cheap rules).
+    pub fn greedy() -> ScriptedPlayer {
+        let profile = Profile::greedy();
+        let params = profile.params();
+        ScriptedPlayer::new(profile, params)
+    }
+
     pub fn new(profile: Profile, params: Params) -> ScriptedPlayer {
         ScriptedPlayer {
             profile,
@@ -223,7 +143,7 @@ impl ScriptedPlayer {
     fn fountain_card_value(&self, view: &PlayerView, card: u8) -> f64 {
         let card = &view.comps.fountains[card as usize];
         let have = view.me().district.complete_count[card.goal as usize];
-        let favoured = if self.profile.favoured().contains(&card.goal) {
+        let favoured = if self.profile.favours(card.goal) {
             1.5
         } else {
             0.5

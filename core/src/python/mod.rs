@@ -151,6 +151,14 @@ fn learned_weights(text: &str) -> PyResult<usize> {
     learned::register(text).map_err(PyValueError::new_err)
 }
 
+/// Hand the core the scripted profiles of a profiles file's text (`players::profile`):
+/// built-in names find them from now on in this process. Returns their names in order;
+/// a faulty file is a ValueError naming its table.
+#[pyfunction]
+fn scripted_profiles(text: &str) -> PyResult<Vec<&'static str>> {
+    crate::players::profile::register(text).map_err(PyValueError::new_err)
+}
+
 /// Luck measured as games are played (`crate::luck`, scripts/luck.py): the deals
 /// `setups` of the run `entropy` with `lineup` (name, overrides) by seat, each chance
 /// step against `copies` copies drawn from `luck_entropy`, for each win-predictor scale
@@ -185,7 +193,8 @@ fn measure_luck<'py>(
     let mut config = GameConfig::new(players);
     config.start_vp[..players].copy_from_slice(&start_vp);
     let model = learned::registered(weights).map_err(PyValueError::new_err)?;
-    let measure = crate::luck::Measure { copies, betas, lookahead, model };
+    let measure = crate::luck::Measure { copies, betas, lookahead,
+                                         evaluation: learned::evaluator(model) };
     let comps = &*components.carpe_diem()?;
     let games = py.detach(|| crate::luck::measure_chunk(
         comps, &config, u128::from(entropy), u128::from(luck_entropy), &setups, &lineup,
@@ -239,6 +248,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(builtin_components, m)?)?;
     m.add_function(wrap_pyfunction!(game_columns, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(scripted_profiles, m)?)?;
     m.add_function(wrap_pyfunction!(measure_luck, m)?)?;
     let py = m.py();
     m.add("SEAT_COLUMNS", python_columns(py, records::SEAT_COLUMNS)?)?;

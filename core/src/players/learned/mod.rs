@@ -46,13 +46,15 @@
 mod decisions;
 mod model;
 mod training;
+mod value;
 
 use std::sync::Arc;
 
 use crate::components::Components;
 use crate::game::{Action, GameState, List, Options, Pending};
 use crate::players::features::{Scratch, N_INPUTS};
-use crate::players::scripted::{Profile, ScriptedPlayer};
+use crate::players::profile::Profile;
+use crate::players::scripted::ScriptedPlayer;
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::settings::{checked, Kind, Setting};
 use crate::players::{play_on_telling, Params, Player, PlayerView, Strategy};
@@ -60,6 +62,7 @@ use crate::rng::{Generator, SeedSequence};
 
 pub use model::{register, registered, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
 pub use training::{playout_gains, playout_rows, search_labels, SearchLabel};
+pub use value::{evaluator, LearnedValue};
 
 /// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,
 /// `learned.explore`).
@@ -197,8 +200,8 @@ impl LearnedPlayer {
         LearnedPlayer {
             params,
             model,
-            cheap: ScriptedPlayer::new(Profile::Greedy, Profile::Greedy.params()),
-            greedy: Profile::Greedy.params(),
+            cheap: ScriptedPlayer::greedy(),
+            greedy: Profile::greedy().params(),
             scratch: Scratch::default(),
             inputs: [0.0; N_INPUTS],
             buf: Options::default(),
@@ -280,7 +283,7 @@ impl LearnedPlayer {
         if self.repliers.len() != state.n {
             self.repliers = (0..state.n)
                 .map(|_| Player::Scripted(Box::new(ScriptedPlayer::new(
-                    Profile::Greedy, Profile::Greedy.params()))))
+                    Profile::greedy(), Profile::greedy().params()))))
                 .collect();
         }
         let mut streams = vec![self.idle.clone(); state.n];

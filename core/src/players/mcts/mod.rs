@@ -33,11 +33,10 @@ pub use params::{MctsParams, SETTINGS};
 use crate::cards::Payment;
 use crate::components::Components;
 use crate::game::{Action, GameState, List, Options, Pending, SPACES};
-use std::sync::Arc;
 
-use crate::players::features::{Scratch, N_FEATURES};
-use crate::players::learned::Model;
-use crate::players::scripted::{circle_outcome, scoring_params, Profile, ScriptedPlayer};
+use crate::players::evaluate::Evaluate;
+use crate::players::profile::Profile;
+use crate::players::scripted::{circle_outcome, scoring_params, ScriptedPlayer};
 use crate::players::value::{depot_value, Evaluator};
 use crate::players::{play_on, Params, Player, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
@@ -124,18 +123,18 @@ pub struct MctsPlayer {
     path: Vec<(u32, usize)>,
     candidates: Vec<Action>,
     last: Option<SearchReport>,
-    /// The learned value at the leaves (`leaf`), made at the first search.
-    model: Option<Arc<Model>>,
-    scratch: Scratch,
+    /// The evaluation of the leaves (`leaf`; `players::make` gives the learned one).
+    leaf_value: Option<Box<dyn Evaluate>>,
 }
 
 impl MctsPlayer {
     pub fn new(params: MctsParams) -> MctsPlayer {
-        let profile = Profile::Greedy;
+        let profile = Profile::greedy();
+        let value = profile.params();
         MctsPlayer {
             params,
-            value: profile.params(),
-            cheap: ScriptedPlayer::new(profile, profile.params()),
+            value,
+            cheap: ScriptedPlayer::new(profile, value),
             rollout: Vec::new(),
             idle_streams: Vec::new(),
             nodes: Vec::new(),
@@ -146,9 +145,14 @@ impl MctsPlayer {
             path: Vec::new(),
             candidates: Vec::new(),
             last: None,
-            model: None,
-            scratch: Scratch::default(),
+            leaf_value: None,
         }
+    }
+
+    /// The player valuing its leaves (`leaf` > 0) by `evaluation`.
+    pub fn with_leaf_value(mut self, evaluation: Box<dyn Evaluate>) -> MctsPlayer {
+        self.leaf_value = Some(evaluation);
+        self
     }
 
     /// The last decision's search (None when it had a single candidate, or was not
@@ -354,7 +358,7 @@ impl MctsPlayer {
             state.apply(comps, action);
         }
         let value = if self.params.leaf > 0 && !state.is_over() {
-            self.learned_margin(&state, comps, seat)
+            self.leaf_margin(&state, comps, seat)
         } else {
             margin(&state, comps, seat)
         };
@@ -382,15 +386,12 @@ impl MctsPlayer {
         }
     }
 
-    /// The learned player's value of a position to `seat` less the best other seat's
-    /// (VP gained plus what the weights expect each to gain; never a total).
-    fn learned_margin(&mut self, state: &GameState, comps: &Components, seat: usize) -> f64 {
-        let model = self
-            .model
-            .get_or_insert_with(|| Model::builtin().expect("the built-in learned weights"))
-            .clone();
-        let mut inputs = [0.0; N_FEATURES];
-        let mut value = |s: usize| model.value(state, comps, s, &mut self.scratch, &mut inputs);
+    /// The leaf evaluation's value of a position to `seat` less the best other seat's
+    /// (VP gained plus what it expects each to gain; never a total).
+    fn leaf_margin(&mut self, state: &GameState, comps: &Components, seat: usize) -> f64 {
+        let evaluation = self.leaf_value.as_mut()
+            .expect("mcts.leaf values leaves by an evaluation: players::make gives one");
+        let mut value = |s: usize| evaluation.value(state, comps, s);
         let mine = value(seat);
         let best_other = (0..state.n)
             .filter(|&s| s != seat)

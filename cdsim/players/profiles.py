@@ -1,0 +1,55 @@
+"""The scripted profiles: one table each of ``strategies/profiles.toml`` (or of the copy
+the environment variable ``CDSIM_PROFILES`` names), over its ``[defaults]`` weights of the
+shared value model. A new scripted player is one table (docs/guide.md). The file is read
+once per process; ``core_profiles`` hands its tables to the compiled core in each process
+that plays, so an added or edited table plays without rebuilding the core."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from cdsim import core
+from cdsim.errors import CdsimError
+
+# strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
+# never imported: nothing in cdsim imports the strategies package.
+STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
+# The scripted profiles: strategies/profiles.toml, or the file CDSIM_PROFILES names (a
+# new scripted player is one table of it: docs/guide.md, "Scripted players"). The core plays the tables
+# of this file, handed to it by ``core_profiles`` in each process that plays.
+PROFILES_FILE = Path(os.environ.get("CDSIM_PROFILES") or STRATEGIES_DIR / "profiles.toml")
+
+
+def _profiles() -> tuple[str, dict[str, float], dict[str, dict[str, Any]]]:
+    """(the file's text, the value model's default weights, each scripted profile's
+    table); an unreadable file or one without [defaults] is one line naming it."""
+    try:
+        text = PROFILES_FILE.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+        defaults = {k: float(v) for k, v in data.pop("defaults").items()}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError,
+            ValueError, AttributeError) as exc:
+        why = "no [defaults] table" if isinstance(exc, KeyError) else str(exc)
+        raise CdsimError(f"{PROFILES_FILE}: not a profiles file ({why})") from None
+    return text, defaults, data
+
+
+PROFILES_TEXT, WEIGHTS, PROFILES = _profiles()
+
+
+@cache
+def core_profiles() -> ModuleType | None:
+    """The compiled core, handed this process's profiles file (its scripted players are
+    that file's tables; the one-line error names the file and the table at fault)."""
+    module = core.module()
+    if module is not None:
+        try:
+            module.scripted_profiles(PROFILES_TEXT)
+        except ValueError as exc:
+            raise CdsimError(f"{PROFILES_FILE}: {exc}") from None
+    return module
