@@ -108,7 +108,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
         assert c["rulebook"] == {2: [8, 9], 3: [8, 9, 13]}[players]  # R2.7
         assert c["vector"][0] == 8  # only differences matter: seat 1 kept
         # every stage is an ordinary run folder on fresh deals: a seed of its own
-        seeds = [RunFolder(root / r).read()["config"]["seed"] for s in c["stages"] for r in s["runs"][:1]]
+        seeds = [RunFolder(root / r).read().config.seed for s in c["stages"] for r in s["runs"][:1]]
         assert seeds[0] == 5 and len(set(seeds)) == len(seeds)
         assert c["games"] == sum(s["games"] for s in c["stages"])
         assert c["games_tested"] <= c["games"]
@@ -117,7 +117,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
     mix2 = cells[(2, "mix")]
     assert sorted(map(tuple, mix2["lineups"])) == [("greedy", "bread"), ("greedy", "landscape"),
                                                    ("landscape", "bread")]
-    first = [RunFolder(root / r).read()["config"] for r in mix2["stages"][0]["runs"]]
+    first = [RunFolder(root / r).read().config.record() for r in mix2["stages"][0]["runs"]]
     assert {(c["seed"], c["games"], c["rotate_seats"]) for c in first} == {(5, 60, True)}
     assert {tuple(c["strategies"]) for c in first} == set(map(tuple, mix2["lineups"]))
     # the answer first: the page opens with one box per player count
@@ -317,7 +317,7 @@ def test_paired_variant_equal_to_the_base_differs_by_exactly_zero(tmp_path: Path
         for mine, theirs in zip(c["stages"], base["stages"], strict=True):
             assert [RunFolder(root / r).digest() for r in mine["runs"]] == \
                 [RunFolder(root / r).digest() for r in theirs["runs"]]
-        assert RunFolder(root / c["stages"][0]["runs"][0]).read()["config"]["components"] == \
+        assert RunFolder(root / c["stages"][0]["runs"][0]).read().config.components == \
             str(copy.resolve())
     md = (root / "study.md").read_text()
     assert "## Variants" in md and "base verdict" in md and "+0.0 [+0.0, +0.0]" in md

@@ -315,13 +315,6 @@ class RunFolder(Generic[M]):
         self.write(manifest)
         return manifest
 
-    # Kept while cdsim.study.play prepares its runs as JSON objects (play_queue takes them
-    # too); it goes when the study takes ``begin``'s model.
-    def prepare(self: RunFolder[RunManifest], config: RunConfig, resume: bool, force: bool
-                ) -> dict[str, object]:
-        """``begin``, its manifest as the file's JSON object."""
-        return self.begin(config, resume, force).record()
-
 
 SHOWN_CHANGES = 4  # settings named in a --resume refusal; the rest counted
 

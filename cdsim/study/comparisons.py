@@ -86,7 +86,7 @@ def begun(study: Study, cells: Sequence[Cell], root: Path) -> list[int]:
             started = [f for f in (RunFolder(run_folder(root, j.key)) for j in jobs)
                        if f.started()]
             if started:
-                sizes.append(int(started[0].read()["config"]["games"]) * len(jobs))
+                sizes.append(started[0].read().config.games * len(jobs))
                 break
         else:
             return sizes

@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 from cdsim.batch.config import engine_for
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.progress import Work
-from cdsim.batch.queue import play_queue
+from cdsim.batch.queue import QueuedRun, play_queue
 from cdsim.errors import CdsimError
 from cdsim.players.registry import reads_scores, weights_record
 from cdsim.study.budget import cell_game_ms
@@ -132,11 +132,11 @@ def check_players(study: Study) -> None:
                     raise CdsimError(f"cell {cell.key}: {exc}") from None
 
 
-def _prepare(root: Path, job: Job) -> tuple[RunFolder, dict[str, Any]]:
+def _prepare(root: Path, job: Job) -> QueuedRun:
     folder = RunFolder(run_folder(root, job.key))
     exists = folder.started()
     try:  # a cell folder without a manifest holds nothing (a kill before its first write)
-        return folder, folder.prepare(job.config, resume=exists, force=not exists)
+        return folder, folder.begin(job.config, resume=exists, force=not exists)
     except CdsimError as exc:
         raise CdsimError(f"cell {job.key}: {exc}") from None
 
