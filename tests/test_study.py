@@ -27,7 +27,7 @@ from cdsim.study.cell import CellResult
 from cdsim.study.file import resolve, write_template
 from cdsim.study.games import stage_games
 from cdsim.study.model import load_study, spelled
-from cdsim.study.store import STUDY_MANIFEST, read_study_manifest, run_folder
+from cdsim.study.store import STUDY_MANIFEST, run_folder, study_manifest_of
 from reports import study as rs
 from reports.study import write
 from tests.commands import run_main
@@ -215,15 +215,17 @@ def test_stages_deal_fresh_games_and_follow_the_schedule(tmp_path: Path) -> None
     # a played stage's verdict is what the pure module says of the same games
     root = tmp_path / "out"
     play.run(spec, root, jobs=1)
-    (state,) = [c for c in read_study_manifest(root)["cells"] if c["population"] == "mix"]
-    tables = [win_table(stage_games([run_folder(root, r) for r in s["runs"]]),
+    (state,) = [c for c in study_manifest_of(root).cells if c.population == "mix"]
+    tables = [win_table(stage_games([run_folder(root, r) for r in s.runs]),
                         candidates((8, 9, 13), spec.file.radius))
-              for s in state["stages"]]
+              for s in state.stages]
     verdict = anytime.decide(tables, (8, 9, 13), 0.3, spec.file.alpha, 3, design_games=mix.games,
                              predict=len(tables) == len(sizes), zone=spec.file.zone)
-    assert verdict.model_dump(mode="json") == state["decision"]
     # the manifest holds the one verdict record: it reads back as the value decide returned
-    assert anytime.Verdict.model_validate_json(json.dumps(state["decision"])) == verdict
+    assert state.decision == verdict
+    recorded = json.loads((root / STUDY_MANIFEST).read_text())
+    (written,) = [c["decision"] for c in recorded["cells"] if c["population"] == "mix"]
+    assert written == verdict.model_dump(mode="json")
 
 
 def test_balanced_populations_play_every_subset_in_every_rotation(tmp_path: Path) -> None:
@@ -334,9 +336,9 @@ def test_a_population_that_reads_scores_is_judged_at_the_rulebook_only(
     spec = load_study(study_file(tmp_path, text))
     root = tmp_path / "out"
     manifest = play.run(spec, root, jobs=1)  # in-process: the module is importable
-    (cell,) = manifest["cells"]
-    assert (cell["method"], cell["radius"]) == ("rulebook only", 0)
-    assert cell["decision"]["vector"] == [8, 9]  # the only vector judged
+    (cell,) = manifest.cells
+    assert (cell.method, cell.radius) == ("rulebook only", 0)
+    assert cell.decision is not None and cell.decision.vector == (8, 9)  # the only one judged
     write(root)
     assert "rulebook only" in (root / "study.json").read_text()
 

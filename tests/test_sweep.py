@@ -156,7 +156,7 @@ def test_a_value_added_on_resume_plays_only_its_cells(tmp_path: Path) -> None:
     manifest = play.run(load_study(sweep_file(tmp_path, [6, 8, 9])), root, jobs=1,
                       resume=True)
     assert {p: p.stat().st_mtime_ns for p in before} == before  # nothing replayed
-    keys = [c["key"] for c in manifest["cells"]]
+    keys = [c.key for c in manifest.cells]
     assert "2p.pair.B05-reward=9" in keys and len(keys) == 4
     new = {p for p in (root / "cells").rglob("*.parquet")} - set(before)
     assert new and all("B05-reward=9" in str(p) for p in new)

@@ -6,19 +6,28 @@ writes it (its stages and, once decided, its verdict: ``anytime.Verdict``, the v
 from __future__ import annotations
 
 import json
+import os
+import platform
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_serializer
 
 from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
+from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, Sweep, Variant
 
 Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
 GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
+# A study's identity (``Study.identity``) as a folder recorded it: JSON compared key by key with
+# the study file's (--resume; ``settings_changed`` names what differs), whatever cdsim version
+# wrote it, so it stays the file's JSON object rather than a model of today's keys
+Identity = dict[str, Any]
 
 
 class StageRuns(BaseModel):
@@ -128,19 +137,33 @@ class PlayedPopulation(Population):
     def reads_scores(self) -> bool:
         return self.scores_read
 
+    @classmethod
+    def played(cls, population: Population) -> PlayedPopulation:
+        """``population`` as a study plays it (its players made: whether they read the
+        scores), with the keys the manifest records of it."""
+        recorded = population.model_dump(mode="json", include=RECORDED_POPULATION)
+        return cls.model_validate_json(json.dumps(recorded | {
+            "reads_scores": population.reads_scores}), context=READ_BACK)
 
-class StudyManifest(BaseModel):
-    """A study manifest as ``open_folder`` writes it and ``cdsim study run`` and ``cdsim
-    whatif`` add to: what its report reads, checked, and the value the report reads
-    (``cdsim.study.results``). A key a study folder made before it was recorded reads as its
-    default; a key not declared is kept as it is."""
 
-    model_config = ConfigDict(strict=True, extra="allow")
+# what the manifest records of a population besides whether it reads the scores (its
+# budgets and chunks are the identity's and the cells')
+RECORDED_POPULATION = {"name", "description", "lineup", "pool", "lineups", "rotate_seats",
+                       "floor"}
+
+
+class StudyManifest(Manifest):
+    """A study manifest as ``open_folder`` makes it and ``cdsim study run``, ``cdsim whatif``
+    and the sensitivity study add to: what its report reads, checked, and the value that
+    travels (``RunFolder.read`` returns it, ``write`` takes it; ``cdsim.study.results``
+    reads it). A key a study folder made before it was recorded reads as its default and is
+    written back only once set; a key not declared is kept as it is (``Manifest``)."""
+
     name: str = ""
     description: str = ""
     source: str = ""  # the study file as given on the command line
     seed: Annotated[int, Field(ge=0)] = 0
-    identity: dict[str, Any]
+    identity: Identity
     players: list[Annotated[int, Field(ge=2, le=4)]] = Field(default_factory=list)
     radius: Annotated[int, Field(ge=0, le=10)] = 6
     tolerance: Annotated[float, Field(gt=0, lt=1)] = 0.02
@@ -168,9 +191,36 @@ class StudyManifest(BaseModel):
     resume: str = ""  # the command that continues it (as its stop printed it)
     rate: PlayRate | None = None  # the last run's measured rate
 
+    def record(self) -> dict[str, object]:
+        """The manifest as its file holds it (``Manifest.record``; a population's
+        ``reads_scores`` by its key), without ``stopped`` once play has ended."""
+        keys = self.model_fields_set - ({"stopped"} if self.stopped is None else set())
+        return self.model_dump(mode="json", include=keys, by_alias=True)
 
-def study_manifest(path: Path, manifest: dict[str, Any]) -> StudyManifest:
-    """A study manifest as its model (one line naming the key when it is not one)."""
+    @field_serializer("populations")
+    def _populations(self, populations: list[PlayedPopulation]) -> list[dict[str, object]]:
+        # the keys each was recorded with (an older study's as they were)
+        return [p.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for p in populations]
+
+    @field_serializer("variants")
+    def _variants(self, variants: list[Variant]) -> list[dict[str, object]]:
+        # a file's variant without the sweep's keys (None)
+        return [v.model_dump(mode="json", exclude_none=True) for v in variants]
+
+    def stamp(self, start: float, wall_seconds: float | None = None) -> None:
+        """Its play stamped: ``wall_seconds`` (default: the recorded) with the play since
+        ``start`` (a perf_counter), when it finished and on what machine (its pages show
+        them)."""
+        before = self.wall_seconds if wall_seconds is None else wall_seconds
+        self.wall_seconds = round(before + time.perf_counter() - start, 3)
+        self.finished = datetime.now(UTC).isoformat(timespec="seconds")
+        self.machine = {"cpus": os.cpu_count(), "architecture": platform.machine()}
+
+
+def study_manifest(path: Path, manifest: object) -> StudyManifest:
+    """A study manifest's JSON object as its model (one line naming the key when it is
+    not one): the study kind's loader."""
     try:
         found = StudyManifest.model_validate_json(json.dumps(manifest), context=READ_BACK)
     except ValidationError as exc:
@@ -181,11 +231,5 @@ def study_manifest(path: Path, manifest: dict[str, Any]) -> StudyManifest:
     return found
 
 
-def check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
-    """A study manifest checked against its schema (one line naming the key)."""
-    study_manifest(path, manifest)
-    return manifest
-
-
-__all__ = ["CellState", "PlayRate", "StageRuns", "StudyManifest", "WhatIf", "WhatIfComparison",
-           "check_study_manifest", "study_manifest"]
+__all__ = ["CellState", "Identity", "PlayRate", "PlayedPopulation", "StageRuns", "StudyManifest",
+           "WhatIf", "WhatIfComparison", "study_manifest"]
