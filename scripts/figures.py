@@ -110,6 +110,9 @@ def read_study(folder: Path) -> tuple[dict[str, Any], StudyManifest]:
         if key not in data:
             fail(f"{shown(folder / 'study.json')} has no {key!r}: written by another version of "
                  f"cdsim? run `cdsim study report {shown(folder)}`")
+    if any("verdict" not in c for c in data["cells"]):  # before the verdict was one record
+        fail(f"{shown(folder / 'study.json')}: its cells hold no 'verdict' record: written by "
+             f"an older cdsim; run `cdsim study report {shown(folder)}`")
     return data, manifest
 
 
@@ -147,23 +150,29 @@ def spoken(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def verdict(c: dict[str, Any]) -> dict[str, Any]:
+    """A cell's verdict record (``anytime.Verdict``'s dump, as ``cdsim balance --json``
+    writes it); empty while no stage is judged."""
+    return c["verdict"] or {}
+
+
 def outcome(c: dict[str, Any]) -> tuple[str, str]:
     """(rulebook -> decided, verdict) of one cell, in the words the study uses."""
-    rule, kind = vec(c["rulebook"]), c["decision"]
+    rule, kind, v = vec(c["rulebook"]), c["decision"], verdict(c)
     if kind is None:
         return f"{rule} → ?", "still playing"
     best = vec(c["vector"])
     if kind == "confirmed":
-        others = [vec(v) for v in c["fair_set"] if v != c["vector"]]
+        others = [vec(x) for x in v["fair_set"] if x != c["vector"]]
         also = f"; also shown fair: {', '.join(others)}" if others else ""
         return f"{rule} → **{best}**", f"**confirmed** fair{also}"
     if kind == "no fair vector":
         return (f"{rule} → none (most equal {best})",
                 f"**no fair vector** within ±{c['radius']} VP of the rulebook's")
-    if c["games_needed"]:
+    if v["games_needed"]:
         ms = cost.game_ms([tuple(x) for x in c["lineups"]], tuple(c["pool"]), int(c["players"]))
-        need = (f"about {c['games_needed']:,} more games (about "
-                f"{cost.games_time(int(c['games_needed']), ms)} here) might confirm it")
+        need = (f"about {v['games_needed']:,} more games (about "
+                f"{cost.games_time(int(v['games_needed']), ms)} here) might confirm it")
     else:
         need = "too few games yet to predict how many more would confirm it"
     return f"{rule} → {best}? (most equal so far)", f"**undecided**: {need}"
@@ -255,9 +264,10 @@ def answer_table(folder: Path, data: dict[str, Any], manifest: StudyManifest) ->
             "| players | who plays | rulebook → decided | verdict | largest seat gap (95% interval) "
             "| at the rulebook vector | games |", "|---|---|---|---|---|---|---|"]
     for c in base_cells(data, floor=False):
-        change, verdict = outcome(c)
-        rows.append(f"| {c['players']} | {who(c)} | {change} | {verdict} | "
-                    f"{gap(c['largest_gap'], c['gap_interval'])} | {rulebook_gap(c)} | "
+        change, said = outcome(c)
+        rows.append(f"| {c['players']} | {who(c)} | {change} | {said} | "
+                    f"{gap(verdict(c).get('largest_gap'), verdict(c).get('gap_interval'))} | "
+                    f"{rulebook_gap(c)} | "
                     f"{c['games']:,} |")
     rows += ["", error_rates(data), ""]
     by_kind: dict[str, list[str]] = {}
@@ -275,12 +285,12 @@ def answer_table(folder: Path, data: dict[str, Any], manifest: StudyManifest) ->
 
 
 def cell_row(c: dict[str, Any]) -> str:
-    change, verdict = outcome(c)
-    rule = c["at_rulebook"]
+    change, said = outcome(c)
+    rule, v = c["at_rulebook"], verdict(c)
     shares = " / ".join(f"{100 * s:.1f}" for s in rule["shares"]) if rule else "—"
-    split = f"{c['games_tested']:,}" if c.get("games_tested") is not None else "—"
-    return (f"| {c['key']} | {who(c)} | {change} | {verdict} "
-            f"| {gap(c['largest_gap'], c['gap_interval'])} | {rulebook_gap(c)} | {shares} "
+    split = f"{v['games_tested']:,}" if v else "—"
+    return (f"| {c['key']} | {who(c)} | {change} | {said} "
+            f"| {gap(v.get('largest_gap'), v.get('gap_interval'))} | {rulebook_gap(c)} | {shares} "
             f"| {c['games']:,} of {c['budget']:,} | {split} |")
 
 

@@ -222,6 +222,21 @@ def test_figures_writes_the_answer_between_the_markers_only(study: Path, tmp_pat
     assert readme.read_text(encoding="utf-8") == after and page.read_text(encoding="utf-8") == text
 
 
+def test_figures_of_a_study_json_before_the_verdict_record_is_one_line(study: Path,
+                                                                         tmp_path: Path) -> None:
+    """A study.json an older cdsim wrote (each verdict's fields flat, no ``verdict`` record):
+    one line asking for the report again, exit 2; its manifest still reads."""
+    old = tmp_path / "old"
+    shutil.copytree(study, old, ignore=shutil.ignore_patterns("cells", "charts"))
+    data = json.loads((old / "study.json").read_text())
+    for cell in data["cells"]:
+        cell |= cell.pop("verdict") or {}
+    (old / "study.json").write_text(json.dumps(data))
+    done = figures("--study", str(old), "--study-only", "--page", str(tmp_path / "f.md"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "no 'verdict' record" in done.stderr and "cdsim study report" in done.stderr
+
+
 def test_figures_without_the_markers_is_one_line_and_writes_nothing(study: Path,
                                                                      tmp_path: Path) -> None:
     readme, page = tmp_path / "README.md", tmp_path / "figures.md"

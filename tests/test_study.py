@@ -50,8 +50,7 @@ lineup = ["random"]
 name = "mix"
 lineup = ["greedy", "landscape", "bread"]
 """
-FIELDS = ("decision", "vector", "largest_gap", "gap_interval", "games_tested", "watch",
-          "stability", "games_needed", "fair_offset", "fair_offset_interval")
+FIELDS = ("decision", "vector", "verdict", "games", "fair_offset", "fair_offset_interval")
 
 
 def cdsim(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -84,18 +83,21 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
         assert set(pops) == {"random", "mix"}
         assert pops["random"]["floor"] and not pops["mix"]["floor"]
         for verdict in pops.values():
-            assert set(FIELDS) <= set(verdict)
-            assert verdict["decision"] == "confirmed"  # a 30 pp tolerance: easy
-            assert verdict["stability"] is None  # dropped (docs/statistics.md)
-            assert verdict["games_needed"] is None  # only when undecided
+            assert set(FIELDS) | {"floor"} == set(verdict)
+            record = verdict["verdict"]  # the one shape: cdsim balance --json's verdict
+            assert anytime.Verdict.model_validate_json(json.dumps(record)).model_dump(
+                mode="json") == record
+            assert verdict["decision"] == record["decision"] == "confirmed"  # 30 pp: easy
+            assert verdict["vector"] == record["vector"]
+            assert record["games_needed"] is None  # only when undecided
             assert len(verdict["vector"]) == int(players)
-            low, high = verdict["gap_interval"]
-            assert 0 <= low <= verdict["largest_gap"] <= high <= 1
+            low, high = record["gap_interval"]
+            assert 0 <= low <= record["largest_gap"] <= high <= 1
             # shown fair: each pair's test inside ±(tolerance + zone) on the games it was tested
             # on, so the gap seen there is below that; the 95% interval (simultaneous over
             # the pairs, the mixture alone) promises no more and may reach past it
-            assert verdict["largest_gap"] < data["tolerance"] + data["zone"]
-            assert 0 < verdict["games_tested"] <= verdict["games"]
+            assert record["largest_gap"] < data["tolerance"] + data["zone"]
+            assert 0 < record["games_tested"] <= verdict["games"]
             # the fair offset per seat (seats from 1; seat 1 the reference)
             offset, interval = verdict["fair_offset"], verdict["fair_offset_interval"]
             assert list(offset) == [str(s) for s in range(1, int(players) + 1)]
@@ -111,7 +113,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
         seeds = [RunFolder(root / r).read().config.seed for s in c["stages"] for r in s["runs"][:1]]
         assert seeds[0] == 5 and len(set(seeds)) == len(seeds)
         assert c["games"] == sum(s["games"] for s in c["stages"])
-        assert c["games_tested"] <= c["games"]
+        assert c["verdict"]["games_tested"] <= c["games"]
         assert sum(c["at_vector"]["shares"]) == pytest.approx(1.0)
     # the balanced population: every pair of the three at 2 players, in both seat orders
     mix2 = cells[(2, "mix")]
@@ -126,7 +128,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
     assert top.count("> ### ") == 2 and "> ### 2 players" in top and "> ### 3 players" in top
     assert "**confirmed**" in top
     three = top.split("> ### 3 players")[1]
-    fair_set = next(c for c in data["cells"] if c["key"] == "3p.mix")["fair_set"]
+    fair_set = next(c for c in data["cells"] if c["key"] == "3p.mix")["verdict"]["fair_set"]
     if len(fair_set) > 1:  # the set first, then the one the stated rule names
         assert f"rulebook **8/9/13** → **{len(fair_set)} vectors shown fair**" in three
         assert three.index("vectors shown fair") < three.index("named by the stated rule")

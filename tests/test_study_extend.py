@@ -161,7 +161,7 @@ def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Pat
     report = json.loads((root / "study.json").read_text())
     assert report["finished"] == data["finished"] and report["machine"] == data["machine"]
     assert report["wall_seconds"] == data["wall_seconds"]
-    assert 250_000_000 in [c["games_needed"] for c in report["cells"]]
+    assert 250_000_000 in [c["verdict"]["games_needed"] for c in report["cells"]]
     assert "±0.5 pp: shown fair below 2.5 pp, 'no fair vector' above 1.5 pp" in (
         root / "study.md").read_text()
     # a folder recorded before the zone: no zone in its manifest or its verdicts

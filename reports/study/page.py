@@ -68,19 +68,15 @@ def _shares_json(s: Shares | None) -> dict[str, Any] | None:
             "gap_interval": list(s.gap_interval)}
 
 
-def verdict_json(c: CellResult) -> dict[str, Any]:
-    """The machine-readable verdict of one cell (the fields docs/statistics.md explains)."""
+def verdict_json(c: CellResult) -> dict[str, object]:
+    """One cell's verdict as ``cdsim balance --json`` writes one: its ``decision`` and
+    ``vector`` beside the whole record (``verdict``: the one ``model_dump`` of
+    ``anytime.Verdict``, null while no stage is judged), with the cell's games and each
+    seat's fair offset."""
     d = c.decision
-    return {"decision": d.decision if d else None, "vector": d.vector if d else None,
-            "fair_set": d.fair_set if d else None,
-            "largest_gap": d.largest_gap if d else None,
-            "gap_interval": d.gap_interval if d else None,
-            "games": c.games, "games_tested": d.games_tested if d else None,
-            "games_needed": d.games_needed if d else None,
-            "watch": d.watch if d else None,
-            **offsets_json(c),
-            "stability": None,  # dropped: see docs/statistics.md
-            "explain": d.explain if d else "still playing"}
+    return {"decision": d.decision if d else None, "vector": list(d.vector) if d else None,
+            "verdict": d.model_dump(mode="json") if d else None, "games": c.games,
+            **offsets_json(c)}
 
 
 def as_json(result: StudyResults) -> dict[str, Any]:
@@ -108,7 +104,7 @@ def as_json(result: StudyResults) -> dict[str, Any]:
                                  "high": high.tolist()}
         return out
 
-    verdicts: dict[str, dict[str, Any]] = {}
+    verdicts: dict[str, dict[str, object]] = {}
     for c in result.cells:
         if c.variant is None:
             verdicts.setdefault(str(c.players), {})[c.population] = verdict_json(c) | {
