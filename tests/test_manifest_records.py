@@ -7,6 +7,8 @@ tables still refuse those keys."""
 from __future__ import annotations
 
 import json
+import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,7 @@ import pytest
 
 from cdsim.batch.folder import CELLS
 from cdsim.errors import CdsimError
-from cdsim.study.file import Sweep, Variant
+from cdsim.study.file import StudyFile, Sweep, Variant
 from cdsim.study.manifest import study_manifest
 from cdsim.study.store import STUDY_MANIFEST, study_manifest_of, write_study_manifest
 
@@ -85,3 +87,18 @@ def test_a_study_that_ends_drops_its_stop_mark() -> None:
     assert m.record()["stopped"] == "interrupted"
     m.stopped = None
     assert "stopped" not in m.record()
+
+
+@pytest.mark.parametrize("key, value, says", [
+    ("tolerance", 0.0005, "tolerance: must be between 0.001"),
+    ("alpha", 1e-12, "alpha: must be at least 1e-10"),
+    ("zone", 0.05, "zone: must be at least 0 and below the tolerance (0.02)")])
+def test_a_manifest_s_settings_are_checked_as_the_study_file_s(key: str, value: float,
+                                                               says: str) -> None:
+    """The settings are declared once (``StudySettings``): a manifest's are held to the
+    study file's ranges, with the file's words."""
+    with pytest.raises(CdsimError, match=re.escape(says)):
+        study_manifest(Path("m.json"), manifest(**{key: value}))
+    text = f'name = "x"\n{key} = {value}\n[[population]]\nname = "p"\nlineup = ["random"]\n'
+    with pytest.raises(ValueError, match=re.escape(says.split(": ", 1)[1])):
+        StudyFile.model_validate(tomllib.loads(text))

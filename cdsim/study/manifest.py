@@ -13,14 +13,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    field_serializer,
+    model_validator,
+)
 
 from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
 from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
 from cdsim.schema import READ_BACK, problem
-from cdsim.study.file import Population, Sweep, Variant
+from cdsim.study.file import Population, StudySettings, Sweep, Variant
 
 Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
 GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
@@ -152,27 +160,20 @@ RECORDED_POPULATION = {"name", "description", "lineup", "pool", "lineups", "rota
                        "floor"}
 
 
-class StudyManifest(Manifest):
+class StudyManifest(Manifest, StudySettings):
     """A study manifest as ``open_folder`` makes it and ``cdsim study run``, ``cdsim whatif``
     and the sensitivity study add to: what its report reads, checked, and the value that
     travels (``RunFolder.read`` returns it, ``write`` takes it; ``cdsim.study.results``
     reads it). A key a study folder made before it was recorded reads as its default and is
     written back only once set; a key not declared is kept as it is (``Manifest``)."""
 
+    # its settings (seed, radius, tolerance, zone, name_within_zone, alpha, tested) are the
+    # study file's, declared once (StudySettings); a folder made before the zone reads zone 0
     name: str = ""
     description: str = ""
     source: str = ""  # the study file as given on the command line
-    seed: Annotated[int, Field(ge=0)] = 0
     identity: Identity
     players: list[Annotated[int, Field(ge=2, le=4)]] = Field(default_factory=list)
-    radius: Annotated[int, Field(ge=0, le=10)] = 6
-    tolerance: Annotated[float, Field(gt=0, lt=1)] = 0.02
-    # 0: a study made before the indifference zone (its verdicts against the tolerance)
-    zone: Annotated[float, Field(ge=0, lt=1)] = 0.0
-    # a confirmed cell played on until its name was shown within the zone
-    name_within_zone: bool = False
-    alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
-    tested: Annotated[int, Field(ge=1, le=20)] = 3
     # the study file's populations, variants and sweeps, as the study played them (read
     # back: their loaded keys too, a sweep's value a variant)
     populations: list[PlayedPopulation] = Field(default_factory=list)
@@ -190,6 +191,18 @@ class StudyManifest(Manifest):
     stopped: str | None = None
     resume: str = ""  # the command that continues it (as its stop printed it)
     rate: PlayRate | None = None  # the last run's measured rate
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _before_the_zone(cls, data: object, handler: ModelWrapValidatorHandler[StudyManifest]
+                         ) -> StudyManifest:
+        """A study made before the indifference zone (no ``zone``): zone 0, its verdicts
+        against the tolerance alone, and the key still absent when it is written back."""
+        if not isinstance(data, dict) or "zone" in data:
+            return handler(data)
+        made = handler(data | {"zone": 0.0})
+        made.__pydantic_fields_set__.discard("zone")
+        return made
 
     def record(self) -> dict[str, object]:
         """The manifest as its file holds it (``Manifest.record``; a population's

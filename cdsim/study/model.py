@@ -246,13 +246,7 @@ class Study:
         verdicts)."""
         f = self.file
         identity: Identity = json.loads(json.dumps({
-            "seed": f.seed, "chunk_size": f.chunk_size, "radius": f.radius,
-            "tolerance": f.tolerance, "alpha": f.alpha, "tested": f.tested,
-            # only when set: a study folder made before the zone is refused by a resume
-            # naming it (zone=(not set)); zone = 0 in its file resumes it under its rule
-            **({"zone": f.zone} if f.zone else {}),
-            # only when set: a study without it keeps its identity
-            **({"name_within_zone": True} if f.name_within_zone else {}),
+            **f.settings_identity(), "chunk_size": f.chunk_size,
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": f.strategy_params,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, settings_changed, versions
 from cdsim.errors import CdsimError
+from cdsim.study.file import StudySettings
 from cdsim.study.manifest import Identity, PlayedPopulation, StudyManifest, study_manifest
 from cdsim.study.model import Study
 
@@ -48,13 +49,11 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
         return manifest, study
     study = study.raised(games, {}).placed(root)
     _write_text(root / STUDY_FILE, study.text)
-    settings = study.file
+    file = study.file
     manifest = StudyManifest(
-        name=settings.name, seed=settings.seed, identity=study.identity(),
-        radius=settings.radius, tolerance=settings.tolerance, alpha=settings.alpha,
-        tested=settings.tested, zone=settings.zone, name_within_zone=settings.name_within_zone,
-        players=list(settings.players), cells=[], versions=versions(), wall_seconds=0.0,
-        command=" ".join(sys.argv))
+        **{key: getattr(file, key) for key in StudySettings.model_fields},  # its settings
+        name=file.name, identity=study.identity(), players=list(file.players), cells=[],
+        versions=versions(), wall_seconds=0.0, command=" ".join(sys.argv))
     _describe(manifest, study)
     write_study_manifest(root, manifest)
     return manifest, study
