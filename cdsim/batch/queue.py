@@ -187,7 +187,8 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     return pl.DataFrame({k: frame[k] for k in order}), cards
 
 
-# the core's card columns: index arrays, and the lists of ids and outcomes they index
+# the core's card columns (Any: index arrays, and the lists of ids and outcomes they index,
+# as the core hands them)
 def _card_frame(columns: dict[str, Any]) -> Any:
     """The core's card columns (indices) as the card table (ids and words)."""
     import polars as pl

@@ -40,6 +40,7 @@ STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
 PROFILES_FILE = STRATEGIES_DIR / "profiles.toml"
 
 
+# Any: profiles.toml's tables as TOML reads them (each checked when its player is made)
 def _profiles() -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """(the value model's default weights, each scripted profile's table)."""
     with PROFILES_FILE.open("rb") as fh:

@@ -160,6 +160,7 @@ def _strategies(lineup: Sequence[PlayerSpec], lineups: Sequence[Sequence[PlayerS
     return tuple(dict.fromkeys((*lineup, *pool, *itertools.chain(*lineups))))
 
 
+# Any: the fields validated so far (pydantic's default_factory input)
 def _seats(given: dict[str, Any]) -> tuple[Any, Any, Any]:
     """The seats a population's table gives, as validated so far (a default's input)."""
     return given.get("lineup", ()), given.get("lineups", ()), given.get("pool", ())
@@ -295,7 +296,7 @@ class Sweep(Table):
                      for name, value, digest in zip(self.variants, self.values, self.digests,
                                                     strict=True))
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, str]:
         """What --resume checks (the values are the cells': one may be added)."""
         return {"name": self.name, "entry": self.entry, "key": self.key,
                 "base": self.base_digest}
@@ -501,7 +502,7 @@ def _text(file: Path) -> str | None:
         return None
 
 
-def parse(path: Path, raw: dict[str, Any]) -> StudyFile:
+def parse(path: Path, raw: dict[str, Any]) -> StudyFile:  # a TOML document: StudyFile checks it here
     """The study file's tables, checked; else one line naming the file, the entry and the
     key."""
     try:

@@ -13,15 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ModelWrapValidatorHandler,
-    ValidationError,
-    field_serializer,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_serializer
 
 from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
@@ -192,18 +184,6 @@ class StudyManifest(Manifest, StudySettings):
     resume: str = ""  # the command that continues it (as its stop printed it)
     rate: PlayRate | None = None  # the last run's measured rate
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _before_the_zone(cls, data: object, handler: ModelWrapValidatorHandler[StudyManifest]
-                         ) -> StudyManifest:
-        """A study made before the indifference zone (no ``zone``): zone 0, its verdicts
-        against the tolerance alone, and the key still absent when it is written back."""
-        if not isinstance(data, dict) or "zone" in data:
-            return handler(data)
-        made = handler(data | {"zone": 0.0})
-        made.__pydantic_fields_set__.discard("zone")
-        return made
-
     def record(self) -> dict[str, object]:
         """The manifest as its file holds it (``Manifest.record``; a population's
         ``reads_scores`` by its key), without ``stopped`` once play has ended."""
@@ -234,10 +214,16 @@ class StudyManifest(Manifest, StudySettings):
 def study_manifest(path: Path, manifest: object) -> StudyManifest:
     """A study manifest's JSON object as its model (one line naming the key when it is
     not one): the study kind's loader."""
+    # a study made before the indifference zone (no zone): zone 0, its verdicts against the
+    # tolerance alone, the key still absent when it is written back
+    zoneless = isinstance(manifest, dict) and "zone" not in manifest
+    given = manifest | {"zone": 0.0} if zoneless and isinstance(manifest, dict) else manifest
     try:
-        found = StudyManifest.model_validate_json(json.dumps(manifest), context=READ_BACK)
+        found = StudyManifest.model_validate_json(json.dumps(given), context=READ_BACK)
     except ValidationError as exc:
-        raise CdsimError(f"{path}: {problem(exc, StudyManifest, manifest)}") from None
+        raise CdsimError(f"{path}: {problem(exc, StudyManifest, given)}") from None
+    if zoneless:
+        found.__pydantic_fields_set__.discard("zone")
     for cell in found.cells:
         if set(cell.key) == {"."}:  # names a folder under cells/: never . or ..
             raise CdsimError(f"{path}: cells: bad key {cell.key!r}")

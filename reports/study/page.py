@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -60,7 +59,7 @@ def analyse(root: Path) -> StudyResults:
 # -- outputs ------------------------------------------------------------------------------------
 
 
-def _shares_json(s: Shares | None) -> dict[str, Any] | None:
+def _shares_json(s: Shares | None) -> dict[str, object] | None:
     if s is None:
         return None
     return {"start_vp": list(s.vector), "games": s.games, "shares": s.share.tolist(),
@@ -79,11 +78,11 @@ def verdict_json(c: CellResult) -> dict[str, object]:
             **offsets_json(c)}
 
 
-def as_json(result: StudyResults) -> dict[str, Any]:
+def as_json(result: StudyResults) -> dict[str, object]:
     m = result.manifest
 
-    def cell(c: CellResult) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def cell(c: CellResult) -> dict[str, object]:
+        out: dict[str, object] = {
             "key": c.key, "players": c.players, "population": c.population,
             "variant": c.variant, "floor": c.floor, "method": c.state.method,
             "lineups": [list(x) for x in c.lineups], "pool": list(c.state.pool),
