@@ -110,9 +110,6 @@ def read_study(folder: Path) -> tuple[dict[str, Any], StudyManifest]:
         if key not in data:
             fail(f"{shown(folder / 'study.json')} has no {key!r}: written by another version of "
                  f"cdsim? run `cdsim study report {shown(folder)}`")
-    if any("verdict" not in c for c in data["cells"]):  # before the verdict was one record
-        fail(f"{shown(folder / 'study.json')}: its cells hold no 'verdict' record: written by "
-             f"an older cdsim; run `cdsim study report {shown(folder)}`")
     return data, manifest
 
 
@@ -152,7 +149,10 @@ def spoken(items: list[str]) -> str:
 
 def verdict(c: dict[str, Any]) -> dict[str, Any]:
     """A cell's verdict record (``anytime.Verdict``'s dump, as ``cdsim balance --json``
-    writes it); empty while no stage is judged."""
+    writes it; empty while no stage is judged); in a study.json written before it was one
+    record, the cell itself, which held its fields."""
+    if "verdict" not in c:
+        return c
     return c["verdict"] or {}
 
 
@@ -264,8 +264,8 @@ def answer_table(folder: Path, data: dict[str, Any], manifest: StudyManifest) ->
             "| players | who plays | rulebook → decided | verdict | largest seat gap (95% interval) "
             "| at the rulebook vector | games |", "|---|---|---|---|---|---|---|"]
     for c in base_cells(data, floor=False):
-        change, said = outcome(c)
-        rows.append(f"| {c['players']} | {who(c)} | {change} | {said} | "
+        change, says = outcome(c)
+        rows.append(f"| {c['players']} | {who(c)} | {change} | {says} | "
                     f"{gap(verdict(c).get('largest_gap'), verdict(c).get('gap_interval'))} | "
                     f"{rulebook_gap(c)} | "
                     f"{c['games']:,} |")
@@ -288,7 +288,7 @@ def cell_row(c: dict[str, Any]) -> str:
     change, said = outcome(c)
     rule, v = c["at_rulebook"], verdict(c)
     shares = " / ".join(f"{100 * s:.1f}" for s in rule["shares"]) if rule else "—"
-    split = f"{v['games_tested']:,}" if v else "—"
+    split = f"{v['games_tested']:,}" if v.get("games_tested") is not None else "—"
     return (f"| {c['key']} | {who(c)} | {change} | {said} "
             f"| {gap(v.get('largest_gap'), v.get('gap_interval'))} | {rulebook_gap(c)} | {shares} "
             f"| {c['games']:,} of {c['budget']:,} | {split} |")
