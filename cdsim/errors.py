@@ -68,6 +68,7 @@ def user_text(value: object, show: Callable[[object], str] = repr, limit: int = 
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+# Any: a TOML document: any tables, checked by the caller's model
 def read_toml(path: Path, error: type[CdsimError] = CdsimError) -> dict[str, Any]:
     """A TOML file's tables, or one error line naming the file and the problem."""
     try:

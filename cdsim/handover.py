@@ -17,7 +17,7 @@ from cdsim.rules.components import Components
 DECKS = "ABCD"
 
 
-def components_dict(c: Components) -> dict[str, Any]:
+def components_dict(c: Components) -> dict[str, Any]:  # JSON for the page's script: values of every shape
     objective_ids = list(c.objectives)
     index = {cid: i for i, cid in enumerate(objective_ids)}
     return {

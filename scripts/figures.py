@@ -43,6 +43,10 @@ from typing import Any, NoReturn
 
 from cdsim.analysis.anytime import CONFIRM_SHARE
 from cdsim.batch import cost
+from cdsim.batch.folder import RunFolder
+from cdsim.errors import CdsimError
+from cdsim.study.manifest import StudyManifest
+from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
 
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
@@ -84,20 +88,24 @@ def shown(path: Path) -> str:
 
 # --- the study folder -------------------------------------------------------------------
 
-def read_study(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """study.json and study-manifest.json, or one line saying which is missing and why."""
+def read_study(folder: Path) -> tuple[dict[str, Any], StudyManifest]:
+    """study.json and the study's manifest (its model, read as ``cdsim study report`` reads
+    it), or one line saying which is missing and why."""
     if not folder.is_dir():
         fail(f"no study folder {shown(folder)}: run `make run` first (or make figures STUDY=DIR)")
-    found = []
-    for name in ("study.json", "study-manifest.json"):
+    for name in ("study.json", STUDY_MANIFEST):
         path = folder / name
         if not path.is_file():
             fail(f"{shown(path)} is missing: run `make run` (it plays the study and writes its report)")
-        try:
-            found.append(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            fail(f"{shown(path)} is unreadable ({exc}): run `make run` again")
-    data, manifest = found
+    path = folder / "study.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        fail(f"{shown(path)} is unreadable ({exc}): run `make run` again")
+    try:
+        manifest = study_manifest_of(folder)
+    except CdsimError as exc:
+        fail(f"{exc}: run `make run` again")
     for key in ("name", "seed", "tolerance", "alpha", "players", "cells", "headlines", "skill"):
         if key not in data:
             fail(f"{shown(folder / 'study.json')} has no {key!r}: written by another version of "
@@ -139,23 +147,32 @@ def spoken(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def verdict(c: dict[str, Any]) -> dict[str, Any]:
+    """A cell's verdict record (``anytime.Verdict``'s dump, as ``cdsim balance --json``
+    writes it; empty while no stage is judged); in a study.json written before it was one
+    record, the cell itself, which held its fields."""
+    if "verdict" not in c:
+        return c
+    return c["verdict"] or {}
+
+
 def outcome(c: dict[str, Any]) -> tuple[str, str]:
     """(rulebook -> decided, verdict) of one cell, in the words the study uses."""
-    rule, kind = vec(c["rulebook"]), c["decision"]
+    rule, kind, v = vec(c["rulebook"]), c["decision"], verdict(c)
     if kind is None:
         return f"{rule} → ?", "still playing"
     best = vec(c["vector"])
     if kind == "confirmed":
-        others = [vec(v) for v in c["fair_set"] if v != c["vector"]]
+        others = [vec(x) for x in v["fair_set"] if x != c["vector"]]
         also = f"; also shown fair: {', '.join(others)}" if others else ""
         return f"{rule} → **{best}**", f"**confirmed** fair{also}"
     if kind == "no fair vector":
         return (f"{rule} → none (most equal {best})",
                 f"**no fair vector** within ±{c['radius']} VP of the rulebook's")
-    if c["games_needed"]:
+    if v["games_needed"]:
         ms = cost.game_ms([tuple(x) for x in c["lineups"]], tuple(c["pool"]), int(c["players"]))
-        need = (f"about {c['games_needed']:,} more games (about "
-                f"{cost.games_time(int(c['games_needed']), ms)} here) might confirm it")
+        need = (f"about {v['games_needed']:,} more games (about "
+                f"{cost.games_time(int(v['games_needed']), ms)} here) might confirm it")
     else:
         need = "too few games yet to predict how many more would confirm it"
     return f"{rule} → {best}? (most equal so far)", f"**undecided**: {need}"
@@ -196,40 +213,48 @@ def components_of(folder: Path, data: dict[str, Any]) -> str:
     for c in data["cells"]:
         for stage in c["stages"]:
             for run in stage["runs"]:
-                path = folder / run / "manifest.json"
-                if path.is_file():
-                    default = json.loads(path.read_text(encoding="utf-8")).get("components_default")
+                played = RunFolder(folder / run)
+                if played.started():
+                    try:
+                        default = played.read().components_default
+                    except CdsimError as exc:
+                        fail(str(exc))
                     return ("the reconstructed default components" if default else
                             "a component set of its own (not the shipped one)")
     return "components not recorded"
 
 
-def when(folder: Path, manifest: dict[str, Any]) -> str:
+def when(folder: Path, manifest: StudyManifest) -> str:
     """The study's date: recorded by the study if it does so, else its manifest's file time."""
-    for key in ("finished", "date"):
-        if manifest.get(key):
-            return str(manifest[key])[:10]
-    stamp = (folder / "study-manifest.json").stat().st_mtime
+    recorded = manifest.finished or _dated(manifest)
+    if recorded:
+        return recorded[:10]
+    stamp = (folder / STUDY_MANIFEST).stat().st_mtime
     return datetime.date.fromtimestamp(stamp).isoformat()
 
 
-def recorded_machine(manifest: dict[str, Any]) -> str:
-    machine = manifest.get("machine")
-    if isinstance(machine, dict):
+def _dated(manifest: StudyManifest) -> str | None:
+    """The ``date`` a study manifest of an early cdsim held (a key the model keeps as is)."""
+    date = getattr(manifest, "date", None)
+    return str(date) if date else None
+
+
+def recorded_machine(manifest: StudyManifest) -> str:
+    machine = manifest.machine
+    if machine:
         return ", ".join(f"{k} {v}" for k, v in machine.items())
-    return str(machine) if machine else "not recorded by the study"
+    return "not recorded by the study"
 
 
-def played_for(manifest: dict[str, Any]) -> str:
+def played_for(manifest: StudyManifest) -> str:
     """The study's wall time of play (its `wall_seconds`, summed over resumes)."""
-    seconds = manifest.get("wall_seconds")
-    if not isinstance(seconds, int | float):
+    if "wall_seconds" not in manifest.model_fields_set:
         return "wall time not recorded"
-    m, s = divmod(round(seconds), 60)
+    m, s = divmod(round(manifest.wall_seconds), 60)
     return f"{m} min {s} s of play" if m else f"{s} s of play"
 
 
-def answer_table(folder: Path, data: dict[str, Any], manifest: dict[str, Any]) -> str:
+def answer_table(folder: Path, data: dict[str, Any], manifest: StudyManifest) -> str:
     """The README's answer: one row per player count and skilled population."""
     games = sum(c["games"] for c in data["cells"])
     rows = ["<!-- written by `make figures` from the last `make run`: do not edit by hand -->",
@@ -239,9 +264,10 @@ def answer_table(folder: Path, data: dict[str, Any], manifest: dict[str, Any]) -
             "| players | who plays | rulebook → decided | verdict | largest seat gap (95% interval) "
             "| at the rulebook vector | games |", "|---|---|---|---|---|---|---|"]
     for c in base_cells(data, floor=False):
-        change, verdict = outcome(c)
-        rows.append(f"| {c['players']} | {who(c)} | {change} | {verdict} | "
-                    f"{gap(c['largest_gap'], c['gap_interval'])} | {rulebook_gap(c)} | "
+        change, says = outcome(c)
+        rows.append(f"| {c['players']} | {who(c)} | {change} | {says} | "
+                    f"{gap(verdict(c).get('largest_gap'), verdict(c).get('gap_interval'))} | "
+                    f"{rulebook_gap(c)} | "
                     f"{c['games']:,} |")
     rows += ["", error_rates(data), ""]
     by_kind: dict[str, list[str]] = {}
@@ -259,27 +285,27 @@ def answer_table(folder: Path, data: dict[str, Any], manifest: dict[str, Any]) -
 
 
 def cell_row(c: dict[str, Any]) -> str:
-    change, verdict = outcome(c)
-    rule = c["at_rulebook"]
+    change, said = outcome(c)
+    rule, v = c["at_rulebook"], verdict(c)
     shares = " / ".join(f"{100 * s:.1f}" for s in rule["shares"]) if rule else "—"
-    split = f"{c['games_tested']:,}" if c.get("games_tested") is not None else "—"
-    return (f"| {c['key']} | {who(c)} | {change} | {verdict} "
-            f"| {gap(c['largest_gap'], c['gap_interval'])} | {rulebook_gap(c)} | {shares} "
+    split = f"{v['games_tested']:,}" if v.get("games_tested") is not None else "—"
+    return (f"| {c['key']} | {who(c)} | {change} | {said} "
+            f"| {gap(v.get('largest_gap'), v.get('gap_interval'))} | {rulebook_gap(c)} | {shares} "
             f"| {c['games']:,} of {c['budget']:,} | {split} |")
 
 
-def study_page(folder: Path, data: dict[str, Any], manifest: dict[str, Any]) -> str:
+def study_page(folder: Path, data: dict[str, Any], manifest: StudyManifest) -> str:
     """docs/figures.md's study part: where the figures came from, then every figure."""
     games = sum(c["games"] for c in data["cells"])
-    versions = ", ".join(f"{k} {v}" for k, v in manifest.get("versions", {}).items())
+    versions = ", ".join(f"{k} {v}" for k, v in manifest.versions.items())
     lines = [f"From `{shown(folder)}` (study.json and study-manifest.json):", "",
              f"- study `{data['name']}`: seed {data['seed']}, tolerance ±{pp(data['tolerance'])}, "
              f"alpha {data['alpha']}, radius ±{data['radius']} VP; {components_of(folder, data)}",
-             f"- command: `{manifest.get('command', 'not recorded')}`",
+             f"- command: `{manifest.command or 'not recorded'}`",
              f"- {games:,} games, {played_for(manifest)} (the study's `wall_seconds`, summed "
              f"over resumes; the report is not included)",
              f"- date: {when(folder, manifest)}"
-             + ("" if manifest.get("finished") or manifest.get("date") else
+             + ("" if manifest.finished or _dated(manifest) else
                 " (the study manifest's file time: the study does not record its date)"),
              f"- machine: {recorded_machine(manifest)}",
              f"- versions: {versions or 'not recorded'}", "", "### Headlines", ""]

@@ -222,6 +222,31 @@ def test_figures_writes_the_answer_between_the_markers_only(study: Path, tmp_pat
     assert readme.read_text(encoding="utf-8") == after and page.read_text(encoding="utf-8") == text
 
 
+def test_figures_of_a_study_json_before_the_verdict_record_says_the_same(study: Path,
+                                                                         tmp_path: Path) -> None:
+    """A study.json an older cdsim wrote (each verdict's fields flat, no ``verdict``
+    record) makes the same README table and figures page as the one written now."""
+    old = tmp_path / "old"
+    shutil.copytree(study, old, ignore=shutil.ignore_patterns("charts"))
+    data = json.loads((old / "study.json").read_text())
+    for cell in data["cells"]:
+        record = cell.pop("verdict")
+        cell |= record or {"fair_set": None, "games_needed": None, "games_tested": None,
+                           "largest_gap": None, "gap_interval": None}
+    (old / "study.json").write_text(json.dumps(data))
+    pages = []
+    for folder, name in ((study, "now"), (old, "old")):
+        readme, page = tmp_path / f"{name}.README.md", tmp_path / f"{name}.figures.md"
+        shutil.copy(ROOT / "README.md", readme)
+        done = figures("--study", str(folder), "--readme", str(readme), "--page", str(page),
+                       "--study-only")
+        assert done.returncode == 0, done.stderr
+        # the copy's manifest still names the folder it was played into (its command)
+        pages.append([p.read_text(encoding="utf-8").replace(str(folder), "STUDY")
+                      .replace(str(study), "STUDY") for p in (readme, page)])
+    assert pages[0] == pages[1]
+
+
 def test_figures_without_the_markers_is_one_line_and_writes_nothing(study: Path,
                                                                      tmp_path: Path) -> None:
     readme, page = tmp_path / "README.md", tmp_path / "figures.md"

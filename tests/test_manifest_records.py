@@ -6,14 +6,19 @@ tables still refuse those keys."""
 
 from __future__ import annotations
 
+import json
+import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cdsim.batch.folder import CELLS
 from cdsim.errors import CdsimError
-from cdsim.study.file import Sweep, Variant
+from cdsim.study.file import StudyFile, Sweep, Variant
 from cdsim.study.manifest import study_manifest
+from cdsim.study.store import STUDY_MANIFEST, study_manifest_of, write_study_manifest
 
 POPULATION = {"name": "mine", "description": "a strategy file gone since", "floor": False,
               "lineup": ["/nowhere/gone.py:Bot", "greedy"], "lineups": [], "pool": [],
@@ -57,3 +62,43 @@ def test_a_study_file_s_tables_refuse_what_their_loader_sets() -> None:
         Sweep.model_validate({k: v for k, v in SWEEP.items() if k != "variants"})
     with pytest.raises(ValueError, match="letters, digits"):
         Variant.model_validate({"name": "B05-reward=4", "components": "x.toml"})
+
+
+def test_an_older_study_folder_s_manifest_loads_and_keeps_its_keys(tmp_path: Path) -> None:
+    """A manifest an older cdsim wrote (no zone, no naming, a ``date``, a population without
+    its budgets) reads as the model, its missing keys at their defaults, and is written back
+    with the keys it had: nothing added, nothing lost."""
+    old = manifest(seed=3, tolerance=0.03, wall_seconds=12.5, date="2025-01-02",
+                   variants=[VARIANT])
+    root = tmp_path / "old"
+    (root / CELLS).mkdir(parents=True)
+    (root / STUDY_MANIFEST).write_text(json.dumps(old))
+    read = study_manifest_of(root)
+    assert (read.zone, read.name_within_zone, read.stopped, read.tolerance) == (0.0, False, None,
+                                                                              0.03)
+    assert read.model_extra == {"date": "2025-01-02"}  # no longer declared, kept as it is
+    write_study_manifest(root, read)
+    assert json.loads((root / STUDY_MANIFEST).read_text()) == old
+
+
+def test_a_study_that_ends_drops_its_stop_mark() -> None:
+    m = study_manifest(Path("m.json"), manifest())
+    m.stopped = "interrupted"
+    assert m.record()["stopped"] == "interrupted"
+    m.stopped = None
+    assert "stopped" not in m.record()
+
+
+@pytest.mark.parametrize("key, value, says", [
+    ("tolerance", 0.0005, "tolerance: must be between 0.001"),
+    ("alpha", 1e-12, "alpha: must be at least 1e-10"),
+    ("zone", 0.05, "zone: must be at least 0 and below the tolerance (0.02)")])
+def test_a_manifest_s_settings_are_checked_as_the_study_file_s(key: str, value: float,
+                                                               says: str) -> None:
+    """The settings are declared once (``StudySettings``): a manifest's are held to the
+    study file's ranges, with the file's words."""
+    with pytest.raises(CdsimError, match=re.escape(says)):
+        study_manifest(Path("m.json"), manifest(**{key: value}))
+    text = f'name = "x"\n{key} = {value}\n[[population]]\nname = "p"\nlineup = ["random"]\n'
+    with pytest.raises(ValueError, match=re.escape(says.split(": ", 1)[1])):
+        StudyFile.model_validate(tomllib.loads(text))

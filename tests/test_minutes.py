@@ -22,6 +22,7 @@ import pytest
 
 from cdsim.batch import cost
 from cdsim.study.clock import Clock, TimeUp
+from cdsim.study.manifest import PlayRate
 from cdsim.study.store import STUDY_MANIFEST
 from tests.commands import run_main
 from tests.conftest import core_or_skip
@@ -84,7 +85,7 @@ def test_the_clock_says_what_its_estimates_rest_on() -> None:
     clock.chunk("2p.strong+s0", 1000)  # 3,000 recorded ms played in 6 s: twice the table
     assert clock.seconds(500, 4.0) == pytest.approx(500 * 4.0 * 6.0 / 3000)
     assert "this run's rate" in clock.basis() and "1,000 games" in clock.basis()
-    assert clock.rate() == {"games": 1000, "weighed_ms": 3000.0, "seconds": 6.0}
+    assert clock.rate() == PlayRate(games=1000, weighed_ms=3000.0, seconds=6.0)
     assert not clock.expired() and clock.left() is None
     spent = Clock(1.0, start=time.perf_counter() - 61)
     assert spent.expired()

@@ -27,7 +27,7 @@ from cdsim.study.cell import CellResult
 from cdsim.study.file import resolve, write_template
 from cdsim.study.games import stage_games
 from cdsim.study.model import load_study, spelled
-from cdsim.study.store import STUDY_MANIFEST, read_study_manifest, run_folder
+from cdsim.study.store import STUDY_MANIFEST, run_folder, study_manifest_of
 from reports import study as rs
 from reports.study import write
 from tests.commands import run_main
@@ -50,8 +50,7 @@ lineup = ["random"]
 name = "mix"
 lineup = ["greedy", "landscape", "bread"]
 """
-FIELDS = ("decision", "vector", "largest_gap", "gap_interval", "games_tested", "watch",
-          "stability", "games_needed", "fair_offset", "fair_offset_interval")
+FIELDS = ("decision", "vector", "verdict", "games", "fair_offset", "fair_offset_interval")
 
 
 def cdsim(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -84,18 +83,21 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
         assert set(pops) == {"random", "mix"}
         assert pops["random"]["floor"] and not pops["mix"]["floor"]
         for verdict in pops.values():
-            assert set(FIELDS) <= set(verdict)
-            assert verdict["decision"] == "confirmed"  # a 30 pp tolerance: easy
-            assert verdict["stability"] is None  # dropped (docs/statistics.md)
-            assert verdict["games_needed"] is None  # only when undecided
+            assert set(FIELDS) | {"floor"} == set(verdict)
+            record = verdict["verdict"]  # the one shape: cdsim balance --json's verdict
+            assert anytime.Verdict.model_validate_json(json.dumps(record)).model_dump(
+                mode="json") == record
+            assert verdict["decision"] == record["decision"] == "confirmed"  # 30 pp: easy
+            assert verdict["vector"] == record["vector"]
+            assert record["games_needed"] is None  # only when undecided
             assert len(verdict["vector"]) == int(players)
-            low, high = verdict["gap_interval"]
-            assert 0 <= low <= verdict["largest_gap"] <= high <= 1
+            low, high = record["gap_interval"]
+            assert 0 <= low <= record["largest_gap"] <= high <= 1
             # shown fair: each pair's test inside ±(tolerance + zone) on the games it was tested
             # on, so the gap seen there is below that; the 95% interval (simultaneous over
             # the pairs, the mixture alone) promises no more and may reach past it
-            assert verdict["largest_gap"] < data["tolerance"] + data["zone"]
-            assert 0 < verdict["games_tested"] <= verdict["games"]
+            assert record["largest_gap"] < data["tolerance"] + data["zone"]
+            assert 0 < record["games_tested"] <= verdict["games"]
             # the fair offset per seat (seats from 1; seat 1 the reference)
             offset, interval = verdict["fair_offset"], verdict["fair_offset_interval"]
             assert list(offset) == [str(s) for s in range(1, int(players) + 1)]
@@ -108,16 +110,16 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
         assert c["rulebook"] == {2: [8, 9], 3: [8, 9, 13]}[players]  # R2.7
         assert c["vector"][0] == 8  # only differences matter: seat 1 kept
         # every stage is an ordinary run folder on fresh deals: a seed of its own
-        seeds = [RunFolder(root / r).read()["config"]["seed"] for s in c["stages"] for r in s["runs"][:1]]
+        seeds = [RunFolder(root / r).read().config.seed for s in c["stages"] for r in s["runs"][:1]]
         assert seeds[0] == 5 and len(set(seeds)) == len(seeds)
         assert c["games"] == sum(s["games"] for s in c["stages"])
-        assert c["games_tested"] <= c["games"]
+        assert c["verdict"]["games_tested"] <= c["games"]
         assert sum(c["at_vector"]["shares"]) == pytest.approx(1.0)
     # the balanced population: every pair of the three at 2 players, in both seat orders
     mix2 = cells[(2, "mix")]
     assert sorted(map(tuple, mix2["lineups"])) == [("greedy", "bread"), ("greedy", "landscape"),
                                                    ("landscape", "bread")]
-    first = [RunFolder(root / r).read()["config"] for r in mix2["stages"][0]["runs"]]
+    first = [RunFolder(root / r).read().config.record() for r in mix2["stages"][0]["runs"]]
     assert {(c["seed"], c["games"], c["rotate_seats"]) for c in first} == {(5, 60, True)}
     assert {tuple(c["strategies"]) for c in first} == set(map(tuple, mix2["lineups"]))
     # the answer first: the page opens with one box per player count
@@ -126,7 +128,7 @@ def test_tiny_study_end_to_end(tmp_path: Path) -> None:
     assert top.count("> ### ") == 2 and "> ### 2 players" in top and "> ### 3 players" in top
     assert "**confirmed**" in top
     three = top.split("> ### 3 players")[1]
-    fair_set = next(c for c in data["cells"] if c["key"] == "3p.mix")["fair_set"]
+    fair_set = next(c for c in data["cells"] if c["key"] == "3p.mix")["verdict"]["fair_set"]
     if len(fair_set) > 1:  # the set first, then the one the stated rule names
         assert f"rulebook **8/9/13** → **{len(fair_set)} vectors shown fair**" in three
         assert three.index("vectors shown fair") < three.index("named by the stated rule")
@@ -215,15 +217,17 @@ def test_stages_deal_fresh_games_and_follow_the_schedule(tmp_path: Path) -> None
     # a played stage's verdict is what the pure module says of the same games
     root = tmp_path / "out"
     play.run(spec, root, jobs=1)
-    (state,) = [c for c in read_study_manifest(root)["cells"] if c["population"] == "mix"]
-    tables = [win_table(stage_games([run_folder(root, r) for r in s["runs"]]),
+    (state,) = [c for c in study_manifest_of(root).cells if c.population == "mix"]
+    tables = [win_table(stage_games([run_folder(root, r) for r in s.runs]),
                         candidates((8, 9, 13), spec.file.radius))
-              for s in state["stages"]]
+              for s in state.stages]
     verdict = anytime.decide(tables, (8, 9, 13), 0.3, spec.file.alpha, 3, design_games=mix.games,
                              predict=len(tables) == len(sizes), zone=spec.file.zone)
-    assert verdict.model_dump(mode="json") == state["decision"]
     # the manifest holds the one verdict record: it reads back as the value decide returned
-    assert anytime.Verdict.model_validate_json(json.dumps(state["decision"])) == verdict
+    assert state.decision == verdict
+    recorded = json.loads((root / STUDY_MANIFEST).read_text())
+    (written,) = [c["decision"] for c in recorded["cells"] if c["population"] == "mix"]
+    assert written == verdict.model_dump(mode="json")
 
 
 def test_balanced_populations_play_every_subset_in_every_rotation(tmp_path: Path) -> None:
@@ -317,7 +321,7 @@ def test_paired_variant_equal_to_the_base_differs_by_exactly_zero(tmp_path: Path
         for mine, theirs in zip(c["stages"], base["stages"], strict=True):
             assert [RunFolder(root / r).digest() for r in mine["runs"]] == \
                 [RunFolder(root / r).digest() for r in theirs["runs"]]
-        assert RunFolder(root / c["stages"][0]["runs"][0]).read()["config"]["components"] == \
+        assert RunFolder(root / c["stages"][0]["runs"][0]).read().config.components == \
             str(copy.resolve())
     md = (root / "study.md").read_text()
     assert "## Variants" in md and "base verdict" in md and "+0.0 [+0.0, +0.0]" in md
@@ -334,9 +338,9 @@ def test_a_population_that_reads_scores_is_judged_at_the_rulebook_only(
     spec = load_study(study_file(tmp_path, text))
     root = tmp_path / "out"
     manifest = play.run(spec, root, jobs=1)  # in-process: the module is importable
-    (cell,) = manifest["cells"]
-    assert (cell["method"], cell["radius"]) == ("rulebook only", 0)
-    assert cell["decision"]["vector"] == [8, 9]  # the only vector judged
+    (cell,) = manifest.cells
+    assert (cell.method, cell.radius) == ("rulebook only", 0)
+    assert cell.decision is not None and cell.decision.vector == (8, 9)  # the only one judged
     write(root)
     assert "rulebook only" in (root / "study.json").read_text()
 

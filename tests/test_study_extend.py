@@ -22,7 +22,7 @@ from cdsim.study import play
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import StageRuns
 from cdsim.study.model import load_study
-from cdsim.study.store import STUDY_MANIFEST, run_folder
+from cdsim.study.store import STUDY_MANIFEST, run_folder, study_manifest_of
 
 # A 2 pp tolerance: these stages are far too small to decide random play, so the random
 # cell stops undecided. A first stage of 90 games and a budget of 7 x 90 make the stages
@@ -63,8 +63,9 @@ def test_a_cell_reads_its_budget_through_its_manifest_state(tmp_path: Path) -> N
         "3p.random", 3, 630, 630, 90)
     fresh = study.raised(1260, {}).cells[0]  # a new cell: designed for the budget it starts at
     assert (fresh.state.games, fresh.state.design_games) == (1260, 1260)
-    extended = study.raised(1260, {cell.key: {"games": 630, "design_games": 630}},
-                            {cell.key: 90}).cells[0]  # a cell that started: its design stays
+    recorded = study.state_of(cell, study.schedule(cell))  # 630 games, designed for 630
+    # a cell that started: its design stays
+    extended = study.raised(1260, {cell.key: recorded}, {cell.key: 90}).cells[0]
     assert (extended.state.games, extended.state.design_games, extended.first) == (1260, 630, 90)
     state = study.state_of(cell, study.schedule(cell))
     assert (state.games, state.design_games, state.schedule) == (630, 630, [90, 180, 360])
@@ -82,7 +83,8 @@ def test_a_raised_budget_plays_only_the_new_games_and_ends_as_one_run(tmp_path: 
     undecided = [k for k, c in before.items() if c["decision"]["decision"] == "undecided"]
     assert "3p.random" in undecided and before["3p.random"]["schedule"] == [90, 180, 360]
     # a lowered budget is no way to shrink a study: budgets only grow
-    assert load_study(path).raised(300, {k: c for k, c in before.items()}).cells[0].games == 630
+    states = {c.key: c for c in study_manifest_of(root).cells}
+    assert load_study(path).raised(300, states).cells[0].games == 630
 
     play.run(spec, root, jobs=1, resume=True, games=1260)  # --resume --games 1260
     after, now = manifest(root), folders(root)
@@ -159,7 +161,7 @@ def test_the_manifest_says_when_and_where_and_takes_any_prediction(tmp_path: Pat
     report = json.loads((root / "study.json").read_text())
     assert report["finished"] == data["finished"] and report["machine"] == data["machine"]
     assert report["wall_seconds"] == data["wall_seconds"]
-    assert 250_000_000 in [c["games_needed"] for c in report["cells"]]
+    assert 250_000_000 in [c["verdict"]["games_needed"] for c in report["cells"]]
     assert "±0.5 pp: shown fair below 2.5 pp, 'no fair vector' above 1.5 pp" in (
         root / "study.md").read_text()
     # a folder recorded before the zone: no zone in its manifest or its verdicts

@@ -95,15 +95,15 @@ def test_the_values_play_the_base_cells_deals(swept: tuple[Path, dict[str, Any]]
     base = cells["2p.pair"]
 
     def seeds(cell: dict[str, Any]) -> list[int]:
-        return [RunFolder(root / run).read()["config"]["seed"]
+        return [RunFolder(root / run).read().config.seed
                 for stage in cell["stages"] for run in stage["runs"]]
 
     for value in VALUES:
         cell = cells[f"2p.pair.B05-reward={value}"]
         assert seeds(cell) == seeds(base) and len(cell["stages"]) == len(base["stages"])
-        config = RunFolder(root / cell["stages"][0]["runs"][0]).read()["config"]
+        config = RunFolder(root / cell["stages"][0]["runs"][0]).read().config
         written = root / "sweeps" / f"B05-reward={value}.toml"
-        assert config["components"] == str(written.resolve())
+        assert config.components == str(written.resolve())
         assert f"reward = {{ vp = {value} }}" in written.read_text()
 
 
@@ -156,7 +156,7 @@ def test_a_value_added_on_resume_plays_only_its_cells(tmp_path: Path) -> None:
     manifest = play.run(load_study(sweep_file(tmp_path, [6, 8, 9])), root, jobs=1,
                       resume=True)
     assert {p: p.stat().st_mtime_ns for p in before} == before  # nothing replayed
-    keys = [c["key"] for c in manifest["cells"]]
+    keys = [c.key for c in manifest.cells]
     assert "2p.pair.B05-reward=9" in keys and len(keys) == 4
     new = {p for p in (root / "cells").rglob("*.parquet")} - set(before)
     assert new and all("B05-reward=9" in str(p) for p in new)

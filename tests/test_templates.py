@@ -41,8 +41,8 @@ def test_a_template_runs(template: str, cells: list[str], tmp_path: Path,
     spec = load_study(tmp_path / "mine.toml")
     assert spec.file.name == "mine"
     manifest = play.run(spec, tmp_path / "out", jobs=1)
-    assert [c["key"] for c in manifest["cells"]] == cells
-    assert all(c["decision"] for c in manifest["cells"])
+    assert [c.key for c in manifest.cells] == cells
+    assert all(c.decision for c in manifest.cells)
 
 
 def test_the_card_template_writes_its_override_beside_it(tmp_path: Path) -> None:

@@ -181,6 +181,7 @@ def card_outcomes(cards: pl.DataFrame) -> pl.DataFrame:
                   nulls_last=True).select(TABLE_COLUMNS))
 
 
+# Any: one row of a polars frame: counts, shares and names by column
 def _card_row(kind: str, card: str, part: pl.DataFrame, all_seats: int, table: _Table,
               appearances: pl.DataFrame) -> dict[str, Any]:
     """One card's row of ``card_outcomes`` (``appearances``: seats per strategy)."""

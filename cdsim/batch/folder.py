@@ -56,23 +56,14 @@ LOCK = ".cdsim.lock"
 # folder is started again, by a plain rerun or --resume, as if it were new.
 UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml"}
 
-K = TypeVar("K")  # a kind's manifest: its model
-
-
-def _record(manifest: object) -> dict[str, object]:
-    """A manifest as its file holds it: a model's ``record()``; a kind still read as its
-    JSON object (the study's, until it is converted) as it is."""
-    if isinstance(manifest, Manifest):
-        return manifest.record()
-    assert isinstance(manifest, dict)
-    return manifest
+K = TypeVar("K", bound=Manifest)  # a kind's manifest: its model
 
 
 @dataclass(frozen=True)
 class Kind(Generic[K]):
     """What a kind of folder is called, where its manifest and content are, and its
     manifest's model: ``check(path, data)`` makes it from the file's JSON object or raises
-    one line (the model's own loader); ``dump`` gives the object its file holds."""
+    one line (the model's own loader); its ``record()`` is the object its file holds."""
 
     name: str  # "run", "study", "ladder": in messages
     manifest: str  # the manifest's file name
@@ -80,10 +71,9 @@ class Kind(Generic[K]):
     make: str  # the command that makes one
     keys: tuple[str, ...]  # fields every manifest of this kind has
     check: Callable[[Path, dict[str, object]], K]  # the file's JSON object -> its model
-    dump: Callable[[K], dict[str, object]] = _record  # and back, for writing it
 
 
-M = TypeVar("M", default=RunManifest)  # the manifest of a folder's kind (a run's by default)
+M = TypeVar("M", bound=Manifest, default=RunManifest)  # the manifest of a folder's kind (a run's by default)
 
 
 class RunFolder(Generic[M]):
@@ -217,7 +207,7 @@ class RunFolder(Generic[M]):
 
     def write(self, manifest: M) -> None:
         """The manifest, atomically, or one error line."""
-        write_json(self.path, self.kind.manifest, self.kind.dump(manifest))
+        write_json(self.path, self.kind.manifest, manifest.record())
 
     # -- a run's parts -----------------------------------------------------------------
 
@@ -314,13 +304,6 @@ class RunFolder(Generic[M]):
             manifest.weights = weights
         self.write(manifest)
         return manifest
-
-    # Kept while cdsim.study.play prepares its runs as JSON objects (play_queue takes them
-    # too); it goes when the study takes ``begin``'s model.
-    def prepare(self: RunFolder[RunManifest], config: RunConfig, resume: bool, force: bool
-                ) -> dict[str, object]:
-        """``begin``, its manifest as the file's JSON object."""
-        return self.begin(config, resume, force).record()
 
 
 SHOWN_CHANGES = 4  # settings named in a --resume refusal; the rest counted

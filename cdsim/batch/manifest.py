@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -122,11 +122,6 @@ class RunManifest(PlayedManifest):
         except CdsimError as exc:
             raise CdsimError(f"cannot tell whether the players of this run read VP totals: "
                              f"{exc}") from None
-
-    # Kept while cdsim.study reads a run's manifest by key (study/cards.py: the config's
-    # ``components``); it goes when the study reads attributes.
-    def __getitem__(self, key: str) -> Any:  # a key of the file's JSON object
-        return self.record()[key]
 
 
 __all__ = ["RUN_FORMAT", "Manifest", "PlayedManifest", "RunManifest", "Weights"]

@@ -188,7 +188,8 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     return pl.DataFrame({k: frame[k] for k in order}), cards
 
 
-# the core's card columns: index arrays, and the lists of ids and outcomes they index
+# the core's card columns (Any: index arrays, and the lists of ids and outcomes they index,
+# as the core hands them)
 def _card_frame(columns: dict[str, Any]) -> Any:
     """The core's card columns (indices) as the card table (ids and words)."""
     import polars as pl
@@ -222,10 +223,8 @@ def plays_in_threads(engines: Mapping[str, str], backend: str) -> bool:
             and os.environ.get(THREADS_ENV, "1") != "0")
 
 
-# A run of the queue: its folder and its manifest (``RunFolder.begin``'s; cdsim.study.play
-# still hands the manifest file's JSON object, ``RunFolder.prepare``'s, read here as the model
-# until the study takes the model)
-QueuedRun = tuple[RunFolder, RunManifest | dict[str, Any]]
+# A run of the queue: its folder and its manifest (``RunFolder.begin``'s)
+QueuedRun = tuple[RunFolder, RunManifest]
 
 
 def play_queue(runs: Mapping[str, QueuedRun], jobs: int, backend: str,
@@ -237,8 +236,7 @@ def play_queue(runs: Mapping[str, QueuedRun], jobs: int, backend: str,
     --jobs, any kind of worker and any completion order. A strategy's failure in one chunk
     lets the others finish and be kept; then the first failure is raised, naming ``where``
     (default: the run folder) as the place --resume continues from."""
-    manifests = {key: m if isinstance(m, RunManifest) else RunManifest.load(folder.path, m)
-                 for key, (folder, m) in runs.items()}
+    manifests = {key: m for key, (_, m) in runs.items()}
     engines = {key: engine_for(m.config) for key, m in manifests.items()}
     for key, m in manifests.items():
         m.engine = engines[key]  # written with the run's first finished chunk
@@ -366,7 +364,7 @@ def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: in
         return key, index, exc
 
 
-__all__ = ["CARD_COLUMNS", "DRIVER_ENV", "THREADS_ENV", "OnChunk", "clear_notes",
+__all__ = ["CARD_COLUMNS", "DRIVER_ENV", "THREADS_ENV", "OnChunk", "QueuedRun", "clear_notes",
            "core_chunk_frame", "core_chunk_frames", "dead_worker_note", "play_chunk_frame",
            "play_chunk_frames", "play_chunk_table", "play_chunk_tables", "play_queue",
            "plays_in_threads", "run_chunks",

@@ -25,6 +25,7 @@ STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
 PROFILES_FILE = Path(os.environ.get("CDSIM_PROFILES") or STRATEGIES_DIR / "profiles.toml")
 
 
+# Any: profiles.toml's tables as TOML reads them (each checked when its player is made)
 def _profiles() -> tuple[str, dict[str, float], dict[str, dict[str, Any]]]:
     """(the file's text, the value model's default weights, each scripted profile's
     table); an unreadable file or one without [defaults] is one line naming it."""

@@ -78,7 +78,7 @@ _REAL_EXIT = os._exit
 # A strategy that swallows DecisionTimeout gets it again every second; after this many it is
 # stopped the hard way (``user_code``'s ``stuck``).
 GRACE_ALARMS = 3
-_ALARM: dict[str, Any] = {}
+_ALARM: dict[str, Any] = {}  # the alarm's state: its count, the stuck callback
 # The signals a user stops cdsim with; their Python handlers raise KeyboardInterrupt (the
 # default one for SIGINT, cdsim.cli.app's for the others). ``user_code`` notes that one came.
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")

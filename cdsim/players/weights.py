@@ -62,6 +62,7 @@ def feature_names(version: int = VERSION) -> tuple[str, ...]:
     return tuple(module.State.learned_feature_names(version))
 
 
+# Any: a weights file's table as JSON holds it: hashed, not read
 def weights_digest(features: Sequence[str], table: dict[str, Any]) -> str:
     canonical = json.dumps({"features": list(features), "weights": table}, sort_keys=True,
                            separators=(",", ":"))

@@ -6,10 +6,9 @@ this machine's cores at the recorded cost of its players (``cdsim.batch.cost``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from cdsim.analysis import anytime
 from cdsim.batch import cost
+from cdsim.study.manifest import CellState
 from cdsim.study.model import Cell, Study
 
 
@@ -18,22 +17,20 @@ def cell_game_ms(cell: Cell) -> float:
     return cost.game_ms(cell.state.lineups, cell.state.pool, cell.players)
 
 
-def _played(state: dict[str, Any] | None) -> tuple[int, bool]:
+def _played(state: CellState | None) -> tuple[int, bool]:
     """(games a recorded cell has played as far as its manifest says, decided)."""
     if state is None:
         return 0, False
-    verdict = state.get("decision")
+    verdict = state.decision
     if verdict:  # a cell that plays on for its name is not done until it is shown
-        return int(verdict["games"]), anytime.is_settled(
-            verdict["decision"], bool(verdict.get("naming")), verdict.get("within_best"),
-            float(verdict.get("zone", 0.0)))
-    return sum(int(s["games"]) for s in state.get("stages", [])[:-1]), False
+        return verdict.games, verdict.settled
+    return sum(s.games for s in state.stages[:-1]), False
 
 
-def plan_lines(study: Study, before: Sequence[dict[str, Any]], jobs: int = -1) -> list[str]:
+def plan_lines(study: Study, before: Sequence[CellState], jobs: int = -1) -> list[str]:
     """The plan as lines: per cell its budget, the games left at most and their time here;
     then the whole study's. ``before``: the cells' states a resumed folder recorded."""
-    recorded = {c["key"]: c for c in before}
+    recorded = {c.key: c for c in before}
     cores = cost.workers(jobs)
     lines = [f"study {study.file.name}: at most these games per cell (most end sooner), and how "
              f"long they take here at most ({cores} core{'s' if cores > 1 else ''}, recorded "

@@ -56,9 +56,7 @@ class VariantCards:
 
 def _components(root: Path, cell: CellState) -> str | None:
     """The component set a cell's runs played with (None: the shipped set)."""
-    found: str | None = open_run(run_folder(root, cell.stages[0].runs[0])).manifest[
-        "config"]["components"]
-    return found
+    return open_run(run_folder(root, cell.stages[0].runs[0])).config.components
 
 
 def _frame(root: Path, cell: CellState, stages: int) -> pl.DataFrame:

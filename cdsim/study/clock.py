@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from cdsim.batch import cost
+from cdsim.study.manifest import PlayRate
 
 
 class TimeUp(Exception):
@@ -89,12 +90,13 @@ class Clock:
         """``about 3 min here``: the time ``games`` take, in words."""
         return f"about {cost.duration(self.seconds(games, ms_per_game))} here"
 
-    def rate(self) -> dict[str, float] | None:
-        """The measured rate as the study manifest records it (``PlayRate``'s keys)."""
-        if not self.measured():
+    def rate(self) -> PlayRate | None:
+        """The measured rate as the study manifest records it (None until a chunk's time
+        shows at the recorded precision)."""
+        weighed, seconds = round(self.weighed_ms, 3), round(self.played_seconds, 3)
+        if not self.measured() or weighed <= 0 or seconds <= 0:
             return None
-        return {"games": self.games, "weighed_ms": round(self.weighed_ms, 3),
-                "seconds": round(self.played_seconds, 3)}
+        return PlayRate(games=self.games, weighed_ms=weighed, seconds=seconds)
 
     def budget_words(self) -> str:
         """``3 min`` (the budget as given)."""

@@ -28,7 +28,7 @@ from cdsim.study.clock import Clock, TimeUp
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, StageRuns, WhatIf, WhatIfComparison
 from cdsim.study.model import Cell, Job, Study
-from cdsim.study.play import play, stamp
+from cdsim.study.play import play
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
 
 LOOKS = 12  # looks a comparison gets over its budget after the first stage
@@ -86,7 +86,7 @@ def begun(study: Study, cells: Sequence[Cell], root: Path) -> list[int]:
             started = [f for f in (RunFolder(run_folder(root, j.key)) for j in jobs)
                        if f.started()]
             if started:
-                sizes.append(int(started[0].read()["config"]["games"]) * len(jobs))
+                sizes.append(started[0].read().config.games * len(jobs))
                 break
         else:
             return sizes
@@ -217,22 +217,19 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
     is written after every look (``again``: the command that continues it)."""
     manifest, study = open_folder(root, study, resume=resume, force=force)
     if again:
-        manifest["resume"] = again
+        manifest.resume = again
     clock = clock or Clock(None, jobs)
     clock.per_game_ms = {cell.key: cell_game_ms(cell) for cell in study.cells}
     start = time.perf_counter()
     pairs = pairs_of(study, root)
     def write(cells: list[CellState], whatif: WhatIf, stopped: str | None) -> None:
-        manifest["cells"] = [c.model_dump(mode="json") for c in cells]
-        manifest["whatif"] = whatif.model_dump(mode="json")
-        manifest["stopped"] = stopped
-        if stopped is None:
-            del manifest["stopped"]
+        manifest.cells, manifest.whatif = cells, whatif
+        manifest.stopped = stopped  # written only while it is set (StudyManifest.record)
         write_study_manifest(root, manifest)
 
     looks = _Looks(study, root, write, precision)
     if resume:  # its cells as recorded until the looks are taken again (their design kept)
-        manifest["stopped"] = "interrupted"
+        manifest.stopped = "interrupted"
         write_study_manifest(root, manifest)
     else:
         looks.record(pairs, "interrupted")
@@ -263,10 +260,9 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
     if timed_out or skipped:
         stopped = f"its time budget of {clock.budget_words()}" + (
             f"; {' and '.join(skipped)} play not begun" if skipped else "")
-    manifest["wall_seconds"] = manifest.get("wall_seconds", 0.0)
-    manifest |= stamp(manifest["wall_seconds"], start)  # its pages' wall time, machine
+    manifest.stamp(start)  # its pages' wall time, machine
     if clock.rate() is not None:
-        manifest["rate"] = clock.rate()
+        manifest.rate = clock.rate()
     looks.record(pairs, stopped)
     return Played(pairs, list(dict.fromkeys(p.play for p in begun_plays)), skipped, stopped,
                   clock)

@@ -22,6 +22,7 @@ from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
+    BaseModel,
     BeforeValidator,
     Field,
     ValidationError,
@@ -159,6 +160,7 @@ def _strategies(lineup: Sequence[PlayerSpec], lineups: Sequence[Sequence[PlayerS
     return tuple(dict.fromkeys((*lineup, *pool, *itertools.chain(*lineups))))
 
 
+# Any: the fields validated so far (pydantic's default_factory input)
 def _seats(given: dict[str, Any]) -> tuple[Any, Any, Any]:
     """The seats a population's table gives, as validated so far (a default's input)."""
     return given.get("lineup", ()), given.get("lineups", ()), given.get("pool", ())
@@ -294,7 +296,7 @@ class Sweep(Table):
                      for name, value, digest in zip(self.variants, self.values, self.digests,
                                                     strict=True))
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, str]:
         """What --resume checks (the values are the cells': one may be added)."""
         return {"name": self.name, "entry": self.entry, "key": self.key,
                 "base": self.base_digest}
@@ -307,21 +309,12 @@ class CellFile(Table):
     first_stage: Games | None = None
 
 
-class StudyFile(Table):
-    gone = GONE
-    name: Name
-    description: str = ""
+class StudySettings(BaseModel):
+    """A study's statistical settings, declared once: the study file's keys (``StudyFile``)
+    and the manifest's record of them (``StudyManifest``), each with its range, flat in
+    both files. ``Study.identity`` and the manifest read them from here."""
+
     seed: Annotated[int, Field(ge=0, le=2**62)] = 0
-    games: Games | None = None  # default: each cell's worst case (anytime.worst_case_games)
-    first_stage: Games | None = None  # default: about games / 64
-    # a time budget: cdsim study run stops at the first chunk boundary after it (--minutes)
-    minutes: Annotated[float, Field(gt=0, le=7 * 24 * 60, allow_inf_nan=False)] | None = None
-    players: Annotated[tuple[int, ...], BeforeValidator(lambda v: (v,) if isinstance(v, int)
-                                                         else _tuple(v)),
-                       AfterValidator(_players)] = PLAYER_COUNTS
-    # by player count; default: the rulebook's (R2.7)
-    start_vp: dict[str, list[int]] = Field(default_factory=dict)
-    chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] = 1000
     radius: Annotated[int, Field(ge=0, le=10)] = 6
     tolerance: Annotated[float, AfterValidator(_tolerance)] = 0.02
     zone: float = ZONE  # the indifference zone around the tolerance (anytime)
@@ -330,12 +323,6 @@ class StudyFile(Table):
     name_within_zone: bool = False
     alpha: Annotated[float, Field(gt=0, lt=0.5), AfterValidator(_alpha)] = 0.05
     tested: Annotated[int, Field(ge=1, le=20)] = 3
-    strategy_params: str | None = None
-    components: Folder | None = None
-    population: Annotated[tuple[Population, ...], BeforeValidator(_tuple)] = ()
-    variant: list[Variant] = Field(default_factory=list)
-    sweep: list[Sweep] = Field(default_factory=list)
-    cell: list[CellFile] = Field(default_factory=list)
 
     @field_validator("zone")
     @classmethod
@@ -352,6 +339,36 @@ class StudyFile(Table):
             raise ValueError("name_within_zone needs a zone above 0 (without one a near-tied "
                              "name may never be shown)")
         return value
+
+    def settings_identity(self) -> dict[str, object]:
+        """The settings a study's identity holds: the zone and the naming only when set
+        (a study made before either keeps its identity; zone = 0 in its file resumes it
+        under its rule, a folder made before the zone is refused naming it)."""
+        return self.model_dump(include=set(StudySettings.model_fields) - {
+            *(() if self.zone else ("zone",)),
+            *(() if self.name_within_zone else ("name_within_zone",))})
+
+
+class StudyFile(Table, StudySettings):
+    gone = GONE
+    name: Name
+    description: str = ""
+    games: Games | None = None  # default: each cell's worst case (anytime.worst_case_games)
+    first_stage: Games | None = None  # default: about games / 64
+    # a time budget: cdsim study run stops at the first chunk boundary after it (--minutes)
+    minutes: Annotated[float, Field(gt=0, le=7 * 24 * 60, allow_inf_nan=False)] | None = None
+    players: Annotated[tuple[int, ...], BeforeValidator(lambda v: (v,) if isinstance(v, int)
+                                                         else _tuple(v)),
+                       AfterValidator(_players)] = PLAYER_COUNTS
+    # by player count; default: the rulebook's (R2.7)
+    start_vp: dict[str, list[int]] = Field(default_factory=dict)
+    chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] = 1000
+    strategy_params: str | None = None
+    components: Folder | None = None
+    population: Annotated[tuple[Population, ...], BeforeValidator(_tuple)] = ()
+    variant: list[Variant] = Field(default_factory=list)
+    sweep: list[Sweep] = Field(default_factory=list)
+    cell: list[CellFile] = Field(default_factory=list)
 
     @field_validator("start_vp")
     @classmethod
@@ -485,7 +502,7 @@ def _text(file: Path) -> str | None:
         return None
 
 
-def parse(path: Path, raw: dict[str, Any]) -> StudyFile:
+def parse(path: Path, raw: dict[str, Any]) -> StudyFile:  # a TOML document: StudyFile checks it here
     """The study file's tables, checked; else one line naming the file, the entry and the
     key."""
     try:

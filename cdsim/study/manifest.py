@@ -6,19 +6,28 @@ writes it (its stages and, once decided, its verdict: ``anytime.Verdict``, the v
 from __future__ import annotations
 
 import json
+import os
+import platform
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_serializer
 
 from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
+from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
 from cdsim.schema import READ_BACK, problem
-from cdsim.study.file import Population, Sweep, Variant
+from cdsim.study.file import Population, StudySettings, Sweep, Variant
 
 Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
 GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
+# A study's identity (``Study.identity``) as a folder recorded it: JSON compared key by key with
+# the study file's (--resume; ``settings_changed`` names what differs), whatever cdsim version
+# wrote it, so it stays the file's JSON object rather than a model of today's keys
+Identity = dict[str, Any]
 
 
 class StageRuns(BaseModel):
@@ -128,28 +137,35 @@ class PlayedPopulation(Population):
     def reads_scores(self) -> bool:
         return self.scores_read
 
+    @classmethod
+    def played(cls, population: Population) -> PlayedPopulation:
+        """``population`` as a study plays it (its players made: whether they read the
+        scores), with the keys the manifest records of it."""
+        recorded = population.model_dump(mode="json", include=RECORDED_POPULATION)
+        return cls.model_validate_json(json.dumps(recorded | {
+            "reads_scores": population.reads_scores}), context=READ_BACK)
 
-class StudyManifest(BaseModel):
-    """A study manifest as ``open_folder`` writes it and ``cdsim study run`` and ``cdsim
-    whatif`` add to: what its report reads, checked, and the value the report reads
-    (``cdsim.study.results``). A key a study folder made before it was recorded reads as its
-    default; a key not declared is kept as it is."""
 
-    model_config = ConfigDict(strict=True, extra="allow")
+# what the manifest records of a population besides whether it reads the scores (its
+# budgets and chunks are the identity's and the cells')
+RECORDED_POPULATION = {"name", "description", "lineup", "pool", "lineups", "rotate_seats",
+                       "floor"}
+
+
+class StudyManifest(Manifest, StudySettings):
+    """A study manifest as ``open_folder`` makes it and ``cdsim study run``, ``cdsim whatif``
+    and the sensitivity study add to: what its report reads, checked, and the value that
+    travels (``RunFolder.read`` returns it, ``write`` takes it; ``cdsim.study.results``
+    reads it). A key a study folder made before it was recorded reads as its default and is
+    written back only once set; a key not declared is kept as it is (``Manifest``)."""
+
+    # its settings (seed, radius, tolerance, zone, name_within_zone, alpha, tested) are the
+    # study file's, declared once (StudySettings); a folder made before the zone reads zone 0
     name: str = ""
     description: str = ""
     source: str = ""  # the study file as given on the command line
-    seed: Annotated[int, Field(ge=0)] = 0
-    identity: dict[str, Any]
+    identity: Identity
     players: list[Annotated[int, Field(ge=2, le=4)]] = Field(default_factory=list)
-    radius: Annotated[int, Field(ge=0, le=10)] = 6
-    tolerance: Annotated[float, Field(gt=0, lt=1)] = 0.02
-    # 0: a study made before the indifference zone (its verdicts against the tolerance)
-    zone: Annotated[float, Field(ge=0, lt=1)] = 0.0
-    # a confirmed cell played on until its name was shown within the zone
-    name_within_zone: bool = False
-    alpha: Annotated[float, Field(gt=0, lt=0.5)] = 0.05
-    tested: Annotated[int, Field(ge=1, le=20)] = 3
     # the study file's populations, variants and sweeps, as the study played them (read
     # back: their loaded keys too, a sweep's value a variant)
     populations: list[PlayedPopulation] = Field(default_factory=list)
@@ -168,24 +184,51 @@ class StudyManifest(BaseModel):
     resume: str = ""  # the command that continues it (as its stop printed it)
     rate: PlayRate | None = None  # the last run's measured rate
 
+    def record(self) -> dict[str, object]:
+        """The manifest as its file holds it (``Manifest.record``; a population's
+        ``reads_scores`` by its key), without ``stopped`` once play has ended."""
+        keys = self.model_fields_set - ({"stopped"} if self.stopped is None else set())
+        return self.model_dump(mode="json", include=keys, by_alias=True)
 
-def study_manifest(path: Path, manifest: dict[str, Any]) -> StudyManifest:
-    """A study manifest as its model (one line naming the key when it is not one)."""
+    @field_serializer("populations")
+    def _populations(self, populations: list[PlayedPopulation]) -> list[dict[str, object]]:
+        # the keys each was recorded with (an older study's as they were)
+        return [p.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for p in populations]
+
+    @field_serializer("variants")
+    def _variants(self, variants: list[Variant]) -> list[dict[str, object]]:
+        # a file's variant without the sweep's keys (None)
+        return [v.model_dump(mode="json", exclude_none=True) for v in variants]
+
+    def stamp(self, start: float, wall_seconds: float | None = None) -> None:
+        """Its play stamped: ``wall_seconds`` (default: the recorded) with the play since
+        ``start`` (a perf_counter), when it finished and on what machine (its pages show
+        them)."""
+        before = self.wall_seconds if wall_seconds is None else wall_seconds
+        self.wall_seconds = round(before + time.perf_counter() - start, 3)
+        self.finished = datetime.now(UTC).isoformat(timespec="seconds")
+        self.machine = {"cpus": os.cpu_count(), "architecture": platform.machine()}
+
+
+def study_manifest(path: Path, manifest: object) -> StudyManifest:
+    """A study manifest's JSON object as its model (one line naming the key when it is
+    not one): the study kind's loader."""
+    # a study made before the indifference zone (no zone): zone 0, its verdicts against the
+    # tolerance alone, the key still absent when it is written back
+    zoneless = isinstance(manifest, dict) and "zone" not in manifest
+    given = manifest | {"zone": 0.0} if zoneless and isinstance(manifest, dict) else manifest
     try:
-        found = StudyManifest.model_validate_json(json.dumps(manifest), context=READ_BACK)
+        found = StudyManifest.model_validate_json(json.dumps(given), context=READ_BACK)
     except ValidationError as exc:
-        raise CdsimError(f"{path}: {problem(exc, StudyManifest, manifest)}") from None
+        raise CdsimError(f"{path}: {problem(exc, StudyManifest, given)}") from None
+    if zoneless:
+        found.__pydantic_fields_set__.discard("zone")
     for cell in found.cells:
         if set(cell.key) == {"."}:  # names a folder under cells/: never . or ..
             raise CdsimError(f"{path}: cells: bad key {cell.key!r}")
     return found
 
 
-def check_study_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
-    """A study manifest checked against its schema (one line naming the key)."""
-    study_manifest(path, manifest)
-    return manifest
-
-
-__all__ = ["CellState", "PlayRate", "StageRuns", "StudyManifest", "WhatIf", "WhatIfComparison",
-           "check_study_manifest", "study_manifest"]
+__all__ = ["CellState", "Identity", "PlayRate", "PlayedPopulation", "StageRuns", "StudyManifest",
+           "WhatIf", "WhatIfComparison", "study_manifest"]

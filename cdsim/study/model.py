@@ -55,10 +55,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -72,7 +72,7 @@ from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
 from cdsim.study.file import Population, Sweep, Variant
-from cdsim.study.manifest import CellState, ReadsCellState
+from cdsim.study.manifest import CellState, Identity, ReadsCellState
 from cdsim.study.sweeps import expand, place
 
 # the first stage: budget / 64 games, then doubling (6 looks): looking often costs little in
@@ -182,7 +182,7 @@ class Study:
         then stages doubling up to the budget (``anytime.stage_sizes``)."""
         return anytime.stage_sizes(cell.games, cell.first, cell.deal, played=played)
 
-    def raised(self, games: int | None, recorded: dict[str, dict[str, Any]],
+    def raised(self, games: int | None, recorded: Mapping[str, CellState],
                firsts: dict[str, int] | None = None) -> Study:
         """This study with budgets that only grow: each cell's at least the ``games`` asked
         for (``--games``) and the budget its folder already recorded, and its design (where
@@ -191,7 +191,7 @@ class Study:
         cells = []
         for cell in self.cells:
             old = recorded.get(cell.key)
-            budget = max(cell.games, games or 0, int(old["games"]) if old else 0)
+            budget = max(cell.games, games or 0, old.games if old else 0)
             budget = -(-budget // cell.deal) * cell.deal  # whole deals
             if old is None:  # a new cell: its test is designed for the budget it starts with
                 cells.append(cell.budgeted(budget, cell.first,
@@ -201,7 +201,7 @@ class Study:
                 # when that was under three first stages
                 first = (firsts or {}).get(cell.key)
                 cells.append(cell.budgeted(budget, cell.first if first is None else int(first),
-                                           int(old["design_games"])))
+                                           old.design_games))
         return replace(self, cells=tuple(cells))
 
     def state_of(self, cell: Cell, schedule: Sequence[int], games: int | None = None
@@ -241,18 +241,12 @@ class Study:
                 chunk_size=pop.chunk_size or self.file.chunk_size, strategy_params=params)))
         return jobs
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> Identity:
         """What must match for --resume to continue a study (what decides its rows and its
         verdicts)."""
         f = self.file
-        identity: dict[str, Any] = json.loads(json.dumps({
-            "seed": f.seed, "chunk_size": f.chunk_size, "radius": f.radius,
-            "tolerance": f.tolerance, "alpha": f.alpha, "tested": f.tested,
-            # only when set: a study folder made before the zone is refused by a resume
-            # naming it (zone=(not set)); zone = 0 in its file resumes it under its rule
-            **({"zone": f.zone} if f.zone else {}),
-            # only when set: a study without it keeps its identity
-            **({"name_within_zone": True} if f.name_within_zone else {}),
+        identity: Identity = json.loads(json.dumps({
+            **f.settings_identity(), "chunk_size": f.chunk_size,
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": f.strategy_params,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from cdsim.analysis import anytime
 from cdsim.analysis.candidates import WinTable, candidates, win_table
@@ -23,13 +22,13 @@ Tables = dict[str, WinTable]  # a stage's win table by its first run's key (a ca
 
 
 def plan(study: Study, root: Path, tables: Tables | None = None,
-         before: Sequence[dict[str, Any]] = ()) -> tuple[list[Job], list[dict[str, Any]]]:
+         before: Sequence[CellState] = ()) -> tuple[list[Job], list[CellState]]:
     """The runs to play now (the next stage of every cell still undecided) and each cell's
     state: its stages so far and, once decided or out of budget, its verdict. Depends only
     on the finished rows and on the stage sizes ``before`` (the manifest's cells) recorded
     for stages already begun (``tables`` caches the stages' win tables between calls)."""
     tables = {} if tables is None else tables
-    recorded = {c["key"]: c for c in before}
+    recorded = {c.key: c for c in before}
     jobs: list[Job] = []
     cells: list[CellState] = []
     for cell in study.cells:
@@ -37,20 +36,20 @@ def plan(study: Study, root: Path, tables: Tables | None = None,
         state = study.state_of(cell, sizes)
         cells.append(state)
         jobs.extend(_cell_plan(study, cell, state, sizes, root, tables))
-    return jobs, [c.model_dump(mode="json") for c in cells]
+    return jobs, cells
 
 
-def _begun(study: Study, cell: Cell, root: Path, before: dict[str, Any] | None) -> list[int]:
+def _begun(study: Study, cell: Cell, root: Path, before: CellState | None) -> list[int]:
     """The recorded sizes of the stages that have games (a run folder begun): kept as they
     are whatever the budget is now."""
     if before is None:
         return []
     sizes: list[int] = []
-    for k, size in enumerate(before["schedule"]):
+    for k, size in enumerate(before.schedule):
         if not any(RunFolder(run_folder(root, job.key)).started()
                    for job in study.stage_jobs(cell, k, size)):
             break
-        sizes.append(int(size))
+        sizes.append(size)
     return sizes
 
 
@@ -83,22 +82,22 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
     return []
 
 
-def games_total(root: Path, cells: Sequence[dict[str, Any]]) -> tuple[int, int, Work]:
+def games_total(root: Path, cells: Sequence[CellState]) -> tuple[int, int, Work]:
     """(games the study may still play as far as known: a decided cell's games, an
     undecided one's budget; games already finished; both weighed by each cell's cost per
     game, ``cell_ms``)."""
-    ms = {c["key"]: cell_ms(c) for c in cells}
-    planned = {c["key"]: c["decision"]["games"] if c["decision"] else c["games"] for c in cells}
-    done = {c["key"]: sum(RunFolder(run_folder(root, key)).games_done()
-                          for stage in c["stages"] for key in stage["runs"]) for c in cells}
+    ms = {c.key: cell_ms(c) for c in cells}
+    planned = {c.key: c.decision.games if c.decision else c.games for c in cells}
+    done = {c.key: sum(RunFolder(run_folder(root, key)).games_done()
+                       for stage in c.stages for key in stage.runs) for c in cells}
     return (sum(planned.values()), sum(done.values()),
             Work(sum(planned[k] * ms[k] for k in ms), sum(done[k] * ms[k] for k in ms), ms))
 
 
-def cell_ms(state: dict[str, Any]) -> float:
+def cell_ms(state: CellState) -> float:
     """CPU ms of one game of a cell (its manifest state: line-ups and pool as spelled), from
     the recorded costs of ``cdsim.batch.cost``."""
-    return cost.game_ms(state["lineups"], state["pool"], int(state["players"]))
+    return cost.game_ms(state.lineups, state.pool, state.players)
 
 
 __all__ = ["Tables", "cell_ms", "games_total", "plan"]

@@ -5,23 +5,20 @@ any --jobs and any kill-and-resume history."""
 
 from __future__ import annotations
 
-import os
-import platform
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypedDict
 
 from cdsim.batch.config import engine_for
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.progress import Work
-from cdsim.batch.queue import play_queue
+from cdsim.batch.queue import QueuedRun, play_queue
 from cdsim.errors import CdsimError
 from cdsim.players.registry import reads_scores, weights_record
 from cdsim.study.budget import cell_game_ms
 from cdsim.study.clock import Clock, TimeUp
+from cdsim.study.manifest import CellState, StudyManifest
 from cdsim.study.model import Job, Study
 from cdsim.study.plan import Tables, games_total, plan
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
@@ -29,14 +26,14 @@ from cdsim.study.store import open_folder, run_folder, write_study_manifest
 OnChunk = Callable[[str, int], None]  # (run key, games in the chunk)
 # (games planned as far as known, games finished, both weighed by their cost)
 OnPlan = Callable[[int, int, Work], None]
-OnStart = Callable[[Study, Sequence[dict[str, Any]]], None]  # the study as it continues
+OnStart = Callable[[Study, Sequence[CellState]], None]  # the study as it continues
 
 
 def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         resume: bool = False, force: bool = False, on_chunk: OnChunk | None = None,
         on_plan: OnPlan | None = None, games: int | None = None,
         on_start: OnStart | None = None, clock: Clock | None = None,
-        again: str = "") -> dict[str, Any]:
+        again: str = "") -> StudyManifest:
     """Play the whole study into ``root``: round by round, the next stage of every cell not
     yet decided, all their chunks in one queue, until every cell has its verdict.
     ``games``: raise every cell's budget to at least this (an undecided cell goes on; a
@@ -47,24 +44,22 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
     how to go on (``again``, the resume command): its report is provisional."""
     manifest, study = open_folder(root, study, resume, force, games)
     if again:
-        manifest["resume"] = again
+        manifest.resume = again
     if clock is not None:
         clock.per_game_ms = {cell.key: cell_game_ms(cell) for cell in study.cells}
     if on_start is not None:
-        on_start(study, manifest["cells"])
+        on_start(study, manifest.cells)
     start = time.perf_counter()
     tables: Tables = {}
     timed_out = False
     while True:
-        todo, cells = plan(study, root, tables, manifest["cells"])
-        manifest["cells"] = cells
+        todo, manifest.cells = plan(study, root, tables, manifest.cells)
         timed_out = timed_out or (clock is not None and clock.expired())
-        manifest["stopped"] = _stopped(bool(todo), timed_out, clock)
-        if manifest["stopped"] is None:  # a study that ends has no such mark
-            del manifest["stopped"]
+        # a study that ends has no such mark (StudyManifest.record)
+        manifest.stopped = _stopped(bool(todo), timed_out, clock)
         write_study_manifest(root, manifest)
         if on_plan is not None:
-            on_plan(*games_total(root, cells))
+            on_plan(*games_total(root, manifest.cells))
         if not todo or timed_out:
             break
         try:
@@ -76,13 +71,12 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         except TimeUp:  # the finished stages are judged by the plan above, then it stops
             timed_out = True
         finally:
-            manifest["wall_seconds"] = round(manifest["wall_seconds"] + time.perf_counter()
-                                             - start, 3)
+            manifest.wall_seconds = round(manifest.wall_seconds + time.perf_counter() - start, 3)
             start = time.perf_counter()
             write_study_manifest(root, manifest)
-    manifest |= stamp(manifest["wall_seconds"], start)
+    manifest.stamp(start)
     if clock is not None and clock.rate() is not None:
-        manifest["rate"] = clock.rate()
+        manifest.rate = clock.rate()
     write_study_manifest(root, manifest)
     return manifest
 
@@ -95,24 +89,6 @@ def _stopped(more: bool, timed_out: bool, clock: Clock | None) -> str | None:
     if timed_out and clock is not None:
         return f"its time budget of {clock.budget_words()}"
     return "interrupted"
-
-
-class Stamp(TypedDict):
-    """What a study manifest says of its play: its wall time, when it finished and on what
-    machine (its pages show them)."""
-
-    wall_seconds: float
-    finished: str
-    machine: dict[str, int | str | None]
-
-
-def stamp(wall_seconds: float, start: float) -> Stamp:
-    """The manifest's stamp: ``wall_seconds`` recorded before, with the play since
-    ``start`` (a perf_counter); when it finished and on what machine (``cdsim study run``
-    and ``cdsim whatif`` alike: ``manifest |= stamp(...)``)."""
-    return Stamp(wall_seconds=round(wall_seconds + time.perf_counter() - start, 3),
-                 finished=datetime.now(UTC).isoformat(timespec="seconds"),
-                 machine={"cpus": os.cpu_count(), "architecture": platform.machine()})
 
 
 def check_players(study: Study) -> None:
@@ -132,11 +108,11 @@ def check_players(study: Study) -> None:
                     raise CdsimError(f"cell {cell.key}: {exc}") from None
 
 
-def _prepare(root: Path, job: Job) -> tuple[RunFolder, dict[str, Any]]:
+def _prepare(root: Path, job: Job) -> QueuedRun:
     folder = RunFolder(run_folder(root, job.key))
     exists = folder.started()
     try:  # a cell folder without a manifest holds nothing (a kill before its first write)
-        return folder, folder.prepare(job.config, resume=exists, force=not exists)
+        return folder, folder.begin(job.config, resume=exists, force=not exists)
     except CdsimError as exc:
         raise CdsimError(f"cell {job.key}: {exc}") from None
 

@@ -33,9 +33,9 @@ from cdsim.errors import CdsimError
 from cdsim.study.families import Family, families
 from cdsim.study.file import Variant
 from cdsim.study.games import stage_games
-from cdsim.study.manifest import StageRuns
+from cdsim.study.manifest import StageRuns, StudyManifest
 from cdsim.study.model import Cell, Study, load_study
-from cdsim.study.play import play, stamp
+from cdsim.study.play import play
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
 from cdsim.study.whatif import SCRIPTED, study_text
 
@@ -129,7 +129,7 @@ def run(study: Study, root: Path, jobs: int = -1, resume: bool = False, force: b
     this run's own pace. The study manifest holds every cell's finished stages after each
     stage (and after a stop), so ``cdsim study report`` reads the folder at any moment."""
     manifest, study = open_folder(root, study, resume=resume, force=force)
-    before = float(manifest.get("wall_seconds", 0.0))  # a resumed folder's earlier play
+    before = manifest.wall_seconds  # a resumed folder's earlier play
     start, load = time.perf_counter(), _load()
     stopped, done = False, 0
     pace = 0.0  # seconds per game-ms of the last stage played here (this machine, now)
@@ -164,7 +164,7 @@ def _load() -> float:
         return math.nan
 
 
-def _write(study: Study, root: Path, manifest: dict[str, object], stages: int,
+def _write(study: Study, root: Path, manifest: StudyManifest, stages: int,
            before: float, start: float) -> None:
     """The study manifest with every cell's finished stages (``cdsim study report`` reads
     it; a stop keeps what it holds)."""
@@ -176,10 +176,11 @@ def _write(study: Study, root: Path, manifest: dict[str, object], stages: int,
             jobs = study.stage_jobs(cell, k, sizes[k])
             state.stages.append(StageRuns(stage=k, seed=jobs[0].config.seed, games=sizes[k],
                                           runs=[j.key for j in jobs]))
-        cells.append(state.model_dump(mode="json"))
-    manifest["cells"] = cells
-    manifest[NAME] = {"stages": STAGES, "families": [v.name for v in study.variants]}
-    manifest.update(stamp(before, start))
+        cells.append(state)
+    manifest.cells = cells
+    # its own key (a key the model keeps as it is: StudyManifest's extra="allow")
+    setattr(manifest, NAME, {"stages": STAGES, "families": [v.name for v in study.variants]})
+    manifest.stamp(start, before)
     write_study_manifest(root, manifest)
 
 

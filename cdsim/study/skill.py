@@ -34,11 +34,12 @@ from cdsim.study.store import run_folder
 RATINGS = STRATEGIES_DIR / "ratings.json"
 
 
+# Any: the ratings file's JSON (make ratings), read tolerant of its versions
 def load_ratings(path: Path = RATINGS) -> dict[str, Any]:
     """The ratings file's ``players`` table ({} when there is none)."""
     if not path.is_file():
         return {}
-    table: dict[str, Any] = json.loads(path.read_text()).get("players", {})
+    table: dict[str, Any] = json.loads(path.read_text()).get("players", {})  # the ratings file's JSON
     return table
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, settings_changed, versions
 from cdsim.errors import CdsimError
-from cdsim.study.manifest import StudyManifest, check_study_manifest, study_manifest
-from cdsim.study.model import Study, spelled
+from cdsim.study.file import StudySettings
+from cdsim.study.manifest import Identity, PlayedPopulation, StudyManifest, study_manifest
+from cdsim.study.model import Study
 
 STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
@@ -25,7 +25,7 @@ def run_folder(root: Path, key: str) -> Path:
 
 
 def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int | None = None
-                ) -> tuple[dict[str, Any], Study]:
+                ) -> tuple[StudyManifest, Study]:
     """Create or reopen a study folder; returns its manifest and the study as it continues
     (budgets raised to ``games`` and never below what the folder recorded). Never
     overwrites a study without --force, and --resume refuses a study that would play other
@@ -34,33 +34,32 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
     folder = RunFolder(root, STUDY)
     if folder.claim(resume, force):
         manifest = folder.read()
-        recorded = manifest.get("identity") or {}
+        recorded = manifest.identity
         firsts = {c["key"]: c["first"] for c in recorded.get("cells", [])
                   if isinstance(c, dict) and isinstance(c.get("first"), int)}
-        study = study.raised(games, {c["key"]: c for c in manifest["cells"]}, firsts)
+        study = study.raised(games, {c.key: c for c in manifest.cells}, firsts)
         _same_study(root, recorded, study.identity())
         study = study.placed(root)  # only once it is the same study: a refusal writes nothing
         # what only the report reads may change between runs: the latest file's (and the
         # identity, grown by a sweep's new values)
-        manifest |= _described(study) | {"command": " ".join(sys.argv),
-                                         "identity": study.identity()}
+        _describe(manifest, study)
+        manifest.command, manifest.identity = " ".join(sys.argv), study.identity()
         _write_text(root / STUDY_FILE, study.text)
         write_study_manifest(root, manifest)
         return manifest, study
     study = study.raised(games, {}).placed(root)
     _write_text(root / STUDY_FILE, study.text)
-    settings = study.file
-    manifest = {"name": settings.name, "seed": settings.seed, "identity": study.identity(),
-                "radius": settings.radius, "tolerance": settings.tolerance,
-                "alpha": settings.alpha, "tested": settings.tested, "zone": settings.zone,
-                "name_within_zone": settings.name_within_zone,
-                "players": list(settings.players), "cells": [], "versions": versions(),
-                "wall_seconds": 0.0, "command": " ".join(sys.argv)} | _described(study)
+    file = study.file
+    manifest = StudyManifest(
+        **{key: getattr(file, key) for key in StudySettings.model_fields},  # its settings
+        name=file.name, identity=study.identity(), players=list(file.players), cells=[],
+        versions=versions(), wall_seconds=0.0, command=" ".join(sys.argv))
+    _describe(manifest, study)
     write_study_manifest(root, manifest)
     return manifest, study
 
 
-def _same_study(root: Path, recorded: dict[str, Any], identity: dict[str, Any]) -> None:
+def _same_study(root: Path, recorded: Identity, identity: Identity) -> None:
     """Refuse to resume a study that would play other games. A sweep's new values (or a new
     sweep) only add cells, which play on their own: the cells played stay as they are."""
     if recorded == identity:
@@ -76,7 +75,7 @@ def _same_study(root: Path, recorded: dict[str, Any], identity: dict[str, Any]) 
                              f"{verb} from the sweep this folder played (only values may be "
                              f"added to it): {again}")
 
-    def rest(x: dict[str, Any]) -> dict[str, Any]:
+    def rest(x: Identity) -> Identity:
         return {k: v for k, v in x.items() if k not in ("cells", "sweeps")}
 
     cells = {c["key"]: c for c in identity["cells"]}
@@ -92,8 +91,7 @@ def _same_study(root: Path, recorded: dict[str, Any], identity: dict[str, Any]) 
                          "change): " + again)
 
 
-def _settings(recorded: dict[str, Any], identity: dict[str, Any]
-              ) -> tuple[dict[str, Any], dict[str, Any]]:
+def _settings(recorded: Identity, identity: Identity) -> tuple[Identity, Identity]:
     """Both identities as flat settings, for naming what differs: the study's own, the cells
     played (``cells``, a new sweep's left out: it may be added), each kept cell's own
     (``2p.random.lineups``) and the sweeps played (``sweeps``)."""
@@ -103,8 +101,7 @@ def _settings(recorded: dict[str, Any], identity: dict[str, Any]
     swept = [s["name"] for s in recorded.get("sweeps", [])]
     kept = played.keys() & cells.keys()
 
-    def flat(top: dict[str, Any], cells: dict[str, dict[str, Any]], sweeps: list[str]
-             ) -> dict[str, Any]:
+    def flat(top: Identity, cells: dict[str, Identity], sweeps: list[str]) -> Identity:
         rest = {k: v for k, v in top.items() if k not in ("cells", "sweeps")}
         own = {f"{key}.{k}": v for key, cell in cells.items() if key in kept
                for k, v in cell.items() if k != "key"}
@@ -115,17 +112,12 @@ def _settings(recorded: dict[str, Any], identity: dict[str, Any]
                                    if s["name"] in swept]))
 
 
-def _described(study: Study) -> dict[str, Any]:
-    """The manifest's account of a study for the report (not part of its identity)."""
-    return {"description": study.file.description, "source": study.source,
-            "populations": [{"name": p.name, "description": p.description,
-                             "lineup": spelled([p.lineup])[0], "pool": spelled([p.pool])[0],
-                             "lineups": spelled(p.lineups),
-                             "rotate_seats": p.rotate_seats, "reads_scores": p.reads_scores,
-                             "floor": p.floor}
-                            for p in study.file.population],
-            "variants": [v.model_dump(exclude_none=True) for v in study.variants],
-            "sweeps": [s.model_dump() for s in study.sweeps]}
+def _describe(manifest: StudyManifest, study: Study) -> None:
+    """The manifest's account of a study for the report (not part of its identity): the
+    latest file's."""
+    manifest.description, manifest.source = study.file.description, study.source
+    manifest.populations = [PlayedPopulation.played(p) for p in study.file.population]
+    manifest.variants, manifest.sweeps = list(study.variants), list(study.sweeps)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -135,19 +127,14 @@ def _write_text(path: Path, text: str) -> None:
         raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
 
-def write_study_manifest(root: Path, manifest: dict[str, Any]) -> None:
+def write_study_manifest(root: Path, manifest: StudyManifest) -> None:
     RunFolder(root, STUDY).write(manifest)
 
 
 STUDY = Kind("study", STUDY_MANIFEST, CELLS, "cdsim study run", ("identity", "cells"),
-             check_study_manifest)
-
-
-def read_study_manifest(root: Path) -> dict[str, Any]:
-    """A study folder's manifest, checked (one line)."""
-    return RunFolder(root, STUDY).read()
+             study_manifest)
 
 
 def study_manifest_of(root: Path) -> StudyManifest:
-    """A study folder's manifest as its model (one line when it is not one)."""
-    return study_manifest(root / STUDY_MANIFEST, read_study_manifest(root))
+    """A study folder's manifest as its model, checked (one line when it is not one)."""
+    return RunFolder(root, STUDY).read()

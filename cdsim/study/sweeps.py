@@ -74,11 +74,12 @@ def _split_entry(where: str, entry: str) -> tuple[str, str | None]:
     return table, ident or None
 
 
+# Any: a component set's TOML tables: any shape until the swept key is found
 def _find(where: str, entry: str, table: str, ident: str | None, tables: dict[str, Any]
           ) -> dict[str, Any]:
     """The base's entry (ids compared as written: ``tile.3`` finds id 3)."""
     if ident is None:
-        found: dict[str, Any] = tables[table]
+        found: dict[str, Any] = tables[table]  # a component set's TOML table
         return found
     rows = tables.get(table, [])
     for row in rows:
@@ -98,6 +99,7 @@ def _step(part: str, node: Any) -> Any:
     return None
 
 
+# Any: a component set's TOML row: any shape until the swept key is found
 def _leaf(where: str, key: str, row: dict[str, Any], parts: list[str]) -> Any:
     """The value at ``parts`` inside ``row``; an integer when ``parts`` is the whole key."""
     node: Any = row

@@ -151,6 +151,7 @@ def agreement(table: dict[str, list[list[float]]], rows: Rows) -> dict[str, floa
     return out
 
 
+# Any: the training's record, written whole into the weights file's JSON
 def weights_json(table: dict[str, list[list[float]]], components_digest: str,
                  training: dict[str, Any], version: int = VERSION) -> str:
     names = feature_names(version)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from cdsim.analysis.fmt import number, pct, pts
 from cdsim.study.cards import CARD_TABLES, OLD_RUNS, CardChange, Figure, VariantCards
@@ -29,12 +28,12 @@ KEYS = ("taken_share", "done_share", "mean_vp", "win_difference")
 
 # -- study.json --------------------------------------------------------------------------------
 
-def _figures(figures: dict[str, Figure]) -> dict[str, Any]:
+def _figures(figures: dict[str, Figure]) -> dict[str, object]:
     return {k: {"value": number(v[0], 5), "interval": [number(v[1], 5), number(v[2], 5)]}
             for k, v in figures.items()}
 
 
-def as_json(cell: CellResult) -> dict[str, Any]:
+def as_json(cell: CellResult) -> dict[str, object]:
     """A variant cell's ``changed`` and ``cards`` (``cards_missing``: why there are none;
     ``changed`` null when a component set could not be read)."""
     found = cell.cards

@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -42,7 +41,7 @@ def shown_list(players: Sequence[PlayerSpec]) -> str:
     return ", ".join(label[p.spelling] for p in players)
 
 
-def offsets_json(c: CellResult) -> dict[str, Any]:
+def offsets_json(c: CellResult) -> dict[str, object]:
     """Each seat's fair offset (starting VP over seat 1) with its 95% interval, seats
     counted from 1 (seat 1 is the reference: 0); None for a cell judged at the rulebook
     vector only."""

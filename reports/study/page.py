@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -62,7 +61,7 @@ def analyse(root: Path, note: Callable[[str], None] | None = None) -> StudyResul
 # -- outputs ------------------------------------------------------------------------------------
 
 
-def _shares_json(s: Shares | None) -> dict[str, Any] | None:
+def _shares_json(s: Shares | None) -> dict[str, object] | None:
     if s is None:
         return None
     return {"start_vp": list(s.vector), "games": s.games, "shares": s.share.tolist(),
@@ -70,26 +69,22 @@ def _shares_json(s: Shares | None) -> dict[str, Any] | None:
             "gap_interval": list(s.gap_interval)}
 
 
-def verdict_json(c: CellResult) -> dict[str, Any]:
-    """The machine-readable verdict of one cell (the fields docs/statistics.md explains)."""
+def verdict_json(c: CellResult) -> dict[str, object]:
+    """One cell's verdict as ``cdsim balance --json`` writes one: its ``decision`` and
+    ``vector`` beside the whole record (``verdict``: the one ``model_dump`` of
+    ``anytime.Verdict``, null while no stage is judged), with the cell's games and each
+    seat's fair offset."""
     d = c.decision
-    return {"decision": d.decision if d else None, "vector": d.vector if d else None,
-            "fair_set": d.fair_set if d else None,
-            "largest_gap": d.largest_gap if d else None,
-            "gap_interval": d.gap_interval if d else None,
-            "games": c.games, "games_tested": d.games_tested if d else None,
-            "games_needed": d.games_needed if d else None,
-            "watch": d.watch if d else None,
-            **offsets_json(c),
-            "stability": None,  # dropped: see docs/statistics.md
-            "explain": d.explain if d else "still playing"}
+    return {"decision": d.decision if d else None, "vector": list(d.vector) if d else None,
+            "verdict": d.model_dump(mode="json") if d else None, "games": c.games,
+            **offsets_json(c)}
 
 
-def as_json(result: StudyResults) -> dict[str, Any]:
+def as_json(result: StudyResults) -> dict[str, object]:
     m = result.manifest
 
-    def cell(c: CellResult) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def cell(c: CellResult) -> dict[str, object]:
+        out: dict[str, object] = {
             "key": c.key, "players": c.players, "population": c.population,
             "variant": c.variant, "floor": c.floor, "method": c.state.method,
             "lineups": [list(x) for x in c.lineups], "pool": list(c.state.pool),
@@ -110,7 +105,7 @@ def as_json(result: StudyResults) -> dict[str, Any]:
                                  "high": high.tolist()}
         return out
 
-    verdicts: dict[str, dict[str, Any]] = {}
+    verdicts: dict[str, dict[str, object]] = {}
     for c in result.cells:
         if c.variant is None:
             verdicts.setdefault(str(c.players), {})[c.population] = verdict_json(c) | {

@@ -8,7 +8,6 @@ per player count by ``cdsim.study.skill``; this module lays the section out.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from cdsim.analysis.fmt import pp, vec
 from cdsim.analysis.skill import Point
@@ -18,7 +17,7 @@ from reports.charts import SkillRow
 from reports.report import Doc
 
 
-def as_json(panel: Panel) -> dict[str, Any]:
+def as_json(panel: Panel) -> dict[str, object]:
     ladder = panel.ladder or {}
     return {
         "verdict": panel.kind, "sentence": panel.sentence, "level": panel.level,

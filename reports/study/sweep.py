@@ -12,7 +12,6 @@ claims; a verdict within the tolerance is each variant cell's own (the Variants 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -28,7 +27,7 @@ from reports.study import cards as study_cards
 from reports.study.cell import offsets_json
 
 
-def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, Any]:
+def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, object]:
     seats = range(1, group.players + 1)
     difference, interval = None, None
     if cell.difference is not None:
@@ -118,7 +117,7 @@ def sentence(group: SweepGroup) -> str:
     return text + " (at every value tried: these games cannot tell the values apart)."
 
 
-def as_json(manifest: StudyManifest, found: Sequence[SweepGroup]) -> list[dict[str, Any]]:
+def as_json(manifest: StudyManifest, found: Sequence[SweepGroup]) -> list[dict[str, object]]:
     """study.json's ``sweeps``: per sweep, one row per value (per player count and
     population), the base cells' rows beside them, and the sentences; seats from 1."""
     out = []
