@@ -144,7 +144,33 @@ def test_whatif_prints_the_bound_and_a_line_per_card(
     verdict = next(i for i, line in enumerate(printed) if line.startswith("      B05: "))
     assert any(w in printed[verdict] for w in ("too weak", "about right", "too strong",
                                                "not decided"))
-    assert "against a margin of ±1.5 pts" in printed[verdict]
+    assert f"against a margin of ±{100 * paired.MARGIN:.1f} pts" in printed[verdict]
     figures = printed[verdict + 1]
     assert figures.startswith("      B05 at 6 VP: taken by ")
     assert figures.count(" [") >= 6  # taken, fulfilled, VP, win difference, base's too
+
+
+def test_a_card_is_neutral_near_the_value_its_sweep_finds() -> None:
+    """Only the sweep of this player count, play and card gives "neutral near V"; none
+    where the sweep finds no crossing."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from cdsim.analysis.sweep import Neutral
+    from cdsim.cli.whatif_words import neutral_near
+    from cdsim.study.sweep_groups import SweepGroup
+
+    cell = SimpleNamespace(cards=SimpleNamespace(cards=[_card((0.0, -0.1, 0.1))]))
+
+    def group(players: int, at: float | None, ends: tuple[float, ...]) -> SweepGroup:
+        return cast(SweepGroup, SimpleNamespace(
+            players=players, population="scripted", neutral=Neutral(at, ends),
+            values=((4, cell), (10, cell)), sweep=SimpleNamespace(key="reward.vp")))
+
+    found = [group(2, 5.24, (4.1, 6.3)), group(3, None, ())]
+    assert neutral_near(found, 2, "scripted", "B05") == (
+        ", neutral near reward.vp = 5.2 (95% interval 4.1 to 6.3)")
+    assert neutral_near(found, 3, "scripted", "B05") == ""  # no crossing: no claim
+    assert neutral_near(found, 2, "strong", "B05") == ""
+    assert neutral_near(found, 2, "scripted", "F01") == ""
+    assert "reaches beyond" in neutral_near([group(2, 5.0, (4.5,))], 2, "scripted", "B05")

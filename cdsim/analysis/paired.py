@@ -47,7 +47,7 @@ PRECISION = 0.005  # 0.5 pp: a seat moving less than this is "unchanged" (study 
 # ``cdsim whatif``'s default precision, the designer's margin: a quick look (3 minutes of
 # scripted play) decides most single-card changes at it (docs/statistics.md, "The
 # designer's margin")
-MARGIN = 0.015
+MARGIN = 0.01
 ALPHA = 0.05  # per comparison, over both directions and every seat
 MIN_DEALS = 30  # deal groups before a comparison may look (the normal approximation)
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the command line imports them when it plays
     from cdsim.study.results import StudyResults
 
 PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
-MARGIN = 0.015  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
+MARGIN = 0.01  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
 
 
@@ -43,7 +43,7 @@ def whatif(
         show_default=False)] = None,
     precision: Annotated[float, typer.Option(
         help="The designer's margin: a seat whose win share moves by less than this is "
-             "'unchanged' (0.015 = 1.5 pp: a quick look decides most single-card changes at "
+             "'unchanged' (0.01 = 1 pp: a quick look decides most single-card changes at "
              "it, docs/statistics.md); the comparison stops as soon as it is decided either "
              "way. Each answer also says how far seat balance can move (95%), and each "
              "changed card is too weak, about right or too strong against this margin on its "
