@@ -9,7 +9,8 @@ The rule
 For each seat, an anytime-valid confidence sequence on its mean paired difference per deal
 (``boundary``'s normal mixture on deal groups, each side at ``alpha / (2 seats)``): valid
 at every look, so the comparison may stop at the first look that decides it. With the
-precision ``eps`` (``PRECISION``, 0.5 pp):
+precision ``eps`` (``cdsim whatif``'s ``--precision``, by default the designer's margin
+``MARGIN``, 1 pp; a study report's variants: ``PRECISION``, 0.5 pp):
 
 - **unchanged**: every seat's interval lies inside ``(-eps, +eps)``: no seat's win share
   moves by ``eps`` or more;
@@ -23,6 +24,9 @@ precision ``eps`` (``PRECISION``, 0.5 pp):
 A wrong *unchanged* (some seat truly moves by ``eps`` or more) or a wrong *changed* (the
 seat named truly moves by less than ``eps``) needs that seat's sequence to miss its true
 mean: at most ``alpha`` per comparison, at any look, by a union bound over the seats.
+Whatever the outcome, the seats' intervals bound the move: no seat's win share moves by more
+than the largest ``|end|`` (``Comparison.bound``). A changed card is judged by the same rule
+on its takers' win difference (``card_side``).
 """
 
 from __future__ import annotations
