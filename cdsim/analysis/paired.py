@@ -9,7 +9,8 @@ The rule
 For each seat, an anytime-valid confidence sequence on its mean paired difference per deal
 (``boundary``'s normal mixture on deal groups, each side at ``alpha / (2 seats)``): valid
 at every look, so the comparison may stop at the first look that decides it. With the
-precision ``eps`` (``PRECISION``, 0.5 pp):
+precision ``eps`` (``cdsim whatif``'s ``--precision``, by default the designer's margin
+``MARGIN``, 1 pp; a study report's variants: ``PRECISION``, 0.5 pp):
 
 - **unchanged**: every seat's interval lies inside ``(-eps, +eps)``: no seat's win share
   moves by ``eps`` or more;
@@ -23,6 +24,9 @@ precision ``eps`` (``PRECISION``, 0.5 pp):
 A wrong *unchanged* (some seat truly moves by ``eps`` or more) or a wrong *changed* (the
 seat named truly moves by less than ``eps``) needs that seat's sequence to miss its true
 mean: at most ``alpha`` per comparison, at any look, by a union bound over the seats.
+Whatever the outcome, the seats' intervals bound the move: no seat's win share moves by more
+than the largest ``|end|`` (``Comparison.bound``). A changed card is judged by the same rule
+on its takers' win difference (``card_side``).
 """
 
 from __future__ import annotations
@@ -43,7 +47,11 @@ from cdsim.analysis.stats import paired_difference, t_quantile
 FloatArray = NDArray[np.float64]
 Outcome = Literal["unchanged", "changed", "measured", "undecided"]
 
-PRECISION = 0.005  # 0.5 pp: a seat moving less than this is "unchanged"
+PRECISION = 0.005  # 0.5 pp: a seat moving less than this is "unchanged" (study reports)
+# ``cdsim whatif``'s default precision, the designer's margin: a quick look (3 minutes of
+# scripted play) decides most single-card changes at it (docs/statistics.md, "The
+# designer's margin")
+MARGIN = 0.01
 ALPHA = 0.05  # per comparison, over both directions and every seat
 MIN_DEALS = 30  # deal groups before a comparison may look (the normal approximation)
 
@@ -89,6 +97,21 @@ class Comparison:
         return (f"not decided yet: seats within {pp(min(s.low for s in self.seats), sign=True)} "
                 f"to {pp(max(s.high for s in self.seats), sign=True)}")
 
+    def bound(self) -> float:
+        """The most any seat's win share moves, as far as the intervals say: the largest
+        ``|end|`` of the seats' intervals (inf before the first look)."""
+        ends = [abs(x) for s in self.seats for x in (s.low, s.high)]
+        return max(ends) if ends and all(math.isfinite(x) for x in ends) else math.inf
+
+    def bound_words(self) -> str:
+        """The bound in a designer's words, whatever the outcome (the intervals hold
+        together at 1 - ``ALPHA``)."""
+        bound = self.bound()
+        if not math.isfinite(bound):
+            return "seat balance: no bound yet (too few deals)"
+        up = math.ceil(round(1000 * bound, 9)) / 1000  # "at most": rounded up, never down
+        return f"seat balance moves by at most {pp(up)} ({100 * (1 - ALPHA):.0f}%)"
+
     def games_to_decide(self) -> int | None:
         """If the seats' differences stay as they look and the intervals narrow as one
         over the root of the games: about how many more games a side would decide an
@@ -105,6 +128,28 @@ class Comparison:
         ways += [n * (h / (abs(s.change) - eps)) ** 2  # changed: one interval beyond
                  for s, h in zip(finite, half, strict=True) if abs(s.change) > eps]
         return max(0, math.ceil(min(ways)) - n)
+
+
+CardSide = Literal["too weak", "about right", "too strong", "not decided"]
+
+
+def card_side(win: tuple[float, float, float], margin: float = MARGIN) -> CardSide:
+    """A changed card in a designer's words, from its takers' win difference (estimate, low,
+    high: the win share of the seats that took it minus that of the other seats of their
+    strategies, 95%) at the designer's ``margin``: **too strong** when the interval lies
+    wholly above ``+margin``, **too weak** wholly below ``-margin``, **about right** wholly
+    inside ``(-margin, +margin)``, else **not decided** (the same rule as ``judge``'s, on
+    one figure; an association, not a cause)."""
+    _, low, high = win
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "not decided"
+    if low > margin:
+        return "too strong"
+    if high < -margin:
+        return "too weak"
+    if -margin < low and high < margin:
+        return "about right"
+    return "not decided"
 
 
 def winners(games: CellGames, vector: Sequence[int]) -> FloatArray:
@@ -209,6 +254,6 @@ def worst_case_deals(sd: float, precision: float = PRECISION, alpha: float = ALP
         deals *= 1.25
 
 
-__all__ = ["ALPHA", "MIN_DEALS", "PRECISION", "Comparison", "Outcome", "SeatChange",
-           "compare", "deal_differences", "design_deals", "judge", "seat_difference",
-           "winners", "worst_case_deals"]
+__all__ = ["ALPHA", "MARGIN", "MIN_DEALS", "PRECISION", "CardSide", "Comparison", "Outcome",
+           "SeatChange", "card_side", "compare", "deal_differences", "design_deals", "judge",
+           "seat_difference", "winners", "worst_case_deals"]

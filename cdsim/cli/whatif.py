@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the command line imports them when it plays
     from cdsim.study.results import StudyResults
 
 PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
+MARGIN = 0.01  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
 
 
@@ -41,8 +42,12 @@ def whatif(
              "strong play after it only if its games fit in the time left.",
         show_default=False)] = None,
     precision: Annotated[float, typer.Option(
-        help="A seat whose win share moves by less than this is 'unchanged' (0.005 = 0.5 "
-             "pp); the comparison stops as soon as it is decided either way.")] = 0.005,
+        help="The designer's margin: a seat whose win share moves by less than this is "
+             "'unchanged' (0.01 = 1 pp: a quick look decides most single-card changes at "
+             "it, docs/statistics.md); the comparison stops as soon as it is decided either "
+             "way. Each answer also says how far seat balance can move (95%), and each "
+             "changed card is too weak, about right or too strong against this margin on its "
+             "takers' win difference.")] = MARGIN,
     games: Annotated[int | None, typer.Option(
         help="The most games of each side (base and change) per player count and play "
              "(default: 40,000 scripted, 6,000 strong).", show_default=False)] = None,
@@ -68,8 +73,11 @@ def whatif(
     what it chose); out of time, it stops at a chunk and says what is decided and what more
     would take, at this run's measured rate. The answer: whether seat balance moves (each
     seat's win share, change minus base, at the rulebook's starting VP, with intervals
-    valid at every look) and what the changed cards do (taken, fulfilled, VP per take,
-    their takers' win difference). The folder is a study folder: its pages lead with the
+    valid at every look, judged at the designer's margin --precision), how far it can move
+    at most (95%), and what the changed cards do: one line each, too weak, about right or
+    too strong (their takers' win difference against the margin; neutral near the value a
+    sweep of several values finds), then their figures (taken, fulfilled, VP per take, win
+    difference), each with its 95% interval. The folder is a study folder: its pages lead with the
     change (study.html).
 
     Example: cdsim whatif --set objective.B05.reward.vp=6
@@ -180,11 +188,13 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
     """The answer in the terminal: each comparison in a designer's words (not decided yet:
     the games and time more would take at this run's rate), the changed cards, and, if play
     stopped early, that the pages are provisional and how to go on."""
-    from reports.study.cards import sentence
-    from reports.study.sweep import card_sentence, groups
+    from cdsim.cli.whatif_words import card_figures, card_line, neutral_near
+    from cdsim.study.sweep_groups import groups
+    from reports.study.sweep import card_sentence
 
     clock = played.clock
     cells = {c.key: c for c in result.cells}
+    found = groups(result.manifest, result.cells)
     asked = study.file.description.removeprefix("What the change does: ")
     print(f"whatif: {asked} ({games:,} games in {clock.elapsed():.0f} s; {root})")
     for pair in played.pairs:
@@ -199,12 +209,14 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
                        _not_begun(pair, clock, pair.play in played.skipped))
                 print(f"{head}: {why}")
                 continue
-            print(f"{head}: {comp.words()} ({comp.games:,} games a side)"
-                  f"{_more(pair, comp, clock)}")
+            print(f"{head}: {comp.words()}; {comp.bound_words()} ({comp.games:,} games a "
+                  f"side){_more(pair, comp, clock)}")
             cell = cells.get(v.key)
             for card in (cell.cards.cards if cell is not None and cell.cards else ()):
-                print(f"      {sentence(card)}")
-    for group in groups(result.manifest, result.cells):
+                near = neutral_near(found, pair.base.players, pair.play, card.card)
+                print(f"      {card_line(card, comp.precision, near)}")
+                print(f"      {card_figures(card)}")
+    for group in found:
         said = card_sentence(group)
         if said is not None:
             print(f"  {said.replace('**', '')}")

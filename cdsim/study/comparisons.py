@@ -206,7 +206,7 @@ class _Looks:
 
 
 def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
-        force: bool = False, precision: float = paired.PRECISION, resume: bool = False,
+        force: bool = False, precision: float = paired.MARGIN, resume: bool = False,
         on_chunk: OnChunk | None = None, on_look: OnLook | None = None,
         clock: Clock | None = None, again: str = "", optional: Collection[str] = (),
         on_plan: OnPlan | None = None) -> Played:
