@@ -129,8 +129,8 @@ def continuation(name: str, margin: float, budget: int, n: int, seed: int = 4000
     from cdsim.analysis import predict
     from tests.test_zone import tables
 
-    if spread is not None:
-        predict.SPREAD = spread
+    if spread is not None:  # every watched vector's, chosen or not
+        predict.SPREAD = predict.SPREAD_CHOSEN = spread
     sc = scenario(name)
     tol = min(sc.gaps.values()) + margin
     zone = tol / 4

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from cdsim.analysis import predict
 from cdsim.analysis.boundary import PLANNED_WEIGHT, Mixture, Planned, planned
 from cdsim.analysis.candidates import FloatArray, IntArray, Vector, WinTable, pairs, rank_by_gap
 from cdsim.analysis.design import CONFIRM_SHARE, MIN_GROUPS, choice_weight, worst_case_games
@@ -199,28 +200,32 @@ class SequentialCell:
         most likely to confirm soonest (2 players: any candidate; else the first vector of each
         choice not yet shown fair), each at its own level."""
         assert self.total is not None
-        options: list[tuple[int, WinTable | None, float]] = []
+        # (row, its test games, its level, how much of its estimate's uncertainty counts:
+        # a chosen vector's rests on its own test games only, and it was chosen for
+        # looking good, so half of it counts; predict.py)
+        options: list[tuple[int, WinTable | None, float, float]] = []
         if self.family:
             stream = self.everything.stream
-            options = [(i, None if stream is None else stream.take(i), self.family_level)
+            options = [(i, None if stream is None else stream.take(i), self.family_level, predict.SPREAD)
                        for i in range(len(self.vectors))]
         for c in self.choices:
             if c.confirmed < len(c.index):
                 s = c.evidence.stream
                 options.append((int(c.index[c.confirmed]),
                                 None if s is None else s.take(c.confirmed),
-                                choice_weight(c.number) * self.alpha_c))
+                                choice_weight(c.number) * self.alpha_c, predict.SPREAD_CHOSEN))
         best: tuple[int, Vector] | None = None
         diff, _ = self.total.pair_stats()
         # a vector whose estimate is already outside the tolerance is not worth a prediction:
         # the truth would have to lie on the other side of tolerance with a chance above POWER
         options = [o for o in options if (np.abs(diff[o[0]]) < self.tolerance + self.zone).all()]
-        for row, stream, level in options:
+        for row, stream, level, spread in options:
             prior = stream if stream is not None and stream.groups >= MIN_GROUPS else self.total.take(row)
             if prior.groups < 2:
                 continue
             games = predicted_games(stream if stream is not None and stream.groups else None, prior,
-                                    self.tolerance + self.zone, self.beyond(level), self.mixture)
+                                    self.tolerance + self.zone, self.beyond(level), self.mixture,
+                                    spread=spread)
             if games is not None and (best is None or games < best[0]):
                 best = (games, as_vector(self.vectors[row]))
         return (None, None) if best is None else best
