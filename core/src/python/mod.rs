@@ -238,6 +238,13 @@ fn game_columns<'py>(py: Python<'py>, game: &str)
     Ok((python_columns(py, &game.columns())?, PyTuple::new(py, game.breakdown())?))
 }
 
+/// The Castles of Tuscany's built-in players (`castles::players::PLAYER_NAMES`, read
+/// from the one list its registry entry makes them from).
+#[pyfunction]
+fn castles_players() -> Vec<&'static str> {
+    crate::castles::players::PLAYER_NAMES.to_vec()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Components>()?;
@@ -247,6 +254,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_components, m)?)?;
     m.add_function(wrap_pyfunction!(game_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(castles_players, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
     m.add_function(wrap_pyfunction!(scripted_profiles, m)?)?;
     m.add_function(wrap_pyfunction!(measure_luck, m)?)?;

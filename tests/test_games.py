@@ -1,0 +1,71 @@
+"""The game registry (cdsim.games): each spec reads its game from the core, and bad input
+for a game is one CdsimError naming the flag."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cdsim import core
+from cdsim.errors import CdsimError
+from cdsim.games import DEFAULT_GAME, GAMES, game_spec
+
+needs_core = pytest.mark.skipif(not core.available(), reason="needs the compiled core")
+
+
+def test_every_core_game_has_a_spec_and_carpe_diem_is_the_default() -> None:
+    assert DEFAULT_GAME == "carpe-diem"
+    assert game_spec(None).name == "carpe-diem"
+    module = core.module()
+    if module is not None:
+        assert tuple(GAMES) == tuple(module.GAMES)
+
+
+def test_carpe_diem_starts_with_the_rulebook_vp_and_castles_with_zeros() -> None:
+    assert game_spec("carpe-diem").start_vp(4) == (8, 9, 10, 11)
+    assert game_spec("castles").start_vp(3) == (0, 0, 0)
+
+
+def test_an_unknown_game_names_the_flag_and_the_closest_name() -> None:
+    with pytest.raises(CdsimError, match=r"^--game: unknown game 'castle'.*did you mean 'castles'"):
+        game_spec("castle")
+
+
+def test_a_wrong_player_count_names_the_flag() -> None:
+    with pytest.raises(CdsimError, match=r"^--players: castles is played by 2, 3, 4"):
+        game_spec("castles").check_players(5)
+    game_spec("castles").check_players(4)
+
+
+@needs_core
+def test_castles_players_come_from_the_core_and_refuse_carpe_diem_names() -> None:
+    spec = game_spec("castles")
+    assert "castle-monastery" in spec.player_names() and "mcts" in spec.player_names()
+    assert set(spec.scripted) <= set(spec.player_names())
+    with pytest.raises(CdsimError, match=r"^--strategies: 'villa' is not a castles player"):
+        spec.check_strategy("villa")
+    spec.check_strategy("mcts")
+
+
+@needs_core
+def test_castles_columns_have_no_cards_and_its_breakdown_sums_final_vp() -> None:
+    columns, breakdown = game_spec("castles").columns()
+    names = [name for name, _ in columns]
+    assert "failed_cards" not in names and "final_vp" in names
+    assert all(f"vp_{source}" in names for source in breakdown)
+
+
+@needs_core
+def test_a_broken_castles_override_is_one_error_naming_the_file(tmp_path: Path) -> None:
+    load = game_spec("castles").load_components
+    assert load(None) is not None
+    bad_key = tmp_path / "key.json"
+    bad_key.write_text(json.dumps({"player_tilez": []}))
+    with pytest.raises(CdsimError, match=r"key.json: unknown key 'player_tilez'"):
+        load(str(bad_key))
+    bad_value = tmp_path / "value.json"
+    bad_value.write_text(json.dumps({"player_tiles": "many"}))
+    with pytest.raises(CdsimError, match=r"value.json: "):
+        load(str(bad_value))
