@@ -8,7 +8,6 @@ settings. Adding a game is one ``_register`` line here and one line in the core'
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from typing import Any
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.players.registry import BUILTIN
+from cdsim.players.registry import BUILTIN, did_you_mean
 from cdsim.rules.game import DEFAULT_START_VP
 
 DEFAULT_GAME = "carpe-diem"
@@ -62,10 +61,8 @@ class GameSpec:
         known = self.player_names()
         base = name.split("@", 1)[0]
         if base not in known:
-            close = difflib.get_close_matches(base, known, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
             raise CdsimError(f"{flag}: {base!r} is not a {self.name} player (known: "
-                             f"{', '.join(known)}){hint}")
+                             f"{', '.join(known)}){did_you_mean(base, known)}")
 
 
 @cache
@@ -143,9 +140,8 @@ def game_spec(name: str | None, flag: str = "--game") -> GameSpec:
         name = DEFAULT_GAME
     spec = GAMES.get(name)
     if spec is None:
-        close = difflib.get_close_matches(name, list(GAMES), n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise CdsimError(f"{flag}: unknown game {name!r} (known: {', '.join(GAMES)}){hint}")
+        raise CdsimError(f"{flag}: unknown game {name!r} (known: {', '.join(GAMES)})"
+                         f"{did_you_mean(name, list(GAMES))}")
     return spec
 
 

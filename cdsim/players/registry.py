@@ -174,7 +174,7 @@ class PlayerSpec:
             raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
                              f"only (built-in: {', '.join(BUILTIN)})")
         if ":" not in spelled:
-            raise CdsimError(f"unknown strategy {spelled!r}{_did_you_mean(name, BUILTIN)} "
+            raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, BUILTIN)} "
                              f"(built-in: {', '.join(BUILTIN)}; or module:Class, or "
                              "path/to/file.py:Class)")
         module_name, _, attr = spelled.rpartition(":")
@@ -394,7 +394,7 @@ def make_strategy(spec: str | PlayerSpec, overrides: Overrides | None = None) ->
     return as_spec(spec).make(overrides)
 
 
-def _did_you_mean(word: str, known: Sequence[str]) -> str:
+def did_you_mean(word: str, known: Sequence[str]) -> str:
     """`` (did you mean 'villa'?)`` for a name not among ``known`` close to one, or ""."""
     import difflib
 
@@ -498,7 +498,7 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
     if factory is None:
         classes = [n for n, v in vars(module).items() if inspect.isclass(v)]
         raise CdsimError(f"strategy {name!r}: {module_name} has no class {attr!r}"
-                         f"{_did_you_mean(attr, classes)}")
+                         f"{did_you_mean(attr, classes)}")
     if not inspect.isclass(factory):
         raise CdsimError(f"strategy {name!r}: {module_name}.{attr} is a "
                          f"{type(factory).__name__}, not a strategy class")
