@@ -25,14 +25,17 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
+    SerializerFunctionWrapHandler,
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
+from cdsim.games import DEFAULT_GAME, GAMES, GameSpec, game_spec
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
 from cdsim.schema import problem
@@ -129,6 +132,12 @@ def between(low: int, high: int, why: str = "") -> AfterValidator:
     return AfterValidator(check)
 
 
+def _game(value: str) -> str:
+    game_spec(value, None)  # a CdsimError: its own sentence
+    return value
+
+
+GameName = Annotated[str, AfterValidator(_game)]
 PlayerCount = Annotated[int, AfterValidator(_players)]
 Seed = Annotated[int, AfterValidator(_seed)]
 
@@ -154,6 +163,9 @@ class PlaySettings(BaseModel):
 
     model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
 
+    # the game played (cdsim.games); written only when it is not the default, so that a
+    # Carpe Diem run's records are what they were before there were other games
+    game: GameName = DEFAULT_GAME
     players: PlayerCount
     seed: Seed
     chunk_size: Annotated[int, between(1, MAX_CHUNK_SIZE)] = 250
@@ -168,6 +180,18 @@ class PlaySettings(BaseModel):
             return cls.model_validate(settings)
         except ValidationError as exc:
             raise CdsimError(problem_line(exc, cls, settings, flag)) from None
+
+    @model_serializer(mode="wrap")
+    def _written(self, write: SerializerFunctionWrapHandler) -> Any:
+        record = write(self)
+        if isinstance(record, dict) and record.get("game") == DEFAULT_GAME:
+            del record["game"]
+        return record
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's spec (cdsim.games)."""
+        return game_spec(self.game)
 
     def record(self) -> dict[str, object]:
         """The manifest's record: players as spelled."""
@@ -193,6 +217,29 @@ class RunConfig(PlaySettings):
     def _fill_seats(cls, data: Any, info: ValidationInfo) -> Any:
         """From flags and run files, one strategy name fills every seat (as in `cdsim
         play`); a manifest holds one per seat."""
+        data = cls._fill(data, info)
+        return cls._game_players(data)
+
+    @classmethod
+    def _game_players(cls, data: Any) -> Any:
+        """Another game's players are its core's names (``GameSpec.parse_player``), parsed
+        here where the game is known; Carpe Diem's are parsed by ``Player``."""
+        if not isinstance(data, dict) or not isinstance(data.get("game"), str) \
+                or data["game"] not in GAMES or GAMES[data["game"]].python_players:
+            return data  # an unknown game is said by its own field
+        spec = GAMES[data["game"]]
+        data = dict(data)
+        for key in ("strategies", "strategy_pool"):
+            try:
+                names = _names(data.get(key, ()))
+            except ValueError:  # said by the field's own check
+                continue
+            if isinstance(names, tuple) and all(isinstance(n, str) for n in names):
+                data[key] = tuple(spec.parse_player(n, flag(key)) for n in names)
+        return data
+
+    @classmethod
+    def _fill(cls, data: Any, info: ValidationInfo) -> Any:
         if info.context and info.context.get("fill_seats") and isinstance(data, dict):
             try:
                 names, players = _names(data.get("strategies", ())), data.get("players")
@@ -240,6 +287,10 @@ class RunConfig(PlaySettings):
             raise sentence(f"--rotate-seats plays every setup in all {self.players} seat "
                            f"rotations: --games must be a multiple of {self.players}")
         check_decision_timeout(self.decision_timeout)
+        spec = self.spec
+        spec.check_players(self.players)
+        if not spec.python_players and self.strategy_params:
+            raise sentence(f"--strategy-params: {self.game} players take no parameters")
         return self
 
     @classmethod
@@ -251,6 +302,11 @@ class RunConfig(PlaySettings):
     def lineup(self) -> tuple[PlayerSpec, ...]:
         """Every player of the run: the seats' or the pool's."""
         return self.strategies or self.strategy_pool
+
+    @property
+    def starting_vp(self) -> tuple[int, ...]:
+        """Each seat's starting VP: the run's, or its game's rulebook's."""
+        return self.start_vp or self.spec.start_vp(self.players)
 
     def identity(self) -> dict[str, object]:
         """What must match for --resume to continue a run."""

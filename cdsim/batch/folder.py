@@ -41,7 +41,6 @@ from cdsim.batch.parts import check_parts
 from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import reads_scores as ask_reads_scores
 from cdsim.players.registry import weights_record
-from cdsim.rules.components import load_components
 from cdsim.rules.records import digest_rows
 
 if TYPE_CHECKING:  # polars is imported where parts are written: the commands start without it
@@ -225,14 +224,17 @@ class RunFolder(Generic[M]):
                     manifest.config)
 
     def save_chunk(self: RunFolder[RunManifest], manifest: RunManifest, index: int,
-                   frames: tuple[DataFrame, DataFrame], seconds: float) -> None:
+                   frames: tuple[DataFrame, DataFrame | None], seconds: float) -> None:
         """The driver's side of one finished chunk (polars DataFrames of its seat rows and
         card rows): the card part, then the part, are written atomically and read back, then
         the manifest records the chunk. ``seconds``: the wall time to add to the run's. A
         part or manifest that cannot be written (a full disk) is one line; what was
-        finished before stays recorded."""
+        finished before stays recorded. A game without a card table (``frames[1]`` None)
+        writes the part alone."""
         kept = "finished chunks are kept, --resume continues"
         for path, frame in ((self.card_part(index), frames[1]), (self.part(index), frames[0])):
+            if frame is None:
+                continue
             try:
                 path.parent.mkdir(exist_ok=True)
                 atomic_write(path, partial(_write_part, frame))
@@ -274,10 +276,10 @@ class RunFolder(Generic[M]):
         its manifest. --resume refuses other settings (naming them), other learned weights,
         or a finished part that is not this run's."""
         engine_for(config)  # a player the core cannot play: refused before any manifest
-        components = load_components(config.components)
-        digest = components.digest
+        digest, default = config.spec.components_digest(config.components)
         config = config.model_copy(update={"components_digest": digest})
-        weights = weights_record(config.lineup, config.components)
+        weights = weights_record(config.lineup, config.components) \
+            if config.spec.python_players else {}
         # read at play time (a user's strategy is made to ask it): reports need no user code
         reads = ask_reads_scores(config.lineup)
         if self.claim(resume, force):
@@ -298,7 +300,7 @@ class RunFolder(Generic[M]):
         manifest = RunManifest(
             config=config, config_identity=config.identity(), seed=config.seed,
             versions=versions(), components_digest=digest,
-            components_default=components.is_default, chunks=chunk_plan(config), finished=[],
+            components_default=default, chunks=chunk_plan(config), finished=[],
             wall_seconds=0.0, command=" ".join(sys.argv), reads_scores=reads, format=RUN_FORMAT)
         if weights:  # which weights the learned player played with (cdsim.train)
             manifest.weights = weights

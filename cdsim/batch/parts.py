@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from cdsim.batch.config import RunConfig
 from cdsim.errors import CdsimError
-from cdsim.rules.game import DEFAULT_START_VP
-from cdsim.rules.records import ROW_FIELDS
 
 if TYPE_CHECKING:  # polars is imported where a part is read: the commands start without it
     from polars import DataType
@@ -27,7 +25,11 @@ def part_schema(path: Path) -> dict[str, DataType]:
                          "delete it and its chunk from manifest.json, then --resume") from None
 
 
-NEEDED = ROW_FIELDS  # what readers read
+def needed(config: RunConfig) -> tuple[str, ...]:
+    """The columns readers read: every column of its game's seat rows."""
+    return config.spec.row_fields()
+
+
 TEXT_COLUMNS = ("strategy",)
 BOOL_COLUMNS = ("won", "tiebreak")  # every other needed column holds integers
 FIX = "delete it and its chunk from manifest.json, then --resume"
@@ -48,7 +50,7 @@ def _row_flags(lf: Any, config: RunConfig) -> Any:
     import polars as pl
 
     players = config.players
-    start_vp = list(config.start_vp or DEFAULT_START_VP[players])
+    start_vp = list(config.starting_vp)
     game, seat = pl.col("game"), pl.col("seat")
     dealt = game // players if config.rotate_seats else game  # the reproducibility contract
     return lf.with_columns(
@@ -57,11 +59,13 @@ def _row_flags(lf: Any, config: RunConfig) -> Any:
             seat.clip(0, players - 1))).alias("__vp"))
 
 
-def _figures(players: int, whole: bool) -> list[Any]:
+def _figures(config: RunConfig, whole: bool) -> list[Any]:
     """What ``check_part`` checks of a part, as aggregations over its rows (of
     ``_row_flags``), in the order ``_judge`` reads them; seeds, counts and names as lists.
     ``whole``: over the whole frame (a select), else over each group (an agg)."""
     import polars as pl
+
+    players = config.players
 
     def values(name: str) -> Any:
         unique = pl.col(name).unique()
@@ -74,7 +78,7 @@ def _figures(players: int, whole: bool) -> list[Any]:
             pl.col("__misdealt").sum().alias("misdealt"), pl.col("__vp").sum().alias("vp"),
             values("seed").alias("seeds"), values("players").alias("counts"),
             values("strategy").alias("names"),
-            pl.sum_horizontal(pl.col(list(NEEDED)).null_count()).alias("nulls")]
+            pl.sum_horizontal(pl.col(list(needed(config))).null_count()).alias("nulls")]
 
 
 def _part_figures(part: Path, config: RunConfig) -> tuple[Any, ...]:
@@ -84,7 +88,7 @@ def _part_figures(part: Path, config: RunConfig) -> tuple[Any, ...]:
 
     try:
         return tuple(_row_flags(pl.scan_parquet(part), config).select(
-            _figures(config.players, whole=True)).collect().row(0))
+            _figures(config, whole=True)).collect().row(0))
     except Exception as exc:
         raise CdsimError(f"{part}: corrupt part file ({type(exc).__name__}); {FIX}") from None
 
@@ -97,12 +101,12 @@ def check_parts(parts: Sequence[tuple[int, Path]], chunks: Sequence[tuple[int, i
     import polars as pl
 
     for _, part in parts:
-        _check_schema(part)
+        _check_schema(part, config)
     paths = [str(part) for _, part in parts]
     try:
         found = {str(r[0]): tuple(r[1:]) for r in _row_flags(
             pl.scan_parquet(paths, include_file_paths="__part"), config)
-            .group_by("__part").agg(_figures(config.players, whole=False)).collect().rows()}
+            .group_by("__part").agg(_figures(config, whole=False)).collect().rows()}
     except Exception:  # a part unlike the others: the per-part check names it
         found = {}
     for index, part in parts:
@@ -120,17 +124,17 @@ def check_part(part: Path, index: int, chunk: tuple[int, int],
     run's seed, player count and starting VP; only the run's players, as spelled. A part of
     another run (copied in, or left by one) or games counted twice are refused, not mixed
     in."""
-    _check_schema(part)
+    _check_schema(part, config)
     _judge(part, index, chunk, config, _part_figures(part, config))
 
 
-def _check_schema(part: Path) -> None:
+def _check_schema(part: Path, config: RunConfig) -> None:
     schema = part_schema(part)
-    missing = [c for c in NEEDED if c not in schema]
+    missing = [c for c in needed(config) if c not in schema]
     if missing:
         raise CdsimError(f"{part}: not a cdsim games part (missing columns: "
                          f"{', '.join(missing[:5])})")
-    for name in NEEDED:
+    for name in needed(config):
         want = _dtype_problem(name, schema[name])
         if want:
             raise CdsimError(f"{part}: column {name!r} holds {schema[name]}, not {want}; {FIX}")
@@ -163,4 +167,4 @@ def _judge(part: Path, index: int, chunk: tuple[int, int], config: RunConfig,
         raise CdsimError(f"{part}: a part of another run ({what}, not this run's); {FIX}")
 
 
-__all__ = ["FIX", "NEEDED", "check_part", "check_parts", "part_schema"]
+__all__ = ["FIX", "check_part", "check_parts", "needed", "part_schema"]

@@ -25,7 +25,6 @@ from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.players.profiles import core_profiles
 from cdsim.players.registry import make_lineup, parse_params
-from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.records import CARD_COLUMNS as CARD_ROW
 from cdsim.rules.records import CARD_KINDS, ROW_FIELDS
 
@@ -176,15 +175,17 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     # the core plays built-in names; a name@setting spelling is its built-in with overrides
     strategies = [(spec.base, sorted(spec.overrides(overrides).items())) for spec in players]
     names = [spec.spelling for spec in players]
-    start_vp = list(config.start_vp or DEFAULT_START_VP[n])
-    columns = module.play_chunk(core.core_components(config.components), n, start_vp,
-                                config.seed, games, setups, lineups, strategies, check, stop)
-    cards = _card_frame(columns.pop("cards"))
+    columns = module.play_chunk(config.spec.load_components(config.components), n,
+                                list(config.starting_vp), config.seed, games, setups, lineups,
+                                strategies, check, stop)
+    cards = _card_frame(columns.pop("cards")) if "cards" in columns else None
     strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
     frame: dict[str, pl.Series] = {"strategy": strategy}
     frame.update({k: pl.Series(k, v, dtype=pl.Boolean if v.dtype == np.bool_ else pl.Int64)
                   for k, v in columns.items()})
-    order = list(ROW_FIELDS)
+    # Carpe Diem's rows in their recorded order; another game's: its seat columns first
+    order = list(ROW_FIELDS) if config.spec.default else [c for c, _ in config.spec.columns()[0]]
+    order += [k for k in frame if k not in order]
     return pl.DataFrame({k: frame[k] for k in order}), cards
 
 

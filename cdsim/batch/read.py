@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from cdsim.batch.config import RunConfig
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.manifest import RUN_FORMAT, RunManifest
-from cdsim.batch.parts import NEEDED, check_parts, part_schema
+from cdsim.batch.parts import check_parts, part_schema
 from cdsim.errors import CdsimError
 from cdsim.rules.records import BREAKDOWN, CARD_FIELDS
 
@@ -78,7 +78,7 @@ class SeatArrays:
     setup: NDArray[np.int64]  # (G,) the dealt setup of each game
     start_vp: NDArray[np.int64]
     base: NDArray[np.int64]  # final VP without the starting VP
-    tiebreak_order: NDArray[np.int64]  # 0 = wins every VP tie (R10.6: lowest scroll, then stack)
+    tiebreak_order: NDArray[np.int64]  # 0 = wins every VP tie (the game's tie-break)
     won: NDArray[np.bool_]
 
     @property
@@ -88,7 +88,8 @@ class SeatArrays:
 
 def seat_arrays(run: Run) -> SeatArrays:
     """The columns the balance analysis needs, as (games, seats) numpy arrays."""
-    df = (run.scan(("game", "setup", "seat", "start_vp", "final_vp", "scroll", "stack", "won"))
+    ties, tie_key = run.config.spec.tiebreak
+    df = (run.scan(("game", "setup", "seat", "start_vp", "final_vp", *ties, "won"))
           .sort(["game", "seat"]).collect())
     n = run.players
     if df.height % n:
@@ -98,8 +99,7 @@ def seat_arrays(run: Run) -> SeatArrays:
     def grid(col: str) -> Any:
         return df[col].to_numpy().reshape(-1, n)
 
-    scroll, stack = grid("scroll"), grid("stack")
-    key = scroll * (n + 1) + stack  # R10.6: furthest behind, then lower in the stack
+    key = tie_key(n, *(grid(c) for c in ties))  # the game's tie-break: lowest wins
     order = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1)
     return SeatArrays(setup=grid("setup")[:, 0], start_vp=grid("start_vp"),
                       base=grid("final_vp") - grid("start_vp"), tiebreak_order=order,
@@ -148,5 +148,5 @@ def card_rows(run: Run) -> pl.DataFrame:
     return joined
 
 
-__all__ = ["BREAKDOWN", "CARD_READ", "NEEDED", "NoCardTable", "Run", "SeatArrays",
+__all__ = ["BREAKDOWN", "CARD_READ", "NoCardTable", "Run", "SeatArrays",
            "card_rows", "open_run", "seat_arrays"]

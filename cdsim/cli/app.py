@@ -32,6 +32,11 @@ ComponentsOpt = Annotated[Path | None, typer.Option(
     envvar="CDSIM_COMPONENTS")]
 
 
+GameOpt = Annotated[str | None, typer.Option(
+    "--game", help="The game: carpe-diem (the default) or castles (The Castles of Tuscany; "
+    "`cdsim games` lists them).")]
+
+
 def _parse_ints(text: str, what: str) -> tuple[int, ...]:
     """``8,9,10`` given to flag ``what``; blanks and empty items are refused (``,,,`` is not
     "the default")."""

@@ -12,6 +12,7 @@ from cdsim.batch.progress import run_with_progress
 from cdsim.cli.app import (
     ComponentsOpt,
     DecisionTimeoutOpt,
+    GameOpt,
     RunArg,
     ToleranceOpt,
     ZoneOpt,
@@ -33,6 +34,7 @@ def simulate(
     out: Annotated[str | None, typer.Option(
         help="Run folder to create (default: runs/<players>p-<strategies>-seed<seed>, e.g. "
              "runs/4p-villa-landscape-bread-greedy-seed0).")] = None,
+    game: GameOpt = None,
     players: Annotated[int | None, typer.Option("--players", "-n", help="2, 3 or 4.")] = None,
     games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
     strategies: Annotated[str | None, typer.Option(
@@ -76,7 +78,7 @@ def simulate(
 
     use_decision_timeout(decision_timeout)
     given = {k: v for k, v in {
-        "out": out, "players": players, "games": games, "strategies": strategies,
+        "out": out, "game": game, "players": players, "games": games, "strategies": strategies,
         "strategy_pool": strategy_pool, "seed": seed, "start_vp": start_vp,
         "rotate_seats": rotate_seats, "chunk_size": chunk_size,
         "strategy_params": strategy_params,
@@ -132,7 +134,8 @@ def default_run_folder(run_config: RunConfig) -> Path:
     if run_config.strategy_pool:
         lineup = f"pool-{lineup}"
     lineup = re.sub(r"[^A-Za-z0-9_@=+.,-]", "_", lineup)[:120]
-    return Path("runs") / f"{run_config.players}p-{lineup}-seed{run_config.seed}"
+    game = "" if run_config.spec.default else f"{run_config.game}-"
+    return Path("runs") / f"{game}{run_config.players}p-{lineup}-seed{run_config.seed}"
 
 
 def _run_file(path: Path | None) -> dict[str, Any]:  # a TOML table, checked by RunConfig
