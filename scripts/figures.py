@@ -170,7 +170,8 @@ def outcome(c: dict[str, Any]) -> tuple[str, str]:
         return (f"{rule} → none (most equal {best})",
                 f"**no fair vector** within ±{c['radius']} VP of the rulebook's")
     if v["games_needed"]:
-        ms = cost.game_ms([tuple(x) for x in c["lineups"]], tuple(c["pool"]), int(c["players"]))
+        ms = cost.game_ms([tuple(x) for x in c["lineups"]], tuple(c["pool"]), int(c["players"]),
+                          str(c.get("game", "carpe-diem")))
         need = (f"about {v['games_needed']:,} more games (about "
                 f"{cost.games_time(int(v['games_needed']), ms)} here) might confirm it")
     else:

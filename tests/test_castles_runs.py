@@ -84,11 +84,13 @@ def test_resume_refuses_another_game(tmp_path: Path, monkeypatch: pytest.MonkeyP
 @pytest.mark.parametrize(("args", "said"), [
     (["--game", "castle"], "--game: unknown game 'castle'"),
     (["--game", "castles", "--strategies", "villa"], "--strategies: 'villa' is not a castles player"),
-    (["--game", "castles", "--strategies", "greedy@x=1"], "castles players take no settings"),
+    (["--game", "castles", "--strategies", "greedy@chimney=1"], "castles players take no settings"),
+    (["--game", "castles", "--strategies", "animal-farms@x=1"], "animal-farms takes no settings"),
+    (["--strategies", "animal-farms"], "'animal-farms' is not a carpe-diem player"),
     (["--game", "castles", "--strategies", "greedy", "--strategy-params", "mcts.c=1"],
      "--strategy-params: castles players take no parameters"),
     (["--game", "castles", "--strategies", "strategies/examples.py:Cautious"],
-     "is not a castles player"),
+     "castles is played by its built-in players only"),
 ])
 def test_bad_input_for_a_game_is_one_line(args: list[str], said: str, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch,

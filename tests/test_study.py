@@ -461,7 +461,7 @@ def test_study_folder_errors_are_one_line(tmp_path: Path, monkeypatch: pytest.Mo
     told = capsys.readouterr()
     assert told.err == "" and "study.html (self-contained)" in told.out
     code, err = run_main(["study", "run", "nonesuch"], monkeypatch, capsys)
-    assert code == 2 and "shipped studies: default" in err
+    assert code == 2 and "shipped studies: castles, default" in err
 
 
 def test_the_shipped_default_study_is_valid(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from pydantic import (
 
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
-from cdsim.games import DEFAULT_GAME, GAMES, GameSpec, game_spec
+from cdsim.games import DEFAULT_GAME, GameSpec, game_spec
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
 from cdsim.schema import problem
@@ -217,29 +217,6 @@ class RunConfig(PlaySettings):
     def _fill_seats(cls, data: Any, info: ValidationInfo) -> Any:
         """From flags and run files, one strategy name fills every seat (as in `cdsim
         play`); a manifest holds one per seat."""
-        data = cls._fill(data, info)
-        return cls._game_players(data)
-
-    @classmethod
-    def _game_players(cls, data: Any) -> Any:
-        """Another game's players are its core's names (``GameSpec.parse_player``), parsed
-        here where the game is known; Carpe Diem's are parsed by ``Player``."""
-        if not isinstance(data, dict) or not isinstance(data.get("game"), str) \
-                or data["game"] not in GAMES or GAMES[data["game"]].python_players:
-            return data  # an unknown game is said by its own field
-        spec = GAMES[data["game"]]
-        data = dict(data)
-        for key in ("strategies", "strategy_pool"):
-            try:
-                names = _names(data.get(key, ()))
-            except ValueError:  # said by the field's own check
-                continue
-            if isinstance(names, tuple) and all(isinstance(n, str) for n in names):
-                data[key] = tuple(spec.parse_player(n, flag(key)) for n in names)
-        return data
-
-    @classmethod
-    def _fill(cls, data: Any, info: ValidationInfo) -> Any:
         if info.context and info.context.get("fill_seats") and isinstance(data, dict):
             try:
                 names, players = _names(data.get("strategies", ())), data.get("players")
@@ -289,6 +266,8 @@ class RunConfig(PlaySettings):
         check_decision_timeout(self.decision_timeout)
         spec = self.spec
         spec.check_players(self.players)
+        for player in self.lineup:
+            spec.check_player(player, "--strategy-pool" if self.strategy_pool else "--strategies")
         if not spec.python_players and self.strategy_params:
             raise sentence(f"--strategy-params: {self.game} players take no parameters")
         return self

@@ -164,7 +164,7 @@ def _said(name: str, root: Path, played: int, clock: Clock, again: str) -> None:
           f"in {clock.elapsed():.1f} s); next: cdsim study report {root}")
     for cell in cells:
         verdict = cell.decision
-        ms = game_ms(cell.lineups, cell.pool, cell.players)
+        ms = game_ms(cell.lineups, cell.pool, cell.players, cell.game)
         if verdict is None:
             left = max(0, cell.games - sum(s.games for s in cell.stages[:-1]))
             said = (f"still playing: at most {left:,} more games to its budget, "

@@ -170,6 +170,10 @@ class PlayerSpec:
         if name in BUILTIN:
             values = _settings(spelled, name, rest) if at else {}
             return cls("builtin", name, tuple(sorted(values.items())), None, spelled)
+        if name in other_games_players():  # which game's player it is: RunConfig checks
+            if at:
+                raise CdsimError(f"strategy {spelled!r}: {name} takes no settings")
+            return cls("builtin", name, (), None, spelled)
         if at:
             raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
                              f"only (built-in: {', '.join(BUILTIN)})")
@@ -202,6 +206,15 @@ class PlayerSpec:
         if self.builtin:
             return Builtin(self.spelling, self.base, self.overrides(params))
         return _user_strategy(self)
+
+
+def other_games_players() -> tuple[str, ...]:
+    """The built-in players of the core's other games (The Castles of Tuscany's), not
+    Carpe Diem's: a name a run of that game plays (``cdsim.games`` checks whose it is)."""
+    module = core.module()
+    if module is None or not hasattr(module, "castles_players"):
+        return ()
+    return tuple(n for n in module.castles_players() if n not in BUILTIN)
 
 
 def as_spec(player: str | PlayerSpec) -> PlayerSpec:

@@ -14,7 +14,7 @@ from cdsim.study.model import Cell, Study
 
 def cell_game_ms(cell: Cell) -> float:
     """CPU ms of one game of ``cell`` (recorded costs)."""
-    return cost.game_ms(cell.state.lineups, cell.state.pool, cell.players)
+    return cost.game_ms(cell.state.lineups, cell.state.pool, cell.players, cell.state.game)
 
 
 def _played(state: CellState | None) -> tuple[int, bool]:

@@ -35,6 +35,7 @@ from pydantic import (
 from cdsim.analysis.anytime import ZONE, tolerance_problem, worst_case_games, zone_problem
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
+from cdsim.games import DEFAULT_GAME, game_spec
 from cdsim.players.registry import PlayerSpec
 from cdsim.schema import Table, problem, reads_back
 
@@ -349,10 +350,17 @@ class StudySettings(BaseModel):
             *(() if self.name_within_zone else ("name_within_zone",))})
 
 
+def _study_game(value: str) -> str:
+    game_spec(value, None)  # an unknown game: its own sentence, did-you-mean
+    return value
+
+
 class StudyFile(Table, StudySettings):
     gone = GONE
     name: Name
     description: str = ""
+    # the game studied (cdsim.games); its players name that game's players
+    game: Annotated[str, AfterValidator(_study_game)] = DEFAULT_GAME
     games: Games | None = None  # default: each cell's worst case (anytime.worst_case_games)
     first_stage: Games | None = None  # default: about games / 64
     # a time budget: cdsim study run stops at the first chunk boundary after it (--minutes)
@@ -393,7 +401,10 @@ class StudyFile(Table, StudySettings):
             for i, name in enumerate(names):
                 if name in names[:i]:
                     raise ValueError(f"{kind} {name!r}: a {kind} of this name comes twice")
+        game = game_spec(self.game)
         for pop in self.population:
+            for player in pop.strategies():
+                game.check_player(player, f"population {pop.name!r}")
             for p in self.players:
                 if 1 < len(pop.lineup) < p:
                     raise ValueError(f"population {pop.name!r}: lineup names {len(pop.lineup)} "

@@ -13,12 +13,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_serializer,
+    model_serializer,
+)
 
 from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
 from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
+from cdsim.games import DEFAULT_GAME
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, StudySettings, Sweep, Variant
 
@@ -61,6 +70,16 @@ class CellState(BaseModel):
     schedule: list[GameCount]
     stages: list[StageRuns] = Field(default_factory=list)
     decision: Verdict | None = None
+    # the game its runs play: written only when it is not Carpe Diem (whose manifests are
+    # what they were before there were games)
+    game: str = DEFAULT_GAME
+
+    @model_serializer(mode="wrap")
+    def _written(self, write: SerializerFunctionWrapHandler) -> Any:
+        record = write(self)
+        if isinstance(record, dict) and record.get("game") == DEFAULT_GAME:
+            del record["game"]
+        return record
 
 
 class ReadsCellState:

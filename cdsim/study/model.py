@@ -66,9 +66,8 @@ from cdsim.analysis import anytime
 from cdsim.analysis.candidates import candidates
 from cdsim.batch.config import MAX_GAMES, RunConfig
 from cdsim.errors import CdsimError, read_toml
+from cdsim.games import GameSpec, game_spec
 from cdsim.players.registry import PlayerSpec, parse_params
-from cdsim.rules.components import load_components
-from cdsim.rules.game import DEFAULT_START_VP
 from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
 from cdsim.study.file import Population, Sweep, Variant
@@ -95,7 +94,7 @@ class Cell(ReadsCellState):
 
     @classmethod
     def of(cls, players: int, population: Population, variant: Variant | None,
-           rulebook: Sequence[int], radius: int, games: int) -> Cell:
+           rulebook: Sequence[int], radius: int, games: int, game: str) -> Cell:
         """A cell of ``players`` with its budget (``games``), designed for it, its first
         stage still to size (``budgeted``). Re-ranking judges every vector within
         ``radius``; players who read scores might play otherwise under other starting VP,
@@ -108,7 +107,7 @@ class Cell(ReadsCellState):
             method="rulebook only" if reads else "re-ranking", games=games, design_games=games,
             lineups=spelled(population.lineups_for(players)), pool=spelled([population.pool])[0],
             rotate_seats=population.rotate_seats, rulebook=list(rulebook),
-            radius=0 if reads else radius, schedule=[])
+            radius=0 if reads else radius, schedule=[], game=game)
         return cls(state, population, variant, 0)
 
     def budgeted(self, games: int, first: int, design: int) -> Cell:
@@ -234,7 +233,8 @@ class Study:
             if len(lineups) > 1:
                 key += "." + "-".join(_safe(n.spelling) for n in lineup)
             jobs.append(Job(key, RunConfig.checked(
-                players=cell.players, games=size // len(lineups), seed=self.stage_seed(stage),
+                game=self.file.game, players=cell.players, games=size // len(lineups),
+                seed=self.stage_seed(stage),
                 strategies=lineup, strategy_pool=pop.pool, start_vp=cell.rulebook,
                 rotate_seats=pop.rotate_seats,
                 components=cell.variant.components if cell.variant else self.components,
@@ -250,6 +250,8 @@ class Study:
             "components_digest": self.components_digest,
             "start_vp": {str(k): list(v) for k, v in sorted(self.start_vp.items())},
             "strategy_params": f.strategy_params,
+            # only for another game: a Carpe Diem study keeps its identity
+            **({"game": f.game} if f.game != game_spec(None).name else {}),
             # only when there are sweeps: a study without any keeps its identity
             **({"sweeps": [s.identity() for s in self.sweeps]} if self.sweeps else {}),
             # not the budget: raising it extends the cell; the design stays as it started
@@ -287,19 +289,31 @@ def load_study(path: Path) -> Study:
     def fail(where: str, problem: str) -> CdsimError:
         return CdsimError(f"{path}: {where}{': ' if where else ''}{problem}")
 
+    spec = study_file.parse(path, read_toml(path))
+    game = game_spec(spec.game)
+
     def params(text: str | None, where: str) -> None:
+        if text and not game.python_players:
+            raise fail(where, f"strategy_params: {game.name} players take no parameters")
         try:
             parse_params(text)
         except CdsimError as exc:
             raise fail(where, str(exc)) from None
 
-    spec = study_file.parse(path, read_toml(path))
     players = spec.players
-    start_vp = {p: tuple(DEFAULT_START_VP[p]) for p in players}
+    for p in players:
+        try:
+            game.check_players(p, "players")
+        except CdsimError as exc:
+            raise fail("", str(exc)) from None
+    start_vp = {p: tuple(game.start_vp(p)) for p in players}
     start_vp.update({int(k): tuple(v) for k, v in spec.start_vp.items()})
     params(spec.strategy_params, "")
-    components = _components(fail, spec.components, path, "components")
-    base_digest = load_components(components).digest
+    if not game.default and spec.sweep:
+        raise fail(f"sweep {spec.sweep[0].name!r}", f"sweeps change Carpe Diem's cards; a "
+                   f"{game.name} study takes variants (component files) only")
+    components = _components(fail, spec.components, path, "components", game)
+    base_digest = game.components_digest(components)[0]
     first = spec.first_stage or 0
 
     pop_games: dict[str, tuple[int | None, int]] = {}
@@ -316,10 +330,11 @@ def load_study(path: Path) -> Study:
 
     variants = []
     for given in spec.variant:
-        folder = _components(fail, given.components, path, f"variant {given.name!r}: components")
+        folder = _components(fail, given.components, path, f"variant {given.name!r}: components",
+                             game)
         assert folder is not None
         variants.append(given.model_copy(update={"components": folder,
-                                                 "digest": load_components(folder).digest}))
+                                                 "digest": game.components_digest(folder)[0]}))
     sweeps = tuple(_sweep(fail, given, path, components) for given in spec.sweep)
     variants += [v for sweep in sweeps for v in sweep.value_variants()]
 
@@ -336,7 +351,8 @@ def load_study(path: Path) -> Study:
             for variant in (None, *variants):
                 budget = asked or question_budget(
                     p, spec, len(candidates(start_vp[p], spec.radius)))
-                cell = Cell.of(p, pop, variant, start_vp[p], spec.radius, budget)
+                cell = Cell.of(p, pop, variant, start_vp[p], spec.radius, budget,
+                               game.name)
                 deal = cell.deal
                 budget = -(-budget // deal) * deal  # whole deals
                 least = anytime.MIN_GROUPS * deal  # the first stage needs a few dozen deals
@@ -379,15 +395,16 @@ def question_budget(players: int, spec: study_file.StudyFile, vectors: int) -> i
 
 
 def _components(fail: Callable[[str, str], CdsimError], value: str | None, study: Path,
-                where: str) -> str | None:
-    """A component path of the study file, relative to the file's folder."""
+                where: str, game: GameSpec | None = None) -> str | None:
+    """A component path of the study file, relative to the file's folder, checked by its
+    game's loader."""
 
     if value is None:
         return None
     target = Path(value).expanduser()
     target = target if target.is_absolute() else study.resolve().parent / target
     try:
-        load_components(target)
+        (game or game_spec(None)).components_digest(str(target))
     except CdsimError as exc:
         raise fail("", f"{where}: unreadable component set: {exc}") from None
     return str(target.resolve())

@@ -97,7 +97,7 @@ def games_total(root: Path, cells: Sequence[CellState]) -> tuple[int, int, Work]
 def cell_ms(state: CellState) -> float:
     """CPU ms of one game of a cell (its manifest state: line-ups and pool as spelled), from
     the recorded costs of ``cdsim.batch.cost``."""
-    return cost.game_ms(state.lineups, state.pool, state.players)
+    return cost.game_ms(state.lineups, state.pool, state.players, state.game)
 
 
 __all__ = ["Tables", "cell_ms", "games_total", "plan"]

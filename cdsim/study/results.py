@@ -15,6 +15,7 @@ from pathlib import Path
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
 from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.errors import CdsimError
+from cdsim.games import GameSpec, game_spec
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
 from cdsim.study.manifest import StudyManifest
@@ -52,6 +53,11 @@ class StudyResults:
     @property
     def tolerance(self) -> float:
         return self.manifest.tolerance
+
+    @property
+    def game(self) -> GameSpec:
+        """The game its cells play (cdsim.games; every cell plays the study's)."""
+        return game_spec(self.manifest.cells[0].game if self.manifest.cells else None)
 
     @property
     def provisional(self) -> bool:

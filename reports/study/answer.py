@@ -66,7 +66,7 @@ def _how_long(c: CellResult, rate: PlayRate | None) -> str:
     this machine's cores at the recorded costs; saying which."""
     d = c.decision
     assert d is not None and d.games_needed is not None
-    ms = cost.game_ms(c.lineups, c.state.pool, c.players)
+    ms = cost.game_ms(c.lineups, c.state.pool, c.players, c.state.game)
     if rate is not None:
         took = cost.duration(rate.seconds_for(d.games_needed, ms))
         return f" (about {took} here at the run's measured rate)"

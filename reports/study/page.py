@@ -134,7 +134,8 @@ def build(result: StudyResults, memo: Memo | None = None) -> Doc:
     for the same figures."""
     m = result.manifest
     doc = Doc(memo=memo or Memo(None))
-    doc.h(f"cdsim study: {m.name}", 1)
+    game = result.game
+    doc.h(f"cdsim study: {m.name}" + ("" if game.default else f" ({game.title})"), 1)
     if m.description:  # what the study asks, above its answer
         doc.p(m.description)
     if result.provisional:
@@ -340,8 +341,8 @@ def _method_section(doc: Doc, result: StudyResults) -> None:
           "looks after every stage at all its games so far (an anytime-valid test: "
           "cdsim.analysis.anytime; docs/statistics.md in the cdsim repository). "
           "Re-ranking: no built-in player reads VP totals, so every logged game is re-scored "
-          "exactly under each starting-VP vector within the radius (ties by the logged R10.6 "
-          "order). At 3 and 4 players up to "
+          "exactly under each starting-VP vector within the radius (ties by the logged "
+          f"{result.game.tie_rule} order). At 3 and 4 players up to "
           f"{result.manifest.tested} near-tied vectors are chosen on the first stage "
           "(and again when another becomes the most equal) and tested on every game after "
           "their choice; at 2 players every vector is tested on every game. "
@@ -352,8 +353,8 @@ def _method_section(doc: Doc, result: StudyResults) -> None:
           "wrong; its 'games needed' is a prediction from the games so far (about an 80% "
           "chance of confirming the vector it names), and every game played keeps counting "
           "if the cell goes on (`cdsim study run --resume --games N`). A population whose players read "
-          "scores is judged at the rulebook vector only. Rule numbers refer to docs/rules.md "
-          "in the cdsim repository.")
+          "scores is judged at the rulebook vector only. Rule numbers refer to "
+          f"{result.game.rules_doc} in the cdsim repository.")
     doc.p("Intervals: win shares and seat gaps are computed from deal groups (one deal in every "
           "line-up and rotation), 95% and simultaneous over the seats (or seat pairs). There is "
           "no 'stability' figure: the old bootstrap share of resamples choosing the same vector "

@@ -3,26 +3,24 @@ game, beside the core's registry (``cdsim._core.GAMES``) that plays them. The co
 run and study files name a game (``--game``, ``game = "..."``; default ``carpe-diem``) and
 read here what differs between games: player counts, the components' loader, the row's
 columns, the rulebook's starting VP, the candidates a study tries, the players and their
-settings. Adding a game is one ``_register`` line here and one line in the core's
-``games::registry``."""
+settings. Adding a game is its module beside these (``castles.py``: its name, title,
+scripted players, components' loader and digest, starting VP and tie-break), one name in
+the registering loop below, and one line in the core's ``games::registry``."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import numpy as np
-
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
-from cdsim.players.registry import BUILTIN, PlayerSpec, did_you_mean
-from cdsim.rules.game import DEFAULT_START_VP
+from cdsim.games import carpe_diem, castles
+from cdsim.players.registry import PlayerSpec, did_you_mean
+from cdsim.players.registry import other_games_players as other_players
 
-DEFAULT_GAME = "carpe-diem"
+DEFAULT_GAME = carpe_diem.NAME
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,9 @@ class GameSpec:
     # how ties on VP are broken (the re-ranking under other starting VP needs it): the row
     # columns it reads, and each seat's key from their (games, seats) grids, lowest wins
     tiebreak: tuple[tuple[str, ...], Callable[..., Any]]
+    # where its rules are numbered (docs/...) and the rule that breaks a tie on VP
+    rules_doc: str = "docs/rules.md"
+    tie_rule: str = "R10.6"
     # whether its players are cdsim.players' (settings, weights, users' strategies): only
     # Carpe Diem's; another game's are its core registry's names, taking no settings
     python_players: bool = False
@@ -86,16 +87,23 @@ class GameSpec:
             raise CdsimError(f"{flag}: {self.name} is played by {counts} players, not {n}")
 
     def parse_player(self, text: str, flag: str = "--strategies") -> PlayerSpec:
-        """A player of this game as spelled (``PlayerSpec.parse`` for Carpe Diem's), or a
-        CdsimError naming ``flag``."""
-        if self.python_players:
-            return PlayerSpec.parse(text)
-        spelled = text.strip()
-        name, at, _ = spelled.partition("@")
-        self.check_strategy(name, flag)
-        if at:
-            raise CdsimError(f"{flag}: {spelled!r}: {self.name} players take no settings")
-        return PlayerSpec("builtin", name, (), None, spelled)
+        """A player of this game as spelled, or a CdsimError naming ``flag``."""
+        spec = PlayerSpec.parse(text)
+        self.check_player(spec, flag)
+        return spec
+
+    def check_player(self, spec: PlayerSpec, flag: str = "--strategies") -> None:
+        """``spec`` is one of this game's players (any of Carpe Diem's, users' strategies
+        included; another game's built-in names, without settings), or a CdsimError naming
+        ``flag``."""
+        if self.python_players and spec.base not in other_players():
+            return
+        if not spec.builtin:
+            raise CdsimError(f"{flag}: {spec.spelling!r}: {self.name} is played by its "
+                             f"built-in players only (known: {', '.join(self.player_names())})")
+        self.check_strategy(spec.base, flag)
+        if spec.settings or spec.weights:
+            raise CdsimError(f"{flag}: {spec.spelling!r}: {self.name} players take no settings")
 
     def check_strategy(self, name: str, flag: str = "--strategies") -> None:
         """A built-in player of this game, or a CdsimError naming ``flag`` and the known."""
@@ -115,80 +123,6 @@ def _columns(name: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     return tuple((str(c), str(t)) for c, t in columns), tuple(map(str, breakdown))
 
 
-def _no_compensation(n: int) -> tuple[int, ...]:
-    return (0,) * n
-
-
-def _carpe_diem_start(n: int) -> tuple[int, ...]:
-    return DEFAULT_START_VP[n]
-
-
-@cache
-def _castles_text(path: str | None) -> str:
-    """Castles' component set as the core reads it: the built-in set's JSON, or a JSON
-    file of overrides (``castles::Components``' serde JSON, keys merged over the built-in
-    set)."""
-    module = core.module()
-    if module is None:
-        raise CdsimError("castles needs the compiled core (make install)")
-    text: str = module.builtin_components("castles")
-    if path is None:
-        return text
-    base = json.loads(text)
-    try:
-        with open(path, encoding="utf-8") as f:
-            override = json.load(f)
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise CdsimError(f"{path}: not a castles component file ({e})") from None
-    if not isinstance(override, dict):
-        raise CdsimError(f"{path}: a castles component file is a JSON object")
-    unknown = sorted(set(override) - set(base))
-    if unknown:
-        raise CdsimError(f"{path}: unknown key {unknown[0]!r} (known: "
-                         f"{', '.join(sorted(base))})")
-    return json.dumps({**base, **override})
-
-
-@cache
-def _castles_components(path: str | None) -> Any:
-    """Castles' component set in the core (``_castles_text``), or one line naming the file."""
-    text = _castles_text(path)
-    try:
-        return core.module().Components(text, game="castles")  # type: ignore[union-attr]
-    except ValueError as e:
-        raise CdsimError(f"{path or 'castles built-in components'}: {e}") from None
-
-
-def _carpe_diem_tiebreak(n: int, scroll: Any, stack: Any) -> Any:
-    return scroll * (n + 1) + stack  # R10.6: furthest behind on the scroll, then lower in the stack
-
-
-def _castles_tiebreak(n: int, empty: Any, green: Any) -> Any:
-    # T11.4: the most empty spaces, then the most green VP, then the later seat
-    seat = np.arange(n)[None, :]
-    return -((empty * 4096 + green) * 8 + seat)
-
-
-def _carpe_diem_digest(path: str | None) -> tuple[str, bool]:
-    from cdsim.rules.components import load_components
-
-    comps = load_components(path)
-    return comps.digest, comps.is_default
-
-
-def _castles_digest(path: str | None) -> tuple[str, bool]:
-    """sha256 over the JSON of the set (the built-in one's, or the override merged over it)."""
-    _castles_components(path)  # a set the core refuses is one line here
-    return hashlib.sha256(_castles_text(path).encode()).hexdigest(), path is None
-
-
-def _castles_players() -> tuple[str, ...]:
-    module = core.module()
-    if module is None or not hasattr(module, "castles_players"):
-        return ()
-    return tuple(module.castles_players())
-
-
 GAMES: dict[str, GameSpec] = {}
 
 
@@ -196,17 +130,13 @@ def _register(spec: GameSpec) -> None:
     GAMES[spec.name] = spec
 
 
-_register(GameSpec("carpe-diem", "Carpe Diem", (2, 3, 4), _carpe_diem_start,
-                   lambda: BUILTIN, ("greedy", "villa", "landscape", "bread"),
-                   core.core_components, radius=4, components_digest=_carpe_diem_digest,
-                   tiebreak=(("scroll", "stack"), _carpe_diem_tiebreak),
-                   python_players=True))
-# the rulebook gives no VP compensation (seat order only picks the bonus tokens): zeros
-_register(GameSpec("castles", "The Castles of Tuscany", (2, 3, 4), _no_compensation,
-                   _castles_players, ("greedy", "castle-monastery", "trade-workers",
-                                      "animal-farms"),
-                   _castles_components, radius=4, components_digest=_castles_digest,
-                   tiebreak=(("empty_spaces", "green_vp"), _castles_tiebreak)))
+for game in (carpe_diem, castles):  # adding a game: its module here
+    _register(GameSpec(game.NAME, game.TITLE, (2, 3, 4), game.start_vp, game.players,
+                       game.SCRIPTED, game.load_components, radius=4,
+                       components_digest=game.components_digest,
+                       tiebreak=(game.TIEBREAK_COLUMNS, game.tiebreak),
+                       rules_doc=game.RULES_DOC, tie_rule=game.TIE_RULE,
+                       python_players=game is carpe_diem))
 
 
 def game_spec(name: str | None, flag: str | None = "--game") -> GameSpec:

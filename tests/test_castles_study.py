@@ -1,0 +1,93 @@
+"""A study of another game (``game = "castles"`` in a study file): its cells play that game's
+runs, its manifest's cells name it (Carpe Diem's do not, as before there were games), its page
+says which game and which rule breaks ties, and bad input for it is one line naming the
+file and the entry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cdsim import core
+from tests.commands import run_main
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="needs the compiled core")
+
+STUDY = """
+name = "c"
+game = "castles"
+seed = 2
+players = [2, 4]
+radius = 2
+chunk_size = 500
+[[population]]
+name = "random"
+lineup = ["random"]
+games = 2000
+[[population]]
+name = "scripted"
+lineup = ["greedy", "castle-monastery", "trade-workers", "animal-farms"]
+games = 4000
+"""
+
+
+def test_a_castles_study_plays_and_reports_its_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    study = tmp_path / "c.toml"
+    study.write_text(STUDY)
+    code, err = run_main(["study", "run", str(study), "--out", str(tmp_path / "s"), "-q"],
+                         monkeypatch, capsys)
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "s" / "study-manifest.json").read_text())
+    assert {c["game"] for c in manifest["cells"]} == {"castles"}
+    code, err = run_main(["study", "report", str(tmp_path / "s")], monkeypatch, capsys)
+    assert code == 0, err
+    runs = list((tmp_path / "s" / "cells").glob("*/manifest.json"))
+    assert runs and all(json.loads(r.read_text())["config"]["game"] == "castles" for r in runs)
+    rulebook = {c["key"]: c["rulebook"] for c in manifest["cells"]}
+    assert rulebook["2p.scripted"] == [0, 0] and rulebook["4p.scripted"] == [0, 0, 0, 0]
+    page = (tmp_path / "s" / "study.md").read_text()
+    assert page.startswith("# cdsim study: c (The Castles of Tuscany)")
+    assert "ties by the logged T11.4 order" in page and "docs/rules-castles.md" in page
+    assert "R10.6" not in page and "docs/rules.md" not in page
+
+
+def test_a_carpe_diem_study_manifest_does_not_name_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    study = tmp_path / "d.toml"
+    study.write_text('name = "d"\nplayers = [2]\nradius = 1\n[[population]]\nname = "r"\n'
+                     'lineup = ["random"]\ngames = 1000\n')
+    code, err = run_main(["study", "run", str(study), "--out", str(tmp_path / "s"), "-q"],
+                         monkeypatch, capsys)
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "s" / "study-manifest.json").read_text())
+    assert all("game" not in c for c in manifest["cells"])
+    code, err = run_main(["study", "report", str(tmp_path / "s")], monkeypatch, capsys)
+    assert code == 0, err
+    assert "(The Castles" not in (tmp_path / "s" / "study.md").read_text()
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (('game = "castles"', 'game = "castle"'), "game: unknown game 'castle'"),
+    (('"greedy", "castle-monastery"', '"villa", "castle-monastery"'),
+     "population 'scripted': 'villa' is not a castles player"),
+    (("players = [2, 4]", "players = [2, 5]"), "players"),
+    (("radius = 2", 'radius = 2\nstrategy_params = "greedy.chimney=1"'),
+     "castles players take no parameters"),
+    (("chunk_size = 500", 'chunk_size = 500\n[[sweep]]\nname = "w"\nentry = "B05"\n'
+      'key = "reward.vp"\nvalues = [4, 6]'), "a castles study takes variants"),
+])
+def test_bad_input_in_a_castles_study_is_one_line(
+        change: tuple[str, str], said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    study = tmp_path / "c.toml"
+    assert change[0] in STUDY
+    study.write_text(STUDY.replace(change[0], change[1]))
+    code, err = run_main(["study", "run", str(study), "--out", str(tmp_path / "s"), "-q"],
+                         monkeypatch, capsys)
+    assert code == 2 and str(study) in err and said in err, err
+    assert len(err.strip().splitlines()) == 1, err
