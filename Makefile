@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
 .PHONY: install test lint run bench strength clean core-fixture core-games browser oracle \
-	figures fuzz train ratings evaluator
+	figures fuzz train ratings evaluator castles
 
 install: $(VENV)/.installed
 
@@ -46,6 +46,14 @@ run: install
 	$(CDSIM) study run default --out $(STUDY) \
 		$$(test -f $(STUDY)/study-manifest.json && echo --resume)
 	$(CDSIM) study report $(STUDY)
+
+# The second game's study: The Castles of Tuscany at 2, 3 and 4 players (random floor, the
+# four scripted players), which starting VP make its seats fair (docs/castles.md).
+CASTLES ?= studies/castles
+castles: install
+	$(CDSIM) study run castles --out $(CASTLES) \
+		$$(test -f $(CASTLES)/study-manifest.json && echo --resume)
+	$(CDSIM) study report $(CASTLES)
 
 # Headless chromium and its driver for the page tests (tests/test_replay.py); root, as on CI.
 browser:

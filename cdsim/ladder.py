@@ -60,7 +60,6 @@ from cdsim.batch.manifest import PlayedManifest
 from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
 from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
-from cdsim.rules.components import load_components
 from cdsim.study.model import Job
 from cdsim.study.play import (
     OnChunk,
@@ -132,7 +131,7 @@ class Ladder(PlaySettings):
                 key += "_"
             keys.add(key)
             out.append(Job(key, RunConfig.checked(
-                players=self.players, games=self.games, seed=self.seed, strategies=lineup,
+                game=self.game, players=self.players, games=self.games, seed=self.seed, strategies=lineup,
                 rotate_seats=True, components=self.components, chunk_size=self.chunk_size,
                 strategy_params=self.strategy_params)))
         return out
@@ -165,10 +164,11 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> Ladder
     without --force, and --resume refuses another ladder."""
 
     ladder.check()
-    components = load_components(ladder.components)
-    digest = components.digest
+    digest, default = ladder.spec.components_digest(ladder.components)
     identity = ladder.identity(digest)
-    weights = weights_record(ladder.strategies, ladder.components)  # the weights each learned spelling plays
+    # the weights each learned spelling plays
+    weights = weights_record(ladder.strategies, ladder.components) \
+        if ladder.spec.python_players else {}
     folder = RunFolder(root, LADDER)
     if folder.claim(resume, force):
         manifest = folder.read()
@@ -183,7 +183,7 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> Ladder
         return manifest
     manifest = LadderManifest(
         ladder=ladder, identity=identity, components_digest=digest,
-        components_default=components.is_default,
+        components_default=default,
         pairings=[Pairing(key=job.key, lineup=[s.spelling for s in job.config.strategies],
                           run=str(Path(CELLS) / job.key)) for job in ladder.jobs()],
         versions=versions(), wall_seconds=0.0, command=" ".join(sys.argv))
@@ -247,8 +247,11 @@ def read_games(root: Path, names: tuple[str, ...], pairings: list[Pairing]) -> G
     frames = []
     for p, pairing in enumerate(pairings):
         run = open_run(run_folder(root, pairing.key))
-        frames.append(run.scan(("game", "setup", "seat", "strategy", "rank", "won", "final_vp",
-                                "failed_cards")).collect().with_columns(pl.lit(p).alias("pairing")))
+        rows = run.scan(("game", "setup", "seat", "strategy", "rank", "won", "final_vp",
+                         *(("failed_cards",) if run.config.spec.default else ()))).collect()
+        if "failed_cards" not in rows.columns:  # a game without objective cards: no rate
+            rows = rows.with_columns(pl.lit(float("nan")).alias("failed_cards"))
+        frames.append(rows.with_columns(pl.lit(p).alias("pairing")))
     return Games.of_rows(pl.concat(frames), names, len(pairings[0].lineup))
 
 

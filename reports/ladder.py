@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from cdsim.analysis.fmt import pct
-from cdsim.analysis.ratings import PRIOR_GAMES, RESAMPLES
+from cdsim.analysis.ratings import PRIOR_GAMES, RESAMPLES, LadderFit
 from cdsim.ladder import LadderResult, read_results
 from cdsim.players.names import shown_names
 from reports.charts import COLOURS, FloatArray, _png
@@ -48,7 +48,9 @@ def as_json(result: LadderResult) -> dict[str, object]:
                      "low": float(f.low[i]), "high": float(f.high[i]), "games": int(f.games[i]),
                      "appearances": int(f.appearances[i]), "wins": int(f.wins[i]),
                      "win_share": float(f.win_share[i]), "mean_vp": float(f.mean_vp[i]),
-                     "failed_card_rate": float(f.failed_rate[i])} for i in order],
+                     # a game without objective cards has no rate: null, not NaN
+                     "failed_card_rate": float(f.failed_rate[i]) if _has_cards(f) else None}
+                    for i in order],
         "mean_vp": {result.names[i]: float(f.mean_vp[i]) for i in order},
         "sweeps": [{"strategy": result.names[w.winner], "over": result.names[w.loser],
                     "meetings": w.meetings, "deals": w.deals, "gap_at_least": w.gap_at_least}
@@ -117,14 +119,18 @@ def build(result: LadderResult) -> Doc:
         ["component set", f"{comps}, digest `{m.components_digest[:12]}`"],
         ["versions", versions], ["simulation wall time", f"{m.wall_seconds:.1f} s"],
         ["command", f"`{m.command}`"],
-        ["rules", "rule numbers such as R8.5 refer to docs/rules.md in the cdsim repository"]])
+        ["rules", "rule numbers such as R8.5 refer to docs/rules.md in the cdsim repository"
+         if m.ladder.spec.default else
+         f"rule numbers refer to {m.ladder.spec.rules_doc} in the cdsim repository"]])
 
     doc.h("Ratings", 2)
     doc.p(explain(result))
+    cards = _has_cards(f)
     doc.table(["", "strategy", "rating [95% CI]", "games", "win share", "mean final VP",
-               "cards failed"],
+               *(["cards failed"] if cards else [])],
               [[rank + 1, result.names[i], rating_text(result, i), f.games[i],
-                pct(f.win_share[i]), f"{f.mean_vp[i]:.1f}", pct(f.failed_rate[i])]
+                pct(f.win_share[i]), f"{f.mean_vp[i]:.1f}",
+                *([pct(f.failed_rate[i])] if cards else [])]
                for rank, i in enumerate(order)])
     labels = [result.names[i] for i in order]
     doc.chart("ladder_ratings", rating_chart(labels, f.rating[order], f.low[order],
@@ -137,10 +143,8 @@ def build(result: LadderResult) -> Doc:
 
     _head_to_head_section(doc, result)
 
-    doc.h("Final VP and failed cards", 2)
-    doc.chart("ladder_vp_failed", vp_and_failed(labels, f.mean_vp[order], f.failed_rate[order]),
-              "Mean final VP per game, and the share of its objective cards a player failed "
-              "(each costs 4 VP, R8.5), per strategy.")
+    if cards:
+        _vp_and_failed_section(doc, labels, f, order)
 
     doc.h("Pairings", 2)
     doc.p("Each pairing is an ordinary run folder: `cdsim report LADDER/cells/KEY` reports it "
@@ -248,6 +252,19 @@ def vp_and_failed(labels: list[str], mean_vp: FloatArray, failed: FloatArray) ->
     return _png(fig)
 
 
+def _has_cards(f: LadderFit) -> bool:
+    """Whether its game has objective cards to fail (Carpe Diem's; another game's rows hold
+    no rate: nan)."""
+    return not bool(np.isnan(f.failed_rate).all())
+
+
+def _vp_and_failed_section(doc: Doc, labels: list[str], f: LadderFit, order: list[int]) -> None:
+    doc.h("Final VP and failed cards", 2)
+    doc.chart("ladder_vp_failed", vp_and_failed(labels, f.mean_vp[order], f.failed_rate[order]),
+              "Mean final VP per game, and the share of its objective cards a player failed "
+              "(each costs 4 VP, R8.5), per strategy.")
+
+
 def format_text(result: LadderResult) -> str:
     result = _shown(result)
     lines = [f"{result.method} ratings, Elo scale, {result.anchor or 'mean'} = 0, "
@@ -257,7 +274,8 @@ def format_text(result: LadderResult) -> str:
     for rank, i in enumerate(f.order()):
         lines.append(f"  {rank + 1:>2}. {result.names[i]:<{width}}  {rating_text(result, i):<18} "
                      f"{f.games[i]:>6} games  win share {pct(f.win_share[i]):>6}"
-                     f"  mean VP {f.mean_vp[i]:5.1f}  cards failed {pct(f.failed_rate[i])}")
+                     f"  mean VP {f.mean_vp[i]:5.1f}"
+                     + (f"  cards failed {pct(f.failed_rate[i])}" if _has_cards(f) else ""))
     swept = sweep_text(result)
     if swept:
         lines.append("note: " + swept.replace("**", ""))

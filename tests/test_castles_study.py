@@ -91,3 +91,43 @@ def test_bad_input_in_a_castles_study_is_one_line(
                          monkeypatch, capsys)
     assert code == 2 and str(study) in err and said in err, err
     assert len(err.strip().splitlines()) == 1, err
+
+
+def test_whatif_of_a_castles_change_plays_it_against_the_base(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "w"
+    monkeypatch.setattr("sys.argv", ["cdsim"])
+    code, err = run_main(["whatif", "--game", "castles", "--set", "colour_bonus.castle.first=8,2",
+                          "--players", "2", "--games", "2000", "--minutes", "0", "--quiet",
+                          "--out", str(out)], monkeypatch, capsys)
+    assert code == 0, err
+    said = capsys.readouterr().out
+    files = sorted((out / "changes").glob("*.json"))
+    assert [f.name for f in files] == ["castle-first-2.json", "castle-first-8.json"]
+    for f, value in zip(files, (2, 8), strict=True):
+        bonus = json.loads(f.read_text())["colour_bonus"]  # only the changed table
+        assert [b["first"] for b in bonus if b["colour"] == "castle"] == [value]
+        assert set(json.loads(f.read_text())) == {"colour_bonus"}
+    assert 'game = "castles"' in (out / "changes" / "whatif.toml").read_text()
+    runs = list((out / "cells").glob("*/manifest.json"))
+    assert runs and all(json.loads(r.read_text())["config"]["game"] == "castles" for r in runs)
+    assert (out / "study.html").is_file(), said
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--set", "colour_bonus.nope.first=3"], "colour_bonus has no entry 'nope'"),
+    (["--set", "tables.castle.first=3"], "unknown table 'tables'"),
+    (["--set", "colour_bonus.castle.first=3", "--play", "strong"],
+     "castles has no strong player yet"),
+    (["--set", "objective.B05.reward.vp=6"], "unknown table 'objective'"),
+    (["--set", "colour_bonus.castle.first=3", "--players", "5"], "--players"),
+])
+def test_bad_whatif_input_for_castles_is_one_line(
+        args: list[str], said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "w"
+    code, err = run_main(["whatif", "--game", "castles", *args, "--out", str(out), "--quiet"],
+                         monkeypatch, capsys)
+    assert code == 2 and said in err and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()  # a refusal leaves nothing behind

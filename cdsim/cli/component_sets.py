@@ -9,6 +9,7 @@ import typer
 
 from cdsim.cli.app import (
     ComponentsOpt,
+    GameOpt,
     app,
 )
 from cdsim.errors import CdsimError
@@ -25,9 +26,15 @@ SET_HELP = ('"default" (the shipped set), a component folder, a single component
 @components_app.command("check")
 def components_check(
     path: Annotated[Path, typer.Argument(help=f"The set to check: {SET_HELP}")],
+    game: GameOpt = None,
 ) -> None:
     """Validate a component set; prints what it holds and what it changes from its base
-    (the default set, or an override's base), or one line naming the problem."""
+    (the default set, or an override's base), or one line naming the problem.
+
+    Example: cdsim components check my-set/
+             cdsim components check --game castles my-castles.json"""
+    if game is not None and _other_game(game, path, "check"):
+        return
     comps = load_components(path)
     print(f"ok: {len(comps.light)} light + {len(comps.dark)} dark tiles "
           f"({len(comps.tile_types)} kinds), {len(comps.objectives)} objective and "
@@ -47,16 +54,21 @@ def components_show(
     html_file: Annotated[Path, typer.Option(
         "--html", help="The page to write (one self-contained HTML file).", show_default=False)],
     components: ComponentsOpt = None,
+    game: GameOpt = None,
 ) -> None:
     """Draw a component set on one HTML page: every tile type with its count, the district
     boards, the frame parts with their goals, the objective and fountain cards, each with
     its provenance, to check a transcription piece by piece. The entries the set changes
     from its base (an override's base, else the default set) are marked, with their old
-    values.
+    values. With --game castles: The Castles of Tuscany's set (its tables, the territory
+    pieces drawn, each entry as printed in the rulebook or reconstructed).
 
-    Example: cdsim components show --components my-set/ --html my-set.html"""
+    Example: cdsim components show --components my-set/ --html my-set.html
+             cdsim components show --game castles --html castles.html"""
     from cdsim.view.pages import components_page, write_page
 
+    if game is not None and _other_game(game, components, "show", html_file):
+        return
     comps = load_components(components)
     source = str(components) if components else "the reconstructed default set"
     write_page(html_file, components_page(comps, source))
@@ -64,6 +76,41 @@ def components_show(
           f"{len(comps.frame_parts)} frame parts, {len(comps.objectives)} objective and "
           f"{len(comps.fountains)} fountain cards"
           + (f"; {len(comps.changes)} changed keys marked" if comps.changes else ""))
+
+
+def _other_game(game: str, path: Path | None, command: str, page: Path | None = None
+                ) -> bool:
+    """``components check`` / ``show`` of another game's set (``--game``): done here, True;
+    False for Carpe Diem's, which the command does itself."""
+    import json
+
+    from cdsim.games import castles, game_spec
+
+    spec = game_spec(game)
+    if spec.default:
+        return False
+    source = str(path) if path else f"the built-in {spec.name} set"
+    digest, default = spec.components_digest(str(path) if path else None)
+    data = json.loads(castles.components_text(str(path) if path else None))
+    builtin = json.loads(castles.components_text(None))
+    changed = [k for k in data if builtin.get(k) != data[k]]
+    tagged = [e for v in data.values() for e in (v if isinstance(v, list) else [v])]
+    rebuilt = sum(1 for e in tagged if e.get("source") == "reconstructed")
+    held = (f"{len(data)} tables, {len(tagged)} entries ({rebuilt} reconstructed); set "
+            f"{digest[:12]}" + (" (the built-in set)" if default else ""))
+    if command == "check":
+        print(f"ok: {held}")
+        if changed:
+            print(f"changes from the built-in set: {', '.join(changed)}")
+        return True
+    from cdsim.view.castles_components import castles_components_page
+    from cdsim.view.pages import write_page
+
+    assert page is not None
+    write_page(page, castles_components_page(data, builtin, source, digest))
+    print(f"wrote {page}: {held}" + (f"; {len(changed)} changed tables marked"
+                                     if changed else ""))
+    return True
 
 
 @components_app.command("export")

@@ -13,6 +13,7 @@ from cdsim.batch.progress import StudyProgress
 from cdsim.cli.app import (
     ComponentsOpt,
     DecisionTimeoutOpt,
+    GameOpt,
     app,
     out_folder,
     resume_hint,
@@ -30,6 +31,7 @@ def ladder(
              "name@param=value any parameter (villa@chimney=1.5; chain them: "
              "villa@chimney=1.5@open_edge=0.2). Each spelling is its own ladder entry and its "
              "own name in the rows.")] = None,
+    game: GameOpt = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-n", help="Players per game: 2, 3 or 4 (default 2).")] = None,
     games: Annotated[int | None, typer.Option(
@@ -67,6 +69,7 @@ def ladder(
     Example: cdsim ladder --strategies random,greedy,villa,landscape,bread --games 400 --seed 1
              cdsim ladder --players 3 --strategies greedy,villa@chimney=1.5,bread --games 300
              cdsim ladder --strategies greedy,mcts@100,mcts@1000 --json
+             cdsim ladder --game castles --strategies random,greedy,castle-monastery
     \b
     2 players: every pair of strategies, each deal played both ways (seats rotated), rated by
     Bradley-Terry. 3-4 players: every combination of N distinct strategies (with fewer
@@ -88,9 +91,10 @@ def ladder(
     check_jobs(jobs)
     use_decision_timeout(decision_timeout)  # every pairing's run records it
     check_resamples(resamples)  # before any game is played
-    root = out_folder(out) or Path("ladders") / f"{players or 2}p"
+    prefix = "" if game in (None, "carpe-diem") else f"{game}-"
+    root = out_folder(out) or Path("ladders") / f"{prefix}{players or 2}p"
     given: dict[str, object] = {k: v for k, v in {
-        "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,
+        "game": game, "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,
         "chunk_size": chunk_size, "components": str(components) if components else None
     }.items() if v is not None}
     if resume and strategies is None and (root / lad.LADDER_MANIFEST).is_file():

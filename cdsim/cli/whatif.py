@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cdsim.batch.progress import StudyProgress, page_note
-from cdsim.cli.app import app, dask_backend, out_folder, resume_hint
+from cdsim.cli.app import GameOpt, app, dask_backend, out_folder, resume_hint
 from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:  # the command line imports them when it plays
@@ -35,6 +35,7 @@ def whatif(
     components: Annotated[str | None, typer.Option(
         "--components", help="An override file with the change instead of (or under) --set: "
         "docs/components.md.", show_default=False)] = None,
+    game: GameOpt = None,
     players: Annotated[str, typer.Option(
         help="Player counts, comma-separated.")] = "2,3,4",
     play: Annotated[str | None, typer.Option(
@@ -83,9 +84,11 @@ def whatif(
     Example: cdsim whatif --set objective.B05.reward.vp=6
              cdsim whatif --set objective.B05.reward.vp=6 --play strong --minutes 10
              cdsim whatif --set objective.B05.reward.vp=4,6,10,12 --play scripted
-             cdsim whatif --components my-change.toml --players 4"""
+             cdsim whatif --components my-change.toml --players 4
+             cdsim whatif --game castles --set colour_bonus.castle.first=6"""
     from cdsim.batch.config import check_jobs
     from cdsim.batch.folder import RunFolder, check_out
+    from cdsim.games import game_spec
     from cdsim.study import comparisons
     from cdsim.study import whatif as wi
     from cdsim.study.clock import Clock, check_minutes
@@ -94,14 +97,18 @@ def whatif(
     from reports.study import analyse, write
 
     check_jobs(jobs)
-    changes = [wi.parse_set(s) for s in set_ or []]
-    counts = _ints(players, "--players", (2, 3, 4))
+    spec = game_spec(game)
+    changes = [wi.parse_set(s, spec) for s in set_ or []]
+    counts = _ints(players, "--players", spec.player_counts)
     quick = play is None  # the quick look: strong play only if time allows
-    plays = list(dict.fromkeys(p.strip() for p in (play or "scripted,strong").split(",")
-                               if p.strip()))
+    asked_plays = play or ("scripted,strong" if spec.default else "scripted")
+    plays = list(dict.fromkeys(p.strip() for p in asked_plays.split(",") if p.strip()))
     unknown = [p for p in plays if p not in wi.PLAYS]
     if unknown or not plays:
         raise CdsimError(f"--play: {', '.join(unknown) or 'nothing'}: expected {PLAY_HELP}")
+    if not spec.default and plays != ["scripted"]:
+        raise CdsimError(f"--play: {spec.name} has no strong player yet (its mcts costs "
+                         "minutes a game): scripted only")
     if not 0.001 <= precision <= 0.05:
         raise CdsimError(f"--precision must be between 0.001 and 0.05 (0.005 = 0.5 pp), got "
                          f"{precision:g}")
@@ -115,10 +122,8 @@ def whatif(
     if override is not None:
         if not override.is_file():
             raise CdsimError(f"--components {components}: no such override file")
-        from cdsim.rules.components import load_components
-
         try:  # a set that does not load is one line now, before a folder is made
-            load_components(override)
+            spec.components_digest(str(override))
         except CdsimError as exc:
             raise CdsimError(f"--components {exc}") from None
     name = wi.safe_name("whatif-" + "_".join(
@@ -142,7 +147,7 @@ def whatif(
     budgets = {p: games or wi.BUDGET[p] for p in plays}
     made = not root.exists()
     try:
-        study = wi.build(name, changes, override, root, counts, plays, seed, budgets)
+        study = wi.build(name, changes, override, root, counts, plays, seed, budgets, spec)
         check_players(study)  # every cell's players on its set, before a game is played
     except BaseException:
         if made:  # a refusal (or a stop) leaves nothing behind

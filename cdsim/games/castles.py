@@ -89,3 +89,61 @@ def players() -> tuple[str, ...]:
     if module is None or not hasattr(module, "castles_players"):
         return ()
     return tuple(module.castles_players())
+
+
+# -- a change to the component set (``cdsim whatif --game castles --set ...``) ---------------
+
+def entry_id(entry: dict[str, Any]) -> str:
+    """How ``--set`` names an entry of a list table: its name, else its colour, kind or
+    reward, with its crops (``farm-olive-vineyard``) or amount (``red_vp-2``) when those
+    tell it apart from its neighbours."""
+    for key in ("name", "colour", "kind", "reward"):
+        if isinstance(entry.get(key), str):
+            crops = entry.get("crops") or []
+            return "-".join([entry[key], *map(str, crops)])
+    return ""
+
+
+def set_value(base: dict[str, Any], table: str, address: list[str], value: int,
+              spelled: str) -> dict[str, Any]:
+    """The table ``table`` of the set ``base`` (its JSON, every table) with one whole-number
+    key set, as an override: ``colour_bonus.castle.first``, ``cards.farm.count``,
+    ``area_vp.vp.3`` (the 3rd value); anything else is one line naming the ``--set``."""
+    if table not in base:
+        raise CdsimError(f"--set {spelled!r}: unknown table {table!r} (known: "
+                         f"{', '.join(sorted(base))})")
+    data = json.loads(json.dumps(base[table]))  # a copy to change
+    where: Any = data
+    if isinstance(data, list):
+        if not address:
+            raise CdsimError(f"--set {spelled!r}: name an entry of {table}, e.g. "
+                             f"{table}.{entry_id(data[0])}.count=5")
+        ids = [entry_id(e) for e in data]
+        wanted = address.pop(0)
+        found = [i for i, x in enumerate(ids) if x == wanted]
+        if not found and wanted.isdigit() and 1 <= int(wanted) <= len(data):
+            found = [int(wanted) - 1]
+        if len(found) != 1:
+            raise CdsimError(f"--set {spelled!r}: {table} has no entry {wanted!r} (its "
+                             f"entries: {', '.join(ids)}; or its number, 1-{len(data)})")
+        where = data[found[0]]
+    for i, step in enumerate(address):
+        last = i == len(address) - 1
+        if isinstance(where, list) and step.isdigit() and 1 <= int(step) <= len(where):
+            key: Any = int(step) - 1
+        elif isinstance(where, dict) and step in where and step != "source":
+            key = step
+        else:
+            known = (f"1-{len(where)}" if isinstance(where, list) else
+                     ", ".join(k for k in where if k != "source") if isinstance(where, dict)
+                     else "none")
+            raise CdsimError(f"--set {spelled!r}: no key {step!r} there (known: {known})")
+        if last:
+            if not isinstance(where[key], int) or isinstance(where[key], bool):
+                raise CdsimError(f"--set {spelled!r}: {step} is not a whole number to set")
+            where[key] = value
+        else:
+            where = where[key]
+    if not address:
+        raise CdsimError(f"--set {spelled!r}: name a key of the entry, e.g. ...count=5")
+    return {table: data}

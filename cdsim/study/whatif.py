@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cdsim.errors import CdsimError
+from cdsim.games import GameSpec, castles
 from cdsim.rules.overrides import ENTRIES, FILE_KEYS
 from cdsim.study import sweeps
 from cdsim.study.file import Sweep, Variant
@@ -54,14 +55,24 @@ class Change:
         return f"{self.entry}.{self.key}={','.join(map(str, self.values))}"
 
 
-def parse_set(text: str) -> Change:
+def parse_set(text: str, game: GameSpec | None = None) -> Change:
     """``TABLE.ID.KEY=VALUE[,VALUE...]`` (``objective.B05.reward.vp=6``,
-    ``villa_table.points.4=6``); anything else is one line naming the flag."""
+    ``villa_table.points.4=6``; another game's: ``colour_bonus.castle.first=6``); anything
+    else is one line naming the flag."""
     m = SET_FORM.match(text)
     if m is None:
+        example = "objective.B05.reward.vp" if game is None or game.default else \
+            "colour_bonus.castle.first"
         raise CdsimError(f"--set {text!r}: expected TABLE.ID.KEY=VALUE with whole numbers, "
-                         "e.g. objective.B05.reward.vp=6 or objective.B05.reward.vp=4,6,10")
+                         f"e.g. {example}=6 or {example}=4,6,10")
     parts = m.group(1).split(".")
+    values = tuple(int(v) for v in m.group(2).split(","))
+    if len(set(values)) != len(values):
+        raise CdsimError(f"--set {text!r}: a value is given twice")
+    if game is not None and not game.default:  # checked against its set when applied
+        if len(parts) < 2:
+            raise CdsimError(f"--set {text!r}: name a key of the table")
+        return Change(".".join(parts[:2]), ".".join(parts[2:]), values)
     table = parts[0]
     if table not in FILE_KEYS:
         raise CdsimError(f"--set {text!r}: unknown table {table!r} (known: "
@@ -70,9 +81,6 @@ def parse_set(text: str) -> Change:
     if len(parts) <= head:
         raise CdsimError(f"--set {text!r}: name a key of the entry, e.g. "
                          f"{'.'.join(parts[:head] or [table])}.reward.vp=6")
-    values = tuple(int(v) for v in m.group(2).split(","))
-    if len(set(values)) != len(values):
-        raise CdsimError(f"--set {text!r}: a value is given twice")
     return Change(".".join(parts[:head]), ".".join(parts[head:]), values)
 
 
@@ -83,21 +91,8 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
     ``[[variant]]`` of the fixed changes, or a ``[[sweep]]`` of the one change given a list
     (one variant per value, on the fixed changes; its report charts the swept card), each
     described by the changes as asked. Any problem is one line naming the ``--set``."""
-    for i, change in enumerate(changes):
-        for earlier in changes[:i]:
-            if (earlier.entry, earlier.key) == (change.entry, change.key):
-                raise CdsimError(f"--set {earlier.spelled} and --set {change.spelled} change "
-                                 "the same key: give it once (a list of values, "
-                                 f"{change.entry}.{change.key}=6,7, tries each)")
+    _check_changes(changes, override)
     lists = [c for c in changes if len(c.values) > 1]
-    if len(lists) > 1:
-        raise CdsimError("--set: only one change may list several values (each value is a "
-                         f"variant); got {lists[0].spelled} and {lists[1].spelled}")
-    if not changes and override is None:
-        raise CdsimError("give a change: --set TABLE.ID.KEY=VALUE (e.g. "
-                         "objective.B05.reward.vp=6) or --components OVERRIDE.toml")
-    if len(changes) > MAX_SETS:
-        raise CdsimError(f"--set: at most {MAX_SETS} changes, got {len(changes)}")
     folder.mkdir(parents=True, exist_ok=True)
     base = str(override.resolve()) if override is not None else None
     fixed = [c for c in changes if len(c.values) == 1]
@@ -132,6 +127,68 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
                                   values=list(listed.values), base=under)]
 
 
+def game_variants(changes: Sequence[Change], override: Path | None, folder: Path
+                  ) -> list[Variant | Sweep]:
+    """The Castles question's variants (JSON override files written into ``folder``): the
+    fixed changes together, and one variant per value of a change given a list (no sweep:
+    that machinery is Carpe Diem's cards'). Any problem is one line naming the ``--set``."""
+    _check_changes(changes, override)
+    folder.mkdir(parents=True, exist_ok=True)
+    builtin = json.loads(castles.components_text(None))
+    merged = json.loads(castles.components_text(
+        str(override.resolve()) if override is not None else None))
+    asked = [f"--components {override}"] if override is not None else []
+
+    def applied(into: dict[str, object], change: Change, value: int) -> dict[str, object]:
+        table, _, entry = change.entry.partition(".")
+        address = [entry, *(change.key.split(".") if change.key else [])]
+        return into | castles.set_value(into, table, address, value, change.spelled)
+
+    fixed = [c for c in changes if len(c.values) == 1]
+    for change in fixed:
+        merged = applied(merged, change, change.values[0])
+        asked.append(change.spelled)
+    lists = [c for c in changes if len(c.values) > 1]
+    parts = [*([override.stem] if override else []),
+             *(f"{c.entry.split('.')[-1]}.{c.key}={c.values[0]}" for c in fixed)]
+    written: list[Variant | Sweep] = []
+    for value in (lists[0].values if lists else (None,)):
+        data, said, named = merged, list(asked), list(parts)
+        if lists and value is not None:
+            data = applied(merged, lists[0], value)
+            said.append(f"{lists[0].entry}.{lists[0].key}={value}")
+            named.append(f"{lists[0].entry.split('.')[-1]}.{lists[0].key}={value}")
+        name = safe_name("_".join(named))
+        path = folder / f"{name}.json"
+        # the override: the tables that differ from the built-in set
+        text = json.dumps({k: v for k, v in data.items() if builtin.get(k) != v}, indent=1)
+        if not path.is_file() or path.read_text() != text:
+            path.write_text(text)
+        written.append(Variant(name=name, description=", ".join(said),
+                               components=str(path.resolve())))
+    return written
+
+
+def _check_changes(changes: Sequence[Change], override: Path | None) -> None:
+    """The changes' own rules, whatever the game: each key once, one list, at most
+    ``MAX_SETS``, at least one change."""
+    for i, change in enumerate(changes):
+        for earlier in changes[:i]:
+            if (earlier.entry, earlier.key) == (change.entry, change.key):
+                raise CdsimError(f"--set {earlier.spelled} and --set {change.spelled} change "
+                                 "the same key: give it once (a list of values, "
+                                 f"{change.entry}.{change.key}=6,7, tries each)")
+    lists = [c for c in changes if len(c.values) > 1]
+    if len(lists) > 1:
+        raise CdsimError("--set: only one change may list several values (each value is a "
+                         f"variant); got {lists[0].spelled} and {lists[1].spelled}")
+    if not changes and override is None:
+        raise CdsimError("give a change: --set TABLE.ID.KEY=VALUE (e.g. "
+                         "objective.B05.reward.vp=6) or --components OVERRIDE.toml")
+    if len(changes) > MAX_SETS:
+        raise CdsimError(f"--set: at most {MAX_SETS} changes, got {len(changes)}")
+
+
 def _expand(change: Change, base: str | None) -> Sweep:
     """The change as a sweep on ``base``, each value checked as an override (not a study
     file's sweep: its values need not fit the file's range)."""
@@ -157,12 +214,14 @@ def safe_name(text: str) -> str:
 
 def study_text(name: str, variant_list: Sequence[Variant | Sweep],
                players: Sequence[int], plays: Sequence[str], seed: int,
-               budgets: dict[str, int], chunk_size: int = 2000) -> str:
+               budgets: dict[str, int], chunk_size: int = 2000,
+               game: GameSpec | None = None) -> str:
     """The study file of the question (what ``cdsim study report`` and a resume read)."""
     asked = "; ".join(v.description for v in variant_list)
     lines = [
         "# Written by cdsim whatif: the base and the change on the same deals.",
         f"name = {json.dumps(name)}",
+        *([f"game = {json.dumps(game.name)}"] if game is not None and not game.default else []),
         f"description = {json.dumps('What the change does: ' + asked)}",
         f"seed = {seed}",
         f"players = {json.dumps(list(players))}",
@@ -172,6 +231,8 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
     ]
     for play_name in plays:
         description, lineup = PLAYS[play_name]
+        if game is not None and not game.default:  # its scripted players
+            lineup = list(game.scripted)
         lines += ["[[population]]", f"name = {json.dumps(play_name)}",
                   f"description = {json.dumps(description)}",
                   f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}", ""]
@@ -193,16 +254,17 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
 
 def build(name: str, changes: Sequence[Change], override: Path | None, root: Path,
           players: Sequence[int], plays: Sequence[str], seed: int,
-          budgets: dict[str, int]) -> Study:
+          budgets: dict[str, int], game: GameSpec | None = None) -> Study:
     """The question's study: its override files and study file written into ``root``
     (``changes/``), then read as any study file is (every problem one line)."""
     folder = root / "changes"
-    found = variants(changes, override, folder)
-    text = study_text(name, found, players, plays, seed, budgets)
+    other = game is not None and not game.default
+    found = (game_variants if other else variants)(changes, override, folder)
+    text = study_text(name, found, players, plays, seed, budgets, game=game)
     path = folder / "whatif.toml"
     path.write_text(text)
     return load_study(path)
 
 
-__all__ = ["BUDGET", "PLAYS", "Change", "build", "parse_set", "safe_name", "study_text",
+__all__ = ["BUDGET", "PLAYS", "Change", "build", "game_variants", "parse_set", "safe_name", "study_text",
            "variants"]
