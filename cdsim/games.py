@@ -51,6 +51,14 @@ class GameSpec:
     # whether its players are cdsim.players' (settings, weights, users' strategies): only
     # Carpe Diem's; another game's are its core registry's names, taking no settings
     python_players: bool = False
+    # what its run report reads beyond the VP sources: the row's VP after each scoring phase
+    # (the "game shape"; none: not logged), the row's count of a seat's scored cards that
+    # failed and how many it scores a game (none: no such cards), where its rules are and
+    # the words of its tie-break
+    phases: tuple[str, ...] = ()
+    failed_cards: tuple[str, int] | None = None
+    rules_doc: str = "docs/rules.md"
+    tiebreak_rule: str = ""
 
     @property
     def default(self) -> bool:
@@ -200,13 +208,20 @@ _register(GameSpec("carpe-diem", "Carpe Diem", (2, 3, 4), _carpe_diem_start,
                    lambda: BUILTIN, ("greedy", "villa", "landscape", "bread"),
                    core.core_components, radius=4, components_digest=_carpe_diem_digest,
                    tiebreak=(("scroll", "stack"), _carpe_diem_tiebreak),
-                   python_players=True))
+                   python_players=True,
+                   phases=("vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4"),
+                   failed_cards=("failed_cards", 8),  # R3.1, R8.3: 4 phases x 2 cards
+                   tiebreak_rule="the R10.6 tie-break (scroll disc furthest behind, then lower "
+                                 "in the stack)"))
 # the rulebook gives no VP compensation (seat order only picks the bonus tokens): zeros
 _register(GameSpec("castles", "The Castles of Tuscany", (2, 3, 4), _no_compensation,
                    _castles_players, ("greedy", "castle-monastery", "trade-workers",
                                       "animal-farms"),
                    _castles_components, radius=4, components_digest=_castles_digest,
-                   tiebreak=(("empty_spaces", "green_vp"), _castles_tiebreak)))
+                   tiebreak=(("empty_spaces", "green_vp"), _castles_tiebreak),
+                   rules_doc="docs/rules-castles.md",
+                   tiebreak_rule="the T13.2 tie-break (the most empty board spaces, then the "
+                                 "most green VP, then the later seat)"))
 
 
 def game_spec(name: str | None, flag: str | None = "--game") -> GameSpec:
