@@ -226,7 +226,8 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, object]:
     """``cdsim report --json``: the run, each seat's and each strategy's win share with its
     95% interval, the test of equal seat shares, the starting-VP balance (``cdsim balance
     --json``'s object, or why there is none) and the files written. Seats are numbered from 1,
-    as in the report."""
+    as in the report. A run of another game than Carpe Diem names it (``game``) and has no
+    failed-card rate or cards when the game has none."""
     from cdsim.analysis import rows
     from cdsim.batch.read import open_run, seat_arrays
     from cdsim.batch.results import card_section
@@ -242,17 +243,20 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, object]:
              for r in sb.table.iter_rows(named=True)]
     strategies = [{"strategy": r["strategy"], "appearances": int(r["appearances"]),
                    "wins": int(r["wins"]), "share": float(r["share"]), "low": float(r["low"]),
-                   "high": float(r["high"]), "mean_vp": float(r["mean_vp"]),
-                   "failed_card_rate": float(r["failed_rate"])}
+                   "high": float(r["high"]), "mean_vp": float(r["mean_vp"])}
+                  | ({"failed_card_rate": float(r["failed_rate"])} if st.has_failed else {})
                   for r in st.table.iter_rows(named=True)]
-    return {"run": str(run), "players": opened.players, "games": opened.games,
+    found = card_section(opened)
+    game = {} if opened.spec.default else {"game": opened.spec.name}
+    return game | {"run": str(run), "players": opened.players, "games": opened.games,
             "planned": opened.planned, "complete": bool(opened.complete),
             "rotated": bool(opened.rotated), "design_effect": float(sb.deff),
             "seats": seats, "equal_shares_test": {"chi2": float(sb.test.chi2),
                                                   "df": int(sb.test.df),
                                                   "p_value": float(sb.test.p_value)},
             "tied_games": int(sb.tied_games), "tiebreak_games": int(sb.tiebreak_games),
-            "strategies": strategies, "cards": cards.as_json(card_section(opened)),
+            "strategies": strategies,
+            **({} if found is None else {"cards": cards.as_json(found)}),
             "balance": ({"not_analysed": judged} if isinstance(judged, str) else
                         bal.as_json(judged)),
             "files": {"html": str(page), "markdown": str(page.with_suffix(".md")),
