@@ -413,8 +413,9 @@ def _power_section(doc: Doc, found: RunResults) -> None:
     table = [[pct(pw.effect), pw.games_chi2, pw.games_pair, pw.games_ci,
               "yes" if effective >= pw.games_chi2 else "no"]
              for pw in found.power]
+    command = "cdsim power" + ("" if run.spec.default else f" --game {run.spec.name}")
     doc.p("Games needed to detect a gap of this size between the best and the worst seat "
-          "(80% power, 5% level); `cdsim power` computes any other. This run has "
+          f"(80% power, 5% level); `{command}` computes any other. This run has "
           f"{run.games} games" + (f", worth {effective:.0f} independent ones (design effect)"
                                   if effective < run.games else "") + ".")
     doc.table(["seat gap", "games (all-seat chi-square)", "games (two-seat z-test)",

@@ -343,6 +343,7 @@ def balance(
 
 @app.command()
 def power(
+    game: GameOpt = None,
     players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4.")] = 4,
     effect: Annotated[float, typer.Option(
         help="Seat gap to detect: best seat's win share minus the worst's (0.03 = 3 pp).")]
@@ -363,13 +364,21 @@ def power(
     """How many games a run needs to detect a seat gap of a given size, and how many fresh
     games show a starting-VP vector fair within ±tolerance when its true gap is --gap.
 
+    The figures depend on the player count only, not on the game (--game checks the count
+    against its own).
+
     Example: cdsim power --players 3 --effect 0.02 --tolerance 0.02 --gap 0.005."""
     from cdsim.analysis.anytime import CONFIRM_SHARE, FIRST_CHOICE, check_tolerance, design_groups
     from cdsim.analysis.predict import confirmation_games
     from cdsim.analysis.stats import power_analysis
+    from cdsim.games import game_spec
 
-    if players not in (2, 3, 4):
-        raise CdsimError(f"--players must be 2, 3 or 4, got {str(players)[:40]}")
+    spec = game_spec(game)
+    if players not in spec.player_counts:
+        *most, last = map(str, spec.player_counts)
+        counts = f"{', '.join(most)} or {last}" if most else last
+        raise CdsimError(f"--players must be {counts}" + ("" if spec.default else
+                         f" for {spec.name}") + f", got {str(players)[:40]}")
     if not 0.001 <= effect < 2 / players:
         raise CdsimError(f"--effect must be between 0.001 and {2 / players:.3f} for {players} "
                          f"players, got {effect:g}")
@@ -396,13 +405,13 @@ def power(
     level = alpha_c / 2 if players == 2 else FIRST_CHOICE * alpha_c
     study = confirmation_games(players, gap, tolerance, level, design, power, design_effect)
     if as_json:
-        print(json.dumps({
+        print(json.dumps(({} if spec.default else {"game": spec.name}) | {
             "players": players, "effect": effect, "alpha": alpha, "power": power,
             "games_chi2": pw.games_chi2, "games_pair": pw.games_pair, "games_ci": pw.games_ci,
             "tolerance": tolerance, "gap": gap, "design_effect": design_effect,
             "games_equivalence": one, "games_study": study}))
         return
-    print(f"{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
+    print(("" if spec.default else f"{spec.title}, ") + f"{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
           f"above the fair {1 / players:.1%}, one {100 * effect / 2:.1f} pp below), {power:.0%} power "
           f"at the {alpha:g} level:")
     print(f"  {pw.games_chi2:>8} games  for the all-seat chi-square test (what `cdsim report` runs)")
