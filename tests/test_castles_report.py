@@ -6,6 +6,7 @@ that play the game again (``--game castles``), as the replay command of a game d
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -92,6 +93,20 @@ def test_the_strategies_figures_are_the_game_s_own_sources(castles_run: Path) ->
     np.testing.assert_allclose(found.net, mean["final_vp"].to_numpy())
     assert (found.net > 0).all()
     assert rows_module.game_shape(run) is None  # no VP logged after a scoring phase
+
+
+def test_the_sources_chart_gives_each_of_the_game_s_sources_its_own_colour(
+        castles_run: Path) -> None:
+    from PIL import Image
+
+    from reports import charts
+
+    found = strategies(open_run(castles_run))
+    png = Image.open(io.BytesIO(charts.vp_sources(found.sources, found.net))).convert("RGB")
+    drawn = {"#{:02x}{:02x}{:02x}".format(*c) for _, c in png.getcolors(maxcolors=1 << 20)}
+    sources = len(game_spec("castles").breakdown())
+    colours = charts.SOURCE_COLOURS[:sources]
+    assert len(set(colours)) == sources and set(colours) <= drawn  # a legend swatch each
 
 
 def test_rows_names_no_carpe_diem_column() -> None:

@@ -411,7 +411,8 @@ def power(
             "tolerance": tolerance, "gap": gap, "design_effect": design_effect,
             "games_equivalence": one, "games_study": study}))
         return
-    print(("" if spec.default else f"{spec.title}, ") + f"{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
+    game = "" if spec.default else f"{spec.title}, "
+    print(f"{game}{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
           f"above the fair {1 / players:.1%}, one {100 * effect / 2:.1f} pp below), {power:.0%} power "
           f"at the {alpha:g} level:")
     print(f"  {pw.games_chi2:>8} games  for the all-seat chi-square test (what `cdsim report` runs)")
