@@ -236,7 +236,7 @@ def _summary(doc: Doc, found: RunResults) -> None:
              "entries are reconstructed, not the printed game's)")
     rules = ("rule numbers such as R8.5 and R10.6 refer to docs/rules.md in the cdsim repository"
              if spec.default else
-             f"rule numbers such as T11.4 refer to {spec.rules_doc} in the cdsim repository")
+             f"rule numbers refer to {spec.rules_doc} in the cdsim repository")
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     doc.h("Run", 2)
     doc.table(["setting", "value"], [

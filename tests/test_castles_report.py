@@ -68,6 +68,7 @@ def test_the_page_is_the_game_s_and_leaves_out_what_it_has_no_columns_for(report
     assert md.startswith("# cdsim report: run (The Castles of Tuscany)\n")
     assert re.findall(r"^## (.+)$", md, re.M) == SECTIONS
     assert "| game | The Castles of Tuscany |" in md
+    assert "| rules | rule numbers refer to docs/rules-castles.md in the cdsim repository |" in md
     assert "the T13.2 tie-break (the most empty board spaces" in md
     for word in CARPE_DIEM_ONLY:
         assert word not in md, word
