@@ -16,13 +16,13 @@ import polars as pl
 from numpy.typing import NDArray
 
 from cdsim.analysis.fmt import pct, percent_tick, points_tick, seat_label
-from cdsim.analysis.rows import PHASES
-from cdsim.rules.records import BREAKDOWN
 
 FloatArray = NDArray[np.float64]  # figures to draw, one per point (cdsim.analysis computes them)
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
-SOURCE_COLOURS = dict(zip(BREAKDOWN, ("#7f7f7f", "#1f77b4", "#d62728", "#bcbd22", "#9467bd",
-                                      "#17becf", "#2ca02c"), strict=True))
+# a game's VP sources take these in its breakdown's order (Carpe Diem's seven the first
+# seven; The Castles of Tuscany's nine, nine): each source its own colour up to twelve
+SOURCE_COLOURS = ("#7f7f7f", "#1f77b4", "#d62728", "#bcbd22", "#9467bd", "#17becf", "#2ca02c",
+                  "#ff7f0e", "#8c564b", "#e377c2", "#000080", "#808000")
 
 
 @functools.cache
@@ -165,17 +165,20 @@ def placements(df: pl.DataFrame, players: int) -> bytes:
 
 
 def vp_sources(df: pl.DataFrame, net: FloatArray) -> bytes:
-    """Mean VP per source per strategy; negative sources (failed cards) stack downwards;
-    ``net``: each strategy's sum of them."""
+    """Mean VP per source per strategy (the columns after ``strategy``, the game's sources
+    in its order, each labelled with its name's words); negative sources (failed cards)
+    stack downwards; ``net``: each strategy's sum of them."""
     names = df["strategy"].to_list()
+    sources = [c for c in df.columns if c != "strategy"]
     fig, ax = _plt().subplots(figsize=(6.4, 3.8))
     x = np.arange(len(names))
     up, down = np.zeros(len(names)), np.zeros(len(names))
-    for source in BREAKDOWN:
+    for i, source in enumerate(sources):
+        colour = SOURCE_COLOURS[i % len(SOURCE_COLOURS)]
         v = df[source].to_numpy().astype(float)
         pos, neg = np.clip(v, 0, None), np.clip(v, None, 0)
-        ax.bar(x, pos, bottom=up, width=0.6, color=SOURCE_COLOURS[source], label=source)
-        ax.bar(x, neg, bottom=down, width=0.6, color=SOURCE_COLOURS[source])
+        ax.bar(x, pos, bottom=up, width=0.6, color=colour, label=source.replace("_", " "))
+        ax.bar(x, neg, bottom=down, width=0.6, color=colour)
         up += pos
         down += neg
     ax.plot(x, net, "D", color="black", label="net mean")
@@ -191,19 +194,20 @@ def vp_sources(df: pl.DataFrame, net: FloatArray) -> bytes:
     return _png(fig)
 
 
-def vp_by_phase(df: pl.DataFrame, players: int) -> bytes:
-    """Median VP after each scoring phase and at the end, with the interquartile band."""
+def vp_by_phase(df: pl.DataFrame, moments: Sequence[str], players: int) -> bytes:
+    """Median VP after each scoring phase and at the end (``moments``: the phases' columns
+    in order, then the final one), with the interquartile band."""
     fig, ax = _plt().subplots(figsize=(6.4, 3.8))
-    x = np.arange(len(PHASES))
+    x = np.arange(len(moments))
     for s in range(players):
         part = df.filter(pl.col("seat") == s)
-        order = [part["moment"].to_list().index(m) for m in PHASES]
+        order = [part["moment"].to_list().index(m) for m in moments]
         med = part["median"].to_numpy()[order]
         q25, q75 = part["q25"].to_numpy()[order], part["q75"].to_numpy()[order]
         xs = x + (s - (players - 1) / 2) * 0.12
         ax.errorbar(xs, med, yerr=[med - q25, q75 - med], marker="o", color=COLOURS[s], capsize=3,
                     lw=1.2, label=seat_label(s))
-    ax.set_xticks(x, ["after 1", "after 2", "after 3", "after 4", "final"])
+    ax.set_xticks(x, [*(f"after {k}" for k in range(1, len(moments))), "final"])
     ax.set_xlabel("scoring phase")
     ax.set_ylabel("VP (median; bar = middle 50%)")
     ax.set_title("VP over the game by seat")

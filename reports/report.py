@@ -206,25 +206,41 @@ def _answer(doc: Doc, found: RunResults) -> None:
         if judged.confirm:
             lines.append(f"confirm it on fresh games: `{judged.confirm[0]}`, then "
                          f"`{judged.confirm[1]}`; or let `cdsim study run` decide")
-    doc.boxes([(f"{run.players} players", [(f"**{who}**", lines, False)], kind)])
+    players = f"{run.players} players"
+    doc.boxes([(players if run.spec.default else f"{run.spec.title}, {players}",
+                [(f"**{who}**", lines, False)], kind)])
+
+
+def title(found: RunResults) -> str:
+    """The page's title: the run folder's name, and the game's title when it is not Carpe
+    Diem (whose pages are what they were before there were other games)."""
+    run = found.run
+    name = f"cdsim report: {run.path.name}"
+    return name if run.spec.default else f"{name} ({run.spec.title})"
 
 
 def _summary(doc: Doc, found: RunResults) -> None:
     run = found.run
-    m, c = run.manifest, run.config
-    doc.h(f"cdsim report: {run.path.name}", 1)
+    m, c, spec = run.manifest, run.config, run.spec
+    doc.h(title(found), 1)
     _answer(doc, found)
     status = "complete" if run.complete else f"**partial**: {run.games} of {run.planned} games finished"
     label = shown(found)
     lineup = (", ".join(label[x.spelling] for x in c.strategies)
               or "pool: " + ", ".join(label[x.spelling] for x in c.strategy_pool))
     start = ", ".join(str(v) for v in found.start_vp)
-    comps = ("the reconstructed default set (C1–C10 of docs/rules.md in the cdsim repository; not "
-             "the printed game's exact tiles and cards)" if m.components_default else
-             f"a user set from `{c.components}`")
+    comps = (f"a user set from `{c.components}`" if not m.components_default else
+             "the reconstructed default set (C1–C10 of docs/rules.md in the cdsim repository; not "
+             "the printed game's exact tiles and cards)" if spec.default else
+             f"the built-in set ({spec.rules_doc} in the cdsim repository says which of its "
+             "entries are reconstructed, not the printed game's)")
+    rules = ("rule numbers such as R8.5 and R10.6 refer to docs/rules.md in the cdsim repository"
+             if spec.default else
+             f"rule numbers refer to {spec.rules_doc} in the cdsim repository")
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     doc.h("Run", 2)
     doc.table(["setting", "value"], [
+        *([] if spec.default else [["game", spec.title]]),
         ["players", run.players], ["games", f"{run.games} ({status})"],
         ["seed", m.seed], ["line-up by seat", lineup], ["starting VP by seat", start],
         ["seats rotated", "yes (each deal in all seat rotations)" if run.rotated else "no"],
@@ -233,7 +249,7 @@ def _summary(doc: Doc, found: RunResults) -> None:
         ["engine", m.engine or "python"], ["versions", versions],
         ["simulation wall time", f"{m.wall_seconds:.1f} s"],
         ["command", f"`{m.command}`"],
-        ["rules", "rule numbers such as R8.5 and R10.6 refer to docs/rules.md in the cdsim repository"],
+        ["rules", rules],
     ])
 
 
@@ -244,7 +260,8 @@ def build(found: RunResults) -> Doc:
     _seat_section(doc, found)
     _strategy_section(doc, found)
     _shape_section(doc, found)
-    _card_section(doc, found.cards)
+    if found.cards is not None:  # None: the game has no cards
+        _card_section(doc, found.cards)
     _balance_section(doc, found.judged)
     _power_section(doc, found)
     return doc
@@ -273,8 +290,8 @@ def _seat_section(doc: Doc, found: RunResults) -> None:
           f"p = {sb.test.p_value:.3g}" + (f" (Rao-Scott corrected by {sb.deff:.2f})"
                                           if sb.deff > 1 else "") + f": {verdict}.")
     doc.p(f"Ties: {sb.tied_games} games ({pct(sb.tied_share)}) had two seats on equal "
-          f"final VP; in {sb.tiebreak_games} ({pct(sb.tiebreak_share)}) the R10.6 "
-          "tie-break (scroll disc furthest behind, then lower in the stack) chose the winner.")
+          f"final VP; in {sb.tiebreak_games} ({pct(sb.tiebreak_share)}) "
+          f"{run.spec.tiebreak_rule} chose the winner.")
     doc.chart("seat_win_share", charts.share_points(
         [f"{seat_label(s)}\n({v} VP)" for s, v in zip(t["seat"], t["start_vp"], strict=True)],
         t["share"].to_numpy(), t["low"].to_numpy(), t["high"].to_numpy(), n,
@@ -300,15 +317,17 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
     doc.h("Strategies", 2)
     deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],
                                                        strict=True))
+    failed = st.has_failed  # the game has cards that fail (Carpe Diem's objective cards)
     doc.p("Win share per appearance of the strategy (a strategy seated twice in a game counts "
           "twice)" + (f"; intervals use each strategy's design effect over deals ({deffs})"
                       if run.rotated else "")
-          + "; cards failed = share of the 8 objective cards a player scores per game that cost "
-          "4 VP instead (R8.5).")
+          + ("; cards failed = share of the 8 objective cards a player scores per game that cost "
+             "4 VP instead (R8.5)." if failed else "."))
     doc.table(["strategy", "appearances", "wins", "win share [95% CI]", "mean final VP",
-               "cards failed"],
+               *(["cards failed"] if failed else [])],
               [[r["strategy"], r["appearances"], r["wins"], interval(r["share"], r["low"], r["high"]),
-                f"{r['mean_vp']:.1f}", pct(r["failed_rate"])] for r in st.table.iter_rows(named=True)])
+                f"{r['mean_vp']:.1f}", *([pct(r["failed_rate"])] if failed else [])]
+               for r in st.table.iter_rows(named=True)])
     seats = list(range(n))
     grid = []
     for name in st.table["strategy"]:
@@ -326,16 +345,20 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
         "the intervals, not 0-100%.")
     doc.chart("vp_sources", charts.vp_sources(st.sources, st.net),
               "Mean VP per game by source and strategy, stacked; a source whose mean is negative "
-              "stacks below zero (cards do when the -4 of failed cards outweighs what fulfilled "
-              "ones pay); diamond: the net mean.")
+              "stacks below zero" + (" (cards do when the -4 of failed cards outweighs what "
+                                     "fulfilled ones pay)" if failed else "")
+              + "; diamond: the net mean.")
 
 
 def _shape_section(doc: Doc, found: RunResults) -> None:
-    n = found.run.players
-    doc.h("Game shape", 2)
-    doc.chart("vp_by_phase", charts.vp_by_phase(found.shape, n),
-              "VP (start + cards + scroll overflow) after each scoring phase, and final VP, by "
-              "seat: the median, its bar spanning the middle 50% of games.")
+    n, shape = found.run.players, found.shape
+    if shape is None:  # the game logs no VP after its scoring phases: its final VP only
+        doc.h("Final VP", 2)
+    else:
+        doc.h("Game shape", 2)
+        doc.chart("vp_by_phase", charts.vp_by_phase(shape.table, shape.moments, n),
+                  "VP (start + cards + scroll overflow) after each scoring phase, and final VP, "
+                  "by seat: the median, its bar spanning the middle 50% of games.")
     final = found.final
     doc.chart("final_vp", charts.final_distributions(final.values, final.means),
               "Distribution of final VP by seat.")
@@ -390,8 +413,9 @@ def _power_section(doc: Doc, found: RunResults) -> None:
     table = [[pct(pw.effect), pw.games_chi2, pw.games_pair, pw.games_ci,
               "yes" if effective >= pw.games_chi2 else "no"]
              for pw in found.power]
+    command = "cdsim power" + ("" if run.spec.default else f" --game {run.spec.name}")
     doc.p("Games needed to detect a gap of this size between the best and the worst seat "
-          "(80% power, 5% level); `cdsim power` computes any other. This run has "
+          f"(80% power, 5% level); `{command}` computes any other. This run has "
           f"{run.games} games" + (f", worth {effective:.0f} independent ones (design effect)"
                                   if effective < run.games else "") + ".")
     doc.table(["seat gap", "games (all-seat chi-square)", "games (two-seat z-test)",
@@ -408,8 +432,7 @@ def write_judged(run_path: Path, out: Path | None = None, tolerance: float = 0.0
     """``write``, also returning the balance the report shows (``cdsim report --json``)."""
     balance.check_tolerance(tolerance)
     found = read_results(run_path, tolerance)
-    return (publish(build(found), out or run_path, "report", f"cdsim report: {run_path.name}"),
-            found.judged)
+    return publish(build(found), out or run_path, "report", title(found)), found.judged
 
 
 def publish(doc: Doc, out: Path, stem: str, title: str,

@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from joblib import Parallel, delayed
 
-from cdsim.analysis.rows import CARDS_PER_GAME
+from cdsim.analysis.ratings import CARDS_PER_GAME
 from cdsim.analysis.stats import Z95 as Z
 from cdsim.analysis.stats import wilson
 from cdsim.engine.table import Table

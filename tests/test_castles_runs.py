@@ -48,7 +48,7 @@ def test_a_castles_run_holds_its_own_rows(tmp_path: Path, monkeypatch: pytest.Mo
     sources = [f"vp_{s}" for s in game_spec("castles").breakdown()]
     assert frame.select(pl.sum_horizontal(sources))[:, 0].to_list() == frame["final_vp"].to_list()
     assert frame.group_by("game").agg(pl.col("won").sum())["won"].to_list() == [1] * 40
-    # read back as any run is: the re-ranking's tie-break is the game's (T11.4)
+    # read back as any run is: the re-ranking's tie-break is the game's (T13.2)
     run = open_run(tmp_path / "a")
     arrays = seat_arrays(run)
     assert arrays.base.shape == (40, 4)

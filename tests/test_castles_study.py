@@ -51,7 +51,7 @@ def test_a_castles_study_plays_and_reports_its_game(
     assert rulebook["2p.scripted"] == [0, 0] and rulebook["4p.scripted"] == [0, 0, 0, 0]
     page = (tmp_path / "s" / "study.md").read_text()
     assert page.startswith("# cdsim study: c (The Castles of Tuscany)")
-    assert "ties by the logged T11.4 order" in page and "docs/rules-castles.md" in page
+    assert "ties by the logged T13.2 order" in page and "docs/rules-castles.md" in page
     assert "R10.6" not in page and "docs/rules.md" not in page
 
 

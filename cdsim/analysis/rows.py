@@ -6,6 +6,9 @@ The rows come from a lazy scan of the run's Parquet parts (``Rows``: what
 ``cdsim.batch.read.Run`` offers) and the per-game arrays (``Winners``: its ``SeatArrays``);
 every share carries its 95% Wilson interval (``stats.wilson``), on the effective sample size
 when the seats were rotated (``stats.design_effect``: the games of one deal are correlated).
+The columns a game has of its own (its VP sources, the VP after each scoring phase, the
+failed cards) are read from its spec (``cdsim.games.GameSpec``, the run's ``spec``); a
+figure the game has no column for is None.
 ``reports.report`` formats what this returns.
 """
 
@@ -29,10 +32,9 @@ from cdsim.analysis.stats import (
     seat_design_effect,
     wilson,
 )
-from cdsim.rules.records import BREAKDOWN
+from cdsim.games import GameSpec
 
-CARDS_PER_GAME = 8  # R3.1, R8.3: 4 scoring phases x one disc x 2 cards
-PHASES = ("vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4", "final_vp")
+FINAL = "final_vp"  # the last moment of the game shape, after the game's scoring phases
 
 
 class Rows(Protocol):
@@ -43,6 +45,9 @@ class Rows(Protocol):
 
     @property
     def rotated(self) -> bool: ...
+
+    @property
+    def spec(self) -> GameSpec: ...
 
     def scan(self, columns: tuple[str, ...] | None = None) -> pl.LazyFrame: ...
 
@@ -73,7 +78,7 @@ class SeatBalance:
     test: EqualShares
     deff: float
     games: int
-    tiebreak_games: int  # games whose winner the R10.6 tie-break decided
+    tiebreak_games: int  # games whose winner the game's tie-break decided
     tied_games: int  # games with any two seats on equal VP
     widest: float  # half the widest seat interval
 
@@ -122,22 +127,31 @@ def seat_balance(run: Rows, arrays: Winners) -> SeatBalance:
 
 @dataclass(frozen=True)
 class Strategies:
-    table: pl.DataFrame  # strategy, appearances, wins, share, low, high, mean_vp, failed_rate
+    # strategy, appearances, wins, share, low, high, mean_vp, and failed_rate where the game
+    # has failed cards (``has_failed``)
+    table: pl.DataFrame
     by_seat: pl.DataFrame  # strategy x seat: appearances, share, low, high, half (of the interval)
-    sources: pl.DataFrame  # strategy x mean VP per BREAKDOWN source
+    sources: pl.DataFrame  # strategy x mean VP per source of the game's breakdown, in its order
     net: FloatArray  # per strategy (the sources' order): the sum of its sources' means
+
+    @property
+    def has_failed(self) -> bool:
+        return "failed_rate" in self.table.columns
 
 
 def strategies(run: Rows) -> Strategies:
     """Per strategy; in a rotated run a strategy plays each deal N times, so its intervals use
-    the design effect of its own wins clustered by deal."""
-    cols = ("seat", "strategy", "won", "final_vp", "failed_cards", "setup",
-            *(f"vp_{k}" for k in BREAKDOWN))
+    the design effect of its own wins clustered by deal; the sources are the game's
+    (``GameSpec.breakdown``), the failed cards' rate only where it has them."""
+    breakdown, failed = run.spec.breakdown(), run.spec.failed_cards
+    cols = ("seat", "strategy", "won", "final_vp", *(failed[:1] if failed else ()), "setup",
+            *(f"vp_{k}" for k in breakdown))
     lf = run.scan(cols)
+    rate = [] if failed is None else [
+        (pl.col(failed[0]).sum() / (pl.len() * failed[1])).alias("failed_rate")]
     table = (lf.group_by("strategy").agg(
         pl.len().alias("appearances"), pl.col("won").sum().alias("wins"),
-        pl.col("final_vp").mean().alias("mean_vp"),
-        (pl.col("failed_cards").sum() / (pl.len() * CARDS_PER_GAME)).alias("failed_rate"),
+        pl.col("final_vp").mean().alias("mean_vp"), *rate,
     ).sort("strategy").collect())
     deff = {name: 1.0 for name in table["strategy"]}
     if run.rotated:
@@ -153,17 +167,28 @@ def strategies(run: Rows) -> Strategies:
     by_seat = _with_interval(by_seat.with_columns(pl.col("strategy").replace_strict(deff)
                                                   .alias("deff")), "wins", "appearances")
     by_seat = by_seat.with_columns(((pl.col("high") - pl.col("low")) / 2).alias("half"))
-    sources = (lf.group_by("strategy").agg(pl.col(f"vp_{k}").mean().alias(k) for k in BREAKDOWN)
+    sources = (lf.group_by("strategy").agg(pl.col(f"vp_{k}").mean().alias(k) for k in breakdown)
                .sort("strategy").collect())
-    net = sources.select(list(BREAKDOWN)).sum_horizontal().to_numpy()
+    net = sources.select(list(breakdown)).sum_horizontal().to_numpy()
     return Strategies(table, by_seat, sources, net)
 
 
-def game_shape(run: Rows) -> pl.DataFrame:
-    """Per seat and moment (after scoring phase 1..4, final): quartiles of VP."""
-    lf = run.scan(("seat", *PHASES))
-    long = lf.unpivot(index="seat", on=list(PHASES), variable_name="moment", value_name="vp")
-    return (long.group_by("seat", "moment").agg(
+@dataclass(frozen=True)
+class GameShape:
+    """Per seat and moment (after each scoring phase, then final): quartiles of VP."""
+
+    moments: tuple[str, ...]  # the row's columns, in the game's order: its phases, final_vp
+    table: pl.DataFrame  # seat, moment, q25, median, q75, mean
+
+
+def game_shape(run: Rows) -> GameShape | None:
+    """The VP over the game, or None when the game logs no VP after its scoring phases."""
+    if not run.spec.phases:
+        return None
+    moments = (*run.spec.phases, FINAL)
+    lf = run.scan(("seat", *moments))
+    long = lf.unpivot(index="seat", on=list(moments), variable_name="moment", value_name="vp")
+    return GameShape(moments, long.group_by("seat", "moment").agg(
         pl.col("vp").quantile(0.25).alias("q25"), pl.col("vp").median().alias("median"),
         pl.col("vp").quantile(0.75).alias("q75"), pl.col("vp").mean().alias("mean"))
         .sort("seat", "moment").collect())
@@ -210,6 +235,6 @@ def power_table(players: int, effects: Sequence[float]) -> tuple[Power, ...]:
     return tuple(found)
 
 
-__all__ = ["CARDS_PER_GAME", "PHASES", "Convergence", "FinalVP", "Rows", "SeatBalance",
+__all__ = ["FINAL", "Convergence", "FinalVP", "GameShape", "Rows", "SeatBalance",
            "Strategies", "Winners", "convergence", "final_vp", "game_shape", "power_table",
            "seat_balance", "strategies"]

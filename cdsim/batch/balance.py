@@ -78,7 +78,7 @@ class BalanceResult:
 # What makes runs "the same setup" (poolable): everything in the config but the seed (the
 # deals), the games, the chunking and where the component set lies.
 SMALL_RUN = 1000  # fewer games than this (or than an exactly fair vector needs) is "small"
-SETUP_KEYS = ("players", "strategies", "strategy_pool", "start_vp", "rotate_seats",
+SETUP_KEYS = ("game", "players", "strategies", "strategy_pool", "start_vp", "rotate_seats",
               "strategy_params", "components_digest")
 
 
@@ -93,7 +93,8 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
         config = run.config
         for key in SETUP_KEYS:
             if getattr(config, key) != getattr(first, key):
-                said, then = config.record()[key], first.record()[key]  # as the manifests say
+                # as the manifests say (a Carpe Diem one names no game: its name then)
+                said, then = (c.record().get(key, getattr(c, key)) for c in (config, first))
                 raise CdsimError(f"{run.path}: not the same setup as {runs[0].path} ({key}: "
                                  f"{said!r} vs {then!r}); pool only runs that differ in their "
                                  "seed")
@@ -137,7 +138,9 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
     seed = max(seeds) + 1
     out = run.path.parent / f"confirm-{'-'.join(map(str, vector))}-seed{seed}"
     strategies = [spec.spelling for spec in c.strategies]
-    parts = ["cdsim simulate", f"--players {n}", f"--games {games}", f"--seed {seed}",
+    # --game only for another game than Carpe Diem, whose commands read as they did
+    parts = ["cdsim simulate", *([] if c.spec.default else [f"--game {c.game}"]),
+             f"--players {n}", f"--games {games}", f"--seed {seed}",
              f"--start-vp {','.join(map(str, vector))}"]
     if strategies:
         names = strategies[:1] if len(set(strategies)) == 1 else strategies
@@ -178,8 +181,10 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
         confirm = confirm_commands(runs[0], seeds, result.verdict.vector,
                                    result.confirm_games or len(pooled.base))
     config = runs[0].config
+    # the cost table is Carpe Diem's players' (make bench): another game's games are not timed
     ms = cost.game_ms([[s.spelling for s in config.strategies]],
-                      [s.spelling for s in config.strategy_pool], pooled.players)
+                      [s.spelling for s in config.strategy_pool],
+                      pooled.players) if config.spec.default else 0.0
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm,
                          ms)
 

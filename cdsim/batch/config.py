@@ -339,9 +339,11 @@ def lineup_for(config: RunConfig, game: int) -> tuple[int, list[PlayerSpec]]:
 
 
 def replay_command(config: RunConfig, game: int) -> str:
-    """The `cdsim play` command that replays one game of a run."""
+    """The `cdsim play` command that replays one game of a run (``--game`` named when it is
+    not Carpe Diem, whose commands read as they did before there were other games)."""
     setup, names = lineup_for(config, game)
-    parts = ["cdsim play", f"--players {config.players}", f"--seed {config.seed}",
+    game_flag = [] if config.spec.default else [f"--game {config.game}"]
+    parts = ["cdsim play", *game_flag, f"--players {config.players}", f"--seed {config.seed}",
              f"--setup {setup}", f"--strategies {','.join(s.spelling for s in names)}"]
     if config.start_vp:
         parts.append(f"--start-vp {','.join(map(str, config.start_vp))}")

@@ -21,7 +21,8 @@ from cdsim.batch.folder import RunFolder
 from cdsim.batch.manifest import RUN_FORMAT, RunManifest
 from cdsim.batch.parts import check_parts, part_schema
 from cdsim.errors import CdsimError
-from cdsim.rules.records import BREAKDOWN, CARD_FIELDS
+from cdsim.games import GameSpec
+from cdsim.rules.records import CARD_FIELDS
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class Run:
     @property
     def rotated(self) -> bool:
         return self.config.rotate_seats
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game the run played (``cdsim.games``): its columns, tie-break and words."""
+        return self.config.spec
 
     @property
     def reads_scores(self) -> dict[str, bool]:
@@ -110,6 +116,11 @@ class NoCardTable(CdsimError):
     """A run made before the card table (run format 1): the card section cannot be made."""
 
 
+class GameWithoutCards(NoCardTable):
+    """A run of a game that has no card table (the card table is Carpe Diem's record,
+    ``cdsim.rules.records.CARD_FIELDS``): there is no card section to make."""
+
+
 CARD_READ = ("game", *CARD_FIELDS)  # what the card section reads
 CARD_TEXT = ("kind", "card", "outcome")
 
@@ -117,8 +128,10 @@ CARD_TEXT = ("kind", "card", "outcome")
 def card_rows(run: Run) -> pl.DataFrame:
     """The run's card table (one row per seat, card and what happened; docs/guide.md),
     joined to each seat's row: its deal (``setup``), ``won`` and ``strategy``. A run of
-    an older format is NoCardTable (one line); a missing or foreign card part, a
-    CdsimError naming it."""
+    an older format is NoCardTable (one line), a run of a game without cards
+    GameWithoutCards; a missing or foreign card part, a CdsimError naming it."""
+    if not run.spec.default:
+        raise GameWithoutCards(f"{run.path}: {run.spec.title} has no card table")
     made = run.manifest.format
     if made < RUN_FORMAT:
         raise NoCardTable(f"{run.path}: no card table (run format {made}); the card section "
@@ -148,5 +161,5 @@ def card_rows(run: Run) -> pl.DataFrame:
     return joined
 
 
-__all__ = ["BREAKDOWN", "CARD_READ", "NoCardTable", "Run", "SeatArrays",
+__all__ = ["CARD_READ", "GameWithoutCards", "NoCardTable", "Run", "SeatArrays",
            "card_rows", "open_run", "seat_arrays"]

@@ -1,7 +1,9 @@
 """Every figure of a run's report, read once (``cdsim report``): the run folder opened, its
 rows and per-game arrays read, and each figure computed by ``cdsim.analysis`` (the seat and
 strategy shares with their intervals, the VP over the game, the final VP, the running
-shares, the games a seat gap needs, the per-card table and the starting-VP balance).
+shares, the games a seat gap needs, the per-card table and the starting-VP balance). A
+figure the run's game has no columns for (the VP over the game, the cards) is None, and its
+section is left out of the page.
 ``reports.report`` words and lays out what ``read_results`` returns, and computes nothing.
 """
 
@@ -17,6 +19,7 @@ from cdsim.analysis.cards import by_seat, card_outcomes
 from cdsim.analysis.rows import (
     Convergence,
     FinalVP,
+    GameShape,
     SeatBalance,
     Strategies,
     convergence,
@@ -28,7 +31,15 @@ from cdsim.analysis.rows import (
 )
 from cdsim.analysis.stats import Power
 from cdsim.batch.balance import BalanceResult, analyse
-from cdsim.batch.read import NoCardTable, Run, SeatArrays, card_rows, open_run, seat_arrays
+from cdsim.batch.read import (
+    GameWithoutCards,
+    NoCardTable,
+    Run,
+    SeatArrays,
+    card_rows,
+    open_run,
+    seat_arrays,
+)
 from cdsim.errors import CdsimError
 
 POWER_EFFECTS = (0.02, 0.03, 0.05, 0.10)  # the seat gaps whose games the report names
@@ -47,10 +58,13 @@ class CardSection:
     missing: str = ""
 
 
-def card_section(run: Run) -> CardSection:
-    """The run's card figures; a run without the card table says so in one line."""
+def card_section(run: Run) -> CardSection | None:
+    """The run's card figures; a run without the card table says so in one line; None: the
+    run's game has no cards."""
     try:
         cards = card_rows(run)
+    except GameWithoutCards:
+        return None
     except NoCardTable as exc:
         return CardSection(None, None, str(exc))
     return CardSection(card_outcomes(cards), by_seat(cards))
@@ -76,10 +90,10 @@ class RunResults:
     judged: BalanceResult | str  # the starting-VP balance, or why there is none
     seats: SeatBalance
     strategies: Strategies
-    shape: pl.DataFrame  # ``game_shape``: per seat and moment, quartiles and mean of VP
+    shape: GameShape | None  # ``game_shape``: per seat and moment, quartiles and mean of VP
     final: FinalVP
     convergence: Convergence
-    cards: CardSection
+    cards: CardSection | None
     power: tuple[Power, ...]  # ``power_table`` of ``POWER_EFFECTS``
 
 

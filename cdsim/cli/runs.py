@@ -226,7 +226,8 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, object]:
     """``cdsim report --json``: the run, each seat's and each strategy's win share with its
     95% interval, the test of equal seat shares, the starting-VP balance (``cdsim balance
     --json``'s object, or why there is none) and the files written. Seats are numbered from 1,
-    as in the report."""
+    as in the report. A run of another game than Carpe Diem names it (``game``) and has no
+    failed-card rate or cards when the game has none."""
     from cdsim.analysis import rows
     from cdsim.batch.read import open_run, seat_arrays
     from cdsim.batch.results import card_section
@@ -242,17 +243,20 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, object]:
              for r in sb.table.iter_rows(named=True)]
     strategies = [{"strategy": r["strategy"], "appearances": int(r["appearances"]),
                    "wins": int(r["wins"]), "share": float(r["share"]), "low": float(r["low"]),
-                   "high": float(r["high"]), "mean_vp": float(r["mean_vp"]),
-                   "failed_card_rate": float(r["failed_rate"])}
+                   "high": float(r["high"]), "mean_vp": float(r["mean_vp"])}
+                  | ({"failed_card_rate": float(r["failed_rate"])} if st.has_failed else {})
                   for r in st.table.iter_rows(named=True)]
-    return {"run": str(run), "players": opened.players, "games": opened.games,
+    found = card_section(opened)
+    game = {} if opened.spec.default else {"game": opened.spec.name}
+    return game | {"run": str(run), "players": opened.players, "games": opened.games,
             "planned": opened.planned, "complete": bool(opened.complete),
             "rotated": bool(opened.rotated), "design_effect": float(sb.deff),
             "seats": seats, "equal_shares_test": {"chi2": float(sb.test.chi2),
                                                   "df": int(sb.test.df),
                                                   "p_value": float(sb.test.p_value)},
             "tied_games": int(sb.tied_games), "tiebreak_games": int(sb.tiebreak_games),
-            "strategies": strategies, "cards": cards.as_json(card_section(opened)),
+            "strategies": strategies,
+            **({} if found is None else {"cards": cards.as_json(found)}),
             "balance": ({"not_analysed": judged} if isinstance(judged, str) else
                         bal.as_json(judged)),
             "files": {"html": str(page), "markdown": str(page.with_suffix(".md")),
@@ -339,6 +343,7 @@ def balance(
 
 @app.command()
 def power(
+    game: GameOpt = None,
     players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4.")] = 4,
     effect: Annotated[float, typer.Option(
         help="Seat gap to detect: best seat's win share minus the worst's (0.03 = 3 pp).")]
@@ -359,13 +364,21 @@ def power(
     """How many games a run needs to detect a seat gap of a given size, and how many fresh
     games show a starting-VP vector fair within ±tolerance when its true gap is --gap.
 
+    The figures depend on the player count only, not on the game (--game checks the count
+    against its own).
+
     Example: cdsim power --players 3 --effect 0.02 --tolerance 0.02 --gap 0.005."""
     from cdsim.analysis.anytime import CONFIRM_SHARE, FIRST_CHOICE, check_tolerance, design_groups
     from cdsim.analysis.predict import confirmation_games
     from cdsim.analysis.stats import power_analysis
+    from cdsim.games import game_spec
 
-    if players not in (2, 3, 4):
-        raise CdsimError(f"--players must be 2, 3 or 4, got {str(players)[:40]}")
+    spec = game_spec(game)
+    if players not in spec.player_counts:
+        *most, last = map(str, spec.player_counts)
+        counts = f"{', '.join(most)} or {last}" if most else last
+        raise CdsimError(f"--players must be {counts}" + ("" if spec.default else
+                         f" for {spec.name}") + f", got {str(players)[:40]}")
     if not 0.001 <= effect < 2 / players:
         raise CdsimError(f"--effect must be between 0.001 and {2 / players:.3f} for {players} "
                          f"players, got {effect:g}")
@@ -392,13 +405,14 @@ def power(
     level = alpha_c / 2 if players == 2 else FIRST_CHOICE * alpha_c
     study = confirmation_games(players, gap, tolerance, level, design, power, design_effect)
     if as_json:
-        print(json.dumps({
+        print(json.dumps(({} if spec.default else {"game": spec.name}) | {
             "players": players, "effect": effect, "alpha": alpha, "power": power,
             "games_chi2": pw.games_chi2, "games_pair": pw.games_pair, "games_ci": pw.games_ci,
             "tolerance": tolerance, "gap": gap, "design_effect": design_effect,
             "games_equivalence": one, "games_study": study}))
         return
-    print(f"{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
+    game = "" if spec.default else f"{spec.title}, "
+    print(f"{game}{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
           f"above the fair {1 / players:.1%}, one {100 * effect / 2:.1f} pp below), {power:.0%} power "
           f"at the {alpha:g} level:")
     print(f"  {pw.games_chi2:>8} games  for the all-seat chi-square test (what `cdsim report` runs)")

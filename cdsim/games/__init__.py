@@ -52,6 +52,13 @@ class GameSpec:
     # whether its players are cdsim.players' (settings, weights, users' strategies): only
     # Carpe Diem's; another game's are its core registry's names, taking no settings
     python_players: bool = False
+    # what its run report reads beyond the VP sources: the row's VP after each scoring phase
+    # (the "game shape"; none: not logged), the row's count of a seat's scored cards that
+    # failed and how many it scores a game (none: no such cards), and the words of its
+    # tie-break
+    phases: tuple[str, ...] = ()
+    failed_cards: tuple[str, int] | None = None
+    tiebreak_rule: str = ""
 
     @property
     def default(self) -> bool:
@@ -136,7 +143,8 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        components_digest=game.components_digest,
                        tiebreak=(game.TIEBREAK_COLUMNS, game.tiebreak),
                        rules_doc=game.RULES_DOC, tie_rule=game.TIE_RULE,
-                       python_players=game is carpe_diem))
+                       python_players=game is carpe_diem, phases=game.PHASES,
+                       failed_cards=game.FAILED_CARDS, tiebreak_rule=game.TIEBREAK_WORDS))
 
 
 def game_spec(name: str | None, flag: str | None = "--game") -> GameSpec:

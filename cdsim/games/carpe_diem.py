@@ -14,6 +14,11 @@ TITLE = "Carpe Diem"
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
 RULES_DOC = "docs/rules.md"  # where its rules are numbered
 TIE_RULE = "R10.6"  # the rule that breaks a tie on VP
+# what its run report reads beyond the VP sources (cdsim.games.GameSpec)
+PHASES: tuple[str, ...] = ("vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4")
+FAILED_CARDS: tuple[str, int] | None = ("failed_cards", 8)  # R3.1, R8.3: 4 phases x 2 cards
+TIEBREAK_WORDS = ("the R10.6 tie-break (scroll disc furthest behind, then lower "
+                  "in the stack)")
 TIEBREAK_COLUMNS = ("scroll", "stack")
 load_components = core.core_components
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -19,7 +20,12 @@ NAME = "castles"
 TITLE = "The Castles of Tuscany"
 SCRIPTED = ("greedy", "castle-monastery", "trade-workers", "animal-farms")
 RULES_DOC = "docs/rules-castles.md"  # where its rules are numbered
-TIE_RULE = "T11.4"  # the rule that breaks a tie on VP
+TIE_RULE = "T13.2"  # the rule that breaks a tie on VP
+# what its run report reads beyond the VP sources (cdsim.games.GameSpec)
+PHASES: tuple[str, ...] = ()
+FAILED_CARDS: tuple[str, int] | None = None  # no objective cards
+TIEBREAK_WORDS = ("the T13.2 tie-break (the most empty board spaces, then the "
+                  "most green VP, then the later seat)")
 TIEBREAK_COLUMNS = ("empty_spaces", "green_vp")
 
 
@@ -78,8 +84,8 @@ def components_digest(path: str | None) -> tuple[str, bool]:
 
 
 def tiebreak(n: int, empty: Any, green: Any) -> Any:
-    """T11.4: the most empty spaces, then the most green VP, then the later seat (lowest
-    key wins)."""
+    """T13.2 (T11.4 made unique): the most empty spaces, then the most green VP, then the
+    later seat (lowest key wins)."""
     seat = np.arange(n)[None, :]
     return -((empty * 4096 + green) * 8 + seat)
 
@@ -93,19 +99,19 @@ def players() -> tuple[str, ...]:
 
 # -- a change to the component set (``cdsim whatif --game castles --set ...``) ---------------
 
-def entry_id(entry: dict[str, Any]) -> str:
+def entry_id(entry: Mapping[str, object]) -> str:
     """How ``--set`` names an entry of a list table: its name, else its colour, kind or
-    reward, with its crops (``farm-olive-vineyard``) or amount (``red_vp-2``) when those
-    tell it apart from its neighbours."""
+    reward, with its crops (``farm-olive-vineyard``) that tell farms apart."""
     for key in ("name", "colour", "kind", "reward"):
-        if isinstance(entry.get(key), str):
-            crops = entry.get("crops") or []
-            return "-".join([entry[key], *map(str, crops)])
+        name = entry.get(key)
+        if isinstance(name, str):
+            crops = entry.get("crops")
+            return "-".join([name, *map(str, crops if isinstance(crops, list) else [])])
     return ""
 
 
-def set_value(base: dict[str, Any], table: str, address: list[str], value: int,
-              spelled: str) -> dict[str, Any]:
+def set_value(base: Mapping[str, object], table: str, address: list[str], value: int,
+              spelled: str) -> dict[str, object]:
     """The table ``table`` of the set ``base`` (its JSON, every table) with one whole-number
     key set, as an override: ``colour_bonus.castle.first``, ``cards.farm.count``,
     ``area_vp.vp.3`` (the 3rd value); anything else is one line naming the ``--set``."""

@@ -6,6 +6,7 @@ and what an override changes from the built-in set, marked."""
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 # the pieces' letters (core/src/castles/components.rs): the colour each space takes
@@ -32,7 +33,7 @@ def _hex(cx: float, cy: float, r: float, fill: str, label: str) -> str:
             f"{html.escape(label)}</title></polygon>")
 
 
-def _piece(entry: dict[str, Any]) -> str:
+def _piece(entry: Mapping[str, object]) -> str:
     """A territory piece: its left and right rows of five spaces, as hexes."""
     r, shapes = 14.0, []
     for row, key in enumerate(("left", "right")):
@@ -52,7 +53,8 @@ def _cell(value: Any) -> str:
     return html.escape(str(value))
 
 
-def _table(name: str, entries: list[dict[str, Any]], base: list[dict[str, Any]] | None) -> str:
+def _table(name: str, entries: Sequence[Mapping[str, object]],
+           base: Sequence[Mapping[str, object]] | None) -> str:
     keys = [k for k in dict.fromkeys(k for e in entries for k in e) if k != "source"]
     head = "".join(f"<th>{html.escape(k)}</th>" for k in keys) + "<th>source</th>"
     rows = []
@@ -72,7 +74,8 @@ def _table(name: str, entries: list[dict[str, Any]], base: list[dict[str, Any]] 
             f"<table><tr>{head}</tr>{''.join(rows)}</table>")
 
 
-def castles_components_page(data: dict[str, Any], builtin: dict[str, Any], source: str,
+def castles_components_page(data: Mapping[str, object], builtin: Mapping[str, object],
+                            source: str,
                             digest: str) -> str:
     """The page of the set ``data`` (every table), its entries that differ from ``builtin``
     outlined with their old values."""
