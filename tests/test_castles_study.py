@@ -113,6 +113,8 @@ def test_whatif_of_a_castles_change_plays_it_against_the_base(
     runs = list((out / "cells").glob("*/manifest.json"))
     assert runs and all(json.loads(r.read_text())["config"]["game"] == "castles" for r in runs)
     assert (out / "study.html").is_file(), said
+    page = (out / "study.md").read_text()  # the page says what each variant changes
+    assert "colour_bonus castle: first 4 -> 8" in page and "not valid TOML" not in page
 
 
 @pytest.mark.parametrize(("args", "said"), [

@@ -56,6 +56,9 @@ class GameSpec:
     # (the "game shape"; none: not logged), the row's count of a seat's scored cards that
     # failed and how many it scores a game (none: no such cards), and the words of its
     # tie-break
+    # what one component set changes from another, as (entry, line): another game's own
+    # diff (None: Carpe Diem's, cdsim.rules.components.compare, with its card figures)
+    diff: Callable[[str | None, str | None], list[tuple[str, str]]] | None = None
     phases: tuple[str, ...] = ()
     failed_cards: tuple[str, int] | None = None
     tiebreak_rule: str = ""
@@ -144,7 +147,8 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        tiebreak=(game.TIEBREAK_COLUMNS, game.tiebreak),
                        rules_doc=game.RULES_DOC, tie_rule=game.TIE_RULE,
                        python_players=game is carpe_diem, phases=game.PHASES,
-                       failed_cards=game.FAILED_CARDS, tiebreak_rule=game.TIEBREAK_WORDS))
+                       failed_cards=game.FAILED_CARDS, tiebreak_rule=game.TIEBREAK_WORDS,
+                       diff=getattr(game, "diff", None)))
 
 
 def game_spec(name: str | None, flag: str | None = "--game") -> GameSpec:

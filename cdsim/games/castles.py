@@ -153,3 +153,28 @@ def set_value(base: Mapping[str, object], table: str, address: list[str], value:
     if not address:
         raise CdsimError(f"--set {spelled!r}: name a key of the entry, e.g. ...count=5")
     return {table: data}
+
+
+def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
+    """What the set at ``new`` changes from the one at ``old`` (None: the built-in set), as
+    (entry, line): ``("colour_bonus.castle", "colour_bonus castle: first 4 -> 8")``; a
+    table whose entries were added or removed is one line for the whole table."""
+    a, b = json.loads(components_text(old)), json.loads(components_text(new))
+    out: list[tuple[str, str]] = []
+    for table in b:
+        before, after = a.get(table), b[table]
+        if before == after:
+            continue
+        if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+            for x, y in zip(before, after, strict=True):
+                keys = [k for k in dict.fromkeys([*x, *y]) if k != "source" and x.get(k) != y.get(k)]
+                if keys:
+                    said = ", ".join(f"{k} {x.get(k)} -> {y.get(k)}" for k in keys)
+                    out.append((f"{table}.{entry_id(y)}", f"{table} {entry_id(y)}: {said}"))
+        elif isinstance(before, dict) and isinstance(after, dict):
+            keys = [k for k in after if k != "source" and before.get(k) != after.get(k)]
+            out.append((table, f"{table}: " + ", ".join(f"{k} {before.get(k)} -> {after.get(k)}"
+                                                      for k in keys)))
+        else:
+            out.append((table, f"{table}: {len(before or [])} entries -> {len(after)}"))
+    return out

@@ -18,6 +18,7 @@ import polars as pl
 from cdsim.analysis.cards import card_change
 from cdsim.batch.read import NoCardTable, card_rows, open_run
 from cdsim.errors import CdsimError
+from cdsim.games import game_spec
 from cdsim.rules.components import compare
 from cdsim.rules.overrides import Change, shown
 from cdsim.study.manifest import CellState, StudyManifest
@@ -95,6 +96,15 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
     if base is None:
         return VariantCards((), (), missing="card figures need the base cell's games",
                             known=False)
+    diff = game_spec(cell.game).diff
+    if diff is not None:  # another game's own diff; no objective cards to follow
+        try:
+            found = diff(_components(root, base), _components(root, cell))
+        except CdsimError as exc:
+            return VariantCards((), (), missing=f"the changes need both component sets: {exc}",
+                                known=False)
+        return VariantCards(tuple(dict.fromkeys(e for e, _ in found)),
+                            tuple(line for _, line in found))
     try:
         changes = compare(_components(root, base), _components(root, cell))
     except CdsimError as exc:  # a component set moved or deleted since the study ran
