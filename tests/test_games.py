@@ -69,3 +69,20 @@ def test_a_broken_castles_override_is_one_error_naming_the_file(tmp_path: Path) 
     bad_value.write_text(json.dumps({"player_tiles": "many"}))
     with pytest.raises(CdsimError, match=r"value.json: "):
         load(str(bad_value))
+
+
+@needs_core
+def test_cdsim_games_lists_every_registered_game(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.commands import run_main
+
+    monkeypatch.setattr("sys.argv", ["cdsim", "games"])
+    from cdsim.cli import main
+
+    main()
+    out = capsys.readouterr().out
+    for spec in GAMES.values():
+        assert f"{spec.name}" in out and spec.title in out
+        assert ", ".join(spec.player_names()) in out
+    assert "carpe-diem (the default)" in out and "4p 0/0/0/0" in out and "4p 8/9/10/11" in out
+    assert run_main(["games", "--nope"], monkeypatch, capsys)[0] == 2

@@ -26,6 +26,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 def _load() -> Any:
     """Every command group imported (registering its commands), and the typer app."""
     # isort: off
+    from cdsim.cli import game_list as game_list
     from cdsim.cli import games as games
     from cdsim.cli import runs as runs
     from cdsim.cli import component_sets as component_sets
