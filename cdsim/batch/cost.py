@@ -30,12 +30,14 @@ SEAT_MS: dict[str, dict[int, float]] = {
     "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
 }
 # another game's players, by game (the same kinds: random, scripted, mcts). The Castles of
-# Tuscany: simulate --jobs 1 of 20,000 games, 2026-11-28 (load 0.6): greedy 0.03 ms a seat at
-# 2 players and 0.024 at 4, random 0.004; its mcts (120 playouts a decision, greedy
-# rollouts) measured at more than a minute a 2-player game: 30,000 ms a seat, a floor
+# Tuscany: simulate --jobs 1 of 20,000 games, 2026-11-28 (load 0.6, half a second of start
+# taken off): greedy 0.03 ms a seat at 2 players and 0.024 at 4, random 0.008 ms a game;
+# its mcts (120 playouts a decision, greedy rollouts) measured at more than a minute a
+# 2-player game: 30,000 ms a seat, a floor
+GAME_TABLE_MS = {"castles": 0.005}  # its core's own work per game (random: 0.008 ms a game)
 GAME_SEAT_MS: dict[str, dict[str, dict[int, float]]] = {
     "castles": {
-        "random": {2: 0.002, 3: 0.002, 4: 0.002},
+        "random": {2: 0.001, 3: 0.001, 4: 0.001},
         "scripted": {2: 0.03, 3: 0.027, 4: 0.024},
         "mcts": {2: 30000.0, 3: 30000.0, 4: 30000.0},
     },
@@ -72,13 +74,14 @@ def game_ms(lineups: Sequence[Sequence[str]], pool: Sequence[str], players: int,
             game: str = "carpe-diem") -> float:
     """CPU ms of one game of a cell of ``game``: its line-ups in turn (each plays the same
     games), or seats drawn from ``pool``."""
+    table = GAME_TABLE_MS.get(game, TABLE_MS)
     if pool:
-        return TABLE_MS + players * sum(seat_ms(p, players, game) for p in pool) / len(pool)
+        return table + players * sum(seat_ms(p, players, game) for p in pool) / len(pool)
     if not lineups:
-        return TABLE_MS
+        return table
     seats = [sum(seat_ms(p, players, game) for p in lineup) * players / max(len(lineup), 1)
              for lineup in lineups]
-    return TABLE_MS + sum(seats) / len(seats)
+    return table + sum(seats) / len(seats)
 
 
 def workers(jobs: int = -1) -> int:
