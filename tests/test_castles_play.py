@@ -219,7 +219,7 @@ return {
 """
 
 
-def test_the_castles_replay_in_the_browser(browser: Any, tmp_path: Path,  # noqa: F811
+def test_the_castles_replay_in_the_browser(browser: Any, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     from selenium.webdriver.common.by import By
