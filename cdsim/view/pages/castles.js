@@ -9,6 +9,8 @@ const N = DATA.players.length;
 const COLOURS = {castle: "#2e6b35", city: "#c0392b", estate: "#2aa198", farm: "#93c95f",
   quarry: "#8c8c8c", village: "#e67e22", monastery: "#f1c40f", cart: "#d9c8a0"};
 const COLOUR_NAMES = Object.keys(COLOURS);
+// the light colours carry dark writing
+const INK = {farm: "#1d3510", monastery: "#4a3b00", cart: "#3b2a18"};
 const TOKENS = ["card", "storage", "marble", "worker", "harvest"];
 const CROP_MARK = {vineyard: "V", boar: "B", olive: "O", grain: "G"};
 const STATES = [];
@@ -49,7 +51,7 @@ function boardSVG(seat, before) {
   if (!seat.board || !seat.board.length) {
     return '<div class="none">pieces not laid yet</div>';
   }
-  const r = 15;
+  const r = 19;
   const h = Math.sqrt(3) * r;
   const place = (s) => [s.col * 1.5 * r, (s.row + (s.col % 2 ? 0.5 : 0)) * h];
   const xs = seat.board.map((s) => place(s)[0]);
@@ -70,8 +72,8 @@ function boardSVG(seat, before) {
       `<polygon points="${hexPoints(x - x0, y - y0, r - 1)}" fill="${COLOURS[s.colour]}" ` +
       `fill-opacity="${covered ? 1 : 0.25}" stroke="${covered ? "#3b2a18" : COLOURS[s.colour]}" ` +
       `stroke-width="${(fresh >>> i) & 1 ? 3 : 1}"/>` +
-      `<text x="${f1(x - x0)}" y="${f1(y - y0 + 3)}" text-anchor="middle" font-size="8" ` +
-      `fill="${covered ? "#fff" : "#6b5634"}">${marks || s.name}</text></g>`;
+      `<text x="${f1(x - x0)}" y="${f1(y - y0 + 3)}" text-anchor="middle" font-size="9" ` +
+      `fill="${covered ? INK[s.colour] || "#fff" : "#6b5634"}">${marks || s.name}</text></g>`;
   }).join("");
   return `<svg class="board" width="${f1(width)}" height="${f1(height)}" ` +
     `viewBox="0 0 ${f1(width)} ${f1(height)}">${cells}</svg>`;
@@ -83,7 +85,7 @@ function stat(label, value, title) {
 
 function handHTML(hand) {
   const chips = hand.map((k, c) => k ? `<span class="chip" style="background:` +
-    `${COLOURS[COLOUR_NAMES[c]]}" title="${COLOUR_NAMES[c]} cards">${k} ${COLOUR_NAMES[c]}</span>`
+    `${COLOURS[COLOUR_NAMES[c]]};color:${INK[COLOUR_NAMES[c]] || "#fff"}" title="${COLOUR_NAMES[c]} cards">${k} ${COLOUR_NAMES[c]}</span>`
     : "").join("");
   return chips || '<span class="none">no cards</span>';
 }
