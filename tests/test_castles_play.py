@@ -162,6 +162,14 @@ def test_bad_input_is_one_line(monkeypatch: pytest.MonkeyPatch,
     assert says in err and also in err
 
 
+def test_a_time_limit_set_for_python_strategies_is_no_flag_given_to_castles(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CDSIM_DECISION_TIMEOUT", "5")
+    code, out, err = play(monkeypatch, capsys)
+    assert code == 0, err
+    assert table(out)
+
+
 @pytest.mark.parametrize(("text", "says"), [
     ("{", "not a castles component file"),
     ("[1]", "a castles component file is a JSON object"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -64,7 +65,10 @@ def play(
         other = OtherGame(players, seed, strategies, start_vp, trace, as_json, setup)
         _play_other(spec, other, components, html_file,
                     refused={"--strategy-params": strategy_params is not None,
-                             "--decision-timeout": bool(decision_timeout)})
+                             # CDSIM_DECISION_TIMEOUT, set for Python strategies, is not
+                             # a flag given to this game
+                             "--decision-timeout": bool(decision_timeout) and
+                             os.environ.get("CDSIM_DECISION_TIMEOUT") is None})
         return
     from cdsim.engine.table import Table
     from cdsim.players.registry import make_lineup, parse_params, weights_record
