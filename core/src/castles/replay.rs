@@ -242,6 +242,33 @@ mod tests {
     }
 
     #[test]
+    fn every_option_of_whole_games_is_worded_in_the_rulebook_s_terms() {
+        use crate::rng::Generator;
+
+        let comps = Components::builtin();
+        let mut kinds = std::collections::HashSet::new();
+        let mut options = Vec::new();
+        for seed in 0..6u64 {
+            let config = CastlesConfig { players: 2 + (seed % 3) as usize };
+            let (mut state, _) = CastlesState::new(&comps, &config, SeedSequence::new(9, &[seed]));
+            let mut rng = Generator::new(&SeedSequence::new(u128::from(seed), &[1]));
+            while state.to_move().is_some() {
+                state.options(&comps, &mut options);
+                for action in &options {
+                    let words = state.describe(&comps, action);
+                    assert!(!words.is_empty() && !words.contains('{') && !words.contains("nothing"),
+                            "{action:?}: {words}");
+                    kinds.insert(std::mem::discriminant(action));
+                }
+                let pick = options[rng.integers(options.len() as u64) as usize];
+                state.apply(&comps, pick);
+            }
+            assert!(state.frame().seats.iter().all(|s| s.board.len() == BOARD_SPACES));
+        }
+        assert!(kinds.len() >= 9, "only {} kinds of option met", kinds.len());
+    }
+
+    #[test]
     fn a_payment_is_worded_from_the_space_colour() {
         let p = Payment { a: CARD, b: WORKER };
         assert_eq!(payment(p, Colour::City.index()), "pays a city card and a worker");
