@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -20,6 +22,7 @@ from cdsim.rules.components import HAVE_KEYS, REWARD_KEYS, load_components
 from cdsim.rules.kinds import FEATURE_NAMES, GOOD_NAMES
 
 if TYPE_CHECKING:
+    from cdsim.games import GameSpec
     from cdsim.rules.game import GameState
 
 
@@ -47,11 +50,26 @@ def play(
         "--html", help="Also write the game as one self-contained HTML page to replay "
                        "step by step in a browser.")] = None,
     decision_timeout: DecisionTimeoutOpt = None,
+    game: Annotated[str | None, typer.Option(
+        "--game", help="The game to play: carpe-diem (default) or castles (The Castles of "
+                       "Tuscany, its built-in players only).")] = None,
 ) -> None:
     """Play one game on the core and print its result. Any line-up: built-in players
     (mcts too) and your own Python strategies (module:Class) at one table.
 
     Example: cdsim play --players 2 --strategies mcts,greedy --trace"""
+    from cdsim.games import game_spec
+
+    spec = game_spec(game)
+    if not spec.default:
+        other = OtherGame(players, seed, strategies, start_vp, trace, as_json, setup)
+        _play_other(spec, other, components, html_file,
+                    refused={"--strategy-params": strategy_params is not None,
+                             # CDSIM_DECISION_TIMEOUT, set for Python strategies, is not
+                             # a flag given to this game
+                             "--decision-timeout": bool(decision_timeout) and
+                             os.environ.get("CDSIM_DECISION_TIMEOUT") is None})
+        return
     from cdsim.engine.table import Table
     from cdsim.players.registry import make_lineup, parse_params, weights_record
     from cdsim.players.sandbox import decision_timeout as time_limit
@@ -100,6 +118,72 @@ def play(
         if table.python is not None:
             _print_districts(table.python)
     _print_summary(record)
+    if html_file is not None:
+        print(f"\nreplay: {html_file} (open it in a browser)")
+
+
+@dataclass(frozen=True)
+class OtherGame:
+    """``cdsim play``'s flags that any game honours."""
+
+    players: int
+    seed: int
+    strategies: str
+    start_vp: str | None
+    trace: bool
+    as_json: bool
+    setup: int | None
+
+
+def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
+                html_file: Path | None, refused: dict[str, bool]) -> None:
+    """``cdsim play --game NAME`` for a game other than Carpe Diem: its built-in players on
+    the core (``cdsim.engine.recorded``), the final table, ``--trace`` as the decisions in
+    words, ``--json``, and ``--html`` as its own replay page."""
+    from cdsim.engine.recorded import play_recorded
+    from cdsim.view.castles import decision_lines, replay_data, summary_lines
+
+    for flag, given in refused.items():
+        if given:
+            raise CdsimError(f"{flag}: {spec.name} is played by its built-in players, which "
+                             "take no settings and no time limit; drop the flag")
+    spec.check_players(flags.players)
+    n = flags.players
+    if not 0 <= flags.seed < 2**63 or (flags.setup is not None and not 0 <= flags.setup < 2**63):
+        raise CdsimError(f"--seed and --setup must be between 0 and 2**63 - 1, got {flags.seed} "
+                         f"and {flags.setup}")
+    vp = _parse_ints(flags.start_vp, "--start-vp") if flags.start_vp is not None else (0,) * n
+    if len(vp) != n:
+        raise CdsimError(f"--start-vp needs {n} values (one per seat), got {len(vp)}")
+    if any(not -(2**31) < v < 2**31 for v in vp):
+        raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {flags.start_vp}")
+    names = flags.strategies.split(",")
+    if len(names) not in (1, n):
+        raise CdsimError(f"--strategies names {len(names)} players for {n} seats (one name "
+                         "fills every seat)")
+    if any(not name.strip() for name in names):
+        raise CdsimError("--strategies names an empty strategy")
+    players = [spec.parse_player(name, "--strategies") for name in names] * (n // len(names))
+    path = None if components is None else str(components)
+    played = play_recorded(spec, path, flags.seed, flags.setup,
+                           [(p.base, tuple(p.settings)) for p in players], vp)
+    if html_file is not None:
+        from cdsim.view.pages import castles_page, write_page
+
+        digest, default = spec.components_digest(path)
+        write_page(html_file, castles_page(replay_data(played, spec.title, digest, default,
+                                                       spec.breakdown())))
+    if flags.as_json:
+        print(json.dumps({"game": spec.name, "seed": played.seed, "setup": played.setup,
+                          "players": n, "tiebreak": played.tiebreak,
+                          "seats": [{"seat": s.seat + 1, "strategy": s.strategy,
+                                     "start_vp": s.breakdown.get("start", 0),
+                                     "final_vp": s.final_vp, "breakdown": s.breakdown,
+                                     "rank": s.rank, "won": s.won} for s in played.seats]}))
+        return
+    if flags.trace:
+        print("\n".join(decision_lines(played)))
+    print("\n".join(summary_lines(played)))
     if html_file is not None:
         print(f"\nreplay: {html_file} (open it in a browser)")
 

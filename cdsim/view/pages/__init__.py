@@ -1,4 +1,5 @@
-"""Self-contained HTML pages: a game's replay and a component set's sheet.
+"""Self-contained HTML pages: a game's replay (Carpe Diem's, The Castles of Tuscany's) and a
+component set's sheet.
 
 Each page is one file: the template (``*.html``), the style (``style.css``) and the
 scripts (``common.js`` and the page's own) inlined, the data embedded as JSON. No
@@ -42,6 +43,16 @@ def replay_page(data: dict[str, object]) -> str:
     n = len(seats)
     return _page("replay.html", f"Carpe Diem replay: seed {data['seed']}, {n} players", data,
                  "replay.js")
+
+
+def castles_page(data: dict[str, object]) -> str:
+    """The replay of one game of The Castles of Tuscany; ``data`` is
+    ``cdsim.view.castles.replay_data``. The same machinery as Carpe Diem's replay (the
+    style, the step controls, ``common.js``'s helpers), its own drawing (``castles.js``)."""
+    seats = data["players"]
+    assert isinstance(seats, list)  # one entry per seat
+    return _page("castles.html", f"{data['title']} replay: seed {data['seed']}, {len(seats)} "
+                 "players", data, "castles.js")
 
 
 def components_data(c: Components, source: str) -> dict[str, object]:

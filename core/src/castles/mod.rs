@@ -15,6 +15,7 @@ pub mod components;
 mod effects;
 pub mod observe;
 pub mod players;
+pub mod replay;
 pub mod scoring;
 pub mod seam;
 pub mod state;

@@ -229,6 +229,15 @@ impl Game for CastlesState {
     fn outcome(&self, _comps: &Components, strategies: &[&'static str]) -> Scores {
         Scores::of(self, strategies)
     }
+
+    fn describe(&self, comps: &Components, action: &Action) -> String {
+        CastlesState::describe(self, comps, action)
+    }
+
+    /// The whole state, every hand shown (`replay::Frame`).
+    fn frame(&self, _comps: &Components) -> serde_json::Value {
+        serde_json::to_value(CastlesState::frame(self)).expect("a frame serialises")
+    }
 }
 
 fn shuffle<T: Copy>(rng: &mut Generator, items: &mut [T]) {

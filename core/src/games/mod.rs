@@ -11,6 +11,7 @@
 //! stream of its own, so a seat's chance never moves the game's.
 
 pub mod registry;
+pub mod replay;
 pub mod rows;
 pub mod toy;
 
@@ -97,6 +98,20 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
     /// The final scoring of a finished game, `strategies` naming each seat's player.
     fn outcome(&self, comps: &Self::Components, strategies: &[&'static str]) -> Self::Outcome;
+
+    /// `action` (one of the pending options) in words, for a replay: a game names its
+    /// options in its own terms; the default is the action as the code spells it.
+    fn describe(&self, _comps: &Self::Components, action: &Self::Action) -> String {
+        format!("{action:?}")
+    }
+
+    /// The state as a replay draws it (`replay::record`), as JSON. A replay is read after
+    /// the game, so a game may show everything here; the default is the pending seat's
+    /// observation (seat 0's once the game is over), which every game has.
+    fn frame(&self, comps: &Self::Components) -> serde_json::Value {
+        let seat = self.current_seat().unwrap_or(0);
+        serde_json::to_value(self.observe(comps, seat)).expect("an observation serialises")
+    }
 }
 
 /// A finished game: each seat's result and the rows it writes (one per seat, its

@@ -6,11 +6,12 @@ use std::any::Any;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::batch::{self, Chunk, Columns};
+use crate::batch::{self, Chunk, Columns, StrategySpec};
 use crate::castles::{self, CastlesState};
 use crate::game::GameState;
-use crate::games::{ColumnType, Game, Outcome};
+use crate::games::{replay, ColumnType, Game, Outcome};
 use crate::players::{self, Player, Strategy};
+use crate::rng::SeedSequence;
 
 /// A component set of some game, as the registry hands it around.
 pub type AnyComponents = Arc<dyn Any + Send + Sync>;
@@ -30,6 +31,21 @@ pub trait Registered: Sync {
     /// Play a chunk (`batch::play_chunk`) on a component set of this game.
     fn play_chunk(&self, comps: &(dyn Any + Send + Sync), chunk: &Chunk)
         -> Result<Columns, String>;
+    /// Play one game and record it for a replay (`replay::record`), as JSON: the game
+    /// `setup` (None: the seed's own deal, as `cdsim play` without `--setup`) of the run
+    /// seed `entropy`, `lineup` by seat.
+    fn replay(&self, comps: &(dyn Any + Send + Sync), game: &OneGame)
+        -> Result<String, String>;
+}
+
+/// One game as `Registered::replay` plays it.
+pub struct OneGame<'a> {
+    pub players: usize,
+    pub start_vp: &'a [i32],
+    pub entropy: u64,
+    pub setup: Option<u64>,
+    pub lineup: &'a [StrategySpec],
+    pub check: bool,
 }
 
 /// A game's built-in player by name, with its parameter overrides (`--strategy-params`).
@@ -74,6 +90,24 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
         let comps = comps.downcast_ref::<G::Components>()
             .ok_or_else(|| format!("these components are not {}'s", self.name))?;
         batch::play_chunk::<G, P>(comps, chunk, self.make)
+    }
+
+    fn replay(&self, comps: &(dyn Any + Send + Sync), game: &OneGame)
+        -> Result<String, String> {
+        let comps = comps.downcast_ref::<G::Components>()
+            .ok_or_else(|| format!("these components are not {}'s", self.name))?;
+        let config = G::config(game.players, game.start_vp, game.check)?;
+        if game.lineup.len() != game.players {
+            return Err(format!("{} players for {} seats", game.lineup.len(), game.players));
+        }
+        let mut lineup: Vec<P> = game.lineup.iter()
+            .map(|spec| (self.make)(&spec.name, &spec.overrides))
+            .collect::<Result<_, _>>()?;
+        let run_seed = i64::try_from(game.entropy).map_err(|_| "the seed must fit 63 bits")?;
+        let key: Vec<u64> = game.setup.into_iter().collect();
+        let seed = SeedSequence::new(u128::from(game.entropy), &key);
+        let record = replay::record::<G, P>(comps, &config, &mut lineup, seed, run_seed)?;
+        serde_json::to_string(&record).map_err(|e| e.to_string())
     }
 }
 
@@ -142,5 +176,39 @@ mod tests {
         let other: AnyComponents = Arc::new(crate::games::toy::Cards::standard());
         assert!(cd.play_chunk(&*other, &chunk).unwrap_err().contains("carpe-diem"));
         assert!(cd.components("{").is_err());
+    }
+
+    #[test]
+    fn a_replay_by_name_is_the_game_a_chunk_plays_from_its_setup() {
+        let castles = game("castles").unwrap();
+        let comps = castles.components(&castles.builtin_components().unwrap()).unwrap();
+        let lineup = [StrategySpec { name: "greedy".into(), overrides: vec![] },
+                      StrategySpec { name: "random".into(), overrides: vec![] }];
+        let one = OneGame { players: 2, start_vp: &[0, 3], entropy: 11, setup: Some(4),
+                            lineup: &lineup, check: true };
+        let replay: serde_json::Value =
+            serde_json::from_str(&castles.replay(&*comps, &one).unwrap()).unwrap();
+        let chunk = Chunk { players: 2, start_vp: &[0, 3], check: true, entropy: 11,
+                            games: &[0], setups: &[4], lineups: &[0, 1],
+                            strategies: &lineup, stop: None };
+        let played = castles.play_chunk(&*comps, &chunk).unwrap();
+        let final_vp = played.columns.iter().find(|(n, _)| *n == "final_vp").unwrap();
+        let crate::games::Values::Int(want) = &final_vp.1 else { panic!("final_vp is ints") };
+        let at = replay["columns"].as_array().unwrap().iter()
+            .position(|c| c == "final_vp").unwrap();
+        let got: Vec<i64> = replay["rows"].as_array().unwrap().iter()
+            .map(|r| r[at].as_i64().unwrap()).collect();
+        assert_eq!(&got, want);
+        let steps = replay["steps"].as_array().unwrap();
+        assert!(steps.len() > 50 && steps[0]["decision"] == "lay", "{}", steps.len());
+        assert_eq!(steps.last().unwrap()["frame"]["pending"]["Turn"]["seat"],
+                   steps.last().unwrap()["seat"]);
+        // a line-up of the wrong length and an unknown player are refused, not played
+        let short = OneGame { lineup: &lineup[..1], ..one };
+        assert!(castles.replay(&*comps, &short).is_err());
+        let villa = StrategySpec { name: "villa".into(), overrides: vec![] };
+        let bad = [villa.clone(), villa];
+        assert!(castles.replay(&*comps, &OneGame { lineup: &bad, ..one }).unwrap_err()
+                .contains("villa"));
     }
 }

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use crate::batch::{self, Chunk, StrategySpec};
 use crate::checking;
 use crate::components;
-use crate::games::registry::{self, AnyComponents, Registered};
+use crate::games::registry::{self, AnyComponents, OneGame, Registered};
 use crate::games::Values;
 use crate::records;
 use crate::game::{Action, EventLog, GameConfig, GameState, Options, Pending, NONE};
@@ -123,6 +123,33 @@ fn play_chunk<'py>(
         out.set_item(name, dict)?;
     }
     Ok(out)
+}
+
+/// Play one game of the components' game and record it for a replay
+/// (`games::replay::Replay` as JSON text: per decision the seat, the decision kind, the
+/// option chosen in words and the state it was taken in; the state at the end; each
+/// seat's final row, `game_columns` order). `setup` None deals from the seed alone;
+/// `lineup` is (name, overrides) by seat, as `play_chunk`'s strategies.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (components, players, start_vp, entropy, setup, lineup, check=false))]
+fn play_game(
+    py: Python<'_>,
+    components: &Components,
+    players: usize,
+    start_vp: Vec<i32>,
+    entropy: u64,
+    setup: Option<u64>,
+    lineup: Vec<(String, Vec<(String, f64)>)>,
+    check: bool,
+) -> PyResult<String> {
+    let lineup: Vec<StrategySpec> = lineup
+        .into_iter()
+        .map(|(name, overrides)| StrategySpec { name, overrides })
+        .collect();
+    let one = OneGame { players, start_vp: &start_vp, entropy, setup, lineup: &lineup, check };
+    let (game, set) = (components.game, &*components.set);
+    py.detach(|| game.replay(set, &one)).map_err(PyValueError::new_err)
 }
 
 /// Columns as a dict of numpy arrays by name.
@@ -252,6 +279,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Bot>()?;
     m.add_class::<Stop>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(play_game, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_components, m)?)?;
     m.add_function(wrap_pyfunction!(game_columns, m)?)?;
     m.add_function(wrap_pyfunction!(castles_players, m)?)?;

@@ -1,0 +1,104 @@
+"""The Castles of Tuscany's game as people read it (``cdsim play --game castles``): the
+final table, the decisions as lines (``--trace``), and the data of the replay page
+(``cdsim.view.pages.castles_page``).
+
+A step of the replay is one decision, shown in the state it was taken in (the core's
+frame, ``castles::replay::Frame``: every hand, each board as hexes once laid), and the
+last step is the state at the end with the final scoring. Each step keeps only what
+changed since the step before (per seat, its holdings that changed), so a 4-player game
+is tens of kB, not the megabyte of whole frames; the page rebuilds the states once.
+Seats and display slots are counted from 1 on the page, as the rulebook counts them."""
+
+from __future__ import annotations
+
+from cdsim import __version__
+from cdsim.engine.recorded import RecordedGame
+from cdsim.players.names import shown_names
+
+# Short headings for the breakdown's VP sources (``GameSpec.breakdown``) in the text table.
+SHORT = {"colour_bonus": "colour", "storage_token": "store", "harvest_green": "harv-g",
+         "harvest_red": "harv-r", "spare_hex": "spare", "leftovers": "left"}
+
+
+def summary_lines(game: RecordedGame) -> list[str]:
+    """The final table: seat, player, VP by source, final VP, rank, the winner."""
+    label = shown_names([s.strategy for s in game.seats])
+    sources = list(game.seats[0].breakdown)
+    heads = [SHORT.get(s, s[:6]) for s in sources]
+    widths = [max(len(h), 4) for h in heads]
+    lines = [f"\n{game.game} game seed {game.seed}"
+             + (f" setup {game.setup}" if game.setup is not None else "")
+             + f", {game.players} players"
+             + ("  (winner by tie-break: empty spaces, then green VP)" if game.tiebreak else "")]
+    lines.append("seat strategy         " + " ".join(h.rjust(w) for h, w in zip(heads, widths,
+                                                                            strict=True))
+                 + "  final rank")
+    for s in game.seats:
+        parts = " ".join(str(s.breakdown[src]).rjust(w) for src, w in zip(sources, widths,
+                                                                         strict=True))
+        lines.append(f"{s.seat + 1:>4} {label[s.strategy]:<16} {parts} {s.final_vp:>6} "
+                     f"{s.rank:>4}{'  winner' if s.won else ''}")
+    return lines
+
+
+def decision_lines(game: RecordedGame) -> list[str]:
+    """Every decision in words, one line each (``--trace``)."""
+    label = shown_names([s.strategy for s in game.seats])
+    names = [label[s.strategy] for s in game.seats]
+    out = []
+    for i, d in enumerate(game.decisions, 1):
+        phase = d.frame.get("phase", "")
+        out.append(f"{i:>4} phase {phase} seat {d.seat + 1} ({names[d.seat]}) "
+                   f"{d.decision}: {d.option}")
+    return out
+
+
+def _changed(before: dict[str, object], after: dict[str, object]) -> dict[str, object]:
+    """``after``'s entries that differ from ``before``'s; a frame's ``seats`` as
+    ``{seat: changed entries}`` for the seats that changed."""
+    out = {k: v for k, v in after.items() if k != "seats" and before.get(k) != v}
+    old, new = before.get("seats", []), after.get("seats", [])
+    assert isinstance(old, list) and isinstance(new, list)  # a frame's seats are a list
+    seats = {}
+    for i, seat in enumerate(new):
+        was = old[i] if i < len(old) else {}
+        diff = {k: v for k, v in seat.items() if was.get(k) != v}
+        if diff:
+            seats[str(i)] = diff
+    if seats:
+        out["seats"] = seats
+    return out
+
+
+def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
+                breakdown: tuple[str, ...]) -> dict[str, object]:
+    """The replay page's data: per step the seat (``a``; -1 at the end), the decision kind
+    (``k``; ``final`` at the end), the option chosen in words (``t``), how many options
+    there were (``n``) and what changed since the step before (``d``)."""
+    steps: list[dict[str, object]] = []
+    before: dict[str, object] = {}
+    frames = [d.frame for d in game.decisions] + [game.end]
+    for i, frame in enumerate(frames):
+        if i < len(game.decisions):
+            d = game.decisions[i]
+            step: dict[str, object] = {"a": d.seat, "k": d.decision, "t": d.option,
+                                       "n": d.options}
+        else:
+            step = {"a": -1, "k": "final", "t": "final scoring", "n": 0}
+        step["d"] = _changed(before, frame)
+        steps.append(step)
+        before = frame
+    label = shown_names([s.strategy for s in game.seats])
+    return {
+        "game": game.game, "title": title, "seed": game.seed, "setup": game.setup,
+        "version": __version__, "components": {"digest": digest[:12], "default": default},
+        "players": [{"strategy": label[s.strategy]} for s in game.seats],
+        "breakdown": list(breakdown), "tiebreak": game.tiebreak,
+        "final": [{"seat": s.seat, "final_vp": s.final_vp, "rank": s.rank, "won": s.won,
+                   "breakdown": s.breakdown, "green_vp": s.row.get("green_vp"),
+                   "empty_spaces": s.row.get("empty_spaces")} for s in game.seats],
+        "steps": steps,
+    }
+
+
+__all__ = ["decision_lines", "replay_data", "summary_lines"]
