@@ -72,8 +72,9 @@ core-games:
 	cd core && CDSIM_RECORD=1 cargo test --quiet --test games recorded_
 
 # The learned player's built-in weights (strategies/weights/learned.json), rebuilt from
-# seed 1 byte for byte: greedy-playout rounds, then mcts's labels of its own moves (cdsim
-# train; about 20 minutes on a quiet 2-core machine), then the core that compiles them in.
+# seed 1 byte for byte: greedy-playout rounds, then mcts's labels of its own moves at 2, 3
+# and 4 players (cdsim train; about 100 minutes of 2 cores, most of it the 3-player labels),
+# then the core that compiles them in.
 train: install
 	nice -n 10 $(CDSIM) train --seed 1
 	$(MAKE) install

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ from cdsim.train import LABEL_GAMES, TrainConfig, train, widened
 from tests.conftest import core_or_skip
 
 V1_WEIGHTS = DEFAULT_WEIGHTS.with_name("learned-v1.json")  # fitted to greedy playouts only
+V3_WEIGHTS = DEFAULT_WEIGHTS.with_name("learned-v3.json")  # the built-in before 3-player labels
 
 
 def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
@@ -41,9 +43,7 @@ def one_line_error(out: subprocess.CompletedProcess[str], *says: str) -> None:
 
 def test_the_built_in_weights_are_what_cdsim_train_seed_1_writes() -> None:
     """strategies/weights/learned.json: for the default set, made by the default training
-    (the rounds, then the search-label stage: version 2). Its 3-player rows had no labels:
-    they are the rounds' weights, learned-v1.json (the same rounds without the label
-    stage), widened to the new inputs."""
+    (the rounds, then the search-label stage at every player count: version 2)."""
     core_or_skip()
     weights = read_weights(DEFAULT_WEIGHTS)
     assert weights.components_digest == load_components(None).digest
@@ -51,13 +51,34 @@ def test_the_built_in_weights_are_what_cdsim_train_seed_1_writes() -> None:
     data = json.loads(DEFAULT_WEIGHTS.read_text())
     assert data["version"] == 2 and data["training"]["seed"] == 1
     assert data["training"]["command"] == TrainConfig().command()
-    assert data["training"]["labels"]["games"] == list(LABEL_GAMES)
+    assert data["training"]["labels"]["games"] == list(LABEL_GAMES) and all(LABEL_GAMES)
+    assert set(data["training"]["labels"]["decisions"]) == {"2", "3", "4"}
     assert data["training"]["last_stage"] == "search labels"
     v1 = json.loads(V1_WEIGHTS.read_text())
     assert v1["version"] == 1
     assert v1["training"]["command"] == TrainConfig(label_games=(0, 0, 0)).command()
-    assert data["weights"]["3"] == widened(v1["weights"], len(data["features"]))["3"]
-    assert data["weights"]["4"] != widened(v1["weights"], len(data["features"]))["4"]
+    assert data["weights"]["3"] != widened(v1["weights"], len(data["features"]))["3"]
+
+
+def test_the_built_in_weights_before_are_the_same_training_without_3_player_labels() -> None:
+    """strategies/weights/learned-v3.json (the built-in until issue 49 labelled 3 players):
+    the default training with no 3-player label games. Its 2- and 4-player weights are the
+    built-in ones number for number (3-player labels refit only the 3-player rows); its
+    3-player rows had no labels: the rounds' weights, learned-v1.json, widened."""
+    core_or_skip()
+    assert read_weights(V3_WEIGHTS).components_digest == load_components(None).digest
+    data = json.loads(DEFAULT_WEIGHTS.read_text())
+    v3 = json.loads(V3_WEIGHTS.read_text())
+    two, _, four = LABEL_GAMES
+    assert v3["version"] == 2
+    assert v3["training"]["command"] == TrainConfig(label_games=(two, 0, four)).command()
+    assert v3["training"]["labels"]["decisions"] == {
+        k: v for k, v in data["training"]["labels"]["decisions"].items() if k != "3"}
+    assert v3["weights"]["2"] == data["weights"]["2"]
+    assert v3["weights"]["4"] == data["weights"]["4"]
+    v1 = json.loads(V1_WEIGHTS.read_text())
+    widened_v1 = widened(v1["weights"], len(v3["features"]))
+    assert v3["weights"]["3"] == widened_v1["3"] and v3["weights"]["4"] != widened_v1["4"]
 
 
 def test_the_search_labelled_weights_name_every_step_back_to_the_built_in_ones() -> None:
@@ -216,6 +237,12 @@ def test_the_label_stage_refits_what_search_labelled_the_same_for_any_jobs() -> 
     before = widened(json.loads(stages[0].text)["weights"], len(data["features"]))
     assert data["weights"]["3"] == before["3"]
     assert data["weights"]["2"] != before["2"] and data["weights"]["4"] != before["4"]
+    # labelling 3 players as well refits the 3-player rows alone (how the built-in weights
+    # gained theirs and kept learned-v3.json's 2- and 4-player rows)
+    three = json.loads(train(replace(config, label_games=(4, 2, 2)), 2)[-1].text)
+    assert three["weights"]["3"] != before["3"]
+    assert three["weights"]["2"] == data["weights"]["2"]
+    assert three["weights"]["4"] == data["weights"]["4"]
 
 
 @pytest.mark.parametrize(("args", "says"), [

@@ -72,8 +72,9 @@ OPPONENTS = 1.0  # the player's default learned.opponents: what the fit's margin
 MIN_ROWS = 20  # a (player count, phase) with fewer rows keeps zero weights
 LABEL_PLAYOUTS = 60  # mcts simulations per option of a search label (one seed: as good as two)
 # the label stage's games at 2, 3 and 4 players in the built-in recipe (docs/strength.md:
-# about 2,000 and 6,000 labelled decisions; 3 players keeps the rounds' weights)
-LABEL_GAMES = (300, 0, 450)
+# about 2,000, 3,000 and 6,000 labelled decisions; the 3-player labels move only the 3-player
+# weights, so 300,0,450 made the same 2- and 4-player rows: learned-v3.json)
+LABEL_GAMES = (300, 300, 450)
 
 
 def design(inputs: FloatArray) -> FloatArray:
