@@ -35,7 +35,7 @@ from pydantic import (
 
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
-from cdsim.games import DEFAULT_GAME, GameSpec, game_spec
+from cdsim.games import DEFAULT_GAME, GameSpec, game_spec, without_default_game
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
 from cdsim.schema import problem
@@ -183,10 +183,7 @@ class PlaySettings(BaseModel):
 
     @model_serializer(mode="wrap")
     def _written(self, write: SerializerFunctionWrapHandler) -> Any:
-        record = write(self)
-        if isinstance(record, dict) and record.get("game") == DEFAULT_GAME:
-            del record["game"]
-        return record
+        return without_default_game(write(self))
 
     @property
     def spec(self) -> GameSpec:

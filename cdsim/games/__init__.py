@@ -151,6 +151,14 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        diff=getattr(game, "diff", None)))
 
 
+def without_default_game(record: Any) -> Any:
+    """A record as written (a model's dump), its ``game`` left out when it is the default:
+    Carpe Diem's records are what they were before there were games."""
+    if isinstance(record, dict) and record.get("game") == DEFAULT_GAME:
+        del record["game"]
+    return record
+
+
 def game_spec(name: str | None, flag: str | None = "--game") -> GameSpec:
     """The game called ``name`` (None: the default), or a CdsimError naming ``flag`` (None:
     the bare sentence, for a record's validator to name the key)."""
@@ -164,4 +172,4 @@ def game_spec(name: str | None, flag: str | None = "--game") -> GameSpec:
     return spec
 
 
-__all__ = ["DEFAULT_GAME", "GAMES", "GameSpec", "game_spec"]
+__all__ = ["DEFAULT_GAME", "GAMES", "GameSpec", "game_spec", "without_default_game"]

@@ -27,7 +27,7 @@ from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
 from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
-from cdsim.games import DEFAULT_GAME
+from cdsim.games import DEFAULT_GAME, without_default_game
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, StudySettings, Sweep, Variant
 
@@ -76,10 +76,7 @@ class CellState(BaseModel):
 
     @model_serializer(mode="wrap")
     def _written(self, write: SerializerFunctionWrapHandler) -> Any:
-        record = write(self)
-        if isinstance(record, dict) and record.get("game") == DEFAULT_GAME:
-            del record["game"]
-        return record
+        return without_default_game(write(self))
 
 
 class ReadsCellState:
