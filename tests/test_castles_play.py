@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,22 @@ def test_the_final_table_is_the_game_a_run_deals_from_that_seed_and_setup(
     # the same seed plays the same game; another seed another
     assert play(monkeypatch, capsys, "--setup", "2")[1] == out
     assert table(play(monkeypatch, capsys, "--setup", "3")[1]) != rows
+
+
+def test_two_mcts_seats_end_the_game_that_once_never_ended() -> None:
+    """Before T4.2's decision (docs/rules-castles.md) a draw from two empty piles was an
+    option, and in this game both searches drew nothing forever. In a child process, so
+    a stall fails the test instead of hanging the suite."""
+    args = ["play", "--game", "castles", "--players", "2", "--strategies", "mcts,mcts",
+            "--seed", "0", "--setup", "5"]
+    try:
+        done = subprocess.run([sys.executable, "-m", "cdsim", *args], capture_output=True,
+                              text=True, timeout=300, check=False)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the game did not end within 300 s")
+    assert done.returncode == 0, done.stderr
+    rows = table(done.stdout)
+    assert sorted(r[3] for r in rows.values()) == [1, 2]
 
 
 def test_json_and_trace_say_the_same_game(monkeypatch: pytest.MonkeyPatch,

@@ -32,14 +32,15 @@ SEAT_MS: dict[str, dict[int, float]] = {
 # another game's players, by game (the same kinds: random, scripted, mcts). The Castles of
 # Tuscany: simulate --jobs 1 of 20,000 games, 2026-11-28 (load 0.6, half a second of start
 # taken off): greedy 0.03 ms a seat at 2 players and 0.024 at 4, random 0.008 ms a game;
-# its mcts (120 playouts a decision, greedy rollouts) measured at more than a minute a
-# 2-player game: 30,000 ms a seat, a floor
+# its mcts (200 simulations a decision, greedy rollouts) beside greedy seats, 20 games
+# each in the core's castles_play example, 2026-11-28 (load 0.8): 370 ms a seat at 2
+# players, 540 at 3, 720 at 4
 GAME_TABLE_MS = {"castles": 0.005}  # its core's own work per game (random: 0.008 ms a game)
 GAME_SEAT_MS: dict[str, dict[str, dict[int, float]]] = {
     "castles": {
         "random": {2: 0.001, 3: 0.001, 4: 0.001},
         "scripted": {2: 0.03, 3: 0.027, 4: 0.024},
-        "mcts": {2: 30000.0, 3: 30000.0, 4: 30000.0},
+        "mcts": {2: 370.0, 3: 540.0, 4: 720.0},
     },
 }
 MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts/params.rs)

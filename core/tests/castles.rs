@@ -359,7 +359,7 @@ fn t4_1_drawing_takes_three_cards_plus_one_per_token() {
 }
 
 #[test]
-fn t4_2_an_empty_pile_is_rebuilt_from_the_discards_else_nothing() {
+fn t4_2_an_empty_pile_is_rebuilt_from_the_discards_else_drawing_is_no_option() {
     let c = comps();
     let mut st = ready(&c, 2, 1);
     let in_deck = st.deck_len;
@@ -371,7 +371,62 @@ fn t4_2_an_empty_pile_is_rebuilt_from_the_discards_else_nothing() {
     assert_eq!(st.discard, [0; 8]);
     assert_eq!(st.deck_len, in_deck - 3);
     st.deck_len = 0;
-    st.apply(&c, Action::Draw);
-    assert_eq!(st.seats[1].hand_size(), 5, "both empty: nothing drawn");
-    assert_eq!(st.to_move(), Some(0));
+    assert!(!st.can_draw());
+    assert!(
+        !options(&st, &c).contains(&Action::Draw),
+        "both piles empty: drawing would change nothing, so it is no option"
+    );
+    st.discard[2] = 1;
+    assert!(options(&st, &c).contains(&Action::Draw), "one discarded card is enough");
+}
+
+/// A position where seat `seat` can do nothing: nothing to draw, an empty display and
+/// storage.
+fn stuck(st: &mut CastlesState, seat: usize) {
+    st.deck_len = 0;
+    st.discard = [0; 8];
+    st.display = [None; 8];
+    st.seats[seat].storage = [Stored::Empty; 6];
+    turn(st, seat);
+}
+
+#[test]
+fn t3_5_a_player_with_no_action_passes() {
+    let c = comps();
+    let mut st = ready(&c, 2, 1);
+    stuck(&mut st, 0);
+    assert_eq!(options(&st, &c), vec![Action::EndTurn], "passing is the only option");
+    st.apply(&c, Action::EndTurn);
+    assert_eq!(st.to_move(), Some(1));
+    assert!(!st.triggered, "one pass alone ends nothing");
+    st.display[0] = Some(tile(Colour::City));
+    assert!(
+        !options(&st, &c).contains(&Action::EndTurn),
+        "a player who can act does not pass"
+    );
+}
+
+#[test]
+fn t10_6_every_player_passing_in_turn_ends_the_phase_and_then_the_game() {
+    let c = comps();
+    let mut st = ready(&c, 3, 1);
+    stuck(&mut st, 0);
+    for seat in 0..3 {
+        st.seats[seat].storage = [Stored::Empty; 6];
+    }
+    st.apply(&c, Action::EndTurn);
+    st.apply(&c, Action::EndTurn);
+    assert!(!st.triggered, "two of three passed");
+    st.apply(&c, Action::EndTurn);
+    assert_eq!(st.phase, 2, "all three passed: phase 1 ended with the round");
+    let mut turns = 0;
+    while st.to_move().is_some() {
+        assert_eq!(options(&st, &c), vec![Action::EndTurn]);
+        st.apply(&c, Action::EndTurn);
+        turns += 1;
+        assert!(turns < 100, "a game no one can move on must end");
+    }
+    // phases 2 and 3 each take one round of passes, then T10.4's extra round
+    assert_eq!(turns, 3 * 3);
+    assert!(st.is_over());
 }

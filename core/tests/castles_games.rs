@@ -252,3 +252,44 @@ fn each_scripted_style_builds_what_it_likes() {
     );
     assert_eq!(N_SOURCES, 8);
 }
+
+/// Draws whenever it can, else passes or sweeps, else takes the engine's first option: a
+/// player trying not to move the game on.
+fn stubborn(opts: &[Action]) -> usize {
+    let prefer = |a: &Action| match a {
+        Action::Draw => 0,
+        Action::EndTurn => 1,
+        Action::Skip => 2,
+        Action::Sweep(_) => 3,
+        _ => 4,
+    };
+    (0..opts.len()).min_by_key(|&i| (prefer(&opts[i]), i)).unwrap_or(0)
+}
+
+#[test]
+fn t4_2_t3_5_players_who_never_move_the_game_on_cannot_stall_it() {
+    // Before T4.2's decision a draw from two empty piles was an option, and two `mcts`
+    // seats drew nothing forever (2 players, seed 0, game 5).
+    let c = comps();
+    for n in 2..=4 {
+        for seed in 0..4u64 {
+            let (mut st, _) = CastlesState::new(
+                &c,
+                &CastlesConfig { players: n },
+                SeedSequence::new(u128::from(seed), &[]),
+            );
+            let mut opts = vec![];
+            let mut decisions = 0;
+            while st.to_move().is_some() {
+                st.options(&c, &mut opts);
+                st.apply(&c, opts[stubborn(&opts)]);
+                decisions += 1;
+                assert!(
+                    decisions < MAX_DECISIONS,
+                    "{n} stubborn players, seed {seed}: the game did not end"
+                );
+            }
+            assert!(st.is_over());
+        }
+    }
+}

@@ -66,7 +66,8 @@ pub enum Action {
     Free { slot: u8, space: u8 },
     /// T8.1: take no tile for the castle.
     Skip,
-    /// T3.4: end the turn without the marble's extra action.
+    /// T3.4: end the turn without the marble's extra action; T3.5: pass, when the turn
+    /// offers no action at all.
     EndTurn,
 }
 
@@ -210,8 +211,8 @@ impl CastlesState {
         if stage == Stage::Extra {
             out.push(Action::EndTurn);
         }
-        if stage != Stage::Sweep {
-            out.push(Action::Draw);
+        if stage != Stage::Sweep && self.can_draw() {
+            out.push(Action::Draw); // T4.2: not when there is nothing to draw
         }
         let free = s.free_storage().is_some();
         for slot in 0..DISPLAY {
@@ -261,6 +262,9 @@ impl CastlesState {
                     });
                 }
             }
+        }
+        if out.is_empty() {
+            out.push(Action::EndTurn); // T3.5: no action is possible, the player passes
         }
     }
 

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::actions::{Action, Payment, Pending, CARD, KEEP, WORKER};
+use super::actions::{Action, Payment, Pending, Stage, CARD, KEEP, WORKER};
 use super::components::{BonusKind, Colour, Components, Crop, BOARD_SPACES, N_BONUS, N_COLOURS,
                         PIECE_SPACES};
 use super::scoring::N_SOURCES;
@@ -211,7 +211,10 @@ impl CastlesState {
                 "castle: places {} from display slot {} on {}, free", tile(slot), slot + 1,
                 space(sp)),
             Action::Skip => "castle: takes no tile".into(),
-            Action::EndTurn => "ends the turn".into(),
+            Action::EndTurn => match self.pending {
+                Pending::Turn { stage: Stage::Main, .. } => "passes: no action is possible".into(),
+                _ => "ends the turn".into(),
+            },
         }
     }
 }

@@ -142,6 +142,8 @@ pub struct CastlesState {
     pub triggered: bool,
     /// T10.4: the extra round of phase 3 is being played.
     pub final_round: bool,
+    /// T3.5, T10.6: turns passed one after another (no action was possible).
+    pub passes: u8,
     pub pending: Pending,
     /// The seat whose turn it is (or who is setting up).
     pub turn_seat: u8,
@@ -224,6 +226,7 @@ impl CastlesState {
             phase: 1,
             triggered: false,
             final_round: false,
+            passes: 0,
             pending: Pending::Lay { seat: 0 },
             turn_seat: 0, // T2.3
             in_extra: false,
@@ -308,6 +311,11 @@ impl CastlesState {
             let colour = self.deck[self.deck_len as usize];
             self.seats[seat].hand[colour as usize] += 1;
         }
+    }
+
+    /// T4.2: a card can be drawn (the draw pile or the discard pile holds one).
+    pub fn can_draw(&self) -> bool {
+        self.deck_len > 0 || self.discard.iter().any(|&k| k > 0)
     }
 
     /// T8.9: the top harvest card (the pile reshuffled from its discards when empty).

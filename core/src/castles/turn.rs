@@ -103,6 +103,13 @@ impl CastlesState {
             self.seats[seat].marble -= 1; // T3.4
             self.in_extra = true;
         }
+        if stage == Stage::Main {
+            // T3.5, T10.6: every player passing in turn ends the phase, as a stack would
+            self.passes = if action == Action::EndTurn { self.passes + 1 } else { 0 };
+            if usize::from(self.passes) >= self.n {
+                self.triggered = true;
+            }
+        }
         match action {
             Action::EndTurn => self.end_turn(),
             Action::Draw => {
