@@ -279,6 +279,25 @@ class Spy:
         return self._look(view, options, view.card)
 
 
+class SparseSpy(Spy):
+    """Walks one decision in ``every`` (from each worker's first), plays at random from its
+    own stream between them: a study's first stage (60 games) walked at every decision
+    takes minutes, and every decision is handed over the same way."""
+
+    name = "sparse-spy"
+    every = 8
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = 0
+
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        self.seen += 1
+        if self.seen % self.every != 1:
+            return options[int(view.rng.integers(len(options)))]
+        return self._look(view, options, view.card)
+
+
 class ScoreReader(Spy):
     """Declares reads_scores = True: it must see the VP totals and the starting VP."""
 

@@ -315,12 +315,12 @@ def test_study_run_hands_the_spy_nothing_hidden(spy_folder: Path) -> None:
     study = spy_folder / "study.toml"
     study.write_text(f'name = "spy"\nseed = {SEED}\ngames = 60\nchunk_size = 30\n'
                      f'players = [2]\nradius = 0\nstart_vp = {{ 2 = [{FAR[0]}, {FAR[1]}] }}\n'
-                     '[[population]]\nname = "spies"\nlineup = ["spy:Spy", "greedy"]\n')
+                     '[[population]]\nname = "spies"\nlineup = ["spy:SparseSpy", "greedy"]\n')
     out = cdsim(spy_folder, "study", "run", str(study), "--out", str(spy_folder / "study"),
                 "--jobs", "2")
     assert out.returncode == 0, out.stderr
     rows = pl.read_parquet(spy_folder / "study" / "**" / "games" / "*.parquet")
-    assert "spy:Spy" in set(rows["strategy"]) and rows.height >= 120
+    assert "spy:SparseSpy" in set(rows["strategy"]) and rows.height >= 120
     assert set(rows["start_vp"]) == set(FAR[:2])
 
 
