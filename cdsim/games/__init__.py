@@ -17,6 +17,7 @@ from typing import Any
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import carpe_diem, castles
+from cdsim.games.features import CardTable
 from cdsim.players.registry import PlayerSpec, did_you_mean
 from cdsim.players.registry import other_games_players as other_players
 
@@ -62,6 +63,9 @@ class GameSpec:
     phases: tuple[str, ...] = ()
     failed_cards: tuple[str, int] | None = None
     tiebreak_rule: str = ""
+    # what a game may have beyond that (cdsim.games.features; None: no such feature, which
+    # the callers refuse or skip): the table of card rows its runs write beside the seat rows
+    cards: CardTable | None = None
 
     @property
     def default(self) -> bool:
@@ -148,7 +152,9 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        rules_doc=game.RULES_DOC, tie_rule=game.TIE_RULE,
                        python_players=game is carpe_diem, phases=game.PHASES,
                        failed_cards=game.FAILED_CARDS, tiebreak_rule=game.TIEBREAK_WORDS,
-                       diff=getattr(game, "diff", None)))
+                       diff=getattr(game, "diff", None),
+                       # what a game may have beyond: a module without it leaves it out
+                       cards=getattr(game, "CARDS", None)))
 
 
 def without_default_game(record: Any) -> Any:

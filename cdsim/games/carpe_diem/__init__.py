@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cdsim import core
+from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.players.registry import BUILTIN
 from cdsim.rules.game import DEFAULT_START_VP
 

@@ -1,0 +1,39 @@
+"""What a game may have beyond what every game gives (``cdsim.games.GameSpec``): each a
+record its module fills in, and None on the spec of a game without it, which the batch,
+the study and the analysis then refuse or skip. Carpe Diem fills them all in
+(``cdsim.games.carpe_diem``); The Castles of Tuscany none of them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """A table of card rows a run writes beside its seat rows (a ``cards/`` part per
+    chunk; Carpe Diem's: one row per card a seat took, drew or kept)."""
+
+    # (name, Python type) of each column after the runner's ``game``, in the order of the
+    # parts: int is Int64, str String
+    columns: tuple[tuple[str, str], ...]
+    # the core's card columns (``play_chunk``'s "cards": indices and the words they index;
+    # Any as the core hands them) as the table: a polars DataFrame of ``fields``
+    frame: Callable[[Any], Any]
+    # (kind, seat column): a seat's rows of that kind add up to that column of its seat row,
+    # which tells a card part of another run
+    paid: tuple[str, str]
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The table's columns, in order: the game, then a card row's."""
+        return ("game", *(name for name, _ in self.columns))
+
+    @property
+    def text(self) -> tuple[str, ...]:
+        """Its columns of words (String); the others are Int64."""
+        return tuple(name for name, kind in self.columns if kind == "str")
+
+
+__all__ = ["CardTable"]
