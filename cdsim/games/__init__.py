@@ -17,7 +17,7 @@ from typing import Any
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import carpe_diem, castles
-from cdsim.games.features import CardTable
+from cdsim.games.features import CardTable, Family
 from cdsim.players.registry import PlayerSpec, did_you_mean
 from cdsim.players.registry import other_games_players as other_players
 
@@ -66,6 +66,9 @@ class GameSpec:
     # what a game may have beyond that (cdsim.games.features; None: no such feature, which
     # the callers refuse or skip): the table of card rows its runs write beside the seat rows
     cards: CardTable | None = None
+    # the families of its component set's uncertain entries, each perturbed by one step (the
+    # variants of ``cdsim components sensitivity``)
+    families: Callable[[], list[Family]] | None = None
 
     @property
     def default(self) -> bool:
@@ -154,7 +157,8 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        failed_cards=game.FAILED_CARDS, tiebreak_rule=game.TIEBREAK_WORDS,
                        diff=getattr(game, "diff", None),
                        # what a game may have beyond: a module without it leaves it out
-                       cards=getattr(game, "CARDS", None)))
+                       cards=getattr(game, "CARDS", None),
+                       families=getattr(game, "families", None)))
 
 
 def without_default_game(record: Any) -> Any:

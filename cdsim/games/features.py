@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from cdsim.errors import CdsimError
 
 
 @dataclass(frozen=True)
@@ -36,4 +39,30 @@ class CardTable:
         return tuple(name for name, kind in self.columns if kind == "str")
 
 
-__all__ = ["CardTable"]
+@dataclass(frozen=True)
+class Family:
+    """One family of entries of a game's component set that a designer would transcribe
+    together, perturbed by one step (``cdsim components sensitivity``; Carpe Diem's:
+    ``cdsim.games.carpe_diem.families``): its name (a file and a variant name), what a
+    designer would transcribe (``title``), the step it takes (``step``), the entries it
+    changes and its override."""
+
+    name: str
+    title: str
+    step: str
+    entries: tuple[str, ...]  # "fountain card F01", "tile L-market", "villa_table", ...
+    text: str  # the override file: the base set and the changed entries
+
+    def write(self, folder: Path) -> Path:
+        """The override written into ``folder`` as ``NAME.toml`` (its path)."""
+        path = folder / f"{self.name}.toml"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if not path.is_file() or path.read_text() != self.text:
+                path.write_text(self.text)
+        except OSError as exc:
+            raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
+        return path
+
+
+__all__ = ["CardTable", "Family"]

@@ -30,7 +30,8 @@ from cdsim.analysis.verdict import Verdict
 from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
-from cdsim.study.families import Family, families
+from cdsim.games import GameSpec, game_spec
+from cdsim.games.features import Family
 from cdsim.study.file import Variant
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import StageRuns, StudyManifest
@@ -72,6 +73,23 @@ def planned_games(players: Sequence[int], sides: int, minutes: float, jobs: int)
 def plan_seconds(players: Sequence[int], sides: int, games: int, jobs: int) -> float:
     """Seconds the planned games take here at the recorded costs."""
     return sides * games * sum(game_ms(p) for p in players) / 1000 / cost.workers(jobs)
+
+
+def families(game: GameSpec | None = None) -> list[Family]:
+    """Every family of the game's component set (None: the default game), in its fixed
+    order (the study's variants); one line for a game that has none."""
+    spec = game or game_spec(None)
+    if spec.families is None:
+        raise CdsimError(f"{spec.title} has no families of component entries to perturb")
+    return spec.families()
+
+
+def family_named(name: str, game: GameSpec | None = None) -> Family:
+    """The family called ``name`` (one line naming the known ones when there is none)."""
+    found = {f.name: f for f in families(game)}
+    if name not in found:
+        raise CdsimError(f"no family {name!r} (known: {', '.join(found)})")
+    return found[name]
 
 
 def study_path(root: Path) -> Path:
@@ -303,6 +321,8 @@ __all__ = [
     "answer",
     "build",
     "compare",
+    "families",
+    "family_named",
     "finite",
     "game_ms",
     "plan_seconds",
