@@ -17,7 +17,7 @@ from typing import Any
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import carpe_diem, castles
-from cdsim.games.features import CardTable, Family
+from cdsim.games.features import CardTable, Family, Sweeps
 from cdsim.players.registry import PlayerSpec, did_you_mean
 from cdsim.players.registry import other_games_players as other_players
 
@@ -69,6 +69,9 @@ class GameSpec:
     # the families of its component set's uncertain entries, each perturbed by one step (the
     # variants of ``cdsim components sensitivity``)
     families: Callable[[], list[Family]] | None = None
+    # one key of a component entry tried over a list of values (a study's [[sweep]], whatif's
+    # --set on its files)
+    sweeps: Sweeps | None = None
 
     @property
     def default(self) -> bool:
@@ -158,7 +161,8 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        diff=getattr(game, "diff", None),
                        # what a game may have beyond: a module without it leaves it out
                        cards=getattr(game, "CARDS", None),
-                       families=getattr(game, "families", None)))
+                       families=getattr(game, "families", None),
+                       sweeps=getattr(game, "SWEEPS", None)))
 
 
 def without_default_game(record: Any) -> Any:

@@ -5,7 +5,7 @@ the study and the analysis then refuse or skip. Carpe Diem fills them all in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,4 +65,33 @@ class Family:
         return path
 
 
-__all__ = ["CardTable", "Family"]
+@dataclass(frozen=True)
+class Expanded:
+    """A sweep's values resolved on its base: each value an override file of the base."""
+
+    base: str  # the base as the override files name it (``Sweeps.default``, or its path)
+    base_value: int  # the swept key's value in the base
+    base_digest: str  # the base set's digest
+    texts: tuple[str, ...]  # each value's override file
+    digests: tuple[str, ...]  # each value's merged set's digest
+
+
+@dataclass(frozen=True)
+class Sweeps:
+    """One key of a component set's entry tried over a list of values, each value an
+    override file of a base set (a study's ``[[sweep]]``; ``cdsim whatif --set``, a list of
+    values or not); Carpe Diem's: ``cdsim.games.carpe_diem.sweeps``. A game without them
+    takes variants (component files) only."""
+
+    default: str  # the base that names the game's shipped set ("default")
+    # (where, entry, key, values, base path or None: the shipped set) -> the values
+    # resolved; any problem one CdsimError line starting with ``where``
+    expand: Callable[[str, str, str, Sequence[int], str | None], Expanded]
+    # (the --set as spelled, its dotted name split at the dots) -> (entry, key), or one line
+    split_set: Callable[[str, list[str]], tuple[str, str]]
+    example: str  # an entry's key as --set names it, for the help and its errors
+    # the tables whose entries are cards the card table follows (a swept card's figures)
+    card_tables: tuple[str, ...] = ()
+
+
+__all__ = ["CardTable", "Expanded", "Family", "Sweeps"]

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cdsim.errors import CdsimError
-from cdsim.games import GameSpec, castles
-from cdsim.rules.overrides import ENTRIES, FILE_KEYS
+from cdsim.games import GameSpec, castles, game_spec
 from cdsim.study import sweeps
 from cdsim.study.file import Sweep, Variant
 from cdsim.study.model import Study, load_study
@@ -59,38 +58,33 @@ def parse_set(text: str, game: GameSpec | None = None) -> Change:
     """``TABLE.ID.KEY=VALUE[,VALUE...]`` (``objective.B05.reward.vp=6``,
     ``villa_table.points.4=6``; another game's: ``colour_bonus.castle.first=6``); anything
     else is one line naming the flag."""
+    sweeps = (game or game_spec(None)).sweeps  # None: another game's JSON keys
     m = SET_FORM.match(text)
     if m is None:
-        example = "objective.B05.reward.vp" if game is None or game.default else \
-            "colour_bonus.castle.first"
+        example = "colour_bonus.castle.first" if sweeps is None else sweeps.example
         raise CdsimError(f"--set {text!r}: expected TABLE.ID.KEY=VALUE with whole numbers, "
                          f"e.g. {example}=6 or {example}=4,6,10")
     parts = m.group(1).split(".")
     values = tuple(int(v) for v in m.group(2).split(","))
     if len(set(values)) != len(values):
         raise CdsimError(f"--set {text!r}: a value is given twice")
-    if game is not None and not game.default:  # checked against its set when applied
+    if sweeps is None:  # checked against its set when applied
         if len(parts) < 2:
             raise CdsimError(f"--set {text!r}: name a key of the table")
         return Change(".".join(parts[:2]), ".".join(parts[2:]), values)
-    table = parts[0]
-    if table not in FILE_KEYS:
-        raise CdsimError(f"--set {text!r}: unknown table {table!r} (known: "
-                         f"{', '.join(FILE_KEYS)})")
-    head = 2 if table in ENTRIES else 1
-    if len(parts) <= head:
-        raise CdsimError(f"--set {text!r}: name a key of the entry, e.g. "
-                         f"{'.'.join(parts[:head] or [table])}.reward.vp=6")
-    return Change(".".join(parts[:head]), ".".join(parts[head:]), values)
+    entry, key = sweeps.split_set(text, parts)
+    return Change(entry, key, values)
 
 
-def variants(changes: Sequence[Change], override: Path | None, folder: Path
-             ) -> list[Variant | Sweep]:
+def variants(changes: Sequence[Change], override: Path | None, folder: Path,
+             game: GameSpec | None = None) -> list[Variant | Sweep]:
     """The question's variant as the study file declares it, its override files written
     into ``folder`` (the fixed changes chained as overrides of one another): a
     ``[[variant]]`` of the fixed changes, or a ``[[sweep]]`` of the one change given a list
     (one variant per value, on the fixed changes; its report charts the swept card), each
-    described by the changes as asked. Any problem is one line naming the ``--set``."""
+    described by the changes as asked, made by the game's sweeps (``GameSpec.sweeps``; None:
+    the default game). Any problem is one line naming the ``--set``."""
+    spec = game or game_spec(None)
     _check_changes(changes, override)
     lists = [c for c in changes if len(c.values) > 1]
     folder.mkdir(parents=True, exist_ok=True)
@@ -98,7 +92,7 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
     fixed = [c for c in changes if len(c.values) == 1]
     asked = [f"--components {override}"] if override is not None else []
     for i, change in enumerate(fixed):
-        sweep = _expand(change, base)
+        sweep = _expand(change, base, spec)
         path = folder / f"change-{i + 1}.toml"
         path.write_text(sweep.texts[0])
         base = str(path.resolve())
@@ -112,7 +106,7 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
         return [Variant(name=name, description=", ".join(asked),
                         components=str(path.resolve()))]
     listed = lists[0]
-    _expand(listed, base)  # every value checked now: one line naming the --set
+    _expand(listed, base, spec)  # every value checked now: one line naming the --set
     name = safe_name(f"{listed.entry.split('.')[-1]}-{listed.key}")
     text = Path(base).read_text() if base is not None else ""
     under = None
@@ -189,12 +183,12 @@ def _check_changes(changes: Sequence[Change], override: Path | None) -> None:
         raise CdsimError(f"--set: at most {MAX_SETS} changes, got {len(changes)}")
 
 
-def _expand(change: Change, base: str | None) -> Sweep:
+def _expand(change: Change, base: str | None, game: GameSpec) -> Sweep:
     """The change as a sweep on ``base``, each value checked as an override (not a study
     file's sweep: its values need not fit the file's range)."""
     sweep = Sweep.model_construct(name="whatif", entry=change.entry, key=change.key,
                                   values=list(change.values))
-    return sweeps.expand(f"--set {change.spelled}", sweep, base)
+    return sweeps.expand(f"--set {change.spelled}", sweep, base, game)
 
 
 def _name(fixed: Sequence[Change], override: Path | None) -> str:
@@ -258,8 +252,9 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     """The question's study: its override files and study file written into ``root``
     (``changes/``), then read as any study file is (every problem one line)."""
     folder = root / "changes"
-    other = game is not None and not game.default
-    found = (game_variants if other else variants)(changes, override, folder)
+    spec = game or game_spec(None)
+    found = (game_variants(changes, override, folder) if spec.sweeps is None else
+             variants(changes, override, folder, spec))
     text = study_text(name, found, players, plays, seed, budgets, game=game)
     path = folder / "whatif.toml"
     path.write_text(text)

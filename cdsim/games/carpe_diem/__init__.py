@@ -8,6 +8,7 @@ from typing import Any
 from cdsim import core
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
+from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
 from cdsim.players.registry import BUILTIN
 from cdsim.rules.game import DEFAULT_START_VP
 
