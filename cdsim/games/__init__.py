@@ -17,7 +17,7 @@ from typing import Any
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import carpe_diem, castles
-from cdsim.games.features import CardTable, Family, Sweeps
+from cdsim.games.features import CardTable, EntryChange, Family, Sweeps
 from cdsim.players.registry import PlayerSpec, did_you_mean
 from cdsim.players.registry import other_games_players as other_players
 
@@ -57,8 +57,8 @@ class GameSpec:
     # (the "game shape"; none: not logged), the row's count of a seat's scored cards that
     # failed and how many it scores a game (none: no such cards), and the words of its
     # tie-break
-    # what one component set changes from another, as (entry, line): another game's own
-    # diff (None: Carpe Diem's, cdsim.rules.components.compare, with its card figures)
+    # what one component set changes from another, as (entry, line), for a game whose
+    # changes no card figures follow (None: it has card_changes, or no diff)
     diff: Callable[[str | None, str | None], list[tuple[str, str]]] | None = None
     phases: tuple[str, ...] = ()
     failed_cards: tuple[str, int] | None = None
@@ -72,6 +72,9 @@ class GameSpec:
     # one key of a component entry tried over a list of values (a study's [[sweep]], whatif's
     # --set on its files)
     sweeps: Sweeps | None = None
+    # what one component set changes from another, each change with the card it changes,
+    # whose figures a variant's report follows (the card table's)
+    card_changes: Callable[[str | None, str | None], list[EntryChange]] | None = None
 
     @property
     def default(self) -> bool:
@@ -162,7 +165,8 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        # what a game may have beyond: a module without it leaves it out
                        cards=getattr(game, "CARDS", None),
                        families=getattr(game, "families", None),
-                       sweeps=getattr(game, "SWEEPS", None)))
+                       sweeps=getattr(game, "SWEEPS", None),
+                       card_changes=getattr(game, "card_changes", None)))
 
 
 def without_default_game(record: Any) -> Any:

@@ -94,4 +94,16 @@ class Sweeps:
     card_tables: tuple[str, ...] = ()
 
 
-__all__ = ["CardTable", "Expanded", "Family", "Sweeps"]
+@dataclass(frozen=True)
+class EntryChange:
+    """One change between two component sets as a variant's card figures read it (Carpe
+    Diem's: ``cdsim.games.carpe_diem.changes``)."""
+
+    entry: str  # the changed entry, "table.id", or a table without ids
+    line: str  # the line ``cdsim components diff`` prints
+    card: tuple[str, str] | None  # (kind, id) of a card the card table follows, else None
+    said: str  # the change in a few words: "reward.vp 8 -> 6"
+    alone: str  # the words when it is its card's only change: "at 6 VP"
+
+
+__all__ = ["CardTable", "EntryChange", "Expanded", "Family", "Sweeps"]

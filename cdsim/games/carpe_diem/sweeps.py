@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError, user_text
+from cdsim.games.carpe_diem.changes import CARD_TABLES
 from cdsim.games.features import Expanded, Sweeps
 from cdsim.rules.components import component_texts, load_components
 from cdsim.rules.overrides import DEFAULT, ENTRIES, FILE_KEYS, did_you_mean, toml_text
@@ -146,6 +147,6 @@ def split_set(spelled: str, parts: list[str]) -> tuple[str, str]:
 # the sweeps the study and whatif make of Carpe Diem's component files; the objective and
 # fountain cards are what the card table follows (a swept card's figures)
 SWEEPS = Sweeps(default=DEFAULT, expand=expand, split_set=split_set,
-                example="objective.B05.reward.vp", card_tables=("objective", "fountain"))
+                example="objective.B05.reward.vp", card_tables=CARD_TABLES)
 
 __all__ = ["SWEEPS", "expand", "split_set"]
