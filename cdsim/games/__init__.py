@@ -17,7 +17,7 @@ from typing import Any
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import carpe_diem, castles
-from cdsim.games.features import CardTable, EntryChange, Family, Sweeps
+from cdsim.games.features import CardTable, EntryChange, Family, KeySets, Sweeps
 from cdsim.players.registry import PlayerSpec, did_you_mean
 from cdsim.players.registry import other_games_players as other_players
 
@@ -75,6 +75,10 @@ class GameSpec:
     # what one component set changes from another, each change with the card it changes,
     # whose figures a variant's report follows (the card table's)
     card_changes: Callable[[str | None, str | None], list[EntryChange]] | None = None
+    # whatif's --set on JSON tables (a game without sweeps)
+    set_keys: KeySets | None = None
+    # who sits in every seat in whatif's strong play (None: it has no strong play yet)
+    strong: tuple[str, ...] | None = None
 
     @property
     def default(self) -> bool:
@@ -166,7 +170,9 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        cards=getattr(game, "CARDS", None),
                        families=getattr(game, "families", None),
                        sweeps=getattr(game, "SWEEPS", None),
-                       card_changes=getattr(game, "card_changes", None)))
+                       card_changes=getattr(game, "card_changes", None),
+                       set_keys=getattr(game, "SET_KEYS", None),
+                       strong=getattr(game, "STRONG", None)))
 
 
 def without_default_game(record: Any) -> Any:

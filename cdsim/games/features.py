@@ -5,7 +5,7 @@ the study and the analysis then refuse or skip. Carpe Diem fills them all in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,4 +106,16 @@ class EntryChange:
     alone: str  # the words when it is its card's only change: "at 6 VP"
 
 
-__all__ = ["CardTable", "EntryChange", "Expanded", "Family", "Sweeps"]
+@dataclass(frozen=True)
+class KeySets:
+    """``cdsim whatif --set`` on a game whose component set is JSON tables (Castles'):
+    each change an override of the tables it changes, a list of values one variant each."""
+
+    text: Callable[[str | None], str]  # the set's JSON (None: the built-in set), every table
+    # (the set's tables, the table, the address inside it, the value, the --set as spelled)
+    # -> that table changed, as an override; anything else one line naming the --set
+    set_value: Callable[[Mapping[str, object], str, list[str], int, str], dict[str, object]]
+    example: str  # a key as --set names it, for the help and its errors
+
+
+__all__ = ["CardTable", "EntryChange", "Expanded", "Family", "KeySets", "Sweeps"]

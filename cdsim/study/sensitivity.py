@@ -38,7 +38,7 @@ from cdsim.study.manifest import StageRuns, StudyManifest
 from cdsim.study.model import Cell, Study, load_study
 from cdsim.study.play import play
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
-from cdsim.study.whatif import SCRIPTED, study_text
+from cdsim.study.whatif import study_text
 
 NAME = "sensitivity"  # the study's name, its manifest's key and its files' stem
 FAMILIES = "families"  # the folder of the override files and the study file
@@ -57,7 +57,7 @@ PLAYERS = (2, 3, 4)
 
 def game_ms(players: int) -> float:
     """CPU ms of one scripted game at ``players`` (recorded costs)."""
-    return cost.game_ms([list(SCRIPTED[:players])], (), players)
+    return cost.game_ms([list(game_spec(None).scripted[:players])], (), players)
 
 
 def planned_games(players: Sequence[int], sides: int, minutes: float, jobs: int) -> int:

@@ -23,15 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cdsim.errors import CdsimError
-from cdsim.games import GameSpec, castles, game_spec
+from cdsim.games import GameSpec, game_spec
+from cdsim.games.features import KeySets
 from cdsim.study import sweeps
 from cdsim.study.file import Sweep, Variant
 from cdsim.study.model import Study, load_study
 
-SCRIPTED = ("greedy", "villa", "landscape", "bread")
-PLAYS = {"scripted": ("the four scripted players: every N of them, each in all seat "
-                      "rotations, on the same deals", list(SCRIPTED)),
-         "strong": ("the learned player in every seat", ["learned"])}
+# each kind of play: its description; who plays is the game's (``lineup``)
+PLAYS = {"scripted": "the four scripted players: every N of them, each in all seat "
+                     "rotations, on the same deals",
+         "strong": "the learned player in every seat"}
 # the most games a comparison plays on each side (base, variant) by default: a one-card
 # change measured 2026-11-26 at 0.5 pp took 29,000 a side at 2 and 4 players (scripted) and
 # more at 3 (its true change near the precision); a learned game costs ~25 scripted ones
@@ -58,10 +59,12 @@ def parse_set(text: str, game: GameSpec | None = None) -> Change:
     """``TABLE.ID.KEY=VALUE[,VALUE...]`` (``objective.B05.reward.vp=6``,
     ``villa_table.points.4=6``; another game's: ``colour_bonus.castle.first=6``); anything
     else is one line naming the flag."""
-    sweeps = (game or game_spec(None)).sweeps  # None: another game's JSON keys
+    spec = game or game_spec(None)
+    sweeps, keys = spec.sweeps, spec.set_keys  # its sweeps, else its JSON keys
     m = SET_FORM.match(text)
     if m is None:
-        example = "colour_bonus.castle.first" if sweeps is None else sweeps.example
+        example = (sweeps.example if sweeps is not None else keys.example if keys is not None
+                   else "TABLE.ID.KEY")
         raise CdsimError(f"--set {text!r}: expected TABLE.ID.KEY=VALUE with whole numbers, "
                          f"e.g. {example}=6 or {example}=4,6,10")
     parts = m.group(1).split(".")
@@ -121,22 +124,22 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path,
                                   values=list(listed.values), base=under)]
 
 
-def game_variants(changes: Sequence[Change], override: Path | None, folder: Path
-                  ) -> list[Variant | Sweep]:
-    """The Castles question's variants (JSON override files written into ``folder``): the
-    fixed changes together, and one variant per value of a change given a list (no sweep:
-    that machinery is Carpe Diem's cards'). Any problem is one line naming the ``--set``."""
+def game_variants(changes: Sequence[Change], override: Path | None, folder: Path,
+                  keys: KeySets) -> list[Variant | Sweep]:
+    """The question's variants on a game of JSON tables (``keys``, its spec's ``set_keys``;
+    JSON override files written into ``folder``): the fixed changes together, and one
+    variant per value of a change given a list (no sweep: the game has none). Any problem
+    is one line naming the ``--set``."""
     _check_changes(changes, override)
     folder.mkdir(parents=True, exist_ok=True)
-    builtin = json.loads(castles.components_text(None))
-    merged = json.loads(castles.components_text(
-        str(override.resolve()) if override is not None else None))
+    builtin = json.loads(keys.text(None))
+    merged = json.loads(keys.text(str(override.resolve()) if override is not None else None))
     asked = [f"--components {override}"] if override is not None else []
 
     def applied(into: dict[str, object], change: Change, value: int) -> dict[str, object]:
         table, _, entry = change.entry.partition(".")
         address = [entry, *(change.key.split(".") if change.key else [])]
-        return into | castles.set_value(into, table, address, value, change.spelled)
+        return into | keys.set_value(into, table, address, value, change.spelled)
 
     fixed = [c for c in changes if len(c.values) == 1]
     for change in fixed:
@@ -206,6 +209,16 @@ def safe_name(text: str) -> str:
     return re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9_]", "-", text)).strip("-")[:40] or "change"
 
 
+def lineup_of(game: GameSpec, play: str) -> list[str]:
+    """Who plays ``play`` (``PLAYS``): the game's scripted players, or its strong line-up
+    (one line for a game without it)."""
+    if play == "scripted":
+        return list(game.scripted)
+    if game.strong is None:
+        raise CdsimError(f"--play: {game.name} has no strong player yet: scripted only")
+    return list(game.strong)
+
+
 def study_text(name: str, variant_list: Sequence[Variant | Sweep],
                players: Sequence[int], plays: Sequence[str], seed: int,
                budgets: dict[str, int], chunk_size: int = 2000,
@@ -224,9 +237,7 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
         "",
     ]
     for play_name in plays:
-        description, lineup = PLAYS[play_name]
-        if game is not None and not game.default:  # its scripted players
-            lineup = list(game.scripted)
+        description, lineup = PLAYS[play_name], lineup_of(game or game_spec(None), play_name)
         lines += ["[[population]]", f"name = {json.dumps(play_name)}",
                   f"description = {json.dumps(description)}",
                   f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}", ""]
@@ -253,13 +264,17 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     (``changes/``), then read as any study file is (every problem one line)."""
     folder = root / "changes"
     spec = game or game_spec(None)
-    found = (game_variants(changes, override, folder) if spec.sweeps is None else
-             variants(changes, override, folder, spec))
+    if spec.sweeps is not None:
+        found = variants(changes, override, folder, spec)
+    elif spec.set_keys is not None:
+        found = game_variants(changes, override, folder, spec.set_keys)
+    else:
+        raise CdsimError(f"--set: {spec.title} takes no changes to its components")
     text = study_text(name, found, players, plays, seed, budgets, game=game)
     path = folder / "whatif.toml"
     path.write_text(text)
     return load_study(path)
 
 
-__all__ = ["BUDGET", "PLAYS", "Change", "build", "game_variants", "parse_set", "safe_name", "study_text",
-           "variants"]
+__all__ = ["BUDGET", "PLAYS", "Change", "build", "game_variants", "lineup_of", "parse_set",
+           "safe_name", "study_text", "variants"]

@@ -24,6 +24,7 @@ FAILED_CARDS: tuple[str, int] | None = ("failed_cards", 8)  # R3.1, R8.3: 4 phas
 TIEBREAK_WORDS = ("the R10.6 tie-break (scroll disc furthest behind, then lower "
                   "in the stack)")
 TIEBREAK_COLUMNS = ("scroll", "stack")
+STRONG = ("learned",)  # whatif's strong play: the learned player in every seat
 load_components = core.core_components
 
 
