@@ -1,8 +1,8 @@
 """``cdsim components sensitivity``: which reconstructed entries move the starting-VP answer.
 
-Every family of reconstructed entries (``cdsim.study.families``) is a variant of one study,
-played beside the shipped set on the same deals (paired) by the four scripted players in
-every seat rotation (``cdsim whatif``'s scripted play), at 2, 3 and 4 players. Its budget is
+Every family of reconstructed entries (the game's ``GameSpec.families``: Carpe Diem's are
+``cdsim.games.carpe_diem.families``) is a variant of one study, played beside the shipped
+set on the same deals (paired) by the four scripted players in every seat rotation (``cdsim whatif``'s scripted play), at 2, 3 and 4 players. Its budget is
 sized before play from the recorded cost per game (``cdsim.batch.cost``) so the whole run
 fits the minutes asked (``--minutes``, default 10) on this machine's cores, and every cell
 plays the same stages (``SHARES``: four of an eighth of its games, then two quarters), all
