@@ -2,9 +2,10 @@
 
 Every family of reconstructed entries (the game's ``GameSpec.families``: Carpe Diem's are
 ``cdsim.games.carpe_diem.families``) is a variant of one study, played beside the shipped
-set on the same deals (paired) by the four scripted players in every seat rotation (``cdsim whatif``'s scripted play), at 2, 3 and 4 players. Its budget is
-sized before play from the recorded cost per game (``cdsim.batch.cost``) so the whole run
-fits the minutes asked (``--minutes``, default 10) on this machine's cores, and every cell
+set on the same deals (paired) by the four scripted players in every seat rotation
+(``cdsim whatif``'s scripted play), at 2, 3 and 4 players. Its budget is sized before play
+from the recorded cost per game (``cdsim.batch.cost``) so the whole run fits the minutes
+asked (``--minutes``, default 10) on this machine's cores, and every cell
 plays the same stages (``SHARES``: four of an eighth of its games, then two quarters), all
 cells' stage ``k`` in one work queue. A stage is not begun when this run's own measured
 pace says it would end past the time: a busy machine plays fewer stages, and the answer
