@@ -247,10 +247,11 @@ def read_games(root: Path, names: tuple[str, ...], pairings: list[Pairing]) -> G
     frames = []
     for p, pairing in enumerate(pairings):
         run = open_run(run_folder(root, pairing.key))
+        failed = run.config.spec.failed_cards  # (its column, cards a game) or None
         rows = run.scan(("game", "setup", "seat", "strategy", "rank", "won", "final_vp",
-                         *(("failed_cards",) if run.config.spec.default else ()))).collect()
-        if "failed_cards" not in rows.columns:  # a game without objective cards: no rate
-            rows = rows.with_columns(pl.lit(float("nan")).alias("failed_cards"))
+                         *((failed[0],) if failed else ()))).collect()
+        rows = rows.with_columns((pl.col(failed[0]) if failed else  # no such cards: no rate
+                                  pl.lit(float("nan"))).alias("failed_cards"))
         frames.append(rows.with_columns(pl.lit(p).alias("pairing")))
     return Games.of_rows(pl.concat(frames), names, len(pairings[0].lineup))
 
@@ -287,7 +288,9 @@ def read_results(root: Path, resamples: int = RESAMPLES) -> LadderResult:
                          f"--out {root} --resume")
     names = ladder.names
     games = read_games(root, names, manifest.pairings)
-    fit = fit_ladder(games, names, ladder.seed, resamples, len(manifest.pairings))
+    failed = ladder.spec.failed_cards
+    fit = fit_ladder(games, names, ladder.seed, resamples, len(manifest.pairings),
+                     failed[1] if failed else None)
     return LadderResult(root=root, manifest=manifest, players=ladder.players, names=names,
                         anchor=ANCHOR if anchor_of(names) is not None else None, fit=fit,
                         sweeps=tuple(sweeps(fit)))

@@ -16,7 +16,7 @@ from cdsim.analysis.offset_shift import FamilyEffect, PairedShift, SeatShift
 from cdsim.batch import cost
 from cdsim.batch.folder import atomic_write
 from cdsim.errors import CdsimError
-from cdsim.study.families import Family
+from cdsim.games.features import Family
 from cdsim.study.sensitivity import STAGES, Answer, finite
 from reports.report import Doc
 

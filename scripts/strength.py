@@ -14,11 +14,13 @@ from collections import defaultdict
 
 from joblib import Parallel, delayed
 
-from cdsim.analysis.ratings import CARDS_PER_GAME
 from cdsim.analysis.stats import Z95 as Z
 from cdsim.analysis.stats import wilson
 from cdsim.engine.table import Table
 from cdsim.players.registry import make_lineup
+from cdsim.rules.game import PHASES
+
+CARDS_PER_GAME = 2 * PHASES  # R3.1, R8.3: 4 scoring phases x one disc x 2 cards
 
 
 def play_chunk(lineup: list[str], seeds: range) -> list[tuple[str, int, int, int, int]]:

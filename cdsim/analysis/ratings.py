@@ -37,14 +37,12 @@ from scipy import optimize
 
 from cdsim.analysis.stats import FloatArray
 from cdsim.errors import CdsimError
-from cdsim.rules.game import PHASES
 
 ELO = 400 / math.log(10)  # natural-log strength -> Elo points
 PRIOR_GAMES = 2.0  # virtual games per player against strength 1: half won, half lost
 RESAMPLES = 200
 MAX_RESAMPLES = 10_000  # each resample refits every rating: more would run for hours
 ANCHOR = "random"  # rated 0 when it plays
-CARDS_PER_GAME = 2 * PHASES  # R3.1, R8.3: 4 scoring phases x one disc x 2 cards
 IntArray = NDArray[np.int64]
 
 
@@ -299,10 +297,12 @@ class LadderFit:
 
 
 def fit_ladder(games: Games, names: Sequence[str], seed: int, resamples: int = RESAMPLES,
-               pairings: int = 0) -> LadderFit:
+               pairings: int = 0, cards_per_game: int | None = None) -> LadderFit:
     """Ratings anchored at ``anchor_of(names)``, their bootstrap intervals (``resamples``
     refits over whole deals, seeded by the ladder's ``seed``), per-strategy totals, meetings
-    and games per pairing (at least ``pairings`` of them)."""
+    and games per pairing (at least ``pairings`` of them); ``cards_per_game``: the cards a
+    seat scores a game (the game's ``GameSpec.failed_cards``; None: it has no such cards,
+    and the failed rate is nan)."""
     check_resamples(resamples)
     k = len(names)
     anchor = anchor_of(names)
@@ -325,7 +325,8 @@ def fit_ladder(games: Games, names: Sequence[str], seed: int, resamples: int = R
         high=np.percentile(boot, 97.5, axis=0),
         games=totals["games"].to_numpy().astype(np.int64), appearances=appearances, wins=wins,
         win_share=wins / appearances, mean_vp=totals["mean_vp"].to_numpy().astype(float),
-        failed_rate=totals["failed"].to_numpy() / (appearances * CARDS_PER_GAME),
+        failed_rate=(totals["failed"].to_numpy() / (appearances * cards_per_game)
+                     if cards_per_game else np.full(k, np.nan)),
         ahead=ahead, meetings=meetings, share=share,
         met_deals=meeting_deals(games.orders, games.deal, k),
         pairing_games=np.bincount(games.pairing, minlength=pairings),
@@ -358,7 +359,7 @@ def sweeps(fit: LadderFit) -> list[Sweep]:
             if fit.meetings[i, j] > 0 and fit.ahead[i, j] == fit.meetings[i, j]]
 
 
-__all__ = ["ANCHOR", "CARDS_PER_GAME", "ELO", "MAX_RESAMPLES", "PRIOR_GAMES", "RESAMPLES",
+__all__ = ["ANCHOR", "ELO", "MAX_RESAMPLES", "PRIOR_GAMES", "RESAMPLES",
            "Games", "LadderFit", "Stages", "Sweep", "anchor_of", "bootstrap_fits",
            "bradley_terry", "check_resamples", "elo", "fit_ladder", "fit_stages", "head_to_head",
            "meeting_deals", "plackett_luce", "stages", "sweeps", "win_matrix"]

@@ -38,10 +38,10 @@ from cdsim import __version__
 from cdsim.batch.config import RunConfig, chunk_plan, engine_for
 from cdsim.batch.manifest import RUN_FORMAT, Manifest, RunManifest
 from cdsim.batch.parts import check_parts
+from cdsim.digest import digest_rows
 from cdsim.errors import CdsimError, user_text
 from cdsim.players.registry import reads_scores as ask_reads_scores
 from cdsim.players.registry import weights_record
-from cdsim.rules.records import digest_rows
 
 if TYPE_CHECKING:  # polars is imported where parts are written: the commands start without it
     from polars import DataFrame

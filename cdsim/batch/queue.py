@@ -25,12 +25,6 @@ from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
 from cdsim.players.profiles import core_profiles
 from cdsim.players.registry import make_lineup, parse_params
-from cdsim.rules.records import CARD_COLUMNS as CARD_ROW
-from cdsim.rules.records import CARD_KINDS, ROW_FIELDS
-
-# The card table's columns (docs/guide.md): the game, then a card row's fields.
-CARD_COLUMNS = ("game", *(name for name, _ in CARD_ROW))  # a run's card table, in order
-TEXT = tuple(name for name, kind in CARD_ROW if kind == "str")
 
 
 def _die_with_driver() -> None:
@@ -178,33 +172,15 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     columns = module.play_chunk(config.spec.load_components(config.components), n,
                                 list(config.starting_vp), config.seed, games, setups, lineups,
                                 strategies, check, stop)
-    cards = _card_frame(columns.pop("cards")) if "cards" in columns else None
+    table, made = config.spec.cards, columns.pop("cards", None)  # the game's card table
+    cards = None if table is None or made is None else table.frame(made)
     strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
     frame: dict[str, pl.Series] = {"strategy": strategy}
     frame.update({k: pl.Series(k, v, dtype=pl.Boolean if v.dtype == np.bool_ else pl.Int64)
                   for k, v in columns.items()})
-    # Carpe Diem's rows in their recorded order; another game's: its seat columns first
-    order = list(ROW_FIELDS) if config.spec.default else [c for c, _ in config.spec.columns()[0]]
+    order = list(config.spec.row_fields())  # the game's rows in their recorded order
     order += [k for k in frame if k not in order]
     return pl.DataFrame({k: frame[k] for k in order}), cards
-
-
-# the core's card columns (Any: index arrays, and the lists of ids and outcomes they index,
-# as the core hands them)
-def _card_frame(columns: dict[str, Any]) -> Any:
-    """The core's card columns (indices) as the card table (ids and words)."""
-    import polars as pl
-
-    kinds = np.asarray(columns["kind"], dtype=np.int64)
-    ids = pl.Series([*columns["objective_ids"], *columns["fountain_ids"]], dtype=pl.String)
-    card = ids.gather(np.asarray(columns["card"], dtype=np.int64)
-                      + kinds * len(columns["objective_ids"]))  # fountain ids follow
-    frame = {"game": columns["game"], "seat": columns["seat"],
-             "kind": pl.Series(list(CARD_KINDS)).gather(kinds), "card": card,
-             "outcome": pl.Series(list(columns["outcomes"])).gather(columns["outcome"]),
-             "phase": columns["phase"], "multiples": columns["multiples"], "vp": columns["vp"]}
-    return pl.DataFrame({k: pl.Series(k, frame[k], dtype=pl.String if k in TEXT else pl.Int64)
-                         for k in CARD_COLUMNS})
 
 
 OnChunk = Callable[[str, int, int], None]  # (run key, chunk index, games in the chunk)
@@ -351,7 +327,10 @@ def play_chunk_frames(config: RunConfig, first: int, last: int, engine: str = ""
     if (engine or engine_for(config)) == "rust":
         return core_chunk_frames(config, first, last, stop=stop)
     rows, cards = play_chunk_tables(config, first, last)
-    schema = {k: pl.String if k in TEXT else pl.Int64 for k in CARD_COLUMNS}
+    table = config.spec.cards  # the game's card table (None: it has none)
+    if table is None:
+        return pl.DataFrame(rows), None
+    schema = {k: pl.String if k in table.text else pl.Int64 for k in table.fields}
     return pl.DataFrame(rows), pl.DataFrame(cards, schema=schema)
 
 
@@ -365,7 +344,7 @@ def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: in
         return key, index, exc
 
 
-__all__ = ["CARD_COLUMNS", "DRIVER_ENV", "THREADS_ENV", "OnChunk", "QueuedRun", "clear_notes",
+__all__ = ["DRIVER_ENV", "THREADS_ENV", "OnChunk", "QueuedRun", "clear_notes",
            "core_chunk_frame", "core_chunk_frames", "dead_worker_note", "play_chunk_frame",
            "play_chunk_frames", "play_chunk_table", "play_chunk_tables", "play_queue",
            "plays_in_threads", "run_chunks",

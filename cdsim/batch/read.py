@@ -22,7 +22,6 @@ from cdsim.batch.manifest import RUN_FORMAT, RunManifest
 from cdsim.batch.parts import check_parts, part_schema
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec
-from cdsim.rules.records import CARD_FIELDS
 
 
 @dataclass(frozen=True)
@@ -117,12 +116,8 @@ class NoCardTable(CdsimError):
 
 
 class GameWithoutCards(NoCardTable):
-    """A run of a game that has no card table (the card table is Carpe Diem's record,
-    ``cdsim.rules.records.CARD_FIELDS``): there is no card section to make."""
-
-
-CARD_READ = ("game", *CARD_FIELDS)  # what the card section reads
-CARD_TEXT = ("kind", "card", "outcome")
+    """A run of a game that has no card table (its spec's ``cards`` is None): there is no
+    card section to make."""
 
 
 def card_rows(run: Run) -> pl.DataFrame:
@@ -130,7 +125,8 @@ def card_rows(run: Run) -> pl.DataFrame:
     joined to each seat's row: its deal (``setup``), ``won`` and ``strategy``. A run of
     an older format is NoCardTable (one line), a run of a game without cards
     GameWithoutCards; a missing or foreign card part, a CdsimError naming it."""
-    if not run.spec.default:
+    table = run.spec.cards
+    if table is None:
         raise GameWithoutCards(f"{run.path}: {run.spec.title} has no card table")
     made = run.manifest.format
     if made < RUN_FORMAT:
@@ -140,20 +136,21 @@ def card_rows(run: Run) -> pl.DataFrame:
     paths = [folder.card_part(i) for i in sorted(run.manifest.finished)]
     for path in paths:
         schema = part_schema(path)
-        bad = [c for c in CARD_READ if c not in schema
-               or (schema[c] == pl.String) != (c in CARD_TEXT)]
+        bad = [c for c in table.fields if c not in schema
+               or (schema[c] == pl.String) != (c in table.text)]
         if bad:
             raise CdsimError(f"{path}: not a cdsim card part (column {bad[0]!r} missing or "
                              "of another type); delete its chunk from manifest.json, then "
                              "--resume")
-    cards = pl.scan_parquet(paths).select(CARD_READ)
-    seats = run.scan(("game", "seat", "setup", "won", "strategy", "vp_cards"))
-    # a seat's objective rows add up to its vp_cards: a card part of another run does not
-    paid = (cards.filter(pl.col("kind") == "objective").group_by("game", "seat")
+    cards = pl.scan_parquet(paths).select(table.fields)
+    kind, column = table.paid
+    seats = run.scan(("game", "seat", "setup", "won", "strategy", column))
+    # a seat's rows of that kind add up to its column: a card part of another run does not
+    paid = (cards.filter(pl.col("kind") == kind).group_by("game", "seat")
             .agg(pl.col("vp").sum().alias("paid")))
     disagree = seats.join(paid, on=["game", "seat"], how="left").select(
-        (pl.col("paid") != pl.col("vp_cards")).fill_null(True).sum()).collect().item()
-    joined = cards.join(seats.drop("vp_cards"), on=["game", "seat"], how="left").collect()
+        (pl.col("paid") != pl.col(column)).fill_null(True).sum()).collect().item()
+    joined = cards.join(seats.drop(column), on=["game", "seat"], how="left").collect()
     if disagree or joined["setup"].null_count():
         raise CdsimError(f"{run.path}/cards: card rows that are not this run's games (they "
                          "disagree with its seat rows); delete the card parts and their "
@@ -161,5 +158,5 @@ def card_rows(run: Run) -> pl.DataFrame:
     return joined
 
 
-__all__ = ["CARD_READ", "GameWithoutCards", "NoCardTable", "Run", "SeatArrays",
+__all__ = ["GameWithoutCards", "NoCardTable", "Run", "SeatArrays",
            "card_rows", "open_run", "seat_arrays"]

@@ -205,8 +205,6 @@ def components_sensitivity(
     from cdsim.cli.app import dask_backend, named_path, resume_hint
     from cdsim.cli.whatif import _ints
     from cdsim.study import sensitivity as sens
-    from cdsim.study.families import families as all_families
-    from cdsim.study.families import family_named
     from cdsim.study.model import load_study
     from cdsim.study.play import check_players
     from cdsim.study.store import STUDY, STUDY_MANIFEST
@@ -222,7 +220,7 @@ def components_sensitivity(
     if seed is not None and not 0 <= seed < 2**62:
         raise CdsimError(f"--seed must be between 0 and 2**62 - 1, got {seed}")
     counts = _ints(players, "--players", sens.PLAYERS) if players is not None else [2, 3, 4]
-    chosen = ([family_named(n.strip()) for n in families.split(",") if n.strip()]
+    chosen = ([sens.family_named(n.strip()) for n in families.split(",") if n.strip()]
               if families is not None else None)
     if chosen is not None and not chosen:
         raise CdsimError("--families: name at least one family")
@@ -248,7 +246,7 @@ def components_sensitivity(
         if not force:
             raise CdsimError(f"{root} already holds a sensitivity study: --resume to go on with "
                              "it, --force to start it again, or name another folder with --out")
-    sides = 1 + (len(chosen) if chosen is not None else len(all_families()))
+    sides = 1 + (len(chosen) if chosen is not None else len(sens.families()))
     budget = games or sens.planned_games(counts, sides, minutes, jobs)
     # the plan is the folder's: a resume names only the folder, the workers and the time
     again = shlex.join(["cdsim", "components", "sensitivity", "--out", str(root), "--resume",

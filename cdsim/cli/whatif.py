@@ -101,12 +101,12 @@ def whatif(
     changes = [wi.parse_set(s, spec) for s in set_ or []]
     counts = _ints(players, "--players", spec.player_counts)
     quick = play is None  # the quick look: strong play only if time allows
-    asked_plays = play or ("scripted,strong" if spec.default else "scripted")
+    asked_plays = play or ("scripted" if spec.strong is None else "scripted,strong")
     plays = list(dict.fromkeys(p.strip() for p in asked_plays.split(",") if p.strip()))
     unknown = [p for p in plays if p not in wi.PLAYS]
     if unknown or not plays:
         raise CdsimError(f"--play: {', '.join(unknown) or 'nothing'}: expected {PLAY_HELP}")
-    if not spec.default and plays != ["scripted"]:
+    if spec.strong is None and plays != ["scripted"]:
         raise CdsimError(f"--play: {spec.name} has no strong player yet (its mcts costs "
                          "minutes a game): scripted only")
     if not 0.001 <= precision <= 0.05:

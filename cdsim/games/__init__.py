@@ -17,6 +17,7 @@ from typing import Any
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import carpe_diem, castles
+from cdsim.games.features import CardTable, EntryChange, Family, KeySets, Sweeps
 from cdsim.players.registry import PlayerSpec, did_you_mean
 from cdsim.players.registry import other_games_players as other_players
 
@@ -56,12 +57,28 @@ class GameSpec:
     # (the "game shape"; none: not logged), the row's count of a seat's scored cards that
     # failed and how many it scores a game (none: no such cards), and the words of its
     # tie-break
-    # what one component set changes from another, as (entry, line): another game's own
-    # diff (None: Carpe Diem's, cdsim.rules.components.compare, with its card figures)
+    # what one component set changes from another, as (entry, line), for a game whose
+    # changes no card figures follow (None: it has card_changes, or no diff)
     diff: Callable[[str | None, str | None], list[tuple[str, str]]] | None = None
     phases: tuple[str, ...] = ()
     failed_cards: tuple[str, int] | None = None
     tiebreak_rule: str = ""
+    # what a game may have beyond that (cdsim.games.features; None: no such feature, which
+    # the callers refuse or skip): the table of card rows its runs write beside the seat rows
+    cards: CardTable | None = None
+    # the families of its component set's uncertain entries, each perturbed by one step (the
+    # variants of ``cdsim components sensitivity``)
+    families: Callable[[], list[Family]] | None = None
+    # one key of a component entry tried over a list of values (a study's [[sweep]], whatif's
+    # --set on its files)
+    sweeps: Sweeps | None = None
+    # what one component set changes from another, each change with the card it changes,
+    # whose figures a variant's report follows (the card table's)
+    card_changes: Callable[[str | None, str | None], list[EntryChange]] | None = None
+    # whatif's --set on JSON tables (a game without sweeps)
+    set_keys: KeySets | None = None
+    # who sits in every seat in whatif's strong play (None: it has no strong play yet)
+    strong: tuple[str, ...] | None = None
 
     @property
     def default(self) -> bool:
@@ -148,7 +165,14 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        rules_doc=game.RULES_DOC, tie_rule=game.TIE_RULE,
                        python_players=game is carpe_diem, phases=game.PHASES,
                        failed_cards=game.FAILED_CARDS, tiebreak_rule=game.TIEBREAK_WORDS,
-                       diff=getattr(game, "diff", None)))
+                       diff=getattr(game, "diff", None),
+                       # what a game may have beyond: a module without it leaves it out
+                       cards=getattr(game, "CARDS", None),
+                       families=getattr(game, "families", None),
+                       sweeps=getattr(game, "SWEEPS", None),
+                       card_changes=getattr(game, "card_changes", None),
+                       set_keys=getattr(game, "SET_KEYS", None),
+                       strong=getattr(game, "STRONG", None)))
 
 
 def without_default_game(record: Any) -> Any:

@@ -15,6 +15,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
+from cdsim.games.features import KeySets
 
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
@@ -178,3 +179,7 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
         else:
             out.append((table, f"{table}: {len(before or [])} entries -> {len(after)}"))
     return out
+
+
+# whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
+SET_KEYS = KeySets(components_text, set_value, example="colour_bonus.castle.first")

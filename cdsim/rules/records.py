@@ -10,10 +10,10 @@ and type."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from cdsim.digest import digest_rows as digest_rows  # game-free: re-exported for the rules
 
 BREAKDOWN = ("start", "cards", "villas", "leftovers", "scroll", "fountains", "frame")
 
@@ -145,8 +145,3 @@ class GameRecord:
     @property
     def winner(self) -> int:
         return next(s.seat for s in self.seats if s.won)
-
-
-def digest_rows(rows: list[dict[str, object]]) -> str:
-    text = json.dumps(rows, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()

@@ -18,13 +18,11 @@ import polars as pl
 from cdsim.analysis.cards import card_change
 from cdsim.batch.read import NoCardTable, card_rows, open_run
 from cdsim.errors import CdsimError
-from cdsim.games import game_spec
-from cdsim.rules.components import compare
-from cdsim.rules.overrides import Change, shown
+from cdsim.games import GameSpec, game_spec
+from cdsim.games.features import EntryChange
 from cdsim.study.manifest import CellState, StudyManifest
 from cdsim.study.store import run_folder
 
-CARD_TABLES = ("objective", "fountain")  # the component tables whose entries are cards
 OLD_RUNS = ("card figures need runs made with this version of cdsim (this study's runs were "
             "made before the card table, run format 1)")
 Figure = tuple[float, float, float]  # estimate, low, high (95%)
@@ -74,15 +72,12 @@ def _frame(root: Path, cell: CellState, stages: int) -> pl.DataFrame:
         setup=pl.struct("stage", "setup").rank("dense").cast(pl.Int64))
 
 
-def _change(cards: tuple[str, str], changes: Sequence[Change], frames: tuple[pl.DataFrame, ...]
-            ) -> CardChange:
+def _change(cards: tuple[str, str], changes: Sequence[EntryChange],
+            frames: tuple[pl.DataFrame, ...]) -> CardChange:
     kind, card = cards
     base, variant, change = card_change(frames[0], frames[1], kind, card)
-    mine = [c for c in changes if (c.table, str(c.entry)) == cards]
-    keys = tuple(f"{c.key} {shown(c.old)} -> {shown(c.new)}" if c.key else c.line().split(": ")[-1]
-                 for c in mine)
-    if len(mine) == 1 and mine[0].key == "reward.vp":
-        keys = (f"at {shown(mine[0].new)} VP",)
+    mine = [c for c in changes if c.card == cards]
+    keys = (mine[0].alone,) if len(mine) == 1 else tuple(c.said for c in mine)
     return CardChange(kind, card, keys, base, variant, change)
 
 
@@ -96,8 +91,9 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
     if base is None:
         return VariantCards((), (), missing="card figures need the base cell's games",
                             known=False)
-    diff = game_spec(cell.game).diff
-    if diff is not None:  # another game's own diff; no objective cards to follow
+    spec = game_spec(cell.game)
+    listed, diff = spec.card_changes, spec.diff
+    if listed is None and diff is not None:  # the game's own diff; no cards to follow
         try:
             found = diff(_components(root, base), _components(root, cell))
         except CdsimError as exc:
@@ -105,16 +101,18 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
                                 known=False)
         return VariantCards(tuple(dict.fromkeys(e for e, _ in found)),
                             tuple(line for _, line in found))
+    if listed is None:
+        return VariantCards((), (), missing=f"{spec.title} lists no changes between "
+                            "component sets", known=False)
     try:
-        changes = compare(_components(root, base), _components(root, cell))
+        changes = listed(_components(root, base), _components(root, cell))
     except CdsimError as exc:  # a component set moved or deleted since the study ran
         return VariantCards((), (), missing=f"card figures need both component sets: {exc}",
                             known=False)
-    changed = tuple(dict.fromkeys(c.table if c.entry is None else f"{c.table}.{c.entry}"
-                                  for c in changes))
-    lines = tuple(c.line() for c in changes)
+    changed = tuple(dict.fromkeys(c.entry for c in changes))
+    lines = tuple(c.line for c in changes)
     cards = list(show if show is not None else dict.fromkeys(
-        (c.table, str(c.entry)) for c in changes if c.table in CARD_TABLES))
+        c.card for c in changes if c.card is not None))
     if not cards or not stages:
         return VariantCards(changed, lines)
     try:
@@ -126,14 +124,17 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
     return VariantCards(changed, lines, tuple(_change(c, changes, frames) for c in cards))
 
 
-def swept_card(manifest: StudyManifest, variant: str | None) -> list[tuple[str, str]] | None:
+def swept_card(manifest: StudyManifest, variant: str | None, game: GameSpec
+               ) -> list[tuple[str, str]] | None:
     """A sweep's value shows the swept card even where it changes nothing (the value the
     base has), so that every value has its row: that card (kind, id) for a sweep's value
-    that sweeps a card, else None (the changed cards)."""
+    that sweeps a card (an entry of one of ``game``'s card tables), else None (the changed
+    cards)."""
+    tables = game.sweeps.card_tables if game.sweeps is not None else ()
     swept = {name: s.entry.split(".", 1) for s in manifest.sweeps for name in s.variants}
     entry = swept.get(str(variant))
-    return [(entry[0], entry[1])] if entry and entry[0] in CARD_TABLES and len(entry) == 2 else None
+    return [(entry[0], entry[1])] if entry and entry[0] in tables and len(entry) == 2 else None
 
 
-__all__ = ["CARD_TABLES", "OLD_RUNS", "CardChange", "Figure", "VariantCards", "swept_card",
+__all__ = ["OLD_RUNS", "CardChange", "Figure", "VariantCards", "swept_card",
            "variant_cards"]

@@ -68,7 +68,6 @@ from cdsim.batch.config import MAX_GAMES, RunConfig
 from cdsim.errors import CdsimError, read_toml
 from cdsim.games import GameSpec, game_spec
 from cdsim.players.registry import PlayerSpec, parse_params
-from cdsim.rules.overrides import DEFAULT
 from cdsim.study import file as study_file
 from cdsim.study.file import Population, Sweep, Variant
 from cdsim.study.manifest import CellState, Identity, ReadsCellState
@@ -309,9 +308,9 @@ def load_study(path: Path) -> Study:
     start_vp = {p: tuple(game.start_vp(p)) for p in players}
     start_vp.update({int(k): tuple(v) for k, v in spec.start_vp.items()})
     params(spec.strategy_params, "")
-    if not game.default and spec.sweep:
-        raise fail(f"sweep {spec.sweep[0].name!r}", f"sweeps change Carpe Diem's cards; a "
-                   f"{game.name} study takes variants (component files) only")
+    if game.sweeps is None and spec.sweep:
+        raise fail(f"sweep {spec.sweep[0].name!r}", f"{game.title} has no sweeps of "
+                   f"component keys; a {game.name} study takes variants (component files) only")
     components = _components(fail, spec.components, path, "components", game)
     base_digest = game.components_digest(components)[0]
     first = spec.first_stage or 0
@@ -335,7 +334,7 @@ def load_study(path: Path) -> Study:
         assert folder is not None
         variants.append(given.model_copy(update={"components": folder,
                                                  "digest": game.components_digest(folder)[0]}))
-    sweeps = tuple(_sweep(fail, given, path, components) for given in spec.sweep)
+    sweeps = tuple(_sweep(fail, given, path, components, game) for given in spec.sweep)
     variants += [v for sweep in sweeps for v in sweep.value_variants()]
 
     overrides: dict[tuple[int, str], tuple[int | None, int]] = {}
@@ -411,13 +410,14 @@ def _components(fail: Callable[[str, str], CdsimError], value: str | None, study
 
 
 def _sweep(fail: Callable[[str, str], CdsimError], sweep: Sweep, study: Path,
-           components: str | None) -> Sweep:
-    """A [[sweep]] resolved: its values, each merged on its base (default: the study's
-    components)."""
+           components: str | None, game: GameSpec) -> Sweep:
+    """A [[sweep]] resolved by its game's sweeps: its values, each merged on its base
+    (default: the study's components; the game's name of its shipped set: that set)."""
     where = f"sweep {sweep.name!r}"
-    base = (components if sweep.base is None else None if sweep.base == DEFAULT else
-            _components(fail, sweep.base, study, f"{where}: base"))
-    return expand(f"{study}: {where}", sweep, base)
+    assert game.sweeps is not None  # refused before: a game without sweeps
+    base = (components if sweep.base is None else None if sweep.base == game.sweeps.default
+            else _components(fail, sweep.base, study, f"{where}: base", game))
+    return expand(f"{study}: {where}", sweep, base, game)
 
 
 __all__ = ["FIRST_SHARE", "Cell", "Job", "Population", "Study", "Sweep", "Variant", "load_study",

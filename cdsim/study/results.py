@@ -88,7 +88,7 @@ def _with_base(root: Path, manifest: StudyManifest, cell: CellResult,
     cell = with_difference(cell, base)
     stages = min(len(cell.stages), len(base.stages)) if base is not None else 0
     cards = variant_cards(root, cell.state, base.state if base is not None else None, stages,
-                          swept_card(manifest, cell.variant))
+                          swept_card(manifest, cell.variant, game_spec(cell.state.game)))
     return replace(cell, cards=cards)
 
 

@@ -1,10 +1,11 @@
 """``cdsim components sensitivity``: which reconstructed entries move the starting-VP answer.
 
-Every family of reconstructed entries (``cdsim.study.families``) is a variant of one study,
-played beside the shipped set on the same deals (paired) by the four scripted players in
-every seat rotation (``cdsim whatif``'s scripted play), at 2, 3 and 4 players. Its budget is
-sized before play from the recorded cost per game (``cdsim.batch.cost``) so the whole run
-fits the minutes asked (``--minutes``, default 10) on this machine's cores, and every cell
+Every family of reconstructed entries (the game's ``GameSpec.families``: Carpe Diem's are
+``cdsim.games.carpe_diem.families``) is a variant of one study, played beside the shipped
+set on the same deals (paired) by the four scripted players in every seat rotation
+(``cdsim whatif``'s scripted play), at 2, 3 and 4 players. Its budget is sized before play
+from the recorded cost per game (``cdsim.batch.cost``) so the whole run fits the minutes
+asked (``--minutes``, default 10) on this machine's cores, and every cell
 plays the same stages (``SHARES``: four of an eighth of its games, then two quarters), all
 cells' stage ``k`` in one work queue. A stage is not begun when this run's own measured
 pace says it would end past the time: a busy machine plays fewer stages, and the answer
@@ -30,14 +31,15 @@ from cdsim.analysis.verdict import Verdict
 from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
-from cdsim.study.families import Family, families
+from cdsim.games import GameSpec, game_spec
+from cdsim.games.features import Family
 from cdsim.study.file import Variant
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import StageRuns, StudyManifest
 from cdsim.study.model import Cell, Study, load_study
 from cdsim.study.play import play
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
-from cdsim.study.whatif import SCRIPTED, study_text
+from cdsim.study.whatif import study_text
 
 NAME = "sensitivity"  # the study's name, its manifest's key and its files' stem
 FAMILIES = "families"  # the folder of the override files and the study file
@@ -56,7 +58,7 @@ PLAYERS = (2, 3, 4)
 
 def game_ms(players: int) -> float:
     """CPU ms of one scripted game at ``players`` (recorded costs)."""
-    return cost.game_ms([list(SCRIPTED[:players])], (), players)
+    return cost.game_ms([list(game_spec(None).scripted[:players])], (), players)
 
 
 def planned_games(players: Sequence[int], sides: int, minutes: float, jobs: int) -> int:
@@ -72,6 +74,23 @@ def planned_games(players: Sequence[int], sides: int, minutes: float, jobs: int)
 def plan_seconds(players: Sequence[int], sides: int, games: int, jobs: int) -> float:
     """Seconds the planned games take here at the recorded costs."""
     return sides * games * sum(game_ms(p) for p in players) / 1000 / cost.workers(jobs)
+
+
+def families(game: GameSpec | None = None) -> list[Family]:
+    """Every family of the game's component set (None: the default game), in its fixed
+    order (the study's variants); one line for a game that has none."""
+    spec = game or game_spec(None)
+    if spec.families is None:
+        raise CdsimError(f"{spec.title} has no families of component entries to perturb")
+    return spec.families()
+
+
+def family_named(name: str, game: GameSpec | None = None) -> Family:
+    """The family called ``name`` (one line naming the known ones when there is none)."""
+    found = {f.name: f for f in families(game)}
+    if name not in found:
+        raise CdsimError(f"no family {name!r} (known: {', '.join(found)})")
+    return found[name]
 
 
 def study_path(root: Path) -> Path:
@@ -303,6 +322,8 @@ __all__ = [
     "answer",
     "build",
     "compare",
+    "families",
+    "family_named",
     "finite",
     "game_ms",
     "plan_seconds",

@@ -23,16 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cdsim.errors import CdsimError
-from cdsim.games import GameSpec, castles
-from cdsim.rules.overrides import ENTRIES, FILE_KEYS
+from cdsim.games import GameSpec, game_spec
+from cdsim.games.features import KeySets
 from cdsim.study import sweeps
 from cdsim.study.file import Sweep, Variant
 from cdsim.study.model import Study, load_study
 
-SCRIPTED = ("greedy", "villa", "landscape", "bread")
-PLAYS = {"scripted": ("the four scripted players: every N of them, each in all seat "
-                      "rotations, on the same deals", list(SCRIPTED)),
-         "strong": ("the learned player in every seat", ["learned"])}
+# each kind of play: its description; who plays is the game's (``lineup``)
+PLAYS = {"scripted": "the four scripted players: every N of them, each in all seat "
+                     "rotations, on the same deals",
+         "strong": "the learned player in every seat"}
 # the most games a comparison plays on each side (base, variant) by default: a one-card
 # change measured 2026-11-26 at 0.5 pp took 29,000 a side at 2 and 4 players (scripted) and
 # more at 3 (its true change near the precision); a learned game costs ~25 scripted ones
@@ -59,38 +59,35 @@ def parse_set(text: str, game: GameSpec | None = None) -> Change:
     """``TABLE.ID.KEY=VALUE[,VALUE...]`` (``objective.B05.reward.vp=6``,
     ``villa_table.points.4=6``; another game's: ``colour_bonus.castle.first=6``); anything
     else is one line naming the flag."""
+    spec = game or game_spec(None)
+    sweeps, keys = spec.sweeps, spec.set_keys  # its sweeps, else its JSON keys
     m = SET_FORM.match(text)
     if m is None:
-        example = "objective.B05.reward.vp" if game is None or game.default else \
-            "colour_bonus.castle.first"
+        example = (sweeps.example if sweeps is not None else keys.example if keys is not None
+                   else "TABLE.ID.KEY")
         raise CdsimError(f"--set {text!r}: expected TABLE.ID.KEY=VALUE with whole numbers, "
                          f"e.g. {example}=6 or {example}=4,6,10")
     parts = m.group(1).split(".")
     values = tuple(int(v) for v in m.group(2).split(","))
     if len(set(values)) != len(values):
         raise CdsimError(f"--set {text!r}: a value is given twice")
-    if game is not None and not game.default:  # checked against its set when applied
+    if sweeps is None:  # checked against its set when applied
         if len(parts) < 2:
             raise CdsimError(f"--set {text!r}: name a key of the table")
         return Change(".".join(parts[:2]), ".".join(parts[2:]), values)
-    table = parts[0]
-    if table not in FILE_KEYS:
-        raise CdsimError(f"--set {text!r}: unknown table {table!r} (known: "
-                         f"{', '.join(FILE_KEYS)})")
-    head = 2 if table in ENTRIES else 1
-    if len(parts) <= head:
-        raise CdsimError(f"--set {text!r}: name a key of the entry, e.g. "
-                         f"{'.'.join(parts[:head] or [table])}.reward.vp=6")
-    return Change(".".join(parts[:head]), ".".join(parts[head:]), values)
+    entry, key = sweeps.split_set(text, parts)
+    return Change(entry, key, values)
 
 
-def variants(changes: Sequence[Change], override: Path | None, folder: Path
-             ) -> list[Variant | Sweep]:
+def variants(changes: Sequence[Change], override: Path | None, folder: Path,
+             game: GameSpec | None = None) -> list[Variant | Sweep]:
     """The question's variant as the study file declares it, its override files written
     into ``folder`` (the fixed changes chained as overrides of one another): a
     ``[[variant]]`` of the fixed changes, or a ``[[sweep]]`` of the one change given a list
     (one variant per value, on the fixed changes; its report charts the swept card), each
-    described by the changes as asked. Any problem is one line naming the ``--set``."""
+    described by the changes as asked, made by the game's sweeps (``GameSpec.sweeps``; None:
+    the default game). Any problem is one line naming the ``--set``."""
+    spec = game or game_spec(None)
     _check_changes(changes, override)
     lists = [c for c in changes if len(c.values) > 1]
     folder.mkdir(parents=True, exist_ok=True)
@@ -98,7 +95,7 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
     fixed = [c for c in changes if len(c.values) == 1]
     asked = [f"--components {override}"] if override is not None else []
     for i, change in enumerate(fixed):
-        sweep = _expand(change, base)
+        sweep = _expand(change, base, spec)
         path = folder / f"change-{i + 1}.toml"
         path.write_text(sweep.texts[0])
         base = str(path.resolve())
@@ -112,7 +109,7 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
         return [Variant(name=name, description=", ".join(asked),
                         components=str(path.resolve()))]
     listed = lists[0]
-    _expand(listed, base)  # every value checked now: one line naming the --set
+    _expand(listed, base, spec)  # every value checked now: one line naming the --set
     name = safe_name(f"{listed.entry.split('.')[-1]}-{listed.key}")
     text = Path(base).read_text() if base is not None else ""
     under = None
@@ -127,22 +124,22 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path
                                   values=list(listed.values), base=under)]
 
 
-def game_variants(changes: Sequence[Change], override: Path | None, folder: Path
-                  ) -> list[Variant | Sweep]:
-    """The Castles question's variants (JSON override files written into ``folder``): the
-    fixed changes together, and one variant per value of a change given a list (no sweep:
-    that machinery is Carpe Diem's cards'). Any problem is one line naming the ``--set``."""
+def game_variants(changes: Sequence[Change], override: Path | None, folder: Path,
+                  keys: KeySets) -> list[Variant | Sweep]:
+    """The question's variants on a game of JSON tables (``keys``, its spec's ``set_keys``;
+    JSON override files written into ``folder``): the fixed changes together, and one
+    variant per value of a change given a list (no sweep: the game has none). Any problem
+    is one line naming the ``--set``."""
     _check_changes(changes, override)
     folder.mkdir(parents=True, exist_ok=True)
-    builtin = json.loads(castles.components_text(None))
-    merged = json.loads(castles.components_text(
-        str(override.resolve()) if override is not None else None))
+    builtin = json.loads(keys.text(None))
+    merged = json.loads(keys.text(str(override.resolve()) if override is not None else None))
     asked = [f"--components {override}"] if override is not None else []
 
     def applied(into: dict[str, object], change: Change, value: int) -> dict[str, object]:
         table, _, entry = change.entry.partition(".")
         address = [entry, *(change.key.split(".") if change.key else [])]
-        return into | castles.set_value(into, table, address, value, change.spelled)
+        return into | keys.set_value(into, table, address, value, change.spelled)
 
     fixed = [c for c in changes if len(c.values) == 1]
     for change in fixed:
@@ -189,12 +186,12 @@ def _check_changes(changes: Sequence[Change], override: Path | None) -> None:
         raise CdsimError(f"--set: at most {MAX_SETS} changes, got {len(changes)}")
 
 
-def _expand(change: Change, base: str | None) -> Sweep:
+def _expand(change: Change, base: str | None, game: GameSpec) -> Sweep:
     """The change as a sweep on ``base``, each value checked as an override (not a study
     file's sweep: its values need not fit the file's range)."""
     sweep = Sweep.model_construct(name="whatif", entry=change.entry, key=change.key,
                                   values=list(change.values))
-    return sweeps.expand(f"--set {change.spelled}", sweep, base)
+    return sweeps.expand(f"--set {change.spelled}", sweep, base, game)
 
 
 def _name(fixed: Sequence[Change], override: Path | None) -> str:
@@ -210,6 +207,16 @@ def safe_name(text: str) -> str:
     """A name for a study, a variant and their folders (a study file's names: 1-40
     letters, digits, '-' or '_'): B05.reward.vp=6 -> B05-reward-vp-6."""
     return re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9_]", "-", text)).strip("-")[:40] or "change"
+
+
+def lineup_of(game: GameSpec, play: str) -> list[str]:
+    """Who plays ``play`` (``PLAYS``): the game's scripted players, or its strong line-up
+    (one line for a game without it)."""
+    if play == "scripted":
+        return list(game.scripted)
+    if game.strong is None:
+        raise CdsimError(f"--play: {game.name} has no strong player yet: scripted only")
+    return list(game.strong)
 
 
 def study_text(name: str, variant_list: Sequence[Variant | Sweep],
@@ -230,9 +237,7 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
         "",
     ]
     for play_name in plays:
-        description, lineup = PLAYS[play_name]
-        if game is not None and not game.default:  # its scripted players
-            lineup = list(game.scripted)
+        description, lineup = PLAYS[play_name], lineup_of(game or game_spec(None), play_name)
         lines += ["[[population]]", f"name = {json.dumps(play_name)}",
                   f"description = {json.dumps(description)}",
                   f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}", ""]
@@ -258,13 +263,18 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     """The question's study: its override files and study file written into ``root``
     (``changes/``), then read as any study file is (every problem one line)."""
     folder = root / "changes"
-    other = game is not None and not game.default
-    found = (game_variants if other else variants)(changes, override, folder)
+    spec = game or game_spec(None)
+    if spec.sweeps is not None:
+        found = variants(changes, override, folder, spec)
+    elif spec.set_keys is not None:
+        found = game_variants(changes, override, folder, spec.set_keys)
+    else:
+        raise CdsimError(f"--set: {spec.title} takes no changes to its components")
     text = study_text(name, found, players, plays, seed, budgets, game=game)
     path = folder / "whatif.toml"
     path.write_text(text)
     return load_study(path)
 
 
-__all__ = ["BUDGET", "PLAYS", "Change", "build", "game_variants", "parse_set", "safe_name", "study_text",
-           "variants"]
+__all__ = ["BUDGET", "PLAYS", "Change", "build", "game_variants", "lineup_of", "parse_set",
+           "safe_name", "study_text", "variants"]

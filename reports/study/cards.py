@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 
 from cdsim.analysis.fmt import number, pct, pts
-from cdsim.study.cards import CARD_TABLES, OLD_RUNS, CardChange, Figure, VariantCards
+from cdsim.study.cards import OLD_RUNS, CardChange, Figure, VariantCards
 from cdsim.study.cell import CellResult
 from reports.report import Doc
 
@@ -139,6 +139,6 @@ def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
                 doc.p(f"**{label(c)}**: " + sentence(card))
 
 
-__all__ = ["CARD_TABLES", "EXPLAIN", "HEADER", "KEYS", "NAMES", "OLD_RUNS", "WORDS",
+__all__ = ["EXPLAIN", "HEADER", "KEYS", "NAMES", "OLD_RUNS", "WORDS",
            "CardChange", "VariantCards", "as_json", "figure_cells", "label", "section",
            "sentence", "table_rows"]

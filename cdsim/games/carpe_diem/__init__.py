@@ -6,6 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from cdsim import core
+from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
+from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
+from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
+from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
 from cdsim.players.registry import BUILTIN
 from cdsim.rules.game import DEFAULT_START_VP
 
@@ -20,6 +24,7 @@ FAILED_CARDS: tuple[str, int] | None = ("failed_cards", 8)  # R3.1, R8.3: 4 phas
 TIEBREAK_WORDS = ("the R10.6 tie-break (scroll disc furthest behind, then lower "
                   "in the stack)")
 TIEBREAK_COLUMNS = ("scroll", "stack")
+STRONG = ("learned",)  # whatif's strong play: the learned player in every seat
 load_components = core.core_components
 
 

@@ -26,10 +26,9 @@ transcription could plausibly find:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
 from cdsim.errors import CdsimError
+from cdsim.games.features import Family
 from cdsim.rules.component_records import REWARD_KEYS, ObjectiveCard, TileType
 from cdsim.rules.components import Components, load_components
 from cdsim.rules.kinds import DWELLINGS, FEATURE_NAMES, LANDSCAPES, MEADOW, VILLA
@@ -37,29 +36,6 @@ from cdsim.rules.overrides import DEFAULT, toml_text
 
 RECONSTRUCTED = "reconstructed"
 Entry = dict[str, object]  # one entry of an override table, as TOML writes it
-
-
-@dataclass(frozen=True)
-class Family:
-    """One family: its name (a file and a variant name), what a designer would transcribe
-    (``title``), the step it takes (``step``), the entries it changes and its override."""
-
-    name: str
-    title: str
-    step: str
-    entries: tuple[str, ...]  # "fountain card F01", "tile L-market", "villa_table", ...
-    text: str  # the override file: base = "default" and the changed entries
-
-    def write(self, folder: Path) -> Path:
-        """The override written into ``folder`` as ``NAME.toml`` (its path)."""
-        path = folder / f"{self.name}.toml"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if not path.is_file() or path.read_text() != self.text:
-                path.write_text(self.text)
-        except OSError as exc:
-            raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
-        return path
 
 
 def _family(name: str, title: str, step: str, tables: dict[str, list[Entry] | Entry],
@@ -230,12 +206,4 @@ def families() -> list[Family]:
             *(_tile_class(comps, name) for name in TILE_CLASSES), _chimneys(comps)]
 
 
-def family_named(name: str) -> Family:
-    """The family called ``name`` (one line naming the known ones when there is none)."""
-    found = {f.name: f for f in families()}
-    if name not in found:
-        raise CdsimError(f"no family {name!r} (known: {', '.join(found)})")
-    return found[name]
-
-
-__all__ = ["TILE_CLASSES", "Family", "families", "family_named", "taken"]
+__all__ = ["TILE_CLASSES", "families", "taken"]

@@ -1,0 +1,121 @@
+"""What a game may have beyond what every game gives (``cdsim.games.GameSpec``): each a
+record its module fills in, and None on the spec of a game without it, which the batch,
+the study and the analysis then refuse or skip. Carpe Diem fills them all in
+(``cdsim.games.carpe_diem``); The Castles of Tuscany none of them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cdsim.errors import CdsimError
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """A table of card rows a run writes beside its seat rows (a ``cards/`` part per
+    chunk; Carpe Diem's: one row per card a seat took, drew or kept)."""
+
+    # (name, Python type) of each column after the runner's ``game``, in the order of the
+    # parts: int is Int64, str String
+    columns: tuple[tuple[str, str], ...]
+    # the core's card columns (``play_chunk``'s "cards": indices and the words they index;
+    # Any as the core hands them) as the table: a polars DataFrame of ``fields``
+    frame: Callable[[Any], Any]
+    # (kind, seat column): a seat's rows of that kind add up to that column of its seat row,
+    # which tells a card part of another run
+    paid: tuple[str, str]
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The table's columns, in order: the game, then a card row's."""
+        return ("game", *(name for name, _ in self.columns))
+
+    @property
+    def text(self) -> tuple[str, ...]:
+        """Its columns of words (String); the others are Int64."""
+        return tuple(name for name, kind in self.columns if kind == "str")
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family of entries of a game's component set that a designer would transcribe
+    together, perturbed by one step (``cdsim components sensitivity``; Carpe Diem's:
+    ``cdsim.games.carpe_diem.families``): its name (a file and a variant name), what a
+    designer would transcribe (``title``), the step it takes (``step``), the entries it
+    changes and its override."""
+
+    name: str
+    title: str
+    step: str
+    entries: tuple[str, ...]  # "fountain card F01", "tile L-market", "villa_table", ...
+    text: str  # the override file: the base set and the changed entries
+
+    def write(self, folder: Path) -> Path:
+        """The override written into ``folder`` as ``NAME.toml`` (its path)."""
+        path = folder / f"{self.name}.toml"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if not path.is_file() or path.read_text() != self.text:
+                path.write_text(self.text)
+        except OSError as exc:
+            raise CdsimError(f"{path}: cannot write it ({exc.strerror or exc})") from None
+        return path
+
+
+@dataclass(frozen=True)
+class Expanded:
+    """A sweep's values resolved on its base: each value an override file of the base."""
+
+    base: str  # the base as the override files name it (``Sweeps.default``, or its path)
+    base_value: int  # the swept key's value in the base
+    base_digest: str  # the base set's digest
+    texts: tuple[str, ...]  # each value's override file
+    digests: tuple[str, ...]  # each value's merged set's digest
+
+
+@dataclass(frozen=True)
+class Sweeps:
+    """One key of a component set's entry tried over a list of values, each value an
+    override file of a base set (a study's ``[[sweep]]``; ``cdsim whatif --set``, a list of
+    values or not); Carpe Diem's: ``cdsim.games.carpe_diem.sweeps``. A game without them
+    takes variants (component files) only."""
+
+    default: str  # the base that names the game's shipped set ("default")
+    # (where, entry, key, values, base path or None: the shipped set) -> the values
+    # resolved; any problem one CdsimError line starting with ``where``
+    expand: Callable[[str, str, str, Sequence[int], str | None], Expanded]
+    # (the --set as spelled, its dotted name split at the dots) -> (entry, key), or one line
+    split_set: Callable[[str, list[str]], tuple[str, str]]
+    example: str  # an entry's key as --set names it, for the help and its errors
+    # the tables whose entries are cards the card table follows (a swept card's figures)
+    card_tables: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EntryChange:
+    """One change between two component sets as a variant's card figures read it (Carpe
+    Diem's: ``cdsim.games.carpe_diem.changes``)."""
+
+    entry: str  # the changed entry, "table.id", or a table without ids
+    line: str  # the line ``cdsim components diff`` prints
+    card: tuple[str, str] | None  # (kind, id) of a card the card table follows, else None
+    said: str  # the change in a few words: "reward.vp 8 -> 6"
+    alone: str  # the words when it is its card's only change: "at 6 VP"
+
+
+@dataclass(frozen=True)
+class KeySets:
+    """``cdsim whatif --set`` on a game whose component set is JSON tables (Castles'):
+    each change an override of the tables it changes, a list of values one variant each."""
+
+    text: Callable[[str | None], str]  # the set's JSON (None: the built-in set), every table
+    # (the set's tables, the table, the address inside it, the value, the --set as spelled)
+    # -> that table changed, as an override; anything else one line naming the --set
+    set_value: Callable[[Mapping[str, object], str, list[str], int, str], dict[str, object]]
+    example: str  # a key as --set names it, for the help and its errors
+
+
+__all__ = ["CardTable", "EntryChange", "Expanded", "Family", "KeySets", "Sweeps"]
