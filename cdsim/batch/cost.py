@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from cdsim.games import DEFAULT_GAME
 from cdsim.players.profiles import PROFILES
 
 TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
@@ -47,7 +48,7 @@ MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts/params
 PYTHON_SEAT_MS = 3.9  # a user's strategy: the core makes its observations (its own code on top)
 
 
-def seat_ms(name: str, players: int, game: str = "carpe-diem") -> float:
+def seat_ms(name: str, players: int, game: str = DEFAULT_GAME) -> float:
     """One seat's CPU ms per game for a player as spelled (``learned``, ``mcts@400``,
     ``villa@chimney=1.5``, ``path/to/file.py:Class``) of ``game``."""
     base, *settings = name.split("@")
@@ -72,7 +73,7 @@ def seat_ms(name: str, players: int, game: str = "carpe-diem") -> float:
 
 
 def game_ms(lineups: Sequence[Sequence[str]], pool: Sequence[str], players: int,
-            game: str = "carpe-diem") -> float:
+            game: str = DEFAULT_GAME) -> float:
     """CPU ms of one game of a cell of ``game``: its line-ups in turn (each plays the same
     games), or seats drawn from ``pool``."""
     table = GAME_TABLE_MS.get(game, TABLE_MS)

@@ -136,7 +136,7 @@ def _players(value: tuple[int, ...]) -> tuple[int, ...]:
         raise ValueError("list the player counts to study (2, 3, 4)")
     for p in value:
         if p not in PLAYER_COUNTS:
-            raise ValueError(f"{p} is not a player count (Carpe Diem plays 2, 3 or 4)")
+            raise ValueError(f"{p} is not a player count (every game cdsim plays takes 2, 3 or 4)")
     if len(set(value)) != len(value):
         raise ValueError(f"lists a player count twice: {list(value)}")
     return value
