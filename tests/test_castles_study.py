@@ -117,6 +117,22 @@ def test_whatif_of_a_castles_change_plays_it_against_the_base(
     assert "colour_bonus castle: first 4 -> 8" in page and "not valid TOML" not in page
 
 
+def test_a_castles_whatif_plays_up_to_its_own_games_a_side(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Castles' games cost a tenth of Carpe Diem's: its quick look may play 200,000 a side
+    (cdsim.games.castles.WHATIF_GAMES), where Carpe Diem's 40,000 stopped a farm-card change
+    after 11 s of a 3-minute look; --games still caps it."""
+    for extra, want in (([], 200_000), (["--games", "3000"], 3000)):
+        out = tmp_path / f"w{want}"
+        monkeypatch.setattr("sys.argv", ["cdsim"])
+        code, err = run_main(["whatif", "--game", "castles", "--set",
+                              "colour_bonus.castle.first=8", "--players", "2", "--minutes",
+                              "0.02", "--quiet", "--out", str(out), *extra], monkeypatch, capsys)
+        assert code == 0, err
+        assert f"games = {want}\n" in (out / "changes" / "whatif.toml").read_text()
+
+
 @pytest.mark.parametrize(("args", "said"), [
     (["--set", "colour_bonus.nope.first=3"], "colour_bonus has no entry 'nope'"),
     (["--set", "tables.castle.first=3"], "unknown table 'tables'"),

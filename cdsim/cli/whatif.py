@@ -51,7 +51,8 @@ def whatif(
              "takers' win difference.")] = MARGIN,
     games: Annotated[int | None, typer.Option(
         help="The most games of each side (base and change) per player count and play "
-             "(default: 40,000 scripted, 6,000 strong).", show_default=False)] = None,
+             "(default: 40,000 scripted, 6,000 strong; The Castles of Tuscany's cheaper "
+             "games: 200,000 scripted).", show_default=False)] = None,
     minutes: Annotated[float, typer.Option(
         help="The time budget: play stops at the first chunk boundary after N minutes and "
              "says what is decided and what more would take (the pages are then "
@@ -144,7 +145,8 @@ def whatif(
     again = " ".join(["cdsim", *(a for a in sys.argv[1:] if a not in ("--force", "--resume")),
                       *(["--out", str(root)] if out is None else []), "--resume"])
     resume_hint(root, STUDY_MANIFEST, again)
-    budgets = {p: games or wi.BUDGET[p] for p in plays}
+    budgets = {p: games or (spec.whatif_games or wi.BUDGET).get(p, wi.BUDGET[p])
+               for p in plays}
     made = not root.exists()
     try:
         study = wi.build(name, changes, override, root, counts, plays, seed, budgets, spec)

@@ -9,7 +9,7 @@ the registering loop below, and one line in the core's ``games::registry``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -79,6 +79,9 @@ class GameSpec:
     set_keys: KeySets | None = None
     # who sits in every seat in whatif's strong play (None: it has no strong play yet)
     strong: tuple[str, ...] | None = None
+    # the most games a side whatif plays by default, by kind of play, where the game's
+    # games are cheaper than Carpe Diem's (None: cdsim.study.whatif.BUDGET, sized for it)
+    whatif_games: Mapping[str, int] | None = None
 
     @property
     def default(self) -> bool:
@@ -172,7 +175,8 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        sweeps=getattr(game, "SWEEPS", None),
                        card_changes=getattr(game, "card_changes", None),
                        set_keys=getattr(game, "SET_KEYS", None),
-                       strong=getattr(game, "STRONG", None)))
+                       strong=getattr(game, "STRONG", None),
+                       whatif_games=getattr(game, "WHATIF_GAMES", None)))
 
 
 def without_default_game(record: Any) -> Any:

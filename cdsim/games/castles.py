@@ -28,6 +28,10 @@ FAILED_CARDS: tuple[str, int] | None = None  # no objective cards
 TIEBREAK_WORDS = ("the T13.2 tie-break (the most empty board spaces, then the "
                   "most green VP, then the later seat)")
 TIEBREAK_COLUMNS = ("empty_spaces", "green_vp")
+# whatif's scripted games a side by default: a scripted game costs about a tenth of Carpe
+# Diem's, and a farm-card change at the 1 pp margin wanted about 150,000 a side (2026-11-28)
+# where Carpe Diem's 40,000 stopped it after 11 s of a 3-minute quick look
+WHATIF_GAMES = {"scripted": 200_000}
 
 
 def start_vp(n: int) -> tuple[int, ...]:
