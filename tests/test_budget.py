@@ -12,6 +12,7 @@ import pytest
 from cdsim.batch import cost, progress
 from cdsim.batch.progress import StudyProgress, Work
 from cdsim.cli import main
+from cdsim.games import castles
 
 STUDY = """\
 name = "timed"
@@ -40,6 +41,12 @@ def test_the_recorded_costs() -> None:
     assert four == pytest.approx(cost.TABLE_MS + 4 * cost.SEAT_MS["learned"][4])
     assert cost.game_ms([("greedy", "villa"), ("greedy", "bread")], (), 2) == pytest.approx(
         cost.TABLE_MS + 2 * cost.SEAT_MS["scripted"][2])
+    # another game is costed at its own module's table (cdsim.games.castles: cheaper games)
+    assert cost.game_ms([("greedy", "animal-farms")], (), 2, "castles") == pytest.approx(
+        castles.TABLE_MS + 2 * castles.SEAT_MS["scripted"][2])
+    assert cost.seat_ms("mcts", 4, "castles") == castles.SEAT_MS["mcts"][4]
+    assert cost.game_ms([("random",) * 3], (), 3, "castles") < cost.game_ms([("random",) * 3],
+                                                                           (), 3) / 10
     assert cost.duration(30) == "30 s" and cost.duration(600) == "10 min"
     assert cost.duration(5 * 3600) == "5.0 h" and cost.duration(3 * 86400) == "3.0 days"
 

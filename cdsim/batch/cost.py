@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from cdsim.games import DEFAULT_GAME
+from cdsim.games import DEFAULT_GAME, game_spec
 from cdsim.players.profiles import PROFILES
 
 TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
@@ -30,20 +30,6 @@ SEAT_MS: dict[str, dict[int, float]] = {
     "learned": {2: 1.30, 3: 1.1, 4: 1.19},
     "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
 }
-# another game's players, by game (the same kinds: random, scripted, mcts). The Castles of
-# Tuscany: simulate --jobs 1 of 20,000 games, 2026-11-28 (load 0.6, half a second of start
-# taken off): greedy 0.03 ms a seat at 2 players and 0.024 at 4, random 0.008 ms a game;
-# its mcts (200 simulations a decision, greedy rollouts) beside greedy seats, 20 games
-# each in the core's castles_play example, 2026-11-28 (load 0.8): 370 ms a seat at 2
-# players, 540 at 3, 720 at 4
-GAME_TABLE_MS = {"castles": 0.005}  # its core's own work per game (random: 0.008 ms a game)
-GAME_SEAT_MS: dict[str, dict[str, dict[int, float]]] = {
-    "castles": {
-        "random": {2: 0.001, 3: 0.001, 4: 0.001},
-        "scripted": {2: 0.03, 3: 0.027, 4: 0.024},
-        "mcts": {2: 370.0, 3: 540.0, 4: 720.0},
-    },
-}
 MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts/params.rs)
 PYTHON_SEAT_MS = 3.9  # a user's strategy: the core makes its observations (its own code on top)
 
@@ -54,7 +40,7 @@ def seat_ms(name: str, players: int, game: str = DEFAULT_GAME) -> float:
     base, *settings = name.split("@")
     if ":" in base:
         return PYTHON_SEAT_MS
-    costs = GAME_SEAT_MS.get(game)
+    costs = game_spec(game).seat_ms
     if costs is not None:  # another game's: its random and mcts by name, the rest scripted
         kind = base if base in costs else "scripted"
         table = costs.get(kind)
@@ -76,7 +62,8 @@ def game_ms(lineups: Sequence[Sequence[str]], pool: Sequence[str], players: int,
             game: str = DEFAULT_GAME) -> float:
     """CPU ms of one game of a cell of ``game``: its line-ups in turn (each plays the same
     games), or seats drawn from ``pool``."""
-    table = GAME_TABLE_MS.get(game, TABLE_MS)
+    own = game_spec(game).table_ms
+    table = TABLE_MS if own is None else own
     if pool:
         return table + players * sum(seat_ms(p, players, game) for p in pool) / len(pool)
     if not lineups:

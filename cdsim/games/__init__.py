@@ -82,6 +82,10 @@ class GameSpec:
     # the most games a side whatif plays by default, by kind of play, where the game's
     # games are cheaper than Carpe Diem's (None: cdsim.study.whatif.BUDGET, sized for it)
     whatif_games: Mapping[str, int] | None = None
+    # its players' recorded CPU ms a seat per game by kind (random, scripted, mcts) and its
+    # core's own ms per game (None: cdsim.batch.cost's SEAT_MS and TABLE_MS, Carpe Diem's)
+    seat_ms: Mapping[str, Mapping[int, float]] | None = None
+    table_ms: float | None = None
 
     @property
     def default(self) -> bool:
@@ -176,7 +180,9 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        card_changes=getattr(game, "card_changes", None),
                        set_keys=getattr(game, "SET_KEYS", None),
                        strong=getattr(game, "STRONG", None),
-                       whatif_games=getattr(game, "WHATIF_GAMES", None)))
+                       whatif_games=getattr(game, "WHATIF_GAMES", None),
+                       seat_ms=getattr(game, "SEAT_MS", None),
+                       table_ms=getattr(game, "TABLE_MS", None)))
 
 
 def without_default_game(record: Any) -> Any:

@@ -32,6 +32,18 @@ TIEBREAK_COLUMNS = ("empty_spaces", "green_vp")
 # Diem's, and a farm-card change at the 1 pp margin wanted about 150,000 a side (2026-11-28)
 # where Carpe Diem's 40,000 stopped it after 11 s of a 3-minute quick look
 WHATIF_GAMES = {"scripted": 200_000}
+# its players' recorded CPU ms a seat per game by kind (random, scripted, mcts), and its
+# core's own work per game, for the time a run or study says it takes
+# (cdsim.batch.cost). simulate --jobs 1 of 20,000 games, 2026-11-28 (load 0.6, half a
+# second of start taken off): greedy 0.03 ms a seat at 2 players and 0.024 at 4, random
+# 0.008 ms a game; its mcts (200 simulations a decision, greedy rollouts) beside greedy
+# seats, 20 games each in the core's castles_play example, 2026-11-28 (load 0.8)
+SEAT_MS = {
+    "random": {2: 0.001, 3: 0.001, 4: 0.001},
+    "scripted": {2: 0.03, 3: 0.027, 4: 0.024},
+    "mcts": {2: 370.0, 3: 540.0, 4: 720.0},
+}
+TABLE_MS = 0.005
 
 
 def start_vp(n: int) -> tuple[int, ...]:
