@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from cdsim import core
-from cdsim.cli import main
 from cdsim.engine.recorded import play_recorded
 from cdsim.games import game_spec
 from cdsim.view.castles import replay_data
+from tests.commands import run_cli
 from tests.test_replay import browser, embedded, open_page
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="needs the compiled core")
@@ -29,22 +29,9 @@ LINEUP = "greedy,random,castle-monastery,animal-farms"
 TABLE = re.compile(r"^\s+(\d) (\S+)\s+((?:-?\d+\s+)+)(-?\d+)\s+(\d)(  winner)?$")
 
 
-def cdsim(args: list[str], monkeypatch: pytest.MonkeyPatch,
-          capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """``cdsim ARGS`` in this process: its exit code, stdout and stderr."""
-    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
          *extra: str) -> tuple[int, str, str]:
-    return cdsim(["play", "--game", "castles", "--players", "4", "--strategies", LINEUP,
+    return run_cli(["play", "--game", "castles", "--players", "4", "--strategies", LINEUP,
                   "--seed", "1", *extra], monkeypatch, capsys)
 
 
@@ -173,7 +160,7 @@ BAD = [
 def test_bad_input_is_one_line(monkeypatch: pytest.MonkeyPatch,
                                capsys: pytest.CaptureFixture[str], args: list[str], says: str,
                                also: str) -> None:
-    code, out, err = cdsim(["play", "--players", "4", *args], monkeypatch, capsys)
+    code, out, err = run_cli(["play", "--players", "4", *args], monkeypatch, capsys)
     assert code == 2 and not out
     assert err.startswith("cdsim: error: ") and err.count("\n") == 1, err
     assert says in err and also in err
@@ -224,9 +211,9 @@ def test_a_component_file_that_plays_is_named_on_the_page(
 def test_carpe_diem_is_the_default_game(monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     args = ["play", "--players", "2", "--seed", "3", "--strategies", "greedy"]
-    code, out, err = cdsim(args, monkeypatch, capsys)
+    code, out, err = run_cli(args, monkeypatch, capsys)
     assert code == 0, err
-    assert cdsim([*args, "--game", "carpe-diem"], monkeypatch, capsys) == (0, out, err)
+    assert run_cli([*args, "--game", "carpe-diem"], monkeypatch, capsys) == (0, out, err)
     assert "seat strategy      start cards villas" in out
 
 

@@ -24,7 +24,7 @@ from cdsim.batch import cost
 from cdsim.study.clock import Clock, TimeUp
 from cdsim.study.manifest import PlayRate
 from cdsim.study.store import STUDY_MANIFEST
-from tests.commands import run_main
+from tests.commands import run_cli, run_main
 from tests.conftest import core_or_skip
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
 
@@ -35,21 +35,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # (stages 30, 50 x 11, 20).
 STRONG = ["whatif", "--set", "objective.B05.reward.vp=6", "--players", "2", "--play",
           "strong", "--games", "600"]
-
-
-def _run(args: list[str], monkeypatch: pytest.MonkeyPatch,
-         capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """``cdsim ARGS`` in this process: its exit code, stdout and stderr."""
-    from cdsim.cli import main
-
-    monkeypatch.setattr(sys, "argv", ["cdsim", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _manifest(root: Path) -> dict[str, Any]:
@@ -107,7 +92,7 @@ def test_a_whatif_out_of_time_reports_what_it_has_and_resumes_to_the_same_answer
     assert code == 0, err
     stopped = tmp_path / "stopped"
     _out_of_time_after(monkeypatch, 160)  # stage 0 (30 a side) and stage 1 (50 a side)
-    code, said, err = _run([*STRONG, "--out", str(stopped), "--quiet", "--minutes", "5"],
+    code, said, err = run_cli([*STRONG, "--out", str(stopped), "--quiet", "--minutes", "5"],
                            monkeypatch, capsys)
     assert code == 0, err
     m = _manifest(stopped)
@@ -257,7 +242,7 @@ def test_a_study_out_of_time_stops_at_a_chunk_and_resumes_to_the_same_verdicts(
     assert code == 0, err
     stopped = tmp_path / "stopped"
     _out_of_time_after(monkeypatch, 180)  # stage 0 (90) and half of stage 1 (180)
-    code, said, err = _run(["study", "run", str(path), "--out", str(stopped), "-q"],
+    code, said, err = run_cli(["study", "run", str(path), "--out", str(stopped), "-q"],
                            monkeypatch, capsys)
     assert code == 0, err
     m = _manifest(stopped)
@@ -266,7 +251,7 @@ def test_a_study_out_of_time_stops_at_a_chunk_and_resumes_to_the_same_verdicts(
     assert cell["decision"] is None and [s["games"] for s in cell["stages"]] == [90, 180]
     assert "2p.random (floor): still playing: at most 630 more games to its budget" in said
     assert "play stopped (its time budget of 10 min): the report is provisional" in said
-    code, said, err = _run(["study", "report", str(stopped), "-q"], monkeypatch, capsys)
+    code, said, err = run_cli(["study", "report", str(stopped), "-q"], monkeypatch, capsys)
     assert code == 0, err
     assert "provisional: play stopped (its time budget of 10 min)" in said
     assert "the 90 games of finished chunks of stages not yet finished are kept" in said
@@ -311,7 +296,7 @@ def test_the_quick_look_plays_strong_only_if_its_games_fit_the_time_left(
     core_or_skip()
     monkeypatch.setattr(Clock, "left", lambda self: None if self.minutes is None else 0.001)
     out = tmp_path / "quick"
-    code, printed, err = _run(["whatif", "--set", "objective.B05.reward.vp=6", "--players",
+    code, printed, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players",
                                "2", "--games", "600", "--out", str(out), "--quiet"],
                               monkeypatch, capsys)
     assert code == 0, err
@@ -377,10 +362,10 @@ def test_a_provisional_page_says_so_in_the_browser(
     path.write_text(STUDY)
     root = tmp_path / "stopped"
     _out_of_time_after(monkeypatch, 180)
-    code, _, err = _run(["study", "run", str(path), "--out", str(root), "-q", "--minutes", "1"],
+    code, _, err = run_cli(["study", "run", str(path), "--out", str(root), "-q", "--minutes", "1"],
                         monkeypatch, capsys)
     assert code == 0, err
-    code, _, err = _run(["study", "report", str(root), "-q"], monkeypatch, capsys)
+    code, _, err = run_cli(["study", "report", str(root), "-q"], monkeypatch, capsys)
     assert code == 0, err
     browser.set_window_size(1400, 1000)
     browser.get((root / "study.html").as_uri())
