@@ -32,7 +32,8 @@ def _embed(data: Any) -> str:
 
 def _page(template: str, title: str, data: Any, script: str) -> str:
     parts = {"{{title}}": html.escape(title), "{{style}}": _asset("style.css"),
-             "{{data}}": _embed(data), "{{script}}": _asset("common.js") + "\n" + _asset(script)}
+             "{{data}}": _embed(data), "{{script}}": _asset("common.js") + "\n" + _asset(script),
+             "{{controls}}": _asset("controls.html")}  # a replay's step controls
     return re.sub(r"\{\{\w+\}\}", lambda m: parts[m[0]], _asset(template))
 
 
