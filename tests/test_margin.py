@@ -14,8 +14,8 @@ import pytest
 from cdsim.analysis import paired
 from cdsim.analysis.paired import Comparison, SeatChange, card_side
 from cdsim.study.cards import CardChange, Figure
+from tests.commands import run_cli
 from tests.conftest import core_or_skip
-from tests.test_minutes import _run
 
 LOOKS = range(500, 10_001, 500)  # a look every 500 deals up to 10,000 (a quick look's scale)
 RUNS = 200
@@ -134,7 +134,7 @@ def test_whatif_prints_the_bound_and_a_line_per_card(
     changed card gets its verdict line and its figures, each with an interval."""
     core_or_skip()
     out = tmp_path / "wi"
-    code, said, err = _run(["whatif", "--set", "objective.B05.reward.vp=6", "--players", "2",
+    code, said, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players", "2",
                             "--play", "scripted", "--games", "600", "--out", str(out),
                             "--quiet"], monkeypatch, capsys)
     assert code == 0, err
