@@ -115,6 +115,21 @@ def test_every_path_a_page_names_exists(page: Path) -> None:
     assert not broken_links(page), f"{page.relative_to(ROOT)}: broken links {broken_links(page)}"
 
 
+# A page may point at a README section in words ("see the README's \"Set up\""): that
+# section must exist (one did not, and the pointer led nowhere).
+README_SECTION = re.compile(r"README's \"([^\"]+)\"")
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_readme_section_a_page_names_in_words_exists(page: Path) -> None:
+    headings = {line.lstrip("#").strip() for line in
+                (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+                if line.startswith("#")}
+    named = README_SECTION.findall(" ".join(page.read_text(encoding="utf-8").split()))
+    missing = sorted(set(named) - headings)
+    assert not missing, f"{page.relative_to(ROOT)} names README sections that do not exist: {missing}"
+
+
 def commands() -> list[list[str]]:
     def walk(command: Any, path: list[str]) -> Iterator[list[str]]:
         yield path
