@@ -55,7 +55,7 @@ from cdsim.batch.config import (
     sentence,
 )
 from cdsim.batch.config import Players as PlayerList
-from cdsim.batch.folder import CELLS, Kind, RunFolder, versions
+from cdsim.batch.folder import CELLS, LADDER_MANIFEST, Kind, RunFolder, versions
 from cdsim.batch.manifest import PlayedManifest
 from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
@@ -67,7 +67,6 @@ from cdsim.study.play import (
 )
 from cdsim.study.store import run_folder
 
-LADDER_MANIFEST = "ladder-manifest.json"
 OnPlan = Callable[[int, int], None]  # (games in the ladder, games already finished)
 
 

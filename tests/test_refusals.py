@@ -223,3 +223,21 @@ def test_a_misspelt_strategy_or_class_gets_adid_you_mean(
     refused(["play", "--players", "2", "--strategies", "greedy,zzz"], monkeypatch, capsys,
             "unknown strategy 'zzz' (built-in:")  # nothing close: no guess
     assert not out.exists()
+
+
+@pytest.mark.parametrize("manifest, command, kind, reads", [
+    ("study-manifest.json", ["report"], "study", "cdsim study report"),
+    ("study-manifest.json", ["balance"], "study", "cdsim study report"),
+    ("ladder-manifest.json", ["report"], "ladder", "ladder.html"),
+    ("manifest.json", ["study", "report"], "run", "cdsim report"),
+])
+def test_a_folder_given_to_another_kinds_command_is_named_as_what_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        manifest: str, command: list[str], kind: str, reads: str) -> None:
+    # `report` on a study folder said "make one with cdsim simulate"
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / manifest).write_text("{}")
+    err = refused([*command, str(folder)], monkeypatch, capsys,
+                  f"{folder} is a {kind} folder", f"{reads}")
+    assert "simulate" not in err

@@ -47,6 +47,14 @@ if TYPE_CHECKING:  # polars is imported where parts are written: the commands st
     from polars import DataFrame
 
 MANIFEST = "manifest.json"
+STUDY_MANIFEST = "study-manifest.json"  # a study folder's (cdsim/study/store.py)
+LADDER_MANIFEST = "ladder-manifest.json"  # a ladder folder's (cdsim/ladder.py)
+# Each kind of folder by its manifest, and what reads one: a folder given to a command for
+# another kind is named as what it is, with that command.
+READERS = {MANIFEST: ("run", "cdsim report {path}"),
+           STUDY_MANIFEST: ("study", "cdsim study report {path}"),
+           LADDER_MANIFEST: ("ladder", "its ladder.html (cdsim ladder --out {path} --resume "
+                                       "rewrites it)")}
 PARTS = "games"
 CARDS = "cards"  # a run's card parts (format 2 on)
 CELLS = "cells"
@@ -193,6 +201,12 @@ class RunFolder(Generic[M]):
             raise CdsimError(f"{self.path}: no such {kind.name} folder (make one with "
                              f"{kind.make})")
         if not path.is_file():
+            other = next((READERS[m] for m in READERS if (self.path / m).is_file()), None)
+            if other is not None:
+                name, reads = other
+                raise CdsimError(f"{self.path} is a {name} folder, not a {kind.name} folder: "
+                                 f"{reads.format(path=self.path)} reads it (each of its "
+                                 f"{CELLS}/* is a run folder)")
             raise CdsimError(f"{self.path}: not a {kind.name} folder (no {kind.manifest}); "
                              f"make one with {kind.make}")
         try:
@@ -408,6 +422,6 @@ def versions() -> dict[str, str]:
 
 RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), RunManifest.load)
 
-__all__ = ["CARDS", "CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "RUN_FORMAT", "Kind",
-           "RunFolder", "RunManifest", "atomic_write", "check_out", "settings_changed",
-           "versions", "write_json"]
+__all__ = ["CARDS", "CELLS", "LADDER_MANIFEST", "LOCK", "MANIFEST", "PARTS", "READERS", "RUN",
+           "RUN_FORMAT", "STUDY_MANIFEST", "Kind", "RunFolder", "RunManifest", "atomic_write",
+           "check_out", "settings_changed", "versions", "write_json"]

@@ -8,13 +8,22 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, settings_changed, versions
+from cdsim.batch.folder import (
+    CELLS,
+    Kind,
+    RunFolder,
+    atomic_write,
+    settings_changed,
+    versions,
+)
+from cdsim.batch.folder import (
+    STUDY_MANIFEST as STUDY_MANIFEST,  # re-exported: the commands find a study folder by it
+)
 from cdsim.errors import CdsimError
 from cdsim.study.file import StudySettings
 from cdsim.study.manifest import Identity, PlayedPopulation, StudyManifest, study_manifest
 from cdsim.study.model import Study
 
-STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
 
 
