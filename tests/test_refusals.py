@@ -241,3 +241,14 @@ def test_a_folder_given_to_another_kinds_command_is_named_as_what_it_is(
     err = refused([*command, str(folder)], monkeypatch, capsys,
                   f"{folder} is a {kind} folder", f"{reads}")
     assert "simulate" not in err
+
+
+def test_a_component_override_given_as_a_study_file_says_what_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # it said "unknown key 'base' (known: seed, radius, ...)"
+    override = tmp_path / "b05.toml"
+    override.write_text('base = "default"\n[[objective]]\nid = "B05"\nreward = { vp = 6 }\n')
+    err = refused(["study", "run", str(override)], monkeypatch, capsys,
+                  "a component override", "not a study file", "--components", "[[variant]]")
+    assert "unknown key" not in err
+    assert not (tmp_path / "studies").exists()
