@@ -252,3 +252,27 @@ def test_a_component_override_given_as_a_study_file_says_what_it_is(
                   "a component override", "not a study file", "--components", "[[variant]]")
     assert "unknown key" not in err
     assert not (tmp_path / "studies").exists()
+
+
+@pytest.mark.parametrize("command", [["play"], ["components", "check"],
+                                     ["play", "--game", "castles", "--players", "2"]])
+def test_another_games_component_set_names_that_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: list[str]) -> None:
+    # Carpe Diem said "not valid TOML" of a Castles set
+    castles = command[-2:] != ["--players", "2"]
+    path = tmp_path / ("set.json" if castles else "b05.toml")
+    path.write_text("{}" if castles else
+                    'base = "default"\n[[objective]]\nid = "B05"\nreward = { vp = 6 }\n')
+    flag = [] if command[0] == "components" else ["--components"]
+    owner = "castles" if castles else "carpe-diem"
+    refused([*command, *flag, str(path)], monkeypatch, capsys,
+            "a component set of", f"add --game {owner}")
+
+
+def test_a_set_no_game_reads_keeps_its_own_problem(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"cards": [1]')
+    err = refused(["play", "--components", str(path)], monkeypatch, capsys, "not valid TOML")
+    assert "--game" not in err
