@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
+from cdsim.analysis.recommend import Recommendation, recommend
 from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
@@ -49,6 +50,8 @@ class StudyResults:
     sweeps: tuple[SweepGroup, ...] = ()
     changes: dict[str, VariantChange] = field(default_factory=dict)  # by variant cell key
     unjudged: int = 0  # games in finished chunks of stages not finished (a stopped study's)
+    # the vector to print per player count (``analysis.recommend``), over its skilled bases
+    recommendations: dict[int, Recommendation] = field(default_factory=dict)
 
     @property
     def tolerance(self) -> float:
@@ -139,9 +142,21 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     by_skill = panels(root, cells, manifest.players, manifest.tolerance, manifest.alpha,
                       memo=memo)
     memo.prune(KEPT)
+    tell("choosing the vector to print per player count")
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
-                        _unjudged(root, cells))
+                        _unjudged(root, cells), recommendations(manifest, cells))
+
+
+def recommendations(manifest: StudyManifest, cells: list[CellResult]) -> dict[int, Recommendation]:
+    """The vector to print per player count with a skilled base cell."""
+    out = {}
+    for p in manifest.players:
+        rec = recommend(p, [c for c in cells if c.players == p and not c.floor
+                            and c.variant is None], manifest.alpha)
+        if rec is not None:
+            out[p] = rec
+    return out
 
 
 def _unjudged(root: Path, cells: list[CellResult]) -> int:
@@ -160,4 +175,4 @@ def resume_command(root: Path, manifest: StudyManifest) -> str:
                                f"{root} --resume")
 
 
-__all__ = ["StudyResults", "VariantChange", "read_results", "resume_command"]
+__all__ = ["StudyResults", "VariantChange", "read_results", "recommendations", "resume_command"]

@@ -18,6 +18,7 @@ from cdsim.study.manifest import PlayRate
 from cdsim.study.results import StudyResults
 from reports.report import Doc
 from reports.study import cards as study_cards
+from reports.study import recommend as study_recommend
 from reports.study import sweep as study_sweep
 from reports.study.cell import offsets_text, pointed_words, who
 
@@ -28,10 +29,21 @@ TOO_FEW = ("too few games to predict how many more would confirm one, as the tru
 
 
 def headlines(result: StudyResults) -> dict[int, str]:
-    """One headline per player count that has a finished cell."""
-    return {p: headline(p, [c for c in result.cells if c.players == p], result.tolerance,
+    """One headline per player count that has a finished cell, led by the vector to print
+    (``reports.study.recommend``) where a skilled population played."""
+    out = {}
+    for p in result.manifest.players:
+        if not any(c.players == p for c in result.cells):
+            continue
+        text = headline(p, [c for c in result.cells if c.players == p], result.tolerance,
                         result.manifest.rate)
-            for p in result.manifest.players if any(c.players == p for c in result.cells)}
+        rec = result.recommendations.get(p)
+        if rec is not None:
+            head, rest = text.split(": ", 1)
+            text = (f"{head}: {study_recommend.sentence(rec, result.tolerance)} "
+                    f"{rest[:1].upper()}{rest[1:]}")
+        out[p] = text
+    return out
 
 
 def gap_text(s: Shares | Verdict) -> str:
@@ -222,6 +234,10 @@ def answer_boxes(doc: Doc, result: StudyResults) -> None:
         if not mine:
             continue
         groups = []
+        rec = result.recommendations.get(players)
+        if rec is not None:  # the vector to print leads, each population's own below it
+            groups.append((f"**the vector to print: {vec(rec.vector)}**",
+                           study_recommend.box_lines(rec, result.tolerance), False))
         for c in [x for x in mine if not x.floor] + [x for x in mine if x.floor]:
             head = ("floor: " if c.floor else "") + f"**{c.population}** ({who(c)})"
             groups.append((head, _box_lines(c, result.tolerance, alpha, result.manifest.rate,

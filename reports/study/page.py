@@ -45,6 +45,7 @@ from reports import charts
 from reports.charts import FloatArray
 from reports.report import Doc, publish, save
 from reports.study import cards as study_cards
+from reports.study import recommend as study_recommend
 from reports.study import sweep as study_sweep
 from reports.study.answer import answer_boxes, change_boxes, gap_text, headline, headlines
 from reports.study.cell import offsets_json, shown_list, who
@@ -112,6 +113,8 @@ def as_json(result: StudyResults) -> dict[str, object]:
                 "floor": c.floor}
     return {"name": m.name, "seed": m.seed, "tolerance": result.tolerance,
             "alpha": m.alpha, "zone": m.zone, "radius": m.radius, "players": list(m.players),
+            "recommendations": {str(k): study_recommend.as_json(v, result.tolerance)
+                                for k, v in result.recommendations.items()},
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
             # only when play stopped before its end: what it shows is not yet the answer
