@@ -13,8 +13,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
+from cdsim.analysis.rare import RareWinner, note, rare_winners
 from cdsim.analysis.recommend import Recommendation, recommend
+from cdsim.batch.balance import strategy_wins
 from cdsim.batch.folder import CELLS, RunFolder
+from cdsim.batch.read import Run, open_run
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
 from cdsim.study.cards import swept_card, variant_cards
@@ -22,7 +25,7 @@ from cdsim.study.cell import CellResult, judged, read_cell, with_difference
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.memo import MEMO, Memo, analysis_code
 from cdsim.study.skill import Panel, panels
-from cdsim.study.store import study_manifest_of
+from cdsim.study.store import run_folder, study_manifest_of
 from cdsim.study.sweep_groups import SweepGroup, groups
 
 
@@ -52,6 +55,15 @@ class StudyResults:
     unjudged: int = 0  # games in finished chunks of stages not finished (a stopped study's)
     # the vector to print per player count (``analysis.recommend``), over its skilled bases
     recommendations: dict[int, Recommendation] = field(default_factory=dict)
+    # by cell key: the strategies that won below ``rare.FLOOR`` of the seats they played
+    rare: dict[str, tuple[RareWinner, ...]] = field(default_factory=dict)
+
+    def rare_notes(self, players: int) -> list[str]:
+        """The cells of ``players`` (skilled bases) with a strategy that never wins, each
+        as "population: note"."""
+        return [f"{c.population}: {note(self.rare[c.key])}" for c in self.cells
+                if c.players == players and not c.floor and c.variant is None
+                and self.rare.get(c.key)]
 
     @property
     def tolerance(self) -> float:
@@ -145,7 +157,20 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     tell("choosing the vector to print per player count")
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
-                        _unjudged(root, cells), recommendations(manifest, cells))
+                        _unjudged(root, cells), recommendations(manifest, cells),
+                        {c.key: rare for c in cells if (rare := rare_winners(_wins(root, c)))})
+
+
+def _wins(root: Path, cell: CellResult) -> dict[str, tuple[int, int]]:
+    """Per strategy, (wins, seats played) in the cell's finished stages' runs."""
+    runs: list[Run] = []
+    for stage in cell.stage_runs:
+        for key in stage:
+            try:
+                runs.append(open_run(run_folder(root, key)))
+            except CdsimError:  # a run with no finished chunk: nothing of it is counted
+                continue
+    return strategy_wins(runs)
 
 
 def recommendations(manifest: StudyManifest, cells: list[CellResult]) -> dict[int, Recommendation]:

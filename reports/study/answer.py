@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import pp, vec
+from cdsim.analysis.rare import note
 from cdsim.batch import cost
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import PlayRate
@@ -40,7 +41,8 @@ def headlines(result: StudyResults) -> dict[int, str]:
         rec = result.recommendations.get(p)
         if rec is not None:
             head, rest = text.split(": ", 1)
-            text = (f"{head}: {study_recommend.sentence(rec, result.tolerance)} "
+            notes = "".join(f" {n}" for n in result.rare_notes(p))
+            text = (f"{head}: {study_recommend.sentence(rec, result.tolerance)}{notes} "
                     f"{rest[:1].upper()}{rest[1:]}")
         out[p] = text
     return out
@@ -237,11 +239,15 @@ def answer_boxes(doc: Doc, result: StudyResults) -> None:
         rec = result.recommendations.get(players)
         if rec is not None:  # the vector to print leads, each population's own below it
             groups.append((f"**the vector to print: {vec(rec.vector)}**",
-                           study_recommend.box_lines(rec, result.tolerance), False))
+                           study_recommend.box_lines(rec, result.tolerance)
+                           + result.rare_notes(players), False))
         for c in [x for x in mine if not x.floor] + [x for x in mine if x.floor]:
             head = ("floor: " if c.floor else "") + f"**{c.population}** ({who(c)})"
-            groups.append((head, _box_lines(c, result.tolerance, alpha, result.manifest.rate,
-                                            result.provisional), c.floor))
+            lines = _box_lines(c, result.tolerance, alpha, result.manifest.rate,
+                               result.provisional)
+            if result.rare.get(c.key):  # beside the verdict: what its fairness is about
+                lines.insert(2, note(result.rare[c.key]))
+            groups.append((head, lines, c.floor))
         kinds = [c.verdict for c in mine if not c.floor]
         kind = ("confirmed" if kinds and all(k == "confirmed" for k in kinds) else
                 "unfair" if "no fair vector" in kinds else "open")

@@ -38,6 +38,7 @@ from cdsim.analysis.anytime import CONFIRM_SHARE
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import pct, pp, pts_interval, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
+from cdsim.analysis.rare import note
 from cdsim.study.cell import CellResult
 from cdsim.study.memo import MEMO, Memo
 from cdsim.study.results import StudyResults, read_results
@@ -98,7 +99,10 @@ def as_json(result: StudyResults) -> dict[str, object]:
             **verdict_json(c),
             "at_rulebook": _shares_json(c.figures.at_rulebook),
             "at_vector": _shares_json(c.figures.at_decided),
-            "difference": None, **study_cards.as_json(c)}
+            "difference": None, **study_cards.as_json(c),
+            "rare_winners": [{"strategy": r.strategy, "wins": r.wins, "seats": r.seats,
+                              "share": r.share} for r in result.rare.get(c.key, ())],
+            "note": note(result.rare.get(c.key, ()))}
         if c.difference is not None:
             mean, low, high = c.difference
             out["difference"] = {"start_vp": list(c.rulebook), "games": c.paired_games,
@@ -113,7 +117,8 @@ def as_json(result: StudyResults) -> dict[str, object]:
                 "floor": c.floor}
     return {"name": m.name, "seed": m.seed, "tolerance": result.tolerance,
             "alpha": m.alpha, "zone": m.zone, "radius": m.radius, "players": list(m.players),
-            "recommendations": {str(k): study_recommend.as_json(v, result.tolerance)
+            "recommendations": {str(k): study_recommend.as_json(v, result.tolerance,
+                                                                result.rare_notes(k))
                                 for k, v in result.recommendations.items()},
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),

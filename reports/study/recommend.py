@@ -5,6 +5,7 @@ and answer box lead with, and its study.json record."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from cdsim.analysis.fmt import pp, vec
 from cdsim.analysis.recommend import PopulationGap, Recommendation
@@ -81,8 +82,10 @@ def _num(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def as_json(rec: Recommendation, tolerance: float) -> dict[str, object]:
-    """study.json's record of it (``recommendations`` by player count)."""
+def as_json(rec: Recommendation, tolerance: float, notes: Sequence[str] = ()
+            ) -> dict[str, object]:
+    """study.json's record of it (``recommendations`` by player count); ``notes``: the
+    warnings it carries (a population with a strategy that never wins)."""
     return {"vector": list(rec.vector), "rulebook": list(rec.rulebook), "rule": rec.rule,
             "shown_fair_for_every_population": [list(v) for v in rec.common],
             "worst_gap": _num(rec.worst),
@@ -93,7 +96,7 @@ def as_json(rec: Recommendation, tolerance: float) -> dict[str, object]:
                              "gap_interval": ([g.low, g.high] if math.isfinite(g.gap) else None),
                              "games": g.games, "shown_fair": g.shown_fair,
                              "decision": g.decision, "vector": list(g.own) if g.own else None}
-                            for g in rec.gaps]}
+                            for g in rec.gaps], "notes": list(notes)}
 
 
 __all__ = ["as_json", "box_lines", "population_words", "sentence", "why", "worst_words"]
