@@ -195,7 +195,7 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
     """The answer in the terminal: each comparison in a designer's words (not decided yet:
     the games and time more would take at this run's rate), the changed cards, and, if play
     stopped early, that the pages are provisional and how to go on."""
-    from cdsim.cli.whatif_words import card_figures, card_line, neutral_near
+    from cdsim.study.whatif_words import card_figures, card_line, neutral_near
     from cdsim.study.sweep_groups import groups
     from reports.study.sweep import card_sentence
 
