@@ -200,14 +200,27 @@ def study_report(
     decided with them while playing.
 
     Example: cdsim study report studies/default (then open studies/default/study.html)."""
-    from reports.study import write
+    from cdsim.study.whatif_answer import answers
+    from reports.study import analyse, write
 
-    page = write(folder, out_folder(out), note=page_note("study report", quiet))
+    note = page_note("study report", quiet)
+    result = analyse(folder, note)
+    page = write(folder, out_folder(out), result=result, note=note)
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, "
           f"{page.with_suffix('.json')} and {page.parent / 'charts'}/")
     data = json.loads(page.with_suffix(".json").read_text())
-    for line in data["headlines"].values():
-        print(line)
+    if result.manifest.whatif is not None:  # a whatif's answer is its change's, as it printed
+        print(f"whatif: {result.manifest.description.removeprefix('What the change does: ')}")
+        said = answers(result)
+        for a in said:
+            several = sum((b.players, b.play) == (a.players, a.play) for b in said) > 1
+            print(f"  {a.players}p {a.play}" + (f" [{a.variant}]" if several else "")
+                  + f": {a.head}")
+            for line in a.cards:
+                print(f"      {line}")
+    else:
+        for line in data["headlines"].values():
+            print(line)
     if "provisional" in data:
         print(f"provisional: {data['provisional']}")
 

@@ -120,7 +120,7 @@ def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, Vari
         if comparison is not None:
             out[c.key] = VariantChange(judge([SeatChange(s, *x) for s, x in
                                               enumerate(comparison.seats, 1)], precision,
-                                             comparison.games), True)
+                                             comparison.games, comparison.deals), True)
         elif c.difference is not None:
             out[c.key] = VariantChange(judged(c.difference, precision, c.paired_games), False)
     return out
@@ -174,8 +174,11 @@ def _wins(root: Path, cell: CellResult) -> dict[str, tuple[int, int]]:
 
 
 def recommendations(manifest: StudyManifest, cells: list[CellResult]) -> dict[int, Recommendation]:
-    """The vector to print per player count with a skilled base cell."""
-    out = {}
+    """The vector to print per player count with a skilled base cell; none for a whatif,
+    whose question is its change (its base cells play the deals the change is paired on)."""
+    out: dict[int, Recommendation] = {}
+    if manifest.whatif is not None:
+        return out
     for p in manifest.players:
         rec = recommend(p, [c for c in cells if c.players == p and not c.floor
                             and c.variant is None], manifest.alpha)

@@ -17,8 +17,8 @@ from cdsim.batch import cost
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import PlayRate
 from cdsim.study.results import StudyResults
+from cdsim.study.whatif_answer import answers
 from reports.report import Doc
-from reports.study import cards as study_cards
 from reports.study import recommend as study_recommend
 from reports.study import sweep as study_sweep
 from reports.study.cell import offsets_text, pointed_words, who
@@ -39,7 +39,13 @@ def headlines(result: StudyResults) -> dict[int, str]:
         text = headline(p, [c for c in result.cells if c.players == p], result.tolerance,
                         result.manifest.rate)
         rec = result.recommendations.get(p)
-        if rec is not None:
+        changed = [a for a in answers(result) if a.players == p]
+        if result.manifest.whatif is not None and changed:  # the change's answer leads
+            head, rest = text.split(": ", 1)
+            text = (f"{head}: what the change does: "
+                    + "; ".join(f"{a.play}: {a.head}" for a in changed)
+                    + f". The base's own starting VP: {rest}")
+        elif rec is not None:
             head, rest = text.split(": ", 1)
             notes = "".join(f" {n}" for n in result.rare_notes(p))
             text = (f"{head}: {study_recommend.sentence(rec, result.tolerance)}{notes} "
@@ -262,19 +268,19 @@ def change_boxes(doc: Doc, result: StudyResults) -> None:
     the study, else the variants section's 95% intervals) and what the changed cards do."""
     m = result.manifest
     boxes = []
+    said = {(a.players, a.play, a.variant): a for a in answers(result)}
     for variant in [v.name for v in m.variants if not v.sweep]:
         groups = []
         kinds = set()
         for c in result.cells:
             change = result.changes.get(c.key) if c.variant == variant else None
-            if change is None:
+            answer = said.get((c.players, c.population, variant))
+            if change is None or answer is None:
                 continue
-            comp = change.comparison
-            how = (f"{comp.games:,} games a side, intervals valid at every look" if change.anytime
-                   else f"{comp.games:,} paired games, 95% intervals")
-            kinds.add(comp.outcome)
-            lines = [comp.words() + f" ({how})"]
-            lines += [study_cards.sentence(card) for card in (c.cards.cards if c.cards else ())]
+            kinds.add(change.comparison.outcome)
+            # the terminal's words (cdsim.study.whatif_answer), then how the intervals hold
+            lines = [answer.head, "intervals valid at every look" if answer.anytime else
+                     "paired games, 95% intervals", *answer.cards]
             groups.append((f"**{c.players} players, {c.population}**", lines, False))
         if groups:
             kind = ("confirmed" if kinds == {"unchanged"} else

@@ -149,6 +149,10 @@ def build(result: StudyResults, memo: Memo | None = None) -> Doc:
     if result.provisional:
         doc.p(f"**Provisional**: {result.stopped_words()}.")
     change_boxes(doc, result)  # a change asked: its effect leads
+    if m.whatif is not None:  # below the change's answer: its base's own question
+        doc.p("The base's own starting-VP verdicts follow (the question of `cdsim study run`, "
+              "played here only as the base the change is paired with): they are not the "
+              "change's answer.")
     answer_boxes(doc, result)
     doc.h("Headlines", 2)
     for text in headlines(result).values():
