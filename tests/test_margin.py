@@ -157,8 +157,8 @@ def test_a_card_is_neutral_near_the_value_its_sweep_finds() -> None:
     from typing import cast
 
     from cdsim.analysis.sweep import Neutral
-    from cdsim.study.whatif_words import neutral_near
     from cdsim.study.sweep_groups import SweepGroup
+    from cdsim.study.whatif_words import neutral_near
 
     cell = SimpleNamespace(cards=SimpleNamespace(cards=[_card((0.0, -0.1, 0.1))]))
 

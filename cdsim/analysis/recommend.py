@@ -194,7 +194,7 @@ def recommend(players: int, cells: Sequence[Cell], alpha: float) -> Recommendati
         gaps.append(PopulationGap(c.population, gap, low, high, games,
                                   d is not None and d.decision == "confirmed"
                                   and vector in {tuple(v) for v in d.fair_set},
-                                  d.decision if d else "still playing",
+                                  d.decision if d else "no verdict yet",
                                   tuple(d.vector) if d else None))
     # NaN (a population without games apart from its choosing ones) leaves the worst unknown
     worst = float(np.max([g.gap for g in gaps]))

@@ -167,7 +167,8 @@ def _said(name: str, root: Path, played: int, clock: Clock, again: str) -> None:
         ms = game_ms(cell.lineups, cell.pool, cell.players, cell.game)
         if verdict is None:
             left = max(0, cell.games - sum(s.games for s in cell.stages[:-1]))
-            said = (f"still playing: at most {left:,} more games to its budget, "
+            said = (("stopped: a --resume plays" if manifest.stopped else "still playing:")
+                    + f" at most {left:,} more games to its budget, "
                     f"{clock.games_time(left, ms)}")
         else:
             said = verdict.explain + (

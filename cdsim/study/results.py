@@ -100,18 +100,24 @@ def _with_base(root: Path, manifest: StudyManifest, cell: CellResult,
                base: CellResult | None) -> CellResult:
     """A variant's paired difference to its base cell and its changed cards; a base cell as
     it is."""
-    cell = with_difference(cell, base)
+    cell = with_difference(cell, base, precision_of(manifest))
     stages = min(len(cell.stages), len(base.stages)) if base is not None else 0
     cards = variant_cards(root, cell.state, base.state if base is not None else None, stages,
                           swept_card(manifest, cell.variant, game_spec(cell.state.game)))
     return replace(cell, cards=cards)
 
 
+def precision_of(manifest: StudyManifest) -> float:
+    """The precision its seat changes are judged at: ``cdsim whatif``'s (``--precision``),
+    else ``paired.PRECISION``."""
+    return manifest.whatif.precision if manifest.whatif else PRECISION
+
+
 def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, VariantChange]:
     """Each variant cell's change of seat balance at the rulebook's vector, by key."""
     whatif = manifest.whatif
     asked = {(c.players, c.play, c.variant): c for c in (whatif.comparisons if whatif else ())}
-    precision = whatif.precision if whatif else PRECISION
+    precision = precision_of(manifest)
     out = {}
     for c in cells:
         if c.variant is None:

@@ -21,7 +21,7 @@ from cdsim.study.whatif_answer import answers
 from reports.report import Doc
 from reports.study import recommend as study_recommend
 from reports.study import sweep as study_sweep
-from reports.study.cell import offsets_text, pointed_words, who
+from reports.study.cell import offsets_text, pointed_words, unfinished, who
 
 # an undecided cell whose prediction finds no size that confirms with 80% chance: its
 # estimate is too uncertain (the truth may be unfair), not shown unconfirmable
@@ -37,7 +37,7 @@ def headlines(result: StudyResults) -> dict[int, str]:
         if not any(c.players == p for c in result.cells):
             continue
         text = headline(p, [c for c in result.cells if c.players == p], result.tolerance,
-                        result.manifest.rate)
+                        result.manifest.rate, result.manifest.stopped)
         rec = result.recommendations.get(p)
         changed = [a for a in answers(result) if a.players == p]
         if result.manifest.whatif is not None and changed:  # the change's answer leads
@@ -99,11 +99,12 @@ def _games_after(d: Verdict, stage: int) -> int:
     return d.games - looks.get(stage, d.games)
 
 
-def _why_not(c: CellResult, tolerance: float, rate: PlayRate | None = None) -> str:
+def _why_not(c: CellResult, tolerance: float, rate: PlayRate | None = None,
+             stopped: str | None = None) -> str:
     """Why a skilled cell names no vector, in one clause."""
     d = c.decision
     if d is None:
-        return f"{c.label}: still playing ({c.games:,} of at most {c.budget:,} games so far)"
+        return f"{c.label}: {unfinished(c, stopped)}"
     if d.decision == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
                 f"every seat within ±{pp(tolerance)} (shown on {d.games:,} games)")
@@ -143,7 +144,7 @@ def _confirmed_text(c: CellResult, tolerance: float) -> str:
 
 
 def headline(players: int, cells: Sequence[CellResult], tolerance: float,
-             rate: PlayRate | None = None) -> str:
+             rate: PlayRate | None = None, stopped: str | None = None) -> str:
     """One paragraph per player count, about the skilled populations' base cells only: it
     names a vector only if it was confirmed, says whether the populations agree, and every
     number in it stands beside the population whose games gave it."""
@@ -158,7 +159,7 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float,
     others = [c for c in skilled if c not in confirmed]
     if not confirmed:
         return (head + f"no vector was confirmed fair within ±{pp(tolerance)}: "
-                + "; ".join(_why_not(c, tolerance, rate) for c in others) + "." + tail)
+                + "; ".join(_why_not(c, tolerance, rate, stopped) for c in others) + "." + tail)
     sets = [{tuple(v) for v in c.decision.fair_set} for c in confirmed if c.decision]
     shared = set.intersection(*sets)
     named = ", ".join(f"{c.population} {vec(c.decision.vector)}" for c in confirmed
@@ -177,16 +178,18 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float,
         text = (f"the skilled populations disagree: each confirmed its own vector ({named}), "
                 "and none was shown fair for all of them")
     if others:
-        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance, rate) for c in others)
+        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance, rate, stopped)
+                                                         for c in others)
     return head + text + "." + tail
 
 
 def _box_lines(c: CellResult, tolerance: float, alpha: float,
-               rate: PlayRate | None = None, provisional: bool = False) -> list[str]:
+               rate: PlayRate | None = None, provisional: bool = False,
+               stopped: str | None = None) -> list[str]:
     d = c.decision
     rule = vec(c.rulebook)
     if d is None:
-        return [f"rulebook **{rule}** → still playing ({c.games:,} games so far)",
+        return [f"rulebook **{rule}** → {unfinished(c, stopped)}",
                 f"rulebook {rule}: largest seat gap {gap_text(c.figures.at_rulebook)}"]
     if d.decision == "confirmed" and len(d.fair_set) > 1:
         # the answer is the set: say so first, then the one the stated rule names
@@ -250,7 +253,7 @@ def answer_boxes(doc: Doc, result: StudyResults) -> None:
         for c in [x for x in mine if not x.floor] + [x for x in mine if x.floor]:
             head = ("floor: " if c.floor else "") + f"**{c.population}** ({who(c)})"
             lines = _box_lines(c, result.tolerance, alpha, result.manifest.rate,
-                               result.provisional)
+                               result.provisional, result.manifest.stopped)
             if result.rare.get(c.key):  # beside the verdict: what its fairness is about
                 lines.insert(2, note(result.rare[c.key]))
             groups.append((head, lines, c.floor))

@@ -49,7 +49,7 @@ from reports.study import cards as study_cards
 from reports.study import recommend as study_recommend
 from reports.study import sweep as study_sweep
 from reports.study.answer import answer_boxes, change_boxes, gap_text, headline, headlines
-from reports.study.cell import offsets_json, shown_list, who
+from reports.study.cell import offsets_json, shown_list, unfinished, who
 from reports.study.skill import as_json as skill_json
 from reports.study.skill import section as skill_section
 
@@ -240,7 +240,8 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
     for c in cells:
         d, s = c.decision, c.figures.at_decided
         if d is None or s is None:
-            rows.append([c.label, "still playing", "-", *("-" for _ in seats), "-", f"{c.games:,}"])
+            rows.append([c.label, unfinished(c, result.manifest.stopped), "-",
+                         *("-" for _ in seats), "-", f"{c.games:,}"])
             continue
         where = "games since its choice" if d.decision == "confirmed" else "all games"
         rows.append([c.label, d.decision, f"**{vec(d.vector)}**",
@@ -313,7 +314,8 @@ def _variants_section(doc: Doc, result: StudyResults) -> None:
                 mean, low, high = c.difference
                 cols = [pts_interval(mean[s], low[s], high[s]) for s in range(players)]
             rows.append([c.population, c.variant, *cols, f"{c.paired_games:,}",
-                         _short(base), _short(c)])
+                         _short(base, result.manifest.stopped),
+                         _short(c, result.manifest.stopped)])
         if rows:
             doc.p(f"{players} players, at {vec(_rule(result, players))}:")
             doc.table(["population", "variant", *(f"{seat_label(s)} (pp)" for s in range(players)),
@@ -325,9 +327,9 @@ def _rule(result: StudyResults, players: int) -> tuple[int, ...]:
     return next(c.rulebook for c in result.cells if c.players == players)
 
 
-def _short(c: CellResult | None) -> str:
+def _short(c: CellResult | None, stopped: str | None = None) -> str:
     if c is None or c.decision is None:
-        return "-" if c is None else "still playing"
+        return "-" if c is None else ("stopped" if stopped else "still playing")
     d = c.decision
     if d.decision == "confirmed":
         return f"confirmed {vec(d.vector)}"

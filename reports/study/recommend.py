@@ -49,7 +49,7 @@ def population_words(g: PopulationGap) -> str:
     """One population's gap at the printed vector and how its own verdict stands."""
     own = (" (shown fair for it)" if g.shown_fair else
            f" (not shown fair for it; its own {g.decision}: {vec(g.own)})" if g.own else
-           " (still playing)")
+           " (no verdict yet: its stages are unfinished)")
     if not math.isfinite(g.gap):
         return f"{g.population}: not judged (one stage only: no games apart from the choosing ones){own}"
     return f"{g.population} {_gap(g.gap, g.low, g.high)} on {g.games:,} games{own}"
