@@ -36,7 +36,7 @@ how far the printed vector is from fair for each population.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -161,7 +161,12 @@ def _judged(games: CellGames | None, vector: Vector, level: float
     return float(table.gaps[0]), float(low[0]), float(high[0]), table.games
 
 
-def recommend(players: int, cells: Sequence[Cell], alpha: float) -> Recommendation | None:
+# rule 2's pool from (the choosing games, radius, rulebook): ``between``, or a kept copy
+PoolOf = Callable[[Sequence[CellGames], int, Vector], np.ndarray]
+
+
+def recommend(players: int, cells: Sequence[Cell], alpha: float,
+              pool_of: PoolOf | None = None) -> Recommendation | None:
     """The vector to print at ``players`` over ``cells`` (the skilled base cells of that
     player count, each with a finished stage), by the rule of the module docstring; None
     without cells."""
@@ -181,7 +186,7 @@ def recommend(players: int, cells: Sequence[Cell], alpha: float) -> Recommendati
         pool = np.asarray(common, dtype=np.int64)
     else:
         rule = "least unfair"
-        pool = between(choosing, min(c.radius for c in cells), rulebook)
+        pool = (pool_of or between)(choosing, min(c.radius for c in cells), rulebook)
     vector = _chosen(pool, choosing, rulebook)
     each = 1 - (1 - REPORT_LEVEL) / len(cells)  # Bonferroni: the worst at 95%
     gaps, lows, highs = [], [], []
@@ -204,4 +209,4 @@ def recommend(players: int, cells: Sequence[Cell], alpha: float) -> Recommendati
                           alpha * CONFIRM_SHARE, rulebook)
 
 
-__all__ = ["Cell", "PopulationGap", "Recommendation", "Rule", "between", "recommend", "split"]
+__all__ = ["Cell", "PoolOf", "PopulationGap", "Recommendation", "Rule", "between", "recommend", "split"]

@@ -8,13 +8,16 @@ records."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
+from cdsim.analysis.candidates import CellGames, candidates
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
 from cdsim.analysis.rare import RareWinner, note, rare_winners
-from cdsim.analysis.recommend import Recommendation, recommend
+from cdsim.analysis.recommend import PoolOf, Recommendation, between, recommend
 from cdsim.batch.balance import strategy_wins
 from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.batch.read import Run, open_run
@@ -23,7 +26,7 @@ from cdsim.games import GameSpec, game_spec
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
 from cdsim.study.manifest import StudyManifest
-from cdsim.study.memo import MEMO, Memo, analysis_code
+from cdsim.study.memo import MEMO, Memo, analysis_code, flags
 from cdsim.study.skill import Panel, panels
 from cdsim.study.store import run_folder, study_manifest_of
 from cdsim.study.sweep_groups import SweepGroup, groups
@@ -132,7 +135,7 @@ def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, Vari
     return out
 
 
-KEPT = ("offsets", "shown-fair")  # the figures read_results keeps (cdsim.study.memo)
+KEPT = ("offsets", "shown-fair", "recommend-pool")  # the figures read_results keeps (cdsim.study.memo)
 
 
 def read_results(root: Path, note: Callable[[str], None] | None = None,
@@ -159,12 +162,32 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     tell("judging the skill panels' vectors")
     by_skill = panels(root, cells, manifest.players, manifest.tolerance, manifest.alpha,
                       memo=memo)
-    memo.prune(KEPT)
     tell("choosing the vector to print per player count")
+    printed = recommendations(manifest, cells, memo)
+    memo.prune(KEPT)
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
-                        _unjudged(root, cells), recommendations(manifest, cells),
+                        _unjudged(root, cells), printed,
                         {c.key: rare for c in cells if (rare := rare_winners(_wins(root, c)))})
+
+
+def _kept_pool(memo: Memo, cells: list[CellResult]) -> PoolOf:
+    """``recommend.between`` on ``cells``' choosing games, kept in ``memo`` under the
+    digests of their games (as flags over the candidates)."""
+    def pool_of(choosing: Sequence[CellGames], radius: int, rulebook: tuple[int, ...]
+                ) -> np.ndarray:
+        digests = [c.games_digest for c in cells]
+        if not all(digests):  # games the digests are not of
+            return between(choosing, radius, rulebook)
+        box = candidates(rulebook, radius)
+
+        def make() -> list[bool]:
+            pool = {tuple(int(x) for x in v) for v in between(choosing, radius, rulebook)}
+            return [tuple(int(x) for x in v) in pool for v in box]
+
+        kept = memo.json("recommend-pool", (digests, radius, rulebook), make, flags)
+        return np.asarray(box[np.asarray(kept, dtype=np.bool_)], dtype=np.int64)
+    return pool_of
 
 
 def _wins(root: Path, cell: CellResult) -> dict[str, tuple[int, int]]:
@@ -179,15 +202,17 @@ def _wins(root: Path, cell: CellResult) -> dict[str, tuple[int, int]]:
     return strategy_wins(runs)
 
 
-def recommendations(manifest: StudyManifest, cells: list[CellResult]) -> dict[int, Recommendation]:
-    """The vector to print per player count with a skilled base cell; none for a whatif,
-    whose question is its change (its base cells play the deals the change is paired on)."""
+def recommendations(manifest: StudyManifest, cells: list[CellResult],
+                    memo: Memo | None = None) -> dict[int, Recommendation]:
+    """The vector to print per player count with a skilled base cell (its costly pool kept
+    in ``memo``, when given); none for a whatif, whose question is its change (its base
+    cells play the deals the change is paired on)."""
     out: dict[int, Recommendation] = {}
     if manifest.whatif is not None:
         return out
     for p in manifest.players:
-        rec = recommend(p, [c for c in cells if c.players == p and not c.floor
-                            and c.variant is None], manifest.alpha)
+        mine = [c for c in cells if c.players == p and not c.floor and c.variant is None]
+        rec = recommend(p, mine, manifest.alpha, _kept_pool(memo or Memo(None), mine))
         if rec is not None:
             out[p] = rec
     return out
