@@ -105,6 +105,22 @@ def test_a_sweep_page_judges_at_the_run_s_precision(browser: Any,  # noqa: F811
         assert "seat balance does not move at any value tried" in text, text
 
 
+def test_study_report_of_a_sweep_prints_what_whatif_printed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    core_or_skip()
+    root = tmp_path / "sweep"
+    out = whatif(root, "objective.B05.reward.vp=4,8")
+    code, report, err = run_cli(["study", "report", str(root), "-q"], monkeypatch, capsys)
+    assert code == 0, err
+    for head in ("2p scripted [B05-reward-vp=4]", "2p scripted [B05-reward-vp=8]"):
+        answer, cards = said(out, head)
+        again, again_cards = said(report, head)
+        assert answer.startswith(again) and again_cards == cards
+    neutral = [line for line in out.splitlines() if line.startswith("  2 players, scripted: ")]
+    assert all(line in report.splitlines() for line in neutral)
+
+
 STOPPED = """\
 name = "timed"
 seed = 5

@@ -203,6 +203,7 @@ def study_report(
     Example: cdsim study report studies/default (then open studies/default/study.html)."""
     from cdsim.study.whatif_answer import answers
     from reports.study import analyse, write
+    from reports.study.sweep import card_sentence
 
     note = page_note("study report", quiet)
     result = analyse(folder, note)
@@ -219,6 +220,10 @@ def study_report(
                   + f": {a.head}")
             for line in a.cards:
                 print(f"      {line}")
+        for group in result.sweeps:  # where a swept card is neutral, as whatif printed it
+            neutral = card_sentence(group)
+            if neutral is not None:
+                print(f"  {neutral.replace('**', '')}")
     else:
         for line in data["headlines"].values():
             print(line)
