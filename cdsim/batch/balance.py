@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 from cdsim.analysis.anytime import ZONE
 from cdsim.analysis.balance import Balance, assess, check_tolerance, fair_games
 from cdsim.analysis.candidates import CellGames
+from cdsim.analysis.rare import RareWinner, rare_winners
 from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
@@ -52,6 +54,7 @@ class BalanceResult:
     warnings: tuple[str, ...] = ()
     confirm: tuple[str, ...] = ()
     game_ms: float = 0.0  # CPU ms of one game of this setup here (cdsim.batch.cost)
+    rare: tuple[RareWinner, ...] = ()  # strategies winning below rare.FLOOR of their seats
 
     def games_time(self, games: int) -> str:
         """`` (about 3 min here)``: how long ``games`` of this setup take on this machine."""
@@ -186,7 +189,19 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
                       [s.spelling for s in config.strategy_pool],
                       pooled.players) if config.spec.default else 0.0
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm,
-                         ms)
+                         ms, rare_winners(strategy_wins(runs)))
+
+
+def strategy_wins(runs: Sequence[Run]) -> dict[str, tuple[int, int]]:
+    """Per strategy, (wins, seats played) over ``runs``, at the starting VP played."""
+    out: dict[str, tuple[int, int]] = {}
+    for r in runs:
+        table = (r.scan(("strategy", "won")).group_by("strategy")
+                 .agg(pl.col("won").sum().alias("wins"), pl.len().alias("seats")).collect())
+        for name, wins, seats in table.iter_rows():
+            w, n = out.get(str(name), (0, 0))
+            out[str(name)] = (w + int(wins), n + int(seats))
+    return out
 
 
 CELL_RUN = re.compile(r"\+s(\d+)(?:\.[^/]*)?$")  # KEY+sSTAGE or KEY+sSTAGE.LINEUP

@@ -167,7 +167,8 @@ def _said(name: str, root: Path, played: int, clock: Clock, again: str) -> None:
         ms = game_ms(cell.lineups, cell.pool, cell.players, cell.game)
         if verdict is None:
             left = max(0, cell.games - sum(s.games for s in cell.stages[:-1]))
-            said = (f"still playing: at most {left:,} more games to its budget, "
+            said = (("stopped: a --resume plays" if manifest.stopped else "still playing:")
+                    + f" at most {left:,} more games to its budget, "
                     f"{clock.games_time(left, ms)}")
         else:
             said = verdict.explain + (
@@ -200,14 +201,32 @@ def study_report(
     decided with them while playing.
 
     Example: cdsim study report studies/default (then open studies/default/study.html)."""
-    from reports.study import write
+    from cdsim.study.whatif_answer import answers
+    from reports.study import analyse, write
+    from reports.study.sweep import card_sentence
 
-    page = write(folder, out_folder(out), note=page_note("study report", quiet))
+    note = page_note("study report", quiet)
+    result = analyse(folder, note)
+    page = write(folder, out_folder(out), result=result, note=note)
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, "
           f"{page.with_suffix('.json')} and {page.parent / 'charts'}/")
     data = json.loads(page.with_suffix(".json").read_text())
-    for line in data["headlines"].values():
-        print(line)
+    if result.manifest.whatif is not None:  # a whatif's answer is its change's, as it printed
+        print(f"whatif: {result.manifest.description.removeprefix('What the change does: ')}")
+        said = answers(result)
+        for a in said:
+            several = sum((b.players, b.play) == (a.players, a.play) for b in said) > 1
+            print(f"  {a.players}p {a.play}" + (f" [{a.variant}]" if several else "")
+                  + f": {a.head}")
+            for line in a.cards:
+                print(f"      {line}")
+        for group in result.sweeps:  # where a swept card is neutral, as whatif printed it
+            neutral = card_sentence(group)
+            if neutral is not None:
+                print(f"  {neutral.replace('**', '')}")
+    else:
+        for line in data["headlines"].values():
+            print(line)
     if "provisional" in data:
         print(f"provisional: {data['provisional']}")
 

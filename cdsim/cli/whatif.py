@@ -195,8 +195,9 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
     """The answer in the terminal: each comparison in a designer's words (not decided yet:
     the games and time more would take at this run's rate), the changed cards, and, if play
     stopped early, that the pages are provisional and how to go on."""
-    from cdsim.cli.whatif_words import card_figures, card_line, neutral_near
+    from cdsim.study import whatif_answer
     from cdsim.study.sweep_groups import groups
+    from cdsim.study.whatif_words import neutral_near
     from reports.study.sweep import card_sentence
 
     clock = played.clock
@@ -216,13 +217,16 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
                        _not_begun(pair, clock, pair.play in played.skipped))
                 print(f"{head}: {why}")
                 continue
-            print(f"{head}: {comp.words()}; {comp.bound_words()} ({comp.games:,} games a "
-                  f"side){_more(pair, comp, clock)}")
+            print(f"{head}: {whatif_answer.head(comp)}{_more(pair, comp, clock)}")
             cell = cells.get(v.key)
-            for card in (cell.cards.cards if cell is not None and cell.cards else ()):
-                near = neutral_near(found, pair.base.players, pair.play, card.card)
-                print(f"      {card_line(card, comp.precision, near)}")
-                print(f"      {card_figures(card)}")
+
+            def near(card: str, p: Pair = pair) -> str:
+                return neutral_near(found, p.base.players, p.play, card)
+
+            for line in whatif_answer.card_lines(
+                    cell.cards.cards if cell is not None and cell.cards else (), comp.precision,
+                    near):
+                print(f"      {line}")
     for group in found:
         said = card_sentence(group)
         if said is not None:

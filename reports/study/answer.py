@@ -12,14 +12,16 @@ from collections.abc import Sequence
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import pp, vec
+from cdsim.analysis.rare import note
 from cdsim.batch import cost
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import PlayRate
 from cdsim.study.results import StudyResults
+from cdsim.study.whatif_answer import answers
 from reports.report import Doc
-from reports.study import cards as study_cards
+from reports.study import recommend as study_recommend
 from reports.study import sweep as study_sweep
-from reports.study.cell import offsets_text, pointed_words, who
+from reports.study.cell import offsets_text, pointed_words, unfinished, who
 
 # an undecided cell whose prediction finds no size that confirms with 80% chance: its
 # estimate is too uncertain (the truth may be unfair), not shown unconfirmable
@@ -28,10 +30,28 @@ TOO_FEW = ("too few games to predict how many more would confirm one, as the tru
 
 
 def headlines(result: StudyResults) -> dict[int, str]:
-    """One headline per player count that has a finished cell."""
-    return {p: headline(p, [c for c in result.cells if c.players == p], result.tolerance,
-                        result.manifest.rate)
-            for p in result.manifest.players if any(c.players == p for c in result.cells)}
+    """One headline per player count that has a finished cell, led by the vector to print
+    (``reports.study.recommend``) where a skilled population played."""
+    out = {}
+    for p in result.manifest.players:
+        if not any(c.players == p for c in result.cells):
+            continue
+        text = headline(p, [c for c in result.cells if c.players == p], result.tolerance,
+                        result.manifest.rate, result.manifest.stopped)
+        rec = result.recommendations.get(p)
+        changed = [a for a in answers(result) if a.players == p]
+        if result.manifest.whatif is not None and changed:  # the change's answer leads
+            head, rest = text.split(": ", 1)
+            text = (f"{head}: what the change does: "
+                    + "; ".join(f"{a.play}: {a.head}" for a in changed)
+                    + f". The base's own starting VP: {rest}")
+        elif rec is not None:
+            head, rest = text.split(": ", 1)
+            notes = "".join(f" {n}" for n in result.rare_notes(p))
+            text = (f"{head}: {study_recommend.sentence(rec, result.tolerance)}{notes} "
+                    f"{rest[:1].upper()}{rest[1:]}")
+        out[p] = text
+    return out
 
 
 def gap_text(s: Shares | Verdict) -> str:
@@ -79,11 +99,12 @@ def _games_after(d: Verdict, stage: int) -> int:
     return d.games - looks.get(stage, d.games)
 
 
-def _why_not(c: CellResult, tolerance: float, rate: PlayRate | None = None) -> str:
+def _why_not(c: CellResult, tolerance: float, rate: PlayRate | None = None,
+             stopped: str | None = None) -> str:
     """Why a skilled cell names no vector, in one clause."""
     d = c.decision
     if d is None:
-        return f"{c.label}: still playing ({c.games:,} of at most {c.budget:,} games so far)"
+        return f"{c.label}: {unfinished(c, stopped)}"
     if d.decision == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
                 f"every seat within ±{pp(tolerance)} (shown on {d.games:,} games)")
@@ -123,7 +144,7 @@ def _confirmed_text(c: CellResult, tolerance: float) -> str:
 
 
 def headline(players: int, cells: Sequence[CellResult], tolerance: float,
-             rate: PlayRate | None = None) -> str:
+             rate: PlayRate | None = None, stopped: str | None = None) -> str:
     """One paragraph per player count, about the skilled populations' base cells only: it
     names a vector only if it was confirmed, says whether the populations agree, and every
     number in it stands beside the population whose games gave it."""
@@ -138,7 +159,7 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float,
     others = [c for c in skilled if c not in confirmed]
     if not confirmed:
         return (head + f"no vector was confirmed fair within ±{pp(tolerance)}: "
-                + "; ".join(_why_not(c, tolerance, rate) for c in others) + "." + tail)
+                + "; ".join(_why_not(c, tolerance, rate, stopped) for c in others) + "." + tail)
     sets = [{tuple(v) for v in c.decision.fair_set} for c in confirmed if c.decision]
     shared = set.intersection(*sets)
     named = ", ".join(f"{c.population} {vec(c.decision.vector)}" for c in confirmed
@@ -157,16 +178,18 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float,
         text = (f"the skilled populations disagree: each confirmed its own vector ({named}), "
                 "and none was shown fair for all of them")
     if others:
-        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance, rate) for c in others)
+        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance, rate, stopped)
+                                                         for c in others)
     return head + text + "." + tail
 
 
 def _box_lines(c: CellResult, tolerance: float, alpha: float,
-               rate: PlayRate | None = None, provisional: bool = False) -> list[str]:
+               rate: PlayRate | None = None, provisional: bool = False,
+               stopped: str | None = None) -> list[str]:
     d = c.decision
     rule = vec(c.rulebook)
     if d is None:
-        return [f"rulebook **{rule}** → still playing ({c.games:,} games so far)",
+        return [f"rulebook **{rule}** → {unfinished(c, stopped)}",
                 f"rulebook {rule}: largest seat gap {gap_text(c.figures.at_rulebook)}"]
     if d.decision == "confirmed" and len(d.fair_set) > 1:
         # the answer is the set: say so first, then the one the stated rule names
@@ -222,10 +245,18 @@ def answer_boxes(doc: Doc, result: StudyResults) -> None:
         if not mine:
             continue
         groups = []
+        rec = result.recommendations.get(players)
+        if rec is not None:  # the vector to print leads, each population's own below it
+            groups.append((f"**the vector to print: {vec(rec.vector)}**",
+                           study_recommend.box_lines(rec, result.tolerance)
+                           + result.rare_notes(players), False))
         for c in [x for x in mine if not x.floor] + [x for x in mine if x.floor]:
             head = ("floor: " if c.floor else "") + f"**{c.population}** ({who(c)})"
-            groups.append((head, _box_lines(c, result.tolerance, alpha, result.manifest.rate,
-                                            result.provisional), c.floor))
+            lines = _box_lines(c, result.tolerance, alpha, result.manifest.rate,
+                               result.provisional, result.manifest.stopped)
+            if result.rare.get(c.key):  # beside the verdict: what its fairness is about
+                lines.insert(2, note(result.rare[c.key]))
+            groups.append((head, lines, c.floor))
         kinds = [c.verdict for c in mine if not c.floor]
         kind = ("confirmed" if kinds and all(k == "confirmed" for k in kinds) else
                 "unfair" if "no fair vector" in kinds else "open")
@@ -240,19 +271,19 @@ def change_boxes(doc: Doc, result: StudyResults) -> None:
     the study, else the variants section's 95% intervals) and what the changed cards do."""
     m = result.manifest
     boxes = []
+    said = {(a.players, a.play, a.variant): a for a in answers(result)}
     for variant in [v.name for v in m.variants if not v.sweep]:
         groups = []
         kinds = set()
         for c in result.cells:
             change = result.changes.get(c.key) if c.variant == variant else None
-            if change is None:
+            answer = said.get((c.players, c.population, variant))
+            if change is None or answer is None:
                 continue
-            comp = change.comparison
-            how = (f"{comp.games:,} games a side, intervals valid at every look" if change.anytime
-                   else f"{comp.games:,} paired games, 95% intervals")
-            kinds.add(comp.outcome)
-            lines = [comp.words() + f" ({how})"]
-            lines += [study_cards.sentence(card) for card in (c.cards.cards if c.cards else ())]
+            kinds.add(change.comparison.outcome)
+            # the terminal's words (cdsim.study.whatif_answer), then how the intervals hold
+            lines = [answer.head, "intervals valid at every look" if answer.anytime else
+                     "paired games, 95% intervals", *answer.cards]
             groups.append((f"**{c.players} players, {c.population}**", lines, False))
         if groups:
             kind = ("confirmed" if kinds == {"unchanged"} else
