@@ -18,7 +18,6 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -60,8 +59,7 @@ class ProfilesRecord(BaseModel):
         return None
 
 
-# Any: a profiles file's tables as TOML reads them
-def _table(name: str, defaults: Mapping[str, float], tables: Mapping[str, Any]
+def _table(name: str, defaults: Mapping[str, float], tables: Mapping[str, object]
            ) -> ScriptedTable | None:
     table = tables.get(name)
     if not isinstance(table, dict):
@@ -73,7 +71,7 @@ def _table(name: str, defaults: Mapping[str, float], tables: Mapping[str, Any]
 
 
 @cache
-def _shipped() -> tuple[dict[str, float], dict[str, Any]]:
+def _shipped() -> tuple[dict[str, float], dict[str, object]]:
     data = tomllib.loads((profiles.STRATEGIES_DIR / "profiles.toml").read_text("utf-8"))
     return {k: float(v) for k, v in data.pop("defaults").items()}, data
 
