@@ -123,10 +123,11 @@ def whatif(
     if override is not None:
         if not override.is_file():
             raise CdsimError(f"--components {components}: no such override file")
-        try:  # a set that does not load is one line now, before a folder is made
-            spec.components_digest(str(override))
+        try:  # a set that does not load is one line now, before a folder is made (with
+            if not changes:  # --set: checked with them, as one set, when they are made)
+                spec.components_digest(str(override))
         except CdsimError as exc:
-            raise CdsimError(f"--components {exc}") from None
+            raise CdsimError(f"--components {exc}{wi.companion(str(exc))}") from None
     name = wi.safe_name("whatif-" + "_".join(
         [*(c.spelled.partition(".")[2] for c in changes), *([override.stem] if override else [])]))
     root = out_folder(out) or Path("studies") / name
