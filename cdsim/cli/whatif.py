@@ -30,7 +30,8 @@ def whatif(
         "--set", metavar="TABLE.ID.KEY=VALUE",
         help="A change, in a sweep's entry/key words: objective.B05.reward.vp=6, "
              "fountain.F01.vp=3, tile.L-villa-end-2.chimneys=3, villa_table.points.4=6. Repeat "
-             "it for several changes at once (each key once); a list of values "
+             "it for several changes at once (each key once), checked together as one set "
+             "with --components: a swap that keeps a total plays; a list of values "
              "(reward.vp=4,6,10) makes one variant per value.", show_default=False)] = None,
     components: Annotated[str | None, typer.Option(
         "--components", help="An override file with the change instead of (or under) --set: "
