@@ -168,3 +168,20 @@ def test_a_study_keeps_its_tables_and_refuses_another_on_resume(tmp_path: Path) 
     assert again.returncode == 0, again.stderr
     report = cdsim(["study", "report", "st"], tmp_path)
     assert report.returncode == 0, report.stderr
+
+
+def test_a_ladder_keeps_its_tables_too(tmp_path: Path) -> None:
+    p1, p2 = profiles_file(tmp_path, "p1.toml", 4.0), profiles_file(tmp_path, "p2.toml", 0.1)
+    ladder = ["ladder", "--strategies", "miller,greedy,villa", "--games", "20", "--chunk-size",
+              "10", "--jobs", "1", "--resamples", "50", "--out", "lad"]
+    assert cdsim(ladder, tmp_path, p1).returncode == 0
+    manifest = json.loads((tmp_path / "lad" / "ladder-manifest.json").read_text())
+    assert set(manifest["profiles"]["players"]) == {"miller", "greedy", "villa"}
+    for pairing in (tmp_path / "lad" / "cells").iterdir():  # as if stopped before any game
+        (pairing / "manifest.json").unlink()
+    resume = ["ladder", "--out", "lad", "--resume", "--jobs", "1", "--resamples", "50"]
+    line = one_line(cdsim(resume, tmp_path, p2))
+    assert "'miller'" in line and str(p2) in line, line
+    p1.unlink()
+    again = cdsim(resume, tmp_path)
+    assert again.returncode == 0, again.stderr

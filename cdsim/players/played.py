@@ -66,8 +66,9 @@ def _table(name: str, defaults: Mapping[str, float], tables: Mapping[str, object
         return None
     own = {k: float(v) for k, v in table.items()  # a value of another kind: the core says
            if isinstance(v, int | float) and not isinstance(v, bool)}
-    return ScriptedTable(weights={**defaults, **own},
-                         favoured=sorted(set(table.get("favoured", []))))
+    favoured = table.get("favoured", [])  # a faulty one: the core refuses it, naming it
+    return ScriptedTable(weights={**defaults, **own}, favoured=sorted(
+        {str(x) for x in favoured} if isinstance(favoured, list) else {str(favoured)}))
 
 
 @cache
