@@ -66,7 +66,7 @@ def combine(where: str, changes: Sequence[SetChange], override: str | None) -> s
     (two tiles' counts, one up and one down) is accepted. A change that names no entry or
     key is one line naming its ``--set``; the set's problem one line starting with
     ``where``."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}  # the override's tables, as TOML reads them
     base = written = DEFAULT if override is None else override
     if override is not None and Path(override).is_file():
         tables = read_toml(Path(override))
@@ -82,13 +82,16 @@ def combine(where: str, changes: Sequence[SetChange], override: str | None) -> s
         at = f"--set {spelled}"
         table, ident = _split_entry(at, entry)
         row = _find(at, entry, table, ident, tomllib.loads(texts[FILE_KEYS[table]].decode()))
-        if ident is None:
-            mine = out.setdefault(table, {})
-        else:
-            rows = out.setdefault(table, [])
-            mine = next((r for r in rows if str(r.get("id")) == ident), None)
-            if mine is None:
-                mine = {"id": row["id"]}
+        held = out.get(table)
+        if ident is None:  # a table without ids: its keys
+            mine = held if isinstance(held, dict) else {}
+            out[table] = mine
+        else:  # its rows, by id: this entry's, or a new one
+            rows = held if isinstance(held, list) else []
+            out[table] = rows
+            found = [r for r in rows if isinstance(r, dict) and str(r.get("id")) == ident]
+            mine = found[0] if found else {"id": row["id"]}
+            if not found:
                 rows.append(mine)
         current = {**row, **mine}  # an override replaces a top-level key whole
         parts = key.split(".")
