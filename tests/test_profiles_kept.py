@@ -185,3 +185,21 @@ def test_a_ladder_keeps_its_tables_too(tmp_path: Path) -> None:
     p1.unlink()
     again = cdsim(resume, tmp_path)
     assert again.returncode == 0, again.stderr
+
+
+def test_the_replay_command_of_a_failed_game_names_the_run_s_own_file(tmp_path: Path) -> None:
+    p1 = profiles_file(tmp_path, "p1.toml", 4.0)
+    (tmp_path / "boom.py").write_text("class Boom:\n    name = 'boom'\n    reads_scores = False"
+                                      "\n\n    def choose(self, view, options):\n"
+                                      "        raise ValueError('boom')\n")
+    out = cdsim(["simulate", "--players", "2", "--games", "2", "--strategies",
+                 "miller,boom.py:Boom", "--jobs", "1", "--out", "run", "-q"], tmp_path, p1)
+    assert out.returncode == 1, out.stderr
+    copy = tmp_path / "run" / "profiles.toml"
+    replay = out.stderr.split("replay it with: ")[1].split(";")[0]
+    assert replay.startswith(f"CDSIM_PROFILES={copy} cdsim play "), replay
+    p1.unlink()  # the command as printed plays miller from the run's own copy
+    again = subprocess.run(replay.replace("cdsim play", f"{sys.executable} -m cdsim play"),
+                           shell=True, capture_output=True, text=True, cwd=tmp_path,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert again.returncode == 1 and "raised ValueError: boom" in again.stderr, again.stderr

@@ -119,8 +119,11 @@ def keep(folder: Path, record: ProfilesRecord | None) -> None:
 
 
 def _play(path: Path) -> None:
-    profiles.use_file(path)
-    _ADOPTED[:] = [path]
+    """Play the copy ``path`` (named absolute: the replay commands and the workers read it
+    from any folder)."""
+    whole = path.resolve()
+    profiles.use_file(whole)
+    _ADOPTED[:] = [whole]
 
 
 def recorded(where: Path, data: object) -> ProfilesRecord | None:
