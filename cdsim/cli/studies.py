@@ -154,20 +154,6 @@ def study_run(
     _said(spec.file.name, root, progress.played, clock, again)
 
 
-def _study_players(path: Path, out: str | None) -> None:
-    """Before a study file is read to resume a study: read its folder's manifest, which
-    plays the profiles file the study was played with when it kept its own."""
-    from cdsim.errors import read_toml
-    from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
-
-    root = out_folder(out)
-    if root is None:
-        name = read_toml(path).get("name")
-        root = Path("studies") / name if isinstance(name, str) and name else None
-    if root is not None and (root / STUDY_MANIFEST).is_file():
-        study_manifest_of(root)
-
-
 def _said(name: str, root: Path, played: int, clock: Clock, again: str) -> None:
     """What a study run prints at its end: each cell's verdict (or that it is still
     playing, with the games left), and what more would take at this run's rate."""
@@ -246,3 +232,17 @@ def study_init(
 
     write_template(path, template)
     print(f"wrote {path}; edit it, then: cdsim study run {path}")
+
+
+def _study_players(path: Path, out: str | None) -> None:
+    """Before a study file is read to resume a study: read its folder's manifest, which
+    plays the profiles file the study was played with when it kept its own."""
+    from cdsim.errors import read_toml
+    from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
+
+    root = out_folder(out)
+    if root is None:
+        name = read_toml(path).get("name")
+        root = Path("studies") / name if isinstance(name, str) and name else None
+    if root is not None and (root / STUDY_MANIFEST).is_file():
+        study_manifest_of(root)
