@@ -197,11 +197,17 @@ def test_every_documented_set_example_is_taken(tmp_path: Path) -> None:
     from cdsim.study.whatif import parse_set, variants
 
     helps = _set_examples(" ".join(_helps().split()))  # help text wraps anywhere
-    guide = _set_examples((REPO / "docs" / "guide.md").read_text())
+    text = (REPO / "docs" / "guide.md").read_text()
+    guide = _set_examples(text)
     assert {"fountain.F01.vp=3", "villa_table.points.4=6"} <= helps  # it finds them
     assert "objective.B05.reward.vp=6" in guide
-    for i, example in enumerate(sorted(helps | guide)):
-        variants([parse_set(example)], None, tmp_path / str(i))
+    # changes made together (one `--set A --set B` span: a swap) are taken together
+    together = [sorted(found) for span in re.findall(r"`([^`]*)`", text)
+                if len(found := _set_examples(span)) > 1]
+    assert ["tile.L-bakery.count=7", "tile.L-market.count=3"] in together
+    alone = (helps | guide) - {x for group in together for x in group}
+    for i, group in enumerate([*([x] for x in sorted(alone)), *together]):
+        variants([parse_set(x) for x in group], None, tmp_path / str(i))
 
 
 # -- names: did you mean ----------------------------------------------------------------------

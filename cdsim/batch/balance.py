@@ -25,9 +25,10 @@ from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
+from cdsim.players.played import PROFILES_COPY
 
 __all__ = ["BalanceResult", "analyse", "analyse_cell", "cell_stages", "check_score_blind",
-           "confirm_commands", "pool", "stage_arrays"]
+           "confirm_commands", "pool", "same_players", "stage_arrays"]
 
 
 def check_score_blind(run: Run) -> None:
@@ -101,6 +102,7 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
                 raise CdsimError(f"{run.path}: not the same setup as {runs[0].path} ({key}: "
                                  f"{said!r} vs {then!r}); pool only runs that differ in their "
                                  "seed")
+        same_players(run, runs[0])
         seed = config.seed
         if seed in seeds:
             raise CdsimError(f"{run.path} and {seeds[seed]} have the same seed {seed}: the same "
@@ -127,6 +129,24 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
                         tiebreak_order=np.concatenate([a.tiebreak_order for a in arrays]),
                         won=np.concatenate([a.won for a in arrays]))
     return pooled, warnings
+
+
+def same_players(run: Run, first: Run) -> None:
+    """Refuse to pool two runs whose scripted players differ under one name: played with
+    two profiles files whose tables for it differ (as their manifests record them,
+    ``cdsim.players.played``; none recorded: the shipped tables)."""
+    mine, theirs = run.manifest.profiles, first.manifest.profiles
+    name = (mine.differs(theirs) if mine is not None else
+            theirs.differs(None) if theirs is not None else None)
+    if name is not None:
+        def said(r: Run) -> str:
+            record = r.manifest.profiles
+            return "the shipped table" if record is None or name not in record.players \
+                else f"the table of {record.file}"
+
+        raise CdsimError(f"{run.path}: strategy {name!r} is not the {name} of {first.path} "
+                         f"({said(run)} vs {said(first)}): two players under one name; "
+                         "pool only runs played with the same tables")
 
 
 def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], games: int
@@ -158,6 +178,8 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
     if c.components:
         parts.append(f"--components {shlex.quote(c.components)}")
     parts.append(f"--out {shlex.quote(str(out))}")
+    if run.manifest.profiles is not None:  # its scripted players: the run's own copy
+        parts.insert(0, f"CDSIM_PROFILES={shlex.quote(str(run.path / PROFILES_COPY))}")
     return " ".join(parts), f"cdsim balance {shlex.quote(str(out))} --radius 0"
 
 

@@ -40,6 +40,7 @@ from cdsim.batch.manifest import RUN_FORMAT, Manifest, RunManifest
 from cdsim.batch.parts import check_parts
 from cdsim.digest import digest_rows
 from cdsim.errors import CdsimError, user_text
+from cdsim.players import played
 from cdsim.players.registry import reads_scores as ask_reads_scores
 from cdsim.players.registry import weights_record
 
@@ -61,7 +62,7 @@ CELLS = "cells"
 LOCK = ".cdsim.lock"
 # What a folder holds before its manifest exists (a kill there leaves only these): such a
 # folder is started again, by a plain rerun or --resume, as if it were new.
-UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml"}
+UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml", played.PROFILES_COPY}
 
 K = TypeVar("K", bound=Manifest)  # a kind's manifest: its model
 
@@ -296,6 +297,10 @@ class RunFolder(Generic[M]):
             if config.spec.python_players else {}
         # read at play time (a user's strategy is made to ask it): reports need no user code
         reads = ask_reads_scores(config.lineup)
+        if self.started() and resume:  # its players as it played them (its profiles file)
+            self.read()
+        # its scripted players' tables when one is not the shipped one (cdsim.players.played)
+        profiles = played.profiles_record(config.lineup) if config.spec.python_players else None
         if self.claim(resume, force):
             manifest = self.read()
             if manifest.config_identity != config.identity():
@@ -305,6 +310,7 @@ class RunFolder(Generic[M]):
             if manifest.weights != weights:
                 raise CdsimError(f"{self.path}: the learned player's weights changed since "
                                  "this run began; use a new --out, or --force to start over")
+            played.changed(self.path, manifest.profiles, profiles)
             self.check_parts(manifest)
             manifest.config = manifest.config.model_copy(  # this command's time limit
                 update={"decision_timeout": config.decision_timeout})
@@ -318,6 +324,9 @@ class RunFolder(Generic[M]):
             wall_seconds=0.0, command=" ".join(sys.argv), reads_scores=reads, format=RUN_FORMAT)
         if weights:  # which weights the learned player played with (cdsim.train)
             manifest.weights = weights
+        if profiles is not None:  # the profiles file it plays, kept beside the manifest
+            manifest.profiles = profiles
+            played.keep(self.path, profiles)
         self.write(manifest)
         return manifest
 

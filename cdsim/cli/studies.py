@@ -124,6 +124,8 @@ def study_run(
     check_jobs(jobs)
     check_minutes(minutes, "--minutes")
     use_decision_timeout(decision_timeout)  # every cell's runs record it
+    if resume:  # its players as it played them (its profiles file: cdsim.players.played)
+        _study_players(resolve(study), out)
     spec = load_study(resolve(study))
     play.check_players(spec)  # every cell's players, before a folder or a lock is made
     root = out_folder(out) or Path("studies") / spec.file.name
@@ -249,3 +251,17 @@ def study_init(
 
     write_template(path, template)
     print(f"wrote {path}; edit it, then: cdsim study run {path}")
+
+
+def _study_players(path: Path, out: str | None) -> None:
+    """Before a study file is read to resume a study: read its folder's manifest, which
+    plays the profiles file the study was played with when it kept its own."""
+    from cdsim.errors import read_toml
+    from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
+
+    root = out_folder(out)
+    if root is None:
+        name = read_toml(path).get("name")
+        root = Path("studies") / name if isinstance(name, str) and name else None
+    if root is not None and (root / STUDY_MANIFEST).is_file():
+        study_manifest_of(root)

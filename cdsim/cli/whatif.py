@@ -30,7 +30,8 @@ def whatif(
         "--set", metavar="TABLE.ID.KEY=VALUE",
         help="A change, in a sweep's entry/key words: objective.B05.reward.vp=6, "
              "fountain.F01.vp=3, tile.L-villa-end-2.chimneys=3, villa_table.points.4=6. Repeat "
-             "it for several changes at once (each key once); a list of values "
+             "it for several changes at once (each key once), checked together as one set "
+             "with --components: a swap that keeps a total plays; a list of values "
              "(reward.vp=4,6,10) makes one variant per value.", show_default=False)] = None,
     components: Annotated[str | None, typer.Option(
         "--components", help="An override file with the change instead of (or under) --set: "
@@ -123,10 +124,11 @@ def whatif(
     if override is not None:
         if not override.is_file():
             raise CdsimError(f"--components {components}: no such override file")
-        try:  # a set that does not load is one line now, before a folder is made
-            spec.components_digest(str(override))
+        try:  # a set that does not load is one line now, before a folder is made (with
+            if not changes:  # --set: checked with them, as one set, when they are made)
+                spec.components_digest(str(override))
         except CdsimError as exc:
-            raise CdsimError(f"--components {exc}") from None
+            raise CdsimError(f"--components {exc}{wi.companion(str(exc))}") from None
     name = wi.safe_name("whatif-" + "_".join(
         [*(c.spelled.partition(".")[2] for c in changes), *([override.stem] if override else [])]))
     root = out_folder(out) or Path("studies") / name
