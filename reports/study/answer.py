@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
-from cdsim.analysis.fmt import pp, vec
+from cdsim.analysis.fmt import pp, rulebook, vec
 from cdsim.analysis.rare import note
 from cdsim.batch import cost
 from cdsim.study.cell import CellResult
@@ -152,8 +152,10 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float,
     skilled = [c for c in cells if not c.floor and c.variant is None]
     if not skilled:
         return head + "no skilled population in this study (only the floor), so no answer."
-    rule = vec(skilled[0].rulebook)
-    tail = (f" The rulebook's {rule} leaves a largest seat gap of "
+    named = rulebook(skilled[0].rulebook)
+    rule = (f"The rulebook's {vec(skilled[0].rulebook)}" if named.startswith("rulebook")
+            else named[0].upper() + named[1:])
+    tail = (f" {rule} leaves a largest seat gap of "
             + " and ".join(_at_rulebook(c) for c in skilled) + ".")
     confirmed = [c for c in skilled if c.decision and c.decision.decision == "confirmed"]
     others = [c for c in skilled if c not in confirmed]
@@ -187,13 +189,13 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float,
                rate: PlayRate | None = None, provisional: bool = False,
                stopped: str | None = None) -> list[str]:
     d = c.decision
-    rule = vec(c.rulebook)
+    rule, rule_bold = rulebook(c.rulebook), rulebook(c.rulebook, bold=True)
     if d is None:
-        return [f"rulebook **{rule}** → {unfinished(c, stopped)}",
-                f"rulebook {rule}: largest seat gap {gap_text(c.figures.at_rulebook)}"]
+        return [f"{rule_bold} → {unfinished(c, stopped)}",
+                f"{rule}: largest seat gap {gap_text(c.figures.at_rulebook)}"]
     if d.decision == "confirmed" and len(d.fair_set) > 1:
         # the answer is the set: say so first, then the one the stated rule names
-        lines = [f"rulebook **{rule}** → **{len(d.fair_set)} vectors shown fair**: "
+        lines = [f"{rule_bold} → **{len(d.fair_set)} vectors shown fair**: "
                  + ", ".join(vec(v) for v in d.fair_set),
                  f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
                  f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)"]
@@ -204,13 +206,13 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float,
                      f"from the rulebook): decided **{vec(d.vector)}**, largest seat gap "
                      f"{gap_text(d)} on the {d.games_tested:,} games played since it was chosen")
     elif d.decision == "confirmed":
-        lines = [f"rulebook **{rule}** → decided **{vec(d.vector)}**",
+        lines = [f"{rule_bold} → decided **{vec(d.vector)}**",
                  f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
                  f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)",
                  f"largest seat gap {gap_text(d)} on the {d.games_tested:,} games played "
                  "since it was chosen"]
     elif d.decision == "no fair vector":
-        lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tolerance)} "
+        lines = [f"{rule_bold} → **no whole-VP vector is fair** within ±{pp(tolerance)} "
                  f"(±{c.radius} VP searched)",
                  f"most equal: {vec(d.vector)}, largest seat gap {gap_text(d)}"]
     else:
@@ -221,14 +223,14 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float,
                 TOO_FEW)
         spent = (f"{c.games:,} games so far: play stopped" if provisional else
                  f"budget of {c.budget:,} games spent")
-        lines = [f"rulebook **{rule}** → **undecided** ({spent})",
+        lines = [f"{rule_bold} → **undecided** ({spent})",
                  f"most equal so far: {vec(d.vector)} (not confirmed), largest seat gap "
                  f"{gap_text(d)}; {need}"]
     if d.decision == "confirmed" and d.name_words:
         lines.append(f"how close the name is: {d.name_words}")
     lines.append(f"games played: {d.games:,} (the named vector judged on "
                  f"{d.games_tested:,} of them)")
-    lines.append(f"rulebook {rule}: largest seat gap {gap_text(c.figures.at_rulebook)}")
+    lines.append(f"{rule}: largest seat gap {gap_text(c.figures.at_rulebook)}")
     if c.figures.offsets is not None:
         lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.figures.offsets)}"
                      + pointed_words(c.rulebook, d.vector, c.figures.offsets, c.state.radius))

@@ -36,7 +36,7 @@ import numpy as np
 
 from cdsim.analysis.anytime import CONFIRM_SHARE
 from cdsim.analysis.cell import Shares
-from cdsim.analysis.fmt import pct, pp, pts_interval, seat_label, vec
+from cdsim.analysis.fmt import pct, pp, pts_interval, rulebook, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.rare import note
 from cdsim.study.cell import CellResult
@@ -264,7 +264,7 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
                        comp.min(axis=0)[1:].astype(float), comp.max(axis=0)[1:].astype(float)))
     if series:
         r = np.array(rule)
-        series.append((f"rulebook {vec(rule)}", (r - r[0])[1:].astype(float),
+        series.append((rulebook(rule), (r - r[0])[1:].astype(float),
                        (r - r[0])[1:].astype(float), (r - r[0])[1:].astype(float)))
         doc.draw(f"compensation_{players}p", charts.grouped, (
             [seat_label(s) for s in seats[1:]], series, "starting VP over seat 1 (VP)",

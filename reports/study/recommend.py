@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cdsim.analysis.fmt import pp, vec
+from cdsim.analysis.fmt import pp, rulebook, vec
 from cdsim.analysis.recommend import PopulationGap, Recommendation
 
 # the games a recommendation is chosen on, and those it is judged on (analysis.recommend)
@@ -66,14 +66,14 @@ def worst_words(rec: Recommendation) -> str:
 
 def sentence(rec: Recommendation, tolerance: float) -> str:
     """The recommendation in one paragraph: what to print, why, and how far from fair."""
-    return (f"Print **{vec(rec.vector)}** (rulebook {vec(rec.rulebook)}): {why(rec, tolerance)}; "
+    return (f"Print **{vec(rec.vector)}** ({rulebook(rec.rulebook)}): {why(rec, tolerance)}; "
             f"{worst_words(rec)}; each population's largest seat gap at it: "
             + "; ".join(population_words(g) for g in rec.gaps) + ".")
 
 
 def box_lines(rec: Recommendation, tolerance: float) -> list[str]:
     """The answer box's lead group: the vector, why, the worst gap, each population's."""
-    return [f"rulebook {vec(rec.rulebook)} → print **{vec(rec.vector)}**",
+    return [f"{rulebook(rec.rulebook)} → print **{vec(rec.vector)}**",
             f"why: {why(rec, tolerance)}", worst_words(rec),
             *(population_words(g) for g in rec.gaps)]
 
