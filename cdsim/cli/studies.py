@@ -241,10 +241,13 @@ def study_init(
         help="default: the shipped default study (about 8 minutes); card: one changed card "
              "against the shipped set, scripted play at 2 and 4 players (its variant's "
              "override file, variants/b05-at-6.toml, is written beside FILE; about a minute); "
-             "sweep: one card's value over a list (about a minute).")] = "default",
+             "sweep: one card's value over a list (about a minute); castles-change: one "
+             "component of The Castles of Tuscany changed (its JSON override, "
+             "variants/castle-bonus-6.json, is written beside FILE; about a minute).")] = "default",
 ) -> None:
     """Write a study file, commented, to edit into your own (the study is named after the
-    file): the default study, a one-card test or a one-key sweep (--template).
+    file): the default study, a one-card test, a one-key sweep or a one-component test of The
+    Castles of Tuscany (--template).
 
     Example: cdsim study init my-study.toml --template card && cdsim study run my-study.toml"""
     from cdsim.study.file import write_template

@@ -466,14 +466,16 @@ SWEEP_EXAMPLE = """
 # `cdsim study init FILE --template NAME`: the default study (shipped as a study) or a
 # file of TEMPLATES, with the override files its variants name (relative to it)
 TEMPLATES = {"default": SHIPPED / "default.toml", "card": SHIPPED / "templates" / "card.toml",
-             "sweep": SHIPPED / "templates" / "sweep.toml"}
+             "sweep": SHIPPED / "templates" / "sweep.toml",
+             "castles-change": SHIPPED / "templates" / "castles-change.toml"}
 
 
 def write_template(path: Path, template: str = "default") -> None:
     """``cdsim study init``: a study file to edit, named after the file (its folder is then
     studies/NAME, not the template's): ``default``, the shipped default study with a
     commented sweep; ``card``, a one-card test, written with its variant's override file
-    (beside it, where the study names it); ``sweep``, a one-key sweep. Nothing is written
+    (beside it, where the study names it); ``sweep``, a one-key sweep; ``castles-change``,
+    a one-component test of The Castles of Tuscany, with its JSON override. Nothing is written
     when a file is in the way."""
     source = TEMPLATES.get(template)
     if source is None:
