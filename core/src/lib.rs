@@ -12,6 +12,7 @@ pub mod game;
 pub mod games;
 pub mod kinds;
 pub mod luck;
+pub mod mediterranean;
 pub mod play;
 pub mod players;
 pub mod records;
