@@ -62,6 +62,8 @@ impl Picks {
                 continue;
             }
             hand.push(self.cards[s]);
+            // sorted first: which card was laid must not steer the draw
+            hand.sort_unstable();
             let k = rng.integers(hand.len() as u64) as usize;
             self.cards[s] = hand.swap_remove(k);
             hand.sort_unstable();

@@ -21,6 +21,7 @@ pub mod state;
 pub mod validate;
 
 pub use actions::Action;
+pub use contracts::next_order as contracts_order;
 pub use components::{Components, Source};
 pub use observe::Observation;
 pub use players::Player;

@@ -9,8 +9,9 @@ use super::components::Components;
 use super::state::{Column, MedState, Pending, Phase, Status, COLUMNS};
 
 impl MedState {
-    /// M6.1-M6.4, then the end of the round (M7) or of the game (M8).
-    pub(super) fn score_round(&mut self, comps: &Components) {
+    /// M6.1-M6.4, then the end of the round (M7) or of the game (M8): the rules call it
+    /// after the last extra turn (public for hand-checked positions).
+    pub fn score_round(&mut self, comps: &Components) {
         let t = comps.tables();
         let r = self.round as usize;
         for s in 0..self.n {
