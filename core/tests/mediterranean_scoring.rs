@@ -35,7 +35,9 @@ fn at_scoring(c: &Components, n: usize, round: u8, done: &[usize]) -> MedState {
 #[test]
 fn m6_1_a_bonus_tile_for_five_contracts_delivered() {
     let c = comps();
-    let mut g = at_scoring(&c, 3, 0, &[1]);
+    let mut g = at_scoring(&c, 3, 0, &[1, 2]);
+    // seat 2 lost one of its five: no bonus
+    g.seats[2].register[4].status = Status::Lost;
     let pile = g.bonus_pile.len();
     g.score_round(&c);
     assert_eq!(g.seats[1].bonus, vec![2]);
