@@ -38,3 +38,28 @@ fn a_seed_replays_the_same_game() {
     let other = (8..14).map(|s| play(&c, &names, s)).any(|s| s != play(&c, &names, 7));
     assert!(other, "different seeds play different games");
 }
+
+#[test]
+fn greedy_beats_random_and_the_styles_play_as_named() {
+    let c = comps();
+    let mut wins = 0;
+    for seed in 0..20u64 {
+        let seat = (seed % 4) as usize;
+        let mut names = ["random"; 4];
+        names[seat] = "greedy";
+        wins += usize::from(play(&c, &names, 500 + seed).rank(seat) == 1);
+    }
+    assert!(wins >= 12, "greedy won {wins} of 20 against three random seats");
+    // gold-first ends with more coins, temple-majority with more temple points
+    let names = ["gold-first", "temple-majority", "long-haul", "greedy"];
+    let (mut gold, mut temple) = ([0i64; 4], [0i64; 4]);
+    for seed in 0..20 {
+        let s = play(&c, &names, 600 + seed);
+        for k in 0..4 {
+            gold[k] += s.gold[k];
+            temple[k] += s.temple_points[k];
+        }
+    }
+    assert!(gold[0] > gold[1] && gold[0] > gold[3], "{gold:?}");
+    assert!(temple[1] > temple[0] && temple[1] > temple[3], "{temple:?}");
+}

@@ -39,7 +39,7 @@ pub struct Weights {
 impl Weights {
     /// The plain greedy profile.
     pub fn greedy() -> Weights {
-        Weights { gold: 1.0, temple: 1.0, majority: 0.5, miles: 0.4, power: 0.3, keep: 0.25,
+        Weights { gold: 0.8, temple: 1.4, majority: 1.0, miles: 0.4, power: 0.3, keep: 0.25,
                   lose: 1.0, far: 0.0, position: 0.2, extra_card: 1.5 }
     }
 
@@ -286,21 +286,22 @@ impl Eval<'_> {
     }
 
     /// An extra turn when an open contract is within reach of the best card and the
-    /// seat's coins, worth more than the card kept.
+    /// seat's coins, its reward less the coins the miles cost worth more than the card
+    /// kept for a later round.
     fn extra_value(&self, yes: bool) -> f32 {
         if !yes {
             return 0.0;
         }
         let t = self.comps.tables();
         let best = self.s.hand.iter().map(|&c| t.rowing[c as usize].power).max().unwrap_or(0);
-        let reach = (i32::from(best) + i32::from(self.state.wind)).max(0) + self.s.gold;
+        let range = (i32::from(best) + i32::from(self.state.wind)).max(0) as f32;
         let later = f32::from(t.rounds - 1 - self.state.round) * self.w.extra_card;
-        self.s.open().filter(|&c| {
-            let city = t.city_cards[self.s.register[c].city as usize].city;
-            self.dist(self.s.ship, city) <= reach as f32
-        }).map(|c| {
+        self.s.open().filter_map(|c| {
             let col = self.s.register[c];
-            self.reward(col.city, col.goods)
+            let city = t.city_cards[col.city as usize].city;
+            let cost = (self.dist(self.s.ship, city) - range).max(0.0);
+            (cost <= self.s.gold as f32)
+                .then(|| self.reward(col.city, col.goods) + 1.0 - cost * self.w.gold)
         }).fold(f32::NEG_INFINITY, f32::max) - later
     }
 }
