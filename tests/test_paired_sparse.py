@@ -6,6 +6,7 @@ games that decides a comparison left undecided at its budget."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +14,8 @@ import pytest
 from cdsim.analysis import paired
 from cdsim.analysis.paired import Comparison, SeatChange
 from tests import sparse_pairs as sp
+from tests.commands import run_cli
+from tests.conftest import core_or_skip
 
 
 def _look(changed: int, deals: int, step: float = 1 / 12) -> Comparison:
@@ -116,3 +119,23 @@ def test_more_games_decide_a_comparison_left_undecided_at_the_margin() -> None:
         decided += later.outcome != "undecided"
     assert asked >= runs * 0.9
     assert decided >= 0.8 * asked, (decided, asked)
+
+
+@pytest.mark.parametrize("game, change", [(None, "objective.B05.reward.vp=8"),
+                                          ("castles", "colour_bonus.castle.first=4")])
+def test_an_a_a_change_plays_nothing(game: str | None, change: str, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A key set to its own value (B05 is worth 8 VP; a castle's first colour bonus 4): the
+    component sets are the same, so the answer is that, with no game played and no folder
+    left (it played both sides and answered "not decided yet")."""
+    core_or_skip()
+    out = tmp_path / "aa"
+    code, said, err = run_cli(["whatif", *(["--game", game] if game else []), "--set", change,
+                               "--players", "2", "--out", str(out), "--quiet"],
+                              monkeypatch, capsys)
+    assert code == 0, err
+    assert said.strip().endswith("no change: the games are identical (the changed component "
+                                 "set is the base's), so seat balance cannot move; nothing "
+                                 "was played"), said
+    assert not out.exists()
