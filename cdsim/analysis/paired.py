@@ -46,7 +46,7 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import optimize, special
+from scipy import optimize, special, stats
 
 from cdsim.analysis.boundary import best_rho, boundary_z
 from cdsim.analysis.candidates import REPORT_LEVEL, CellGames, rerank_winners
@@ -293,7 +293,9 @@ def seat_difference(variant: Sequence[CellGames], base: Sequence[CellGames],
     """Each seat's paired difference of win share under ``vector``, variant minus base, on
     every stage both played (the same seeds: the same deals and line-ups), clustered by deal,
     with ``level`` intervals simultaneous over the seats (a fixed sample: a study report's
-    variants, not the anytime sequences of ``compare``): ((mean, low, high), games paired).
+    variants, not the anytime sequences of ``compare``; a seat changed in fewer than
+    ``MIN_CHANGED`` deals: the bound from the share of deals changed, as ``compare``'s):
+    ((mean, low, high), games paired).
     None when no stage pairs, or when one's games do not (another deal or count)."""
     diffs: list[FloatArray] = []
     groups: list[NDArray[np.int64]] = []
@@ -307,9 +309,23 @@ def seat_difference(variant: Sequence[CellGames], base: Sequence[CellGames],
         offset = int(groups[-1].max()) + 1
     if not diffs:
         return None
-    z = float(t_quantile((1 - level) / (2 * variant[0].players), 10**9))
-    difference = paired_difference(np.concatenate(diffs), np.concatenate(groups), z)
-    return difference, sum(len(d) for d in diffs)
+    players = variant[0].players
+    z = float(t_quantile((1 - level) / (2 * players), 10**9))
+    diff, group = np.concatenate(diffs), np.concatenate(groups)
+    mean, low, high = paired_difference(diff, group, z)
+    # a seat changed in fewer than MIN_CHANGED deals: its interval is the bound from the share
+    # of deals changed (Clopper-Pearson, one-sided at the seat's level), never [0, 0]
+    _, inverse = np.unique(group, return_inverse=True)
+    sums = np.zeros((int(inverse.max()) + 1, players))
+    np.add.at(sums, inverse, diff)
+    deals = len(sums)
+    for s in range(players):
+        changed = int((sums[:, s] != 0).sum())
+        if changed < MIN_CHANGED:
+            rate = (1.0 if changed >= deals else
+                    float(stats.beta.ppf(1 - (1 - level) / players, changed + 1, deals - changed)))
+            low[s], high[s] = -rate, rate
+    return (mean, low, high), len(diff)
 
 
 def design_deals(games: int, games_per_deal: int) -> float:
