@@ -14,6 +14,7 @@ from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:  # the command line imports them when it plays
     from cdsim.analysis.paired import Comparison
+    from cdsim.games import GameSpec
     from cdsim.study.clock import Clock
     from cdsim.study.comparisons import Pair, Played
     from cdsim.study.model import Study
@@ -158,6 +159,14 @@ def whatif(
             import shutil
             shutil.rmtree(root, ignore_errors=True)
         raise
+    if _identical(study, spec):
+        if made:
+            import shutil
+            shutil.rmtree(root, ignore_errors=True)
+        asked = study.file.description.removeprefix("What the change does: ")
+        print(f"whatif: {asked}: no change: the games are identical (the changed component "
+              "set is the base's), so seat balance cannot move; nothing was played")
+        return
     clock = Clock(minutes or None, jobs)
     print(_chosen(study, plays, quick, clock), flush=True)
     with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
@@ -170,6 +179,22 @@ def whatif(
     result = analyse(root, note)
     write(root, result=result, note=note)
     _answer(study, root, played, result, progress.played, again)
+
+
+def _identical(study: Study, spec: GameSpec) -> bool:
+    """An A/A change: every variant's component set is the base's (the same digest: a key
+    set to its own value), so base and change would play the same games."""
+    variants = study.file.variant
+    if not variants or study.file.sweep:
+        return False
+    keys = spec.set_keys
+    if keys is not None:  # a game of JSON tables: the same tables, however they are written
+        import json
+
+        base = json.loads(keys.text(study.file.components))
+        return all(json.loads(keys.text(v.components)) == base for v in variants)
+    digest = spec.components_digest(study.file.components)[0]
+    return all(spec.components_digest(v.components)[0] == digest for v in variants)
 
 
 def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:
