@@ -350,8 +350,8 @@ def card_figures(terms: pl.DataFrame, kind: str) -> dict[str, tuple[float, float
     if "mean_vp" in col:
         paid = terms.filter(pl.col(FIGURES[kind]["mean_vp"][1]) > 0)
         low, high = (paid["vp_low"].to_numpy(), paid["vp_high"].to_numpy())
-        bounds = (min([*low, *([FAILED_VP] if kind == "objective" else [])], default=0.0),
-                  max(high, default=0.0))
+        bounds = (float(min([*low, *([FAILED_VP] if kind == "objective" else [])], default=0)),
+                  float(max(high, default=0)))
         out["mean_vp"] = card_intervals.NAN3 if few else card_intervals.mean(
             *col["mean_vp"], setup, bounds)
     if few:
