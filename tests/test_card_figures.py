@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from cdsim.analysis import card_intervals
+from cdsim.analysis.card_intervals import NAN3
 from cdsim.analysis.cards import card_change, card_figures, card_terms, takes
 from cdsim.study.cards import CardChange
 from tests.card_sim import FOUR, TWO, Sparsity, terms
@@ -103,6 +104,16 @@ def test_a_card_never_taken_is_not_taken_in_n_games_never_a_crash() -> None:
                      (found.takes[0], found.takes[0]._replace(deals=4)))
     assert "60 times in 4 deals: too few deals to say more (10 needed)" in words(few)
     assert "(taken in 4 deals only, 10 needed)" in card_line(few, 0.04)
+    # the study page's sentence and table say the same
+    from reports.study.cards import sentence, table_rows
+
+    assert sentence(change) == ("X (reward.vp 8 -> 6): not taken in 60 games (base: taken by "
+                                "50.0% of seats, 60 times in 30 deals).")
+    fulfilled = table_rows("v", change)[1]
+    assert fulfilled[3].startswith("100.0% [") and fulfilled[4] == "not taken"
+    masked = CardChange("objective", "X", (), found.base, dict.fromkeys(found.base, NAN3),
+                        found.change, (found.takes[0], found.takes[0]._replace(deals=4)))
+    assert table_rows("v", masked)[3][4] == "too few deals (4)"
 
 
 @pytest.mark.parametrize("kind", ["objective", "fountain"])
