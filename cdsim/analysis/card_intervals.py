@@ -24,7 +24,7 @@ docs/statistics.md ("Card figures inside their range") has the simulation behind
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -48,16 +48,30 @@ def t95(deals: int) -> float:
     return float(t_quantile(0.025, deals - 1))
 
 
-def clustered_variance(residual: Array, weight: Array, setup: Array) -> float:
+class Clustered(NamedTuple):
+    """A deal-clustered variance and the 97.5% quantile to use with it."""
+
+    variance: float
+    z: float
+
+
+def clustered_variance(residual: Array, weight: Array, setup: Array) -> Clustered:
     """The deal-clustered variance of a ratio's numerator sum: the sum over deals of each
     deal's residual sum, squared, each divided by (1 - h)^2 where h is the deal's share of
     the ``weight`` (the ratio's denominator): the jackknife's small-sample correction
-    (CR3), as the plain sandwich is too narrow on a few deals (docs/statistics.md)."""
+    (CR3), as the plain sandwich is too narrow on a few deals; and Student's t on the
+    deals' effective number less one, (sum u^2)^2 / sum u^4 over the deals' terms u (at
+    most the deals with a take): a few deals that carry most of the variance count as few
+    (docs/statistics.md)."""
     _, inverse = np.unique(np.asarray(setup), return_inverse=True)
     sums = np.bincount(inverse, weights=np.asarray(residual, dtype=float))
     w = np.bincount(inverse, weights=np.asarray(weight, dtype=float))
     h = w / w.sum() if w.sum() > 0 else np.zeros_like(w)
-    return float(np.sum((sums / np.maximum(1 - h, 1e-9)) ** 2))
+    u2 = (sums / np.maximum(1 - h, 1e-9)) ** 2
+    total, fourth = float(u2.sum()), float(np.sum(u2**2))
+    deals = int((w > 0).sum())
+    effective = min(float(deals), total**2 / fourth) if fourth > 0 else float(deals)
+    return Clustered(total, t95(max(2, math.floor(effective))))
 
 
 def share(num: Array, den: Array, setup: Array, min_deals: int = 2) -> Figure:
@@ -73,12 +87,11 @@ def share(num: Array, den: Array, setup: Array, min_deals: int = 2) -> Figure:
     k = deals_with(x, setup)
     if k < max(min_deals, 2):
         return r, math.nan, math.nan
-    z = t95(k)
-    centre = (float(y.sum()) + z * z / 2) / (total + z * z)
+    centre = (float(y.sum()) + 2) / (total + 4)  # near the Wilson centre, for the spread
     deals = np.asarray(setup, dtype=np.int64)
-    robust = clustered_variance((y - centre * x)[inside], x[inside], deals[inside]) / total**2
-    deff = max(1.0, robust / (centre * (1 - centre) / total))
-    low, high = wilson(r, total / deff, z)
+    robust = clustered_variance((y - centre * x)[inside], x[inside], deals[inside])
+    deff = max(1.0, robust.variance / total**2 / (centre * (1 - centre) / total))
+    low, high = wilson(r, total / deff, robust.z)
     return r, float(low), float(high)
 
 
@@ -95,9 +108,10 @@ def mean(num: Array, den: Array, setup: Array, bounds: tuple[float, float],
     k = deals_with(x, setup)
     if k < max(min_deals, 2):
         return r, math.nan, math.nan
-    half = t95(k) * math.sqrt(clustered_variance(y - r * x, x, setup)) / total
+    spread = clustered_variance(y - r * x, x, setup)
+    half = spread.z * math.sqrt(spread.variance) / total
     return r, max(bounds[0], r - half), min(bounds[1], r + half)
 
 
-__all__ = ["MIN_DEALS", "NAN3", "Figure", "clustered_variance", "deals_with", "mean", "share",
+__all__ = ["MIN_DEALS", "NAN3", "Clustered", "Figure", "clustered_variance", "deals_with", "mean", "share",
            "t95"]

@@ -114,9 +114,10 @@ def win_difference(took: Array, took_won: Array, seats: Array, winners: Array, s
     deals = np.asarray(setup, dtype=np.int64)
     z = card_intervals.t95(int(np.unique(deals).size)) if small else Z95
     mean, _, high = paired_difference(d + len(t) * influence, deals, z)
-    if small:  # the jackknife's correction for a few deals (card_intervals)
-        high = mean + z * math.sqrt(card_intervals.clustered_variance(
-            influence, t.sum(axis=1), deals))
+    if small:  # the jackknife's correction for a few deals, t on their effective number
+        spread = card_intervals.clustered_variance(influence, t.sum(axis=1), deals)
+        z = spread.z
+        high = mean + z * math.sqrt(spread.variance)
     # Never narrower than for independent seats (Agresti-Caffo within each strategy: one
     # win and one loss added to each side), as stats.design_effect is floored at 1: a few
     # games, or a side that never won, would make the clustered interval vanish.
