@@ -65,3 +65,11 @@ def test_a_bad_card_margin_is_one_line(value: str, tmp_path: Path,
                              monkeypatch, capsys)
     assert code == 2 and "--card-margin must be between 0.001 and 0.5" in err, (code, err)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_docs_state_the_card_margin_and_the_deals_the_code_uses() -> None:
+    from cdsim.analysis.card_intervals import MIN_DEALS
+
+    text = " ".join((Path(__file__).parents[1] / "docs" / "statistics.md").read_text().split())
+    assert f"**Its margin, {100 * CARD_MARGIN:g} pts**" in text
+    assert f"the card taken in at least {MIN_DEALS} deals" in text
