@@ -84,8 +84,8 @@ def _rows(taken: bool) -> pl.DataFrame:
 def test_a_card_never_taken_is_not_taken_in_n_games_never_a_crash() -> None:
     """A card never taken in a look raised "cannot reshape array of size 0"; now its figures
     are nan (its taken share 0) and the words say "not taken in N games"."""
-    from cdsim.cli.whatif_words import card_figures as words
-    from cdsim.cli.whatif_words import card_line
+    from cdsim.study.whatif_words import card_figures as words
+    from cdsim.study.whatif_words import card_line
 
     never = card_terms(_rows(False), "objective", "X")
     figures = card_figures(never, "objective")

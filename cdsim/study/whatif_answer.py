@@ -2,9 +2,9 @@
 prints and the pages show (#61 item 3): whether seat balance moves and how far it can at
 most (``paired.Comparison.words`` and ``bound_words``), then each changed card's verdict line
 at the card margin (``cards.CARD_MARGIN``; the terminal's at ``--card-margin``) and its
-figures (``whatif_words.card_line`` and ``card_figures``). The terminal words a live comparison (``head`` and ``card_lines``); a
-page and ``cdsim study report`` word the study's record of it (``answers``), so a later
-change of these words reaches both."""
+figures (``whatif_words.card_line`` and ``card_figures``). The terminal words a live
+comparison (``head`` and ``card_lines``); a page and ``cdsim study report`` word the study's
+record of it (``answers``), so a later change of these words reaches both."""
 
 from __future__ import annotations
 
