@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from cdsim.analysis import paired
+from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import Comparison, SeatChange, card_side
 from cdsim.study.cards import CardChange, Figure
 from tests.commands import run_cli
@@ -116,7 +117,7 @@ def test_every_card_figure_in_the_terminal_carries_its_interval() -> None:
     assert card_figures(_card((0.1, math.nan, math.nan))).count("too few games") == 1
     line = card_line(_card((0.173, -0.05, 0.39)), 0.015)
     assert line.startswith("B05: not decided (could be too weak or about right or too strong)")
-    assert "+17.3 pts [-5.0, +39.0] against a margin of ±1.5 pts" in line
+    assert "+17.3 pts [-5.0, +39.0] against a card margin of ±1.5 pts" in line
     strong = card_line(_card((0.173, 0.05, 0.29)), 0.015, ", neutral near reward.vp = 5.2")
     assert strong.startswith("B05: too strong: its takers' win difference +17.3 pts")
     assert strong.endswith("neutral near reward.vp = 5.2")
@@ -135,18 +136,18 @@ def test_whatif_prints_the_bound_and_a_line_per_card(
     changed card gets its verdict line and its figures, each with an interval."""
     core_or_skip()
     out = tmp_path / "wi"
-    code, said, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players", "2",
+    code, said, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players", "4",
                             "--play", "scripted", "--games", "600", "--out", str(out),
                             "--quiet"], monkeypatch, capsys)
     assert code == 0, err
     printed = said.splitlines()
-    head = next(line for line in printed if line.startswith("  2p scripted: "))
+    head = next(line for line in printed if line.startswith("  4p scripted: "))
     assert "; seat balance moves by at most " in head and " pp (95%" in head
     assert "games a side" in head and "at most 0.0 pp" not in head
     verdict = next(i for i, line in enumerate(printed) if line.startswith("      B05: "))
     assert any(w in printed[verdict] for w in ("too weak", "about right", "too strong",
                                                "not decided"))
-    assert f"against a margin of ±{100 * paired.MARGIN:.1f} pts" in printed[verdict]
+    assert f"against a card margin of ±{100 * CARD_MARGIN:.1f} pts" in printed[verdict]
     figures = printed[verdict + 1]
     assert figures.startswith("      B05 at 6 VP: taken by ")
     assert figures.count(" [") >= 6  # taken, fulfilled, VP, win difference, base's too

@@ -1,7 +1,7 @@
 """The pages say what the terminal says (#61 item 3), each page read in headless chromium:
 a whatif's page leads with the change's answer as `cdsim whatif` printed it (whether seat
-balance moves, how far at most, each changed card's verdict line at the run's own
-precision), and `cdsim study report` of it prints the same; a sweep's page judges seat moves
+balance moves, how far at most, each changed card's verdict line at the card margin),
+and `cdsim study report` of it prints the same; a sweep's page judges seat moves
 at the run's precision; a study stopped by its time budget says stopped, and what a
 `--resume` would play, where the terminal does."""
 
@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.study.clock import Clock
 from tests.commands import run_cli
 from tests.conftest import core_or_skip
@@ -72,7 +73,10 @@ def test_the_whatif_page_leads_with_the_terminal_s_answer(browser: Any,  # noqa:
     assert answer.startswith(lines[0]), (lines[0], answer)  # the terminal adds its time
     assert "seat balance" in lines[0] and "at most" in lines[0] and "(95%)" in lines[0]
     assert cards and all(card in lines for card in cards), (cards, lines)
-    assert any("against a margin of ±2.0 pts" in line for line in lines)  # the run's own
+    # each changed card's line at the card margin (not the seats' precision), or why not
+    assert any(line.startswith("B05: ") and (f"card margin of ±{100 * CARD_MARGIN:.1f} pts"
+                                             in line or "needs more games" in line)
+               for line in lines), lines
     assert not any("undecided" in line for line in lines)  # the base's verdict is below it
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the command line imports them when it plays
 
 PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
 MARGIN = 0.01  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
+CARD_MARGIN = 0.04  # the default --card-margin: cdsim.analysis.cards.CARD_MARGIN (a test too)
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
 
 
@@ -48,9 +49,14 @@ def whatif(
         help="The designer's margin: a seat whose win share moves by less than this is "
              "'unchanged' (0.01 = 1 pp: a quick look decides most single-card changes at "
              "it, docs/statistics.md); the comparison stops as soon as it is decided either "
-             "way. Each answer also says how far seat balance can move (95%), and each "
-             "changed card is too weak, about right or too strong against this margin on its "
-             "takers' win difference.")] = MARGIN,
+             "way. Each answer also says how far seat balance can move (95%).")] = MARGIN,
+    card_margin: Annotated[float, typer.Option(
+        "--card-margin",
+        help="The card margin: a changed card whose takers win within this of the other "
+             "seats of their strategies is 'about right', beyond it too weak or too strong "
+             "(0.04 = 4 pts, the middle group of the shipped cards' own win differences, "
+             "docs/statistics.md). The terminal's answer; the pages judge at 4 pts.")
+    ] = CARD_MARGIN,
     games: Annotated[int | None, typer.Option(
         help="The most games of each side (base and change) per player count and play "
              "(default: 40,000 scripted, 6,000 strong; The Castles of Tuscany's cheaper "
@@ -79,7 +85,7 @@ def whatif(
     seat's win share, change minus base, at the rulebook's starting VP, with intervals
     valid at every look, judged at the designer's margin --precision), how far it can move
     at most (95%), and what the changed cards do: one line each, too weak, about right or
-    too strong (their takers' win difference against the margin; neutral near the value a
+    too strong (their takers' win difference against --card-margin; neutral near the value a
     sweep of several values finds), then their figures (taken, fulfilled, VP per take, win
     difference), each with its 95% interval. The folder is a study folder: its pages lead with the
     change (study.html).
@@ -115,6 +121,9 @@ def whatif(
     if not 0.001 <= precision <= 0.05:
         raise CdsimError(f"--precision must be between 0.001 and 0.05 (0.005 = 0.5 pp), got "
                          f"{precision:g}")
+    if not 0.001 <= card_margin <= 0.5:
+        raise CdsimError(f"--card-margin must be between 0.001 and 0.5 (0.04 = 4 pts), got "
+                         f"{card_margin:g}")
     if minutes != 0:
         check_minutes(minutes, "--minutes")
     if games is not None and not 100 <= games <= 10_000_000:
@@ -178,7 +187,7 @@ def whatif(
     note = page_note("whatif", quiet)
     result = analyse(root, note)
     write(root, result=result, note=note)
-    _answer(study, root, played, result, progress.played, again)
+    _answer(study, root, played, result, progress.played, again, card_margin)
 
 
 def _identical(study: Study, spec: GameSpec) -> bool:
@@ -218,7 +227,7 @@ def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:
 
 
 def _answer(study: Study, root: Path, played: Played, result: StudyResults, games: int,
-            again: str) -> None:
+            again: str, card_margin: float = CARD_MARGIN) -> None:
     """The answer in the terminal: each comparison in a designer's words (not decided yet:
     the games and time more would take at this run's rate), the changed cards, and, if play
     stopped early, that the pages are provisional and how to go on."""
@@ -251,7 +260,7 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
                 return neutral_near(found, p.base.players, p.play, card)
 
             for line in whatif_answer.card_lines(
-                    cell.cards.cards if cell is not None and cell.cards else (), comp.precision,
+                    cell.cards.cards if cell is not None and cell.cards else (), card_margin,
                     near):
                 print(f"      {line}")
     for group in found:

@@ -1,16 +1,17 @@
 """``cdsim whatif``'s answer, comparison by comparison, in the one set of words the terminal
 prints and the pages show (#61 item 3): whether seat balance moves and how far it can at
 most (``paired.Comparison.words`` and ``bound_words``), then each changed card's verdict line
-at the run's own precision and its figures (``whatif_words.card_line`` and
-``card_figures``). The terminal words a live comparison (``head`` and ``card_lines``); a
-page and ``cdsim study report`` word the study's record of it (``answers``), so a later
-change of these words reaches both."""
+at the card margin (``cards.CARD_MARGIN``; the terminal's at ``--card-margin``) and its
+figures (``whatif_words.card_line`` and ``card_figures``). The terminal words a live
+comparison (``head`` and ``card_lines``); a page and ``cdsim study report`` word the study's
+record of it (``answers``), so a later change of these words reaches both."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import Comparison
 from cdsim.study.cards import CardChange
 from cdsim.study.results import StudyResults
@@ -22,13 +23,13 @@ def head(comp: Comparison) -> str:
     return f"{comp.words()}; {comp.bound_words()} ({comp.games:,} games a side)"
 
 
-def card_lines(cards: Sequence[CardChange], precision: float,
+def card_lines(cards: Sequence[CardChange], margin: float = CARD_MARGIN,
                near: Callable[[str], str] = lambda _: "") -> list[str]:
-    """Per changed card: its verdict line at ``precision`` (``near``: where a sweep finds
-    it neutral, by card), then its figures."""
+    """Per changed card: its verdict line at the card ``margin`` (``near``: where a sweep
+    finds it neutral, by card), then its figures."""
     out = []
     for card in cards:
-        out += [card_line(card, precision, near(card.card)), card_figures(card)]
+        out += [card_line(card, margin, near(card.card)), card_figures(card)]
     return out
 
 
@@ -59,7 +60,7 @@ def answers(result: StudyResults) -> list[Answer]:
             return neutral_near(result.sweeps, players, play, card)
 
         out.append(Answer(c.players, c.population, c.variant, head(comp),
-                          tuple(card_lines(cards, comp.precision, near)), change.anytime))
+                          tuple(card_lines(cards, CARD_MARGIN, near)), change.anytime))
     return out
 
 
