@@ -383,7 +383,7 @@ def compare(per_deal: FloatArray, design: float, precision: float = PRECISION,
 
 
 def judge(changes: Sequence[SeatChange], precision: float = PRECISION, games: int = 0,
-          deals: int = 0) -> Comparison:
+          deals: int = 0, changed: int | None = None) -> Comparison:
     """What the seats' intervals decide at ``precision`` (the rule above): the anytime
     sequences of ``compare``, or a study report's fixed 95% intervals on its variant."""
     if all(-precision < c.low and c.high < precision for c in changes):
@@ -394,7 +394,7 @@ def judge(changes: Sequence[SeatChange], precision: float = PRECISION, games: in
         outcome = "measured"
     else:
         outcome = "undecided"
-    return Comparison(outcome, tuple(changes), games, deals, precision)
+    return Comparison(outcome, tuple(changes), games, deals, precision, changed)
 
 
 def worst_case_deals(sd: float, precision: float = PRECISION, alpha: float = ALPHA,

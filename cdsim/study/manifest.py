@@ -118,6 +118,10 @@ class WhatIfComparison(BaseModel):
     games: GameCount
     deals: GameCount
     seats: list[tuple[float, float, float]]  # change, low, high, seat 1 first
+    # deals the change altered, for each seat and for some seat (issue 62: an answer on too
+    # few of them says so; None in a whatif recorded before)
+    changed: list[int] | None = None
+    changed_deals: int | None = None
 
 
 class WhatIf(BaseModel):

@@ -127,9 +127,12 @@ def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, Vari
             continue
         comparison = asked.get((c.players, c.population, c.variant))
         if comparison is not None:
-            out[c.key] = VariantChange(judge([SeatChange(s, *x) for s, x in
-                                              enumerate(comparison.seats, 1)], precision,
-                                             comparison.games, comparison.deals), True)
+            counts: list[int | None] = (list(comparison.changed) if comparison.changed
+                                        else [None] * len(comparison.seats))
+            seats = [SeatChange(s, *x, changed=n) for s, (x, n) in
+                     enumerate(zip(comparison.seats, counts, strict=True), 1)]
+            out[c.key] = VariantChange(judge(seats, precision, comparison.games,
+                                             comparison.deals, comparison.changed_deals), True)
         elif c.difference is not None:
             out[c.key] = VariantChange(judged(c.difference, precision, c.paired_games), False)
     return out
