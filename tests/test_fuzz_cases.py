@@ -1,0 +1,55 @@
+"""The inputs the fuzz run of issue 62 found still breaking, each kept as a case: every one
+ends in one line naming the file, key or flag and exit 2, or plays where it is valid input."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cdsim import core
+from cdsim.players.profiles import PROFILES_FILE
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core plays")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cdsim(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``cdsim ARGS`` in its own process (the profiles file is read as cdsim starts)."""
+    return subprocess.run([sys.executable, "-m", "cdsim", *args], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+                          cwd=cwd, timeout=300)
+
+
+def one_line(out: subprocess.CompletedProcess[str], *names: str) -> str:
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cdsim: error: "), out.stderr
+    for name in names:
+        assert name in lines[0], lines[0]
+    return lines[0]
+
+
+# -- 1. a profiles file's weights are finite numbers --------------------------------------
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+@pytest.mark.parametrize("where", ["defaults", "table"])
+def test_a_profiles_weight_that_is_not_a_finite_number_is_refused(
+        tmp_path: Path, value: str, where: str) -> None:
+    text = PROFILES_FILE.read_text(encoding="utf-8")
+    if where == "defaults":
+        assert "\ncoin = 1.2\n" in text
+        text, table, player = text.replace("\ncoin = 1.2\n", f"\ncoin = {value}\n"), \
+            "[defaults]", "greedy"
+    else:
+        text, table, player = text + f'\n[hoarder]\ndescription = "x"\ncoin = {value}\n', \
+            "[hoarder]", "hoarder"
+    profiles = tmp_path / "p.toml"
+    profiles.write_text(text, encoding="utf-8")
+    out = cdsim(["play", "--players", "2", "--strategies", player], tmp_path,
+                CDSIM_PROFILES=str(profiles))
+    one_line(out, str(profiles), table, "coin", "not a finite number")
