@@ -12,6 +12,7 @@ import pytest
 
 from cdsim import core
 from cdsim.players.profiles import PROFILES_FILE
+from tests.test_hardening import refused
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core plays")
 
@@ -53,3 +54,18 @@ def test_a_profiles_weight_that_is_not_a_finite_number_is_refused(
     out = cdsim(["play", "--players", "2", "--strategies", player], tmp_path,
                 CDSIM_PROFILES=str(profiles))
     one_line(out, str(profiles), table, "coin", "not a finite number")
+
+
+# -- 2. a deeply nested Castles component file --------------------------------------------
+
+@pytest.mark.parametrize("depth", [5000, 990])
+@pytest.mark.parametrize("command", [
+    ["components", "check", "--game", "castles"],
+    ["play", "--game", "castles", "--players", "2", "--components"],
+])
+def test_a_deeply_nested_castles_component_file_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        depth: int, command: list[str]) -> None:
+    path = tmp_path / "c.json"
+    path.write_text('{"cards": ' + "[" * depth + "]" * depth + "}", encoding="utf-8")
+    refused([*command, str(path)], monkeypatch, capsys, str(path))

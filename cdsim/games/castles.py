@@ -16,6 +16,7 @@ import numpy as np
 from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.games.features import KeySets
+from cdsim.rules.overrides import DEFAULT
 
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
@@ -60,13 +61,18 @@ def builtin_text() -> str:
     return text
 
 
+def builtin(path: str | None) -> bool:
+    """Whether ``path`` names the built-in set: none, or "default" (as for Carpe Diem)."""
+    return path is None or path == DEFAULT
+
+
 @cache
 def components_text(path: str | None) -> str:
     """The component set as the core reads it: the built-in set's JSON, or a JSON file of
     overrides (``castles::Components``' serde JSON, its top-level keys merged over the
     built-in set)."""
     text = builtin_text()
-    if path is None:
+    if path is None or builtin(path):
         return text
     base = json.loads(text)
     try:
@@ -74,6 +80,9 @@ def components_text(path: str | None) -> str:
             override = json.load(f)
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
         raise CdsimError(f"{path}: not a castles component file ({e})") from None
+    except RecursionError:  # lists or objects nested thousands deep
+        raise CdsimError(f"{path}: not a castles component file (lists or objects nested "
+                         "too deep)") from None
     if not isinstance(override, dict):
         raise CdsimError(f"{path}: a castles component file is a JSON object")
     unknown = sorted(set(override) - set(base))
@@ -97,7 +106,7 @@ def load_components(path: str | None) -> Any:
 def components_digest(path: str | None) -> tuple[str, bool]:
     """sha256 over the set's JSON (the built-in one's, or the override merged over it)."""
     load_components(path)  # a set the core refuses is one line here
-    return hashlib.sha256(components_text(path).encode()).hexdigest(), path is None
+    return hashlib.sha256(components_text(path).encode()).hexdigest(), builtin(path)
 
 
 def tiebreak(n: int, empty: Any, green: Any) -> Any:
