@@ -3,6 +3,7 @@ ends in one line naming the file, key or flag and exit 2, or plays where it is v
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 
 from cdsim import core
 from cdsim.players.profiles import PROFILES_FILE
+from tests.commands import run_cli
 from tests.test_hardening import refused
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core plays")
@@ -69,3 +71,17 @@ def test_a_deeply_nested_castles_component_file_is_one_line(
     path = tmp_path / "c.json"
     path.write_text('{"cards": ' + "[" * depth + "]" * depth + "}", encoding="utf-8")
     refused([*command, str(path)], monkeypatch, capsys, str(path))
+
+
+# -- 7. "default" names Castles' shipped set too --------------------------------------------
+
+def test_components_check_default_is_the_shipped_castles_set(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["components", "check", "default", "--game", "castles"],
+                             monkeypatch, capsys)
+    assert code == 0, err
+    assert out.startswith("ok: ") and "(the built-in set)" in out, out
+    code, out, err = run_cli(["play", "--game", "castles", "--players", "2", "--components",
+                              "default", "--json"], monkeypatch, capsys)
+    assert code == 0, err
+    assert json.loads(out)["seats"]
