@@ -73,6 +73,23 @@ def test_a_deeply_nested_castles_component_file_is_one_line(
     refused([*command, str(path)], monkeypatch, capsys, str(path))
 
 
+# -- 3. --out under a file ----------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [
+    ["whatif", "--game", "castles", "--players", "2", "--set", "colour_bonus.castle.first=6"],
+    ["simulate", "--players", "2", "--games", "10", "--strategies", "random"],
+    ["ladder", "--strategies", "random,greedy", "--games", "10"],
+])
+def test_out_under_a_file_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: list[str]) -> None:
+    (tmp_path / "f").write_text("a file\n")
+    out = tmp_path / "f" / "w"
+    refused([*command, "--out", str(out)], monkeypatch, capsys, "--out",
+            f"{tmp_path / 'f'} is a file, not a folder")
+    assert (tmp_path / "f").read_text() == "a file\n"
+
+
 # -- 7. "default" names Castles' shipped set too --------------------------------------------
 
 def test_components_check_default_is_the_shipped_castles_set(
