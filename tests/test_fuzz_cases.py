@@ -90,6 +90,18 @@ def test_out_under_a_file_is_one_line(
     assert (tmp_path / "f").read_text() == "a file\n"
 
 
+# -- 4. --play "" -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("play", ["", " ", ","])
+def test_whatif_play_nothing_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        play: str) -> None:
+    out = tmp_path / "w"
+    refused(["whatif", "--set", "objective.B05.reward.vp=6", "--play", play, "--out",
+             str(out)], monkeypatch, capsys, "--play: nothing")
+    assert not out.exists()
+
+
 # -- 7. "default" names Castles' shipped set too --------------------------------------------
 
 def test_components_check_default_is_the_shipped_castles_set(

@@ -102,7 +102,8 @@ def whatif(
     changes = [wi.parse_set(s, spec) for s in set_ or []]
     counts = _ints(players, "--players", spec.player_counts)
     quick = play is None  # the quick look: strong play only if time allows
-    asked_plays = play or ("scripted" if spec.strong is None else "scripted,strong")
+    asked_plays = play if play is not None else ("scripted" if spec.strong is None else
+                                                 "scripted,strong")  # "" is nothing
     plays = list(dict.fromkeys(p.strip() for p in asked_plays.split(",") if p.strip()))
     unknown = [p for p in plays if p not in wi.PLAYS]
     if unknown or not plays:
