@@ -102,6 +102,43 @@ def test_whatif_play_nothing_is_refused(
     assert not out.exists()
 
 
+# -- 5. --decision-timeout for a game without Python strategies ---------------------------
+
+STUDY = ('name = "tiny"\ngame = "castles"\ngames = 200\nplayers = [2]\n'
+         '[[population]]\nname = "r"\nlineup = ["random"]\n')
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "--game", "castles", "--players", "2"],
+    ["simulate", "--game", "castles", "--players", "2", "--games", "10", "--strategies",
+     "random", "--out", "r"],
+    ["ladder", "--game", "castles", "--strategies", "random,greedy", "--games", "10", "--out",
+     "l"],
+    ["study", "run", "study.toml", "--out", "s"],
+])
+@pytest.mark.parametrize("seconds", ["5", "0"])
+def test_decision_timeout_is_refused_alike_by_every_castles_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: list[str], seconds: str) -> None:
+    (tmp_path / "study.toml").write_text(STUDY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CDSIM_DECISION_TIMEOUT", raising=False)
+    err = refused([*command, "--decision-timeout", seconds], monkeypatch, capsys,
+                  "--decision-timeout: castles is played by its built-in players")
+    assert err.startswith("cdsim: error: --decision-timeout")  # the flag, not a file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["study.toml"]  # nothing written
+
+
+def test_the_time_limit_variable_is_no_flag_given_to_a_castles_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CDSIM_DECISION_TIMEOUT", "5")
+    code, _, err = run_cli(["simulate", "--game", "castles", "--players", "2", "--games", "10",
+                            "--strategies", "random", "--out", str(tmp_path / "r"), "-q"],
+                           monkeypatch, capsys)
+    assert code == 0, err
+
+
 # -- 7. "default" names Castles' shipped set too --------------------------------------------
 
 def test_components_check_default_is_the_shipped_castles_set(

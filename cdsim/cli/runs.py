@@ -20,6 +20,7 @@ from cdsim.cli.app import (
     dask_backend,
     named_path,
     out_folder,
+    refuse_decision_timeout,
     resume_hint,
     use_decision_timeout,
 )
@@ -115,6 +116,7 @@ def simulate(
             update={"decision_timeout": time_limit()})
     elif run_config is None:
         run_config = _run_config(settings, from_file)
+    refuse_decision_timeout(run_config.spec)
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
     check_jobs(jobs)

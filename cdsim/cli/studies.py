@@ -14,6 +14,7 @@ from cdsim.cli.app import (
     app,
     dask_backend,
     out_folder,
+    refuse_decision_timeout,
     resume_hint,
     use_decision_timeout,
 )
@@ -109,6 +110,7 @@ def study_run(
     continues; --minutes N stops at the first chunk after N minutes; `cdsim study report`
     reads a stopped study (provisional); the rows are identical for any --jobs. A bad study
     file is one error line, before any game is played."""
+    from cdsim.games import game_spec
     from cdsim.study import play
     from cdsim.study.budget import plan_lines
     from cdsim.study.clock import Clock, check_minutes
@@ -125,6 +127,7 @@ def study_run(
     check_minutes(minutes, "--minutes")
     use_decision_timeout(decision_timeout)  # every cell's runs record it
     spec = load_study(resolve(study))
+    refuse_decision_timeout(game_spec(spec.file.game))
     play.check_players(spec)  # every cell's players, before a folder or a lock is made
     root = out_folder(out) or Path("studies") / spec.file.name
     again = f"cdsim study run {study} --out {root} --resume"
