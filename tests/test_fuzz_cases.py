@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from cdsim import core
+from cdsim.games import game_spec
 from cdsim.players.profiles import PROFILES_FILE
+from cdsim.study import whatif as wi
 from tests.commands import run_cli
 from tests.test_hardening import refused
 
@@ -151,3 +154,46 @@ def test_components_check_default_is_the_shipped_castles_set(
                               "default", "--json"], monkeypatch, capsys)
     assert code == 0, err
     assert json.loads(out)["seats"]
+
+
+# -- 6. every whatif example docs/castles.md gives plays ------------------------------------
+
+def documented_sets() -> list[str]:
+    """Each ``--set`` docs/castles.md shows: in a ``cdsim whatif`` line, and each key of its
+    list under "whatif --set"."""
+    text = (ROOT / "docs" / "castles.md").read_text(encoding="utf-8")
+    found = re.findall(r"cdsim whatif --game castles --set (\S+?)`?$", text, flags=re.M)
+    found += re.findall(r"--set (\S+?=\d[\d,]*)`", text)
+    listed = text[text.index("**`whatif --set`**"):]
+    found += re.findall(r"^  - (?:.*?: )?`([a-z_]+\.[^`=]+=\d[\d,]*)`", listed[:listed.index(
+        "\n\n")], flags=re.M)
+    return list(dict.fromkeys(found))
+
+
+def test_the_documented_examples_are_found() -> None:
+    sets = documented_sets()
+    assert "colour_bonus.castle.first=6" in sets and "harvest.1.count=7" in sets, sets
+    assert len(sets) >= 6, sets
+
+
+def test_every_documented_castles_whatif_example_is_a_study_that_plays(
+        tmp_path: Path) -> None:
+    """Each builds its study as whatif does (every variant's set loaded by the core: where
+    the refused example failed) ..."""
+    spec = game_spec("castles")
+    for i, change in enumerate(documented_sets()):
+        study = wi.build("w", [wi.parse_set(change, spec)], None, tmp_path / str(i), [2],
+                         ["scripted"], 0, {"scripted": 400}, spec)
+        assert study.variants, change
+
+
+def test_the_documented_farm_example_plays(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """... and the farm one plays to an answer."""
+    farm = [c for c in documented_sets() if "farm-" in c]
+    assert farm
+    code, _, err = run_cli(["whatif", "--game", "castles", "--set", farm[0], "--players", "2",
+                            "--games", "400", "--out", str(tmp_path / "w"), "--quiet"],
+                           monkeypatch, capsys)
+    assert code == 0, err
