@@ -141,7 +141,8 @@ def study_run(
         # the user did not name this folder: never suggest overwriting it
         raise CdsimError(f"{root} already holds a study: continue it with --resume, or name "
                          "another folder with --out")
-    clock = Clock(minutes if minutes is not None else spec.file.minutes, jobs)
+    # 0, given or in the file: no time budget
+    clock = Clock((minutes if minutes is not None else spec.file.minutes) or None, jobs)
     with dask_backend(backend, scheduler), RunFolder(root, STUDY).lock(), \
             StudyProgress(spec.file.name, quiet=quiet) as progress:
         def tick(key: str, games: int) -> None:

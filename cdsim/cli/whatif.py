@@ -114,8 +114,7 @@ def whatif(
     if not 0.001 <= precision <= 0.05:
         raise CdsimError(f"--precision must be between 0.001 and 0.05 (0.005 = 0.5 pp), got "
                          f"{precision:g}")
-    if minutes != 0:
-        check_minutes(minutes, "--minutes")
+    check_minutes(minutes, "--minutes")
     if games is not None and not 100 <= games <= 10_000_000:
         raise CdsimError(f"--games must be between 100 and 10,000,000, got {games}")
     if not 0 <= seed < 2**62:
