@@ -197,3 +197,28 @@ def test_the_documented_farm_example_plays(
                             "--games", "400", "--out", str(tmp_path / "w"), "--quiet"],
                            monkeypatch, capsys)
     assert code == 0, err
+
+
+# -- 8. a Castles --set the set's rules refuse names the --set, not a generated file ---------
+
+@pytest.mark.parametrize(("change", "says"), [
+    ("player_tiles.farm-olive-vineyard.count=2", "22 tiles; T1.2 needs 21"),
+    ("colour_bonus.castle.first=1", "second (2) above first (1)"),
+    ("colour_bonus.castle.first=3,1", "second (2) above first (1)"),
+    ("colour_bonus.castle.first=-1", "first is a count or VP, 0 or more, got -1"),
+    ("colour_bonus.castle.first=300", "expected u8"),
+])
+def test_a_castles_set_its_rules_refuse_names_the_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        change: str, says: str) -> None:
+    out = tmp_path / "w"
+    err = refused(["whatif", "--game", "castles", "--players", "2", "--set", change, "--out",
+                   str(out)], monkeypatch, capsys, "--set 'colour_bonus.castle.first=1'"
+                  if change.endswith("3,1") else f"--set {change!r}", says)
+    assert "changes" not in err and "whatif.toml" not in err and " column " not in err
+    assert not out.exists()
+
+
+def test_a_negative_value_keeps_its_sign_in_a_variant_name() -> None:
+    assert wi.safe_name("vp=-1") == "vp-minus1" != wi.safe_name("vp=1")
+    assert wi.safe_name("points.3=4,-6") == "points-3-4-minus6"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -103,6 +104,16 @@ def load_components(path: str | None) -> Any:
         raise CdsimError(f"{path or 'castles built-in components'}: {e}") from None
 
 
+def set_problem(text: str) -> str | None:
+    """What the core finds wrong with the set whose JSON is ``text`` (every table), in its
+    words without a place in that generated text; None: it loads."""
+    try:
+        core.module().Components(text, game=NAME)  # type: ignore[union-attr]
+    except ValueError as e:
+        return re.sub(r" at line \d+ column \d+", "", str(e))
+    return None
+
+
 def components_digest(path: str | None) -> tuple[str, bool]:
     """sha256 over the set's JSON (the built-in one's, or the override merged over it)."""
     load_components(path)  # a set the core refuses is one line here
@@ -173,6 +184,9 @@ def set_value(base: Mapping[str, object], table: str, address: list[str], value:
         if last:
             if not isinstance(where[key], int) or isinstance(where[key], bool):
                 raise CdsimError(f"--set {spelled!r}: {step} is not a whole number to set")
+            if value < 0:  # counts and VP: the core reads them unsigned
+                raise CdsimError(f"--set {spelled!r}: {step} is a count or VP, 0 or more, "
+                                 f"got {value}")
             where[key] = value
         else:
             where = where[key]
@@ -207,4 +221,5 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
 
 
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
-SET_KEYS = KeySets(components_text, set_value, example="colour_bonus.castle.first")
+SET_KEYS = KeySets(components_text, set_value, set_problem,
+                   example="colour_bonus.castle.first")
