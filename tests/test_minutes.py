@@ -302,6 +302,30 @@ def test_a_time_budget_of_0_is_none_for_a_study_as_for_whatif(
         assert "stopped" not in _manifest(out)  # played to its end: no budget ran out
 
 
+def test_out_of_time_before_any_stage_finished_is_no_error_for_whatif_as_for_a_study(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A time budget spent before any stage finished stops both commands alike: exit 0,
+    the stop said with its --resume command (a run stopped by its own budget is not a user
+    error)."""
+    core_or_skip()
+    monkeypatch.setattr(Clock, "left", lambda self: None if self.minutes is None else 0.0)
+    path = tmp_path / "timed.toml"
+    path.write_text("minutes = 1\n" + STUDY)
+    code, said, err = run_cli(["study", "run", str(path), "--out", str(tmp_path / "s"), "-q"],
+                              monkeypatch, capsys)
+    assert code == 0, err
+    assert "no chunk finished yet; continue with" in said
+    out = tmp_path / "w"
+    code, said, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players",
+                               "2", "--games", "600", "--play", "scripted", "--out", str(out),
+                               "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    assert "play stopped (its time budget of 3 min) before any stage finished" in said
+    assert said.rstrip().endswith("--resume") and not err
+    assert _manifest(out)["stopped"].startswith("its time budget")
+
+
 def test_the_quick_look_plays_strong_only_if_its_games_fit_the_time_left(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -165,7 +165,16 @@ def whatif(
                                  again=again, optional=("strong",) if quick else (),
                                  on_plan=progress.plan)
     note = page_note("whatif", quiet)
-    result = analyse(root, note)
+    try:
+        result = analyse(root, note)
+    except CdsimError:
+        if not played.stopped or any(p.outcomes for p in played.pairs):
+            raise
+        # stopped by its own time budget before a stage finished: not a user error (a
+        # study in the same state exits 0 too)
+        print(f"whatif: play stopped ({played.stopped}) before any stage finished: nothing "
+              f"to judge yet, no pages written; continue with {again}")
+        return
     write(root, result=result, note=note)
     _answer(study, root, played, result, progress.played, again)
 
