@@ -153,7 +153,8 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     ValueError."""
     import polars as pl
 
-    module = core_profiles()
+    # the profiles file is Carpe Diem's scripted players: another game's run does not read it
+    module = core_profiles() if config.spec.python_players else core.module()
     assert module is not None
     n = config.players
     games = np.arange(first, last, dtype=np.int64)
