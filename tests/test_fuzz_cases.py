@@ -245,3 +245,25 @@ def test_a_broken_profiles_file_stops_only_what_plays_from_it(tmp_path: Path) ->
                   "--out", "new", "-q"]):
         one_line(cdsim(args, tmp_path, **env), str(broken), "not a profiles file")
     assert not (tmp_path / "new").exists()
+
+
+# -- 8. whatif --resume at another --precision says an answer may rest on fewer games -------
+
+def test_a_resume_at_another_precision_says_its_answer_may_rest_on_fewer_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["whatif", "--game", "castles", "--set", "colour_bonus.castle.first=6", "--players",
+            "2", "--games", "2000", "--out", str(tmp_path / "w"), "--quiet"]
+    code, said, err = run_cli([*args, "--precision", "0.005"], monkeypatch, capsys)
+    assert code == 0, err
+    assert "--precision" not in said
+    played = int(re.findall(r"\(([\d,]+) games a side\)", said)[0].replace(",", ""))
+    code, said, err = run_cli([*args, "--precision", "0.05", "--resume"], monkeypatch, capsys)
+    assert code == 0, err
+    assert ("--precision 0.05, where this whatif played at 0.005: its finished games are "
+            "judged again look by look" in said), said
+    assert "may now rest on fewer games than were played" in said
+    now = int(re.findall(r"\(([\d,]+) games a side\)", said)[0].replace(",", ""))
+    assert now < played  # what the note warns of: decided at an earlier look
+    code, said, err = run_cli([*args, "--precision", "0.05", "--resume"], monkeypatch, capsys)
+    assert code == 0 and "judged again" not in said, err  # the same precision: no note

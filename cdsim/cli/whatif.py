@@ -158,6 +158,8 @@ def whatif(
         raise
     clock = Clock(minutes or None, jobs)
     print(_chosen(study, plays, quick, clock), flush=True)
+    if resume:
+        _precision_note(root, precision)
     with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
             StudyProgress(name, label="whatif", quiet=quiet) as progress:
         played = comparisons.run(study, root, jobs, "loky", force=not resume, resume=resume,
@@ -177,6 +179,19 @@ def whatif(
         return
     write(root, result=result, note=note)
     _answer(study, root, played, result, progress.played, again)
+
+
+def _precision_note(root: Path, precision: float) -> None:
+    """A resume at another --precision judges the finished games again, look by look, at
+    the new margin: an answer may then rest on fewer games than were played. Said."""
+    from cdsim.study.store import study_manifest_of
+
+    before = study_manifest_of(root).whatif
+    if before is not None and before.precision != precision:
+        print(f"whatif: --precision {precision:g}, where this whatif played at "
+              f"{before.precision:g}: its finished games are judged again look by look at "
+              "the new margin, so an answer may now rest on fewer games than were played "
+              "(each line says its games a side)", flush=True)
 
 
 def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:
