@@ -224,29 +224,6 @@ def test_a_negative_value_keeps_its_sign_in_a_variant_name() -> None:
     assert wi.safe_name("points.3=4,-6") == "points-3-4-minus6"
 
 
-# -- 8. a broken profiles file stops only what plays from it --------------------------------
-
-def test_a_broken_profiles_file_stops_only_what_plays_from_it(tmp_path: Path) -> None:
-    """Read when first used: a report and Castles' commands never read it; a Carpe Diem
-    command that plays is one line naming it, before any folder is made."""
-    made = cdsim(["simulate", "--players", "2", "--games", "20", "--strategies", "villa,bread",
-                  "--out", "run", "-q"], tmp_path)
-    assert made.returncode == 0, made.stderr
-    broken = tmp_path / "broken.toml"
-    broken.write_text("[defaults\n", encoding="utf-8")
-    env = {"CDSIM_PROFILES": str(broken)}
-    for args in (["report", "run"], ["play", "--game", "castles", "--players", "2"],
-                 ["simulate", "--game", "castles", "--players", "2", "--games", "20",
-                  "--strategies", "greedy", "--out", "castles", "-q"]):
-        out = cdsim(args, tmp_path, **env)
-        assert out.returncode == 0, (args, out.stderr)
-    for args in (["play", "--players", "2", "--strategies", "villa"],
-                 ["simulate", "--players", "2", "--games", "20", "--strategies", "greedy",
-                  "--out", "new", "-q"]):
-        one_line(cdsim(args, tmp_path, **env), str(broken), "not a profiles file")
-    assert not (tmp_path / "new").exists()
-
-
 # -- 8. whatif --resume at another --precision says an answer may rest on fewer games -------
 
 def test_a_resume_at_another_precision_says_its_answer_may_rest_on_fewer_games(

@@ -16,8 +16,8 @@ from cdsim.engine.table import Table
 from cdsim.errors import CdsimError
 from cdsim.players.profiles import PROFILES, PROFILES_FILE, WEIGHTS
 from cdsim.players.registry import (
+    BUILTIN,
     Builtin,
-    builtin_names,
     describe,
     make_lineup,
     make_strategy,
@@ -39,7 +39,7 @@ def _core() -> None:
     core_or_skip()
 
 
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", BUILTIN)
 def test_every_builtin_is_score_blind(name: str) -> None:  # R2.7: exact re-balancing
     assert make_strategy(name).reads_scores is False
 

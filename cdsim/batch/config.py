@@ -36,7 +36,6 @@ from pydantic import (
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import DEFAULT_GAME, GameSpec, game_spec, without_default_game
-from cdsim.players.profiles import core_profiles
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
 from cdsim.schema import problem
@@ -370,8 +369,6 @@ def engine_for(config: RunConfig) -> Engine:
     if not core.available():
         raise CdsimError("the compiled core (cdsim._core) is not installed: run `make "
                          "install` (it builds it with the Rust toolchain)")
-    if config.spec.python_players:  # the profiles file its scripted players play from (read
-        core_profiles()  # now: an unreadable one is refused before any manifest is written)
     return "rust" if all(spec.builtin for spec in config.lineup) else "table"
 
 

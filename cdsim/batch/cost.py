@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 
 from cdsim.games import DEFAULT_GAME, game_spec
-from cdsim.players import profiles
+from cdsim.players.profiles import PROFILES
 
 TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
 # ms per seat per game, by player count (make bench, 2026-11-26 18:17, load 0.8 at the
@@ -45,7 +45,7 @@ def seat_ms(name: str, players: int, game: str = DEFAULT_GAME) -> float:
         kind = base if base in costs else "scripted"
         table = costs.get(kind)
     else:
-        kind = "scripted" if base in profiles.PROFILES else base
+        kind = "scripted" if base in PROFILES else base
         table = SEAT_MS.get(kind)
     if table is None:
         return PYTHON_SEAT_MS

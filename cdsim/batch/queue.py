@@ -153,8 +153,7 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     ValueError."""
     import polars as pl
 
-    # the profiles file is Carpe Diem's scripted players: another game's run does not read it
-    module = core_profiles() if config.spec.python_players else core.module()
+    module = core_profiles()
     assert module is not None
     n = config.players
     games = np.arange(first, last, dtype=np.int64)

@@ -49,7 +49,7 @@ def main() -> None:
     except KeyboardInterrupt:
         print("cdsim: interrupted", file=sys.stderr)
         sys.exit(130)  # cdsim.cli.app.STOPPED, not imported yet
-    except CdsimError as exc:  # a file read as the commands load
+    except CdsimError as exc:  # a file read as the commands load (the profiles file)
         print(f"cdsim: error: {exc}", file=sys.stderr)
         sys.exit(2)
     run()

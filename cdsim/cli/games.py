@@ -297,10 +297,10 @@ def cards(
 def list_strategies() -> None:
     """List the built-in strategies."""
     from cdsim.players.profiles import core_profiles
-    from cdsim.players.registry import CORE_ONLY, builtin_names, describe
+    from cdsim.players.registry import BUILTIN, CORE_ONLY, describe
 
     core_profiles()  # the profiles file as the core would play it: a faulty table is refused
-    for name in builtin_names():
+    for name in BUILTIN:
         player = CORE_ONLY.get(name)
         if player is None:
             print(f"{name:<10} {describe(name)}")

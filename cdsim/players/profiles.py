@@ -1,9 +1,8 @@
 """The scripted profiles: one table each of ``strategies/profiles.toml`` (or of the copy
 the environment variable ``CDSIM_PROFILES`` names), over its ``[defaults]`` weights of the
 shared value model. A new scripted player is one table (docs/guide.md). The file is read
-once per process, when first used (a command that plays no Carpe Diem scripted player never
-reads it); ``core_profiles`` hands its tables to the compiled core in each process that
-plays, so an added or edited table plays without rebuilding the core."""
+once per process; ``core_profiles`` hands its tables to the compiled core in each process
+that plays, so an added or edited table plays without rebuilding the core."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cdsim import core
 from cdsim.errors import CdsimError
@@ -27,11 +26,7 @@ PROFILES_FILE = Path(os.environ.get("CDSIM_PROFILES") or STRATEGIES_DIR / "profi
 
 
 # Any: profiles.toml's tables as TOML reads them (each checked when its player is made)
-Tables = dict[str, dict[str, Any]]
-
-
-@cache
-def _profiles() -> tuple[str, dict[str, float], Tables]:
+def _profiles() -> tuple[str, dict[str, float], dict[str, dict[str, Any]]]:
     """(the file's text, the value model's default weights, each scripted profile's
     table); an unreadable file or one without [defaults] is one line naming it."""
     try:
@@ -45,20 +40,7 @@ def _profiles() -> tuple[str, dict[str, float], Tables]:
     return text, defaults, data
 
 
-# The file's text, the default weights and the profiles' tables: read when first asked for
-# (``__getattr__``), so a broken file stops only what uses it, not `cdsim report` or a
-# Castles command.
-if TYPE_CHECKING:
-    PROFILES_TEXT: str
-    WEIGHTS: dict[str, float]
-    PROFILES: Tables
-_LAZY = ("PROFILES_TEXT", "WEIGHTS", "PROFILES")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return _profiles()[_LAZY.index(name)]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+PROFILES_TEXT, WEIGHTS, PROFILES = _profiles()
 
 
 @cache
@@ -67,9 +49,8 @@ def core_profiles() -> ModuleType | None:
     that file's tables; the one-line error names the file and the table at fault)."""
     module = core.module()
     if module is not None:
-        text = _profiles()[0]  # an unreadable file is its own line
         try:
-            module.scripted_profiles(text)
+            module.scripted_profiles(PROFILES_TEXT)
         except ValueError as exc:
             raise CdsimError(f"{PROFILES_FILE}: {exc}") from None
     return module

@@ -29,8 +29,7 @@ from typing import Any, Literal, NoReturn, cast
 
 from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
-from cdsim.players import profiles
-from cdsim.players.profiles import core_profiles
+from cdsim.players.profiles import PROFILES, WEIGHTS, core_profiles
 from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 from cdsim.players.weights import check_components, load
 from cdsim.rules.strategy import Strategy, refusal
@@ -115,9 +114,7 @@ CORE_ONLY: dict[str, CoreOnly] = _core_only()
 LEARNED_PRESETS: dict[str, dict[str, float]] = {"classic": {"joint": 0.0, "pin": 0.0}}
 
 # Every built-in name: random, the scripted profiles, then the core's other players.
-def builtin_names() -> tuple[str, ...]:
-    """Every built-in name (the profiles file read now, not as cdsim starts)."""
-    return ("random", *profiles.PROFILES, *CORE_ONLY)
+BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
 
 
 def core_only_refusal(name: str, why: str) -> str:
@@ -170,7 +167,7 @@ class PlayerSpec:
         if name == "learned":
             values, weights = _learned(spelled, rest)
             return cls("builtin", name, tuple(sorted(values.items())), weights, spelled)
-        if _builtin(name):
+        if name in BUILTIN:
             values = _settings(spelled, name, rest) if at else {}
             return cls("builtin", name, tuple(sorted(values.items())), None, spelled)
         if name in other_games_players():  # which game's player it is: RunConfig checks
@@ -179,10 +176,10 @@ class PlayerSpec:
             return cls("builtin", name, (), None, spelled)
         if at:
             raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
-                             f"only (built-in: {', '.join(builtin_names())})")
+                             f"only (built-in: {', '.join(BUILTIN)})")
         if ":" not in spelled:
-            raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, builtin_names())} "
-                             f"(built-in: {', '.join(builtin_names())}; or module:Class, or "
+            raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, BUILTIN)} "
+                             f"(built-in: {', '.join(BUILTIN)}; or module:Class, or "
                              "path/to/file.py:Class)")
         module_name, _, attr = spelled.rpartition(":")
         if _names_a_file(module_name):
@@ -191,7 +188,7 @@ class PlayerSpec:
         if not all(part.isidentifier() for part in module_name.split(".")) or \
                 not attr.isidentifier():
             raise CdsimError(f"unknown strategy {spelled!r}: give a built-in name "
-                             f"({', '.join(builtin_names())}), package.module:ClassName or "
+                             f"({', '.join(BUILTIN)}), package.module:ClassName or "
                              "path/to/file.py:ClassName")
         return cls("user", spelled, (), None, spelled)
 
@@ -217,24 +214,7 @@ def other_games_players() -> tuple[str, ...]:
     module = core.module()
     if module is None or not hasattr(module, "castles_players"):
         return ()
-    try:
-        ours = builtin_names()
-    except CdsimError:  # an unreadable profiles file: refused where a game plays from it
-        return ()
-    return tuple(n for n in module.castles_players() if n not in ours)
-
-
-def _builtin(name: str) -> bool:
-    """Whether ``name`` is a Carpe Diem built-in player's. The profiles file is read only
-    for a name that is not random or another core player; one that cannot be read takes a
-    plain name as a profile's (a Castles command or a report never plays from it: a broken
-    file stops only what does, with its own line)."""
-    if name == "random" or name in CORE_ONLY:
-        return True
-    try:
-        return name in builtin_names()
-    except CdsimError:  # unreadable: a plain name is taken as a profile's, and refused with
-        return name.replace("-", "_").isidentifier()  # the file's line where it plays
+    return tuple(n for n in module.castles_players() if n not in BUILTIN)
 
 
 def as_spec(player: str | PlayerSpec) -> PlayerSpec:
@@ -260,11 +240,11 @@ class Builtin:
     @property
     def params(self) -> dict[str, float]:
         """A scripted profile's weights: defaults, the profile's, then the overrides."""
-        table = profiles.PROFILES.get(self.base)
+        table = PROFILES.get(self.base)
         if table is None:
             return dict(self.overrides)
-        own = {k: float(v) for k, v in table.items() if k in profiles.WEIGHTS}
-        return {**profiles.WEIGHTS, **own, **self.overrides}
+        own = {k: float(v) for k, v in table.items() if k in WEIGHTS}
+        return {**WEIGHTS, **own, **self.overrides}
 
     def bot(self) -> Any:
         """The core's player (``cdsim._core.Bot``)."""
@@ -291,8 +271,8 @@ class Builtin:
 def describe(name: str) -> str:
     if name == "random":
         return RANDOM_DESCRIPTION
-    if name in profiles.PROFILES:
-        return str(profiles.PROFILES[name].get("description", ""))
+    if name in PROFILES:
+        return str(PROFILES[name].get("description", ""))
     return CORE_ONLY[name].description
 
 
@@ -322,13 +302,13 @@ def _check_params(name: str, values: dict[str, float], where: str) -> None:
     if name in CORE_ONLY:
         _check_core_params(name, values, where)
         return
-    if name not in profiles.PROFILES:
+    if name not in PROFILES:
         raise CdsimError(f"{where}: {name!r} has no parameters (scripted: "
-                         f"{', '.join(profiles.PROFILES)}; {', '.join(CORE_ONLY)})")
+                         f"{', '.join(PROFILES)}; {', '.join(CORE_ONLY)})")
     for field_name, value in values.items():
-        if field_name not in profiles.WEIGHTS:
+        if field_name not in WEIGHTS:
             raise CdsimError(f"{where}: {name} has no parameter {field_name!r} "
-                             f"(known: {', '.join(sorted(profiles.WEIGHTS))}; see strategies/"
+                             f"(known: {', '.join(sorted(WEIGHTS))}; see strategies/"
                              "profiles.toml)")
         if not math.isfinite(value):
             raise CdsimError(f"{where}: {name}.{field_name} must be a finite number, "
