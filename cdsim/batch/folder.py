@@ -366,13 +366,20 @@ def _shown(value: Any, limit: int = 60) -> str:
 
 
 def check_out(folder: Path, flag: str = "--out") -> Path:
-    """A folder name this system can hold (each part at most 255 bytes), or one line."""
+    """A folder name this system can hold (each part at most 255 bytes) under folders, not
+    under a file (``--out notes.txt/run``), or one line."""
     for part in folder.parts:
         if len(os.fsencode(part)) > 255:
             raise CdsimError(f"{flag}: a folder name is at most 255 bytes, got "
                              f"{len(os.fsencode(part))} ({part[:20]}...)")
     if len(os.fsencode(str(folder))) > 4000:
         raise CdsimError(f"{flag}: a path of at most 4000 bytes, got {len(os.fsencode(str(folder)))}")
+    for parent in folder.parents:  # the nearest one that exists must be a folder
+        if parent.exists():
+            if not parent.is_dir():
+                raise CdsimError(f"{flag} {folder}: {parent} is a file, not a folder: name "
+                                 "another folder")
+            break
     return folder
 
 

@@ -14,7 +14,7 @@ from cdsim import __version__
 from cdsim.errors import CdsimError, StrategyFailure
 
 if TYPE_CHECKING:
-    pass
+    from cdsim.games import GameSpec
 
 def game_names() -> tuple[str, ...]:
     """The registered games' names, the default first, from the compiled core's registry
@@ -84,8 +84,21 @@ def out_folder(text: str | None, flag: str = "--out", what: str = "a folder") ->
     return None if text is None else named_path(text, flag, what)
 
 
+_TIMEOUT_FLAG: dict[str, bool] = {}  # whether --decision-timeout was given on the command line
+
+
+def _timeout_source(ctx: typer.Context, param: typer.CallbackParam,
+                    value: float | None) -> float | None:
+    """Note whether the command line gave --decision-timeout (CDSIM_DECISION_TIMEOUT, set
+    for Python strategies, is not a flag given to a game without them)."""
+    source = ctx.get_parameter_source(param.name or "")
+    _TIMEOUT_FLAG["given"] = source is not None and source.name == "COMMANDLINE"
+    return value
+
+
 DecisionTimeoutOpt = Annotated[float | None, typer.Option(
     "--decision-timeout", metavar="SECONDS", envvar="CDSIM_DECISION_TIMEOUT",
+    callback=_timeout_source,
     help="Time limit for each decision of a Python strategy (module:Class), also for its "
          "import and construction: one over it stops the command with one line naming the "
          "strategy, the game and the decision (exit 1). 0: no limit. Built-in players have "
@@ -97,6 +110,15 @@ def use_decision_timeout(seconds: float | None) -> None:
     from cdsim.players.sandbox import set_decision_timeout
 
     set_decision_timeout(seconds)
+
+
+def refuse_decision_timeout(spec: GameSpec) -> None:
+    """A game whose players are all built in has no time limit to set: --decision-timeout
+    given for it on the command line is one line, the same for every command (play,
+    simulate, ladder, study run)."""
+    if not spec.python_players and _TIMEOUT_FLAG.get("given"):
+        raise CdsimError(f"--decision-timeout: {spec.name} is played by its built-in "
+                         "players, which take no time limit; drop the flag")
 
 
 RunArg = Annotated[Path, typer.Argument(help="Run folder made by `cdsim simulate` (e.g. runs/NAME).",

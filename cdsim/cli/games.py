@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -15,6 +14,7 @@ from cdsim.cli.app import (
     DecisionTimeoutOpt,
     _parse_ints,
     app,
+    refuse_decision_timeout,
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError, StrategyFailure
@@ -61,14 +61,12 @@ def play(
     from cdsim.games import game_spec
 
     spec = game_spec(game)
+    use_decision_timeout(decision_timeout)
+    refuse_decision_timeout(spec)
     if not spec.default:
         other = OtherGame(players, seed, strategies, start_vp, trace, as_json, setup)
         _play_other(spec, other, components, html_file,
-                    refused={"--strategy-params": strategy_params is not None,
-                             # CDSIM_DECISION_TIMEOUT, set for Python strategies, is not
-                             # a flag given to this game
-                             "--decision-timeout": bool(decision_timeout) and
-                             os.environ.get("CDSIM_DECISION_TIMEOUT") is None})
+                    refused={"--strategy-params": strategy_params is not None})
         return
     from cdsim.engine.table import Table
     from cdsim.players.registry import make_lineup, parse_params, weights_record
@@ -86,7 +84,6 @@ def play(
         raise CdsimError(f"--start-vp needs {players} values (one per seat), got {len(vp)}")
     if any(not -(2**31) < v < 2**31 for v in vp):
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
-    use_decision_timeout(decision_timeout)
     # a bad component set is one line before anything plays (another game's names that game)
     spec.load_components(None if components is None else str(components))
     specs = [_player(name) for name in strategies.split(",")]
@@ -147,7 +144,7 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     for flag, given in refused.items():
         if given:
             raise CdsimError(f"{flag}: {spec.name} is played by its built-in players, which "
-                             "take no settings and no time limit; drop the flag")
+                             "take no settings; drop the flag")
     spec.check_players(flags.players)
     n = flags.players
     if not 0 <= flags.seed < 2**63 or (flags.setup is not None and not 0 <= flags.setup < 2**63):

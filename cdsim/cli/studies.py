@@ -14,6 +14,7 @@ from cdsim.cli.app import (
     app,
     dask_backend,
     out_folder,
+    refuse_decision_timeout,
     resume_hint,
     use_decision_timeout,
 )
@@ -109,6 +110,7 @@ def study_run(
     continues; --minutes N stops at the first chunk after N minutes; `cdsim study report`
     reads a stopped study (provisional); the rows are identical for any --jobs. A bad study
     file is one error line, before any game is played."""
+    from cdsim.games import game_spec
     from cdsim.study import play
     from cdsim.study.budget import plan_lines
     from cdsim.study.clock import Clock, check_minutes
@@ -127,6 +129,7 @@ def study_run(
     if resume:  # its players as it played them (its profiles file: cdsim.players.played)
         _study_players(resolve(study), out)
     spec = load_study(resolve(study))
+    refuse_decision_timeout(game_spec(spec.file.game))
     play.check_players(spec)  # every cell's players, before a folder or a lock is made
     root = out_folder(out) or Path("studies") / spec.file.name
     again = f"cdsim study run {study} --out {root} --resume"
@@ -140,7 +143,8 @@ def study_run(
         # the user did not name this folder: never suggest overwriting it
         raise CdsimError(f"{root} already holds a study: continue it with --resume, or name "
                          "another folder with --out")
-    clock = Clock(minutes if minutes is not None else spec.file.minutes, jobs)
+    # 0, given or in the file: no time budget
+    clock = Clock((minutes if minutes is not None else spec.file.minutes) or None, jobs)
     with dask_backend(backend, scheduler), RunFolder(root, STUDY).lock(), \
             StudyProgress(spec.file.name, quiet=quiet) as progress:
         def tick(key: str, games: int) -> None:

@@ -110,7 +110,8 @@ def whatif(
     changes = [wi.parse_set(s, spec) for s in set_ or []]
     counts = _ints(players, "--players", spec.player_counts)
     quick = play is None  # the quick look: strong play only if time allows
-    asked_plays = play or ("scripted" if spec.strong is None else "scripted,strong")
+    asked_plays = play if play is not None else ("scripted" if spec.strong is None else
+                                                 "scripted,strong")  # "" is nothing
     plays = list(dict.fromkeys(p.strip() for p in asked_plays.split(",") if p.strip()))
     unknown = [p for p in plays if p not in wi.PLAYS]
     if unknown or not plays:
@@ -124,8 +125,7 @@ def whatif(
     if not 0.001 <= card_margin <= 0.5:
         raise CdsimError(f"--card-margin must be between 0.001 and 0.5 (0.04 = 4 pts), got "
                          f"{card_margin:g}")
-    if minutes != 0:
-        check_minutes(minutes, "--minutes")
+    check_minutes(minutes, "--minutes")
     if games is not None and not 100 <= games <= 10_000_000:
         raise CdsimError(f"--games must be between 100 and 10,000,000, got {games}")
     if not 0 <= seed < 2**62:
@@ -178,6 +178,8 @@ def whatif(
         return
     clock = Clock(minutes or None, jobs)
     print(_chosen(study, plays, quick, clock), flush=True)
+    if resume:
+        _precision_note(root, precision)
     with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
             StudyProgress(name, label="whatif", quiet=quiet) as progress:
         played = comparisons.run(study, root, jobs, "loky", force=not resume, resume=resume,
@@ -185,7 +187,16 @@ def whatif(
                                  again=again, optional=("strong",) if quick else (),
                                  on_plan=progress.plan)
     note = page_note("whatif", quiet)
-    result = analyse(root, note)
+    try:
+        result = analyse(root, note)
+    except CdsimError:
+        if not played.stopped or any(p.outcomes for p in played.pairs):
+            raise
+        # stopped by its own time budget before a stage finished: not a user error (a
+        # study in the same state exits 0 too)
+        print(f"whatif: play stopped ({played.stopped}) before any stage finished: nothing "
+              f"to judge yet, no pages written; continue with {again}")
+        return
     write(root, result=result, note=note)
     _answer(study, root, played, result, progress.played, again, card_margin)
 
@@ -204,6 +215,19 @@ def _identical(study: Study, spec: GameSpec) -> bool:
         return all(json.loads(keys.text(v.components)) == base for v in variants)
     digest = spec.components_digest(study.file.components)[0]
     return all(spec.components_digest(v.components)[0] == digest for v in variants)
+
+
+def _precision_note(root: Path, precision: float) -> None:
+    """A resume at another --precision judges the finished games again, look by look, at
+    the new margin: an answer may then rest on fewer games than were played. Said."""
+    from cdsim.study.store import study_manifest_of
+
+    before = study_manifest_of(root).whatif
+    if before is not None and before.precision != precision:
+        print(f"whatif: --precision {precision:g}, where this whatif played at "
+              f"{before.precision:g}: its finished games are judged again look by look at "
+              "the new margin, so an answer may now rest on fewer games than were played "
+              "(each line says its games a side)", flush=True)
 
 
 def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:

@@ -123,6 +123,9 @@ class KeySets:
     # (the set's tables, the table, the address inside it, the value, the --set as spelled)
     # -> that table changed, as an override; anything else one line naming the --set
     set_value: Callable[[Mapping[str, object], str, list[str], int, str], dict[str, object]]
+    # a whole set's JSON as the game checks it: None, or the problem in words (no file name:
+    # the caller names the --set that made it)
+    problem: Callable[[str], str | None]
     example: str  # a key as --set names it, for the help and its errors
 
 

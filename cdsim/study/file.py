@@ -364,7 +364,7 @@ class StudyFile(Table, StudySettings):
     games: Games | None = None  # default: each cell's worst case (anytime.worst_case_games)
     first_stage: Games | None = None  # default: about games / 64
     # a time budget: cdsim study run stops at the first chunk boundary after it (--minutes)
-    minutes: Annotated[float, Field(gt=0, le=7 * 24 * 60, allow_inf_nan=False)] | None = None
+    minutes: Annotated[float, Field(ge=0, le=7 * 24 * 60, allow_inf_nan=False)] | None = None
     players: Annotated[tuple[int, ...], BeforeValidator(lambda v: (v,) if isinstance(v, int)
                                                          else _tuple(v)),
                        AfterValidator(_players)] = PLAYER_COUNTS

@@ -186,6 +186,11 @@ def game_variants(changes: Sequence[Change], override: Path | None, folder: Path
             data = applied(merged, lists[0], value)
             said.append(f"{lists[0].entry}.{lists[0].key}={value}")
             named.append(f"{lists[0].entry.split('.')[-1]}.{lists[0].key}={value}")
+        problem = keys.problem(json.dumps(data))
+        if problem is not None:  # the --set that made it, in the user's words
+            which = [c.spelled for c in fixed] + ([said[-1]] if lists else [])
+            flags = " ".join(f"--set {w!r}" for w in which) or f"--components {override}"
+            raise CdsimError(f"{flags}: {problem}")
         name = safe_name("_".join(named))
         path = folder / f"{name}.json"
         # the override: the tables that differ from the built-in set
@@ -237,6 +242,7 @@ def _name(fixed: Sequence[Change], override: Path | None) -> str:
 def safe_name(text: str) -> str:
     """A name for a study, a variant and their folders (a study file's names: 1-40
     letters, digits, '-' or '_'): B05.reward.vp=6 -> B05-reward-vp-6."""
+    text = re.sub(r"(?<=[=,])-(?=\d)", "minus", text)  # vp=-1 -> vp-minus1, not vp-1
     return re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9_]", "-", text)).strip("-")[:40] or "change"
 
 

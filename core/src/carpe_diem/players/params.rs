@@ -157,12 +157,16 @@ impl Params {
         self.with_overrides(&pairs)
     }
 
-    /// These weights with some replaced by name; an unknown name is an error.
+    /// These weights with some replaced by name; an unknown name, or a value that is not
+    /// a finite number (nan, inf: a profiles file's or a flag's), is an error.
     pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Params, String> {
         let mut out = *self;
         for (name, value) in overrides {
             let name = name.as_ref();
             match out.field(name) {
+                Some(_) if !value.is_finite() => {
+                    return Err(format!("{name} = {value} is not a finite number"))
+                }
                 Some(slot) => *slot = *value,
                 None => {
                     return Err(format!(
@@ -191,6 +195,16 @@ mod tests {
             .unwrap_err();
         assert!(err.contains("no parameter \"chimneys\""), "{err}");
         assert!(FIELDS.iter().all(|f| Params::default().get(f).is_some()));
+    }
+
+    #[test]
+    fn a_weight_that_is_not_a_finite_number_is_refused() {
+        for value in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let err = Params::default().with_overrides(&[("coin", value)]).unwrap_err();
+            assert!(err.contains("coin = ") && err.contains("not a finite number"), "{err}");
+        }
+        let table: toml::Table = "coin = -inf".parse().unwrap();
+        assert!(Params::default().with_table(&table).is_err());
     }
 
     #[test]
