@@ -12,6 +12,7 @@ import typer
 from cdsim.cli.app import (
     ComponentsOpt,
     DecisionTimeoutOpt,
+    GameOpt,
     _parse_ints,
     app,
     refuse_decision_timeout,
@@ -271,8 +272,18 @@ def score(
 def cards(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     components: ComponentsOpt = None,
+    game: GameOpt = None,
 ) -> None:
-    """List the objective and fountain cards with their stable ids."""
+    """List the objective and fountain cards with their stable ids (a game with such cards:
+    Carpe Diem).
+
+    Example: cdsim cards --components b05.toml"""
+    from cdsim.games import game_spec
+
+    spec = game_spec(game)
+    if spec.cards is None:
+        raise CdsimError(f"--game {spec.name}: {spec.title} has no objective or fountain cards; "
+                         f"cdsim components show --game {spec.name} --html FILE draws its set")
     comps = load_components(components)
     objectives = []
     for card in comps.objectives.values():
@@ -295,8 +306,19 @@ def cards(
 
 
 @app.command("strategies")
-def list_strategies() -> None:
-    """List the built-in strategies."""
+def list_strategies(game: GameOpt = None) -> None:
+    """List the built-in strategies of a game (--game; Carpe Diem's by default).
+
+    Example: cdsim strategies --game castles"""
+    from cdsim.games import game_spec
+
+    spec = game_spec(game)
+    if spec.player_words is not None:
+        for name in spec.player_names():
+            print(f"{name:<17} {spec.player_words.get(name, '')}".rstrip())
+        print(f"\n{spec.title} is played by its built-in players only: they take no "
+              "@settings and no --strategy-params.")
+        return
     from cdsim.players.profiles import core_profiles
     from cdsim.players.registry import BUILTIN, CORE_ONLY, describe
 

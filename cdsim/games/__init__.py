@@ -86,6 +86,9 @@ class GameSpec:
     # core's own ms per game (None: cdsim.batch.cost's SEAT_MS and TABLE_MS, Carpe Diem's)
     seat_ms: Mapping[str, Mapping[int, float]] | None = None
     table_ms: float | None = None
+    # its built-in players in a line each, by name (`cdsim strategies --game`; None: a game
+    # whose players cdsim.players describes, Carpe Diem's)
+    player_words: Mapping[str, str] | None = None
 
     @property
     def default(self) -> bool:
@@ -215,7 +218,8 @@ for game in _MODULES:
                        strong=getattr(game, "STRONG", None),
                        whatif_games=getattr(game, "WHATIF_GAMES", None),
                        seat_ms=getattr(game, "SEAT_MS", None),
-                       table_ms=getattr(game, "TABLE_MS", None)))
+                       table_ms=getattr(game, "TABLE_MS", None),
+                       player_words=getattr(game, "PLAYER_WORDS", None)))
 
 
 def without_default_game(record: Any) -> Any:

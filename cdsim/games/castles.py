@@ -30,6 +30,15 @@ FAILED_CARDS: tuple[str, int] | None = None  # no objective cards
 TIEBREAK_WORDS = ("the T13.2 tie-break (the most empty board spaces, then the "
                   "most green VP, then the later seat)")
 TIEBREAK_COLUMNS = ("empty_spaces", "green_vp")
+# its built-in players in a line each (`cdsim strategies --game castles`; docs/castles.md)
+PLAYER_WORDS = {
+    "random": "uniform over legal options (the floor)",
+    "greedy": "one ply: the VP and goods an option gains, every colour alike",
+    "castle-monastery": "scripted: castles and monasteries (free placements, cards)",
+    "trade-workers": "scripted: villages, carts and cities (workers, harvest cards)",
+    "animal-farms": "scripted: farms and estates (wooden hexes, VP)",
+    "mcts": "determinized UCT over the game's decisions, greedy rollouts (200 simulations)",
+}
 # whatif's scripted games a side by default: a scripted game costs about a tenth of Carpe
 # Diem's, and a farm-card change at the 1 pp margin wanted about 150,000 a side (2026-11-28)
 # where Carpe Diem's 40,000 stopped it after 11 s of a 3-minute quick look
