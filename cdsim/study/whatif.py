@@ -6,7 +6,8 @@ variant, for each player count and each kind of play asked (scripted: the four s
 players, every N of them in every seat rotation; strong: the learned player in every
 seat), and the change's override files beside it. Base and variant play the same deals,
 stage by stage, and each comparison stops at the first look that decides whether seat
-balance moves (``cdsim.analysis.paired``), at its budget or at the time budget
+balance moves (``cdsim.analysis.paired``), at its cap (``--games``, when given) or when the
+time budget is spent, the time going to the comparisons nearest to deciding
 (``cdsim.study.comparisons`` plays them). The folder is an ordinary study folder:
 ``cdsim study report`` writes its pages, whose variants section holds the changed cards'
 figures.
@@ -33,10 +34,12 @@ from cdsim.study.model import Study, load_study
 PLAYS = {"scripted": "the four scripted players: every N of them, each in all seat "
                      "rotations, on the same deals",
          "strong": "the learned player in every seat"}
-# the most games a comparison plays on each side (base, variant) by default: a one-card
-# change measured 2026-11-26 at 0.5 pp took 29,000 a side at 2 and 4 players (scripted) and
-# more at 3 (its true change near the precision); a learned game costs ~25 scripted ones
-BUDGET = {"scripted": 40_000, "strong": 6_000}
+# the games a side a comparison's sequences are designed for (where its intervals are
+# tightest, fixed before play; not a cap: without --games it plays on until decided or
+# out of time; a usual stage is 1/12 of it): near where a single-card change decides at
+# the 1 pp margin (scripted 10,644-13,972 a side, strong 7,969-15,469, docs/statistics.md);
+# a game's own (GameSpec.whatif_games: Castles' cheaper scripted games) replaces it
+DESIGN = {"scripted": 12_000, "strong": 12_000}
 MAX_SETS = 16
 SET_FORM = re.compile(r"^\s*([A-Za-z_]+(?:\.[^.=\s]+)+)\s*=\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*$")
 
@@ -276,5 +279,5 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     return load_study(path)
 
 
-__all__ = ["BUDGET", "PLAYS", "Change", "build", "game_variants", "lineup_of", "parse_set",
+__all__ = ["DESIGN", "PLAYS", "Change", "build", "game_variants", "lineup_of", "parse_set",
            "safe_name", "study_text", "variants"]
