@@ -199,7 +199,8 @@ def _chosen(plays: list[str], counts: list[int], quick: bool, clock: Clock,
             "machine's measured pace")
 
 
-def _rounds(progress: StudyProgress, clock: Clock) -> Callable[[Sequence[Pair]], None]:
+def _rounds(progress: StudyProgress,
+            clock: Clock) -> Callable[[Sequence[Pair], int, float], None]:
     """After each round: the progress bar's plan to the likely end (each comparison to
     where its last look says it decides, every side, weighed by cost; the time budget cuts
     its ETA), and once this machine's pace is measured, one line saying how long the
@@ -210,13 +211,10 @@ def _rounds(progress: StudyProgress, clock: Clock) -> Callable[[Sequence[Pair]],
 
     said = [False]
 
-    def after(pairs: Sequence[Pair]) -> None:
+    def after(pairs: Sequence[Pair], done: int, done_ms: float) -> None:
         games, ms = comparisons.likely(pairs, clock)
         per_game = {c.key: cell_game_ms(c) for p in pairs for c in p.cells}
-        done_games = progress.done
-        done_ms = progress.work.done_ms if progress.work is not None else 0.0
-        progress.plan_work(done_games + games, done_games,
-                           Work(done_ms + ms, done_ms, per_game))
+        progress.plan_work(done + games, done, Work(done_ms + ms, done_ms, per_game))
         if said[0] or not clock.measured() or clock.played_seconds < PACE_SECONDS:
             return
         said[0] = True

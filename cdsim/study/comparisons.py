@@ -178,11 +178,18 @@ def pairs_of(study: Study, root: Path | None = None, cap: int | None = None) -> 
     return out
 
 
-def games_done(study: Study, root: Path, pairs: Sequence[Pair]) -> int:
-    """Games the folder holds in finished chunks (every side): progress starts there."""
-    return sum(RunFolder(run_folder(root, j.key)).games_done()
-               for pair in pairs for cell in pair.cells for k, size in enumerate(pair.sizes)
-               for j in study.stage_jobs(cell, k, size))
+def games_done(study: Study, root: Path, pairs: Sequence[Pair]) -> tuple[int, float]:
+    """Games the folder holds in finished chunks (every side), and their recorded cost (ms):
+    progress starts there."""
+    games, ms = 0, 0.0
+    for pair in pairs:
+        for cell in pair.cells:
+            done = sum(RunFolder(run_folder(root, j.key)).games_done()
+                       for k, size in enumerate(pair.sizes)
+                       for j in study.stage_jobs(cell, k, size))
+            games += done
+            ms += done * cell_game_ms(cell)
+    return games, ms
 
 
 def likely(pairs: Sequence[Pair], clock: Clock) -> tuple[int, float]:
@@ -200,7 +207,9 @@ def likely(pairs: Sequence[Pair], clock: Clock) -> tuple[int, float]:
 
 OnLook = Callable[[Pair], None]
 OnChunk = Callable[[str, int], None]
-OnRound = Callable[[Sequence[Pair]], None]  # after each round's looks
+# before the first round and after each round's looks: the comparisons, and the games the
+# folder holds in finished chunks with their recorded cost (``games_done``)
+OnRound = Callable[[Sequence[Pair], int, float], None]
 
 
 @dataclass
@@ -327,14 +336,16 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         clock.chunk(key, games)
 
     timed_out = False
+    if on_round is not None:
+        on_round(pairs, *games_done(study, root, pairs))
     while not timed_out and any(not p.done for p in pairs):
-        chosen = _fit(pairs, clock)
+        chosen = _fit(pairs, clock, lambda p: _owed(study, root, p))
         if not chosen:  # no stage fits in the time left
             timed_out = True
             break
         timed_out = _round(looks, chosen, pairs, jobs, backend, tick, clock, on_look)
         if on_round is not None:
-            on_round(pairs)
+            on_round(pairs, *games_done(study, root, pairs))
     skipped = [name for name in dict.fromkeys(p.play for p in pairs)
                if not any(p.sizes for p in pairs if p.play == name)]
     stopped = None
@@ -350,20 +361,41 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
                   skipped, stopped, clock)
 
 
-def _fit(pairs: Sequence[Pair], clock: Clock) -> list[tuple[Pair, int]]:
+def _owed(study: Study, root: Path, pair: Pair) -> float:
+    """The share of its next stage's games still to play (a stage a resumed folder began
+    may be partly or wholly played)."""
+    if pair.played >= len(pair.sizes):
+        return 1.0
+    size = pair.sizes[pair.played]
+    done = sum(RunFolder(run_folder(root, j.key)).games_done() for cell in pair.cells
+               for j in study.stage_jobs(cell, pair.played, size))
+    return max(0.0, 1 - done / (size * len(pair.cells)))
+
+
+def _fit(pairs: Sequence[Pair], clock: Clock,
+         owed: Callable[[Pair], float] = lambda _: 1.0) -> list[tuple[Pair, int]]:
     """The next round: each comparison not done, nearest to deciding first (the order asked
     among those not yet looked at), with its next stage's games a side; with a time
     budget, only the stages that fit in the time left (at the measured pace; before a
-    chunk has finished, at the recorded costs), one shortened to fit when it can be."""
+    chunk has finished, at the recorded costs; ``owed``: the share of a stage still to
+    play), one shortened to fit when it can be; the
+    first stage of the first comparison is played whatever the time, so that there is an
+    answer."""
     order = sorted((p for p in pairs if not p.done), key=lambda p: p.nearness(clock))
     left = clock.left()
     room = math.inf if left is None else FIT * left
-    chosen = []
+    chosen: list[tuple[Pair, int]] = []
+    if order and clock.games == 0 and not any(p.played for p in pairs):
+        # nothing played yet: the nearest's first stage whatever the prior says, so that the
+        # pace is measured and there is an answer to give
+        first = order.pop(0)
+        chosen.append((first, first.next_size()))
+        room -= clock.seconds(chosen[0][1], first.ms()) * owed(first)
     for pair in order:
         size = pair.next_size()
         if size <= 0:
             continue
-        took = clock.seconds(size, pair.ms())
+        took = clock.seconds(size, pair.ms()) * owed(pair)
         if took > room:
             if pair.played < len(pair.sizes):  # a stage begun is finished at its size
                 continue
