@@ -18,7 +18,6 @@ if TYPE_CHECKING:  # the command line imports them when it plays
     from cdsim.analysis.paired import Comparison
     from cdsim.study.clock import Clock
     from cdsim.study.comparisons import Pair, Played
-    from cdsim.study.manifest import StudyManifest
     from cdsim.study.model import Study
     from cdsim.study.results import StudyResults
 
@@ -227,11 +226,9 @@ def _pace_line(clock: Clock, games: int, ms: float) -> str:
     where their looks say they decide: about N games, T: about T' in all``, or that the
     time budget ends it first."""
     from cdsim.batch.cost import duration, workers
-    from cdsim.study.machine import load_average
+    from cdsim.study.machine import load_words
 
-    load, cores = load_average(), workers(clock.jobs)
-    where = (f" ({cores} core{'' if cores == 1 else 's'}"
-             + (f", load average {load:.1f}" if load is not None else "") + ")")
+    where = f" ({load_words(workers(clock.jobs))})"
     more = clock.seconds(1, ms)
     end = clock.elapsed() + more
     said = (f"whatif: {clock.pace()}{where}; the comparisons left, to where their looks "
@@ -249,6 +246,7 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
     games and time more would take at this machine's measured pace), the changed cards,
     and, if play stopped early, that the pages are provisional and how to go on."""
     from cdsim.cli.whatif_words import card_figures, card_line, neutral_near
+    from cdsim.study.machine import run_words
     from cdsim.study.sweep_groups import groups
     from reports.study.sweep import card_sentence
 
@@ -256,7 +254,9 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
     cells = {c.key: c for c in result.cells}
     found = groups(result.manifest, result.cells)
     asked = study.file.description.removeprefix("What the change does: ")
-    print(f"whatif: {asked} ({run_words(result.manifest)}; {root})")
+    m = result.manifest
+    print(f"whatif: {asked} ({run_words(m.games_played, m.wall_seconds, m.play_seconds)}; "
+          f"{root})")
     for pair in played.pairs:
         for v in pair.variants:
             assert v.variant is not None
@@ -286,15 +286,6 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
              for p in played.pairs for c in (p.outcomes or {}).values()):
         print(f"(times at {clock.basis()})")
     print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
-
-
-def run_words(manifest: StudyManifest) -> str:
-    """``67,814 games, 2 min 22 s wall, 2 min 10 s of play``: the run's one game count,
-    wall time and play time, as its manifest, pages and study.json hold them."""
-    from cdsim.batch.cost import duration
-
-    return (f"{manifest.games_played:,} games, {duration(manifest.wall_seconds)} wall, "
-            f"{duration(manifest.play_seconds)} of play")
 
 
 def _not_begun(pair: Pair, clock: Clock) -> str:

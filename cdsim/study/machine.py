@@ -1,7 +1,9 @@
-"""The machine a study or whatif played on, as its manifest records it and its pages and
-terminal say it: its cores, architecture and CPU name (read from /proc/cpuinfo where there
-is one: cheap, no library), and the load average (``os.getloadavg``, the last minute) when
-play began and when it ended, so a reader can tell a quiet machine's times from a busy one's."""
+"""Where and how long a study or whatif played, as its manifest records it and its pages and
+terminal say it: the machine (its cores, architecture and CPU name, read from /proc/cpuinfo
+where there is one: cheap, no library; the load average, ``os.getloadavg`` over the last
+minute, when play began and when it ended, so a reader can tell a quiet machine's times
+from a busy one's), and the run's one game count, wall time and play time (``run_words``:
+the terminal and the pages say them in the same words)."""
 
 from __future__ import annotations
 
@@ -57,4 +59,29 @@ def machine_words(machine: Mapping[str, object] | None) -> str:
     return said or "not recorded"
 
 
-__all__ = ["Machine", "cpu_name", "load_average", "machine_now", "machine_words"]
+def load_words(cores: int) -> str:
+    """``2 cores, load average 1.3``: what a pace measured here was measured on."""
+    load = load_average()
+    return f"{cores} core{'' if cores == 1 else 's'}" + (
+        f", load average {load:.1f}" if load is not None else "")
+
+
+def seconds_words(seconds: float) -> str:
+    """``45 s``, ``2 min 22 s``, ``1 h 4 min``: a wall time to the second under an hour."""
+    whole = round(seconds)
+    if whole < 90:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
+
+
+def run_words(games: int, wall_seconds: float, play_seconds: float) -> str:
+    """``67,814 games, 2 min 22 s wall, 2 min 10 s of it playing``: a run's figures (summed
+    over the commands that played it), as its manifest holds them."""
+    return (f"{games:,} games, {seconds_words(wall_seconds)} wall, "
+            f"{seconds_words(play_seconds)} of it playing")
+
+
+__all__ = ["Machine", "cpu_name", "load_average", "load_words", "machine_now", "machine_words", "run_words",
+           "seconds_words"]
