@@ -170,7 +170,8 @@ def _planned(name: str, progress: StudyProgress,
 
     def planned(total: int, done: int, work: Work) -> None:
         progress.plan_work(total, done, work)
-        if said[0] or not clock.measured() or clock.played_seconds < PACE_SECONDS:
+        if (said[0] or total <= done or not clock.measured()
+                or clock.played_seconds < PACE_SECONDS):
             return
         said[0] = True
         print(pace_line(f"study {name}", clock, max(0, total - done),

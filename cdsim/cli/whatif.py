@@ -214,7 +214,8 @@ def _rounds(progress: StudyProgress,
         games, ms = comparisons.likely(pairs, clock)
         per_game = {c.key: cell_game_ms(c) for p in pairs for c in p.cells}
         progress.plan_work(done + games, done, Work(done_ms + ms, done_ms, per_game))
-        if said[0] or not clock.measured() or clock.played_seconds < PACE_SECONDS:
+        if (said[0] or games == 0 or not clock.measured()
+                or clock.played_seconds < PACE_SECONDS):
             return
         said[0] = True
         print(_pace_line(clock, games, ms), flush=True)
