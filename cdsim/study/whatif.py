@@ -40,6 +40,9 @@ PLAYS = {"scripted": "the four scripted players: every N of them, each in all se
 # the 1 pp margin (scripted 10,644-13,972 a side, strong 7,969-15,469, docs/statistics.md);
 # a game's own (GameSpec.whatif_games: Castles' cheaper scripted games) replaces it
 DESIGN = {"scripted": 12_000, "strong": 12_000}
+# strong play's chunk: about a second of a core at 4 players, so that a round's last chunks
+# leave a core idle for about that long, not the several seconds of 2,000 learned games
+STRONG_CHUNK = 250
 MAX_SETS = 16
 SET_FORM = re.compile(r"^\s*([A-Za-z_]+(?:\.[^.=\s]+)+)\s*=\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*$")
 
@@ -243,7 +246,8 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
         description, lineup = PLAYS[play_name], lineup_of(game or game_spec(None), play_name)
         lines += ["[[population]]", f"name = {json.dumps(play_name)}",
                   f"description = {json.dumps(description)}",
-                  f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}", ""]
+                  f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}",
+                  *([f"chunk_size = {STRONG_CHUNK}"] if play_name == "strong" else []), ""]
     for v in variant_list:
         if isinstance(v, Sweep):
             lines += ["[[sweep]]", f"name = {json.dumps(v.name)}",
