@@ -198,3 +198,75 @@ def test_likely_games_follow_the_looks(tmp_path: Path) -> None:
                                                        for p in pairs))
     pairs[0].done = True
     assert comparisons.likely(pairs, _paced())[0] < games
+
+
+TIMED = """\
+name = "timed"
+seed = 5
+games = 720
+first_stage = 90
+chunk_size = 45
+players = [2]
+tolerance = 0.02
+[[population]]
+name = "random"
+lineup = ["random"]
+"""
+
+
+def test_study_run_says_its_time_measured_here_after_a_round(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Before play, the plan's times are the recorded costs, said so and never "here"; after
+    the first round, one line measured here (the games played, cores, load), what is left
+    at most; its last line gives the run's one game count, wall and play time, the
+    manifest's. (The pace is said after any play here: the seconds it waits for are set
+    to 0, no test waits.)"""
+    import json
+
+    from cdsim.cli import studies
+    from cdsim.study.machine import run_words
+    from tests.commands import run_cli
+    from tests.conftest import core_or_skip
+
+    core_or_skip()
+    monkeypatch.setattr(studies, "PACE_SECONDS", 0.0)
+    path = tmp_path / "timed.toml"
+    path.write_text(TIMED)
+    code, said, err = run_cli(["study", "run", str(path), "--out", str(tmp_path / "s"), "-q",
+                               "--jobs", "1"], monkeypatch, capsys)
+    assert code == 0, err
+    lines = said.splitlines()
+    assert "recorded on a quiet 2-core machine (not measured here" in lines[0]
+    assert not any(" here" in line for line in lines[1:3]), lines[:3]
+    pace = next(line for line in lines if "measured here" in line and "left" in line)
+    assert pace.startswith("study timed: measured here: 90 games in "), pace
+    assert "(1 core, load average " in pace and "take at most " in pace
+    assert lines.index(pace) == 3  # after the plan, before the verdicts
+    m = json.loads((tmp_path / "s" / "study-manifest.json").read_text())
+    figures = run_words(m["games_played"], m["wall_seconds"], m["play_seconds"])
+    assert f"({figures}); next: cdsim study report" in said
+    assert m["games_played"] == sum(s["games"] for c in m["cells"] for s in c["stages"])
+
+
+def test_whatif_says_how_long_it_takes_measured_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The whatif's second line, after its first round: this machine's pace, measured here,
+    and the time to where the comparisons' looks say they decide; its first line gives no
+    time at all (nothing is measured yet)."""
+    from cdsim.cli import whatif
+    from tests.commands import run_cli
+    from tests.conftest import core_or_skip
+
+    core_or_skip()
+    monkeypatch.setattr(whatif, "PACE_SECONDS", 0.0)
+    code, said, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players", "2",
+                               "--play", "strong", "--games", "600", "--out",
+                               str(tmp_path / "w"), "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    first, second = said.splitlines()[:2]
+    assert not any(w in first for w in ("here", "about", "at most")), first
+    assert second.startswith("whatif: measured here: 60 games in "), second
+    assert "the comparisons left, to where their looks say they decide: about " in second
+    assert second.endswith(" in all") or "stops at its time budget of 3 min" in second
