@@ -217,7 +217,7 @@ class StudyProgress(Progress):
     def closing(self) -> str:
         """The closing line: no time of its own (the command's result gives the run's one
         wall time, play time and game count, as its manifest and pages do)."""
-        return f"{self.label}: {self.done:,} games, done"
+        return f"{self.label}: {self.done}/{self.total} games, done"
 
 
 def page_note(label: str, quiet: bool = False,

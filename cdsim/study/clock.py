@@ -44,6 +44,7 @@ class Clock:
     per_game_ms: dict[str, float] = field(default_factory=dict)  # recorded, by cell key
     played_seconds: float = 0.0  # wall time inside the work queue
     load: float | None = field(default_factory=load_average)  # when the clock started
+    hold: bool = False  # set while a first stage must finish whatever the time (a whatif's)
 
     @contextmanager
     def playing(self) -> Iterator[None]:
@@ -71,7 +72,7 @@ class Clock:
         cell = key.rsplit("+s", 1)[0]
         self.games += games
         self.weighed_ms += games * self.per_game_ms.get(cell, cost.TABLE_MS)
-        if self.expired():
+        if self.expired() and not self.hold:
             raise TimeUp
 
     def measured(self) -> bool:

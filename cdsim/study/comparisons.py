@@ -174,7 +174,9 @@ def pairs_of(study: Study, root: Path | None = None, cap: int | None = None) -> 
             mine = [c for c in study.cells if c.variant is not None
                     and (c.players, c.population.name) == (cell.players, cell.population.name)]
             kept = begun(study, [cell, *mine], root) if root is not None else []
-            out.append(Pair(cell, mine, kept, step_of(cell, cap), cap))
+            # the cap as the study holds it: in whole deals (the cell's budget)
+            out.append(Pair(cell, mine, kept, step_of(cell, cap),
+                            None if cap is None else cell.games))
     return out
 
 
@@ -413,7 +415,8 @@ def _round(looks: _Looks, chosen: Sequence[tuple[Pair, int]], pairs: Sequence[Pa
            on_look: OnLook | None) -> bool:
     """One round: the chosen comparisons' next stages in one work queue (in the order
     chosen: nearest first), then a look at each whose stage finished; True when the time
-    ran out first (the others keep their last look, their stage's chunks kept)."""
+    ran out first (the others keep their last look, their stage's chunks kept). The first
+    round of a whatif is finished whatever the time."""
     study, root = looks.study, looks.root
     for pair, size in chosen:
         if pair.played == len(pair.sizes):
@@ -424,14 +427,20 @@ def _round(looks: _Looks, chosen: Sequence[tuple[Pair, int]], pairs: Sequence[Pa
     todo: list[Job] = [j for p, _ in chosen for j in jobs_of[id(p)]
                        if not RunFolder(run_folder(root, j.key)).complete()]
     timed_out = False
+    # the very first round is played whatever the time (its first stages are small), so that
+    # there is an answer and a pace
+    first = clock.games == 0 and not any(p.played for p in pairs)
     if todo:
-        if clock.expired():
+        if clock.expired() and not first:
             return True
+        clock.hold = first
         try:
             with clock.playing():
                 play(root, todo, jobs, backend, tick)
         except TimeUp:
             timed_out = True
+        finally:
+            clock.hold = False
     for pair, _ in chosen:
         if timed_out and not all(RunFolder(run_folder(root, j.key)).complete()
                                  for j in jobs_of[id(pair)]):
