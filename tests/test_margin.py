@@ -105,7 +105,7 @@ def _card(win: Figure) -> CardChange:
 def test_every_card_figure_in_the_terminal_carries_its_interval() -> None:
     """Strong play at 300 games a side printed "+17.3 pts (base -14.2 pts)": noise read as
     a finding. Now every figure has its interval, and one holding 0 is said undecided."""
-    from cdsim.cli.whatif_words import card_figures, card_line
+    from cdsim.study.whatif_words import card_figures, card_line
 
     said = card_figures(_card((0.173, -0.05, 0.39)))
     assert "taken by 31.0% [29.0, 33.0] of seats (base 38.0% [36.0, 40.0])" in said
@@ -157,8 +157,8 @@ def test_a_card_is_neutral_near_the_value_its_sweep_finds() -> None:
     from typing import cast
 
     from cdsim.analysis.sweep import Neutral
-    from cdsim.cli.whatif_words import neutral_near
     from cdsim.study.sweep_groups import SweepGroup
+    from cdsim.study.whatif_words import neutral_near
 
     cell = SimpleNamespace(cards=SimpleNamespace(cards=[_card((0.0, -0.1, 0.1))]))
 

@@ -253,7 +253,7 @@ def test_a_study_out_of_time_stops_at_a_chunk_and_resumes_to_the_same_verdicts(
     assert m["stopped"] == "its time budget of 10 min"
     (cell,) = m["cells"]
     assert cell["decision"] is None and [s["games"] for s in cell["stages"]] == [90, 180]
-    assert "2p.random (floor): still playing: at most 630 more games to its budget" in said
+    assert "2p.random (floor): stopped: a --resume plays at most 630 more games to its budget" in said
     assert "play stopped (its time budget of 10 min): the report is provisional" in said
     code, said, err = run_cli(["study", "report", str(stopped), "-q"], monkeypatch, capsys)
     assert code == 0, err

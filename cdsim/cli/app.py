@@ -16,9 +16,32 @@ from cdsim.errors import CdsimError, StrategyFailure
 if TYPE_CHECKING:
     pass
 
+def game_names() -> tuple[str, ...]:
+    """The registered games' names, the default first, from the compiled core's registry
+    (a few ms: the help and completion read it without loading any game)."""
+    try:
+        from cdsim import _core  # type: ignore[attr-defined]
+    except ImportError:  # no core built: the commands say so when they need it
+        return ()
+    return tuple(str(name) for name in _core.GAMES)
+
+
+def _games_words() -> str:
+    names = game_names()
+    return (f"{', '.join(names)}; the first is the default" if names
+            else "the compiled core is not built (make install)")
+
+
+def complete_game(incomplete: str) -> list[str]:
+    """Shell completion of --game: the registered games."""
+    return [name for name in game_names() if name.startswith(incomplete)]
+
+
 app = typer.Typer(
     name="cdsim",
-    help="Monte Carlo strategy and balance analyzer for the board game Carpe Diem.\n\n"
+    help="Monte Carlo seat-balance analyzer for board games: which starting VP make the "
+         f"seats fair, and what a change to a component does ({_games_words()}; `cdsim "
+         "games` lists them with their titles; --game picks one).\n\n"
          "Start with `cdsim play --players 3 --seed 1 --trace` to watch one game.",
     no_args_is_help=True,
     add_completion=True,
@@ -33,8 +56,8 @@ ComponentsOpt = Annotated[Path | None, typer.Option(
 
 
 GameOpt = Annotated[str | None, typer.Option(
-    "--game", help="The game: carpe-diem (the default) or castles (The Castles of Tuscany; "
-    "`cdsim games` lists them).")]
+    "--game", help=f"The game: {_games_words()} (`cdsim games` lists them with their "
+    "titles).", autocompletion=complete_game)]
 
 
 def _parse_ints(text: str, what: str) -> tuple[int, ...]:

@@ -87,7 +87,8 @@ def play(
     if any(not -(2**31) < v < 2**31 for v in vp):
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
     use_decision_timeout(decision_timeout)
-    load_components(components)  # a bad component set is one line before anything plays
+    # a bad component set is one line before anything plays (another game's names that game)
+    spec.load_components(None if components is None else str(components))
     specs = [_player(name) for name in strategies.split(",")]
     weights_record(specs, components)  # weights that cannot play this component set: one line
     lineup = make_lineup(specs, players, parse_params(strategy_params))

@@ -114,6 +114,8 @@ def simulate(
         run_config = run.read().config.model_copy(
             update={"decision_timeout": time_limit()})
     elif run_config is None:
+        if resume and run.started():  # its players as it played them (its profiles file)
+            run.read()
         run_config = _run_config(settings, from_file)
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")

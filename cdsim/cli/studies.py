@@ -127,6 +127,8 @@ def study_run(
     check_jobs(jobs)
     check_minutes(minutes, "--minutes")
     use_decision_timeout(decision_timeout)  # every cell's runs record it
+    if resume:  # its players as it played them (its profiles file: cdsim.players.played)
+        _study_players(resolve(study), out)
     spec = load_study(resolve(study))
     play.check_players(spec)  # every cell's players, before a folder or a lock is made
     root = out_folder(out) or Path("studies") / spec.file.name
@@ -215,7 +217,8 @@ def _said(name: str, root: Path, clock: Clock, again: str) -> None:
         ms = game_ms(cell.lineups, cell.pool, cell.players, cell.game)
         if verdict is None:
             left = max(0, cell.games - sum(s.games for s in cell.stages[:-1]))
-            said = (f"still playing: at most {left:,} more games to its budget, "
+            said = (("stopped: a --resume plays" if manifest.stopped else "still playing:")
+                    + f" at most {left:,} more games to its budget, "
                     f"{clock.games_time(left, ms)}")
         else:
             said = verdict.explain + (
@@ -248,14 +251,32 @@ def study_report(
     decided with them while playing.
 
     Example: cdsim study report studies/default (then open studies/default/study.html)."""
-    from reports.study import write
+    from cdsim.study.whatif_answer import answers
+    from reports.study import analyse, write
+    from reports.study.sweep import card_sentence
 
-    page = write(folder, out_folder(out), note=page_note("study report", quiet))
+    note = page_note("study report", quiet)
+    result = analyse(folder, note)
+    page = write(folder, out_folder(out), result=result, note=note)
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, "
           f"{page.with_suffix('.json')} and {page.parent / 'charts'}/")
     data = json.loads(page.with_suffix(".json").read_text())
-    for line in data["headlines"].values():
-        print(line)
+    if result.manifest.whatif is not None:  # a whatif's answer is its change's, as it printed
+        print(f"whatif: {result.manifest.description.removeprefix('What the change does: ')}")
+        said = answers(result)
+        for a in said:
+            several = sum((b.players, b.play) == (a.players, a.play) for b in said) > 1
+            print(f"  {a.players}p {a.play}" + (f" [{a.variant}]" if several else "")
+                  + f": {a.head}")
+            for line in a.cards:
+                print(f"      {line}")
+        for group in result.sweeps:  # where a swept card is neutral, as whatif printed it
+            neutral = card_sentence(group)
+            if neutral is not None:
+                print(f"  {neutral.replace('**', '')}")
+    else:
+        for line in data["headlines"].values():
+            print(line)
     if "provisional" in data:
         print(f"provisional: {data['provisional']}")
 
@@ -278,3 +299,17 @@ def study_init(
 
     write_template(path, template)
     print(f"wrote {path}; edit it, then: cdsim study run {path}")
+
+
+def _study_players(path: Path, out: str | None) -> None:
+    """Before a study file is read to resume a study: read its folder's manifest, which
+    plays the profiles file the study was played with when it kept its own."""
+    from cdsim.errors import read_toml
+    from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
+
+    root = out_folder(out)
+    if root is None:
+        name = read_toml(path).get("name")
+        root = Path("studies") / name if isinstance(name, str) and name else None
+    if root is not None and (root / STUDY_MANIFEST).is_file():
+        study_manifest_of(root)

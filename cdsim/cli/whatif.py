@@ -33,7 +33,8 @@ def whatif(
         "--set", metavar="TABLE.ID.KEY=VALUE",
         help="A change, in a sweep's entry/key words: objective.B05.reward.vp=6, "
              "fountain.F01.vp=3, tile.L-villa-end-2.chimneys=3, villa_table.points.4=6. Repeat "
-             "it for several changes at once (each key once); a list of values "
+             "it for several changes at once (each key once), checked together as one set "
+             "with --components: a swap that keeps a total plays; a list of values "
              "(reward.vp=4,6,10) makes one variant per value.", show_default=False)] = None,
     components: Annotated[str | None, typer.Option(
         "--components", help="An override file with the change instead of (or under) --set: "
@@ -128,10 +129,11 @@ def whatif(
     if override is not None:
         if not override.is_file():
             raise CdsimError(f"--components {components}: no such override file")
-        try:  # a set that does not load is one line now, before a folder is made
-            spec.components_digest(str(override))
+        try:  # a set that does not load is one line now, before a folder is made (with
+            if not changes:  # --set: checked with them, as one set, when they are made)
+                spec.components_digest(str(override))
         except CdsimError as exc:
-            raise CdsimError(f"--components {exc}") from None
+            raise CdsimError(f"--components {exc}{wi.companion(str(exc))}") from None
     name = wi.safe_name("whatif-" + "_".join(
         [*(c.spelled.partition(".")[2] for c in changes), *([override.stem] if override else [])]))
     root = out_folder(out) or Path("studies") / name
@@ -246,9 +248,10 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
     as its pages say them), each comparison in a designer's words (not decided yet: the
     games and time more would take at this machine's measured pace), the changed cards,
     and, if play stopped early, that the pages are provisional and how to go on."""
-    from cdsim.cli.whatif_words import card_figures, card_line, neutral_near
+    from cdsim.study import whatif_answer
     from cdsim.study.machine import run_words
     from cdsim.study.sweep_groups import groups
+    from cdsim.study.whatif_words import neutral_near
     from reports.study.sweep import card_sentence
 
     clock = played.clock
@@ -269,13 +272,16 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
                        if pair.sizes else _not_begun(pair, clock))
                 print(f"{head}: {why}")
                 continue
-            print(f"{head}: {comp.words()}; {comp.bound_words()} ({comp.games:,} games a "
-                  f"side){_more(pair, comp, clock)}")
+            print(f"{head}: {whatif_answer.head(comp)}{_more(pair, comp, clock)}")
             cell = cells.get(v.key)
-            for card in (cell.cards.cards if cell is not None and cell.cards else ()):
-                near = neutral_near(found, pair.base.players, pair.play, card.card)
-                print(f"      {card_line(card, comp.precision, near)}")
-                print(f"      {card_figures(card)}")
+
+            def near(card: str, p: Pair = pair) -> str:
+                return neutral_near(found, p.base.players, p.play, card)
+
+            for line in whatif_answer.card_lines(
+                    cell.cards.cards if cell is not None and cell.cards else (), comp.precision,
+                    near):
+                print(f"      {line}")
     for group in found:
         said = card_sentence(group)
         if said is not None:

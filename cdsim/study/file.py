@@ -516,6 +516,11 @@ def _text(file: Path) -> str | None:
 def parse(path: Path, raw: dict[str, Any]) -> StudyFile:  # a TOML document: StudyFile checks it here
     """The study file's tables, checked; else one line naming the file, the entry and the
     key."""
+    if "base" in raw:  # `base` starts a component override, never a study file
+        raise CdsimError(f"{path}: a component override (base = {user_text(raw['base'], repr, 40)}), "
+                         "not a study file: give it to a study as a [[variant]]'s components "
+                         f"= \"{path.name}\", or to a command as --components {path} "
+                         "(cdsim study init FILE --template card writes such a study)")
     try:
         return StudyFile.model_validate(raw)
     except ValidationError as exc:
