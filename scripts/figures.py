@@ -45,6 +45,7 @@ from cdsim.analysis.anytime import CONFIRM_SHARE
 from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
+from cdsim.study.machine import machine_words
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
 
@@ -241,10 +242,9 @@ def _dated(manifest: StudyManifest) -> str | None:
 
 
 def recorded_machine(manifest: StudyManifest) -> str:
-    machine = manifest.machine
-    if machine:
-        return ", ".join(f"{k} {v}" for k, v in machine.items())
-    return "not recorded by the study"
+    """The machine as the study page says it (cores, CPU, the load when play began and
+    ended)."""
+    return machine_words(manifest.machine) if manifest.machine else "not recorded by the study"
 
 
 def played_for(manifest: StudyManifest) -> str:

@@ -14,8 +14,9 @@ import pytest
 from cdsim.analysis import paired
 from cdsim.analysis.candidates import CellGames
 from cdsim.errors import CdsimError
+from cdsim.study.machine import machine_words, run_words
 from cdsim.study.whatif import parse_set
-from tests.commands import run_main
+from tests.commands import run_cli, run_main
 from tests.conftest import core_or_skip
 
 
@@ -107,10 +108,12 @@ def _whatif(change: str, out: Path, monkeypatch: pytest.MonkeyPatch,
             capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     """A small scripted whatif at 2 players into ``out``: its study manifest."""
     core_or_skip()
-    code, err = run_main(["whatif", "--set", change, "--players", "2", "--play", "scripted",
-                          "--games", "1200", "--out", str(out), "--quiet"], monkeypatch, capsys)
+    code, said, err = run_cli(["whatif", "--set", change, "--players", "2", "--play",
+                               "scripted", "--games", "1200", "--out", str(out), "--quiet"],
+                              monkeypatch, capsys)
     assert code == 0, err
     assert "writing" not in err, err  # --quiet: no line while the pages are written
+    (out / "said.txt").write_text(said)  # what the terminal showed, for the test to read
     manifest: dict[str, Any] = json.loads((out / "study-manifest.json").read_text())
     return manifest
 
@@ -133,7 +136,23 @@ def test_whatif_answers_a_card_change_and_writes_a_study_folder(
     # its wall time and machine, recorded and shown (they said 0 s and "not recorded")
     assert manifest["wall_seconds"] > 0 and manifest["machine"]["cpus"] >= 1
     assert manifest["finished"][:4].isdigit()
-    assert "| machine | architecture " in page and "| wall time | 0 s" not in page
+    assert "| wall time | 0 s" not in page
+    # one run, one game count, wall time and play time: the terminal, the page and
+    # study.json say the manifest's (they said 162.7 s, 191 s, 162 s and 3 min 17 s)
+    figures = run_words(manifest["games_played"], manifest["wall_seconds"],
+                        manifest["play_seconds"])
+    assert manifest["games_played"] == 2 * 1200 and 0 < manifest["play_seconds"] <= (
+        manifest["wall_seconds"])
+    said = (out / "said.txt").read_text()
+    assert f"whatif: objective.B05.reward.vp=6 ({figures}; {out})\n" in said, said
+    assert f"| wall time | {figures} (finished " in page
+    shown = json.loads((out / "study.json").read_text())
+    assert [shown[k] for k in ("games_played", "wall_seconds", "play_seconds", "machine")] == [
+        manifest[k] for k in ("games_played", "wall_seconds", "play_seconds", "machine")]
+    # the machine: its cores and the load when play began and ended, on the page
+    assert {"cpus", "architecture", "cpu", "load_start", "load_end"} <= set(manifest["machine"])
+    assert f"| machine | {machine_words(manifest['machine'])} |" in page
+    assert "load average" in machine_words(manifest["machine"])
     # a bad change is one line, exit 2, and leaves no folder
     code, err = run_main(["whatif", "--set", "objective.B99.reward.vp=6", "--out",
                           str(tmp_path / "bad")], monkeypatch, capsys)

@@ -64,18 +64,24 @@ class Progress:
         self.closed = False
         self.work: Work | None = None
         self.work_played = 0.0  # ms of games played by this command
+        self.deadline: float | None = None  # when a time budget ends (a perf_counter time)
 
     def rate(self) -> float:
         return self.played / max(time.perf_counter() - self.start, 1e-9)
 
     def eta(self) -> float:
-        """Seconds left: the work left over the work rate so far (games weighed by their
-        cost when known), 0 before any game."""
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        """Seconds left to the likely end: the work left (the planned games: a study's
+        decided cells at their games, a whatif's comparisons to where they look like
+        deciding) over the work rate so far (games weighed by their cost when known), never
+        past the time budget's end (``deadline``); 0 before any game."""
+        now = time.perf_counter()
+        elapsed = max(now - self.start, 1e-9)
         if self.work is not None and self.work_played > 0:
-            return max(0.0, self.work.total_ms - self.work.done_ms) * elapsed / self.work_played
-        rate = self.rate()
-        return (self.total - self.done) / rate if rate else 0.0
+            left = max(0.0, self.work.total_ms - self.work.done_ms) * elapsed / self.work_played
+        else:
+            rate = self.rate()
+            left = (self.total - self.done) / rate if rate else 0.0
+        return left if self.deadline is None else max(0.0, min(left, self.deadline - now))
 
     def plan_work(self, total: int, done: int, work: Work) -> None:
         """``plan`` with the games weighed by their cost (the ETA's)."""
@@ -142,10 +148,14 @@ class Progress:
             self.bar.stop()
             self.bar = None
         elif finished and not self.quiet and self.played and not self.closed:
-            wall = time.perf_counter() - self.start
-            print(f"{self.label}: {self.done}/{self.total} games, {self.rate():.0f} games/s, "
-                  f"done in {wall:.1f} s", file=self.stream, flush=True)
+            print(self.closing(), file=self.stream, flush=True)
         self.closed = True
+
+    def closing(self) -> str:
+        """The closing line of a plain stream."""
+        wall = time.perf_counter() - self.start
+        return (f"{self.label}: {self.done}/{self.total} games, {self.rate():.0f} games/s, "
+                f"done in {wall:.1f} s")
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -203,6 +213,11 @@ class StudyProgress(Progress):
 
     def chunk(self, key: str, games: int) -> None:
         self.advance(games, key)
+
+    def closing(self) -> str:
+        """The closing line: no time of its own (the command's result gives the run's one
+        wall time, play time and game count, as its manifest and pages do)."""
+        return f"{self.label}: {self.done}/{self.total} games, done"
 
 
 def page_note(label: str, quiet: bool = False,

@@ -21,6 +21,9 @@ from cdsim.cli.app import (
 from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:  # the command line imports it when it plays
+    from collections.abc import Callable
+
+    from cdsim.batch.progress import Work
     from cdsim.study.clock import Clock
 
 study_app = typer.Typer(
@@ -147,27 +150,72 @@ def study_run(
     clock = Clock((minutes if minutes is not None else spec.file.minutes) or None, jobs)
     with dask_backend(backend, scheduler), RunFolder(root, STUDY).lock(), \
             StudyProgress(spec.file.name, quiet=quiet) as progress:
+        progress.deadline = clock.deadline()  # the ETA counts to the time budget at most
+
         def tick(key: str, games: int) -> None:
             progress.chunk(key, games)
             clock.chunk(key, games)  # past the time budget: play stops here
 
         # a stop: app.main names the folder and the --resume command (resume_hint above)
-        play.run(spec, root, jobs, backend, resume, force, tick, progress.plan_work, games,
+        play.run(spec, root, jobs, backend, resume, force, tick,
+                 _planned(spec.file.name, progress, clock), games,
                  lambda study, before: print("\n".join(plan_lines(study, before, jobs)),
                                              flush=True), clock, again)
-    _said(spec.file.name, root, progress.played, clock, again)
+    _said(spec.file.name, root, clock, again)
 
 
-def _said(name: str, root: Path, played: int, clock: Clock, again: str) -> None:
-    """What a study run prints at its end: each cell's verdict (or that it is still
-    playing, with the games left), and what more would take at this run's rate."""
+PACE_SECONDS = 2.0  # play measured before a study says how long it takes here
+
+
+def _planned(name: str, progress: StudyProgress,
+             clock: Clock) -> Callable[[int, int, Work], None]:
+    """Each round's plan to the progress bar (decided cells at their games, the others at
+    their budget; the time budget cuts the ETA), and once a round has measured this
+    machine's pace, one line saying how long the rest takes here at most."""
+    said = [False]
+
+    def planned(total: int, done: int, work: Work) -> None:
+        progress.plan_work(total, done, work)
+        if (said[0] or total <= done or not clock.measured()
+                or clock.played_seconds < PACE_SECONDS):
+            return
+        said[0] = True
+        print(pace_line(f"study {name}", clock, max(0, total - done),
+                        max(0.0, work.total_ms - work.done_ms)), flush=True)
+    return planned
+
+
+def pace_line(label: str, clock: Clock, games: int, ms: float) -> str:
+    """``LABEL: measured here: N games in T of play (2 cores, load average 1.3); the N games
+    left at most take T here: about T' in all`` (or that the time budget ends it first)."""
+    from cdsim.batch.cost import duration, workers
+    from cdsim.study.machine import load_words
+
+    where = f" ({load_words(workers(clock.jobs))})"
+    more = clock.seconds(1, ms)
+    end = clock.elapsed() + more
+    said = (f"{label}: {clock.pace()}{where}; the {games:,} games left at most (most cells "
+            f"end sooner) take at most {duration(more)} here")
+    if clock.minutes is None or end <= clock.minutes * 60:
+        return said + f": at most {duration(end)} in all"
+    return (said + f": more than the time left, so it stops at its time budget of "
+            f"{clock.budget_words()} with what is decided")
+
+
+def _said(name: str, root: Path, clock: Clock, again: str) -> None:
+    """What a study run prints at its end: its games, wall time and play time (its
+    manifest's, as its pages say them), each cell's verdict (or that it is still playing,
+    with the games left), and what more would take at this machine's measured pace."""
     from cdsim.batch.cost import game_ms
+    from cdsim.study.machine import run_words
     from cdsim.study.store import study_manifest_of
 
     manifest = study_manifest_of(root)
     cells = manifest.cells
-    print(f"study {name}: {len(cells)} cells in {root} ({played} games played now "
-          f"in {clock.elapsed():.1f} s); next: cdsim study report {root}")
+    m = manifest
+    print(f"study {name}: {len(cells)} cells in {root} ("
+          f"{run_words(m.games_played, m.wall_seconds, m.play_seconds)}); next: cdsim study "
+          f"report {root}")
     for cell in cells:
         verdict = cell.decision
         ms = game_ms(cell.lineups, cell.pool, cell.players, cell.game)

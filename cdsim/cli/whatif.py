@@ -13,6 +13,8 @@ from cdsim.cli.app import GameOpt, app, dask_backend, out_folder, resume_hint
 from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:  # the command line imports them when it plays
+    from collections.abc import Callable, Sequence
+
     from cdsim.analysis.paired import Comparison
     from cdsim.games import GameSpec
     from cdsim.study.clock import Clock
@@ -24,6 +26,7 @@ PLAY_HELP = "scripted (the four scripted players), strong (the learned player), 
 MARGIN = 0.01  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
 CARD_MARGIN = 0.04  # the default --card-margin: cdsim.analysis.cards.CARD_MARGIN (a test too)
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
+PACE_SECONDS = 2.0  # play measured before the whatif says how long it takes
 
 
 @app.command("whatif")
@@ -42,8 +45,8 @@ def whatif(
     players: Annotated[str, typer.Option(
         help="Player counts, comma-separated.")] = "2,3,4",
     play: Annotated[str | None, typer.Option(
-        help=f"Who plays: {PLAY_HELP}. Default: the quick look, scripted play first and "
-             "strong play after it only if its games fit in the time left.",
+        help=f"Who plays: {PLAY_HELP}. Default: the quick look, scripted and strong play, "
+             "the time going to the comparisons nearest to deciding.",
         show_default=False)] = None,
     precision: Annotated[float, typer.Option(
         help="The designer's margin: a seat whose win share moves by less than this is "
@@ -59,8 +62,8 @@ def whatif(
     ] = CARD_MARGIN,
     games: Annotated[int | None, typer.Option(
         help="The most games of each side (base and change) per player count and play "
-             "(default: 40,000 scripted, 6,000 strong; The Castles of Tuscany's cheaper "
-             "games: 200,000 scripted).", show_default=False)] = None,
+             "(default: none: each comparison plays until it is decided or the time budget "
+             "is spent).", show_default=False)] = None,
     minutes: Annotated[float, typer.Option(
         help="The time budget: play stops at the first chunk boundary after N minutes and "
              "says what is decided and what more would take (the pages are then "
@@ -78,10 +81,12 @@ def whatif(
 ) -> None:
     """What does a change to the components do? Plays the base and the change on the same
     deals (2, 3 and 4 players unless told), stops each comparison as soon as it is decided,
-    and prints the answer. By default a quick look within 3 minutes (--minutes): scripted
-    play first, strong play only if its games fit in the time left (its first line says
-    what it chose); out of time, it stops at a chunk and says what is decided and what more
-    would take, at this run's measured rate. The answer: whether seat balance moves (each
+    and prints the answer. By default a quick look within 3 minutes (--minutes) of scripted
+    and strong play: every comparison (player count x play) plays until it is decided or the
+    time is spent, the time left going to those nearest to deciding; after a few seconds of
+    play it says how long it will take at this machine's measured pace; out of time, it
+    stops at a chunk and says what is decided, how far each answer can move and what more
+    would take. The answer: whether seat balance moves (each
     seat's win share, change minus base, at the rulebook's starting VP, with intervals
     valid at every look, judged at the designer's margin --precision), how far it can move
     at most (95%), and what the changed cards do: one line each, too weak, about right or
@@ -157,7 +162,9 @@ def whatif(
     again = " ".join(["cdsim", *(a for a in sys.argv[1:] if a not in ("--force", "--resume")),
                       *(["--out", str(root)] if out is None else []), "--resume"])
     resume_hint(root, STUDY_MANIFEST, again)
-    budgets = {p: games or (spec.whatif_games or wi.BUDGET).get(p, wi.BUDGET[p])
+    # a population's games in the study file: the cap when given, else the games its
+    # sequences are designed for (no cap: it plays until decided or out of time)
+    budgets = {p: games or (spec.whatif_games or wi.DESIGN).get(p, wi.DESIGN[p])
                for p in plays}
     made = not root.exists()
     try:
@@ -177,15 +184,16 @@ def whatif(
               "set is the base's), so seat balance cannot move; nothing was played")
         return
     clock = Clock(minutes or None, jobs)
-    print(_chosen(study, plays, quick, clock), flush=True)
+    print(_chosen(plays, counts, quick, clock, games), flush=True)
     if resume:
         _precision_note(root, precision)
     with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
             StudyProgress(name, label="whatif", quiet=quiet) as progress:
+        progress.deadline = clock.deadline()
+        on_round = _rounds(progress, clock)
         played = comparisons.run(study, root, jobs, "loky", force=not resume, resume=resume,
                                  precision=precision, on_chunk=progress.chunk, clock=clock,
-                                 again=again, optional=("strong",) if quick else (),
-                                 on_plan=progress.plan)
+                                 again=again, cap=games, on_round=on_round)
     note = page_note("whatif", quiet)
     try:
         result = analyse(root, note)
@@ -198,7 +206,7 @@ def whatif(
               f"to judge yet, no pages written; continue with {again}")
         return
     write(root, result=result, note=note)
-    _answer(study, root, played, result, progress.played, again, card_margin)
+    _answer(study, root, played, result, again, card_margin)
 
 
 def _identical(study: Study, spec: GameSpec) -> bool:
@@ -230,32 +238,76 @@ def _precision_note(root: Path, precision: float) -> None:
               "(each line says its games a side)", flush=True)
 
 
-def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:
-    """One line before play: what it plays and why, each play's time at most (recorded
-    costs: no chunk has finished)."""
-    from cdsim.study import comparisons
+def _chosen(plays: list[str], counts: list[int], quick: bool, clock: Clock,
+            games: int | None) -> str:
+    """One line before play: what it plays and how; its time is said once a few seconds
+    of play have measured this machine's pace (``_rounds``)."""
     from cdsim.study.clock import minutes_words
 
-    pairs = comparisons.pairs_of(study)
-    took = {p: clock.games_time(1, sum(x.ms_left() for x in pairs if x.play == p))
-            .replace("about ", "at most ") for p in plays}
     budget = (f"time budget {minutes_words(clock.minutes)} (--minutes)"
               if clock.minutes else "no time budget (--minutes 0)")
-    if quick and len(plays) > 1:
-        return (f"whatif: the quick look, {budget}: scripted play first ({took['scripted']}), "
-                f"then strong play if its games fit in the time left ({took['strong']}; "
-                "--play strong asks for it); times at recorded costs per player")
-    return (f"whatif: {' and '.join(plays)} play as asked ("
-            + ", ".join(took[p] for p in plays) + f"), {budget}; times at recorded costs per "
-            "player")
+    counted = ", ".join(map(str, counts[:-1])) + (" and " if len(counts) > 1 else "") + str(
+        counts[-1])
+    what = (f"the quick look, {budget}: scripted and strong play at {counted} players"
+            if quick and len(plays) > 1 else
+            f"{' and '.join(plays)} play at {counted} players as asked, {budget}")
+    until = ("until it is decided, has played its --games a side or the time is spent"
+             if games else "until it is decided or the time is spent")
+    return (f"whatif: {what}; each comparison {until}, the time left going to those nearest "
+            "to deciding; how long it takes is said after a few seconds of play, at this "
+            "machine's measured pace")
 
 
-def _answer(study: Study, root: Path, played: Played, result: StudyResults, games: int,
+def _rounds(progress: StudyProgress,
+            clock: Clock) -> Callable[[Sequence[Pair], int, float], None]:
+    """After each round: the progress bar's plan to the likely end (each comparison to
+    where its last look says it decides, every side, weighed by cost; the time budget cuts
+    its ETA), and once this machine's pace is measured, one line saying how long the
+    whatif will take."""
+    from cdsim.batch.progress import Work
+    from cdsim.study import comparisons
+    from cdsim.study.budget import cell_game_ms
+
+    said = [False]
+
+    def after(pairs: Sequence[Pair], done: int, done_ms: float) -> None:
+        games, ms = comparisons.likely(pairs, clock)
+        per_game = {c.key: cell_game_ms(c) for p in pairs for c in p.cells}
+        progress.plan_work(done + games, done, Work(done_ms + ms, done_ms, per_game))
+        if (said[0] or games == 0 or not clock.measured()
+                or clock.played_seconds < PACE_SECONDS):
+            return
+        said[0] = True
+        print(_pace_line(clock, games, ms), flush=True)
+    return after
+
+
+def _pace_line(clock: Clock, games: int, ms: float) -> str:
+    """``whatif: measured here: ... (2 cores, load average 1.3); the comparisons left, to
+    where their looks say they decide: about N games, T: about T' in all``, or that the
+    time budget ends it first."""
+    from cdsim.batch.cost import duration, workers
+    from cdsim.study.machine import load_words
+
+    where = f" ({load_words(workers(clock.jobs))})"
+    more = clock.seconds(1, ms)
+    end = clock.elapsed() + more
+    said = (f"whatif: {clock.pace()}{where}; the comparisons left, to where their looks "
+            f"say they decide: about {games:,} games, {duration(more)}")
+    if clock.minutes is None or end <= clock.minutes * 60:
+        return said + f": about {duration(end)} in all"
+    return (said + f": more than the time left, so it stops at its time budget of "
+            f"{clock.budget_words()} with what is decided and how far each answer can move")
+
+
+def _answer(study: Study, root: Path, played: Played, result: StudyResults,
             again: str, card_margin: float = CARD_MARGIN) -> None:
-    """The answer in the terminal: each comparison in a designer's words (not decided yet:
-    the games and time more would take at this run's rate), the changed cards, and, if play
-    stopped early, that the pages are provisional and how to go on."""
+    """The answer in the terminal: the run's games, wall time and play time (its manifest's,
+    as its pages say them), each comparison in a designer's words (not decided yet: the
+    games and time more would take at this machine's measured pace), the changed cards,
+    and, if play stopped early, that the pages are provisional and how to go on."""
     from cdsim.study import whatif_answer
+    from cdsim.study.machine import run_words
     from cdsim.study.sweep_groups import groups
     from cdsim.study.whatif_words import neutral_near
     from reports.study.sweep import card_sentence
@@ -264,7 +316,9 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
     cells = {c.key: c for c in result.cells}
     found = groups(result.manifest, result.cells)
     asked = study.file.description.removeprefix("What the change does: ")
-    print(f"whatif: {asked} ({games:,} games in {clock.elapsed():.0f} s; {root})")
+    m = result.manifest
+    print(f"whatif: {asked} ({run_words(m.games_played, m.wall_seconds, m.play_seconds)}; "
+          f"{root})")
     for pair in played.pairs:
         for v in pair.variants:
             assert v.variant is not None
@@ -273,8 +327,7 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
                 f" [{v.variant.name}]" if len(pair.variants) > 1 else "")
             if comp is None:
                 why = ("no look yet (stopped before its first stage finished)"
-                       if pair.play in played.begun else
-                       _not_begun(pair, clock, pair.play in played.skipped))
+                       if pair.sizes else _not_begun(pair, clock))
                 print(f"{head}: {why}")
                 continue
             print(f"{head}: {whatif_answer.head(comp)}{_more(pair, comp, clock)}")
@@ -300,25 +353,23 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
     print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
 
 
-def _not_begun(pair: Pair, clock: Clock, skipped: bool) -> str:
-    """A play not begun (the quick look left it out, or the time ran out before it): its
-    games and their time at this run's rate, and how to have it played."""
-    how = ("ask for it with --play strong (or a larger --minutes)" if skipped else
-           "the --resume command below plays it")
-    return (f"not begun: its {pair.games_left():,} games a side take "
-            f"{clock.games_time(1, pair.ms_left())}, more than the time left; {how}")
+def _not_begun(pair: Pair, clock: Clock) -> str:
+    """A comparison not begun (the time went to those nearer to deciding): its first
+    stage's time and how to have it played."""
+    size = pair.next_size()
+    return (f"not begun: the time budget went to the comparisons nearer to deciding (its "
+            f"first {size:,} games a side take {clock.games_time(size, pair.ms())}); the "
+            "--resume command below, or a larger --minutes, plays it")
 
 
 def _more(pair: Pair, comp: Comparison, clock: Clock) -> str:
     """For a comparison left undecided: about how many more games a side would decide it,
-    and how long that is here at this run's rate (base and variant both play them)."""
-    from cdsim.study.budget import cell_game_ms
-
+    and how long that is at this machine's measured pace (base and variant both play
+    them)."""
     more = comp.games_to_decide()
     if not more:
         return ""
-    ms = sum(cell_game_ms(c) for c in pair.cells)
-    return (f"; about {more:,} more games a side ({clock.games_time(more, ms)}) "
+    return (f"; about {more:,} more games a side ({clock.games_time(more, pair.ms())}) "
             "would decide it if the differences stay as they look")
 
 

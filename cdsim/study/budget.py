@@ -1,7 +1,9 @@
 """A study's plan in games and in time, said before play: each cell's budget (at most the
 games it plays; with an indifference zone and no ``games`` in the file, the games that
 decide it whatever its truth, ``anytime.worst_case_games``) and how long that takes on
-this machine's cores at the recorded cost of its players (``cdsim.batch.cost``)."""
+this machine's cores at the cost of its players recorded on a quiet 2-core machine
+(``cdsim.batch.cost``): the prior, said so, never "here"; once a round has measured this
+machine's pace, ``cdsim study run`` says the time again, measured here."""
 
 from __future__ import annotations
 
@@ -33,8 +35,9 @@ def plan_lines(study: Study, before: Sequence[CellState], jobs: int = -1) -> lis
     recorded = {c.key: c for c in before}
     cores = cost.workers(jobs)
     lines = [f"study {study.file.name}: at most these games per cell (most end sooner), and how "
-             f"long they take here at most ({cores} core{'s' if cores > 1 else ''}, recorded "
-             "costs per player):"]
+             f"long they take at most on {cores} core{'s' if cores > 1 else ''} at the costs "
+             "per player recorded on a quiet 2-core machine (not measured here: the time is "
+             "said again once a round of play has measured this machine's pace):"]
     total_games, total_ms = 0, 0.0
     for cell in study.cells:
         ms = cell_game_ms(cell)

@@ -1,13 +1,16 @@
 """A study's time: the budget a designer gives (``--minutes N``: the work stops at the first
-chunk boundary after it, ``TimeUp``) and this run's measured rate, which every estimate of
-"N more games take T here" uses once a chunk has finished (before that, the recorded costs
-of ``cdsim.batch.cost``), saying which it is.
+chunk boundary after it, ``TimeUp``) and this machine's pace, measured in the run, which
+every estimate of "N more games take T" uses once a chunk has finished. Before that the
+only figures are the costs recorded on a quiet 2-core machine (``cdsim.batch.cost``): they
+may size a first stage (the prior), but an estimate made from them says "at recorded
+costs", never "here"; one made from the pace says "measured here".
 
-The rate is this run's wall time playing (inside the work queue, ``playing``) per game
+The pace is this run's wall time playing (inside the work queue, ``playing``) per game
 weighed by the recorded cost of its cell's players (``cost.game_ms``): a learned game
-counts as the dozen scripted ones it costs, so that a rate measured on scripted chunks
+counts as the dozen scripted ones it costs, so that a pace measured on scripted chunks
 prices strong ones too, and the machine's load and its cores are in it; the looks between
-stages are not (they grow with the looks, not the games).
+stages are not (they grow with the looks, not the games). The load average when the clock
+starts is kept for the manifest (``cdsim.study.machine``).
 
 Stopping at a time is no look at the data: the verdicts stay valid (anytime), and the
 chunks of a stage left unfinished are kept for ``--resume``."""
@@ -20,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from cdsim.batch import cost
+from cdsim.study.machine import load_average
 from cdsim.study.manifest import PlayRate
 
 
@@ -39,6 +43,8 @@ class Clock:
     games: int = 0  # games finished by this run
     per_game_ms: dict[str, float] = field(default_factory=dict)  # recorded, by cell key
     played_seconds: float = 0.0  # wall time inside the work queue
+    load: float | None = field(default_factory=load_average)  # when the clock started
+    hold: bool = False  # set while a first stage must finish whatever the time (a whatif's)
 
     @contextmanager
     def playing(self) -> Iterator[None]:
@@ -66,29 +72,43 @@ class Clock:
         cell = key.rsplit("+s", 1)[0]
         self.games += games
         self.weighed_ms += games * self.per_game_ms.get(cell, cost.TABLE_MS)
-        if self.expired():
+        if self.expired() and not self.hold:
             raise TimeUp
 
     def measured(self) -> bool:
         return self.games > 0 and self.weighed_ms > 0 and self.played_seconds > 0
 
+    def deadline(self) -> float | None:
+        """When the time budget ends (a ``perf_counter`` time; None: no budget)."""
+        return None if self.minutes is None else self.start + self.minutes * 60
+
     def seconds(self, games: int, ms_per_game: float) -> float:
-        """Wall seconds ``games`` of ``ms_per_game`` (recorded cost) take here: at this run's
-        measured rate once a chunk finished, else at the recorded costs over the cores."""
+        """Wall seconds ``games`` of ``ms_per_game`` (recorded cost) take: at this machine's
+        pace measured in this run once a chunk finished, else at the recorded costs over
+        the cores (the prior: never said to be "here")."""
         if self.measured():
             return games * ms_per_game * self.played_seconds / self.weighed_ms
         return games * ms_per_game / 1000 / cost.workers(self.jobs)
 
+    def pace(self) -> str:
+        """``measured here: 4,210 games in 6 s of play`` (or that nothing is measured yet)."""
+        if self.measured():
+            return (f"measured here: {self.games:,} games in "
+                    f"{cost.duration(self.played_seconds)} of play")
+        return "not measured here yet"
+
     def basis(self) -> str:
         """What the estimates rest on, in words."""
         if self.measured():
-            return (f"this run's rate here ({self.games:,} games in "
-                    f"{cost.duration(self.played_seconds)} of play)")
-        return "recorded costs per player; no chunk finished yet"
+            return f"this machine's pace, {self.pace()}"
+        return ("costs per player recorded on a quiet 2-core machine (not measured here: no "
+                "chunk finished yet)")
 
     def games_time(self, games: int, ms_per_game: float) -> str:
-        """``about 3 min here``: the time ``games`` take, in words."""
-        return f"about {cost.duration(self.seconds(games, ms_per_game))} here"
+        """``about 3 min here`` (measured) or ``about 3 min at recorded costs``: the time
+        ``games`` take, in words."""
+        took = cost.duration(self.seconds(games, ms_per_game))
+        return f"about {took} here" if self.measured() else f"about {took} at recorded costs"
 
     def rate(self) -> PlayRate | None:
         """The measured rate as the study manifest records it (None until a chunk's time

@@ -1,22 +1,34 @@
 """``cdsim whatif``'s comparisons, played look by look (``run``): each base cell and its
 variants' cells (a ``Pair``: one player count, one kind of play) play the same deals,
 stage by stage, and stop at the first look that decides whether seat balance moves
-(``cdsim.analysis.paired``), at their budget, or when the time budget is spent (a chunk
-boundary: the stages finished are the looks, anytime-valid at any of them).
+(``cdsim.analysis.paired``), at their cap (``--games``, when given), or when the time
+budget is spent (a chunk boundary: the stages finished are the looks, anytime-valid at
+any of them).
 
-The plays go one after another in the order asked (scripted first): a play the quick look
-only adds if time allows (``optional``) starts only if its comparisons' games fit in the
-time left at this run's measured rate. After every look the study manifest holds the
-cells' states and the comparisons so far, marked stopped until the end, so a stop at any
-moment leaves a folder ``cdsim study report`` reads (provisional), and ``--resume``
-continues: the stages begun keep their sizes (a raised budget adds stages after them) and
-each comparison keeps the design it started with."""
+Every comparison asked plays in one work queue, round by round: each round gives the next
+stage to the comparisons still undecided, **nearest to deciding first**. Nearest is judged
+on the last look: the games a side that would decide it if the seats' differences stay as
+they look and the intervals narrow as one over the root of the games
+(``paired.Comparison.games_to_decide``: every seat's interval against the margin), priced
+at this machine's measured pace (``Clock.seconds``) for every side of the comparison; one
+not yet looked at comes first (its first stage is small). With a time budget, a round
+holds only the stages that fit in the time left, taken in that order (a stage may be
+shortened to fit, never below a quarter of a usual stage); when none fits, play ends, so
+the minutes go to the comparisons that can use them and no stage is begun that cannot
+finish. The sizes and order of the stages depend on the data, which the intervals allow:
+each comparison's confidence sequence holds at every look at once (time-uniform), so it
+holds at whatever look it stops, however that look was chosen (docs/statistics.md).
+
+After every look the study manifest holds the cells' states and the comparisons so far,
+marked stopped until the end, so a stop at any moment leaves a folder ``cdsim study
+report`` reads (provisional), and ``--resume`` continues: the stages begun keep their sizes
+and each comparison keeps the design it started with."""
 
 from __future__ import annotations
 
+import math
 import sys
-import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,17 +43,22 @@ from cdsim.study.model import Cell, Job, Study
 from cdsim.study.play import play
 from cdsim.study.store import open_folder, run_folder, write_study_manifest
 
-LOOKS = 12  # looks a comparison gets over its budget after the first stage
+LOOKS = 12  # a usual stage after the first: 1/12 of the games the sequences are designed for
+SHORTEST = 4  # a stage is never shortened (to fit the time, or a near decision) below 1/4 of one
+FIT = 0.95  # the share of the time left a round may plan to fill (the looks take the rest)
 
 
 @dataclass
 class Pair:
-    """One comparison: a base cell and its variants' cells (one player count, one play)."""
+    """One comparison: a base cell and its variants' cells (one player count, one play),
+    its stages so far (games a side; a stage begun is finished at its size) and its cap."""
 
     base: Cell
     variants: list[Cell]
-    sizes: tuple[int, ...]
-    played: int = 0  # stages finished
+    sizes: list[int]  # the stages begun, games a side each (the first ``played`` looked at)
+    step: int  # games a side of a usual stage after the first (whole deals)
+    cap: int | None = None  # games a side at most (--games); None: until decided or out of time
+    played: int = 0  # stages finished and looked at
     outcomes: dict[str, paired.Comparison] | None = None
     done: bool = False
 
@@ -53,26 +70,82 @@ class Pair:
     def play(self) -> str:
         return self.base.population.name
 
-    def games_left(self) -> int:
-        """Games a side still to play, at most (its stages not finished)."""
-        return 0 if self.done else sum(self.sizes[self.played:])
+    @property
+    def deal(self) -> int:
+        return self.base.deal
 
-    def ms_left(self) -> float:
-        """Their recorded cost (ms), every side together."""
-        return self.games_left() * sum(cell_game_ms(c) for c in self.cells)
+    def games(self) -> int:
+        """Games a side looked at."""
+        return sum(self.sizes[:self.played])
+
+    def ms(self) -> float:
+        """The recorded cost (ms) of one game a side, every side together."""
+        return sum(cell_game_ms(c) for c in self.cells)
+
+    def games_left(self) -> int | None:
+        """Games a side to its cap (None: no cap; 0 once done)."""
+        if self.done:
+            return 0
+        return None if self.cap is None else max(0, self.cap - self.games())
+
+    def to_decide(self) -> int | None:
+        """Games a side the last look says would decide it (the most over its variants
+        still undecided: ``games_to_decide``); None before a look that can say."""
+        if self.done:
+            return 0
+        if not self.outcomes:
+            return None
+        more = [c.games_to_decide() for c in self.outcomes.values() if c.outcome == "undecided"]
+        if not more or any(m is None for m in more):
+            return None
+        return max(m for m in more if m is not None)
+
+    def expected(self) -> int:
+        """Games a side it is expected to play still: those to decide it (before a look that
+        can say, the rest of the games its sequences are designed for), never past its cap."""
+        need = self.to_decide()
+        if need is None:
+            need = max(self.base.design - self.games(), self.step)
+        left = self.games_left()
+        return need if left is None else min(need, left)
+
+    def next_size(self) -> int:
+        """The next stage's games a side: a stage begun (a resumed folder's) as it is; else
+        the first stage, then a usual one, shorter when the last look says fewer games decide
+        it (never below a quarter of a usual stage), never past the cap."""
+        if self.played < len(self.sizes):
+            return self.sizes[self.played]
+        if not self.sizes:
+            size = self.base.first
+        else:
+            size = self.step
+            need = self.to_decide()
+            if need is not None:
+                size = min(size, max(_deals(need, self.deal), self.shortest()))
+        left = self.games_left()
+        return size if left is None else min(size, left)
+
+    def shortest(self) -> int:
+        return _deals(self.step // SHORTEST, self.deal)
+
+    def nearness(self, clock: Clock) -> float:
+        """Seconds of play (every side) the last look says would decide it, at the measured
+        pace; 0 before a look that can say: its first stages are small and tell."""
+        need = self.to_decide()
+        return 0.0 if need is None else clock.seconds(need, self.ms())
 
 
-def stage_plan(cell: Cell, begun: Sequence[int] = ()) -> tuple[int, ...]:
-    """A comparison's stages: the stages already ``begun`` as they are (a resumed folder's,
-    whatever the budget is now), else the cell's first stage; then equal stages of about
-    1/12 of the budget (whole deals) up to it: the intervals hold at every look, so looking
-    often only stops a comparison sooner (doubling stages made the last look hold half the
-    budget)."""
-    step = max(cell.first, -(-cell.games // LOOKS // cell.deal) * cell.deal)
-    sizes = list(begun) or [cell.first]
-    while sum(sizes) < cell.games:
-        sizes.append(min(step, cell.games - sum(sizes)))
-    return tuple(sizes)
+def _deals(games: int, deal: int) -> int:
+    """``games`` rounded up to whole deals (at least one)."""
+    return max(deal, -(-games // deal) * deal)
+
+
+def step_of(cell: Cell, cap: int | None) -> int:
+    """A usual stage after the first: about 1/12 of the cap (``--games``) when given, else
+    of the games its sequences are designed for (whole deals, at least the first stage):
+    the intervals hold at every look, so looking often only stops a comparison sooner."""
+    basis = cap or cell.design
+    return max(cell.first, -(-basis // LOOKS // cell.deal) * cell.deal)
 
 
 def begun(study: Study, cells: Sequence[Cell], root: Path) -> list[int]:
@@ -92,36 +165,60 @@ def begun(study: Study, cells: Sequence[Cell], root: Path) -> list[int]:
             return sizes
 
 
-def pairs_of(study: Study, root: Path | None = None) -> list[Pair]:
-    """The study's comparisons: each base cell with the cells of its variants, their stages
-    planned (those ``root`` has begun kept as they are)."""
+def pairs_of(study: Study, root: Path | None = None, cap: int | None = None) -> list[Pair]:
+    """The study's comparisons: each base cell with the cells of its variants, the stages
+    ``root`` has begun kept as they are, at most ``cap`` games a side (None: none)."""
     out = []
     for cell in study.cells:
         if cell.variant is None:
             mine = [c for c in study.cells if c.variant is not None
                     and (c.players, c.population.name) == (cell.players, cell.population.name)]
             kept = begun(study, [cell, *mine], root) if root is not None else []
-            out.append(Pair(cell, mine, stage_plan(cell, kept)))
+            # the cap as the study holds it: in whole deals (the cell's budget)
+            out.append(Pair(cell, mine, kept, step_of(cell, cap),
+                            None if cap is None else cell.games))
     return out
 
 
-def games_done(study: Study, root: Path, pairs: Sequence[Pair]) -> int:
-    """Games the folder holds in finished chunks (every side): progress starts there."""
-    return sum(RunFolder(run_folder(root, j.key)).games_done()
-               for pair in pairs for cell in pair.cells for k, size in enumerate(pair.sizes)
-               for j in study.stage_jobs(cell, k, size))
+def games_done(study: Study, root: Path, pairs: Sequence[Pair]) -> tuple[int, float]:
+    """Games the folder holds in finished chunks (every side), and their recorded cost (ms):
+    progress starts there."""
+    games, ms = 0, 0.0
+    for pair in pairs:
+        for cell in pair.cells:
+            done = sum(RunFolder(run_folder(root, j.key)).games_done()
+                       for k, size in enumerate(pair.sizes)
+                       for j in study.stage_jobs(cell, k, size))
+            games += done
+            ms += done * cell_game_ms(cell)
+    return games, ms
+
+
+def likely(pairs: Sequence[Pair], clock: Clock) -> tuple[int, float]:
+    """What is likely still to play, every side: (games, recorded ms) of the comparisons
+    not decided, each to where its last look says it decides (``Pair.expected``); the time
+    budget cuts it (``Clock.deadline``, where the progress ETA ends)."""
+    games, ms = 0, 0.0
+    for pair in pairs:
+        if not pair.done:
+            more = pair.expected() * len(pair.cells)
+            games += more
+            ms += pair.expected() * pair.ms()
+    return games, ms
 
 
 OnLook = Callable[[Pair], None]
 OnChunk = Callable[[str, int], None]
-OnPlan = Callable[[int, int], None]  # (games planned so far, games finished), every side
+# before the first round and after each round's looks: the comparisons, and the games the
+# folder holds in finished chunks with their recorded cost (``games_done``)
+OnRound = Callable[[Sequence[Pair], int, float], None]
 
 
 @dataclass
 class Played:
-    """What ``run`` played: the comparisons, the plays begun, those the quick look left
-    out for time (``skipped``), why it stopped early (None: it did not) and its clock (this
-    run's rate)."""
+    """What ``run`` played: the comparisons, the plays begun, those the time left no room
+    for (``skipped``: not one of their comparisons began), why it stopped early (None: it
+    did not) and its clock (this machine's measured pace)."""
 
     pairs: list[Pair]
     begun: list[str]
@@ -216,20 +313,21 @@ def _changed(comparison: paired.Comparison) -> list[int] | None:
 def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         force: bool = False, precision: float = paired.MARGIN, resume: bool = False,
         on_chunk: OnChunk | None = None, on_look: OnLook | None = None,
-        clock: Clock | None = None, again: str = "", optional: Collection[str] = (),
-        on_plan: OnPlan | None = None) -> Played:
-    """Play the question into ``root``, one play after another (the study's populations in
-    order): the next stage of every comparison of that play not yet decided, in one work
-    queue, until each is decided, has played its budget or the ``clock``'s time is spent. A
-    play in ``optional`` starts only if its games fit in the time left. The study manifest
-    is written after every look (``again``: the command that continues it)."""
+        clock: Clock | None = None, again: str = "", cap: int | None = None,
+        on_round: OnRound | None = None) -> Played:
+    """Play the question into ``root``: round by round, the next stage of every comparison
+    not yet decided, nearest to deciding first, in one work queue (``_round``), until each
+    is decided, has played ``cap`` games a side (None: no cap) or the ``clock``'s time is
+    spent. The study manifest is written after every look (``again``: the command that
+    continues it); ``on_round`` is told the comparisons after each round."""
     manifest, study = open_folder(root, study, resume=resume, force=force)
     if again:
         manifest.resume = again
     clock = clock or Clock(None, jobs)
     clock.per_game_ms = {cell.key: cell_game_ms(cell) for cell in study.cells}
-    start = time.perf_counter()
-    pairs = pairs_of(study, root)
+    pairs = pairs_of(study, root, cap)
+    before = manifest.wall_seconds
+
     def write(cells: list[CellState], whatif: WhatIf, stopped: str | None) -> None:
         manifest.cells, manifest.whatif = cells, whatif
         manifest.stopped = stopped  # written only while it is set (StudyManifest.record)
@@ -247,75 +345,123 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
             on_chunk(key, games)
         clock.chunk(key, games)
 
-    skipped: list[str] = []
     timed_out = False
-    begun_plays: list[Pair] = []
-    for name in dict.fromkeys(p.play for p in pairs):
-        group = [p for p in pairs if p.play == name]
-        left = clock.left()
-        if name in optional and left is not None and clock.seconds(
-                1, sum(p.ms_left() for p in group)) > left:
-            skipped.append(name)
-            continue
-        begun_plays += group
-        if on_plan is not None:
-            on_plan(sum(sum(p.sizes) * len(p.cells) for p in begun_plays),
-                    games_done(study, root, begun_plays))
-        if timed_out or _play(looks, group, pairs, jobs, backend, tick, clock, on_look):
+    if on_round is not None:
+        on_round(pairs, *games_done(study, root, pairs))
+    while not timed_out and any(not p.done for p in pairs):
+        chosen = _fit(pairs, clock, lambda p: _owed(study, root, p))
+        if not chosen:  # no stage fits in the time left
             timed_out = True
             break
+        timed_out = _round(looks, chosen, pairs, jobs, backend, tick, clock, on_look)
+        if on_round is not None:
+            on_round(pairs, *games_done(study, root, pairs))
+    skipped = [name for name in dict.fromkeys(p.play for p in pairs)
+               if not any(p.sizes for p in pairs if p.play == name)]
     stopped = None
-    if timed_out or skipped:
+    if any(not p.done for p in pairs):
         stopped = f"its time budget of {clock.budget_words()}" + (
             f"; {' and '.join(skipped)} play not begun" if skipped else "")
-    manifest.stamp(start)  # its pages' wall time, machine
+    manifest.stamp(clock.start, before, clock.load)  # its pages' wall time, machine
+    manifest.played(clock.games, clock.played_seconds)
     if clock.rate() is not None:
         manifest.rate = clock.rate()
     looks.record(pairs, stopped)
-    return Played(pairs, list(dict.fromkeys(p.play for p in begun_plays)), skipped, stopped,
-                  clock)
+    return Played(pairs, [n for n in dict.fromkeys(p.play for p in pairs) if n not in skipped],
+                  skipped, stopped, clock)
 
 
-def _play(looks: _Looks, group: Sequence[Pair], pairs: Sequence[Pair], jobs: int,
-          backend: str, tick: OnChunk, clock: Clock, on_look: OnLook | None) -> bool:
-    """One play's comparisons, stage by stage, a look after each; True when the time ran
-    out first (the pairs whose stage finished are looked at, the others keep their last
-    look)."""
-    study, root = looks.study, looks.root
-    stage = 0
-    while True:
-        active = [p for p in group if not p.done and stage < len(p.sizes)]
-        if not active:
-            return False
-        jobs_of = {id(p): [j for cell in p.cells
-                           for j in study.stage_jobs(cell, stage, p.sizes[stage])]
-                   for p in active}
-        todo: list[Job] = [j for p in active for j in jobs_of[id(p)]
-                           if not RunFolder(run_folder(root, j.key)).complete()]
-        timed_out = False
-        if todo:
-            if clock.expired():
-                return True
-            try:
-                with clock.playing():
-                    play(root, todo, jobs, backend, tick)
-            except TimeUp:
-                timed_out = True
-        for pair in active:
-            if timed_out and not all(RunFolder(run_folder(root, j.key)).complete()
-                                     for j in jobs_of[id(pair)]):
+def _owed(study: Study, root: Path, pair: Pair) -> float:
+    """The share of its next stage's games still to play (a stage a resumed folder began
+    may be partly or wholly played)."""
+    if pair.played >= len(pair.sizes):
+        return 1.0
+    size = pair.sizes[pair.played]
+    done = sum(RunFolder(run_folder(root, j.key)).games_done() for cell in pair.cells
+               for j in study.stage_jobs(cell, pair.played, size))
+    return max(0.0, 1 - done / (size * len(pair.cells)))
+
+
+def _fit(pairs: Sequence[Pair], clock: Clock,
+         owed: Callable[[Pair], float] = lambda _: 1.0) -> list[tuple[Pair, int]]:
+    """The next round: each comparison not done, nearest to deciding first (the order asked
+    among those not yet looked at), with its next stage's games a side; with a time
+    budget, only the stages that fit in the time left (at the measured pace; before a
+    chunk has finished, at the recorded costs; ``owed``: the share of a stage still to
+    play), one shortened to fit when it can be; the
+    first stage of the first comparison is played whatever the time, so that there is an
+    answer."""
+    order = sorted((p for p in pairs if not p.done), key=lambda p: p.nearness(clock))
+    left = clock.left()
+    room = math.inf if left is None else FIT * left
+    chosen: list[tuple[Pair, int]] = []
+    if order and clock.games == 0 and not any(p.played for p in pairs):
+        # nothing played yet: the nearest's first stage whatever the prior says, so that the
+        # pace is measured and there is an answer to give
+        first = order.pop(0)
+        chosen.append((first, first.next_size()))
+        room -= clock.seconds(chosen[0][1], first.ms()) * owed(first)
+    for pair in order:
+        size = pair.next_size()
+        if size <= 0:
+            continue
+        took = clock.seconds(size, pair.ms()) * owed(pair)
+        if took > room:
+            if pair.played < len(pair.sizes):  # a stage begun is finished at its size
                 continue
-            pair.played = stage + 1
-            pair.outcomes = looks.look(pair)
-            last = pair.played == len(pair.sizes)
-            pair.done = last or all(c.outcome != "undecided" for c in pair.outcomes.values())
-            if on_look is not None:
-                on_look(pair)
-        looks.record(pairs, "interrupted")
-        if timed_out:
+            fits = int(room / took * size) // pair.deal * pair.deal
+            if fits < min(size, pair.shortest()) or (not pair.sizes and fits < size):
+                continue  # a first stage is played whole: it needs its few dozen deals
+            size, took = fits, clock.seconds(fits, pair.ms())
+        chosen.append((pair, size))
+        room -= took
+    return chosen
+
+
+def _round(looks: _Looks, chosen: Sequence[tuple[Pair, int]], pairs: Sequence[Pair],
+           jobs: int, backend: str, tick: OnChunk, clock: Clock,
+           on_look: OnLook | None) -> bool:
+    """One round: the chosen comparisons' next stages in one work queue (in the order
+    chosen: nearest first), then a look at each whose stage finished; True when the time
+    ran out first (the others keep their last look, their stage's chunks kept). The first
+    round of a whatif is finished whatever the time."""
+    study, root = looks.study, looks.root
+    for pair, size in chosen:
+        if pair.played == len(pair.sizes):
+            pair.sizes.append(size)
+    jobs_of = {id(p): [j for cell in p.cells
+                       for j in study.stage_jobs(cell, p.played, p.sizes[p.played])]
+               for p, _ in chosen}
+    todo: list[Job] = [j for p, _ in chosen for j in jobs_of[id(p)]
+                       if not RunFolder(run_folder(root, j.key)).complete()]
+    timed_out = False
+    # the very first round is played whatever the time (its first stages are small), so that
+    # there is an answer and a pace
+    first = clock.games == 0 and not any(p.played for p in pairs)
+    if todo:
+        if clock.expired() and not first:
             return True
-        stage += 1
+        clock.hold = first
+        try:
+            with clock.playing():
+                play(root, todo, jobs, backend, tick)
+        except TimeUp:
+            timed_out = True
+        finally:
+            clock.hold = False
+    for pair, _ in chosen:
+        if timed_out and not all(RunFolder(run_folder(root, j.key)).complete()
+                                 for j in jobs_of[id(pair)]):
+            continue
+        pair.played += 1
+        pair.outcomes = looks.look(pair)
+        capped = pair.cap is not None and pair.games() >= pair.cap
+        pair.done = capped or all(c.outcome != "undecided" for c in pair.outcomes.values())
+        if on_look is not None:
+            on_look(pair)
+    looks.record(pairs, "interrupted")
+    return timed_out
 
 
-__all__ = ["LOOKS", "OnLook", "Pair", "Played", "begun", "games_done", "pairs_of", "run",
-           "stage_plan"]
+__all__ = ["LOOKS", "OnLook", "OnRound", "Pair", "Played", "begun", "games_done", "likely",
+           "pairs_of", "run", "step_of"]

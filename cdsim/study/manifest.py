@@ -6,8 +6,6 @@ writes it (its stages and, once decided, its verdict: ``anytime.Verdict``, the v
 from __future__ import annotations
 
 import json
-import os
-import platform
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +29,7 @@ from cdsim.games import DEFAULT_GAME, without_default_game
 from cdsim.players.played import ProfilesRecord, adopt, recorded
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, StudySettings, Sweep, Variant
+from cdsim.study.machine import Machine, machine_now
 
 Key = Annotated[str, Field(pattern=r"^[A-Za-z0-9_@=.,+-]+$", max_length=200)]
 GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
@@ -195,9 +194,16 @@ class StudyManifest(Manifest, StudySettings):
     cells: list[CellState]
     versions: dict[str, str] = Field(default_factory=dict)
     command: str = ""
+    # one run's figures, said the same in the terminal, the pages and study.json, summed
+    # over the commands that played it (a resume adds its own): the wall time from each
+    # command's start to the end of its play (its pages not included), the part of it
+    # spent playing games (inside the work queue), and the games of its finished chunks
     wall_seconds: Annotated[float, Field(ge=0)] = 0.0
+    play_seconds: Annotated[float, Field(ge=0)] = 0.0
+    games_played: Annotated[int, Field(ge=0)] = 0
     finished: str | None = None  # when the last run finished (ISO 8601, UTC)
-    machine: dict[str, int | str | None] | None = None
+    # cores, architecture, CPU name, load average when play began and ended (study/machine.py)
+    machine: Machine | None = None
     whatif: WhatIf | None = None
     # why play stopped before every cell was decided ("interrupted", "its time budget of
     # 3 min"); absent once it ends: its report is provisional while it is set
@@ -224,14 +230,21 @@ class StudyManifest(Manifest, StudySettings):
         # a file's variant without the sweep's keys (None)
         return [v.model_dump(mode="json", exclude_none=True) for v in variants]
 
-    def stamp(self, start: float, wall_seconds: float | None = None) -> None:
+    def stamp(self, start: float, wall_seconds: float | None = None,
+              load_start: float | None = None) -> None:
         """Its play stamped: ``wall_seconds`` (default: the recorded) with the play since
-        ``start`` (a perf_counter), when it finished and on what machine (its pages show
-        them)."""
+        ``start`` (a perf_counter), when it finished and on what machine, with the load
+        when play began (``load_start``) and now (its pages show them)."""
         before = self.wall_seconds if wall_seconds is None else wall_seconds
         self.wall_seconds = round(before + time.perf_counter() - start, 3)
         self.finished = datetime.now(UTC).isoformat(timespec="seconds")
-        self.machine = {"cpus": os.cpu_count(), "architecture": platform.machine()}
+        self.machine = machine_now(load_start)
+
+    def played(self, games: int, seconds: float) -> None:
+        """A command's games (finished chunks) and play time (inside the work queue) added
+        to the run's."""
+        self.games_played += games
+        self.play_seconds = round(self.play_seconds + seconds, 3)
 
 
 def study_manifest(path: Path, manifest: object) -> StudyManifest:

@@ -74,9 +74,11 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
             manifest.wall_seconds = round(manifest.wall_seconds + time.perf_counter() - start, 3)
             start = time.perf_counter()
             write_study_manifest(root, manifest)
-    manifest.stamp(start)
-    if clock is not None and clock.rate() is not None:
-        manifest.rate = clock.rate()
+    manifest.stamp(start, None, clock.load if clock is not None else None)
+    if clock is not None:
+        manifest.played(clock.games, clock.played_seconds)
+        if clock.rate() is not None:
+            manifest.rate = clock.rate()
     write_study_manifest(root, manifest)
     return manifest
 

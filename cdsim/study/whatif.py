@@ -6,7 +6,8 @@ variant, for each player count and each kind of play asked (scripted: the four s
 players, every N of them in every seat rotation; strong: the learned player in every
 seat), and the change's override files beside it. Base and variant play the same deals,
 stage by stage, and each comparison stops at the first look that decides whether seat
-balance moves (``cdsim.analysis.paired``), at its budget or at the time budget
+balance moves (``cdsim.analysis.paired``), at its cap (``--games``, when given) or when the
+time budget is spent, the time going to the comparisons nearest to deciding
 (``cdsim.study.comparisons`` plays them). The folder is an ordinary study folder:
 ``cdsim study report`` writes its pages, whose variants section holds the changed cards'
 figures.
@@ -33,10 +34,15 @@ from cdsim.study.model import Study, load_study
 PLAYS = {"scripted": "the four scripted players: every N of them, each in all seat "
                      "rotations, on the same deals",
          "strong": "the learned player in every seat"}
-# the most games a comparison plays on each side (base, variant) by default: a one-card
-# change measured 2026-11-26 at 0.5 pp took 29,000 a side at 2 and 4 players (scripted) and
-# more at 3 (its true change near the precision); a learned game costs ~25 scripted ones
-BUDGET = {"scripted": 40_000, "strong": 6_000}
+# the games a side a comparison's sequences are designed for (where its intervals are
+# tightest, fixed before play; not a cap: without --games it plays on until decided or
+# out of time; a usual stage is 1/12 of it): near where a single-card change decides at
+# the 1 pp margin (scripted 10,644-13,972 a side, strong 7,969-15,469, docs/statistics.md);
+# a game's own (GameSpec.whatif_games: Castles' cheaper scripted games) replaces it
+DESIGN = {"scripted": 12_000, "strong": 12_000}
+# strong play's chunk: about a second of a core at 4 players, so that a round's last chunks
+# leave a core idle for about that long, not the several seconds of 2,000 learned games
+STRONG_CHUNK = 250
 MAX_SETS = 16
 SET_FORM = re.compile(r"^\s*([A-Za-z_]+(?:\.[^.=\s]+)+)\s*=\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*$")
 
@@ -277,7 +283,8 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
         description, lineup = PLAYS[play_name], lineup_of(game or game_spec(None), play_name)
         lines += ["[[population]]", f"name = {json.dumps(play_name)}",
                   f"description = {json.dumps(description)}",
-                  f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}", ""]
+                  f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}",
+                  *([f"chunk_size = {STRONG_CHUNK}"] if play_name == "strong" else []), ""]
     for v in variant_list:
         if isinstance(v, Sweep):
             lines += ["[[sweep]]", f"name = {json.dumps(v.name)}",
@@ -322,5 +329,5 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     return load_study(path)
 
 
-__all__ = ["BUDGET", "PLAYS", "Change", "build", "game_variants", "lineup_of", "parse_set",
+__all__ = ["DESIGN", "PLAYS", "Change", "build", "game_variants", "lineup_of", "parse_set",
            "safe_name", "study_text", "variants"]

@@ -40,6 +40,8 @@ from cdsim.analysis.fmt import pct, pp, pts_interval, rulebook, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.rare import note
 from cdsim.study.cell import CellResult
+from cdsim.study.machine import machine_words, run_words, seconds_words
+from cdsim.study.manifest import StudyManifest
 from cdsim.study.memo import MEMO, Memo
 from cdsim.study.results import StudyResults, read_results
 from reports import charts
@@ -125,7 +127,8 @@ def as_json(result: StudyResults) -> dict[str, object]:
             # only when play stopped before its end: what it shows is not yet the answer
             **({"provisional": result.stopped_words()} if result.provisional else {}),
             # when and where it was played (scripts/figures.py reads them when present)
-            **{k: getattr(m, k) for k in ("finished", "machine", "wall_seconds")
+            **{k: getattr(m, k) for k in ("finished", "machine", "wall_seconds",
+                                          "play_seconds", "games_played")
                if k in m.model_fields_set},
             "headlines": {str(k): v for k, v in headlines(result).items()},
             "skill": {str(k): skill_json(v) for k, v in result.by_skill.items()},
@@ -201,11 +204,18 @@ def _settings(doc: Doc, result: StudyResults) -> None:
                        "confirmation, half for a wrong 'no fair vector'"],
         ["budget", ", ".join(f"{b:,}" for b in budgets) + " games per cell, at most"],
         ["search", f"each seat within ±{m.radius} VP of the rulebook's (seat 1 fixed)"],
-        ["versions", versions], ["wall time", f"{m.wall_seconds:.0f} s"
+        ["versions", versions], ["wall time", _played(m)
                                  + (f" (finished {m.finished})" if m.finished else "")],
-        ["machine", ", ".join(f"{k} {v}" for k, v in (m.machine or {}).items())
-         or "not recorded"],
+        ["machine", machine_words(m.machine)],
         ["command", f"`{m.command}`"]])
+
+
+def _played(m: StudyManifest) -> str:
+    """The run's games, wall time and play time as the terminal said them (a folder from
+    before they were recorded: its wall time)."""
+    if "games_played" in m.model_fields_set:
+        return run_words(m.games_played, m.wall_seconds, m.play_seconds)
+    return seconds_words(m.wall_seconds)
 
 
 def _interval(s: Shares, seat: int) -> str:
