@@ -14,6 +14,7 @@
 
 pub mod evaluate;
 pub mod features;
+pub mod fitted;
 pub mod learned;
 pub mod mcts;
 pub mod params;
