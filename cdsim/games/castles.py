@@ -20,6 +20,9 @@ from cdsim.games.features import KeySets
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
 SCRIPTED = ("greedy", "castle-monastery", "trade-workers", "animal-farms")
+# whatif's strong play: the learned player (the seam's, core/src/castles/learned.rs, weights
+# strategies/weights/castles-learned.json from `make train-castles`) in every seat
+STRONG = ("learned",)
 RULES_DOC = "docs/rules-castles.md"  # where its rules are numbered
 TIE_RULE = "T13.2"  # the rule that breaks a tie on VP
 # what its run report reads beyond the VP sources (cdsim.games.GameSpec)
@@ -42,6 +45,9 @@ SEAT_MS = {
     "random": {2: 0.001, 3: 0.001, 4: 0.001},
     "scripted": {2: 0.03, 3: 0.027, 4: 0.024},
     "mcts": {2: 370.0, 3: 540.0, 4: 720.0},
+    # castles_duel (core/examples), learned against greedy, 2026-11-29 on a busy machine
+    # (load about 18): a rough figure until timed quietly
+    "learned": {2: 5.0, 3: 5.0, 4: 8.6},
 }
 TABLE_MS = 0.005
 

@@ -71,7 +71,8 @@ fn learned_plays_whole_games_at_every_player_count_with_its_builtin_weights() {
     }
     let err = make("learned", &[("depth".into(), 1.0)]).err().unwrap();
     assert!(err.contains("\"depth\"") && err.contains("shortlist"), "{err}");
-    assert!(make("learned", &[("shortlist".into(), 3.0)]).is_ok());
+    // Python's registry names Carpe Diem's weights for any learned: passed over
+    assert!(make("learned", &[("shortlist".into(), 3.0), ("weights".into(), 1.0)]).is_ok());
 }
 
 #[test]

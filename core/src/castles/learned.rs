@@ -27,9 +27,13 @@ pub fn builtin() -> Result<Arc<Model>, String> {
         .clone()
 }
 
-/// The learned player with the built-in weights and these settings.
+/// The learned player with the built-in weights and these settings. A `weights` setting
+/// is passed over: Python's registry names Carpe Diem's weights file by it for any
+/// `learned` (castles plays its built-in weights only).
 pub fn player(overrides: &[(String, f64)]) -> Result<FittedPlayer<CastlesState>, String> {
-    let params = FittedParams::default().with_overrides(overrides)?;
+    let own: Vec<(&str, f64)> = overrides.iter().filter(|(name, _)| name != "weights")
+        .map(|(name, value)| (name.as_str(), *value)).collect();
+    let params = FittedParams::default().with_overrides(&own)?;
     Ok(FittedPlayer::new(params, builtin()?))
 }
 

@@ -156,7 +156,8 @@ fn play_game(
 /// players/fitted/labels.rs): games `games` of `players` seats dealt from `entropy`, self-play
 /// by the learned player with the weights file text `weights` (None: VP gained alone),
 /// a decision labelled with chance 1 / `every`, each shortlisted option's position valued
-/// by `playouts` simulations of the game's mcts. A dict: `names` (the inputs), `game`,
+/// by `playouts` simulations of the game's mcts. A dict: `names` (the inputs), `phases`
+/// (of the weights), `game`,
 /// `group`, `phase` (one a row), `label` and `gained` (rows x players, seats from the
 /// deciding one on), `inputs` (rows x players x inputs).
 #[pyfunction]
@@ -183,6 +184,7 @@ fn search_labels<'py>(
     let r = rows.group.len();
     let out = PyDict::new(py);
     out.set_item("names", rows.names.to_vec())?;
+    out.set_item("phases", rows.phases)?;
     out.set_item("game", rows.game.into_pyarray(py))?;
     out.set_item("group", rows.group.into_pyarray(py))?;
     out.set_item("phase", rows.phase.into_pyarray(py))?;

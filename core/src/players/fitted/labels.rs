@@ -33,6 +33,8 @@ pub struct LabelRows {
     /// The inputs' names (`Inputs::input_names`): `width` a seat.
     pub names: &'static [&'static str],
     pub width: usize,
+    /// The phases weights are kept for (`Inputs::phases`).
+    pub phases: usize,
     pub players: usize,
     /// The game each row's decision was sampled from.
     pub game: Vec<u64>,
@@ -57,7 +59,7 @@ pub fn search_labels<G: Inputs, R: Strategy<G> + Clone>(
     let n = spec.players;
     let config = G::config(n, &vec![0; n], false)?;
     let width = G::input_names().len();
-    let mut rows = LabelRows { names: G::input_names(), width, players: n,
+    let mut rows = LabelRows { names: G::input_names(), width, phases: G::phases(), players: n,
                               ..LabelRows::default() };
     let search = UctParams { playouts: spec.playouts.max(1), ..search };
     let mut search = UctPlayer::with_rollout(search, rollout);
