@@ -25,7 +25,7 @@ import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
@@ -65,6 +65,21 @@ class SeamTrainConfig:
             raise CdsimError(f"--explore must be 0-1, got {self.explore}")
         if self.ridge < 0:
             raise CdsimError(f"--ridge must be >= 0, got {self.ridge}")
+
+
+class RoundSummary(TypedDict):
+    """One player count's labels after a round, as the weights file records them."""
+
+    decisions: int
+    options: int
+    agreement: float
+
+
+class Training(TypedDict):
+    """How the weights were trained, written into the weights file."""
+
+    config: dict[str, object]
+    rounds: list[dict[str, RoundSummary]]
 
 
 @dataclass
@@ -146,7 +161,7 @@ def agreement(labels: Labels, weights: list[list[float]]) -> float:
 
 
 def weights_text(spec: GameSpec, names: Sequence[str], phases: int,
-                 table: dict[str, list[list[float]]], training: dict[str, Any]) -> str:
+                 table: dict[str, list[list[float]]], training: Training) -> str:
     """The weights file (one format for every game: the game's name in it)."""
     digest, _ = spec.components_digest(None)
     data = {"format": FORMAT, "version": VERSION, "game": spec.name,
@@ -170,7 +185,7 @@ def train_game(spec: GameSpec, config: SeamTrainConfig, jobs: int,
     weights: str | None = None
     kept: dict[int, list[Labels]] = {n: [] for n in counts}
     table: dict[str, list[list[float]]] = {}
-    record: dict[str, Any] = {"config": asdict(config), "rounds": []}
+    record: Training = {"config": asdict(config), "rounds": []}
     names: Sequence[str] = ()
     phases = 1
     for round_ in range(config.rounds):
@@ -191,7 +206,7 @@ def train_game(spec: GameSpec, config: SeamTrainConfig, jobs: int,
                 advance(len(ids))
         if not names:
             names, phases = _shape(spec)
-        summary: dict[str, Any] = {}
+        summary: dict[str, RoundSummary] = {}
         for n in counts:
             if not kept[n]:  # no games at this count: VP gained alone
                 table[str(n)] = [[0.0] * len(names) for _ in range(phases)]
