@@ -33,9 +33,9 @@ def train(
     games: Annotated[str | None, typer.Option(
         help="Games per stage at 2, 3 and 4 players (default 300,150,150; another game: "
              "games a round, 60,40,30).")] = None,
-    rounds: Annotated[int, typer.Option(
-        help="Self-play rounds after the stage of greedy games (another game: rounds of "
-             "labels, the first by VP gained alone).")] = 2,
+    rounds: Annotated[int | None, typer.Option(
+        help="Self-play rounds after the stage of greedy games (default 2; another game: "
+             "rounds of labels, the first by VP gained alone, default 3).")] = None,
     sample: Annotated[float, typer.Option(
         help="Chance that a move decision is valued (scoring and fountain decisions: "
              "3x).")] = 0.3,
@@ -78,11 +78,13 @@ def train(
     check_jobs(jobs)
     spec = game_spec(game)
     if not spec.default:
-        _train_seam(spec.name, out, seed, games, rounds, every, label_playouts, explore, ridge,
+        _train_seam(spec.name, out, seed, games,
+                    SeamTrainConfig.rounds if rounds is None else rounds, every, label_playouts,
+                    explore, ridge,
                     jobs, quiet, components)
         return
     config = TrainConfig(seed=seed, games=_per_count(games or "300,150,150", "--games"),
-                         rounds=rounds,
+                         rounds=2 if rounds is None else rounds,
                          sample=sample, playouts=playouts, explore=explore, ridge=ridge,
                          components=str(components) if components else None,
                          label_games=_per_count(label_games, "--label-games"),
@@ -101,7 +103,7 @@ def train(
             raise CdsimError(f"--snapshots {snapshots}: {exc.strerror or exc}") from None
     load_components(components)  # a bad component set is one line before anything plays
     progress = Progress("training", quiet=quiet)
-    progress.plan((rounds + 1) * sum(config.games) + sum(config.label_games), 0)
+    progress.plan((config.rounds + 1) * sum(config.games) + sum(config.label_games), 0)
 
     def stage_done(stage: Stage) -> None:
         line = f"stage {stage.stage} ({stage.label}): {stage.games} games, {stage.seconds:.0f} s; "

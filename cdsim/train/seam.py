@@ -47,7 +47,7 @@ class SeamTrainConfig:
     game: str
     seed: int = 1
     games: tuple[int, ...] = (60, 40, 30)  # games a round, per player count
-    rounds: int = 2
+    rounds: int = 3  # 2 left castle-monastery level (docs/castles.md)
     every: int = 6  # a decision is labelled with chance 1 / every
     playouts: int = 24  # mcts simulations a labelled option
     explore: float = 0.1
