@@ -55,10 +55,11 @@ from cdsim.batch.config import (
     sentence,
 )
 from cdsim.batch.config import Players as PlayerList
-from cdsim.batch.folder import CELLS, Kind, RunFolder, versions
+from cdsim.batch.folder import CELLS, LADDER_MANIFEST, Kind, RunFolder, versions
 from cdsim.batch.manifest import PlayedManifest
 from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
+from cdsim.players import played
 from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
 from cdsim.study.model import Job
 from cdsim.study.play import (
@@ -67,7 +68,6 @@ from cdsim.study.play import (
 )
 from cdsim.study.store import run_folder
 
-LADDER_MANIFEST = "ladder-manifest.json"
 OnPlan = Callable[[int, int], None]  # (games in the ladder, games already finished)
 
 
@@ -170,8 +170,14 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> Ladder
     weights = weights_record(ladder.strategies, ladder.components) \
         if ladder.spec.python_players else {}
     folder = RunFolder(root, LADDER)
+
+    def profiles() -> played.ProfilesRecord | None:  # after a resumed folder is read
+        return played.profiles_record(ladder.strategies) if ladder.spec.python_players \
+            else None
+
     if folder.claim(resume, force):
         manifest = folder.read()
+        played.changed(root, manifest.profiles, profiles())
         if manifest.identity != identity:
             raise CdsimError(f"{root}: this ladder folder was made with other strategies, "
                              "games, seed or settings; use a new --out, or --force to start over")
@@ -189,6 +195,10 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> Ladder
         versions=versions(), wall_seconds=0.0, command=" ".join(sys.argv))
     if weights:  # which weights each learned spelling plays: only when one plays
         manifest.weights = weights
+    kept = profiles()
+    if kept is not None:  # the profiles file it plays, kept beside the manifest
+        manifest.profiles = kept
+    played.keep(root, kept)
     folder.write(manifest)
     return manifest
 
@@ -219,7 +229,9 @@ class LadderManifest(PlayedManifest):
     @classmethod
     def load(cls, path: Path, data: object) -> LadderManifest:
         """A ladder manifest's settings and pairings checked against their schema (one line
-        naming the key): each pairing a run folder under cells/ with its line-up."""
+        naming the key): each pairing a run folder under cells/ with its line-up. The
+        profiles file it was played with, when it kept its own, is played from now on."""
+        played.adopt(path, played.recorded(path, data))
         manifest = cls.checked(path, data, "")
         for pairing in manifest.pairings:
             if set(pairing.key) == {"."} or pairing.run != f"{CELLS}/{pairing.key}":

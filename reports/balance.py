@@ -15,6 +15,7 @@ import numpy as np
 from cdsim.analysis.balance import Balance, check_tolerance, words
 from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import interval, number, pp, vec
+from cdsim.analysis.rare import note
 from cdsim.batch.balance import BalanceResult
 
 __all__ = ["as_json", "check_tolerance", "comparison_table", "explain", "format_text", "gap_text",
@@ -68,6 +69,8 @@ def explain(result: BalanceResult) -> str:
                else "these games do not show it within the tolerance")
         text += (f"**{vec(v.vector)}: most equal so far (not confirmed)**, {gap_text(b.best)}; "
                  f"{why}. ")
+    if result.rare:  # the proposed vector carries the warning
+        text += note(result.rare) + " "
     if b.current.vector != v.vector:
         text += f"Now ({vec(b.current.vector)}): {gap_text(b.current)}. "
     text += _offsets(b)
@@ -101,7 +104,7 @@ def format_text(result: BalanceResult) -> str:
              for r in table]
     b = result.balance
     lines += ["", f"verdict: {words(b)}: {vec(b.verdict.vector)} (tolerance ±{pp(b.tolerance)}, "
-              f"zone ±{pp(b.zone)})",
+              f"zone ±{pp(b.zone)})", *([note(result.rare)] if result.rare else []),
               f"now: {gap_text(b.current)}", f"{vec(b.best.vector)}: {gap_text(b.best)}"]
     if b.offsets:
         lines.append(_offsets(b))
@@ -148,6 +151,13 @@ class ShiftCurveJson(TypedDict):
     high: list[float]
 
 
+class RareWinnerJson(TypedDict):
+    strategy: str
+    wins: int
+    seats: int
+    share: float
+
+
 class BalanceJson(TypedDict):
     runs: list[str]
     warnings: list[str]
@@ -167,6 +177,8 @@ class BalanceJson(TypedDict):
     confirm_command: list[str]
     confirm_games: int | None
     shift_curves: list[ShiftCurveJson]
+    rare_winners: list[RareWinnerJson]  # strategies winning below rare.FLOOR of their seats
+    note: str  # the warning the proposed vector carries ("" without rare winners)
 
 
 def _seats(s: Shares) -> list[SeatShareJson]:
@@ -196,4 +208,7 @@ def as_json(result: BalanceResult) -> BalanceJson:
         confirm_command=list(result.confirm), confirm_games=b.confirm_games,
         shift_curves=[ShiftCurveJson(seat=s + 1, shifts=list(shifts), share=share[s].tolist(),
                                      low=low[s].tolist(), high=high[s].tolist())
-                      for s in range(b.players)])
+                      for s in range(b.players)],
+        rare_winners=[RareWinnerJson(strategy=r.strategy, wins=r.wins, seats=r.seats,
+                                     share=r.share) for r in result.rare],
+        note=note(result.rare))

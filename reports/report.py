@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from cdsim.analysis.fmt import interval, pct, seat_label, vec
+from cdsim.analysis.rare import note
 from cdsim.batch.balance import BalanceResult
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.results import CardSection, RunResults, read_results
@@ -203,6 +204,8 @@ def _answer(doc: Doc, found: RunResults) -> None:
         best = vec(b.verdict.vector)
         kind = {"confirmed": "confirmed", "no fair vector": "unfair"}.get(b.verdict.decision, "open")
         lines.append(f"**{best}**: {balance.words(b)} ({balance.gap_text(b.best)})")
+        if judged.rare:  # the proposed vector carries the warning
+            lines.append(note(judged.rare))
         if judged.confirm:
             lines.append(f"confirm it on fresh games: `{judged.confirm[0]}`, then "
                          f"`{judged.confirm[1]}`; or let `cdsim study run` decide")

@@ -255,14 +255,40 @@ def played_for(manifest: StudyManifest) -> str:
     return f"{m} min {s} s of play" if m else f"{s} s of play"
 
 
+def recommendations(data: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """study.json's vector to print per player count (``reports.study.recommend``), in
+    player order; none in a study.json written before it."""
+    return sorted(((int(k), v) for k, v in data.get("recommendations", {}).items()),
+                  key=lambda kv: kv[0])
+
+
+def print_row(players: int, rec: dict[str, Any]) -> str:
+    """One row of the README's lead table: the vector to print, why, its worst seat gap over
+    the populations and each population's, on games that did not choose it."""
+    why = ("**fair** for every population" if rec["rule"] == "fair for every population" else
+           "the least unfair (none fair for every population)")
+    each = "; ".join(f"{p['population']} {gap(p['largest_gap'], p['gap_interval'])}"
+                     + (" fair" if p["shown_fair"] else f" (own {vec(p['vector'])})"
+                        if p["vector"] else "")
+                     for p in rec["populations"])
+    return (f"| {players} | {vec(rec['rulebook'])} → **{vec(rec['vector'])}** | {why} | "
+            f"{gap(rec['worst_gap'], rec['worst_gap_interval'])} | {each} |")
+
+
 def answer_table(folder: Path, data: dict[str, Any], manifest: StudyManifest) -> str:
-    """The README's answer: one row per player count and skilled population."""
+    """The README's answer: the vector to print per player count first, then one row per
+    player count and skilled population."""
     games = sum(c["games"] for c in data["cells"])
+    lead = recommendations(data)
     rows = ["<!-- written by `make figures` from the last `make run`: do not edit by hand -->",
             f"From `{shown(folder)}` (study `{data['name']}`, seed {data['seed']}, "
             f"{components_of(folder, data)}; {games:,} games, {played_for(manifest)}, "
-            f"{when(folder, manifest)}):", "",
-            "| players | who plays | rulebook → decided | verdict | largest seat gap (95% interval) "
+            f"{when(folder, manifest)}):", ""]
+    if lead:
+        rows += ["| players | print | why | worst seat gap over the populations (95% interval) "
+                 "| each population's largest seat gap at it |", "|---|---|---|---|---|",
+                 *(print_row(p, rec) for p, rec in lead), ""]
+    rows += ["| players | who plays | rulebook → decided | verdict | largest seat gap (95% interval) "
             "| at the rulebook vector | games |", "|---|---|---|---|---|---|---|"]
     for c in base_cells(data, floor=False):
         change, says = outcome(c)
@@ -270,14 +296,18 @@ def answer_table(folder: Path, data: dict[str, Any], manifest: StudyManifest) ->
                     f"{gap(verdict(c).get('largest_gap'), verdict(c).get('gap_interval'))} | "
                     f"{rulebook_gap(c)} | "
                     f"{c['games']:,} |")
-    rows += ["", error_rates(data), ""]
+    said_print = (" The vector to print is chosen on each population's first stage and every "
+                  "other later deal, and its gaps are measured on the other deals, games that "
+                  "did not choose it ([the rule](docs/figures.md#the-vector-to-print))."
+                  if lead else "")
+    rows += ["", error_rates(data) + said_print]
     by_kind: dict[str, list[str]] = {}
     for players, skill in sorted(data["skill"].items(), key=by_players):
         by_kind.setdefault(skill["verdict"], []).append(players)
     if by_kind:
         said = {"moves": "they **move**", "does not move": "they **do not move**",
                 "not decided": "**not decided**", "one population": "one population only"}
-        rows.append("Do the fair starting VP move with skill? " + "; ".join(
+        rows[-1] += (" Do the fair starting VP move with skill? " + "; ".join(
             f"{said.get(kind, kind)} at {spoken(counts)} players"
             for kind, counts in by_kind.items()) + " ([why](docs/figures.md#fair-starting-vp-by-skill)).")
     if data.get("unfinished_cells"):
@@ -311,6 +341,24 @@ def study_page(folder: Path, data: dict[str, Any], manifest: StudyManifest) -> s
              f"- machine: {recorded_machine(manifest)}",
              f"- versions: {versions or 'not recorded'}", "", "### Headlines", ""]
     lines += [f"- {text}" for _, text in sorted(data["headlines"].items(), key=by_players)]
+    lead = recommendations(data)
+    if lead:
+        lines += ["", "### The vector to print", "",
+                  "Each population's verdict names its own vector; a rulebook prints one. Per "
+                  "player count: a vector shown fair for every skilled population if there is "
+                  "one (among several, the smallest worst gap over the populations on the "
+                  "choosing games, then the fewest VP changed from the rulebook's), else the "
+                  "least unfair of the vectors lying seat by seat between each population's "
+                  "three most equal, chosen the same way. The choosing games are each "
+                  "population's first stage and every other deal after it; the gaps below are "
+                  "on the other deals, which did not choose it (cdsim/analysis/recommend.py; "
+                  "the worst gap's interval is 95% for the worst of the populations, checked by "
+                  "simulation in tests/test_recommend.py).", ""]
+        lines += [f"- {players} players: {rec['sentence']}" for players, rec in lead]
+        lines += ["", "#### Why the seats get what they get", "",
+                  "Read from the fair offsets (each seat's starting VP over seat 1 at which it "
+                  "wins as often as seat 1, on all of a population's games):", ""]
+        lines += [f"- {text}" for text in shapes(data, lead)]
     lines += ["", "### Every cell", "",
               "Largest seat gaps with their 95% intervals, simultaneous over the seat pairs; the "
               "seat win shares (%) are at the rulebook vector; games: played of the budget, and "
@@ -322,6 +370,45 @@ def study_page(folder: Path, data: dict[str, Any], manifest: StudyManifest) -> s
     lines += ["", "### Fair starting VP by skill", ""]
     lines += [f"- {v['sentence']}" for _, v in sorted(data["skill"].items(), key=by_players)]
     return "\n".join(lines)
+
+
+def shapes(data: dict[str, Any], lead: list[tuple[int, dict[str, Any]]]) -> list[str]:
+    """Per player count, why each seat of the printed vector gets more or fewer starting VP
+    than seat 1, in words read off the skilled populations' fair offsets: an offset whose
+    95% interval lies below 0 for every population means the seat wins more often than seat
+    1 at equal starting VP, so it starts lower (above 0: higher); otherwise nothing is
+    claimed."""
+    out = []
+    for players, rec in lead:
+        verdicts = data["verdicts"].get(str(players), {})
+        pops = [(name, v) for name, v in verdicts.items()
+                if not v.get("floor") and v.get("fair_offset")]
+        if not pops:
+            continue
+        printed = rec["vector"]
+        parts = []
+        for seat in range(2, players + 1):
+            given = printed[seat - 1] - printed[0]
+            offsets = [(name, v["fair_offset"][str(seat)], v["fair_offset_interval"][str(seat)])
+                       for name, v in pops]
+            known = all(o is not None and lo is not None and hi is not None
+                        for _, o, (lo, hi) in offsets)  # None: beyond the VP searched
+            fewer = known and all(hi < 0 for _, _, (_, hi) in offsets)
+            more = known and all(lo > 0 for _, _, (lo, _) in offsets)
+            how = ("wins more often than seat 1 at equal starting VP (every population's "
+                   "interval below 0), so it starts with fewer" if fewer else
+                   "wins less often than seat 1 at equal starting VP (every population's "
+                   "interval above 0), so it starts with more" if more else
+                   "is not shown to win more or less often than seat 1 at equal starting VP "
+                   "for every population (an interval holds 0)")
+            numbers = ", ".join(f"{name} {o:+.1f} VP ({lo:+.1f} to {hi:+.1f})"
+                                if o is not None and lo is not None and hi is not None else
+                                f"{name} beyond the VP searched"
+                                for name, o, (lo, hi) in offsets)
+            parts.append(f"seat {seat} gets {given:+d} VP over seat 1: it {how} (fair offset "
+                         f"{numbers})")
+        out.append(f"{players} players, printing {vec(printed)}: " + "; ".join(parts) + ".")
+    return out
 
 
 # --- writing between markers ------------------------------------------------------------

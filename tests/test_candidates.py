@@ -161,6 +161,28 @@ def test_seat_intervals_are_simultaneous_deal_group_intervals() -> None:
     assert np.allclose(high[0] - share[0], q * se) and np.allclose(share[0] - low[0], q * se)
 
 
+def test_a_seat_share_near_0_has_a_wilson_interval_inside_0_to_100() -> None:
+    """A seat that rarely or never wins on few deals: the t interval reached below 0 (cut
+    to [0, x]) or had no width ([0, 0] for a seat that never won). Now such a share's
+    interval is Wilson's on the effective games: inside [0, 1], holding the share, and wider
+    than nothing; a share well inside keeps its t interval."""
+    rng = np.random.default_rng(15)
+    winners, games = _equal_deals(rng, 30, 4, [0.49, 0.49, 0.02])
+    winners[:, :] = np.where(winners == 2, 0, winners)  # seat 3 never wins...
+    winners[0, 0] = 2  # ...but once
+    games = CellGames(np.eye(3, dtype=np.int64)[winners.reshape(-1)] * 5, games.tiebreak,
+                      games.group)
+    share, low, high = cand.win_table(games, [(0, 0, 0)]).seat_intervals()
+    assert ((low >= 0) & (low <= share) & (share <= high) & (high <= 1)).all()
+    assert low[0, 2] > 0  # Wilson's: a share won once is not cut to 0 from below
+    assert high[0, 2] > share[0, 2] + 0.01
+    never = CellGames(games.gained * 0 + np.eye(3, dtype=np.int64)[winners.reshape(-1) % 2] * 5,
+                      games.tiebreak, games.group)
+    share, low, high = cand.win_table(never, [(0, 0, 0)]).seat_intervals()
+    assert share[0, 2] == 0 and low[0, 2] == 0 and high[0, 2] > 0.02  # not [0, 0]
+    assert ((low >= 0) & (high <= 1)).all()
+
+
 def test_gap_interval_is_the_widest_of_the_simultaneous_pair_bounds() -> None:
     """Known answer: equal deal groups, so each pair's difference is the mean of the groups'
     win-fraction differences; the largest gap's interval runs from the largest lower bound

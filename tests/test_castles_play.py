@@ -18,7 +18,7 @@ import pytest
 from cdsim import core
 from cdsim.engine.recorded import play_recorded
 from cdsim.games import game_spec
-from cdsim.view.castles import replay_data
+from cdsim.view.castles import WORDS, replay_data
 from tests.commands import run_cli
 from tests.test_replay import browser, embedded, open_page
 
@@ -269,6 +269,11 @@ def test_the_castles_replay_in_the_browser(browser: Any, tmp_path: Path,
     rows = browser.find_elements(By.CSS_SELECTOR, "#final tbody tr")
     assert {int(r.get_attribute("data-seat")): int(r.get_attribute("data-final"))
             for r in rows} == final
+    # the sources in words (the code name on hover), never colour_bonus or storage_token
+    heads = browser.find_elements(By.CSS_SELECTOR, "#final thead th")
+    assert [h.text for h in heads][2:-2] == [WORDS[k] for k in data["breakdown"]]
+    assert [h.get_attribute("title") for h in heads][2:-2] == data["breakdown"]
+    assert "_" not in " ".join(h.text for h in heads)
     for row, (seat, want) in zip(rows, sorted(table(out).items()), strict=True):
         parts = [int(c.text) for c in row.find_elements(By.CSS_SELECTOR, "td[data-part]")]
         assert (seat, parts) == (int(row.get_attribute("data-seat")), want[1])

@@ -53,6 +53,11 @@ def test_a_castles_study_plays_and_reports_its_game(
     assert page.startswith("# cdsim study: c (The Castles of Tuscany)")
     assert "ties by the logged T13.2 order" in page and "docs/rules-castles.md" in page
     assert "R10.6" not in page and "docs/rules.md" not in page
+    # the rulebook starts every seat at 0: no compensation, never "rulebook 0/0"
+    html = (tmp_path / "s" / "study.html").read_text()
+    for text in (page, html):
+        assert "no compensation (" in text and "rulebook 0/0" not in text
+        assert "rulebook **0/0" not in text and "rulebook <strong>0/0" not in text
 
 
 def test_a_carpe_diem_study_manifest_does_not_name_the_game(
@@ -68,7 +73,9 @@ def test_a_carpe_diem_study_manifest_does_not_name_the_game(
     assert all("game" not in c for c in manifest["cells"])
     code, err = run_main(["study", "report", str(tmp_path / "s")], monkeypatch, capsys)
     assert code == 0, err
-    assert "(The Castles" not in (tmp_path / "s" / "study.md").read_text()
+    page = (tmp_path / "s" / "study.md").read_text()
+    assert "(The Castles" not in page
+    assert "rulebook **8/9**" in page and "no compensation" not in page
 
 
 @pytest.mark.parametrize(("change", "said"), [

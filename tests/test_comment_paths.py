@@ -6,8 +6,8 @@ reader nowhere: ``mirrors cdsim/cards.py`` in the core outlived the move to
 docstring (any bare string statement) of cdsim/, reports/, strategies/ and scripts/ and
 checks two kinds of mention:
 
-- a path (``cdsim/rules/cards.py``, ``docs/statistics.md``, ``game/turn.rs``,
-  ``players/value.rs``): checked when its first folder is one of the repository's source
+- a path (``cdsim/rules/cards.py``, ``docs/statistics.md``, ``carpe_diem/game/turn.rs``,
+  ``players/uct.rs``): checked when its first folder is one of the repository's source
   folders or a folder beside the file (or, in the core, under core/src); it must exist
   there. A bare Rust file name (``value.rs``) must exist somewhere under core/. A
   placeholder in capitals (``STUDY/study.toml``, ``part-NNNNN``) and a path under a folder
@@ -152,9 +152,10 @@ def test_comments_name_files_and_modules_that_exist() -> None:
 
 @pytest.mark.parametrize(("mention", "stale"), [
     ("cdsim/rules/cards.py", False), ("cdsim/cards.py", True), ("docs/statistics.md", False),
-    ("docs/nothing.md", True), ("players/value.rs", False), ("players/values.rs", True),
-    ("value.rs", False), ("values.rs", True), ("core/src/game/turn.rs", False),
-    ("game/turn.rs", False), ("game/turns.rs", True),
+    ("docs/nothing.md", True), ("carpe_diem/players/value.rs", False),
+    ("carpe_diem/players/values.rs", True), ("players/uct.rs", False), ("players/value.rs", True),
+    ("value.rs", False), ("values.rs", True), ("core/src/carpe_diem/game/turn.rs", False),
+    ("carpe_diem/game/turn.rs", False), ("carpe_diem/game/turns.rs", True),
     ("STUDY/study.toml", False), ("games/part-NNNNN.parquet", False),
     ("studies/mine/study.html", False), ("path/to/file.py", False), ("mine.py", False),
     ("strategies/profiles.toml", False), ("strategies/value.py", True),

@@ -71,7 +71,7 @@ def test_core_rows_have_the_run_schema() -> None:
 
 
 def test_the_seat_row_is_the_one_the_core_declares() -> None:
-    """core/src/records.rs declares the seat row once; the oracle's record has its columns,
+    """core/src/carpe_diem/records.rs declares the seat row once; the oracle's record has its columns,
     and a run's rows are its columns, then the game's and the runner's, of its types."""
     core_or_skip()
     module = core.module()
@@ -87,7 +87,7 @@ def test_the_seat_row_is_the_one_the_core_declares() -> None:
 
 
 def test_the_card_row_is_the_one_the_core_declares() -> None:
-    """core/src/records.rs declares the card row once (``card_row!``); the oracle's
+    """core/src/carpe_diem/records.rs declares the card row once (``card_row!``); the oracle's
     ``CardRow`` has its columns and outcome words, and a run's card table, from the core
     or from the Python rules, is the runner's game, then those columns, of their types."""
     core_or_skip()

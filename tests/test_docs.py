@@ -115,6 +115,21 @@ def test_every_path_a_page_names_exists(page: Path) -> None:
     assert not broken_links(page), f"{page.relative_to(ROOT)}: broken links {broken_links(page)}"
 
 
+# A page may point at a README section in words ("see the README's \"Set up\""): that
+# section must exist (one did not, and the pointer led nowhere).
+README_SECTION = re.compile(r"README's \"([^\"]+)\"")
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_readme_section_a_page_names_in_words_exists(page: Path) -> None:
+    headings = {line.lstrip("#").strip() for line in
+                (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+                if line.startswith("#")}
+    named = README_SECTION.findall(" ".join(page.read_text(encoding="utf-8").split()))
+    missing = sorted(set(named) - headings)
+    assert not missing, f"{page.relative_to(ROOT)} names README sections that do not exist: {missing}"
+
+
 def commands() -> list[list[str]]:
     def walk(command: Any, path: list[str]) -> Iterator[list[str]]:
         yield path
@@ -201,8 +216,14 @@ def test_figures_writes_the_answer_between_the_markers_only(study: Path, tmp_pat
     assert after.startswith(head) and after.endswith(tail)  # nothing outside the markers moves
     answer = after.split("<!-- answer:begin -->")[1].split("<!-- answer:end -->")[0]
     data = json.loads((study / "study.json").read_text())
-    rows = [line for line in answer.splitlines() if re.match(r"\| \d ", line)]
+    lead = [line for line in answer.splitlines() if re.match(r"\| \d \| [\d/]+ → ", line)]
+    rows = [line for line in answer.splitlines() if re.match(r"\| \d ", line) and line not in lead]
     skilled = [c for c in data["cells"] if not c["floor"] and c["variant"] is None]
+    # the vector to print leads: one row per player count with a skilled population
+    assert answer.index(lead[0]) < answer.index(rows[0])
+    assert len(lead) == len({c["players"] for c in skilled})
+    for line, (players, rec) in zip(lead, sorted(data["recommendations"].items()), strict=True):
+        assert line.startswith(f"| {players} | ") and f"**{'/'.join(map(str, rec['vector']))}**" in line
     assert len(rows) == len(skilled) > 0  # one row per player count and skilled population
     for row, cell in zip(rows, sorted(skilled, key=lambda c: c["players"]), strict=True):
         rulebook, vector = "/".join(map(str, cell["rulebook"])), "/".join(map(str, cell["vector"]))

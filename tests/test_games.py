@@ -86,3 +86,41 @@ def test_cdsim_games_lists_every_registered_game(monkeypatch: pytest.MonkeyPatch
         assert ", ".join(spec.player_names()) in out
     assert "carpe-diem (the default)" in out and "4p 0/0/0/0" in out and "4p 8/9/10/11" in out
     assert run_main(["games", "--nope"], monkeypatch, capsys)[0] == 2
+
+
+def test_the_top_help_and_every_game_flag_name_the_registered_games() -> None:
+    # the top help named Carpe Diem only; --game's help named the games by hand
+    from typer.testing import CliRunner
+
+    from cdsim.cli import app
+    from cdsim.cli.app import complete_game
+
+    assert core.module() is not None
+    top = CliRunner().invoke(app, ["--help"], terminal_width=400).output
+    flag = CliRunner().invoke(app, ["simulate", "--help"], terminal_width=400).output
+    for name in GAMES:
+        assert name in top and name in flag, name
+    assert complete_game("") == list(GAMES)
+    assert complete_game(DEFAULT_GAME[:3]) == [n for n in GAMES if n.startswith(DEFAULT_GAME[:3])]
+    assert complete_game("no-such-game") == []
+
+
+def test_strategies_and_cards_take_the_game(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # neither took --game: Castles' players could be listed nowhere but `cdsim games`
+    from tests.commands import run_cli
+
+    for spec in GAMES.values():
+        code, out, err = run_cli(["strategies", "--game", spec.name], monkeypatch, capsys)
+        assert code == 0, err
+        listed = [line.split()[0] for line in out.splitlines()
+                  if line and not line.startswith(" ")]
+        assert set(spec.player_names()) <= set(listed), (spec.name, listed)
+        if spec.player_words is not None:  # each player in a line of words, none left bare
+            assert all(spec.player_words.get(n) for n in spec.player_names()), spec.name
+        code, out, err = run_cli(["cards", "--game", spec.name], monkeypatch, capsys)
+        if spec.cards is None:
+            assert code == 2 and err.count("\n") == 1, err
+            assert f"--game {spec.name}" in err and "has no objective or fountain cards" in err
+        else:
+            assert code == 0 and "B05" in out, err

@@ -1,4 +1,4 @@
-"""The learned player of the compiled core (core/src/players/learned/) and its training
+"""The learned player of the compiled core (core/src/carpe_diem/players/learned/) and its training
 (cdsim train, cdsim/train.py): the weights file it reads by default or from
 learned@weights=PATH, refused in one line when missing, corrupt or made for another
 component set; which weights played, in run and ladder manifests; training rebuilt

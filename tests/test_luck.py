@@ -1,4 +1,4 @@
-"""Luck adjustment (AIVAT, core/src/luck.rs; scripts/luck.py): measuring a game plays the
+"""Luck adjustment (AIVAT, core/src/carpe_diem/luck.rs; scripts/luck.py): measuring a game plays the
 same game, and the luck it measures has mean zero, so the adjusted win shares keep the
 raw ones' mean. The check is a simulation: a scripted line-up where one seat is far
 stronger, so a term that is not a true zero-mean difference (a baseline taken before the

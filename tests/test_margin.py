@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from cdsim.analysis import paired
+from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import Comparison, SeatChange, card_side
 from cdsim.study.cards import CardChange, Figure
 from tests.commands import run_cli
@@ -70,9 +71,10 @@ def _comparison(ends: list[tuple[float, float]], outcome: str = "undecided") -> 
 def test_the_bound_is_the_largest_end_of_the_seats_intervals_rounded_up() -> None:
     c = _comparison([(-0.0123, 0.004), (-0.004, 0.0101)])
     assert c.bound() == pytest.approx(0.0123)
-    assert c.bound_words() == "seat balance moves by at most 1.3 pp (95%)"  # 1.23 up, not 1.2
-    assert _comparison([(-0.002, 0.017)]).bound_words() == (
-        "seat balance moves by at most 1.7 pp (95%)")  # the high end when it is the larger
+    assert c.bound_words().startswith(
+        "seat balance moves by at most 1.3 pp (95%);")  # 1.23 up, not 1.2
+    assert _comparison([(-0.002, 0.017)]).bound_words().startswith(
+        "seat balance moves by at most 1.7 pp (95%);")  # the high end when it is the larger
     before = Comparison("undecided", (SeatChange(1, math.nan, -math.inf, math.inf),), 0, 0,
                         paired.MARGIN)
     assert before.bound() == math.inf and "no bound yet" in before.bound_words()
@@ -105,7 +107,7 @@ def _card(win: Figure) -> CardChange:
 def test_every_card_figure_in_the_terminal_carries_its_interval() -> None:
     """Strong play at 300 games a side printed "+17.3 pts (base -14.2 pts)": noise read as
     a finding. Now every figure has its interval, and one holding 0 is said undecided."""
-    from cdsim.cli.whatif_words import card_figures, card_line
+    from cdsim.study.whatif_words import card_figures, card_line
 
     said = card_figures(_card((0.173, -0.05, 0.39)))
     assert "taken by 31.0% [29.0, 33.0] of seats (base 38.0% [36.0, 40.0])" in said
@@ -115,7 +117,7 @@ def test_every_card_figure_in_the_terminal_carries_its_interval() -> None:
     assert card_figures(_card((0.1, math.nan, math.nan))).count("too few games") == 1
     line = card_line(_card((0.173, -0.05, 0.39)), 0.015)
     assert line.startswith("B05: not decided (could be too weak or about right or too strong)")
-    assert "+17.3 pts [-5.0, +39.0] against a margin of ±1.5 pts" in line
+    assert "+17.3 pts [-5.0, +39.0] against a card margin of ±1.5 pts" in line
     strong = card_line(_card((0.173, 0.05, 0.29)), 0.015, ", neutral near reward.vp = 5.2")
     assert strong.startswith("B05: too strong: its takers' win difference +17.3 pts")
     assert strong.endswith("neutral near reward.vp = 5.2")
@@ -134,17 +136,18 @@ def test_whatif_prints_the_bound_and_a_line_per_card(
     changed card gets its verdict line and its figures, each with an interval."""
     core_or_skip()
     out = tmp_path / "wi"
-    code, said, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players", "2",
+    code, said, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players", "4",
                             "--play", "scripted", "--games", "600", "--out", str(out),
                             "--quiet"], monkeypatch, capsys)
     assert code == 0, err
     printed = said.splitlines()
-    head = next(line for line in printed if line.startswith("  2p scripted: "))
-    assert "; seat balance moves by at most " in head and " pp (95%) (" in head
+    head = next(line for line in printed if line.startswith("  4p scripted: "))
+    assert "; seat balance moves by at most " in head and " pp (95%" in head
+    assert "games a side" in head and "at most 0.0 pp" not in head
     verdict = next(i for i, line in enumerate(printed) if line.startswith("      B05: "))
     assert any(w in printed[verdict] for w in ("too weak", "about right", "too strong",
                                                "not decided"))
-    assert f"against a margin of ±{100 * paired.MARGIN:.1f} pts" in printed[verdict]
+    assert f"against a card margin of ±{100 * CARD_MARGIN:.1f} pts" in printed[verdict]
     figures = printed[verdict + 1]
     assert figures.startswith("      B05 at 6 VP: taken by ")
     assert figures.count(" [") >= 6  # taken, fulfilled, VP, win difference, base's too
@@ -157,8 +160,8 @@ def test_a_card_is_neutral_near_the_value_its_sweep_finds() -> None:
     from typing import cast
 
     from cdsim.analysis.sweep import Neutral
-    from cdsim.cli.whatif_words import neutral_near
     from cdsim.study.sweep_groups import SweepGroup
+    from cdsim.study.whatif_words import neutral_near
 
     cell = SimpleNamespace(cards=SimpleNamespace(cards=[_card((0.0, -0.1, 0.1))]))
 

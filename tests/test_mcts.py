@@ -1,4 +1,4 @@
-"""mcts, the search player of the compiled core (core/src/players/mcts/): blind to the
+"""mcts, the search player of the compiled core (core/src/carpe_diem/players/mcts/): blind to the
 starting VP (what keeps `cdsim balance` exact), reproducible for any --jobs, its
 parameters checked in one line. Small budgets keep these quick; its strength is measured
 by core/examples/mcts_strength.rs."""
@@ -36,7 +36,7 @@ def test_starting_vp_never_change_a_decision(player: str, params: str | None) ->
     """The same seeds under two very different starting-VP vectors: the same rows but for
     the VP that include the start, and the ranks. Three players, so that the best other
     seat, whose gain the search subtracts, can change with the starting VP. The learned
-    player (core/src/players/learned/) values VP gained too, and so does mcts's learned
+    player (core/src/carpe_diem/players/learned/) values VP gained too, and so does mcts's learned
     value at its leaves (mcts.leaf)."""
     core_or_skip()
     rows = {}

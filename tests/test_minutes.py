@@ -249,7 +249,7 @@ def test_a_study_out_of_time_stops_at_a_chunk_and_resumes_to_the_same_verdicts(
     assert m["stopped"] == "its time budget of 10 min"
     (cell,) = m["cells"]
     assert cell["decision"] is None and [s["games"] for s in cell["stages"]] == [90, 180]
-    assert "2p.random (floor): still playing: at most 630 more games to its budget" in said
+    assert "2p.random (floor): stopped: a --resume plays at most 630 more games to its budget" in said
     assert "play stopped (its time budget of 10 min): the report is provisional" in said
     code, said, err = run_cli(["study", "report", str(stopped), "-q"], monkeypatch, capsys)
     assert code == 0, err
@@ -264,8 +264,8 @@ def test_a_study_out_of_time_stops_at_a_chunk_and_resumes_to_the_same_verdicts(
     assert done["cells"] == _manifest(whole)["cells"]
 
 
-@pytest.mark.parametrize("args", [["--minutes", "0"], ["--minutes", "-1"],
-                                  ["--minutes", "nan"], ["--minutes", "1e9"]])
+@pytest.mark.parametrize("args", [["--minutes", "-1"], ["--minutes", "nan"],
+                                  ["--minutes", "1e9"]])
 def test_a_bad_time_budget_is_one_line(args: list[str], tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
@@ -275,15 +275,55 @@ def test_a_bad_time_budget_is_one_line(args: list[str], tmp_path: Path,
                          monkeypatch, capsys)
     assert code == 2 and err.count("\n") == 1 and "--minutes" in err, err
     assert not (tmp_path / "s").exists()
-    if args[1] != "0":  # whatif's 0: no time budget
-        code, err = run_main([*STRONG, "--out", str(tmp_path / "w"), *args], monkeypatch,
-                             capsys)
-        assert code == 2 and err.count("\n") == 1 and "--minutes" in err, err
-        assert not (tmp_path / "w").exists()
-    path.write_text("minutes = 0\n" + STUDY)
+    code, err = run_main([*STRONG, "--out", str(tmp_path / "w"), *args], monkeypatch, capsys)
+    assert code == 2 and err.count("\n") == 1 and "--minutes" in err, err
+    assert not (tmp_path / "w").exists()
+    path.write_text("minutes = -1\n" + STUDY)
     code, err = run_main(["study", "run", str(path), "--out", str(tmp_path / "s")],
                          monkeypatch, capsys)
     assert code == 2 and err.count("\n") == 1 and "minutes" in err, err
+
+
+def test_a_time_budget_of_0_is_none_for_a_study_as_for_whatif(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--minutes 0 (or ``minutes = 0``) means no time budget, as whatif's --minutes 0 does,
+    even over a study file's own minutes."""
+    core_or_skip()
+    monkeypatch.setattr(Clock, "left", lambda self: None if self.minutes is None else 0.0)
+    path = tmp_path / "timed.toml"
+    for i, (head, args) in enumerate([("minutes = 0\n", []),
+                                      ("minutes = 10\n", ["--minutes", "0"])]):
+        path.write_text(head + STUDY)
+        out = tmp_path / f"s{i}"
+        code, err = run_main(["study", "run", str(path), "--out", str(out), "-q", *args],
+                             monkeypatch, capsys)
+        assert code == 0, err
+        assert "stopped" not in _manifest(out)  # played to its end: no budget ran out
+
+
+def test_out_of_time_before_any_stage_finished_is_no_error_for_whatif_as_for_a_study(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A time budget spent before any stage finished stops both commands alike: exit 0,
+    the stop said with its --resume command (a run stopped by its own budget is not a user
+    error)."""
+    core_or_skip()
+    monkeypatch.setattr(Clock, "left", lambda self: None if self.minutes is None else 0.0)
+    path = tmp_path / "timed.toml"
+    path.write_text("minutes = 1\n" + STUDY)
+    code, said, err = run_cli(["study", "run", str(path), "--out", str(tmp_path / "s"), "-q"],
+                              monkeypatch, capsys)
+    assert code == 0, err
+    assert "no chunk finished yet; continue with" in said
+    out = tmp_path / "w"
+    code, said, err = run_cli(["whatif", "--set", "objective.B05.reward.vp=6", "--players",
+                               "2", "--games", "600", "--play", "scripted", "--out", str(out),
+                               "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    assert "play stopped (its time budget of 3 min) before any stage finished" in said
+    assert said.rstrip().endswith("--resume") and not err
+    assert _manifest(out)["stopped"].startswith("its time budget")
 
 
 def test_the_quick_look_plays_strong_only_if_its_games_fit_the_time_left(

@@ -197,11 +197,17 @@ def test_every_documented_set_example_is_taken(tmp_path: Path) -> None:
     from cdsim.study.whatif import parse_set, variants
 
     helps = _set_examples(" ".join(_helps().split()))  # help text wraps anywhere
-    guide = _set_examples((REPO / "docs" / "guide.md").read_text())
+    text = (REPO / "docs" / "guide.md").read_text()
+    guide = _set_examples(text)
     assert {"fountain.F01.vp=3", "villa_table.points.4=6"} <= helps  # it finds them
     assert "objective.B05.reward.vp=6" in guide
-    for i, example in enumerate(sorted(helps | guide)):
-        variants([parse_set(example)], None, tmp_path / str(i))
+    # changes made together (one `--set A --set B` span: a swap) are taken together
+    together = [sorted(found) for span in re.findall(r"`([^`]*)`", text)
+                if len(found := _set_examples(span)) > 1]
+    assert ["tile.L-bakery.count=7", "tile.L-market.count=3"] in together
+    alone = (helps | guide) - {x for group in together for x in group}
+    for i, group in enumerate([*([x] for x in sorted(alone)), *together]):
+        variants([parse_set(x) for x in group], None, tmp_path / str(i))
 
 
 # -- names: did you mean ----------------------------------------------------------------------
@@ -223,3 +229,56 @@ def test_a_misspelt_strategy_or_class_gets_adid_you_mean(
     refused(["play", "--players", "2", "--strategies", "greedy,zzz"], monkeypatch, capsys,
             "unknown strategy 'zzz' (built-in:")  # nothing close: no guess
     assert not out.exists()
+
+
+@pytest.mark.parametrize("manifest, command, kind, reads", [
+    ("study-manifest.json", ["report"], "study", "cdsim study report"),
+    ("study-manifest.json", ["balance"], "study", "cdsim study report"),
+    ("ladder-manifest.json", ["report"], "ladder", "ladder.html"),
+    ("manifest.json", ["study", "report"], "run", "cdsim report"),
+])
+def test_a_folder_given_to_another_kinds_command_is_named_as_what_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        manifest: str, command: list[str], kind: str, reads: str) -> None:
+    # `report` on a study folder said "make one with cdsim simulate"
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / manifest).write_text("{}")
+    err = refused([*command, str(folder)], monkeypatch, capsys,
+                  f"{folder} is a {kind} folder", f"{reads}")
+    assert "simulate" not in err
+
+
+def test_a_component_override_given_as_a_study_file_says_what_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # it said "unknown key 'base' (known: seed, radius, ...)"
+    override = tmp_path / "b05.toml"
+    override.write_text('base = "default"\n[[objective]]\nid = "B05"\nreward = { vp = 6 }\n')
+    err = refused(["study", "run", str(override)], monkeypatch, capsys,
+                  "a component override", "not a study file", "--components", "[[variant]]")
+    assert "unknown key" not in err
+    assert not (tmp_path / "studies").exists()
+
+
+@pytest.mark.parametrize("command", [["play"], ["components", "check"],
+                                     ["play", "--game", "castles", "--players", "2"]])
+def test_another_games_component_set_names_that_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: list[str]) -> None:
+    # Carpe Diem said "not valid TOML" of a Castles set
+    castles = command[-2:] != ["--players", "2"]
+    path = tmp_path / ("set.json" if castles else "b05.toml")
+    path.write_text("{}" if castles else
+                    'base = "default"\n[[objective]]\nid = "B05"\nreward = { vp = 6 }\n')
+    flag = [] if command[0] == "components" else ["--components"]
+    owner = "castles" if castles else "carpe-diem"
+    refused([*command, *flag, str(path)], monkeypatch, capsys,
+            "a component set of", f"add --game {owner}")
+
+
+def test_a_set_no_game_reads_keeps_its_own_problem(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"cards": [1]')
+    err = refused(["play", "--components", str(path)], monkeypatch, capsys, "not valid TOML")
+    assert "--game" not in err

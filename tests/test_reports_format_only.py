@@ -134,8 +134,11 @@ FORMATTING = {
     "cdsim.analysis.offsets": {"FairOffset"},
     "cdsim.analysis.offset_shift": {"FamilyEffect", "PairedShift", "SeatShift"},
     "cdsim.analysis.paired": {"PRECISION", "Comparison"},
+    # a strategy that never wins: its record and its one warning sentence (as ``words``)
+    "cdsim.analysis.rare": {"RareWinner", "note"},
     "cdsim.analysis.ratings": {"ANCHOR", "PRIOR_GAMES", "RESAMPLES", "LadderFit", "anchor_of",
                                "check_resamples"},
+    "cdsim.analysis.recommend": {"PopulationGap", "Recommendation"},
     "cdsim.analysis.rows": {"PHASES"},
     "cdsim.analysis.skill": {"Point"},
     "cdsim.analysis.sweep": {"Neutral"},

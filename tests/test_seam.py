@@ -52,3 +52,42 @@ def test_a_feature_a_game_lacks_is_none_on_its_spec() -> None:
     assert castles.strong == ("learned",)
     assert carpe.set_keys is None and castles.set_keys is not None
     assert set(GAMES) == {"carpe-diem", "castles"}
+
+
+# -- the crate: every game a tenant of its own folder --------------------------------------
+
+CORE_SRC = CDSIM.parent / "core" / "src"
+# What every game uses: the seam, the players of any game, the driver, the batch runner,
+# the random stream. Only the registry names a game, once for its types and once for its
+# entry (its tests aside).
+SHARED = (CORE_SRC / "games", CORE_SRC / "players", CORE_SRC / "batch.rs", CORE_SRC / "play.rs",
+          CORE_SRC / "rng.rs")
+REGISTRY = CORE_SRC / "games" / "registry.rs"
+
+
+def _game_folders() -> list[str]:
+    return sorted(p.name for p in CORE_SRC.iterdir()
+                  if p.is_dir() and (p / "mod.rs").is_file()
+                  and p.name not in ("games", "players", "python"))
+
+
+def _code_lines(path: Path) -> list[str]:
+    """A Rust file's lines outside comments and its test module."""
+    text = path.read_text()
+    text = text.split("#[cfg(test)]", 1)[0]
+    return [line.split("//", 1)[0] for line in text.splitlines()]
+
+
+def test_the_crates_shared_code_names_no_game_but_the_registry_lines() -> None:
+    games = _game_folders()
+    assert {"carpe_diem", "castles"} <= set(games)
+    files = [f for s in SHARED for f in ([s] if s.is_file() else sorted(s.rglob("*.rs")))]
+    naming = sorted(f"{f.relative_to(CORE_SRC)}: {line.strip()}" for f in files if f != REGISTRY
+                    for line in _code_lines(f) for g in games if f"{g}::" in line)
+    assert not naming, "shared crate code names a game:\n" + "\n".join(naming)
+    for game in games:
+        lines = [line for line in _code_lines(REGISTRY) if f"{game}::" in line]
+        assert len(lines) <= 2, f"the registry names {game} beyond its use and entry: {lines}"
+    # and no game file sits at the crate's root: lib.rs declares only shared modules and games
+    root = sorted(p.stem for p in CORE_SRC.glob("*.rs"))
+    assert root == ["batch", "lib", "play", "rng"], root

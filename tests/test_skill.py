@@ -189,7 +189,7 @@ def test_not_decided_says_what_would_decide_it() -> None:
     assert "strong to confirm a vector (undecided after 10,000 games; about 120,000 more games would" in text
     assert "or more strong games to show scripted's 8/7/7/10 unfair for it" in text
     kind, text = skill.verdict(4, [pt("scripted", 0, "undecided", (8, 7, 7, 10), needed=None),
-                                   pt("strong", None, "still playing", (8, 7, 7, 9))], {}, TOL)
+                                   pt("strong", None, "no verdict yet", (8, 7, 7, 9))], {}, TOL)
     assert kind == "not decided" and "strong to finish its stages" in text
     assert "might instead show that no vector is fair for it" in text
     kind, text = skill.verdict(2, [pt("scripted", 0, "confirmed", (8, 8), ((8, 8),))], {}, TOL)

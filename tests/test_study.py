@@ -315,7 +315,10 @@ def test_paired_variant_equal_to_the_base_differs_by_exactly_zero(tmp_path: Path
         base = next(b for b in data["cells"] if b["variant"] is None
                     and b["population"] == c["population"])
         assert c["difference"]["shares"] == [0.0] * 3
-        assert c["difference"]["low"] == [0.0] * 3 and c["difference"]["high"] == [0.0] * 3
+        # no deal changed: its interval is the share of deals changed can reach, never [0, 0]
+        # (issue 62: an all-unchanged look claimed "at most 0.0 pp")
+        high = c["difference"]["high"]
+        assert all(0 < h < 0.05 for h in high) and c["difference"]["low"] == [-h for h in high]
         assert c["difference"]["games"] == base["games"]
         assert c["decision"] == base["decision"] and c["vector"] == base["vector"]  # its own
         for mine, theirs in zip(c["stages"], base["stages"], strict=True):
@@ -324,7 +327,8 @@ def test_paired_variant_equal_to_the_base_differs_by_exactly_zero(tmp_path: Path
         assert RunFolder(root / c["stages"][0]["runs"][0]).read().config.components == \
             str(copy.resolve())
     md = (root / "study.md").read_text()
-    assert "## Variants" in md and "base verdict" in md and "+0.0 [+0.0, +0.0]" in md
+    assert "## Variants" in md and "base verdict" in md and "+0.0 [-" in md
+    assert "+0.0 [+0.0, +0.0]" not in md
 
 
 def test_a_population_that_reads_scores_is_judged_at_the_rulebook_only(

@@ -20,7 +20,9 @@ from tests.conftest import core_or_skip
 @pytest.mark.parametrize(("template", "cells"), [
     ("card", ["2p.scripted", "2p.scripted.B05-at-6", "4p.scripted", "4p.scripted.B05-at-6"]),
     ("sweep", [f"{n}p.scripted{v}" for n in (2, 4)
-               for v in ("", *(f".B05-reward={x}" for x in (4, 6, 10, 12)))])])
+               for v in ("", *(f".B05-reward={x}" for x in (4, 6, 10, 12)))]),
+    ("castles-change", ["2p.scripted", "2p.scripted.castle-bonus-6", "4p.scripted",
+                        "4p.scripted.castle-bonus-6"])])
 def test_a_template_runs(template: str, cells: list[str], tmp_path: Path,
                          monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
                          ) -> None:
@@ -74,5 +76,6 @@ def test_an_unknown_template_is_one_line_and_exit_2(
     path = tmp_path / "mine.toml"
     code, err = run_main(["study", "init", str(path), "--template", "cards"], monkeypatch, capsys)
     assert code == 2, err
-    assert err == "cdsim: error: unknown template 'cards' (templates: card, default, sweep)\n"
+    assert err == ("cdsim: error: unknown template 'cards' (templates: card, castles-change, "
+                   "default, sweep)\n")
     assert not path.exists() and list(tmp_path.iterdir()) == []

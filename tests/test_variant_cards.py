@@ -24,14 +24,15 @@ from reports.study import write
 from reports.study.cards import HEADER, OLD_RUNS
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
 
-# 2 players, two scripted players in both seat orders, one stage of 60 deals; B05 at 6 VP
+# 2 players, two scripted players in both seat orders, one stage of 240 deals (B05 taken in
+# enough of them for its figures); B05 at 6 VP
 # as a three-line override, a variant that changes nothing, and a sweep of B05's reward
 # over 6 and its shipped 8.
 TINY = """\
 name = "cards"
 seed = 11
-games = 120
-chunk_size = 60
+games = 480
+chunk_size = 480
 players = [2]
 tolerance = 0.3
 [[population]]
@@ -83,9 +84,14 @@ def test_a_variant_names_the_changed_card_and_its_figures_against_the_base(
             f = card[side][name]
             low, high = f["interval"]
             assert low <= f["value"] <= high and low < high, (side, name, f)
-    # the base side is the run report's own figure of B05 on the base cell's games
-    (run,) = _cell(data, None)["stages"][0]["runs"]
-    table = card_outcomes(card_rows(open_run(root / run))).filter(pl.col("card") == "B05")
+    # the base side is the run report's own figure of B05 on the base cell's games (its
+    # stages' runs, each numbering its games and deals from 0, one after the other)
+    parts: list[pl.DataFrame] = []
+    for run in (r for stage in _cell(data, None)["stages"] for r in stage["runs"]):
+        rows = card_rows(open_run(root / run))
+        games, deals = (sum(int(f[c].max()) + 1 for f in parts) for c in ("game", "setup"))
+        parts.append(rows.with_columns(pl.col("game") + games, pl.col("setup") + deals))
+    table = card_outcomes(pl.concat(parts)).filter(pl.col("card") == "B05")
     for name, column in (("taken_share", "taken_share"), ("done_share", "done_share"),
                          ("mean_vp", "mean_vp"), ("win_difference", "difference")):
         assert card["base"][name]["value"] == pytest.approx(table[column][0], abs=1e-5)

@@ -56,10 +56,10 @@ def test_the_comparison_ends_either_way_and_names_the_seat() -> None:
 
 
 def test_a_study_variant_s_fixed_interval_pairs_every_stage() -> None:
-    """paired.seat_difference (a study report's variants): the same games differ by exactly 0
-    with [0, 0]; a change's mean is the games' mean paired difference, its interval at the
-    seats' Bonferroni normal quantile with deals as clusters; stages that do not pair give
-    None."""
+    """paired.seat_difference (a study report's variants): the same games differ by exactly 0,
+    within the share of deals changed; a change's mean is the games' mean paired difference,
+    its interval at the seats' Bonferroni normal quantile with deals as clusters; stages that
+    do not pair give None."""
     rng = np.random.default_rng(6)
     deals = np.repeat(np.arange(400), 2)
     base = rng.integers(0, 2, len(deals))
@@ -68,7 +68,11 @@ def test_a_study_variant_s_fixed_interval_pairs_every_stage() -> None:
     changed = [_games(flip[:400], deals[:400]), _games(flip[400:], deals[400:])]
     same = paired.seat_difference(stages, stages, (0, 0))
     assert same is not None and same[1] == 800
-    assert [list(x) for x in same[0]] == [[0, 0]] * 3
+    # no deal changed: the mean is 0, its interval the share of deals changed can reach (0
+    # of 400 deals: at most 0.92% at 97.5%, Clopper-Pearson), never [0, 0] (issue 62)
+    assert list(same[0][0]) == [0, 0]
+    assert list(same[0][2]) == pytest.approx([1 - 0.025 ** (1 / 400)] * 2)
+    assert list(same[0][1]) == pytest.approx([-(1 - 0.025 ** (1 / 400))] * 2)
     found = paired.seat_difference(changed, stages, (0, 0))
     assert found is not None
     (mean, low, high), games = found

@@ -39,6 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
+from cdsim.analysis.stats import wilson
 from cdsim.errors import CdsimError
 
 IntArray = NDArray[np.int64]
@@ -221,11 +222,26 @@ class WinTable:
 
     def seat_intervals(self, level: float = REPORT_LEVEL) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Per vector and seat: (share, low, high), the intervals simultaneous over the seats
-        at ``level`` (Bonferroni, Student's t on the deal groups), clipped to [0, 1]."""
+        at ``level`` (Bonferroni, Student's t on the deal groups). Where that interval would
+        reach past 0 or 1, or has no width (a share of 0 or 1), the normal approximation
+        fails there: the Wilson score interval at the same quantile on the effective games
+        (``share (1 - share) / se**2``: the games over their design effect, deals as
+        clusters; the deal groups when the share is 0 or 1) replaces it, so every interval
+        lies inside [0, 1] and holds its share (issue 62)."""
         share, se = self.seat_stats()
         q = _quantile((1 - level) / (2 * self.players), self.groups - 1)
-        return (share, np.asarray(np.clip(share - q * se, 0, 1), dtype=np.float64),
-                np.asarray(np.clip(share + q * se, 0, 1), dtype=np.float64))
+        low, high = share - q * se, share + q * se
+        cut = (low < 0) | (high > 1) | ~(se > 0)
+        if np.isfinite(q) and cut.any():
+            inner = (share > 0) & (share < 1) & (se > 0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                n_eff = np.where(inner, share * (1 - share) / np.where(se > 0, se, 1.0) ** 2,
+                                 float(self.groups))
+            n_eff = np.minimum(n_eff, float(max(self.games, 1)))
+            w_low, w_high = wilson(share, n_eff, float(q))
+            low, high = np.where(cut, w_low, low), np.where(cut, w_high, high)
+        return (share, np.asarray(np.clip(low, 0, 1), dtype=np.float64),
+                np.asarray(np.clip(high, 0, 1), dtype=np.float64))
 
     def pair_stats(self) -> tuple[FloatArray, FloatArray]:
         """Per vector and seat pair (``pairs(n)`` order): the share difference ``p_i - p_j``

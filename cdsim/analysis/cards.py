@@ -34,8 +34,14 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
+from cdsim.analysis import card_intervals
 from cdsim.analysis.stats import Z95, paired_difference
 
+# The card margin: a changed card whose takers' win difference lies within +-4 pts is "about
+# right" (``cdsim whatif``'s card line, --card-margin). At 4 players the shipped objective
+# cards' own differences fall in a middle group within +-3.8 pts (25 of 60) and the rest
+# beyond +-4.9 pts (docs/statistics.md, "The card margin").
+CARD_MARGIN = 0.04
 # the outcomes that count as taking (objective) or drawing (fountain) the card
 TAKEN = {"objective": ("fulfilled", "failed"), "fountain": ("drawn",)}
 # the outcome whose share of the takes is reported: fulfilled (objective), kept (fountain)
@@ -76,8 +82,8 @@ def _columns(a: Array) -> NDArray[np.float64]:
     return x.reshape(len(x), -1)
 
 
-def win_difference(took: Array, took_won: Array, seats: Array, winners: Array, setup: Array
-                   ) -> Difference:
+def win_difference(took: Array, took_won: Array, seats: Array, winners: Array, setup: Array,
+                   small: bool = False) -> Difference:
     """The takers' win share minus that of the seats of their strategies that did not take
     the card, over games g and strategies s (arrays (games, strategies), or one entry per
     game for a single strategy): ``took[g, s]`` seats of s took the card, ``took_won[g, s]``
@@ -87,7 +93,9 @@ def win_difference(took: Array, took_won: Array, seats: Array, winners: Array, s
     p0_s) / N1. D is a ratio of sums, linearised per game, and ``stats.paired_difference``
     of ``D + G v_g`` gives its deal-clustered interval (its mean is D, its cluster sums are
     those of the influence v_g). A difference of 0.05 means the takers won 5 points more
-    often than the others of their strategies."""
+    often than the others of their strategies. ``small``: a whatif's or a study's few deals
+    (``card_figures``): Student's t on the deals less one for the normal quantile, and the
+    interval kept within [-1, 1]."""
     t, tw, m, w = (_columns(a) for a in (took, took_won, seats, winners))
     n1, n0 = t.sum(axis=0), (m - t).sum(axis=0)
     both = (n1 > 0) & (n0 > 0)
@@ -103,16 +111,22 @@ def win_difference(took: Array, took_won: Array, seats: Array, winners: Array, s
     d = float(weight @ (p1 - p0))
     influence = ((tw - t * (p0 + d)).sum(axis=1)
                  - ((others - p0 * rest) * (n1 / n0)).sum(axis=1)) / n1.sum()
-    mean, _, high = paired_difference(d + len(t) * influence, np.asarray(setup, dtype=np.int64))
+    deals = np.asarray(setup, dtype=np.int64)
+    z = card_intervals.t95(int(np.unique(deals).size)) if small else Z95
+    mean, _, high = paired_difference(d + len(t) * influence, deals, z)
+    if small:  # the jackknife's correction for a few deals, t on their effective number
+        spread = card_intervals.clustered_variance(influence, t.sum(axis=1), deals)
+        z = spread.z
+        high = mean + z * math.sqrt(spread.variance)
     # Never narrower than for independent seats (Agresti-Caffo within each strategy: one
     # win and one loss added to each side), as stats.design_effect is floored at 1: a few
     # games, or a side that never won, would make the clustered interval vanish.
     a1, a0 = (tw.sum(axis=0) + 1) / (n1 + 2), (others.sum(axis=0) + 1) / (n0 + 2)
-    floor = Z95 * math.sqrt(float(weight**2 @ (a1 * (1 - a1) / (n1 + 2)
+    floor = z * math.sqrt(float(weight**2 @ (a1 * (1 - a1) / (n1 + 2)
                                                 + a0 * (1 - a0) / (n0 + 2))))
     half = max(float(high[0] - mean[0]), floor)
-    return Difference(float(weight @ p1), float(weight @ p0), d, d - half, d + half,
-                      int(both.sum()))
+    low, high_end = (max(-1.0, d - half), min(1.0, d + half)) if small else (d - half, d + half)
+    return Difference(float(weight @ p1), float(weight @ p0), d, low, high_end, int(both.sum()))
 
 
 def _check(cards: pl.DataFrame) -> None:
@@ -237,7 +251,8 @@ def card_terms(cards: pl.DataFrame, kind: str, card: str) -> pl.DataFrame:
     (``setup``), ``seats``, ``winners``, the seats that ``took`` (drew) the card and those
     of them that won (``took_won``), the ``times`` taken, the takes ``done`` (fulfilled),
     the seats that ``kept`` it and the ``kept_cards``, and the ``vp`` it brought (objective:
-    every take, fountain: the kept cards); and ``BY_STRATEGY``, the same seat counts per
+    every take, fountain: the kept cards) with the lowest and highest one take (card) brought
+    (``vp_low``, ``vp_high``: 0 without one); and ``BY_STRATEGY``, the same seat counts per
     strategy of the frame (lists, strategies sorted): the per-game sums behind
     ``card_figures``."""
     _check(cards)
@@ -256,7 +271,9 @@ def card_terms(cards: pl.DataFrame, kind: str, card: str) -> pl.DataFrame:
             pl.col("won").sum().alias("took_won")),
         done.group_by("game").agg(pl.len().alias("done"), pl.col("seat").n_unique().alias("kept"),
                                   pl.len().alias("kept_cards")),
-        paid.group_by("game").agg(pl.col("vp").sum().alias("vp"))]
+        paid.group_by("game").agg(pl.col("vp").sum().alias("vp"),
+                                  pl.col("vp").min().alias("vp_low"),
+                                  pl.col("vp").max().alias("vp_high"))]
     out = games
     for c in counts:
         out = out.join(c, on="game", how="left")
@@ -295,16 +312,55 @@ def _stacked(terms: pl.DataFrame, column: str) -> NDArray[np.float64]:
     return np.asarray(values, dtype=float).reshape(len(terms), -1)
 
 
+class Takes(NamedTuple):
+    """What one card's figures rest on: the seats that took (drew) it, the deals where some
+    seat did, and the games played."""
+
+    seats: int
+    deals: int
+    games: int
+
+
+def takes(terms: pl.DataFrame) -> Takes:
+    """The takes behind one card's ``card_terms``."""
+    setup = terms["setup"].to_numpy()
+    return Takes(int(terms["took"].sum()), card_intervals.deals_with(terms["took"].to_numpy(),
+                                                                     setup), terms.height)
+
+
+# the lowest VP a take can bring whatever the sample: a failed objective card (R10.4)
+FAILED_VP = -4
+
+
 def card_figures(terms: pl.DataFrame, kind: str) -> dict[str, tuple[float, float, float]]:
     """Each of ``FIGURES`` of one card's ``card_terms`` and its ``win_difference`` (as
     ``card_outcomes`` has it: within strategies, over the games where some seat took it):
-    (estimate, low, high), 95%, the games of one deal as one cluster (nan: never taken)."""
-    out = {name: _interval(ratio_terms(terms[n].to_numpy(), terms[d].to_numpy()),
-                           terms["setup"].to_numpy())
+    (estimate, low, high), 95%, the games of one deal as one cluster, every interval inside
+    the figure's range (``card_intervals``). nan: never taken, or a figure on the takers
+    where fewer than ``card_intervals.MIN_DEALS`` deals had a take (too few to say)."""
+    setup = terms["setup"].to_numpy()
+    col = {name: (terms[n].to_numpy(), terms[d].to_numpy())
            for name, (n, d) in FIGURES.get(kind, {}).items()}
+    out: dict[str, tuple[float, float, float]] = {}
+    if "taken_share" in col:
+        out["taken_share"] = card_intervals.share(*col["taken_share"], setup)
+    few = takes(terms).deals < card_intervals.MIN_DEALS
+    if "done_share" in col:
+        out["done_share"] = (card_intervals.NAN3 if few else card_intervals.share(
+            *col["done_share"], setup, card_intervals.MIN_DEALS))
+    if "mean_vp" in col:
+        paid = terms.filter(pl.col(FIGURES[kind]["mean_vp"][1]) > 0)
+        low, high = (paid["vp_low"].to_numpy(), paid["vp_high"].to_numpy())
+        bounds = (float(min([*low, *([FAILED_VP] if kind == "objective" else [])], default=0)),
+                  float(max(high, default=0)))
+        out["mean_vp"] = card_intervals.NAN3 if few else card_intervals.mean(
+            *col["mean_vp"], setup, bounds)
+    if few:
+        return out | {"win_difference": card_intervals.NAN3}
     some = terms.filter(pl.col("took") > 0)
     took, took_won, seats, winners = (_stacked(some, c) for c in BY_STRATEGY)
-    diff = win_difference(took, took_won, seats, winners, some["setup"].to_numpy())
+    diff = win_difference(took, took_won, seats, winners, some["setup"].to_numpy(),
+                          small=True)
     return out | {"win_difference": (diff.difference, diff.low, diff.high)}
 
 
@@ -330,6 +386,7 @@ class VariantFigures(NamedTuple):
     base: dict[str, tuple[float, float, float]]
     variant: dict[str, tuple[float, float, float]]
     change: dict[str, tuple[float, float, float]]
+    takes: tuple[Takes, Takes]  # base, variant
 
 
 def card_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str, card: str) -> VariantFigures:
@@ -342,9 +399,9 @@ def card_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str, card: str)
     change = paired_change(terms[0], terms[1], kind)
     change["win_difference"] = (after["win_difference"][0] - before["win_difference"][0],
                                 math.nan, math.nan)
-    return VariantFigures(before, after, change)
+    return VariantFigures(before, after, change, (takes(terms[0]), takes(terms[1])))
 
 
-__all__ = ["BY_STRATEGY", "DONE", "FIGURES", "NEEDED", "TABLE_COLUMNS", "TAKEN", "Difference",
-           "VariantFigures", "by_seat", "card_change", "card_figures", "card_outcomes",
-           "card_terms", "paired_change", "ratio_terms", "win_difference"]
+__all__ = ["BY_STRATEGY", "CARD_MARGIN", "DONE", "FAILED_VP", "FIGURES", "NEEDED", "TABLE_COLUMNS", "TAKEN",
+           "Difference", "Takes", "VariantFigures", "by_seat", "card_change", "card_figures",
+           "card_outcomes", "card_terms", "paired_change", "ratio_terms", "takes", "win_difference"]

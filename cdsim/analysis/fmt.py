@@ -50,6 +50,16 @@ def vec(v: Sequence[int]) -> str:
     return "/".join(str(int(x)) for x in v)
 
 
+def rulebook(v: Sequence[int], bold: bool = False) -> str:
+    """The rulebook's starting VP as a page names them, "rulebook 8/9" (its vector in bold
+    with ``bold``); a rulebook that starts every seat alike gives no compensation for seat
+    order, and is named so ("no compensation (every seat 0)"), never "rulebook 0/0"."""
+    if len({int(x) for x in v}) > 1:
+        return f"rulebook **{vec(v)}**" if bold else f"rulebook {vec(v)}"
+    same = f"every seat {int(v[0])}" if len(v) else "none"
+    return f"no compensation (**{same}**)" if bold else f"no compensation ({same})"
+
+
 def seat_label(seat: int) -> str:
     """A seat as people count them (the rulebook's seat 1 is the first player, who gets 8 VP);
     the Parquet ``seat`` column and every array index stay 0-based."""

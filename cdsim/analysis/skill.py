@@ -150,7 +150,7 @@ class Point:
 
     population: str
     rating: Rating | None
-    decision: str  # confirmed | no fair vector | undecided | still playing
+    decision: str  # confirmed | no fair vector | undecided | no verdict yet (stages unfinished)
     vector: Vector  # the decided vector, or the most equal one
     fair_set: tuple[Vector, ...]
     games: int
@@ -188,7 +188,7 @@ def point(cell: Cell, rating: Rating | None, tolerance: float, level: float,
         low, high = span.min(axis=0), span.max(axis=0)
     else:
         low, high = comp.copy(), comp.copy()
-    return Point(cell.population, rating, d.decision if d else "still playing", v,
+    return Point(cell.population, rating, d.decision if d else "no verdict yet", v,
                  d.fair_set if d else (), cell.games, d.games_needed if d else None,
                  cell.radius, comp, low, high, len(keep), weights_note, cell.figures.offsets)
 
@@ -277,7 +277,7 @@ def verdict(players: int, points: Sequence[Point], unfair: Mapping[tuple[str, st
                 + f" (each a difference beyond chance at {100 * level:g}% in all).")
     need = []
     for p in pts:
-        if p.decision == "still playing":
+        if p.decision == "no verdict yet":
             need.append(f"{p.population} to finish its stages")
         elif p.decision == "undecided":
             others = [f"{a.population}'s {vec(a.vector)}" for a in pts if a.confirmed]

@@ -15,17 +15,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 from cdsim.analysis.anytime import ZONE
 from cdsim.analysis.balance import Balance, assess, check_tolerance, fair_games
 from cdsim.analysis.candidates import CellGames
+from cdsim.analysis.rare import RareWinner, rare_winners
 from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
+from cdsim.players.played import PROFILES_COPY
 
 __all__ = ["BalanceResult", "analyse", "analyse_cell", "cell_stages", "check_score_blind",
-           "confirm_commands", "pool", "stage_arrays"]
+           "confirm_commands", "pool", "same_players", "stage_arrays"]
 
 
 def check_score_blind(run: Run) -> None:
@@ -52,6 +55,7 @@ class BalanceResult:
     warnings: tuple[str, ...] = ()
     confirm: tuple[str, ...] = ()
     game_ms: float = 0.0  # CPU ms of one game of this setup here (cdsim.batch.cost)
+    rare: tuple[RareWinner, ...] = ()  # strategies winning below rare.FLOOR of their seats
 
     def games_time(self, games: int) -> str:
         """`` (about 3 min here)``: how long ``games`` of this setup take on this machine."""
@@ -98,6 +102,7 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
                 raise CdsimError(f"{run.path}: not the same setup as {runs[0].path} ({key}: "
                                  f"{said!r} vs {then!r}); pool only runs that differ in their "
                                  "seed")
+        same_players(run, runs[0])
         seed = config.seed
         if seed in seeds:
             raise CdsimError(f"{run.path} and {seeds[seed]} have the same seed {seed}: the same "
@@ -124,6 +129,24 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
                         tiebreak_order=np.concatenate([a.tiebreak_order for a in arrays]),
                         won=np.concatenate([a.won for a in arrays]))
     return pooled, warnings
+
+
+def same_players(run: Run, first: Run) -> None:
+    """Refuse to pool two runs whose scripted players differ under one name: played with
+    two profiles files whose tables for it differ (as their manifests record them,
+    ``cdsim.players.played``; none recorded: the shipped tables)."""
+    mine, theirs = run.manifest.profiles, first.manifest.profiles
+    name = (mine.differs(theirs) if mine is not None else
+            theirs.differs(None) if theirs is not None else None)
+    if name is not None:
+        def said(r: Run) -> str:
+            record = r.manifest.profiles
+            return "the shipped table" if record is None or name not in record.players \
+                else f"the table of {record.file}"
+
+        raise CdsimError(f"{run.path}: strategy {name!r} is not the {name} of {first.path} "
+                         f"({said(run)} vs {said(first)}): two players under one name; "
+                         "pool only runs played with the same tables")
 
 
 def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], games: int
@@ -155,6 +178,8 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
     if c.components:
         parts.append(f"--components {shlex.quote(c.components)}")
     parts.append(f"--out {shlex.quote(str(out))}")
+    if run.manifest.profiles is not None:  # its scripted players: the run's own copy
+        parts.insert(0, f"CDSIM_PROFILES={shlex.quote(str(run.path / PROFILES_COPY))}")
     return " ".join(parts), f"cdsim balance {shlex.quote(str(out))} --radius 0"
 
 
@@ -186,7 +211,19 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
                       [s.spelling for s in config.strategy_pool],
                       pooled.players) if config.spec.default else 0.0
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm,
-                         ms)
+                         ms, rare_winners(strategy_wins(runs)))
+
+
+def strategy_wins(runs: Sequence[Run]) -> dict[str, tuple[int, int]]:
+    """Per strategy, (wins, seats played) over ``runs``, at the starting VP played."""
+    out: dict[str, tuple[int, int]] = {}
+    for r in runs:
+        table = (r.scan(("strategy", "won")).group_by("strategy")
+                 .agg(pl.col("won").sum().alias("wins"), pl.len().alias("seats")).collect())
+        for name, wins, seats in table.iter_rows():
+            w, n = out.get(str(name), (0, 0))
+            out[str(name)] = (w + int(wins), n + int(seats))
+    return out
 
 
 CELL_RUN = re.compile(r"\+s(\d+)(?:\.[^/]*)?$")  # KEY+sSTAGE or KEY+sSTAGE.LINEUP

@@ -13,6 +13,7 @@ kill-and-resume history (only the driver writes: cdsim.batch.folder).
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Self
 
@@ -36,6 +37,7 @@ from pydantic import (
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import DEFAULT_GAME, GameSpec, game_spec, without_default_game
+from cdsim.players import profiles
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
 from cdsim.schema import problem
@@ -348,6 +350,11 @@ def replay_command(config: RunConfig, game: int) -> str:
         parts.append(f"--strategy-params {config.strategy_params}")
     if config.components:
         parts.append(f"--components {config.components}")
+    # a scripted player of a profiles file of one's own: the file this process plays (a
+    # run folder's own copy once the run has begun: cdsim.players.played)
+    own = profiles.PROFILES_FILE != profiles.STRATEGIES_DIR / "profiles.toml"
+    if own and any(s.builtin and s.base in profiles.PROFILES for s in names):
+        parts.insert(0, f"CDSIM_PROFILES={shlex.quote(str(profiles.PROFILES_FILE))}")
     return " ".join(parts)
 
 

@@ -30,7 +30,7 @@ SEAT_MS: dict[str, dict[int, float]] = {
     "learned": {2: 1.30, 3: 1.1, 4: 1.19},
     "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
 }
-MCTS_PLAYOUTS = 120  # the search's default budget (core/src/players/mcts/params.rs)
+MCTS_PLAYOUTS = 120  # the search's default budget (core/src/carpe_diem/players/mcts/params.rs)
 PYTHON_SEAT_MS = 3.9  # a user's strategy: the core makes its observations (its own code on top)
 
 

@@ -40,6 +40,7 @@ from cdsim.batch.manifest import RUN_FORMAT, Manifest, RunManifest
 from cdsim.batch.parts import check_parts
 from cdsim.digest import digest_rows
 from cdsim.errors import CdsimError, user_text
+from cdsim.players import played
 from cdsim.players.registry import reads_scores as ask_reads_scores
 from cdsim.players.registry import weights_record
 
@@ -47,13 +48,21 @@ if TYPE_CHECKING:  # polars is imported where parts are written: the commands st
     from polars import DataFrame
 
 MANIFEST = "manifest.json"
+STUDY_MANIFEST = "study-manifest.json"  # a study folder's (cdsim/study/store.py)
+LADDER_MANIFEST = "ladder-manifest.json"  # a ladder folder's (cdsim/ladder.py)
+# Each kind of folder by its manifest, and what reads one: a folder given to a command for
+# another kind is named as what it is, with that command.
+READERS = {MANIFEST: ("run", "cdsim report {path}"),
+           STUDY_MANIFEST: ("study", "cdsim study report {path}"),
+           LADDER_MANIFEST: ("ladder", "its ladder.html (cdsim ladder --out {path} --resume "
+                                       "rewrites it)")}
 PARTS = "games"
 CARDS = "cards"  # a run's card parts (format 2 on)
 CELLS = "cells"
 LOCK = ".cdsim.lock"
 # What a folder holds before its manifest exists (a kill there leaves only these): such a
 # folder is started again, by a plain rerun or --resume, as if it were new.
-UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml"}
+UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml", played.PROFILES_COPY}
 
 K = TypeVar("K", bound=Manifest)  # a kind's manifest: its model
 
@@ -193,6 +202,12 @@ class RunFolder(Generic[M]):
             raise CdsimError(f"{self.path}: no such {kind.name} folder (make one with "
                              f"{kind.make})")
         if not path.is_file():
+            other = next((READERS[m] for m in READERS if (self.path / m).is_file()), None)
+            if other is not None:
+                name, reads = other
+                raise CdsimError(f"{self.path} is a {name} folder, not a {kind.name} folder: "
+                                 f"{reads.format(path=self.path)} reads it (each of its "
+                                 f"{CELLS}/* is a run folder)")
             raise CdsimError(f"{self.path}: not a {kind.name} folder (no {kind.manifest}); "
                              f"make one with {kind.make}")
         try:
@@ -282,6 +297,10 @@ class RunFolder(Generic[M]):
             if config.spec.python_players else {}
         # read at play time (a user's strategy is made to ask it): reports need no user code
         reads = ask_reads_scores(config.lineup)
+        if self.started() and resume:  # its players as it played them (its profiles file)
+            self.read()
+        # its scripted players' tables when one is not the shipped one (cdsim.players.played)
+        profiles = played.profiles_record(config.lineup) if config.spec.python_players else None
         if self.claim(resume, force):
             manifest = self.read()
             if manifest.config_identity != config.identity():
@@ -291,6 +310,7 @@ class RunFolder(Generic[M]):
             if manifest.weights != weights:
                 raise CdsimError(f"{self.path}: the learned player's weights changed since "
                                  "this run began; use a new --out, or --force to start over")
+            played.changed(self.path, manifest.profiles, profiles)
             self.check_parts(manifest)
             manifest.config = manifest.config.model_copy(  # this command's time limit
                 update={"decision_timeout": config.decision_timeout})
@@ -304,6 +324,9 @@ class RunFolder(Generic[M]):
             wall_seconds=0.0, command=" ".join(sys.argv), reads_scores=reads, format=RUN_FORMAT)
         if weights:  # which weights the learned player played with (cdsim.train)
             manifest.weights = weights
+        if profiles is not None:  # the profiles file it plays, kept beside the manifest
+            manifest.profiles = profiles
+            played.keep(self.path, profiles)
         self.write(manifest)
         return manifest
 
@@ -343,13 +366,20 @@ def _shown(value: Any, limit: int = 60) -> str:
 
 
 def check_out(folder: Path, flag: str = "--out") -> Path:
-    """A folder name this system can hold (each part at most 255 bytes), or one line."""
+    """A folder name this system can hold (each part at most 255 bytes) under folders, not
+    under a file (``--out notes.txt/run``), or one line."""
     for part in folder.parts:
         if len(os.fsencode(part)) > 255:
             raise CdsimError(f"{flag}: a folder name is at most 255 bytes, got "
                              f"{len(os.fsencode(part))} ({part[:20]}...)")
     if len(os.fsencode(str(folder))) > 4000:
         raise CdsimError(f"{flag}: a path of at most 4000 bytes, got {len(os.fsencode(str(folder)))}")
+    for parent in folder.parents:  # the nearest one that exists must be a folder
+        if parent.exists():
+            if not parent.is_dir():
+                raise CdsimError(f"{flag} {folder}: {parent} is a file, not a folder: name "
+                                 "another folder")
+            break
     return folder
 
 
@@ -408,6 +438,6 @@ def versions() -> dict[str, str]:
 
 RUN = Kind("run", MANIFEST, PARTS, "cdsim simulate", ("config",), RunManifest.load)
 
-__all__ = ["CARDS", "CELLS", "LOCK", "MANIFEST", "PARTS", "RUN", "RUN_FORMAT", "Kind",
-           "RunFolder", "RunManifest", "atomic_write", "check_out", "settings_changed",
-           "versions", "write_json"]
+__all__ = ["CARDS", "CELLS", "LADDER_MANIFEST", "LOCK", "MANIFEST", "PARTS", "READERS", "RUN",
+           "RUN_FORMAT", "STUDY_MANIFEST", "Kind", "RunFolder", "RunManifest", "atomic_write",
+           "check_out", "settings_changed", "versions", "write_json"]

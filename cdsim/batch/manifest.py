@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cdsim.batch.config import Engine, RunConfig, chunk_plan, problem_line
 from cdsim.errors import CdsimError
+from cdsim.players.played import ProfilesRecord, adopt, recorded
 from cdsim.players.registry import reads_scores as ask_reads_scores
 
 # The run folder's format (the manifest's ``format``; docs/guide.md): 1 = seat rows only
@@ -60,6 +61,8 @@ class PlayedManifest(Manifest):
     command: str = ""
     versions: dict[str, str] = Field(default_factory=dict)
     weights: Weights = Field(default_factory=dict)  # written only when a learned player plays
+    # written only when a scripted player was not the shipped one (cdsim.players.played)
+    profiles: ProfilesRecord | None = None
 
 
 class RunManifest(PlayedManifest):
@@ -83,7 +86,9 @@ class RunManifest(PlayedManifest):
     def load(cls, path: Path, data: object) -> RunManifest:
         """A run manifest's data as the model, checked against its schema and itself: a
         whole chunk plan for the configuration, each finished chunk listed once; else one
-        line naming the key."""
+        line naming the key. The profiles file it was played with, when it recorded one, is
+        played from its folder's copy from now on (``cdsim.players.played.adopt``)."""
+        adopt(path, recorded(path, data))
         model = cls.checked(path, data, "not a valid run manifest: ")
         config = model.config
         if [tuple(c) for c in model.chunks] != [tuple(c) for c in chunk_plan(config)]:

@@ -14,11 +14,34 @@ from cdsim import __version__
 from cdsim.errors import CdsimError, StrategyFailure
 
 if TYPE_CHECKING:
-    pass
+    from cdsim.games import GameSpec
+
+def game_names() -> tuple[str, ...]:
+    """The registered games' names, the default first, from the compiled core's registry
+    (a few ms: the help and completion read it without loading any game)."""
+    try:
+        from cdsim import _core  # type: ignore[attr-defined]
+    except ImportError:  # no core built: the commands say so when they need it
+        return ()
+    return tuple(str(name) for name in _core.GAMES)
+
+
+def _games_words() -> str:
+    names = game_names()
+    return (f"{', '.join(names)}; the first is the default" if names
+            else "the compiled core is not built (make install)")
+
+
+def complete_game(incomplete: str) -> list[str]:
+    """Shell completion of --game: the registered games."""
+    return [name for name in game_names() if name.startswith(incomplete)]
+
 
 app = typer.Typer(
     name="cdsim",
-    help="Monte Carlo strategy and balance analyzer for the board game Carpe Diem.\n\n"
+    help="Monte Carlo seat-balance analyzer for board games: which starting VP make the "
+         f"seats fair, and what a change to a component does ({_games_words()}; `cdsim "
+         "games` lists them with their titles; --game picks one).\n\n"
          "Start with `cdsim play --players 3 --seed 1 --trace` to watch one game.",
     no_args_is_help=True,
     add_completion=True,
@@ -33,8 +56,8 @@ ComponentsOpt = Annotated[Path | None, typer.Option(
 
 
 GameOpt = Annotated[str | None, typer.Option(
-    "--game", help="The game: carpe-diem (the default) or castles (The Castles of Tuscany; "
-    "`cdsim games` lists them).")]
+    "--game", help=f"The game: {_games_words()} (`cdsim games` lists them with their "
+    "titles).", autocompletion=complete_game)]
 
 
 def _parse_ints(text: str, what: str) -> tuple[int, ...]:
@@ -61,8 +84,21 @@ def out_folder(text: str | None, flag: str = "--out", what: str = "a folder") ->
     return None if text is None else named_path(text, flag, what)
 
 
+_TIMEOUT_FLAG: dict[str, bool] = {}  # whether --decision-timeout was given on the command line
+
+
+def _timeout_source(ctx: typer.Context, param: typer.CallbackParam,
+                    value: float | None) -> float | None:
+    """Note whether the command line gave --decision-timeout (CDSIM_DECISION_TIMEOUT, set
+    for Python strategies, is not a flag given to a game without them)."""
+    source = ctx.get_parameter_source(param.name or "")
+    _TIMEOUT_FLAG["given"] = source is not None and source.name == "COMMANDLINE"
+    return value
+
+
 DecisionTimeoutOpt = Annotated[float | None, typer.Option(
     "--decision-timeout", metavar="SECONDS", envvar="CDSIM_DECISION_TIMEOUT",
+    callback=_timeout_source,
     help="Time limit for each decision of a Python strategy (module:Class), also for its "
          "import and construction: one over it stops the command with one line naming the "
          "strategy, the game and the decision (exit 1). 0: no limit. Built-in players have "
@@ -74,6 +110,15 @@ def use_decision_timeout(seconds: float | None) -> None:
     from cdsim.players.sandbox import set_decision_timeout
 
     set_decision_timeout(seconds)
+
+
+def refuse_decision_timeout(spec: GameSpec) -> None:
+    """A game whose players are all built in has no time limit to set: --decision-timeout
+    given for it on the command line is one line, the same for every command (play,
+    simulate, ladder, study run)."""
+    if not spec.python_players and _TIMEOUT_FLAG.get("given"):
+        raise CdsimError(f"--decision-timeout: {spec.name} is played by its built-in "
+                         "players, which take no time limit; drop the flag")
 
 
 RunArg = Annotated[Path, typer.Argument(help="Run folder made by `cdsim simulate` (e.g. runs/NAME).",

@@ -35,6 +35,7 @@ def components_check(
              cdsim components check --game castles my-castles.json"""
     if game is not None and _other_game(game, path, "check"):
         return
+    _game_of(path)
     comps = load_components(path)
     print(f"ok: {len(comps.light)} light + {len(comps.dark)} dark tiles "
           f"({len(comps.tile_types)} kinds), {len(comps.objectives)} objective and "
@@ -69,6 +70,7 @@ def components_show(
 
     if game is not None and _other_game(game, components, "show", html_file):
         return
+    _game_of(components)
     comps = load_components(components)
     source = str(components) if components else "the reconstructed default set"
     write_page(html_file, components_page(comps, source))
@@ -76,6 +78,14 @@ def components_show(
           f"{len(comps.frame_parts)} frame parts, {len(comps.objectives)} objective and "
           f"{len(comps.fountains)} fountain cards"
           + (f"; {len(comps.changes)} changed keys marked" if comps.changes else ""))
+
+
+def _game_of(path: Path | None) -> None:
+    """The default game's set at ``path`` loads, or one line (another game's set names that
+    game's --game)."""
+    from cdsim.games import game_spec
+
+    game_spec(None).load_components(None if path is None else str(path))
 
 
 def _other_game(game: str, path: Path | None, command: str, page: Path | None = None

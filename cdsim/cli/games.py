@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -13,8 +12,10 @@ import typer
 from cdsim.cli.app import (
     ComponentsOpt,
     DecisionTimeoutOpt,
+    GameOpt,
     _parse_ints,
     app,
+    refuse_decision_timeout,
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError, StrategyFailure
@@ -61,14 +62,12 @@ def play(
     from cdsim.games import game_spec
 
     spec = game_spec(game)
+    use_decision_timeout(decision_timeout)
+    refuse_decision_timeout(spec)
     if not spec.default:
         other = OtherGame(players, seed, strategies, start_vp, trace, as_json, setup)
         _play_other(spec, other, components, html_file,
-                    refused={"--strategy-params": strategy_params is not None,
-                             # CDSIM_DECISION_TIMEOUT, set for Python strategies, is not
-                             # a flag given to this game
-                             "--decision-timeout": bool(decision_timeout) and
-                             os.environ.get("CDSIM_DECISION_TIMEOUT") is None})
+                    refused={"--strategy-params": strategy_params is not None})
         return
     from cdsim.engine.table import Table
     from cdsim.players.registry import make_lineup, parse_params, weights_record
@@ -86,8 +85,8 @@ def play(
         raise CdsimError(f"--start-vp needs {players} values (one per seat), got {len(vp)}")
     if any(not -(2**31) < v < 2**31 for v in vp):
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
-    use_decision_timeout(decision_timeout)
-    load_components(components)  # a bad component set is one line before anything plays
+    # a bad component set is one line before anything plays (another game's names that game)
+    spec.load_components(None if components is None else str(components))
     specs = [_player(name) for name in strategies.split(",")]
     weights_record(specs, components)  # weights that cannot play this component set: one line
     lineup = make_lineup(specs, players, parse_params(strategy_params))
@@ -146,7 +145,7 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     for flag, given in refused.items():
         if given:
             raise CdsimError(f"{flag}: {spec.name} is played by its built-in players, which "
-                             "take no settings and no time limit; drop the flag")
+                             "take no settings; drop the flag")
     spec.check_players(flags.players)
     n = flags.players
     if not 0 <= flags.seed < 2**63 or (flags.setup is not None and not 0 <= flags.setup < 2**63):
@@ -273,8 +272,18 @@ def score(
 def cards(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     components: ComponentsOpt = None,
+    game: GameOpt = None,
 ) -> None:
-    """List the objective and fountain cards with their stable ids."""
+    """List the objective and fountain cards with their stable ids (a game with such cards:
+    Carpe Diem).
+
+    Example: cdsim cards --components b05.toml"""
+    from cdsim.games import game_spec
+
+    spec = game_spec(game)
+    if spec.cards is None:
+        raise CdsimError(f"--game {spec.name}: {spec.title} has no objective or fountain cards; "
+                         f"cdsim components show --game {spec.name} --html FILE draws its set")
     comps = load_components(components)
     objectives = []
     for card in comps.objectives.values():
@@ -297,8 +306,19 @@ def cards(
 
 
 @app.command("strategies")
-def list_strategies() -> None:
-    """List the built-in strategies."""
+def list_strategies(game: GameOpt = None) -> None:
+    """List the built-in strategies of a game (--game; Carpe Diem's by default).
+
+    Example: cdsim strategies --game castles"""
+    from cdsim.games import game_spec
+
+    spec = game_spec(game)
+    if spec.player_words is not None:
+        for name in spec.player_names():
+            print(f"{name:<17} {spec.player_words.get(name, '')}".rstrip())
+        print(f"\n{spec.title} is played by its built-in players only: they take no "
+              "@settings and no --strategy-params.")
+        return
     from cdsim.players.profiles import core_profiles
     from cdsim.players.registry import BUILTIN, CORE_ONLY, describe
 

@@ -16,6 +16,7 @@ from cdsim.cli.app import (
     GameOpt,
     app,
     out_folder,
+    refuse_decision_timeout,
     resume_hint,
     use_decision_timeout,
 )
@@ -110,6 +111,7 @@ def ladder(
                              "--strategies random,greedy,villa")
         spec = lad.Ladder.from_flags({"players": 2, "games": 200, "seed": 0, "chunk_size": 100}
                                      | given | {"strategies": strategies})
+    refuse_decision_timeout(spec.spec)
     if resume and not check_out(root).is_dir():
         raise CdsimError(f"{root}: no ladder to resume (no {lad.LADDER_MANIFEST}); drop --resume "
                          "to start one")

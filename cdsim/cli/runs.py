@@ -20,6 +20,7 @@ from cdsim.cli.app import (
     dask_backend,
     named_path,
     out_folder,
+    refuse_decision_timeout,
     resume_hint,
     use_decision_timeout,
 )
@@ -114,7 +115,10 @@ def simulate(
         run_config = run.read().config.model_copy(
             update={"decision_timeout": time_limit()})
     elif run_config is None:
+        if resume and run.started():  # its players as it played them (its profiles file)
+            run.read()
         run_config = _run_config(settings, from_file)
+    refuse_decision_timeout(run_config.spec)
     if backend not in ("loky", "dask"):
         raise CdsimError(f"--backend must be loky or dask, got {backend!r}")
     check_jobs(jobs)

@@ -14,6 +14,7 @@ from cdsim.cli.app import (
     app,
     dask_backend,
     out_folder,
+    refuse_decision_timeout,
     resume_hint,
     use_decision_timeout,
 )
@@ -109,6 +110,7 @@ def study_run(
     continues; --minutes N stops at the first chunk after N minutes; `cdsim study report`
     reads a stopped study (provisional); the rows are identical for any --jobs. A bad study
     file is one error line, before any game is played."""
+    from cdsim.games import game_spec
     from cdsim.study import play
     from cdsim.study.budget import plan_lines
     from cdsim.study.clock import Clock, check_minutes
@@ -124,7 +126,10 @@ def study_run(
     check_jobs(jobs)
     check_minutes(minutes, "--minutes")
     use_decision_timeout(decision_timeout)  # every cell's runs record it
+    if resume:  # its players as it played them (its profiles file: cdsim.players.played)
+        _study_players(resolve(study), out)
     spec = load_study(resolve(study))
+    refuse_decision_timeout(game_spec(spec.file.game))
     play.check_players(spec)  # every cell's players, before a folder or a lock is made
     root = out_folder(out) or Path("studies") / spec.file.name
     again = f"cdsim study run {study} --out {root} --resume"
@@ -138,7 +143,8 @@ def study_run(
         # the user did not name this folder: never suggest overwriting it
         raise CdsimError(f"{root} already holds a study: continue it with --resume, or name "
                          "another folder with --out")
-    clock = Clock(minutes if minutes is not None else spec.file.minutes, jobs)
+    # 0, given or in the file: no time budget
+    clock = Clock((minutes if minutes is not None else spec.file.minutes) or None, jobs)
     with dask_backend(backend, scheduler), RunFolder(root, STUDY).lock(), \
             StudyProgress(spec.file.name, quiet=quiet) as progress:
         def tick(key: str, games: int) -> None:
@@ -167,7 +173,8 @@ def _said(name: str, root: Path, played: int, clock: Clock, again: str) -> None:
         ms = game_ms(cell.lineups, cell.pool, cell.players, cell.game)
         if verdict is None:
             left = max(0, cell.games - sum(s.games for s in cell.stages[:-1]))
-            said = (f"still playing: at most {left:,} more games to its budget, "
+            said = (("stopped: a --resume plays" if manifest.stopped else "still playing:")
+                    + f" at most {left:,} more games to its budget, "
                     f"{clock.games_time(left, ms)}")
         else:
             said = verdict.explain + (
@@ -200,14 +207,32 @@ def study_report(
     decided with them while playing.
 
     Example: cdsim study report studies/default (then open studies/default/study.html)."""
-    from reports.study import write
+    from cdsim.study.whatif_answer import answers
+    from reports.study import analyse, write
+    from reports.study.sweep import card_sentence
 
-    page = write(folder, out_folder(out), note=page_note("study report", quiet))
+    note = page_note("study report", quiet)
+    result = analyse(folder, note)
+    page = write(folder, out_folder(out), result=result, note=note)
     print(f"wrote {page} (self-contained), {page.with_suffix('.md')}, "
           f"{page.with_suffix('.json')} and {page.parent / 'charts'}/")
     data = json.loads(page.with_suffix(".json").read_text())
-    for line in data["headlines"].values():
-        print(line)
+    if result.manifest.whatif is not None:  # a whatif's answer is its change's, as it printed
+        print(f"whatif: {result.manifest.description.removeprefix('What the change does: ')}")
+        said = answers(result)
+        for a in said:
+            several = sum((b.players, b.play) == (a.players, a.play) for b in said) > 1
+            print(f"  {a.players}p {a.play}" + (f" [{a.variant}]" if several else "")
+                  + f": {a.head}")
+            for line in a.cards:
+                print(f"      {line}")
+        for group in result.sweeps:  # where a swept card is neutral, as whatif printed it
+            neutral = card_sentence(group)
+            if neutral is not None:
+                print(f"  {neutral.replace('**', '')}")
+    else:
+        for line in data["headlines"].values():
+            print(line)
     if "provisional" in data:
         print(f"provisional: {data['provisional']}")
 
@@ -220,13 +245,30 @@ def study_init(
         help="default: the shipped default study (about 8 minutes); card: one changed card "
              "against the shipped set, scripted play at 2 and 4 players (its variant's "
              "override file, variants/b05-at-6.toml, is written beside FILE; about a minute); "
-             "sweep: one card's value over a list (about a minute).")] = "default",
+             "sweep: one card's value over a list (about a minute); castles-change: one "
+             "component of The Castles of Tuscany changed (its JSON override, "
+             "variants/castle-bonus-6.json, is written beside FILE; about a minute).")] = "default",
 ) -> None:
     """Write a study file, commented, to edit into your own (the study is named after the
-    file): the default study, a one-card test or a one-key sweep (--template).
+    file): the default study, a one-card test, a one-key sweep or a one-component test of The
+    Castles of Tuscany (--template).
 
     Example: cdsim study init my-study.toml --template card && cdsim study run my-study.toml"""
     from cdsim.study.file import write_template
 
     write_template(path, template)
     print(f"wrote {path}; edit it, then: cdsim study run {path}")
+
+
+def _study_players(path: Path, out: str | None) -> None:
+    """Before a study file is read to resume a study: read its folder's manifest, which
+    plays the profiles file the study was played with when it kept its own."""
+    from cdsim.errors import read_toml
+    from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
+
+    root = out_folder(out)
+    if root is None:
+        name = read_toml(path).get("name")
+        root = Path("studies") / name if isinstance(name, str) and name else None
+    if root is not None and (root / STUDY_MANIFEST).is_file():
+        study_manifest_of(root)

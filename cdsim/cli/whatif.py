@@ -14,6 +14,7 @@ from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:  # the command line imports them when it plays
     from cdsim.analysis.paired import Comparison
+    from cdsim.games import GameSpec
     from cdsim.study.clock import Clock
     from cdsim.study.comparisons import Pair, Played
     from cdsim.study.model import Study
@@ -21,6 +22,7 @@ if TYPE_CHECKING:  # the command line imports them when it plays
 
 PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
 MARGIN = 0.01  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
+CARD_MARGIN = 0.04  # the default --card-margin: cdsim.analysis.cards.CARD_MARGIN (a test too)
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
 
 
@@ -30,7 +32,8 @@ def whatif(
         "--set", metavar="TABLE.ID.KEY=VALUE",
         help="A change, in a sweep's entry/key words: objective.B05.reward.vp=6, "
              "fountain.F01.vp=3, tile.L-villa-end-2.chimneys=3, villa_table.points.4=6. Repeat "
-             "it for several changes at once (each key once); a list of values "
+             "it for several changes at once (each key once), checked together as one set "
+             "with --components: a swap that keeps a total plays; a list of values "
              "(reward.vp=4,6,10) makes one variant per value.", show_default=False)] = None,
     components: Annotated[str | None, typer.Option(
         "--components", help="An override file with the change instead of (or under) --set: "
@@ -46,9 +49,14 @@ def whatif(
         help="The designer's margin: a seat whose win share moves by less than this is "
              "'unchanged' (0.01 = 1 pp: a quick look decides most single-card changes at "
              "it, docs/statistics.md); the comparison stops as soon as it is decided either "
-             "way. Each answer also says how far seat balance can move (95%), and each "
-             "changed card is too weak, about right or too strong against this margin on its "
-             "takers' win difference.")] = MARGIN,
+             "way. Each answer also says how far seat balance can move (95%).")] = MARGIN,
+    card_margin: Annotated[float, typer.Option(
+        "--card-margin",
+        help="The card margin: a changed card whose takers win within this of the other "
+             "seats of their strategies is 'about right', beyond it too weak or too strong "
+             "(0.04 = 4 pts, the middle group of the shipped cards' own win differences, "
+             "docs/statistics.md). The terminal's answer; the pages judge at 4 pts.")
+    ] = CARD_MARGIN,
     games: Annotated[int | None, typer.Option(
         help="The most games of each side (base and change) per player count and play "
              "(default: 40,000 scripted, 6,000 strong; The Castles of Tuscany's cheaper "
@@ -77,7 +85,7 @@ def whatif(
     seat's win share, change minus base, at the rulebook's starting VP, with intervals
     valid at every look, judged at the designer's margin --precision), how far it can move
     at most (95%), and what the changed cards do: one line each, too weak, about right or
-    too strong (their takers' win difference against the margin; neutral near the value a
+    too strong (their takers' win difference against --card-margin; neutral near the value a
     sweep of several values finds), then their figures (taken, fulfilled, VP per take, win
     difference), each with its 95% interval. The folder is a study folder: its pages lead with the
     change (study.html).
@@ -102,7 +110,8 @@ def whatif(
     changes = [wi.parse_set(s, spec) for s in set_ or []]
     counts = _ints(players, "--players", spec.player_counts)
     quick = play is None  # the quick look: strong play only if time allows
-    asked_plays = play or ("scripted" if spec.strong is None else "scripted,strong")
+    asked_plays = play if play is not None else ("scripted" if spec.strong is None else
+                                                 "scripted,strong")  # "" is nothing
     plays = list(dict.fromkeys(p.strip() for p in asked_plays.split(",") if p.strip()))
     unknown = [p for p in plays if p not in wi.PLAYS]
     if unknown or not plays:
@@ -113,8 +122,10 @@ def whatif(
     if not 0.001 <= precision <= 0.05:
         raise CdsimError(f"--precision must be between 0.001 and 0.05 (0.005 = 0.5 pp), got "
                          f"{precision:g}")
-    if minutes != 0:
-        check_minutes(minutes, "--minutes")
+    if not 0.001 <= card_margin <= 0.5:
+        raise CdsimError(f"--card-margin must be between 0.001 and 0.5 (0.04 = 4 pts), got "
+                         f"{card_margin:g}")
+    check_minutes(minutes, "--minutes")
     if games is not None and not 100 <= games <= 10_000_000:
         raise CdsimError(f"--games must be between 100 and 10,000,000, got {games}")
     if not 0 <= seed < 2**62:
@@ -123,10 +134,11 @@ def whatif(
     if override is not None:
         if not override.is_file():
             raise CdsimError(f"--components {components}: no such override file")
-        try:  # a set that does not load is one line now, before a folder is made
-            spec.components_digest(str(override))
+        try:  # a set that does not load is one line now, before a folder is made (with
+            if not changes:  # --set: checked with them, as one set, when they are made)
+                spec.components_digest(str(override))
         except CdsimError as exc:
-            raise CdsimError(f"--components {exc}") from None
+            raise CdsimError(f"--components {exc}{wi.companion(str(exc))}") from None
     name = wi.safe_name("whatif-" + "_".join(
         [*(c.spelled.partition(".")[2] for c in changes), *([override.stem] if override else [])]))
     root = out_folder(out) or Path("studies") / name
@@ -156,8 +168,18 @@ def whatif(
             import shutil
             shutil.rmtree(root, ignore_errors=True)
         raise
+    if _identical(study, spec):
+        if made:
+            import shutil
+            shutil.rmtree(root, ignore_errors=True)
+        asked = study.file.description.removeprefix("What the change does: ")
+        print(f"whatif: {asked}: no change: the games are identical (the changed component "
+              "set is the base's), so seat balance cannot move; nothing was played")
+        return
     clock = Clock(minutes or None, jobs)
     print(_chosen(study, plays, quick, clock), flush=True)
+    if resume:
+        _precision_note(root, precision)
     with dask_backend("loky", None), RunFolder(root, STUDY).lock(), \
             StudyProgress(name, label="whatif", quiet=quiet) as progress:
         played = comparisons.run(study, root, jobs, "loky", force=not resume, resume=resume,
@@ -165,9 +187,47 @@ def whatif(
                                  again=again, optional=("strong",) if quick else (),
                                  on_plan=progress.plan)
     note = page_note("whatif", quiet)
-    result = analyse(root, note)
+    try:
+        result = analyse(root, note)
+    except CdsimError:
+        if not played.stopped or any(p.outcomes for p in played.pairs):
+            raise
+        # stopped by its own time budget before a stage finished: not a user error (a
+        # study in the same state exits 0 too)
+        print(f"whatif: play stopped ({played.stopped}) before any stage finished: nothing "
+              f"to judge yet, no pages written; continue with {again}")
+        return
     write(root, result=result, note=note)
-    _answer(study, root, played, result, progress.played, again)
+    _answer(study, root, played, result, progress.played, again, card_margin)
+
+
+def _identical(study: Study, spec: GameSpec) -> bool:
+    """An A/A change: every variant's component set is the base's (the same digest: a key
+    set to its own value), so base and change would play the same games."""
+    variants = study.file.variant
+    if not variants or study.file.sweep:
+        return False
+    keys = spec.set_keys
+    if keys is not None:  # a game of JSON tables: the same tables, however they are written
+        import json
+
+        base = json.loads(keys.text(study.file.components))
+        return all(json.loads(keys.text(v.components)) == base for v in variants)
+    digest = spec.components_digest(study.file.components)[0]
+    return all(spec.components_digest(v.components)[0] == digest for v in variants)
+
+
+def _precision_note(root: Path, precision: float) -> None:
+    """A resume at another --precision judges the finished games again, look by look, at
+    the new margin: an answer may then rest on fewer games than were played. Said."""
+    from cdsim.study.store import study_manifest_of
+
+    before = study_manifest_of(root).whatif
+    if before is not None and before.precision != precision:
+        print(f"whatif: --precision {precision:g}, where this whatif played at "
+              f"{before.precision:g}: its finished games are judged again look by look at "
+              "the new margin, so an answer may now rest on fewer games than were played "
+              "(each line says its games a side)", flush=True)
 
 
 def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:
@@ -191,12 +251,13 @@ def _chosen(study: Study, plays: list[str], quick: bool, clock: Clock) -> str:
 
 
 def _answer(study: Study, root: Path, played: Played, result: StudyResults, games: int,
-            again: str) -> None:
+            again: str, card_margin: float = CARD_MARGIN) -> None:
     """The answer in the terminal: each comparison in a designer's words (not decided yet:
     the games and time more would take at this run's rate), the changed cards, and, if play
     stopped early, that the pages are provisional and how to go on."""
-    from cdsim.cli.whatif_words import card_figures, card_line, neutral_near
+    from cdsim.study import whatif_answer
     from cdsim.study.sweep_groups import groups
+    from cdsim.study.whatif_words import neutral_near
     from reports.study.sweep import card_sentence
 
     clock = played.clock
@@ -216,13 +277,16 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults, game
                        _not_begun(pair, clock, pair.play in played.skipped))
                 print(f"{head}: {why}")
                 continue
-            print(f"{head}: {comp.words()}; {comp.bound_words()} ({comp.games:,} games a "
-                  f"side){_more(pair, comp, clock)}")
+            print(f"{head}: {whatif_answer.head(comp)}{_more(pair, comp, clock)}")
             cell = cells.get(v.key)
-            for card in (cell.cards.cards if cell is not None and cell.cards else ()):
-                near = neutral_near(found, pair.base.players, pair.play, card.card)
-                print(f"      {card_line(card, comp.precision, near)}")
-                print(f"      {card_figures(card)}")
+
+            def near(card: str, p: Pair = pair) -> str:
+                return neutral_near(found, p.base.players, p.play, card)
+
+            for line in whatif_answer.card_lines(
+                    cell.cards.cards if cell is not None and cell.cards else (), card_margin,
+                    near):
+                print(f"      {line}")
     for group in found:
         said = card_sentence(group)
         if said is not None:

@@ -2,7 +2,7 @@
 decision, so a disagreement names the game, the decision and the field where the two
 engines split (a perft that points at the bug).
 
-The core's side is ``State.snapshot()`` (core/src/game/snapshot.rs); this module makes
+The core's side is ``State.snapshot()`` (core/src/carpe_diem/game/snapshot.rs); this module makes
 the same object from a ``cdsim.rules.game.GameState``. Components are named by their ids;
 seats, spaces and cells count from 0.
 """

@@ -86,6 +86,9 @@ class GameSpec:
     # core's own ms per game (None: cdsim.batch.cost's SEAT_MS and TABLE_MS, Carpe Diem's)
     seat_ms: Mapping[str, Mapping[int, float]] | None = None
     table_ms: float | None = None
+    # its built-in players in a line each, by name (`cdsim strategies --game`; None: a game
+    # whose players cdsim.players describes, Carpe Diem's)
+    player_words: Mapping[str, str] | None = None
 
     @property
     def default(self) -> bool:
@@ -164,10 +167,43 @@ def _register(spec: GameSpec) -> None:
     GAMES[spec.name] = spec
 
 
-for game in (carpe_diem, castles):  # adding a game: its module here
+def _owner(path: str, loaders: Mapping[str, Callable[[str | None], Any]]) -> str | None:
+    """The game among ``loaders`` (by name) that reads the component set at ``path``."""
+    for name, load in loaders.items():
+        try:
+            load(path)
+        except CdsimError:
+            continue
+        return name
+    return None
+
+
+def _naming_the_owner(name: str, load: Callable[[str | None], Any],
+                      loaders: Mapping[str, Callable[[str | None], Any]]
+                      ) -> Callable[[str | None], Any]:
+    """``load`` (game ``name``'s), where a set it refuses that another game reads says so
+    and names that game's --game: Carpe Diem said "not valid TOML" of a Castles file."""
+    def load_or_name_the_owner(path: str | None) -> Any:
+        try:
+            return load(path)
+        except CdsimError:
+            others = {n: other for n, other in loaders.items() if n != name}
+            owner = None if path is None else _owner(path, others)
+            if owner is None:
+                raise
+            raise CdsimError(f"{path}: a component set of {GAMES[owner].title}, not of "
+                             f"{GAMES[name].title}: add --game {owner}") from None
+    return load_or_name_the_owner
+
+
+_MODULES = (carpe_diem, castles)  # adding a game: its module here
+_LOADERS = {game.NAME: game.load_components for game in _MODULES}
+for game in _MODULES:
     _register(GameSpec(game.NAME, game.TITLE, (2, 3, 4), game.start_vp, game.players,
-                       game.SCRIPTED, game.load_components, radius=4,
-                       components_digest=game.components_digest,
+                       game.SCRIPTED,
+                       _naming_the_owner(game.NAME, game.load_components, _LOADERS), radius=4,
+                       components_digest=_naming_the_owner(game.NAME, game.components_digest,
+                                                           _LOADERS),
                        tiebreak=(game.TIEBREAK_COLUMNS, game.tiebreak),
                        rules_doc=game.RULES_DOC, tie_rule=game.TIE_RULE,
                        python_players=game is carpe_diem, phases=game.PHASES,
@@ -182,7 +218,8 @@ for game in (carpe_diem, castles):  # adding a game: its module here
                        strong=getattr(game, "STRONG", None),
                        whatif_games=getattr(game, "WHATIF_GAMES", None),
                        seat_ms=getattr(game, "SEAT_MS", None),
-                       table_ms=getattr(game, "TABLE_MS", None)))
+                       table_ms=getattr(game, "TABLE_MS", None),
+                       player_words=getattr(game, "PLAYER_WORDS", None)))
 
 
 def without_default_game(record: Any) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -16,6 +17,7 @@ import numpy as np
 from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.games.features import KeySets
+from cdsim.rules.overrides import DEFAULT
 
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
@@ -31,6 +33,15 @@ FAILED_CARDS: tuple[str, int] | None = None  # no objective cards
 TIEBREAK_WORDS = ("the T13.2 tie-break (the most empty board spaces, then the "
                   "most green VP, then the later seat)")
 TIEBREAK_COLUMNS = ("empty_spaces", "green_vp")
+# its built-in players in a line each (`cdsim strategies --game castles`; docs/castles.md)
+PLAYER_WORDS = {
+    "random": "uniform over legal options (the floor)",
+    "greedy": "one ply: the VP and goods an option gains, every colour alike",
+    "castle-monastery": "scripted: castles and monasteries (free placements, cards)",
+    "trade-workers": "scripted: villages, carts and cities (workers, harvest cards)",
+    "animal-farms": "scripted: farms and estates (wooden hexes, VP)",
+    "mcts": "determinized UCT over the game's decisions, greedy rollouts (200 simulations)",
+}
 # whatif's scripted games a side by default: a scripted game costs about a tenth of Carpe
 # Diem's, and a farm-card change at the 1 pp margin wanted about 150,000 a side (2026-11-28)
 # where Carpe Diem's 40,000 stopped it after 11 s of a 3-minute quick look
@@ -66,13 +77,18 @@ def builtin_text() -> str:
     return text
 
 
+def builtin(path: str | None) -> bool:
+    """Whether ``path`` names the built-in set: none, or "default" (as for Carpe Diem)."""
+    return path is None or path == DEFAULT
+
+
 @cache
 def components_text(path: str | None) -> str:
     """The component set as the core reads it: the built-in set's JSON, or a JSON file of
     overrides (``castles::Components``' serde JSON, its top-level keys merged over the
     built-in set)."""
     text = builtin_text()
-    if path is None:
+    if path is None or builtin(path):
         return text
     base = json.loads(text)
     try:
@@ -80,6 +96,9 @@ def components_text(path: str | None) -> str:
             override = json.load(f)
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
         raise CdsimError(f"{path}: not a castles component file ({e})") from None
+    except RecursionError:  # lists or objects nested thousands deep
+        raise CdsimError(f"{path}: not a castles component file (lists or objects nested "
+                         "too deep)") from None
     if not isinstance(override, dict):
         raise CdsimError(f"{path}: a castles component file is a JSON object")
     unknown = sorted(set(override) - set(base))
@@ -100,10 +119,20 @@ def load_components(path: str | None) -> Any:
         raise CdsimError(f"{path or 'castles built-in components'}: {e}") from None
 
 
+def set_problem(text: str) -> str | None:
+    """What the core finds wrong with the set whose JSON is ``text`` (every table), in its
+    words without a place in that generated text; None: it loads."""
+    try:
+        core.module().Components(text, game=NAME)  # type: ignore[union-attr]
+    except ValueError as e:
+        return re.sub(r" at line \d+ column \d+", "", str(e))
+    return None
+
+
 def components_digest(path: str | None) -> tuple[str, bool]:
     """sha256 over the set's JSON (the built-in one's, or the override merged over it)."""
     load_components(path)  # a set the core refuses is one line here
-    return hashlib.sha256(components_text(path).encode()).hexdigest(), path is None
+    return hashlib.sha256(components_text(path).encode()).hexdigest(), builtin(path)
 
 
 def tiebreak(n: int, empty: Any, green: Any) -> Any:
@@ -170,6 +199,9 @@ def set_value(base: Mapping[str, object], table: str, address: list[str], value:
         if last:
             if not isinstance(where[key], int) or isinstance(where[key], bool):
                 raise CdsimError(f"--set {spelled!r}: {step} is not a whole number to set")
+            if value < 0:  # counts and VP: the core reads them unsigned
+                raise CdsimError(f"--set {spelled!r}: {step} is a count or VP, 0 or more, "
+                                 f"got {value}")
             where[key] = value
         else:
             where = where[key]
@@ -204,4 +236,5 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
 
 
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
-SET_KEYS = KeySets(components_text, set_value, example="colour_bonus.castle.first")
+SET_KEYS = KeySets(components_text, set_value, set_problem,
+                   example="colour_bonus.castle.first")

@@ -76,6 +76,10 @@ class Expanded:
     digests: tuple[str, ...]  # each value's merged set's digest
 
 
+# one --set of several made together: (as spelled, entry, key, value)
+SetChange = tuple[str, str, str, int]
+
+
 @dataclass(frozen=True)
 class Sweeps:
     """One key of a component set's entry tried over a list of values, each value an
@@ -92,6 +96,10 @@ class Sweeps:
     example: str  # an entry's key as --set names it, for the help and its errors
     # the tables whose entries are cards the card table follows (a swept card's figures)
     card_tables: tuple[str, ...] = ()
+    # (where, the changes as (the --set as spelled, entry, key, value), an override file,
+    # folder or None) -> one override text with every change applied, the set validated
+    # once as a whole (``cdsim whatif``'s several --sets); problems one line, as ``expand``
+    combine: Callable[[str, Sequence[SetChange], str | None], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,10 @@ class KeySets:
     # (the set's tables, the table, the address inside it, the value, the --set as spelled)
     # -> that table changed, as an override; anything else one line naming the --set
     set_value: Callable[[Mapping[str, object], str, list[str], int, str], dict[str, object]]
+    # a whole set's JSON as the game checks it: None, or the problem in words (no file name:
+    # the caller names the --set that made it)
+    problem: Callable[[str], str | None]
     example: str  # a key as --set names it, for the help and its errors
 
 
-__all__ = ["CardTable", "EntryChange", "Expanded", "Family", "KeySets", "Sweeps"]
+__all__ = ["CardTable", "EntryChange", "Expanded", "Family", "KeySets", "SetChange", "Sweeps"]

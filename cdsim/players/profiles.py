@@ -54,3 +54,25 @@ def core_profiles() -> ModuleType | None:
         except ValueError as exc:
             raise CdsimError(f"{PROFILES_FILE}: {exc}") from None
     return module
+
+
+def use_file(path: Path | None) -> None:
+    """Play the profiles of ``path`` (None: the shipped file) in this process and in the
+    worker processes it starts from now on: a run folder's own copy, read back when the
+    folder is resumed or reported (``cdsim.players.played``)."""
+    global PROFILES_FILE, PROFILES_TEXT
+    before, PROFILES_FILE = PROFILES_FILE, path or STRATEGIES_DIR / "profiles.toml"
+    try:
+        PROFILES_TEXT, defaults, tables = _profiles()
+    except CdsimError:
+        PROFILES_FILE = before
+        raise
+    WEIGHTS.clear()
+    WEIGHTS.update(defaults)
+    PROFILES.clear()  # in place: the registry holds these mappings
+    PROFILES.update(tables)
+    core_profiles.cache_clear()
+    if path is None:
+        os.environ.pop("CDSIM_PROFILES", None)
+    else:
+        os.environ["CDSIM_PROFILES"] = str(path)  # the workers read it when they start

@@ -29,6 +29,7 @@ from typing import Any, Literal, NoReturn, cast
 
 from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
+from cdsim.players import profiles as profiles_file
 from cdsim.players.profiles import PROFILES, WEIGHTS, core_profiles
 from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 from cdsim.players.weights import check_components, load
@@ -117,6 +118,21 @@ LEARNED_PRESETS: dict[str, dict[str, float]] = {"classic": {"joint": 0.0, "pin":
 BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
 
 
+def builtin_names() -> tuple[str, ...]:
+    """``BUILTIN`` as this process knows it now: a run folder read back may bring the
+    profiles file it was played with (``cdsim.players.played``)."""
+    return ("random", *PROFILES, *CORE_ONLY)
+
+
+def profiles_hint(name: str) -> str:
+    """What to say of an unknown plain name: a scripted player of one's own is a table of a
+    profiles file, named by CDSIM_PROFILES (a run made with one keeps its copy)."""
+    if os.environ.get("CDSIM_PROFILES"):
+        return f"; {profiles_file.PROFILES_FILE} (CDSIM_PROFILES) has no table [{name}]"
+    return (f"; if [{name}] is a table of your own profiles file, name the file: "
+            f"CDSIM_PROFILES=path/to/profiles.toml cdsim ...")
+
+
 def core_only_refusal(name: str, why: str) -> str:
     return f"{name} plays only on the compiled core, {why}"
 
@@ -164,10 +180,11 @@ class PlayerSpec:
         anything else is one error line."""
         spelled = text.strip()
         name, at, rest = spelled.partition("@")
+        builtin = builtin_names()
         if name == "learned":
             values, weights = _learned(spelled, rest)
             return cls("builtin", name, tuple(sorted(values.items())), weights, spelled)
-        if name in BUILTIN:
+        if name in builtin:
             values = _settings(spelled, name, rest) if at else {}
             return cls("builtin", name, tuple(sorted(values.items())), None, spelled)
         if name in other_games_players():  # which game's player it is: RunConfig checks
@@ -176,11 +193,11 @@ class PlayerSpec:
             return cls("builtin", name, (), None, spelled)
         if at:
             raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
-                             f"only (built-in: {', '.join(BUILTIN)})")
+                             f"only (built-in: {', '.join(builtin)})")
         if ":" not in spelled:
-            raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, BUILTIN)} "
-                             f"(built-in: {', '.join(BUILTIN)}; or module:Class, or "
-                             "path/to/file.py:Class)")
+            raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, builtin)} "
+                             f"(built-in: {', '.join(builtin)}; or module:Class, or "
+                             f"path/to/file.py:Class){profiles_hint(name)}")
         module_name, _, attr = spelled.rpartition(":")
         if _names_a_file(module_name):
             base = f"{strategy_file(spelled, module_name)}:{_class_name(spelled, attr)}"
@@ -188,7 +205,7 @@ class PlayerSpec:
         if not all(part.isidentifier() for part in module_name.split(".")) or \
                 not attr.isidentifier():
             raise CdsimError(f"unknown strategy {spelled!r}: give a built-in name "
-                             f"({', '.join(BUILTIN)}), package.module:ClassName or "
+                             f"({', '.join(builtin)}), package.module:ClassName or "
                              "path/to/file.py:ClassName")
         return cls("user", spelled, (), None, spelled)
 
@@ -214,7 +231,7 @@ def other_games_players() -> tuple[str, ...]:
     module = core.module()
     if module is None or not hasattr(module, "castles_players"):
         return ()
-    return tuple(n for n in module.castles_players() if n not in BUILTIN)
+    return tuple(n for n in module.castles_players() if n not in builtin_names())
 
 
 def as_spec(player: str | PlayerSpec) -> PlayerSpec:

@@ -116,9 +116,9 @@ def read_weights(path: Path) -> Weights:
                    weights_digest(names, table))
 
 
-# What the learned player's inputs read of a component set (core/src/players/features/):
+# What the learned player's inputs read of a component set (core/src/carpe_diem/players/features/):
 # each table's keys (a dotted key by its first part), and for card requirements and
-# rewards, the kinds its card values know (core/src/players/value.rs). Weights play a set
+# rewards, the kinds its card values know (core/src/carpe_diem/players/value.rs). Weights play a set
 # that differs from the one they were trained on only in these: the inputs are computed
 # from the components, not from ids, so a changed reward, requirement, tile count, frame
 # goal, board, scroll track or villa table is one the weights see (docs/strength.md

@@ -41,7 +41,7 @@ FOUNTAIN_CARDS = 24
 MOST_DRAWN = {"A": 3, "B": 3, "C": 2, "D": 4}
 SCROLL_SPACES_PER_BOARD = 9  # R1.3
 
-# What the compiled core holds (core/src/components.rs mirrors these) and what keeps a game
+# What the compiled core holds (core/src/carpe_diem/components.rs mirrors these) and what keeps a game
 # fast: every integer of a set is checked against these before anything plays.
 MAX_CHIMNEYS = 9  # per tile (the core: u8; the villa table's range)
 MAX_POINTS = 1000  # |VP| of a card reward, fountain card, frame goal, scroll or villa space

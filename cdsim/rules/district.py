@@ -263,7 +263,7 @@ class District:
         For a legal placement (``can_place``) a part of kind k with ``own`` sides joins
         exactly these: the merged feature has ``own - 2 * sides + open`` open edges,
         ``1 + tiles`` tiles and ``cell's bit | mask`` cells (the value model prices with them:
-        core/src/players/position.rs).
+        core/src/carpe_diem/players/position.rs).
         """
         agg = self._near.get(cell)
         if agg is not None:

@@ -3,7 +3,7 @@
 ``cdsim/rules/play.py``) work on this state from above; the observation, the options and
 the Strategy protocol are below it.
 
-The rules are pull-style, like the core's state (core/src/game/mod.rs): a rule that needs a
+The rules are pull-style, like the core's state (core/src/carpe_diem/game/mod.rs): a rule that needs a
 decision yields it (a ``Pending``: the seat, the decision kind, its options) and goes on
 with the option sent back, so every rule that reaches a decision is a generator and its
 callers ``yield from`` it. The state runs the rules it is given (``begin``: the whole

@@ -1,5 +1,5 @@
 """The decisions of Carpe Diem and the legal options each one offers: one vocabulary for the
-rules, the table and the strategies, mirroring the core's ``Action`` (core/src/game/options.rs).
+rules, the table and the strategies, mirroring the core's ``Action`` (core/src/carpe_diem/game/options.rs).
 
 An ``Action`` is one of seven records of one shape: a frozen dataclass whose decision kind
 is its class's ``kind``: ``Start``, ``Move``, ``Take``, ``SealBuild``, ``FountainChoice``,

@@ -1,7 +1,7 @@
 """What one finished game writes: one row per seat (the log schema), and one row per
 card a seat took, drew or kept (the card table).
 
-The seat row and the card row are declared once, in the core (core/src/records.rs
+The seat row and the card row are declared once, in the core (core/src/carpe_diem/records.rs
 ``seat_row!`` and ``card_row!``), which hands them over as ``cdsim._core.SEAT_COLUMNS`` and
 ``CARD_COLUMNS``. The oracle keeps its own ``SeatRecord`` and ``CardRow`` so that the rules
 import without the compiled core; tests/test_core.py holds their ``SEAT_COLUMNS`` and
@@ -95,7 +95,7 @@ CARD_OUTCOMES: tuple[CardOutcome, ...] = ("fulfilled", "failed", "drawn", "kept"
 
 @dataclass(frozen=True, slots=True, order=True)
 class CardRow:
-    """What happened to one card of one seat (core/src/records.rs ``CardRecord``). A seat's
+    """What happened to one card of one seat (core/src/carpe_diem/records.rs ``CardRecord``). A seat's
     rows sum to its ``vp_cards + vp_fountains``."""
 
     seat: int  # counted from 0, as in the seat rows

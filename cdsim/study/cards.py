@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from cdsim.analysis.cards import card_change
+from cdsim.analysis.cards import Takes, card_change
 from cdsim.batch.read import NoCardTable, card_rows, open_run
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
@@ -39,6 +39,7 @@ class CardChange:
     base: dict[str, Figure]
     variant: dict[str, Figure]
     change: dict[str, Figure]  # variant minus base, paired on the same games
+    takes: tuple[Takes, Takes] | None = None  # what base and variant rest on (None: unknown)
 
 
 @dataclass(frozen=True)
@@ -75,10 +76,10 @@ def _frame(root: Path, cell: CellState, stages: int) -> pl.DataFrame:
 def _change(cards: tuple[str, str], changes: Sequence[EntryChange],
             frames: tuple[pl.DataFrame, ...]) -> CardChange:
     kind, card = cards
-    base, variant, change = card_change(frames[0], frames[1], kind, card)
+    found = card_change(frames[0], frames[1], kind, card)
     mine = [c for c in changes if c.card == cards]
     keys = (mine[0].alone,) if len(mine) == 1 else tuple(c.said for c in mine)
-    return CardChange(kind, card, keys, base, variant, change)
+    return CardChange(kind, card, keys, found.base, found.variant, found.change, found.takes)
 
 
 def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: int,

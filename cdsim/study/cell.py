@@ -38,7 +38,7 @@ class CellResult(ReadsCellState):
     figures: CellFigures
     difference: Difference | None = None  # a variant's, against its base, pp/100
     paired_games: int = 0
-    change: Comparison | None = None  # the difference judged at ``paired.PRECISION``
+    change: Comparison | None = None  # the difference judged at the run's precision
     cards: VariantCards | None = None  # a variant's changed entries and cards
     games_digest: str = ""  # of the finished stages' games: what a kept figure was made of
 
@@ -127,17 +127,20 @@ def _kept_offsets(memo: Memo, digest: str) -> OffsetsOf:
     return offsets
 
 
-def with_difference(cell: CellResult, base: CellResult | None) -> CellResult:
+def with_difference(cell: CellResult, base: CellResult | None,
+                    precision: float = PRECISION) -> CellResult:
     """A variant's paired difference of each seat's win share at the rulebook vector,
     variant minus base, on the stages both played (``paired.seat_difference``: clustered by
-    deal, 95% intervals simultaneous over the seats); the cell as it is without one."""
+    deal, 95% intervals simultaneous over the seats), judged at the run's ``precision``;
+    the cell as it is without one."""
     if base is None or cell.variant is None:
         return cell
     found = seat_difference(cell.stages, base.stages, cell.rulebook)
     if found is None:
         return cell
     diff, games = found
-    return replace(cell, difference=diff, paired_games=games, change=judged(diff))
+    return replace(cell, difference=diff, paired_games=games,
+                   change=judged(diff, precision, games))
 
 
 def judged(diff: Difference, precision: float = PRECISION, games: int = 0) -> Comparison:

@@ -109,12 +109,13 @@ def minutes_words(minutes: float) -> str:
 
 
 def check_minutes(minutes: float | None, where: str) -> None:
-    """A time budget: more than 0 and at most a week (``where`` names the flag or key)."""
+    """A time budget: at most a week (``where`` names the flag or key); 0 is none, as
+    everywhere a time budget is given."""
     from cdsim.errors import CdsimError
 
-    if minutes is not None and not 0 < minutes <= 7 * 24 * 60:
-        raise CdsimError(f"{where} must be between 0 and {7 * 24 * 60:,} minutes (a week), "
-                         f"got {minutes:g}")
+    if minutes is not None and not 0 <= minutes <= 7 * 24 * 60:
+        raise CdsimError(f"{where} must be between 0 (no time budget) and {7 * 24 * 60:,} "
+                         f"minutes (a week), got {minutes:g}")
 
 
 __all__ = ["Clock", "TimeUp", "check_minutes", "minutes_words"]

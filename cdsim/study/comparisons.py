@@ -200,9 +200,17 @@ class _Looks:
             command=" ".join(sys.argv), precision=self.precision,
             comparisons=[WhatIfComparison(players=p.base.players, play=p.play, variant=name,
                                           outcome=c.outcome, games=c.games, deals=c.deals,
-                                          seats=[(s.change, s.low, s.high) for s in c.seats])
+                                          seats=[(s.change, s.low, s.high) for s in c.seats],
+                                          changed=_changed(c), changed_deals=c.changed)
                          for p in pairs for name, c in (p.outcomes or {}).items()]),
             stopped)
+
+
+def _changed(comparison: paired.Comparison) -> list[int] | None:
+    """Each seat's count of deals the change altered, as the record keeps it (None: not
+    kept)."""
+    counts = [s.changed for s in comparison.seats]
+    return None if any(c is None for c in counts) else [int(c) for c in counts if c is not None]
 
 
 def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",

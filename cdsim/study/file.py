@@ -364,7 +364,7 @@ class StudyFile(Table, StudySettings):
     games: Games | None = None  # default: each cell's worst case (anytime.worst_case_games)
     first_stage: Games | None = None  # default: about games / 64
     # a time budget: cdsim study run stops at the first chunk boundary after it (--minutes)
-    minutes: Annotated[float, Field(gt=0, le=7 * 24 * 60, allow_inf_nan=False)] | None = None
+    minutes: Annotated[float, Field(ge=0, le=7 * 24 * 60, allow_inf_nan=False)] | None = None
     players: Annotated[tuple[int, ...], BeforeValidator(lambda v: (v,) if isinstance(v, int)
                                                          else _tuple(v)),
                        AfterValidator(_players)] = PLAYER_COUNTS
@@ -466,14 +466,16 @@ SWEEP_EXAMPLE = """
 # `cdsim study init FILE --template NAME`: the default study (shipped as a study) or a
 # file of TEMPLATES, with the override files its variants name (relative to it)
 TEMPLATES = {"default": SHIPPED / "default.toml", "card": SHIPPED / "templates" / "card.toml",
-             "sweep": SHIPPED / "templates" / "sweep.toml"}
+             "sweep": SHIPPED / "templates" / "sweep.toml",
+             "castles-change": SHIPPED / "templates" / "castles-change.toml"}
 
 
 def write_template(path: Path, template: str = "default") -> None:
     """``cdsim study init``: a study file to edit, named after the file (its folder is then
     studies/NAME, not the template's): ``default``, the shipped default study with a
     commented sweep; ``card``, a one-card test, written with its variant's override file
-    (beside it, where the study names it); ``sweep``, a one-key sweep. Nothing is written
+    (beside it, where the study names it); ``sweep``, a one-key sweep; ``castles-change``,
+    a one-component test of The Castles of Tuscany, with its JSON override. Nothing is written
     when a file is in the way."""
     source = TEMPLATES.get(template)
     if source is None:
@@ -516,6 +518,11 @@ def _text(file: Path) -> str | None:
 def parse(path: Path, raw: dict[str, Any]) -> StudyFile:  # a TOML document: StudyFile checks it here
     """The study file's tables, checked; else one line naming the file, the entry and the
     key."""
+    if "base" in raw:  # `base` starts a component override, never a study file
+        raise CdsimError(f"{path}: a component override (base = {user_text(raw['base'], repr, 40)}), "
+                         "not a study file: give it to a study as a [[variant]]'s components "
+                         f"= \"{path.name}\", or to a command as --components {path} "
+                         "(cdsim study init FILE --template card writes such a study)")
     try:
         return StudyFile.model_validate(raw)
     except ValidationError as exc:

@@ -28,6 +28,7 @@ from cdsim.batch.config import MAX_GAMES
 from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
 from cdsim.games import DEFAULT_GAME, without_default_game
+from cdsim.players.played import ProfilesRecord, adopt, recorded
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, StudySettings, Sweep, Variant
 
@@ -117,6 +118,10 @@ class WhatIfComparison(BaseModel):
     games: GameCount
     deals: GameCount
     seats: list[tuple[float, float, float]]  # change, low, high, seat 1 first
+    # deals the change altered, for each seat and for some seat (issue 62: an answer on too
+    # few of them says so; None in a whatif recorded before)
+    changed: list[int] | None = None
+    changed_deals: int | None = None
 
 
 class WhatIf(BaseModel):
@@ -199,6 +204,8 @@ class StudyManifest(Manifest, StudySettings):
     stopped: str | None = None
     resume: str = ""  # the command that continues it (as its stop printed it)
     rate: PlayRate | None = None  # the last run's measured rate
+    # its scripted players' tables when one is not the shipped one (cdsim.players.played)
+    profiles: ProfilesRecord | None = None
 
     def record(self) -> dict[str, object]:
         """The manifest as its file holds it (``Manifest.record``; a population's
@@ -229,11 +236,13 @@ class StudyManifest(Manifest, StudySettings):
 
 def study_manifest(path: Path, manifest: object) -> StudyManifest:
     """A study manifest's JSON object as its model (one line naming the key when it is
-    not one): the study kind's loader."""
+    not one): the study kind's loader. A study played with a profiles file of one's own
+    plays its folder's copy from now on (``cdsim.players.played.adopt``)."""
     # a study made before the indifference zone (no zone): zone 0, its verdicts against the
     # tolerance alone, the key still absent when it is written back
     zoneless = isinstance(manifest, dict) and "zone" not in manifest
     given = manifest | {"zone": 0.0} if zoneless and isinstance(manifest, dict) else manifest
+    adopt(path, recorded(path, manifest))  # the profiles file it was played with, if its own
     try:
         found = StudyManifest.model_validate_json(json.dumps(given), context=READ_BACK)
     except ValidationError as exc:

@@ -8,20 +8,27 @@ records."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
+from cdsim.analysis.candidates import CellGames, candidates
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
+from cdsim.analysis.rare import RareWinner, note, rare_winners
+from cdsim.analysis.recommend import PoolOf, Recommendation, between, recommend
+from cdsim.batch.balance import strategy_wins
 from cdsim.batch.folder import CELLS, RunFolder
+from cdsim.batch.read import Run, open_run
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
 from cdsim.study.manifest import StudyManifest
-from cdsim.study.memo import MEMO, Memo, analysis_code
+from cdsim.study.memo import MEMO, Memo, analysis_code, flags
 from cdsim.study.skill import Panel, panels
-from cdsim.study.store import study_manifest_of
+from cdsim.study.store import run_folder, study_manifest_of
 from cdsim.study.sweep_groups import SweepGroup, groups
 
 
@@ -49,6 +56,17 @@ class StudyResults:
     sweeps: tuple[SweepGroup, ...] = ()
     changes: dict[str, VariantChange] = field(default_factory=dict)  # by variant cell key
     unjudged: int = 0  # games in finished chunks of stages not finished (a stopped study's)
+    # the vector to print per player count (``analysis.recommend``), over its skilled bases
+    recommendations: dict[int, Recommendation] = field(default_factory=dict)
+    # by cell key: the strategies that won below ``rare.FLOOR`` of the seats they played
+    rare: dict[str, tuple[RareWinner, ...]] = field(default_factory=dict)
+
+    def rare_notes(self, players: int) -> list[str]:
+        """The cells of ``players`` (skilled bases) with a strategy that never wins, each
+        as "population: note"."""
+        return [f"{c.population}: {note(self.rare[c.key])}" for c in self.cells
+                if c.players == players and not c.floor and c.variant is None
+                and self.rare.get(c.key)]
 
     @property
     def tolerance(self) -> float:
@@ -85,33 +103,42 @@ def _with_base(root: Path, manifest: StudyManifest, cell: CellResult,
                base: CellResult | None) -> CellResult:
     """A variant's paired difference to its base cell and its changed cards; a base cell as
     it is."""
-    cell = with_difference(cell, base)
+    cell = with_difference(cell, base, precision_of(manifest))
     stages = min(len(cell.stages), len(base.stages)) if base is not None else 0
     cards = variant_cards(root, cell.state, base.state if base is not None else None, stages,
                           swept_card(manifest, cell.variant, game_spec(cell.state.game)))
     return replace(cell, cards=cards)
 
 
+def precision_of(manifest: StudyManifest) -> float:
+    """The precision its seat changes are judged at: ``cdsim whatif``'s (``--precision``),
+    else ``paired.PRECISION``."""
+    return manifest.whatif.precision if manifest.whatif else PRECISION
+
+
 def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, VariantChange]:
     """Each variant cell's change of seat balance at the rulebook's vector, by key."""
     whatif = manifest.whatif
     asked = {(c.players, c.play, c.variant): c for c in (whatif.comparisons if whatif else ())}
-    precision = whatif.precision if whatif else PRECISION
+    precision = precision_of(manifest)
     out = {}
     for c in cells:
         if c.variant is None:
             continue
         comparison = asked.get((c.players, c.population, c.variant))
         if comparison is not None:
-            out[c.key] = VariantChange(judge([SeatChange(s, *x) for s, x in
-                                              enumerate(comparison.seats, 1)], precision,
-                                             comparison.games), True)
+            counts: list[int | None] = (list(comparison.changed) if comparison.changed
+                                        else [None] * len(comparison.seats))
+            seats = [SeatChange(s, *x, changed=n) for s, (x, n) in
+                     enumerate(zip(comparison.seats, counts, strict=True), 1)]
+            out[c.key] = VariantChange(judge(seats, precision, comparison.games,
+                                             comparison.deals, comparison.changed_deals), True)
         elif c.difference is not None:
             out[c.key] = VariantChange(judged(c.difference, precision, c.paired_games), False)
     return out
 
 
-KEPT = ("offsets", "shown-fair")  # the figures read_results keeps (cdsim.study.memo)
+KEPT = ("offsets", "shown-fair", "recommend-pool")  # the figures read_results keeps (cdsim.study.memo)
 
 
 def read_results(root: Path, note: Callable[[str], None] | None = None,
@@ -138,10 +165,60 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     tell("judging the skill panels' vectors")
     by_skill = panels(root, cells, manifest.players, manifest.tolerance, manifest.alpha,
                       memo=memo)
+    tell("choosing the vector to print per player count")
+    printed = recommendations(manifest, cells, memo)
     memo.prune(KEPT)
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
-                        _unjudged(root, cells))
+                        _unjudged(root, cells), printed,
+                        {c.key: rare for c in cells if (rare := rare_winners(_wins(root, c)))})
+
+
+def _kept_pool(memo: Memo, cells: list[CellResult]) -> PoolOf:
+    """``recommend.between`` on ``cells``' choosing games, kept in ``memo`` under the
+    digests of their games (as flags over the candidates)."""
+    def pool_of(choosing: Sequence[CellGames], radius: int, rulebook: tuple[int, ...]
+                ) -> np.ndarray:
+        digests = [c.games_digest for c in cells]
+        if not all(digests):  # games the digests are not of
+            return between(choosing, radius, rulebook)
+        box = candidates(rulebook, radius)
+
+        def make() -> list[bool]:
+            pool = {tuple(int(x) for x in v) for v in between(choosing, radius, rulebook)}
+            return [tuple(int(x) for x in v) in pool for v in box]
+
+        kept = memo.json("recommend-pool", (digests, radius, rulebook), make, flags)
+        return np.asarray(box[np.asarray(kept, dtype=np.bool_)], dtype=np.int64)
+    return pool_of
+
+
+def _wins(root: Path, cell: CellResult) -> dict[str, tuple[int, int]]:
+    """Per strategy, (wins, seats played) in the cell's finished stages' runs."""
+    runs: list[Run] = []
+    for stage in cell.stage_runs:
+        for key in stage:
+            try:
+                runs.append(open_run(run_folder(root, key)))
+            except CdsimError:  # a run with no finished chunk: nothing of it is counted
+                continue
+    return strategy_wins(runs)
+
+
+def recommendations(manifest: StudyManifest, cells: list[CellResult],
+                    memo: Memo | None = None) -> dict[int, Recommendation]:
+    """The vector to print per player count with a skilled base cell (its costly pool kept
+    in ``memo``, when given); none for a whatif, whose question is its change (its base
+    cells play the deals the change is paired on)."""
+    out: dict[int, Recommendation] = {}
+    if manifest.whatif is not None:
+        return out
+    for p in manifest.players:
+        mine = [c for c in cells if c.players == p and not c.floor and c.variant is None]
+        rec = recommend(p, mine, manifest.alpha, _kept_pool(memo or Memo(None), mine))
+        if rec is not None:
+            out[p] = rec
+    return out
 
 
 def _unjudged(root: Path, cells: list[CellResult]) -> int:
@@ -160,4 +237,4 @@ def resume_command(root: Path, manifest: StudyManifest) -> str:
                                f"{root} --resume")
 
 
-__all__ = ["StudyResults", "VariantChange", "read_results", "resume_command"]
+__all__ = ["StudyResults", "VariantChange", "read_results", "recommendations", "resume_command"]

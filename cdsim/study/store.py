@@ -8,13 +8,24 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from cdsim.batch.folder import CELLS, Kind, RunFolder, atomic_write, settings_changed, versions
+from cdsim.batch.folder import (
+    CELLS,
+    Kind,
+    RunFolder,
+    atomic_write,
+    settings_changed,
+    versions,
+)
+from cdsim.batch.folder import (
+    STUDY_MANIFEST as STUDY_MANIFEST,  # re-exported: the commands find a study folder by it
+)
 from cdsim.errors import CdsimError
+from cdsim.games import game_spec
+from cdsim.players import played
 from cdsim.study.file import StudySettings
 from cdsim.study.manifest import Identity, PlayedPopulation, StudyManifest, study_manifest
 from cdsim.study.model import Study
 
-STUDY_MANIFEST = "study-manifest.json"
 STUDY_FILE = "study.toml"
 
 
@@ -39,6 +50,7 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
                   if isinstance(c, dict) and isinstance(c.get("first"), int)}
         study = study.raised(games, {c.key: c for c in manifest.cells}, firsts)
         _same_study(root, recorded, study.identity())
+        played.changed(root, manifest.profiles, _profiles(study))
         study = study.placed(root)  # only once it is the same study: a refusal writes nothing
         # what only the report reads may change between runs: the latest file's (and the
         # identity, grown by a sweep's new values)
@@ -54,9 +66,21 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
         **{key: getattr(file, key) for key in StudySettings.model_fields},  # its settings
         name=file.name, identity=study.identity(), players=list(file.players), cells=[],
         versions=versions(), wall_seconds=0.0, command=" ".join(sys.argv))
+    profiles = _profiles(study)
+    if profiles is not None:  # the profiles file it plays, kept beside the manifest
+        manifest.profiles = profiles
+    played.keep(root, profiles)
     _describe(manifest, study)
     write_study_manifest(root, manifest)
     return manifest, study
+
+
+def _profiles(study: Study) -> played.ProfilesRecord | None:
+    """Its scripted players' tables when one is not the shipped one (none for a game whose
+    players are the core's alone)."""
+    if not game_spec(study.file.game).python_players:
+        return None
+    return played.profiles_record(s for p in study.file.population for s in p.strategies())
 
 
 def _same_study(root: Path, recorded: Identity, identity: Identity) -> None:

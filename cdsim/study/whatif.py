@@ -82,7 +82,8 @@ def parse_set(text: str, game: GameSpec | None = None) -> Change:
 def variants(changes: Sequence[Change], override: Path | None, folder: Path,
              game: GameSpec | None = None) -> list[Variant | Sweep]:
     """The question's variant as the study file declares it, its override files written
-    into ``folder`` (the fixed changes chained as overrides of one another): a
+    into ``folder`` (the fixed changes and the override file as one override, checked
+    once as a whole: a swap that keeps a total is accepted): a
     ``[[variant]]`` of the fixed changes, or a ``[[sweep]]`` of the one change given a list
     (one variant per value, on the fixed changes; its report charts the swept card), each
     described by the changes as asked, made by the game's sweeps (``GameSpec.sweeps``; None:
@@ -91,37 +92,67 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path,
     _check_changes(changes, override)
     lists = [c for c in changes if len(c.values) > 1]
     folder.mkdir(parents=True, exist_ok=True)
-    base = str(override.resolve()) if override is not None else None
     fixed = [c for c in changes if len(c.values) == 1]
     asked = [f"--components {override}"] if override is not None else []
-    for i, change in enumerate(fixed):
-        sweep = _expand(change, base, spec)
-        path = folder / f"change-{i + 1}.toml"
-        path.write_text(sweep.texts[0])
-        base = str(path.resolve())
-        asked.append(change.spelled)
+    asked += [c.spelled for c in fixed]
+    # the fixed changes and the override file as one override, checked once as a whole
+    together = _together(fixed, override, spec) if fixed else None
+    text = together if together is not None else (
+        override.read_text() if override is not None else None)
     if not lists:
         name = _name(fixed, override)
-        assert base is not None
-        text, path = Path(base).read_text(), folder / f"{name}.toml"
+        assert text is not None
+        path = folder / f"{name}.toml"
         if not path.is_file() or path.read_text() != text:
             path.write_text(text)
         return [Variant(name=name, description=", ".join(asked),
                         components=str(path.resolve()))]
     listed = lists[0]
-    _expand(listed, base, spec)  # every value checked now: one line naming the --set
     name = safe_name(f"{listed.entry.split('.')[-1]}-{listed.key}")
-    text = Path(base).read_text() if base is not None else ""
-    under = None
-    if text:  # the fixed changes under the swept one
+    base = None
+    if text:  # the fixed changes (or the override file) under the swept one
         path = folder / f"{name}-base.toml"
         path.write_text(text)
-        under = str(path.resolve())
+        base = str(path.resolve())
+    _expand(listed, base, spec)  # every value checked now: one line naming the --set
     # checked as the study file's sweep when whatif.toml is read (a value out of its range
     # is one line naming the file then)
     return [Sweep.model_construct(name=name, description=", ".join([*asked, listed.spelled]),
                                   entry=listed.entry, key=listed.key,
-                                  values=list(listed.values), base=under)]
+                                  values=list(listed.values), base=base)]
+
+
+def _together(fixed: Sequence[Change], override: Path | None, spec: GameSpec) -> str:
+    """The fixed changes (and the override file) as one override, checked once as a whole;
+    a refusal that a companion change could fix says so (``companion``)."""
+    assert spec.sweeps is not None and spec.sweeps.combine is not None
+    where = " ".join([*(f"--set {c.spelled}" for c in fixed),
+                      *([f"with --components {override}"] if override is not None else [])])
+    try:
+        return spec.sweeps.combine(where, [(c.spelled, c.entry, c.key, c.values[0])
+                                           for c in fixed], str(override.resolve())
+                                   if override is not None else None)
+    except CdsimError as exc:
+        raise CdsimError(f"{exc}{companion(str(exc))}") from None
+
+
+# a refusal of a whole set's total (Carpe Diem's 84 light tiles, R1.1; the 60 objective
+# cards, R1.4; Castles' 21 player tiles, T1.2): "N things, the game has M" / "needs M"
+TOTAL = re.compile(r"(\d+) ([a-z_ ]+?)[,;] (?:the game has|T[\d.]+ needs) (\d+)")
+
+
+def companion(problem: str) -> str:
+    """What to add to a refusal that another change made with it could fix (a total off:
+    the changes are checked as one set), naming the override file route; else ""."""
+    found = TOTAL.search(problem)
+    if found is None:
+        return ""
+    got, what, want = int(found.group(1)), found.group(2).strip(), int(found.group(3))
+    way = "lowers" if got > want else "raises"
+    return (f"; the changes of one command are checked as one set: add the companion change "
+            f"that {way} another entry's count by {abs(got - want)} (another --set), or "
+            f"write them together in one override file, --components FILE "
+            f"(docs/components.md), to keep {want} {what}")
 
 
 def game_variants(changes: Sequence[Change], override: Path | None, folder: Path,
@@ -155,6 +186,11 @@ def game_variants(changes: Sequence[Change], override: Path | None, folder: Path
             data = applied(merged, lists[0], value)
             said.append(f"{lists[0].entry}.{lists[0].key}={value}")
             named.append(f"{lists[0].entry.split('.')[-1]}.{lists[0].key}={value}")
+        problem = keys.problem(json.dumps(data))
+        if problem is not None:  # the --set that made it, in the user's words
+            which = [c.spelled for c in fixed] + ([said[-1]] if lists else [])
+            flags = " ".join(f"--set {w!r}" for w in which) or f"--components {override}"
+            raise CdsimError(f"{flags}: {problem}")
         name = safe_name("_".join(named))
         path = folder / f"{name}.json"
         # the override: the tables that differ from the built-in set
@@ -206,6 +242,7 @@ def _name(fixed: Sequence[Change], override: Path | None) -> str:
 def safe_name(text: str) -> str:
     """A name for a study, a variant and their folders (a study file's names: 1-40
     letters, digits, '-' or '_'): B05.reward.vp=6 -> B05-reward-vp-6."""
+    text = re.sub(r"(?<=[=,])-(?=\d)", "minus", text)  # vp=-1 -> vp-minus1, not vp-1
     return re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9_]", "-", text)).strip("-")[:40] or "change"
 
 
@@ -268,6 +305,15 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
         found = variants(changes, override, folder, spec)
     elif spec.set_keys is not None:
         found = game_variants(changes, override, folder, spec.set_keys)
+        for variant in found:  # each set checked once as a whole, named by its --sets
+            assert isinstance(variant, Variant) and variant.components is not None
+            try:
+                spec.components_digest(variant.components)
+            except CdsimError as exc:
+                said = str(exc).replace(f"{variant.components}: ", "")
+                sets = " ".join(x if x.startswith("--") else f"--set {x}"
+                                for x in variant.description.split(", "))
+                raise CdsimError(f"{sets}: {said}{companion(said)}") from None
     else:
         raise CdsimError(f"--set: {spec.title} takes no changes to its components")
     text = study_text(name, found, players, plays, seed, budgets, game=game)

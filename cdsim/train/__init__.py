@@ -1,8 +1,8 @@
-"""``cdsim train``: rebuild the learned player's weights (core/src/players/learned/) from a
+"""``cdsim train``: rebuild the learned player's weights (core/src/carpe_diem/players/learned/) from a
 seed; read, check and load a weights file.
 
 The learned player values a position for a seat as the VP it has gained if the game ended
-now plus a linear function of its inputs (core/src/players/features/), one weight vector
+now plus a linear function of its inputs (core/src/carpe_diem/players/features/), one weight vector
 per player count and phase over the inputs and the inputs times the seat's share of takes
 left in the phase; a decision takes the option whose position is worth the most to the
 seat less the mean worth to the other seats (``learned.opponents``, 1).

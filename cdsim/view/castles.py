@@ -15,7 +15,14 @@ from cdsim import __version__
 from cdsim.engine.recorded import RecordedGame
 from cdsim.players.names import shown_names
 
-# Short headings for the breakdown's VP sources (``GameSpec.breakdown``) in the text table.
+# The breakdown's VP sources (``GameSpec.breakdown``, the core's code names) in words, as
+# the replay page heads its final table (docs/rules-castles.md numbers each), and short for
+# the text table.
+WORDS = {"start": "starting VP", "area": "completed areas (T7.5)", "crops": "new crops (T8.5)",
+         "colour_bonus": "colour bonuses (T9)", "storage_token": "storage tokens (T8.3)",
+         "harvest_green": "harvest cards, green (T8.9)",
+         "harvest_red": "harvest cards, red (T8.9)", "spare_hex": "wood without storage (T8.10)",
+         "leftovers": "leftovers (T11.2)"}
 SHORT = {"colour_bonus": "colour", "storage_token": "store", "harvest_green": "harv-g",
          "harvest_red": "harv-r", "spare_hex": "spare", "leftovers": "left"}
 
@@ -93,7 +100,8 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
         "game": game.game, "title": title, "seed": game.seed, "setup": game.setup,
         "version": __version__, "components": {"digest": digest[:12], "default": default},
         "players": [{"strategy": label[s.strategy]} for s in game.seats],
-        "breakdown": list(breakdown), "tiebreak": game.tiebreak,
+        "breakdown": list(breakdown), "words": [WORDS.get(k, k) for k in breakdown],
+        "tiebreak": game.tiebreak,
         "final": [{"seat": s.seat, "final_vp": s.final_vp, "rank": s.rank, "won": s.won,
                    "breakdown": s.breakdown, "green_vp": s.row.get("green_vp"),
                    "empty_spaces": s.row.get("empty_spaces")} for s in game.seats],
@@ -101,4 +109,4 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     }
 
 
-__all__ = ["decision_lines", "replay_data", "summary_lines"]
+__all__ = ["WORDS", "decision_lines", "replay_data", "summary_lines"]

@@ -1,7 +1,7 @@
 """Record one game step by step for the HTML replay (``cdsim play --html``).
 
 The replay is the second renderer of the core's typed events (``State.events()``,
-core/src/game/events.rs), beside the text trace (``cdsim.view.trace``); nothing is
+core/src/carpe_diem/game/events.rs), beside the text trace (``cdsim.view.trace``); nothing is
 parsed from text. A step opens at a pawn placement, a phase's deal, a move (the turn:
 the take and every scroll step, completion, seal tile and fountain it caused), the start
 of a scoring phase or a circle taken (with its cards); the last step is final scoring.

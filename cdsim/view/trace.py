@@ -1,5 +1,5 @@
 """The text trace of a game, rendered from the core's typed events (``State.events()``,
-core/src/game/events.rs): one line per rule step. People count from 1, as the rulebook
+core/src/carpe_diem/game/events.rs): one line per rule step. People count from 1, as the rulebook
 does: seats, patrician spaces, district rows and columns, scoring circles.
 """
 

@@ -6,10 +6,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use cdsim_core::components::Components;
-use cdsim_core::game::{GameConfig, GameState, Options};
+use cdsim_core::carpe_diem::components::Components;
+use cdsim_core::carpe_diem::game::{GameConfig, GameState, Options};
 use cdsim_core::play::{play_game, run, step};
-use cdsim_core::players::{make, Player};
+use cdsim_core::carpe_diem::players::{make, Player};
 use cdsim_core::rng::SeedSequence;
 
 fn lineup(names: &[&str]) -> Vec<Player> {

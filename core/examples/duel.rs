@@ -9,10 +9,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use cdsim_core::components::Components;
-use cdsim_core::game::GameConfig;
+use cdsim_core::carpe_diem::components::Components;
+use cdsim_core::carpe_diem::game::GameConfig;
 use cdsim_core::play::play_game;
-use cdsim_core::players::{make, Player};
+use cdsim_core::carpe_diem::players::{make, Player};
 use cdsim_core::rng::SeedSequence;
 
 fn player(spec: &str) -> Player {
@@ -23,7 +23,7 @@ fn player(spec: &str) -> Player {
             let (k, v) = p.split_once('=').expect("NAME@key=value");
             if k == "weights" {
                 let text = std::fs::read_to_string(v).unwrap();
-                let id = cdsim_core::players::learned::register(&text).unwrap();
+                let id = cdsim_core::carpe_diem::players::learned::register(&text).unwrap();
                 return (k.to_string(), id as f64);
             }
             (k.to_string(), v.parse().unwrap())

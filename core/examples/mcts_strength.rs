@@ -15,10 +15,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use cdsim_core::components::Components;
-use cdsim_core::game::GameConfig;
+use cdsim_core::carpe_diem::components::Components;
+use cdsim_core::carpe_diem::game::GameConfig;
 use cdsim_core::play::play_game;
-use cdsim_core::players::make;
+use cdsim_core::carpe_diem::players::make;
 use cdsim_core::rng::SeedSequence;
 
 /// (strategy, won, VP gained) per seat of one game, and its wall time.

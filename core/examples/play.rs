@@ -5,10 +5,10 @@
 //! Game `s` for s in FIRST..LAST uses `SeedSequence(s)`, or with --setup
 //! `SeedSequence(0, spawn_key=(s,))` as the runner does for run seed 0.
 
-use cdsim_core::components::Components;
-use cdsim_core::game::GameConfig;
+use cdsim_core::carpe_diem::components::Components;
+use cdsim_core::carpe_diem::game::GameConfig;
 use cdsim_core::play::play_game;
-use cdsim_core::players::make;
+use cdsim_core::carpe_diem::players::make;
 use cdsim_core::rng::SeedSequence;
 
 fn main() {

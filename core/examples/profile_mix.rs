@@ -1,10 +1,10 @@
 //! A loop of scripted-mix games for a profiler: `profile_mix [GAMES] [NAMES] [WEIGHTS]`
 //! (WEIGHTS: a learned weights file the `learned` seats play with; a name may carry
 //! settings, `learned@pin=1@top_k=3`).
-use cdsim_core::components::Components;
-use cdsim_core::game::GameConfig;
+use cdsim_core::carpe_diem::components::Components;
+use cdsim_core::carpe_diem::game::GameConfig;
 use cdsim_core::play::play_game;
-use cdsim_core::players::make;
+use cdsim_core::carpe_diem::players::make;
 use cdsim_core::rng::SeedSequence;
 
 fn main() {
@@ -20,7 +20,7 @@ fn main() {
     );
     let weights: Vec<(String, f64)> = std::env::args().nth(3).map_or(Vec::new(), |path| {
         let text = std::fs::read_to_string(&path).unwrap();
-        let id = cdsim_core::players::learned::register(&text).unwrap();
+        let id = cdsim_core::carpe_diem::players::learned::register(&text).unwrap();
         vec![("weights".into(), id as f64)]
     });
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/components.json");

@@ -1,22 +1,18 @@
-//! cdsim's compiled core: the Carpe Diem engine and the built-in players, mirroring
-//! the Python reference (`cdsim/`, `strategies/`) module for module. Pure Rust: the
-//! one binding module (`python`, feature `python`) converts at the boundary.
+//! cdsim's compiled core: the games it plays, each in its own folder (`carpe_diem`,
+//! `castles`, `mediterranean`), registered by name in `games::registry`; the seam they share (`games`: the
+//! `Game` trait, rows, replays), the driver (`play`), the batch runner (`batch`), the
+//! random stream (`rng`) and the players every game uses (`players`: the `Strategy`
+//! interface, random, the generic search). Pure Rust: the one binding module (`python`,
+//! feature `python`) converts at the boundary.
 
 pub mod batch;
-pub mod cards;
+pub mod carpe_diem;
 pub mod castles;
-pub mod checking;
-pub mod components;
-pub mod district;
-pub mod game;
 pub mod games;
-pub mod kinds;
-pub mod luck;
+pub mod mediterranean;
 pub mod play;
 pub mod players;
-pub mod records;
 pub mod rng;
-pub mod scoring;
 
 #[cfg(feature = "python")]
 mod python;

@@ -4,11 +4,11 @@
 mod common;
 
 use cdsim_core::batch::{play_chunk, Chunk, Columns, StrategySpec, RUN_COLUMNS};
-use cdsim_core::game::{GameConfig, GameState};
+use cdsim_core::carpe_diem::game::{GameConfig, GameState};
 use cdsim_core::games::{Outcome, Values};
 use cdsim_core::play::play_game;
-use cdsim_core::players::{make, Player};
-use cdsim_core::records::{GameRecord, CARD_COLUMNS};
+use cdsim_core::carpe_diem::players::{make, Player};
+use cdsim_core::carpe_diem::records::{GameRecord, CARD_COLUMNS};
 use cdsim_core::rng::SeedSequence;
 use common::comps;
 

@@ -3,10 +3,10 @@
 
 mod common;
 
-use cdsim_core::checking::{check_district, flood_features};
-use cdsim_core::components::{Components, TileType};
-use cdsim_core::district::{District, Feature};
-use cdsim_core::kinds::{
+use cdsim_core::carpe_diem::checking::{check_district, flood_features};
+use cdsim_core::carpe_diem::components::{Components, TileType};
+use cdsim_core::carpe_diem::district::{District, Feature};
+use cdsim_core::carpe_diem::kinds::{
     Edges, ARTISAN, CELLS, GARDEN, LANDSCAPES, MEADOW, NEIGHBOUR, POND, VILLA,
 };
 use cdsim_core::rng::{Generator, SeedSequence};

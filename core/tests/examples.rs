@@ -3,11 +3,11 @@
 
 mod common;
 
-use cdsim_core::cards::{best_payment, payment_options, settle, CardOutcome};
-use cdsim_core::components::Components;
-use cdsim_core::district::{District, ALL_CELLS};
-use cdsim_core::game::{circles, GameConfig, GameState, NONE};
-use cdsim_core::kinds::{CHICKENS, FISH, GRAPES, HERBS, MERCHANT};
+use cdsim_core::carpe_diem::cards::{best_payment, payment_options, settle, CardOutcome};
+use cdsim_core::carpe_diem::components::Components;
+use cdsim_core::carpe_diem::district::{District, ALL_CELLS};
+use cdsim_core::carpe_diem::game::{circles, GameConfig, GameState, NONE};
+use cdsim_core::carpe_diem::kinds::{CHICKENS, FISH, GRAPES, HERBS, MERCHANT};
 use cdsim_core::rng::SeedSequence;
 use common::{cell, comps, edges, open_district, play};
 

@@ -6,10 +6,10 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::game::{Action, FountainChoice, GameConfig, GameState, List, Options, Pending};
+use cdsim_core::carpe_diem::game::{Action, FountainChoice, GameConfig, GameState, List, Options, Pending};
 use cdsim_core::play::{play_game, run, step};
-use cdsim_core::players::{builtin, make, Player, PlayerView, Strategy};
-use cdsim_core::records::GameRecord;
+use cdsim_core::carpe_diem::players::{builtin, make, Player, PlayerView, Strategy};
+use cdsim_core::carpe_diem::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};
 use common::{comps, lineup, play, Logged, START_VP_COLUMNS};
 
@@ -179,7 +179,7 @@ fn a_copied_state_plays_on_to_the_same_end() {
                 let mut copy_rngs = rngs.clone();
                 let mut others = lineup(&names);
                 run(&mut copy, &c, &mut others, &mut copy_rngs);
-                let record = cdsim_core::scoring::final_scoring(&copy, &c, &names);
+                let record = cdsim_core::carpe_diem::scoring::final_scoring(&copy, &c, &names);
                 assert_eq!(record, whole, "copied at decision {decisions}");
             }
             step(&mut state, &c, &mut players, &mut rngs, &mut buf);
@@ -262,7 +262,7 @@ fn scripted_start_is_blind_and_avoids_shared_reach() {
 fn fountain_state(
     kept: &[&str],
     drawn: &[&str],
-) -> (cdsim_core::components::Components, GameState) {
+) -> (cdsim_core::carpe_diem::components::Components, GameState) {
     let c = comps();
     let (mut state, _) = GameState::new(&c, &GameConfig::new(2), SeedSequence::new(0, &[]));
     for id in kept {
@@ -296,7 +296,7 @@ fn fountain_state(
 fn fountain_options_keep_one_or_later_keep_both() {
     // R6.5: first fountain keeps one; later with 2 drawn may keep both and give back an
     // earlier card; with 1 drawn keeps it
-    let f = |c: &cdsim_core::components::Components, id: &str| c.fountain(id).unwrap() as u8;
+    let f = |c: &cdsim_core::carpe_diem::components::Components, id: &str| c.fountain(id).unwrap() as u8;
     let (c, state) = fountain_state(&[], &["F03", "F05"]);
     let mut out = Vec::new();
     state.options(&c, &mut out);

@@ -7,16 +7,16 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::district::District;
-use cdsim_core::game::{GameConfig, GameState, List, Options, Pending};
+use cdsim_core::carpe_diem::district::District;
+use cdsim_core::carpe_diem::game::{GameConfig, GameState, List, Options, Pending};
 use cdsim_core::play::{ask, play_game, step};
-use cdsim_core::kinds::{CELLS, MEADOW, NEIGHBOUR, VILLA};
-use cdsim_core::players::features::{
+use cdsim_core::carpe_diem::kinds::{CELLS, MEADOW, NEIGHBOUR, VILLA};
+use cdsim_core::carpe_diem::players::features::{
     all_inputs, banked, features, names, Scratch, NAMES, N_FEATURES, N_INPUTS,
 };
-use cdsim_core::players::learned::{register, Model, DEFAULT_WEIGHTS, INPUTS};
-use cdsim_core::players::{make, LearnedParams, LearnedPlayer, Player, Strategy};
-use cdsim_core::records::GameRecord;
+use cdsim_core::carpe_diem::players::learned::{register, Model, DEFAULT_WEIGHTS, INPUTS};
+use cdsim_core::carpe_diem::players::{make, LearnedParams, LearnedPlayer, Player, Strategy};
+use cdsim_core::carpe_diem::records::GameRecord;
 use cdsim_core::rng::SeedSequence;
 use common::{comps, Logged, START_VP_COLUMNS};
 
@@ -165,7 +165,7 @@ fn inputs_and_banked_vp_are_gained_vp_and_open_information() {
         step(&mut state, &c, &mut players, &mut rngs, &mut buf);
     }
     assert!(seen > 400);
-    let record = cdsim_core::scoring::final_scoring(&state, &c, &["a", "b", "c", "d"]);
+    let record = cdsim_core::carpe_diem::scoring::final_scoring(&state, &c, &["a", "b", "c", "d"]);
     for seat in 0..4 {
         let gained = record.seats[seat].final_vp - record.seats[seat].start_vp;
         assert_eq!(banked(&state, &c, seat), gained as f64);
@@ -287,8 +287,8 @@ fn search_labels_value_each_option_on_the_same_deck_orders_blind_to_deck_and_sta
     // gets alone from a fresh tree with that seed (the deck orders of simulation j come
     // from (seed, j) only: common random numbers across the options), and neither the
     // real order of the decks nor the starting VP move a label (R2.7)
-    use cdsim_core::players::learned::search_labels;
-    use cdsim_core::players::{MctsParams, MctsPlayer};
+    use cdsim_core::carpe_diem::players::learned::search_labels;
+    use cdsim_core::carpe_diem::players::{MctsParams, MctsPlayer};
     let c = comps();
     let config = GameConfig::new(4);
     let (mut state, mut rngs) = GameState::new(&c, &config, SeedSequence::new(12, &[]));
@@ -432,8 +432,8 @@ fn the_tile_values_kept_between_positions_know_the_grid() {
 fn every_declared_setting_is_taken_by_its_parser() {
     // a setting declared once (players/settings.rs) and not assigned by its parser would
     // be refused at play after Python's registry accepted it
-    use cdsim_core::players::settings::Kind;
-    use cdsim_core::players::{learned, mcts};
+    use cdsim_core::carpe_diem::players::settings::Kind;
+    use cdsim_core::carpe_diem::players::{learned, mcts};
     for (player, table) in [("mcts", &mcts::SETTINGS[..]), ("learned", &learned::SETTINGS[..])] {
         for s in table {
             let value = match s.kind {

@@ -7,11 +7,11 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use cdsim_core::game::{GameConfig, GameState, List, Options, Pending};
+use cdsim_core::carpe_diem::game::{GameConfig, GameState, List, Options, Pending};
 use cdsim_core::play::{play_game, step};
-use cdsim_core::players::mcts::SearchReport;
-use cdsim_core::players::{make, MctsParams, MctsPlayer, Player, PlayerView, Strategy};
-use cdsim_core::records::GameRecord;
+use cdsim_core::carpe_diem::players::mcts::SearchReport;
+use cdsim_core::carpe_diem::players::{make, MctsParams, MctsPlayer, Player, PlayerView, Strategy};
+use cdsim_core::carpe_diem::records::GameRecord;
 use cdsim_core::rng::SeedSequence;
 use common::{comps, Logged, START_VP_COLUMNS};
 

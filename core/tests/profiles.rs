@@ -1,13 +1,13 @@
-//! A new scripted player is one table of a profiles file (core/src/players/profile.rs):
+//! A new scripted player is one table of a profiles file (core/src/carpe_diem/players/profile.rs):
 //! registered, it is made by name and plays whole games; an edited table replaces the
 //! compiled-in one. Its own test binary: registering is process-wide.
 
 mod common;
 
-use cdsim_core::game::GameConfig;
+use cdsim_core::carpe_diem::game::GameConfig;
 use cdsim_core::play::play_game;
-use cdsim_core::players::params::PROFILES_TOML;
-use cdsim_core::players::{builtin, make, profile, Player};
+use cdsim_core::carpe_diem::players::params::PROFILES_TOML;
+use cdsim_core::carpe_diem::players::{builtin, make, profile, Player};
 use cdsim_core::rng::SeedSequence;
 use common::comps;
 

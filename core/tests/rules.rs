@@ -2,11 +2,11 @@
 
 mod common;
 
-use cdsim_core::district::ALL_CELLS;
-use cdsim_core::game::{GameConfig, GameState};
-use cdsim_core::kinds::FISH;
+use cdsim_core::carpe_diem::district::ALL_CELLS;
+use cdsim_core::carpe_diem::game::{GameConfig, GameState};
+use cdsim_core::carpe_diem::kinds::FISH;
 use cdsim_core::rng::SeedSequence;
-use cdsim_core::scoring::{final_scoring, scoring_order};
+use cdsim_core::carpe_diem::scoring::{final_scoring, scoring_order};
 use common::{comps, edges};
 
 #[test]

@@ -3,18 +3,18 @@
 
 mod common;
 
-use cdsim_core::district::{H_CHIMNEYS, H_VILLAS};
-use cdsim_core::game::{Action, CircleChoice, GameConfig, GameState, Pending};
-use cdsim_core::kinds::{FISH, GRAPES, VILLA};
-use cdsim_core::players::value::{card_plan, fountain_draw_value};
-use cdsim_core::players::{make, Params, PlayerView, Strategy};
+use cdsim_core::carpe_diem::district::{H_CHIMNEYS, H_VILLAS};
+use cdsim_core::carpe_diem::game::{Action, CircleChoice, GameConfig, GameState, Pending};
+use cdsim_core::carpe_diem::kinds::{FISH, GRAPES, VILLA};
+use cdsim_core::carpe_diem::players::value::{card_plan, fountain_draw_value};
+use cdsim_core::carpe_diem::players::{make, Params, PlayerView, Strategy};
 use cdsim_core::rng::{Generator, SeedSequence};
 use common::comps;
 
 /// A 2-player game in which every circle but the first is taken and the first joins the
 /// two given cards (the card plan's test bench).
 fn one_free_circle(
-    c: &cdsim_core::components::Components,
+    c: &cdsim_core::carpe_diem::components::Components,
     cards: (&str, &str),
 ) -> GameState {
     let (mut state, _) = GameState::new(c, &GameConfig::new(2), SeedSequence::new(0, &[]));

@@ -3,11 +3,12 @@
 
 mod common;
 
-use cdsim_core::game::{GameConfig, GameState};
+use cdsim_core::carpe_diem::game::{GameConfig, GameState};
 use cdsim_core::games::toy::{Cards, Market, Scores};
 use cdsim_core::games::{Game, Outcome};
 use cdsim_core::play::play_game;
-use cdsim_core::players::{make, Player, RandomPlayer, Strategy, UctParams, UctPlayer};
+use cdsim_core::carpe_diem::players::{make, Player};
+use cdsim_core::players::{RandomPlayer, Strategy, UctParams, UctPlayer};
 use cdsim_core::rng::SeedSequence;
 use common::{comps, START_VP_COLUMNS};
 

@@ -11,15 +11,17 @@ from collections.abc import Sequence
 
 from cdsim.analysis.anytime import CONFIRM_SHARE, MIN_GROUPS, Verdict
 from cdsim.analysis.cell import Shares
-from cdsim.analysis.fmt import pp, vec
+from cdsim.analysis.fmt import pp, rulebook, vec
+from cdsim.analysis.rare import note
 from cdsim.batch import cost
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import PlayRate
 from cdsim.study.results import StudyResults
+from cdsim.study.whatif_answer import answers
 from reports.report import Doc
-from reports.study import cards as study_cards
+from reports.study import recommend as study_recommend
 from reports.study import sweep as study_sweep
-from reports.study.cell import offsets_text, pointed_words, who
+from reports.study.cell import offsets_text, pointed_words, unfinished, who
 
 # an undecided cell whose prediction finds no size that confirms with 80% chance: its
 # estimate is too uncertain (the truth may be unfair), not shown unconfirmable
@@ -28,10 +30,28 @@ TOO_FEW = ("too few games to predict how many more would confirm one, as the tru
 
 
 def headlines(result: StudyResults) -> dict[int, str]:
-    """One headline per player count that has a finished cell."""
-    return {p: headline(p, [c for c in result.cells if c.players == p], result.tolerance,
-                        result.manifest.rate)
-            for p in result.manifest.players if any(c.players == p for c in result.cells)}
+    """One headline per player count that has a finished cell, led by the vector to print
+    (``reports.study.recommend``) where a skilled population played."""
+    out = {}
+    for p in result.manifest.players:
+        if not any(c.players == p for c in result.cells):
+            continue
+        text = headline(p, [c for c in result.cells if c.players == p], result.tolerance,
+                        result.manifest.rate, result.manifest.stopped)
+        rec = result.recommendations.get(p)
+        changed = [a for a in answers(result) if a.players == p]
+        if result.manifest.whatif is not None and changed:  # the change's answer leads
+            head, rest = text.split(": ", 1)
+            text = (f"{head}: what the change does: "
+                    + "; ".join(f"{a.play}: {a.head}" for a in changed)
+                    + f". The base's own starting VP: {rest}")
+        elif rec is not None:
+            head, rest = text.split(": ", 1)
+            notes = "".join(f" {n}" for n in result.rare_notes(p))
+            text = (f"{head}: {study_recommend.sentence(rec, result.tolerance)}{notes} "
+                    f"{rest[:1].upper()}{rest[1:]}")
+        out[p] = text
+    return out
 
 
 def gap_text(s: Shares | Verdict) -> str:
@@ -79,11 +99,12 @@ def _games_after(d: Verdict, stage: int) -> int:
     return d.games - looks.get(stage, d.games)
 
 
-def _why_not(c: CellResult, tolerance: float, rate: PlayRate | None = None) -> str:
+def _why_not(c: CellResult, tolerance: float, rate: PlayRate | None = None,
+             stopped: str | None = None) -> str:
     """Why a skilled cell names no vector, in one clause."""
     d = c.decision
     if d is None:
-        return f"{c.label}: still playing ({c.games:,} of at most {c.budget:,} games so far)"
+        return f"{c.label}: {unfinished(c, stopped)}"
     if d.decision == "no fair vector":
         return (f"{c.label}: no whole-VP vector within ±{c.radius} VP of the rulebook's keeps "
                 f"every seat within ±{pp(tolerance)} (shown on {d.games:,} games)")
@@ -123,7 +144,7 @@ def _confirmed_text(c: CellResult, tolerance: float) -> str:
 
 
 def headline(players: int, cells: Sequence[CellResult], tolerance: float,
-             rate: PlayRate | None = None) -> str:
+             rate: PlayRate | None = None, stopped: str | None = None) -> str:
     """One paragraph per player count, about the skilled populations' base cells only: it
     names a vector only if it was confirmed, says whether the populations agree, and every
     number in it stands beside the population whose games gave it."""
@@ -131,14 +152,16 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float,
     skilled = [c for c in cells if not c.floor and c.variant is None]
     if not skilled:
         return head + "no skilled population in this study (only the floor), so no answer."
-    rule = vec(skilled[0].rulebook)
-    tail = (f" The rulebook's {rule} leaves a largest seat gap of "
+    named = rulebook(skilled[0].rulebook)
+    rule = (f"The rulebook's {vec(skilled[0].rulebook)}" if named.startswith("rulebook")
+            else named[0].upper() + named[1:])
+    tail = (f" {rule} leaves a largest seat gap of "
             + " and ".join(_at_rulebook(c) for c in skilled) + ".")
     confirmed = [c for c in skilled if c.decision and c.decision.decision == "confirmed"]
     others = [c for c in skilled if c not in confirmed]
     if not confirmed:
         return (head + f"no vector was confirmed fair within ±{pp(tolerance)}: "
-                + "; ".join(_why_not(c, tolerance, rate) for c in others) + "." + tail)
+                + "; ".join(_why_not(c, tolerance, rate, stopped) for c in others) + "." + tail)
     sets = [{tuple(v) for v in c.decision.fair_set} for c in confirmed if c.decision]
     shared = set.intersection(*sets)
     named = ", ".join(f"{c.population} {vec(c.decision.vector)}" for c in confirmed
@@ -157,20 +180,22 @@ def headline(players: int, cells: Sequence[CellResult], tolerance: float,
         text = (f"the skilled populations disagree: each confirmed its own vector ({named}), "
                 "and none was shown fair for all of them")
     if others:
-        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance, rate) for c in others)
+        text += "; no vector confirmed for " + "; ".join(_why_not(c, tolerance, rate, stopped)
+                                                         for c in others)
     return head + text + "." + tail
 
 
 def _box_lines(c: CellResult, tolerance: float, alpha: float,
-               rate: PlayRate | None = None, provisional: bool = False) -> list[str]:
+               rate: PlayRate | None = None, provisional: bool = False,
+               stopped: str | None = None) -> list[str]:
     d = c.decision
-    rule = vec(c.rulebook)
+    rule, rule_bold = rulebook(c.rulebook), rulebook(c.rulebook, bold=True)
     if d is None:
-        return [f"rulebook **{rule}** → still playing ({c.games:,} games so far)",
-                f"rulebook {rule}: largest seat gap {gap_text(c.figures.at_rulebook)}"]
+        return [f"{rule_bold} → {unfinished(c, stopped)}",
+                f"{rule}: largest seat gap {gap_text(c.figures.at_rulebook)}"]
     if d.decision == "confirmed" and len(d.fair_set) > 1:
         # the answer is the set: say so first, then the one the stated rule names
-        lines = [f"rulebook **{rule}** → **{len(d.fair_set)} vectors shown fair**: "
+        lines = [f"{rule_bold} → **{len(d.fair_set)} vectors shown fair**: "
                  + ", ".join(vec(v) for v in d.fair_set),
                  f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
                  f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)"]
@@ -181,13 +206,13 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float,
                      f"from the rulebook): decided **{vec(d.vector)}**, largest seat gap "
                      f"{gap_text(d)} on the {d.games_tested:,} games played since it was chosen")
     elif d.decision == "confirmed":
-        lines = [f"rulebook **{rule}** → decided **{vec(d.vector)}**",
+        lines = [f"{rule_bold} → decided **{vec(d.vector)}**",
                  f"**confirmed** fair within ±{pp(tolerance)}{_shown(d)} (a wrong confirmation "
                  f"happens in at most {alpha * CONFIRM_SHARE:.1%} of cells)",
                  f"largest seat gap {gap_text(d)} on the {d.games_tested:,} games played "
                  "since it was chosen"]
     elif d.decision == "no fair vector":
-        lines = [f"rulebook **{rule}** → **no whole-VP vector is fair** within ±{pp(tolerance)} "
+        lines = [f"{rule_bold} → **no whole-VP vector is fair** within ±{pp(tolerance)} "
                  f"(±{c.radius} VP searched)",
                  f"most equal: {vec(d.vector)}, largest seat gap {gap_text(d)}"]
     else:
@@ -198,14 +223,14 @@ def _box_lines(c: CellResult, tolerance: float, alpha: float,
                 TOO_FEW)
         spent = (f"{c.games:,} games so far: play stopped" if provisional else
                  f"budget of {c.budget:,} games spent")
-        lines = [f"rulebook **{rule}** → **undecided** ({spent})",
+        lines = [f"{rule_bold} → **undecided** ({spent})",
                  f"most equal so far: {vec(d.vector)} (not confirmed), largest seat gap "
                  f"{gap_text(d)}; {need}"]
     if d.decision == "confirmed" and d.name_words:
         lines.append(f"how close the name is: {d.name_words}")
     lines.append(f"games played: {d.games:,} (the named vector judged on "
                  f"{d.games_tested:,} of them)")
-    lines.append(f"rulebook {rule}: largest seat gap {gap_text(c.figures.at_rulebook)}")
+    lines.append(f"{rule}: largest seat gap {gap_text(c.figures.at_rulebook)}")
     if c.figures.offsets is not None:
         lines.append(f"fair offsets on all {c.games:,} games: {offsets_text(c.figures.offsets)}"
                      + pointed_words(c.rulebook, d.vector, c.figures.offsets, c.state.radius))
@@ -222,10 +247,18 @@ def answer_boxes(doc: Doc, result: StudyResults) -> None:
         if not mine:
             continue
         groups = []
+        rec = result.recommendations.get(players)
+        if rec is not None:  # the vector to print leads, each population's own below it
+            groups.append((f"**the vector to print: {vec(rec.vector)}**",
+                           study_recommend.box_lines(rec, result.tolerance)
+                           + result.rare_notes(players), False))
         for c in [x for x in mine if not x.floor] + [x for x in mine if x.floor]:
             head = ("floor: " if c.floor else "") + f"**{c.population}** ({who(c)})"
-            groups.append((head, _box_lines(c, result.tolerance, alpha, result.manifest.rate,
-                                            result.provisional), c.floor))
+            lines = _box_lines(c, result.tolerance, alpha, result.manifest.rate,
+                               result.provisional, result.manifest.stopped)
+            if result.rare.get(c.key):  # beside the verdict: what its fairness is about
+                lines.insert(2, note(result.rare[c.key]))
+            groups.append((head, lines, c.floor))
         kinds = [c.verdict for c in mine if not c.floor]
         kind = ("confirmed" if kinds and all(k == "confirmed" for k in kinds) else
                 "unfair" if "no fair vector" in kinds else "open")
@@ -240,19 +273,19 @@ def change_boxes(doc: Doc, result: StudyResults) -> None:
     the study, else the variants section's 95% intervals) and what the changed cards do."""
     m = result.manifest
     boxes = []
+    said = {(a.players, a.play, a.variant): a for a in answers(result)}
     for variant in [v.name for v in m.variants if not v.sweep]:
         groups = []
         kinds = set()
         for c in result.cells:
             change = result.changes.get(c.key) if c.variant == variant else None
-            if change is None:
+            answer = said.get((c.players, c.population, variant))
+            if change is None or answer is None:
                 continue
-            comp = change.comparison
-            how = (f"{comp.games:,} games a side, intervals valid at every look" if change.anytime
-                   else f"{comp.games:,} paired games, 95% intervals")
-            kinds.add(comp.outcome)
-            lines = [comp.words() + f" ({how})"]
-            lines += [study_cards.sentence(card) for card in (c.cards.cards if c.cards else ())]
+            kinds.add(change.comparison.outcome)
+            # the terminal's words (cdsim.study.whatif_answer), then how the intervals hold
+            lines = [answer.head, "intervals valid at every look" if answer.anytime else
+                     "paired games, 95% intervals", *answer.cards]
             groups.append((f"**{c.players} players, {c.population}**", lines, False))
         if groups:
             kind = ("confirmed" if kinds == {"unchanged"} else

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from cdsim.analysis.card_intervals import MIN_DEALS
+from cdsim.analysis.cards import Takes
 from cdsim.analysis.fmt import number, pct, pts
 from cdsim.study.cards import OLD_RUNS, CardChange, Figure, VariantCards
 from cdsim.study.cell import CellResult
@@ -67,13 +69,28 @@ def _span(key: str, f: Figure, sign: bool = False) -> str:
     return f"{mid} [{scale * f[1]:{form}}, {scale * f[2]:{form}}]"
 
 
+def _few(f: Figure, takes: Takes | None) -> str | None:
+    """A figure that is no number because its card was not taken, or taken in too few deals
+    (``card_intervals.MIN_DEALS``), in words; None otherwise."""
+    if takes is None or math.isfinite(f[0]):
+        return None
+    return "not taken" if takes.seats == 0 else f"too few deals ({takes.deals})"
+
+
 def sentence(c: CardChange) -> str:
     """The designer's words: "B05 (reward.vp 8 -> 6): taken by 31.0% of seats (base 38.0%),
-    ..."."""
+    ..."; a card not taken, or taken in too few deals, says so."""
     b, v = c.base, c.variant
     took, done, _, _ = NAMES[c.kind]
     head = c.card + (f" {c.keys[0]}" if c.keys[0:1] and c.keys[0].startswith("at ") else
                      f" ({'; '.join(c.keys)})" if c.keys else "")
+    if c.takes is not None and any(t.deals < MIN_DEALS for t in c.takes):
+        sides = [f"not {took} in {t.games:,} games" if t.seats == 0 else
+                f"{took} by {_shown('taken_share', f['taken_share'][0])} of seats, {t.seats:,} "
+                f"times in {t.deals:,} deals" + (f": too few deals to say more ({MIN_DEALS} "
+                                                 "needed)" if t.deals < MIN_DEALS else "")
+                for t, f in zip(c.takes, (b, v), strict=True)]
+        return f"{head}: {sides[1]} (base: {sides[0]})."
     win = v["win_difference"][0]
     said = ("its takers' win share minus that of the other seats of their strategies "
             if c.kind == "objective"
@@ -90,7 +107,9 @@ def sentence(c: CardChange) -> str:
 
 def table_rows(label: str, c: CardChange) -> list[list[object]]:
     """One row per figure: base, variant, the paired change, each [95% CI]."""
-    return [[label, c.card, name, _span(k, c.base[k]), _span(k, c.variant[k]),
+    base, variant = c.takes if c.takes is not None else (None, None)
+    return [[label, c.card, name, _few(c.base[k], base) or _span(k, c.base[k]),
+             _few(c.variant[k], variant) or _span(k, c.variant[k]),
              _span(k, c.change[k], sign=True)]
             for name, k in zip(NAMES[c.kind], KEYS, strict=True)]
 

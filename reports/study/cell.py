@@ -91,3 +91,15 @@ def pointed_words(rulebook: Sequence[int], named: Sequence[int] | None,
 
 
 __all__ = ["offsets_json", "offsets_text", "pointed_words", "shown_list", "who"]
+
+
+def unfinished(c: CellResult, stopped: str | None) -> str:
+    """A cell with no verdict yet: "still playing" while its study plays, and once play has
+    stopped (``stopped``: the study manifest's why) that it stopped and what a ``--resume``
+    would play (up to the rest of its budget, fewer if a look decides it first)."""
+    if stopped is None:
+        return f"still playing ({c.games:,} of at most {c.budget:,} games so far)"
+    left = max(0, c.budget - c.games)
+    return (f"stopped ({stopped}) after {c.games:,} games; a --resume plays on, at most "
+            f"{left:,} more games to its budget (fewer if a look decides it first)")
+

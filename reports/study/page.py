@@ -36,8 +36,9 @@ import numpy as np
 
 from cdsim.analysis.anytime import CONFIRM_SHARE
 from cdsim.analysis.cell import Shares
-from cdsim.analysis.fmt import pct, pp, pts_interval, seat_label, vec
+from cdsim.analysis.fmt import pct, pp, pts_interval, rulebook, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
+from cdsim.analysis.rare import note
 from cdsim.study.cell import CellResult
 from cdsim.study.memo import MEMO, Memo
 from cdsim.study.results import StudyResults, read_results
@@ -45,9 +46,10 @@ from reports import charts
 from reports.charts import FloatArray
 from reports.report import Doc, publish, save
 from reports.study import cards as study_cards
+from reports.study import recommend as study_recommend
 from reports.study import sweep as study_sweep
 from reports.study.answer import answer_boxes, change_boxes, gap_text, headline, headlines
-from reports.study.cell import offsets_json, shown_list, who
+from reports.study.cell import offsets_json, shown_list, unfinished, who
 from reports.study.skill import as_json as skill_json
 from reports.study.skill import section as skill_section
 
@@ -97,7 +99,10 @@ def as_json(result: StudyResults) -> dict[str, object]:
             **verdict_json(c),
             "at_rulebook": _shares_json(c.figures.at_rulebook),
             "at_vector": _shares_json(c.figures.at_decided),
-            "difference": None, **study_cards.as_json(c)}
+            "difference": None, **study_cards.as_json(c),
+            "rare_winners": [{"strategy": r.strategy, "wins": r.wins, "seats": r.seats,
+                              "share": r.share} for r in result.rare.get(c.key, ())],
+            "note": note(result.rare.get(c.key, ()))}
         if c.difference is not None:
             mean, low, high = c.difference
             out["difference"] = {"start_vp": list(c.rulebook), "games": c.paired_games,
@@ -112,6 +117,9 @@ def as_json(result: StudyResults) -> dict[str, object]:
                 "floor": c.floor}
     return {"name": m.name, "seed": m.seed, "tolerance": result.tolerance,
             "alpha": m.alpha, "zone": m.zone, "radius": m.radius, "players": list(m.players),
+            "recommendations": {str(k): study_recommend.as_json(v, result.tolerance,
+                                                                result.rare_notes(k))
+                                for k, v in result.recommendations.items()},
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
             # only when play stopped before its end: what it shows is not yet the answer
@@ -141,6 +149,10 @@ def build(result: StudyResults, memo: Memo | None = None) -> Doc:
     if result.provisional:
         doc.p(f"**Provisional**: {result.stopped_words()}.")
     change_boxes(doc, result)  # a change asked: its effect leads
+    if m.whatif is not None:  # below the change's answer: its base's own question
+        doc.p("The base's own starting-VP verdicts follow (the question of `cdsim study run`, "
+              "played here only as the base the change is paired with): they are not the "
+              "change's answer.")
     answer_boxes(doc, result)
     doc.h("Headlines", 2)
     for text in headlines(result).values():
@@ -228,7 +240,8 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
     for c in cells:
         d, s = c.decision, c.figures.at_decided
         if d is None or s is None:
-            rows.append([c.label, "still playing", "-", *("-" for _ in seats), "-", f"{c.games:,}"])
+            rows.append([c.label, unfinished(c, result.manifest.stopped), "-",
+                         *("-" for _ in seats), "-", f"{c.games:,}"])
             continue
         where = "games since its choice" if d.decision == "confirmed" else "all games"
         rows.append([c.label, d.decision, f"**{vec(d.vector)}**",
@@ -251,7 +264,7 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
                        comp.min(axis=0)[1:].astype(float), comp.max(axis=0)[1:].astype(float)))
     if series:
         r = np.array(rule)
-        series.append((f"rulebook {vec(rule)}", (r - r[0])[1:].astype(float),
+        series.append((rulebook(rule), (r - r[0])[1:].astype(float),
                        (r - r[0])[1:].astype(float), (r - r[0])[1:].astype(float)))
         doc.draw(f"compensation_{players}p", charts.grouped, (
             [seat_label(s) for s in seats[1:]], series, "starting VP over seat 1 (VP)",
@@ -301,7 +314,8 @@ def _variants_section(doc: Doc, result: StudyResults) -> None:
                 mean, low, high = c.difference
                 cols = [pts_interval(mean[s], low[s], high[s]) for s in range(players)]
             rows.append([c.population, c.variant, *cols, f"{c.paired_games:,}",
-                         _short(base), _short(c)])
+                         _short(base, result.manifest.stopped),
+                         _short(c, result.manifest.stopped)])
         if rows:
             doc.p(f"{players} players, at {vec(_rule(result, players))}:")
             doc.table(["population", "variant", *(f"{seat_label(s)} (pp)" for s in range(players)),
@@ -313,9 +327,9 @@ def _rule(result: StudyResults, players: int) -> tuple[int, ...]:
     return next(c.rulebook for c in result.cells if c.players == players)
 
 
-def _short(c: CellResult | None) -> str:
+def _short(c: CellResult | None, stopped: str | None = None) -> str:
     if c is None or c.decision is None:
-        return "-" if c is None else "still playing"
+        return "-" if c is None else ("stopped" if stopped else "still playing")
     d = c.decision
     if d.decision == "confirmed":
         return f"confirmed {vec(d.vector)}"

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from cdsim.analysis.fmt import number, pp, pts_interval, seat_label, vec
-from cdsim.analysis.paired import PRECISION
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.sweep_groups import SweepGroup, groups
@@ -45,14 +44,15 @@ def _row(group: SweepGroup, value: int | None, cell: CellResult) -> dict[str, ob
 
 def seat_sentence(group: SweepGroup, head: bool = True) -> str:
     """Whether seat balance moves with the value, in plain words: each value's paired
-    change of every seat's win share against the base, judged at ``paired.PRECISION``
+    change of every seat's win share against the base, judged at the run's precision
     (``CellResult.change``: ``cdsim.analysis.paired.judge``, on the 95% intervals
-    simultaneous over the seats)."""
+    simultaneous over the seats; ``cdsim whatif``'s ``--precision``, else
+    ``paired.PRECISION``)."""
     lead = f"{group.players} players, {group.population}: " if head else ""
     judged = group.changes
     if not judged:
         return lead + "no value has paired games against the base yet."
-    eps = f"±{pp(PRECISION)}"
+    eps = f"±{pp(judged[0][1].precision)}"
     still = [v for v, j in judged if j.outcome == "unchanged"]
     moved = [(v, j) for v, j in judged if j.outcome == "changed"]
     if len(still) == len(judged):

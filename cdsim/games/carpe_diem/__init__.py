@@ -10,7 +10,7 @@ from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
-from cdsim.players.registry import BUILTIN
+from cdsim.players.registry import builtin_names
 from cdsim.rules.game import DEFAULT_START_VP
 
 NAME = "carpe-diem"
@@ -34,7 +34,7 @@ def start_vp(n: int) -> tuple[int, ...]:
 
 
 def players() -> tuple[str, ...]:
-    return BUILTIN
+    return builtin_names()
 
 
 def tiebreak(n: int, scroll: Any, stack: Any) -> Any:

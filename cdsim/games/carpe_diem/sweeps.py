@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cdsim.errors import CdsimError, user_text
+from cdsim.errors import CdsimError, read_toml, user_text
 from cdsim.games.carpe_diem.changes import CARD_TABLES
-from cdsim.games.features import Expanded, Sweeps
+from cdsim.games.features import Expanded, SetChange, Sweeps
 from cdsim.rules.components import component_texts, load_components
 from cdsim.rules.overrides import DEFAULT, ENTRIES, FILE_KEYS, did_you_mean, toml_text
 
@@ -56,6 +56,56 @@ def expand(where: str, entry: str, key: str, values: Sequence[int], base: str | 
     digests = tuple(_digest(f"{where}: {key} = {value}", text)
                     for value, text in zip(values, out, strict=True))
     return Expanded(written, current, load_components(base).digest, tuple(out), digests)
+
+
+def combine(where: str, changes: Sequence[SetChange], override: str | None) -> str:
+    """Several changes made together (each ``(the --set as spelled, entry, key, value)``),
+    on ``override`` (an override file: its changes and these together; a component folder
+    or file: these on top of it; None: on the default set), as one override text: every
+    change applied, then the whole set validated once, so that a swap that keeps a total
+    (two tiles' counts, one up and one down) is accepted. A change that names no entry or
+    key is one line naming its ``--set``; the set's problem one line starting with
+    ``where``."""
+    out: dict[str, object] = {}  # the override's tables, as TOML reads them
+    base = written = DEFAULT if override is None else override
+    if override is not None and Path(override).is_file():
+        tables = read_toml(Path(override))
+        own = tables.get("base")
+        if isinstance(own, str) and own.strip():  # an override file: checked with the sets
+            out = tables
+            del out["base"]
+            written = own if own == DEFAULT else str(
+                (Path(override).parent / Path(own).expanduser()).resolve())
+            base = written
+    texts = component_texts(None if base == DEFAULT else base)
+    for spelled, entry, key, value in changes:
+        at = f"--set {spelled}"
+        table, ident = _split_entry(at, entry)
+        row = _find(at, entry, table, ident, tomllib.loads(texts[FILE_KEYS[table]].decode()))
+        held = out.get(table)
+        if ident is None:  # a table without ids: its keys
+            mine = held if isinstance(held, dict) else {}
+            out[table] = mine
+        else:  # its rows, by id: this entry's, or a new one
+            rows = held if isinstance(held, list) else []
+            out[table] = rows
+            found = [r for r in rows if isinstance(r, dict) and str(r.get("id")) == ident]
+            mine = found[0] if found else {"id": row["id"]}
+            if not found:
+                rows.append(mine)
+        current = {**row, **mine}  # an override replaces a top-level key whole
+        parts = key.split(".")
+        _leaf(at, key, current, parts)
+        top: Any = value if len(parts) == 1 else copy.deepcopy(current[parts[0]])
+        node = top
+        for part in parts[1:-1]:
+            node = node[_step(part, node)]
+        if len(parts) > 1:
+            node[_step(parts[-1], node)] = value
+        mine[parts[0]] = top
+    text = toml_text({"base": written, **out})
+    _digest(where, text)
+    return text
 
 
 def _split_entry(where: str, entry: str) -> tuple[str, str | None]:
@@ -147,6 +197,6 @@ def split_set(spelled: str, parts: list[str]) -> tuple[str, str]:
 # the sweeps the study and whatif make of Carpe Diem's component files; the objective and
 # fountain cards are what the card table follows (a swept card's figures)
 SWEEPS = Sweeps(default=DEFAULT, expand=expand, split_set=split_set,
-                example="objective.B05.reward.vp", card_tables=CARD_TABLES)
+                example="objective.B05.reward.vp", card_tables=CARD_TABLES, combine=combine)
 
-__all__ = ["SWEEPS", "expand", "split_set"]
+__all__ = ["SWEEPS", "combine", "expand", "split_set"]

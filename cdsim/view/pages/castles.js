@@ -147,7 +147,8 @@ function marketHTML(state) {
 function finalHTML() {
   const parts = DATA.breakdown;
   let out = '<section id="final" class="final"><h2>Final scoring</h2><table><thead><tr>' +
-    "<th>seat</th><th>strategy</th>" + parts.map((k) => `<th>${esc(k)}</th>`).join("") +
+    "<th>seat</th><th>strategy</th>" +
+    parts.map((k, i) => `<th title="${esc(k)}">${esc(DATA.words[i])}</th>`).join("") +
     "<th>total</th><th>rank</th></tr></thead><tbody>";
   DATA.final.forEach((s, seat) => {
     out += `<tr data-seat="${seat + 1}" data-final="${s.final_vp}" class="${s.won ? "won" : ""}">` +

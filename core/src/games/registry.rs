@@ -7,11 +7,11 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::batch::{self, Chunk, Columns, StrategySpec};
+use crate::carpe_diem::{self, game::GameState, players::Player};
 use crate::castles::{self, CastlesState};
-use crate::game::GameState;
 use crate::games::{replay, ColumnType, Game, Outcome};
 use crate::players::fitted::labels::{LabelRows, LabelSpec};
-use crate::players::{self, Player, Strategy};
+use crate::players::Strategy;
 use crate::rng::SeedSequence;
 
 /// A component set of some game, as the registry hands it around.
@@ -138,7 +138,7 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
 
 /// Every game, by name; the first is the default.
 pub static GAMES: &[&dyn Registered] = &[
-    &Entry::<GameState, Player>::new("carpe-diem", players::make),
+    &Entry::<GameState, Player>::new("carpe-diem", carpe_diem::players::make),
     &Entry::<CastlesState, castles::Player>::learned("castles", castles::players::make,
                                                      castles::learned::labels),
 ];
@@ -187,8 +187,8 @@ mod tests {
                             games: &[0], setups: &[0], lineups: &[0, 0],
                             strategies: &strategies, stop: None };
         let by_name = cd.play_chunk(&*comps, &chunk).unwrap();
-        let direct = batch::play_chunk::<GameState, _>(&crate::components::fixture(), &chunk,
-                                                        players::make).unwrap();
+        let direct = batch::play_chunk::<GameState, _>(&crate::carpe_diem::components::fixture(), &chunk,
+                                                        carpe_diem::players::make).unwrap();
         assert_eq!(by_name.columns, direct.columns);
         assert_eq!(by_name.tables, direct.tables);
         let names: Vec<_> = cd.columns().into_iter().map(|(name, _)| name).collect();

@@ -1,43 +1,26 @@
-//! The player interface and the built-in players, which live only here (a Python
-//! strategy chooses through `cdsim/rules/strategy.py`; `cdsim/players/registry.py`
-//! parses the names `make` takes).
+//! The player interface every game uses, and the players that play any game: a player
+//! decides with one method, for any game (`crate::games::Game`): it receives a read-only
+//! view of the game and the pending decision's options (the game's one action type, in the
+//! engine's order) and returns the index of one of them; a player may hand each decision
+//! kind to a helper of its own. The engine never offers an illegal option and rejects an
+//! index out of range. Players live outside the game state (passed alongside it), so a
+//! state can be copied and played on with any players.
 //!
-//! A player decides with one method, for any game (`crate::games::Game`): it receives a
-//! read-only view of the game and the pending decision's options (the game's one action
-//! type, in the engine's order) and returns the index of one of them; a player may hand
-//! each decision kind to a helper of its own. The engine never offers an illegal option
-//! and rejects an index out of range. Players live outside the game state (passed
-//! alongside it), so a state can be copied and played on with any players.
-//!
-//! `random` and `uct` (a game's `mcts`) play any game through the trait; the rest are
-//! Carpe Diem's (`roster`: `make` by name).
+//! `random`, `uct` (a game's `mcts`) and `fitted` (a game's learned player over its
+//! inputs, `games::inputs`) play any game through the trait; `settings`
+//! declares a player's settings once. Each game's own players live in its folder
+//! (`crate::carpe_diem::players`, `crate::castles::players`). A Python strategy chooses
+//! through `cdsim/rules/strategy.py`; `cdsim/players/registry.py` parses the names.
 
-pub mod evaluate;
-pub mod features;
 pub mod fitted;
-pub mod learned;
-pub mod mcts;
-pub mod params;
-pub mod plan;
-pub mod position;
-pub mod profile;
 pub mod random;
-mod roster;
-pub mod scripted;
 pub mod settings;
 pub mod uct;
-pub mod value;
 
-use crate::game::{GameState, PlayerState};
 use crate::games::Game;
 use crate::rng::Generator;
 
-pub use learned::{LearnedParams, LearnedPlayer};
-pub use mcts::{MctsParams, MctsPlayer};
-pub use params::Params;
 pub use random::RandomPlayer;
-pub use roster::{builtin, make, make_lineup, Player, SEARCH};
-pub use scripted::ScriptedPlayer;
 pub use uct::{UctParams, UctPlayer};
 
 /// What a player may look at: the whole state, read-only (the built-in players never
@@ -55,15 +38,6 @@ impl<G: Game> Clone for View<'_, G> {
 }
 
 impl<G: Game> Copy for View<'_, G> {}
-
-/// A Carpe Diem seat's view.
-pub type PlayerView<'a> = View<'a, GameState>;
-
-impl<'a> View<'a, GameState> {
-    pub fn me(&self) -> &'a PlayerState {
-        &self.state.players[self.seat]
-    }
-}
 
 /// A player of `G`: the index of its choice among the pending decision's options. `rng`
 /// is the seat's own stream (a strategy's chance never moves the game's).

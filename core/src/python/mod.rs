@@ -12,16 +12,16 @@ use pyo3::types::{PyDict, PyTuple};
 use serde_json::{json, Value};
 
 use crate::batch::{self, Chunk, StrategySpec};
-use crate::checking;
-use crate::components;
+use crate::carpe_diem::checking;
+use crate::carpe_diem::components;
 use crate::games::registry::{self, AnyComponents, OneGame, Registered};
 use crate::games::Values;
-use crate::records;
-use crate::game::{Action, EventLog, GameConfig, GameState, Options, Pending, NONE};
+use crate::carpe_diem::records;
+use crate::carpe_diem::game::{Action, EventLog, GameConfig, GameState, Options, Pending, NONE};
 use crate::play::ask;
-use crate::players::{self, features, learned, Player};
+use crate::carpe_diem::players::{self, features, learned, Player};
 use crate::rng::{Generator, SeedSequence};
-use crate::scoring;
+use crate::carpe_diem::scoring;
 
 /// A component set as the core holds it, of one registered game (`games::registry`; the
 /// default `carpe-diem`), made once per process from the normalised JSON
@@ -225,10 +225,10 @@ fn learned_weights(text: &str) -> PyResult<usize> {
 /// a faulty file is a ValueError naming its table.
 #[pyfunction]
 fn scripted_profiles(text: &str) -> PyResult<Vec<&'static str>> {
-    crate::players::profile::register(text).map_err(PyValueError::new_err)
+    crate::carpe_diem::players::profile::register(text).map_err(PyValueError::new_err)
 }
 
-/// Luck measured as games are played (`crate::luck`, scripts/luck.py): the deals
+/// Luck measured as games are played (`crate::carpe_diem::luck`, scripts/luck.py): the deals
 /// `setups` of the run `entropy` with `lineup` (name, overrides) by seat, each chance
 /// step against `copies` copies drawn from `luck_entropy`, for each win-predictor scale
 /// in `betas`, positions valued after their phase played out when `lookahead`, by the
@@ -262,10 +262,10 @@ fn measure_luck<'py>(
     let mut config = GameConfig::new(players);
     config.start_vp[..players].copy_from_slice(&start_vp);
     let model = learned::registered(weights).map_err(PyValueError::new_err)?;
-    let measure = crate::luck::Measure { copies, betas, lookahead,
+    let measure = crate::carpe_diem::luck::Measure { copies, betas, lookahead,
                                          evaluation: learned::evaluator(model) };
     let comps = &*components.carpe_diem()?;
-    let games = py.detach(|| crate::luck::measure_chunk(
+    let games = py.detach(|| crate::carpe_diem::luck::measure_chunk(
         comps, &config, u128::from(entropy), u128::from(luck_entropy), &setups, &lineup,
         &measure)).map_err(PyValueError::new_err)?;
     let seats = games.iter().flat_map(|g| &g.record.seats);
@@ -274,7 +274,7 @@ fn measure_luck<'py>(
     out.set_item("final_vp", seats.map(|s| s.final_vp).collect::<Vec<_>>().into_pyarray(py))?;
     let luck: Vec<f64> = games.iter().flat_map(|g| g.luck.iter().copied()).collect();
     out.set_item("luck", luck.into_pyarray(py))?;
-    out.set_item("kinds", crate::luck::KINDS.to_vec())?;
+    out.set_item("kinds", crate::carpe_diem::luck::KINDS.to_vec())?;
     out.set_item("chance_steps",
                  games.iter().map(|g| g.chance_steps).collect::<Vec<_>>().into_pyarray(py))?;
     out.set_item("valuations",

@@ -1,13 +1,13 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
-use cdsim_core::components::Components;
-use cdsim_core::district::District;
-use cdsim_core::game::{Action, GameConfig, GameState};
-use cdsim_core::kinds::{Edges, CELLS};
+use cdsim_core::carpe_diem::components::Components;
+use cdsim_core::carpe_diem::district::District;
+use cdsim_core::carpe_diem::game::{Action, GameConfig, GameState};
+use cdsim_core::carpe_diem::kinds::{Edges, CELLS};
 use cdsim_core::play::play_game;
-use cdsim_core::players::{make, Player, PlayerView, Strategy};
-use cdsim_core::records::GameRecord;
+use cdsim_core::carpe_diem::players::{make, Player, PlayerView, Strategy};
+use cdsim_core::carpe_diem::records::GameRecord;
 use cdsim_core::rng::{Generator, SeedSequence};
 
 /// Row columns that hold the starting VP or follow from them (R2.7): the only ones a

@@ -1,0 +1,217 @@
+//! The learned player's decisions that it weighs its own way: a move with the take it is
+//! chosen for (each shortlisted move's best take, or the shortlisted takes of all moves
+//! weighed together: `joint`), the take that follows, a build, and a scoring's circle.
+
+use crate::carpe_diem::game::{Action, GameState, Options, Pending};
+use crate::carpe_diem::players::scripted::{circle_outcome, scoring_params};
+use crate::carpe_diem::players::value::Evaluator;
+use crate::carpe_diem::players::PlayerView;
+use crate::rng::Generator;
+
+use super::LearnedPlayer;
+
+/// The decisions the player weighs its own way.
+impl LearnedPlayer {
+    /// Each shortlisted move valued by the best shortlisted take after it; the take is
+    /// kept for the take decision that follows.
+    pub(super) fn choose_move(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        if self.params.joint > 0 {
+            return self.choose_move_jointly(view, options, rng);
+        }
+        let (comps, seat) = (view.comps, view.seat);
+        let candidates = self.move_order(view, options);
+        let seen = self.seen(view.state, rng);
+        self.tried.clear();
+        let chosen = self.pick(&candidates, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply(comps, options[i]);
+            let (value, take) = me.best_take(&copy, comps, seat);
+            me.tried.push((i, take));
+            value
+        });
+        let state = view.state;
+        let Action::Move(m) = options[chosen] else { unreachable!("a move offers moves") };
+        self.planned = self.tried.iter().find(|t| t.0 == chosen).map(|&(_, take)| {
+            ((state.phase, state.round, m.dest), take)
+        });
+        chosen
+    }
+
+    /// `choose_move` with `joint` in force: the shortlisted moves' shortlisted (tile, cell)
+    /// pairs ranked together by greedy's value (a bread move's price taken off), and the
+    /// `joint` best valued on a copy, each orientation; the move of the best is chosen and
+    /// its take kept for the take decision.
+    fn choose_move_jointly(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        // one valuation of every depot tile on every legal cell, in the decision's position
+        let prices = self.scratch.prices(view, &self.greedy);
+        let ev = Evaluator::with_prices(view, &self.greedy, prices);
+        let cost = self.greedy.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep;
+        let store = self.greedy.store;
+        let d = &view.me().district;
+        let mut cells_of: Vec<(u8, Vec<(f64, i8)>)> = Vec::new();
+        for o in options {
+            let Action::Move(m) = *o else { unreachable!("a move offers moves") };
+            for &t in view.state.depots[m.dest as usize].as_slice() {
+                if cells_of.iter().any(|c| c.0 == t) {
+                    continue;
+                }
+                let ttype = &comps.tile_types[t as usize];
+                let mut cells = d.placement_cells(ttype);
+                let mut list = Vec::new();
+                while cells != 0 {
+                    let cell = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    list.push((ev.placement(ttype, cell), cell as i8));
+                }
+                cells_of.push((t, list));
+            }
+        }
+        let valued = |t: u8| cells_of.iter().position(|c| c.0 == t).expect("valued above");
+        // the moves, best first by their depot's best tile (as greedy's move), less a bread
+        // move's price
+        let mut moves: Vec<(f64, usize)> = Vec::with_capacity(options.len());
+        for (i, o) in options.iter().enumerate() {
+            let Action::Move(m) = *o else { unreachable!("a move offers moves") };
+            let mut best = 0.0;
+            for (j, &t) in view.state.depots[m.dest as usize].as_slice().iter().enumerate() {
+                let k = valued(t);
+                let v = cells_of[k].1.iter().fold(store, |a, c| a.max(c.0));
+                if j == 0 || v > best {
+                    best = v;
+                }
+            }
+            moves.push((if m.bread { best - cost } else { best }, i));
+        }
+        moves.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        moves.truncate(self.params.moves);
+        if moves.len() > 1 && self.params.explore > 0.0 {
+            let u = rng.integers(1 << 53) as f64 / (1u64 << 53) as f64;
+            if u < self.params.explore {
+                self.planned = None;
+                return moves[rng.integers(moves.len() as u64) as usize].1;
+            }
+        }
+        // each move's `top_k` best (tile, cell) pairs and storing, then the `joint` best of
+        // all: (value, move, tile, cell; cell -1 stores the depot's first tile)
+        let mut pool: Vec<(f64, usize, u8, i8)> = Vec::new();
+        for (m, &(_, i)) in moves.iter().enumerate() {
+            let Action::Move(mv) = options[i] else { unreachable!("a move offers moves") };
+            let price = if mv.bread { cost } else { 0.0 };
+            let mut pairs: Vec<(f64, u8, i8)> = Vec::new();
+            let depot = view.state.depots[mv.dest as usize];
+            for &t in depot.as_slice() {
+                if pairs.iter().any(|p| p.1 == t) {
+                    continue;
+                }
+                let k = valued(t);
+                pairs.extend(cells_of[k].1.iter().map(|&(v, c)| (v, t, c)));
+            }
+            pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+            pairs.truncate(self.params.top_k);
+            pool.extend(pairs.into_iter().map(|(v, t, c)| (v - price, m, t, c)));
+            if let Some(&t) = depot.as_slice().first() {
+                pool.push((store - price, m, t, -1));
+            }
+        }
+        pool.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        pool.truncate(self.params.joint);
+        // the chosen pairs valued on copies, each orientation
+        let seen = self.seen(view.state, rng);
+        let mut copies: Vec<Option<(GameState, Options)>> = vec![None; moves.len()];
+        let mut best: Option<(f64, usize, Action)> = None;
+        for &(_, m, t, c) in &pool {
+            if copies[m].is_none() {
+                let mut copy = seen.clone();
+                copy.apply(comps, options[moves[m].1]);
+                let mut takes = Options::default();
+                copy.options(comps, &mut takes);
+                copies[m] = Some((copy, takes));
+            }
+            let (copy, takes) = copies[m].as_ref().expect("made above");
+            let mut found: Vec<Action> = Vec::new();
+            for &o in takes.iter() {
+                let Action::Take(take) = o else { continue };
+                let fits = if c < 0 { take.cell < 0 && found.is_empty() } else { take.cell == c };
+                if take.tile_type == t && fits {
+                    found.push(o);
+                }
+            }
+            for take in found {
+                let mut after = copy.clone();
+                after.apply(comps, take);
+                let v = self.after(&mut after, comps, seat);
+                if best.is_none_or(|b| v > b.0) {
+                    best = Some((v, m, take));
+                }
+            }
+        }
+        let Some((_, m, take)) = best else {
+            self.planned = None;
+            return moves[0].1;
+        };
+        let chosen = moves[m].1;
+        let state = view.state;
+        let Action::Move(mv) = options[chosen] else { unreachable!("a move offers moves") };
+        self.planned = Some(((state.phase, state.round, mv.dest), take));
+        chosen
+    }
+
+    /// R8.3: the `circles` best circles by greedy's outcome (fewest failed cards, then
+    /// value; the first of equals), each valued on a copy.
+    pub(super) fn choose_circle(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let p = scoring_params(&self.greedy, view.state);
+        let mut payments = Vec::new();
+        let mut ranked: Vec<((i32, f64), usize)> = options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let Action::Circle(c) = *o else { unreachable!("a circle offers circles") };
+                (circle_outcome(view, &p, c, &mut payments), i)
+            })
+            .collect();
+        ranked.sort_by(|a, b| a.0 .0.cmp(&b.0 .0).then(b.0 .1.total_cmp(&a.0 .1)).then(a.1.cmp(&b.1)));
+        ranked.truncate(self.params.circles);
+        let list: Vec<usize> = ranked.into_iter().map(|(_, i)| i).collect();
+        let seen = self.seen(view.state, rng);
+        self.pick(&list, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+
+    /// The take the move was chosen for, or the best shortlisted build.
+    pub(super) fn choose_take(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        if let (Some((key, take)), Pending::Take { space, .. }) =
+            (self.planned.take(), view.state.pending)
+        {
+            if key == (view.state.phase, view.state.round, space) {
+                if let Some(i) = options.iter().position(|&o| o == take) {
+                    return i;
+                }
+            }
+        }
+        self.choose_build(view, options, rng)
+    }
+
+    /// A take or the artisan's seal tile (R4.5, R6.3): the shortlisted builds, valued.
+    pub(super) fn choose_build(&mut self, view: &PlayerView, options: &[Action], rng: &mut Generator)
+        -> usize {
+        let (comps, seat) = (view.comps, view.seat);
+        let seen = self.seen(view.state, rng);
+        let mut list = Vec::new();
+        self.shortlist_builds(view, options, &mut list);
+        let list: Vec<usize> = list.into_iter().map(|(i, _)| i).collect();
+        self.pick(&list, rng, |me, i| {
+            let mut copy = seen.clone();
+            copy.apply(comps, options[i]);
+            me.after(&mut copy, comps, seat)
+        })
+    }
+}

@@ -1,0 +1,360 @@
+//! What one finished game writes: one row per seat (the log schema, declared once by
+//! `seat_row!` below) and one per card a seat took, drew or kept (the card table, declared
+//! once by `card_row!`); `cdsim/rules/records.py` is held to both by a test. The seed is
+//! the caller's: the binding adds it to each row.
+
+use serde::Serialize;
+
+use crate::carpe_diem::components::Components;
+use crate::carpe_diem::game::GameState;
+pub use crate::games::rows::{ColumnType, SeatValue, Values};
+
+/// The Rust type of a column of `ColumnType` `$kind`.
+macro_rules! seat_type {
+    (Int) => { i64 };
+    (Text) => { &'static str };
+    (Bool) => { bool };
+}
+
+/// The seat row declared once: each column's name and type, in the order of the run's
+/// Parquet, make the struct `SeatRecord`, its columns `SEAT_COLUMNS` and its row
+/// `SeatRecord::values` (batch.rs writes runs from these; python/mod.rs hands the columns to
+/// `cdsim.rules.records`, whose oracle record a test holds to them).
+macro_rules! seat_row {
+    ($($(#[$doc:meta])* $name:ident: $kind:ident,)*) => {
+        /// One seat of one game. `final_vp` is the sum of the seven `vp_*` sources.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+        pub struct SeatRecord {
+            $($(#[$doc])* pub $name: seat_type!($kind),)*
+        }
+
+        /// The seat row's columns, in order: name and type.
+        pub const SEAT_COLUMNS: &[(&str, ColumnType)] = &[$((stringify!($name), ColumnType::$kind),)*];
+
+        impl SeatRecord {
+            /// The row's values, in `SEAT_COLUMNS` order.
+            pub fn values(&self) -> [SeatValue; SEAT_COLUMNS.len()] {
+                [$(SeatValue::from(self.$name),)*]
+            }
+        }
+    };
+}
+
+seat_row! {
+    seat: Int,
+    strategy: Text,
+    start_vp: Int,
+    vp_start: Int,
+    /// Objective cards, including -4 for each failed card (R8.5).
+    vp_cards: Int,
+    /// R10.1
+    vp_villas: Int,
+    /// R10.2
+    vp_leftovers: Int,
+    /// R10.3 plus overflow steps (R6.6).
+    vp_scroll: Int,
+    /// R10.4
+    vp_fountains: Int,
+    /// R10.5
+    vp_frame: Int,
+    final_vp: Int,
+    failed_cards: Int,
+    /// Scroll-track space at the end.
+    scroll: Int,
+    /// Height in the stack on that space, 0 = bottom (R10.6 tie-break).
+    stack: Int,
+    /// 1 = winner; unique after the tie-break.
+    rank: Int,
+    won: Bool,
+    /// start + cards + overflow after each scoring phase.
+    vp_phase1: Int,
+    vp_phase2: Int,
+    vp_phase3: Int,
+    vp_phase4: Int,
+    tiles_taken: Int,
+    tiles_built: Int,
+    tiles_stored: Int,
+    /// Complete villas.
+    villas: Int,
+    /// Chimneys in all villas, complete or not.
+    chimneys: Int,
+    /// Chimneys in complete villas.
+    villa_chimneys: Int,
+    landscapes: Int,
+    merchants: Int,
+    bakers: Int,
+    administrators: Int,
+    artisans: Int,
+    markets: Int,
+    bakeries: Int,
+    fountains: Int,
+    fountain_cards: Int,
+    bread_moves: Int,
+    artisan_lost: Int,
+    leftover_items: Int,
+}
+
+/// The columns a game adds to each of its seat rows (`GameRecord::rows_json`; a run's
+/// rows then add the runner's `game` and `setup`: batch.rs).
+pub const GAME_COLUMNS: [(&str, ColumnType); 3] =
+    [("seed", ColumnType::Int), ("players", ColumnType::Int), ("tiebreak", ColumnType::Bool)];
+
+pub const BREAKDOWN: [&str; 7] = [
+    "start",
+    "cards",
+    "villas",
+    "leftovers",
+    "scroll",
+    "fountains",
+    "frame",
+];
+
+impl SeatRecord {
+    /// The seven VP sources (BREAKDOWN order).
+    pub fn breakdown(&self) -> [i64; 7] {
+        [
+            self.vp_start,
+            self.vp_cards,
+            self.vp_villas,
+            self.vp_leftovers,
+            self.vp_scroll,
+            self.vp_fountains,
+            self.vp_frame,
+        ]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    pub players: usize,
+    pub seats: Vec<SeatRecord>,
+    /// The winner was decided by the scroll-track tie-break (R10.6).
+    pub tiebreak: bool,
+    /// What happened to each card, seat by seat (the card table).
+    pub cards: Vec<CardRecord>,
+}
+
+/// Which deck a card row is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CardKind {
+    Objective,
+    Fountain,
+}
+
+/// What happened to the card: an objective card a seat took is fulfilled or failed
+/// (R8.4-R8.5); a fountain card is drawn (R6.5) and, if held at the end, kept (R10.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CardOutcome {
+    Fulfilled,
+    Failed,
+    Drawn,
+    Kept,
+}
+
+impl From<CardKind> for u8 {
+    fn from(kind: CardKind) -> Self {
+        kind as u8
+    }
+}
+
+impl From<CardOutcome> for u8 {
+    fn from(outcome: CardOutcome) -> Self {
+        outcome as u8
+    }
+}
+
+/// The card row declared once: each field's name, its type in `CardRecord`, the type of
+/// its column in the card table (`ColumnType`) and what a chunk carries it as, in the
+/// order of the run's card Parquet, make the struct `CardRecord`, its columns
+/// `CARD_COLUMNS` and a chunk's columns `CardColumns` (the runner's `game`, then these;
+/// python/mod.rs hands both to `cdsim`, whose `CardRow` a test holds to them).
+macro_rules! card_row {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty => $kind:ident($carried:ty),)*) => {
+        /// One row of the card table: a seat, a card (index into its deck of the game's
+        /// `Components`), what happened, in which phase (1-4; 0 = final scoring) and the
+        /// VP it brought. Rows of one seat sum to its `vp_cards` + `vp_fountains`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+        pub struct CardRecord {
+            $($(#[$doc])* pub $name: $ty,)*
+        }
+
+        /// The card row's columns, in order: name and type (the table's: `kind`, `card`
+        /// and `outcome` are text there, words and card ids).
+        pub const CARD_COLUMNS: &[(&str, ColumnType)] =
+            &[$((stringify!($name), ColumnType::$kind),)*];
+
+        /// The card rows of a chunk as columns (`batch::play_chunk`): the game, then
+        /// `CARD_COLUMNS`, a text column as indices: `kind` 0 = objective, 1 = fountain;
+        /// `card` indexes that deck; `outcome` indexes `CARD_OUTCOMES`.
+        #[derive(Default, Debug)]
+        pub struct CardColumns {
+            pub game: Vec<i64>,
+            $(pub $name: Vec<$carried>,)*
+        }
+
+        impl CardColumns {
+            pub fn push(&mut self, game: i64, cards: &[CardRecord]) {
+                for c in cards {
+                    self.game.push(game);
+                    $(self.$name.push(<$carried>::from(c.$name));)*
+                }
+            }
+
+            /// The columns by name: `game`, then `CARD_COLUMNS`.
+            pub fn into_columns(self) -> Vec<(&'static str, Values)> {
+                vec![("game", self.game.into()), $((stringify!($name), self.$name.into()),)*]
+            }
+        }
+    };
+}
+
+card_row! {
+    /// Counted from 0, as in the seat rows.
+    seat: u8 => Int(i64),
+    kind: CardKind => Text(u8),
+    /// Its index into its deck (its id in the table).
+    card: u8 => Text(u8),
+    outcome: CardOutcome => Text(u8),
+    /// 1-4: the scoring phase (objective) or the phase drawn in; 0: final scoring.
+    phase: u8 => Int(i64),
+    /// Times fulfilled (R8.4); 0 for fountain cards.
+    multiples: i32 => Int(i64),
+    /// The VP it brought: -4 for a failed card (R8.5), R10.4 for a kept one.
+    vp: i32 => Int(i64),
+}
+
+impl CardRecord {
+    /// The card's id in `comps`.
+    pub fn card_id<'a>(&self, comps: &'a Components) -> &'a str {
+        match self.kind {
+            CardKind::Objective => &comps.objectives[self.card as usize].id,
+            CardKind::Fountain => &comps.fountains[self.card as usize].id,
+        }
+    }
+
+    /// As JSON, the card named by its id (`State.record()`).
+    pub fn to_json(&self, comps: &Components) -> serde_json::Value {
+        let mut row = serde_json::to_value(self).expect("a card row serializes");
+        row["card"] = self.card_id(comps).into();
+        row
+    }
+}
+
+/// The card rows of a finished game, seat by seat: objective cards in the order they
+/// were resolved, then fountain cards drawn (by phase, then card), then those kept.
+pub fn card_records(state: &GameState, comps: &Components) -> Vec<CardRecord> {
+    let mut out = Vec::with_capacity(state.n * 12);
+    for (s, p) in state.players[..state.n].iter().enumerate() {
+        let seat = s as u8;
+        for t in p.cards_taken() {
+            let outcome = if t.failed { CardOutcome::Failed } else { CardOutcome::Fulfilled };
+            out.push(CardRecord { seat, kind: CardKind::Objective, card: t.card, outcome,
+                                  phase: t.phase + 1, multiples: t.multiples, vp: t.vp });
+        }
+        for (phase, counts) in p.fountain_draws.iter().enumerate() {
+            for (card, &times) in counts.iter().enumerate() {
+                for _ in 0..times {
+                    out.push(CardRecord { seat, kind: CardKind::Fountain, card: card as u8,
+                                          outcome: CardOutcome::Drawn, phase: phase as u8 + 1,
+                                          multiples: 0, vp: 0 });
+                }
+            }
+        }
+        for &f in p.fountain_cards.as_slice() {
+            let card = &comps.fountains[f as usize];
+            let vp = card.vp * p.district.complete_count[card.goal as usize]; // R10.4
+            out.push(CardRecord { seat, kind: CardKind::Fountain, card: f,
+                                  outcome: CardOutcome::Kept, phase: 0, multiples: 0, vp });
+        }
+    }
+    out
+}
+
+impl GameRecord {
+    pub fn winner(&self) -> usize {
+        self.seats
+            .iter()
+            .position(|s| s.won)
+            .expect("a game has a winner")
+    }
+
+    /// The values of `GAME_COLUMNS` for this game played from `seed`.
+    pub fn game_values(&self, seed: i64) -> [SeatValue; GAME_COLUMNS.len()] {
+        [seed.into(), (self.players as i64).into(), self.tiebreak.into()]
+    }
+
+    /// The rows as Python's `GameRecord.rows()` gives them (with this seed), as JSON
+    /// objects: the seat columns, then the game's.
+    pub fn rows_json(&self, seed: i64) -> Vec<serde_json::Value> {
+        let names = SEAT_COLUMNS.iter().chain(&GAME_COLUMNS).map(|&(name, _)| name.to_owned());
+        self.seats
+            .iter()
+            .map(|s| {
+                let values = s.values().into_iter().chain(self.game_values(seed));
+                names.clone().zip(values.map(serde_json::Value::from)).collect()
+            })
+            .collect()
+    }
+}
+
+/// The names `CardColumns::outcome` indexes, in `CardOutcome` order.
+pub const CARD_OUTCOMES: [&str; 4] = ["fulfilled", "failed", "drawn", "kept"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::carpe_diem::game::GameConfig;
+    use crate::play::play_game;
+    use crate::carpe_diem::players::make;
+    use crate::rng::SeedSequence;
+
+    #[test]
+    fn a_seats_card_rows_add_up_to_its_card_and_fountain_vp() {
+        let comps = crate::carpe_diem::components::fixture();
+        for n in 2..=4 {
+            for seed in 0..4u64 {
+                let mut players: Vec<_> = ["greedy", "bread", "villa", "random"][..n].iter()
+                    .map(|name| make(name, &[]).unwrap()).collect();
+                let record = play_game(&comps, &GameConfig::new(n), &mut players,
+                                       SeedSequence::new(u128::from(seed), &[seed]));
+                for s in &record.seats {
+                    let rows: Vec<_> =
+                        record.cards.iter().filter(|c| i64::from(c.seat) == s.seat).collect();
+                    let sum = |keep: &dyn Fn(&CardRecord) -> bool| -> i64 {
+                        rows.iter().filter(|c| keep(c)).map(|c| i64::from(c.vp)).sum()
+                    };
+                    assert_eq!(sum(&|c| c.kind == CardKind::Objective), s.vp_cards);
+                    assert_eq!(sum(&|c| c.outcome == CardOutcome::Kept), s.vp_fountains);
+                    let failed = rows.iter().filter(|c| c.outcome == CardOutcome::Failed).count();
+                    assert_eq!(failed as i64, s.failed_cards);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_chunk_carries_the_card_rows_columns_and_the_text_ones_as_indices() {
+        let row = CardRecord { seat: 2, kind: CardKind::Fountain, card: 5,
+                               outcome: CardOutcome::Kept, phase: 0, multiples: 0, vp: 3 };
+        let mut chunk = CardColumns::default();
+        chunk.push(9, &[row]);
+        let columns = chunk.into_columns();
+        let names: Vec<_> = columns.iter().map(|&(name, _)| name).collect();
+        let declared: Vec<_> = CARD_COLUMNS.iter().map(|&(name, _)| name).collect();
+        assert_eq!(names, [&["game"][..], &declared].concat());
+        for (&(name, kind), (_, values)) in CARD_COLUMNS.iter().zip(&columns[1..]) {
+            assert_eq!(matches!(values, Values::Index(_)), kind == ColumnType::Text, "{name}");
+        }
+        assert_eq!(columns[0].1, Values::Int(vec![9]));
+        assert_eq!(columns[2].1, Values::Index(vec![1]));
+        // `outcome` indexes CARD_OUTCOMES: the outcomes' names, in order
+        let outcomes = [CardOutcome::Fulfilled, CardOutcome::Failed, CardOutcome::Drawn,
+                        CardOutcome::Kept];
+        for (outcome, name) in outcomes.into_iter().zip(CARD_OUTCOMES) {
+            assert_eq!(CARD_OUTCOMES[u8::from(outcome) as usize], name);
+            assert_eq!(serde_json::to_value(outcome).unwrap(), name);
+        }
+    }
+}

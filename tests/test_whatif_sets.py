@@ -1,0 +1,91 @@
+"""cdsim whatif's changes are checked as one set (issue 61 item 5): several --sets, and an
+override file with them, become one override checked once as a whole, so a swap that keeps
+a total (84 light tiles, R1.1; Castles' 21 player tiles, T1.2) is accepted; a refusal that a
+companion change would fix says so and names the override file route."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cdsim.errors import CdsimError
+from cdsim.games import game_spec
+from cdsim.rules.components import load_components
+from cdsim.study.whatif import build, parse_set, variants
+from tests.commands import run_main
+from tests.conftest import core_or_skip
+
+SWAP = ["tile.L-bakery.count=7", "tile.L-market.count=3"]  # 5 and 5 in the box: still 84
+
+
+def counts(path: str) -> dict[str, int]:
+    return {t.id: t.count for t in load_components(path).tile_types}
+
+
+def test_a_swap_that_keeps_the_total_is_one_accepted_set(tmp_path: Path) -> None:
+    (variant,) = variants([parse_set(s) for s in SWAP], None, tmp_path / "changes")
+    assert variant.description == ", ".join(SWAP)
+    assert variant.components is not None
+    got = counts(variant.components)
+    assert (got["L-bakery"], got["L-market"]) == (7, 3)
+    # an override file with a --set: together, the same set
+    override = tmp_path / "bakery.toml"
+    override.write_text('base = "default"\n\n[[tile]]\nid = "L-bakery"\ncount = 7\n')
+    (with_file,) = variants([parse_set(SWAP[1])], override, tmp_path / "with-file")
+    assert with_file.components is not None
+    assert load_components(with_file.components).digest == \
+        load_components(variant.components).digest
+    # a list of values on top of the swap: each value checked on the swapped set
+    (sweep,) = variants([*(parse_set(s) for s in SWAP), parse_set("fountain.F01.vp=3,4")],
+                        None, tmp_path / "sweep")
+    assert sweep.base is not None and counts(sweep.base)["L-bakery"] == 7
+
+
+def test_a_change_a_companion_would_fix_says_so(tmp_path: Path) -> None:
+    with pytest.raises(CdsimError) as refused:
+        variants([parse_set(SWAP[0])], None, tmp_path / "alone")
+    line = str(refused.value)
+    assert line.startswith(f"--set {SWAP[0]}: 86 light tiles, the game has 84"), line
+    assert "companion change that lowers another entry's count by 2" in line, line
+    assert "--components FILE" in line and "\n" not in line, line
+    # a problem no companion fixes says nothing of one
+    with pytest.raises(CdsimError) as other:
+        variants([parse_set("tile.L-bakery.chimneys=-1")], None, tmp_path / "bad")
+    assert "companion" not in str(other.value)
+
+
+def test_castles_sets_are_checked_as_one_set(tmp_path: Path) -> None:
+    core_or_skip()
+    castles = game_spec("castles")
+    swap = [parse_set(s, castles) for s in ("player_tiles.village.count=5",
+                                            "player_tiles.cart.count=2")]
+    study = build("swap", swap, None, tmp_path / "ok", [2], ["scripted"], 1,
+                  {"scripted": 1000}, castles)
+    (variant,) = study.variants
+    assert variant.components is not None
+    tiles = json.loads(Path(variant.components).read_text())["player_tiles"]
+    assert [t["count"] for t in tiles[:2]] == [5, 2]
+    with pytest.raises(CdsimError) as refused:
+        build("alone", swap[:1], None, tmp_path / "alone", [2], ["scripted"], 1,
+              {"scripted": 1000}, castles)
+    line = str(refused.value)
+    assert line.startswith("--set player_tiles.village.count=5: castles player_tiles: 22 "
+                           "tiles"), line
+    assert "lowers another entry's count by 1" in line and "--components FILE" in line, line
+
+
+def test_the_swap_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    core_or_skip()
+    out = tmp_path / "wi"
+    code, err = run_main(["whatif", "--set", SWAP[0], "--set", SWAP[1], "--players", "2",
+                          "--play", "scripted", "--games", "400", "--out", str(out),
+                          "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    manifest = json.loads((out / "study-manifest.json").read_text())
+    (comparison,) = manifest["whatif"]["comparisons"]
+    assert comparison["games"] > 0
+    assert "L-bakery-count-7_L-market-count-3" in {c["key"].split(".", 2)[-1]
+                                                   for c in manifest["cells"]}
