@@ -41,6 +41,8 @@ PLAYER_WORDS = {
     "trade-workers": "scripted: villages, carts and cities (workers, harvest cards)",
     "animal-farms": "scripted: farms and estates (wooden hexes, VP)",
     "mcts": "determinized UCT over the game's decisions, greedy rollouts (200 simulations)",
+    "learned": "its turn played on copies of greedy's 8 best options, valued by weights "
+               "fitted to mcts's labels (make train-castles)",
 }
 # whatif's scripted games a side by default: a scripted game costs about a tenth of Carpe
 # Diem's, and a farm-card change at the 1 pp margin wanted about 150,000 a side (2026-11-28)
