@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::batch::{self, Chunk, Columns, StrategySpec};
 use crate::carpe_diem::{self, game::GameState, players::Player};
-use crate::castles::{self, CastlesState};
+use crate::castles::{self, learned::labels as castles_labels, CastlesState};
 use crate::games::{replay, ColumnType, Game, Outcome};
 use crate::players::fitted::labels::{LabelRows, LabelSpec};
 use crate::players::Strategy;
@@ -140,7 +140,7 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
 pub static GAMES: &[&dyn Registered] = &[
     &Entry::<GameState, Player>::new("carpe-diem", carpe_diem::players::make),
     &Entry::<CastlesState, castles::Player>::learned("castles", castles::players::make,
-                                                     castles::learned::labels),
+                                                     castles_labels),
 ];
 
 /// The game played when none is named.
