@@ -4,14 +4,14 @@ PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
 .PHONY: install test lint run bench strength clean core-fixture core-games browser oracle \
-	figures fuzz train ratings evaluator castles
+	figures fuzz train train-castles ratings evaluator castles
 
 install: $(VENV)/.installed
 
 # The Rust core (cdsim._core, the engine that plays every game) is rebuilt in release mode
 # when any of its sources change, or the scripted profiles or learned weights it compiles in.
 CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs core/src/*/*/*.rs core/src/*/*/*/*.rs) \
-	strategies/profiles.toml strategies/weights/learned.json
+	strategies/profiles.toml strategies/weights/learned.json strategies/weights/castles-learned.json
 $(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	@echo "make install: $(words $?) inputs newer than the last install (first: $(firstword $?)): next, the venv, then the Rust core (cdsim._core) built in release mode and cdsim installed: a few minutes the first time, quiet while cargo compiles"
 	python3 -m venv $(VENV)
@@ -77,6 +77,14 @@ core-games:
 # then the core that compiles them in.
 train: install
 	nice -n 10 $(CDSIM) train --seed 1
+	$(MAKE) install
+
+# The Castles of Tuscany's learned player's built-in weights
+# (strategies/weights/castles-learned.json), rebuilt from seed 1 byte for byte: rounds of
+# self-play whose sampled decisions its mcts labels (cdsim train --game castles, the seam's
+# pipeline: cdsim/train/seam.py), then the core that compiles them in.
+train-castles: install
+	nice -n 10 $(CDSIM) train --game castles --seed 1 --jobs 2
 	$(MAKE) install
 
 bench: install

@@ -44,11 +44,12 @@ def test_batch_study_and_analysis_import_no_game_rules() -> None:
 
 def test_a_feature_a_game_lacks_is_none_on_its_spec() -> None:
     """Carpe Diem has every optional feature; Castles, with no card table, families or sweeps
-    of its own, has none of them but its JSON --set."""
+    of its own, has none of them but its JSON --set and its strong play (its learned)."""
     carpe, castles = game_spec("carpe-diem"), game_spec("castles")
-    features = ("cards", "families", "sweeps", "card_changes", "strong")
-    assert all(getattr(carpe, name) is not None for name in features)
+    features = ("cards", "families", "sweeps", "card_changes")
+    assert all(getattr(carpe, name) is not None for name in (*features, "strong"))
     assert all(getattr(castles, name) is None for name in features)
+    assert castles.strong == ("learned",)
     assert carpe.set_keys is None and castles.set_keys is not None
     assert set(GAMES) == {"carpe-diem", "castles"}
 

@@ -22,6 +22,9 @@ from cdsim.rules.overrides import DEFAULT
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
 SCRIPTED = ("greedy", "castle-monastery", "trade-workers", "animal-farms")
+# whatif's strong play: the learned player (the seam's, core/src/castles/learned.rs, weights
+# strategies/weights/castles-learned.json from `make train-castles`) in every seat
+STRONG = ("learned",)
 RULES_DOC = "docs/rules-castles.md"  # where its rules are numbered
 TIE_RULE = "T13.2"  # the rule that breaks a tie on VP
 # what its run report reads beyond the VP sources (cdsim.games.GameSpec)
@@ -38,6 +41,8 @@ PLAYER_WORDS = {
     "trade-workers": "scripted: villages, carts and cities (workers, harvest cards)",
     "animal-farms": "scripted: farms and estates (wooden hexes, VP)",
     "mcts": "determinized UCT over the game's decisions, greedy rollouts (200 simulations)",
+    "learned": "its turn played on copies of greedy's 8 best options, valued by weights "
+               "fitted to mcts's labels (make train-castles)",
 }
 # whatif's scripted games a side by default: a scripted game costs about a tenth of Carpe
 # Diem's, and a farm-card change at the 1 pp margin wanted about 150,000 a side (2026-11-28)
@@ -53,6 +58,9 @@ SEAT_MS = {
     "random": {2: 0.001, 3: 0.001, 4: 0.001},
     "scripted": {2: 0.03, 3: 0.027, 4: 0.024},
     "mcts": {2: 370.0, 3: 540.0, 4: 720.0},
+    # castles_duel (core/examples), learned against greedy, 2026-11-29 on a busy machine
+    # (load about 18): a rough figure until timed quietly
+    "learned": {2: 5.0, 3: 5.0, 4: 8.6},
 }
 TABLE_MS = 0.005
 

@@ -104,7 +104,8 @@ def check_players(study: Study) -> None:
             for job in placed.stage_jobs(cell, 0, cell.deal):
                 try:
                     engine_for(job.config)
-                    weights_record(job.config.lineup, job.config.components)
+                    if job.config.spec.python_players:  # Carpe Diem's weights files
+                        weights_record(job.config.lineup, job.config.components)
                     reads_scores(job.config.lineup)
                 except CdsimError as exc:
                     raise CdsimError(f"cell {cell.key}: {exc}") from None

@@ -13,6 +13,8 @@ pub mod actions;
 mod builtin;
 pub mod components;
 mod effects;
+pub mod learned;
+pub mod inputs;
 pub mod observe;
 pub mod players;
 pub mod replay;

@@ -111,13 +111,14 @@ impl Scripted {
 pub type Player = Box<dyn Strategy<CastlesState>>;
 
 /// The built-in players' names (`make`).
-pub const PLAYER_NAMES: [&str; 6] = [
+pub const PLAYER_NAMES: [&str; 7] = [
     "random",
     "greedy",
     "castle-monastery",
     "trade-workers",
     "animal-farms",
     "mcts",
+    "learned",
 ];
 
 /// The scripted players' names and weights.
@@ -141,12 +142,15 @@ pub fn mcts_params() -> UctParams {
     UctParams { c: 0.1, margin: 1.0, ..UctParams::default() }
 }
 
-/// A built-in player by name, with its settings overridden (only mcts has settings:
-/// `mcts.playouts`, `mcts.c`); an unknown name or setting is an error naming it.
+/// A built-in player by name, with its settings overridden (mcts's: `mcts.playouts`,
+/// `mcts.c`; learned's: `learned.shortlist`, ...); an unknown name or setting is an error naming it.
 pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
     if name == "mcts" {
         let params = mcts_params().with_overrides(overrides)?;
         return Ok(Box::new(UctPlayer::with_rollout(params, Scripted::greedy())));
+    }
+    if name == "learned" {
+        return Ok(Box::new(super::learned::player(overrides)?));
     }
     if let Some((key, _)) = overrides.first() {
         return Err(format!("castles {name}: takes no setting, got {key:?}"));
@@ -188,6 +192,17 @@ impl Strategy<CastlesState> for Scripted {
         }
         best
     }
+}
+
+/// Greedy's one-ply value of each of `options` (the pending decision's) to `seat`, into
+/// `out` (emptied first): the learned player's prior (`inputs`).
+pub fn greedy_values(state: &CastlesState, comps: &Components, seat: usize, options: &[Action],
+                     out: &mut Vec<f32>) {
+    let s = &state.seats[seat];
+    let w = Weights::greedy();
+    let eval = Eval { state, comps, s, w: &w, frontier: s.frontier(comps) };
+    out.clear();
+    out.extend(options.iter().map(|&a| eval.value(a)));
 }
 
 struct Eval<'a> {

@@ -10,6 +10,7 @@
 //! outcome comes from the game's own stream, spawned from the seed, and each seat gets a
 //! stream of its own, so a seat's chance never moves the game's.
 
+pub mod inputs;
 pub mod registry;
 pub mod replay;
 pub mod rows;

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use crate::batch::{self, Chunk, Columns, StrategySpec};
 use crate::carpe_diem::{self, game::GameState, players::Player};
-use crate::castles::{self, CastlesState};
+use crate::castles::{self, learned::labels as castles_labels, CastlesState};
 use crate::games::{replay, ColumnType, Game, Outcome};
+use crate::players::fitted::labels::{LabelRows, LabelSpec};
 use crate::players::Strategy;
 use crate::rng::SeedSequence;
 
@@ -36,7 +37,15 @@ pub trait Registered: Sync {
     /// seed `entropy`, `lineup` by seat.
     fn replay(&self, comps: &(dyn Any + Send + Sync), game: &OneGame)
         -> Result<String, String>;
+    /// Search labels for the game's learned player (`players::fitted::labels`), self-play
+    /// with the weights file `weights` (its text; None: VP gained alone); an error for a
+    /// game without a learned player over the seam.
+    fn labels(&self, comps: &(dyn Any + Send + Sync), spec: &LabelSpec, weights: Option<&str>)
+        -> Result<LabelRows, String>;
 }
+
+/// A game's search labels (`Registered::labels`), on its own components.
+pub type Labeller<G> = fn(&G, &LabelSpec, Option<&str>) -> Result<LabelRows, String>;
 
 /// One game as `Registered::replay` plays it.
 pub struct OneGame<'a> {
@@ -52,15 +61,22 @@ pub struct OneGame<'a> {
 pub type MakePlayer<P> = fn(&str, &[(String, f64)]) -> Result<P, String>;
 
 /// A game `G` whose seats are played by `P`, made by name by `make`.
-pub struct Entry<G, P> {
+pub struct Entry<G: Game, P> {
     name: &'static str,
     make: MakePlayer<P>,
+    labels: Option<Labeller<G::Components>>,
     game: PhantomData<fn() -> G>,
 }
 
-impl<G, P> Entry<G, P> {
+impl<G: Game, P> Entry<G, P> {
     pub const fn new(name: &'static str, make: MakePlayer<P>) -> Self {
-        Entry { name, make, game: PhantomData }
+        Entry { name, make, labels: None, game: PhantomData }
+    }
+
+    /// A game whose learned player is the seam's (`players::fitted`), with its labels.
+    pub const fn learned(name: &'static str, make: MakePlayer<P>,
+                         labels: Labeller<G::Components>) -> Self {
+        Entry { name, make, labels: Some(labels), game: PhantomData }
     }
 }
 
@@ -109,12 +125,22 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
         let record = replay::record::<G, P>(comps, &config, &mut lineup, seed, run_seed)?;
         serde_json::to_string(&record).map_err(|e| e.to_string())
     }
+
+    fn labels(&self, comps: &(dyn Any + Send + Sync), spec: &LabelSpec, weights: Option<&str>)
+        -> Result<LabelRows, String> {
+        let comps = comps.downcast_ref::<G::Components>()
+            .ok_or_else(|| format!("these components are not {}'s", self.name))?;
+        let labels = self.labels
+            .ok_or_else(|| format!("{} has no learned player over the seam to label", self.name))?;
+        labels(comps, spec, weights)
+    }
 }
 
 /// Every game, by name; the first is the default.
 pub static GAMES: &[&dyn Registered] = &[
     &Entry::<GameState, Player>::new("carpe-diem", carpe_diem::players::make),
-    &Entry::<CastlesState, castles::Player>::new("castles", castles::players::make),
+    &Entry::<CastlesState, castles::Player>::learned("castles", castles::players::make,
+                                                     castles_labels),
 ];
 
 /// The game played when none is named.

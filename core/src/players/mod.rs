@@ -6,11 +6,13 @@
 //! index out of range. Players live outside the game state (passed alongside it), so a
 //! state can be copied and played on with any players.
 //!
-//! `random` and `uct` (a game's `mcts`) play any game through the trait; `settings`
+//! `random`, `uct` (a game's `mcts`) and `fitted` (a game's learned player over its
+//! inputs, `games::inputs`) play any game through the trait; `settings`
 //! declares a player's settings once. Each game's own players live in its folder
 //! (`crate::carpe_diem::players`, `crate::castles::players`). A Python strategy chooses
 //! through `cdsim/rules/strategy.py`; `cdsim/players/registry.py` parses the names.
 
+pub mod fitted;
 pub mod random;
 pub mod settings;
 pub mod uct;

@@ -98,6 +98,8 @@ pub struct UctPlayer<G: Game, R: Strategy<G> + Clone = RandomPlayer> {
     path: Vec<(u32, usize, usize)>,
     buf: Vec<G::Action>,
     values: Vec<f64>,
+    /// Each seat's VP gained at the end of the last simulation.
+    gains: Vec<f64>,
     names: Vec<&'static str>,
 }
 
@@ -112,7 +114,8 @@ impl<G: Game, R: Strategy<G> + Clone> UctPlayer<G, R> {
     /// Rollouts played by copies of `rollout` (a game's cheap player).
     pub fn with_rollout(params: UctParams, rollout: R) -> Self {
         UctPlayer { params, rollout, players: Vec::new(), streams: Vec::new(), nodes: Vec::new(),
-                    path: Vec::new(), buf: Vec::new(), values: Vec::new(), names: Vec::new() }
+                    path: Vec::new(), buf: Vec::new(), values: Vec::new(), gains: Vec::new(),
+                    names: Vec::new() }
     }
 
     /// The rollout players and their streams, drawn once from the seat's stream.
@@ -142,6 +145,31 @@ impl<G: Game, R: Strategy<G> + Clone> UctPlayer<G, R> {
             a.visits.cmp(&b.visits).then(mean(a).total_cmp(&mean(b))).then(j.cmp(i))
         });
         best.expect("a searched decision has options").1.action
+    }
+
+    /// A position's value by search, for a learned player's labels (Expert Iteration):
+    /// each seat's VP gained at the end, the mean over `playouts` simulations of a search
+    /// from `state` (whoever decides there), each on a copy drawn anew for `seat`
+    /// (`Game::determinize`), into `out`.
+    pub fn position_gains(&mut self, state: &G, comps: &G::Components, seat: usize,
+                          rng: &mut Generator, out: &mut Vec<f64>) {
+        self.ensure_rollout(state.seats(), rng);
+        self.nodes.clear();
+        self.nodes.push(Node { edges: Vec::new() });
+        out.clear();
+        out.resize(state.seats(), 0.0);
+        let runs = self.params.playouts.max(1);
+        for _ in 0..runs {
+            let mut copy = state.clone();
+            copy.determinize(comps, seat, rng);
+            self.simulate(copy, comps);
+            for (o, g) in out.iter_mut().zip(&self.gains) {
+                *o += g;
+            }
+        }
+        for o in out.iter_mut() {
+            *o /= f64::from(runs);
+        }
     }
 
     /// One simulation of a determinized copy: down the tree, one new edge, the rollout to
@@ -215,6 +243,8 @@ impl<G: Game, R: Strategy<G> + Clone> UctPlayer<G, R> {
         let outcome = state.outcome(comps, &self.names);
         let gained: Vec<i64> = (0..outcome.seats()).map(|s| outcome.vp(s) - outcome.start_vp(s))
             .collect();
+        self.gains.clear();
+        self.gains.extend(gained.iter().map(|&g| g as f64));
         let best = gained.iter().copied().max().unwrap_or(0);
         let winners = gained.iter().filter(|&&g| g == best).count() as f64;
         let total: i64 = gained.iter().map(|&g| g.max(0)).sum();

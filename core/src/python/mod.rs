@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use numpy::{IntoPyArray, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::IntoPyObjectExt;
@@ -152,6 +152,48 @@ fn play_game(
     py.detach(|| game.replay(set, &one)).map_err(PyValueError::new_err)
 }
 
+/// Search labels for the learned player of the components' game (`Registered::labels`,
+/// players/fitted/labels.rs): games `games` of `players` seats dealt from `entropy`, self-play
+/// by the learned player with the weights file text `weights` (None: VP gained alone),
+/// a decision labelled with chance 1 / `every`, each shortlisted option's position valued
+/// by `playouts` simulations of the game's mcts. A dict: `names` (the inputs), `phases`
+/// (of the weights), `game`,
+/// `group`, `phase` (one a row), `label` and `gained` (rows x players, seats from the
+/// deciding one on), `inputs` (rows x players x inputs).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (components, players, entropy, games, every, playouts, explore, weights=None))]
+fn search_labels<'py>(
+    py: Python<'py>,
+    components: &Components,
+    players: usize,
+    entropy: u64,
+    games: Vec<u64>,
+    every: u64,
+    playouts: u32,
+    explore: f64,
+    weights: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use crate::players::fitted::{labels::LabelSpec, FittedParams};
+    let params = FittedParams::default().with_overrides(&[("explore", explore)])
+        .map_err(PyValueError::new_err)?;
+    let spec = LabelSpec { players, entropy, games, every, playouts, player: params };
+    let (game, set) = (components.game, &*components.set);
+    let rows = py.detach(|| game.labels(set, &spec, weights.as_deref()))
+        .map_err(PyValueError::new_err)?;
+    let r = rows.group.len();
+    let out = PyDict::new(py);
+    out.set_item("names", rows.names.to_vec())?;
+    out.set_item("phases", rows.phases)?;
+    out.set_item("game", rows.game.into_pyarray(py))?;
+    out.set_item("group", rows.group.into_pyarray(py))?;
+    out.set_item("phase", rows.phase.into_pyarray(py))?;
+    out.set_item("label", rows.label.into_pyarray(py).reshape([r, players])?)?;
+    out.set_item("gained", rows.gained.into_pyarray(py).reshape([r, players])?)?;
+    out.set_item("inputs", rows.inputs.into_pyarray(py).reshape([r, players, rows.width])?)?;
+    Ok(out)
+}
+
 /// Columns as a dict of numpy arrays by name.
 fn columns_dict<'py>(py: Python<'py>, columns: Vec<(&'static str, Values)>)
     -> PyResult<Bound<'py, PyDict>> {
@@ -280,6 +322,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Stop>()?;
     m.add_function(wrap_pyfunction!(play_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(play_game, m)?)?;
+    m.add_function(wrap_pyfunction!(search_labels, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_components, m)?)?;
     m.add_function(wrap_pyfunction!(game_columns, m)?)?;
     m.add_function(wrap_pyfunction!(castles_players, m)?)?;

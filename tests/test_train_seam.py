@@ -1,0 +1,77 @@
+"""``cdsim train --game castles``: the seam's one training pipeline (cdsim/train/seam.py) over
+the core's search labels. The fit finds the margin that separates a decision's options
+(a decision's shared luck cancels), a tiny run is reproducible byte for byte for any
+--jobs, and bad flags are one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cdsim import core
+from cdsim.train import seam
+from tests.commands import run_cli
+
+needs_core = pytest.mark.skipif(not core.available() or not hasattr(core.module(),
+                                                                    "search_labels"),
+                                reason="needs the compiled core with search labels")
+
+
+def test_the_fit_finds_the_margin_that_separates_the_options() -> None:
+    rng = np.random.default_rng(59)
+    decisions, options, seats, width = 600, 5, 3, 4
+    rows = decisions * options
+    truth = rng.normal(0, 1, width)
+    inputs = rng.normal(0, 1, (rows, seats, width))
+    gained = rng.integers(0, 40, (rows, seats)).astype(float)
+    group = np.repeat(np.arange(decisions), options)
+    luck = np.repeat(rng.normal(0, 30, (decisions, seats)), options, axis=0)
+    # each seat's label: its VP gained now, its inputs' worth, and luck shared by a decision
+    label = gained + inputs @ truth + luck
+    labels = seam.Labels(label, gained, inputs, np.zeros(rows, dtype=np.int64), group)
+    fitted = seam.fit(labels, 1, width, ridge=1e-6)
+    assert np.allclose(fitted[0], truth, atol=1e-3), (fitted, truth)
+    assert seam.agreement(labels, fitted) > 0.99
+    # too few rows in a phase: its weights stay zero (VP gained alone)
+    few = seam.Labels(label[:10], gained[:10], inputs[:10],
+                      np.zeros(10, dtype=np.int64), group[:10])
+    assert seam.fit(few, 1, width, ridge=1.0) == [[0.0] * width]
+
+
+@needs_core
+def test_a_tiny_run_gives_the_same_bytes_for_any_jobs(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    files = []
+    for jobs in (1, 2, 2):
+        out = tmp_path / f"w{len(files)}.json"
+        code, _, err = run_cli(["train", "--game", "castles", "--games", "2,0,1", "--rounds",
+                                "2", "--every", "12", "--label-playouts", "3", "--jobs",
+                                str(jobs), "--quiet", "--out", str(out)], monkeypatch, capsys)
+        assert code == 0, err
+        files.append(out.read_bytes())
+    assert files[0] == files[1] == files[2]
+    data = json.loads(files[0])
+    assert data["format"] == "cdsim-weights" and data["game"] == "castles"
+    assert len(data["weights"]["2"]) == data["phases"] == 3
+    assert all(len(row) == len(data["inputs"]) for row in data["weights"]["4"])
+    assert any(w != 0 for row in data["weights"]["2"] for w in row), "round 1 fitted nothing"
+
+
+@needs_core
+@pytest.mark.parametrize(("flags", "said"), [
+    (["--games", "2,0"], "--games: one count of games per player count"),
+    (["--every", "0"], "--every must be >= 1"),
+    (["--explore", "2"], "--explore must be 0-1"),
+    (["--components", "x"], "--components: castles trains on its built-in"),
+])
+def test_bad_flags_are_one_line(flags: list[str], said: str, tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["train", "--game", "castles", "--quiet", "--out",
+                            str(tmp_path / "w.json"), *flags], monkeypatch, capsys)
+    assert code == 2 and said in err and err.count("\n") == 1, err
+    assert not (tmp_path / "w.json").exists()
