@@ -212,7 +212,8 @@ class Comparison:
 
         # each seat's per-deal sd, one standard error of its estimate high (about one over
         # the root of twice the changed deals, and heavier tails): the games to come
-        sd = [h * math.sqrt(now) / z(now) * (1 + SPREAD / math.sqrt(max(1, s.changed or 1)))
+        at_now = z(now)
+        sd = [h * math.sqrt(now) / at_now * (1 + SPREAD / math.sqrt(max(1, s.changed or 1)))
               for s, h in zip(seats, half, strict=True)]
         se = [x / math.sqrt(now) for x in sd]
         # each change moved CAUTION standard errors towards the margin
@@ -220,7 +221,8 @@ class Comparison:
                 max(eps, abs(s.change) - CAUTION * e) for s, e in zip(seats, se, strict=True)]
 
         def decided(deals: float) -> bool:
-            h = [z(deals) * x / math.sqrt(deals) for x in sd]
+            step = z(deals) / math.sqrt(deals)  # one boundary for every seat (a bisection)
+            h = [step * x for x in sd]
             return (all(2 * x <= eps for x in h)  # measured
                     or all(c + x < eps for c, x in zip(near, h, strict=True))  # unchanged
                     or any(c - x > eps for c, x in zip(near, h, strict=True)))  # changed
