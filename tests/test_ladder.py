@@ -52,7 +52,7 @@ def test_two_player_ladder_end_to_end(tmp_path: Path) -> None:
                 "--chunk-size", "12", "--jobs", "2", "--json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     root = tmp_path / "ladders" / "2p"  # the default --out
-    assert "games/s" in out.stderr  # progress on stderr, the JSON alone on stdout
+    assert "games, done" in out.stderr  # progress on stderr, the JSON alone on stdout
     data = json.loads(out.stdout)
     ratings = _check_ratings(data, 2, {"random", "greedy", "villa"})
     by = {r["strategy"]: r for r in ratings}

@@ -127,10 +127,14 @@ FORMATTING = {
     "cdsim.analysis.anytime": {"CONFIRM_SHARE", "MIN_GROUPS", "ZONE", "Verdict"},
     "cdsim.analysis.balance": {"Balance", "check_tolerance", "words"},
     "cdsim.analysis.candidates": {"CellGames"},
+    # a card figure shown only on enough deals: the floor, and the takes it is read from
+    "cdsim.analysis.card_intervals": {"MIN_DEALS"},
+    "cdsim.analysis.cards": {"Takes"},
     "cdsim.analysis.cell": {"Shares"},
     # how a number is written: one module, shared with the verdicts' own sentences
     "cdsim.analysis.fmt": {"interval", "number", "pct", "pct_or_dash", "percent_tick",
-                           "points_tick", "pp", "pts", "pts_interval", "seat_label", "vec"},
+                           "points_tick", "pp", "pts", "pts_interval", "rulebook", "seat_label",
+                           "vec"},
     "cdsim.analysis.offsets": {"FairOffset"},
     "cdsim.analysis.offset_shift": {"FamilyEffect", "PairedShift", "SeatShift"},
     "cdsim.analysis.paired": {"PRECISION", "Comparison"},

@@ -71,7 +71,7 @@ def test_castles_sets_are_checked_as_one_set(tmp_path: Path) -> None:
         build("alone", swap[:1], None, tmp_path / "alone", [2], ["scripted"], 1,
               {"scripted": 1000}, castles)
     line = str(refused.value)
-    assert line.startswith("--set player_tiles.village.count=5: castles player_tiles: 22 "
+    assert line.startswith("--set 'player_tiles.village.count=5': castles player_tiles: 22 "
                            "tiles"), line
     assert "lowers another entry's count by 1" in line and "--components FILE" in line, line
 

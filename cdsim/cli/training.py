@@ -142,7 +142,8 @@ def _train_seam(name: str, out: str | None, seed: int, games: str | None, rounds
                 every: int, playouts: int | None, explore: float, ridge: float, jobs: int,
                 quiet: bool, components: object) -> None:
     """``cdsim train --game NAME`` for a game whose learned player is the seam's
-    (cdsim.train.seam): its weights file is strategies/weights/NAME-learned.json."""
+    (cdsim.train.seam): its weights file is strategies/weights/<game>-learned.json
+    (strategies/weights/castles-learned.json for castles)."""
     spec = game_spec(name)
     if components is not None:
         raise CdsimError(f"--components: {name} trains on its built-in component set")

@@ -79,8 +79,8 @@ class GameSpec:
     set_keys: KeySets | None = None
     # who sits in every seat in whatif's strong play (None: it has no strong play yet)
     strong: tuple[str, ...] | None = None
-    # the most games a side whatif plays by default, by kind of play, where the game's
-    # games are cheaper than Carpe Diem's (None: cdsim.study.whatif.BUDGET, sized for it)
+    # the games a side whatif's intervals are designed for, by kind of play, where the
+    # game's games are cheaper than Carpe Diem's (None: cdsim.study.whatif.DESIGN)
     whatif_games: Mapping[str, int] | None = None
     # its players' recorded CPU ms a seat per game by kind (random, scripted, mcts) and its
     # core's own ms per game (None: cdsim.batch.cost's SEAT_MS and TABLE_MS, Carpe Diem's)

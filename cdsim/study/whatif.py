@@ -196,7 +196,7 @@ def game_variants(changes: Sequence[Change], override: Path | None, folder: Path
         if problem is not None:  # the --set that made it, in the user's words
             which = [c.spelled for c in fixed] + ([said[-1]] if lists else [])
             flags = " ".join(f"--set {w!r}" for w in which) or f"--components {override}"
-            raise CdsimError(f"{flags}: {problem}")
+            raise CdsimError(f"{flags}: {problem}{companion(problem)}")
         name = safe_name("_".join(named))
         path = folder / f"{name}.json"
         # the override: the tables that differ from the built-in set
