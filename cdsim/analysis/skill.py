@@ -52,32 +52,23 @@ from typing import Any, Protocol
 import numpy as np
 from scipy import special
 
-from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, Verdict, design_groups
+from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, design_groups
 from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import CellGames, candidates, pairs, rank_by_gap, win_table
 from cdsim.analysis.cell import CellFigures
 from cdsim.analysis.fmt import vec
 from cdsim.analysis.offsets import FairOffset
+from cdsim.analysis.recommend import Cell as BaseCell
 from cdsim.analysis.stats import FloatArray
 
 Vector = tuple[int, ...]
 
 
-class Cell(Protocol):
+class Cell(BaseCell, Protocol):
     """What the verdicts read of a study cell (``cdsim.study.cell.CellResult``): its population,
     the manifest's verdict (None while stages remain), its finished stages' games, the rulebook
     vector and the radius searched around it."""
 
-    @property
-    def population(self) -> str: ...
-    @property
-    def decision(self) -> Verdict | None: ...
-    @property
-    def stages(self) -> tuple[CellGames, ...]: ...
-    @property
-    def rulebook(self) -> tuple[int, ...]: ...
-    @property
-    def radius(self) -> int: ...
     @property
     def games(self) -> int: ...
     @property
