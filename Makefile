@@ -62,8 +62,8 @@ browser:
 
 # The core's test fixture: the default component set as Python hands it over.
 core-fixture: install
-	$(PY) -c "import json; from cdsim.rules.components import load_components; \
-	from cdsim.handover import components_dict; \
+	$(PY) -c "import json; from cdsim.games.carpe_diem.rules.components import load_components; \
+	from cdsim.games.carpe_diem.handover import components_dict; \
 	print(json.dumps(components_dict(load_components()), indent=1))" > core/tests/data/components.json
 
 # The core's recorded games (core/tests/data/recorded_*.json) that its tests replay:

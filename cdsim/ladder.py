@@ -59,8 +59,8 @@ from cdsim.batch.folder import CELLS, LADDER_MANIFEST, Kind, RunFolder, versions
 from cdsim.batch.manifest import PlayedManifest
 from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
-from cdsim.players import played
-from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
+from cdsim.games.carpe_diem.players import played
+from cdsim.games.carpe_diem.players.registry import PlayerSpec, make_strategy, weights_record
 from cdsim.study.model import Job
 from cdsim.study.play import (
     OnChunk,

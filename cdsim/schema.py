@@ -1,6 +1,6 @@
 """The input files' schemas are declared with pydantic (strict: a TOML string is not a
 number, nor a bool an integer; a key that is not declared is refused): a ``Table`` model,
-or a frozen dataclass record (``cdsim.rules.file_records``) checked here by ``validate``
+or a frozen dataclass record (``cdsim.file_records``) checked here by ``validate``
 and written back by ``dump``. ``problem`` turns a validation error into one line naming
 the entry, the key and what is allowed. A validator raises ValueError with its problem in
 words, to follow the key's name and ':'.
@@ -107,7 +107,7 @@ def _adapter(record: type[Any]) -> TypeAdapter[Any]:
 
 def validate(record: type[Record], data: Any) -> Record:
     """``data`` (a file's tables) read into ``record``, a dataclass of
-    ``cdsim.rules.file_records``; raises ValidationError (``problem`` words it)."""
+    ``cdsim.file_records``; raises ValidationError (``problem`` words it)."""
     return _adapter(record).validate_python(data)  # type: ignore[no-any-return]
 
 

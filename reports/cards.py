@@ -17,7 +17,7 @@ import polars as pl
 
 from cdsim.analysis.fmt import number, pct_or_dash, pts
 from cdsim.batch.results import CardSection
-from cdsim.players.names import shown_name
+from cdsim.games.names import shown_name
 
 EXPLAIN = (
     "Which card is too strong? For each card: how often the seats took it, how often it "

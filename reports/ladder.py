@@ -21,8 +21,8 @@ import numpy as np
 
 from cdsim.analysis.fmt import pct
 from cdsim.analysis.ratings import PRIOR_GAMES, RESAMPLES, LadderFit
+from cdsim.games.names import shown_names
 from cdsim.ladder import LadderResult, read_results
-from cdsim.players.names import shown_names
 from reports.charts import COLOURS, FloatArray, _png
 from reports.report import Doc, publish, save
 

@@ -22,7 +22,7 @@ from cdsim.batch.balance import BalanceResult
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
-from cdsim.players.names import shown_names
+from cdsim.games.names import shown_names
 from cdsim.study.memo import Memo
 from reports import balance, cards, charts
 

@@ -74,16 +74,16 @@ def core_ms(scale: int) -> dict[str, float]:
 
 
 def table_ms(scale: int) -> None:
-    """A table of three greedy and one Python strategy (cdsim.testing:Scripted, which takes
+    """A table of three greedy and one Python strategy (cdsim.games.carpe_diem.testing:Scripted, which takes
     the first option, and strategies.example:Builder): the core plays the game and asks
-    the Python seat on its observation (cdsim.engine.table), beside the core alone with
+    the Python seat on its observation (cdsim.games.carpe_diem.engine.table), beside the core alone with
     four greedy; each line-up twice, alternating, the best pass kept."""
     from cdsim.batch.config import RunConfig
     from cdsim.batch.queue import play_chunk_frame
 
     games = 200 // scale
     lineups = (("3 greedy + 1 Python strategy taking the first option",
-                ["greedy"] * 3 + ["cdsim.testing:Scripted"], "table"),
+                ["greedy"] * 3 + ["cdsim.games.carpe_diem.testing:Scripted"], "table"),
                ("3 greedy + 1 Python strategy (example Builder)",
                 ["greedy"] * 3 + ["strategies.example:Builder"], "table"),
                ("4 greedy", ["greedy"] * 4, "rust"))

@@ -36,7 +36,8 @@ from joblib import Parallel, delayed
 
 from cdsim import core
 from cdsim import train as T
-from cdsim.players import weights as W
+from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players import weights as W
 
 KEY = 9_000_000  # deal keys beyond any the training uses (stage * 1,000,000 + game, stage < 9)
 
@@ -47,7 +48,7 @@ def play(players: int, games: range, playouts: int, seed: int
     ``playouts`` playouts, then one more column: the first playout's margin alone)."""
     module = core.module()
     assert module is not None
-    comps = core.core_components(None)
+    comps = core_components(None)
     weights = float(module.learned_weights(W.PLAYOUT_WEIGHTS.read_text()))
     f = len(W.feature_names())
     out = []

@@ -28,7 +28,7 @@ import numpy as np
 
 from cdsim import train as T
 from cdsim.errors import CdsimError
-from cdsim.players import weights as W
+from cdsim.games.carpe_diem.players import weights as W
 
 
 def labels_of(paths: list[Path], version: int = 1) -> tuple[T.Labels, np.ndarray]:

@@ -24,7 +24,8 @@ from joblib import Parallel, delayed
 from numpy.typing import NDArray
 
 from cdsim import core
-from cdsim.players import weights as W
+from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players import weights as W
 
 BETAS = (0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.7, 1.0)
 CHUNK = 50
@@ -40,7 +41,7 @@ def play(players: int, start_vp: list[int], lineup: list[str], seed: int, setups
     # V is the greedy-playout evaluator the figures of docs/statistics.md were measured
     # with, whichever weights the learned player ships with
     weights = module.learned_weights(W.PLAYOUT_WEIGHTS.read_text())
-    out = module.measure_luck(core.core_components(None), players, start_vp, seed, setups,
+    out = module.measure_luck(core_components(None), players, start_vp, seed, setups,
                               [(name, []) for name in lineup], copies, betas, seed + 7919,
                               lookahead, weights)
     games = len(setups)

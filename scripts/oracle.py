@@ -1,7 +1,7 @@
 """Replay games of the core on the Python rules, decision by decision (`make oracle`).
 
 Every game is played on the core with the Python rules beside it; after every decision
-the two states are compared (cdsim.engine.oracle), and the first difference names the
+the two states are compared (cdsim.games.carpe_diem.engine.oracle), and the first difference names the
 game, the decision and the field. Player counts 2, 3 and 4 and the line-ups of
 tests/test_table.py take turns. Usage: python scripts/oracle.py [GAMES] [--jobs N]
 """
@@ -23,9 +23,9 @@ LINEUPS = [
 
 
 def replay(first: int, last: int, seed: int) -> tuple[int, str | None]:
-    from cdsim.engine.oracle import EngineMismatch
-    from cdsim.engine.table import Table
-    from cdsim.players.registry import make_lineup
+    from cdsim.games.carpe_diem.engine.oracle import EngineMismatch
+    from cdsim.games.carpe_diem.engine.table import Table
+    from cdsim.games.carpe_diem.players.registry import make_lineup
 
     for game in range(first, last):
         players, names = LINEUPS[game % len(LINEUPS)]

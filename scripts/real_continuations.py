@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from cdsim.analysis import anytime as at
 from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import WinTable, _winners, candidates
-from cdsim.rules.game import DEFAULT_START_VP
+from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.study.games import read_games
 
 TOL, ZONE, ALPHA, RADIUS = 0.02, 0.005, 0.05, 4

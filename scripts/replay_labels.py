@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from cdsim.players import weights as W
+from cdsim.games.carpe_diem.players import weights as W
 
 KEY = 9_500_000  # search_labels.py's deal keys
 CHANCE = {"move": 0.12, "seal": 0.5, "circle": 0.5, "fountain": 0.25, "payment": 0.25}
@@ -48,8 +48,8 @@ def load_core(directory: Path | None) -> Any:
 
 
 def components(module: Any) -> Any:
-    from cdsim.handover import components_json
-    from cdsim.rules.components import load_components
+    from cdsim.games.carpe_diem.handover import components_json
+    from cdsim.games.carpe_diem.rules.components import load_components
     return module.Components(components_json(load_components(None)))
 
 

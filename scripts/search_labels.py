@@ -31,7 +31,8 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.players import weights as W
+from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players import weights as W
 
 KEY = 9_500_000  # deal keys beyond the training's (stage * 1,000,000 + game) and the evaluator's
 CHANCE = {"move": 0.12, "seal": 0.5, "circle": 0.5, "fountain": 0.25, "payment": 0.25}
@@ -59,7 +60,7 @@ def label_games(players: int, decisions: int, playouts: int, budgets: list[int],
     a stopped run keeps them)."""
     module = core.module()
     assert module is not None
-    comps = core.core_components(None)
+    comps = core_components(None)
     weights = float(module.learned_weights(learner.read_text()))
     search = [("playouts", float(playouts))]
     out: list[dict[str, Any]] = []

@@ -16,9 +16,9 @@ from joblib import Parallel, delayed
 
 from cdsim.analysis.stats import Z95 as Z
 from cdsim.analysis.stats import wilson
-from cdsim.engine.table import Table
-from cdsim.players.registry import make_lineup
-from cdsim.rules.game import PHASES
+from cdsim.games.carpe_diem.engine.table import Table
+from cdsim.games.carpe_diem.players.registry import make_lineup
+from cdsim.games.carpe_diem.rules.game import PHASES
 
 CARDS_PER_GAME = 2 * PHASES  # R3.1, R8.3: 4 scoring phases x one disc x 2 cards
 

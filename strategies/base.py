@@ -3,12 +3,12 @@
 strategy reads (``view.components``: ``TileType``, ``ObjectiveCard``, ``FountainCard``,
 ``FramePart``, ``FrameGoal``, ``Board``) and its district's (``District``, ``Feature``).
 
-They are defined in ``cdsim.rules`` (``strategy``, ``observation``, ``options``,
+They are defined in ``cdsim.games.carpe_diem.rules`` (``strategy``, ``observation``, ``options``,
 ``components``, ``district``) so that the engine can type against them without importing
 this package (the layers: strategies import cdsim, not the reverse).
 """
 
-from cdsim.rules.components import (
+from cdsim.games.carpe_diem.rules.components import (
     Board,
     FountainCard,
     FrameGoal,
@@ -16,9 +16,9 @@ from cdsim.rules.components import (
     ObjectiveCard,
     TileType,
 )
-from cdsim.rules.district import District, Feature
-from cdsim.rules.observation import DistrictView, HiddenInformation, Holdings, Observation
-from cdsim.rules.options import (
+from cdsim.games.carpe_diem.rules.district import District, Feature
+from cdsim.games.carpe_diem.rules.observation import DistrictView, HiddenInformation, Holdings, Observation
+from cdsim.games.carpe_diem.rules.options import (
     Action,
     CircleChoice,
     FountainChoice,
@@ -28,7 +28,7 @@ from cdsim.rules.options import (
     Start,
     Take,
 )
-from cdsim.rules.strategy import PlayerView, Strategy
+from cdsim.games.carpe_diem.rules.strategy import PlayerView, Strategy
 
 __all__ = ["Action", "Board", "CircleChoice", "District", "DistrictView", "Feature", "FountainCard",
            "FountainChoice", "FrameGoal", "FramePart", "HiddenInformation", "Holdings", "Move",

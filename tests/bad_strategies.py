@@ -2,8 +2,8 @@
 
 from collections.abc import Sequence
 
-from cdsim.rules.observation import Observation
-from cdsim.rules.options import Action, Move
+from cdsim.games.carpe_diem.rules.observation import Observation
+from cdsim.games.carpe_diem.rules.options import Action, Move
 from strategies.example import Random as RandomStrategy
 
 

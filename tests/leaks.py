@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from cdsim.engine.table import Table
-from cdsim.engine.table import _Seat as TableSeat
-from cdsim.rules.game import DEFAULT_START_VP, GameState, Pending, PlayerState
-from cdsim.rules.observation import _REPLAYED, HiddenInformation, Observer
+from cdsim.games.carpe_diem.engine.table import Table
+from cdsim.games.carpe_diem.engine.table import _Seat as TableSeat
+from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP, GameState, Pending, PlayerState
+from cdsim.games.carpe_diem.rules.observation import _REPLAYED, HiddenInformation, Observer
 
 DEPTH = 10
 # Observations hold no integer this low: pawns, circle owners and failed counts are -1 at
@@ -49,7 +49,7 @@ def _own_methods(value: Any) -> bool:
     """A method of the observation's own types, called with no argument by the walk."""
     owner = getattr(value, "__self__", None)
     module = type(owner).__module__ if owner is not None else ""
-    if not module.startswith("cdsim.rules.observation"):
+    if not module.startswith("cdsim.games.carpe_diem.rules.observation"):
         return False
     try:
         params = inspect.signature(value).parameters.values()
@@ -306,7 +306,7 @@ class ScoreReader(Spy):
 
 
 def _seed_on_stack() -> int | None:
-    """The table's seed (cdsim.engine.table.Table), if the game is played on one."""
+    """The table's seed (cdsim.games.carpe_diem.engine.table.Table), if the game is played on one."""
     frame = sys._getframe(1)
     while frame is not None:
         for value in frame.f_locals.values():

@@ -21,10 +21,10 @@ from cdsim.analysis.cards import NEEDED, card_outcomes, win_difference
 from cdsim.batch.config import RunConfig
 from cdsim.batch.queue import core_chunk_frames, play_chunk_tables
 from cdsim.batch.read import card_rows, open_run
-from cdsim.engine.oracle import EngineMismatch, compare_cards
-from cdsim.rules.game import GameConfig
-from cdsim.rules.play import play_game
-from cdsim.rules.records import CardRow
+from cdsim.games.carpe_diem.engine.oracle import EngineMismatch, compare_cards
+from cdsim.games.carpe_diem.rules.game import GameConfig
+from cdsim.games.carpe_diem.rules.play import play_game
+from cdsim.games.carpe_diem.rules.records import CardRow
 from strategies.example import Random as RandomStrategy
 from tests.conftest import core_or_skip
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)

@@ -114,7 +114,7 @@ def test_rows_names_no_carpe_diem_column() -> None:
     """rows.py reads a game's own columns from its spec (``GameSpec``), not Carpe Diem's."""
     source = Path(rows_module.__file__).read_text()
     for name in ('"failed_cards"', '"vp_phase', "BREAKDOWN", "CARDS_PER_GAME", "R10.6",
-                 "cdsim.rules"):
+                 "cdsim.games.carpe_diem.rules"):
         assert name not in source, name
 
 

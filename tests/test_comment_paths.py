@@ -1,12 +1,12 @@
 """Comments and docstrings that name a file or a module name one that exists.
 
-Files move (cdsim/rules/, cdsim/study/) and comments that point at the old place send the
+Files move (cdsim/games/carpe_diem/rules/, cdsim/study/) and comments that point at the old place send the
 reader nowhere: ``mirrors cdsim/cards.py`` in the core outlived the move to
-``cdsim/rules/cards.py``. This reads every comment of core/src/ and every comment and
+``cdsim/games/carpe_diem/rules/cards.py``. This reads every comment of core/src/ and every comment and
 docstring (any bare string statement) of cdsim/, reports/, strategies/ and scripts/ and
 checks two kinds of mention:
 
-- a path (``cdsim/rules/cards.py``, ``docs/statistics.md``, ``carpe_diem/game/turn.rs``,
+- a path (``cdsim/games/carpe_diem/rules/cards.py``, ``docs/statistics.md``, ``carpe_diem/game/turn.rs``,
   ``players/uct.rs``): checked when its first folder is one of the repository's source
   folders or a folder beside the file (or, in the core, under core/src); it must exist
   there. A bare Rust file name (``value.rs``) must exist somewhere under core/. A
@@ -151,7 +151,7 @@ def test_comments_name_files_and_modules_that_exist() -> None:
 
 
 @pytest.mark.parametrize(("mention", "stale"), [
-    ("cdsim/rules/cards.py", False), ("cdsim/cards.py", True), ("docs/statistics.md", False),
+    ("cdsim/games/carpe_diem/rules/cards.py", False), ("cdsim/cards.py", True), ("docs/statistics.md", False),
     ("docs/nothing.md", True), ("carpe_diem/players/value.rs", False),
     ("carpe_diem/players/values.rs", True), ("players/uct.rs", False), ("players/value.rs", True),
     ("value.rs", False), ("values.rs", True), ("core/src/carpe_diem/game/turn.rs", False),

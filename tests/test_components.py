@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cdsim.errors import ComponentError
-from cdsim.rules.components import (
+from cdsim.games.carpe_diem.rules.components import (
     DATA_DIR,
     FILES,
     SCHEMAS,
@@ -18,7 +18,7 @@ from cdsim.rules.components import (
     TileType,
     load_components,
 )
-from cdsim.rules.kinds import BAKERY, MEADOW, VILLA
+from cdsim.games.carpe_diem.rules.kinds import BAKERY, MEADOW, VILLA
 from cdsim.schema import dump, validate
 
 
@@ -114,7 +114,7 @@ def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
 
 def test_the_records_are_made_and_checked_without_pydantic() -> None:
     # pydantic costs the command line's start: only reading a file imports it
-    code = ("import sys; from cdsim.rules.components import TileType; "
+    code = ("import sys; from cdsim.games.carpe_diem.rules.components import TileType; "
             "TileType(id='t', deck='light', edges=(0, 0, 0, 0), building=11, count=1, "
             "provenance='rulebook'); print(sorted(m for m in sys.modules if 'pydantic' in m))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,5 +1,5 @@
 """The compiled core plays every game, two ways: a chunk at a time for runs of built-in
-players, and a game at a time beside the Python rules (cdsim.engine.table) when a seat
+players, and a game at a time beside the Python rules (cdsim.games.carpe_diem.engine.table) when a seat
 is a user's strategy. Both give the same rows; the second is checked against the
 Python rules decision by decision (tests/test_table.py)."""
 
@@ -14,7 +14,7 @@ from cdsim import core
 from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.queue import core_chunk_frame, core_chunk_frames, play_chunk_frames, play_chunk_table
 from cdsim.errors import CdsimError
-from cdsim.rules.records import (
+from cdsim.games.carpe_diem.rules.records import (
     CARD_COLUMNS,
     CARD_OUTCOMES,
     GAME_COLUMNS,

@@ -17,7 +17,7 @@ import pytest
 from cdsim.batch.config import RunConfig, lineup_for
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
-from cdsim.players.registry import PlayerSpec, make_lineup
+from cdsim.games.carpe_diem.players.registry import PlayerSpec, make_lineup
 from tests.commands import run_main
 from tests.conftest import core_or_skip
 

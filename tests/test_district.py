@@ -1,8 +1,8 @@
 """Building, matching and completion on a district (R5, R6, R10.5)."""
 
-from cdsim.rules.components import load_components
-from cdsim.rules.district import District
-from cdsim.rules.kinds import (
+from cdsim.games.carpe_diem.rules.components import load_components
+from cdsim.games.carpe_diem.rules.district import District
+from cdsim.games.carpe_diem.rules.kinds import (
     ARTISAN,
     GARDEN,
     MEADOW,
@@ -184,7 +184,7 @@ def test_around_predicts_what_each_part_joins() -> None:  # R6: the bots' previe
     """For legal placements, District.around + parts_of give the merged feature that
     place() then builds: open edges, tiles, chimneys and cells (checked on a replayed
     district of a real game, at every step, for a sample of tile types)."""
-    from cdsim.rules.district import NOTHING, parts_of
+    from cdsim.games.carpe_diem.rules.district import NOTHING, parts_of
 
     state_d = _played_district()
     types = C.tile_types[::7]
@@ -211,8 +211,8 @@ def test_around_predicts_what_each_part_joins() -> None:  # R6: the bots' previe
 
 def _played_district() -> District:
     """A district the Python rules built in step with a game of greedy on the core."""
-    from cdsim.engine.table import Table
-    from cdsim.players.registry import make_lineup
+    from cdsim.games.carpe_diem.engine.table import Table
+    from cdsim.games.carpe_diem.players.registry import make_lineup
 
     table = Table(None, make_lineup(["greedy"], 2), 5, mirror=True)
     table.play()
@@ -228,7 +228,7 @@ def _replay(d: District, steps: int) -> District:
 
 
 def test_around_counts_a_feature_met_on_two_sides_once() -> None:  # R6.1: closing a ring
-    from cdsim.rules.district import parts_of
+    from cdsim.games.carpe_diem.rules.district import parts_of
 
     d = open_district()
     d.place(0, (G, V, V, G), chimneys=1)  # (0,0)
@@ -249,9 +249,9 @@ def test_around_counts_a_feature_met_on_two_sides_once() -> None:  # R6.1: closi
 
 
 def test_clearing_the_fit_tables_changes_no_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from cdsim.engine.table import Table
-    from cdsim.players.registry import make_lineup
-    from cdsim.rules import district
+    from cdsim.games.carpe_diem.engine.table import Table
+    from cdsim.games.carpe_diem.players.registry import make_lineup
+    from cdsim.games.carpe_diem.rules import district
 
     def digest() -> str:  # checking: the Python rules agree with the core at every decision
         lineup = make_lineup(["greedy", "random", "bread"], 3)

@@ -161,10 +161,10 @@ def test_the_readme_is_short_and_keeps_the_answer_markers() -> None:
 
 
 def test_the_path_finder_finds_repository_paths_only() -> None:
-    text = ("See `cdsim/rules/game.py`, docs/rules.md. and [x](docs/guide.md#set-up); "
+    text = ("See `cdsim/games/carpe_diem/rules/game.py`, docs/rules.md. and [x](docs/guide.md#set-up); "
             "runs/mix4, https://github.com/cdsim/x, /tmp/quick.json and core/src/*.rs; "
             "the removed ~~`strategies/value.py`~~.")
-    assert named_paths(text) == ["cdsim/rules/game.py", "docs/rules.md", "docs/guide.md",
+    assert named_paths(text) == ["cdsim/games/carpe_diem/rules/game.py", "docs/rules.md", "docs/guide.md",
                                  "core/src/*.rs"]
     assert exists("core/src/*.rs", ROOT) and not exists("strategies/nowhere.py", ROOT)
 
@@ -288,8 +288,9 @@ def test_every_type_docs_strategies_names_is_re_exported_for_strategy_authors() 
     text = (ROOT / "docs" / "strategies.md").read_text()
     named = set(re.findall(r"`([A-Z][a-z]\w*)[`.]", text))
     handed = {n for m in ("observation", "options", "strategy", "components", "district")
-              for n in named if isinstance(getattr(importlib.import_module(f"cdsim.rules.{m}"),
-                                                   n, None), type)}
+              for n in named
+              if isinstance(getattr(importlib.import_module(f"cdsim.games.carpe_diem.rules.{m}"),
+                                    n, None), type)}
     assert "TileType" in handed
     assert sorted(handed - set(strategies.base.__all__)) == []
     assert all(getattr(strategies.base, n) is not None for n in handed)

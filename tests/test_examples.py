@@ -4,13 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from cdsim.rules.components import load_components
-from cdsim.rules.district import Feature
-from cdsim.rules.game import CIRCLES, GameConfig
-from cdsim.rules.kinds import CHICKENS, FISH, GRAPES, MERCHANT, POND
-from cdsim.rules.play import play_game, run
-from cdsim.rules.position import load_position, score_position
-from cdsim.testing import Scripted, new_state
+from cdsim.games.carpe_diem.rules.components import load_components
+from cdsim.games.carpe_diem.rules.district import Feature
+from cdsim.games.carpe_diem.rules.game import CIRCLES, GameConfig
+from cdsim.games.carpe_diem.rules.kinds import CHICKENS, FISH, GRAPES, MERCHANT, POND
+from cdsim.games.carpe_diem.rules.play import play_game, run
+from cdsim.games.carpe_diem.rules.position import load_position, score_position
+from cdsim.games.carpe_diem.testing import Scripted, new_state
 from strategies.example import Random as RandomStrategy
 
 POSITIONS = Path(__file__).parent / "positions"
@@ -97,6 +97,6 @@ def test_e9_seven_turns_per_player_per_phase(players: int) -> None:  # R4.6
 
 
 def tile(tile_id: str) -> int:
-    from cdsim.testing import tile_type
+    from cdsim.games.carpe_diem.testing import tile_type
 
     return tile_type(COMPONENTS, tile_id)

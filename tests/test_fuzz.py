@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cdsim.cli import main
-from cdsim.rules.components import DATA_DIR
+from cdsim.games.carpe_diem.rules.components import DATA_DIR
 from cdsim.study.file import StudyFile
 
 REPO = Path(__file__).resolve().parent.parent
@@ -132,7 +132,7 @@ def check_outcome(code: int, err: str, args: list[str], invalid: bool = False) -
 def folder() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="cdsim-fuzz-") as name:
         yield Path(name)
-    from cdsim.rules.components import _load
+    from cdsim.games.carpe_diem.rules.components import _load
 
     _load.cache_clear()  # each example's set is in a new folder: don't keep them all
 

@@ -14,7 +14,7 @@ import pytest
 
 from cdsim import core
 from cdsim.games import game_spec
-from cdsim.players.profiles import PROFILES_FILE
+from cdsim.games.carpe_diem.players.profiles import PROFILES_FILE
 from cdsim.study import whatif as wi
 from tests.commands import run_cli
 from tests.test_hardening import refused

@@ -1,10 +1,10 @@
-"""The component set as the compiled core receives it (cdsim/handover.py)."""
+"""The component set as the compiled core receives it (cdsim/games/carpe_diem/handover.py)."""
 
 import json
 from pathlib import Path
 
-from cdsim.handover import components_dict
-from cdsim.rules.components import load_components
+from cdsim.games.carpe_diem.handover import components_dict
+from cdsim.games.carpe_diem.rules.components import load_components
 
 FIXTURE = Path(__file__).parent.parent / "core" / "tests" / "data" / "components.json"
 

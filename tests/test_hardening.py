@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from cdsim.errors import CdsimError
-from cdsim.rules.components import DATA_DIR
+from cdsim.games.carpe_diem.rules.components import DATA_DIR
 from tests.commands import run_main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -118,8 +118,8 @@ def test_component_sets_the_core_cannot_play(tmp_path: Path, monkeypatch: pytest
 CORE_REFUSES = """
 import json, sys
 from cdsim import _core
-from cdsim.rules.components import load_components
-from cdsim.handover import components_dict
+from cdsim.games.carpe_diem.rules.components import load_components
+from cdsim.games.carpe_diem.handover import components_dict
 raw = components_dict(load_components())
 raw["objectives"][0]["coins"] = 1000     # a card that pays for itself without bound
 try:

@@ -3,10 +3,10 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cdsim.rules.game import GameConfig
-from cdsim.rules.play import play_game
-from cdsim.rules.records import digest_rows
-from cdsim.testing import check_strategy
+from cdsim.games.carpe_diem.rules.game import GameConfig
+from cdsim.games.carpe_diem.rules.play import play_game
+from cdsim.games.carpe_diem.rules.records import digest_rows
+from cdsim.games.carpe_diem.testing import check_strategy
 from strategies.example import Random as RandomStrategy
 
 

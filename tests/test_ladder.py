@@ -18,8 +18,8 @@ from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import core_chunk_frame, play_chunk_table
 from cdsim.cli import main
+from cdsim.games.carpe_diem.players import registry
 from cdsim.ladder import read_results as read_ladder
-from cdsim.players import registry
 from tests.commands import run_main
 from tests.conftest import core_or_skip
 

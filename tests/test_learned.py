@@ -17,10 +17,10 @@ import pytest
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.handover import components_json
-from cdsim.players.registry import CORE_ONLY, parse_params, parse_spec
-from cdsim.players.weights import DEFAULT_WEIGHTS, read_weights
-from cdsim.rules.components import load_components
+from cdsim.games.carpe_diem.handover import components_json
+from cdsim.games.carpe_diem.players.registry import CORE_ONLY, parse_params, parse_spec
+from cdsim.games.carpe_diem.players.weights import DEFAULT_WEIGHTS, read_weights
+from cdsim.games.carpe_diem.rules.components import load_components
 from cdsim.train import LABEL_GAMES, TrainConfig, train, widened
 from tests.conftest import core_or_skip
 
@@ -264,7 +264,7 @@ def test_version_2_weights_read_the_placement_inputs_after_the_others(tmp_path: 
     a weight on a new input moves each value by that weight times the input's margin."""
     core_or_skip()
     from cdsim import core
-    from cdsim.players.weights import feature_names
+    from cdsim.games.carpe_diem.players.weights import feature_names
 
     module = core.module()
     assert module is not None
@@ -349,7 +349,7 @@ def test_a_change_the_learned_player_cannot_read_is_refused_before_play(
     is one line naming the cell, the entry and the command that trains for it, before a
     folder, a lock or a game; what they read (everything today) plays."""
     core_or_skip()
-    from cdsim.players import weights
+    from cdsim.games.carpe_diem.players import weights
     from cdsim.study.model import load_study
     from cdsim.study.play import check_players
     from tests.commands import run_main

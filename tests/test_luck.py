@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from cdsim import core
+from cdsim.games.carpe_diem.handover import core_components
 from tests.conftest import core_or_skip
 
 _SPEC = importlib.util.spec_from_file_location(
@@ -41,7 +42,7 @@ def test_measuring_a_game_plays_the_same_game(lineup: list[str]) -> None:
     assert module is not None
     players, setups = len(lineup), [2, 5, 11, 40]
     start_vp = [8, 9, 10, 11][:players]
-    played = module.play_chunk(core.core_components(None), players, start_vp, 17,
+    played = module.play_chunk(core_components(None), players, start_vp, 17,
                                np.array(setups, dtype=np.int64), np.array(setups, dtype=np.int64),
                                np.tile(np.arange(players, dtype=np.uint8), len(setups)),
                                [(name, []) for name in lineup])

@@ -17,7 +17,8 @@ from cdsim.batch.config import RunConfig, engine_for
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.queue import play_chunk_frame, play_chunk_table
 from cdsim.errors import CdsimError
-from cdsim.players.registry import CORE_ONLY, make_strategy, parse_params
+from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players.registry import CORE_ONLY, make_strategy, parse_params
 from tests.conftest import core_or_skip
 
 START_VP_FREE = {"start_vp", "vp_start", "final_vp", "rank", "won", "tiebreak",
@@ -110,7 +111,7 @@ def test_mcts_params_are_the_cores() -> None:
     empty = np.zeros(0, dtype=np.int64)
 
     def chunk(overrides: list[tuple[str, float]]) -> object:
-        return module.play_chunk(core.core_components(None), 2, [8, 9], 0, empty, empty,
+        return module.play_chunk(core_components(None), 2, [8, 9], 0, empty, empty,
                                  np.zeros(0, dtype=np.uint8), [("mcts", overrides)])
 
     known = CORE_ONLY["mcts"].params

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cdsim.players.names import shown_name, shown_names
+from cdsim.games.names import shown_name, shown_names
 from tests.commands import run_main
 from tests.conftest import core_or_skip
 

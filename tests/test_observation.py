@@ -21,13 +21,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cdsim.engine.oracle import EngineMismatch
-from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
-from cdsim.players.registry import Lineup, make_lineup
-from cdsim.rules.game import GameConfig
-from cdsim.rules.observation import DistrictView, HiddenInformation, Observation, Observer
-from cdsim.rules.play import play_game
+from cdsim.games.carpe_diem.engine.oracle import EngineMismatch
+from cdsim.games.carpe_diem.engine.table import Table
+from cdsim.games.carpe_diem.players.registry import Lineup, make_lineup
+from cdsim.games.carpe_diem.rules.game import GameConfig
+from cdsim.games.carpe_diem.rules.observation import DistrictView, HiddenInformation, Observation, Observer
+from cdsim.games.carpe_diem.rules.play import play_game
 from strategies.example import Random
 from tests import leaks
 from tests.conftest import core_or_skip
@@ -329,8 +329,8 @@ def test_the_districts_built_again_for_views_are_few() -> None:
     districts kept to build views from stay a handful, and a view is still right."""
     import itertools
 
-    from cdsim.rules import observation
-    from cdsim.rules.components import load_components
+    from cdsim.games.carpe_diem.rules import observation
+    from cdsim.games.carpe_diem.rules.components import load_components
 
     comps = load_components()
     pairs = list(itertools.permutations(sorted(comps.frame_parts), 2))

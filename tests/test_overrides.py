@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from cdsim.errors import ComponentError
-from cdsim.handover import components_dict
-from cdsim.rules.components import DATA_DIR, FILES, compare, component_texts, load_components
-from cdsim.rules.overrides import toml_text
+from cdsim.games.carpe_diem.handover import components_dict
+from cdsim.games.carpe_diem.rules.components import DATA_DIR, FILES, compare, component_texts, load_components
+from cdsim.games.carpe_diem.rules.overrides import toml_text
 from tests import test_replay
 from tests.conftest import core_or_skip
 

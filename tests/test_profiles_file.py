@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from cdsim import core
-from cdsim.players.profiles import PROFILES_FILE
+from cdsim.games.carpe_diem.players.profiles import PROFILES_FILE
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core plays")
 

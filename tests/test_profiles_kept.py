@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cdsim import core
-from cdsim.players.profiles import STRATEGIES_DIR
+from cdsim.games.carpe_diem.players.profiles import STRATEGIES_DIR
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core plays")
 

@@ -168,7 +168,7 @@ def test_a_stop_while_the_commands_load_is_one_line_and_130() -> None:
 # -- every documented --set example is a change whatif takes ----------------------------------
 
 def _set_examples(text: str) -> set[str]:
-    from cdsim.rules.overrides import FILE_KEYS
+    from cdsim.games.carpe_diem.rules.overrides import FILE_KEYS
 
     tables = "|".join(map(re.escape, FILE_KEYS))
     return set(re.findall(rf"\b(?:{tables})\.[\w.-]*\w=-?\d+(?:,-?\d+)*", text))

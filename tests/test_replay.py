@@ -1,6 +1,6 @@
 """The HTML replay (`cdsim play --html`) and the component sheet (`cdsim components show`).
 
-The replay is made from the core's typed events and snapshots (cdsim/view/replay.py): it is
+The replay is made from the core's typed events and snapshots (cdsim/games/carpe_diem/view/replay.py): it is
 checked in Python against the events (each step shows the state after its own events),
 against the Python rules (the tiles and features drawn) and against a reworded trace
 (nothing but the words changes). The pages are checked in a real browser: Debian's
@@ -25,14 +25,14 @@ from typing import Any
 
 import pytest
 
-from cdsim.engine.table import Table
-from cdsim.players.registry import make_lineup, parse_params
-from cdsim.rules.components import load_components
-from cdsim.rules.game import PHASES, ROUNDS
-from cdsim.rules.kinds import ARTISAN, CELLS, MARKET, rotate
-from cdsim.view import trace
+from cdsim.games.carpe_diem.engine.table import Table
+from cdsim.games.carpe_diem.players.registry import make_lineup, parse_params
+from cdsim.games.carpe_diem.rules.components import load_components
+from cdsim.games.carpe_diem.rules.game import PHASES, ROUNDS
+from cdsim.games.carpe_diem.rules.kinds import ARTISAN, CELLS, MARKET, rotate
+from cdsim.games.carpe_diem.view import trace
+from cdsim.games.carpe_diem.view.replay import OPENS, Recorder, completions, view
 from cdsim.view.pages import components_page, replay_page
-from cdsim.view.replay import OPENS, Recorder, completions, view
 
 ROOT = Path(__file__).resolve().parents[1]
 IMG = ROOT / "docs" / "img"

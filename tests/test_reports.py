@@ -33,7 +33,7 @@ from cdsim.batch.manifest import RunManifest
 from cdsim.batch.queue import run_chunks
 from cdsim.batch.read import SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
-from cdsim.rules.records import SEAT_FIELDS
+from cdsim.games.carpe_diem.rules.records import SEAT_FIELDS
 from reports.report import write
 
 CHARTS = {"seat_win_share", "placements", "strategy_win_share", "vp_sources", "vp_by_phase",

@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from cdsim.rules.cards import payment_options
-from cdsim.rules.components import load_components
-from cdsim.rules.district import Feature
-from cdsim.rules.game import GameConfig, GameState, Pending
-from cdsim.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW, MERCHANT
-from cdsim.rules.observation import Observation
-from cdsim.rules.options import FountainChoice, Payment, Start
-from cdsim.rules.play import choose, phases, play_game, run, run_game
-from cdsim.rules.scoring import final_scoring, resolve_card, scoring_order
-from cdsim.testing import Scripted, new_state, tile_type
+from cdsim.games.carpe_diem.rules.cards import payment_options
+from cdsim.games.carpe_diem.rules.components import load_components
+from cdsim.games.carpe_diem.rules.district import Feature
+from cdsim.games.carpe_diem.rules.game import GameConfig, GameState, Pending
+from cdsim.games.carpe_diem.rules.kinds import ADMINISTRATOR, ARTISAN, BAKER, FOUNTAIN, MEADOW, MERCHANT
+from cdsim.games.carpe_diem.rules.observation import Observation
+from cdsim.games.carpe_diem.rules.options import FountainChoice, Payment, Start
+from cdsim.games.carpe_diem.rules.play import choose, phases, play_game, run, run_game
+from cdsim.games.carpe_diem.rules.scoring import final_scoring, resolve_card, scoring_order
+from cdsim.games.carpe_diem.testing import Scripted, new_state, tile_type
 
 C = load_components()
 G = MEADOW
@@ -275,7 +275,7 @@ def test_phase_four_deals_dark_tiles() -> None:  # R3.2
 
 def test_a_choice_not_offered_is_refused_and_an_equal_one_replaced() -> None:  # R4.5
     from cdsim.errors import IllegalChoice
-    from cdsim.rules.options import Take
+    from cdsim.games.carpe_diem.rules.options import Take
 
     state = new_state(2)
     state.deal()

@@ -91,7 +91,7 @@ def test_the_scan_sees_the_project() -> None:
     cited = all_citations()
     assert len(cited) > 200
     assert {"R8.5", "R2.5", "E9", "C10"} <= {c.number for c in cited}
-    assert any(c.path == "cdsim/rules/cards.py" and c.number == "R8.5" for c in cited)
+    assert any(c.path == "cdsim/games/carpe_diem/rules/cards.py" and c.number == "R8.5" for c in cited)
 
 
 def test_rules_doc_defines_every_part_example_and_component_section_once() -> None:

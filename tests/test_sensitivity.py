@@ -14,7 +14,7 @@ from cdsim.analysis.candidates import CellGames
 from cdsim.analysis.offset_shift import effect, paired_shift, ranked
 from cdsim.errors import CdsimError
 from cdsim.games.carpe_diem.families import taken
-from cdsim.rules.components import compare, load_components
+from cdsim.games.carpe_diem.rules.components import compare, load_components
 from cdsim.study.sensitivity import families, family_named
 from tests.commands import run_main
 from tests.conftest import core_or_skip

@@ -9,13 +9,13 @@ from typing import Any, get_args
 
 import pytest
 
-from cdsim import testing
 from cdsim.batch.config import RunConfig
 from cdsim.batch.queue import play_chunk_frame
-from cdsim.engine.table import Table
 from cdsim.errors import CdsimError
-from cdsim.players.profiles import PROFILES, PROFILES_FILE, WEIGHTS
-from cdsim.players.registry import (
+from cdsim.games.carpe_diem import testing
+from cdsim.games.carpe_diem.engine.table import Table
+from cdsim.games.carpe_diem.players.profiles import PROFILES, PROFILES_FILE, WEIGHTS
+from cdsim.games.carpe_diem.players.registry import (
     BUILTIN,
     Builtin,
     describe,
@@ -23,9 +23,9 @@ from cdsim.players.registry import (
     make_strategy,
     parse_params,
 )
-from cdsim.rules import options
-from cdsim.rules.records import GameRecord, digest_rows
-from cdsim.testing import CheckFailed, check_strategy
+from cdsim.games.carpe_diem.rules import options
+from cdsim.games.carpe_diem.rules.records import GameRecord, digest_rows
+from cdsim.games.carpe_diem.testing import CheckFailed, check_strategy
 from strategies.example import Builder, Random
 from tests.bad_strategies import MovesNowhere
 from tests.commands import run_main
@@ -318,13 +318,13 @@ def test_a_method_per_decision_is_refused_in_one_line_naming_the_one_method_form
 
 def test_every_option_record_is_one_shape() -> None:
     """The seven Action records are one shape, one per decision kind in its order: frozen,
-    slotted dataclasses of cdsim.rules.options whose decision is their class's ``kind`` (a
+    slotted dataclasses of cdsim.games.carpe_diem.rules.options whose decision is their class's ``kind`` (a
     ClassVar, not a field: an option compares by what it does), Payment among them."""
     records = get_args(options.Action)
     assert [r.kind for r in records] == list(options.DECISIONS)
     for r in records:
         assert dataclasses.is_dataclass(r) and r.__dataclass_params__.frozen, r
-        assert "__slots__" in vars(r) and r.__module__ == "cdsim.rules.options", r
+        assert "__slots__" in vars(r) and r.__module__ == "cdsim.games.carpe_diem.rules.options", r
         assert "kind" not in {f.name for f in dataclasses.fields(r)}, r
 
 

@@ -17,13 +17,13 @@ import pytest
 
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
-from cdsim.players.registry import PlayerSpec
+from cdsim.games.carpe_diem.players.registry import PlayerSpec
 from tests.commands import run_main
 from tests.conftest import core_or_skip
 
 # A strategy that imports a module beside it and reads the box's tile types: it stores no
 # tile, and builds a bakery when one is offered (a bakery is ``TileType.building``).
-HELPER = "from cdsim.rules.kinds import BAKERY\n"
+HELPER = "from cdsim.games.carpe_diem.rules.kinds import BAKERY\n"
 BAKER = """\
 from helper_beside import BAKERY
 from strategies.example import Random
@@ -131,7 +131,7 @@ def test_a_strategy_that_cannot_be_loaded_names_the_fix(
 def test_the_strategy_guide_names_every_field_a_strategy_may_read() -> None:
     """docs/strategies.md: every field of what a strategy is handed, the box's entries
     (a bakery is ``TileType.building``) and the options included."""
-    from cdsim.rules import cards, components, district, observation, options
+    from cdsim.games.carpe_diem.rules import cards, components, district, observation, options
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "strategies.md").read_text()
     handed = (observation.Observation, observation.Holdings, observation.DistrictView,

@@ -21,7 +21,7 @@ from cdsim.analysis.cell import Shares
 from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.cli import main
-from cdsim.rules.components import DATA_DIR
+from cdsim.games.carpe_diem.rules.components import DATA_DIR
 from cdsim.study import play
 from cdsim.study.cell import CellResult
 from cdsim.study.file import resolve, write_template

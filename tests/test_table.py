@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 
 from cdsim import core
-from cdsim.engine.oracle import EngineMismatch, first_difference
-from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
-from cdsim.players.registry import Lineup, make_lineup
-from cdsim.rules.game import CIRCLES, GameState
-from cdsim.view import trace
+from cdsim.games.carpe_diem.engine.oracle import EngineMismatch, first_difference
+from cdsim.games.carpe_diem.engine.table import Table
+from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players.registry import Lineup, make_lineup
+from cdsim.games.carpe_diem.rules.game import CIRCLES, GameState
+from cdsim.games.carpe_diem.view import trace
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
@@ -127,7 +128,7 @@ def test_the_trace_is_rendered_from_the_events_counting_from_one() -> None:
 def test_a_state_copies_and_says_what_it_waits_for() -> None:
     module = core.module()
     assert module is not None
-    state = module.State(core.core_components(None), 2, [8, 9], 5, None, False, True)
+    state = module.State(core_components(None), 2, [8, 9], 5, None, False, True)
     assert (state.decision(), state.current_seat()) == ("start", 0)
     assert state.num_options() == 7  # R2.5: every patrician space is free
     options = json.loads(state.legal_options())

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cdsim import train as T
-from cdsim.players.weights import PHASES
+from cdsim.games.carpe_diem.players.weights import PHASES
 
 SEATS, FEATURES, OPTIONS, DECISIONS = 3, 5, 6, 400
 

@@ -12,7 +12,7 @@ import pytest
 
 from cdsim.errors import CdsimError
 from cdsim.games import game_spec
-from cdsim.rules.components import load_components
+from cdsim.games.carpe_diem.rules.components import load_components
 from cdsim.study.whatif import build, parse_set, variants
 from tests.commands import run_main
 from tests.conftest import core_or_skip

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cdsim.players.names import shown_names
+from cdsim.games.names import shown_names
 
 FLOOR = 0.02  # below this win share a strategy "never wins" at its table
 
@@ -37,7 +37,7 @@ def rare_winners(played: Mapping[str, tuple[int, int]], floor: float = FLOOR
                  ) -> tuple[RareWinner, ...]:
     """The strategies of ``played`` (name as spelled -> (wins, seats played)) whose win
     share is below ``floor``, each by the name pages show it by (a user's file:Class as its
-    class's name, ``cdsim.players.names``)."""
+    class's name, ``cdsim.games.names``)."""
     shown = shown_names(list(played))
     return tuple(RareWinner(shown[name], wins, seats)
                  for name, (wins, seats) in sorted(played.items())

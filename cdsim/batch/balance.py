@@ -25,7 +25,7 @@ from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
-from cdsim.players.played import PROFILES_COPY
+from cdsim.games.carpe_diem.players.played import PROFILES_COPY
 
 __all__ = ["BalanceResult", "analyse", "analyse_cell", "cell_stages", "check_score_blind",
            "confirm_commands", "pool", "same_players", "stage_arrays"]
@@ -134,7 +134,7 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
 def same_players(run: Run, first: Run) -> None:
     """Refuse to pool two runs whose scripted players differ under one name: played with
     two profiles files whose tables for it differ (as their manifests record them,
-    ``cdsim.players.played``; none recorded: the shipped tables)."""
+    ``cdsim.games.carpe_diem.players.played``; none recorded: the shipped tables)."""
     mine, theirs = run.manifest.profiles, first.manifest.profiles
     name = (mine.differs(theirs) if mine is not None else
             theirs.differs(None) if theirs is not None else None)

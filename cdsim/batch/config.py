@@ -37,8 +37,8 @@ from pydantic import (
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import DEFAULT_GAME, GameSpec, game_spec, without_default_game
-from cdsim.players import profiles
-from cdsim.players.registry import PlayerSpec, parse_params
+from cdsim.games.carpe_diem.players import profiles
+from cdsim.games.carpe_diem.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
 from cdsim.schema import problem
 
@@ -351,7 +351,7 @@ def replay_command(config: RunConfig, game: int) -> str:
     if config.components:
         parts.append(f"--components {config.components}")
     # a scripted player of a profiles file of one's own: the file this process plays (a
-    # run folder's own copy once the run has begun: cdsim.players.played)
+    # run folder's own copy once the run has begun: cdsim.games.carpe_diem.players.played)
     own = profiles.PROFILES_FILE != profiles.STRATEGIES_DIR / "profiles.toml"
     if own and any(s.builtin and s.base in profiles.PROFILES for s in names):
         parts.insert(0, f"CDSIM_PROFILES={shlex.quote(str(profiles.PROFILES_FILE))}")
@@ -370,7 +370,7 @@ Engine = Literal["rust", "table"]
 def engine_for(config: RunConfig) -> Engine:
     """How a run plays on the core: ``rust`` (the core alone, a chunk at a time) when every
     seat is a built-in player; ``table`` (a game at a time, the Python rules beside the
-    core for the Python strategies' view: cdsim.engine.table) when a seat is a user's
+    core for the Python strategies' view: cdsim.games.carpe_diem.engine.table) when a seat is a user's
     strategy. Without the core nothing plays: one line."""
 
     if not core.available():

@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 
 from cdsim.games import DEFAULT_GAME, game_spec
-from cdsim.players.profiles import PROFILES
+from cdsim.games.carpe_diem.players.profiles import PROFILES
 
 TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
 # ms per seat per game, by player count (make bench, 2026-11-26 18:17, load 0.8 at the

@@ -40,9 +40,9 @@ from cdsim.batch.manifest import RUN_FORMAT, Manifest, RunManifest
 from cdsim.batch.parts import check_parts
 from cdsim.digest import digest_rows
 from cdsim.errors import CdsimError, user_text
-from cdsim.players import played
-from cdsim.players.registry import reads_scores as ask_reads_scores
-from cdsim.players.registry import weights_record
+from cdsim.games.carpe_diem.players import played
+from cdsim.games.carpe_diem.players.registry import reads_scores as ask_reads_scores
+from cdsim.games.carpe_diem.players.registry import weights_record
 
 if TYPE_CHECKING:  # polars is imported where parts are written: the commands start without it
     from polars import DataFrame
@@ -299,7 +299,7 @@ class RunFolder(Generic[M]):
         reads = ask_reads_scores(config.lineup)
         if self.started() and resume:  # its players as it played them (its profiles file)
             self.read()
-        # its scripted players' tables when one is not the shipped one (cdsim.players.played)
+        # its scripted players' tables when one is not the shipped one (cdsim.games.carpe_diem.players.played)
         profiles = played.profiles_record(config.lineup) if config.spec.python_players else None
         if self.claim(resume, force):
             manifest = self.read()

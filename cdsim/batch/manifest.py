@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cdsim.batch.config import Engine, RunConfig, chunk_plan, problem_line
 from cdsim.errors import CdsimError
-from cdsim.players.played import ProfilesRecord, adopt, recorded
-from cdsim.players.registry import reads_scores as ask_reads_scores
+from cdsim.games.carpe_diem.players.played import ProfilesRecord, adopt, recorded
+from cdsim.games.carpe_diem.players.registry import reads_scores as ask_reads_scores
 
 # The run folder's format (the manifest's ``format``; docs/guide.md): 1 = seat rows only
 # (a manifest without the key), 2 = with the card table. A resumed run keeps its format.
@@ -61,7 +61,7 @@ class PlayedManifest(Manifest):
     command: str = ""
     versions: dict[str, str] = Field(default_factory=dict)
     weights: Weights = Field(default_factory=dict)  # written only when a learned player plays
-    # written only when a scripted player was not the shipped one (cdsim.players.played)
+    # written only when a scripted player was not the shipped one (cdsim.games.carpe_diem.players.played)
     profiles: ProfilesRecord | None = None
 
 
@@ -87,7 +87,7 @@ class RunManifest(PlayedManifest):
         """A run manifest's data as the model, checked against its schema and itself: a
         whole chunk plan for the configuration, each finished chunk listed once; else one
         line naming the key. The profiles file it was played with, when it recorded one, is
-        played from its folder's copy from now on (``cdsim.players.played.adopt``)."""
+        played from its folder's copy from now on (``cdsim.games.carpe_diem.players.played.adopt``)."""
         adopt(path, recorded(path, data))
         model = cls.checked(path, data, "not a valid run manifest: ")
         config = model.config

@@ -21,10 +21,10 @@ from cdsim import core
 from cdsim.batch.config import RunConfig, engine_for, lineup_for, replay_command
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.manifest import RunManifest
-from cdsim.engine.table import Table
 from cdsim.errors import StrategyFailure
-from cdsim.players.profiles import core_profiles
-from cdsim.players.registry import make_lineup, parse_params
+from cdsim.games.carpe_diem.engine.table import Table
+from cdsim.games.carpe_diem.players.profiles import core_profiles
+from cdsim.games.carpe_diem.players.registry import make_lineup, parse_params
 
 
 def _die_with_driver() -> None:
@@ -53,7 +53,7 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
 def play_chunk_tables(config: RunConfig, first: int, last: int
                       ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Games first..last-1 on the core, one at a time (worker side), as seat rows and card
-    rows: a line-up with a user's Python strategy (``cdsim.engine.table``: the core plays,
+    rows: a line-up with a user's Python strategy (``cdsim.games.carpe_diem.engine.table``: the core plays,
     the Python strategy decides on an observation made from the core's state). A strategy
     that fails (anything in its code, its time limit, a choice not offered) is a
     StrategyFailure naming the game, the decision and the command that replays it."""

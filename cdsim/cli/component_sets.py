@@ -13,7 +13,7 @@ from cdsim.cli.app import (
     app,
 )
 from cdsim.errors import CdsimError
-from cdsim.rules.components import FILES, compare, component_texts, load_components
+from cdsim.games.carpe_diem.rules.components import FILES, compare, component_texts, load_components
 
 components_app = typer.Typer(help="Validate, inspect, export and compare component sets.",
                              no_args_is_help=True)

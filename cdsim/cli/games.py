@@ -19,12 +19,12 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError, StrategyFailure
-from cdsim.rules.components import HAVE_KEYS, REWARD_KEYS, load_components
-from cdsim.rules.kinds import FEATURE_NAMES, GOOD_NAMES
+from cdsim.games.carpe_diem.rules.components import HAVE_KEYS, REWARD_KEYS, load_components
+from cdsim.games.carpe_diem.rules.kinds import FEATURE_NAMES, GOOD_NAMES
 
 if TYPE_CHECKING:
     from cdsim.games import GameSpec
-    from cdsim.rules.game import GameState
+    from cdsim.games.carpe_diem.rules.game import GameState
 
 
 @app.command()
@@ -69,11 +69,11 @@ def play(
         _play_other(spec, other, components, html_file,
                     refused={"--strategy-params": strategy_params is not None})
         return
-    from cdsim.engine.table import Table
-    from cdsim.players.registry import make_lineup, parse_params, weights_record
+    from cdsim.games.carpe_diem.engine.table import Table
+    from cdsim.games.carpe_diem.players.registry import make_lineup, parse_params, weights_record
+    from cdsim.games.carpe_diem.rules.game import CIRCLES
+    from cdsim.games.carpe_diem.view.trace import trace as render_trace
     from cdsim.players.sandbox import decision_timeout as time_limit
-    from cdsim.rules.game import CIRCLES
-    from cdsim.view.trace import trace as render_trace
 
     if not 2 <= players <= 4:
         raise CdsimError(f"--players must be 2, 3 or 4, got {players}")
@@ -96,7 +96,7 @@ def play(
                   where=f"game seed {seed}" + (f" setup {setup}" if setup is not None else ""))
     recorder = None
     if html_file is not None:
-        from cdsim.view.replay import Recorder
+        from cdsim.games.carpe_diem.view.replay import Recorder
 
         recorder = Recorder(table)
     try:
@@ -189,7 +189,7 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
 
 def _player(name: str) -> Any:
     """A --strategies name, parsed once (``PlayerSpec``), or one line naming the flag."""
-    from cdsim.players.registry import PlayerSpec
+    from cdsim.games.carpe_diem.players.registry import PlayerSpec
 
     if not name.strip():
         raise CdsimError("--strategies names an empty strategy")
@@ -218,7 +218,7 @@ def _print_districts(state: GameState) -> None:
 
 
 def _print_summary(record: Any) -> None:
-    from cdsim.players.names import shown_names
+    from cdsim.games.names import shown_names
 
     print(f"\ngame seed {record.seed}, {record.players} players"
           + ("  (winner by scroll-track tie-break)" if record.tiebreak else ""))
@@ -240,7 +240,7 @@ def score(
     components: ComponentsOpt = None,
 ) -> None:
     """Rules console: final scoring of one position, and what each listed card pays."""
-    from cdsim.rules.position import load_position, score_position
+    from cdsim.games.carpe_diem.rules.position import load_position, score_position
 
     comps = load_components(components)
     result = score_position(load_position(position, comps), comps)
@@ -319,8 +319,8 @@ def list_strategies(game: GameOpt = None) -> None:
         print(f"\n{spec.title} is played by its built-in players only: they take no "
               "@settings and no --strategy-params.")
         return
-    from cdsim.players.profiles import core_profiles
-    from cdsim.players.registry import BUILTIN, CORE_ONLY, describe
+    from cdsim.games.carpe_diem.players.profiles import core_profiles
+    from cdsim.games.carpe_diem.players.registry import BUILTIN, CORE_ONLY, describe
 
     core_profiles()  # the profiles file as the core would play it: a faulty table is refused
     for name in BUILTIN:

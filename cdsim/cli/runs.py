@@ -168,7 +168,7 @@ def _run_config(settings: dict[str, object], from_file: dict[str, Path | None]) 
     from pydantic import ValidationError
 
     from cdsim.batch.config import RunConfig, flag, problem_line
-    from cdsim.players.registry import make_strategy
+    from cdsim.games.carpe_diem.players.registry import make_strategy
 
     values = {"players": 4, "games": 1000, "seed": 0} | settings
 

@@ -129,7 +129,7 @@ def study_run(
     check_jobs(jobs)
     check_minutes(minutes, "--minutes")
     use_decision_timeout(decision_timeout)  # every cell's runs record it
-    if resume:  # its players as it played them (its profiles file: cdsim.players.played)
+    if resume:  # its players as it played them (its profiles file: cdsim.games.carpe_diem.players.played)
         _study_players(resolve(study), out)
     spec = load_study(resolve(study))
     refuse_decision_timeout(game_spec(spec.file.game))

@@ -16,8 +16,8 @@ from cdsim.batch.progress import Progress
 from cdsim.cli.app import STOPPED, ComponentsOpt, GameOpt, _parse_ints, app, out_folder
 from cdsim.errors import CdsimError
 from cdsim.games import game_spec
-from cdsim.players.weights import DEFAULT_WEIGHTS, WEIGHTS_DIR
-from cdsim.rules.components import load_components
+from cdsim.games.carpe_diem.players.weights import DEFAULT_WEIGHTS, WEIGHTS_DIR
+from cdsim.games.carpe_diem.rules.components import load_components
 from cdsim.train import LABEL_GAMES, LABEL_PLAYOUTS, Stage, TrainConfig
 from cdsim.train import train as run_training
 from cdsim.train.seam import SeamTrainConfig, train_game

@@ -1,3 +1,2 @@
-"""The engine layer: games on the core (``cdsim._core``, the one engine of record) for any
-line-up, the Python rules as a decision-by-decision oracle, and the renderers of the
-core's typed events."""
+"""The engine layer every game shares: a game recorded by the core for its replay
+(``recorded``); Carpe Diem's table and oracle are its own (``cdsim.games.carpe_diem.engine``)."""

@@ -3,7 +3,7 @@ replay (``cdsim play --game castles``): the core's ``play_game`` plays it from t
 (and the setup of a run, as ``cdsim simulate --game`` deals it) and returns every
 decision with the state it was taken in, the state at the end and each seat's final row
 (the game's own columns, ``GameSpec.columns``). Carpe Diem's games are played at a
-``Table`` instead (``cdsim.engine.table``), which also seats Python strategies."""
+``Table`` instead (``cdsim.games.carpe_diem.engine.table``), which also seats Python strategies."""
 
 from __future__ import annotations
 

@@ -17,9 +17,9 @@ from typing import Any
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import carpe_diem, castles
+from cdsim.games.carpe_diem.players.registry import PlayerSpec, did_you_mean
+from cdsim.games.carpe_diem.players.registry import other_games_players as other_players
 from cdsim.games.features import CardTable, EntryChange, Family, KeySets, Sweeps
-from cdsim.players.registry import PlayerSpec, did_you_mean
-from cdsim.players.registry import other_games_players as other_players
 
 DEFAULT_GAME = carpe_diem.NAME
 
@@ -106,7 +106,7 @@ class GameSpec:
     def row_fields(self) -> tuple[str, ...]:
         """Every column of a seat row, in the order runs write them."""
         if self.default:
-            from cdsim.rules.records import ROW_FIELDS
+            from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 
             return ROW_FIELDS
         seat = tuple(c for c, _ in self.columns()[0])

@@ -17,10 +17,10 @@ import numpy as np
 from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.games.features import KeySets
-from cdsim.rules.overrides import DEFAULT
 
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
+DEFAULT = "default"  # the component set that names the built-in one (as an override's base)
 SCRIPTED = ("greedy", "castle-monastery", "trade-workers", "animal-farms")
 # whatif's strong play: the learned player (the seam's, core/src/castles/learned.rs, weights
 # strategies/weights/castles-learned.json from `make train-castles`) in every seat

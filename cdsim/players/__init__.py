@@ -1,1 +1,2 @@
-"""Who sits at the table: the registry of built-in players, learned weights, the user-code sandbox."""
+"""What every game's players share: the sandbox user code runs in (time limits, failures
+named)."""

@@ -214,3 +214,9 @@ def user_failure(exc: BaseException, limit: float | None = None) -> tuple[str, s
         return f"called sys.exit({user_text(exc.code)})", traceback.format_exc()
     return (f"raised {type(exc).__name__}: {user_text(exc, str)}".rstrip(": "),
             traceback.format_exc())
+
+
+def names_a_file(module_part: str) -> bool:
+    """Whether ``X`` of ``X:Class`` is a file (``baker.py``, ``../mine/baker.py``), not a
+    module name."""
+    return module_part.endswith(".py") or "/" in module_part or os.sep in module_part

@@ -36,7 +36,7 @@ from cdsim.analysis.anytime import ZONE, tolerance_problem, worst_case_games, zo
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import DEFAULT_GAME, game_spec
-from cdsim.players.registry import PlayerSpec
+from cdsim.games.carpe_diem.players.registry import PlayerSpec
 from cdsim.schema import Table, problem, reads_back
 
 SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`

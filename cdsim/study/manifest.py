@@ -26,7 +26,7 @@ from cdsim.batch.config import MAX_GAMES
 from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
 from cdsim.games import DEFAULT_GAME, without_default_game
-from cdsim.players.played import ProfilesRecord, adopt, recorded
+from cdsim.games.carpe_diem.players.played import ProfilesRecord, adopt, recorded
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, StudySettings, Sweep, Variant
 from cdsim.study.machine import Machine, machine_now
@@ -210,7 +210,7 @@ class StudyManifest(Manifest, StudySettings):
     stopped: str | None = None
     resume: str = ""  # the command that continues it (as its stop printed it)
     rate: PlayRate | None = None  # the last run's measured rate
-    # its scripted players' tables when one is not the shipped one (cdsim.players.played)
+    # its scripted players' tables when one is not the shipped one (cdsim.games.carpe_diem.players.played)
     profiles: ProfilesRecord | None = None
 
     def record(self) -> dict[str, object]:
@@ -250,7 +250,7 @@ class StudyManifest(Manifest, StudySettings):
 def study_manifest(path: Path, manifest: object) -> StudyManifest:
     """A study manifest's JSON object as its model (one line naming the key when it is
     not one): the study kind's loader. A study played with a profiles file of one's own
-    plays its folder's copy from now on (``cdsim.players.played.adopt``)."""
+    plays its folder's copy from now on (``cdsim.games.carpe_diem.players.played.adopt``)."""
     # a study made before the indifference zone (no zone): zone 0, its verdicts against the
     # tolerance alone, the key still absent when it is written back
     zoneless = isinstance(manifest, dict) and "zone" not in manifest

@@ -67,7 +67,7 @@ from cdsim.analysis.candidates import candidates
 from cdsim.batch.config import MAX_GAMES, RunConfig
 from cdsim.errors import CdsimError, read_toml
 from cdsim.games import GameSpec, game_spec
-from cdsim.players.registry import PlayerSpec, parse_params
+from cdsim.games.carpe_diem.players.registry import PlayerSpec, parse_params
 from cdsim.study import file as study_file
 from cdsim.study.file import Population, Sweep, Variant
 from cdsim.study.manifest import CellState, Identity, ReadsCellState

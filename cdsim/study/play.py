@@ -15,7 +15,7 @@ from cdsim.batch.folder import RunFolder
 from cdsim.batch.progress import Work
 from cdsim.batch.queue import QueuedRun, play_queue
 from cdsim.errors import CdsimError
-from cdsim.players.registry import reads_scores, weights_record
+from cdsim.games.carpe_diem.players.registry import reads_scores, weights_record
 from cdsim.study.budget import cell_game_ms
 from cdsim.study.clock import Clock, TimeUp
 from cdsim.study.manifest import CellState, StudyManifest

@@ -21,7 +21,7 @@ from cdsim.batch.folder import (
 )
 from cdsim.errors import CdsimError
 from cdsim.games import game_spec
-from cdsim.players import played
+from cdsim.games.carpe_diem.players import played
 from cdsim.study.file import StudySettings
 from cdsim.study.manifest import Identity, PlayedPopulation, StudyManifest, study_manifest
 from cdsim.study.model import Study

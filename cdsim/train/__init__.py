@@ -48,11 +48,12 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.players.weights import (
+from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players.weights import (
     PLAYER_COUNTS,
     feature_names,
 )
-from cdsim.rules.components import load_components
+from cdsim.games.carpe_diem.rules.components import load_components
 from cdsim.train.fit import (
     LABEL_GAMES,
     LABEL_PLAYOUTS,
@@ -107,7 +108,7 @@ def play_batch(batch: Batch) -> Rows:
     of rows valued by playouts (``State.learned_playouts``). A worker's job."""
     module = core.module()
     assert module is not None
-    comps = core.core_components(batch.components)
+    comps = core_components(batch.components)
     name, params = batch.behaviour
     own = list(params)
     if name == "learned" and batch.weights is not None:
@@ -340,7 +341,7 @@ def label_batch(batch: LabelBatch) -> Labels:
     self-play rounds' settings) and label its sampled move decisions. A worker's job."""
     module = core.module()
     assert module is not None
-    comps = core.core_components(batch.components)
+    comps = core_components(batch.components)
     weights = int(module.learned_weights(batch.weights))
     own = [("explore", batch.explore), ("opponents", OPPONENTS), ("reply", 0), *CLASSIC,
            ("weights", float(weights))]

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from cdsim.players.weights import (
+from cdsim.games.carpe_diem.players.weights import (
     FORMAT,
     PHASES,
     PLAYER_COUNTS,

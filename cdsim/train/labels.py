@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from cdsim.players.weights import (
+from cdsim.games.carpe_diem.players.weights import (
     PHASES,
     feature_names,
 )

@@ -1,1 +1,3 @@
-"""What a seat's play looks like to a person: the trace text, the HTML replay, the pages."""
+"""What a game looks like to a person: the HTML pages (``pages``) and The Castles of
+Tuscany's replay and sheet; Carpe Diem's trace and replay data are its own
+(``cdsim.games.carpe_diem.view``)."""

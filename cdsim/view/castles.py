@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from cdsim import __version__
 from cdsim.engine.recorded import RecordedGame
-from cdsim.players.names import shown_names
+from cdsim.games.names import shown_names
 
 # The breakdown's VP sources (``GameSpec.breakdown``, the core's code names) in words, as
 # the replay page heads its final table (docs/rules-castles.md numbers each), and short for

@@ -1,17 +1,21 @@
-"""Carpe Diem as cdsim.games registers it: what its spec reads from the rest of cdsim (its
-rules, components and players live in cdsim.rules, cdsim.players and the core)."""
+"""Carpe Diem as cdsim.games registers it: its Python side is this package (the readable
+rules and the strategy API in ``rules/``, its players' registry, profiles and weights in
+``players/``, a game at a table on the core and the oracle's lock step in ``engine/``, its
+trace and replay in ``view/``, the strategy authors' test kit ``testing``, the component
+set as the core receives it ``handover``, its card table, changes, families and sweeps);
+its rules and players are played by the core (core/src/carpe_diem/)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cdsim import core
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
+from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players.registry import builtin_names
+from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
-from cdsim.players.registry import builtin_names
-from cdsim.rules.game import DEFAULT_START_VP
 
 NAME = "carpe-diem"
 TITLE = "Carpe Diem"
@@ -25,7 +29,7 @@ TIEBREAK_WORDS = ("the R10.6 tie-break (scroll disc furthest behind, then lower 
                   "in the stack)")
 TIEBREAK_COLUMNS = ("scroll", "stack")
 STRONG = ("learned",)  # whatif's strong play: the learned player in every seat
-load_components = core.core_components
+load_components = core_components
 
 
 def start_vp(n: int) -> tuple[int, ...]:
@@ -43,7 +47,7 @@ def tiebreak(n: int, scroll: Any, stack: Any) -> Any:
 
 
 def components_digest(path: str | None) -> tuple[str, bool]:
-    from cdsim.rules.components import load_components as load
+    from cdsim.games.carpe_diem.rules.components import load_components as load
 
     comps = load(path)
     return comps.digest, comps.is_default

@@ -1,5 +1,5 @@
 """Carpe Diem's card table (docs/guide.md): one row per card a seat took, drew or kept
-(``cdsim.rules.records.CardRow``), made from the core's card columns."""
+(``cdsim.games.carpe_diem.rules.records.CardRow``), made from the core's card columns."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from cdsim.games.carpe_diem.rules.records import CARD_COLUMNS, CARD_KINDS
 from cdsim.games.features import CardTable
-from cdsim.rules.records import CARD_COLUMNS, CARD_KINDS
 
 
 # the core's card columns (Any: index arrays, and the lists of ids and outcomes they index,

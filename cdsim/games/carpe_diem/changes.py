@@ -1,13 +1,13 @@
 """What one Carpe Diem component set changes from another, as a variant's card figures
-read it: each changed key (``cdsim.rules.components.compare``, the lines ``cdsim components
+read it: each changed key (``cdsim.games.carpe_diem.rules.components.compare``, the lines ``cdsim components
 diff`` prints), and the objective or fountain card it changes, whose figures the study's
 report follows (``cdsim.study.cards``)."""
 
 from __future__ import annotations
 
+from cdsim.games.carpe_diem.rules.components import compare
+from cdsim.games.carpe_diem.rules.overrides import shown
 from cdsim.games.features import EntryChange
-from cdsim.rules.components import compare
-from cdsim.rules.overrides import shown
 
 CARD_TABLES = ("objective", "fountain")  # the component tables whose entries are cards
 

@@ -28,11 +28,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from cdsim.errors import CdsimError
+from cdsim.games.carpe_diem.rules.component_records import REWARD_KEYS, ObjectiveCard, TileType
+from cdsim.games.carpe_diem.rules.components import Components, load_components
+from cdsim.games.carpe_diem.rules.kinds import DWELLINGS, FEATURE_NAMES, LANDSCAPES, MEADOW, VILLA
+from cdsim.games.carpe_diem.rules.overrides import DEFAULT, toml_text
 from cdsim.games.features import Family
-from cdsim.rules.component_records import REWARD_KEYS, ObjectiveCard, TileType
-from cdsim.rules.components import Components, load_components
-from cdsim.rules.kinds import DWELLINGS, FEATURE_NAMES, LANDSCAPES, MEADOW, VILLA
-from cdsim.rules.overrides import DEFAULT, toml_text
 
 RECONSTRUCTED = "reconstructed"
 Entry = dict[str, object]  # one entry of an override table, as TOML writes it

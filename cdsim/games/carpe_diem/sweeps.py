@@ -5,7 +5,7 @@ A sweep names an entry of a component set (``objective.B05``: the table and the 
 ``scroll_track``: a table without ids), a dotted key inside it (``reward.vp``; a list's
 items by place, ``points.2``) and the integers to try. Each value becomes an override of
 the sweep's base (``base = "default"`` or a component folder or file) that changes that one
-key, validated as a whole like any override (``cdsim.rules.overrides``). The study's record
+key, validated as a whole like any override (``cdsim.games.carpe_diem.rules.overrides``). The study's record
 of a sweep and where its files go are the study's (``cdsim.study.sweeps``); this module is
 what the game's spec hands it (``SWEEPS``, a ``cdsim.games.features.Sweeps``).
 """
@@ -23,9 +23,9 @@ from typing import Any
 
 from cdsim.errors import CdsimError, read_toml, user_text
 from cdsim.games.carpe_diem.changes import CARD_TABLES
+from cdsim.games.carpe_diem.rules.components import component_texts, load_components
+from cdsim.games.carpe_diem.rules.overrides import DEFAULT, ENTRIES, FILE_KEYS, did_you_mean, toml_text
 from cdsim.games.features import Expanded, SetChange, Sweeps
-from cdsim.rules.components import component_texts, load_components
-from cdsim.rules.overrides import DEFAULT, ENTRIES, FILE_KEYS, did_you_mean, toml_text
 
 
 def expand(where: str, entry: str, key: str, values: Sequence[int], base: str | None

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError
-from cdsim.rules.components import Components
-from cdsim.rules.kinds import EDGE_NAMES
-from cdsim.rules.overrides import shown
+from cdsim.games.carpe_diem.rules.components import Components
+from cdsim.games.carpe_diem.rules.kinds import EDGE_NAMES
+from cdsim.games.carpe_diem.rules.overrides import shown
 
 
 def _asset(name: str) -> str:
@@ -38,7 +38,7 @@ def _page(template: str, title: str, data: Any, script: str) -> str:
 
 
 def replay_page(data: dict[str, object]) -> str:
-    """The replay of one game; ``data`` is ``cdsim.view.replay.Recorder.finish()``."""
+    """The replay of one game; ``data`` is ``cdsim.games.carpe_diem.view.replay.Recorder.finish()``."""
     seats = data["players"]
     assert isinstance(seats, list)  # one entry per seat
     n = len(seats)

@@ -1,5 +1,5 @@
 // cdsim pages: drawing shared by the replay and the component sheet. Plain JS, no library:
-// every function returns SVG (or HTML) as a string. Kind codes are cdsim/rules/kinds.py's.
+// every function returns SVG (or HTML) as a string. Kind codes are cdsim/games/carpe_diem/rules/kinds.py's.
 "use strict";
 
 const KINDS = [

@@ -1,11 +1,11 @@
-// The replay of one game (cdsim play --html): the data is embedded as JSON (cdsim/view/replay.py);
+// The replay of one game (cdsim play --html): the data is embedded as JSON (cdsim/games/carpe_diem/view/replay.py);
 // each step holds only what changed, so the states are rebuilt once here and drawn on demand.
 "use strict";
 
 const DATA = JSON.parse(document.getElementById("replay-data").textContent);
 const N = DATA.players.length;
 const TILES = DATA.tiles;
-// per player, from cdsim/view/replay.py view() of the core's snapshot: pawn, scroll, stamp,
+// per player, from cdsim/games/carpe_diem/view/replay.py view() of the core's snapshot: pawn, scroll, stamp,
 // 4 goods, coins, bread, stored, tiles built, features complete, VP held
 const P = {pawn: 0, scroll: 1, stamp: 2, goods: 3, coins: 7, bread: 8, stored: 9, built: 10,
   features: 11, vp: 12};

@@ -1,5 +1,5 @@
 //! Objective cards: how many multiples a player can fulfil and what they pay (R7,
-//! R8.4-R8.6); mirrors `cdsim/rules/cards.py`.
+//! R8.4-R8.6); mirrors `cdsim/games/carpe_diem/rules/cards.py`.
 //!
 //! A red ("pay") card is paid in goods, each good replaceable by a coin (R7.2); a
 //! green ("have") card counts complete features (chimneys count in every villa).

@@ -1,5 +1,5 @@
 //! Checking mode: verify every invariant after every action (tests); mirrors
-//! `cdsim/rules/checking.py`.
+//! `cdsim/games/carpe_diem/rules/checking.py`.
 //!
 //! Lives outside the hot loop (PettingZoo's wrapper idea): `GameConfig::check` turns it
 //! on. Each check rebuilds what the engine tracks incrementally from scratch — by

@@ -1,5 +1,5 @@
-//! The component set as Python hands it over (`cdsim/handover.py`), with the tables
-//! the hot loop needs computed once; mirrors `cdsim/rules/components.py`.
+//! The component set as Python hands it over (`cdsim/games/carpe_diem/handover.py`), with the tables
+//! the hot loop needs computed once; mirrors `cdsim/games/carpe_diem/rules/components.py`.
 //!
 //! Python validates the set (`load_components`); here only what the core needs to stay
 //! safe is checked: counts that fit the state's fixed-size arrays, and indices and
@@ -38,7 +38,7 @@ pub const HAVE_KEYS: [&str; 16] = [
 /// A side requirement that any kind fits (the neighbour is empty).
 pub const ANY: u8 = N_KINDS as u8;
 
-/// The ranges `cdsim/rules/components.py` checks (its MAX_* constants), checked again here so
+/// The ranges `cdsim/games/carpe_diem/rules/components.py` checks (its MAX_* constants), checked again here so
 /// that no set handed over can overflow the state's integers or make a game's
 /// enumerations grow without bound.
 pub const MAX_CHIMNEYS: u32 = 9;
@@ -305,7 +305,7 @@ fn objective(raw: RawObjective) -> Result<ObjectiveCard, String> {
     ] {
         within(n, 0, MAX_REWARD, &format!("{what}: reward {name}"))?;
     }
-    // a multiple gives back no more coins + bread than it costs (cdsim/rules/components.py)
+    // a multiple gives back no more coins + bread than it costs (cdsim/games/carpe_diem/rules/components.py)
     let cost: i32 = raw.requires.iter().map(|&(_, n)| n).sum();
     let most = if raw.pay { cost.min(3) } else { 3 };
     if raw.coins + raw.bread > most {
@@ -346,7 +346,7 @@ fn tile_list(raw: &[usize], types: usize, want: usize, what: &str) -> Result<Vec
 }
 
 impl Components {
-    /// The component set from `cdsim/handover.py`'s JSON.
+    /// The component set from `cdsim/games/carpe_diem/handover.py`'s JSON.
     pub fn from_json(text: &str) -> Result<Components, String> {
         let raw: RawComponents =
             serde_json::from_str(text).map_err(|e| format!("components JSON: {e}"))?;

@@ -1,5 +1,5 @@
 //! Int codes for everything that appears on a tile, and the goods (docs/rules.md C1);
-//! mirrors `cdsim/rules/kinds.py`.
+//! mirrors `cdsim/games/carpe_diem/rules/kinds.py`.
 //!
 //! Edge kinds and feature kinds share one numbering: 1..9 are the edge kinds that
 //! form features (villa, four landscapes, four dwelling colours); 10..12 are the

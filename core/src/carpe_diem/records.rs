@@ -1,6 +1,6 @@
 //! What one finished game writes: one row per seat (the log schema, declared once by
 //! `seat_row!` below) and one per card a seat took, drew or kept (the card table, declared
-//! once by `card_row!`); `cdsim/rules/records.py` is held to both by a test. The seed is
+//! once by `card_row!`); `cdsim/games/carpe_diem/rules/records.py` is held to both by a test. The seed is
 //! the caller's: the binding adds it to each row.
 
 use serde::Serialize;
@@ -19,7 +19,7 @@ macro_rules! seat_type {
 /// The seat row declared once: each column's name and type, in the order of the run's
 /// Parquet, make the struct `SeatRecord`, its columns `SEAT_COLUMNS` and its row
 /// `SeatRecord::values` (batch.rs writes runs from these; python/mod.rs hands the columns to
-/// `cdsim.rules.records`, whose oracle record a test holds to them).
+/// `cdsim.games.carpe_diem.rules.records`, whose oracle record a test holds to them).
 macro_rules! seat_row {
     ($($(#[$doc:meta])* $name:ident: $kind:ident,)*) => {
         /// One seat of one game. `final_vp` is the sum of the seven `vp_*` sources.

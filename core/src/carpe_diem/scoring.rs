@@ -1,4 +1,4 @@
-//! Scoring phases (R8) and final scoring (R10); mirrors `cdsim/rules/scoring.py`. The scoring
+//! Scoring phases (R8) and final scoring (R10); mirrors `cdsim/games/carpe_diem/rules/scoring.py`. The scoring
 //! phase is a run of decisions (circle, then a payment per card) on `GameState`.
 
 use crate::carpe_diem::cards::{each_payment, settle, Payment};

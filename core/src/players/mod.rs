@@ -10,7 +10,7 @@
 //! inputs, `games::inputs`) play any game through the trait; `settings`
 //! declares a player's settings once. Each game's own players live in its folder
 //! (`crate::carpe_diem::players`, `crate::castles::players`). A Python strategy chooses
-//! through `cdsim/rules/strategy.py`; `cdsim/players/registry.py` parses the names.
+//! through `cdsim/games/carpe_diem/rules/strategy.py`; `cdsim/games/carpe_diem/players/registry.py` parses the names.
 
 pub mod fitted;
 pub mod random;

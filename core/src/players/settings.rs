@@ -2,7 +2,7 @@
 //! what it does. The core's parsers (`MctsParams::with_overrides`,
 //! `LearnedParams::with_overrides`) check a value by its declaration here, the binding
 //! hands the tables to Python (`_core.PLAYER_SETTINGS`), whose registry validates a
-//! spelling and words `--help` from them (cdsim/players/registry.py).
+//! spelling and words `--help` from them (cdsim/games/carpe_diem/players/registry.py).
 
 /// The kind of value a setting takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

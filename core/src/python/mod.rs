@@ -25,7 +25,7 @@ use crate::carpe_diem::scoring;
 
 /// A component set as the core holds it, of one registered game (`games::registry`; the
 /// default `carpe-diem`), made once per process from the normalised JSON
-/// (`cdsim.handover.components_json` for Carpe Diem's validated Python `Components`).
+/// (`cdsim.games.carpe_diem.handover.components_json` for Carpe Diem's validated Python `Components`).
 #[pyclass(frozen, module = "cdsim._core")]
 struct Components {
     game: &'static dyn Registered,
@@ -283,7 +283,7 @@ fn measure_luck<'py>(
 }
 
 /// Columns of the run rows or card rows as Python reads them: `(name, "int" | "str" |
-/// "bool")` each, in order (`cdsim.rules.records` is held to the seat row's and the card
+/// "bool")` each, in order (`cdsim.games.carpe_diem.rules.records` is held to the seat row's and the card
 /// row's).
 fn python_columns<'py>(py: Python<'py>, columns: &[(&'static str, records::ColumnType)])
     -> PyResult<Bound<'py, PyTuple>> {
@@ -291,7 +291,7 @@ fn python_columns<'py>(py: Python<'py>, columns: &[(&'static str, records::Colum
 }
 
 /// The built-in component set of the game `game` as the JSON `Components(json, game=...)`
-/// reads, or None when the core holds none (Carpe Diem's comes from `cdsim.rules`).
+/// reads, or None when the core holds none (Carpe Diem's comes from `cdsim.games.carpe_diem.rules`).
 #[pyfunction]
 fn builtin_components(game: &str) -> PyResult<Option<String>> {
     Ok(registry::game(game).map_err(PyValueError::new_err)?.builtin_components())

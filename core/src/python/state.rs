@@ -148,7 +148,7 @@ impl State {
     }
 
     /// The pending decision's options as plain tuples, in the engine's order, for a
-    /// Python seat (`cdsim.engine.table` makes them the Python option records): start
+    /// Python seat (`cdsim.games.carpe_diem.engine.table` makes them the Python option records): start
     /// `space`; move `(dest, bread)`; take `(slot, tile, cell, edges)` with cell -1 and
     /// edges None when stored; seal `(slot, tile, cell, edges)`; fountain `(kept card ids,
     /// card id given back or None)`; circle `(circle, first, second)`; payment `(paid,
@@ -180,7 +180,7 @@ impl State {
         }
     }
 
-    /// What a Python seat's observation is made from (`cdsim.rules.observation`), public
+    /// What a Python seat's observation is made from (`cdsim.games.carpe_diem.rules.observation`), public
     /// and private alike: the observer decides what the seat may see. `(phase, round,
     /// start player, depots, tiles taken per depot, seal row (None once built), card grid
     /// (ids or None), circle owners, (light, dark, fountain cards left, discarded),

@@ -1,5 +1,5 @@
 //! One player's 6x6 district: legal placements, features, completions, counts (R5, R6,
-//! R10.5); mirrors `cdsim/rules/district.py`.
+//! R10.5); mirrors `cdsim/games/carpe_diem/rules/district.py`.
 //!
 //! Cells are bits of a `u64`. Features are tracked incrementally with union-find over
 //! tile *parts*: a part is the set of a tile's edges of one kind (docs/rules.md C1); the

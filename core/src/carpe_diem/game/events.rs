@@ -1,7 +1,7 @@
 //! Typed events: one per rule step (deal, pawn, move, take, scroll, completion, seal,
 //! fountain, scoring phase, circle, card, end of phase). The text trace and the HTML
-//! replay are two renderers of this one list (`cdsim/view/trace.py` and
-//! `cdsim/view/replay.py`), so neither parses the other.
+//! replay are two renderers of this one list (`cdsim/games/carpe_diem/view/trace.py` and
+//! `cdsim/games/carpe_diem/view/replay.py`), so neither parses the other.
 //!
 //! A state records events only when asked (`EventLog::on`): batches and the search
 //! players' copies of a state pay one branch per step and allocate nothing. A copied

@@ -1,5 +1,5 @@
 //! Game state and the turn loop: setup, movement, building, rewards, phases (R2-R6,
-//! R9); `cdsim/rules/game.py` states the same rules in Python (the oracle).
+//! R9); `cdsim/games/carpe_diem/rules/game.py` states the same rules in Python (the oracle).
 //!
 //! A game is a pure function of (config, players, seed): every shuffle is drawn at
 //! setup from the game's own Generator, and each seat's player gets its own stream.

@@ -1,5 +1,5 @@
 //! R5, R6: building a tile and the rewards of what it completes (part of Python's
-//! `cdsim/rules/game.py`): goods, coins, bread, scroll steps, the artisan's seal tile and
+//! `cdsim/games/carpe_diem/rules/game.py`): goods, coins, bread, scroll steps, the artisan's seal tile and
 //! the fountain.
 
 use crate::carpe_diem::components::Components;

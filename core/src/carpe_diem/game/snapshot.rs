@@ -1,4 +1,4 @@
-//! The state as plain data, for the Python oracle (`cdsim/engine/oracle.py`): after every
+//! The state as plain data, for the Python oracle (`cdsim/games/carpe_diem/engine/oracle.py`): after every
 //! decision of a game the core's snapshot and the Python rules' must be equal, so a
 //! disagreement names the decision and the field where the two engines split.
 //! Components are named by their ids; cells, seats and spaces count from 0.
@@ -90,7 +90,7 @@ impl GameState {
 }
 
 impl GameState {
-    /// What `seat` may know (cdsim/rules/observation.py decides the same for a Python
+    /// What `seat` may know (cdsim/games/carpe_diem/rules/observation.py decides the same for a Python
     /// seat): the snapshot less the decks' orders (their sizes only, R2.3, R2.4), the
     /// other seats' fountain cards (how many only) and every VP total (R9.1; built-in
     /// players never read them, R2.7).

@@ -1,5 +1,5 @@
 //! R2.5 and R4: the pawns placed blind, then a turn (move, then take: build or store);
-//! part of Python's `cdsim/rules/game.py`.
+//! part of Python's `cdsim/games/carpe_diem/rules/game.py`.
 
 use crate::carpe_diem::components::Components;
 

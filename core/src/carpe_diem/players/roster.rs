@@ -1,5 +1,5 @@
 //! Carpe Diem's built-in players by name: `make` takes the names of
-//! `cdsim/players/registry.py` (`BUILTIN` and the core-only `SEARCH`).
+//! `cdsim/games/carpe_diem/players/registry.py` (`BUILTIN` and the core-only `SEARCH`).
 
 use crate::carpe_diem::game::{Action, GameState};
 use crate::carpe_diem::players::profile::{self, Profile};
@@ -49,7 +49,7 @@ impl Strategy<GameState> for Player {
     }
 }
 
-/// The built-in player names (cdsim/players/registry.py BUILTIN, less the search players):
+/// The built-in player names (cdsim/games/carpe_diem/players/registry.py BUILTIN, less the search players):
 /// random and every scripted profile (`profile::names`).
 pub fn builtin() -> Vec<&'static str> {
     let mut names = vec!["random"];
@@ -58,7 +58,7 @@ pub fn builtin() -> Vec<&'static str> {
 }
 
 /// The search and learned players: built in, but only in the core
-/// (cdsim/players/registry.py CORE_ONLY).
+/// (cdsim/games/carpe_diem/players/registry.py CORE_ONLY).
 pub const SEARCH: [&str; 2] = ["mcts", "learned"];
 
 /// A fresh built-in player; `overrides` change its profile's weights (Params field

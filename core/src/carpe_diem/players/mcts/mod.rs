@@ -1,6 +1,6 @@
 //! mcts — a search player: determinized UCT over its own decisions (single-observer
 //! information-set MCTS, after OpenSpiel's `mcts.py` and ISMCTS), with greedy rollouts.
-//! Core only: there is no Python twin (`cdsim/players/registry.py` names it core-only).
+//! Core only: there is no Python twin (`cdsim/games/carpe_diem/players/registry.py` names it core-only).
 //!
 //! - Hidden information is only the order of the light and dark tile decks and of the
 //!   fountain deck (depots, seal row, card grid and districts are open; the decks'

@@ -7,7 +7,7 @@ built-in name may carry settings: ``villa@chimney=1.5`` (any parameter), ``mcts@
 (a budget) or ``learned@weights=PATH`` (a weights file). Anything else is a user's
 strategy, ``package.module:ClassName`` (from the current folder or PYTHONPATH) or
 ``path/to/file.py:ClassName`` (from anywhere; recorded as its absolute path), which plays
-in Python on a view of the same game (cdsim.engine.table). A name is parsed once, into a
+in Python on a view of the same game (cdsim.games.carpe_diem.engine.table). A name is parsed once, into a
 ``PlayerSpec``: commands, run settings, studies, ladders and the workers hold that value,
 not the string.
 """
@@ -29,11 +29,11 @@ from typing import Any, Literal, NoReturn, cast
 
 from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
-from cdsim.players import profiles as profiles_file
-from cdsim.players.profiles import PROFILES, WEIGHTS, core_profiles
-from cdsim.players.sandbox import decision_timeout, user_code, user_failure
-from cdsim.players.weights import check_components, load
-from cdsim.rules.strategy import Strategy, refusal
+from cdsim.games.carpe_diem.players import profiles as profiles_file
+from cdsim.games.carpe_diem.players.profiles import PROFILES, WEIGHTS, core_profiles
+from cdsim.games.carpe_diem.players.weights import check_components, load
+from cdsim.games.carpe_diem.rules.strategy import Strategy, refusal
+from cdsim.players.sandbox import decision_timeout, names_a_file, user_code, user_failure
 
 
 @dataclass
@@ -120,7 +120,7 @@ BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
 
 def builtin_names() -> tuple[str, ...]:
     """``BUILTIN`` as this process knows it now: a run folder read back may bring the
-    profiles file it was played with (``cdsim.players.played``)."""
+    profiles file it was played with (``cdsim.games.carpe_diem.players.played``)."""
     return ("random", *PROFILES, *CORE_ONLY)
 
 
@@ -199,7 +199,7 @@ class PlayerSpec:
                              f"(built-in: {', '.join(builtin)}; or module:Class, or "
                              f"path/to/file.py:Class){profiles_hint(name)}")
         module_name, _, attr = spelled.rpartition(":")
-        if _names_a_file(module_name):
+        if names_a_file(module_name):
             base = f"{strategy_file(spelled, module_name)}:{_class_name(spelled, attr)}"
             return cls("user", base, (), None, base)
         if not all(part.isidentifier() for part in module_name.split(".")) or \
@@ -212,7 +212,7 @@ class PlayerSpec:
     def overrides(self, params: Overrides | None = None) -> dict[str, float]:
         """Its built-in's parameters: --strategy-params for that name, then its own
         settings on top; for ``learned``, ``weights`` is its weights file loaded into the
-        core of this process (by number: ``cdsim.players.weights.load``)."""
+        core of this process (by number: ``cdsim.games.carpe_diem.players.weights.load``)."""
         values = {**(params or {}).get(self.base, {}), **dict(self.settings)}
         if self.base == "learned":
             values["weights"] = float(load(self.weights)[0])
@@ -434,12 +434,6 @@ def did_you_mean(word: str, known: Sequence[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _names_a_file(module_part: str) -> bool:
-    """Whether ``X`` of ``X:Class`` is a file (``baker.py``, ``../mine/baker.py``), not a
-    module name."""
-    return module_part.endswith(".py") or "/" in module_part or os.sep in module_part
-
-
 def strategy_file(spelled: str, path: str) -> str:
     """A strategy file as runs record it: absolute and normalised (``~`` expanded), so that
     a manifest, a resume, a replay command and every worker name the same file whatever
@@ -505,7 +499,7 @@ def _user_strategy(spec: PlayerSpec) -> Strategy:
     code, in the sandbox; whatever fails is one line naming the spec."""
     name = spec.spelling
     module_name, _, attr = spec.base.rpartition(":")
-    from_file = _names_a_file(module_name)
+    from_file = names_a_file(module_name)
     if from_file and not os.path.isfile(module_name):
         raise CdsimError(f"strategy {name!r}: no such file {module_name}")
     if not from_file:

@@ -2,9 +2,9 @@
 (``ask``).
 
 A strategy has one method, ``choose(view, options)``: ``view`` is the seat's observation
-(``cdsim.rules.observation``: what that seat may know; ``view.decision`` names the pending
+(``cdsim.games.carpe_diem.rules.observation``: what that seat may know; ``view.decision`` names the pending
 decision and ``view.card`` the objective card a payment is for), ``options`` the legal
-options, each an ``Action`` record (``cdsim.rules.options``), and it returns one of them,
+options, each an ``Action`` record (``cdsim.games.carpe_diem.rules.options``), and it returns one of them,
 as python-chess's ``legal_moves`` and OpenSpiel's ``step`` do. The engine never offers an
 illegal option and refuses anything not offered. A class written in the form before one
 ``choose`` (a ``choose_<decision>`` method per kind) is refused when it is loaded, in one
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from cdsim.rules.observation import HiddenInformation, Observation
-from cdsim.rules.options import (
+from cdsim.games.carpe_diem.rules.observation import HiddenInformation, Observation
+from cdsim.games.carpe_diem.rules.options import (
     DECISIONS,
     Action,
     CircleChoice,

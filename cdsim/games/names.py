@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from cdsim.players.registry import _names_a_file, builtin_names
+from cdsim.players.sandbox import names_a_file
 
 
 @functools.cache
@@ -23,14 +23,21 @@ def shown_name(spelling: str) -> str:
     spelled. Its path stays in the manifests (``config.strategies``). A name a built-in
     player has, or none that is one short line, is not taken: ``Baker (baker.py)``."""
     module_name, colon, attr = spelling.rpartition(":")
-    if not colon or "@" in spelling or not _names_a_file(module_name):
+    if not colon or "@" in spelling or not names_a_file(module_name):
         return spelling
     declared = _declared_name(module_name, attr)
     file = os.path.basename(module_name)
-    if declared is None or declared in builtin_names() or not re.fullmatch(r"[\w.+=-]{1,40}",
+    if declared is None or _builtin(declared) or not re.fullmatch(r"[\w.+=-]{1,40}",
                                                                       declared):
         return f"{attr} ({file})"
     return declared
+
+
+def _builtin(name: str) -> bool:
+    """Whether ``name`` is a built-in player of some game."""
+    from cdsim.games import GAMES
+
+    return any(name in spec.player_names() for spec in GAMES.values())
 
 
 def shown_names(spellings: Sequence[str]) -> dict[str, str]:

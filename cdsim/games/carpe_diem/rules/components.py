@@ -3,10 +3,10 @@
 The default set lives in ``cdsim/data/*.toml``. A user set is a folder holding any
 of ``tiles.toml``, ``cards.toml``, ``frames.toml``, ``boards.toml`` and
 ``scoring.toml`` (files it lacks come from the default set), or one such file, or an
-override file: a base and only the entries it changes (``cdsim.rules.overrides``).
+override file: a base and only the entries it changes (``cdsim.games.carpe_diem.rules.overrides``).
 Each record (a tile type, a card, a frame part, a board, the scoring tables) and each file
 is declared once, as the frozen dataclass the rules play with
-(``cdsim.rules.component_records``). pydantic checks a file against them only when one is
+(``cdsim.games.carpe_diem.rules.component_records``). pydantic checks a file against them only when one is
 read; here the set is then checked as a whole (the rulebook's counts, unique ids) and
 identified (its digest, what it changes from its base). Every problem is reported as one
 line naming the file, the entry, the key and what is allowed.
@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import ComponentError, read_toml
-from cdsim.rules.component_records import (
+from cdsim.file_records import FileRecord
+from cdsim.games.carpe_diem.rules.component_records import (
     DARK_TILES,
     FOUNTAIN_CARDS,
     HAVE_INDEX,
@@ -50,8 +51,7 @@ from cdsim.rules.component_records import (
     check_tile_shape,
     short_repr,
 )
-from cdsim.rules.file_records import FileRecord
-from cdsim.rules.overrides import (
+from cdsim.games.carpe_diem.rules.overrides import (
     DEFAULT,
     ENTRIES,
     FILE_KEYS,
@@ -61,7 +61,7 @@ from cdsim.rules.overrides import (
     toml_text,
 )
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = Path(__file__).resolve().parents[3] / "data"
 FILES = ("tiles", "cards", "frames", "boards", "scoring")
 
 
@@ -315,7 +315,7 @@ def _load(path: Path | None) -> Components:
                       digest.hexdigest(), default, changes, base)
 
 
-# The records are ``cdsim.rules.component_records``'; given here too, where the rules, the
+# The records are ``cdsim.games.carpe_diem.rules.component_records``'; given here too, where the rules, the
 # strategies and the docs have always read them.
 __all__ = ["DARK_TILES", "DATA_DIR", "FILES", "FOUNTAIN_CARDS", "HAVE_INDEX", "HAVE_KEYS",
            "LIGHT_TILES", "MAX_CHIMNEYS", "MOST_DRAWN", "OBJECTIVE_CARDS", "REWARD_KEYS",

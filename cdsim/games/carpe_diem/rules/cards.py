@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cdsim.rules.components import ObjectiveCard
-from cdsim.rules.options import Payment
+from cdsim.games.carpe_diem.rules.components import ObjectiveCard
+from cdsim.games.carpe_diem.rules.options import Payment
 
 FAILED_CARD_VP = -4  # R8.5
 BREAD_PER_MULTIPLE = 3  # R7.1

@@ -10,9 +10,11 @@ decks as indices into them, fountain cards and frame parts sorted by id (as
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
-from cdsim.rules.components import Components
+from cdsim import core
+from cdsim.games.carpe_diem.rules.components import Components, load_components
 
 DECKS = "ABCD"
 
@@ -45,3 +47,12 @@ def components_dict(c: Components) -> dict[str, Any]:  # JSON for the page's scr
 
 def components_json(c: Components) -> str:
     return json.dumps(components_dict(c), separators=(",", ":"))
+
+
+@cache
+def core_components(path: str | None) -> Any:
+    """The core's copy of a component set (made once per process and path)."""
+    module = core.module()
+    assert module is not None
+    comps: Components = load_components(path)
+    return module.Components(components_json(comps))

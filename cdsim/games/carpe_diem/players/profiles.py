@@ -18,7 +18,7 @@ from cdsim.errors import CdsimError
 
 # strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
 # never imported: nothing in cdsim imports the strategies package.
-STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
+STRATEGIES_DIR = Path(__file__).resolve().parents[4] / "strategies"
 # The scripted profiles: strategies/profiles.toml, or the file CDSIM_PROFILES names (a
 # new scripted player is one table of it: docs/guide.md, "Scripted players"). The core plays the tables
 # of this file, handed to it by ``core_profiles`` in each process that plays.
@@ -59,7 +59,7 @@ def core_profiles() -> ModuleType | None:
 def use_file(path: Path | None) -> None:
     """Play the profiles of ``path`` (None: the shipped file) in this process and in the
     worker processes it starts from now on: a run folder's own copy, read back when the
-    folder is resumed or reported (``cdsim.players.played``)."""
+    folder is resumed or reported (``cdsim.games.carpe_diem.players.played``)."""
     global PROFILES_FILE, PROFILES_TEXT
     before, PROFILES_FILE = PROFILES_FILE, path or STRATEGIES_DIR / "profiles.toml"
     try:

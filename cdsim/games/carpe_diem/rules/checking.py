@@ -7,9 +7,9 @@ scratch and compares.
 
 from __future__ import annotations
 
-from cdsim.rules.district import District
-from cdsim.rules.game import GameState
-from cdsim.rules.kinds import CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, NEIGHBOUR
+from cdsim.games.carpe_diem.rules.district import District
+from cdsim.games.carpe_diem.rules.game import GameState
+from cdsim.games.carpe_diem.rules.kinds import CELLS, LANDSCAPES, MAX_LANDSCAPE_TILES, NEIGHBOUR
 
 
 class InvariantError(AssertionError):

@@ -87,7 +87,7 @@ class CircleChoice:
 @dataclass(frozen=True, slots=True)
 class Payment:
     """R8.4-R8.5: how a card is fulfilled: multiples by goods and coins (or by having),
-    and by 3 bread each (``cdsim.rules.cards`` lists the legal ones)."""
+    and by 3 bread each (``cdsim.games.carpe_diem.rules.cards`` lists the legal ones)."""
 
     paid: int
     bread: int

@@ -22,8 +22,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cdsim.errors import CdsimError
-from cdsim.players import profiles
-from cdsim.players.registry import PlayerSpec
+from cdsim.games.carpe_diem.players import profiles
+from cdsim.games.carpe_diem.players.registry import PlayerSpec
 
 PROFILES_COPY = "profiles.toml"  # the copy a folder keeps beside its manifest
 # the file the user named when this process started (None: the shipped one); a folder read

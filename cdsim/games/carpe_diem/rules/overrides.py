@@ -10,7 +10,7 @@ card); an entry whose id the base lacks is added (it needs every key the base's 
 have), and ``remove = true`` removes one. ``[scroll_track]`` and ``[villa_table]`` have no
 ids: their keys replace the base's. This module works on the files' tables as read (typed
 ``dict[str, object]``: what they hold is for the files' records to say); the merged set is
-validated and built by ``cdsim.rules.components``.
+validated and built by ``cdsim.games.carpe_diem.rules.components``.
 """
 
 from __future__ import annotations

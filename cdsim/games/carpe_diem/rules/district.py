@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cdsim.rules.components import Board, FramePart
-from cdsim.rules.kinds import (
+from cdsim.games.carpe_diem.rules.components import Board, FramePart
+from cdsim.games.carpe_diem.rules.kinds import (
     CELLS,
     DWELLINGS,
     EDGE_NAMES,

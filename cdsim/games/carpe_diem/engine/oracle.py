@@ -3,7 +3,7 @@ decision, so a disagreement names the game, the decision and the field where the
 engines split (a perft that points at the bug).
 
 The core's side is ``State.snapshot()`` (core/src/carpe_diem/game/snapshot.rs); this module makes
-the same object from a ``cdsim.rules.game.GameState``. Components are named by their ids;
+the same object from a ``cdsim.games.carpe_diem.rules.game.GameState``. Components are named by their ids;
 seats, spaces and cells count from 0.
 """
 
@@ -12,14 +12,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from cdsim.rules.snapshot import DistrictSnapshot, PlayerSnapshot, Snapshot
+from cdsim.games.carpe_diem.rules.snapshot import DistrictSnapshot, PlayerSnapshot, Snapshot
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from cdsim.rules.district import District
-    from cdsim.rules.game import GameState, PlayerState
-    from cdsim.rules.records import CardRow
+    from cdsim.games.carpe_diem.rules.district import District
+    from cdsim.games.carpe_diem.rules.game import GameState, PlayerState
+    from cdsim.games.carpe_diem.rules.records import CardRow
 
 
 class EngineMismatch(AssertionError):

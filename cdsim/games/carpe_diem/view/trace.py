@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cdsim.rules.kinds import (
+from cdsim.games.carpe_diem.rules.kinds import (
     ADMINISTRATOR,
     ARTISAN,
     BAKER,
@@ -20,8 +20,8 @@ from cdsim.rules.kinds import (
     MERCHANT,
     VILLA,
 )
-from cdsim.rules.records import GameRecord
-from cdsim.rules.snapshot import Event
+from cdsim.games.carpe_diem.rules.records import GameRecord
+from cdsim.games.carpe_diem.rules.snapshot import Event
 
 _REWARDS = {MERCHANT: "goods exchanged for coins", BAKER: "+2 bread", MARKET: "+1 coin",
             BAKERY: "+1 bread", ADMINISTRATOR: "+2 scroll steps",

@@ -2,9 +2,9 @@
 outcome of a game, drawn at setup, R2), the snapshot (``State.snapshot()``: everything a
 rule can change), as core/src/carpe_diem/game/snapshot.rs writes them in JSON, and the
 events (``State.events()``, core/src/carpe_diem/game/events.rs) the trace and the replay
-are told from. The Python rules draw the same deal (``cdsim.rules.game.draw_deal``) and
-make the same snapshot of their state (``cdsim.engine.oracle``); the replay page draws
-from the core's (``cdsim.view.replay``).
+are told from. The Python rules draw the same deal (``cdsim.games.carpe_diem.rules.game.draw_deal``) and
+make the same snapshot of their state (``cdsim.games.carpe_diem.engine.oracle``); the replay page draws
+from the core's (``cdsim.games.carpe_diem.view.replay``).
 Components are named by their ids; seats, spaces and cells count from 0."""
 
 from __future__ import annotations

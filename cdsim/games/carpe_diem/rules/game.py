@@ -1,16 +1,16 @@
 """Game state and a turn: setup, movement, building, rewards (R2, R4-R6, R9). Scoring
-(R8, R10, ``cdsim/rules/scoring.py``) and the phases that call turns and scoring (R3,
-``cdsim/rules/play.py``) work on this state from above; the observation, the options and
+(R8, R10, ``cdsim/games/carpe_diem/rules/scoring.py``) and the phases that call turns and scoring (R3,
+``cdsim/games/carpe_diem/rules/play.py``) work on this state from above; the observation, the options and
 the Strategy protocol are below it.
 
 The rules are pull-style, like the core's state (core/src/carpe_diem/game/mod.rs): a rule that needs a
 decision yields it (a ``Pending``: the seat, the decision kind, its options) and goes on
 with the option sent back, so every rule that reaches a decision is a generator and its
 callers ``yield from`` it. The state runs the rules it is given (``begin``: the whole
-game, ``cdsim.rules.play.phases``, or one rule in a test) to the next decision; there it
+game, ``cdsim.games.carpe_diem.rules.play.phases``, or one rule in a test) to the next decision; there it
 exposes ``pending`` and ``options()``, and ``apply`` makes one choice and runs on to the
 next decision or the end. The rules never ask a player: a driver does
-(``cdsim.rules.play.run``, as the core's ``play_on``).
+(``cdsim.games.carpe_diem.rules.play.run``, as the core's ``play_on``).
 
 A game is a pure function of (config, seed) and the choices made: every shuffle is drawn
 at setup from the game's own numpy Generator, and each seat's observations carry its own
@@ -27,9 +27,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from cdsim.errors import CdsimError
-from cdsim.rules.components import Components, ObjectiveCard, load_components
-from cdsim.rules.district import District, Feature
-from cdsim.rules.kinds import (
+from cdsim.games.carpe_diem.rules.components import Components, ObjectiveCard, load_components
+from cdsim.games.carpe_diem.rules.district import District, Feature
+from cdsim.games.carpe_diem.rules.kinds import (
     ADMINISTRATOR,
     ARTISAN,
     BAKER,
@@ -43,11 +43,11 @@ from cdsim.rules.kinds import (
     MERCHANT,
     VILLA,
 )
-from cdsim.rules.observation import Observation, Observer, seat_stream
-from cdsim.rules.options import Decision, FountainChoice, Move, SealBuild, Start, Take
-from cdsim.rules.records import CardRow
-from cdsim.rules.snapshot import Deal
-from cdsim.rules.strategy import find
+from cdsim.games.carpe_diem.rules.observation import Observation, Observer, seat_stream
+from cdsim.games.carpe_diem.rules.options import Decision, FountainChoice, Move, SealBuild, Start, Take
+from cdsim.games.carpe_diem.rules.records import CardRow
+from cdsim.games.carpe_diem.rules.snapshot import Deal
+from cdsim.games.carpe_diem.rules.strategy import find
 
 PHASES = 4  # R3.1
 ROUNDS = 7  # R3.1
@@ -110,7 +110,7 @@ class GameConfig:
 
 class PlayerState:
     """Everything one player has. VP fields are private to the engine: a strategy sees
-    ``cdsim.rules.observation.Holdings`` instead."""
+    ``cdsim.games.carpe_diem.rules.observation.Holdings`` instead."""
 
     __slots__ = (
         "_card_vp", "_overflow_vp", "_start_vp", "artisan_lost", "bread", "bread_moves",
@@ -192,7 +192,7 @@ def draw_deal(c: Components, n: int, rng: np.random.Generator) -> Deal:
 class Pending(NamedTuple):
     """The decision the rules wait for (the core's ``Pending`` with its options): who
     decides (``seat``), what (``decision``), among which ``options`` (the ``Action`` records
-    of ``cdsim.rules.options``, in the order the core lists them too) and, for a payment, the
+    of ``cdsim.games.carpe_diem.rules.options``, in the order the core lists them too) and, for a payment, the
     objective ``card`` it is for (R8.4)."""
 
     seat: int
@@ -216,7 +216,7 @@ class GameState:
         the deal is drawn from ``seed``. Either way ``seed`` gives the seats' streams.
         ``reads_scores``: which seats' observations show VP totals (their players'
         declaration, read once when the game starts; none if empty). The state holds no
-        players: a driver asks them (``cdsim.rules.play.run``). Nothing runs yet:
+        players: a driver asks them (``cdsim.games.carpe_diem.rules.play.run``). Nothing runs yet:
         ``begin`` gives the state the rules to run."""
         n = config.players
         if reads_scores and len(reads_scores) != n:
@@ -259,7 +259,7 @@ class GameState:
 
     # -- pull-style: the pending decision, its options, apply ------------------------
     def begin(self, steps: Steps) -> None:
-        """Run ``steps`` (the rules from here on, e.g. ``cdsim.rules.play.phases(state)``)
+        """Run ``steps`` (the rules from here on, e.g. ``cdsim.games.carpe_diem.rules.play.phases(state)``)
         up to their first decision, or to their end if they need none."""
         self._steps = steps
         self.pending = next(steps, None)
@@ -295,7 +295,7 @@ class GameState:
 
     def observe(self, seat: int, decision: Decision | str = "",
                 card: ObjectiveCard | None = None) -> Observation:
-        """What ``seat`` may know now, deciding ``decision`` (cdsim.rules.observation)."""
+        """What ``seat`` may know now, deciding ``decision`` (cdsim.games.carpe_diem.rules.observation)."""
         observer = self.observer
         return observer.observe(self.facts(), [observer.district(p.seat, p.district)
                                                for p in self.players],

@@ -33,8 +33,8 @@ from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 
-from cdsim.rules.components import Board, Components, FramePart, ObjectiveCard
-from cdsim.rules.district import District, Feature
+from cdsim.games.carpe_diem.rules.components import Board, Components, FramePart, ObjectiveCard
+from cdsim.games.carpe_diem.rules.district import District, Feature
 
 Edges = tuple[int, int, int, int]
 K = TypeVar("K")
@@ -318,7 +318,7 @@ class Observation:
     rng: np.random.Generator = field(repr=False)
     _scores: tuple[int, ...] | None = field(repr=False)  # None unless reads_scores
     _start_vp: tuple[int, ...] | None = field(repr=False)
-    decision: str = ""  # the decision pending (cdsim.rules.options.Decision)
+    decision: str = ""  # the decision pending (cdsim.games.carpe_diem.rules.options.Decision)
     card: ObjectiveCard | None = None  # the objective card a payment decision is for (R8.4)
 
     @property
@@ -373,8 +373,8 @@ class Observer:
                 circles: tuple[tuple[int, int], ...], seat: int, decision: str = "",
                 card: ObjectiveCard | None = None) -> Observation:
         """Seat ``seat``'s observation, deciding ``decision``, of a state's facts (the core's
-        ``State.observe()``, or ``cdsim.rules.game.GameState.facts``) and each seat's
-        district view (``cdsim.engine.table``, ``district``)."""
+        ``State.observe()``, or ``cdsim.games.carpe_diem.rules.game.GameState.facts``) and each seat's
+        district view (``cdsim.games.carpe_diem.engine.table``, ``district``)."""
         (phase, round_, start_player, depots, depot_taken, seal, grid, circle_owner,
          (light, dark, fountain, discarded), seats) = fields
         holdings = []

@@ -1,10 +1,10 @@
 """A whole game by the Python rules: four phases of seven rounds of turns (R3), each
 followed by its scoring phase (R8), then final scoring (R10); in checking mode every
-invariant is verified after every turn (``cdsim/rules/checking.py``). Above the state and
-its turn (``cdsim/rules/game.py``), as the core's driver is above its game module.
+invariant is verified after every turn (``cdsim/games/carpe_diem/rules/checking.py``). Above the state and
+its turn (``cdsim/games/carpe_diem/rules/game.py``), as the core's driver is above its game module.
 
 ``phases`` is the game as the rules run it: it yields each decision (pull-style, see
-``cdsim/rules/game.py``). ``run`` is the driver (the core's ``play_on``): it holds the
+``cdsim/games/carpe_diem/rules/game.py``). ``run`` is the driver (the core's ``play_on``): it holds the
 line-up, and while a decision is pending it asks that seat's strategy (``choose``) and
 applies the choice. The state never holds a player.
 """
@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure
-from cdsim.rules.checking import check_state
-from cdsim.rules.game import PHASES, ROUNDS, GameConfig, GameState, Pending, Steps
-from cdsim.rules.records import GameRecord
-from cdsim.rules.scoring import final_scoring, scoring_phase
-from cdsim.rules.strategy import CHOOSE, Strategy, ask, find
+from cdsim.games.carpe_diem.rules.checking import check_state
+from cdsim.games.carpe_diem.rules.game import PHASES, ROUNDS, GameConfig, GameState, Pending, Steps
+from cdsim.games.carpe_diem.rules.records import GameRecord
+from cdsim.games.carpe_diem.rules.scoring import final_scoring, scoring_phase
+from cdsim.games.carpe_diem.rules.strategy import CHOOSE, Strategy, ask, find
 
 
 def play_game(config: GameConfig, strategies: Sequence[Strategy], seed: int,

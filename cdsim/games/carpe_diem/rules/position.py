@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import PositionError, read_toml
-from cdsim.rules.cards import CardOutcome, best_payment, payment_options, settle
-from cdsim.rules.components import MAX_CHIMNEYS, Components, check_tile_shape
-from cdsim.rules.district import District
-from cdsim.rules.kinds import BUILDING_CODES, EDGE_CODES, GOOD_NAMES, SIZE
+from cdsim.games.carpe_diem.rules.cards import CardOutcome, best_payment, payment_options, settle
+from cdsim.games.carpe_diem.rules.components import MAX_CHIMNEYS, Components, check_tile_shape
+from cdsim.games.carpe_diem.rules.district import District
+from cdsim.games.carpe_diem.rules.kinds import BUILDING_CODES, EDGE_CODES, GOOD_NAMES, SIZE
 
 SUPPLY_KEYS = (*GOOD_NAMES, "coins", "bread", "stored_tiles")
 TILE_KEYS = ("cell", "edges", "chimneys", "building")

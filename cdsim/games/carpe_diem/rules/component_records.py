@@ -3,9 +3,9 @@ dataclass the rules play with: a tile type, an objective card, a fountain card, 
 and its goals, a district board, the scroll track and the villa table (each a ``[[table]]``
 entry of a component file), and each file as its tables (``SCHEMAS``). Their fields are the
 file's keys, with their types (strict) and the ranges the core holds beside them
-(``cdsim.rules.file_records``), and their own rules in ``__post_init__``; with them, the
+(``cdsim.file_records``), and their own rules in ``__post_init__``; with them, the
 counts the rulebook prints and the limits the core holds. Loading a set and checking it as a
-whole is ``cdsim.rules.components``.
+whole is ``cdsim.games.carpe_diem.rules.components``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
-from cdsim.rules.file_records import Between, Check, Entries, FileRecord, Named, OneOf, Text
-from cdsim.rules.kinds import (
+from cdsim.file_records import Between, Check, Entries, FileRecord, Named, OneOf, Text
+from cdsim.games.carpe_diem.rules.kinds import (
     BUILDING_CODES,
     DWELLINGS,
     EDGE_CODES,

@@ -1,17 +1,17 @@
 """One game on the core, for any line-up: built-in players (random, the scripted
 profiles, mcts, learned) choose natively on the core's state; a user's Python strategy
 chooses through the Strategy protocol on its observation of the same game (what its seat
-may know, ``cdsim.rules.observation``).
+may know, ``cdsim.games.carpe_diem.rules.observation``).
 
 The core drives every game (OpenSpiel's loop: the state says whose decision is pending and
 its options, a player picks one): it lets the built-in seats play until a Python seat is
 to decide, and that seat's observation and options are made from the core's state
-(``_Driver``). The Python rules (``cdsim.rules.game``) play only beside the core: in
+(``_Driver``). The Python rules (``cdsim.games.carpe_diem.rules.game``) play only beside the core: in
 checking mode (tests, or any game with ``check=True``) the table drives them: it holds
 the line-up and asks each seat (``_Seat``) for the decision the Python rules wait for; the
 seat takes it on the core, and the choice is applied to both, the two states compared
 after every decision
-(``cdsim.engine.oracle``), so the Python rules are the core's oracle, decision by
+(``cdsim.games.carpe_diem.engine.oracle``), so the Python rules are the core's oracle, decision by
 decision; ``mirror=True`` keeps them beside the core for what reads them (the replay page,
 ``play --trace``).
 """
@@ -28,14 +28,14 @@ from typing import Any
 import numpy as np
 
 from cdsim import core
-from cdsim.engine.oracle import EngineMismatch, compare, compare_cards
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
-from cdsim.players.registry import Lineup
-from cdsim.players.sandbox import stop_stuck, user_code, user_failure, user_session
-from cdsim.rules.components import Components, ObjectiveCard, load_components
-from cdsim.rules.game import CIRCLES, DEFAULT_START_VP, GameConfig, GameState
-from cdsim.rules.observation import DistrictView, Observation, Observer, seat_stream
-from cdsim.rules.options import (
+from cdsim.games.carpe_diem.engine.oracle import EngineMismatch, compare, compare_cards
+from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players.registry import Lineup
+from cdsim.games.carpe_diem.rules.components import Components, ObjectiveCard, load_components
+from cdsim.games.carpe_diem.rules.game import CIRCLES, DEFAULT_START_VP, GameConfig, GameState
+from cdsim.games.carpe_diem.rules.observation import DistrictView, Observation, Observer, seat_stream
+from cdsim.games.carpe_diem.rules.options import (
     Action,
     CircleChoice,
     Decision,
@@ -46,11 +46,12 @@ from cdsim.rules.options import (
     Start,
     Take,
 )
-from cdsim.rules.play import phases
-from cdsim.rules.records import SEAT_FIELDS, CardRow, GameRecord, SeatRecord
-from cdsim.rules.scoring import final_scoring
-from cdsim.rules.snapshot import Deal, Event, Snapshot
-from cdsim.rules.strategy import CHOOSE, Strategy, ask, find
+from cdsim.games.carpe_diem.rules.play import phases
+from cdsim.games.carpe_diem.rules.records import SEAT_FIELDS, CardRow, GameRecord, SeatRecord
+from cdsim.games.carpe_diem.rules.scoring import final_scoring
+from cdsim.games.carpe_diem.rules.snapshot import Deal, Event, Snapshot
+from cdsim.games.carpe_diem.rules.strategy import CHOOSE, Strategy, ask, find
+from cdsim.players.sandbox import stop_stuck, user_code, user_failure, user_session
 
 
 class _Seat:
@@ -214,7 +215,7 @@ class Table:
     where: str = ""
     mirror: bool = False  # keep the Python rules beside the core even for built-ins only
     # called before each decision the Python rules wait for (so only with them beside the
-    # core), e.g. cdsim.view.replay.Recorder.mark
+    # core), e.g. cdsim.games.carpe_diem.view.replay.Recorder.mark
     on_decision: Callable[[], None] | None = None
     # a user strategy's time limit per decision, in seconds (None or 0: none)
     decision_timeout: float | None = None
@@ -231,7 +232,7 @@ class Table:
             raise CdsimError("the compiled core is not installed: run `make install`")
         n = len(self.lineup.players)
         start_vp = tuple(self.start_vp) or DEFAULT_START_VP[n]
-        self.core = module.State(core.core_components(self.components), n, list(start_vp),
+        self.core = module.State(core_components(self.components), n, list(start_vp),
                                  self.seed, self.setup, self.check, self.events)
         if not (self.check or self.mirror or any(s is not None for s in self.lineup.strategies)):
             return
@@ -283,7 +284,7 @@ class Table:
         return record
 
     def _lock_step(self, state: GameState) -> None:
-        """The driver of the Python rules beside the core (``cdsim.rules.play.run`` with the
+        """The driver of the Python rules beside the core (``cdsim.games.carpe_diem.rules.play.run`` with the
         table's seats): each seat takes the pending decision on the core, and the same
         option is applied to the Python rules; a seat's failures reach us as raised."""
         state.begin(phases(state))

@@ -15,9 +15,9 @@ from typing import Any
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.rules.components import HAVE_KEYS, REWARD_KEYS, compare, load_components
-from cdsim.rules.kinds import GOOD_NAMES
-from cdsim.rules.overrides import Change
+from cdsim.games.carpe_diem.rules.components import HAVE_KEYS, REWARD_KEYS, compare, load_components
+from cdsim.games.carpe_diem.rules.kinds import GOOD_NAMES
+from cdsim.games.carpe_diem.rules.overrides import Change
 
 FORMAT = "cdsim-learned-weights"
 VERSION = 1  # what cdsim train writes and the built-in weights are
@@ -25,7 +25,7 @@ VERSION = 1  # what cdsim train writes and the built-in weights are
 VERSIONS = (1, 2)
 PHASES = 4
 PLAYER_COUNTS = (2, 3, 4)
-WEIGHTS_DIR = Path(__file__).resolve().parents[2] / "strategies" / "weights"
+WEIGHTS_DIR = Path(__file__).resolve().parents[4] / "strategies" / "weights"
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned.json"  # cdsim train --seed 1 (issue 30)
 # the same rounds without the search-label stage (--label-games 0,0,0): fitted to greedy
 # playouts only, version 1; the learner of the label files docs/strength.md studies

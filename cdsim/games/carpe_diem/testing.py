@@ -3,7 +3,7 @@
 ``check_strategy`` plays a batch of games on the core in checking mode (the Python
 rules compared with the core after every decision), verifies the same seed gives the
 same game, and ends in one line: ``ok: ...`` or the first check that failed. From a shell:
-``python -m cdsim.testing mymodule:MyStrategy``. ``Scripted`` is a strategy whose choices a
+``python -m cdsim.games.carpe_diem.testing mymodule:MyStrategy``. ``Scripted`` is a strategy whose choices a
 test sets.
 """
 
@@ -15,16 +15,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cdsim.engine.oracle import EngineMismatch
-from cdsim.engine.table import Table
 from cdsim.errors import CdsimError, StrategyFailure
-from cdsim.players.registry import Lineup
-from cdsim.rules.components import Components, load_components
-from cdsim.rules.game import GameConfig, GameState
-from cdsim.rules.observation import Observation
-from cdsim.rules.options import Action
-from cdsim.rules.records import GameRecord
-from cdsim.rules.strategy import Strategy, refusal
+from cdsim.games.carpe_diem.engine.oracle import EngineMismatch
+from cdsim.games.carpe_diem.engine.table import Table
+from cdsim.games.carpe_diem.players.registry import Lineup
+from cdsim.games.carpe_diem.rules.components import Components, load_components
+from cdsim.games.carpe_diem.rules.game import GameConfig, GameState
+from cdsim.games.carpe_diem.rules.observation import Observation
+from cdsim.games.carpe_diem.rules.options import Action
+from cdsim.games.carpe_diem.rules.records import GameRecord
+from cdsim.games.carpe_diem.rules.strategy import Strategy, refusal
 
 Picker = Callable[[Observation, Sequence[Any]], Any]
 
@@ -54,7 +54,7 @@ def tile_type(components: Components, tile_id: str) -> int:
 
 def new_state(players: int = 2, seed: int = 0, **config: Any) -> GameState:
     """A freshly set-up game (before pawns are placed); its driver holds the players
-    (``cdsim.rules.play.run(state, steps, players)``)."""
+    (``cdsim.games.carpe_diem.rules.play.run(state, steps, players)``)."""
     cfg = GameConfig(players, components=config.pop("components", load_components()), **config)
     return GameState(cfg, seed)
 
@@ -129,13 +129,13 @@ def check_strategy(factory: Callable[[], Strategy], games: int = 5,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m cdsim.testing module:Class [games]``: the check's one line; exit 1 if a
+    """``python -m cdsim.games.carpe_diem.testing module:Class [games]``: the check's one line; exit 1 if a
     check failed, 2 if the strategy cannot be loaded."""
-    from cdsim.players.registry import make_strategy
+    from cdsim.games.carpe_diem.players.registry import make_strategy
 
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) not in (1, 2) or (len(args) == 2 and not args[1].isdigit()):
-        print("usage: python -m cdsim.testing module:Class [games]", file=sys.stderr)
+        print("usage: python -m cdsim.games.carpe_diem.testing module:Class [games]", file=sys.stderr)
         return 2
     try:
         make_strategy(args[0])  # a strategy that cannot load: one line, as the commands say

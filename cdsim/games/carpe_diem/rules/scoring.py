@@ -1,15 +1,15 @@
 """Scoring phases (R8) and final scoring (R10). A scoring phase waits for decisions (the
 circle, each card's payment): like the rules of a turn it yields them (``Steps``,
-``cdsim/rules/game.py``)."""
+``cdsim/games/carpe_diem/rules/game.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cdsim.rules.cards import payment_options, settle
-from cdsim.rules.district import have_index
-from cdsim.rules.game import GameState, Pending, PlayerState, Steps
-from cdsim.rules.kinds import (
+from cdsim.games.carpe_diem.rules.cards import payment_options, settle
+from cdsim.games.carpe_diem.rules.district import have_index
+from cdsim.games.carpe_diem.rules.game import GameState, Pending, PlayerState, Steps
+from cdsim.games.carpe_diem.rules.kinds import (
     ADMINISTRATOR,
     ARTISAN,
     BAKER,
@@ -18,8 +18,8 @@ from cdsim.rules.kinds import (
     MARKET,
     MERCHANT,
 )
-from cdsim.rules.options import CircleChoice
-from cdsim.rules.records import CardRow, GameRecord, SeatRecord
+from cdsim.games.carpe_diem.rules.options import CircleChoice
+from cdsim.games.carpe_diem.rules.records import CardRow, GameRecord, SeatRecord
 
 
 def scoring_order(state: GameState) -> list[int]:

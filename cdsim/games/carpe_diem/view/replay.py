@@ -1,7 +1,7 @@
 """Record one game step by step for the HTML replay (``cdsim play --html``).
 
 The replay is the second renderer of the core's typed events (``State.events()``,
-core/src/carpe_diem/game/events.rs), beside the text trace (``cdsim.view.trace``); nothing is
+core/src/carpe_diem/game/events.rs), beside the text trace (``cdsim.games.carpe_diem.view.trace``); nothing is
 parsed from text. A step opens at a pawn placement, a phase's deal, a move (the turn:
 the take and every scroll step, completion, seal tile and fountain it caused), the start
 of a scoring phase or a circle taken (with its cards); the last step is final scoring.
@@ -29,16 +29,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, get_args
 
 from cdsim import __version__
-from cdsim.players.names import shown_name
-from cdsim.rules.components import Components, ObjectiveCard, load_components
-from cdsim.rules.game import CIRCLES
-from cdsim.rules.kinds import CELLS, NEIGHBOUR
-from cdsim.rules.records import BREAKDOWN, GameRecord
-from cdsim.rules.snapshot import Deal, Event, Snapshot
-from cdsim.view import trace
+from cdsim.games.carpe_diem.rules.components import Components, ObjectiveCard, load_components
+from cdsim.games.carpe_diem.rules.game import CIRCLES
+from cdsim.games.carpe_diem.rules.kinds import CELLS, NEIGHBOUR
+from cdsim.games.carpe_diem.rules.records import BREAKDOWN, GameRecord
+from cdsim.games.carpe_diem.rules.snapshot import Deal, Event, Snapshot
+from cdsim.games.carpe_diem.view import trace
+from cdsim.games.names import shown_name
 
 if TYPE_CHECKING:
-    from cdsim.engine.table import Table
+    from cdsim.games.carpe_diem.engine.table import Table
 
 # What the page draws of a state (``view``): one short key per thing that changes, its
 # value a number or a small list of numbers or card ids.
