@@ -5,10 +5,14 @@ between games from the game's spec (``cdsim.games.GameSpec``; its optional featu
 from __future__ import annotations
 
 import ast
+import dataclasses
+import re
 import tomllib
 from pathlib import Path
 
-from cdsim.games import GAMES, game_spec
+import pytest
+
+from cdsim.games import GAMES, GameSpec, game_spec
 
 CDSIM = Path(__file__).resolve().parents[1] / "cdsim"
 SEAM = ("batch", "study", "analysis")  # written over the spec: they name no game's rules
@@ -30,7 +34,7 @@ def _a_game_of_its_own(module: str) -> bool:
     players are shown are every game's)."""
     games = {p.stem for p in (CDSIM / "games").iterdir() if p.stem not in ("__init__",
                                                                            "__pycache__",
-                                                                           "features", "names")}
+                                                                           "features", "names", "spec")}
     return any(module == f"cdsim.games.{g}" or module.startswith(f"cdsim.games.{g}.")
                for g in games)
 
@@ -126,3 +130,44 @@ def test_the_crates_shared_code_names_no_game_but_the_registry_lines() -> None:
     # and no game file sits at the crate's root: lib.rs declares only shared modules and games
     root = sorted(p.stem for p in CORE_SRC.glob("*.rs"))
     assert root == ["batch", "lib", "play", "rng"], root
+
+
+# -- the typed spec and the player counts ---------------------------------------------------
+
+# a player count spelled as a literal: (2, 3, 4), [2, 3, 4], range(2, 5), ge=2, le=4, "2, 3
+# or 4", 2 <= players <= 4
+COUNT_LITERALS = re.compile(r"[(\[{]2, ?3, ?4[)\]}]|range\(2, ?5\)|ge=2, ?le=4|2, 3 or 4|"
+                            r"\b2 <= \w+ <= 4\b|\w*players\w* <= 4\b")
+
+
+def _docstrings(path: Path) -> set[int]:
+    """The lines of ``path``'s docstrings (their examples may show a study file's counts)."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and \
+                isinstance(node.value.value, str) and node.end_lineno is not None:
+            lines |= set(range(node.lineno, node.end_lineno + 1))
+    return lines
+
+
+def test_shared_code_reads_player_counts_from_the_specs() -> None:
+    """Player counts come from ``GameSpec.player_counts`` (``cdsim.games.PLAYER_COUNTS``, every
+    game's), never a literal 2-4 in shared code, so a game played by 5 needs no edit there."""
+    shared = [p for p in sorted(CDSIM.rglob("*.py")) if "games" not in p.parts]
+    shared += sorted((CDSIM.parent / "reports").rglob("*.py"))
+    found = [f"{path.relative_to(CDSIM.parent)}:{i}: {line.strip()}"
+             for path in shared for i, line in enumerate(path.read_text().splitlines(), 1)
+             if COUNT_LITERALS.search(line.split("#", 1)[0]) and i not in _docstrings(path)]
+    assert not found, found
+
+
+def test_a_game_names_every_hook_of_its_spec() -> None:
+    """No field of ``GameSpec`` has a default: a game's spec that leaves a hook out is a type
+    error (and a TypeError when made), not a silent default."""
+    fields = dataclasses.fields(GameSpec)
+    assert not [f.name for f in fields if f.default is not dataclasses.MISSING
+                or f.default_factory is not dataclasses.MISSING]
+    spec = game_spec("castles")
+    given = {f.name: getattr(spec, f.name) for f in fields if f.name != "player_words"}
+    with pytest.raises(TypeError, match="player_words"):
+        GameSpec(**given)  # type: ignore[call-arg]

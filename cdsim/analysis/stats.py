@@ -16,6 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
+from cdsim.games import PLAYER_COUNTS, counts_said
+
 Z95 = 1.959963984540054
 FloatArray = NDArray[np.float64]
 
@@ -152,8 +154,8 @@ def chi2_power(games: int, p: FloatArray, alpha: float = 0.05) -> float:
 
 def power_analysis(players: int, effect: float, alpha: float = 0.05, power: float = 0.8) -> Power:
     """Games needed to detect a seat gap of ``effect`` (best seat minus worst seat)."""
-    if players not in (2, 3, 4):
-        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    if players not in PLAYER_COUNTS:
+        raise ValueError(f"players must be {counts_said()}, got {players}")
     if not 0 < effect < 2 / players:
         raise ValueError(f"effect must be between 0 and {2 / players:.3f} for {players} players, "
                          f"got {effect}")

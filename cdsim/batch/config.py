@@ -36,7 +36,14 @@ from pydantic import (
 
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
-from cdsim.games import DEFAULT_GAME, GameSpec, game_spec, without_default_game
+from cdsim.games import (
+    DEFAULT_GAME,
+    PLAYER_COUNTS,
+    GameSpec,
+    counts_said,
+    game_spec,
+    without_default_game,
+)
 from cdsim.games.carpe_diem.players import profiles
 from cdsim.games.carpe_diem.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
@@ -114,8 +121,8 @@ def _vector(value: Any) -> Any:
 
 
 def _players(value: int) -> int:
-    if value not in (2, 3, 4):
-        raise ValueError(f"must be 2, 3 or 4, got {_cut(value)}")
+    if value not in PLAYER_COUNTS:
+        raise ValueError(f"must be {counts_said()}, got {_cut(value)}")
     return value
 
 
@@ -222,7 +229,7 @@ class RunConfig(PlaySettings):
             except ValueError:  # said by the field's own check
                 return data
             if isinstance(names, tuple) and len(names) == 1 and isinstance(players, int) \
-                    and not isinstance(players, bool) and 0 < players <= 4:
+                    and not isinstance(players, bool) and 0 < players <= max(PLAYER_COUNTS):
                 data = {**data, "strategies": names * players}
         return data
 

@@ -214,6 +214,7 @@ def components_sensitivity(
     from cdsim.batch.progress import StudyProgress
     from cdsim.cli.app import dask_backend, named_path, resume_hint
     from cdsim.cli.whatif import _ints
+    from cdsim.games import game_spec
     from cdsim.study import sensitivity as sens
     from cdsim.study.model import load_study
     from cdsim.study.play import check_players
@@ -229,7 +230,9 @@ def components_sensitivity(
                          f"{sens.STAGES} stages may hold) and 10,000,000, got {games}")
     if seed is not None and not 0 <= seed < 2**62:
         raise CdsimError(f"--seed must be between 0 and 2**62 - 1, got {seed}")
-    counts = _ints(players, "--players", sens.PLAYERS) if players is not None else [2, 3, 4]
+    spec = game_spec(None)  # the families are the default game's (GameSpec.families)
+    counts = (_ints(players, "--players", spec.player_counts) if players is not None
+              else list(spec.player_counts))
     chosen = ([sens.family_named(n.strip()) for n in families.split(",") if n.strip()]
               if families is not None else None)
     if chosen is not None and not chosen:

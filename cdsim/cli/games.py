@@ -19,6 +19,7 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError, StrategyFailure
+from cdsim.games import counts_said
 from cdsim.games.carpe_diem.rules.components import HAVE_KEYS, REWARD_KEYS, load_components
 from cdsim.games.carpe_diem.rules.kinds import FEATURE_NAMES, GOOD_NAMES
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 @app.command()
 def play(
-    players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4 players.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-n", help=f"{counts_said()} players.")] = 4,
     seed: Annotated[int, typer.Option(help="Seed: the same seed replays the same game.")] = 0,
     strategies: Annotated[str, typer.Option(
         help="Strategy per seat, comma-separated (one name fills every seat). "
@@ -75,8 +76,8 @@ def play(
     from cdsim.games.carpe_diem.view.trace import trace as render_trace
     from cdsim.players.sandbox import decision_timeout as time_limit
 
-    if not 2 <= players <= 4:
-        raise CdsimError(f"--players must be 2, 3 or 4, got {players}")
+    if players not in spec.player_counts:
+        raise CdsimError(f"--players must be {counts_said(spec.player_counts)}, got {players}")
     if not 0 <= seed < 2**63 or (setup is not None and not 0 <= setup < 2**63):
         raise CdsimError(f"--seed and --setup must be between 0 and 2**63 - 1, got {seed} "
                          f"and {setup}")

@@ -21,6 +21,7 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError
+from cdsim.games import counts_said
 
 
 @app.command()
@@ -34,7 +35,7 @@ def ladder(
              "own name in the rows.")] = None,
     game: GameOpt = None,
     players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="Players per game: 2, 3 or 4 (default 2).")] = None,
+        "--players", "-n", help=f"Players per game: {counts_said()} (default 2).")] = None,
     games: Annotated[int | None, typer.Option(
         help="Games per pairing, a multiple of --players: each deal is played in every seat "
              "rotation (default 200).")] = None,

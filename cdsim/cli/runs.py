@@ -25,6 +25,7 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError, StrategyFailure, read_toml, user_text
+from cdsim.games import counts_said
 
 if TYPE_CHECKING:  # the commands import what they run when they run it (a fast --help)
     from cdsim.batch.config import RunConfig
@@ -36,7 +37,7 @@ def simulate(
         help="Run folder to create (default: runs/<players>p-<strategies>-seed<seed>, e.g. "
              "runs/4p-villa-landscape-bread-greedy-seed0).")] = None,
     game: GameOpt = None,
-    players: Annotated[int | None, typer.Option("--players", "-n", help="2, 3 or 4.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help=f"{counts_said()}.")] = None,
     games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
     strategies: Annotated[str | None, typer.Option(
         help="One strategy per seat, comma-separated, e.g. villa,landscape,bread,greedy "
@@ -305,6 +306,7 @@ def balance(
     from cdsim.analysis.anytime import check_tolerance, check_zone
     from cdsim.batch import balance as judging
     from cdsim.batch.read import open_run, seat_arrays
+    from cdsim.games import PLAYER_COUNTS
     from cdsim.study.file import zone_reach_problem
     from reports import balance as bal
     from reports import charts
@@ -312,7 +314,7 @@ def balance(
 
     check_tolerance(tolerance, "--tolerance")
     check_zone(zone, tolerance, "--zone")
-    reach = zone_reach_problem(zone, 0.05, (2, 3, 4))  # the verdict's alpha
+    reach = zone_reach_problem(zone, 0.05, PLAYER_COUNTS)  # the verdict's alpha
     if reach:
         raise CdsimError(f"--zone {zone:g} {reach}")
     folder = out_folder(out)
@@ -348,7 +350,7 @@ def balance(
 @app.command()
 def power(
     game: GameOpt = None,
-    players: Annotated[int, typer.Option("--players", "-n", help="2, 3 or 4.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-n", help=f"{counts_said()}.")] = 4,
     effect: Annotated[float, typer.Option(
         help="Seat gap to detect: best seat's win share minus the worst's (0.03 = 3 pp).")]
         = 0.03,

@@ -44,7 +44,8 @@ def train(
         help="Self-play: the learned player's chance of a random shortlisted option.")] = 0.05,
     ridge: Annotated[float, typer.Option(help="Ridge penalty per standardized input.")] = 1.0,
     label_games: Annotated[str, typer.Option(
-        help="Then the search-label stage: games per player count (2, 3, 4) of the last "
+        help="Then the search-label stage: games per player count (2 to 4, one number "
+             "each) of the last "
              "stage's player whose move decisions mcts labels; the weights are refitted to "
              "the labels and written as version 2 (docs/strength.md). 0,0,0 = no labels "
              "(a version-1 file, fitted to greedy playouts only).")

@@ -17,6 +17,7 @@ import numpy as np
 from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.games.features import KeySets
+from cdsim.games.spec import GameSpec
 
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
@@ -240,3 +241,13 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
 SET_KEYS = KeySets(components_text, set_value, set_problem,
                    example="colour_bonus.castle.first")
+
+
+SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_names=players,
+                scripted=SCRIPTED, load_components=load_components, radius=4,
+                components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
+                rules_doc=RULES_DOC, tie_rule=TIE_RULE, python_players=False, phases=PHASES,
+                failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS, row_order=None,
+                diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
+                set_keys=SET_KEYS, strong=STRONG, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
+                table_ms=TABLE_MS, player_words=PLAYER_WORDS)

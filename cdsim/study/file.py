@@ -35,7 +35,7 @@ from pydantic import (
 from cdsim.analysis.anytime import ZONE, tolerance_problem, worst_case_games, zone_problem
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
-from cdsim.games import DEFAULT_GAME, game_spec
+from cdsim.games import DEFAULT_GAME, PLAYER_COUNTS, counts_said, game_spec
 from cdsim.games.carpe_diem.players.registry import PlayerSpec
 from cdsim.schema import Table, problem, reads_back
 
@@ -44,7 +44,6 @@ NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 # games per cell, all stages together, when a study leaves games out and has no zone (with
 # one, a cell's budget is the games that decide it whatever its truth: worst_case_games)
 DEFAULT_BUDGET = 100_000
-PLAYER_COUNTS = (2, 3, 4)
 GONE = {key: f"no longer a study key: {why}" for key, why in {
     "confirm_games": "every stage after the first confirms on its own fresh games",
     "confirm_seed": "each stage's seed is derived from seed",
@@ -80,7 +79,8 @@ def _named(value: Any) -> Any:
 def _lineups(value: tuple[tuple[PlayerSpec, ...], ...]) -> tuple[tuple[PlayerSpec, ...], ...]:
     for x in value:
         if len(x) not in PLAYER_COUNTS:
-            raise ValueError(f"{[s.spelling for s in x]} is not a line-up of 2, 3 or 4 players")
+            raise ValueError(f"{[s.spelling for s in x]} is not a line-up of "
+                             f"{counts_said()} players")
     if len({tuple(x) for x in value}) != len(value):
         raise ValueError("lists a line-up twice")
     return value
@@ -133,10 +133,11 @@ def zone_reach_problem(zone: float, alpha: float, players: Sequence[int]) -> str
 
 def _players(value: tuple[int, ...]) -> tuple[int, ...]:
     if not value:
-        raise ValueError("list the player counts to study (2, 3, 4)")
+        raise ValueError(f"list the player counts to study ({', '.join(map(str, PLAYER_COUNTS))})")
     for p in value:
         if p not in PLAYER_COUNTS:
-            raise ValueError(f"{p} is not a player count (every game cdsim plays takes 2, 3 or 4)")
+            raise ValueError(f"{p} is not a player count (every game cdsim plays takes "
+                             f"{counts_said()})")
     if len(set(value)) != len(value):
         raise ValueError(f"lists a player count twice: {list(value)}")
     return value
@@ -304,7 +305,7 @@ class Sweep(Table):
 
 
 class CellFile(Table):
-    players: Annotated[int, Field(ge=2, le=4)]
+    players: Annotated[int, Field(ge=min(PLAYER_COUNTS), le=max(PLAYER_COUNTS))]
     population: str
     games: Games | None = None  # default: the population's
     first_stage: Games | None = None

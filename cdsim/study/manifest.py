@@ -25,7 +25,7 @@ from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
 from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
-from cdsim.games import DEFAULT_GAME, without_default_game
+from cdsim.games import DEFAULT_GAME, PLAYER_COUNTS, without_default_game
 from cdsim.games.carpe_diem.players.played import ProfilesRecord, adopt, recorded
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, StudySettings, Sweep, Variant
@@ -49,13 +49,16 @@ class StageRuns(BaseModel):
     runs: list[Key]
 
 
+# a player count some game is played by (the cell's game says which of them it takes)
+PlayerCount = Annotated[int, Field(ge=min(PLAYER_COUNTS), le=max(PLAYER_COUNTS))]
+
 class CellState(BaseModel):
     """A cell as the study manifest holds it, declared once: ``plan`` makes it, readers
     check it (its stages so far and, once decided, its verdict)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
     key: Key
-    players: Annotated[int, Field(ge=2, le=4)]
+    players: PlayerCount
     population: str
     variant: str | None
     floor: bool
@@ -110,7 +113,7 @@ class WhatIfComparison(BaseModel):
     seat's change with its anytime interval."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-    players: Annotated[int, Field(ge=2, le=4)]
+    players: PlayerCount
     play: str
     variant: str
     outcome: str
@@ -185,7 +188,7 @@ class StudyManifest(Manifest, StudySettings):
     description: str = ""
     source: str = ""  # the study file as given on the command line
     identity: Identity
-    players: list[Annotated[int, Field(ge=2, le=4)]] = Field(default_factory=list)
+    players: list[PlayerCount] = Field(default_factory=list)
     # the study file's populations, variants and sweeps, as the study played them (read
     # back: their loaded keys too, a sweep's value a variant)
     populations: list[PlayedPopulation] = Field(default_factory=list)

@@ -53,7 +53,6 @@ STOP_SHARE = 0.85  # no stage begins that this run's pace says ends past this sh
 RESAMPLES = 300  # of the paired bootstrap: enough for 95% percentiles and the spread
 MIN_DEALS = 10  # per stage and cell (the paired bootstrap resamples deals)
 DEALS = 12  # games per deal: 12 at 2 and 3 players (every line-up, every rotation), 4 at 4
-PLAYERS = (2, 3, 4)
 
 
 def game_ms(players: int) -> float:
@@ -312,7 +311,6 @@ def finite(x: float) -> float | None:
 __all__ = [
     "FAMILIES",
     "NAME",
-    "PLAYERS",
     "SHARES",
     "STAGES",
     "UNIT",

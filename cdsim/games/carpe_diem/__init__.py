@@ -15,7 +15,9 @@ from cdsim.games.carpe_diem.families import families as families  # its sensitiv
 from cdsim.games.carpe_diem.handover import core_components
 from cdsim.games.carpe_diem.players.registry import builtin_names
 from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
+from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
+from cdsim.games.spec import GameSpec
 
 NAME = "carpe-diem"
 TITLE = "Carpe Diem"
@@ -51,3 +53,13 @@ def components_digest(path: str | None) -> tuple[str, bool]:
 
     comps = load(path)
     return comps.digest, comps.is_default
+
+
+SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_names=players,
+                scripted=SCRIPTED, load_components=load_components, radius=4,
+                components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
+                rules_doc=RULES_DOC, tie_rule=TIE_RULE, python_players=True, phases=PHASES,
+                failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS,
+                row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
+                sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
+                whatif_games=None, seat_ms=None, table_ms=None, player_words=None)

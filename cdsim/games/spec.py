@@ -1,0 +1,160 @@
+"""What the Python side knows of one game (``GameSpec``): each game declares its own, typed,
+in its module or package (``SPEC``), every hook named (a feature it lacks is None), so a
+hook left out is a type error; ``cdsim.games`` registers them by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from cdsim import core
+from cdsim.errors import CdsimError
+from cdsim.games.carpe_diem.players.registry import PlayerSpec, did_you_mean
+from cdsim.games.carpe_diem.players.registry import other_games_players as other_players
+from cdsim.games.features import CardTable, EntryChange, Family, KeySets, Sweeps
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the Python side needs to know of one registered game."""
+
+    name: str
+    title: str
+    player_counts: tuple[int, ...]
+    # the rulebook's starting VP per seat for n players (its compensation for seat order)
+    start_vp: Callable[[int], tuple[int, ...]]
+    # its built-in players' names (the core's registry makes them) and the scripted ones a
+    # study's population plays
+    player_names: Callable[[], tuple[str, ...]]
+    scripted: tuple[str, ...]
+    # the core's copy of the component set at ``path`` (None: the built-in set)
+    load_components: Callable[[str | None], Any]
+    # a study judges every vector with each seat within ±radius of the rulebook's
+    radius: int
+    # (digest, is the built-in set) of the component set at ``path``: identifies the set
+    # a run was played with
+    components_digest: Callable[[str | None], tuple[str, bool]]
+    # how ties on VP are broken (the re-ranking under other starting VP needs it): the row
+    # columns it reads, and each seat's key from their (games, seats) grids, lowest wins
+    tiebreak: tuple[tuple[str, ...], Callable[..., Any]]
+    # where its rules are numbered (docs/...) and the rule that breaks a tie on VP
+    rules_doc: str
+    tie_rule: str
+    # whether its players are Carpe Diem's registry's (settings, weights, users' strategies):
+    # only Carpe Diem's; another game's are its core registry's names, taking no settings
+    python_players: bool
+    # what its run report reads beyond the VP sources: the row's VP after each scoring phase
+    # (the "game shape"; none: not logged), the row's count of a seat's scored cards that
+    # failed and how many it scores a game (none: no such cards), and the words of its
+    # tie-break
+    phases: tuple[str, ...]
+    failed_cards: tuple[str, int] | None
+    tiebreak_rule: str
+    # every column of its seat row in the order runs write them, where the game declares
+    # them in Python (None: the core's columns, ``columns``, then game and setup)
+    row_order: tuple[str, ...] | None
+    # Every field below is what a game may have beyond that (cdsim.games.features; None: no
+    # such feature, which the callers refuse or skip); a game's spec names each, None or not.
+    # what one component set changes from another, as (entry, line), for a game whose
+    # changes no card figures follow (None: it has card_changes, or no diff)
+    diff: Callable[[str | None, str | None], list[tuple[str, str]]] | None
+    # the table of card rows its runs write beside the seat rows
+    cards: CardTable | None
+    # the families of its component set's uncertain entries, each perturbed by one step (the
+    # variants of ``cdsim components sensitivity``)
+    families: Callable[[], list[Family]] | None
+    # one key of a component entry tried over a list of values (a study's [[sweep]], whatif's
+    # --set on its files)
+    sweeps: Sweeps | None
+    # what one component set changes from another, each change with the card it changes,
+    # whose figures a variant's report follows (the card table's)
+    card_changes: Callable[[str | None, str | None], list[EntryChange]] | None
+    # whatif's --set on JSON tables (a game without sweeps)
+    set_keys: KeySets | None
+    # who sits in every seat in whatif's strong play (None: it has no strong play yet)
+    strong: tuple[str, ...] | None
+    # the games a side whatif's intervals are designed for, by kind of play, where the
+    # game's games are cheaper than Carpe Diem's (None: cdsim.study.whatif.DESIGN)
+    whatif_games: Mapping[str, int] | None
+    # its players' recorded CPU ms a seat per game by kind (random, scripted, mcts) and its
+    # core's own ms per game (None: cdsim.batch.cost's SEAT_MS and TABLE_MS, Carpe Diem's)
+    seat_ms: Mapping[str, Mapping[int, float]] | None
+    table_ms: float | None
+    # its built-in players in a line each, by name (`cdsim strategies --game`; None: a game
+    # whose players cdsim.players describes, Carpe Diem's)
+    player_words: Mapping[str, str] | None
+
+    @property
+    def default(self) -> bool:
+        """Whether it is the default game (whose records leave their game out)."""
+        from cdsim.games import DEFAULT_GAME
+
+        return self.name == DEFAULT_GAME
+
+    def columns(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+        """The seat row's columns as ``(name, type)`` and the VP sources of final VP
+        (``cdsim._core.game_columns``)."""
+        return _columns(self.name)
+
+    def breakdown(self) -> tuple[str, ...]:
+        """The VP sources of final VP (each a ``vp_<source>`` column)."""
+        return self.columns()[1]
+
+    def row_fields(self) -> tuple[str, ...]:
+        """Every column of a seat row, in the order runs write them."""
+        if self.row_order is not None:
+            return self.row_order
+        seat = tuple(c for c, _ in self.columns()[0])
+        return seat + tuple(c for c in ("game", "setup") if c not in seat)
+
+    def settings(self, player: str) -> tuple[tuple[str, str, str], ...]:
+        """A built-in player's settings as the core declares them (name, kind, help)."""
+        module = core.module()
+        declared = getattr(module, "PLAYER_SETTINGS", {}) if module is not None else {}
+        return tuple(declared.get(player, ()))
+
+    def check_players(self, n: int, flag: str = "--players") -> None:
+        if n not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise CdsimError(f"{flag}: {self.name} is played by {counts} players, not {n}")
+
+    def parse_player(self, text: str, flag: str = "--strategies") -> PlayerSpec:
+        """A player of this game as spelled, or a CdsimError naming ``flag``."""
+        spec = PlayerSpec.parse(text)
+        self.check_player(spec, flag)
+        return spec
+
+    def check_player(self, spec: PlayerSpec, flag: str = "--strategies") -> None:
+        """``spec`` is one of this game's players (any of Carpe Diem's, users' strategies
+        included; another game's built-in names, without settings), or a CdsimError naming
+        ``flag``."""
+        if self.python_players and spec.base not in other_players():
+            return
+        if not spec.builtin:
+            raise CdsimError(f"{flag}: {spec.spelling!r}: {self.name} is played by its "
+                             f"built-in players only (known: {', '.join(self.player_names())})")
+        self.check_strategy(spec.base, flag)
+        if spec.settings or spec.weights:
+            raise CdsimError(f"{flag}: {spec.spelling!r}: {self.name} players take no settings")
+
+    def check_strategy(self, name: str, flag: str = "--strategies") -> None:
+        """A built-in player of this game, or a CdsimError naming ``flag`` and the known."""
+        known = self.player_names()
+        base = name.split("@", 1)[0]
+        if base not in known:
+            raise CdsimError(f"{flag}: {base!r} is not a {self.name} player (known: "
+                             f"{', '.join(known)}){did_you_mean(base, known)}")
+
+
+@cache
+def _columns(name: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    module = core.module()
+    if module is None:
+        raise CdsimError(f"the game {name!r} needs the compiled core (make install)")
+    columns, breakdown = module.game_columns(name)
+    return tuple((str(c), str(t)) for c, t in columns), tuple(map(str, breakdown))
+
+
+__all__ = ["GameSpec"]
