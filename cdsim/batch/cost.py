@@ -14,22 +14,11 @@ import os
 from collections.abc import Sequence
 
 from cdsim.games import DEFAULT_GAME, game_spec
-from cdsim.games.carpe_diem.players.profiles import PROFILES
 
-TABLE_MS = 0.12  # the core's own work per game: rules, events, Parquet rows (any seats)
-# ms per seat per game, by player count (make bench, 2026-11-26 18:17, load 0.8 at the
-# start): scripted 0.113 (2 players) and 0.111 (4); a Python strategy taking the first
-# option 3.9 (4.28 ms a game beside three greedy, 8.7x four greedy). Learned and mcts from
-# the evening's make bench (21:16, load 0.4), after the shared districts and replies:
-# mcts at its default 120 playouts 446 (2 players) and 873 (4). The learned player built
-# for its cost (issue 49), make bench 2026-11-28 (load 1.3 at the start): 1.30 (2 players)
-# and 1.19 (4; 3 players scaled from its instructions per seat, callgrind)
-SEAT_MS: dict[str, dict[int, float]] = {
-    "random": {2: 0.01, 3: 0.01, 4: 0.01},
-    "scripted": {2: 0.113, 3: 0.112, 4: 0.111},
-    "learned": {2: 1.30, 3: 1.1, 4: 1.19},
-    "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
-}
+# the default game's recorded costs (each game's are its spec's: ``GameSpec.seat_ms``,
+# ``table_ms``)
+SEAT_MS = game_spec(None).seat_ms
+TABLE_MS = game_spec(None).table_ms
 MCTS_PLAYOUTS = 120  # the search's default budget (core/src/carpe_diem/players/mcts/params.rs)
 PYTHON_SEAT_MS = 3.9  # a user's strategy: the core makes its observations (its own code on top)
 
@@ -41,15 +30,11 @@ def seat_ms(name: str, players: int, game: str = DEFAULT_GAME) -> float:
     if ":" in base:
         return PYTHON_SEAT_MS
     costs = game_spec(game).seat_ms
-    if costs is not None:  # another game's: its random and mcts by name, the rest scripted
-        kind = base if base in costs else "scripted"
-        table = costs.get(kind)
-    else:
-        kind = "scripted" if base in PROFILES else base
-        table = SEAT_MS.get(kind)
-    if table is None:
+    kind = base if base in costs else "scripted"  # random, learned, mcts by name
+    table = costs.get(kind)
+    if not table:
         return PYTHON_SEAT_MS
-    ms = table[min(max(players, 2), 4)]
+    ms = table[min(table, key=lambda n: abs(n - players))]  # the nearest count recorded
     if kind == "mcts":
         for setting in settings:  # mcts@400 or mcts@playouts=400
             key, _, value = setting.rpartition("=")
@@ -62,8 +47,7 @@ def game_ms(lineups: Sequence[Sequence[str]], pool: Sequence[str], players: int,
             game: str = DEFAULT_GAME) -> float:
     """CPU ms of one game of a cell of ``game``: its line-ups in turn (each plays the same
     games), or seats drawn from ``pool``."""
-    own = game_spec(game).table_ms
-    table = TABLE_MS if own is None else own
+    table = game_spec(game).table_ms
     if pool:
         return table + players * sum(seat_ms(p, players, game) for p in pool) / len(pool)
     if not lineups:

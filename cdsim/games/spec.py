@@ -78,10 +78,10 @@ class GameSpec:
     # the games a side whatif's intervals are designed for, by kind of play, where the
     # game's games are cheaper than Carpe Diem's (None: cdsim.study.whatif.DESIGN)
     whatif_games: Mapping[str, int] | None
-    # its players' recorded CPU ms a seat per game by kind (random, scripted, mcts) and its
-    # core's own ms per game (None: cdsim.batch.cost's SEAT_MS and TABLE_MS, Carpe Diem's)
-    seat_ms: Mapping[str, Mapping[int, float]] | None
-    table_ms: float | None
+    # its players' recorded CPU ms a seat per game by kind (random, scripted, learned,
+    # mcts) and its core's own ms per game (cdsim.batch.cost says what a run takes by them)
+    seat_ms: Mapping[str, Mapping[int, float]]
+    table_ms: float
     # its built-in players in a line each, by name (`cdsim strategies --game`; None: a game
     # whose players cdsim.players describes, Carpe Diem's)
     player_words: Mapping[str, str] | None

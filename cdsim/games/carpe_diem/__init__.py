@@ -32,6 +32,22 @@ TIEBREAK_WORDS = ("the R10.6 tie-break (scroll disc furthest behind, then lower 
 TIEBREAK_COLUMNS = ("scroll", "stack")
 STRONG = ("learned",)  # whatif's strong play: the learned player in every seat
 load_components = core_components
+# its recorded costs (cdsim.batch.cost): the core's own work per game (rules, events,
+# Parquet rows; any seats)
+TABLE_MS = 0.12
+# ms per seat per game, by player count (make bench, 2026-11-26 18:17, load 0.8 at the
+# start): scripted 0.113 (2 players) and 0.111 (4); a Python strategy taking the first
+# option 3.9 (4.28 ms a game beside three greedy, 8.7x four greedy). Learned and mcts from
+# the evening's make bench (21:16, load 0.4), after the shared districts and replies:
+# mcts at its default 120 playouts 446 (2 players) and 873 (4). The learned player built
+# for its cost (issue 49), make bench 2026-11-28 (load 1.3 at the start): 1.30 (2 players)
+# and 1.19 (4; 3 players scaled from its instructions per seat, callgrind)
+SEAT_MS: dict[str, dict[int, float]] = {
+    "random": {2: 0.01, 3: 0.01, 4: 0.01},
+    "scripted": {2: 0.113, 3: 0.112, 4: 0.111},
+    "learned": {2: 1.30, 3: 1.1, 4: 1.19},
+    "mcts": {2: 446.0, 3: 660.0, 4: 873.0},
+}
 
 
 def start_vp(n: int) -> tuple[int, ...]:
@@ -62,4 +78,4 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS,
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
-                whatif_games=None, seat_ms=None, table_ms=None, player_words=None)
+                whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None)
