@@ -85,6 +85,11 @@ CORE_COMPONENTS = re.compile(r"(?<![\w.])core\.core_components\(")
 def rewrite(text: str) -> str:
     for pattern, new in RULES:
         text = pattern.sub(new, text)
+    text = re.sub(r"(?<![\w.])from cdsim\.core import core_components\b",
+                  f"from {CD}.handover import core_components", text)
+    text = re.sub(r"(?<![\w.])_names_a_file\b", "names_a_file", text)  # now cdsim.players.sandbox's
+    text = re.sub(r"(?<![\w.])from cdsim\.games\.carpe_diem\.players\.registry import names_a_file\b",
+                  "from cdsim.players.sandbox import names_a_file", text)
     if CORE_COMPONENTS.search(text):
         text = CORE_COMPONENTS.sub("core_components(", text)
         text = re.sub(r"^from cdsim import core$",
