@@ -146,9 +146,9 @@ def tiebreak(n: int, empty: Any, green: Any) -> Any:
 
 def players() -> tuple[str, ...]:
     module = core.module()
-    if module is None or not hasattr(module, "castles_players"):
+    if module is None:
         return ()
-    return tuple(module.castles_players())
+    return tuple(module.game_players(NAME))
 
 
 # -- a change to the component set (``cdsim whatif --game castles --set ...``) ---------------
