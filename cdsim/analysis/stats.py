@@ -152,8 +152,8 @@ def chi2_power(games: int, p: FloatArray, alpha: float = 0.05) -> float:
 
 def power_analysis(players: int, effect: float, alpha: float = 0.05, power: float = 0.8) -> Power:
     """Games needed to detect a seat gap of ``effect`` (best seat minus worst seat)."""
-    if players not in (2, 3, 4):
-        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    if players < 2:
+        raise ValueError(f"players must be 2 or more, got {players}")
     if not 0 < effect < 2 / players:
         raise ValueError(f"effect must be between 0 and {2 / players:.3f} for {players} players, "
                          f"got {effect}")

@@ -36,7 +36,7 @@ from pydantic import (
 
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
-from cdsim.games import DEFAULT_GAME, GameSpec, game_spec, without_default_game
+from cdsim.games import DEFAULT_GAME, GameSpec, game_spec, said_counts, without_default_game
 from cdsim.players import profiles
 from cdsim.players.registry import PlayerSpec, parse_params
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
@@ -113,9 +113,11 @@ def _vector(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def _players(value: int) -> int:
-    if value not in (2, 3, 4):
-        raise ValueError(f"must be 2, 3 or 4, got {_cut(value)}")
+def _players(value: int, info: ValidationInfo) -> int:
+    """One of the game's player counts (the record's ``game``, declared before it)."""
+    counts = game_spec(info.data.get("game", DEFAULT_GAME), None).player_counts
+    if value not in counts:
+        raise ValueError(f"must be {said_counts(counts)}, got {_cut(value)}")
     return value
 
 

@@ -49,7 +49,7 @@ def seat_ms(name: str, players: int, game: str = DEFAULT_GAME) -> float:
         table = SEAT_MS.get(kind)
     if table is None:
         return PYTHON_SEAT_MS
-    ms = table[min(max(players, 2), 4)]
+    ms = table[min(max(players, min(table)), max(table))]  # the nearest recorded count
     if kind == "mcts":
         for setting in settings:  # mcts@400 or mcts@playouts=400
             key, _, value = setting.rpartition("=")

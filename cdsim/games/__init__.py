@@ -151,6 +151,18 @@ class GameSpec:
                              f"{', '.join(known)}){did_you_mean(base, known)}")
 
 
+def any_counts() -> tuple[int, ...]:
+    """Every player count some game takes: what a record's field accepts before it knows
+    its game (the game's own counts are checked where it does)."""
+    return tuple(sorted({n for spec in GAMES.values() for n in spec.player_counts}))
+
+
+def said_counts(counts: tuple[int, ...]) -> str:
+    """Player counts in words: "2, 3 or 4"."""
+    *most, last = map(str, counts)
+    return f"{', '.join(most)} or {last}" if most else last
+
+
 @cache
 def _columns(name: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     module = core.module()
@@ -199,7 +211,8 @@ def _naming_the_owner(name: str, load: Callable[[str | None], Any],
 _MODULES = (carpe_diem, castles)  # adding a game: its module here
 _LOADERS = {game.NAME: game.load_components for game in _MODULES}
 for game in _MODULES:
-    _register(GameSpec(game.NAME, game.TITLE, (2, 3, 4), game.start_vp, game.players,
+    _register(GameSpec(game.NAME, game.TITLE, getattr(game, "PLAYER_COUNTS", (2, 3, 4)),
+                       game.start_vp, game.players,
                        game.SCRIPTED,
                        _naming_the_owner(game.NAME, game.load_components, _LOADERS), radius=4,
                        components_digest=_naming_the_owner(game.NAME, game.components_digest,
@@ -243,4 +256,5 @@ def game_spec(name: str | None, flag: str | None = "--game") -> GameSpec:
     return spec
 
 
-__all__ = ["DEFAULT_GAME", "GAMES", "GameSpec", "game_spec", "without_default_game"]
+__all__ = ["DEFAULT_GAME", "GAMES", "GameSpec", "any_counts", "game_spec", "said_counts",
+           "without_default_game"]

@@ -35,7 +35,7 @@ from pydantic import (
 from cdsim.analysis.anytime import ZONE, tolerance_problem, worst_case_games, zone_problem
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
-from cdsim.games import DEFAULT_GAME, game_spec
+from cdsim.games import DEFAULT_GAME, any_counts, game_spec, said_counts
 from cdsim.players.registry import PlayerSpec
 from cdsim.schema import Table, problem, reads_back
 
@@ -79,8 +79,9 @@ def _named(value: Any) -> Any:
 
 def _lineups(value: tuple[tuple[PlayerSpec, ...], ...]) -> tuple[tuple[PlayerSpec, ...], ...]:
     for x in value:
-        if len(x) not in PLAYER_COUNTS:
-            raise ValueError(f"{[s.spelling for s in x]} is not a line-up of 2, 3 or 4 players")
+        if len(x) not in any_counts():
+            raise ValueError(f"{[s.spelling for s in x]} is not a line-up of "
+                             f"{said_counts(any_counts())} players")
     if len({tuple(x) for x in value}) != len(value):
         raise ValueError("lists a line-up twice")
     return value
@@ -135,8 +136,9 @@ def _players(value: tuple[int, ...]) -> tuple[int, ...]:
     if not value:
         raise ValueError("list the player counts to study (2, 3, 4)")
     for p in value:
-        if p not in PLAYER_COUNTS:
-            raise ValueError(f"{p} is not a player count (every game cdsim plays takes 2, 3 or 4)")
+        if p not in any_counts():
+            raise ValueError(f"{p} is not a player count (the games cdsim plays take "
+                             f"{said_counts(any_counts())})")
     if len(set(value)) != len(value):
         raise ValueError(f"lists a player count twice: {list(value)}")
     return value
@@ -304,7 +306,7 @@ class Sweep(Table):
 
 
 class CellFile(Table):
-    players: Annotated[int, Field(ge=2, le=4)]
+    players: Annotated[int, Field(ge=min(any_counts()), le=max(any_counts()))]
     population: str
     games: Games | None = None  # default: the population's
     first_stage: Games | None = None

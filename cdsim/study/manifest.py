@@ -25,7 +25,7 @@ from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
 from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
-from cdsim.games import DEFAULT_GAME, without_default_game
+from cdsim.games import DEFAULT_GAME, any_counts, without_default_game
 from cdsim.players.played import ProfilesRecord, adopt, recorded
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, StudySettings, Sweep, Variant
@@ -38,6 +38,9 @@ GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
 # wrote it, so it stays the file's JSON object rather than a model of today's keys
 Identity = dict[str, Any]
 
+
+# a player count some game takes (the study checks its game's own)
+Players = Annotated[int, Field(ge=min(any_counts()), le=max(any_counts()))]
 
 class StageRuns(BaseModel):
     """One stage of a cell in the study manifest: its seed, games and run folders."""
@@ -55,7 +58,7 @@ class CellState(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid")
     key: Key
-    players: Annotated[int, Field(ge=2, le=4)]
+    players: Players
     population: str
     variant: str | None
     floor: bool
@@ -110,7 +113,7 @@ class WhatIfComparison(BaseModel):
     seat's change with its anytime interval."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-    players: Annotated[int, Field(ge=2, le=4)]
+    players: Players
     play: str
     variant: str
     outcome: str
@@ -185,7 +188,7 @@ class StudyManifest(Manifest, StudySettings):
     description: str = ""
     source: str = ""  # the study file as given on the command line
     identity: Identity
-    players: list[Annotated[int, Field(ge=2, le=4)]] = Field(default_factory=list)
+    players: list[Players] = Field(default_factory=list)
     # the study file's populations, variants and sweeps, as the study played them (read
     # back: their loaded keys too, a sweep's value a variant)
     populations: list[PlayedPopulation] = Field(default_factory=list)
