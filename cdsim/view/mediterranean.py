@@ -11,8 +11,6 @@ face down", until every seat has laid and the cards are turned up (the seat's ``
 
 from __future__ import annotations
 
-from typing import Any
-
 from cdsim import __version__
 from cdsim.engine.recorded import RecordedGame
 from cdsim.players.names import shown_names
@@ -26,17 +24,23 @@ HIDDEN_CHOICE = "rowing-card"  # M5.1's face-down choice (MedState::decision)
 HIDDEN_WORDS = "lays a rowing card face down"
 
 
-def hide(frame: dict[str, Any]) -> dict[str, Any]:
+def _seats(frame: dict[str, object]) -> list[dict[str, object]]:
+    seats = frame.get("seats", [])
+    assert isinstance(seats, list)  # a frame's seats are a list of objects
+    return seats
+
+
+def hide(frame: dict[str, object]) -> dict[str, object]:
     """``frame`` as the table shows it: each face-down rowing card back in its seat's hand
     (sorted, as hands are), its ``laid`` only ``"face down"``."""
-    seats = []
-    for seat in frame.get("seats", []):
-        laid = seat.get("laid", NONE)
+    seats: list[dict[str, object]] = []
+    for seat in _seats(frame):
+        laid, hand = seat.get("laid", NONE), seat.get("hand", [])
+        assert isinstance(laid, int) and isinstance(hand, list)  # card numbers
         if laid != NONE:
-            seat = {**seat, "hand": sorted([*seat.get("hand", []), laid]), "laid": "face down"}
+            seats.append({**seat, "hand": sorted([*hand, laid]), "laid": "face down"})
         else:
-            seat = {**seat, "laid": None}
-        seats.append(seat)
+            seats.append({**seat, "laid": None})
     return {**frame, "seats": seats}
 
 
@@ -78,12 +82,12 @@ def decision_lines(game: RecordedGame) -> list[str]:
             for i, d in enumerate(game.decisions, 1)]
 
 
-def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+def _changed(before: dict[str, object], after: dict[str, object]) -> dict[str, object]:
     """``after``'s entries that differ from ``before``'s; ``seats`` as ``{seat: changed}``."""
     out = {k: v for k, v in after.items() if k != "seats" and before.get(k) != v}
-    old = before.get("seats", [])
+    old = _seats(before)
     seats = {}
-    for i, seat in enumerate(after.get("seats", [])):
+    for i, seat in enumerate(_seats(after)):
         was = old[i] if i < len(old) else {}
         diff = {k: v for k, v in seat.items() if was.get(k) != v}
         if diff:
@@ -100,7 +104,7 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     (``n``) and what changed since the step before (``d``), every frame hidden as the table
     sees it (``hide``)."""
     steps: list[dict[str, object]] = []
-    before: dict[str, Any] = {}
+    before: dict[str, object] = {}
     frames = [d.frame for d in game.decisions] + [game.end]
     for i, frame in enumerate(frames):
         if i < len(game.decisions):
