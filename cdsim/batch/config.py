@@ -120,9 +120,11 @@ def _vector(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def _players(value: int) -> int:
-    if value not in PLAYER_COUNTS:
-        raise ValueError(f"must be {counts_said()}, got {_cut(value)}")
+def _players(value: int, info: ValidationInfo) -> int:
+    """One of the game's player counts (the record's ``game``, declared before it)."""
+    counts = game_spec(info.data.get("game", DEFAULT_GAME), None).player_counts
+    if value not in counts:
+        raise ValueError(f"must be {counts_said(counts)}, got {_cut(value)}")
     return value
 
 

@@ -56,9 +56,9 @@ def _naming_the_owner(name: str, load: Callable[[str | None], Any],
     return load_or_name_the_owner
 
 
-from cdsim.games import carpe_diem, castles  # noqa: E402 (their specs name GameSpec)
+from cdsim.games import carpe_diem, castles, mediterranean  # noqa: E402 (their specs name GameSpec)
 
-_SPECS = (carpe_diem.SPEC, castles.SPEC)  # adding a game: its spec here
+_SPECS = (carpe_diem.SPEC, castles.SPEC, mediterranean.SPEC)  # adding a game: its spec here
 _LOADERS = {spec.name: spec.load_components for spec in _SPECS}
 for _spec in _SPECS:
     # a set another game reads is named as that game's, by its loader and its digest alike

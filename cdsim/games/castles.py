@@ -16,12 +16,12 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.features import KeySets
+from cdsim.games.features import DEFAULT_SET, KeySets
 from cdsim.games.spec import GameSpec
 
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
-DEFAULT = "default"  # the component set that names the built-in one (as an override's base)
+DEFAULT = DEFAULT_SET  # the component set that names the built-in one (as an override's base)
 SCRIPTED = ("greedy", "castle-monastery", "trade-workers", "animal-farms")
 # whatif's strong play: the learned player (the seam's, core/src/castles/learned.rs, weights
 # strategies/weights/castles-learned.json from `make train-castles`) in every seat
@@ -147,9 +147,9 @@ def tiebreak(n: int, empty: Any, green: Any) -> Any:
 
 def players() -> tuple[str, ...]:
     module = core.module()
-    if module is None or not hasattr(module, "castles_players"):
+    if module is None:
         return ()
-    return tuple(module.castles_players())
+    return tuple(module.game_players(NAME))
 
 
 # -- a change to the component set (``cdsim whatif --game castles --set ...``) ---------------

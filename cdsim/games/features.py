@@ -12,6 +12,9 @@ from typing import Any
 
 from cdsim.errors import CdsimError
 
+# the name that means a game's shipped component set (an override's base, a --components value)
+DEFAULT_SET = "default"
+
 
 @dataclass(frozen=True)
 class CardTable:

@@ -39,6 +39,8 @@ GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
 Identity = dict[str, Any]
 
 
+# a player count some game takes (the study checks its game's own)
+
 class StageRuns(BaseModel):
     """One stage of a cell in the study manifest: its seed, games and run folders."""
 

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use crate::batch::{self, Chunk, Columns, StrategySpec};
 use crate::carpe_diem::{self, game::GameState, players::Player};
-use crate::castles::{self, learned::labels as castles_labels, CastlesState};
+use crate::castles::{self, learned::labels as castles_labels, CastlesState,
+                     players::PLAYER_NAMES as CASTLES_PLAYERS};
+use crate::mediterranean::{self, MedState, players::PLAYER_NAMES as MED_PLAYERS};
 use crate::games::{replay, ColumnType, Game, Outcome};
 use crate::players::fitted::labels::{LabelRows, LabelSpec};
 use crate::players::Strategy;
@@ -42,6 +44,9 @@ pub trait Registered: Sync {
     /// game without a learned player over the seam.
     fn labels(&self, comps: &(dyn Any + Send + Sync), spec: &LabelSpec, weights: Option<&str>)
         -> Result<LabelRows, String>;
+    /// Its built-in players' names, each one its `make` makes (none listed: a game whose
+    /// players' names the binding's caller knows, as Python knows Carpe Diem's).
+    fn player_names(&self) -> Vec<&'static str>;
 }
 
 /// A game's search labels (`Registered::labels`), on its own components.
@@ -60,23 +65,36 @@ pub struct OneGame<'a> {
 /// A game's built-in player by name, with its parameter overrides (`--strategy-params`).
 pub type MakePlayer<P> = fn(&str, &[(String, f64)]) -> Result<P, String>;
 
+/// A game's built-in players' names (`Registered::player_names`).
+pub type PlayerNames = fn() -> Vec<&'static str>;
+
+fn no_names() -> Vec<&'static str> {
+    Vec::new()
+}
+
 /// A game `G` whose seats are played by `P`, made by name by `make`.
 pub struct Entry<G: Game, P> {
     name: &'static str,
     make: MakePlayer<P>,
     labels: Option<Labeller<G::Components>>,
+    players: PlayerNames,
     game: PhantomData<fn() -> G>,
 }
 
 impl<G: Game, P> Entry<G, P> {
     pub const fn new(name: &'static str, make: MakePlayer<P>) -> Self {
-        Entry { name, make, labels: None, game: PhantomData }
+        Entry { name, make, labels: None, players: no_names, game: PhantomData }
     }
 
     /// A game whose learned player is the seam's (`players::fitted`), with its labels.
     pub const fn learned(name: &'static str, make: MakePlayer<P>,
                          labels: Labeller<G::Components>) -> Self {
-        Entry { name, make, labels: Some(labels), game: PhantomData }
+        Entry { name, make, labels: Some(labels), players: no_names, game: PhantomData }
+    }
+
+    /// The same entry, its players' names listed by `players` (the list `make` knows).
+    pub const fn players(self, players: PlayerNames) -> Self {
+        Entry { players, ..self }
     }
 }
 
@@ -134,13 +152,20 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
             .ok_or_else(|| format!("{} has no learned player over the seam to label", self.name))?;
         labels(comps, spec, weights)
     }
+
+    fn player_names(&self) -> Vec<&'static str> {
+        (self.players)()
+    }
 }
 
 /// Every game, by name; the first is the default.
 pub static GAMES: &[&dyn Registered] = &[
     &Entry::<GameState, Player>::new("carpe-diem", carpe_diem::players::make),
     &Entry::<CastlesState, castles::Player>::learned("castles", castles::players::make,
-                                                     castles_labels),
+                                                     castles_labels)
+        .players(|| CASTLES_PLAYERS.to_vec()),
+    &Entry::<MedState, mediterranean::Player>::new("mediterranean", mediterranean::players::make)
+        .players(|| MED_PLAYERS.to_vec()),
 ];
 
 /// The game played when none is named.
@@ -175,6 +200,35 @@ mod tests {
         assert_eq!(game("carpe-diem").unwrap().name(), "carpe-diem");
         let err = game("chess").err().unwrap();
         assert!(err.contains("\"chess\"") && err.contains("carpe-diem"), "{err}");
+    }
+
+    #[test]
+    fn each_game_lists_the_players_its_make_makes() {
+        assert_eq!(names(), ["carpe-diem", "castles", "mediterranean"]);
+        for name in ["castles", "mediterranean"] {
+            let g = game(name).unwrap();
+            let players = g.player_names();
+            assert!(players.contains(&"random") && players.contains(&"greedy"), "{players:?}");
+            let comps = g.components(&g.builtin_components().unwrap()).unwrap();
+            for player in players {
+                let lineup = [StrategySpec { name: player.into(), overrides: vec![] }];
+                let n = if name == "castles" { 2 } else { 3 };
+                if player == "mcts" {
+                    continue; // made by name as the rest, too slow to play here
+                }
+                let chunk = Chunk { players: n, start_vp: &[0; 3][..n], check: false, entropy: 1,
+                                    games: &[0], setups: &[0], lineups: &[0; 3][..n],
+                                    strategies: &lineup, stop: None };
+                let played = g.play_chunk(&*comps, &chunk);
+                assert!(played.is_ok(), "{name} {player}: {:?}", played.err());
+            }
+            let lineup = [StrategySpec { name: "no-such".into(), overrides: vec![] }];
+            let one = OneGame { players: 3, start_vp: &[0; 3], entropy: 1, setup: None,
+                                lineup: &[lineup[0].clone(), lineup[0].clone(), lineup[0].clone()],
+                                check: false };
+            assert!(g.replay(&*comps, &one).is_err(), "{name}");
+        }
+        assert!(default().player_names().is_empty(), "Carpe Diem's names are Python's");
     }
 
     #[test]

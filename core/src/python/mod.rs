@@ -307,11 +307,12 @@ fn game_columns<'py>(py: Python<'py>, game: &str)
     Ok((python_columns(py, &game.columns())?, PyTuple::new(py, game.breakdown())?))
 }
 
-/// The Castles of Tuscany's built-in players (`castles::players::PLAYER_NAMES`, read
-/// from the one list its registry entry makes them from).
+/// The built-in players of the game `game`, as its registry entry lists them
+/// (`Registered::player_names`: the names its `make` makes; none for Carpe Diem, whose
+/// players `cdsim.players` names).
 #[pyfunction]
-fn castles_players() -> Vec<&'static str> {
-    crate::castles::players::PLAYER_NAMES.to_vec()
+fn game_players(game: &str) -> PyResult<Vec<&'static str>> {
+    Ok(registry::game(game).map_err(PyValueError::new_err)?.player_names())
 }
 
 #[pymodule]
@@ -325,7 +326,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search_labels, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_components, m)?)?;
     m.add_function(wrap_pyfunction!(game_columns, m)?)?;
-    m.add_function(wrap_pyfunction!(castles_players, m)?)?;
+    m.add_function(wrap_pyfunction!(game_players, m)?)?;
     m.add_function(wrap_pyfunction!(learned_weights, m)?)?;
     m.add_function(wrap_pyfunction!(scripted_profiles, m)?)?;
     m.add_function(wrap_pyfunction!(measure_luck, m)?)?;

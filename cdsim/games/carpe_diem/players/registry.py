@@ -226,12 +226,14 @@ class PlayerSpec:
 
 
 def other_games_players() -> tuple[str, ...]:
-    """The built-in players of the core's other games (The Castles of Tuscany's), not
-    Carpe Diem's: a name a run of that game plays (``cdsim.games`` checks whose it is)."""
+    """The built-in players of the core's other games (as each game's registry entry lists
+    them), not Carpe Diem's: a name a run of that game plays (``cdsim.games`` checks whose
+    it is)."""
     module = core.module()
-    if module is None or not hasattr(module, "castles_players"):
+    if module is None or not hasattr(module, "game_players"):
         return ()
-    return tuple(n for n in module.castles_players() if n not in builtin_names())
+    names = dict.fromkeys(n for game in module.GAMES for n in module.game_players(game))
+    return tuple(n for n in names if n not in builtin_names())
 
 
 def as_spec(player: str | PlayerSpec) -> PlayerSpec:
