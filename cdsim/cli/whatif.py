@@ -336,9 +336,8 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
             def near(card: str, p: Pair = pair) -> str:
                 return neutral_near(found, p.base.players, p.play, card)
 
-            for line in whatif_answer.card_lines(
-                    cell.cards.cards if cell is not None and cell.cards else (), card_margin,
-                    near):
+            for line in whatif_answer.change_lines(
+                    cell.cards if cell is not None else None, card_margin, near):
                 print(f"      {line}")
     for group in found:
         said = card_sentence(group)

@@ -16,7 +16,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.features import KeySets
+from cdsim.games.features import ComponentUse, KeySets
 from cdsim.rules.overrides import DEFAULT
 
 NAME = "castles"
@@ -238,5 +238,27 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
 
 
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
+# a harvest tile's reward: the seat row's VP from the harvest tiles of that reward (T10)
+HARVESTED = {"red_vp": "vp_harvest_red", "green_vp": "vp_harvest_green"}
+NOT_BY_ENTRY = ("the rows hold a seat's VP by source (vp_area, vp_crops, vp_colour_bonus, "
+                "...), not which cards it took or which tiles it placed")
+
+
+def component_use(entry: str) -> ComponentUse:
+    """What use of a changed entry (``cards.farm``, ``harvest.red_vp``) means in the rows
+    (``cdsim whatif``'s verdict line; docs/guide.md): a harvest tile whose reward is VP is
+    *scored from* (its VP source above 0); a card, a tile or a bonus is taken or placed,
+    which the rows do not record yet (the effect on each style is its verdict)."""
+    table, _, ident = entry.partition(".")
+    if table == "harvest" and ident in HARVESTED:
+        return ComponentUse(f"the {ident} harvest tiles", f"scored {ident.split('_')[0]} VP "
+                            "from a harvest tile", HARVESTED[ident], unit="VP")
+    taken = {"cards": "took one", "player_tiles": "placed one in their estate",
+             "neutral_tiles": "placed one in their estate",
+             "bonus_tokens": "took one"}.get(table, "scored from it")
+    noun = f"the {ident} {table.replace('_', ' ')}" if ident else f"the {table} table"
+    return ComponentUse(noun, taken, why=NOT_BY_ENTRY)
+
+
 SET_KEYS = KeySets(components_text, set_value, set_problem,
                    example="colour_bonus.castle.first")

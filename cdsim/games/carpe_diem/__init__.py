@@ -10,6 +10,7 @@ from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
+from cdsim.games.carpe_diem.uses import component_use as component_use  # a component's use
 from cdsim.players.registry import builtin_names
 from cdsim.rules.game import DEFAULT_START_VP
 
