@@ -75,3 +75,6 @@ def test_a_frame_part_and_a_castles_card_say_their_use_is_not_recorded(
         _, lines = said(runs[name][1], "2p scripted")
         assert any(line.startswith(f"{noun}: no verdict line: its use (") and
                    "not recorded yet" in line for line in lines), lines
+    _, lines = said(runs["frame"][1], "2p scripted")
+    assert any(line.startswith("frame part 3 (goals.0.vp ") and
+               "the frame VP it scores through: " in line for line in lines), lines

@@ -172,3 +172,20 @@ def test_castles_says_what_use_means_for_each_kind() -> None:
     from cdsim.games.carpe_diem.uses import BUILT
 
     assert set(BUILT.values()) <= {c for c, _ in game_spec(None).columns()[0]}
+
+
+def test_the_vp_source_a_component_scores_through_and_its_paired_change() -> None:
+    from cdsim.analysis.uses import source_change
+
+    rng = np.random.default_rng(7)
+    base, variant, _ = paired(rng, 200, 0.0, 0.0)
+    vp = rng.integers(0, 10, base.height)
+    # the change adds 1 VP to every seat of half the deals: a truth of +0.5 VP a seat
+    more = (base["setup"].to_numpy() % 2 == 0).astype(np.int64)
+    found = source_change(base.with_columns(vp_frame=vp), variant.with_columns(
+        vp_frame=vp + more), "vp_frame")
+    assert found.variant - found.base == pytest.approx(0.5)
+    assert found.effect[0] == pytest.approx(0.5) and found.effect[1] < 0.5 < found.effect[2]
+    same = source_change(base.with_columns(vp_frame=vp), base.with_columns(vp_frame=vp),
+                         "vp_frame")
+    assert same.effect[0] == 0 and np.isnan(same.effect[1])  # no changed deal: no interval

@@ -152,6 +152,36 @@ def style_effects(base: pl.DataFrame, variant: pl.DataFrame) -> tuple[StyleEffec
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class SourceChange:
+    """The VP a seat scores from one source (a seat-row column, ``vp_frame``) a game, under
+    the base and the change, and the change's paired effect on it (estimate, low, high)."""
+
+    base: float
+    variant: float
+    effect: Figure
+
+
+def source_change(base: pl.DataFrame, variant: pl.DataFrame, column: str) -> SourceChange:
+    """The mean of ``column`` per seat under a base and a variant's seat rows on the same
+    games, and its paired change (per game, clustered by deal, t on the deals less one; no
+    interval on fewer than ``MIN_DEALS`` deals where a game's total of it changed)."""
+    sums = []
+    for f in (base, variant):
+        sums.append(f.group_by("game").agg(pl.col("setup").first(), pl.len().alias("n"),
+                                           pl.col(column).cast(pl.Float64).sum().alias("vp"))
+                    .sort("game"))
+    both = sums[0].join(sums[1].select("game", "n", "vp"), on="game", suffix="_v")
+    setup = both["setup"].to_numpy().astype(np.int64)
+    vb, nb = both["vp"].to_numpy(), both["n"].to_numpy()
+    vv, nv = both["vp_v"].to_numpy(), both["n_v"].to_numpy()
+    effect = _paired(ratio_terms(vv, nv) - ratio_terms(vb, nb), setup)
+    if card_intervals.deals_with(np.abs(vv - vb), setup) < card_intervals.MIN_DEALS:
+        effect = (effect[0], math.nan, math.nan)
+    mean = [float(v.sum() / n.sum()) if n.sum() else math.nan for v, n in ((vb, nb), (vv, nv))]
+    return SourceChange(mean[0], mean[1], effect)
+
+
 def _paired(terms: NDArray[np.float64], setup: NDArray[np.int64]) -> Figure:
     """The mean of paired per-game terms with its deal-clustered 95% interval (t on the
     deals less one), inside [-1, 1]; exactly 0 [0, 0] where every game is the same."""
@@ -162,5 +192,5 @@ def _paired(terms: NDArray[np.float64], setup: NDArray[np.int64]) -> Figure:
     return (float(mean[0]), max(-1.0, float(low[0])), min(1.0, float(high[0])))
 
 
-__all__ = ["FIGURES", "SEATS", "StyleEffect", "UseFigures", "style_effects", "use_change",
-           "use_figures", "use_terms"]
+__all__ = ["FIGURES", "SEATS", "SourceChange", "StyleEffect", "UseFigures", "source_change",
+           "style_effects", "use_change", "use_figures", "use_terms"]

@@ -253,11 +253,16 @@ def component_use(entry: str) -> ComponentUse:
     if table == "harvest" and ident in HARVESTED:
         return ComponentUse(f"the {ident} harvest tiles", f"scored {ident.split('_')[0]} VP "
                             "from a harvest tile", HARVESTED[ident], unit="VP")
+    source = {"colour_bonus": ("vp_colour_bonus", "colour bonus VP"),
+              "area_vp": ("vp_area", "area VP")}.get(table)
+    if table == "bonus_tokens" and ident == "storage":
+        source = ("vp_storage_token", "storage token VP")
     taken = {"cards": "took one", "player_tiles": "placed one in their estate",
              "neutral_tiles": "placed one in their estate",
              "bonus_tokens": "took one"}.get(table, "scored from it")
     noun = f"the {ident} {table.replace('_', ' ')}" if ident else f"the {table} table"
-    return ComponentUse(noun, taken, why=NOT_BY_ENTRY)
+    return ComponentUse(noun, taken, why=NOT_BY_ENTRY, source=source and source[0],
+                        source_words=source[1] if source else "")
 
 
 SET_KEYS = KeySets(components_text, set_value, set_problem,

@@ -144,6 +144,10 @@ class ComponentUse:
     why: str = ""  # why its use is not recorded (column None)
     # the numbers that count as a use of it, as the figures say them: "bakeries"
     unit: str = "uses"
+    # the seat row's VP source it scores through, where it has one (a frame part: vp_frame),
+    # and that source in words ("frame VP"): its paired change is shown beside the line
+    source: str | None = None
+    source_words: str = ""
 
 
 __all__ = ["CardTable", "ComponentUse", "EntryChange", "Expanded", "Family", "KeySets",

@@ -40,8 +40,11 @@ def component_line(c: ComponentChange, margin: float = CARD_MARGIN, near: str = 
     used in too few deals); ``near``: where a sweep finds it neutral."""
     use = c.use
     if not c.recorded or c.takes is None:
+        below = (f"the change of the {use.source_words} it scores through and its effect on "
+                 "each style are below" if c.source is not None else
+                 "its effect on each style is below")
         return (f"{use.noun}: no verdict line: its use ({use.words}) is not recorded yet "
-                f"({use.why}); its effect on each style is below{near}")
+                f"({use.why}); {below}{near}")
     few = _few(c, c.takes[1])
     said = f"{use.noun}: {card_side(c.variant['win_difference'], margin)}"
     if few:
@@ -74,13 +77,36 @@ def _side(c: ComponentChange, f: dict[str, Figure], takes: Takes) -> str:
             f"seats of their strategies {win_words(f['win_difference'])}")
 
 
+def source_words(c: ComponentChange) -> str:
+    """"; the frame VP it scores through: 5.21 a seat (base 5.02), +0.19 VP [+0.12, +0.26]"
+    ("" without a source)."""
+    s = c.source
+    if s is None:
+        return ""
+    f = s.effect
+    shown = ("-" if not math.isfinite(f[0]) else
+             f"{_signed(f[0], 1, 2)} VP [interval: too few changed deals]"
+             if not (math.isfinite(f[1]) and math.isfinite(f[2])) else
+             f"{_signed(f[0], 1, 2)} VP [{_signed(f[1], 1, 2)}, {_signed(f[2], 1, 2)}]")
+    return (f"; the {c.use.source_words} it scores through: {s.variant:.2f} a seat (base "
+            f"{s.base:.2f}), {shown} (same deals, 95%)")
+
+
 def component_figures(c: ComponentChange) -> str | None:
     """A changed component's figures under the change and the base, each with its 95%
-    interval (None where its use is not recorded: its line says so)."""
+    interval, and the change of the VP source it scores through; for a component whose use
+    is not recorded, that change alone (None without one: its line says why)."""
     if not c.recorded or c.takes is None:
-        return None
+        said = source_words(c)
+        return f"{_head(c)}: {said.removeprefix('; ')}." if said else None
     return (f"{_head(c)}: use: {c.use.words}; {_side(c, c.variant, c.takes[1])} (base: "
-            f"{_side(c, c.base, c.takes[0])}).")
+            f"{_side(c, c.base, c.takes[0])}){source_words(c)}.")
+
+
+def _signed(x: float, scale: float = 100.0, places: int = 1) -> str:
+    """``x * scale`` with its sign, a value that rounds to zero as "+0.0" (never "-0.0")."""
+    shown = round(scale * x, places)
+    return f"{shown + 0.0 if shown else 0.0:+.{places}f}"
 
 
 def pp(f: Figure) -> str:
@@ -88,8 +114,8 @@ def pp(f: Figure) -> str:
     if not math.isfinite(f[0]):
         return "-"
     if not (math.isfinite(f[1]) and math.isfinite(f[2])):
-        return f"{100 * f[0]:+.1f} pp [interval: too few changed deals]"
-    return f"{100 * f[0]:+.1f} pp [{100 * f[1]:+.1f}, {100 * f[2]:+.1f}]"
+        return f"{_signed(f[0])} pp [interval: too few changed deals]"
+    return f"{_signed(f[0])} pp [{_signed(f[1])}, {_signed(f[2])}]"
 
 
 def style_line(styles: Sequence[StyleEffect]) -> str | None:
@@ -101,4 +127,4 @@ def style_line(styles: Sequence[StyleEffect]) -> str | None:
                         for s in styles))
 
 
-__all__ = ["component_figures", "component_line", "pp", "style_line"]
+__all__ = ["component_figures", "component_line", "pp", "source_words", "style_line"]

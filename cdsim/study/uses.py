@@ -12,7 +12,14 @@ from pathlib import Path
 import polars as pl
 
 from cdsim.analysis.cards import Takes
-from cdsim.analysis.uses import SEATS, StyleEffect, style_effects, use_change
+from cdsim.analysis.uses import (
+    SEATS,
+    SourceChange,
+    StyleEffect,
+    source_change,
+    style_effects,
+    use_change,
+)
 from cdsim.batch.read import open_run
 from cdsim.games import GameSpec
 from cdsim.games.features import ComponentUse
@@ -34,6 +41,7 @@ class ComponentChange:
     base: dict[str, Figure]
     variant: dict[str, Figure]
     takes: tuple[Takes, Takes] | None = None  # what base and variant rest on
+    source: SourceChange | None = None  # the VP source it scores through, where it has one
 
     @property
     def recorded(self) -> bool:
@@ -75,17 +83,20 @@ def variant_uses(root: Path, cell: CellState, base: CellState, stages: int, game
     uses = [(entry, keys, read(entry) if read is not None else
              ComponentUse(entry, "used it", why=f"{game.title} says nothing of its use"))
             for entry, keys in changed]
-    columns = [*SEATS, *(u.column for _, _, u in uses if u.column is not None)]
+    columns = [*SEATS, *(c for _, _, u in uses for c in (u.column, u.source) if c is not None)]
     frames = (seat_frame(root, base, stages, columns), seat_frame(root, cell, stages, columns))
     if frames[0]["game"].n_unique() != frames[1]["game"].n_unique():
         return VariantUses()  # not the same deals: nothing paired to say
     out = []
     for entry, keys, use in uses:
+        source = (None if use.source is None else
+                  source_change(frames[0], frames[1], use.source))
         if use.column is None:
-            out.append(ComponentChange(entry, keys, use, {}, {}))
+            out.append(ComponentChange(entry, keys, use, {}, {}, source=source))
             continue
         found = use_change(frames[0], frames[1], use.column)
-        out.append(ComponentChange(entry, keys, use, found.base, found.variant, found.takes))
+        out.append(ComponentChange(entry, keys, use, found.base, found.variant, found.takes,
+                                   source))
     return VariantUses(tuple(out), style_effects(frames[0], frames[1]))
 
 

@@ -20,6 +20,7 @@ from cdsim.analysis.cards import Takes
 from cdsim.analysis.fmt import number, pct, pts
 from cdsim.study.cards import OLD_RUNS, CardChange, Figure, VariantCards
 from cdsim.study.cell import CellResult
+from cdsim.study.uses import ComponentChange
 from reports.report import Doc
 
 # the figures in the order the table shows them, and their words per kind
@@ -51,6 +52,17 @@ def as_json(cell: CellResult) -> dict[str, object]:
             "cards_missing": found.missing or None} | _uses(found)
 
 
+def _source(c: ComponentChange) -> dict[str, object]:
+    """The VP source a component scores through, per seat under base and change, and the
+    change's effect on it (none without one)."""
+    s = c.source
+    if s is None:
+        return {}
+    return {"source": {"column": c.use.source, "base": number(s.base, 5),
+                       "variant": number(s.variant, 5),
+                       "effect": _figures({"vp": s.effect})["vp"]}}
+
+
 def _uses(found: VariantCards) -> dict[str, object]:
     out: dict[str, object] = {}
     if found.components:
@@ -58,7 +70,7 @@ def _uses(found: VariantCards) -> dict[str, object]:
                               "use": c.use.words, "recorded": c.recorded,
                               "not_recorded": c.use.why or None,
                               "base": _figures(c.base), "variant": _figures(c.variant)}
-                             for c in found.components]
+                             | _source(c) for c in found.components]
     if found.styles:
         out["styles"] = [{"strategy": s.strategy, "base_share": number(s.base, 5),
                           "effect": _figures({"win_share": s.effect})["win_share"]}

@@ -11,7 +11,9 @@ column that counts a seat's uses of it, or why the rows do not record them yet.
   **district board**: the rows hold a seat's totals (its villas and landscapes, its frame
   and villa VP in all), not which tile kind, part or row they came from; their use needs a
   per-component column in the core (not recorded yet, said so), and their verdict is
-  the effect on each style.
+  the effect on each style, beside the change of the VP source they score through where
+  they have one (a frame part: the seat's frame VP; the villa table and a villa tile:
+  its villa VP; the scroll track: its scroll VP).
 
 Cards have their own table (``cdsim.games.carpe_diem.cards``) and their own line.
 """
@@ -20,8 +22,9 @@ from __future__ import annotations
 
 from cdsim.errors import CdsimError
 from cdsim.games.features import ComponentUse
+from cdsim.rules.component_records import TileType
 from cdsim.rules.components import load_components
-from cdsim.rules.kinds import BUILDING_CODES
+from cdsim.rules.kinds import BUILDING_CODES, VILLA
 
 # a building's seat-row column: the buildings of that kind a seat placed in its district
 BUILT = {"market": "markets", "bakery": "bakeries", "fountain": "fountains"}
@@ -43,31 +46,45 @@ def component_use(entry: str) -> ComponentUse:
             return ComponentUse(f"the {ident} tile", f"placed a {building} in their district "
                                 f"(a {building} tile of either deck)", BUILT[building],
                                 unit=BUILT[building])
-        return ComponentUse(f"the {ident} tile", "placed it in their district", why=NOT_BY_TILE)
+        villa = _villa(ident)
+        return ComponentUse(f"the {ident} tile", "placed it in their district", why=NOT_BY_TILE,
+                            source="vp_villas" if villa else None,
+                            source_words="villa VP" if villa else "")
     if table == "part":
         return ComponentUse(f"frame part {ident}", "scored a goal of it (R10.5)",
-                            why=NOT_BY_PART)
+                            why=NOT_BY_PART, source="vp_frame", source_words="frame VP")
     if table == "villa_table":
         return ComponentUse("the villa table", "scored a complete villa at a changed chimney "
-                            "count (R10.1)", why=NOT_BY_ROW)
+                            "count (R10.1)", why=NOT_BY_ROW, source="vp_villas",
+                            source_words="villa VP")
     if table == "scroll_track":
         return ComponentUse("the scroll track", "scored on a changed space (R10.3)",
-                            why="the rows hold a seat's final space, not the track's values")
+                            why="the rows hold a seat's final space, not the track's values",
+                            source="vp_scroll", source_words="scroll VP")
     noun = f"{table} {ident}" if ident else table
     return ComponentUse(noun, "used it", why=f"the rows do not record a seat's use of {noun}")
 
 
-def _building(ident: str) -> str | None:
-    """The building the shipped tile ``ident`` carries (None: none, or no such tile)."""
+def _tile(ident: str) -> TileType | None:
+    """The shipped tile ``ident`` (None: no such tile)."""
     try:
         tiles = load_components(None).tile_types
     except CdsimError:  # the shipped set always loads; a broken install says nothing more
         return None
+    return next((tile for tile in tiles if tile.id == ident), None)
+
+
+def _building(ident: str) -> str | None:
+    """The building the shipped tile ``ident`` carries (None: none, or no such tile)."""
+    tile = _tile(ident)
     names = {code: name for name, code in BUILDING_CODES.items()}
-    for tile in tiles:
-        if tile.id == ident:
-            return names.get(tile.building)
-    return None
+    return None if tile is None else names.get(tile.building)
+
+
+def _villa(ident: str) -> bool:
+    """Whether the shipped tile ``ident`` shows a villa part (it scores through villas)."""
+    tile = _tile(ident)
+    return tile is not None and VILLA in tile.edges
 
 
 __all__ = ["BUILT", "component_use"]
