@@ -189,3 +189,17 @@ def test_the_vp_source_a_component_scores_through_and_its_paired_change() -> Non
     same = source_change(base.with_columns(vp_frame=vp), base.with_columns(vp_frame=vp),
                          "vp_frame")
     assert same.effect[0] == 0 and np.isnan(same.effect[1])  # no changed deal: no interval
+
+
+def test_a_style_changed_in_fewer_than_30_deals_has_no_interval() -> None:
+    """As the seat answer (issue 62): a few changed deals are too few to measure a shift."""
+    from cdsim.analysis.paired import MIN_CHANGED
+
+    rng = np.random.default_rng(8)
+    base, variant, _ = paired(rng, 200, 0.05, 0.3)  # about 10 of 200 deals altered
+    effects = style_effects(base, variant)
+    assert all(np.isnan(e.effect[1]) and np.isnan(e.effect[2]) for e in effects)
+    assert "[interval: too few changed deals]" in str(style_line(effects))
+    assert MIN_CHANGED == 30
+    many = style_effects(*paired(rng, 400, 0.3, 0.08)[:2])
+    assert all(np.isfinite(e.effect[1]) for e in many)

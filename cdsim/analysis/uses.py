@@ -16,8 +16,8 @@ so its calibration is the card line's (docs/statistics.md, "A verdict for any co
 seats' wins over its seats) under the change minus under the base, each game's
 linearised terms (``cards.ratio_terms``) differenced game by game, its 95% interval
 clustered by deal (t on the deals less one) and kept inside [-1, 1]; on fewer than
-``MIN_DEALS`` deals that the change altered for the strategy, an estimate without an
-interval (too few changed deals to say, as the seat answer's rule of issue 62). A component
+``paired.MIN_CHANGED`` deals that the change altered for the strategy, an estimate without
+an interval (too few changed deals to say: the seat answer's rule of issue 62). A component
 whose use the rows do not record still has this."""
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 from cdsim.analysis import card_intervals
 from cdsim.analysis.card_intervals import NAN3, Figure
 from cdsim.analysis.cards import BY_STRATEGY, Takes, ratio_terms, takes, win_difference
+from cdsim.analysis.paired import MIN_CHANGED
 from cdsim.analysis.stats import paired_difference
 
 SEATS = ("game", "setup", "seat", "strategy", "won")  # the seat-row columns these read
@@ -146,7 +147,7 @@ def style_effects(base: pl.DataFrame, variant: pl.DataFrame) -> tuple[StyleEffec
         share = float(wb.sum() / nb.sum()) if nb.sum() else math.nan
         effect = _paired(ratio_terms(wv, nv) - ratio_terms(wb, nb), setup)
         if card_intervals.deals_with(np.abs(wv - wb) + np.abs(nv - nb), setup) < \
-                card_intervals.MIN_DEALS:  # too few changed deals for an interval (#62)
+                MIN_CHANGED:  # too few changed deals for an interval (#62)
             effect = (effect[0], math.nan, math.nan)
         out.append(StyleEffect(s, share, effect))
     return tuple(out)
@@ -165,7 +166,8 @@ class SourceChange:
 def source_change(base: pl.DataFrame, variant: pl.DataFrame, column: str) -> SourceChange:
     """The mean of ``column`` per seat under a base and a variant's seat rows on the same
     games, and its paired change (per game, clustered by deal, t on the deals less one; no
-    interval on fewer than ``MIN_DEALS`` deals where a game's total of it changed)."""
+    interval on fewer than ``paired.MIN_CHANGED`` deals where a game's total of it
+    changed)."""
     sums = []
     for f in (base, variant):
         sums.append(f.group_by("game").agg(pl.col("setup").first(), pl.len().alias("n"),
@@ -176,7 +178,7 @@ def source_change(base: pl.DataFrame, variant: pl.DataFrame, column: str) -> Sou
     vb, nb = both["vp"].to_numpy(), both["n"].to_numpy()
     vv, nv = both["vp_v"].to_numpy(), both["n_v"].to_numpy()
     effect = _paired(ratio_terms(vv, nv) - ratio_terms(vb, nb), setup)
-    if card_intervals.deals_with(np.abs(vv - vb), setup) < card_intervals.MIN_DEALS:
+    if card_intervals.deals_with(np.abs(vv - vb), setup) < MIN_CHANGED:
         effect = (effect[0], math.nan, math.nan)
     mean = [float(v.sum() / n.sum()) if n.sum() else math.nan for v, n in ((vb, nb), (vv, nv))]
     return SourceChange(mean[0], mean[1], effect)
