@@ -203,3 +203,26 @@ def test_a_style_changed_in_fewer_than_30_deals_has_no_interval() -> None:
     assert MIN_CHANGED == 30
     many = style_effects(*paired(rng, 400, 0.3, 0.08)[:2])
     assert all(np.isfinite(e.effect[1]) for e in many)
+
+
+def test_components_not_recorded_for_one_reason_are_said_once() -> None:
+    """A family of tiles (the sensitivity study's villa tiles) is one line, not one each."""
+    from cdsim.analysis.uses import SourceChange
+    from cdsim.study.cards import VariantCards
+    from cdsim.study.whatif_answer import change_lines
+
+    assert BAKERY is not None
+    source = SourceChange(10.0, 10.5, (0.5, 0.4, 0.6))
+    tiles = [ComponentChange(f"tile.{i}", ("count 2 -> 3",), BAKERY(f"tile.{i}"), {}, {},
+                             source=source)
+             for i in ("L-villa-end-1", "L-villa-end-2", "L-villa-corner-1")]
+    bakery = change(BAKERY("tile.L-bakery"), (Takes(300, 90, 500),) * 2)
+    lines = change_lines(VariantCards((), (), components=(*tiles, bakery)))
+    assert lines[0].startswith("the L-bakery tile: about right")
+    assert lines[2].startswith("the L-villa-end-1 tile, the L-villa-end-2 tile and the "
+                               "L-villa-corner-1 tile: no verdict line: their use (")
+    assert lines[3] == ("the L-villa-end-1 tile, the L-villa-end-2 tile and the "
+                        "L-villa-corner-1 tile (3 changed): the villa VP they score through: "
+                        "10.50 a seat "
+                        "(base 10.00), +0.50 VP [+0.40, +0.60] (same deals, 95%).")
+    assert len(lines) == 4

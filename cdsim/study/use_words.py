@@ -109,6 +109,28 @@ def _signed(x: float, scale: float = 100.0, places: int = 1) -> str:
     return f"{shown + 0.0 if shown else 0.0:+.{places}f}"
 
 
+def unrecorded_lines(group: Sequence[ComponentChange], near: str = "") -> list[str]:
+    """Several changed components whose use the rows do not record for one reason and that
+    score through one VP source (a tile family's villa tiles), said once: one line naming
+    them all, and the change of their source (the same seat-row column, so one figure)."""
+    if len(group) == 1:
+        shown = component_figures(group[0])
+        return [component_line(group[0], near=near), *([shown] if shown else [])]
+    first = group[0]
+    use = first.use
+    names = ", ".join(c.use.noun for c in group[:-1]) + f" and {group[-1].use.noun}"
+    below = (f"the change of the {use.source_words} they score through and its effect on "
+             "each style are below" if first.source is not None else
+             "the effect on each style is below")
+    out = [f"{names}: no verdict line: their use ({use.words}) is not recorded yet "
+           f"({use.why}); {below}{near}"]
+    said = source_words(first)
+    if said:
+        out.append(f"{names} ({len(group)} changed): {said.removeprefix('; ')}."
+                   .replace(" it scores through", " they score through"))
+    return out
+
+
 def pp(f: Figure) -> str:
     """A change of win share with its interval: "+0.4 pp [-0.3, +1.1]"."""
     if not math.isfinite(f[0]):
@@ -127,4 +149,5 @@ def style_line(styles: Sequence[StyleEffect]) -> str | None:
                         for s in styles))
 
 
-__all__ = ["component_figures", "component_line", "pp", "source_words", "style_line"]
+__all__ = ["component_figures", "component_line", "pp", "source_words", "style_line",
+           "unrecorded_lines"]

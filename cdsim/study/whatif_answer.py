@@ -17,7 +17,8 @@ from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import Comparison
 from cdsim.study.cards import CardChange, VariantCards
 from cdsim.study.results import StudyResults
-from cdsim.study.use_words import component_figures, component_line, style_line
+from cdsim.study.use_words import component_figures, component_line, style_line, unrecorded_lines
+from cdsim.study.uses import ComponentChange
 from cdsim.study.whatif_words import card_figures, card_line, neutral_near
 
 
@@ -45,10 +46,16 @@ def change_lines(changed: VariantCards | None, margin: float = CARD_MARGIN,
     if changed is None:
         return []
     out = card_lines(changed.cards, margin, near)
+    alike: dict[tuple[str, str, str | None], list[ComponentChange]] = {}
     for c in changed.components:
-        out.append(component_line(c, margin, near(c.entry)))
-        shown = component_figures(c)
-        out += [shown] if shown is not None else []
+        if c.recorded:
+            out.append(component_line(c, margin, near(c.entry)))
+            shown = component_figures(c)
+            out += [shown] if shown is not None else []
+        else:  # said once for those not recorded for one reason, through one source
+            alike.setdefault((c.use.why, c.use.words, c.use.source), []).append(c)
+    for group in alike.values():
+        out += unrecorded_lines(group, near(group[0].entry) if len(group) == 1 else "")
     styles = style_line(changed.styles)
     return out + ([styles] if styles is not None else [])
 
