@@ -1,7 +1,8 @@
 """A verdict for any component, the same on the page as in the terminal (#61 items 3 and 4),
 each page read in headless chromium: the bakery swap (two --sets checked as one set) gives
 the bakery tile's verdict line and figures and each style's effect; a frame part says its
-use is not recorded and still gives each style's effect; a Castles component the same."""
+use is not recorded and still gives each style's effect; a Castles card the same, and a
+Castles harvest tile, scored from, its verdict line."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]
     root = tmp_path_factory.mktemp("components")
     asked = {"bakery": (("tile.L-bakery.count=7", "tile.L-market.count=3"), None),
              "frame": (("part.3.goals.0.vp=6",), None),
-             "farm": (("cards.farm.count=18",), "castles")}
+             "farm": (("cards.farm.count=18",), "castles"),
+             "harvest": (("harvest.red_vp.amount=3",), "castles")}
     return {name: (root / name, whatif(root / name, *sets, game=game))
             for name, (sets, game) in asked.items()}
 
@@ -46,7 +48,7 @@ def page_lines(browser: Any, root: Path) -> list[str]:  # noqa: F811
     return lines
 
 
-@pytest.mark.parametrize("name", ["bakery", "frame", "farm"])
+@pytest.mark.parametrize("name", ["bakery", "frame", "farm", "harvest"])
 def test_the_page_gives_each_component_s_line_as_the_terminal_does(
         browser: Any, runs: dict[str, tuple[Path, str]], name: str) -> None:  # noqa: F811
     root, out = runs[name]
@@ -78,3 +80,11 @@ def test_a_frame_part_and_a_castles_card_say_their_use_is_not_recorded(
     _, lines = said(runs["frame"][1], "2p scripted")
     assert any(line.startswith("frame part 3 (goals.0.vp ") and
                "the frame VP it scores through: " in line for line in lines), lines
+
+
+def test_a_castles_harvest_tile_gets_a_verdict_line(runs: dict[str, tuple[Path, str]]) -> None:
+    _, lines = said(runs["harvest"][1], "2p scripted")
+    line = next(x for x in lines if x.startswith("the red_vp harvest tiles: "))
+    assert "scored red VP from a harvest tile" in line
+    assert "card margin of ±4.0 pts" in line or "needs more games" in line
+    assert any(x.startswith("the red_vp harvest tiles (amount 2 -> 3): use: ") for x in lines)
