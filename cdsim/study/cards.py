@@ -110,7 +110,7 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
         said = [(e, tuple(line.split(": ", 1)[-1] for x, line in found if x == e))
                 for e in entries]
         return _with_uses(VariantCards(entries, tuple(line for _, line in found)),
-                          _uses(root, cell, base, stages, spec, said))
+                          _uses(root, cell, base, stages, spec, said, bool(entries)))
     if listed is None:
         return VariantCards((), (), missing=f"{spec.title} lists no changes between "
                             "component sets", known=False)
@@ -123,7 +123,7 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
     lines = tuple(c.line for c in changes)
     others = [(e, tuple(c.said for c in changes if c.entry == e)) for e in changed
               if all(c.card is None for c in changes if c.entry == e)]
-    uses = _uses(root, cell, base, stages, spec, others)
+    uses = _uses(root, cell, base, stages, spec, others, bool(changed))
     cards = list(show if show is not None else dict.fromkeys(
         c.card for c in changes if c.card is not None))
     if not cards or not stages:
@@ -139,9 +139,12 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
 
 
 def _uses(root: Path, cell: CellState, base: CellState, stages: int, spec: GameSpec,
-          changed: Sequence[tuple[str, tuple[str, ...]]]) -> VariantUses:
+          changed: Sequence[tuple[str, tuple[str, ...]]], changed_any: bool) -> VariantUses:
     """The changed components that are not cards and each style's effect, or nothing where
-    the seat rows cannot be read (the card figures' own line says why)."""
+    the seat rows cannot be read (the card figures' own line says why) or nothing changed
+    (a sweep's value that is the base's: its games are the base's)."""
+    if not changed_any:
+        return VariantUses()
     try:
         return variant_uses(root, cell, base, stages, spec, changed)
     except CdsimError:
