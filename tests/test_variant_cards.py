@@ -110,6 +110,8 @@ def test_a_variant_equal_to_the_base_changes_nothing_and_its_figures_are_the_bas
     _, data = study
     same = _cell(data, "same")
     assert same["changed"] == [] and same["cards"] == []
+    assert "styles" not in same and "components" not in same  # nothing changed: no effect
+    assert "styles" in _cell(data, "B05-at-6")  # a changed card: each style's effect
     (sweep,) = data["sweeps"]
     rows = {r["value"]: r for r in sweep["rows"]}
     assert rows[6]["changed"] == ["objective.B05"] and rows[8]["changed"] == []

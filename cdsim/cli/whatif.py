@@ -93,8 +93,10 @@ def whatif(
     at most (95%), and what the changed cards do: one line each, too weak, about right or
     too strong (their takers' win difference against --card-margin; neutral near the value a
     sweep of several values finds), then their figures (taken, fulfilled, VP per take, win
-    difference), each with its 95% interval. The folder is a study folder: its pages lead with the
-    change (study.html).
+    difference), each with its 95% interval; any other changed component the same line from its
+    use as the game's rows record it (a tile placed, a harvest tile scored from), or that its
+    use is not recorded yet; then the change's effect on each style's win share. The folder is a
+    study folder: its pages lead with the change (study.html).
 
     Example: cdsim whatif --set objective.B05.reward.vp=6
              cdsim whatif --set objective.B05.reward.vp=6 --play strong --minutes 10
@@ -338,9 +340,8 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
             def near(card: str, p: Pair = pair) -> str:
                 return neutral_near(found, p.base.players, p.play, card)
 
-            for line in whatif_answer.card_lines(
-                    cell.cards.cards if cell is not None and cell.cards else (), card_margin,
-                    near):
+            for line in whatif_answer.change_lines(
+                    cell.cards if cell is not None else None, card_margin, near):
                 print(f"      {line}")
     for group in found:
         said = card_sentence(group)

@@ -16,7 +16,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.features import DEFAULT_SET, KeySets
+from cdsim.games.features import DEFAULT_SET, ComponentUse, KeySets
 from cdsim.games.spec import GameSpec
 
 NAME = "castles"
@@ -239,6 +239,33 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
 
 
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
+# a harvest tile's reward: the seat row's VP from the harvest tiles of that reward (T10)
+HARVESTED = {"red_vp": "vp_harvest_red", "green_vp": "vp_harvest_green"}
+NOT_BY_ENTRY = ("the rows hold a seat's VP by source (vp_area, vp_crops, vp_colour_bonus, "
+                "...), not which cards it took or which tiles it placed")
+
+
+def component_use(entry: str) -> ComponentUse:
+    """What use of a changed entry (``cards.farm``, ``harvest.red_vp``) means in the rows
+    (``cdsim whatif``'s verdict line; docs/guide.md): a harvest tile whose reward is VP is
+    *scored from* (its VP source above 0); a card, a tile or a bonus is taken or placed,
+    which the rows do not record yet (the effect on each style is its verdict)."""
+    table, _, ident = entry.partition(".")
+    if table == "harvest" and ident in HARVESTED:
+        return ComponentUse(f"the {ident} harvest tiles", f"scored {ident.split('_')[0]} VP "
+                            "from a harvest tile", HARVESTED[ident], unit="VP")
+    source = {"colour_bonus": ("vp_colour_bonus", "colour bonus VP"),
+              "area_vp": ("vp_area", "area VP")}.get(table)
+    if table == "bonus_tokens" and ident == "storage":
+        source = ("vp_storage_token", "storage token VP")
+    taken = {"cards": "took one", "player_tiles": "placed one in their estate",
+             "neutral_tiles": "placed one in their estate",
+             "bonus_tokens": "took one"}.get(table, "scored from it")
+    noun = f"the {ident} {table.replace('_', ' ')}" if ident else f"the {table} table"
+    return ComponentUse(noun, taken, why=NOT_BY_ENTRY, source=source and source[0],
+                        source_words=source[1] if source else "")
+
+
 SET_KEYS = KeySets(components_text, set_value, set_problem,
                    example="colour_bonus.castle.first")
 
@@ -250,4 +277,5 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS, row_order=None,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=STRONG, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
-                table_ms=TABLE_MS, player_words=PLAYER_WORDS)
+                table_ms=TABLE_MS, player_words=PLAYER_WORDS,
+                component_use=component_use)

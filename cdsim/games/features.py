@@ -132,4 +132,26 @@ class KeySets:
     example: str  # a key as --set names it, for the help and its errors
 
 
-__all__ = ["CardTable", "EntryChange", "Expanded", "Family", "KeySets", "SetChange", "Sweeps"]
+@dataclass(frozen=True)
+class ComponentUse:
+    """What "use" of one changed component (not a card: the card table follows those) means
+    in a game's rows (``cdsim whatif``'s verdict line for any component): a seat *uses* it
+    when its seat row's ``column`` is above 0 (Carpe Diem's bakery tile: ``bakeries``, the
+    bakeries it placed in its district). ``column`` None: the rows do not record its use
+    yet, ``why`` says what they hold instead; the verdict then gives the effect on each
+    style only."""
+
+    noun: str  # "the L-bakery tile", "frame part 3"
+    words: str  # what use means: "placed a bakery in their district"
+    column: str | None = None  # the seat row's count of uses (None: not recorded)
+    why: str = ""  # why its use is not recorded (column None)
+    # the numbers that count as a use of it, as the figures say them: "bakeries"
+    unit: str = "uses"
+    # the seat row's VP source it scores through, where it has one (a frame part: vp_frame),
+    # and that source in words ("frame VP"): its paired change is shown beside the line
+    source: str | None = None
+    source_words: str = ""
+
+
+__all__ = ["CardTable", "ComponentUse", "EntryChange", "Expanded", "Family", "KeySets",
+           "SetChange", "Sweeps"]

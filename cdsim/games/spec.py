@@ -13,7 +13,7 @@ from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.games.carpe_diem.players.registry import PlayerSpec, did_you_mean
 from cdsim.games.carpe_diem.players.registry import other_games_players as other_players
-from cdsim.games.features import CardTable, EntryChange, Family, KeySets, Sweeps
+from cdsim.games.features import CardTable, ComponentUse, EntryChange, Family, KeySets, Sweeps
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,10 @@ class GameSpec:
     # its built-in players in a line each, by name (`cdsim strategies --game`; None: a game
     # whose players cdsim.players describes, Carpe Diem's)
     player_words: Mapping[str, str] | None
+    # what "use" of a changed component means in its rows, by entry as a change names it
+    # ("tile.L-bakery", "part.3", "villa_table", "cards.farm"): the verdict line of any
+    # component (None: the game says nothing of use; each style's effect is still given)
+    component_use: Callable[[str], ComponentUse] | None
 
     @property
     def default(self) -> bool:

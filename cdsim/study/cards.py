@@ -10,18 +10,20 @@ figures under the base and under the variant on the same deals (the stages both 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
 
 from cdsim.analysis.cards import Takes, card_change
+from cdsim.analysis.uses import StyleEffect
 from cdsim.batch.read import NoCardTable, card_rows, open_run
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
 from cdsim.games.features import EntryChange
 from cdsim.study.manifest import CellState, StudyManifest
 from cdsim.study.store import run_folder
+from cdsim.study.uses import ComponentChange, VariantUses, variant_uses
 
 OLD_RUNS = ("card figures need runs made with this version of cdsim (this study's runs were "
             "made before the card table, run format 1)")
@@ -52,6 +54,10 @@ class VariantCards:
     cards: tuple[CardChange, ...] = ()
     missing: str = ""
     known: bool = True  # False: a component set could not be read, the changes are unknown
+    # the changed components that are not cards, with their use (cdsim.study.uses), and the
+    # variant's effect on each strategy's win share
+    components: tuple[ComponentChange, ...] = ()
+    styles: tuple[StyleEffect, ...] = ()
 
 
 def _components(root: Path, cell: CellState) -> str | None:
@@ -100,8 +106,11 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
         except CdsimError as exc:
             return VariantCards((), (), missing=f"the changes need both component sets: {exc}",
                                 known=False)
-        return VariantCards(tuple(dict.fromkeys(e for e, _ in found)),
-                            tuple(line for _, line in found))
+        entries = tuple(dict.fromkeys(e for e, _ in found))
+        said = [(e, tuple(line.split(": ", 1)[-1] for x, line in found if x == e))
+                for e in entries]
+        return _with_uses(VariantCards(entries, tuple(line for _, line in found)),
+                          _uses(root, cell, base, stages, spec, said, bool(entries)))
     if listed is None:
         return VariantCards((), (), missing=f"{spec.title} lists no changes between "
                             "component sets", known=False)
@@ -112,17 +121,38 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
                             known=False)
     changed = tuple(dict.fromkeys(c.entry for c in changes))
     lines = tuple(c.line for c in changes)
+    others = [(e, tuple(c.said for c in changes if c.entry == e)) for e in changed
+              if all(c.card is None for c in changes if c.entry == e)]
+    uses = _uses(root, cell, base, stages, spec, others, bool(changed))
     cards = list(show if show is not None else dict.fromkeys(
         c.card for c in changes if c.card is not None))
     if not cards or not stages:
-        return VariantCards(changed, lines)
+        return _with_uses(VariantCards(changed, lines), uses)
     try:
         frames = (_frame(root, base, stages), _frame(root, cell, stages))
     except NoCardTable:
-        return VariantCards(changed, lines, missing=OLD_RUNS)
+        return _with_uses(VariantCards(changed, lines, missing=OLD_RUNS), uses)
     if frames[0]["game"].n_unique() != frames[1]["game"].n_unique():
         return VariantCards(changed, lines, missing="card figures need the base's deals")
-    return VariantCards(changed, lines, tuple(_change(c, changes, frames) for c in cards))
+    return _with_uses(VariantCards(changed, lines, tuple(_change(c, changes, frames)
+                                                         for c in cards)), uses)
+
+
+def _uses(root: Path, cell: CellState, base: CellState, stages: int, spec: GameSpec,
+          changed: Sequence[tuple[str, tuple[str, ...]]], changed_any: bool) -> VariantUses:
+    """The changed components that are not cards and each style's effect, or nothing where
+    the seat rows cannot be read (the card figures' own line says why) or nothing changed
+    (a sweep's value that is the base's: its games are the base's)."""
+    if not changed_any:
+        return VariantUses()
+    try:
+        return variant_uses(root, cell, base, stages, spec, changed)
+    except CdsimError:
+        return VariantUses()
+
+
+def _with_uses(cards: VariantCards, uses: VariantUses) -> VariantCards:
+    return replace(cards, components=uses.components, styles=uses.styles)
 
 
 def swept_card(manifest: StudyManifest, variant: str | None, game: GameSpec

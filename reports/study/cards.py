@@ -20,6 +20,7 @@ from cdsim.analysis.cards import Takes
 from cdsim.analysis.fmt import number, pct, pts
 from cdsim.study.cards import OLD_RUNS, CardChange, Figure, VariantCards
 from cdsim.study.cell import CellResult
+from cdsim.study.uses import ComponentChange
 from reports.report import Doc
 
 # the figures in the order the table shows them, and their words per kind
@@ -37,7 +38,9 @@ def _figures(figures: dict[str, Figure]) -> dict[str, object]:
 
 def as_json(cell: CellResult) -> dict[str, object]:
     """A variant cell's ``changed`` and ``cards`` (``cards_missing``: why there are none;
-    ``changed`` null when a component set could not be read)."""
+    ``changed`` null when a component set could not be read); where it has them, its other
+    changed ``components`` (what use means, whether the rows record it, the figures) and
+    each style's effect (``styles``)."""
     found = cell.cards
     if found is None:
         return {}
@@ -46,7 +49,33 @@ def as_json(cell: CellResult) -> dict[str, object]:
             "cards": [{"kind": c.kind, "card": c.card, "changed_keys": list(c.keys),
                        "base": _figures(c.base), "variant": _figures(c.variant),
                        "change": _figures(c.change)} for c in found.cards],
-            "cards_missing": found.missing or None}
+            "cards_missing": found.missing or None} | _uses(found)
+
+
+def _source(c: ComponentChange) -> dict[str, object]:
+    """The VP source a component scores through, per seat under base and change, and the
+    change's effect on it (none without one)."""
+    s = c.source
+    if s is None:
+        return {}
+    return {"source": {"column": c.use.source, "base": number(s.base, 5),
+                       "variant": number(s.variant, 5),
+                       "effect": _figures({"vp": s.effect})["vp"]}}
+
+
+def _uses(found: VariantCards) -> dict[str, object]:
+    out: dict[str, object] = {}
+    if found.components:
+        out["components"] = [{"entry": c.entry, "changed_keys": list(c.keys),
+                              "use": c.use.words, "recorded": c.recorded,
+                              "not_recorded": c.use.why or None,
+                              "base": _figures(c.base), "variant": _figures(c.variant)}
+                             | _source(c) for c in found.components]
+    if found.styles:
+        out["styles"] = [{"strategy": s.strategy, "base_share": number(s.base, 5),
+                          "effect": _figures({"win_share": s.effect})["win_share"]}
+                         for s in found.styles]
+    return out
 
 
 # -- study.md / study.html ---------------------------------------------------------------------

@@ -17,6 +17,7 @@ from cdsim.games.carpe_diem.players.registry import builtin_names
 from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
+from cdsim.games.carpe_diem.uses import component_use as component_use  # a component's use
 from cdsim.games.spec import GameSpec
 
 NAME = "carpe-diem"
@@ -78,4 +79,5 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS,
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
-                whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None)
+                whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,
+                component_use=component_use)

@@ -1,0 +1,103 @@
+"""A variant's changed components that are not cards, each with what its use means and its
+figures under the base and the variant (``ComponentChange``), and the variant's effect on
+each strategy's win share (``cdsim.analysis.uses``), from the seat rows of the stages both
+cells finished: ``cdsim whatif``'s verdict line for any component (#61 item 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from cdsim.analysis.cards import Takes
+from cdsim.analysis.uses import (
+    SEATS,
+    SourceChange,
+    StyleEffect,
+    source_change,
+    style_effects,
+    use_change,
+)
+from cdsim.batch.read import open_run
+from cdsim.games import GameSpec
+from cdsim.games.features import ComponentUse
+from cdsim.study.manifest import CellState
+from cdsim.study.store import run_folder
+
+Figure = tuple[float, float, float]  # estimate, low, high (95%)
+
+
+@dataclass(frozen=True)
+class ComponentChange:
+    """One changed component (``entry``: ``tile.L-bakery``) under the base and the variant:
+    what its use means (``use``) and, where the rows record it, ``cdsim.analysis.uses``'
+    figures (empty where they do not)."""
+
+    entry: str
+    keys: tuple[str, ...]  # the changed keys, as "count 5 -> 7"
+    use: ComponentUse
+    base: dict[str, Figure]
+    variant: dict[str, Figure]
+    takes: tuple[Takes, Takes] | None = None  # what base and variant rest on
+    source: SourceChange | None = None  # the VP source it scores through, where it has one
+
+    @property
+    def recorded(self) -> bool:
+        return self.use.column is not None and self.takes is not None
+
+
+@dataclass(frozen=True)
+class VariantUses:
+    """A variant's changed components (cards aside) and each strategy's effect."""
+
+    components: tuple[ComponentChange, ...] = ()
+    styles: tuple[StyleEffect, ...] = ()
+
+
+def seat_frame(root: Path, cell: CellState, stages: int, columns: Sequence[str]) -> pl.DataFrame:
+    """The seat rows (``columns``) of the cell's first ``stages`` stages, each game and deal
+    numbered across its runs and stages as ``cdsim.study.cards`` numbers its card rows (in
+    the same order for a variant as for its base)."""
+    parts = []
+    for stage, runs in enumerate(s.runs for s in cell.stages[:stages]):
+        for place, key in enumerate(runs):
+            run = open_run(run_folder(root, key))
+            parts.append(run.scan(tuple(dict.fromkeys(columns))).collect().with_columns(
+                stage=pl.lit(stage), place=pl.lit(place)))
+    frame = pl.concat(parts)
+    return frame.with_columns(
+        game=pl.struct("stage", "place", "game").rank("dense").cast(pl.Int64),
+        setup=pl.struct("stage", "setup").rank("dense").cast(pl.Int64))
+
+
+def variant_uses(root: Path, cell: CellState, base: CellState, stages: int, game: GameSpec,
+                 changed: Sequence[tuple[str, tuple[str, ...]]]) -> VariantUses:
+    """The figures of the ``changed`` entries (entry, its changed keys; cards left out by
+    the caller) and each strategy's effect, on the first ``stages`` stages of ``cell``
+    and its ``base``."""
+    if not stages:
+        return VariantUses()
+    read = game.component_use
+    uses = [(entry, keys, read(entry) if read is not None else
+             ComponentUse(entry, "used it", why=f"{game.title} says nothing of its use"))
+            for entry, keys in changed]
+    columns = [*SEATS, *(c for _, _, u in uses for c in (u.column, u.source) if c is not None)]
+    frames = (seat_frame(root, base, stages, columns), seat_frame(root, cell, stages, columns))
+    if frames[0]["game"].n_unique() != frames[1]["game"].n_unique():
+        return VariantUses()  # not the same deals: nothing paired to say
+    out = []
+    for entry, keys, use in uses:
+        source = (None if use.source is None else
+                  source_change(frames[0], frames[1], use.source))
+        if use.column is None:
+            out.append(ComponentChange(entry, keys, use, {}, {}, source=source))
+            continue
+        found = use_change(frames[0], frames[1], use.column)
+        out.append(ComponentChange(entry, keys, use, found.base, found.variant, found.takes,
+                                   source))
+    return VariantUses(tuple(out), style_effects(frames[0], frames[1]))
+
+
+__all__ = ["ComponentChange", "Figure", "VariantUses", "seat_frame", "variant_uses"]
