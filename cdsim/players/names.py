@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from cdsim.players.registry import _names_a_file, builtin_names
+from cdsim.players.registry import _names_a_file, known_names
 
 
 @functools.cache
@@ -27,7 +27,7 @@ def shown_name(spelling: str) -> str:
         return spelling
     declared = _declared_name(module_name, attr)
     file = os.path.basename(module_name)
-    if declared is None or declared in builtin_names() or not re.fullmatch(r"[\w.+=-]{1,40}",
+    if declared is None or declared in known_names() or not re.fullmatch(r"[\w.+=-]{1,40}",
                                                                       declared):
         return f"{attr} ({file})"
     return declared

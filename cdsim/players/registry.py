@@ -120,8 +120,20 @@ BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
 
 def builtin_names() -> tuple[str, ...]:
     """``BUILTIN`` as this process knows it now: a run folder read back may bring the
-    profiles file it was played with (``cdsim.players.played``)."""
+    profiles file it was played with (``cdsim.players.played``); a profiles file that does
+    not read is one line here."""
+    profiles_file.loaded()
     return ("random", *PROFILES, *CORE_ONLY)
+
+
+def known_names() -> tuple[str, ...]:
+    """``builtin_names``, or where the profiles file does not read, the shipped file's
+    scripted names: enough to tell a built-in name from a user's strategy where no player
+    is made (a report, another game's line-up); playing one is refused (``core_profiles``)."""
+    try:
+        return builtin_names()
+    except CdsimError:
+        return ("random", *profiles_file.shipped_names(), *CORE_ONLY)
 
 
 def profiles_hint(name: str) -> str:
@@ -180,7 +192,7 @@ class PlayerSpec:
         anything else is one error line."""
         spelled = text.strip()
         name, at, rest = spelled.partition("@")
-        builtin = builtin_names()
+        builtin = known_names()
         if name == "learned":
             values, weights = _learned(spelled, rest)
             return cls("builtin", name, tuple(sorted(values.items())), weights, spelled)
@@ -195,6 +207,7 @@ class PlayerSpec:
             raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
                              f"only (built-in: {', '.join(builtin)})")
         if ":" not in spelled:
+            profiles_file.loaded()  # a table of a profiles file that does not read: that
             raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, builtin)} "
                              f"(built-in: {', '.join(builtin)}; or module:Class, or "
                              f"path/to/file.py:Class){profiles_hint(name)}")
@@ -231,7 +244,7 @@ def other_games_players() -> tuple[str, ...]:
     module = core.module()
     if module is None or not hasattr(module, "castles_players"):
         return ()
-    return tuple(n for n in module.castles_players() if n not in builtin_names())
+    return tuple(n for n in module.castles_players() if n not in known_names())
 
 
 def as_spec(player: str | PlayerSpec) -> PlayerSpec:
@@ -319,6 +332,7 @@ def _check_params(name: str, values: dict[str, float], where: str) -> None:
     if name in CORE_ONLY:
         _check_core_params(name, values, where)
         return
+    profiles_file.loaded()
     if name not in PROFILES:
         raise CdsimError(f"{where}: {name!r} has no parameters (scripted: "
                          f"{', '.join(PROFILES)}; {', '.join(CORE_ONLY)})")
