@@ -48,6 +48,7 @@ def components_check(
                                                 if count else "none"))
         for change in comps.changes:
             print(f"  {change.line()}")
+    _box_line(None, path)
 
 
 @components_app.command("show")
@@ -78,6 +79,62 @@ def components_show(
           f"{len(comps.frame_parts)} frame parts, {len(comps.objectives)} objective and "
           f"{len(comps.fountains)} fountain cards"
           + (f"; {len(comps.changes)} changed keys marked" if comps.changes else ""))
+
+
+def _box_line(game: str | None, path: Path | None) -> None:
+    """How many of the set's entries are the box's, in one line (a game whose entries are
+    tagged)."""
+    from cdsim.games import game_spec
+    from cdsim.study.transcribe import box_count
+
+    count = box_count(game_spec(game), None if path is None else str(path))
+    if count is not None:
+        print(count.line())
+
+
+@components_app.command("transcribe")
+def components_transcribe(
+    components: ComponentsOpt = None,
+    game: GameOpt = None,
+    ranking: Annotated[Path | None, typer.Option(
+        help="The folder of a `cdsim components sensitivity` run whose ranking orders the "
+             "list [default: studies/sensitivity, when it holds one].",
+        show_default=False)] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Write the checklist to this Markdown file instead of printing it.",
+        show_default=False)] = None,
+) -> None:
+    """The path to the real box: a checklist of the set's reconstructed entries, the most
+    influential first (the families `cdsim components sensitivity` ranked highest; where no
+    ranking has been run, it says so and follows the game's families, then its tables),
+    each with what to read off the box, its values now and where it goes in an override
+    file. `cdsim components check` then counts the entries tagged as the box's.
+
+    Example: cdsim components transcribe --out to-transcribe.md
+             cdsim components transcribe --game castles"""
+    from cdsim.batch.folder import atomic_write
+    from cdsim.games import game_spec
+    from cdsim.study.transcribe import RANKING_FOLDER, checklist
+    from reports.transcribe import checklist_text
+
+    spec = game_spec(game)
+    if ranking is not None and not ranking.is_dir():
+        raise CdsimError(f"--ranking {ranking}: no such folder (a `cdsim components "
+                         "sensitivity` run's)")
+    found = checklist(spec, None if components is None else str(components),
+                      ranking if ranking is not None else RANKING_FOLDER)
+    text = checklist_text(found)
+    if out is None:
+        print(text, end="")
+        return
+    try:
+        atomic_write(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    except OSError as exc:
+        raise CdsimError(f"--out {out}: cannot write it ({exc.strerror or exc})") from None
+    todo = sum(len(g.entries) for g in found.groups)
+    print(f"wrote {out}: {todo} reconstructed entries to transcribe, "
+          + ("most influential first" if found.ranking else "in the families' order "
+             "(no sensitivity ranking has been run)") + f"; {found.count.line()}")
 
 
 def _game_of(path: Path | None) -> None:
@@ -112,6 +169,7 @@ def _other_game(game: str, path: Path | None, command: str, page: Path | None = 
         print(f"ok: {held}")
         if changed:
             print(f"changes from the built-in set: {', '.join(changed)}")
+        _box_line(game, path)
         return True
     from cdsim.view.castles_components import castles_components_page
     from cdsim.view.pages import write_page

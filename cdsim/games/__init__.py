@@ -17,7 +17,7 @@ from typing import Any
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import carpe_diem, castles
-from cdsim.games.features import CardTable, EntryChange, Family, KeySets, Sweeps
+from cdsim.games.features import CardTable, Entry, EntryChange, Family, KeySets, Sweeps
 from cdsim.players.registry import PlayerSpec, did_you_mean
 from cdsim.players.registry import other_games_players as other_players
 
@@ -89,6 +89,10 @@ class GameSpec:
     # its built-in players in a line each, by name (`cdsim strategies --game`; None: a game
     # whose players cdsim.players describes, Carpe Diem's)
     player_words: Mapping[str, str] | None = None
+    # every entry of the component set at a path (None: the built-in set), each with what a
+    # transcription from the box reads and whether it is the box's (``components
+    # transcribe`` and ``check``; None: a game whose entries are not tagged)
+    entries: Callable[[str | None], list[Entry]] | None = None
 
     @property
     def default(self) -> bool:
@@ -219,7 +223,8 @@ for game in _MODULES:
                        whatif_games=getattr(game, "WHATIF_GAMES", None),
                        seat_ms=getattr(game, "SEAT_MS", None),
                        table_ms=getattr(game, "TABLE_MS", None),
-                       player_words=getattr(game, "PLAYER_WORDS", None)))
+                       player_words=getattr(game, "PLAYER_WORDS", None),
+                       entries=getattr(game, "entries", None)))
 
 
 def without_default_game(record: Any) -> Any:

@@ -16,7 +16,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.features import KeySets
+from cdsim.games.features import Entry, KeySets
 from cdsim.rules.overrides import DEFAULT
 
 NAME = "castles"
@@ -234,6 +234,41 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
                                                       for k in keys)))
         else:
             out.append((table, f"{table}: {len(before or [])} entries -> {len(after)}"))
+    return out
+
+
+# -- its entries as a transcription from the box reads them (``components transcribe``) ------
+
+# what to read off the box for an entry of each table
+READ = {
+    "player_tiles": "how many of this tile a player's set holds (count)",
+    "neutral_tiles": "how many of this tile the neutral supply holds (count)",
+    "cards": "how many cards of this colour the deck holds (count)",
+    "harvest": "this harvest tile's reward, its amount and how many there are",
+    "bonus_tokens": "how many bonus tokens of this kind there are (count)",
+    "colour_bonus": "the VP for the first and the second to fill this colour",
+    "pieces": "this territory piece's two rows of five hexes",
+    "area_vp": "the VP for each area completed",
+}
+
+
+def entries(path: str | None) -> list[Entry]:
+    """Every entry of the set at ``path`` (None: the built-in set), table by table: a JSON
+    override replaces a table whole, so an entry goes in its whole table, ``"source":
+    "rulebook"`` on it when its values are the box's."""
+    out: list[Entry] = []
+    for table, rows in json.loads(components_text(path)).items():
+        for row in rows if isinstance(rows, list) else [rows]:
+            if not isinstance(row, dict):
+                continue
+            values = ", ".join(f"{k} = {json.dumps(v)}" for k, v in row.items()
+                               if k != "source")
+            name = f"{table} {entry_id(row)}" if isinstance(rows, list) else table
+            out.append(Entry(name, table, READ.get(table, "its values"), values,
+                             f'the "{table}" table of a JSON override (a table is '
+                             'replaced whole: write all its entries), with "source": '
+                             '"rulebook" on this one',
+                             row.get("source") == "rulebook"))
     return out
 
 

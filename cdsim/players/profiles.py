@@ -42,16 +42,11 @@ def _profiles() -> tuple[str, dict[str, float], dict[str, dict[str, Any]]]:
     return text, defaults, data
 
 
-def _read_or_keep_the_problem() -> tuple[str, dict[str, float], dict[str, dict[str, Any]],
-                                        str | None]:
-    """``_profiles``, and None; or nothing read and the one line saying why."""
-    try:
-        return (*_profiles(), None)
-    except CdsimError as exc:
-        return "", {}, {}, str(exc)
-
-
-PROFILES_TEXT, WEIGHTS, PROFILES, _PROBLEM = _read_or_keep_the_problem()
+_PROBLEM: str | None = None  # why the file does not read (said by ``loaded``)
+try:
+    PROFILES_TEXT, WEIGHTS, PROFILES = _profiles()
+except CdsimError as exc:  # nothing read: said where a Carpe Diem player is named
+    PROFILES_TEXT, WEIGHTS, PROFILES, _PROBLEM = "", {}, {}, str(exc)
 
 
 def loaded() -> None:
@@ -59,6 +54,11 @@ def loaded() -> None:
     does not read is said where a Carpe Diem player is named, not before)."""
     if _PROBLEM is not None:
         raise CdsimError(_PROBLEM)
+
+
+def readable() -> bool:
+    """Whether the profiles file this process plays has been read."""
+    return _PROBLEM is None
 
 
 @cache

@@ -60,7 +60,6 @@ class Lineup:
         return not any(s is not None for s in self.strategies)
 
 
-
 RANDOM_DESCRIPTION = "uniform over legal options (sanity floor)"
 
 # The parameter that ``name@N`` sets: a search player's budget (mcts@1000 = 1000 playouts).
@@ -119,21 +118,17 @@ BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
 
 
 def builtin_names() -> tuple[str, ...]:
-    """``BUILTIN`` as this process knows it now: a run folder read back may bring the
-    profiles file it was played with (``cdsim.players.played``); a profiles file that does
-    not read is one line here."""
+    """``BUILTIN`` as this process knows it now (a folder read back may bring the profiles
+    file it was played with: ``cdsim.players.played``); a file that does not read: one line."""
     profiles_file.loaded()
     return ("random", *PROFILES, *CORE_ONLY)
 
 
 def known_names() -> tuple[str, ...]:
-    """``builtin_names``, or where the profiles file does not read, the shipped file's
-    scripted names: enough to tell a built-in name from a user's strategy where no player
-    is made (a report, another game's line-up); playing one is refused (``core_profiles``)."""
-    try:
-        return builtin_names()
-    except CdsimError:
-        return ("random", *profiles_file.shipped_names(), *CORE_ONLY)
+    """``builtin_names``, or where the profiles file does not read, with the shipped file's
+    scripted names: to tell a built-in player from a user's where none is made (a report)."""
+    return builtin_names() if profiles_file.readable() else \
+        ("random", *profiles_file.shipped_names(), *CORE_ONLY)
 
 
 def profiles_hint(name: str) -> str:
@@ -207,7 +202,7 @@ class PlayerSpec:
             raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
                              f"only (built-in: {', '.join(builtin)})")
         if ":" not in spelled:
-            profiles_file.loaded()  # a table of a profiles file that does not read: that
+            profiles_file.loaded()  # a table of a file that does not read: said so
             raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, builtin)} "
                              f"(built-in: {', '.join(builtin)}; or module:Class, or "
                              f"path/to/file.py:Class){profiles_hint(name)}")

@@ -8,6 +8,7 @@ from typing import Any
 from cdsim import core
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
+from cdsim.games.carpe_diem.entries import entries as entries  # its entries, box's or not
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
 from cdsim.players.registry import builtin_names
