@@ -30,6 +30,7 @@ from cdsim.study.memo import MEMO, Memo, analysis_code, flags
 from cdsim.study.skill import Panel, panels
 from cdsim.study.store import run_folder, study_manifest_of
 from cdsim.study.sweep_groups import SweepGroup, groups
+from cdsim.study.transcribe import BoxCount, box_count
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ class StudyResults:
     recommendations: dict[int, Recommendation] = field(default_factory=dict)
     # by cell key: the strategies that won below ``rare.FLOOR`` of the seats they played
     rare: dict[str, tuple[RareWinner, ...]] = field(default_factory=dict)
+    # how many entries of its base's component set are the box's (None: not known)
+    box: BoxCount | None = None
 
     def rare_notes(self, players: int) -> list[str]:
         """The cells of ``players`` (skilled bases) with a strategy that never wins, each
@@ -171,7 +174,24 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
                         _unjudged(root, cells), printed,
-                        {c.key: rare for c in cells if (rare := rare_winners(_wins(root, c)))})
+                        {c.key: rare for c in cells if (rare := rare_winners(_wins(root, c)))},
+                        _box(root, manifest))
+
+
+def _box(root: Path, manifest: StudyManifest) -> BoxCount | None:
+    """The box's entries of the set its base cells played (their first run's), or None
+    where no run says or its set no longer loads."""
+    for state in manifest.cells:
+        for stage in state.stages if state.variant is None else ():
+            for key in stage.runs:
+                run = RunFolder(run_folder(root, key))
+                if run.started():
+                    try:
+                        config = run.read().config
+                        return box_count(config.spec, config.components)
+                    except CdsimError:
+                        return None
+    return None
 
 
 def _kept_pool(memo: Memo, cells: list[CellResult]) -> PoolOf:
