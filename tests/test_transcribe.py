@@ -145,3 +145,22 @@ def test_the_castles_checklist_is_by_table(
     assert headings(out) == list(dict.fromkeys(tables))  # by table, in the set's order
     assert '"source": "rulebook" on this one' in out
     assert "13 of 62 entries are the box's; the 49 below are reconstructed." in out
+
+
+def test_export_takes_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 60 item 2: another game's set is exported as one JSON file of every table,
+    which loads as the same set (the same digest)."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["components", "export", "--game", "castles", "mine"],
+                             monkeypatch, capsys)
+    assert code == 0, err
+    written = tmp_path / "mine" / "castles.json"
+    assert "--game castles --components mine/castles.json" in out
+    spec = game_spec("castles")
+    assert spec.components_digest(str(written))[0] == spec.components_digest(None)[0]
+    assert set(json.loads(written.read_text())) == set(json.loads(
+        spec.set_keys.text(None)))  # type: ignore[union-attr]
+    code, out, err = run_cli(["components", "check", "--game", "castles", str(written)],
+                             monkeypatch, capsys)
+    assert code == 0 and "13 of 62 entries are the box's" in out, err

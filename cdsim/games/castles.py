@@ -107,7 +107,9 @@ def components_text(path: str | None) -> str:
     if unknown:
         raise CdsimError(f"{path}: unknown key {unknown[0]!r} (known: "
                          f"{', '.join(sorted(base))})")
-    return json.dumps({**base, **override})
+    merged = {**base, **override}
+    # a file that changes nothing (one `components export` wrote) is the built-in set
+    return text if merged == base else json.dumps(merged)
 
 
 @cache
