@@ -89,3 +89,22 @@ def test_the_swap_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert comparison["games"] > 0
     assert "L-bakery-count-7_L-market-count-3" in {c["key"].split(".", 2)[-1]
                                                    for c in manifest["cells"]}
+
+
+@pytest.mark.parametrize("game", ["carpe-diem", "castles"])
+def test_too_few_games_names_the_flag_not_a_generated_file(
+        game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 61 item 9: --games below a first look is said of --games, with the fewest a
+    look needs, not of the study file whatif writes; nothing is left behind."""
+    core_or_skip()
+    change = "objective.B05.reward.vp=6" if game == "carpe-diem" else \
+        "colour_bonus.castle.first=6"
+    out = tmp_path / "w"
+    code, err = run_main(["whatif", "--game", game, "--players", "2", "--games", "100",
+                          "--set", change, "--out", str(out)], monkeypatch, capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith("cdsim: error: --games 100: too few for the first look at 2 "
+                               "players (scripted play needs at least 360 games a side"), err
+    assert "whatif.toml" not in err and not out.exists()
