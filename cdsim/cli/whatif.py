@@ -197,7 +197,8 @@ def whatif(
         on_round = _rounds(progress, clock)
         played = comparisons.run(study, root, jobs, "loky", force=not resume, resume=resume,
                                  precision=precision, on_chunk=progress.chunk, clock=clock,
-                                 again=again, cap=games, on_round=on_round)
+                                 again=again, cap=games, on_round=on_round,
+                                 card_margin=card_margin)
     note = page_note("whatif", quiet)
     try:
         result = analyse(root, note)

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from cdsim.analysis.candidates import CellGames, candidates
+from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
 from cdsim.analysis.rare import RareWinner, note, rare_winners
 from cdsim.analysis.recommend import PoolOf, Recommendation, between, recommend
@@ -117,6 +118,13 @@ def precision_of(manifest: StudyManifest) -> float:
     """The precision its seat changes are judged at: ``cdsim whatif``'s (``--precision``),
     else ``paired.PRECISION``."""
     return manifest.whatif.precision if manifest.whatif else PRECISION
+
+
+def card_margin_of(manifest: StudyManifest) -> float:
+    """The margin its card lines are judged at: ``cdsim whatif``'s (``--card-margin``, as
+    recorded), else ``cards.CARD_MARGIN``."""
+    recorded = manifest.whatif.card_margin if manifest.whatif else None
+    return CARD_MARGIN if recorded is None else recorded
 
 
 def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, VariantChange]:
@@ -257,4 +265,5 @@ def resume_command(root: Path, manifest: StudyManifest) -> str:
                                f"{root} --resume")
 
 
-__all__ = ["StudyResults", "VariantChange", "read_results", "recommendations", "resume_command"]
+__all__ = ["StudyResults", "VariantChange", "card_margin_of", "read_results", "recommendations",
+           "resume_command"]
