@@ -48,6 +48,7 @@ from cdsim.errors import CdsimError
 from cdsim.study.machine import machine_words
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
+from cdsim.study.transcribe import box_count
 
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
@@ -226,6 +227,33 @@ def components_of(folder: Path, data: dict[str, Any]) -> str:
     return "components not recorded"
 
 
+def box_words(folder: Path, data: dict[str, Any]) -> str:
+    """How many entries of the set it played are the box's, in a few words: its
+    study.json's count, else read from its first run (a study reported before it was
+    said); "" where nothing says."""
+    box = data.get("box_entries")
+    if isinstance(box, dict):
+        return _box(box["box"], box["total"])
+    for c in data["cells"]:
+        for stage in c["stages"] if c.get("variant") is None else ():
+            for run in stage["runs"]:
+                played = RunFolder(folder / run)
+                if played.started():
+                    try:
+                        config = played.read().config
+                        count = box_count(config.spec, config.components)
+                    except CdsimError as exc:
+                        fail(str(exc))
+                    return _box(count.printed, count.total) if count is not None else ""
+    return ""
+
+
+def _box(printed: int, total: int) -> str:
+    return (f"; {printed} of {total} component entries are the box's, the rest "
+            "reconstructed ([docs/components.md](docs/components.md#transcribe-the-box-most-"
+            "influential-first))")
+
+
 def when(folder: Path, manifest: StudyManifest) -> str:
     """The study's date: recorded by the study if it does so, else its manifest's file time."""
     recorded = manifest.finished or _dated(manifest)
@@ -283,7 +311,7 @@ def answer_table(folder: Path, data: dict[str, Any], manifest: StudyManifest) ->
     rows = ["<!-- written by `make figures` from the last `make run`: do not edit by hand -->",
             f"From `{shown(folder)}` (study `{data['name']}`, seed {data['seed']}, "
             f"{components_of(folder, data)}; {games:,} games, {played_for(manifest)}, "
-            f"{when(folder, manifest)}):", ""]
+            f"{when(folder, manifest)}{box_words(folder, data)}):", ""]
     if lead:
         rows += ["| players | print | why | worst seat gap over the populations (95% interval) "
                  "| each population's largest seat gap at it |", "|---|---|---|---|---|",

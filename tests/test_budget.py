@@ -4,6 +4,7 @@ long "N more games" is."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -103,13 +104,23 @@ def test_balance_says_how_long_its_confirmation_takes_here(tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]
                                                            ) -> None:
     """`cdsim balance` on 4-player games: the most equal vector is not confirmed, and the
-    fresh games that would confirm it come with their time at the line-up's cost."""
+    fresh games that would confirm it come with their time at the pace the run's own games
+    were played (issue 61 item 9: not the recorded costs said as if measured here); a run
+    that recorded no wall time says the recorded costs are a quiet machine's."""
     run = tmp_path / "r"
     command_out(["simulate", "--players", "4", "--games", "400", "--strategies",
                "greedy,villa,landscape,bread", "--rotate-seats", "--out", str(run), "--jobs",
                "1", "--quiet"], monkeypatch, capsys)
     out = "\n".join(command_out(["balance", str(run)], monkeypatch, capsys))
     needed = int(out.split("(about ")[1].split(" fresh games")[0].replace(",", ""))
+    manifest = json.loads((run / "manifest.json").read_text())
+    took = cost.duration(needed * manifest["wall_seconds"] / 400)
+    assert (f"about {needed:,} fresh games (about {took} at the pace these games were played) "
+            "confirm it") in out, out
+    manifest["wall_seconds"] = 0.0
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    out = "\n".join(command_out(["balance", str(run)], monkeypatch, capsys))
     took = cost.games_time(needed, cost.game_ms([("greedy", "villa", "landscape", "bread")],
                                                 (), 4))
-    assert f"about {needed:,} fresh games (about {took} here) confirm it" in out
+    assert (f"about {needed:,} fresh games (about {took} at the recorded costs of a quiet "
+            "machine, not measured here) confirm it") in out, out

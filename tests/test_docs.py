@@ -232,6 +232,7 @@ def test_figures_writes_the_answer_between_the_markers_only(study: Path, tmp_pat
         assert {"confirmed": "**confirmed**", "undecided": "**undecided**",
                 "no fair vector": "**no fair vector**"}[cell["decision"]] in row
     assert f"{100 * data['tolerance']:.1f} pp apart" in answer and "1 cell in 40" in answer
+    assert "13 of 168 component entries are the box's, the rest reconstructed" in answer
     assert len(after.splitlines()) <= README_LINES
     # docs/figures.md: every cell, the floor included, and the study's own record
     text = page.read_text(encoding="utf-8")

@@ -77,3 +77,31 @@ def test_a_faulty_table_is_one_line_naming_the_file_and_the_table(tmp_path: Path
     assert out.returncode == 2, out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and str(broken) in lines[0] and "not a profiles file" in lines[0], lines
+
+
+def test_a_broken_profiles_file_blocks_only_the_commands_that_name_a_carpe_diem_player(
+        tmp_path: Path) -> None:
+    """Issue 62 (fuzz 8): the file is read when a Carpe Diem player is named or played, so
+    a report of a run made without it and The Castles of Tuscany's commands run."""
+    run = cdsim(["simulate", "--players", "2", "--games", "20", "--strategies", "greedy,villa",
+                 "--out", "run", "-q"], PROFILES_FILE, tmp_path)
+    assert run.returncode == 0, run.stderr
+    broken = tmp_path / "broken.toml"
+    broken.write_text("broken [[[\n", encoding="utf-8")
+    for args in (["report", "run"], ["balance", "run"],
+                 ["play", "--game", "castles", "--players", "2", "--strategies", "greedy"],
+                 ["simulate", "--game", "castles", "--players", "2", "--games", "20",
+                  "--strategies", "castle-monastery,random", "--out", "castles", "-q"],
+                 ["strategies", "--game", "castles"],
+                 ["components", "check", "default"]):
+        out = cdsim(args, broken, tmp_path)
+        assert out.returncode == 0, (args, out.stderr)
+    for args in (["play", "--players", "2", "--strategies", "greedy"],
+                 ["play", "--players", "2", "--strategies", "random,mcts@2"],
+                 ["simulate", "--players", "2", "--games", "20", "--strategies", "villa",
+                  "--out", "cd", "-q"], ["strategies"]):
+        out = cdsim(args, broken, tmp_path)
+        lines = out.stderr.strip().splitlines()
+        assert out.returncode == 2 and len(lines) == 1, (args, out.stderr)
+        assert str(broken) in lines[0] and "not a profiles file" in lines[0], (args, lines)
+    assert not (tmp_path / "cd").exists()  # refused before its folder is made

@@ -32,3 +32,8 @@ def test_study_page_shows_each_seats_fair_offset(browser: Any, tmp_path: Path) -
     assert size[0] and size[1] > 400 and size[2] > 300
     caption = browser.find_element(By.CSS_SELECTOR, "figure#fair_offsets_2p figcaption").text
     assert re.match(r"2 players: each population's fair offset per seat", caption)
+    # how far the answer rests on the box, in one line (issue 61 item 8)
+    box = data["box_entries"]
+    assert (box["box"], box["total"]) == (13, 168)
+    body = browser.find_element(By.TAG_NAME, "body").text
+    assert "Components: 13 of 168 entries are the box's; the rest reconstructed" in body

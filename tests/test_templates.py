@@ -11,7 +11,7 @@ import pytest
 
 from cdsim.errors import CdsimError
 from cdsim.study import play
-from cdsim.study.file import TEMPLATES, resolve, write_template
+from cdsim.study.file import SHIPPED, TEMPLATES, resolve, write_template
 from cdsim.study.model import load_study
 from tests.commands import run_main
 from tests.conftest import core_or_skip
@@ -70,12 +70,27 @@ def test_the_default_template_is_the_default_study(tmp_path: Path) -> None:
         load_study(resolve("default")).identity()
 
 
+def test_every_game_with_a_shipped_study_is_a_template(tmp_path: Path) -> None:
+    """Issue 60 item 2: `study init --template castles` writes The Castles of Tuscany's
+    shipped study to edit (any game's cdsim/studies/<game>.toml, by the game's name)."""
+    from cdsim.games import GAMES
+
+    shipped = [name for name, spec in GAMES.items()
+               if not spec.default and (SHIPPED / f"{name}.toml").is_file()]
+    assert "castles" in shipped
+    for name in shipped:
+        write_template(tmp_path / f"my-{name}.toml", name)
+        mine = load_study(tmp_path / f"my-{name}.toml")
+        assert mine.file.name == f"my-{name}" and mine.file.game == name
+        assert mine.identity() == load_study(resolve(name)).identity()
+
+
 def test_an_unknown_template_is_one_line_and_exit_2(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "mine.toml"
     code, err = run_main(["study", "init", str(path), "--template", "cards"], monkeypatch, capsys)
     assert code == 2, err
-    assert err == ("cdsim: error: unknown template 'cards' (templates: card, castles-change, "
-                   "default, sweep)\n")
+    assert err == ("cdsim: error: unknown template 'cards' (templates: card, castles, "
+                   "castles-change, default, sweep)\n")
     assert not path.exists() and list(tmp_path.iterdir()) == []

@@ -89,3 +89,45 @@ def test_the_swap_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert comparison["games"] > 0
     assert "L-bakery-count-7_L-market-count-3" in {c["key"].split(".", 2)[-1]
                                                    for c in manifest["cells"]}
+
+
+@pytest.mark.parametrize("game", ["carpe-diem", "castles"])
+def test_too_few_games_names_the_flag_not_a_generated_file(
+        game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 61 item 9: --games below a first look is said of --games, with the fewest a
+    look needs, not of the study file whatif writes; nothing is left behind."""
+    core_or_skip()
+    change = "objective.B05.reward.vp=6" if game == "carpe-diem" else \
+        "colour_bonus.castle.first=6"
+    out = tmp_path / "w"
+    code, err = run_main(["whatif", "--game", game, "--players", "2", "--games", "100",
+                          "--set", change, "--out", str(out)], monkeypatch, capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith("cdsim: error: --games 100: too few for the first look at 2 "
+                               "players (scripted play needs at least 360 games a side"), err
+    assert "whatif.toml" not in err and not out.exists()
+
+
+def test_the_card_margin_is_recorded_with_the_whatif(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 62: --card-margin is the whatif's, kept in its manifest for its report and page
+    (``card_margin_of``); a whatif recorded before it was judges at cards.CARD_MARGIN."""
+    core_or_skip()
+    from cdsim.analysis.cards import CARD_MARGIN
+    from cdsim.study.results import card_margin_of
+    from cdsim.study.store import study_manifest_of
+
+    out = tmp_path / "w"
+    code, err = run_main(["whatif", "--players", "2", "--games", "720", "--play", "scripted",
+                          "--set", "objective.B05.reward.vp=6", "--card-margin", "0.1",
+                          "--out", str(out), "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    manifest = study_manifest_of(out)
+    assert manifest.whatif is not None and manifest.whatif.card_margin == 0.1
+    assert card_margin_of(manifest) == 0.1
+    older = manifest.model_copy(update={"whatif": manifest.whatif.model_copy(
+        update={"card_margin": None})})
+    assert card_margin_of(older) == CARD_MARGIN

@@ -54,12 +54,22 @@ class BalanceResult:
     runs: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     confirm: tuple[str, ...] = ()
-    game_ms: float = 0.0  # CPU ms of one game of this setup here (cdsim.batch.cost)
+    game_ms: float = 0.0  # CPU ms of one game of this setup at the recorded costs (cost)
     rare: tuple[RareWinner, ...] = ()  # strategies winning below rare.FLOOR of their seats
+    # wall seconds a game as these runs were played (their manifests' wall time over their
+    # games; 0: not recorded): measured where they were played, not on a quiet machine
+    pace: float = 0.0
 
     def games_time(self, games: int) -> str:
-        """`` (about 3 min here)``: how long ``games`` of this setup take on this machine."""
-        return f" (about {cost.games_time(games, self.game_ms)} here)" if self.game_ms else ""
+        """`` (about 3 min at the pace these games were played)``: how long ``games`` of this
+        setup take, from the pooled runs' own wall time; else from the recorded costs, said
+        so (a quiet machine's, not measured here)."""
+        if self.pace > 0:
+            return f" (about {cost.duration(games * self.pace)} at the pace these games were played)"
+        if self.game_ms:
+            return (f" (about {cost.games_time(games, self.game_ms)} at the recorded costs of a "
+                    "quiet machine, not measured here)")
+        return ""
 
     @property
     def players(self) -> int:
@@ -210,8 +220,10 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
     ms = cost.game_ms([[s.spelling for s in config.strategies]],
                       [s.spelling for s in config.strategy_pool],
                       pooled.players) if config.spec.default else 0.0
+    played, wall = sum(r.games for r in runs), sum(r.manifest.wall_seconds for r in runs)
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm,
-                         ms, rare_winners(strategy_wins(runs)))
+                         ms, rare_winners(strategy_wins(runs)),
+                         wall / played if played and wall > 0 else 0.0)
 
 
 def strategy_wins(runs: Sequence[Run]) -> dict[str, tuple[int, int]]:

@@ -153,7 +153,8 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     ValueError."""
     import polars as pl
 
-    module = core_profiles()
+    # Carpe Diem's scripted players are the profiles file's; another game's need none
+    module = core_profiles() if config.spec.python_players else core.module()
     assert module is not None
     n = config.players
     games = np.arange(first, last, dtype=np.int64)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,7 +13,10 @@ from cdsim.cli.app import (
     app,
 )
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.rules.components import FILES, compare, component_texts, load_components
+from cdsim.games.carpe_diem.rules.components import compare, component_texts, load_components
+
+if TYPE_CHECKING:
+    from cdsim.games import GameSpec
 
 components_app = typer.Typer(help="Validate, inspect, export and compare component sets.",
                              no_args_is_help=True)
@@ -48,6 +51,7 @@ def components_check(
                                                 if count else "none"))
         for change in comps.changes:
             print(f"  {change.line()}")
+    _box_line(None, path)
 
 
 @components_app.command("show")
@@ -78,6 +82,62 @@ def components_show(
           f"{len(comps.frame_parts)} frame parts, {len(comps.objectives)} objective and "
           f"{len(comps.fountains)} fountain cards"
           + (f"; {len(comps.changes)} changed keys marked" if comps.changes else ""))
+
+
+def _box_line(game: str | None, path: Path | None) -> None:
+    """How many of the set's entries are the box's, in one line (a game whose entries are
+    tagged)."""
+    from cdsim.games import game_spec
+    from cdsim.study.transcribe import box_count
+
+    count = box_count(game_spec(game), None if path is None else str(path))
+    if count is not None:
+        print(count.line())
+
+
+@components_app.command("transcribe")
+def components_transcribe(
+    components: ComponentsOpt = None,
+    game: GameOpt = None,
+    ranking: Annotated[Path | None, typer.Option(
+        help="The folder of a `cdsim components sensitivity` run whose ranking orders the "
+             "list [default: studies/sensitivity, when it holds one].",
+        show_default=False)] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Write the checklist to this Markdown file instead of printing it.",
+        show_default=False)] = None,
+) -> None:
+    """The path to the real box: a checklist of the set's reconstructed entries, the most
+    influential first (the families `cdsim components sensitivity` ranked highest; where no
+    ranking has been run, it says so and follows the game's families, then its tables),
+    each with what to read off the box, its values now and where it goes in an override
+    file. `cdsim components check` then counts the entries tagged as the box's.
+
+    Example: cdsim components transcribe --out to-transcribe.md
+             cdsim components transcribe --game castles"""
+    from cdsim.batch.folder import atomic_write
+    from cdsim.games import game_spec
+    from cdsim.study.transcribe import RANKING_FOLDER, checklist
+    from reports.transcribe import checklist_text
+
+    spec = game_spec(game)
+    if ranking is not None and not ranking.is_dir():
+        raise CdsimError(f"--ranking {ranking}: no such folder (a `cdsim components "
+                         "sensitivity` run's)")
+    found = checklist(spec, None if components is None else str(components),
+                      ranking if ranking is not None else RANKING_FOLDER)
+    text = checklist_text(found)
+    if out is None:
+        print(text, end="")
+        return
+    try:
+        atomic_write(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    except OSError as exc:
+        raise CdsimError(f"--out {out}: cannot write it ({exc.strerror or exc})") from None
+    todo = sum(len(g.entries) for g in found.groups)
+    print(f"wrote {out}: {todo} reconstructed entries to transcribe, "
+          + ("most influential first" if found.ranking else "in the families' order "
+             "(no sensitivity ranking has been run)") + f"; {found.count.line()}")
 
 
 def _game_of(path: Path | None) -> None:
@@ -126,6 +186,7 @@ def _other_game(game: str, path: Path | None, command: str, page: Path | None = 
         print(f"ok: {held}")
         if changed:
             print(f"changes from the built-in set: {', '.join(changed)}")
+        _box_line(game, path)
         return True
     from cdsim.view.games import view_of
     from cdsim.view.pages import write_page
@@ -139,19 +200,31 @@ def _other_game(game: str, path: Path | None, command: str, page: Path | None = 
 
 @components_app.command("export")
 def components_export(
-    folder: Annotated[Path, typer.Argument(help="The folder to write the five files into.")],
+    folder: Annotated[Path, typer.Argument(help="The folder to write the five files into "
+                                           "(another game's: its one JSON file).")],
     components: ComponentsOpt = None,
     force: Annotated[bool, typer.Option(
         "--force", help="Write into a folder that is not empty (the five files are replaced, "
         "nothing else is touched).")] = False,
+    game: GameOpt = None,
 ) -> None:
     """Write a component set as a folder of its five TOML files, to edit: the shipped set
     (with its comments), or with --components an override merged onto its base. The
-    folder loads as the same set (the same digest).
+    folder loads as the same set (the same digest). With --game castles: The Castles of
+    Tuscany's set as one JSON file of every table (FOLDER/castles.json), which loads as
+    the same set.
 
-    Example: cdsim components export my-set/ && cdsim components check my-set/"""
-    comps = load_components(components)
-    texts = component_texts(components)
+    Example: cdsim components export my-set/ && cdsim components check my-set/
+             cdsim components export --game castles my-castles/"""
+    from cdsim.games import game_spec
+
+    spec = game_spec(game)
+    if spec.default:
+        comps = load_components(components)
+        texts = {f"{name}.toml": text for name, text in component_texts(components).items()}
+        digest = comps.digest
+    else:
+        digest = _whole_set(spec, components, texts := {})
     if folder.exists() and not folder.is_dir():
         raise CdsimError(f"{folder}: not a folder")
     if folder.is_dir() and any(folder.iterdir()) and not force:
@@ -159,12 +232,28 @@ def components_export(
                          "into it")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for name in FILES:
-            (folder / f"{name}.toml").write_bytes(texts[name])
+        for name, text in texts.items():
+            (folder / name).write_bytes(text)
     except OSError as exc:
         raise CdsimError(f"{folder}: cannot write: {exc.strerror or exc}") from None
-    print(f"wrote {', '.join(f'{n}.toml' for n in FILES)} to {folder} (set "
-          f"{comps.digest[:12]}); edit them and pass --components {folder}")
+    given = (f"--components {folder}" if spec.default else
+             f"--game {spec.name} --components {folder / next(iter(texts))}")
+    print(f"wrote {', '.join(texts)} to {folder} (set {digest[:12]}); edit "
+          f"{'them' if len(texts) > 1 else 'it'} and pass {given}")
+
+
+def _whole_set(spec: GameSpec, components: Path | None, texts: dict[str, bytes]) -> str:
+    """Another game's set at ``components`` (None: its built-in set) as one JSON file of
+    every table, put in ``texts`` by its file name; its digest."""
+    import json
+
+    if spec.set_keys is None:
+        raise CdsimError(f"--game {spec.name}: its component set cannot be exported")
+    path = None if components is None else str(components)
+    digest, _ = spec.components_digest(path)
+    texts[f"{spec.name}.json"] = (json.dumps(json.loads(spec.set_keys.text(path)), indent=1)
+                                  + "\n").encode()
+    return digest
 
 
 @components_app.command("diff")

@@ -295,13 +295,15 @@ def study_init(
              "override file, variants/b05-at-6.toml, is written beside FILE; about a minute); "
              "sweep: one card's value over a list (about a minute); castles-change: one "
              "component of The Castles of Tuscany changed (its JSON override, "
-             "variants/castle-bonus-6.json, is written beside FILE; about a minute).")] = "default",
+             "variants/castle-bonus-6.json, is written beside FILE; about a minute); a "
+             "game's name (castles, ...): that game's shipped study.")] = "default",
 ) -> None:
     """Write a study file, commented, to edit into your own (the study is named after the
-    file): the default study, a one-card test, a one-key sweep or a one-component test of The
-    Castles of Tuscany (--template).
+    file): the default study, a one-card test, a one-key sweep, a one-component test of The
+    Castles of Tuscany or another game's shipped study (--template).
 
-    Example: cdsim study init my-study.toml --template card && cdsim study run my-study.toml"""
+    Example: cdsim study init my-study.toml --template card && cdsim study run my-study.toml
+             cdsim study init my-castles.toml --template castles"""
     from cdsim.study.file import write_template
 
     write_template(path, template)

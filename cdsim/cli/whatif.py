@@ -172,7 +172,11 @@ def whatif(
                for p in plays}
     made = not root.exists()
     try:
-        study = wi.build(name, changes, override, root, counts, plays, seed, budgets, spec)
+        try:
+            study = wi.build(name, changes, override, root, counts, plays, seed, budgets,
+                             spec)
+        except CdsimError as exc:
+            raise _too_few(exc, games) from None
         check_players(study)  # every cell's players on its set, before a game is played
     except BaseException:
         if made:  # a refusal (or a stop) leaves nothing behind
@@ -197,7 +201,8 @@ def whatif(
         on_round = _rounds(progress, clock)
         played = comparisons.run(study, root, jobs, "loky", force=not resume, resume=resume,
                                  precision=precision, on_chunk=progress.chunk, clock=clock,
-                                 again=again, cap=games, on_round=on_round)
+                                 again=again, cap=games, on_round=on_round,
+                                 card_margin=card_margin)
     note = page_note("whatif", quiet)
     try:
         result = analyse(root, note)
@@ -211,6 +216,21 @@ def whatif(
         return
     write(root, result=result, note=note)
     _answer(study, root, played, result, again, card_margin)
+
+
+def _too_few(exc: CdsimError, games: int | None) -> CdsimError:
+    """A --games too small for a cell's first look, said of the flag the user gave, not of
+    the study file whatif writes; any other problem as it is."""
+    import re
+
+    found = re.search(r"cell (\d+)p\.(\w+)\S*: games \(\d+\) must hold the first stage "
+                      r"\((\d+) games: at least (\d+) deals of (\d+) games\)", str(exc))
+    if games is None or found is None:
+        return exc
+    players, play, least, deals, deal = found.groups()
+    return CdsimError(f"--games {games}: too few for the first look at {players} players "
+                      f"({play} play needs at least {int(least):,} games a side: {deals} deals "
+                      f"of {deal} games); raise --games")
 
 
 def _identical(study: Study, spec: GameSpec) -> bool:

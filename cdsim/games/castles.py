@@ -16,7 +16,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.features import DEFAULT_SET, ComponentUse, KeySets
+from cdsim.games.features import DEFAULT_SET, ComponentUse, Entry, KeySets
 from cdsim.games.spec import GameSpec
 
 NAME = "castles"
@@ -108,7 +108,9 @@ def components_text(path: str | None) -> str:
     if unknown:
         raise CdsimError(f"{path}: unknown key {unknown[0]!r} (known: "
                          f"{', '.join(sorted(base))})")
-    return json.dumps({**base, **override})
+    merged = {**base, **override}
+    # a file that changes nothing (one `components export` wrote) is the built-in set
+    return text if merged == base else json.dumps(merged)
 
 
 @cache
@@ -238,6 +240,41 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
     return out
 
 
+# -- its entries as a transcription from the box reads them (``components transcribe``) ------
+
+# what to read off the box for an entry of each table
+READ = {
+    "player_tiles": "how many of this tile a player's set holds (count)",
+    "neutral_tiles": "how many of this tile the neutral supply holds (count)",
+    "cards": "how many cards of this colour the deck holds (count)",
+    "harvest": "this harvest tile's reward, its amount and how many there are",
+    "bonus_tokens": "how many bonus tokens of this kind there are (count)",
+    "colour_bonus": "the VP for the first and the second to fill this colour",
+    "pieces": "this territory piece's two rows of five hexes",
+    "area_vp": "the VP for each area completed",
+}
+
+
+def entries(path: str | None) -> list[Entry]:
+    """Every entry of the set at ``path`` (None: the built-in set), table by table: a JSON
+    override replaces a table whole, so an entry goes in its whole table, ``"source":
+    "rulebook"`` on it when its values are the box's."""
+    out: list[Entry] = []
+    for table, rows in json.loads(components_text(path)).items():
+        for row in rows if isinstance(rows, list) else [rows]:
+            if not isinstance(row, dict):
+                continue
+            values = ", ".join(f"{k} = {json.dumps(v)}" for k, v in row.items()
+                               if k != "source")
+            name = f"{table} {entry_id(row)}" if isinstance(rows, list) else table
+            out.append(Entry(name, table, READ.get(table, "its values"), values,
+                             f'the "{table}" table of a JSON override (a table is '
+                             'replaced whole: write all its entries), with "source": '
+                             '"rulebook" on this one',
+                             row.get("source") == "rulebook"))
+    return out
+
+
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
 # a harvest tile's reward: the seat row's VP from the harvest tiles of that reward (T10)
 HARVESTED = {"red_vp": "vp_harvest_red", "green_vp": "vp_harvest_green"}
@@ -278,4 +315,4 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=STRONG, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
-                component_use=component_use)
+                component_use=component_use, entries=entries)

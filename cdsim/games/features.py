@@ -153,5 +153,22 @@ class ComponentUse:
     source_words: str = ""
 
 
-__all__ = ["CardTable", "ComponentUse", "EntryChange", "Expanded", "Family", "KeySets",
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a game's component set as a transcription from the box reads it
+    (``cdsim components transcribe``; ``components check`` counts them): its name as the
+    sensitivity families list it, what to read off the box, its values now, where it goes
+    in an override file, and whether it is the box's (tagged as printed) or reconstructed.
+    Carpe Diem's: ``cdsim.games.carpe_diem.entries``."""
+
+    name: str  # "objective card B05", "tile L-market", "villa_table"; Castles': "cards castle"
+    table: str  # its table: "objective", "villa_table"; Castles': "cards"
+    read: str  # what to read off the box: "its requirement and its reward"
+    values: str  # its values now: "requires = { grapes = 2 }, reward = { vp = 4 }"
+    goes: str  # where it goes in an override file: '[[objective]] with id = "A01"'
+    printed: bool  # tagged as printed (the rulebook's, or transcribed from the box)
+
+
+
+__all__ = ["CardTable", "ComponentUse", "Entry", "EntryChange", "Expanded", "Family", "KeySets",
            "SetChange", "Sweeps"]

@@ -13,7 +13,15 @@ from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.games.carpe_diem.players.registry import PlayerSpec, did_you_mean
 from cdsim.games.carpe_diem.players.registry import other_games_players as other_players
-from cdsim.games.features import CardTable, ComponentUse, EntryChange, Family, KeySets, Sweeps
+from cdsim.games.features import (
+    CardTable,
+    ComponentUse,
+    Entry,
+    EntryChange,
+    Family,
+    KeySets,
+    Sweeps,
+)
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,10 @@ class GameSpec:
     # ("tile.L-bakery", "part.3", "villa_table", "cards.farm"): the verdict line of any
     # component (None: the game says nothing of use; each style's effect is still given)
     component_use: Callable[[str], ComponentUse] | None
+    # every entry of the component set at a path (None: the built-in set), each with what a
+    # transcription from the box reads and whether it is the box's (``components
+    # transcribe`` and ``check``; None: a game whose entries are not tagged)
+    entries: Callable[[str | None], list[Entry]] | None
 
     @property
     def default(self) -> bool:

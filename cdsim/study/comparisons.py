@@ -239,6 +239,7 @@ class _Looks:
     root: Path
     write: Write
     precision: float
+    card_margin: float | None = None  # recorded for the card lines (WhatIf.card_margin)
     games: dict[tuple[str, int], CellGames] = field(default_factory=dict)
     tables: dict[tuple[str, int], WinTable] = field(default_factory=dict)
 
@@ -294,7 +295,7 @@ class _Looks:
         """The study manifest as it stands: every cell's state, the comparisons so far and,
         until the end, why it stopped (a stop at any moment leaves "interrupted")."""
         self.write([self.state(cell, pair) for pair in pairs for cell in pair.cells], WhatIf(
-            command=" ".join(sys.argv), precision=self.precision,
+            command=" ".join(sys.argv), precision=self.precision, card_margin=self.card_margin,
             comparisons=[WhatIfComparison(players=p.base.players, play=p.play, variant=name,
                                           outcome=c.outcome, games=c.games, deals=c.deals,
                                           seats=[(s.change, s.low, s.high) for s in c.seats],
@@ -314,7 +315,7 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         force: bool = False, precision: float = paired.MARGIN, resume: bool = False,
         on_chunk: OnChunk | None = None, on_look: OnLook | None = None,
         clock: Clock | None = None, again: str = "", cap: int | None = None,
-        on_round: OnRound | None = None) -> Played:
+        on_round: OnRound | None = None, card_margin: float | None = None) -> Played:
     """Play the question into ``root``: round by round, the next stage of every comparison
     not yet decided, nearest to deciding first, in one work queue (``_round``), until each
     is decided, has played ``cap`` games a side (None: no cap) or the ``clock``'s time is
@@ -333,7 +334,7 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         manifest.stopped = stopped  # written only while it is set (StudyManifest.record)
         write_study_manifest(root, manifest)
 
-    looks = _Looks(study, root, write, precision)
+    looks = _Looks(study, root, write, precision, card_margin)
     if resume:  # its cells as recorded until the looks are taken again (their design kept)
         manifest.stopped = "interrupted"
         write_study_manifest(root, manifest)

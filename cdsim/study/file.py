@@ -471,17 +471,28 @@ TEMPLATES = {"default": SHIPPED / "default.toml", "card": SHIPPED / "templates" 
              "castles-change": SHIPPED / "templates" / "castles-change.toml"}
 
 
+def templates() -> dict[str, Path]:
+    """``TEMPLATES``, and each other game's shipped study by the game's name (``castles``:
+    cdsim/studies/castles.toml)."""
+    from cdsim.games import GAMES
+
+    games = {name: SHIPPED / f"{name}.toml" for name, spec in GAMES.items()
+             if not spec.default and (SHIPPED / f"{name}.toml").is_file()}
+    return {**TEMPLATES, **games}
+
+
 def write_template(path: Path, template: str = "default") -> None:
     """``cdsim study init``: a study file to edit, named after the file (its folder is then
     studies/NAME, not the template's): ``default``, the shipped default study with a
     commented sweep; ``card``, a one-card test, written with its variant's override file
     (beside it, where the study names it); ``sweep``, a one-key sweep; ``castles-change``,
-    a one-component test of The Castles of Tuscany, with its JSON override. Nothing is written
-    when a file is in the way."""
-    source = TEMPLATES.get(template)
+    a one-component test of The Castles of Tuscany, with its JSON override; a game's name,
+    that game's shipped study. Nothing is written when a file is in the way."""
+    known = templates()
+    source = known.get(template)
     if source is None:
         raise CdsimError(f"unknown template {user_text(template, repr, 40)} (templates: "
-                         f"{', '.join(sorted(TEMPLATES))})")
+                         f"{', '.join(sorted(known))})")
     if path.exists():
         raise CdsimError(f"{path} exists: choose another file name")
     name = re.sub(r"[^A-Za-z0-9_-]", "-", path.stem)[:40].strip("-") or "study"

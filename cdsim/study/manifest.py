@@ -129,13 +129,16 @@ class WhatIfComparison(BaseModel):
 
 
 class WhatIf(BaseModel):
-    """What ``cdsim whatif`` adds to the study manifest: its command, its precision and its
-    comparisons."""
+    """What ``cdsim whatif`` adds to the study manifest: its command, its precision, its
+    card margin and its comparisons."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     command: str
     precision: float
     comparisons: list[WhatIfComparison]
+    # --card-margin, the takers' win difference a card line judges at (None: recorded
+    # before it was, which judged at cards.CARD_MARGIN)
+    card_margin: float | None = None
 
 
 class PlayRate(BaseModel):

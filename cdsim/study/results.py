@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from cdsim.analysis.candidates import CellGames, candidates
+from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
 from cdsim.analysis.rare import RareWinner, note, rare_winners
 from cdsim.analysis.recommend import PoolOf, Recommendation, between, recommend
@@ -30,6 +31,7 @@ from cdsim.study.memo import MEMO, Memo, analysis_code, flags
 from cdsim.study.skill import Panel, panels
 from cdsim.study.store import run_folder, study_manifest_of
 from cdsim.study.sweep_groups import SweepGroup, groups
+from cdsim.study.transcribe import BoxCount, box_count
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class StudyResults:
     recommendations: dict[int, Recommendation] = field(default_factory=dict)
     # by cell key: the strategies that won below ``rare.FLOOR`` of the seats they played
     rare: dict[str, tuple[RareWinner, ...]] = field(default_factory=dict)
+    # how many entries of its base's component set are the box's (None: not known)
+    box: BoxCount | None = None
 
     def rare_notes(self, players: int) -> list[str]:
         """The cells of ``players`` (skilled bases) with a strategy that never wins, each
@@ -114,6 +118,13 @@ def precision_of(manifest: StudyManifest) -> float:
     """The precision its seat changes are judged at: ``cdsim whatif``'s (``--precision``),
     else ``paired.PRECISION``."""
     return manifest.whatif.precision if manifest.whatif else PRECISION
+
+
+def card_margin_of(manifest: StudyManifest) -> float:
+    """The margin its card lines are judged at: ``cdsim whatif``'s (``--card-margin``, as
+    recorded), else ``cards.CARD_MARGIN``."""
+    recorded = manifest.whatif.card_margin if manifest.whatif else None
+    return CARD_MARGIN if recorded is None else recorded
 
 
 def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, VariantChange]:
@@ -171,7 +182,24 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
                         _unjudged(root, cells), printed,
-                        {c.key: rare for c in cells if (rare := rare_winners(_wins(root, c)))})
+                        {c.key: rare for c in cells if (rare := rare_winners(_wins(root, c)))},
+                        _box(root, manifest))
+
+
+def _box(root: Path, manifest: StudyManifest) -> BoxCount | None:
+    """The box's entries of the set its base cells played (their first run's), or None
+    where no run says or its set no longer loads."""
+    for state in manifest.cells:
+        for stage in state.stages if state.variant is None else ():
+            for key in stage.runs:
+                run = RunFolder(run_folder(root, key))
+                if run.started():
+                    try:
+                        config = run.read().config
+                        return box_count(config.spec, config.components)
+                    except CdsimError:
+                        return None
+    return None
 
 
 def _kept_pool(memo: Memo, cells: list[CellResult]) -> PoolOf:
@@ -237,4 +265,5 @@ def resume_command(root: Path, manifest: StudyManifest) -> str:
                                f"{root} --resume")
 
 
-__all__ = ["StudyResults", "VariantChange", "read_results", "recommendations", "resume_command"]
+__all__ = ["StudyResults", "VariantChange", "card_margin_of", "read_results", "recommendations",
+           "resume_command"]

@@ -124,6 +124,9 @@ def as_json(result: StudyResults) -> dict[str, object]:
                                 for k, v in result.recommendations.items()},
             "verdicts": verdicts, "cells": [cell(c) for c in result.cells],
             "unfinished_cells": list(result.missing),
+            # how many entries of the base's component set are the box's
+            **({"box_entries": {"box": result.box.printed, "total": result.box.total,
+                                "said": result.box.line()}} if result.box else {}),
             # only when play stopped before its end: what it shows is not yet the answer
             **({"provisional": result.stopped_words()} if result.provisional else {}),
             # when and where it was played (scripts/figures.py reads them when present)
@@ -157,6 +160,8 @@ def build(result: StudyResults, memo: Memo | None = None) -> Doc:
               "played here only as the base the change is paired with): they are not the "
               "change's answer.")
     answer_boxes(doc, result)
+    if result.box is not None:  # how far the answer rests on the real box
+        doc.p(f"Components: {result.box.line()}.")
     doc.h("Headlines", 2)
     for text in headlines(result).values():
         doc.p(text)

@@ -11,9 +11,10 @@ from typing import Any
 
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
+from cdsim.games.carpe_diem.entries import entries as entries  # its entries, box's or not
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
 from cdsim.games.carpe_diem.handover import core_components
-from cdsim.games.carpe_diem.players.registry import builtin_names
+from cdsim.games.carpe_diem.players.registry import known_names
 from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
@@ -57,7 +58,7 @@ def start_vp(n: int) -> tuple[int, ...]:
 
 
 def players() -> tuple[str, ...]:
-    return builtin_names()
+    return known_names()  # a profiles file that does not read blocks no report of names
 
 
 def tiebreak(n: int, scroll: Any, stack: Any) -> Any:
@@ -80,4 +81,4 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
                 whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,
-                component_use=component_use)
+                component_use=component_use, entries=entries)

@@ -89,7 +89,11 @@ def current_table(name: str) -> ScriptedTable | None:
 
 def profiles_record(players: Iterable[PlayerSpec]) -> ProfilesRecord | None:
     """What a folder of these players records: None when every scripted player among them
-    is the shipped one, else each scripted player's table and the file they come from."""
+    is the shipped one, else each scripted player's table and the file they come from; a
+    profiles file that does not read is one line here, before any folder is claimed."""
+    players = list(players)
+    if any(p.builtin for p in players):
+        profiles.loaded()
     names = list(dict.fromkeys(p.base for p in players
                                if p.builtin and p.base in profiles.PROFILES))
     tables = {name: current_table(name) for name in names}

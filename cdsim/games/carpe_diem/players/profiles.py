@@ -2,7 +2,9 @@
 the environment variable ``CDSIM_PROFILES`` names), over its ``[defaults]`` weights of the
 shared value model. A new scripted player is one table (docs/guide.md). The file is read
 once per process; ``core_profiles`` hands its tables to the compiled core in each process
-that plays, so an added or edited table plays without rebuilding the core."""
+that plays, so an added or edited table plays without rebuilding the core. A file that
+does not read is said when a Carpe Diem player is named or played (``loaded``), not as
+cdsim starts: a report of a run made without it, or another game's command, runs."""
 
 from __future__ import annotations
 
@@ -40,13 +42,38 @@ def _profiles() -> tuple[str, dict[str, float], dict[str, dict[str, Any]]]:
     return text, defaults, data
 
 
-PROFILES_TEXT, WEIGHTS, PROFILES = _profiles()
+_PROBLEM: str | None = None  # why the file does not read (said by ``loaded``)
+try:
+    PROFILES_TEXT, WEIGHTS, PROFILES = _profiles()
+except CdsimError as exc:  # nothing read: said where a Carpe Diem player is named
+    PROFILES_TEXT, WEIGHTS, PROFILES, _PROBLEM = "", {}, {}, str(exc)
+
+
+def loaded() -> None:
+    """The profiles file this process plays has been read, or its one line (a file that
+    does not read is said where a Carpe Diem player is named, not before)."""
+    if _PROBLEM is not None:
+        raise CdsimError(_PROBLEM)
+
+
+def readable() -> bool:
+    """Whether the profiles file this process plays has been read."""
+    return _PROBLEM is None
+
+
+@cache
+def shipped_names() -> tuple[str, ...]:
+    """The scripted players of the shipped strategies/profiles.toml (a name read back from
+    a folder is known as a built-in player by these, whatever CDSIM_PROFILES names)."""
+    data = tomllib.loads((STRATEGIES_DIR / "profiles.toml").read_text(encoding="utf-8"))
+    return tuple(name for name in data if name != "defaults")
 
 
 @cache
 def core_profiles() -> ModuleType | None:
     """The compiled core, handed this process's profiles file (its scripted players are
     that file's tables; the one-line error names the file and the table at fault)."""
+    loaded()
     module = core.module()
     if module is not None:
         try:
@@ -60,13 +87,14 @@ def use_file(path: Path | None) -> None:
     """Play the profiles of ``path`` (None: the shipped file) in this process and in the
     worker processes it starts from now on: a run folder's own copy, read back when the
     folder is resumed or reported (``cdsim.games.carpe_diem.players.played``)."""
-    global PROFILES_FILE, PROFILES_TEXT
+    global PROFILES_FILE, PROFILES_TEXT, _PROBLEM
     before, PROFILES_FILE = PROFILES_FILE, path or STRATEGIES_DIR / "profiles.toml"
     try:
         PROFILES_TEXT, defaults, tables = _profiles()
     except CdsimError:
         PROFILES_FILE = before
         raise
+    _PROBLEM = None
     WEIGHTS.clear()
     WEIGHTS.update(defaults)
     PROFILES.clear()  # in place: the registry holds these mappings

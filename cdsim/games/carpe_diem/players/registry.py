@@ -60,7 +60,6 @@ class Lineup:
         return not any(s is not None for s in self.strategies)
 
 
-
 RANDOM_DESCRIPTION = "uniform over legal options (sanity floor)"
 
 # The parameter that ``name@N`` sets: a search player's budget (mcts@1000 = 1000 playouts).
@@ -119,9 +118,18 @@ BUILTIN: tuple[str, ...] = ("random", *PROFILES, *CORE_ONLY)
 
 
 def builtin_names() -> tuple[str, ...]:
-    """``BUILTIN`` as this process knows it now: a run folder read back may bring the
-    profiles file it was played with (``cdsim.games.carpe_diem.players.played``)."""
+    """``BUILTIN`` as this process knows it now (a folder read back may bring the profiles
+    file it was played with: ``cdsim.games.carpe_diem.players.played``); a file that does
+    not read: one line."""
+    profiles_file.loaded()
     return ("random", *PROFILES, *CORE_ONLY)
+
+
+def known_names() -> tuple[str, ...]:
+    """``builtin_names``, or where the profiles file does not read, with the shipped file's
+    scripted names: to tell a built-in player from a user's where none is made (a report)."""
+    return builtin_names() if profiles_file.readable() else \
+        ("random", *profiles_file.shipped_names(), *CORE_ONLY)
 
 
 def profiles_hint(name: str) -> str:
@@ -180,7 +188,7 @@ class PlayerSpec:
         anything else is one error line."""
         spelled = text.strip()
         name, at, rest = spelled.partition("@")
-        builtin = builtin_names()
+        builtin = known_names()
         if name == "learned":
             values, weights = _learned(spelled, rest)
             return cls("builtin", name, tuple(sorted(values.items())), weights, spelled)
@@ -195,6 +203,7 @@ class PlayerSpec:
             raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
                              f"only (built-in: {', '.join(builtin)})")
         if ":" not in spelled:
+            profiles_file.loaded()  # a table of a file that does not read: said so
             raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, builtin)} "
                              f"(built-in: {', '.join(builtin)}; or module:Class, or "
                              f"path/to/file.py:Class){profiles_hint(name)}")
@@ -233,7 +242,7 @@ def other_games_players() -> tuple[str, ...]:
     if module is None or not hasattr(module, "game_players"):
         return ()
     names = dict.fromkeys(n for game in module.GAMES for n in module.game_players(game))
-    return tuple(n for n in names if n not in builtin_names())
+    return tuple(n for n in names if n not in known_names())
 
 
 def as_spec(player: str | PlayerSpec) -> PlayerSpec:
@@ -321,6 +330,7 @@ def _check_params(name: str, values: dict[str, float], where: str) -> None:
     if name in CORE_ONLY:
         _check_core_params(name, values, where)
         return
+    profiles_file.loaded()
     if name not in PROFILES:
         raise CdsimError(f"{where}: {name!r} has no parameters (scripted: "
                          f"{', '.join(PROFILES)}; {', '.join(CORE_ONLY)})")
