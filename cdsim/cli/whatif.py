@@ -42,8 +42,9 @@ def whatif(
         "--components", help="An override file with the change instead of (or under) --set: "
         "docs/components.md.", show_default=False)] = None,
     game: GameOpt = None,
-    players: Annotated[str, typer.Option(
-        help="Player counts, comma-separated.")] = "2,3,4",
+    players: Annotated[str | None, typer.Option(
+        help="Player counts, comma-separated (default: every count the game takes).",
+        show_default=False)] = None,
     play: Annotated[str | None, typer.Option(
         help=f"Who plays: {PLAY_HELP}. Default: the quick look, scripted and strong play, "
              "the time going to the comparisons nearest to deciding.",
@@ -113,7 +114,8 @@ def whatif(
     check_jobs(jobs)
     spec = game_spec(game)
     changes = [wi.parse_set(s, spec) for s in set_ or []]
-    counts = _ints(players, "--players", spec.player_counts)
+    counts = (_ints(players, "--players", spec.player_counts) if players is not None
+              else list(spec.player_counts))
     quick = play is None  # the quick look: strong play only if time allows
     asked_plays = play if play is not None else ("scripted" if spec.strong is None else
                                                  "scripted,strong")  # "" is nothing
