@@ -140,7 +140,9 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     the core (``cdsim.engine.recorded``), the final table, ``--trace`` as the decisions in
     words, ``--json``, and ``--html`` as its own replay page."""
     from cdsim.engine.recorded import play_recorded
-    from cdsim.view.castles import decision_lines, replay_data, summary_lines
+    from cdsim.view.games import view_of
+
+    view = view_of(spec.name)
 
     for flag, given in refused.items():
         if given:
@@ -167,11 +169,11 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     played = play_recorded(spec, path, flags.seed, flags.setup,
                            [(p.base, tuple(p.settings)) for p in players], vp)
     if html_file is not None:
-        from cdsim.view.pages import castles_page, write_page
+        from cdsim.view.pages import write_page
 
         digest, default = spec.components_digest(path)
-        write_page(html_file, castles_page(replay_data(played, spec.title, digest, default,
-                                                       spec.breakdown())))
+        write_page(html_file, view.page(view.replay_data(played, spec.title, digest, default,
+                                                         spec.breakdown())))
     if flags.as_json:
         print(json.dumps({"game": spec.name, "seed": played.seed, "setup": played.setup,
                           "players": n, "tiebreak": played.tiebreak,
@@ -181,8 +183,8 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
                                      "rank": s.rank, "won": s.won} for s in played.seats]}))
         return
     if flags.trace:
-        print("\n".join(decision_lines(played)))
-    print("\n".join(summary_lines(played)))
+        print("\n".join(view.decision_lines(played)))
+    print("\n".join(view.summary_lines(played)))
     if html_file is not None:
         print(f"\nreplay: {html_file} (open it in a browser)")
 

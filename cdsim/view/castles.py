@@ -109,4 +109,11 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     }
 
 
-__all__ = ["WORDS", "decision_lines", "replay_data", "summary_lines"]
+def page(data: dict[str, object]) -> str:
+    """The replay page of ``replay_data``'s data."""
+    from cdsim.view.pages import castles_page
+
+    return castles_page(data)
+
+
+__all__ = ["WORDS", "decision_lines", "page", "replay_data", "summary_lines"]
