@@ -51,7 +51,10 @@ def test_a_feature_a_game_lacks_is_none_on_its_spec() -> None:
     assert all(getattr(castles, name) is None for name in features)
     assert castles.strong == ("learned",)
     assert carpe.set_keys is None and castles.set_keys is not None
-    assert set(GAMES) == {"carpe-diem", "castles"}
+    med = game_spec("mediterranean")  # the third game: no card table, sweeps or strong play
+    assert all(getattr(med, name) is None for name in (*features, "strong"))
+    assert med.set_keys is not None
+    assert set(GAMES) == {"carpe-diem", "castles", "mediterranean"}
 
 
 # -- the crate: every game a tenant of its own folder --------------------------------------
@@ -80,7 +83,7 @@ def _code_lines(path: Path) -> list[str]:
 
 def test_the_crates_shared_code_names_no_game_but_the_registry_lines() -> None:
     games = _game_folders()
-    assert {"carpe_diem", "castles"} <= set(games)
+    assert {"carpe_diem", "castles", "mediterranean"} <= set(games)
     files = [f for s in SHARED for f in ([s] if s.is_file() else sorted(s.rglob("*.rs")))]
     naming = sorted(f"{f.relative_to(CORE_SRC)}: {line.strip()}" for f in files if f != REGISTRY
                     for line in _code_lines(f) for g in games if f"{g}::" in line)

@@ -16,7 +16,7 @@ from typing import Any
 
 from cdsim import core
 from cdsim.errors import CdsimError, user_text
-from cdsim.games import carpe_diem, castles
+from cdsim.games import carpe_diem, castles, mediterranean
 from cdsim.games.features import CardTable, EntryChange, Family, KeySets, Sweeps
 from cdsim.players.registry import PlayerSpec, did_you_mean
 from cdsim.players.registry import other_games_players as other_players
@@ -208,7 +208,7 @@ def _naming_the_owner(name: str, load: Callable[[str | None], Any],
     return load_or_name_the_owner
 
 
-_MODULES = (carpe_diem, castles)  # adding a game: its module here
+_MODULES = (carpe_diem, castles, mediterranean)  # adding a game: its module here
 _LOADERS = {game.NAME: game.load_components for game in _MODULES}
 for game in _MODULES:
     _register(GameSpec(game.NAME, game.TITLE, getattr(game, "PLAYER_COUNTS", (2, 3, 4)),

@@ -7,9 +7,9 @@ from __future__ import annotations
 from types import ModuleType
 
 from cdsim.errors import CdsimError
-from cdsim.view import castles
+from cdsim.view import castles, mediterranean
 
-VIEWS: dict[str, ModuleType] = {"castles": castles}
+VIEWS: dict[str, ModuleType] = {"castles": castles, "mediterranean": mediterranean}
 
 
 def view_of(game: str) -> ModuleType:

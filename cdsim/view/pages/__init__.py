@@ -56,6 +56,16 @@ def castles_page(data: dict[str, object]) -> str:
                  "players", data, "castles.js")
 
 
+def mediterranean_page(data: dict[str, object]) -> str:
+    """The replay of one game of the Mediterranean trading game; ``data`` is
+    ``cdsim.view.mediterranean.replay_data`` (a face-down rowing card hidden until turned
+    up). The same machinery as the other replays, its own drawing (``mediterranean.js``)."""
+    seats = data["players"]
+    assert isinstance(seats, list)  # one entry per seat
+    return _page("mediterranean.html", f"{data['title']} replay: seed {data['seed']}, "
+                 f"{len(seats)} players", data, "mediterranean.js")
+
+
 def components_data(c: Components, source: str) -> dict[str, object]:
     """A component set as the sheet draws it: every entry with its provenance."""
     counts = {i: 0 for i in range(len(c.tile_types))}

@@ -1,0 +1,75 @@
+"""The Dirk Henn Mediterranean trading game as cdsim.games registers it (3-5 players; its
+rules and players are the core's, core/src/mediterranean/, docs/rules-mediterranean.md;
+the designer's page docs/mediterranean.md): its component files, their digest, its
+tie-break for the re-ranking, its players' names and what a study needs of it.
+
+**The fair start is answered in starting VP**, as for the other games. The rulebook seats
+the players at random and gives everyone 5 coins (M2.6): no compensation. A study asks
+which starting VP per initial seat make the seats fair (M8.3: added to the points at the
+end, read by no rule and no built-in player), because VP can be re-ranked after the fact:
+every vector is judged on the same logged games. A start in gold cannot be: coins change
+what a seat can pay for its rowing and extra turns (M5.6, M5.11) and the gold temple's
+majority (M6.4), so every gold vector would need games of its own, and a coin's worth in
+points is not fixed (it is worth the most to a seat near a gold-temple majority)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cdsim import core
+from cdsim.games.mediterranean.components import SET_KEYS as SET_KEYS
+from cdsim.games.mediterranean.components import components_digest as components_digest
+from cdsim.games.mediterranean.components import diff as diff
+from cdsim.games.mediterranean.components import load_components as load_components
+
+NAME = "mediterranean"
+TITLE = "Mediterranean (Dirk Henn)"
+PLAYER_COUNTS = (3, 4, 5)  # M2.1
+SCRIPTED = ("greedy", "gold-first", "temple-majority", "long-haul")
+RULES_DOC = "docs/rules-mediterranean.md"  # where its rules are numbered
+TIE_RULE = "M8.2"  # the rule that breaks a tie on VP
+PHASES: tuple[str, ...] = ()
+FAILED_CARDS: tuple[str, int] | None = None  # no objective cards
+TIEBREAK_WORDS = ("the M8.2 tie-break (the rulebook shares a tied victory: shared_win; the "
+                  "rank puts the earlier seat in the final play order first)")
+TIEBREAK_COLUMNS = ("final_order",)
+# its built-in players in a line each (`cdsim strategies --game mediterranean`)
+PLAYER_WORDS = {
+    "random": "uniform over legal options (the floor)",
+    "greedy": "one ply: the gold and temple points an option brings, the miles it costs",
+    "gold-first": "scripted: coins for the gold temple, temple points only when cheap",
+    "temple-majority": "scripted: temple points where it leads or can catch up",
+    "long-haul": "scripted: strong crews and far cities across the open sea",
+    "mcts": "determinized UCT over the game's decisions, greedy rollouts",
+}
+# whatif's scripted games a side by default (cheap games, as Castles')
+WHATIF_GAMES = {"scripted": 200_000}
+# its players' CPU ms a seat per game by kind and the core's own per game
+# (cdsim.batch.cost), rough until timed quietly (the core's mediterranean_play example)
+SEAT_MS = {
+    "random": {3: 0.002, 4: 0.002, 5: 0.002},
+    "scripted": {3: 0.05, 4: 0.05, 5: 0.05},
+    "mcts": {3: 400.0, 4: 500.0, 5: 600.0},
+}
+TABLE_MS = 0.01
+
+
+def start_vp(n: int) -> tuple[int, ...]:
+    """M2.6: the rulebook seats at random and gives everyone 5 coins, no VP compensation."""
+    return (0,) * n
+
+
+def tiebreak(n: int, final_order: Any) -> Any:
+    """M8.2 made unique: the earlier place in the final play order (lowest key wins). Every
+    seat's place differs, so the key is unique in a game."""
+    return np.asarray(final_order) + 0 * np.arange(n)[None, :]
+
+
+def players() -> tuple[str, ...]:
+    """Its built-in players, as the core's registry lists them."""
+    module = core.module()
+    if module is None:
+        return ()
+    return tuple(module.game_players(NAME))

@@ -1,0 +1,140 @@
+"""The Mediterranean trading game as people read it (``cdsim play --game mediterranean``): the
+final table, the decisions as lines (``--trace``), and the data of its replay page
+(``cdsim.view.pages.mediterranean_page``).
+
+A step is one decision in the state it was taken in (the core's frame,
+``MedState::frame``), the last the end with the final scoring; each step keeps only what
+changed. **The hidden rowing card stays hidden until it is revealed** (M5.1): the core's
+frame, drawn after the game, holds every laid card; here a card laid face down is shown as
+"face down" and stays in its seat's hand, and the choice is worded "lays a rowing card
+face down", until every seat has laid and the cards are turned up (the seat's ``played``)."""
+
+from __future__ import annotations
+
+from cdsim import __version__
+from cdsim.engine.recorded import RecordedGame
+from cdsim.players.names import shown_names
+
+# the breakdown's VP sources (GameSpec.breakdown) in words, with their rules
+WORDS = {"start": "starting VP", "temples": "temple tiles (M6.2-M6.5)",
+         "gold_temple": "gold temple tiles (M6.4)", "bonus": "bonus tiles (M6.1)"}
+SHORT = {"temples": "temple", "gold_temple": "gold", "bonus": "bonus"}
+NONE = 255  # the core's "no card" (mediterranean::NONE)
+HIDDEN_CHOICE = "rowing-card"  # M5.1's face-down choice (MedState::decision)
+HIDDEN_WORDS = "lays a rowing card face down"
+
+
+def _seats(frame: dict[str, object]) -> list[dict[str, object]]:
+    seats = frame.get("seats", [])
+    assert isinstance(seats, list)  # a frame's seats are a list of objects
+    return seats
+
+
+def hide(frame: dict[str, object]) -> dict[str, object]:
+    """``frame`` as the table shows it: each face-down rowing card back in its seat's hand
+    (sorted, as hands are), its ``laid`` only ``"face down"``."""
+    seats: list[dict[str, object]] = []
+    for seat in _seats(frame):
+        laid, hand = seat.get("laid", NONE), seat.get("hand", [])
+        assert isinstance(laid, int) and isinstance(hand, list)  # card numbers
+        if laid != NONE:
+            seats.append({**seat, "hand": sorted([*hand, laid]), "laid": "face down"})
+        else:
+            seats.append({**seat, "laid": None})
+    return {**frame, "seats": seats}
+
+
+def shown_option(decision: str, option: str) -> str:
+    """A decision's option as the table sees it: a face-down rowing card unnamed."""
+    return HIDDEN_WORDS if decision == HIDDEN_CHOICE else option
+
+
+def summary_lines(game: RecordedGame) -> list[str]:
+    """The final table: seat, player, VP by source, final VP, rank, the winner(s)."""
+    label = shown_names([s.strategy for s in game.seats])
+    sources = list(game.seats[0].breakdown)
+    heads = [SHORT.get(s, s[:6]) for s in sources]
+    widths = [max(len(h), 4) for h in heads]
+    shared = [s for s in game.seats if s.row.get("shared_win")]
+    lines = [f"\n{game.game} game seed {game.seed}"
+             + (f" setup {game.setup}" if game.setup is not None else "")
+             + f", {game.players} players"
+             + (f"  (a shared victory, M8.2: seats {', '.join(str(s.seat + 1) for s in shared)};"
+                " ranked by the final play order)" if len(shared) > 1 else "")]
+    lines.append("seat strategy         " + " ".join(h.rjust(w) for h, w in zip(heads, widths,
+                                                                            strict=True))
+                 + "  final rank  gold")
+    for s in game.seats:
+        parts = " ".join(str(s.breakdown[src]).rjust(w) for src, w in zip(sources, widths,
+                                                                         strict=True))
+        won = "  winner" if s.row.get("shared_win") else ""
+        lines.append(f"{s.seat + 1:>4} {label[s.strategy]:<16} {parts} {s.final_vp:>6} "
+                     f"{s.rank:>4} {s.row.get('gold', 0)!s:>5}{won}")
+    return lines
+
+
+def decision_lines(game: RecordedGame) -> list[str]:
+    """Every decision in words, one line each (``--trace``); a face-down card unnamed."""
+    label = shown_names([s.strategy for s in game.seats])
+    names = [label[s.strategy] for s in game.seats]
+    return [f"{i:>4} round {d.frame.get('round', '')} {d.frame.get('phase', '')} seat "
+            f"{d.seat + 1} ({names[d.seat]}) {d.decision}: {shown_option(d.decision, d.option)}"
+            for i, d in enumerate(game.decisions, 1)]
+
+
+def _changed(before: dict[str, object], after: dict[str, object]) -> dict[str, object]:
+    """``after``'s entries that differ from ``before``'s; ``seats`` as ``{seat: changed}``."""
+    out = {k: v for k, v in after.items() if k != "seats" and before.get(k) != v}
+    old = _seats(before)
+    seats = {}
+    for i, seat in enumerate(_seats(after)):
+        was = old[i] if i < len(old) else {}
+        diff = {k: v for k, v in seat.items() if was.get(k) != v}
+        if diff:
+            seats[str(i)] = diff
+    if seats:
+        out["seats"] = seats
+    return out
+
+
+def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
+                breakdown: tuple[str, ...]) -> dict[str, object]:
+    """The replay page's data: per step the seat (``a``; -1 at the end), the decision kind
+    (``k``), the option in words as the table sees it (``t``), how many options there were
+    (``n``) and what changed since the step before (``d``), every frame hidden as the table
+    sees it (``hide``)."""
+    steps: list[dict[str, object]] = []
+    before: dict[str, object] = {}
+    frames = [d.frame for d in game.decisions] + [game.end]
+    for i, frame in enumerate(frames):
+        if i < len(game.decisions):
+            d = game.decisions[i]
+            step: dict[str, object] = {"a": d.seat, "k": d.decision,
+                                       "t": shown_option(d.decision, d.option), "n": d.options}
+        else:
+            step = {"a": -1, "k": "final", "t": "final scoring", "n": 0}
+        shown = hide(frame)
+        step["d"] = _changed(before, shown)
+        steps.append(step)
+        before = shown
+    label = shown_names([s.strategy for s in game.seats])
+    return {
+        "game": game.game, "title": title, "seed": game.seed, "setup": game.setup,
+        "version": __version__, "components": {"digest": digest[:12], "default": default},
+        "players": [{"strategy": label[s.strategy]} for s in game.seats],
+        "breakdown": list(breakdown), "words": [WORDS.get(k, k) for k in breakdown],
+        "tiebreak": game.tiebreak,
+        "final": [{"seat": s.seat, "final_vp": s.final_vp, "rank": s.rank, "won": s.won,
+                   "shared": bool(s.row.get("shared_win")), "gold": s.row.get("gold"),
+                   "breakdown": s.breakdown} for s in game.seats],
+        "steps": steps,
+    }
+
+
+def page(data: dict[str, object]) -> str:
+    from cdsim.view.pages import mediterranean_page
+
+    return mediterranean_page(data)
+
+
+__all__ = ["WORDS", "decision_lines", "hide", "page", "replay_data", "summary_lines"]

@@ -1,0 +1,176 @@
+// The replay of one game of the Mediterranean trading game (cdsim play --game mediterranean
+// --html): the data is embedded as JSON (cdsim/view/mediterranean.py); each step holds only
+// what changed, so the states are rebuilt once here and drawn on demand. A rowing card laid
+// face down (M5.1) arrives here only as "face down", still counted in its seat's hand, until
+// every seat has laid one and the cards are turned up ("played").
+
+const DATA = JSON.parse(document.getElementById("replay-data").textContent);
+const N = DATA.players.length;
+const STATES = [];
+{
+  let state = {seats: []};
+  for (const step of DATA.steps) {
+    const d = step.d;
+    const seats = state.seats.slice();
+    for (const [seat, changed] of Object.entries(d.seats || {})) {
+      seats[Number(seat)] = Object.assign({}, seats[Number(seat)] || {}, changed);
+    }
+    state = Object.assign({}, state, d, {seats});
+    STATES.push(state);
+  }
+}
+let at = 0;
+let timer = null;
+
+function stat(label, value, title) {
+  return `<div class="stat" title="${esc(title || label)}"><b>${esc(String(value))}</b>` +
+    `<span>${esc(label)}</span></div>`;
+}
+
+function registerText(register) {
+  const count = (status) => register.filter((c) => c.status === status).length;
+  return `${count("Open")} open, ${count("Delivered")} delivered, ${count("Lost")} lost`;
+}
+
+function playerHTML(s, state, i) {
+  const seat = state.seats[s];
+  const step = DATA.steps[i];
+  const final = step.k === "final" ? DATA.final[s] : null;
+  const classes = ["player", "seat"];
+  if (step.a === s) classes.push("acting", "to-move");
+  if (final && final.shared) classes.push("winner");
+  const laid = seat.laid === "face down" ? "face down" : "none";
+  return `<section class="${classes.join(" ")}" data-seat="${s + 1}" data-laid="${laid}" ` +
+    `data-hand="${seat.hand.length}">` +
+    `<header style="background:${SEAT_COLORS[s % SEAT_COLORS.length]}">` +
+    `<span class="seat-no">Seat ${s + 1}</span>` +
+    `<span class="strategy">${esc(DATA.players[s].strategy)}</span>` +
+    (final ? `<span class="badge">${final.shared ? "winner · " : ""}rank ${final.rank}</span>` : "") +
+    `<span class="vp">${final ? final.final_vp : seat.points} VP</span></header>` +
+    `<div class="player-body"><div class="stats">` +
+    stat("gold", seat.gold) + stat("ship in", seat.ship) +
+    stat("rowing cards in hand", seat.hand.length) +
+    stat("rowing card laid", laid, "M5.1: laid face down, turned up when every seat has laid") +
+    stat("played this round", seat.played.length) +
+    stat("temple points by region", seat.temple.join(" / ")) +
+    stat("tiles", seat.tiles.length) + stat("bonus tiles", seat.bonus.length) +
+    stat("contracts", registerText(seat.register)) +
+    "</div></div></section>";
+}
+
+function seaHTML(state) {
+  const order = (state.order || []).map((s) => s + 1).join(", ");
+  return `<div class="stats">` + stat("round", state.round) + stat("phase", state.phase) +
+    stat("turn", state.turn) + stat("wind", state.wind) +
+    stat("forecast", JSON.stringify(state.forecast)) + stat("play order (seats)", order) +
+    stat("contracts on offer", (state.row || []).length) + stat("coins in the supply", state.bank) +
+    "</div>";
+}
+
+function finalHTML() {
+  const parts = DATA.breakdown;
+  let out = '<section id="final" class="final"><h2>Final scoring</h2><table><thead><tr>' +
+    "<th>seat</th><th>strategy</th>" +
+    parts.map((k, i) => `<th title="${esc(k)}">${esc(DATA.words[i])}</th>`).join("") +
+    "<th>total</th><th>gold</th><th>rank</th></tr></thead><tbody>";
+  DATA.final.forEach((s, seat) => {
+    out += `<tr data-seat="${seat + 1}" data-final="${s.final_vp}" class="${s.shared ? "won" : ""}">` +
+      `<td>${seat + 1}</td><td>${esc(DATA.players[seat].strategy)}</td>` +
+      parts.map((k) => `<td data-part="${k}">${s.breakdown[k]}</td>`).join("") +
+      `<td class="total">${s.final_vp}</td><td>${s.gold}</td>` +
+      `<td>${s.rank}${s.shared ? " \u2605" : ""}</td></tr>`;
+  });
+  out += "</tbody></table>";
+  if (DATA.final.filter((s) => s.shared).length > 1) {
+    out += "<p>Tied on points: the victory is shared (M8.2); the rank lists the earlier seat " +
+      "in the final play order first.</p>";
+  }
+  return out + "</section>";
+}
+
+function stepTitle(i) {
+  const step = DATA.steps[i];
+  const state = STATES[i];
+  if (step.k === "final") return "End of the game: final scoring";
+  return `Round ${state.round} · ${state.phase} · seat ${step.a + 1} ` +
+    `(${DATA.players[step.a].strategy}) · ${step.k}`;
+}
+
+// -- the page ---------------------------------------------------------------------------------
+function render() {
+  const state = STATES[at];
+  const step = DATA.steps[at];
+  document.getElementById("sea").innerHTML = seaHTML(state);
+  document.getElementById("players").innerHTML =
+    Array.from({length: N}, (_, s) => playerHTML(s, state, at)).join("");
+  const label = document.getElementById("step-label");
+  label.textContent = stepTitle(at);
+  label.dataset.step = String(at);
+  document.getElementById("step-count").textContent = `step ${at + 1} of ${DATA.steps.length}`;
+  const chose = step.k === "final" ? step.t :
+    `seat ${step.a + 1} ${step.t}` + (step.n > 1 ? ` (one of ${step.n} options)` : "");
+  document.getElementById("trace").innerHTML = `<div class="main">${esc(chose)}</div>`;
+  document.getElementById("final-slot").innerHTML = step.k === "final" ? finalHTML() : "";
+  document.getElementById("slider").value = String(at);
+  document.getElementById("first").disabled = document.getElementById("prev").disabled = at === 0;
+  document.getElementById("last").disabled = document.getElementById("next").disabled =
+    at === DATA.steps.length - 1;
+  if (history.replaceState) history.replaceState(null, "", `#step=${at + 1}`);
+}
+
+function go(i) {
+  at = Math.max(0, Math.min(DATA.steps.length - 1, i));
+  render();
+}
+
+function play() {
+  const button = document.getElementById("play");
+  if (timer) {
+    clearInterval(timer);
+    timer = null;
+    button.classList.remove("on");
+    button.title = "play (space)";
+    return;
+  }
+  if (at === DATA.steps.length - 1) go(0);
+  button.classList.add("on");
+  button.title = "pause (space)";
+  timer = setInterval(() => {
+    if (at >= DATA.steps.length - 1) play();
+    else go(at + 1);
+  }, 500);
+}
+
+function init() {
+  const strategies = DATA.players.map((p, s) => `${s + 1}: ${p.strategy}`).join(" · ");
+  document.getElementById("meta").textContent =
+    `seed ${DATA.seed}${DATA.setup !== null ? ", setup " + DATA.setup : ""} · ${N} players · ` +
+    `${strategies} · component set ${DATA.components.digest}` +
+    (DATA.components.default ? " (the built-in set)" : "") + ` · cdsim ${DATA.version}`;
+  document.getElementById("legend").textContent =
+    "The rulebook gives no starting VP: everyone starts with 5 gold in a random seat order.";
+  const slider = document.getElementById("slider");
+  slider.max = String(DATA.steps.length - 1);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  document.getElementById("first").addEventListener("click", () => go(0));
+  document.getElementById("prev").addEventListener("click", () => go(at - 1));
+  document.getElementById("next").addEventListener("click", () => go(at + 1));
+  document.getElementById("last").addEventListener("click", () => go(DATA.steps.length - 1));
+  document.getElementById("play").addEventListener("click", play);
+  document.addEventListener("keydown", (e) => {
+    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;
+    const moves = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: DATA.steps.length - 1};
+    if (e.key in moves) {
+      e.preventDefault();
+      go(moves[e.key]);
+    } else if (e.key === " ") {
+      e.preventDefault();
+      play();
+    }
+  });
+  const hash = /step=(\d+)/.exec(location.hash);
+  go(hash ? Number(hash[1]) - 1 : 0);
+  document.body.dataset.ready = "1";
+}
+
+init();

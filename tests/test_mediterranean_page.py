@@ -1,0 +1,105 @@
+"""The Mediterranean game's replay (``cdsim play --game mediterranean --html``), checked in
+headless chromium as tests/test_replay.py checks Carpe Diem's: every step of a whole
+5-player game, and the hidden rowing card (M5.1) never shown before it is turned up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cdsim import core
+from cdsim.engine.recorded import play_recorded
+from cdsim.games import game_spec
+from cdsim.view.mediterranean import HIDDEN_WORDS, NONE, decision_lines, hide, replay_data
+from tests.commands import run_cli
+from tests.test_replay import browser, embedded, open_page
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="needs the compiled core")
+__all__ = ["browser"]  # the fixture, shared with tests/test_replay.py
+
+LINEUP = ["greedy", "gold-first", "temple-majority", "long-haul", "random"]
+
+
+def _game() -> Any:
+    spec = game_spec("mediterranean")
+    return play_recorded(spec, None, 7, None, [(p, ()) for p in LINEUP], (0,) * 5)
+
+
+def test_a_laid_card_is_hidden_until_turned_up_in_the_data_and_the_trace() -> None:
+    game = _game()
+    picks = [d for d in game.decisions if d.decision == "rowing-card"]
+    assert len(picks) == 3 * 5 * 5  # three rounds, five delivery turns, five seats
+    # the core's frame holds the laid cards (drawn after the game) ...
+    laid_raw = [d.frame for d in picks if any(s["laid"] != NONE for s in d.frame["seats"])]
+    assert laid_raw, "no frame with a card laid: the test would prove nothing"
+    for frame in laid_raw:
+        shown = hide(frame)
+        for raw, seat in zip(frame["seats"], shown["seats"], strict=True):
+            if raw["laid"] != NONE:  # ... the table sees only that a card lies face down
+                assert seat["laid"] == "face down"
+                assert sorted(seat["hand"]) == sorted([*raw["hand"], raw["laid"]])
+    data = replay_data(game, "t", "0" * 64, True, game_spec("mediterranean").breakdown())
+    text = str(data)
+    assert "face down" in text
+    for step in data["steps"]:
+        assert isinstance(step, dict)
+        if step["k"] == "rowing-card":
+            assert step["t"] == HIDDEN_WORDS
+        for seat in step["d"].get("seats", {}).values():
+            assert seat.get("laid", None) in (None, "face down")
+    # the trace names no face-down card either; the extra turn's open card it names
+    lines = [line for line in decision_lines(game) if ") rowing-card:" in line]
+    assert lines and all(line.endswith(HIDDEN_WORDS) for line in lines)
+    # the cards are turned up: the seats' played cards grow after each turn's picks
+    played = [sum(len(s["played"]) for s in d.frame["seats"]) for d in game.decisions
+              if d.decision == "sail"]
+    assert max(played) > 0
+
+
+SHOWN = """
+return {
+  step: Number(document.getElementById("step-label").dataset.step),
+  trace: document.getElementById("trace").textContent,
+  laid: Array.from(document.querySelectorAll("#players .player")).map((p) => p.dataset.laid),
+  hand: Array.from(document.querySelectorAll("#players .player")).map((p) => Number(p.dataset.hand)),
+};
+"""
+
+
+def test_the_replay_of_a_whole_five_player_game_in_the_browser(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    page = tmp_path / "g.html"
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["play", "--game", "mediterranean", "--players", "5", "--seed", "7",
+                              "--strategies", ",".join(LINEUP), "--html", str(page)],
+                             monkeypatch, capsys)
+    assert code == 0 and "replay: " in out, err
+    data = embedded(page.read_text())
+    open_page(browser, page)
+    body = browser.find_element(By.TAG_NAME, "body")
+    seen_face_down = 0
+    for i, step in enumerate(data["steps"][:-1]):
+        shown = browser.execute_script(SHOWN)
+        assert shown["step"] == i and step["t"] in shown["trace"]
+        assert len(shown["laid"]) == 5
+        if step["k"] == "rowing-card":
+            assert HIDDEN_WORDS in shown["trace"] and "/ wind" not in shown["trace"]
+            seen_face_down += shown["laid"].count("face down")
+            # a seat that has laid keeps the card counted in its hand: nothing to read off
+            assert all(n >= 1 for n in shown["hand"])
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert seen_face_down > 0
+    assert not [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    body.send_keys(Keys.END)
+    shown = browser.execute_script(SHOWN)
+    assert shown["step"] == len(data["steps"]) - 1 and "final scoring" in shown["trace"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "#final tbody tr")
+    assert sorted(int(r.get_attribute("data-final")) for r in rows) == sorted(
+        s["final_vp"] for s in data["final"])
+    assert not [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
