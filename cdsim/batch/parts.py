@@ -35,12 +35,14 @@ BOOL_COLUMNS = ("won", "tiebreak")  # every other needed column holds integers
 FIX = "delete it and its chunk from manifest.json, then --resume"
 
 
-def _dtype_problem(name: str, dtype: DataType) -> str | None:
+def _dtype_problem(name: str, dtype: DataType, declared: str | None = None) -> str | None:
+    """What ``name``'s column should hold if ``dtype`` is not it: its type as the game
+    declares it (``GameSpec.columns``: "str", "bool", "int"), else by its name."""
     import polars as pl
 
-    if name in TEXT_COLUMNS:
+    if declared == "str" or (declared is None and name in TEXT_COLUMNS):
         return None if dtype == pl.String else "text"
-    if name in BOOL_COLUMNS:
+    if declared == "bool" or (declared is None and name in BOOL_COLUMNS):
         return None if dtype == pl.Boolean else "true/false"
     return None if dtype.is_integer() else "integers"
 
@@ -134,8 +136,9 @@ def _check_schema(part: Path, config: RunConfig) -> None:
     if missing:
         raise CdsimError(f"{part}: not a cdsim games part (missing columns: "
                          f"{', '.join(missing[:5])})")
+    declared = dict(config.spec.columns()[0])
     for name in needed(config):
-        want = _dtype_problem(name, schema[name])
+        want = _dtype_problem(name, schema[name], declared.get(name))
         if want:
             raise CdsimError(f"{part}: column {name!r} holds {schema[name]}, not {want}; {FIX}")
 
