@@ -124,3 +124,19 @@ def test_cdsim_games_lists_three_games(monkeypatch: pytest.MonkeyPatch,
     code, out, err = run_cli(["games"], monkeypatch, capsys)
     assert code == 0, err
     assert len(GAMES) == 3 and "mediterranean" in out and "5p 0/0/0/0/0" in out, out
+
+
+def test_its_study_plans_every_count_with_a_floor_and_the_scripted_styles() -> None:
+    from cdsim.study.file import resolve
+    from cdsim.study.model import load_study
+
+    study = load_study(resolve("mediterranean"))
+    assert study.file.game == "mediterranean" and study.file.players == (3, 4, 5)
+    cells = {(c.players, c.population.name): c for c in study.cells}
+    assert set(cells) == {(n, p) for n in (3, 4, 5) for p in ("random", "scripted")}
+    assert study.start_vp == {3: (0,) * 3, 4: (0,) * 4, 5: (0,) * 5}
+    for n in (3, 4, 5):  # every scripted style seated at every count, each line-up full
+        lineups = cells[n, "scripted"].population.lineups_for(n)
+        assert lineups and all(len(x) == n for x in lineups)
+        seated = {p.base for x in lineups for p in x}
+        assert seated == {"greedy", "gold-first", "temple-majority", "long-haul"}, (n, seated)
