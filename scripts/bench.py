@@ -9,6 +9,8 @@
    greedy's cost in the same run (issue 49's target: learned at most 8x);
 3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
    mcts per game at three budgets, and The Castles of Tuscany's scripted 4-player games/s;
+   the Mediterranean game's scripted 4-player games/s on one core (its release example,
+   greedy, gold-first, temple-majority and long-haul; target >= 2,000 a second);
 4. `cdsim simulate --players 4 --games 10000 --rotate-seats --jobs 2`, scripted mix, wall
    time end to end (Parquet included), its chunks played in threads of the driver (as
    built-in line-ups play) beside worker processes (CDSIM_THREADS=0, as a Python
@@ -146,6 +148,24 @@ def cargo_example() -> None:
         print(f"rust crate (no Python): {line}", flush=True)
 
 
+def mediterranean(scale: int) -> None:
+    """The Mediterranean game's scripted 4-player games/s on one core, no Python
+    (``core/examples/mediterranean_play.rs``: its last line is the rate)."""
+    core = Path(__file__).resolve().parent.parent / "core"
+    games = str(20000 // scale)
+    try:
+        out = subprocess.run(["cargo", "run", "--quiet", "--release", "--example",
+                              "mediterranean_play", "--", games,
+                              "greedy,gold-first,temple-majority,long-haul"],
+                             cwd=core, check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"mediterranean example: not run ({exc})", flush=True)
+        return
+    rate = [line for line in out.stdout.splitlines() if "games/s" in line]
+    print(f"mediterranean, scripted 4-player games on one core (no Python; target 2,000/s): "
+          f"{rate[-1].strip() if rate else 'no rate printed'}", flush=True)
+
+
 def simulate(games: int, jobs: int, strategies: list[str], out: Path, rotate: bool = False,
              threads: bool = True) -> float:
     """Seconds of wall time for one `cdsim simulate`, end to end."""
@@ -216,6 +236,7 @@ def main() -> None:
     table_ms(scale)
     player_cost(scale)
     cargo_example()
+    mediterranean(scale)
     with tempfile.TemporaryDirectory() as tmp:
         games = 10000 // scale
         walls = {threads: simulate(games, 2, MIX, Path(tmp) / f"core-{threads}", rotate=True,
