@@ -140,3 +140,18 @@ def test_its_study_plans_every_count_with_a_floor_and_the_scripted_styles() -> N
         assert lineups and all(len(x) == n for x in lineups)
         seated = {p.base for x in lineups for p in x}
         assert seated == {"greedy", "gold-first", "temple-majority", "long-haul"}, (n, seated)
+
+
+def test_another_games_component_file_names_that_game(tmp_path: Path) -> None:
+    castles_file = tmp_path / "castles.json"
+    castles_file.write_text(json.dumps({"area_vp": json.loads(
+        core.module().builtin_components("castles"))["area_vp"]}))  # type: ignore[union-attr]
+    with pytest.raises(CdsimError, match=r"castles.json: a component set of The Castles of "
+                                         r"Tuscany, not of Mediterranean.*--game castles"):
+        game_spec("mediterranean").load_components(str(castles_file))
+    med_file = tmp_path / "med.json"
+    med_file.write_text(json.dumps({"bonus_tiles": [{"points": 3, "count": 15,
+                                                     "source": "reconstructed"}]}))
+    with pytest.raises(CdsimError, match=r"med.json: a component set of Mediterranean.*"
+                                         r"--game mediterranean"):
+        game_spec("castles").load_components(str(med_file))
