@@ -51,9 +51,7 @@ def play(
         "--html", help="Also write the game as one self-contained HTML page to replay "
                        "step by step in a browser.")] = None,
     decision_timeout: DecisionTimeoutOpt = None,
-    game: Annotated[str | None, typer.Option(
-        "--game", help="The game to play: carpe-diem (default) or castles (The Castles of "
-                       "Tuscany, its built-in players only).")] = None,
+    game: GameOpt = None,
 ) -> None:
     """Play one game on the core and print its result. Any line-up: built-in players
     (mcts too) and your own Python strategies (module:Class) at one table.
