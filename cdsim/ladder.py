@@ -59,6 +59,7 @@ from cdsim.batch.folder import CELLS, LADDER_MANIFEST, Kind, RunFolder, versions
 from cdsim.batch.manifest import PlayedManifest
 from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
+from cdsim.games import any_counts
 from cdsim.players import played
 from cdsim.players.registry import PlayerSpec, make_strategy, weights_record
 from cdsim.study.model import Job
@@ -211,7 +212,8 @@ class Pairing(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid")
     key: Key
-    lineup: Annotated[list[str], Field(min_length=2, max_length=4)]
+    lineup: Annotated[list[str], Field(min_length=min(any_counts()),
+                                       max_length=max(any_counts()))]
     run: str
 
 

@@ -34,7 +34,8 @@ def ladder(
              "own name in the rows.")] = None,
     game: GameOpt = None,
     players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="Players per game: 2, 3 or 4 (default 2).")] = None,
+        "--players", "-n", help="Players per game: one of the game's counts (default: its "
+        "fewest, 2 for Carpe Diem).")] = None,
     games: Annotated[int | None, typer.Option(
         help="Games per pairing, a multiple of --players: each deal is played in every seat "
              "rotation (default 200).")] = None,
@@ -85,6 +86,7 @@ def ladder(
     from cdsim.analysis.ratings import check_resamples
     from cdsim.batch.config import check_jobs
     from cdsim.batch.folder import RunFolder, check_out
+    from cdsim.games import game_spec
     from reports.ladder import as_json as ladder_json
     from reports.ladder import format_text
     from reports.ladder import write as write_ladder
@@ -92,8 +94,9 @@ def ladder(
     check_jobs(jobs)
     use_decision_timeout(decision_timeout)  # every pairing's run records it
     check_resamples(resamples)  # before any game is played
+    fewest = min(game_spec(game).player_counts)  # the default count, the game's fewest
     prefix = "" if game in (None, "carpe-diem") else f"{game}-"
-    root = out_folder(out) or Path("ladders") / f"{prefix}{players or 2}p"
+    root = out_folder(out) or Path("ladders") / f"{prefix}{players or fewest}p"
     given: dict[str, object] = {k: v for k, v in {
         "game": game, "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,
         "chunk_size": chunk_size, "components": str(components) if components else None
@@ -109,7 +112,7 @@ def ladder(
         if strategies is None:
             raise CdsimError("--strategies is required: the players to rate, e.g. "
                              "--strategies random,greedy,villa")
-        spec = lad.Ladder.from_flags({"players": 2, "games": 200, "seed": 0, "chunk_size": 100}
+        spec = lad.Ladder.from_flags({"players": fewest, "games": 200, "seed": 0, "chunk_size": 100}
                                      | given | {"strategies": strategies})
     refuse_decision_timeout(spec.spec)
     if resume and not check_out(root).is_dir():
