@@ -155,3 +155,17 @@ def test_another_games_component_file_names_that_game(tmp_path: Path) -> None:
     with pytest.raises(CdsimError, match=r"med.json: a component set of Mediterranean.*"
                                          r"--game mediterranean"):
         game_spec("castles").load_components(str(med_file))
+
+
+def test_a_ladder_seats_five_and_defaults_to_the_games_fewest(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    # a 5-seat pairing was a pydantic traceback (a line-up of at most 4)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["ladder", "--game", "mediterranean", "--players", "5", "--strategies",
+                              "greedy,random", "--games", "10", "--out", "l5"], monkeypatch, capsys)
+    assert code == 0 and "Plackett-Luce" in out, err
+    code, out, err = run_cli(["ladder", "--game", "mediterranean", "--strategies", "greedy,random",
+                              "--games", "9", "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    assert (tmp_path / "ladders" / "mediterranean-3p").is_dir()
