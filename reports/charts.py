@@ -149,7 +149,7 @@ def placements(df: pl.DataFrame, players: int) -> bytes:
         share = np.zeros(players)
         share[part["seat"].to_numpy()] = part["share"].to_numpy()
         ax.barh(np.arange(players), share, left=left, color=COLOURS[rank - 1],
-                label=("1st", "2nd", "3rd", "4th")[rank - 1])
+                label=f"{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank, 'th')}")
         for s in range(players):
             if share[s] > 0.06:
                 ax.text(left[s] + share[s] / 2, s, f"{share[s]:.0%}", ha="center", va="center",

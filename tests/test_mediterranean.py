@@ -117,6 +117,9 @@ def test_a_short_run_plays_every_player_count(monkeypatch: pytest.MonkeyPatch,
         assert rows.height == 10 * n and set(rows["players"]) == {n}
         per_game = rows.group_by("game").agg(pl.col("won").sum(), pl.col("shared_win").sum())
         assert (per_game["won"] == 1).all() and (per_game["shared_win"] >= 1).all()
+    # its report at 5 seats (the placements chart named four places only: a traceback)
+    code, _, err = run_cli(["report", "r5"], monkeypatch, capsys)
+    assert code == 0 and (tmp_path / "r5" / "report.html").is_file(), err
 
 
 def test_cdsim_games_lists_three_games(monkeypatch: pytest.MonkeyPatch,
