@@ -88,23 +88,37 @@ def _game_of(path: Path | None) -> None:
     game_spec(None).load_components(None if path is None else str(path))
 
 
+def _entries(value: object) -> list[dict[str, object]]:
+    """The tagged entries of a set's top-level value: a list's, a table of named lists' or
+    named entries' (each entry a JSON object), a lone entry; none for a plain value."""
+    if isinstance(value, list):
+        return [e for e in value if isinstance(e, dict)]
+    if isinstance(value, dict):
+        if "source" in value:
+            return [value]
+        return [e for v in value.values() for e in _entries(v)]
+    return []
+
+
 def _other_game(game: str, path: Path | None, command: str, page: Path | None = None
                 ) -> bool:
     """``components check`` / ``show`` of another game's set (``--game``): done here, True;
     False for Carpe Diem's, which the command does itself."""
     import json
 
-    from cdsim.games import castles, game_spec
+    from cdsim.games import game_spec
 
     spec = game_spec(game)
     if spec.default:
         return False
+    if spec.set_keys is None:  # the JSON-table games' set as text: their --set hook's
+        raise CdsimError(f"--game {spec.name}: its component set is not JSON tables to check")
     source = str(path) if path else f"the built-in {spec.name} set"
     digest, default = spec.components_digest(str(path) if path else None)
-    data = json.loads(castles.components_text(str(path) if path else None))
-    builtin = json.loads(castles.components_text(None))
+    data = json.loads(spec.set_keys.text(str(path) if path else None))
+    builtin = json.loads(spec.set_keys.text(None))
     changed = [k for k in data if builtin.get(k) != data[k]]
-    tagged = [e for v in data.values() for e in (v if isinstance(v, list) else [v])]
+    tagged = [e for v in data.values() for e in _entries(v)]
     rebuilt = sum(1 for e in tagged if e.get("source") == "reconstructed")
     held = (f"{len(data)} tables, {len(tagged)} entries ({rebuilt} reconstructed); set "
             f"{digest[:12]}" + (" (the built-in set)" if default else ""))
@@ -113,11 +127,11 @@ def _other_game(game: str, path: Path | None, command: str, page: Path | None = 
         if changed:
             print(f"changes from the built-in set: {', '.join(changed)}")
         return True
-    from cdsim.view.castles_components import castles_components_page
+    from cdsim.view.games import view_of
     from cdsim.view.pages import write_page
 
     assert page is not None
-    write_page(page, castles_components_page(data, builtin, source, digest))
+    write_page(page, view_of(spec.name).components_page(data, builtin, source, digest))
     print(f"wrote {page}: {held}" + (f"; {len(changed)} changed tables marked"
                                      if changed else ""))
     return True

@@ -11,6 +11,8 @@ Seats and display slots are counted from 1 on the page, as the rulebook counts t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cdsim import __version__
 from cdsim.engine.recorded import RecordedGame
 from cdsim.players.names import shown_names
@@ -109,6 +111,14 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     }
 
 
+def components_page(data: Mapping[str, object], builtin: Mapping[str, object], source: str,
+                    digest: str) -> str:
+    """Its component set's page (``cdsim components show --game castles``)."""
+    from cdsim.view.castles_components import castles_components_page
+
+    return castles_components_page(data, builtin, source, digest)
+
+
 def page(data: dict[str, object]) -> str:
     """The replay page of ``replay_data``'s data."""
     from cdsim.view.pages import castles_page
@@ -116,4 +126,4 @@ def page(data: dict[str, object]) -> str:
     return castles_page(data)
 
 
-__all__ = ["WORDS", "decision_lines", "page", "replay_data", "summary_lines"]
+__all__ = ["WORDS", "components_page", "decision_lines", "page", "replay_data", "summary_lines"]

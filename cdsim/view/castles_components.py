@@ -53,7 +53,7 @@ def _cell(value: Any) -> str:
     return html.escape(str(value))
 
 
-def _table(name: str, entries: Sequence[Mapping[str, object]],
+def table(name: str, entries: Sequence[Mapping[str, object]],
            base: Sequence[Mapping[str, object]] | None) -> str:
     keys = [k for k in dict.fromkeys(k for e in entries for k in e) if k != "source"]
     head = "".join(f"<th>{html.escape(k)}</th>" for k in keys) + "<th>source</th>"
@@ -94,12 +94,12 @@ def castles_components_page(data: Mapping[str, object], builtin: Mapping[str, ob
             parts.append('<h2 id="pieces">territory pieces</h2><div class="pieces">'
                          + "".join(_piece(e) for e in value) + "</div>")
         elif isinstance(value, list):
-            parts.append(_table(name, value, base if isinstance(base, list) else None))
+            parts.append(table(name, value, base if isinstance(base, list) else None))
         elif isinstance(value, dict):
-            parts.append(_table(name, [value], [base] if isinstance(base, dict) else None))
+            parts.append(table(name, [value], [base] if isinstance(base, dict) else None))
     return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>The Castles of "
             f"Tuscany components: {html.escape(source)}</title><style>{STYLE}</style></head>"
             f'<body data-ready="1">{"".join(parts)}</body></html>')
 
 
-__all__ = ["castles_components_page"]
+__all__ = ["STYLE", "castles_components_page", "table"]
