@@ -172,3 +172,22 @@ def test_a_ladder_seats_five_and_defaults_to_the_games_fewest(
                               "--games", "9", "--quiet"], monkeypatch, capsys)
     assert code == 0, err
     assert (tmp_path / "ladders" / "mediterranean-3p").is_dir()
+
+
+def test_components_check_and_show_read_its_own_set(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    # both read Castles' JSON for any game but Carpe Diem
+    override = tmp_path / "m.json"
+    override.write_text(json.dumps({"bonus_tiles": [{"points": 3, "count": 15,
+                                                     "source": "reconstructed"}]}))
+    code, out, err = run_cli(["components", "check", "--game", "mediterranean", str(override)],
+                             monkeypatch, capsys)
+    assert code == 0 and "14 tables" in out and "changes from the built-in set: bonus_tiles" in out, err
+    page = tmp_path / "m.html"
+    code, out, err = run_cli(["components", "show", "--game", "mediterranean", "--components",
+                              str(override), "--html", str(page)], monkeypatch, capsys)
+    assert code == 0, err
+    text = page.read_text()
+    assert "Mediterranean" in text and 'id="rules"' in text and 'id="distance_tiles.coastal"' in text
+    assert text.count("class=changed") == 1 and "was: points=2" in text

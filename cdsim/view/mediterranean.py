@@ -11,6 +11,8 @@ face down", until every seat has laid and the cards are turned up (the seat's ``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cdsim import __version__
 from cdsim.engine.recorded import RecordedGame
 from cdsim.players.names import shown_names
@@ -131,10 +133,18 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     }
 
 
+def components_page(data: Mapping[str, object], builtin: Mapping[str, object], source: str,
+                    digest: str) -> str:
+    """Its component set's page (``cdsim components show --game mediterranean``)."""
+    from cdsim.view.mediterranean_components import components_page as sheet
+
+    return sheet(data, builtin, source, digest)
+
+
 def page(data: dict[str, object]) -> str:
     from cdsim.view.pages import mediterranean_page
 
     return mediterranean_page(data)
 
 
-__all__ = ["WORDS", "decision_lines", "hide", "page", "replay_data", "summary_lines"]
+__all__ = ["WORDS", "components_page", "decision_lines", "hide", "page", "replay_data", "summary_lines"]
