@@ -48,13 +48,16 @@ PLAYER_WORDS = {
 # whatif's scripted games a side by default (cheap games, as Castles')
 WHATIF_GAMES = {"scripted": 200_000}
 # its players' CPU ms a seat per game by kind and the core's own per game
-# (cdsim.batch.cost), rough until timed quietly (the core's mediterranean_play example)
+# (cdsim.batch.cost): scripted from the user CPU of `simulate --jobs 1` at 4 players, 20,000
+# less 2,000 games (about 0.1 ms a game, 2026-11-29, load about 10: rough until timed
+# quietly); random taken as a fifth of it (the study's random cells played about five times
+# as fast); mcts not measured (a guess from Castles' search at its budget)
 SEAT_MS = {
-    "random": {3: 0.002, 4: 0.002, 5: 0.002},
-    "scripted": {3: 0.05, 4: 0.05, 5: 0.05},
+    "random": {3: 0.005, 4: 0.005, 5: 0.005},
+    "scripted": {3: 0.025, 4: 0.025, 5: 0.025},
     "mcts": {3: 400.0, 4: 500.0, 5: 600.0},
 }
-TABLE_MS = 0.01
+TABLE_MS = 0.005
 
 
 def start_vp(n: int) -> tuple[int, ...]:
