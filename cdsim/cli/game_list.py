@@ -17,10 +17,12 @@ def games() -> None:
     for spec in GAMES.values():
         default = " (the default)" if spec.name == DEFAULT_GAME else ""
         counts = ", ".join(map(str, spec.player_counts))
-        start = "; ".join(f"{n}p {'/'.join(map(str, spec.start_vp(n)))}"
-                          for n in spec.player_counts)
+        vectors = {n: spec.start_vp(n) for n in spec.player_counts}
+        start = ("every seat starts at 0 (the rulebook compensates no seat)"
+                 if not any(any(v) for v in vectors.values()) else "(the rulebook's) " +
+                 "; ".join(f"{n}p {'/'.join(map(str, v))}" for n, v in vectors.items()))
         print(f"{spec.name}{default}: {spec.title}, {counts} players")
-        print(f"  starting VP (the rulebook's): {start}")
+        print(f"  starting VP: {start}")
         print(f"  players: {', '.join(spec.player_names())}")
         print(f"  scripted (a study's population): {', '.join(spec.scripted)}")
         print(f"  rules: {spec.rules_doc}")
