@@ -195,3 +195,16 @@ def test_components_check_and_show_read_its_own_set(monkeypatch: pytest.MonkeyPa
     text = page.read_text()
     assert "Mediterranean" in text and 'id="rules"' in text and 'id="distance_tiles.coastal"' in text
     assert text.count("class=changed") == 1 and "was: points=2" in text
+
+
+def test_a_study_file_without_players_studies_its_games_counts(tmp_path: Path) -> None:
+    """``players`` left out: the study's game's counts (3, 4, 5 here), not every game's
+    (a Mediterranean study was refused for 2 players, a Carpe Diem one would ask for 5)."""
+    from cdsim.study.model import load_study
+
+    population = '[[population]]\nname = "floor"\nlineup = ["random"]\n'
+    for game, counts in (("mediterranean", (3, 4, 5)), ("carpe-diem", (2, 3, 4)),
+                         ("castles", (2, 3, 4))):
+        path = tmp_path / f"{game}.toml"
+        path.write_text(f'name = "s"\ngame = "{game}"\n{population}')
+        assert load_study(path).file.players == counts, game

@@ -379,6 +379,19 @@ class StudyFile(Table, StudySettings):
     sweep: list[Sweep] = Field(default_factory=list)
     cell: list[CellFile] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _game_counts(cls, data: Any) -> Any:
+        """``players`` left out: every count of the study's game, not of every game."""
+        if not isinstance(data, dict) or "players" in data or not isinstance(
+                data.get("game", DEFAULT_GAME), str):
+            return data
+        try:
+            counts = game_spec(data.get("game", DEFAULT_GAME), None).player_counts
+        except CdsimError:
+            return data  # an unknown game: its own sentence, from its own key
+        return {**data, "players": list(counts)}
+
     @field_validator("start_vp")
     @classmethod
     def _start_vp(cls, value: dict[str, list[int]], info: ValidationInfo
