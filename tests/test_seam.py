@@ -174,3 +174,11 @@ def test_a_game_names_every_hook_of_its_spec() -> None:
     given = {f.name: getattr(spec, f.name) for f in fields if f.name != "player_words"}
     with pytest.raises(TypeError, match="player_words"):
         GameSpec(**given)  # type: ignore[call-arg]
+
+
+def test_the_bindings_shared_module_names_no_carpe_diem_module() -> None:
+    """The binding's mod.rs is what every game uses; Carpe Diem's own parts (its State, Bot,
+    weights, profiles, luck, columns) are core/src/python/carpe_diem/, registered there."""
+    lines = _code_lines(CORE_SRC / "python" / "mod.rs")
+    assert not [line for line in lines if "crate::carpe_diem" in line]
+    assert any("carpe_diem::register(m)" in line for line in lines)
