@@ -191,3 +191,12 @@ def test_completion_offers_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
         f"objective.B0{i}." for i in range(1, 10)]
     assert "colour_bonus.castle." in _complete("whatif", "--set", ["--game", "castles"],
                                                "colour_bonus.")
+
+
+def test_another_games_set_names_its_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a01.toml").write_text(A01_PRINTED)
+    code, _, err = run_cli(["components", "transcribe", "--game", "castles", "--components",
+                            "a01.toml"], monkeypatch, capsys)
+    assert code == 2 and "a component set of Carpe Diem" in err and "--game carpe-diem" in err, err
