@@ -13,11 +13,12 @@ install: $(VENV)/.installed
 CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs core/src/*/*/*.rs core/src/*/*/*/*.rs) \
 	strategies/profiles.toml strategies/weights/learned.json strategies/weights/castles-learned.json
 $(VENV)/.installed: pyproject.toml setup.py $(CORE)
-	@echo "make install: $(words $?) inputs newer than the last install (first: $(firstword $?)): next, the venv, then the Rust core (cdsim._core) built in release mode and cdsim installed: a few minutes the first time, quiet while cargo compiles"
+	@echo "make install: $(words $?) inputs newer than the last install (first: $(firstword $?)): next, the venv, then the Rust core (cdsim._core) built in release mode and cdsim installed: a few minutes the first time"
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	@echo "building the Rust core (cdsim._core) in release mode and installing cdsim: a few minutes the first time"
-	$(PY) -m pip install --quiet -e '.[dev]'
+	@echo "building the Rust core (cdsim._core) in release mode and installing cdsim: a few minutes the first time; each crate as cargo compiles it, the whole log in $(VENV)/install.log"
+	@bash -o pipefail -c "$(PY) -m pip install -v -e '.[dev]' 2>&1 | tee $(VENV)/install.log | grep --line-buffered -E '^ *(Compiling|Finished) |^Successfully installed' | cut -c1-100" \
+		|| { tail -n 30 $(VENV)/install.log; echo "make install: failed (the whole log: $(VENV)/install.log)"; exit 1; }
 	@echo "make install: done ($(VENV)/bin/cdsim)"
 	touch $@
 

@@ -51,3 +51,23 @@ def test_each_untyped_dict_left_says_why() -> None:
                         and not any(x.startswith("#") for x in above)):
                     silent.append(f"{p.relative_to(ROOT)}:{n + 1}")
     assert not silent, f"dict[str, Any] without a comment saying why: {silent}"
+
+
+def test_the_install_shows_the_core_compiling(tmp_path: Path) -> None:
+    """Issue 61 item 9: `make install` is no silent multi-minute step: the build of the core
+    shows each crate as cargo compiles it (pip's verbose log filtered, kept whole in a file),
+    and a failure shows the log's end with a non-zero exit."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    venv = tmp_path / "venv"
+    dry = subprocess.run(["make", "-n", "-B", f"VENV={venv}", f"{venv}/.installed"],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    build = next(line for line in dry.splitlines() if "pip install" in line and "-e" in line)
+    assert "--quiet" not in build and " -v " in build, build
+    assert "Compiling" in build and f"{venv}/install.log" in build and "pipefail" in build
+    assert "exit 1" in dry[dry.index(build):]

@@ -164,3 +164,39 @@ def test_export_takes_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     code, out, err = run_cli(["components", "check", "--game", "castles", str(written)],
                              monkeypatch, capsys)
     assert code == 0 and "13 of 62 entries are the box's" in out, err
+
+
+def _complete(command: str, option: str, line: list[str], incomplete: str) -> list[str]:
+    """What the shell completes for ``option`` of ``cdsim COMMAND`` after ``line``."""
+    import typer.main
+
+    from cdsim.cli import app
+
+    cmd = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
+    ctx = cmd.make_context(command, list(line), resilient_parsing=True)
+    param = next(p for p in cmd.params if option in p.opts)
+    return [c.value for c in param.shell_complete(ctx, incomplete)]
+
+
+def test_completion_offers_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 61 item 9: completion of the values typer lets it complete: the game's players
+    (the last of a comma-separated list), whatif's --play and its --set entries."""
+    assert _complete("play", "--strategies", [], "vi") == ["villa"]
+    assert _complete("simulate", "--strategies", [], "greedy,la") == ["greedy,landscape"]
+    castles = _complete("simulate", "--strategies", ["--game", "castles"], "castle-")
+    assert castles == ["castle-monastery"]
+    assert "villa" not in _complete("ladder", "--strategies", ["--game", "castles"], "")
+    assert _complete("whatif", "--play", [], "s") == ["scripted", "strong", "scripted,strong"]
+    assert _complete("whatif", "--set", [], "objective.B0") == [
+        f"objective.B0{i}." for i in range(1, 10)]
+    assert "colour_bonus.castle." in _complete("whatif", "--set", ["--game", "castles"],
+                                               "colour_bonus.")
+
+
+def test_another_games_set_names_its_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a01.toml").write_text(A01_PRINTED)
+    code, _, err = run_cli(["components", "transcribe", "--game", "castles", "--components",
+                            "a01.toml"], monkeypatch, capsys)
+    assert code == 2 and "a component set of Carpe Diem" in err and "--game carpe-diem" in err, err

@@ -37,6 +37,47 @@ def complete_game(incomplete: str) -> list[str]:
     return [name for name in game_names() if name.startswith(incomplete)]
 
 
+def _game_of(ctx: typer.Context) -> GameSpec | None:
+    """The game a command line being completed names (--game, else the default); None
+    where it names none cdsim knows."""
+    from cdsim.games import game_spec
+
+    try:
+        return game_spec(ctx.params.get("game"))
+    except CdsimError:
+        return None
+
+
+def complete_strategies(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of --strategies' last comma-separated name: the game's built-in
+    players (the names before it kept)."""
+    spec = _game_of(ctx)
+    before, comma, last = incomplete.rpartition(",")
+    try:
+        names = spec.player_names() if spec is not None else ()
+    except CdsimError:  # a profiles file that does not read: no names to offer
+        names = ()
+    return [f"{before}{comma}{n}" for n in names if n.startswith(last)]
+
+
+def complete_play(incomplete: str) -> list[str]:
+    """Shell completion of whatif's --play."""
+    return [p for p in ("scripted", "strong", "scripted,strong") if p.startswith(incomplete)]
+
+
+def complete_set(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of whatif's --set: the game's component entries as ``TABLE.ID.``
+    (a key and its value are the user's to write)."""
+    spec = _game_of(ctx)
+    if spec is None or spec.entries is None:
+        return []
+    try:
+        found = spec.entries(None)
+    except CdsimError:
+        return []
+    return [f"{e.address}." for e in found if f"{e.address}.".startswith(incomplete)]
+
+
 app = typer.Typer(
     name="cdsim",
     help="Monte Carlo seat-balance analyzer for board games: which starting VP make the "

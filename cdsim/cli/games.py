@@ -15,6 +15,7 @@ from cdsim.cli.app import (
     GameOpt,
     _parse_ints,
     app,
+    complete_strategies,
     refuse_decision_timeout,
     use_decision_timeout,
 )
@@ -34,7 +35,8 @@ def play(
     seed: Annotated[int, typer.Option(help="Seed: the same seed replays the same game.")] = 0,
     strategies: Annotated[str, typer.Option(
         help="Strategy per seat, comma-separated (one name fills every seat). "
-             "See `cdsim strategies`; or module:Class, or path/to/file.py:Class.")] = "random",
+             "See `cdsim strategies`; or module:Class, or path/to/file.py:Class.",
+        autocompletion=complete_strategies)] = "random",
     start_vp: Annotated[str | None, typer.Option(
         help="Starting VP by seat, e.g. 8,9,10,11 (default: the rulebook's).")] = None,
     trace: Annotated[bool, typer.Option(help="Print every turn, scoring phase and the districts.")]

@@ -15,6 +15,7 @@ from cdsim.cli.app import (
     DecisionTimeoutOpt,
     GameOpt,
     app,
+    complete_strategies,
     out_folder,
     refuse_decision_timeout,
     resume_hint,
@@ -31,7 +32,7 @@ def ladder(
              "setting: name@N sets its budget (mcts@100 = mcts with 100 playouts), "
              "name@param=value any parameter (villa@chimney=1.5; chain them: "
              "villa@chimney=1.5@open_edge=0.2). Each spelling is its own ladder entry and its "
-             "own name in the rows.")] = None,
+             "own name in the rows.", autocompletion=complete_strategies)] = None,
     game: GameOpt = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-n", help="Players per game: one of the game's counts (default: its "

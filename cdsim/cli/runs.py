@@ -17,6 +17,7 @@ from cdsim.cli.app import (
     ToleranceOpt,
     ZoneOpt,
     app,
+    complete_strategies,
     dask_backend,
     named_path,
     out_folder,
@@ -42,7 +43,8 @@ def simulate(
     strategies: Annotated[str | None, typer.Option(
         help="One strategy per seat, comma-separated, e.g. villa,landscape,bread,greedy "
              "(one name fills every seat): built-in names (`cdsim strategies`), "
-             "module:Class or path/to/file.py:Class.")] = None,
+             "module:Class or path/to/file.py:Class.",
+        autocompletion=complete_strategies)] = None,
     strategy_pool: Annotated[str | None, typer.Option(
         help="Instead of --strategies: a pool each seat is drawn from per game.")] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed (default 0).")] = None,

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cdsim.batch.progress import StudyProgress, page_note
-from cdsim.cli.app import GameOpt, app, dask_backend, out_folder, resume_hint
+from cdsim.cli.app import (
+    GameOpt,
+    app,
+    complete_play,
+    complete_set,
+    dask_backend,
+    out_folder,
+    resume_hint,
+)
 from cdsim.errors import CdsimError
 
 if TYPE_CHECKING:  # the command line imports them when it plays
@@ -37,7 +45,8 @@ def whatif(
              "fountain.F01.vp=3, tile.L-villa-end-2.chimneys=3, villa_table.points.4=6. Repeat "
              "it for several changes at once (each key once), checked together as one set "
              "with --components: a swap that keeps a total plays; a list of values "
-             "(reward.vp=4,6,10) makes one variant per value.", show_default=False)] = None,
+             "(reward.vp=4,6,10) makes one variant per value.", show_default=False,
+        autocompletion=complete_set)] = None,
     components: Annotated[str | None, typer.Option(
         "--components", help="An override file with the change instead of (or under) --set: "
         "docs/components.md.", show_default=False)] = None,
@@ -48,7 +57,7 @@ def whatif(
     play: Annotated[str | None, typer.Option(
         help=f"Who plays: {PLAY_HELP}. Default: the quick look, scripted and strong play, "
              "the time going to the comparisons nearest to deciding.",
-        show_default=False)] = None,
+        show_default=False, autocompletion=complete_play)] = None,
     precision: Annotated[float, typer.Option(
         help="The designer's margin: a seat whose win share moves by less than this is "
              "'unchanged' (0.01 = 1 pp: a quick look decides most single-card changes at "

@@ -267,7 +267,8 @@ def entries(path: str | None) -> list[Entry]:
             values = ", ".join(f"{k} = {json.dumps(v)}" for k, v in row.items()
                                if k != "source")
             name = f"{table} {entry_id(row)}" if isinstance(rows, list) else table
-            out.append(Entry(name, table, READ.get(table, "its values"), values,
+            out.append(Entry(name, table, name.replace(" ", ".", 1),
+                             READ.get(table, "its values"), values,
                              f'the "{table}" table of a JSON override (a table is '
                              'replaced whole: write all its entries), with "source": '
                              '"rulebook" on this one',

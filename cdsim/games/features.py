@@ -163,6 +163,7 @@ class Entry:
 
     name: str  # "objective card B05", "tile L-market", "villa_table"; Castles': "cards castle"
     table: str  # its table: "objective", "villa_table"; Castles': "cards"
+    address: str  # as whatif's --set names it: "objective.B05", "villa_table", "cards.castle"
     read: str  # what to read off the box: "its requirement and its reward"
     values: str  # its values now: "requires = { grapes = 2 }, reward = { vp = 4 }"
     goes: str  # where it goes in an override file: '[[objective]] with id = "A01"'

@@ -47,6 +47,7 @@ def box_count(spec: GameSpec, path: str | None) -> BoxCount | None:
     entries are not tagged."""
     if spec.entries is None:
         return None
+    spec.components_digest(path)  # another game's set: one line naming its --game
     found = spec.entries(path)
     return BoxCount(spec.name, spec.default, sum(e.printed for e in found), len(found))
 

@@ -44,12 +44,13 @@ def entries(path: str | None) -> list[Entry]:
             values = ", ".join(f"{k} = {toml_value(v)}" for k, v in row.items()
                                if k not in HIDDEN)
             if "id" in row:
-                out.append(Entry(f"{name} {row['id']}", table, read, values,
+                out.append(Entry(f"{name} {row['id']}", table, f"{table}.{row['id']}",
+                                 read, values,
                                  f"[[{table}]] with id = {toml_value(row['id'])} and "
                                  f'provenance = "{PRINTED}"',
                                  row.get("provenance") == PRINTED))
             else:
-                out.append(Entry(name, table, read, values,
+                out.append(Entry(name, table, table, read, values,
                                  f'[{table}] with provenance = "{PRINTED}"',
                                  row.get("provenance") == PRINTED))
     return out
