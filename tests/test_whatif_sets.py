@@ -121,7 +121,7 @@ def test_the_card_margin_is_recorded_with_the_whatif(
     from cdsim.study.store import study_manifest_of
 
     out = tmp_path / "w"
-    code, err = run_main(["whatif", "--players", "2", "--games", "720", "--play", "scripted",
+    code, err = run_main(["whatif", "--players", "2", "--games", "3000", "--play", "scripted",
                           "--set", "objective.B05.reward.vp=6", "--card-margin", "0.1",
                           "--out", str(out), "--quiet"], monkeypatch, capsys)
     assert code == 0, err
@@ -131,3 +131,12 @@ def test_the_card_margin_is_recorded_with_the_whatif(
     older = manifest.model_copy(update={"whatif": manifest.whatif.model_copy(
         update={"card_margin": None})})
     assert card_margin_of(older) == CARD_MARGIN
+    # the page's and study report's answers judge its card lines at the recorded margin
+    from cdsim.study.results import read_results
+    from cdsim.study.whatif_answer import answers
+
+    lines = [line for a in answers(read_results(out)) for line in a.cards
+             if line.startswith("B05: ")]
+    assert lines and all("card margin of ±10.0 pts" in x or "needs more games" in x
+                         for x in lines), lines
+    assert any("card margin of ±10.0 pts" in x for x in lines), lines

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import Comparison
 from cdsim.study.cards import CardChange, VariantCards
-from cdsim.study.results import StudyResults
+from cdsim.study.results import StudyResults, card_margin_of
 from cdsim.study.use_words import component_figures, component_line, style_line, unrecorded_lines
 from cdsim.study.uses import ComponentChange
 from cdsim.study.whatif_words import card_figures, card_line, neutral_near
@@ -76,6 +76,7 @@ def answers(result: StudyResults) -> list[Answer]:
     """Every variant cell's answer that the study's record holds (a whatif's comparisons,
     else the paired 95% intervals), in the study's order."""
     out = []
+    margin = card_margin_of(result.manifest)  # the whatif's --card-margin, as recorded
     for c in result.cells:
         change = result.changes.get(c.key)
         if c.variant is None or change is None:
@@ -86,7 +87,7 @@ def answers(result: StudyResults) -> list[Answer]:
             return neutral_near(result.sweeps, players, play, card)
 
         out.append(Answer(c.players, c.population, c.variant, head(comp),
-                          tuple(change_lines(c.cards, CARD_MARGIN, near)), change.anytime))
+                          tuple(change_lines(c.cards, margin, near)), change.anytime))
     return out
 
 
