@@ -94,6 +94,33 @@ fn inputs_again_after_another_seats_move_are_the_inputs_afresh() {
 }
 
 #[test]
+fn the_prior_plays_by_castle_monasterys_values_and_trains_by_greedys() {
+    use cdsim_core::castles::players::{prior_values, Weights};
+    let comps = Components::builtin();
+    let config = CastlesState::config(2, &[0, 0], true).unwrap();
+    let (mut state, mut rngs) = <CastlesState as Game>::new(&comps, &config,
+                                                           SeedSequence::new(6, &[1]));
+    let mut lineup: Vec<Player> = (0..2).map(|_| make("greedy", &[]).unwrap()).collect();
+    let (mut options, mut got, mut want) = (Vec::new(), Vec::new(), Vec::new());
+    let mut differ = 0;
+    while let Some(seat) = state.current_seat() {
+        state.options(&comps, &mut options);
+        for (which, w) in [(0, Weights::castle_monastery()), (1, Weights::greedy())] {
+            assert!(state.prior(&comps, seat, &options, which, &mut got));
+            prior_values(&state, &comps, seat, &options, &w, &mut want);
+            assert_eq!(got, want, "prior {which}");
+        }
+        state.prior(&comps, seat, &options, 0, &mut got);
+        state.prior(&comps, seat, &options, 1, &mut want);
+        differ += usize::from(got != want);
+        let i = cdsim_core::play::ask(&state, &comps, &mut lineup[seat], &mut rngs[seat],
+                                      &options);
+        state.apply(&comps, options[i]);
+    }
+    assert!(differ > 10, "{differ}");
+}
+
+#[test]
 fn learned_plays_whole_games_at_every_player_count_with_its_builtin_weights() {
     let comps = Components::builtin();
     let model = learned::builtin().unwrap();
