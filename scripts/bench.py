@@ -135,6 +135,36 @@ def player_cost(scale: int) -> None:
                   f"{n - 1}/{n} of a game of {n} greedy; {games} games)", flush=True)
 
 
+def castles_cost(scale: int) -> None:
+    """The Castles of Tuscany's learned / greedy cost per game per seat on the core (through
+    the binding, one core), at 4 and at 2 players, as player_cost measures Carpe Diem's: a
+    learned seat and greedy in the others, less (n - 1)/n of a game of n greedy; best of 3
+    passes (issue 59's target: at most 20x greedy)."""
+    from cdsim.batch.config import RunConfig
+    from cdsim.batch.queue import core_chunk_frame
+
+    def per_game(lineup: list[str], games: int) -> float:
+        config = RunConfig(game="castles", players=len(lineup), games=games, seed=1,
+                           strategies=tuple(lineup))
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            core_chunk_frame(config, 0, games)
+            best = min(best, (time.perf_counter() - t0) * 1000 / games)
+        return best
+
+    for n in (4, 2):
+        games = 400 // scale
+        greedy_n = per_game(["greedy"] * n, games)
+        greedy_seat = greedy_n / n
+        learned_seat = per_game(["learned"] + ["greedy"] * (n - 1), games) \
+            - (n - 1) / n * greedy_n
+        print(f"castles, cost per {n}-player game per seat: greedy {greedy_seat:.3f} ms, "
+              f"learned {learned_seat:.3f} ms, {learned_seat / greedy_seat:.1f}x greedy (a "
+              f"learned seat and {n - 1} greedy, less {n - 1}/{n} of a game of {n} greedy; "
+              f"{games} games; target 20x)", flush=True)
+
+
 def cargo_example() -> None:
     """The pure crate's release figures (per game without Python, a mid-game state copy)."""
     core = Path(__file__).resolve().parent.parent / "core"
@@ -235,6 +265,7 @@ def main() -> None:
     core_ms(scale)
     table_ms(scale)
     player_cost(scale)
+    castles_cost(scale)
     cargo_example()
     mediterranean(scale)
     with tempfile.TemporaryDirectory() as tmp:

@@ -55,6 +55,72 @@ fn the_inputs_are_named_finite_and_read_no_hidden_order() {
 }
 
 #[test]
+fn inputs_again_after_another_seats_move_are_the_inputs_afresh() {
+    // the learned player values the other seats on a decision's copies by bringing their
+    // inputs up to date (Inputs::inputs_again): the same numbers as computing them anew
+    let comps = Components::builtin();
+    let n = 4;
+    let config = CastlesState::config(n, &vec![0; n], true).unwrap();
+    let (mut state, mut rngs) = <CastlesState as Game>::new(&comps, &config,
+                                                           SeedSequence::new(4, &[2]));
+    let mut lineup: Vec<Player> = (0..n).map(|s| make(["learned", "greedy", "castle-monastery",
+        "animal-farms"][s], &[]).unwrap()).collect();
+    let (mut before, mut again, mut fresh, mut options) = (Vec::new(), Vec::new(), Vec::new(),
+                                                          Vec::new());
+    let (mut checked, mut changed) = (0, 0);
+    while let Some(seat) = state.current_seat() {
+        let was: Vec<Vec<f32>> = (0..n).map(|s| {
+            state.inputs(&comps, s, &mut before);
+            before.clone()
+        }).collect();
+        let phase = state.phase();
+        state.options(&comps, &mut options);
+        let i = cdsim_core::play::ask(&state, &comps, &mut lineup[seat], &mut rngs[seat],
+                                      &options);
+        state.apply(&comps, options[i]);
+        if state.is_over() || state.phase() != phase {
+            continue;
+        }
+        for s in (0..n).filter(|&s| s != seat) {
+            again.clone_from(&was[s]);
+            state.inputs_again(&comps, s, &mut again);
+            state.inputs(&comps, s, &mut fresh);
+            assert_eq!(again, fresh, "seat {s} after seat {seat}'s move");
+            checked += 1;
+            changed += usize::from(fresh != was[s]);
+        }
+    }
+    assert!(checked > 300 && changed > 50, "{checked} checked, {changed} changed");
+}
+
+#[test]
+fn the_prior_plays_by_castle_monasterys_values_and_trains_by_greedys() {
+    use cdsim_core::castles::players::{prior_values, Weights};
+    let comps = Components::builtin();
+    let config = CastlesState::config(2, &[0, 0], true).unwrap();
+    let (mut state, mut rngs) = <CastlesState as Game>::new(&comps, &config,
+                                                           SeedSequence::new(6, &[1]));
+    let mut lineup: Vec<Player> = (0..2).map(|_| make("greedy", &[]).unwrap()).collect();
+    let (mut options, mut got, mut want) = (Vec::new(), Vec::new(), Vec::new());
+    let mut differ = 0;
+    while let Some(seat) = state.current_seat() {
+        state.options(&comps, &mut options);
+        for (which, w) in [(0, Weights::castle_monastery()), (1, Weights::greedy())] {
+            assert!(state.prior(&comps, seat, &options, which, &mut got));
+            prior_values(&state, &comps, seat, &options, &w, &mut want);
+            assert_eq!(got, want, "prior {which}");
+        }
+        state.prior(&comps, seat, &options, 0, &mut got);
+        state.prior(&comps, seat, &options, 1, &mut want);
+        differ += usize::from(got != want);
+        let i = cdsim_core::play::ask(&state, &comps, &mut lineup[seat], &mut rngs[seat],
+                                      &options);
+        state.apply(&comps, options[i]);
+    }
+    assert!(differ > 10, "{differ}");
+}
+
+#[test]
 fn learned_plays_whole_games_at_every_player_count_with_its_builtin_weights() {
     let comps = Components::builtin();
     let model = learned::builtin().unwrap();
@@ -86,6 +152,12 @@ fn labels_by_name_are_the_seams_and_refuse_other_weights() {
     assert!(rows.group.len() >= 4, "{}", rows.group.len());
     assert_eq!(rows, castles.labels(&*comps, &spec, None).unwrap());
     assert_eq!(rows.inputs.len(), rows.group.len() * 2 * N_INPUTS);
+    // the training labels greedy's 8 best options (learned::TRAIN_SHORTLIST), more than the
+    // 4 the player weighs
+    let widest = (0..=*rows.group.iter().max().unwrap())
+        .map(|g| rows.group.iter().filter(|&&x| x == g).count()).max().unwrap();
+    assert!(widest > FittedParams::default().shortlist && widest <= learned::TRAIN_SHORTLIST,
+            "{widest}");
     let err = castles.labels(&*comps, &spec, Some("{}")).unwrap_err();
     assert!(err.contains("format"), "{err}");
     let cd = registry::game("carpe-diem").unwrap();

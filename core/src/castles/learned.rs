@@ -37,10 +37,19 @@ pub fn player(overrides: &[(String, f64)]) -> Result<FittedPlayer<CastlesState>,
     Ok(FittedPlayer::new(params, builtin()?))
 }
 
+/// The training's self-play and labels shortlist greedy's `TRAIN_SHORTLIST` best options
+/// (prior 1): a broader spread of options to fit on than the 4 best by castle-monastery's
+/// values the player weighs (fitted on those alone, it fell to level with castle-monastery
+/// at 4 players, docs/castles.md).
+pub const TRAIN_SHORTLIST: usize = 8;
+const TRAIN_PRIOR: usize = 1;
+
 /// Search labels of Castles (`games::registry::Registered::labels`): self-play with the
 /// weights file `weights` (None: VP gained alone), positions valued by mcts's settings.
 pub fn labels(comps: &Components, spec: &LabelSpec, weights: Option<&str>)
     -> Result<LabelRows, String> {
+    let player = FittedParams { shortlist: TRAIN_SHORTLIST, prior: TRAIN_PRIOR, ..spec.player };
+    let spec = &LabelSpec { player, ..spec.clone() };
     let model = match weights {
         Some(text) => Model::from_json::<CastlesState>(text, GAME)?,
         None => Model::banked_only::<CastlesState>(),

@@ -194,13 +194,13 @@ impl Strategy<CastlesState> for Scripted {
     }
 }
 
-/// Greedy's one-ply value of each of `options` (the pending decision's) to `seat`, into
-/// `out` (emptied first): the learned player's prior (`inputs`).
-pub fn greedy_values(state: &CastlesState, comps: &Components, seat: usize, options: &[Action],
-                     out: &mut Vec<f32>) {
+/// The one-ply value by `w` of each of `options` (the pending decision's) to `seat`, into
+/// `out` (emptied first): the learned player's prior (`inputs`; it plays by
+/// castle-monastery's, whose shortlist beat greedy's by some 30 Elo, docs/castles.md).
+pub fn prior_values(state: &CastlesState, comps: &Components, seat: usize, options: &[Action],
+                    w: &Weights, out: &mut Vec<f32>) {
     let s = &state.seats[seat];
-    let w = Weights::greedy();
-    let eval = Eval { state, comps, s, w: &w, frontier: s.frontier(comps) };
+    let eval = Eval { state, comps, s, w, frontier: s.frontier(comps) };
     out.clear();
     out.extend(options.iter().map(|&a| eval.value(a)));
 }

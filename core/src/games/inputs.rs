@@ -35,11 +35,21 @@ pub trait Inputs: Game {
     /// seat may know: `input_names().len()` numbers.
     fn inputs(&self, comps: &Self::Components, seat: usize, out: &mut Vec<f32>);
 
+    /// `seat`'s inputs brought up to date in `out`, which holds them on an earlier position
+    /// from which only another seat has moved (`seat`'s own holding, board and storage as
+    /// they were, the phase the same): a game may recompute only what the other seats'
+    /// moves change (the learned player values the other seats so on a decision's copies).
+    /// The default computes them afresh.
+    fn inputs_again(&self, comps: &Self::Components, seat: usize, out: &mut Vec<f32>) {
+        self.inputs(comps, seat, out);
+    }
+
     /// A cheap prior over the pending decision's `options` (higher is better) into `out`
     /// (emptied first, one number an option); `false` when the game has none (the
-    /// default), and a player weighs every option.
+    /// default), and a player weighs every option. `which` names one of the game's
+    /// priors (0: the one it plays by; a game may keep another for its training).
     fn prior(&self, _comps: &Self::Components, _seat: usize, _options: &[Self::Action],
-             _out: &mut Vec<f32>) -> bool {
+             _which: usize, _out: &mut Vec<f32>) -> bool {
         false
     }
 }

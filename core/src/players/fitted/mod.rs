@@ -41,11 +41,14 @@ pub struct FittedParams {
     pub opponents: f64,
     /// Chance of a random shortlisted option instead of the best (self-play training).
     pub explore: f64,
+    /// Which of the game's priors shortlists and plays the rest of a turn (0: the one it
+    /// plays by; `Inputs::prior`): a game's training may label by another. Not a setting.
+    pub prior: usize,
 }
 
 impl Default for FittedParams {
     fn default() -> FittedParams {
-        FittedParams { shortlist: 8, turn: 12, opponents: 1.0, explore: 0.0 }
+        FittedParams { shortlist: 4, turn: 12, opponents: 1.0, explore: 0.0, prior: 0 }
     }
 }
 
@@ -90,6 +93,10 @@ pub struct FittedPlayer<G: Inputs> {
     /// The options valued on copies (`shortlist`), as indices.
     pub(crate) order: Vec<usize>,
     inputs: Vec<f32>,
+    /// While a decision's copies are valued: each other seat's inputs on the state the
+    /// copies are made from, and its phase (`Inputs::inputs_again` brings them up to date).
+    others: Vec<Vec<f32>>,
+    others_phase: Option<usize>,
 }
 
 impl<G: Inputs> Clone for FittedPlayer<G> {
@@ -101,7 +108,8 @@ impl<G: Inputs> Clone for FittedPlayer<G> {
 impl<G: Inputs> FittedPlayer<G> {
     pub fn new(params: FittedParams, model: Arc<Model>) -> Self {
         FittedPlayer { params, model, turn_buf: Vec::new(), prior: Vec::new(),
-                       order: Vec::new(), inputs: Vec::new() }
+                       order: Vec::new(), inputs: Vec::new(), others: Vec::new(),
+                       others_phase: None }
     }
 
     pub fn model(&self) -> &Arc<Model> {
@@ -118,6 +126,28 @@ impl<G: Inputs> FittedPlayer<G> {
         gained + self.model.dot(state.seats(), state.phase(), &self.inputs)
     }
 
+    /// Another seat's worth on a copy of the decision being valued: its inputs there
+    /// brought up to date (`Inputs::inputs_again`) from those on the state the copies are
+    /// made from (only the deciding seat has moved on a copy); afresh when the phase moved.
+    fn other_worth(&mut self, state: &G, comps: &G::Components, seat: usize) -> f64 {
+        if self.others_phase != Some(state.phase()) || state.is_over() {
+            return self.worth(state, comps, seat);
+        }
+        let mut inputs = std::mem::take(&mut self.inputs);
+        inputs.clone_from(&self.others[seat]);
+        state.inputs_again(comps, seat, &mut inputs);
+        #[cfg(debug_assertions)]
+        {
+            let mut fresh = Vec::new();
+            state.inputs(comps, seat, &mut fresh);
+            debug_assert_eq!(inputs, fresh, "inputs_again differs from inputs (seat {seat})");
+        }
+        let worth = state.gained(comps, seat)
+            + self.model.dot(state.seats(), state.phase(), &inputs);
+        self.inputs = inputs;
+        worth
+    }
+
     /// The value of a position to `seat`: its worth less `opponents` times the other
     /// seats' mean worth.
     pub fn value(&mut self, state: &G, comps: &G::Components, seat: usize) -> f64 {
@@ -126,7 +156,8 @@ impl<G: Inputs> FittedPlayer<G> {
         if self.params.opponents == 0.0 || n < 2 {
             return mine;
         }
-        let others: f64 = (0..n).filter(|&s| s != seat).map(|s| self.worth(state, comps, s)).sum();
+        let others: f64 = (0..n).filter(|&s| s != seat)
+            .map(|s| self.other_worth(state, comps, s)).sum();
         mine - self.params.opponents * others / (n - 1) as f64
     }
 
@@ -135,7 +166,7 @@ impl<G: Inputs> FittedPlayer<G> {
     pub(crate) fn shortlist(&mut self, state: &G, comps: &G::Components, seat: usize, options: &[G::Action]) {
         self.order.clear();
         self.order.extend(0..options.len());
-        if state.prior(comps, seat, options, &mut self.prior) {
+        if state.prior(comps, seat, options, self.params.prior, &mut self.prior) {
             let prior = &self.prior;
             self.order.sort_by(|&a, &b| prior[b].total_cmp(&prior[a]));
             self.order.truncate(self.params.shortlist.max(1));
@@ -154,7 +185,7 @@ impl<G: Inputs> FittedPlayer<G> {
             state.options(comps, &mut buf);
             let pick = if buf.len() < 2 {
                 0
-            } else if state.prior(comps, seat, &buf, &mut self.prior) {
+            } else if state.prior(comps, seat, &buf, self.params.prior, &mut self.prior) {
                 first_best(self.prior.iter().map(|&p| f64::from(p)))
             } else {
                 let mut values = Vec::with_capacity(buf.len());
@@ -177,12 +208,21 @@ impl<G: Inputs> FittedPlayer<G> {
                          options: &[G::Action], out: &mut Vec<(usize, f64)>) {
         out.clear();
         let order = std::mem::take(&mut self.order);
+        let n = seen.seats();
+        self.others.resize_with(n, Vec::new);
+        if !seen.is_over() && self.params.opponents != 0.0 {
+            for s in (0..n).filter(|&s| s != seat) {
+                seen.inputs(comps, s, &mut self.others[s]);
+            }
+            self.others_phase = Some(seen.phase());
+        }
         for &i in &order {
             let mut copy = seen.clone();
             copy.apply(comps, options[i]);
             self.finish_turn(&mut copy, comps, seat);
             out.push((i, self.value(&copy, comps, seat)));
         }
+        self.others_phase = None;
         self.order = order;
     }
 }
