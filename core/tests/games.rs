@@ -433,3 +433,12 @@ fn recorded_learned_games_are_a_function_of_their_seeds() {
     // change to its moves is re-recorded deliberately (`make core-games`)
     recorded("recorded_learned.json", search_games(&[]));
 }
+
+#[test]
+fn recorded_issue_49_learned_games_replay_identically() {
+    // the built-in learned player of issue 49 (`learned@joint=6`), as recorded while it was
+    // the built-in: issue 59 made `joint` 5 the built-in, and its head to head against
+    // this one (docs/strength.md) must stay reproducible
+    let joint6 = [("joint".to_string(), 6.0)];
+    recorded("recorded_learned_joint6.json", search_games(&joint6));
+}

@@ -65,6 +65,10 @@ pub struct Scratch {
     pins: u64,
     /// While pinned: a seat's tile values per (prices of the pinned position, district).
     priced: [Memo<(Prices, Layout), TileValues>; MAX_PLAYERS],
+    /// A seat's prices in the pinned position, with the pin's number: the pinned position
+    /// does not change while the pin holds, so its prices are looked up once a decision
+    /// and seat, not once a copy (their key costs as much to build as a look-up saves).
+    pin_prices: [Option<(u64, Prices)>; MAX_PLAYERS],
 }
 
 /// The position whose prices every seat's tile values take while pinned.
@@ -374,7 +378,14 @@ impl Scratch {
         if self.pin_of() != 0 {
             let pin = self.pinned.take().expect("a pin");
             let params = Params::default();
-            let prices = self.prices(&PlayerView { state: &pin.state, comps, seat }, &params);
+            let prices = match self.pin_prices[seat] {
+                Some((epoch, prices)) if epoch == pin.epoch => prices,
+                _ => {
+                    let prices = self.prices(&PlayerView { state: &pin.state, comps, seat }, &params);
+                    self.pin_prices[seat] = Some((pin.epoch, prices));
+                    prices
+                }
+            };
             let key = (prices, Layout::of(&state.players[seat].district));
             let memo = &mut self.priced[seat];
             let index = match memo.position(&key) {

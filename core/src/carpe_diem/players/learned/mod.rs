@@ -34,6 +34,8 @@
 //!   copy's district (`Scratch::pin`), so a copy works out no prices of its own for them.
 //!   `learned@classic` (`joint` 0, `pin` 0) is the player before: the same games as
 //!   then (core/tests/games.rs).
+//! - Issue 59: `joint` 5 (it was 6: `learned@joint=6` is the player of issue 49), the
+//!   cheapest point of the frontier within 20 Elo of it (docs/strength.md, "Issue 59").
 //! - Hidden information is only the order of the decks (R2.3-R2.4); a copy draws
 //!   fountain cards from its own shuffle of the fountain deck (from the seat's stream),
 //!   so no decision depends on the real order.
@@ -109,7 +111,7 @@ impl Default for LearnedParams {
             opponents: 1.0,
             reply: 2,
             pin: 1,
-            joint: 6,
+            joint: 5,
             circles: 0,
         }
     }
