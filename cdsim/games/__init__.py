@@ -15,10 +15,7 @@ from typing import Any
 
 from cdsim.errors import CdsimError, user_text
 from cdsim.games.carpe_diem.players.registry import did_you_mean
-from cdsim.games.spec import GameSpec
-
-DEFAULT_GAME = "carpe-diem"
-
+from cdsim.games.spec import DEFAULT_GAME, GameSpec
 
 GAMES: dict[str, GameSpec] = {}
 

@@ -23,6 +23,9 @@ from cdsim.games.features import (
     Sweeps,
 )
 
+# the game a command plays when it names none (whose records leave their game out)
+DEFAULT_GAME = "carpe-diem"
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -105,8 +108,6 @@ class GameSpec:
     @property
     def default(self) -> bool:
         """Whether it is the default game (whose records leave their game out)."""
-        from cdsim.games import DEFAULT_GAME
-
         return self.name == DEFAULT_GAME
 
     def columns(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
@@ -173,4 +174,4 @@ def _columns(name: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     return tuple((str(c), str(t)) for c, t in columns), tuple(map(str, breakdown))
 
 
-__all__ = ["GameSpec"]
+__all__ = ["DEFAULT_GAME", "GameSpec"]
