@@ -154,18 +154,21 @@ def test_the_words_for_a_component_never_used_rarely_used_or_not_recorded() -> N
     shown = component_figures(about)
     assert shown is not None and "used by 50.0% [40.0, 60.0] of seats" in shown
     part = BAKERY("part.3")
-    assert part.column is None
+    assert part.column is None and part.uses == "part.3"  # counted in a run's use rows
     said = component_line(change(part, None))
     assert said.startswith("frame part 3: no verdict line: its use (scored a goal of it")
     assert "not recorded yet" in said and component_figures(change(part, None)) is None
     row = BAKERY("villa_table")
-    assert row.column is None and "chimney" in row.why
+    assert row.column is None and row.uses == "villa_table" and "chimney" in row.why
+    assert BAKERY("tile.L-villa-end-2").uses is None  # a villa tile: not recorded yet
 
 
 def test_castles_says_what_use_means_for_each_kind() -> None:
     use = game_spec("castles").component_use
     assert use is not None
-    assert use("cards.farm").words == "took one" and use("cards.farm").column is None
+    farm = use("cards.farm")
+    assert farm.words.startswith("took one into their hand") and farm.column is None
+    assert farm.uses == "cards.farm" and use("player_tiles.x").uses is None
     assert use("harvest.red_vp").column == "vp_harvest_red"
     columns = {c for c, _ in game_spec("castles").columns()[0]}
     assert {"vp_harvest_red", "vp_harvest_green"} <= columns
@@ -189,6 +192,11 @@ def test_the_vp_source_a_component_scores_through_and_its_paired_change() -> Non
     same = source_change(base.with_columns(vp_frame=vp), base.with_columns(vp_frame=vp),
                          "vp_frame")
     assert same.effect[0] == 0 and np.isnan(same.effect[1])  # no changed deal: no interval
+    # a VP change is not a share: its interval is not cut at 1 (+2 VP a seat, every deal)
+    noisy = vp + 2 + rng.integers(0, 2, base.height)
+    two = source_change(base.with_columns(vp_frame=vp), variant.with_columns(vp_frame=noisy),
+                        "vp_frame")
+    assert two.effect[1] < 2.5 < two.effect[2] and two.effect[1] > 1.5, two.effect
 
 
 def test_a_style_changed_in_fewer_than_30_deals_has_no_interval() -> None:

@@ -177,20 +177,24 @@ def source_change(base: pl.DataFrame, variant: pl.DataFrame, column: str) -> Sou
     setup = both["setup"].to_numpy().astype(np.int64)
     vb, nb = both["vp"].to_numpy(), both["n"].to_numpy()
     vv, nv = both["vp_v"].to_numpy(), both["n_v"].to_numpy()
-    effect = _paired(ratio_terms(vv, nv) - ratio_terms(vb, nb), setup)
+    effect = _paired(ratio_terms(vv, nv) - ratio_terms(vb, nb), setup, share=False)
     if card_intervals.deals_with(np.abs(vv - vb), setup) < MIN_CHANGED:
         effect = (effect[0], math.nan, math.nan)
     mean = [float(v.sum() / n.sum()) if n.sum() else math.nan for v, n in ((vb, nb), (vv, nv))]
     return SourceChange(mean[0], mean[1], effect)
 
 
-def _paired(terms: NDArray[np.float64], setup: NDArray[np.int64]) -> Figure:
+def _paired(terms: NDArray[np.float64], setup: NDArray[np.int64], share: bool = True
+            ) -> Figure:
     """The mean of paired per-game terms with its deal-clustered 95% interval (t on the
-    deals less one), inside [-1, 1]; exactly 0 [0, 0] where every game is the same."""
+    deals less one), inside [-1, 1] for a change of ``share`` (a VP change is not bounded
+    so); exactly 0 [0, 0] where every game is the same."""
     if not len(terms) or np.isnan(terms).any():
         return NAN3
     deals = int(np.unique(setup).size)
     mean, low, high = paired_difference(terms, setup, card_intervals.t95(deals))
+    if not share:
+        return (float(mean[0]), float(low[0]), float(high[0]))
     return (float(mean[0]), max(-1.0, float(low[0])), min(1.0, float(high[0])))
 
 

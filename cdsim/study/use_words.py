@@ -51,6 +51,10 @@ def component_line(c: ComponentChange, margin: float = CARD_MARGIN, near: str = 
         return (f"{use.noun}: not decided ({few}): the win difference of the seats that "
                 f"{use.words} needs more games{near}")
     win = c.variant["win_difference"]
+    if not math.isfinite(win[0]):  # every seat used it: no others to set its users against
+        return (f"{use.noun}: no verdict line: every seat {use.words}, so no seat that did "
+                f"not is left to set its users against; how much they used it and its "
+                f"effect on each style are below{near}")
     if said.endswith("not decided"):
         low, high = win[1], win[2]
         could = [s for s, ok in zip(SIDES, (low < -margin, low < margin and high > -margin,
