@@ -6,6 +6,7 @@ rows do not record."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -234,3 +235,30 @@ def test_components_not_recorded_for_one_reason_are_said_once() -> None:
                         "10.50 a seat "
                         "(base 10.00), +0.50 VP [+0.40, +0.60] (same deals, 95%).")
     assert len(lines) == 4
+
+
+def test_a_component_every_seat_used_has_no_win_difference() -> None:
+    """Users need others to be set against: a Castles card every seat is dealt has none (a
+    seat that did not use it in fewer than 10 deals), and its line says so."""
+    rng = np.random.default_rng(3)
+    games = 400
+    seats = pl.DataFrame({"game": np.repeat(np.arange(games), 2),
+                          "setup": np.repeat(np.arange(games) // 4, 2),
+                          "seat": np.tile([0, 1], games),
+                          "strategy": np.tile(["a", "b"], games),
+                          "won": np.tile([True, False], games),
+                          "uses": rng.integers(1, 4, 2 * games)})
+    every = use_figures(use_terms(seats, "uses"))
+    assert every["use_share"][0] == 1.0 and np.isnan(every["win_difference"][0])
+    assert np.isfinite(every["per_user"][0])
+    # a seat without it in 9 deals: still too few others
+    few = seats.with_columns(uses=pl.when((pl.col("setup") < 9) & (pl.col("seat") == 1))
+                             .then(0).otherwise(pl.col("uses")))
+    assert np.isnan(use_figures(use_terms(few, "uses"))["win_difference"][0])
+    some = seats.with_columns(uses=pl.when((pl.col("setup") < 40) & (pl.col("seat") == 1))
+                              .then(0).otherwise(pl.col("uses")))
+    assert np.isfinite(use_figures(use_terms(some, "uses"))["win_difference"][0])
+    assert BAKERY is not None
+    line = component_line(change(BAKERY("tile.L-bakery"), (Takes(800, 100, 400),) * 2,
+                                 (math.nan, math.nan, math.nan)))
+    assert "no verdict line: every seat placed a bakery" in line and "could be" not in line

@@ -71,7 +71,9 @@ def use_terms(seats: pl.DataFrame, column: str) -> pl.DataFrame:
 def use_figures(terms: pl.DataFrame) -> dict[str, Figure]:
     """``FIGURES`` of one component's ``use_terms``: (estimate, low, high), 95%, deals as
     clusters, each inside its range; nan where it was never used, a figure on the users
-    nan (too few to say) where fewer than ``card_intervals.MIN_DEALS`` deals had a use."""
+    nan (too few to say) where fewer than ``card_intervals.MIN_DEALS`` deals had a use, and
+    the win difference nan where fewer deals had a seat that did not use it (no others to
+    set its users against: every seat is dealt Castles cards of most colours)."""
     setup = terms["setup"].to_numpy()
     took = terms["took"].to_numpy()
     out = {"use_share": card_intervals.share(took, terms["seats"].to_numpy(), setup)}
@@ -81,6 +83,9 @@ def use_figures(terms: pl.DataFrame) -> dict[str, Figure]:
     used = took > 0
     bounds = (float((times[used] / took[used]).min()), float((times[used] / took[used]).max()))
     out["per_user"] = card_intervals.mean(times, took, setup, (min(1.0, bounds[0]), bounds[1]))
+    if card_intervals.deals_with(terms["seats"].to_numpy() - took, setup) < \
+            card_intervals.MIN_DEALS:  # (nearly) every seat used it: no others to compare
+        return out | {"win_difference": NAN3}
     some = terms.filter(pl.col("took") > 0)
     took_s, won_s, seats_s, winners_s = (
         np.asarray(some[c].to_numpy(), dtype=float).reshape(some.height, -1)
