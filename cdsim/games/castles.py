@@ -240,8 +240,8 @@ def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
 # a harvest tile's reward: the seat row's VP from the harvest tiles of that reward (T10)
 HARVESTED = {"red_vp": "vp_harvest_red", "green_vp": "vp_harvest_green"}
-NOT_TAKEN = ("its runs hold no use rows (made before cdsim recorded them): their seat rows "
-             "hold a seat's VP by source, not which cards it took")
+NOT_TAKEN = ("its runs hold no use rows (only cdsim whatif's runs record them): their seat "
+             "rows hold a seat's VP by source, not which cards it took")
 NOT_BY_ENTRY = ("the rows hold a seat's VP by source (vp_area, vp_crops, vp_colour_bonus, "
                 "...), not which cards it took or which tiles it placed")
 

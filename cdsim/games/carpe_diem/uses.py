@@ -32,11 +32,11 @@ from cdsim.rules.kinds import BUILDING_CODES, VILLA
 
 # a building's seat-row column: the buildings of that kind a seat placed in its district
 BUILT = {"market": "markets", "bakery": "bakeries", "fountain": "fountains"}
-NOT_BY_PART = ("its runs hold no use rows (made before cdsim recorded them, or played with a "
-               "Python strategy): their seat rows hold a seat's frame VP in all, not which "
+NOT_BY_PART = ("its runs hold no use rows (only cdsim whatif's runs record them, and not with "
+               "a Python strategy): their seat rows hold a seat's frame VP in all, not which "
                "of its 4 frame parts scored it")
-NOT_BY_ROW = ("its runs hold no use rows (made before cdsim recorded them, or played with a "
-              "Python strategy): their seat rows hold a seat's complete villas and their "
+NOT_BY_ROW = ("its runs hold no use rows (only cdsim whatif's runs record them, and not with "
+              "a Python strategy): their seat rows hold a seat's complete villas and their "
               "chimneys in all, not each villa's chimney count")
 NOT_BY_TILE = ("the rows count a seat's villas, landscapes and dwellings, not which tile "
                "kinds it placed")
