@@ -120,3 +120,20 @@ def test_the_rows_a_change_names() -> None:
         "villa_table.4", "villa_table.6")
     assert use_entries(use("villa_table"), ["per_extra_chimney 2 -> 3"]) == ("villa_table",)
     assert use_entries(use("part.3"), ["goals.0.vp 3 -> 6"]) == ("part.3",)
+
+
+def test_a_whatif_watches_what_its_sets_and_override_files_change(tmp_path: Path) -> None:
+    from cdsim.study.file import Variant
+    from cdsim.study.whatif import Change, watched
+
+    override = tmp_path / "o.toml"
+    override.write_text('base = "default"\n\n[[part]]\nid = 3\ngoals = [{ kind = "villa", '
+                        'vp = 6, line = 0 }, { kind = "vineyard", vp = 3, line = 3 }]\n')
+    spec = game_spec(None)
+    variant = Variant.model_validate({"name": "o", "components": str(override)})
+    assert watched([variant], spec) == ("part.3",)
+    sets = [Change("villa_table", "points.4", (7,)), Change("tile.L-bakery", "count", (7,))]
+    assert watched([variant], spec, sets) == ("villa_table", "part.3")
+    castles = game_spec("castles")
+    assert watched([], castles, [Change("cards.farm", "count", (18,)),
+                                 Change("harvest.red_vp", "amount", (3,))]) == ("cards.farm",)

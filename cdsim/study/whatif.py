@@ -303,14 +303,28 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
     return "\n".join(lines)
 
 
-def watched(changes: Sequence[Change], spec: GameSpec) -> tuple[str, ...]:
+def watched(found: Sequence[Variant | Sweep], spec: GameSpec,
+            changes: Sequence[Change] = ()) -> tuple[str, ...]:
     """The changed entries whose use the runs record (``cdsim.batch.uses``: a frame part, the
-    villa table, a Castles card), in the order given: those the game's ``component_use``
-    counts in use rows. An override file's entries are not among them (its changes get
-    the lines of entries whose use the seat rows hold, and each style's effect)."""
+    villa table, a Castles card): those the game's ``component_use`` counts in use rows,
+    among the ``changes`` (the --sets), each sweep's entry and what each variant's set
+    changes against the shipped one (an override file's entries too), in that order."""
     read = spec.component_use
-    entries = dict.fromkeys(c.entry for c in changes)
-    return tuple(e for e in entries if read is not None and read(e).uses is not None)
+    if read is None:
+        return ()
+    entries = [c.entry for c in changes]
+    for v in found:
+        if isinstance(v, Sweep):
+            entries.append(v.entry)
+            continue
+        try:
+            if spec.card_changes is not None:
+                entries += [c.entry for c in spec.card_changes(None, v.components)]
+            elif spec.diff is not None:
+                entries += [e for e, _ in spec.diff(None, v.components)]
+        except CdsimError:  # the set's own check says it, when the study is loaded
+            continue
+    return tuple(e for e in dict.fromkeys(entries) if read(e).uses is not None)
 
 
 def build(name: str, changes: Sequence[Change], override: Path | None, root: Path,
@@ -336,7 +350,7 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
     else:
         raise CdsimError(f"--set: {spec.title} takes no changes to its components")
     text = study_text(name, found, players, plays, seed, budgets, game=game,
-                      watch=watched(changes, spec))
+                      watch=watched(found, spec, changes))
     path = folder / "whatif.toml"
     path.write_text(text)
     return load_study(path)
