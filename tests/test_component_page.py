@@ -7,6 +7,7 @@ a Castles harvest tile, scored from, its verdict line."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -90,6 +91,11 @@ def test_a_frame_part_and_a_villa_table_row_get_their_verdict_lines(
         assert f"use: {words}; used by " in figures and f" {unit} [" in figures, figures
         assert line in page_lines(browser, root) and figures in page_lines(browser, root)
         assert any((root / "cells").glob("*/uses/part-00000.parquet"))
+        cell = next(c for c in json.loads((root / "study.json").read_text())["cells"]
+                    if c.get("components"))
+        (shown,) = cell["components"]
+        assert shown["recorded"] and shown["not_recorded"] is None, shown
+        assert shown["variant"]["per_user"]["value"] >= 1
 
 
 def test_a_castles_card_taken_by_every_seat_says_so_and_how_many(
