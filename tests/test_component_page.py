@@ -1,11 +1,13 @@
 """A verdict for any component, the same on the page as in the terminal (#61 items 3 and 4),
 each page read in headless chromium: the bakery swap (two --sets checked as one set) gives
-the bakery tile's verdict line and figures and each style's effect; a frame part says its
-use is not recorded and still gives each style's effect; a Castles card the same, and a
-Castles harvest tile, scored from, its verdict line."""
+the bakery tile's verdict line and figures and each style's effect; a frame part (goals
+scored) and a villa-table row (villas scored at it), from the whatif's use rows, their
+verdict lines; a Castles card, taken by every seat, says so and gives how many a seat took;
+a Castles harvest tile, scored from, its verdict line."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +38,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]
     root = tmp_path_factory.mktemp("components")
     asked = {"bakery": (("tile.L-bakery.count=7", "tile.L-market.count=3"), None),
              "frame": (("part.3.goals.0.vp=6",), None),
+             "villa": (("villa_table.points.4=7",), None),
              "farm": (("cards.farm.count=18",), "castles"),
              "harvest": (("harvest.red_vp.amount=3",), "castles")}
     return {name: (root / name, whatif(root / name, *sets, game=game))
@@ -48,7 +51,7 @@ def page_lines(browser: Any, root: Path) -> list[str]:  # noqa: F811
     return lines
 
 
-@pytest.mark.parametrize("name", ["bakery", "frame", "farm", "harvest"])
+@pytest.mark.parametrize("name", ["bakery", "frame", "villa", "farm", "harvest"])
 def test_the_page_gives_each_component_s_line_as_the_terminal_does(
         browser: Any, runs: dict[str, tuple[Path, str]], name: str) -> None:  # noqa: F811
     root, out = runs[name]
@@ -71,15 +74,37 @@ def test_the_bakery_tile_gets_a_verdict_line_at_the_card_margin(
     assert any(line.startswith("the L-bakery tile (count 5 -> 7): use: ") for line in lines)
 
 
-def test_a_frame_part_and_a_castles_card_say_their_use_is_not_recorded(
+def test_a_frame_part_and_a_villa_table_row_get_their_verdict_lines(
+        runs: dict[str, tuple[Path, str]], browser: Any) -> None:  # noqa: F811
+    for name, noun, words, unit in (
+            ("frame", "frame part 3", "scored a goal of it (R10.5)", "goals"),
+            ("villa", "the villa table", "scored a complete villa at a changed chimney count "
+             "(R10.1)", "villas")):
+        root, out = runs[name]
+        _, lines = said(out, "2p scripted")
+        line = next(x for x in lines if x.startswith(f"{noun}: "))
+        assert any(side in line for side in ("too weak", "about right", "too strong",
+                                             "not decided")), line
+        assert words in line and "not recorded" not in line, line
+        assert "card margin of ±4.0 pts" in line or "needs more games" in line, line
+        figures = next(x for x in lines if x.startswith(f"{noun} ("))
+        assert f"use: {words}; used by " in figures and f" {unit} [" in figures, figures
+        assert line in page_lines(browser, root) and figures in page_lines(browser, root)
+        assert any((root / "cells").glob("*/uses/part-00000.parquet"))
+        cell = next(c for c in json.loads((root / "study.json").read_text())["cells"]
+                    if c.get("components"))
+        (shown,) = cell["components"]
+        assert shown["recorded"] and shown["not_recorded"] is None, shown
+        assert shown["variant"]["per_user"]["value"] >= 1
+
+
+def test_a_castles_card_taken_by_every_seat_says_so_and_how_many(
         runs: dict[str, tuple[Path, str]]) -> None:
-    for name, noun in (("frame", "frame part 3"), ("farm", "the farm cards")):
-        _, lines = said(runs[name][1], "2p scripted")
-        assert any(line.startswith(f"{noun}: no verdict line: its use (") and
-                   "not recorded yet" in line for line in lines), lines
-    _, lines = said(runs["frame"][1], "2p scripted")
-    assert any(line.startswith("frame part 3 (goals.0.vp ") and
-               "the frame VP it scores through: " in line for line in lines), lines
+    _, lines = said(runs["farm"][1], "2p scripted")
+    line = next(x for x in lines if x.startswith("the farm cards: "))
+    assert "every seat took one into their hand" in line and "could be )" not in line, line
+    figures = next(x for x in lines if x.startswith("the farm cards (count 20 -> 18): use: "))
+    assert "used by 100.0%" in figures and " cards [" in figures, figures
 
 
 def test_a_castles_harvest_tile_gets_a_verdict_line(runs: dict[str, tuple[Path, str]]) -> None:

@@ -6,6 +6,7 @@ rows do not record."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -154,18 +155,21 @@ def test_the_words_for_a_component_never_used_rarely_used_or_not_recorded() -> N
     shown = component_figures(about)
     assert shown is not None and "used by 50.0% [40.0, 60.0] of seats" in shown
     part = BAKERY("part.3")
-    assert part.column is None
+    assert part.column is None and part.uses == "part.3"  # counted in a run's use rows
     said = component_line(change(part, None))
     assert said.startswith("frame part 3: no verdict line: its use (scored a goal of it")
     assert "not recorded yet" in said and component_figures(change(part, None)) is None
     row = BAKERY("villa_table")
-    assert row.column is None and "chimney" in row.why
+    assert row.column is None and row.uses == "villa_table" and "chimney" in row.why
+    assert BAKERY("tile.L-villa-end-2").uses is None  # a villa tile: not recorded yet
 
 
 def test_castles_says_what_use_means_for_each_kind() -> None:
     use = game_spec("castles").component_use
     assert use is not None
-    assert use("cards.farm").words == "took one" and use("cards.farm").column is None
+    farm = use("cards.farm")
+    assert farm.words.startswith("took one into their hand") and farm.column is None
+    assert farm.uses == "cards.farm" and use("player_tiles.x").uses is None
     assert use("harvest.red_vp").column == "vp_harvest_red"
     columns = {c for c, _ in game_spec("castles").columns()[0]}
     assert {"vp_harvest_red", "vp_harvest_green"} <= columns
@@ -189,6 +193,11 @@ def test_the_vp_source_a_component_scores_through_and_its_paired_change() -> Non
     same = source_change(base.with_columns(vp_frame=vp), base.with_columns(vp_frame=vp),
                          "vp_frame")
     assert same.effect[0] == 0 and np.isnan(same.effect[1])  # no changed deal: no interval
+    # a VP change is not a share: its interval is not cut at 1 (+2 VP a seat, every deal)
+    noisy = vp + 2 + rng.integers(0, 2, base.height)
+    two = source_change(base.with_columns(vp_frame=vp), variant.with_columns(vp_frame=noisy),
+                        "vp_frame")
+    assert two.effect[1] < 2.5 < two.effect[2] and two.effect[1] > 1.5, two.effect
 
 
 def test_a_style_changed_in_fewer_than_30_deals_has_no_interval() -> None:
@@ -226,3 +235,30 @@ def test_components_not_recorded_for_one_reason_are_said_once() -> None:
                         "10.50 a seat "
                         "(base 10.00), +0.50 VP [+0.40, +0.60] (same deals, 95%).")
     assert len(lines) == 4
+
+
+def test_a_component_every_seat_used_has_no_win_difference() -> None:
+    """Users need others to be set against: a Castles card every seat is dealt has none (a
+    seat that did not use it in fewer than 10 deals), and its line says so."""
+    rng = np.random.default_rng(3)
+    games = 400
+    seats = pl.DataFrame({"game": np.repeat(np.arange(games), 2),
+                          "setup": np.repeat(np.arange(games) // 4, 2),
+                          "seat": np.tile([0, 1], games),
+                          "strategy": np.tile(["a", "b"], games),
+                          "won": np.tile([True, False], games),
+                          "uses": rng.integers(1, 4, 2 * games)})
+    every = use_figures(use_terms(seats, "uses"))
+    assert every["use_share"][0] == 1.0 and np.isnan(every["win_difference"][0])
+    assert np.isfinite(every["per_user"][0])
+    # a seat without it in 9 deals: still too few others
+    few = seats.with_columns(uses=pl.when((pl.col("setup") < 9) & (pl.col("seat") == 1))
+                             .then(0).otherwise(pl.col("uses")))
+    assert np.isnan(use_figures(use_terms(few, "uses"))["win_difference"][0])
+    some = seats.with_columns(uses=pl.when((pl.col("setup") < 40) & (pl.col("seat") == 1))
+                              .then(0).otherwise(pl.col("uses")))
+    assert np.isfinite(use_figures(use_terms(some, "uses"))["win_difference"][0])
+    assert BAKERY is not None
+    line = component_line(change(BAKERY("tile.L-bakery"), (Takes(800, 100, 400),) * 2,
+                                 (math.nan, math.nan, math.nan)))
+    assert "no verdict line: every seat placed a bakery" in line and "could be" not in line

@@ -71,7 +71,9 @@ def use_terms(seats: pl.DataFrame, column: str) -> pl.DataFrame:
 def use_figures(terms: pl.DataFrame) -> dict[str, Figure]:
     """``FIGURES`` of one component's ``use_terms``: (estimate, low, high), 95%, deals as
     clusters, each inside its range; nan where it was never used, a figure on the users
-    nan (too few to say) where fewer than ``card_intervals.MIN_DEALS`` deals had a use."""
+    nan (too few to say) where fewer than ``card_intervals.MIN_DEALS`` deals had a use, and
+    the win difference nan where fewer deals had a seat that did not use it (no others to
+    set its users against: every seat is dealt Castles cards of most colours)."""
     setup = terms["setup"].to_numpy()
     took = terms["took"].to_numpy()
     out = {"use_share": card_intervals.share(took, terms["seats"].to_numpy(), setup)}
@@ -81,6 +83,9 @@ def use_figures(terms: pl.DataFrame) -> dict[str, Figure]:
     used = took > 0
     bounds = (float((times[used] / took[used]).min()), float((times[used] / took[used]).max()))
     out["per_user"] = card_intervals.mean(times, took, setup, (min(1.0, bounds[0]), bounds[1]))
+    if card_intervals.deals_with(terms["seats"].to_numpy() - took, setup) < \
+            card_intervals.MIN_DEALS:  # (nearly) every seat used it: no others to compare
+        return out | {"win_difference": NAN3}
     some = terms.filter(pl.col("took") > 0)
     took_s, won_s, seats_s, winners_s = (
         np.asarray(some[c].to_numpy(), dtype=float).reshape(some.height, -1)
@@ -177,20 +182,24 @@ def source_change(base: pl.DataFrame, variant: pl.DataFrame, column: str) -> Sou
     setup = both["setup"].to_numpy().astype(np.int64)
     vb, nb = both["vp"].to_numpy(), both["n"].to_numpy()
     vv, nv = both["vp_v"].to_numpy(), both["n_v"].to_numpy()
-    effect = _paired(ratio_terms(vv, nv) - ratio_terms(vb, nb), setup)
+    effect = _paired(ratio_terms(vv, nv) - ratio_terms(vb, nb), setup, share=False)
     if card_intervals.deals_with(np.abs(vv - vb), setup) < MIN_CHANGED:
         effect = (effect[0], math.nan, math.nan)
     mean = [float(v.sum() / n.sum()) if n.sum() else math.nan for v, n in ((vb, nb), (vv, nv))]
     return SourceChange(mean[0], mean[1], effect)
 
 
-def _paired(terms: NDArray[np.float64], setup: NDArray[np.int64]) -> Figure:
+def _paired(terms: NDArray[np.float64], setup: NDArray[np.int64], share: bool = True
+            ) -> Figure:
     """The mean of paired per-game terms with its deal-clustered 95% interval (t on the
-    deals less one), inside [-1, 1]; exactly 0 [0, 0] where every game is the same."""
+    deals less one), inside [-1, 1] for a change of ``share`` (a VP change is not bounded
+    so); exactly 0 [0, 0] where every game is the same."""
     if not len(terms) or np.isnan(terms).any():
         return NAN3
     deals = int(np.unique(setup).size)
     mean, low, high = paired_difference(terms, setup, card_intervals.t95(deals))
+    if not share:
+        return (float(mean[0]), float(low[0]), float(high[0]))
     return (float(mean[0]), max(-1.0, float(low[0])), min(1.0, float(high[0])))
 
 

@@ -219,6 +219,18 @@ class RunConfig(PlaySettings):
     # a user strategy's time limit per decision (s; 0: none): recorded, not the run's
     # identity (--resume may change it); the process's --decision-timeout by default
     decision_timeout: float = Field(default_factory=decision_timeout)
+    # the components whose use the run records (its uses/ parts: cdsim.batch.uses), as a
+    # change names them ("part.3", "villa_table", "cards.farm"): the entries a whatif's
+    # variants change, in its base's runs and theirs; written only when some are, so that
+    # every other run's manifest is what it was
+    watched: Annotated[tuple[str, ...], BeforeValidator(_vector)] = ()
+
+    @model_serializer(mode="wrap")
+    def _written(self, write: SerializerFunctionWrapHandler) -> Any:
+        record = without_default_game(write(self))
+        if isinstance(record, dict) and not record.get("watched", True):
+            del record["watched"]
+        return record
 
     @model_validator(mode="before")
     @classmethod
@@ -303,7 +315,8 @@ class RunConfig(PlaySettings):
 
 
 # What a run file (``cdsim simulate --config``) may hold: the settings a user gives.
-RUN_FILE_KEYS = frozenset(RunConfig.model_fields) - {"components_digest", "decision_timeout"} \
+RUN_FILE_KEYS = frozenset(RunConfig.model_fields) - {"components_digest", "decision_timeout",
+                                                     "watched"} \
     | {"out"}
 
 

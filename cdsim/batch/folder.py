@@ -38,6 +38,7 @@ from cdsim import __version__
 from cdsim.batch.config import RunConfig, chunk_plan, engine_for
 from cdsim.batch.manifest import RUN_FORMAT, Manifest, RunManifest
 from cdsim.batch.parts import check_parts
+from cdsim.batch.uses import USES, check_use_parts
 from cdsim.digest import digest_rows
 from cdsim.errors import CdsimError, user_text
 from cdsim.games.carpe_diem.players import played
@@ -62,7 +63,7 @@ CELLS = "cells"
 LOCK = ".cdsim.lock"
 # What a folder holds before its manifest exists (a kill there leaves only these): such a
 # folder is started again, by a plain rerun or --resume, as if it were new.
-UNSTARTED = {LOCK, PARTS, CARDS, CELLS, "study.toml", played.PROFILES_COPY}
+UNSTARTED = {LOCK, PARTS, CARDS, USES, CELLS, "study.toml", played.PROFILES_COPY}
 
 K = TypeVar("K", bound=Manifest)  # a kind's manifest: its model
 
@@ -171,7 +172,8 @@ class RunFolder(Generic[M]):
                 self.manifest_path.unlink()
                 if self.kind.holds == PARTS:
                     for old in [*(root / PARTS).glob("part-*.parquet"),
-                                *(root / CARDS).glob("part-*.parquet")]:
+                                *(root / CARDS).glob("part-*.parquet"),
+                                *(root / USES).glob("part-*.parquet")]:
                         old.unlink()
                 else:
                     shutil.rmtree(root / self.kind.holds, ignore_errors=True)
@@ -232,22 +234,36 @@ class RunFolder(Generic[M]):
         """The chunk's card rows (run format 2 on)."""
         return self.path / CARDS / f"part-{index:05d}.parquet"
 
+    def use_part(self, index: int) -> Path:
+        """The chunk's use rows (a run that watches components: cdsim.batch.uses)."""
+        return self.path / USES / f"part-{index:05d}.parquet"
+
     def check_parts(self: RunFolder[RunManifest], manifest: RunManifest) -> None:
         """Every finished chunk's part is there and holds that chunk's games of this run,
-        or one line."""
+        and so does its use part where the run records uses (it watches components and
+        plays on the core); or one line."""
         check_parts([(i, self.part(i)) for i in manifest.finished], manifest.chunks,
                     manifest.config)
+        config = manifest.config
+        if config.watched and engine_for(config) == "rust":
+            check_use_parts([(i, self.use_part(i)) for i in manifest.finished],
+                            manifest.chunks, config.players, config.watched)
 
     def save_chunk(self: RunFolder[RunManifest], manifest: RunManifest, index: int,
-                   frames: tuple[DataFrame, DataFrame | None], seconds: float) -> None:
+                   frames: tuple[DataFrame, DataFrame | None]
+                   | tuple[DataFrame, DataFrame | None, DataFrame | None],
+                   seconds: float) -> None:
         """The driver's side of one finished chunk (polars DataFrames of its seat rows and
         card rows): the card part, then the part, are written atomically and read back, then
         the manifest records the chunk. ``seconds``: the wall time to add to the run's. A
         part or manifest that cannot be written (a full disk) is one line; what was
         finished before stays recorded. A game without a card table (``frames[1]`` None)
-        writes the part alone."""
+        writes the part alone; a run that records uses writes its use part first
+        (``frames[2]``: cdsim.batch.uses)."""
         kept = "finished chunks are kept, --resume continues"
-        for path, frame in ((self.card_part(index), frames[1]), (self.part(index), frames[0])):
+        uses = frames[2] if len(frames) > 2 else None
+        for path, frame in ((self.use_part(index), uses), (self.card_part(index), frames[1]),
+                            (self.part(index), frames[0])):
             if frame is None:
                 continue
             try:

@@ -21,6 +21,7 @@ from cdsim import core
 from cdsim.batch.config import RunConfig, engine_for, lineup_for, replay_command
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.manifest import RunManifest
+from cdsim.batch.uses import use_frame
 from cdsim.errors import StrategyFailure
 from cdsim.games.carpe_diem.engine.table import Table
 from cdsim.games.carpe_diem.players.profiles import core_profiles
@@ -151,6 +152,14 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     player), as seat rows and card rows: the same rows ``play_chunk_tables`` gives, faster.
     A set ``stop`` (``cdsim._core.Stop``) ends the chunk before its next game, with a
     ValueError."""
+    rows, cards, _ = core_chunk_parts(config, first, last, check, stop)
+    return rows, cards
+
+
+def core_chunk_parts(config: RunConfig, first: int, last: int, check: bool = False,
+                     stop: Any = None) -> tuple[Any, Any, Any]:
+    """``core_chunk_frames``' seat rows and card rows, and the use rows of the run's
+    watched entries (``cdsim.batch.uses``; None: the run watches none)."""
     import polars as pl
 
     # Carpe Diem's scripted players are the profiles file's; another game's need none
@@ -172,7 +181,9 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
     names = [spec.spelling for spec in players]
     columns = module.play_chunk(config.spec.load_components(config.components), n,
                                 list(config.starting_vp), config.seed, games, setups, lineups,
-                                strategies, check, stop)
+                                strategies, check, stop, uses=bool(config.watched))
+    made_uses = columns.pop("uses", None)
+    uses = None if made_uses is None else use_frame(made_uses, config.watched)
     table, made = config.spec.cards, columns.pop("cards", None)  # the game's card table
     cards = None if table is None or made is None else table.frame(made)
     strategy = pl.Series(names, dtype=pl.String).gather(columns.pop("strategy"))
@@ -181,7 +192,7 @@ def core_chunk_frames(config: RunConfig, first: int, last: int, check: bool = Fa
                   for k, v in columns.items()})
     order = list(config.spec.row_fields())  # the game's rows in their recorded order
     order += [k for k in frame if k not in order]
-    return pl.DataFrame({k: frame[k] for k in order}), cards
+    return pl.DataFrame({k: frame[k] for k in order}), cards, uses
 
 
 OnChunk = Callable[[str, int, int], None]  # (run key, chunk index, games in the chunk)
@@ -319,20 +330,22 @@ def play_chunk_frame(config: RunConfig, first: int, last: int, engine: str = "")
 
 
 def play_chunk_frames(config: RunConfig, first: int, last: int, engine: str = "",
-                      stop: Any = None) -> tuple[Any, Any]:
-    """Games first..last-1 as two polars DataFrames, seat rows and card rows, on the engine
-    the run plays on (the compiled core when every seat is a built-in player: the same
-    rows, faster; a set ``stop`` ends it early)."""
+                      stop: Any = None) -> tuple[Any, Any, Any]:
+    """Games first..last-1 as polars DataFrames, seat rows, card rows and use rows, on the
+    engine the run plays on (the compiled core when every seat is a built-in player: the
+    same rows, faster; a set ``stop`` ends it early). Card rows None: a game without a card
+    table; use rows None: a run that watches nothing, or a Python strategy's (the Python
+    table records no uses: cdsim.batch.uses)."""
     import polars as pl
 
     if (engine or engine_for(config)) == "rust":
-        return core_chunk_frames(config, first, last, stop=stop)
+        return core_chunk_parts(config, first, last, stop=stop)
     rows, cards = play_chunk_tables(config, first, last)
     table = config.spec.cards  # the game's card table (None: it has none)
     if table is None:
-        return pl.DataFrame(rows), None
+        return pl.DataFrame(rows), None, None
     schema = {k: pl.String if k in table.text else pl.Int64 for k in table.fields}
-    return pl.DataFrame(rows), pl.DataFrame(cards, schema=schema)
+    return pl.DataFrame(rows), pl.DataFrame(cards, schema=schema), None
 
 
 def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: int,
@@ -346,7 +359,8 @@ def _indexed_chunk(key: str, index: int, config: RunConfig, first: int, last: in
 
 
 __all__ = ["DRIVER_ENV", "THREADS_ENV", "OnChunk", "QueuedRun", "clear_notes",
-           "core_chunk_frame", "core_chunk_frames", "dead_worker_note", "play_chunk_frame",
+           "core_chunk_frame", "core_chunk_frames", "core_chunk_parts", "dead_worker_note",
+           "play_chunk_frame",
            "play_chunk_frames", "play_chunk_table", "play_chunk_tables", "play_queue",
            "plays_in_threads", "run_chunks",
            "worker_options"]

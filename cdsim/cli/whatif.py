@@ -103,8 +103,9 @@ def whatif(
     too strong (their takers' win difference against --card-margin; neutral near the value a
     sweep of several values finds), then their figures (taken, fulfilled, VP per take, win
     difference), each with its 95% interval; any other changed component the same line from its
-    use as the game's rows record it (a tile placed, a harvest tile scored from), or that its
-    use is not recorded yet; then the change's effect on each style's win share. The folder is a
+    use as the game's rows record it (a tile placed, a frame part or villa-table row scored
+    from, a Castles card taken, a harvest tile scored from), or that its use is not recorded
+    yet; then the change's effect on each style's win share. The folder is a
     study folder: its pages lead with the change (study.html).
 
     Example: cdsim whatif --set objective.B05.reward.vp=6

@@ -281,6 +281,8 @@ def entries(path: str | None) -> list[Entry]:
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
 # a harvest tile's reward: the seat row's VP from the harvest tiles of that reward (T10)
 HARVESTED = {"red_vp": "vp_harvest_red", "green_vp": "vp_harvest_green"}
+NOT_TAKEN = ("its runs hold no use rows (only cdsim whatif's runs record them): their seat "
+             "rows hold a seat's VP by source, not which cards it took")
 NOT_BY_ENTRY = ("the rows hold a seat's VP by source (vp_area, vp_crops, vp_colour_bonus, "
                 "...), not which cards it took or which tiles it placed")
 
@@ -288,8 +290,10 @@ NOT_BY_ENTRY = ("the rows hold a seat's VP by source (vp_area, vp_crops, vp_colo
 def component_use(entry: str) -> ComponentUse:
     """What use of a changed entry (``cards.farm``, ``harvest.red_vp``) means in the rows
     (``cdsim whatif``'s verdict line; docs/guide.md): a harvest tile whose reward is VP is
-    *scored from* (its VP source above 0); a card, a tile or a bonus is taken or placed,
-    which the rows do not record yet (the effect on each style is its verdict)."""
+    *scored from* (its VP source above 0); a game card is *taken* into the hand, which a
+    run that judges its change records (its use rows, ``cdsim.batch.uses``); a tile or a
+    bonus is placed or taken, which the rows do not record yet (the effect on each style
+    is its verdict)."""
     table, _, ident = entry.partition(".")
     if table == "harvest" and ident in HARVESTED:
         return ComponentUse(f"the {ident} harvest tiles", f"scored {ident.split('_')[0]} VP "
@@ -302,6 +306,9 @@ def component_use(entry: str) -> ComponentUse:
              "neutral_tiles": "placed one in their estate",
              "bonus_tokens": "took one"}.get(table, "scored from it")
     noun = f"the {ident} {table.replace('_', ' ')}" if ident else f"the {table} table"
+    if table == "cards" and ident:  # taken into the hand: a watching run's use rows
+        return ComponentUse(noun, "took one into their hand (dealt or drawn, T2.5, T4.1)",
+                            why=NOT_TAKEN, unit="cards", uses=entry)
     return ComponentUse(noun, taken, why=NOT_BY_ENTRY, source=source and source[0],
                         source_words=source[1] if source else "")
 

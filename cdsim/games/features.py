@@ -137,7 +137,8 @@ class ComponentUse:
     """What "use" of one changed component (not a card: the card table follows those) means
     in a game's rows (``cdsim whatif``'s verdict line for any component): a seat *uses* it
     when its seat row's ``column`` is above 0 (Carpe Diem's bakery tile: ``bakeries``, the
-    bakeries it placed in its district). ``column`` None: the rows do not record its use
+    bakeries it placed in its district), or the run's use rows of ``uses`` count them (a
+    frame part: the goals of it a seat scored). Both None: the rows do not record its use
     yet, ``why`` says what they hold instead; the verdict then gives the effect on each
     style only."""
 
@@ -151,6 +152,10 @@ class ComponentUse:
     # and that source in words ("frame VP"): its paired change is shown beside the line
     source: str | None = None
     source_words: str = ""
+    # the use rows that count a seat's uses where the seat rows do not (a run that watches
+    # it records them: cdsim.batch.uses), as the entry they are of ("part.3", "cards.farm",
+    # "villa_table": every row of a table without ids); column None then
+    uses: str | None = None
 
 
 @dataclass(frozen=True)

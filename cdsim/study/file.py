@@ -378,6 +378,9 @@ class StudyFile(Table, StudySettings):
     variant: list[Variant] = Field(default_factory=list)
     sweep: list[Sweep] = Field(default_factory=list)
     cell: list[CellFile] = Field(default_factory=list)
+    # the components whose use every run of the study records (`cdsim whatif` writes the
+    # entries its changes name: "part.3", "villa_table", "cards.farm"; cdsim.batch.uses)
+    watch: list[str] = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod

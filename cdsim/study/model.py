@@ -237,7 +237,8 @@ class Study:
                 strategies=lineup, strategy_pool=pop.pool, start_vp=cell.rulebook,
                 rotate_seats=pop.rotate_seats,
                 components=cell.variant.components if cell.variant else self.components,
-                chunk_size=pop.chunk_size or self.file.chunk_size, strategy_params=params)))
+                chunk_size=pop.chunk_size or self.file.chunk_size, strategy_params=params,
+                watched=tuple(self.file.watch))))
         return jobs
 
     def identity(self) -> Identity:

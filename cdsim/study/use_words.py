@@ -51,6 +51,11 @@ def component_line(c: ComponentChange, margin: float = CARD_MARGIN, near: str = 
         return (f"{use.noun}: not decided ({few}): the win difference of the seats that "
                 f"{use.words} needs more games{near}")
     win = c.variant["win_difference"]
+    if not math.isfinite(win[0]):  # every seat used it: no others to set its users against
+        return (f"{use.noun}: no verdict line: every seat {use.words} (a seat that did not "
+                f"in fewer than {MIN_DEALS} deals), so there are no others to set its users "
+                f"against; how much a seat used it and the effect on each style are "
+                f"below{near}")
     if said.endswith("not decided"):
         low, high = win[1], win[2]
         could = [s for s, ok in zip(SIDES, (low < -margin, low < margin and high > -margin,

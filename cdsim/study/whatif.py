@@ -265,8 +265,9 @@ def lineup_of(game: GameSpec, play: str) -> list[str]:
 def study_text(name: str, variant_list: Sequence[Variant | Sweep],
                players: Sequence[int], plays: Sequence[str], seed: int,
                budgets: dict[str, int], chunk_size: int = 2000,
-               game: GameSpec | None = None) -> str:
-    """The study file of the question (what ``cdsim study report`` and a resume read)."""
+               game: GameSpec | None = None, watch: Sequence[str] = ()) -> str:
+    """The study file of the question (what ``cdsim study report`` and a resume read);
+    ``watch``: the entries whose use its runs record (``cdsim.study.watch``)."""
     asked = "; ".join(v.description for v in variant_list)
     lines = [
         "# Written by cdsim whatif: the base and the change on the same deals.",
@@ -277,6 +278,7 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
         f"players = {json.dumps(list(players))}",
         "radius = 2",
         f"chunk_size = {chunk_size}",
+        *([f"watch = {json.dumps(list(watch))}"] if watch else []),
         "",
     ]
     for play_name in plays:
@@ -301,6 +303,30 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
     return "\n".join(lines)
 
 
+def watched(found: Sequence[Variant | Sweep], spec: GameSpec,
+            changes: Sequence[Change] = ()) -> tuple[str, ...]:
+    """The changed entries whose use the runs record (``cdsim.batch.uses``: a frame part, the
+    villa table, a Castles card): those the game's ``component_use`` counts in use rows,
+    among the ``changes`` (the --sets), each sweep's entry and what each variant's set
+    changes against the shipped one (an override file's entries too), in that order."""
+    read = spec.component_use
+    if read is None:
+        return ()
+    entries = [c.entry for c in changes]
+    for v in found:
+        if isinstance(v, Sweep):
+            entries.append(v.entry)
+            continue
+        try:
+            if spec.card_changes is not None:
+                entries += [c.entry for c in spec.card_changes(None, v.components)]
+            elif spec.diff is not None:
+                entries += [e for e, _ in spec.diff(None, v.components)]
+        except CdsimError:  # the set's own check says it, when the study is loaded
+            continue
+    return tuple(e for e in dict.fromkeys(entries) if read(e).uses is not None)
+
+
 def build(name: str, changes: Sequence[Change], override: Path | None, root: Path,
           players: Sequence[int], plays: Sequence[str], seed: int,
           budgets: dict[str, int], game: GameSpec | None = None) -> Study:
@@ -323,11 +349,12 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
                 raise CdsimError(f"{sets}: {said}{companion(said)}") from None
     else:
         raise CdsimError(f"--set: {spec.title} takes no changes to its components")
-    text = study_text(name, found, players, plays, seed, budgets, game=game)
+    text = study_text(name, found, players, plays, seed, budgets, game=game,
+                      watch=watched(found, spec, changes))
     path = folder / "whatif.toml"
     path.write_text(text)
     return load_study(path)
 
 
 __all__ = ["DESIGN", "PLAYS", "Change", "build", "game_variants", "lineup_of", "parse_set",
-           "safe_name", "study_text", "variants"]
+           "safe_name", "study_text", "variants", "watched"]

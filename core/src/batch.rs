@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::games::{ColumnType, Game, Outcome, SeatValue, Table, Tables, Values};
+use crate::games::{ColumnType, Game, Outcome, SeatValue, Table, Tables, Use, Values};
 use crate::play::play_game;
 use crate::players::Strategy;
 use crate::rng::SeedSequence;
@@ -36,6 +36,9 @@ pub struct Chunk<'a> {
     /// Set by the driver on a stop: the chunk ends before its next game (an `Err`), so
     /// that a thread playing it does not hold the process for the rest of its games.
     pub stop: Option<&'a AtomicBool>,
+    /// Record each seat's uses of the game's components (`Outcome::uses`) as the `uses`
+    /// table: only a run that judges a change of them asks (its other rows are the same).
+    pub uses: bool,
 }
 
 /// The error of a chunk that a stop ended early (its rows are never written).
@@ -122,6 +125,7 @@ pub fn play_chunk<G: Game, P: Strategy<G>>(
     }
     let mut out = Columns::with_capacity::<G::Outcome>(chunk.games.len() * n)?;
     let mut tables = G::Tables::default();
+    let mut uses = chunk.uses.then(UseTable::default);
     let mut row = Vec::new();
     let seed = i64::try_from(chunk.entropy).map_err(|_| "the run seed must fit 63 bits")?;
     for (g, (&game, &setup)) in chunk.games.iter().zip(chunk.setups).enumerate() {
@@ -141,9 +145,63 @@ pub fn play_chunk<G: Game, P: Strategy<G>>(
                                             SeedSequence::new(chunk.entropy, &[key]));
         out.push(&outcome, seed, game, setup, lineup, &mut row);
         tables.push(game, &outcome);
+        if let Some(uses) = uses.as_mut() {
+            uses.push(game, &outcome)?;
+        }
     }
     out.tables = tables.into_tables(comps);
+    out.tables.extend(uses.map(|u| ("uses", u.into_table())));
     Ok(out)
+}
+
+/// The `uses` table of a chunk (`Chunk::uses`): one row per seat and component it used,
+/// game by game, seat by seat: `game`, `seat`, `kind` and `id` (indices into the names
+/// `kinds` and `ids`) and `count`.
+#[derive(Default)]
+struct UseTable {
+    game: Vec<i64>,
+    seat: Vec<i64>,
+    kind: Vec<u8>,
+    id: Vec<u8>,
+    count: Vec<i64>,
+    kinds: Vec<String>,
+    ids: Vec<String>,
+    found: Vec<Use>,
+}
+
+impl UseTable {
+    fn push<O: Outcome>(&mut self, game: i64, outcome: &O) -> Result<(), String> {
+        for seat in 0..outcome.seats() {
+            self.found.clear();
+            outcome.uses(seat, &mut self.found);
+            for used in &self.found {
+                self.game.push(game);
+                self.seat.push(seat as i64);
+                self.kind.push(label(&mut self.kinds, used.kind)?);
+                self.id.push(label(&mut self.ids, &used.id)?);
+                self.count.push(used.count);
+            }
+        }
+        Ok(())
+    }
+
+    fn into_table(self) -> Table {
+        Table {
+            columns: vec![("game", self.game.into()), ("seat", self.seat.into()),
+                          ("kind", self.kind.into()), ("id", self.id.into()),
+                          ("count", self.count.into())],
+            labels: vec![("kinds", self.kinds), ("ids", self.ids)],
+        }
+    }
+}
+
+/// The index of `name` in `names` (added when new); a chunk's table indexes 256 names.
+fn label(names: &mut Vec<String>, name: &str) -> Result<u8, String> {
+    let at = names.iter().position(|n| n == name).unwrap_or_else(|| {
+        names.push(name.to_string());
+        names.len() - 1
+    });
+    u8::try_from(at).map_err(|_| "a chunk's uses name more than 256 components".to_string())
 }
 
 #[cfg(test)]
@@ -166,7 +224,7 @@ mod tests {
     fn chunk<'a>(lineups: &'a [u8], strategies: &'a [StrategySpec], stop: Option<&'a AtomicBool>)
         -> Chunk<'a> {
         Chunk { players: 2, start_vp: &[3, 0], check: true, entropy: 11, games: &[4, 5],
-                setups: &[7, 5], lineups, strategies, stop }
+                setups: &[7, 5], lineups, strategies, stop, uses: false }
     }
 
     #[test]
@@ -216,6 +274,29 @@ mod tests {
         let five = Chunk { players: 5, start_vp: &[0; 5], lineups: &[0; 10],
                            ..chunk(&[], &strategies, None) };
         assert!(play_chunk::<Market, _>(&cards, &five, make).is_err());
+    }
+
+    #[test]
+    fn the_uses_table_is_written_only_when_asked_and_holds_each_seats_uses() {
+        use crate::castles::{players::make as castles, CastlesState, Components};
+        let comps = Components::builtin();
+        let strategies = specs(&["greedy"]);
+        let base = Chunk { players: 3, lineups: &[0; 6], start_vp: &[0; 3],
+                           ..chunk(&[], &strategies, None) };
+        let plain = play_chunk::<CastlesState, _>(&comps, &base, castles).unwrap();
+        assert!(plain.table("uses").is_none());
+        let asked = play_chunk::<CastlesState, _>(&comps, &Chunk { uses: true, ..base },
+                                                   castles).unwrap();
+        assert_eq!(asked.columns, plain.columns, "the seat rows are the same either way");
+        let uses = asked.table("uses").unwrap();
+        let names: Vec<_> = uses.columns.iter().map(|&(n, _)| n).collect();
+        assert_eq!(names, ["game", "seat", "kind", "id", "count"]);
+        let (Values::Int(game), Values::Int(count)) = (&uses.columns[0].1, &uses.columns[4].1)
+            else { panic!("game and count are ints") };
+        assert!(game.iter().all(|g| [4, 5].contains(g)) && count.iter().all(|&c| c > 0));
+        assert_eq!(uses.labels[0], ("kinds", vec!["cards".to_string()]));
+        // every seat was dealt its hand: 5 cards a seat at least, in each game
+        assert!(count.iter().sum::<i64>() >= 2 * 3 * 5);
     }
 
     #[test]

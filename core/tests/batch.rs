@@ -33,7 +33,7 @@ fn a_chunk_is_its_games_played_one_by_one() {
     let lineups = [0, 1, 2, 2, 0, 1];
     let chunk = Chunk { players: 3, start_vp: &config.start_vp[..3], check: false, entropy: 11,
                         games: &[4, 5], setups: &[7, 5], lineups: &lineups,
-                        strategies: &strategies, stop: None };
+                        strategies: &strategies, stop: None, uses: false };
     let columns = play_chunk::<GameState, _>(&comps, &chunk, make).unwrap();
     let mut rows = Vec::new();
     let mut cards = 0;
@@ -70,7 +70,7 @@ fn bad_specs_are_errors_not_panics() {
     let comps = comps();
     let strategies = specs(&["nope"]);
     let chunk = Chunk { players: 2, start_vp: &[8, 9], check: false, entropy: 1, games: &[0],
-                        setups: &[0], lineups: &[0, 0], strategies: &strategies, stop: None };
+                        setups: &[0], lineups: &[0, 0], strategies: &strategies, stop: None, uses: false };
     assert!(play_chunk::<GameState, _>(&comps, &chunk, make).is_err());
     let strategies = specs(&["random"]);
     let chunk = Chunk { lineups: &[0, 3], strategies: &strategies, ..chunk };

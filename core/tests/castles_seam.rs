@@ -37,7 +37,7 @@ fn castles_chunk(entropy: u128, start_vp: &[i32]) -> Columns {
     let lineups = [1, 2, 3, 4, 0, 1, 2, 3, 4, 4, 1, 0];
     let chunk = Chunk { players: 4, start_vp, check: true, entropy, games: &[0, 1, 2],
                         setups: &[5, 6, 5], lineups: &lineups, strategies: &strategies,
-                        stop: None };
+                        stop: None, uses: false };
     castles.play_chunk(&*comps, &chunk).unwrap()
 }
 

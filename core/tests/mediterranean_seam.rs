@@ -26,7 +26,7 @@ fn a_chunk_through_the_batch_runner_gives_the_declared_columns() {
     let start = [0, 2, -1];
     let chunk = Chunk { players: 3, start_vp: &start, check: true, entropy: 3,
                         games: &[0, 1, 2], setups: &[1, 2, 3], lineups: &lineups,
-                        strategies: &strategies, stop: None };
+                        strategies: &strategies, stop: None, uses: false };
     let cols = ENTRY.play_chunk(&*comps, &chunk).unwrap();
     let names: Vec<_> = cols.columns.iter().map(|&(n, _)| n).collect();
     let declared: Vec<_> = Scores::columns().into_iter().chain(RUN_COLUMNS)

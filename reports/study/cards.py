@@ -68,7 +68,7 @@ def _uses(found: VariantCards) -> dict[str, object]:
     if found.components:
         out["components"] = [{"entry": c.entry, "changed_keys": list(c.keys),
                               "use": c.use.words, "recorded": c.recorded,
-                              "not_recorded": c.use.why or None,
+                              "not_recorded": None if c.recorded else c.use.why or None,
                               "base": _figures(c.base), "variant": _figures(c.variant)}
                              | _source(c) for c in found.components]
     if found.styles:

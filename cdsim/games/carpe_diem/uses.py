@@ -1,19 +1,23 @@
 """What "use" of a changed Carpe Diem component means in its rows (``cdsim whatif``'s verdict
 line for any component; docs/guide.md, "A verdict for any component"): the seat row's
-column that counts a seat's uses of it, or why the rows do not record them yet.
+column or the run's use rows that count a seat's uses of it, or why the rows do not record
+them yet.
 
 - **A tile with a building** (market, bakery, fountain, R1.1): *placed* in the seat's
   district. The seat row counts the buildings of each kind a seat placed (``markets``,
   ``bakeries``, ``fountains``), not which tile carried them: a bakery of either deck
   (L-bakery or D-bakery) is a use of the bakery tiles.
-- **Any other tile**, a **frame part** (its goals scored, R10.5), a **villa-table row**
-  (a complete villa scored at that chimney count, R10.1), the **scroll track** and a
-  **district board**: the rows hold a seat's totals (its villas and landscapes, its frame
-  and villa VP in all), not which tile kind, part or row they came from; their use needs a
-  per-component column in the core (not recorded yet, said so), and their verdict is
-  the effect on each style, beside the change of the VP source they score through where
-  they have one (a frame part: the seat's frame VP; the villa table and a villa tile:
-  its villa VP; the scroll track: its scroll VP).
+- **A frame part**: a goal of it *scored* at the end (R10.5), and a **villa-table row**:
+  a complete villa *scored at* that chimney count (R10.1): a run that judges a change of
+  them records them in its use rows (``cdsim.batch.uses``: the part's goals the seat
+  scored, the seat's complete villas at each chimney count); the verdict shows beside it
+  the change of the VP source they score through (the seat's frame VP, its villa VP).
+- **Any other tile**, the **scroll track** and a **district board**: the rows hold a
+  seat's totals (its villas and landscapes, its villa and scroll VP in all), not which
+  tile kind or space they came from; their use is not recorded yet (said so), and their
+  verdict is the effect on each style, beside the change of the VP source they score
+  through where they have one (a villa tile: its villa VP; the scroll track: its scroll
+  VP).
 
 Cards have their own table (``cdsim.games.carpe_diem.cards``) and their own line.
 """
@@ -28,10 +32,12 @@ from cdsim.games.features import ComponentUse
 
 # a building's seat-row column: the buildings of that kind a seat placed in its district
 BUILT = {"market": "markets", "bakery": "bakeries", "fountain": "fountains"}
-NOT_BY_PART = ("the rows hold a seat's frame VP in all (vp_frame), not which of its 4 frame "
-               "parts scored it")
-NOT_BY_ROW = ("the rows hold a seat's complete villas and their chimneys in all (villas, "
-              "villa_chimneys), not each villa's chimney count")
+NOT_BY_PART = ("its runs hold no use rows (only cdsim whatif's runs record them, and not with "
+               "a Python strategy): their seat rows hold a seat's frame VP in all, not which "
+               "of its 4 frame parts scored it")
+NOT_BY_ROW = ("its runs hold no use rows (only cdsim whatif's runs record them, and not with "
+              "a Python strategy): their seat rows hold a seat's complete villas and their "
+              "chimneys in all, not each villa's chimney count")
 NOT_BY_TILE = ("the rows count a seat's villas, landscapes and dwellings, not which tile "
                "kinds it placed")
 
@@ -52,11 +58,12 @@ def component_use(entry: str) -> ComponentUse:
                             source_words="villa VP" if villa else "")
     if table == "part":
         return ComponentUse(f"frame part {ident}", "scored a goal of it (R10.5)",
-                            why=NOT_BY_PART, source="vp_frame", source_words="frame VP")
+                            why=NOT_BY_PART, unit="goals", source="vp_frame",
+                            source_words="frame VP", uses=entry)
     if table == "villa_table":
         return ComponentUse("the villa table", "scored a complete villa at a changed chimney "
-                            "count (R10.1)", why=NOT_BY_ROW, source="vp_villas",
-                            source_words="villa VP")
+                            "count (R10.1)", why=NOT_BY_ROW, unit="villas",
+                            source="vp_villas", source_words="villa VP", uses=table)
     if table == "scroll_track":
         return ComponentUse("the scroll track", "scored on a changed space (R10.3)",
                             why="the rows hold a seat's final space, not the track's values",

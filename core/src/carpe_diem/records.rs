@@ -132,6 +132,40 @@ pub struct GameRecord {
     pub tiebreak: bool,
     /// What happened to each card, seat by seat (the card table).
     pub cards: Vec<CardRecord>,
+    /// What each seat used of the frame parts and the villa table, seat by seat (a run's
+    /// `uses` rows, `Outcome::uses`; not part of the record's JSON).
+    #[serde(skip)]
+    pub uses: Vec<SeatUses>,
+}
+
+/// One seat's uses: its four frame parts (R2.1) as (id, goals of it scored, R10.5), and
+/// the chimney count of each of its complete villas (the villa table's row it scored at,
+/// R10.1).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatUses {
+    pub parts: [(i64, i64); 4],
+    pub villas: Vec<u16>,
+}
+
+impl SeatUses {
+    /// The seat's uses as rows: each frame part with a goal scored (`part`, its id), each
+    /// villa-table row scored at (`villa_table`, the chimney count), with how many times.
+    pub fn rows(&self, out: &mut Vec<crate::games::Use>) {
+        use crate::games::Use;
+        for &(id, scored) in &self.parts {
+            if scored > 0 {
+                out.push(Use { kind: "part", id: id.to_string(), count: scored });
+            }
+        }
+        let mut chimneys = self.villas.clone();
+        chimneys.sort_unstable();
+        for (i, &c) in chimneys.iter().enumerate() {
+            if i == 0 || chimneys[i - 1] != c {
+                let count = chimneys[i..].iter().take_while(|&&d| d == c).count() as i64;
+                out.push(Use { kind: "villa_table", id: c.to_string(), count });
+            }
+        }
+    }
 }
 
 /// Which deck a card row is about.
@@ -332,6 +366,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_seats_uses_add_up_to_its_villas_and_frame_vp() {
+        use crate::games::{Outcome, Use};
+        let comps = crate::carpe_diem::components::fixture();
+        let (mut parts, mut villas) = (0, 0);
+        for n in 2..=4 {
+            for seed in 0..4u64 {
+                let mut players: Vec<_> = ["villa", "greedy", "bread", "random"][..n].iter()
+                    .map(|name| make(name, &[]).unwrap()).collect();
+                let record = play_game(&comps, &GameConfig::new(n), &mut players,
+                                       SeedSequence::new(u128::from(seed), &[seed]));
+                for (seat, s) in record.seats.iter().enumerate() {
+                    let mut uses: Vec<Use> = Vec::new();
+                    record.uses(seat, &mut uses);
+                    let of = |kind| uses.iter().filter(move |u| u.kind == kind);
+                    // a villa-table row: complete villas at that chimney count (R10.1)
+                    assert_eq!(of("villa_table").map(|u| u.count).sum::<i64>(), s.villas);
+                    let paid: i64 = of("villa_table").map(|u| u.count * i64::from(
+                        comps.villa_points(u.id.parse().unwrap()))).sum();
+                    assert_eq!(paid, s.vp_villas);
+                    // a frame part: goals of it scored, each worth its goal's VP (R10.5)
+                    let (mut low, mut high) = (0, 0);
+                    for u in of("part") {
+                        let part = &comps.frame_parts[comps.frame_part(u.id.parse().unwrap())
+                            .expect("one of the set's parts")];
+                        assert!(u.count >= 1 && u.count <= part.goals.len() as i64);
+                        let vp = part.goals.iter().map(|g| i64::from(g.vp));
+                        low += u.count * vp.clone().min().unwrap();
+                        high += u.count * vp.max().unwrap();
+                    }
+                    assert!(low <= s.vp_frame && s.vp_frame <= high, "{low} {} {high}",
+                            s.vp_frame);
+                    parts += of("part").count();
+                    villas += of("villa_table").count();
+                }
+            }
+        }
+        assert!(parts > 0 && villas > 0, "some games score frame parts and villas");
     }
 
     #[test]

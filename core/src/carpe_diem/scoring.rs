@@ -10,7 +10,7 @@ use crate::carpe_diem::game::{
     PHASES,
 };
 use crate::carpe_diem::kinds::{ADMINISTRATOR, ARTISAN, BAKER, BAKERY, FOUNTAIN, MARKET, MERCHANT};
-use crate::carpe_diem::records::{card_records, GameRecord, SeatRecord};
+use crate::carpe_diem::records::{card_records, GameRecord, SeatRecord, SeatUses};
 
 /// R8.2: furthest on the scroll track first; on a shared space, the disc on top first.
 ///
@@ -288,5 +288,20 @@ pub fn final_scoring(state: &GameState, comps: &Components, names: &[&'static st
         seats,
         tiebreak,
         cards: card_records(state, comps),
+        uses: (0..n).map(|s| seat_uses(state, comps, s)).collect(),
     }
+}
+
+/// A seat's frame parts with the goals of each it scored (R10.5: the district's goals are
+/// its parts' goals, side by side), and the chimney count of each complete villa (R10.1).
+fn seat_uses(state: &GameState, comps: &Components, seat: usize) -> SeatUses {
+    let d = &state.players[seat].district;
+    let mut goals = d.frame_goals().iter();
+    let parts = state.frames[seat].map(|i| {
+        let part = &comps.frame_parts[i as usize];
+        let scored = goals.by_ref().take(part.goals.len())
+            .filter(|g| d.complete_mask[g.kind as usize] & g.mask != 0).count();
+        (part.id, scored as i64)
+    });
+    SeatUses { parts, villas: d.villa_chimneys().to_vec() }
 }

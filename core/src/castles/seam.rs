@@ -8,7 +8,7 @@ use super::components::{Components, BOARD_SPACES, N_COLOURS, PLAYER_TILES};
 use super::scoring::N_SOURCES;
 use super::state::{CastlesConfig, CastlesState, MAX_PLAYERS};
 use super::{Action, Observation};
-use crate::games::{ColumnType, Game, Outcome, SeatValue};
+use crate::games::{ColumnType, Game, Outcome, SeatValue, Use};
 use crate::rng::{Generator, SeedSequence};
 
 /// A game's configuration through the seam: the rules' own (`CastlesConfig`), the
@@ -35,6 +35,8 @@ pub struct Scores {
     pub rank: Vec<usize>,
     /// The winner's VP were shared: a tie-break decided.
     pub tiebreak: bool,
+    /// The game cards each seat took into its hand, per colour (`Seat::taken`).
+    pub taken: Vec<[u16; N_COLOURS]>,
 }
 
 impl Scores {
@@ -55,8 +57,9 @@ impl Scores {
             rank[s] = place + 1;
         }
         let tiebreak = total.iter().filter(|&&v| v == total[order[0]]).count() > 1;
+        let taken = seats.iter().map(|s| s.taken).collect();
         Scores { strategies: strategies.to_vec(), start_vp, red_by, empty_spaces, green, rank,
-                 tiebreak }
+                 tiebreak, taken }
     }
 }
 
@@ -107,7 +110,20 @@ impl Outcome for Scores {
                     (self.rank[seat] == 1).into(), seed.into(), (self.rank.len() as i64).into(),
                     self.tiebreak.into()]);
     }
+
+    /// The game cards the seat took, by colour (`cards.farm`: as a change names them).
+    fn uses(&self, seat: usize, out: &mut Vec<Use>) {
+        for (colour, &count) in CARD_IDS.iter().zip(&self.taken[seat]) {
+            if count > 0 {
+                out.push(Use { kind: "cards", id: (*colour).to_string(), count: count.into() });
+            }
+        }
+    }
 }
+
+/// The game cards' colours as the component set names them (`Colour`, serde's names).
+const CARD_IDS: [&str; N_COLOURS] =
+    ["castle", "city", "estate", "farm", "quarry", "village", "monastery", "cart"];
 
 /// The `vp_<source>` columns, `SOURCES` order.
 const VP_COLUMNS: [&str; 1 + N_SOURCES] = ["vp_start", "vp_area", "vp_crops", "vp_colour_bonus",
@@ -285,6 +301,33 @@ impl CastlesState {
 mod tests {
     use super::*;
     use crate::castles::VpSource;
+
+    #[test]
+    fn the_card_ids_are_the_colours_as_the_set_names_them() {
+        for (colour, id) in super::super::components::Colour::ALL.iter().zip(CARD_IDS) {
+            assert_eq!(serde_json::to_value(colour).unwrap(), id);
+        }
+    }
+
+    #[test]
+    fn a_seats_uses_are_the_cards_it_took_dealt_and_drawn() {
+        use crate::castles::players::make;
+        use crate::play::play_game;
+        let comps = Components::builtin();
+        let config = CastlesState::config(3, &[0; 3], true).unwrap();
+        let mut players: Vec<_> = (0..3).map(|_| make("greedy", &[]).unwrap()).collect();
+        let scores: Scores = play_game(&comps, &config, &mut players, SeedSequence::new(5, &[2]));
+        let dealt = u16::try_from(crate::castles::state::START_HAND).unwrap();
+        for seat in 0..3 {
+            let mut uses = Vec::new();
+            scores.uses(seat, &mut uses);
+            let total: i64 = uses.iter().map(|u| u.count).sum();
+            assert!(total >= i64::from(dealt), "seat {seat} took {total}");
+            assert!(uses.iter().all(|u| u.kind == "cards" && u.count > 0
+                                    && CARD_IDS.contains(&u.id.as_str())));
+            assert_eq!(total, scores.taken[seat].iter().map(|&k| i64::from(k)).sum::<i64>());
+        }
+    }
 
     #[test]
     fn the_breakdown_columns_are_the_vp_sources() {

@@ -50,6 +50,9 @@ pub struct Seat {
     pub capacity: u8,
     /// Game cards in hand, per colour.
     pub hand: [u8; N_COLOURS],
+    /// Game cards that came into the hand (dealt or drawn, T2.5, T4.1), per colour: the
+    /// run's `uses` rows (`seam::Scores::uses`); no rule or player reads it.
+    pub taken: [u16; N_COLOURS],
     pub workers: u16,
     pub marble: u16,
     pub tokens: [u8; N_BONUS],
@@ -79,6 +82,7 @@ impl Seat {
             storage: [Stored::Empty; MAX_STORAGE],
             capacity: 1,
             hand: [0; N_COLOURS],
+            taken: [0; N_COLOURS],
             workers: 0,
             marble: 0,
             tokens: [0; N_BONUS],
@@ -310,6 +314,7 @@ impl CastlesState {
             self.deck_len -= 1;
             let colour = self.deck[self.deck_len as usize];
             self.seats[seat].hand[colour as usize] += 1;
+            self.seats[seat].taken[colour as usize] += 1;
         }
     }
 

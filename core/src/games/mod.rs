@@ -20,7 +20,7 @@ use std::fmt::Debug;
 
 use crate::rng::{Generator, SeedSequence};
 
-pub use rows::{ColumnType, SeatValue, Table, Values};
+pub use rows::{ColumnType, SeatValue, Table, Use, Values};
 
 /// One game's state and rules. The state holds no player: a driver asks a player on
 /// `current_seat` and applies its choice.
@@ -143,6 +143,11 @@ pub trait Outcome: Send {
     /// `seat`'s row (`columns` order) onto `out`, for a game played from the run seed
     /// `seed`.
     fn row(&self, seat: usize, seed: i64, out: &mut Vec<SeatValue>);
+
+    /// `seat`'s uses of the game's components onto `out` (`rows::Use`: a frame part that
+    /// scored, a villa-table row that paid, a card taken), for a run that judges a change
+    /// of them (`batch::Chunk::uses`; the default: none recorded).
+    fn uses(&self, _seat: usize, _out: &mut Vec<Use>) {}
 }
 
 /// The tables a chunk of `G`'s games collects beside its seat rows, game by game.

@@ -239,7 +239,7 @@ mod tests {
         let strategies = [StrategySpec { name: "greedy".into(), overrides: vec![] }];
         let chunk = Chunk { players: 2, start_vp: &[8, 9], check: false, entropy: 3,
                             games: &[0], setups: &[0], lineups: &[0, 0],
-                            strategies: &strategies, stop: None };
+                            strategies: &strategies, stop: None, uses: false };
         let by_name = cd.play_chunk(&*comps, &chunk).unwrap();
         let direct = batch::play_chunk::<GameState, _>(&crate::carpe_diem::components::fixture(), &chunk,
                                                         carpe_diem::players::make).unwrap();
@@ -270,7 +270,7 @@ mod tests {
             serde_json::from_str(&castles.replay(&*comps, &one).unwrap()).unwrap();
         let chunk = Chunk { players: 2, start_vp: &[0, 3], check: true, entropy: 11,
                             games: &[0], setups: &[4], lineups: &[0, 1],
-                            strategies: &lineup, stop: None };
+                            strategies: &lineup, stop: None, uses: false };
         let played = castles.play_chunk(&*comps, &chunk).unwrap();
         let final_vp = played.columns.iter().find(|(n, _)| *n == "final_vp").unwrap();
         let crate::games::Values::Int(want) = &final_vp.1 else { panic!("final_vp is ints") };

@@ -88,3 +88,13 @@ pub struct Table {
     pub columns: Vec<(&'static str, Values)>,
     pub labels: Vec<(&'static str, Vec<String>)>,
 }
+
+/// One seat's use of one component in a game (`Outcome::uses`): the component's table as
+/// a change names it (`part`, `villa_table`, `cards`), its id there (`3`, a chimney count,
+/// `farm`) and how many times the seat used it (above 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Use {
+    pub kind: &'static str,
+    pub id: String,
+    pub count: i64,
+}

@@ -68,10 +68,12 @@ impl Stop {
 /// numpy arrays named as `SEAT_COLUMNS`, `GAME_COLUMNS` and `RUN_COLUMNS` (`strategy` as
 /// indices into `strategies`), and each of the game's tables (`cards`: the card rows, the
 /// text ones as indices, with the names they stand for: `objective_ids`, `fountain_ids`
-/// by `kind`, and `outcomes`). A set `stop` ends it early.
+/// by `kind`, and `outcomes`); with `uses`, the `uses` table too (`batch::Chunk::uses`:
+/// each seat's uses of the components, `kind` and `id` indexing `kinds` and `ids`). A set
+/// `stop` ends it early.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (components, players, start_vp, entropy, games, setups, lineups, strategies, check=false, stop=None))]
+#[pyo3(signature = (components, players, start_vp, entropy, games, setups, lineups, strategies, check=false, stop=None, uses=false))]
 fn play_chunk<'py>(
     py: Python<'py>,
     components: &Components,
@@ -84,6 +86,7 @@ fn play_chunk<'py>(
     strategies: Vec<(String, Vec<(String, f64)>)>,
     check: bool,
     stop: Option<Bound<'py, Stop>>,
+    uses: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let strategies: Vec<StrategySpec> = strategies
         .into_iter()
@@ -92,7 +95,7 @@ fn play_chunk<'py>(
     let (games, setups, lineups) = (games.as_slice()?, setups.as_slice()?, lineups.as_slice()?);
     let flag = stop.map(|s| Arc::clone(&s.get().flag));
     let chunk = Chunk { players, start_vp: &start_vp, check, entropy: u128::from(entropy), games,
-                        setups, lineups, strategies: &strategies, stop: flag.as_deref() };
+                        setups, lineups, strategies: &strategies, stop: flag.as_deref(), uses };
     let (game, set) = (components.game, &*components.set);
     let columns = py.detach(|| game.play_chunk(set, &chunk)).map_err(PyValueError::new_err)?;
     let out = columns_dict(py, columns.columns)?;

@@ -4,7 +4,7 @@
 
 use crate::carpe_diem::checking;
 use crate::carpe_diem::components::Components;
-use crate::games::{ColumnType, Game, Outcome, SeatValue, Table, Tables};
+use crate::games::{ColumnType, Game, Outcome, SeatValue, Table, Tables, Use};
 use crate::carpe_diem::records::{CardColumns, GameRecord, BREAKDOWN, CARD_OUTCOMES, GAME_COLUMNS,
                      SEAT_COLUMNS};
 use crate::rng::{Generator, SeedSequence};
@@ -130,6 +130,12 @@ impl Outcome for GameRecord {
 
     fn breakdown(&self, seat: usize) -> Vec<i64> {
         self.seats[seat].breakdown().to_vec()
+    }
+
+    /// The frame parts the seat scored a goal of and the villa-table rows it scored at
+    /// (`records::SeatUses::rows`).
+    fn uses(&self, seat: usize, out: &mut Vec<Use>) {
+        self.uses[seat].rows(out);
     }
 
     fn row(&self, seat: usize, seed: i64, out: &mut Vec<SeatValue>) {
