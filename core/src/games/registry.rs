@@ -218,7 +218,7 @@ mod tests {
                 }
                 let chunk = Chunk { players: n, start_vp: &[0; 3][..n], check: false, entropy: 1,
                                     games: &[0], setups: &[0], lineups: &[0; 3][..n],
-                                    strategies: &lineup, stop: None };
+                                    strategies: &lineup, stop: None, uses: false };
                 let played = g.play_chunk(&*comps, &chunk);
                 assert!(played.is_ok(), "{name} {player}: {:?}", played.err());
             }
