@@ -47,7 +47,7 @@ fn entries<T>(table: Vec<Sourced<T>>) -> Vec<T> {
 }
 
 /// The whole default set, not yet prepared.
-pub fn set() -> Components {
+fn set() -> Components {
     let f = file();
     Components {
         player_tiles: entries(f.player_tiles),
@@ -59,6 +59,21 @@ pub fn set() -> Components {
         pieces: entries(f.pieces),
         area_vp: f.area_vp.entry,
         tables: None,
+    }
+}
+
+impl Components {
+    /// The printed and reconstructed set of docs/rules-castles.md (TC1–TC9), prepared.
+    pub fn builtin() -> Components {
+        set()
+            .prepare()
+            .expect("the builtin Castles set is valid")
+    }
+}
+
+impl Default for Components {
+    fn default() -> Self {
+        Components::builtin()
     }
 }
 
