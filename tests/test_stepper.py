@@ -72,6 +72,15 @@ def test_each_page_steps_through_the_shared_script(
     assert step() == last > 1 and browser.find_element(By.ID, "next").get_attribute("disabled")
     body.send_keys(Keys.HOME)
     assert step() == 0
+    # the address follows the step once the steps settle, and stepping fast (300 keys at
+    # once) is not throttled by the browser for rewriting the address at every step
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script("return location.hash") == "#step=1")
+    browser.execute_script("""for (let k = 0; k < 300; k++) document.dispatchEvent(
+        new KeyboardEvent("keydown", {key: k % 2 ? "ArrowLeft" : "ArrowRight"}));""")
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script("return location.hash") == "#step=1")
+    assert not [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
     # a shared player whose "next" jumps two steps: every page must jump two, or it has its own
     real = pages._asset
 

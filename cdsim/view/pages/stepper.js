@@ -1,6 +1,8 @@
 // cdsim pages: the step player every replay page shares (the controls of controls.html):
 // first / previous / next / last, play and pause, the slider, the keys (left and right arrow,
-// Home, End, space) and the step in the address (#step=N, counted from 1). A game's script
+// Home, End, space) and the step in the address (#step=N, counted from 1, written once the
+// steps settle: a browser throttles a page that rewrites its address hundreds of times in a
+// few seconds, as a held arrow key or a played game does). A game's script
 // keeps only what it draws: it calls stepper() once with its number of steps, draw(i) (the
 // page at step i, counted from 0), title(i) (the step's label) and the play interval in ms.
 function stepper(opts) {
@@ -10,6 +12,7 @@ function stepper(opts) {
   const button = byId("play");
   let at = 0;
   let timer = null;
+  let address = null;
 
   function go(i) {
     at = Math.max(0, Math.min(last, i));
@@ -21,7 +24,10 @@ function stepper(opts) {
     slider.value = String(at);
     byId("first").disabled = byId("prev").disabled = at === 0;
     byId("last").disabled = byId("next").disabled = at === last;
-    if (history.replaceState) history.replaceState(null, "", `#step=${at + 1}`);
+    clearTimeout(address);
+    address = setTimeout(() => {
+      if (history.replaceState) history.replaceState(null, "", `#step=${at + 1}`);
+    }, 250);
   }
 
   function play() {
