@@ -2,8 +2,9 @@
 component set's sheet.
 
 Each page is one file: the template (``*.html``), the style (``style.css``) and the
-scripts (``common.js`` and the page's own) inlined, the data embedded as JSON. No
-network, no external script or font: it opens from disk in any browser.
+scripts (``common.js``, a replay's step player ``stepper.js``, and the page's own) inlined,
+the data embedded as JSON. No network, no external script or font: it opens from disk in any
+browser.
 """
 
 from __future__ import annotations
@@ -30,11 +31,22 @@ def _embed(data: Any) -> str:
     return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def _page(template: str, title: str, data: Any, script: str) -> str:
+def _page(template: str, title: str, data: Any, *scripts: str) -> str:
+    script = "\n".join(_asset(name) for name in ("common.js", *scripts))
     parts = {"{{title}}": html.escape(title), "{{style}}": _asset("style.css"),
-             "{{data}}": _embed(data), "{{script}}": _asset("common.js") + "\n" + _asset(script),
+             "{{data}}": _embed(data), "{{script}}": script,
              "{{controls}}": _asset("controls.html")}  # a replay's step controls
     return re.sub(r"\{\{\w+\}\}", lambda m: parts[m[0]], _asset(template))
+
+
+# Every replay page steps through one script (stepper.js: the controls, the keys, play and
+# the slider); the game's own script draws a step and calls stepper() once.
+REPLAY_SCRIPTS = {"replay.html": "replay.js", "castles.html": "castles.js",
+                  "mediterranean.html": "mediterranean.js"}
+
+
+def _replay(template: str, title: str, data: Any) -> str:
+    return _page(template, title, data, "stepper.js", REPLAY_SCRIPTS[template])
 
 
 def replay_page(data: dict[str, object]) -> str:
@@ -42,18 +54,18 @@ def replay_page(data: dict[str, object]) -> str:
     seats = data["players"]
     assert isinstance(seats, list)  # one entry per seat
     n = len(seats)
-    return _page("replay.html", f"Carpe Diem replay: seed {data['seed']}, {n} players", data,
-                 "replay.js")
+    return _replay("replay.html", f"Carpe Diem replay: seed {data['seed']}, {n} players", data)
 
 
 def castles_page(data: dict[str, object]) -> str:
     """The replay of one game of The Castles of Tuscany; ``data`` is
     ``cdsim.view.castles.replay_data``. The same machinery as Carpe Diem's replay (the
-    style, the step controls, ``common.js``'s helpers), its own drawing (``castles.js``)."""
+    style, the step player ``stepper.js``, ``common.js``'s helpers), its own drawing
+    (``castles.js``)."""
     seats = data["players"]
     assert isinstance(seats, list)  # one entry per seat
-    return _page("castles.html", f"{data['title']} replay: seed {data['seed']}, {len(seats)} "
-                 "players", data, "castles.js")
+    return _replay("castles.html", f"{data['title']} replay: seed {data['seed']}, "
+                   f"{len(seats)} players", data)
 
 
 def mediterranean_page(data: dict[str, object]) -> str:
@@ -62,8 +74,8 @@ def mediterranean_page(data: dict[str, object]) -> str:
     up). The same machinery as the other replays, its own drawing (``mediterranean.js``)."""
     seats = data["players"]
     assert isinstance(seats, list)  # one entry per seat
-    return _page("mediterranean.html", f"{data['title']} replay: seed {data['seed']}, "
-                 f"{len(seats)} players", data, "mediterranean.js")
+    return _replay("mediterranean.html", f"{data['title']} replay: seed {data['seed']}, "
+                   f"{len(seats)} players", data)
 
 
 def components_data(c: Components, source: str) -> dict[str, object]:

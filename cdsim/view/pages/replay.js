@@ -18,8 +18,6 @@ const STATES = [];
     STATES.push(current);
   }
 }
-let at = 0;
-let timer = null;
 
 const seatName = (seat) => `seat ${seat + 1}`;
 const seatDot = (seat, r, x, y, cls) =>
@@ -318,51 +316,18 @@ function finalHTML() {
 }
 
 // -- the page ---------------------------------------------------------------------------------
-function render() {
-  const state = STATES[at];
-  const step = DATA.steps[at];
-  document.getElementById("central").innerHTML = centralSVG(state, at);
+function draw(i) {  // step i as the page draws it; stepper.js does the rest
+  const state = STATES[i];
+  const step = DATA.steps[i];
+  document.getElementById("central").innerHTML = centralSVG(state, i);
   document.getElementById("seal").innerHTML = sealHTML(state);
-  document.getElementById("cards").innerHTML = cardGridHTML(state, at);
+  document.getElementById("cards").innerHTML = cardGridHTML(state, i);
   document.getElementById("track").innerHTML = trackSVG(state);
   document.getElementById("players").innerHTML =
-    Array.from({length: N}, (_, s) => playerHTML(s, state, at)).join("");
-  const label = document.getElementById("step-label");
-  label.textContent = stepTitle(at);
-  label.dataset.step = String(at);
-  document.getElementById("step-count").textContent = `step ${at + 1} of ${DATA.steps.length}`;
+    Array.from({length: N}, (_, s) => playerHTML(s, state, i)).join("");
   document.getElementById("trace").innerHTML = step.t.map((line, k) =>
     `<div class="${k ? "sub" : "main"}">${esc(line)}</div>`).join("");
   document.getElementById("final-slot").innerHTML = step.k === "final" ? finalHTML() : "";
-  const slider = document.getElementById("slider");
-  slider.value = String(at);
-  document.getElementById("first").disabled = document.getElementById("prev").disabled = at === 0;
-  document.getElementById("last").disabled = document.getElementById("next").disabled =
-    at === DATA.steps.length - 1;
-  if (history.replaceState) history.replaceState(null, "", `#step=${at + 1}`);
-}
-
-function go(i) {
-  at = Math.max(0, Math.min(DATA.steps.length - 1, i));
-  render();
-}
-
-function play() {
-  const button = document.getElementById("play");
-  if (timer) {
-    clearInterval(timer);
-    timer = null;
-    button.classList.remove("on");
-    button.title = "play (space)";
-    return;
-  }
-  if (at === DATA.steps.length - 1) go(0);
-  button.classList.add("on");
-  button.title = "pause (space)";
-  timer = setInterval(() => {
-    if (at >= DATA.steps.length - 1) play();
-    else go(at + 1);
-  }, 700);
 }
 
 function init() {
@@ -373,28 +338,7 @@ function init() {
     `${strategies} · component set ${DATA.components.digest}` +
     (DATA.components.default ? " (the reconstructed default)" : "") + ` · cdsim ${DATA.version}`;
   document.getElementById("legend").innerHTML = legendHTML();
-  const slider = document.getElementById("slider");
-  slider.max = String(DATA.steps.length - 1);
-  slider.addEventListener("input", () => go(Number(slider.value)));
-  document.getElementById("first").addEventListener("click", () => go(0));
-  document.getElementById("prev").addEventListener("click", () => go(at - 1));
-  document.getElementById("next").addEventListener("click", () => go(at + 1));
-  document.getElementById("last").addEventListener("click", () => go(DATA.steps.length - 1));
-  document.getElementById("play").addEventListener("click", play);
-  document.addEventListener("keydown", (e) => {
-    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;
-    const moves = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: DATA.steps.length - 1};
-    if (e.key in moves) {
-      e.preventDefault();
-      go(moves[e.key]);
-    } else if (e.key === " ") {
-      e.preventDefault();
-      play();
-    }
-  });
-  const hash = /step=(\d+)/.exec(location.hash);
-  go(hash ? Number(hash[1]) - 1 : 0);
-  document.body.dataset.ready = "1";
+  stepper({count: DATA.steps.length, draw, title: stepTitle, interval: 700});
 }
 
 init();

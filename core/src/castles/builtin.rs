@@ -1,185 +1,135 @@
-//! The default component set, TC1–TC9 of docs/rules-castles.md: what the rulebook prints
-//! (`Rulebook`) and what cdsim reconstructed where it prints only pictures
-//! (`Reconstructed`; each section of the doc says why).
+//! The default component set, TC1–TC9 of docs/rules-castles.md, read from `builtin.json`
+//! (beside this file, built into the crate): every entry says whether the rulebook prints
+//! it (`"source": "rulebook"`) or cdsim reconstructed it where the rulebook prints only
+//! pictures (`"reconstructed"`), and its `provenance` names the rule, or says why the
+//! reconstruction is what it is. The provenance stays in the file: the set the core plays,
+//! exports and digests (`Components`' JSON) is the same without it.
+
+use serde::Deserialize;
 
 use super::components::{
-    AreaVp, BonusEntry, BonusKind, CardEntry, Colour, ColourBonusEntry, Components, Crop,
-    HarvestEntry, HarvestReward, PieceEntry, PieceKind, Source, TileEntry,
+    AreaVp, BonusEntry, CardEntry, ColourBonusEntry, Components, HarvestEntry, PieceEntry,
+    TileEntry,
 };
-use Colour::*;
-use Crop::*;
-use Source::{Reconstructed as Rec, Rulebook as Rb};
 
-fn tile(colour: Colour, count: u8, source: Source) -> TileEntry {
-    TileEntry {
-        colour,
-        crops: vec![],
-        count,
-        source,
-    }
+/// The file, built into the crate.
+pub const TEXT: &str = include_str!("builtin.json");
+
+/// One entry of the file: the component set's entry and where it comes from.
+#[derive(Deserialize)]
+struct Sourced<T> {
+    #[serde(flatten)]
+    entry: T,
+    #[allow(dead_code, reason = "required, so an entry without one fails to load; the tests read it")]
+    provenance: String,
 }
 
-fn farms(crops: [&[Crop]; 4]) -> Vec<TileEntry> {
-    crops
-        .into_iter()
-        .map(|c| TileEntry {
-            colour: Farm,
-            crops: c.to_vec(),
-            count: 1,
-            source: Rec,
-        })
-        .collect()
+/// The file's tables, as `Components` holds them, each entry with its provenance.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    player_tiles: Vec<Sourced<TileEntry>>,
+    neutral_tiles: Vec<Sourced<TileEntry>>,
+    cards: Vec<Sourced<CardEntry>>,
+    harvest: Vec<Sourced<HarvestEntry>>,
+    bonus_tokens: Vec<Sourced<BonusEntry>>,
+    colour_bonus: Vec<Sourced<ColourBonusEntry>>,
+    pieces: Vec<Sourced<PieceEntry>>,
+    area_vp: Sourced<AreaVp>,
 }
 
-/// TC2: each player's 21 tiles (counts rulebook; the farms' crops reconstructed).
-fn player_tiles() -> Vec<TileEntry> {
-    let own = [
-        (Village, 4),
-        (Cart, 3),
-        (Monastery, 3),
-        (Quarry, 3),
-        (City, 2),
-        (Estate, 1),
-        (Castle, 1),
-    ];
-    let mut tiles: Vec<TileEntry> = own.iter().map(|&(c, k)| tile(c, k, Rb)).collect();
-    tiles.extend(farms([
-        &[Vineyard],
-        &[Boar],
-        &[Olive, Vineyard],
-        &[Grain, Boar],
-    ]));
-    tiles
+fn file() -> File {
+    serde_json::from_str(TEXT).expect("core/src/castles/builtin.json is a castles component set")
 }
 
-/// TC3: 32 neutral tiles, 4 of each colour (reconstructed).
-fn neutral_tiles() -> Vec<TileEntry> {
-    let mut tiles: Vec<TileEntry> = [Castle, City, Estate, Quarry, Village, Monastery, Cart]
-        .iter()
-        .map(|&c| tile(c, 4, Rec))
-        .collect();
-    tiles.extend(farms([
-        &[Olive],
-        &[Grain],
-        &[Vineyard, Grain],
-        &[Boar, Olive],
-    ]));
-    tiles
-}
-
-/// TC4: 122 game cards (count rulebook, colour mix reconstructed).
-fn cards() -> Vec<CardEntry> {
-    let mix = [10u8, 13, 10, 20, 17, 20, 16, 16];
-    Colour::ALL
-        .iter()
-        .zip(mix)
-        .map(|(&colour, count)| CardEntry {
-            colour,
-            count,
-            source: Rec,
-        })
-        .collect()
-}
-
-/// TC5: 27 harvest cards (count rulebook, contents reconstructed; TE5's 2 red VP).
-fn harvest() -> Vec<HarvestEntry> {
-    use HarvestReward as H;
-    let mix = [
-        (H::RedVp, 2, 6),
-        (H::GreenVp, 1, 5),
-        (H::Cards, 2, 5),
-        (H::Marble, 1, 4),
-        (H::Worker, 1, 4),
-        (H::WoodenHex, 1, 3),
-    ];
-    mix.iter()
-        .map(|&(reward, amount, count)| HarvestEntry {
-            reward,
-            amount,
-            count,
-            source: Rec,
-        })
-        .collect()
-}
-
-/// TC6: 5 tokens of each kind (rulebook).
-fn bonus_tokens() -> Vec<BonusEntry> {
-    BonusKind::ALL
-        .iter()
-        .map(|&kind| BonusEntry {
-            kind,
-            count: 5,
-            source: Rb,
-        })
-        .collect()
-}
-
-/// TC7: the colour bonus tiles' two values (reconstructed).
-fn colour_bonus() -> Vec<ColourBonusEntry> {
-    let values = [
-        (4, 2),
-        (4, 2),
-        (3, 1),
-        (6, 3),
-        (5, 2),
-        (6, 3),
-        (5, 2),
-        (5, 2),
-    ];
-    Colour::ALL
-        .iter()
-        .zip(values)
-        .map(|(&colour, (first, second))| ColourBonusEntry {
-            colour,
-            first,
-            second,
-            source: Rec,
-        })
-        .collect()
-}
-
-/// TC8: the 12 territory pieces (kinds and count rulebook, layouts reconstructed).
-fn pieces() -> Vec<PieceEntry> {
-    let layouts: [(&str, PieceKind, &str, &str); 12] = [
-        ("A-1", PieceKind::A, "FFKRQ", "FVTMW"),
-        ("A-2", PieceKind::A, "KFFVM", "RTFQW"),
-        ("A-3", PieceKind::A, "FRKTF", "VFQMW"),
-        ("A-4", PieceKind::A, "QFFMR", "WKVFT"),
-        ("B-1", PieceKind::B, "MMQKR", "MQFVW"),
-        ("B-2", PieceKind::B, "KMVQW", "RMMFQ"),
-        ("B-3", PieceKind::B, "QRMFM", "KQVMW"),
-        ("B-4", PieceKind::B, "WMMMQ", "FKRQV"),
-        ("C-1", PieceKind::C, "VVVKW", "RWTFQ"),
-        ("C-2", PieceKind::C, "KVWWR", "VVQTF"),
-        ("C-3", PieceKind::C, "WVKVT", "RQVFW"),
-        ("C-4", PieceKind::C, "RVVTW", "KFQVW"),
-    ];
-    layouts
-        .iter()
-        .map(|&(name, kind, left, right)| PieceEntry {
-            name: name.into(),
-            kind,
-            left: left.into(),
-            right: right.into(),
-            source: Rec,
-        })
-        .collect()
+fn entries<T>(table: Vec<Sourced<T>>) -> Vec<T> {
+    table.into_iter().map(|s| s.entry).collect()
 }
 
 /// The whole default set, not yet prepared.
-pub fn set() -> Components {
+fn set() -> Components {
+    let f = file();
     Components {
-        player_tiles: player_tiles(),
-        neutral_tiles: neutral_tiles(),
-        cards: cards(),
-        harvest: harvest(),
-        bonus_tokens: bonus_tokens(),
-        colour_bonus: colour_bonus(),
-        pieces: pieces(),
-        area_vp: AreaVp {
-            vp: vec![1, 3, 6],
-            source: Rb,
-        }, // TC9
+        player_tiles: entries(f.player_tiles),
+        neutral_tiles: entries(f.neutral_tiles),
+        cards: entries(f.cards),
+        harvest: entries(f.harvest),
+        bonus_tokens: entries(f.bonus_tokens),
+        colour_bonus: entries(f.colour_bonus),
+        pieces: entries(f.pieces),
+        area_vp: f.area_vp.entry,
         tables: None,
+    }
+}
+
+impl Components {
+    /// The printed and reconstructed set of docs/rules-castles.md (TC1–TC9), prepared.
+    pub fn builtin() -> Components {
+        set()
+            .prepare()
+            .expect("the builtin Castles set is valid")
+    }
+}
+
+impl Default for Components {
+    fn default() -> Self {
+        Components::builtin()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::castles::components::Source;
+
+/// Every entry's table, source and provenance, in the file's order.
+fn provenance() -> Vec<(&'static str, Source, String)> {
+    fn rows<T>(out: &mut Vec<(&'static str, Source, String)>, table: &'static str,
+               entries: Vec<Sourced<T>>, source: fn(&T) -> Source) {
+        out.extend(entries.into_iter().map(|s| (table, source(&s.entry), s.provenance)));
+    }
+    let f = file();
+    let mut out = Vec::new();
+    rows(&mut out, "player_tiles", f.player_tiles, |e| e.source);
+    rows(&mut out, "neutral_tiles", f.neutral_tiles, |e| e.source);
+    rows(&mut out, "cards", f.cards, |e| e.source);
+    rows(&mut out, "harvest", f.harvest, |e| e.source);
+    rows(&mut out, "bonus_tokens", f.bonus_tokens, |e| e.source);
+    rows(&mut out, "colour_bonus", f.colour_bonus, |e| e.source);
+    rows(&mut out, "pieces", f.pieces, |e| e.source);
+    rows(&mut out, "area_vp", vec![f.area_vp], |e| e.source);
+    out
+}
+
+    #[test]
+    fn every_entry_names_its_rule_or_why_it_is_reconstructed() {
+        let rows = provenance();
+        assert_eq!(rows.len(), 11 + 11 + 8 + 6 + 5 + 8 + 12 + 1);
+        for (table, source, text) in rows {
+            let (word, rest) = text.split_once(' ').unwrap_or((&text, ""));
+            match source {
+                // a printed entry names its rule (T1.2, ...)
+                Source::Rulebook => assert!(word == "rulebook" && rest.starts_with('T'),
+                                            "{table}: {text:?}"),
+                // a reconstructed one names its section and says why
+                Source::Reconstructed => assert!(word == "reconstructed" && rest.starts_with("(TC")
+                                                 && rest.len() > 20, "{table}: {text:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_file_is_the_set_without_its_provenance() {
+        let mut file: serde_json::Value = serde_json::from_str(TEXT).unwrap();
+        for table in file.as_object_mut().unwrap().values_mut() {
+            let entries = match table {
+                serde_json::Value::Array(list) => list.iter_mut().collect::<Vec<_>>(),
+                one => vec![one],
+            };
+            for entry in entries {
+                assert!(entry.as_object_mut().unwrap().remove("provenance").is_some());
+            }
+        }
+        assert_eq!(serde_json::to_value(set()).unwrap(), file);
     }
 }

@@ -1,187 +1,37 @@
 //! TC1–TC9 (docs/rules-castles.md): The Castles of Tuscany's component set as data.
 //!
-//! `Components` is what a file holds (serde, JSON): every entry says whether the rulebook
-//! prints it (`source = "rulebook"`) or cdsim reconstructed it. `Components::builtin()` is
-//! the default set; `validate()` names every bad entry in one line; `prepare()` turns a
-//! valid set into the tables the engine reads (`Tables`, in `tables.rs`).
+//! `Components` is what a file holds (serde, JSON), its entries `entries.rs`'.
+//! `Components::builtin()` is the default set (builtin.rs); `validate()` names every bad
+//! entry in one line; `prepare()` turns a valid set into the tables the engine reads
+//! (`Tables`, in `tables.rs`). The modules depend one way: entries, then tables, then
+//! components, then builtin.
 
 use serde::{Deserialize, Serialize};
 
-use super::tables::Tables;
-
-/// T1.1: the eight colours, each a hex type, in the order the code indexes them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Colour {
-    Castle,
-    City,
-    Estate,
-    Farm,
-    Quarry,
-    Village,
-    Monastery,
-    Cart,
-}
-
-pub const N_COLOURS: usize = 8;
-
-impl Colour {
-    pub const ALL: [Colour; N_COLOURS] = [
-        Colour::Castle,
-        Colour::City,
-        Colour::Estate,
-        Colour::Farm,
-        Colour::Quarry,
-        Colour::Village,
-        Colour::Monastery,
-        Colour::Cart,
-    ];
-    /// The letter the territory pieces are written in (TC1).
-    const CODES: [char; N_COLOURS] = ['K', 'R', 'T', 'F', 'Q', 'V', 'M', 'W'];
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Colour {
-        Colour::ALL[i]
-    }
-    pub fn code(self) -> char {
-        Colour::CODES[self.index()]
-    }
-    pub fn from_code(c: char) -> Option<Colour> {
-        Colour::CODES
-            .iter()
-            .position(|&x| x == c)
-            .map(Colour::from_index)
-    }
-}
-
-/// T8.5: the four crop types a farm tile shows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Crop {
-    Vineyard,
-    Boar,
-    Olive,
-    Grain,
-}
-
-/// Where an entry's values come from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    Rulebook,
-    Reconstructed,
-}
-
-/// T1.4, TC6: the five kinds of bonus token.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BonusKind {
-    Card,
-    Storage,
-    Marble,
-    Worker,
-    Harvest,
-}
-
-pub const N_BONUS: usize = 5;
-
-impl BonusKind {
-    pub const ALL: [BonusKind; N_BONUS] = [
-        BonusKind::Card,
-        BonusKind::Storage,
-        BonusKind::Marble,
-        BonusKind::Worker,
-        BonusKind::Harvest,
-    ];
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// TC5: what a harvest card gives.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HarvestReward {
-    RedVp,
-    GreenVp,
-    Cards,
-    Marble,
-    Worker,
-    WoodenHex,
-}
-
-/// TC8: the three kinds of territory piece.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PieceKind {
-    A,
-    B,
-    C,
-}
-
-impl PieceKind {
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TileEntry {
-    pub colour: Colour,
-    #[serde(default)]
-    pub crops: Vec<Crop>,
-    pub count: u8,
-    pub source: Source,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CardEntry {
-    pub colour: Colour,
-    pub count: u8,
-    pub source: Source,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct HarvestEntry {
-    pub reward: HarvestReward,
-    pub amount: u8,
-    pub count: u8,
-    pub source: Source,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BonusEntry {
-    pub kind: BonusKind,
-    pub count: u8,
-    pub source: Source,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ColourBonusEntry {
-    pub colour: Colour,
-    pub first: u8,
-    pub second: u8,
-    pub source: Source,
-}
-
-/// A territory piece: 2 columns of 5 spaces, each column written top to bottom in
-/// colour codes (TC1), the right column half a hex lower (TC8).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PieceEntry {
-    pub name: String,
-    pub kind: PieceKind,
-    pub left: String,
-    pub right: String,
-    pub source: Source,
-}
-
-/// TC9: green VP for a completed area of 1, 2, 3 spaces.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AreaVp {
-    pub vp: Vec<u8>,
-    pub source: Source,
-}
+pub use super::entries::{
+    Colour,
+    N_COLOURS,
+    Crop,
+    Source,
+    BonusKind,
+    N_BONUS,
+    HarvestReward,
+    PieceKind,
+    TileEntry,
+    CardEntry,
+    HarvestEntry,
+    BonusEntry,
+    ColourBonusEntry,
+    PieceEntry,
+    AreaVp,
+    PLAYER_TILES,
+    MAX_NEUTRAL,
+    MAX_CARDS,
+    MAX_HARVEST,
+    PIECE_SPACES,
+    BOARD_SPACES,
+};
+use super::tables::{adjacency, flatten, piece_areas, piece_colours, Tables};
 
 /// The whole set. `tables` is derived (`prepare`), never read from a file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -198,25 +48,7 @@ pub struct Components {
     pub tables: Option<Box<Tables>>,
 }
 
-/// T1.2: each player's tiles besides the start castle (3 stacks of 7).
-pub const PLAYER_TILES: usize = 21;
-/// T5.5 / T6: the most neutral tiles the state's arrays hold.
-pub const MAX_NEUTRAL: usize = 64;
-/// The most game cards and harvest cards the state's arrays hold.
-pub const MAX_CARDS: usize = 255;
-pub const MAX_HARVEST: usize = 64;
-/// T1.5: spaces on one piece and on a board of three.
-pub const PIECE_SPACES: usize = 10;
-pub const BOARD_SPACES: usize = 30;
-
 impl Components {
-    /// The printed and reconstructed set of docs/rules-castles.md (TC1–TC9), prepared.
-    pub fn builtin() -> Components {
-        super::builtin::set()
-            .prepare()
-            .expect("the builtin Castles set is valid")
-    }
-
     /// A set read from JSON (e.g. `serde_json::to_string(&Components::builtin())` edited),
     /// validated and prepared; every problem is one line.
     pub fn from_json(text: &str) -> Result<Components, Vec<String>> {
@@ -370,8 +202,51 @@ fn check_tiles(key: &str, tiles: &[TileEntry], errors: &mut Vec<String>) {
     }
 }
 
-impl Default for Components {
-    fn default() -> Self {
-        Components::builtin()
+impl Tables {
+    /// From a set that `validate` accepted.
+    pub fn new(set: &Components) -> Tables {
+        let cards = set
+            .cards
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c.colour as u8, c.count as usize))
+            .collect();
+        let harvest = set
+            .harvest
+            .iter()
+            .flat_map(|h| std::iter::repeat_n((h.reward, h.amount), h.count as usize))
+            .collect();
+        let mut bonus_supply = [0u8; N_BONUS];
+        for b in &set.bonus_tokens {
+            bonus_supply[b.kind.index()] = b.count;
+        }
+        let mut colour_bonus = [[0u8; 2]; N_COLOURS];
+        for b in &set.colour_bonus {
+            colour_bonus[b.colour.index()] = [b.first, b.second];
+        }
+        let piece_colour: Vec<[u8; PIECE_SPACES]> = set
+            .pieces
+            .iter()
+            .map(|p| piece_colours(p).expect("validated piece"))
+            .collect();
+        let piece_area = piece_colour.iter().map(piece_areas).collect();
+        let mut pieces_by_kind: [Vec<u8>; 3] = Default::default();
+        for (i, p) in set.pieces.iter().enumerate() {
+            pieces_by_kind[p.kind.index()].push(i as u8);
+        }
+        let vp = &set.area_vp.vp;
+        Tables {
+            player_tiles: flatten(&set.player_tiles, false),
+            neutral_tiles: flatten(&set.neutral_tiles, true),
+            cards,
+            harvest,
+            bonus_supply,
+            colour_bonus,
+            area_vp: [vp[0], vp[1], vp[2]],
+            pieces_by_kind,
+            piece_names: set.pieces.iter().map(|p| p.name.clone()).collect(),
+            piece_colour,
+            piece_area,
+            adjacency: adjacency(),
+        }
     }
 }

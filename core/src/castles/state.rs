@@ -1,11 +1,11 @@
 //! The game state (fixed-size arrays: a clone is a copy) and T2, the setup in the
 //! rulebook's order; the decks, the neutral reserve and the display (T4.2, T5.3–T5.5, T6).
 
-use super::actions::{Pending, Stage, Task, MAX_TASKS};
+use super::pending::{Pending, Stage, Task, MAX_TASKS};
 use super::components::{
     Components, BOARD_SPACES, MAX_CARDS, MAX_HARVEST, MAX_NEUTRAL, N_BONUS, N_COLOURS, PLAYER_TILES,
 };
-use super::scoring::N_SOURCES;
+use super::sources::N_SOURCES;
 use super::tables::Tile;
 use crate::rng::{Generator, SeedSequence};
 

@@ -2,9 +2,9 @@
 //! cards and harvest cards as flat lists, each piece's colours and areas (T7.6), and the
 //! adjacency of all 432 layouts of three pieces (T2.6, TC8).
 
-use super::components::{
-    BonusKind, Colour, Components, Crop, HarvestReward, PieceEntry, PieceKind, TileEntry,
-    BOARD_SPACES, N_BONUS, N_COLOURS, PIECE_SPACES,
+use super::entries::{
+    BonusKind, Colour, Crop, HarvestReward, PieceEntry, PieceKind, TileEntry, BOARD_SPACES,
+    N_BONUS, N_COLOURS, PIECE_SPACES,
 };
 
 /// A hex tile: its colour (bits 0–2), its crops (bits 3–6, `Crop as u8`) and whether its
@@ -110,7 +110,7 @@ fn piece_adjacency() -> [u16; PIECE_SPACES] {
     })
 }
 
-fn piece_colours(p: &PieceEntry) -> Result<[u8; PIECE_SPACES], String> {
+pub(super) fn piece_colours(p: &PieceEntry) -> Result<[u8; PIECE_SPACES], String> {
     let text: Vec<char> = p.left.chars().chain(p.right.chars()).collect();
     if p.left.chars().count() != 5 || p.right.chars().count() != 5 {
         return Err(format!(
@@ -131,7 +131,7 @@ fn piece_colours(p: &PieceEntry) -> Result<[u8; PIECE_SPACES], String> {
 }
 
 /// T7.6: each local space's area (its contiguous same-coloured spaces on the piece).
-fn piece_areas(colours: &[u8; PIECE_SPACES]) -> [u16; PIECE_SPACES] {
+pub(super) fn piece_areas(colours: &[u8; PIECE_SPACES]) -> [u16; PIECE_SPACES] {
     let adj = piece_adjacency();
     std::array::from_fn(|start| {
         let mut area = 1u16 << start;
@@ -214,7 +214,7 @@ pub struct Tables {
     pub adjacency: Vec<[u32; BOARD_SPACES]>,
 }
 
-fn flatten(entries: &[TileEntry], neutral: bool) -> Vec<Tile> {
+pub(super) fn flatten(entries: &[TileEntry], neutral: bool) -> Vec<Tile> {
     entries
         .iter()
         .flat_map(|t| {
@@ -226,65 +226,22 @@ fn flatten(entries: &[TileEntry], neutral: bool) -> Vec<Tile> {
         .collect()
 }
 
-impl Tables {
-    /// From a set that `validate` accepted.
-    pub fn new(set: &Components) -> Tables {
-        let cards = set
-            .cards
-            .iter()
-            .flat_map(|c| std::iter::repeat_n(c.colour as u8, c.count as usize))
-            .collect();
-        let harvest = set
-            .harvest
-            .iter()
-            .flat_map(|h| std::iter::repeat_n((h.reward, h.amount), h.count as usize))
-            .collect();
-        let mut bonus_supply = [0u8; N_BONUS];
-        for b in &set.bonus_tokens {
-            bonus_supply[b.kind.index()] = b.count;
-        }
-        let mut colour_bonus = [[0u8; 2]; N_COLOURS];
-        for b in &set.colour_bonus {
-            colour_bonus[b.colour.index()] = [b.first, b.second];
-        }
-        let piece_colour: Vec<[u8; PIECE_SPACES]> = set
-            .pieces
-            .iter()
-            .map(|p| piece_colours(p).expect("validated piece"))
-            .collect();
-        let piece_area = piece_colour.iter().map(piece_areas).collect();
-        let mut pieces_by_kind: [Vec<u8>; 3] = Default::default();
-        for (i, p) in set.pieces.iter().enumerate() {
-            pieces_by_kind[p.kind.index()].push(i as u8);
-        }
-        let adjacency = (0..LAYOUTS as u16)
-            .map(|id| {
-                let layout = Layout::decode(id);
-                let cells: [(i32, i32); BOARD_SPACES] = std::array::from_fn(|s| layout.cell(s));
-                std::array::from_fn(|s| {
-                    (0..BOARD_SPACES)
-                        .filter(|&t| touching(cells[s], cells[t]))
-                        .fold(0u32, |m, t| m | 1 << t)
-                })
+/// Per layout of three pieces, each space's neighbours on the board (T2.6, TC8).
+pub(super) fn adjacency() -> Vec<[u32; BOARD_SPACES]> {
+    (0..LAYOUTS as u16)
+        .map(|id| {
+            let layout = Layout::decode(id);
+            let cells: [(i32, i32); BOARD_SPACES] = std::array::from_fn(|s| layout.cell(s));
+            std::array::from_fn(|s| {
+                (0..BOARD_SPACES)
+                    .filter(|&t| touching(cells[s], cells[t]))
+                    .fold(0u32, |m, t| m | 1 << t)
             })
-            .collect();
-        let vp = &set.area_vp.vp;
-        Tables {
-            player_tiles: flatten(&set.player_tiles, false),
-            neutral_tiles: flatten(&set.neutral_tiles, true),
-            cards,
-            harvest,
-            bonus_supply,
-            colour_bonus,
-            area_vp: [vp[0], vp[1], vp[2]],
-            pieces_by_kind,
-            piece_names: set.pieces.iter().map(|p| p.name.clone()).collect(),
-            piece_colour,
-            piece_area,
-            adjacency,
-        }
-    }
+        })
+        .collect()
+}
 
+impl Tables {
     /// The bonus tokens in the box at the start (T2.1).
     pub fn bonus(&self, kind: BonusKind) -> u8 {
         self.bonus_supply[kind.index()]

@@ -19,7 +19,7 @@
 //!   engine's order. A seed replays the same search.
 
 use crate::games::{Game, Outcome};
-use crate::players::settings::{checked, Kind, Setting};
+use crate::players::settings::{overridden, Field, Kind, Setting};
 use crate::players::{play_on, RandomPlayer, Strategy, View};
 use crate::rng::{Generator, SeedSequence};
 
@@ -40,31 +40,25 @@ impl Default for UctParams {
     }
 }
 
-/// The settings, declared once.
-pub const SETTINGS: [Setting; 3] = [
-    Setting { name: "playouts", kind: Kind::Count, help: "simulations per decision" },
-    Setting { name: "c", kind: Kind::Number,
-              help: "UCB1 exploration constant, in shares of a win" },
-    Setting { name: "margin", kind: Kind::Share,
-              help: "weight of the share of all VP gained in the value, beside the win" },
+/// The settings, declared once, each with where its value goes.
+pub const FIELDS: [Field<UctParams>; 3] = [
+    Field { setting: Setting { name: "playouts", kind: Kind::Count,
+                               help: "simulations per decision" },
+            set: |p, v| p.playouts = v as u32 },
+    Field { setting: Setting { name: "c", kind: Kind::Number,
+                               help: "UCB1 exploration constant, in shares of a win" },
+            set: |p, v| p.c = v },
+    Field { setting: Setting { name: "margin", kind: Kind::Share,
+                               help: "weight of the share of all VP gained in the value, beside \
+                                      the win" },
+            set: |p, v| p.margin = v },
 ];
 
 impl UctParams {
-    /// These settings with some replaced by name; an unknown name or a value its
-    /// declaration (`SETTINGS`) does not take is an error naming `mcts.NAME`.
+    /// These settings with some replaced by name (`settings::overridden`, by `FIELDS`); an
+    /// error names `mcts.NAME`, the name every game's search player goes by.
     pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Self, String> {
-        let mut out = *self;
-        for (name, value) in overrides {
-            let name = name.as_ref();
-            let value = checked("mcts", &SETTINGS, name, *value)?;
-            match name {
-                "playouts" => out.playouts = value as u32,
-                "c" => out.c = value,
-                "margin" => out.margin = value,
-                _ => unreachable!("every setting of SETTINGS is assigned"),
-            }
-        }
-        Ok(out)
+        overridden("mcts", &FIELDS, *self, overrides)
     }
 }
 

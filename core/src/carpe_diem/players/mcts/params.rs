@@ -1,6 +1,6 @@
 //! The search's settings: what `mcts@N` and `--strategy-params mcts.NAME=value` set.
 
-use crate::carpe_diem::players::settings::{checked, Kind, Setting};
+use crate::carpe_diem::players::settings::{declared, overridden, Field, Kind, Setting};
 
 /// The search's settings (`--strategy-params mcts.playouts=N,mcts.c=X,mcts.top_k=K`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,34 +29,31 @@ impl Default for MctsParams {
     }
 }
 
-/// The search's settings, declared once (`--strategy-params mcts.NAME=value`, `mcts@N` for
-/// the playouts; Python's registry and `--help` read them through the binding).
-pub const SETTINGS: [Setting; 4] = [
-    Setting { name: "playouts", kind: Kind::Count, help: "simulations per searched decision" },
-    Setting { name: "c", kind: Kind::Number, help: "UCB1 exploration constant, in VP of margin" },
-    Setting { name: "top_k", kind: Kind::Count,
-              help: "options of a decision the tree considers, best first by the value model" },
-    Setting { name: "leaf", kind: Kind::Whole,
-              help: "0: a simulation plays greedy to the end; N: to the end of this seat's \
-                     N-th turn, then the learned value" },
+/// The search's settings, declared once, each with where its value goes
+/// (`--strategy-params mcts.NAME=value`, `mcts@N` for the playouts).
+pub const FIELDS: [Field<MctsParams>; 4] = [
+    Field { setting: Setting { name: "playouts", kind: Kind::Count,
+                               help: "simulations per searched decision" },
+            set: |p, v| p.playouts = v as u32 },
+    Field { setting: Setting { name: "c", kind: Kind::Number,
+                               help: "UCB1 exploration constant, in VP of margin" },
+            set: |p, v| p.c = v },
+    Field { setting: Setting { name: "top_k", kind: Kind::Count,
+                               help: "options of a decision the tree considers, best first by the \
+                                      value model" },
+            set: |p, v| p.top_k = v as usize },
+    Field { setting: Setting { name: "leaf", kind: Kind::Whole,
+                               help: "0: a simulation plays greedy to the end; N: to the end of \
+                                      this seat's N-th turn, then the learned value" },
+            set: |p, v| p.leaf = v as u32 },
 ];
 
+/// The declarations alone (Python's registry and `--help` read them through the binding).
+pub const SETTINGS: [Setting; 4] = declared(&FIELDS);
+
 impl MctsParams {
-    /// These settings with some replaced by name; an unknown name or a value its
-    /// declaration (`SETTINGS`) does not take is an error.
+    /// These settings with some replaced by name (`settings::overridden`, by `FIELDS`).
     pub fn with_overrides<S: AsRef<str>>(&self, overrides: &[(S, f64)]) -> Result<Self, String> {
-        let mut out = *self;
-        for (name, value) in overrides {
-            let name = name.as_ref();
-            let value = checked("mcts", &SETTINGS, name, *value)?;
-            match name {
-                "playouts" => out.playouts = value as u32,
-                "top_k" => out.top_k = value as usize,
-                "c" => out.c = value,
-                "leaf" => out.leaf = value as u32,
-                _ => unreachable!("every setting of SETTINGS is assigned"),
-            }
-        }
-        Ok(out)
+        overridden("mcts", &FIELDS, *self, overrides)
     }
 }
