@@ -1,5 +1,5 @@
 """A changed component's verdict figures from its *use* in the seat rows (any component that
-is not a card: a tile placed, a harvest tile scored from; ``cdsim.games.ComponentUse`` says
+is not a card: a tile placed, a harvest tile scored from; ``cdsim.games.features.ComponentUse`` says
 which column counts a seat's uses), and the effect of a change on each style's win share.
 
 The figures are the card line's (``cards.card_figures``), with "used" for "taken": how
