@@ -92,5 +92,5 @@ def test_an_unknown_template_is_one_line_and_exit_2(
     code, err = run_main(["study", "init", str(path), "--template", "cards"], monkeypatch, capsys)
     assert code == 2, err
     assert err == ("cdsim: error: unknown template 'cards' (templates: card, castles, "
-                   "castles-change, default, sweep)\n")
+                   "castles-change, default, mediterranean, sweep)\n")
     assert not path.exists() and list(tmp_path.iterdir()) == []

@@ -422,7 +422,8 @@ class StudyFile(Table, StudySettings):
         for pop in self.population:
             for player in pop.strategies():
                 game.check_player(player, f"population {pop.name!r}")
-            for p in self.players:
+            # a count the game does not take is said by load_study (GameSpec.check_players)
+            for p in (p for p in self.players if p in game.player_counts):
                 if 1 < len(pop.lineup) < p:
                     raise ValueError(f"population {pop.name!r}: lineup names {len(pop.lineup)} "
                                      f"strategies, fewer than the {p} seats of a {p}-player game "

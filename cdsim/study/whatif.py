@@ -267,7 +267,7 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
                budgets: dict[str, int], chunk_size: int = 2000,
                game: GameSpec | None = None, watch: Sequence[str] = ()) -> str:
     """The study file of the question (what ``cdsim study report`` and a resume read);
-    ``watch``: the entries whose use its runs record (``cdsim.study.watch``)."""
+    ``watch``: the entries whose use its runs record (``cdsim.study.whatif.watched``)."""
     asked = "; ".join(v.description for v in variant_list)
     lines = [
         "# Written by cdsim whatif: the base and the change on the same deals.",
