@@ -59,11 +59,10 @@ SEAT_MS = {
     "random": {2: 0.001, 3: 0.001, 4: 0.001},
     "scripted": {2: 0.03, 3: 0.027, 4: 0.024},
     "mcts": {2: 370.0, 3: 540.0, 4: 720.0},
-    # learned (shortlist 4): its instructions a seat and game (callgrind, castles_duel,
-    # 2026-11-29) are 0.58x at 2 players and 0.49x at 4 those of the shortlist-8 player
-    # whose choices took 1.3 ms a seat at 2 players at low load; scaled so, until timed
-    # quietly (the 5.0 / 8.6 recorded before were taken at load 18)
-    "learned": {2: 0.8, 3: 1.0, 4: 1.3},
+    # learned (shortlist 4): make bench's cost a seat (a learned seat among greedy, less
+    # greedy's share; 2026-11-29, load 1.6 at its start): 0.33 ms at 2 players, 0.54 at 4
+    # (3: between them); a 4-player strong whatif played at 0.49 ms a seat here
+    "learned": {2: 0.33, 3: 0.43, 4: 0.54},
 }
 TABLE_MS = 0.005
 
