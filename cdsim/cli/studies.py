@@ -188,18 +188,9 @@ def _planned(name: str, progress: StudyProgress,
 def pace_line(label: str, clock: Clock, games: int, ms: float) -> str:
     """``LABEL: measured here: N games in T of play (2 cores, load average 1.3); the N games
     left at most take T here: about T' in all`` (or that the time budget ends it first)."""
-    from cdsim.batch.cost import duration, workers
-    from cdsim.study.machine import load_words
-
-    where = f" ({load_words(workers(clock.jobs))})"
-    more = clock.seconds(1, ms)
-    end = clock.elapsed() + more
-    said = (f"{label}: {clock.pace()}{where}; the {games:,} games left at most (most cells "
-            f"end sooner) take at most {duration(more)} here")
-    if clock.minutes is None or end <= clock.minutes * 60:
-        return said + f": at most {duration(end)} in all"
-    return (said + f": more than the time left, so it stops at its time budget of "
-            f"{clock.budget_words()} with what is decided")
+    return f"{label}: " + clock.ahead(
+        ms, f"the {games:,} games left at most (most cells end sooner) take at most "
+        "{time} here", "at most")
 
 
 def _said(name: str, root: Path, clock: Clock, again: str) -> None:

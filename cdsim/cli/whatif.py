@@ -320,18 +320,9 @@ def _pace_line(clock: Clock, games: int, ms: float) -> str:
     """``whatif: measured here: ... (2 cores, load average 1.3); the comparisons left, to
     where their looks say they decide: about N games, T: about T' in all``, or that the
     time budget ends it first."""
-    from cdsim.batch.cost import duration, workers
-    from cdsim.study.machine import load_words
-
-    where = f" ({load_words(workers(clock.jobs))})"
-    more = clock.seconds(1, ms)
-    end = clock.elapsed() + more
-    said = (f"whatif: {clock.pace()}{where}; the comparisons left, to where their looks "
-            f"say they decide: about {games:,} games, {duration(more)}")
-    if clock.minutes is None or end <= clock.minutes * 60:
-        return said + f": about {duration(end)} in all"
-    return (said + f": more than the time left, so it stops at its time budget of "
-            f"{clock.budget_words()} with what is decided and how far each answer can move")
+    return "whatif: " + clock.ahead(
+        ms, f"the comparisons left, to where their looks say they decide: about {games:,} "
+        "games, {time}", "about", " and how far each answer can move")
 
 
 def _answer(study: Study, root: Path, played: Played, result: StudyResults,

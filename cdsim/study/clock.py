@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from cdsim.batch import cost
-from cdsim.study.machine import load_average
+from cdsim.study.machine import load_average, load_words
 from cdsim.study.manifest import PlayRate
 
 
@@ -117,6 +117,20 @@ class Clock:
         if not self.measured() or weighed <= 0 or seconds <= 0:
             return None
         return PlayRate(games=self.games, weighed_ms=weighed, seconds=seconds)
+
+    def ahead(self, ms: float, left: str, in_all: str, stopped: str = "") -> str:
+        """The pace measured here and what work of ``ms`` (recorded cost) left takes at it:
+        ``measured here: ... (2 cores, load average 1.3); LEFT: IN_ALL T' in all``, ``{time}``
+        in ``left`` the time it takes, or that the time budget ends it first (``stopped``:
+        what the stop keeps, after "with what is decided")."""
+        more = self.seconds(1, ms)
+        end = self.elapsed() + more
+        said = (f"{self.pace()} ({load_words(cost.workers(self.jobs))}); "
+                f"{left.format(time=cost.duration(more))}")
+        if self.minutes is None or end <= self.minutes * 60:
+            return f"{said}: {in_all} {cost.duration(end)} in all"
+        return (f"{said}: more than the time left, so it stops at its time budget of "
+                f"{self.budget_words()} with what is decided{stopped}")
 
     def budget_words(self) -> str:
         """``3 min`` (the budget as given)."""
