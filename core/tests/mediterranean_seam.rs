@@ -86,3 +86,39 @@ fn mcts_beats_random() {
     }
     assert!(wins >= 4, "mcts won {wins} of {games} against two random seats");
 }
+
+/// No built-in player lets the starting VP change a decision (M8.3: added at the end, read
+/// by no rule and no player): the same deals under two starting vectors give every seat
+/// the same points from play and the same final play order.
+#[test]
+fn starting_vp_change_no_decision_of_any_built_in_player() {
+    let json = ENTRY.builtin_components().unwrap();
+    let comps = ENTRY.components(&json).unwrap();
+    let names: Vec<&str> = PLAYER_NAMES.iter().copied().filter(|&n| n != "mcts").collect();
+    let strategies = specs(&names);
+    let n = 4;
+    let k = names.len();
+    let lineups: Vec<u8> = (0..k).flat_map(|p| (0..n).map(move |s| ((p + s) % k) as u8))
+        .collect();
+    let games: Vec<i64> = (0..k as i64).collect();
+    let setups: Vec<i64> = (1..=k as i64).collect();
+    let play = |start: &[i32]| {
+        let chunk = Chunk { players: n, start_vp: start, check: true, entropy: 11,
+                            games: &games, setups: &setups, lineups: &lineups,
+                            strategies: &strategies, stop: None, uses: false };
+        ENTRY.play_chunk(&*comps, &chunk).unwrap()
+    };
+    let (plain, shifted) = (play(&[0; 4]), play(&[9, -3, 4, 1]));
+    let mut compared = 0;
+    for source in Scores::BREAKDOWN.iter().filter(|&&s| s != "start") {
+        let column = format!("vp_{source}");
+        let (Some(Values::Int(a)), Some(Values::Int(b))) =
+            (plain.column(&column), shifted.column(&column)) else { panic!("{column}") };
+        assert_eq!(a, b, "{column} moved with the starting VP");
+        compared += 1;
+    }
+    let (Some(Values::Int(a)), Some(Values::Int(b))) =
+        (plain.column("final_order"), shifted.column("final_order")) else { panic!() };
+    assert_eq!(a, b, "the final play order moved with the starting VP");
+    assert!(compared >= 2);
+}
