@@ -24,6 +24,7 @@ from cdsim.study import comparisons
 from cdsim.study import whatif as wi
 from cdsim.study.clock import Clock
 from cdsim.study.comparisons import Pair, _fit
+from tests.test_minutes import STUDY
 
 
 def _pairs(tmp_path: Path, games: int | None = None) -> list[Pair]:
@@ -204,18 +205,7 @@ def test_likely_games_follow_the_looks(tmp_path: Path) -> None:
     assert comparisons.likely(pairs, _paced())[0] < games
 
 
-TIMED = """\
-name = "timed"
-seed = 5
-games = 720
-first_stage = 90
-chunk_size = 45
-players = [2]
-tolerance = 0.02
-[[population]]
-name = "random"
-lineup = ["random"]
-"""
+TIMED = STUDY  # test_minutes' small timed study: 720 games of random play at 2 players
 
 
 def test_study_run_says_its_time_measured_here_after_a_round(
