@@ -22,11 +22,12 @@ $(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	@echo "make install: done ($(VENV)/bin/cdsim)"
 	touch $@
 
-# The Python suite (it fails if the core did not build), the Rust tests
+# The Python suite on every core (pytest-xdist, a test file to a worker, so module fixtures
+# play once; it fails if the core did not build), the Rust tests
 # (pure crate, no Python), clippy on the crate and on the binding, ruff, mypy, and the
 # import layers (pyproject's [tool.importlinter]: dependencies run one way).
 test: install
-	CDSIM_REQUIRE_CORE=1 $(PY) -m pytest
+	CDSIM_REQUIRE_CORE=1 $(PY) -m pytest -n auto --dist loadfile
 	cd core && cargo test --quiet
 	cd core && cargo clippy --quiet --all-targets -- -D warnings
 	cd core && PYO3_PYTHON=$(abspath $(PY)) cargo clippy --quiet --all-targets --features python -- -D warnings
