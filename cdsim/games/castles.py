@@ -324,4 +324,6 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=STRONG, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
-                component_use=component_use, entries=entries)
+                component_use=component_use, entries=entries,
+                # the commands\' own hooks: none of them
+                component_files=None)

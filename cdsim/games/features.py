@@ -176,5 +176,26 @@ class Entry:
 
 
 
-__all__ = ["CardTable", "ComponentUse", "Entry", "EntryChange", "Expanded", "Family", "KeySets",
-           "SetChange", "Sweeps"]
+# -- a game's own command code (cliseam, issue 60): what the shared commands hand a game ----
+# A hook of this block is None on a game that has no such feature; the command then takes
+# the path every game has (its JSON tables, its recorded replay, the seam's training).
+
+
+@dataclass(frozen=True)
+class ComponentFiles:
+    """A component set of files with overrides (Carpe Diem's TOML): ``cdsim components``'
+    own parts for it, each given the set's path (None: the shipped set)."""
+
+    # `components check`: what the set holds and what it changes from its base, in lines
+    check: Callable[[str | None], list[str]]
+    # `components show`: the sheet's data (cdsim/view/pages/components.html) for a set named
+    # ``source``, and what the page draws in words
+    sheet: Callable[[str | None, str], tuple[dict[str, object], str]]
+    # `components export`: the set's files (name -> text) and its digest
+    export: Callable[[str | None], tuple[dict[str, bytes], str]]
+    # `components diff OLD NEW`: each changed entry in a line (or the line saying none is)
+    diff: Callable[[str, str], list[str]]
+
+
+__all__ = ["CardTable", "ComponentFiles", "ComponentUse", "Entry", "EntryChange", "Expanded",
+           "Family", "KeySets", "SetChange", "Sweeps"]

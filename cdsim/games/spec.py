@@ -15,6 +15,7 @@ from cdsim.games.carpe_diem.players.registry import PlayerSpec, did_you_mean
 from cdsim.games.carpe_diem.players.registry import other_games_players as other_players
 from cdsim.games.features import (
     CardTable,
+    ComponentFiles,
     ComponentUse,
     Entry,
     EntryChange,
@@ -104,6 +105,12 @@ class GameSpec:
     # transcription from the box reads and whether it is the box's (``components
     # transcribe`` and ``check``; None: a game whose entries are not tagged)
     entries: Callable[[str | None], list[Entry]] | None
+    # -- the commands' own hooks (cliseam, issue 60): a game's command code behind its spec
+    # (cdsim.games.features' last block; None: the path every game has) ------------------
+    # `cdsim components check/show/export/diff` of a set of files with overrides (None: its
+    # set is JSON tables, read through ``set_keys``)
+    component_files: ComponentFiles | None
+    # -- end of the commands' own hooks --------------------------------------------------
 
     @property
     def default(self) -> bool:

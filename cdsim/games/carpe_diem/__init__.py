@@ -11,6 +11,7 @@ from typing import Any
 
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
+from cdsim.games.carpe_diem.commands.components import COMPONENT_FILES
 from cdsim.games.carpe_diem.entries import entries as entries  # its entries, box's or not
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
 from cdsim.games.carpe_diem.handover import core_components
@@ -81,4 +82,6 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
                 whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,
-                component_use=component_use, entries=entries)
+                component_use=component_use, entries=entries,
+                # the commands' own hooks (cdsim.games.carpe_diem.commands)
+                component_files=COMPONENT_FILES)

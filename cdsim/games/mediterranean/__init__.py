@@ -87,4 +87,6 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, start_vp=start_vp, pla
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=None, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
-                component_use=None, entries=None)
+                component_use=None, entries=None,
+                # the commands\' own hooks: none of them
+                component_files=None)
