@@ -326,4 +326,5 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
                 component_use=component_use, entries=entries,
                 # the commands\' own hooks: none of them
-                component_files=None)
+                component_files=None, play=None, score=None, card_list=None,
+                strategy_lines=None)

@@ -197,5 +197,30 @@ class ComponentFiles:
     diff: Callable[[str, str], list[str]]
 
 
+@dataclass(frozen=True)
+class PlayRequest:
+    """``cdsim play``'s flags as the command checked them, for a game with a table of its own
+    (``GameSpec.play``): its seats' strategies are the game's to parse."""
+
+    players: int
+    seed: int
+    setup: int | None
+    start_vp: tuple[int, ...]  # one a seat; (): the rulebook's
+    strategies: tuple[str, ...]  # as spelled, one a seat (one name fills every seat)
+    strategy_params: str | None  # --strategy-params as given
+    components: str | None  # the set's path (None: the shipped set)
+    trace: bool  # --trace: every turn in words
+    replay: bool  # --html: the replay page's data
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One game a game's own table played, as ``cdsim play`` shows it."""
+
+    json: dict[str, object]  # --json's object
+    lines: tuple[str, ...]  # printed one by one: the trace (with --trace), then the table
+    replay: dict[str, object] | None  # the replay page's data (cdsim/view/pages/replay.html)
+
+
 __all__ = ["CardTable", "ComponentFiles", "ComponentUse", "Entry", "EntryChange", "Expanded",
-           "Family", "KeySets", "SetChange", "Sweeps"]
+           "Family", "KeySets", "PlayRequest", "PlayedGame", "SetChange", "Sweeps"]

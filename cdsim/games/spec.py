@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from cdsim import core
@@ -21,6 +22,8 @@ from cdsim.games.features import (
     EntryChange,
     Family,
     KeySets,
+    PlayedGame,
+    PlayRequest,
     Sweeps,
 )
 
@@ -110,6 +113,19 @@ class GameSpec:
     # `cdsim components check/show/export/diff` of a set of files with overrides (None: its
     # set is JSON tables, read through ``set_keys``)
     component_files: ComponentFiles | None
+    # `cdsim play` at its own table: Python strategies and settings among its players, its
+    # events' trace, its replay's data (None: the core's recorded game, cdsim.engine.recorded,
+    # drawn by its view, cdsim.view.games)
+    play: Callable[[PlayRequest], PlayedGame] | None
+    # `cdsim score POSITION`, its rules console: a position file's final scoring and what each
+    # listed card pays, given the set's path and --json, in lines (None: no rules console)
+    score: Callable[[Path, str | None, bool], list[str]] | None
+    # `cdsim cards`: its cards with their stable ids, given the set's path and --json, in
+    # lines (None: a game without such cards)
+    card_list: Callable[[str | None, bool], list[str]] | None
+    # `cdsim strategies`: its players and their settings in lines, where its players are more
+    # than built-in names (None: ``player_words`` says each)
+    strategy_lines: Callable[[], list[str]] | None
     # -- end of the commands' own hooks --------------------------------------------------
 
     @property

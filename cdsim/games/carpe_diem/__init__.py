@@ -12,6 +12,8 @@ from typing import Any
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
 from cdsim.games.carpe_diem.commands.components import COMPONENT_FILES
+from cdsim.games.carpe_diem.commands.console import card_list, score, strategy_lines
+from cdsim.games.carpe_diem.commands.play import play
 from cdsim.games.carpe_diem.entries import entries as entries  # its entries, box's or not
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
 from cdsim.games.carpe_diem.handover import core_components
@@ -84,4 +86,5 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,
                 component_use=component_use, entries=entries,
                 # the commands' own hooks (cdsim.games.carpe_diem.commands)
-                component_files=COMPONENT_FILES)
+                component_files=COMPONENT_FILES, play=play, score=score, card_list=card_list,
+                strategy_lines=strategy_lines)

@@ -89,4 +89,5 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, start_vp=start_vp, pla
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
                 component_use=None, entries=None,
                 # the commands\' own hooks: none of them
-                component_files=None)
+                component_files=None, play=None, score=None, card_list=None,
+                strategy_lines=None)
