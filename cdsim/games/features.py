@@ -222,5 +222,37 @@ class PlayedGame:
     replay: dict[str, object] | None  # the replay page's data (cdsim/view/pages/replay.html)
 
 
-__all__ = ["CardTable", "ComponentFiles", "ComponentUse", "Entry", "EntryChange", "Expanded",
-           "Family", "KeySets", "PlayRequest", "PlayedGame", "SetChange", "Sweeps"]
+# where a game's learned weights are kept (strategies/ is for people: the package reads its
+# files, never imports it)
+WEIGHTS_DIR = Path(__file__).resolve().parents[2] / "strategies" / "weights"
+
+
+@dataclass(frozen=True)
+class PlayoutWeights:
+    """The weights file of a learned player trained on greedy playouts, then search labels,
+    by cdsim.train (Carpe Diem's; the seam's learned players are cdsim.train.seam's):
+    the format's name, the version ``cdsim train`` writes, the phases it keeps weights for
+    and the core's names of its inputs by version."""
+
+    format: str
+    version: int
+    phases: int
+    inputs: Callable[[int], tuple[str, ...]]
+
+
+__all__ = [
+    "WEIGHTS_DIR",
+    "CardTable",
+    "ComponentFiles",
+    "ComponentUse",
+    "Entry",
+    "EntryChange",
+    "Expanded",
+    "Family",
+    "KeySets",
+    "PlayRequest",
+    "PlayedGame",
+    "PlayoutWeights",
+    "SetChange",
+    "Sweeps",
+]

@@ -23,6 +23,7 @@ from cdsim.games.features import (
     Family,
     KeySets,
     PlayedGame,
+    PlayoutWeights,
     PlayRequest,
     Sweeps,
 )
@@ -126,6 +127,11 @@ class GameSpec:
     # `cdsim strategies`: its players and their settings in lines, where its players are more
     # than built-in names (None: ``player_words`` says each)
     strategy_lines: Callable[[], list[str]] | None
+    # where `cdsim train` writes its learned player's weights unless --out names a file
+    weights_file: Path
+    # the weights of a learned player cdsim.train's playouts pipeline trains (its format;
+    # None: `cdsim train --game` trains the seam's, cdsim.train.seam)
+    playout_weights: PlayoutWeights | None
     # -- end of the commands' own hooks --------------------------------------------------
 
     @property
