@@ -237,7 +237,7 @@ def assert_self_contained(page: str) -> None:
 
 def test_replay_page_is_self_contained_and_small() -> None:
     _, data = recorded(4, MIX, 7)
-    page = replay_page(data)
+    page = replay_page(data, "Carpe Diem")
     assert_self_contained(page)
     assert len(page.encode()) < 250_000  # a 4-player game: well under 1 MB
     assert embedded(page) == json.loads(json.dumps(data))

@@ -221,8 +221,9 @@ def components_export(
             (folder / name).write_bytes(text)
     except OSError as exc:
         raise CdsimError(f"{folder}: cannot write: {exc.strerror or exc}") from None
-    given = (f"--components {folder}" if spec.default else
-             f"--game {spec.name} --components {folder / next(iter(texts))}")
+    # a set of files loads from its folder, a JSON set from its file; --game as it was given
+    where = folder if spec.component_files is not None else folder / next(iter(texts))
+    given = ("" if game is None else f"--game {spec.name} ") + f"--components {where}"
     print(f"wrote {', '.join(texts)} to {folder} (set {digest[:12]}); edit "
           f"{'them' if len(texts) > 1 else 'it'} and pass {given}")
 

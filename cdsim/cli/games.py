@@ -87,7 +87,7 @@ def play(
     if html_file is not None and played.replay is not None:
         from cdsim.view.pages import replay_page, write_page
 
-        write_page(html_file, replay_page(played.replay))
+        write_page(html_file, replay_page(played.replay, spec.title))
     if as_json:
         print(json.dumps(played.json))
         return
@@ -112,9 +112,10 @@ class OtherGame:
 
 def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
                 html_file: Path | None, refused: dict[str, bool]) -> None:
-    """``cdsim play --game NAME`` for a game other than Carpe Diem: its built-in players on
-    the core (``cdsim.engine.recorded``), the final table, ``--trace`` as the decisions in
-    words, ``--json``, and ``--html`` as its own replay page."""
+    """``cdsim play --game NAME`` for a game without a table of its own (``GameSpec.play``
+    None): its built-in players on the core (``cdsim.engine.recorded``), the final table,
+    ``--trace`` as the decisions in words, ``--json``, and ``--html`` as its own replay
+    page."""
     from cdsim.engine.recorded import play_recorded
     from cdsim.view.games import view_of
 

@@ -46,12 +46,14 @@ def _replay(template: str, title: str, data: Any) -> str:
     return _page(template, title, data, "stepper.js", REPLAY_SCRIPTS[template])
 
 
-def replay_page(data: dict[str, object]) -> str:
-    """The replay of one game; ``data`` is ``cdsim.games.carpe_diem.view.replay.Recorder.finish()``."""
+def replay_page(data: dict[str, object], title: str) -> str:
+    """The replay of one game played at its game's own table (``GameSpec.play``): ``data``
+    is its ``PlayedGame.replay`` (Carpe Diem's ``cdsim.games.carpe_diem.view.replay.Recorder.
+    finish()``), ``title`` its game's."""
     seats = data["players"]
     assert isinstance(seats, list)  # one entry per seat
     n = len(seats)
-    return _replay("replay.html", f"Carpe Diem replay: seed {data['seed']}, {n} players", data)
+    return _replay("replay.html", f"{title} replay: seed {data['seed']}, {n} players", data)
 
 
 def castles_page(data: dict[str, object]) -> str:
