@@ -13,7 +13,6 @@ from cdsim.cli.app import (
     app,
 )
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.rules.components import compare, component_texts, load_components
 
 if TYPE_CHECKING:
     from cdsim.games import GameSpec
@@ -36,22 +35,16 @@ def components_check(
 
     Example: cdsim components check my-set/
              cdsim components check --game castles my-castles.json"""
-    if game is not None and _other_game(game, path, "check"):
+    from cdsim.games import game_spec
+
+    spec = game_spec(game)
+    if spec.component_files is None:
+        _other_game(spec, path, "check")
         return
-    _game_of(path)
-    comps = load_components(path)
-    print(f"ok: {len(comps.light)} light + {len(comps.dark)} dark tiles "
-          f"({len(comps.tile_types)} kinds), {len(comps.objectives)} objective and "
-          f"{len(comps.fountains)} fountain cards, {len(comps.frame_parts)} frame parts, "
-          f"{len(comps.boards)} boards; set {comps.digest[:12]}"
-          + (" (the reconstructed default)" if comps.is_default else ""))
-    if comps.base:
-        count = len(comps.changes)
-        print(f"changes from {comps.base}: " + (f"{count} key{'s' if count != 1 else ''}"
-                                                if count else "none"))
-        for change in comps.changes:
-            print(f"  {change.line()}")
-    _box_line(None, path)
+    _game_of(spec, path)
+    for line in spec.component_files.check(str(path)):
+        print(line)
+    _box_line(game, path)
 
 
 @components_app.command("show")
@@ -70,18 +63,19 @@ def components_show(
 
     Example: cdsim components show --components my-set/ --html my-set.html
              cdsim components show --game castles --html castles.html"""
+    from cdsim.games import game_spec
     from cdsim.view.pages import components_page, write_page
 
-    if game is not None and _other_game(game, components, "show", html_file):
+    spec = game_spec(game)
+    if spec.component_files is None:
+        _other_game(spec, components, "show", html_file)
         return
-    _game_of(components)
-    comps = load_components(components)
+    _game_of(spec, components)
     source = str(components) if components else "the reconstructed default set"
-    write_page(html_file, components_page(comps, source))
-    print(f"wrote {html_file}: {len(comps.tile_types)} tile types, {len(comps.boards)} boards, "
-          f"{len(comps.frame_parts)} frame parts, {len(comps.objectives)} objective and "
-          f"{len(comps.fountains)} fountain cards"
-          + (f"; {len(comps.changes)} changed keys marked" if comps.changes else ""))
+    data, held = spec.component_files.sheet(None if components is None else str(components),
+                                            source)
+    write_page(html_file, components_page(data, f"{spec.title} components: {source}"))
+    print(f"wrote {html_file}: {held}")
 
 
 def _box_line(game: str | None, path: Path | None) -> None:
@@ -140,12 +134,10 @@ def components_transcribe(
              "(no sensitivity ranking has been run)") + f"; {found.count.line()}")
 
 
-def _game_of(path: Path | None) -> None:
-    """The default game's set at ``path`` loads, or one line (another game's set names that
-    game's --game)."""
-    from cdsim.games import game_spec
-
-    game_spec(None).load_components(None if path is None else str(path))
+def _game_of(spec: GameSpec, path: Path | None) -> None:
+    """The game's set at ``path`` loads, or one line (another game's set names that game's
+    --game)."""
+    spec.load_components(None if path is None else str(path))
 
 
 def _entries(value: object) -> list[dict[str, object]]:
@@ -160,17 +152,12 @@ def _entries(value: object) -> list[dict[str, object]]:
     return []
 
 
-def _other_game(game: str, path: Path | None, command: str, page: Path | None = None
-                ) -> bool:
-    """``components check`` / ``show`` of another game's set (``--game``): done here, True;
-    False for Carpe Diem's, which the command does itself."""
+def _other_game(spec: GameSpec, path: Path | None, command: str, page: Path | None = None
+                ) -> None:
+    """``components check`` / ``show`` of a game whose set is JSON tables (no
+    ``component_files``: its ``set_keys``' text)."""
     import json
 
-    from cdsim.games import game_spec
-
-    spec = game_spec(game)
-    if spec.default:
-        return False
     if spec.set_keys is None:  # the JSON-table games' set as text: their --set hook's
         raise CdsimError(f"--game {spec.name}: its component set is not JSON tables to check")
     source = str(path) if path else f"the built-in {spec.name} set"
@@ -186,8 +173,8 @@ def _other_game(game: str, path: Path | None, command: str, page: Path | None = 
         print(f"ok: {held}")
         if changed:
             print(f"changes from the built-in set: {', '.join(changed)}")
-        _box_line(game, path)
-        return True
+        _box_line(spec.name, path)
+        return
     from cdsim.view.games import view_of
     from cdsim.view.pages import write_page
 
@@ -195,7 +182,6 @@ def _other_game(game: str, path: Path | None, command: str, page: Path | None = 
     write_page(page, view_of(spec.name).components_page(data, builtin, source, digest))
     print(f"wrote {page}: {held}" + (f"; {len(changed)} changed tables marked"
                                      if changed else ""))
-    return True
 
 
 @components_app.command("export")
@@ -219,10 +205,9 @@ def components_export(
     from cdsim.games import game_spec
 
     spec = game_spec(game)
-    if spec.default:
-        comps = load_components(components)
-        texts = {f"{name}.toml": text for name, text in component_texts(components).items()}
-        digest = comps.digest
+    if spec.component_files is not None:
+        texts, digest = spec.component_files.export(None if components is None
+                                                    else str(components))
     else:
         digest = _whole_set(spec, components, texts := {})
     if folder.exists() and not folder.is_dir():
@@ -236,8 +221,9 @@ def components_export(
             (folder / name).write_bytes(text)
     except OSError as exc:
         raise CdsimError(f"{folder}: cannot write: {exc.strerror or exc}") from None
-    given = (f"--components {folder}" if spec.default else
-             f"--game {spec.name} --components {folder / next(iter(texts))}")
+    # a set of files loads from its folder, a JSON set from its file; --game as it was given
+    where = folder if spec.component_files is not None else folder / next(iter(texts))
+    given = ("" if game is None else f"--game {spec.name} ") + f"--components {where}"
     print(f"wrote {', '.join(texts)} to {folder} (set {digest[:12]}); edit "
           f"{'them' if len(texts) > 1 else 'it'} and pass {given}")
 
@@ -265,13 +251,13 @@ def components_diff(
     old -> new (or an entry added or removed); "no differences" when the sets are the same.
 
     Example: cdsim components diff default variants/b05.toml"""
-    changes = compare(old, new)
-    for change in changes:
-        print(change.line())
-    if not changes:
-        a, b = load_components(old).digest, load_components(new).digest
-        print("no differences" + ("" if a == b else f" in any entry (the files differ only in "
-                                  f"comments, layout or order: sets {a[:12]} and {b[:12]})"))
+    from cdsim.games import game_spec
+
+    spec = game_spec(None)  # the game a command plays when it names none
+    if spec.component_files is None:
+        raise CdsimError(f"{spec.title}'s component sets are compared by cdsim whatif")
+    for line in spec.component_files.diff(old, new):
+        print(line)
 
 
 @components_app.command("sensitivity")

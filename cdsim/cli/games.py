@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,14 +19,11 @@ from cdsim.cli.app import (
     refuse_decision_timeout,
     use_decision_timeout,
 )
-from cdsim.errors import CdsimError, StrategyFailure
+from cdsim.errors import CdsimError
 from cdsim.games import counts_said
-from cdsim.games.carpe_diem.rules.components import HAVE_KEYS, REWARD_KEYS, load_components
-from cdsim.games.carpe_diem.rules.kinds import FEATURE_NAMES, GOOD_NAMES
 
 if TYPE_CHECKING:
     from cdsim.games import GameSpec
-    from cdsim.games.carpe_diem.rules.game import GameState
 
 
 @app.command()
@@ -65,16 +62,12 @@ def play(
     spec = game_spec(game)
     use_decision_timeout(decision_timeout)
     refuse_decision_timeout(spec)
-    if not spec.default:
+    if spec.play is None:  # the core's recorded game, drawn by the game's view
         other = OtherGame(players, seed, strategies, start_vp, trace, as_json, setup)
         _play_other(spec, other, components, html_file,
                     refused={"--strategy-params": strategy_params is not None})
         return
-    from cdsim.games.carpe_diem.engine.table import Table
-    from cdsim.games.carpe_diem.players.registry import make_lineup, parse_params, weights_record
-    from cdsim.games.carpe_diem.rules.game import CIRCLES
-    from cdsim.games.carpe_diem.view.trace import trace as render_trace
-    from cdsim.players.sandbox import decision_timeout as time_limit
+    from cdsim.games.features import PlayRequest
 
     if players not in spec.player_counts:
         raise CdsimError(f"--players must be {counts_said(spec.player_counts)}, got {players}")
@@ -86,38 +79,20 @@ def play(
         raise CdsimError(f"--start-vp needs {players} values (one per seat), got {len(vp)}")
     if any(not -(2**31) < v < 2**31 for v in vp):
         raise CdsimError(f"--start-vp values must be between -2**31 and 2**31, got {start_vp}")
+    path = None if components is None else str(components)
     # a bad component set is one line before anything plays (another game's names that game)
-    spec.load_components(None if components is None else str(components))
-    specs = [_player(name) for name in strategies.split(",")]
-    weights_record(specs, components)  # weights that cannot play this component set: one line
-    lineup = make_lineup(specs, players, parse_params(strategy_params))
-    table = Table(None if components is None else str(components), lineup, seed, setup, vp,
-                  events=True, mirror=trace or html_file is not None,
-                  decision_timeout=time_limit() or None,
-                  where=f"game seed {seed}" + (f" setup {setup}" if setup is not None else ""))
-    recorder = None
-    if html_file is not None:
-        from cdsim.games.carpe_diem.view.replay import Recorder
-
-        recorder = Recorder(table)
-    try:
-        record = table.play()
-    except StrategyFailure as exc:
-        raise exc.located(lineup.names[exc.seat], f", {table.where} decision "
-                          f"{table.core.decisions + 1}") from None
-    if html_file is not None and recorder is not None:
+    spec.load_components(path)
+    played = spec.play(PlayRequest(players, seed, setup, tuple(vp), tuple(strategies.split(",")),
+                                   strategy_params, path, trace, html_file is not None))
+    if html_file is not None and played.replay is not None:
         from cdsim.view.pages import replay_page, write_page
 
-        write_page(html_file, replay_page(recorder.finish()))
+        write_page(html_file, replay_page(played.replay, spec.title))
     if as_json:
-        print(json.dumps(_play_json(record)))
+        print(json.dumps(played.json))
         return
-    if trace:
-        print("\n".join(render_trace(table.event_list(), players, table.deal()["grid"],
-                                     CIRCLES[players], record)))
-        if table.python is not None:
-            _print_districts(table.python)
-    _print_summary(record)
+    for line in played.lines:
+        print(line)
     if html_file is not None:
         print(f"\nreplay: {html_file} (open it in a browser)")
 
@@ -137,9 +112,10 @@ class OtherGame:
 
 def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
                 html_file: Path | None, refused: dict[str, bool]) -> None:
-    """``cdsim play --game NAME`` for a game other than Carpe Diem: its built-in players on
-    the core (``cdsim.engine.recorded``), the final table, ``--trace`` as the decisions in
-    words, ``--json``, and ``--html`` as its own replay page."""
+    """``cdsim play --game NAME`` for a game without a table of its own (``GameSpec.play``
+    None): its built-in players on the core (``cdsim.engine.recorded``), the final table,
+    ``--trace`` as the decisions in words, ``--json``, and ``--html`` as its own replay
+    page."""
     from cdsim.engine.recorded import play_recorded
     from cdsim.view.games import view_of
 
@@ -190,52 +166,6 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
         print(f"\nreplay: {html_file} (open it in a browser)")
 
 
-def _player(name: str) -> Any:
-    """A --strategies name, parsed once (``PlayerSpec``), or one line naming the flag."""
-    from cdsim.games.carpe_diem.players.registry import PlayerSpec
-
-    if not name.strip():
-        raise CdsimError("--strategies names an empty strategy")
-    try:
-        return PlayerSpec.parse(name)
-    except CdsimError as exc:
-        raise CdsimError(f"--strategies: {exc}") from None
-
-
-def _play_json(record: Any) -> dict[str, object]:
-    """``play --json``: seats counted from 1, as everywhere people read them; ``tiebreak``
-    says whether R10.6 decided the winner, ``stack`` (0 = bottom) is the seat's height on
-    its scroll space, the tie-break's second key."""
-    return {"seed": record.seed, "players": record.players, "tiebreak": bool(record.tiebreak),
-            "seats": [{"seat": s.seat + 1, "strategy": s.strategy, "start_vp": s.start_vp,
-                       "final_vp": s.final_vp, "breakdown": s.breakdown, "scroll": s.scroll,
-                       "stack": s.stack, "rank": s.rank, "won": s.won}
-                      for s in record.seats]}
-
-
-def _print_districts(state: GameState) -> None:
-    for p in state.players:
-        print(f"\nseat {p.seat + 1} district (board {p.district.board.id if p.district.board else '-'}, "
-              f"frame parts {', '.join(map(str, state.frames[p.seat]))}):")
-        print("\n".join(p.district.render()))
-
-
-def _print_summary(record: Any) -> None:
-    from cdsim.games.names import shown_names
-
-    print(f"\ngame seed {record.seed}, {record.players} players"
-          + ("  (winner by scroll-track tie-break)" if record.tiebreak else ""))
-    head = "seat strategy      start cards villas left scroll fount frame  final rank"
-    print(head)
-    label = shown_names([s.strategy for s in record.seats])  # a strategy file: its name
-    for s in record.seats:
-        b = s.breakdown
-        print(f"{s.seat + 1:>4} {label[s.strategy]:<12} {b['start']:>6} {b['cards']:>5} {b['villas']:>6} "
-              f"{b['leftovers']:>4} {b['scroll']:>6} {b['fountains']:>5} {b['frame']:>5} "
-              f"{s.final_vp:>6} {s.rank:>4}{'  winner' if s.won else ''}")
-
-
-
 @app.command()
 def score(
     position: Annotated[Path, typer.Argument(help="Position TOML file (format in README).")],
@@ -243,32 +173,13 @@ def score(
     components: ComponentsOpt = None,
 ) -> None:
     """Rules console: final scoring of one position, and what each listed card pays."""
-    from cdsim.games.carpe_diem.rules.position import load_position, score_position
+    from cdsim.games import game_spec
 
-    comps = load_components(components)
-    result = score_position(load_position(position, comps), comps)
-    lines: list[str] = []
-    cards = []
-    for o in result.cards:
-        paid = dict(zip(GOOD_NAMES, o.paid_goods, strict=True)) | {
-            "coins": o.paid_coins, "bread": o.paid_bread}
-        cards.append({"id": o.card_id, "multiples": o.multiples, "failed": o.failed, "vp": o.vp,
-                      "coins": o.coins, "bread": o.bread, "steps": o.steps, "paid": paid})
-        if as_json:
-            continue
-        card = comps.objectives[o.card_id]
-        if o.failed:
-            lines.append(f"{o.card_id} ({card.describe()}): cannot be fulfilled: -4 VP")
-            continue
-        pays = ", ".join(f"{v} {k}" for k, v in paid.items() if v) or "nothing"
-        gets = ", ".join(f"{v} {k}" for k, v in zip(("vp", "coins", "bread", "steps"),
-                                                    (o.vp, o.coins, o.bread, o.steps), strict=True) if v)
-        lines.append(f"{o.card_id} ({card.describe()}): x{o.multiples}, pays {pays}, gets {gets}")
-    if as_json:
-        print(json.dumps({"final": result.final, "cards": cards}))
-        return
-    print("final scoring: " + ", ".join(f"{k} {v}" for k, v in result.final.items()))
-    print("\n".join(lines))
+    spec = game_spec(None)  # the game a command plays when it names none
+    if spec.score is None:
+        raise CdsimError(f"{spec.title} has no rules console")
+    for line in spec.score(position, None if components is None else str(components), as_json):
+        print(line)
 
 
 @app.command()
@@ -284,28 +195,11 @@ def cards(
     from cdsim.games import game_spec
 
     spec = game_spec(game)
-    if spec.cards is None:
+    if spec.card_list is None:
         raise CdsimError(f"--game {spec.name}: {spec.title} has no objective or fountain cards; "
                          f"cdsim components show --game {spec.name} --html FILE draws its set")
-    comps = load_components(components)
-    objectives = []
-    for card in comps.objectives.values():
-        names = GOOD_NAMES if card.pay else HAVE_KEYS
-        objectives.append({
-            "id": card.id, "deck": card.deck, "type": "pay" if card.pay else "have",
-            "requires": {names[k]: n for k, n in card.requires},
-            "reward": {k: v for k, v in zip(REWARD_KEYS, card.reward, strict=True) if v},
-            "text": card.describe(), "provenance": card.provenance})
-    fountains = [{"id": f.id, "goal": FEATURE_NAMES[f.goal], "vp": f.vp,
-                  "provenance": f.provenance} for f in comps.fountains.values()]
-    if as_json:
-        print(json.dumps({"objective": objectives, "fountain": fountains}, indent=1))
-        return
-    for o in objectives:
-        print(f"{o['id']}  {o['text']:<60} [{o['provenance']}]")
-    for f in fountains:
-        print(f"{f['id']}  {f['vp']} VP per complete {f['goal']:<40} [{f['provenance']}]")
-
+    for line in spec.card_list(None if components is None else str(components), as_json):
+        print(line)
 
 
 @app.command("strategies")
@@ -316,23 +210,12 @@ def list_strategies(game: GameOpt = None) -> None:
     from cdsim.games import game_spec
 
     spec = game_spec(game)
-    if spec.player_words is not None:
-        for name in spec.player_names():
-            print(f"{name:<17} {spec.player_words.get(name, '')}".rstrip())
-        print(f"\n{spec.title} is played by its built-in players only: they take no "
-              "@settings and no --strategy-params.")
+    if spec.strategy_lines is not None:
+        for line in spec.strategy_lines():
+            print(line)
         return
-    from cdsim.games.carpe_diem.players.profiles import core_profiles
-    from cdsim.games.carpe_diem.players.registry import BUILTIN, CORE_ONLY, describe
-
-    core_profiles()  # the profiles file as the core would play it: a faulty table is refused
-    for name in BUILTIN:
-        player = CORE_ONLY.get(name)
-        if player is None:
-            print(f"{name:<10} {describe(name)}")
-            continue
-        print(f"{name:<10} {player.summary}")  # then its settings, as the core declares them
-        for setting, text in player.helps.items():
-            print(f"{'':<12}{name}.{setting} ({player.params[setting]}): {text}")
-    print("\nOr your own: --strategies path/to/file.py:ClassName from any folder, or "
-          "package.module:ClassName from its folder (strategies/example.py is one to copy).")
+    words = spec.player_words or {}
+    for name in spec.player_names():
+        print(f"{name:<17} {words.get(name, '')}".rstrip())
+    print(f"\n{spec.title} is played by its built-in players only: they take no "
+          "@settings and no --strategy-params.")

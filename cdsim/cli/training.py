@@ -15,9 +15,7 @@ from cdsim.batch.folder import atomic_write
 from cdsim.batch.progress import Progress
 from cdsim.cli.app import STOPPED, ComponentsOpt, GameOpt, _parse_ints, app, out_folder
 from cdsim.errors import CdsimError
-from cdsim.games import game_spec
-from cdsim.games.carpe_diem.players.weights import DEFAULT_WEIGHTS, WEIGHTS_DIR
-from cdsim.games.carpe_diem.rules.components import load_components
+from cdsim.games import GameSpec, game_spec
 from cdsim.train import LABEL_GAMES, LABEL_PLAYOUTS, Stage, TrainConfig
 from cdsim.train import train as run_training
 from cdsim.train.seam import SeamTrainConfig, train_game
@@ -78,8 +76,8 @@ def train(
                                            seam's learned player, labels from its mcts)"""
     check_jobs(jobs)
     spec = game_spec(game)
-    if not spec.default:
-        _train_seam(spec.name, out, seed, games,
+    if spec.playout_weights is None:  # its learned player is the seam's
+        _train_seam(spec, out, seed, games,
                     SeamTrainConfig.rounds if rounds is None else rounds, every, label_playouts,
                     explore, ridge,
                     jobs, quiet, components)
@@ -92,7 +90,7 @@ def train(
                          label_playouts=LABEL_PLAYOUTS if label_playouts is None
                          else label_playouts)
     config.validate()
-    target = out_folder(out, "--out", "a file") or DEFAULT_WEIGHTS
+    target = out_folder(out, "--out", "a file") or spec.weights_file
     if target.is_dir():
         raise CdsimError(f"--out {target} is a folder: give a file name")
     if not target.parent.is_dir():
@@ -102,7 +100,8 @@ def train(
             snapshots.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CdsimError(f"--snapshots {snapshots}: {exc.strerror or exc}") from None
-    load_components(components)  # a bad component set is one line before anything plays
+    # a bad component set is one line before anything plays (another game's names that game)
+    spec.components_digest(str(components) if components else None)
     progress = Progress("training", quiet=quiet)
     progress.plan((config.rounds + 1) * sum(config.games) + sum(config.label_games), 0)
 
@@ -139,13 +138,13 @@ def train(
           f"{time.perf_counter() - start:.0f} s)")
 
 
-def _train_seam(name: str, out: str | None, seed: int, games: str | None, rounds: int,
+def _train_seam(spec: GameSpec, out: str | None, seed: int, games: str | None, rounds: int,
                 every: int, playouts: int | None, explore: float, ridge: float, jobs: int,
                 quiet: bool, components: object) -> None:
     """``cdsim train --game NAME`` for a game whose learned player is the seam's
     (cdsim.train.seam): its weights file is strategies/weights/<game>-learned.json
-    (strategies/weights/castles-learned.json for castles)."""
-    spec = game_spec(name)
+    (strategies/weights/castles-learned.json for castles): ``GameSpec.weights_file``."""
+    name = spec.name
     if components is not None:
         raise CdsimError(f"--components: {name} trains on its built-in component set")
     base = SeamTrainConfig(game=name)
@@ -154,7 +153,7 @@ def _train_seam(name: str, out: str | None, seed: int, games: str | None, rounds
                              every=every, playouts=base.playouts if playouts is None
                              else playouts, explore=explore, ridge=ridge)
     config.validate(tuple(spec.player_counts))
-    target = out_folder(out, "--out", "a file") or WEIGHTS_DIR / f"{name}-learned.json"
+    target = out_folder(out, "--out", "a file") or spec.weights_file
     if target.is_dir():
         raise CdsimError(f"--out {target} is a folder: give a file name")
     if not target.parent.is_dir():

@@ -16,7 +16,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.features import DEFAULT_SET, ComponentUse, Entry, KeySets
+from cdsim.games.features import DEFAULT_SET, WEIGHTS_DIR, ComponentUse, Entry, KeySets
 from cdsim.games.spec import GameSpec
 
 NAME = "castles"
@@ -324,4 +324,8 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=STRONG, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
-                component_use=component_use, entries=entries)
+                component_use=component_use, entries=entries,
+                # the commands' own hooks: its learned weights' file only
+                component_files=None, play=None, score=None, card_list=None,
+                strategy_lines=None, weights_file=WEIGHTS_DIR / f"{NAME}-learned.json",
+                playout_weights=None)

@@ -176,5 +176,83 @@ class Entry:
 
 
 
-__all__ = ["CardTable", "ComponentUse", "Entry", "EntryChange", "Expanded", "Family", "KeySets",
-           "SetChange", "Sweeps"]
+# -- a game's own command code (cliseam, issue 60): what the shared commands hand a game ----
+# A hook of this block is None on a game that has no such feature; the command then takes
+# the path every game has (its JSON tables, its recorded replay, the seam's training).
+
+
+@dataclass(frozen=True)
+class ComponentFiles:
+    """A component set of files with overrides (Carpe Diem's TOML): ``cdsim components``'
+    own parts for it, each given the set's path (None: the shipped set)."""
+
+    # `components check`: what the set holds and what it changes from its base, in lines
+    check: Callable[[str | None], list[str]]
+    # `components show`: the sheet's data (cdsim/view/pages/components.html) for a set named
+    # ``source``, and what the page draws in words
+    sheet: Callable[[str | None, str], tuple[dict[str, object], str]]
+    # `components export`: the set's files (name -> text) and its digest
+    export: Callable[[str | None], tuple[dict[str, bytes], str]]
+    # `components diff OLD NEW`: each changed entry in a line (or the line saying none is)
+    diff: Callable[[str, str], list[str]]
+
+
+@dataclass(frozen=True)
+class PlayRequest:
+    """``cdsim play``'s flags as the command checked them, for a game with a table of its own
+    (``GameSpec.play``): its seats' strategies are the game's to parse."""
+
+    players: int
+    seed: int
+    setup: int | None
+    start_vp: tuple[int, ...]  # one a seat; (): the rulebook's
+    strategies: tuple[str, ...]  # as spelled, one a seat (one name fills every seat)
+    strategy_params: str | None  # --strategy-params as given
+    components: str | None  # the set's path (None: the shipped set)
+    trace: bool  # --trace: every turn in words
+    replay: bool  # --html: the replay page's data
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One game a game's own table played, as ``cdsim play`` shows it."""
+
+    json: dict[str, object]  # --json's object
+    lines: tuple[str, ...]  # printed one by one: the trace (with --trace), then the table
+    replay: dict[str, object] | None  # the replay page's data (cdsim/view/pages/replay.html)
+
+
+# where a game's learned weights are kept (strategies/ is for people: the package reads its
+# files, never imports it)
+WEIGHTS_DIR = Path(__file__).resolve().parents[2] / "strategies" / "weights"
+
+
+@dataclass(frozen=True)
+class PlayoutWeights:
+    """The weights file of a learned player trained on greedy playouts, then search labels,
+    by cdsim.train (Carpe Diem's; the seam's learned players are cdsim.train.seam's):
+    the format's name, the version ``cdsim train`` writes, the phases it keeps weights for
+    and the core's names of its inputs by version."""
+
+    format: str
+    version: int
+    phases: int
+    inputs: Callable[[int], tuple[str, ...]]
+
+
+__all__ = [
+    "WEIGHTS_DIR",
+    "CardTable",
+    "ComponentFiles",
+    "ComponentUse",
+    "Entry",
+    "EntryChange",
+    "Expanded",
+    "Family",
+    "KeySets",
+    "PlayRequest",
+    "PlayedGame",
+    "PlayoutWeights",
+    "SetChange",
+    "Sweeps",
+]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from cdsim import core
@@ -15,11 +16,15 @@ from cdsim.games.carpe_diem.players.registry import PlayerSpec, did_you_mean
 from cdsim.games.carpe_diem.players.registry import other_games_players as other_players
 from cdsim.games.features import (
     CardTable,
+    ComponentFiles,
     ComponentUse,
     Entry,
     EntryChange,
     Family,
     KeySets,
+    PlayedGame,
+    PlayoutWeights,
+    PlayRequest,
     Sweeps,
 )
 
@@ -104,6 +109,30 @@ class GameSpec:
     # transcription from the box reads and whether it is the box's (``components
     # transcribe`` and ``check``; None: a game whose entries are not tagged)
     entries: Callable[[str | None], list[Entry]] | None
+    # -- the commands' own hooks (cliseam, issue 60): a game's command code behind its spec
+    # (cdsim.games.features' last block; None: the path every game has) ------------------
+    # `cdsim components check/show/export/diff` of a set of files with overrides (None: its
+    # set is JSON tables, read through ``set_keys``)
+    component_files: ComponentFiles | None
+    # `cdsim play` at its own table: Python strategies and settings among its players, its
+    # events' trace, its replay's data (None: the core's recorded game, cdsim.engine.recorded,
+    # drawn by its view, cdsim.view.games)
+    play: Callable[[PlayRequest], PlayedGame] | None
+    # `cdsim score POSITION`, its rules console: a position file's final scoring and what each
+    # listed card pays, given the set's path and --json, in lines (None: no rules console)
+    score: Callable[[Path, str | None, bool], list[str]] | None
+    # `cdsim cards`: its cards with their stable ids, given the set's path and --json, in
+    # lines (None: a game without such cards)
+    card_list: Callable[[str | None, bool], list[str]] | None
+    # `cdsim strategies`: its players and their settings in lines, where its players are more
+    # than built-in names (None: ``player_words`` says each)
+    strategy_lines: Callable[[], list[str]] | None
+    # where `cdsim train` writes its learned player's weights unless --out names a file
+    weights_file: Path
+    # the weights of a learned player cdsim.train's playouts pipeline trains (its format;
+    # None: `cdsim train --game` trains the seam's, cdsim.train.seam)
+    playout_weights: PlayoutWeights | None
+    # -- end of the commands' own hooks --------------------------------------------------
 
     @property
     def default(self) -> bool:

@@ -48,12 +48,6 @@ import numpy as np
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.handover import core_components
-from cdsim.games.carpe_diem.players.weights import (
-    PLAYER_COUNTS,
-    feature_names,
-)
-from cdsim.games.carpe_diem.rules.components import load_components
 from cdsim.train.fit import (
     LABEL_GAMES,
     LABEL_PLAYOUTS,
@@ -66,7 +60,9 @@ from cdsim.train.fit import (
     agreement,
     demeaned,
     design,
+    feature_names,
     fit,
+    playout_game,
     predict,
     weights_json,
     widened,
@@ -108,7 +104,7 @@ def play_batch(batch: Batch) -> Rows:
     of rows valued by playouts (``State.learned_playouts``). A worker's job."""
     module = core.module()
     assert module is not None
-    comps = core_components(batch.components)
+    comps = playout_game().load_components(batch.components)
     name, params = batch.behaviour
     own = list(params)
     if name == "learned" and batch.weights is not None:
@@ -229,7 +225,7 @@ def train(config: TrainConfig, jobs: int, on_games: OnGames | None = None,
 
     config.validate()
     feature_names()  # the core is needed: one line when it is missing
-    digest = load_components(config.components).digest
+    digest, _ = playout_game().components_digest(config.components)
     played = 0
     start = time.perf_counter()
     stages: list[Stage] = []
@@ -242,7 +238,7 @@ def train(config: TrainConfig, jobs: int, on_games: OnGames | None = None,
         batches = [Batch(n, config.seed, index, tuple(range(first, min(games, first + GAMES_PER_BATCH))),
                          behaviour, text if index else None, config.components, config.sample,
                          config.playouts)
-                   for n, games in zip(PLAYER_COUNTS, config.games, strict=True)
+                   for n, games in zip(playout_game().player_counts, config.games, strict=True)
                    for first in range(0, games, GAMES_PER_BATCH)]
         runner = Parallel(n_jobs=jobs, return_as="generator", backend="loky")
         parts = []
@@ -289,7 +285,7 @@ def label_stage(config: TrainConfig, last: Stage, digest: str, jobs: int,
 
     batches = [LabelBatch(n, config.seed, tuple(range(first, min(games, first + LABEL_BATCH))),
                           last.text, config.components, config.label_playouts, config.explore)
-               for n, games in zip(PLAYER_COUNTS, config.label_games, strict=True)
+               for n, games in zip(playout_game().player_counts, config.label_games, strict=True)
                for first in range(0, games, LABEL_BATCH)]
     runner = Parallel(n_jobs=jobs, return_as="generator", backend="loky")
     parts: dict[int, list[Labels]] = {}
@@ -341,7 +337,7 @@ def label_batch(batch: LabelBatch) -> Labels:
     self-play rounds' settings) and label its sampled move decisions. A worker's job."""
     module = core.module()
     assert module is not None
-    comps = core_components(batch.components)
+    comps = playout_game().load_components(batch.components)
     weights = int(module.learned_weights(batch.weights))
     own = [("explore", batch.explore), ("opponents", OPPONENTS), ("reply", 0), *CLASSIC,
            ("weights", float(weights))]

@@ -12,16 +12,36 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from cdsim.games.carpe_diem.players.weights import (
-    FORMAT,
-    PHASES,
-    PLAYER_COUNTS,
-    VERSION,
-    feature_names,
-)
+from cdsim.errors import CdsimError
+from cdsim.games import GAMES, GameSpec
+from cdsim.games.features import PlayoutWeights
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
+
+
+def playout_game() -> GameSpec:
+    """The game whose learned player this pipeline trains: the one whose spec declares its
+    ``playout_weights`` (every other game's learned player is the seam's, cdsim.train.seam)."""
+    found = [spec for spec in GAMES.values() if spec.playout_weights is not None]
+    if len(found) != 1:
+        raise CdsimError(f"cdsim train: {len(found)} games declare a learned player trained "
+                         "on playouts; one must")
+    return found[0]
+
+
+def playout_weights() -> PlayoutWeights:
+    """That game's weights format (``GameSpec.playout_weights``)."""
+    fmt = playout_game().playout_weights
+    assert fmt is not None  # playout_game chose it for one
+    return fmt
+
+
+def feature_names(version: int | None = None) -> tuple[str, ...]:
+    """The core's input names for weights of ``version`` (None: the one ``cdsim train``
+    writes)."""
+    fmt = playout_weights()
+    return fmt.inputs(fmt.version if version is None else version)
 
 
 @dataclass
@@ -104,9 +124,9 @@ def fit(rows: Rows, ridge: float = RIDGE) -> dict[str, list[list[float]]]:
     y = demeaned((rows.gained - rows.banked)
                  - OPPONENTS * (rows.others_gained - rows.others_banked), rows.group)
     table: dict[str, list[list[float]]] = {}
-    for n in PLAYER_COUNTS:
+    for n in playout_game().player_counts:
         per_phase = []
-        for phase in range(PHASES):
+        for phase in range(playout_weights().phases):
             mask = (rows.players == n) & (rows.phase == phase)
             if mask.sum() < MIN_ROWS:
                 per_phase.append([0.0] * k)
@@ -129,8 +149,8 @@ def predict(table: dict[str, list[list[float]]], inputs: FloatArray, banked: Flo
     """The model's value of each row's position for its seat."""
     z = design(inputs)
     out = banked.copy()
-    for n in PLAYER_COUNTS:
-        for p in range(PHASES):
+    for n in playout_game().player_counts:
+        for p in range(playout_weights().phases):
             mask = (players == n) & (phase == p)
             if mask.any():
                 out[mask] += z[mask] @ np.asarray(table[str(n)][p])
@@ -145,7 +165,7 @@ def agreement(table: dict[str, list[list[float]]], rows: Rows) -> dict[str, floa
     model = demeaned(mine - OPPONENTS * theirs, rows.group)
     played = demeaned(rows.gained - OPPONENTS * rows.others_gained, rows.group)
     out = {}
-    for n in PLAYER_COUNTS:
+    for n in playout_game().player_counts:
         m = rows.players == n
         if m.sum() > 2 and model[m].std() > 0 and played[m].std() > 0:
             out[str(n)] = round(float(np.corrcoef(model[m], played[m])[0, 1]), 4)
@@ -154,9 +174,11 @@ def agreement(table: dict[str, list[list[float]]], rows: Rows) -> dict[str, floa
 
 # Any: the training's record, written whole into the weights file's JSON
 def weights_json(table: dict[str, list[list[float]]], components_digest: str,
-                 training: dict[str, Any], version: int = VERSION) -> str:
+                 training: dict[str, Any], version: int | None = None) -> str:
+    fmt = playout_weights()
+    version = fmt.version if version is None else version
     names = feature_names(version)
-    data = {"format": FORMAT, "version": version, "components_digest": components_digest,
+    data = {"format": fmt.format, "version": version, "components_digest": components_digest,
             "features": list(names),
             "inputs": "each feature, then each feature times takes_left; one list per phase",
             "value": "VP gained if the game ended now + weights . inputs; a decision takes "
@@ -180,6 +202,7 @@ def widened(table: dict[str, list[list[float]]], inputs: int) -> dict[str, list[
 
 def zero_table() -> dict[str, list[list[float]]]:
     k = 2 * len(feature_names())
-    return {str(n): [[0.0] * k for _ in range(PHASES)] for n in PLAYER_COUNTS}
+    return {str(n): [[0.0] * k for _ in range(playout_weights().phases)]
+            for n in playout_game().player_counts}
 
 

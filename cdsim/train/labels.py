@@ -10,11 +10,16 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from cdsim.games.carpe_diem.players.weights import (
-    PHASES,
+from cdsim.train.fit import (
+    MIN_ROWS,
+    FloatArray,
+    IntArray,
+    demeaned,
+    design,
     feature_names,
+    playout_weights,
+    predict,
 )
-from cdsim.train.fit import MIN_ROWS, FloatArray, IntArray, demeaned, design, predict
 
 
 @dataclass
@@ -97,7 +102,7 @@ def fit_labels(labels: Labels, prior: dict[str, list[list[float]]], ridge: float
     y = demeaned(labels.value - labels.relative(labels.seats[:, :, 0], leader), labels.group)
     table = {n: [list(w) for w in per_phase] for n, per_phase in prior.items()}
     n = str(labels.seats.shape[1])
-    for phase in range(PHASES):
+    for phase in range(playout_weights().phases):
         mask = labels.phase == phase
         if mask.sum() < MIN_ROWS:
             continue

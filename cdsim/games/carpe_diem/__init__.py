@@ -11,14 +11,19 @@ from typing import Any
 
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
+from cdsim.games.carpe_diem.commands.components import COMPONENT_FILES
+from cdsim.games.carpe_diem.commands.console import card_list, score, strategy_lines
+from cdsim.games.carpe_diem.commands.play import play
 from cdsim.games.carpe_diem.entries import entries as entries  # its entries, box's or not
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
 from cdsim.games.carpe_diem.handover import core_components
+from cdsim.games.carpe_diem.players import weights as learned
 from cdsim.games.carpe_diem.players.registry import known_names
 from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
 from cdsim.games.carpe_diem.uses import component_use as component_use  # a component's use
+from cdsim.games.features import PlayoutWeights
 from cdsim.games.spec import GameSpec
 
 NAME = "carpe-diem"
@@ -81,4 +86,9 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
                 whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,
-                component_use=component_use, entries=entries)
+                component_use=component_use, entries=entries,
+                # the commands' own hooks (cdsim.games.carpe_diem.commands)
+                component_files=COMPONENT_FILES, play=play, score=score, card_list=card_list,
+                strategy_lines=strategy_lines, weights_file=learned.DEFAULT_WEIGHTS,
+                playout_weights=PlayoutWeights(learned.FORMAT, learned.VERSION, learned.PHASES,
+                                               learned.feature_names))

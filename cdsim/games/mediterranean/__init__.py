@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from cdsim import core
+from cdsim.games.features import WEIGHTS_DIR
 from cdsim.games.mediterranean.components import SET_KEYS as SET_KEYS
 from cdsim.games.mediterranean.components import components_digest as components_digest
 from cdsim.games.mediterranean.components import diff as diff
@@ -87,4 +88,8 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, start_vp=start_vp, pla
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=None, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
-                component_use=None, entries=None)
+                component_use=None, entries=None,
+                # the commands' own hooks: its learned weights' file only
+                component_files=None, play=None, score=None, card_list=None,
+                strategy_lines=None, weights_file=WEIGHTS_DIR / f"{NAME}-learned.json",
+                playout_weights=None)

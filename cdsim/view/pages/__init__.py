@@ -17,9 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.rules.components import Components
-from cdsim.games.carpe_diem.rules.kinds import EDGE_NAMES
-from cdsim.games.carpe_diem.rules.overrides import shown
 
 
 def _asset(name: str) -> str:
@@ -49,12 +46,14 @@ def _replay(template: str, title: str, data: Any) -> str:
     return _page(template, title, data, "stepper.js", REPLAY_SCRIPTS[template])
 
 
-def replay_page(data: dict[str, object]) -> str:
-    """The replay of one game; ``data`` is ``cdsim.games.carpe_diem.view.replay.Recorder.finish()``."""
+def replay_page(data: dict[str, object], title: str) -> str:
+    """The replay of one game played at its game's own table (``GameSpec.play``): ``data``
+    is its ``PlayedGame.replay`` (Carpe Diem's ``cdsim.games.carpe_diem.view.replay.Recorder.
+    finish()``), ``title`` its game's."""
     seats = data["players"]
     assert isinstance(seats, list)  # one entry per seat
     n = len(seats)
-    return _replay("replay.html", f"Carpe Diem replay: seed {data['seed']}, {n} players", data)
+    return _replay("replay.html", f"{title} replay: seed {data['seed']}, {n} players", data)
 
 
 def castles_page(data: dict[str, object]) -> str:
@@ -78,38 +77,11 @@ def mediterranean_page(data: dict[str, object]) -> str:
                    f"{len(seats)} players", data)
 
 
-def components_data(c: Components, source: str) -> dict[str, object]:
-    """A component set as the sheet draws it: every entry with its provenance."""
-    counts = {i: 0 for i in range(len(c.tile_types))}
-    for t in (*c.light, *c.dark):
-        counts[t] += 1
-    return {
-        "source": source,
-        "digest": c.digest[:12],
-        "default": c.is_default,
-        "tiles": [[t.id, list(t.edges), t.chimneys, t.building, int(t.dark), counts[i],
-                   t.provenance, " ".join(EDGE_NAMES[e] for e in t.edges)]
-                  for i, t in enumerate(c.tile_types)],
-        "boards": [[b.id, b.spade, sorted(b.scrolls), b.provenance] for b in c.boards],
-        "parts": [[p.id, [[g.kind, g.vp, g.line] for g in p.goals], p.provenance]
-                  for p in (c.frame_parts[k] for k in sorted(c.frame_parts))],
-        "cards": {o.id: {"deck": o.deck, "pay": o.pay, "text": o.describe(),
-                         "provenance": o.provenance} for o in c.objectives.values()},
-        "fountains": [[f.id, f.goal, f.vp, f.provenance] for f in c.fountains.values()],
-        "scroll": list(c.scroll_points),
-        "villa": list(c.villa_points_table),
-        "villa_extra": c.villa_points_per_extra,
-        "base": c.base,
-        # what the set changes from its base: table, entry id (null: a scoring table), key
-        # ("": the whole entry added or removed), old and new as a component file spells them
-        "changes": [[x.table, x.entry, x.key, shown(x.old), shown(x.new)] for x in c.changes],
-    }
-
-
-def components_page(c: Components, source: str) -> str:
-    """Every piece of a component set, drawn, for checking a transcription piece by piece."""
-    return _page("components.html", f"Carpe Diem components: {source}", components_data(c, source),
-                 "components.js")
+def components_page(data: dict[str, object], title: str) -> str:
+    """Every piece of a component set, drawn, for checking a transcription piece by piece;
+    ``data`` is its game's ``ComponentFiles.sheet`` (Carpe Diem's:
+    ``cdsim.games.carpe_diem.view.components.components_data``), ``title`` the page's."""
+    return _page("components.html", title, data, "components.js")
 
 
 def write_page(path: Path, page: str) -> None:

@@ -1,2 +1,2 @@
-"""What a Carpe Diem game looks like to a person: the trace text and the HTML replay's data
-(the page itself is drawn by ``cdsim.view.pages``)."""
+"""What a Carpe Diem game looks like to a person: the trace text, the HTML replay's data and
+the component sheet's (the pages themselves are drawn by ``cdsim.view.pages``)."""
