@@ -332,7 +332,7 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
     games and time more would take at this machine's measured pace), the changed cards,
     and, if play stopped early, that the pages are provisional and how to go on."""
     from cdsim.study import whatif_answer
-    from cdsim.study.machine import run_words
+    from cdsim.study.machine import machine_words, run_words
     from cdsim.study.sweep_groups import groups
     from cdsim.study.whatif_words import neutral_near
     from reports.study.sweep import card_sentence
@@ -374,6 +374,7 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
     elif any(c is not None and c.games_to_decide()
              for p in played.pairs for c in (p.outcomes or {}).values()):
         print(f"(times at {clock.basis()})")
+    print(f"whatif: played on {machine_words(m.machine)}")  # as its pages say
     print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
 
 

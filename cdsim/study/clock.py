@@ -43,6 +43,7 @@ class Clock:
     games: int = 0  # games finished by this run
     per_game_ms: dict[str, float] = field(default_factory=dict)  # recorded, by cell key
     played_seconds: float = 0.0  # wall time inside the work queue
+    recorded: tuple[int, float] = (0, 0.0)  # games and play seconds a manifest holds already
     load: float | None = field(default_factory=load_average)  # when the clock started
     hold: bool = False  # set while a first stage must finish whatever the time (a whatif's)
 
@@ -74,6 +75,14 @@ class Clock:
         self.weighed_ms += games * self.per_game_ms.get(cell, cost.TABLE_MS)
         if self.expired() and not self.hold:
             raise TimeUp
+
+    def unrecorded(self) -> tuple[int, float]:
+        """The games finished and play seconds since the manifest last took them, taken now
+        (a stop at any moment leaves the manifest counting every finished chunk, as the
+        folder and the progress do)."""
+        games, seconds = self.recorded
+        self.recorded = (self.games, self.played_seconds)
+        return self.games - games, self.played_seconds - seconds
 
     def measured(self) -> bool:
         return self.games > 0 and self.weighed_ms > 0 and self.played_seconds > 0
