@@ -2,7 +2,8 @@
 the page (read in headless chromium) and study.json say the same, written by the same
 rule, with the machine and its load when play began and ended; a stop at any moment leaves
 the manifest counting every finished chunk, as the folder and the progress count them; the
-progress ETA of `study run` and `whatif` never counts past the time budget.
+progress ETA of `study run` and `whatif` never counts past the time budget; the pace an
+estimate rests on includes the looks between plays.
 
 No test times anything: the figures are compared with each other, the clock's time is
 given."""
@@ -19,6 +20,7 @@ import pytest
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.progress import StudyProgress
 from cdsim.study import clock as clock_module
+from cdsim.study.clock import Clock
 from cdsim.study.machine import machine_words, run_words
 from cdsim.study.store import STUDY_MANIFEST
 from tests.commands import run_cli
@@ -159,3 +161,29 @@ def test_the_progress_eta_never_counts_past_the_time_budget(
                 continue
             assert deadline is not None and deadline - now <= 60
             assert eta <= max(0.0, deadline - now)
+
+
+def test_the_pace_includes_the_looks_between_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pace is play and looks: 2 s playing, 8 s judging the stages, 2 s playing again,
+    then 4 s of looks since: 1,000 games of 1 recorded ms in 16 s of wall time. (A pace of
+    play alone said a cheap game's study took a quarter of what it took.) The manifest takes
+    the games and play seconds once each."""
+    now = [0.0]
+    monkeypatch.setattr(clock_module.time, "perf_counter", lambda: now[0])
+    clock = Clock(None, jobs=2)
+    clock.per_game_ms = {"2p.x": 1.0}
+    with clock.playing():
+        now[0] = 2.0
+        clock.chunk("2p.x+s0", 500)
+    now[0] = 10.0
+    with clock.playing():
+        now[0] = 12.0
+        clock.chunk("2p.x+s1", 500)
+    assert clock.unrecorded() == (1000, 4.0) and clock.unrecorded() == (0, 0.0)
+    now[0] = 16.0
+    assert clock.spent() == pytest.approx(16.0)
+    assert clock.seconds(500, 2.0) == pytest.approx(16.0)  # 1,000 recorded ms at 16 ms each
+    assert clock.pace() == "measured here: 1,000 games in 16 s, 4 s of it playing, the rest " \
+                           "judging the stages"
+    rate = clock.rate()
+    assert rate is not None and rate.seconds == pytest.approx(16.0)
