@@ -187,3 +187,32 @@ def test_the_pace_includes_the_looks_between_plays(monkeypatch: pytest.MonkeyPat
                            "judging the stages"
     rate = clock.rate()
     assert rate is not None and rate.seconds == pytest.approx(16.0)
+
+
+def test_the_pace_is_said_once_play_and_looks_have_measured_a_few_seconds(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`study run` says its time here once a few seconds are measured, the looks counted
+    with the play: a cheap game's first round plays for a fraction of a second and judges
+    its stages for many, and the line waited for rounds of play, said late or never."""
+    from cdsim.batch.progress import Work
+    from cdsim.cli import studies
+
+    now = [0.0]
+    monkeypatch.setattr(clock_module.time, "perf_counter", lambda: now[0])
+    clock = Clock(None, jobs=2)
+    clock.per_game_ms = {"2p.x": 1.0}
+    with clock.playing():
+        now[0] = 0.5
+        clock.chunk("2p.x+s0", 100)
+    planned = studies._planned("x", StudyProgress("x", quiet=True), clock)
+    work = Work(1000.0, 100.0, {"2p.x": 1.0})
+    now[0] = 1.0  # 1 s measured: too little to say
+    planned(1000, 100, work)
+    assert capsys.readouterr().out == ""
+    now[0] = 3.0  # 0.5 s of play and 2.5 s of looks
+    planned(1000, 100, work)
+    said = capsys.readouterr().out
+    assert said.startswith("study x: measured here: 100 games in 3 s, "), said
+    assert "the rest judging the stages" in said and "the 900 games left at most" in said
+    planned(1000, 100, work)  # said once
+    assert capsys.readouterr().out == ""

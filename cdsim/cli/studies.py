@@ -164,7 +164,7 @@ def study_run(
     _said(spec.file.name, root, clock, again)
 
 
-PACE_SECONDS = 2.0  # play measured before a study says how long it takes here
+PACE_SECONDS = 2.0  # play and looks measured before a study says how long it takes here
 
 
 def _planned(name: str, progress: StudyProgress,
@@ -177,7 +177,7 @@ def _planned(name: str, progress: StudyProgress,
     def planned(total: int, done: int, work: Work) -> None:
         progress.plan_work(total, done, work)
         if (said[0] or total <= done or not clock.measured()
-                or clock.played_seconds < PACE_SECONDS):
+                or clock.spent() < PACE_SECONDS):
             return
         said[0] = True
         print(pace_line(f"study {name}", clock, max(0, total - done),

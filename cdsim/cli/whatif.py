@@ -34,7 +34,7 @@ PLAY_HELP = "scripted (the four scripted players), strong (the learned player), 
 MARGIN = 0.01  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
 CARD_MARGIN = 0.04  # the default --card-margin: cdsim.analysis.cards.CARD_MARGIN (a test too)
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
-PACE_SECONDS = 2.0  # play measured before the whatif says how long it takes
+PACE_SECONDS = 2.0  # play and looks measured before the whatif says how long it takes
 
 
 @app.command("whatif")
@@ -309,7 +309,7 @@ def _rounds(progress: StudyProgress,
         per_game = {c.key: cell_game_ms(c) for p in pairs for c in p.cells}
         progress.plan_work(done + games, done, Work(done_ms + ms, done_ms, per_game))
         if (said[0] or games == 0 or not clock.measured()
-                or clock.played_seconds < PACE_SECONDS):
+                or clock.spent() < PACE_SECONDS):
             return
         said[0] = True
         print(_pace_line(clock, games, ms), flush=True)
