@@ -164,7 +164,7 @@ def study_run(
     _said(spec.file.name, root, clock, again)
 
 
-PACE_SECONDS = 2.0  # play measured before a study says how long it takes here
+PACE_SECONDS = 2.0  # play and looks measured before a study says how long it takes here
 
 
 def _planned(name: str, progress: StudyProgress,
@@ -177,7 +177,7 @@ def _planned(name: str, progress: StudyProgress,
     def planned(total: int, done: int, work: Work) -> None:
         progress.plan_work(total, done, work)
         if (said[0] or total <= done or not clock.measured()
-                or clock.played_seconds < PACE_SECONDS):
+                or clock.spent() < PACE_SECONDS):
             return
         said[0] = True
         print(pace_line(f"study {name}", clock, max(0, total - done),
@@ -196,9 +196,10 @@ def pace_line(label: str, clock: Clock, games: int, ms: float) -> str:
 def _said(name: str, root: Path, clock: Clock, again: str) -> None:
     """What a study run prints at its end: its games, wall time and play time (its
     manifest's, as its pages say them), each cell's verdict (or that it is still playing,
-    with the games left), and what more would take at this machine's measured pace."""
+    with the games left), what more would take at this machine's measured pace, and the
+    machine with its load when play began and ended (as its pages say it)."""
     from cdsim.batch.cost import game_ms
-    from cdsim.study.machine import run_words
+    from cdsim.study.machine import machine_words, run_words
     from cdsim.study.store import study_manifest_of
 
     manifest = study_manifest_of(root)
@@ -225,6 +226,7 @@ def _said(name: str, root: Path, clock: Clock, again: str) -> None:
               f"{clock.basis()}; continue with {again}")
     elif any(c.decision and c.decision.games_needed for c in cells):
         print(f"(times at {clock.basis()})")
+    print(f"study {name}: played on {machine_words(m.machine)}")  # as its pages say
 
 
 @study_app.command("report")

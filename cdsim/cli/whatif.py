@@ -34,7 +34,7 @@ PLAY_HELP = "scripted (the four scripted players), strong (the learned player), 
 MARGIN = 0.01  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
 CARD_MARGIN = 0.04  # the default --card-margin: cdsim.analysis.cards.CARD_MARGIN (a test too)
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
-PACE_SECONDS = 2.0  # play measured before the whatif says how long it takes
+PACE_SECONDS = 2.0  # play and looks measured before the whatif says how long it takes
 
 
 @app.command("whatif")
@@ -309,7 +309,7 @@ def _rounds(progress: StudyProgress,
         per_game = {c.key: cell_game_ms(c) for p in pairs for c in p.cells}
         progress.plan_work(done + games, done, Work(done_ms + ms, done_ms, per_game))
         if (said[0] or games == 0 or not clock.measured()
-                or clock.played_seconds < PACE_SECONDS):
+                or clock.spent() < PACE_SECONDS):
             return
         said[0] = True
         print(_pace_line(clock, games, ms), flush=True)
@@ -332,7 +332,7 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
     games and time more would take at this machine's measured pace), the changed cards,
     and, if play stopped early, that the pages are provisional and how to go on."""
     from cdsim.study import whatif_answer
-    from cdsim.study.machine import run_words
+    from cdsim.study.machine import machine_words, run_words
     from cdsim.study.sweep_groups import groups
     from cdsim.study.whatif_words import neutral_near
     from reports.study.sweep import card_sentence
@@ -374,6 +374,7 @@ def _answer(study: Study, root: Path, played: Played, result: StudyResults,
     elif any(c is not None and c.games_to_decide()
              for p in played.pairs for c in (p.outcomes or {}).values()):
         print(f"(times at {clock.basis()})")
+    print(f"whatif: played on {machine_words(m.machine)}")  # as its pages say
     print(f"pages: cdsim study report {root} (written: {root / 'study.html'})")
 
 

@@ -5,11 +5,16 @@ only figures are the costs recorded on a quiet 2-core machine (``cdsim.batch.cos
 may size a first stage (the prior), but an estimate made from them says "at recorded
 costs", never "here"; one made from the pace says "measured here".
 
-The pace is this run's wall time playing (inside the work queue, ``playing``) per game
-weighed by the recorded cost of its cell's players (``cost.game_ms``): a learned game
-counts as the dozen scripted ones it costs, so that a pace measured on scripted chunks
-prices strong ones too, and the machine's load and its cores are in it; the looks between
-stages are not (they grow with the looks, not the games). The load average when the clock
+The pace is this run's wall time per game weighed by the recorded cost of its cell's
+players (``cost.game_ms``): a learned game counts as the dozen scripted ones it costs, so
+that a pace measured on scripted chunks prices strong ones too, and the machine's load and
+its cores are in it. The wall time is the play (inside the work queue, ``playing``) and the
+looks between plays (reading the stages' games, their win tables, the verdicts, writing the
+manifest: measured from the end of one play to the start of the next, and since the last
+play up to now): for a cheap game the looks cost several times the play (a Mediterranean
+study judges its stages some seven times as long as it plays them), and a pace of play
+alone said a quarter of the time such a study took. The looks are priced per game as the
+play is (they grow with the games judged, as the win tables do). The load average when the clock
 starts is kept for the manifest (``cdsim.study.machine``).
 
 Stopping at a time is no look at the data: the verdicts stay valid (anytime), and the
@@ -43,6 +48,9 @@ class Clock:
     games: int = 0  # games finished by this run
     per_game_ms: dict[str, float] = field(default_factory=dict)  # recorded, by cell key
     played_seconds: float = 0.0  # wall time inside the work queue
+    looked_seconds: float = 0.0  # wall time between one play's end and the next's start
+    ended: float | None = None  # when the last play ended (a perf_counter time; None: none yet)
+    recorded: tuple[int, float] = (0, 0.0)  # games and play seconds a manifest holds already
     load: float | None = field(default_factory=load_average)  # when the clock started
     hold: bool = False  # set while a first stage must finish whatever the time (a whatif's)
 
@@ -50,10 +58,20 @@ class Clock:
     def playing(self) -> Iterator[None]:
         """Around a work queue's play: its wall time is what the rate is measured on."""
         began = time.perf_counter()
+        if self.ended is not None:  # the looks since the last play
+            self.looked_seconds += began - self.ended
+            self.ended = None
         try:
             yield
         finally:
-            self.played_seconds += time.perf_counter() - began
+            self.ended = time.perf_counter()
+            self.played_seconds += self.ended - began
+
+    def spent(self) -> float:
+        """Wall seconds of this run's play and of the looks after it (those since the last
+        play up to now included): what the pace is measured on."""
+        since = 0.0 if self.ended is None else time.perf_counter() - self.ended
+        return self.played_seconds + self.looked_seconds + since
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
@@ -75,6 +93,14 @@ class Clock:
         if self.expired() and not self.hold:
             raise TimeUp
 
+    def unrecorded(self) -> tuple[int, float]:
+        """The games finished and play seconds since the manifest last took them, taken now
+        (a stop at any moment leaves the manifest counting every finished chunk, as the
+        folder and the progress do)."""
+        games, seconds = self.recorded
+        self.recorded = (self.games, self.played_seconds)
+        return self.games - games, self.played_seconds - seconds
+
     def measured(self) -> bool:
         return self.games > 0 and self.weighed_ms > 0 and self.played_seconds > 0
 
@@ -87,15 +113,21 @@ class Clock:
         pace measured in this run once a chunk finished, else at the recorded costs over
         the cores (the prior: never said to be "here")."""
         if self.measured():
-            return games * ms_per_game * self.played_seconds / self.weighed_ms
+            return games * ms_per_game * self.spent() / self.weighed_ms
         return games * ms_per_game / 1000 / cost.workers(self.jobs)
 
     def pace(self) -> str:
-        """``measured here: 4,210 games in 6 s of play`` (or that nothing is measured yet)."""
-        if self.measured():
-            return (f"measured here: {self.games:,} games in "
-                    f"{cost.duration(self.played_seconds)} of play")
-        return "not measured here yet"
+        """``measured here: 4,210 games in 6 s of play`` (no look measured yet), ``measured
+        here: 25,359 games in 41 s, 4 s of it playing, the rest judging the stages`` (or that
+        nothing is measured yet)."""
+        if not self.measured():
+            return "not measured here yet"
+        spent = self.spent()
+        said = f"measured here: {self.games:,} games in {cost.duration(spent)}"
+        if cost.duration(spent) == cost.duration(self.played_seconds):
+            return f"{said} of play"
+        return (f"{said}, {cost.duration(self.played_seconds)} of it playing, the rest "
+                "judging the stages")
 
     def basis(self) -> str:
         """What the estimates rest on, in words."""
@@ -113,7 +145,7 @@ class Clock:
     def rate(self) -> PlayRate | None:
         """The measured rate as the study manifest records it (None until a chunk's time
         shows at the recorded precision)."""
-        weighed, seconds = round(self.weighed_ms, 3), round(self.played_seconds, 3)
+        weighed, seconds = round(self.weighed_ms, 3), round(self.spent(), 3)
         if not self.measured() or weighed <= 0 or seconds <= 0:
             return None
         return PlayRate(games=self.games, weighed_ms=weighed, seconds=seconds)

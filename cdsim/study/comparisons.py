@@ -349,14 +349,20 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
     timed_out = False
     if on_round is not None:
         on_round(pairs, *games_done(study, root, pairs))
-    while not timed_out and any(not p.done for p in pairs):
-        chosen = _fit(pairs, clock, lambda p: _owed(study, root, p))
-        if not chosen:  # no stage fits in the time left
-            timed_out = True
-            break
-        timed_out = _round(looks, chosen, pairs, jobs, backend, tick, clock, on_look)
-        if on_round is not None:
-            on_round(pairs, *games_done(study, root, pairs))
+    try:
+        while not timed_out and any(not p.done for p in pairs):
+            chosen = _fit(pairs, clock, lambda p: _owed(study, root, p))
+            if not chosen:  # no stage fits in the time left
+                timed_out = True
+                break
+            timed_out = _round(looks, chosen, pairs, jobs, backend, tick, clock, on_look)
+            if on_round is not None:
+                on_round(pairs, *games_done(study, root, pairs))
+    except BaseException:  # a stop: its wall time and every finished chunk counted, as the
+        manifest.wall_seconds = round(before + clock.elapsed(), 3)  # folder holds them
+        manifest.played(*clock.unrecorded())
+        write_study_manifest(root, manifest)
+        raise
     skipped = [name for name in dict.fromkeys(p.play for p in pairs)
                if not any(p.sizes for p in pairs if p.play == name)]
     stopped = None
@@ -364,7 +370,7 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
         stopped = f"its time budget of {clock.budget_words()}" + (
             f"; {' and '.join(skipped)} play not begun" if skipped else "")
     manifest.stamp(clock.start, before, clock.load)  # its pages' wall time, machine
-    manifest.played(clock.games, clock.played_seconds)
+    manifest.played(*clock.unrecorded())
     if clock.rate() is not None:
         manifest.rate = clock.rate()
     looks.record(pairs, stopped)

@@ -143,7 +143,8 @@ class WhatIf(BaseModel):
 
 class PlayRate(BaseModel):
     """The rate a run measured (``cdsim.study.clock``): its games, their recorded cost and
-    the wall time playing them; a page's "N more games take T here" is priced at it."""
+    the wall time playing them and judging their stages; a page's "N more games take T
+    here" is priced at it."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     games: Annotated[int, Field(ge=1)]

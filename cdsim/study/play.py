@@ -70,13 +70,15 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
                     play(root, todo, jobs, backend, on_chunk)
         except TimeUp:  # the finished stages are judged by the plan above, then it stops
             timed_out = True
-        finally:
+        finally:  # a stop too: the manifest counts every finished chunk, as the folder does
             manifest.wall_seconds = round(manifest.wall_seconds + time.perf_counter() - start, 3)
             start = time.perf_counter()
+            if clock is not None:
+                manifest.played(*clock.unrecorded())
             write_study_manifest(root, manifest)
     manifest.stamp(start, None, clock.load if clock is not None else None)
     if clock is not None:
-        manifest.played(clock.games, clock.played_seconds)
+        manifest.played(*clock.unrecorded())
         if clock.rate() is not None:
             manifest.rate = clock.rate()
     write_study_manifest(root, manifest)
