@@ -27,9 +27,11 @@ def where_neutral(found: Neutral, key: str, lead: str = "near") -> str:
     if len(ends) == 1:
         if at is not None:
             return f"{lead} {key} = {at:.1f} (its interval reaches beyond the values tried)"
-        side = "below the first" if found.past[0] else "past the last"
-        return (f"somewhere from {key} = {ends[0]:.1f} to {side} value tried (95%; its "
-                "interval reaches beyond the values tried)")
+        side = (f"or below, perhaps below the first value tried ({found.tried[0]:g})"
+                if found.past[0] else
+                f"or above, perhaps past the last value tried ({found.tried[-1]:g})")
+        return (f"at {key} = {ends[0]:.1f} {side} (95%; its interval reaches beyond the "
+                "values tried)")
     if at is not None and not found.wide:
         return f"{lead} {key} = {at:.1f} (95% interval {ends[0]:.1f} to {ends[1]:.1f})"
     return (f"somewhere between {key} = {ends[0]:.1f} and {ends[1]:.1f} (95%; these games "
