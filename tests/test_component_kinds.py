@@ -160,3 +160,28 @@ def test_a_castles_colour_bonus_gets_its_verdict_line_on_the_page_as_in_the_term
     assert "colour bonus VP it scores through" in figures
     (title, box), *_ = boxes(browser, root / "study.html")
     assert title.startswith("What ") and line in box and figures in box, (line, box)
+
+
+def test_a_mediterranean_table_every_seat_plays_with_alike_truly_has_no_verdict_line() -> None:
+    """The rules' numbers and the map are every seat's alike: no seat uses them and another
+    not, and the line says so; its cards and tiles are not recorded yet, a points tile
+    beside the temple VP it scores through (a column of the game's seat rows)."""
+    from cdsim.study.use_words import component_line, unrecorded_lines
+    from cdsim.study.uses import ComponentChange
+
+    spec = game_spec("mediterranean")
+    use = spec.component_use
+    assert use is not None
+    rules = use("rules")
+    assert rules.shared and rules.uses is None and rules.column is None
+    line = component_line(ComponentChange("rules", ("keys start_gold",), rules, {}, {}))
+    assert line == ("the rules: no verdict line: every seat plays by the same rules' numbers, "
+                    "so no seat uses it and another not; its effect on each style is below")
+    both = [ComponentChange(e, (), use(e), {}, {}) for e in ("cities", "routes")]
+    assert unrecorded_lines(both)[0].startswith("the cities and the routes: no verdict line: "
+                                                "every seat plays on the same map")
+    tiles = use("points_tiles")
+    assert not tiles.shared and tiles.source == "vp_temples"
+    assert tiles.source in {c for c, _ in spec.columns()[0]}
+    said = component_line(ComponentChange("points_tiles", (), tiles, {}, {}))
+    assert "is not recorded yet" in said and "not which cards or tiles" in said
