@@ -146,6 +146,7 @@ def test_the_scroll_track_s_line_and_neutral_value_on_the_page_as_in_the_termina
     sweep = next(b for title, b in boxes(browser, root / "study.html")
                  if title.endswith("= 8, 16 does"))
     assert neutral.removeprefix("  2 players, scripted: ") in sweep, (neutral, sweep)
+    assert (root / "charts" / "sweep_scroll_track-points-12_2p_scripted_use.png").is_file()
 
 
 def test_a_castles_colour_bonus_gets_its_verdict_line_on_the_page_as_in_the_terminal(

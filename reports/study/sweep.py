@@ -171,6 +171,8 @@ def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
             doc.p(said)
             if group.swept is not None and group.swept[2]:  # a card: its figures' chart
                 _card_chart(doc, group)
+            elif group.swept is not None:
+                _use_chart(doc, group, group.swept[0])
         doc.p("Starting VP: " + sentence(group))
         _chart(doc, group)
         header, base_card, card_cells = _cards(doc, group)
@@ -227,6 +229,28 @@ def _card_chart(doc: Doc, group: SweepGroup) -> None:
         f"{sweep.entry} {sweep.key} (the base's value dotted), with 95% intervals: "
         "fulfilled share, VP per take, and its takers' win share minus the other seats of "
         "their strategies' (dashed: 0, where it is neutral).")
+
+
+def _use_chart(doc: Doc, group: SweepGroup, noun: str) -> None:
+    """A swept component's use figures against the value, as a card's chart draws its own:
+    the share of seats that used it, its uses a using seat and its users' win difference."""
+    points = group.card_points
+    figures: list[tuple[str, FloatArray, FloatArray, FloatArray, bool]] = []
+    for k, label, share in (("use_share", "used by (share of seats)", True),
+                            ("per_user", "uses a using seat", False),
+                            ("win_difference", "win difference (pts)", True)):
+        est, low, high = (np.array([f[k][j] for _, f in points], dtype=np.float64)
+                          for j in range(3))
+        figures.append((label, est, low, high, share))
+    sweep = group.sweep
+    doc.draw(chart_name(group) + "_use", charts.card_sweep, (
+        [v for v, _ in points], figures, f"{sweep.entry} {sweep.key}",
+        f"{group.players} players, {group.population}: {noun} by {sweep.name}",
+        group.base_value),
+        f"{group.players} players, {group.population}: the swept component's use against "
+        f"{sweep.entry} {sweep.key} (the base's value dotted), with 95% intervals: the share "
+        "of seats that used it, its uses a using seat, and its users' win share minus the "
+        "other seats of their strategies' (dashed: 0, where it is neutral).")
 
 
 def chart_name(group: SweepGroup) -> str:
