@@ -161,7 +161,7 @@ def test_the_words_for_a_component_never_used_rarely_used_or_not_recorded() -> N
     assert "not recorded yet" in said and component_figures(change(part, None)) is None
     row = BAKERY("villa_table")
     assert row.column is None and row.uses == "villa_table" and "chimney" in row.why
-    assert BAKERY("tile.L-villa-end-2").uses is None  # a villa tile: not recorded yet
+    assert BAKERY("tile.L-villa-end-2").uses == "tile_shape.0001-2-0"  # a villa tile: placed
 
 
 def test_castles_says_what_use_means_for_each_kind() -> None:
@@ -169,7 +169,7 @@ def test_castles_says_what_use_means_for_each_kind() -> None:
     assert use is not None
     farm = use("cards.farm")
     assert farm.words.startswith("took one into their hand") and farm.column is None
-    assert farm.uses == "cards.farm" and use("player_tiles.x").uses is None
+    assert farm.uses == "cards.farm" and use("pieces.A-1").uses is None
     assert use("harvest.red_vp").column == "vp_harvest_red"
     columns = {c for c, _ in game_spec("castles").columns()[0]}
     assert {"vp_harvest_red", "vp_harvest_green"} <= columns

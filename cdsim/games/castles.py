@@ -282,17 +282,32 @@ def entries(path: str | None) -> list[Entry]:
 HARVESTED = {"red_vp": "vp_harvest_red", "green_vp": "vp_harvest_green"}
 NOT_TAKEN = ("its runs hold no use rows (only cdsim whatif's runs record them): their seat "
              "rows hold a seat's VP by source, not which cards it took")
-NOT_BY_ENTRY = ("the rows hold a seat's VP by source (vp_area, vp_crops, vp_colour_bonus, "
-                "...), not which cards it took or which tiles it placed")
+NOT_BY_ENTRY = ("its runs hold no use rows (only cdsim whatif's runs record them): their "
+                "seat rows hold a seat's VP by source (vp_area, vp_crops, vp_colour_bonus, "
+                "...), not which tiles it placed or which bonuses it took")
+NOT_DEALT = "the rows do not record which board pieces a seat was dealt"
+# what a watching run's use rows count of each table (its entries by id; area_vp: the row
+# of the area VP table, 0 = an area of one space), in words, and its unit
+USED = {"cards": ("took one into their hand (dealt or drawn, T2.5, T4.1)", "cards"),
+        "player_tiles": ("placed one of their own tiles of this colour (T2.2, T7.1)", "tiles"),
+        "neutral_tiles": ("placed a neutral tile of this colour (taken from the display, "
+                          "T5.1, T7.1)", "tiles"),
+        "bonus_tokens": ("took one (at setup or from a city, T2.8, T8.2)", "tokens"),
+        "colour_bonus": ("claimed it, first or second to cover every space of the colour "
+                         "(T9.1, T9.2)", "bonuses"),
+        "harvest": ("had a harvest card of this reward revealed for them (a cart, T8.9)",
+                    "cards"),
+        "area_vp": ("completed an area of a changed size (T7.5)", "areas")}
 
 
 def component_use(entry: str) -> ComponentUse:
     """What use of a changed entry (``cards.farm``, ``harvest.red_vp``) means in the rows
     (``cdsim whatif``'s verdict line; docs/guide.md): a harvest tile whose reward is VP is
-    *scored from* (its VP source above 0); a game card is *taken* into the hand, which a
-    run that judges its change records (its use rows, ``cdsim.batch.uses``); a tile or a
-    bonus is placed or taken, which the rows do not record yet (the effect on each style
-    is its verdict)."""
+    *scored from* (its VP source above 0); every other entry but a board piece is counted by
+    a run that judges its change (its use rows, ``cdsim.batch.uses``): a card *taken*, a
+    tile *placed*, a bonus token *taken*, a colour bonus *claimed*, a harvest card of the
+    other rewards *revealed*, an area VP row *scored*; a board piece's is not recorded (the
+    effect on each style is its verdict)."""
     table, _, ident = entry.partition(".")
     if table == "harvest" and ident in HARVESTED:
         return ComponentUse(f"the {ident} harvest tiles", f"scored {ident.split('_')[0]} VP "
@@ -301,15 +316,21 @@ def component_use(entry: str) -> ComponentUse:
               "area_vp": ("vp_area", "area VP")}.get(table)
     if table == "bonus_tokens" and ident == "storage":
         source = ("vp_storage_token", "storage token VP")
-    taken = {"cards": "took one", "player_tiles": "placed one in their estate",
-             "neutral_tiles": "placed one in their estate",
-             "bonus_tokens": "took one"}.get(table, "scored from it")
     noun = f"the {ident} {table.replace('_', ' ')}" if ident else f"the {table} table"
-    if table == "cards" and ident:  # taken into the hand: a watching run's use rows
-        return ComponentUse(noun, "took one into their hand (dealt or drawn, T2.5, T4.1)",
-                            why=NOT_TAKEN, unit="cards", uses=entry)
-    return ComponentUse(noun, taken, why=NOT_BY_ENTRY, source=source and source[0],
-                        source_words=source[1] if source else "")
+    if table == "area_vp":
+        noun = "the area VP table"
+    if table in USED and (ident or table == "area_vp"):
+        words, unit = USED[table]
+        colour = ident.split("-")[0]  # a farm tile's id names its crops: counted by colour
+        if table.endswith("_tiles") and colour != ident:
+            words += f" (any {colour} tile: the rows count tiles by colour, not by crops)"
+        return ComponentUse(noun, words, why=NOT_TAKEN if table == "cards" else NOT_BY_ENTRY,
+                            unit=unit, source=source and source[0],
+                            source_words=source[1] if source else "",
+                            uses=f"{table}.{colour}" if table.endswith("_tiles") else entry)
+    return ComponentUse(noun, "was dealt it" if table == "pieces" else "used it",
+                        why=NOT_DEALT if table == "pieces" else NOT_BY_ENTRY,
+                        source=source and source[0], source_words=source[1] if source else "")
 
 
 SET_KEYS = KeySets(components_text, set_value, set_problem,

@@ -156,6 +156,9 @@ class ComponentUse:
     # it records them: cdsim.batch.uses), as the entry they are of ("part.3", "cards.farm",
     # "villa_table": every row of a table without ids); column None then
     uses: str | None = None
+    # every seat plays with it alike (a rule's number, the map): no seat uses it and another
+    # not, so it has no verdict line, truly, and ``words`` say how every seat meets it
+    shared: bool = False
 
 
 @dataclass(frozen=True)

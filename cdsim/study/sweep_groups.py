@@ -2,7 +2,7 @@
 population, the base cell and each value's, with what ``cdsim.analysis`` decides of them --
 whether the seats come out fair at each value (``sweep.covers``), each value's paired change
 of seat balance against the base (``paired.judge``, on ``CellResult.change``) and where the
-swept card is neutral (``sweep.neutral``). ``reports.study.sweep`` words them."""
+swept card or component is neutral (``sweep.neutral``). ``reports.study.sweep`` words them."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from cdsim.study.cards import Figure
 from cdsim.study.cell import CellResult
 from cdsim.study.file import Sweep
 from cdsim.study.manifest import StudyManifest
+from cdsim.study.uses import ComponentChange
 
 CardPoint = tuple[int, dict[str, Figure]]  # a value, the swept card's figures there
 
@@ -58,6 +59,18 @@ class SweepGroup:
         return self.covered[cell.key]
 
     @property
+    def swept(self) -> tuple[str, str, bool] | None:
+        """What ``neutral`` is about: the swept card's id or component's noun, who use it
+        ("takers", "users") and whether it is a card; None: neither has figures."""
+        for _, cell in self.values:
+            if cell.cards is not None and cell.cards.cards:
+                return cell.cards.cards[0].card, "takers", True
+            used = swept_component(self.sweep, cell)
+            if used is not None:
+                return used.use.noun, "users", False
+        return None
+
+    @property
     def changes(self) -> list[tuple[int, Comparison]]:
         """Each value's paired change against the base, where it has paired games."""
         return [(value, cell.change) for value, cell in self.values if cell.change is not None]
@@ -68,14 +81,29 @@ def _base_value(sweep: Sweep) -> int:
     return sweep.base_value
 
 
+def swept_component(sweep: Sweep, cell: CellResult) -> ComponentChange | None:
+    """The swept entry's figures in a value's cell where it is a component that is not a
+    card and its use is recorded (a study that watches it: ``cdsim whatif``'s do)."""
+    if cell.cards is None:
+        return None
+    return next((c for c in cell.cards.components if c.entry == sweep.entry and c.recorded
+                 and "win_difference" in c.variant), None)
+
+
 def _card_points(sweep: Sweep, values: Sequence[tuple[int, CellResult]]
                  ) -> tuple[CardPoint, ...]:
     """(value, the swept card's figures) for the base's value and every value tried,
-    sorted by value; empty when the sweep does not change a card."""
+    sorted by value; for a sweep of a component that is not a card, its use figures
+    (``swept_component``); empty when the sweep changes neither."""
     points: dict[int, dict[str, Figure]] = {}
     for value, cell in values:
         card = cell.cards.cards[0] if cell.cards is not None and cell.cards.cards else None
         if card is None:
+            used = swept_component(sweep, cell)
+            if used is None:
+                continue
+            points[value] = used.variant
+            points.setdefault(_base_value(sweep), used.base)
             continue
         points[value] = card.variant
         points.setdefault(_base_value(sweep), card.base)
@@ -114,4 +142,4 @@ def groups(manifest: StudyManifest, cells: Sequence[CellResult]) -> list[SweepGr
     return out
 
 
-__all__ = ["CardPoint", "SweepGroup", "groups"]
+__all__ = ["CardPoint", "SweepGroup", "groups", "swept_component"]

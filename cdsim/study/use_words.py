@@ -39,6 +39,9 @@ def component_line(c: ComponentChange, margin: float = CARD_MARGIN, near: str = 
     interval still allows, or why there is no such line (its use not recorded, never used,
     used in too few deals); ``near``: where a sweep finds it neutral."""
     use = c.use
+    if use.shared:
+        return (f"{use.noun}: no verdict line: every seat {use.words}, so no seat uses it "
+                f"and another not; its effect on each style is below{near}")
     if not c.recorded or c.takes is None:
         below = (f"the change of the {use.source_words} it scores through and its effect on "
                  "each style are below" if c.source is not None else
@@ -124,6 +127,9 @@ def unrecorded_lines(group: Sequence[ComponentChange], near: str = "") -> list[s
     first = group[0]
     use = first.use
     names = ", ".join(c.use.noun for c in group[:-1]) + f" and {group[-1].use.noun}"
+    if use.shared:
+        return [f"{names}: no verdict line: every seat {use.words}, so no seat uses them "
+                f"and another not; the effect on each style is below"]
     below = (f"the change of the {use.source_words} they score through and its effect on "
              "each style are below" if first.source is not None else
              "the effect on each style is below")

@@ -5,6 +5,7 @@ cells finished: ``cdsim whatif``'s verdict line for any component (#61 item 4)."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -88,14 +89,30 @@ def seat_frame(root: Path, cell: CellState, stages: int, columns: Sequence[str],
 def use_entries(use: ComponentUse, keys: Sequence[str]) -> tuple[str, ...]:
     """The entries whose use rows count a use of ``use`` (its ``uses``), a table's rows
     narrowed to the rows its changed ``keys`` name where each is one (``points.4 3 -> 5``:
-    the villa table's row of 4 chimneys, ``villa_table.4``)."""
+    the villa table's row of 4 chimneys, ``villa_table.4``; a whole list's change: the rows
+    it changes, ``vp [1, 3, 6] -> [1, 4, 6]``: ``area_vp.1``)."""
     assert use.uses is not None
     if "." in use.uses:
         return (use.uses,)
     rows = [k.split(" ", 1)[0].split(".") for k in keys]
     if rows and all(len(r) == 2 and r[1].isdigit() for r in rows):
         return tuple(dict.fromkeys(f"{use.uses}.{r[1]}" for r in rows))
+    lists = [_changed_rows(k) for k in keys]  # "vp [1, 3, 6] -> [1, 4, 6]": row 1
+    if lists and all(r is not None for r in lists):
+        return tuple(dict.fromkeys(f"{use.uses}.{i}" for r in lists for i in r or ()))
     return (use.uses,)
+
+
+def _changed_rows(key: str) -> tuple[int, ...] | None:
+    """The places (from 0) where a whole list's change ("vp [1, 3, 6] -> [1, 4, 6]")
+    differs; None where the key is not one of two lists of one length."""
+    found = re.fullmatch(r"\S+ \[([-\d, ]*)\] -> \[([-\d, ]*)\]", key)
+    if found is None:
+        return None
+    old, new = ([x.strip() for x in part.split(",") if x.strip()] for part in found.groups())
+    if len(old) != len(new):
+        return None
+    return tuple(i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b)
 
 
 def variant_uses(root: Path, cell: CellState, base: CellState, stages: int, game: GameSpec,

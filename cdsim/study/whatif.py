@@ -305,8 +305,8 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
 
 def watched(found: Sequence[Variant | Sweep], spec: GameSpec,
             changes: Sequence[Change] = ()) -> tuple[str, ...]:
-    """The changed entries whose use the runs record (``cdsim.batch.uses``: a frame part, the
-    villa table, a Castles card): those the game's ``component_use`` counts in use rows,
+    """The use rows the runs record (``cdsim.batch.uses``: a frame part, the villa table, a
+    tile's shape, a Castles card): those the game's ``component_use`` counts a use by,
     among the ``changes`` (the --sets), each sweep's entry and what each variant's set
     changes against the shipped one (an override file's entries too), in that order."""
     read = spec.component_use
@@ -324,7 +324,8 @@ def watched(found: Sequence[Variant | Sweep], spec: GameSpec,
                 entries += [e for e, _ in spec.diff(None, v.components)]
         except CdsimError:  # the set's own check says it, when the study is loaded
             continue
-    return tuple(e for e in dict.fromkeys(entries) if read(e).uses is not None)
+    uses = (read(e).uses for e in dict.fromkeys(entries))  # a tile: its shape's rows
+    return tuple(dict.fromkeys(u for u in uses if u is not None))
 
 
 def build(name: str, changes: Sequence[Change], override: Path | None, root: Path,

@@ -14,6 +14,7 @@ from cdsim.analysis.card_intervals import MIN_DEALS
 from cdsim.analysis.cards import CARD_MARGIN, Takes
 from cdsim.analysis.paired import CardSide, card_side
 from cdsim.study.cards import CardChange, Figure
+from cdsim.study.neutral_words import where_neutral
 from cdsim.study.sweep_groups import SweepGroup
 
 SIDES: tuple[CardSide, ...] = ("too weak", "about right", "too strong")
@@ -85,17 +86,19 @@ def card_figures(c: CardChange) -> str:
 
 def neutral_near(found: Sequence[SweepGroup], players: int, play: str, card: str) -> str:
     """", neutral near reward.vp = 5.2 (95% interval 4.1 to 6.3)" where a sweep of this
-    player count and play finds the card neutral; "" where none does."""
+    player count and play finds the card (or the component: ``card`` its entry) neutral
+    (``neutral_words.where_neutral``); "" where none does."""
     for group in found:
         if (group.players, group.population) != (players, play) or group.neutral is None:
             continue
         cards = [c.cards.cards[0].card for _, c in group.values if c.cards and c.cards.cards]
-        at, ends = group.neutral.at, group.neutral.ends
-        if at is None or not cards or cards[0] != card:
+        if (cards[0] if cards else group.sweep.entry) != card:
             continue
-        span = (f" (95% interval {ends[0]:.1f} to {ends[1]:.1f})" if len(ends) == 2 else
-                " (its interval reaches beyond the values tried)")
-        return f", neutral near {group.sweep.key} = {at:.1f}{span}"
+        if group.neutral.at is None and not group.neutral.ends and not group.neutral.tried:
+            continue  # no crossing and nothing more known: no claim
+        if group.neutral.empty and group.neutral.above is None:
+            continue
+        return f", neutral {where_neutral(group.neutral, group.sweep.key)}"
     return ""
 
 

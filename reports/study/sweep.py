@@ -18,6 +18,7 @@ import numpy as np
 from cdsim.analysis.fmt import number, pp, pts_interval, seat_label, vec
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import StudyManifest
+from cdsim.study.neutral_words import neutral_sentence
 from cdsim.study.sweep_groups import SweepGroup, groups
 from reports import charts
 from reports.charts import FloatArray
@@ -71,28 +72,17 @@ def seat_sentence(group: SweepGroup, head: bool = True) -> str:
 
 
 def card_sentence(group: SweepGroup, head: bool = True) -> str | None:
-    """Where the swept card is neutral: its takers win as often as the other seats of their
-    strategies (its win difference crosses 0 between two values tried), with the values
-    where its interval's ends cross 0 as the range; None when the sweep changes no card."""
-    found = group.neutral
-    if found is None:
+    """Where the swept card (or component, its use recorded) is neutral: its takers (users)
+    win as often as the other seats of their strategies, near the value where its win
+    difference crosses 0 with the 95% range of values where it may (``Neutral``; "somewhere
+    between" where that range is wider than a step between the values tried, "outside the
+    values tried" where none can be); None when the sweep has neither's figures."""
+    found, swept = group.neutral, group.swept
+    if found is None or swept is None or (found.empty and found.above is None):
         return None
-    card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
-    xs = [float(v) for v, _ in group.card_points]
-    key = group.sweep.key
+    name, who, _ = swept
     lead = f"{group.players} players, {group.population}: " if head else ""
-    if found.at is None:
-        if found.above is None:
-            return None
-        way = "more" if found.above else "less"
-        return (lead + f"{card.card}'s takers win {way} often than the other seats of their "
-                f"strategies at every value tried ({', '.join(f'{v:g}' for v in xs)}): it is "
-                "neutral beyond them, if anywhere.")
-    ends = found.ends
-    span = (f" (95% interval {ends[0]:.1f} to {ends[1]:.1f})" if len(ends) == 2 else
-            " (its interval reaches beyond the values tried)")
-    return (lead + f"**{card.card} is neutral** (its takers win as often as the other seats of "
-            f"their strategies) at about {key} = {found.at:.1f}{span}.")
+    return lead + neutral_sentence(found, name, who, group.sweep.key)
 
 
 def sentence(group: SweepGroup) -> str:
@@ -179,7 +169,10 @@ def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
         said = card_sentence(group)
         if said is not None:
             doc.p(said)
-            _card_chart(doc, group)
+            if group.swept is not None and group.swept[2]:  # a card: its figures' chart
+                _card_chart(doc, group)
+            elif group.swept is not None:
+                _use_chart(doc, group, group.swept[0])
         doc.p("Starting VP: " + sentence(group))
         _chart(doc, group)
         header, base_card, card_cells = _cards(doc, group)
@@ -236,6 +229,28 @@ def _card_chart(doc: Doc, group: SweepGroup) -> None:
         f"{sweep.entry} {sweep.key} (the base's value dotted), with 95% intervals: "
         "fulfilled share, VP per take, and its takers' win share minus the other seats of "
         "their strategies' (dashed: 0, where it is neutral).")
+
+
+def _use_chart(doc: Doc, group: SweepGroup, noun: str) -> None:
+    """A swept component's use figures against the value, as a card's chart draws its own:
+    the share of seats that used it, its uses a using seat and its users' win difference."""
+    points = group.card_points
+    figures: list[tuple[str, FloatArray, FloatArray, FloatArray, bool]] = []
+    for k, label, share in (("use_share", "used by (share of seats)", True),
+                            ("per_user", "uses a using seat", False),
+                            ("win_difference", "win difference (pts)", True)):
+        est, low, high = (np.array([f[k][j] for _, f in points], dtype=np.float64)
+                          for j in range(3))
+        figures.append((label, est, low, high, share))
+    sweep = group.sweep
+    doc.draw(chart_name(group) + "_use", charts.card_sweep, (
+        [v for v, _ in points], figures, f"{sweep.entry} {sweep.key}",
+        f"{group.players} players, {group.population}: {noun} by {sweep.name}",
+        group.base_value),
+        f"{group.players} players, {group.population}: the swept component's use against "
+        f"{sweep.entry} {sweep.key} (the base's value dotted), with 95% intervals: the share "
+        "of seats that used it, its uses a using seat, and its users' win share minus the "
+        "other seats of their strategies' (dashed: 0, where it is neutral).")
 
 
 def chart_name(group: SweepGroup) -> str:

@@ -12,12 +12,15 @@ them yet.
   them records them in its use rows (``cdsim.batch.uses``: the part's goals the seat
   scored, the seat's complete villas at each chimney count); the verdict shows beside it
   the change of the VP source they score through (the seat's frame VP, its villa VP).
-- **Any other tile**, the **scroll track** and a **district board**: the rows hold a
-  seat's totals (its villas and landscapes, its villa and scroll VP in all), not which
-  tile kind or space they came from; their use is not recorded yet (said so), and their
-  verdict is the effect on each style, beside the change of the VP source they score
-  through where they have one (a villa tile: its villa VP; the scroll track: its scroll
-  VP).
+- **A tile without a building** (a villa, landscape or dwelling tile): *placed* in the
+  seat's district, counted by its shape (its edge kinds in any rotation, its chimneys; the
+  core's ``tile_shape`` use rows): a tile of either deck drawn alike is a use of it, as a
+  bakery of either deck is of the bakery tiles (L-villa-end-2 and D-villa-end-2 are one
+  shape). The shape is the shipped set's: a change of a tile's edges is judged by its old
+  shape.
+- **The scroll track**: *ended the game on* a changed space, whose points the seat scored
+  (R10.3; a change of the whole track: every seat, so no verdict line), and a **district
+  board**: *played on* it (dealt at random, R2.1).
 
 Cards have their own table (``cdsim.games.carpe_diem.cards``) and their own line.
 """
@@ -38,8 +41,14 @@ NOT_BY_PART = ("its runs hold no use rows (only cdsim whatif's runs record them,
 NOT_BY_ROW = ("its runs hold no use rows (only cdsim whatif's runs record them, and not with "
               "a Python strategy): their seat rows hold a seat's complete villas and their "
               "chimneys in all, not each villa's chimney count")
-NOT_BY_TILE = ("the rows count a seat's villas, landscapes and dwellings, not which tile "
-               "kinds it placed")
+NOT_BY_SHAPE = ("its runs hold no use rows (only cdsim whatif's runs record them, and not "
+                "with a Python strategy): their seat rows count a seat's villas, landscapes and "
+                "dwellings, not which tiles it placed")
+NOT_BY_SPACE = ("its runs hold no use rows (only cdsim whatif's runs record them, and not "
+                "with a Python strategy): read the seat rows' scroll column for a seat's final "
+                "space")
+NOT_BY_BOARD = ("its runs hold no use rows (only cdsim whatif's runs record them, and not "
+                "with a Python strategy): their seat rows do not name a seat's board")
 
 
 def component_use(entry: str) -> ComponentUse:
@@ -52,10 +61,12 @@ def component_use(entry: str) -> ComponentUse:
             return ComponentUse(f"the {ident} tile", f"placed a {building} in their district "
                                 f"(a {building} tile of either deck)", BUILT[building],
                                 unit=BUILT[building])
-        villa = _villa(ident)
-        return ComponentUse(f"the {ident} tile", "placed it in their district", why=NOT_BY_TILE,
-                            source="vp_villas" if villa else None,
-                            source_words="villa VP" if villa else "")
+        villa, shape = _villa(ident), _shape(ident)
+        return ComponentUse(f"the {ident} tile", "placed a tile of its shape in their district "
+                            "(its edges and chimneys, of either deck)", why=NOT_BY_SHAPE,
+                            unit="tiles", source="vp_villas" if villa else None,
+                            source_words="villa VP" if villa else "",
+                            uses=None if shape is None else f"tile_shape.{shape}")
     if table == "part":
         return ComponentUse(f"frame part {ident}", "scored a goal of it (R10.5)",
                             why=NOT_BY_PART, unit="goals", source="vp_frame",
@@ -65,9 +76,12 @@ def component_use(entry: str) -> ComponentUse:
                             "count (R10.1)", why=NOT_BY_ROW, unit="villas",
                             source="vp_villas", source_words="villa VP", uses=table)
     if table == "scroll_track":
-        return ComponentUse("the scroll track", "scored on a changed space (R10.3)",
-                            why="the rows hold a seat's final space, not the track's values",
-                            source="vp_scroll", source_words="scroll VP")
+        return ComponentUse("the scroll track", "ended the game on a changed space (R10.3)",
+                            why=NOT_BY_SPACE, unit="ends", source="vp_scroll",
+                            source_words="scroll VP", uses=table)
+    if table == "board" and ident:
+        return ComponentUse(f"district board {ident}", "played on it (dealt at random, R2.1)",
+                            why=NOT_BY_BOARD, unit="games", uses=entry)
     noun = f"{table} {ident}" if ident else table
     return ComponentUse(noun, "used it", why=f"the rows do not record a seat's use of {noun}")
 
@@ -88,10 +102,24 @@ def _building(ident: str) -> str | None:
     return None if tile is None else names.get(tile.building)
 
 
+def tile_shape(edges: tuple[int, ...], chimneys: int, building: int) -> str:
+    """A tile's shape as the core's use rows name it (``records::tile_shape``): its edge
+    kinds in the rotation that reads least, its chimneys and its building, "0001-2-0"."""
+    least = min(edges[r:] + edges[:r] for r in range(len(edges)))
+    return f"{''.join(str(k) for k in least)}-{chimneys}-{building}"
+
+
+def _shape(ident: str) -> str | None:
+    """The shape of the shipped tile ``ident`` (None: no such tile)."""
+    tile = _tile(ident)
+    return None if tile is None else tile_shape(tuple(tile.edges), tile.chimneys,
+                                                tile.building)
+
+
 def _villa(ident: str) -> bool:
     """Whether the shipped tile ``ident`` shows a villa part (it scores through villas)."""
     tile = _tile(ident)
     return tile is not None and VILLA in tile.edges
 
 
-__all__ = ["BUILT", "component_use"]
+__all__ = ["BUILT", "component_use", "tile_shape"]

@@ -138,13 +138,28 @@ pub struct GameRecord {
     pub uses: Vec<SeatUses>,
 }
 
-/// One seat's uses: its four frame parts (R2.1) as (id, goals of it scored, R10.5), and
-/// the chimney count of each of its complete villas (the villa table's row it scored at,
-/// R10.1).
+/// One seat's uses: its four frame parts (R2.1) as (id, goals of it scored, R10.5), the
+/// chimney count of each of its complete villas (the villa table's row it scored at,
+/// R10.1), its final scroll-track space (scored at R10.3), its district board's id and
+/// its district (shared, not copied), whose tiles `rows` names by shape only when asked.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatUses {
     pub parts: [(i64, i64); 4],
     pub villas: Vec<u16>,
+    pub scroll: u8,
+    pub board: i64,
+    pub district: Option<std::sync::Arc<crate::carpe_diem::district::District>>,
+}
+
+/// A tile's shape as the use rows name it (`tile_shape`): its edge kinds in the rotation
+/// that reads least (so every rotation of it, and a tile of either deck drawn alike, is one
+/// shape), its chimneys and its building, "0001-2-0" (`cdsim.games.carpe_diem.uses`
+/// names a tile's shape the same way).
+pub fn tile_shape(edges: &[u8; 4], chimneys: u8, building: u8) -> String {
+    let least = (0..4).map(|r| [edges[r], edges[(r + 1) % 4], edges[(r + 2) % 4],
+                                edges[(r + 3) % 4]]).min().expect("four rotations");
+    let kinds: String = least.iter().map(|k| char::from(b'0' + k)).collect();
+    format!("{kinds}-{chimneys}-{building}")
 }
 
 impl SeatUses {
@@ -155,6 +170,21 @@ impl SeatUses {
         for &(id, scored) in &self.parts {
             if scored > 0 {
                 out.push(Use { kind: "part", id: id.to_string(), count: scored });
+            }
+        }
+        out.push(Use { kind: "scroll_track", id: self.scroll.to_string(), count: 1 });
+        out.push(Use { kind: "board", id: self.board.to_string(), count: 1 });
+        if let Some(d) = &self.district {
+            let mut shapes: Vec<String> = d.history().iter().map(|&c| {
+                let c = c as usize;
+                tile_shape(&d.edges[c], d.chimneys_at[c], d.building_at[c])
+            }).collect();
+            shapes.sort_unstable();
+            for (i, shape) in shapes.iter().enumerate() {
+                if i == 0 || shapes[i - 1] != *shape {
+                    let count = shapes[i..].iter().take_while(|&s| s == shape).count() as i64;
+                    out.push(Use { kind: "tile_shape", id: shape.clone(), count });
+                }
             }
         }
         let mut chimneys = self.villas.clone();
@@ -400,6 +430,21 @@ mod tests {
                     }
                     assert!(low <= s.vp_frame && s.vp_frame <= high, "{low} {} {high}",
                             s.vp_frame);
+                    // the scroll track: one row, the final space whose points it scored
+                    // (R10.3; steps past the last space add to them, R6.6)
+                    let scroll: Vec<_> = of("scroll_track").collect();
+                    assert_eq!((scroll.len(), scroll[0].id.parse::<i64>().unwrap()),
+                               (1, s.scroll));
+                    assert!(i64::from(comps.scroll_points[s.scroll as usize]) <= s.vp_scroll);
+                    // the board it played on: one of the set's
+                    let board: Vec<_> = of("board").collect();
+                    assert_eq!(board.len(), 1);
+                    assert!(comps.boards.iter().any(|b| b.id.to_string() == board[0].id));
+                    // each tile it placed, by a shape some tile of the set has
+                    let placed: i64 = of("tile_shape").map(|u| u.count).sum();
+                    assert_eq!(placed, s.tiles_built, "seat {seat}");
+                    assert!(of("tile_shape").all(|u| comps.tile_types.iter().any(|t|
+                        super::tile_shape(&t.edges, t.chimneys, t.building) == u.id)));
                     parts += of("part").count();
                     villas += of("villa_table").count();
                 }

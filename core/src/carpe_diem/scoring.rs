@@ -303,5 +303,8 @@ fn seat_uses(state: &GameState, comps: &Components, seat: usize) -> SeatUses {
             .filter(|g| d.complete_mask[g.kind as usize] & g.mask != 0).count();
         (part.id, scored as i64)
     });
-    SeatUses { parts, villas: d.villa_chimneys().to_vec() }
+    let p = &state.players[seat];
+    SeatUses { parts, villas: d.villa_chimneys().to_vec(), scroll: p.scroll,
+               board: comps.boards[state.boards[seat] as usize].id,
+               district: Some(std::sync::Arc::clone(&p.district)) }
 }

@@ -31,6 +31,7 @@ impl CastlesState {
             Stored::Tile(t) => {
                 debug_assert_eq!(t.colour(), colour, "T7.4: a tile goes on its own colour");
                 s.placed_tiles += 1;
+                s.used.placed[usize::from(t.is_neutral())][colour.index()] += 1;
                 t.crops()
             }
             Stored::Wood => {
@@ -51,6 +52,7 @@ impl CastlesState {
         }
         s.filled |= 1 << space;
         if area & !s.filled == 0 {
+            s.used.areas[(area.count_ones() as usize).clamp(1, 3) - 1] += 1;
             s.gain_green(VpSource::Area, area_vp(comps, area.count_ones())); // T7.5
         }
         if s.colour_mask[colour.index()] & !s.filled == 0 {
@@ -84,6 +86,7 @@ impl CastlesState {
     /// TC5: one harvest card's reward.
     fn harvest_reward(&mut self, seat: usize, reward: HarvestReward, amount: u8) {
         let s = &mut self.seats[seat];
+        s.used.harvested[reward as usize] += 1;
         match reward {
             HarvestReward::RedVp => s.gain_red(VpSource::HarvestRed, amount as i32),
             HarvestReward::GreenVp => s.gain_green(VpSource::HarvestGreen, amount as i32),

@@ -58,6 +58,7 @@ impl CastlesState {
         if *claims < 2 {
             let vp = comps.tables().colour_bonus[colour.index()][*claims as usize] as i32;
             *claims += 1;
+            self.seats[seat].used.claimed |= 1 << colour.index();
             self.seats[seat].gain_green(VpSource::ColourBonus, vp);
         }
     }

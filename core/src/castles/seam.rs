@@ -4,9 +4,9 @@
 //! whose seat row has the VP breakdown by source and a unique rank (T11.4 made unique:
 //! docs/rules-castles.md).
 
-use super::components::{Components, BOARD_SPACES, N_COLOURS, PLAYER_TILES};
+use super::components::{Components, BOARD_SPACES, N_BONUS, N_COLOURS, PLAYER_TILES};
 use super::scoring::N_SOURCES;
-use super::state::{CastlesConfig, CastlesState, MAX_PLAYERS};
+use super::state::{CastlesConfig, CastlesState, Used, MAX_PLAYERS};
 use super::{Action, Observation};
 use crate::games::{ColumnType, Game, Outcome, SeatValue, Use};
 use crate::rng::{Generator, SeedSequence};
@@ -37,6 +37,8 @@ pub struct Scores {
     pub tiebreak: bool,
     /// The game cards each seat took into its hand, per colour (`Seat::taken`).
     pub taken: Vec<[u16; N_COLOURS]>,
+    /// What else each seat used (`Seat::used`) and the bonus tokens it took (T8.2, T8.3).
+    pub used: Vec<(Used, [u8; N_BONUS])>,
 }
 
 impl Scores {
@@ -58,8 +60,9 @@ impl Scores {
         }
         let tiebreak = total.iter().filter(|&&v| v == total[order[0]]).count() > 1;
         let taken = seats.iter().map(|s| s.taken).collect();
+        let used = seats.iter().map(|s| (s.used, s.tokens)).collect();
         Scores { strategies: strategies.to_vec(), start_vp, red_by, empty_spaces, green, rank,
-                 tiebreak, taken }
+                 tiebreak, taken, used }
     }
 }
 
@@ -111,12 +114,36 @@ impl Outcome for Scores {
                     self.tiebreak.into()]);
     }
 
-    /// The game cards the seat took, by colour (`cards.farm`: as a change names them).
+    /// The game cards the seat took, by colour (`cards.farm`: as a change names them), the
+    /// tiles it placed by colour, its own (`player_tiles`) and neutral ones
+    /// (`neutral_tiles`), the colour bonuses it claimed (`colour_bonus`), the bonus tokens
+    /// it took (`bonus_tokens`, by kind), the areas it completed by the area VP table's row
+    /// (`area_vp`, 0 = one space) and the harvest cards revealed for it (`harvest`, by
+    /// reward).
     fn uses(&self, seat: usize, out: &mut Vec<Use>) {
+        let mut push = |kind: &'static str, id: &str, count: i64| if count > 0 {
+            out.push(Use { kind, id: id.to_string(), count });
+        };
         for (colour, &count) in CARD_IDS.iter().zip(&self.taken[seat]) {
-            if count > 0 {
-                out.push(Use { kind: "cards", id: (*colour).to_string(), count: count.into() });
+            push("cards", colour, count.into());
+        }
+        let (used, tokens) = &self.used[seat];
+        for (kind, placed) in ["player_tiles", "neutral_tiles"].into_iter().zip(&used.placed) {
+            for (colour, &count) in CARD_IDS.iter().zip(placed) {
+                push(kind, colour, count.into());
             }
+        }
+        for (i, colour) in CARD_IDS.iter().enumerate() {
+            push("colour_bonus", colour, i64::from(used.claimed >> i & 1));
+        }
+        for (kind, &count) in TOKEN_IDS.iter().zip(tokens) {
+            push("bonus_tokens", kind, count.into());
+        }
+        for (row, &count) in used.areas.iter().enumerate() {
+            push("area_vp", &row.to_string(), count.into());
+        }
+        for (reward, &count) in HARVEST_IDS.iter().zip(&used.harvested) {
+            push("harvest", reward, count.into());
         }
     }
 }
@@ -124,6 +151,11 @@ impl Outcome for Scores {
 /// The game cards' colours as the component set names them (`Colour`, serde's names).
 const CARD_IDS: [&str; N_COLOURS] =
     ["castle", "city", "estate", "farm", "quarry", "village", "monastery", "cart"];
+
+/// The bonus tokens' kinds and the harvest cards' rewards as the component set names them
+/// (`BonusKind`, `HarvestReward`: serde's names, in their order).
+const TOKEN_IDS: [&str; N_BONUS] = ["card", "storage", "marble", "worker", "harvest"];
+const HARVEST_IDS: [&str; 6] = ["red_vp", "green_vp", "cards", "marble", "worker", "wooden_hex"];
 
 /// The `vp_<source>` columns, `SOURCES` order.
 const VP_COLUMNS: [&str; 1 + N_SOURCES] = ["vp_start", "vp_area", "vp_crops", "vp_colour_bonus",
@@ -321,11 +353,62 @@ mod tests {
         for seat in 0..3 {
             let mut uses = Vec::new();
             scores.uses(seat, &mut uses);
+            uses.retain(|u| u.kind == "cards");
             let total: i64 = uses.iter().map(|u| u.count).sum();
             assert!(total >= i64::from(dealt), "seat {seat} took {total}");
-            assert!(uses.iter().all(|u| u.kind == "cards" && u.count > 0
-                                    && CARD_IDS.contains(&u.id.as_str())));
+            assert!(uses.iter().all(|u| u.count > 0 && CARD_IDS.contains(&u.id.as_str())));
             assert_eq!(total, scores.taken[seat].iter().map(|&k| i64::from(k)).sum::<i64>());
+        }
+    }
+
+    #[test]
+    fn a_seats_other_uses_are_its_tiles_bonuses_tokens_areas_and_harvests() {
+        use crate::castles::players::make;
+        use crate::play::play_game;
+        let comps = Components::builtin();
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..6u64 {
+            let config = CastlesState::config(4, &[0; 4], true).unwrap();
+            let mut players: Vec<_> = (0..4).map(|_| make("greedy", &[]).unwrap()).collect();
+            let scores: Scores = play_game(&comps, &config, &mut players,
+                                           SeedSequence::new(7, &[seed]));
+            let mut claims = [0; N_COLOURS];
+            for seat in 0..4 {
+                let mut uses = Vec::new();
+                scores.uses(seat, &mut uses);
+                assert!(uses.iter().all(|u| u.count > 0));
+                let of = |kind: &str| uses.iter().filter(|u| u.kind == kind)
+                    .map(|u| (u.id.clone(), u.count)).collect::<Vec<_>>();
+                // tiles placed: at most the board's spaces less the start castle
+                let placed: i64 = ["player_tiles", "neutral_tiles"].iter()
+                    .flat_map(|k| of(k)).map(|(_, c)| c).sum();
+                let covered = BOARD_SPACES as i64 - 1 - i64::from(scores.empty_spaces[seat]);
+                assert!(placed <= covered && placed > 0, "seat {seat}: {placed} {covered}");
+                for (id, count) in of("player_tiles").iter().chain(&of("neutral_tiles")) {
+                    assert!(CARD_IDS.contains(&id.as_str()) && *count <= PLAYER_TILES as i64);
+                }
+                // a colour bonus once a seat, two seats at most a colour (T9.1, T9.2)
+                for (id, count) in of("colour_bonus") {
+                    assert_eq!(count, 1);
+                    claims[CARD_IDS.iter().position(|&c| c == id).unwrap()] += 1;
+                }
+                // a red-VP harvest card pays its amount on the red track (TC5)
+                let red: i64 = of("harvest").iter().filter(|(id, _)| id == "red_vp")
+                    .map(|(_, c)| c * 2).sum();
+                assert_eq!(red, i64::from(scores.red_by[seat][VpSource::HarvestRed as usize]));
+                for (id, _) in of("bonus_tokens") {
+                    assert!(TOKEN_IDS.contains(&id.as_str()));
+                }
+                for (id, _) in of("area_vp") {
+                    assert!(["0", "1", "2"].contains(&id.as_str()));
+                }
+                seen.extend(uses.iter().map(|u| u.kind));
+            }
+            assert!(claims.iter().all(|&c| c <= 2), "{claims:?}");
+        }
+        for kind in ["player_tiles", "neutral_tiles", "colour_bonus", "bonus_tokens", "area_vp",
+                     "harvest"] {
+            assert!(seen.contains(kind), "no game used {kind}");
         }
     }
 

@@ -39,6 +39,19 @@ pub enum Stored {
     Tile(Tile),
 }
 
+/// What a seat used of the components besides the game cards, for a run's `uses` rows
+/// (`seam::Scores::uses`): the tiles it placed by colour, its own (T2.2) and neutral ones
+/// (T6), the colours whose bonus it claimed (a bit each, T9), the areas it completed by
+/// size (1, 2, 3 or more spaces: the area VP table's row, T7.5) and the harvest cards
+/// revealed for it by reward (T8.9, TC5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Used {
+    pub placed: [[u8; N_COLOURS]; 2],
+    pub claimed: u8,
+    pub areas: [u8; 3],
+    pub harvested: [u8; 6],
+}
+
 /// One player's holdings: stacks, storage, hand, resources, tokens, board and tracks.
 #[derive(Clone, Debug)]
 pub struct Seat {
@@ -53,6 +66,9 @@ pub struct Seat {
     /// Game cards that came into the hand (dealt or drawn, T2.5, T4.1), per colour: the
     /// run's `uses` rows (`seam::Scores::uses`); no rule or player reads it.
     pub taken: [u16; N_COLOURS],
+    /// The other components the seat used, for the same rows (`Used`); no rule or player
+    /// reads it.
+    pub used: Used,
     pub workers: u16,
     pub marble: u16,
     pub tokens: [u8; N_BONUS],
@@ -83,6 +99,7 @@ impl Seat {
             capacity: 1,
             hand: [0; N_COLOURS],
             taken: [0; N_COLOURS],
+            used: Used::default(),
             workers: 0,
             marble: 0,
             tokens: [0; N_BONUS],
