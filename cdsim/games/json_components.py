@@ -93,17 +93,16 @@ class JsonSet:
                              f"{', '.join(known)})")
         data = json.loads(json.dumps(base[table]))  # a copy to change
         if not address:
-            raise CdsimError(f"--set {spelled!r}: name a key of {table}, e.g. "
-                             f"{table}.{self._example(data)}=5")
+            raise CdsimError(f"--set {spelled!r}: name a key of {table}"
+                             f"{self._said(f'{table}.', data)}")
         where: Any = data
         for i, step in enumerate(address):
             last = i == len(address) - 1
             if isinstance(where, list) and where and isinstance(where[0], dict):
                 where = self._entry(where, step, table, spelled)
                 if last:
-                    raise CdsimError(f"--set {spelled!r}: name a key of the entry, e.g. "
-                                     f"{spelled.split('=', 1)[0]}."
-                                     f"{self._example([where]).split('.')[-1]}=5")
+                    raise CdsimError(f"--set {spelled!r}: name a key of the entry"
+                                     f"{self._said(spelled.split('=', 1)[0] + '.', where)}")
                 continue
             if isinstance(where, list) and step.isdigit() and 1 <= int(step) <= len(where):
                 key: Any = int(step) - 1
@@ -139,25 +138,30 @@ class JsonSet:
                              f"number, 1-{len(data)})")
         return data[found[0]]
 
+    def _said(self, prefix: str, data: Any) -> str:
+        """", e.g. <prefix><a key down to a whole number>=5", or that there is none."""
+        example = self._example(data)
+        return f", e.g. {prefix}{example}=5" if example else ("; it holds no whole number "
+                                                             "--set can change")
+
     def _example(self, data: Any) -> str:
-        """A key of ``data`` (a table) that ``--set`` can name, for a line that asks for one."""
-        steps: list[str] = []
-        for _ in range(4):  # an entry, then its keys down to a whole number
-            if isinstance(data, list) and data and isinstance(data[0], dict):
-                steps.append(self.entry_id(data[0]) or "1")
-                data = data[0]
-            elif isinstance(data, dict):
-                keys = [k for k in data if k not in NOTES]
-                if not keys:
-                    break
-                steps.append(keys[0])
-                data = data[keys[0]]
-            elif isinstance(data, list) and data:
-                steps.append("1")
-                data = data[0]
-            else:
-                break
-        return ".".join(steps)
+        """The first key of ``data`` (a table) down to a whole number that ``--set`` can
+        name, for a line that asks for one ("" where there is none)."""
+        if isinstance(data, bool):
+            return ""
+        if isinstance(data, int):
+            return "."
+        steps: list[tuple[str, Any]] = []
+        if isinstance(data, dict):
+            steps = [(k, v) for k, v in data.items() if k not in NOTES]
+        elif isinstance(data, list):
+            steps = [(self.entry_id(v) if isinstance(v, dict) and self.entry_id(v) else str(i + 1),
+                      v) for i, v in enumerate(data)]
+        for step, value in steps:
+            rest = self._example(value)
+            if rest:
+                return step if rest == "." else f"{step}.{rest}"
+        return ""
 
 
 @cache

@@ -31,13 +31,9 @@ def entry_id(entry: Mapping[str, object]) -> str:
 
 
 COMPONENTS = JsonSet(NAME, entry_id, fixed=("game",), shape="a JSON object of tables")
-builtin_text = COMPONENTS.builtin_text
-builtin = COMPONENTS.builtin
-components_text = COMPONENTS.components_text
-load_components = COMPONENTS.load_components
-set_problem = COMPONENTS.set_problem
+# the spec's hooks (and the text its diff and entries read)
+components_text, load_components = COMPONENTS.components_text, COMPONENTS.load_components
 components_digest = COMPONENTS.components_digest
-set_value = COMPONENTS.set_value
 
 
 def diff(old: str | None, new: str | None) -> list[tuple[str, str]]:
@@ -59,4 +55,5 @@ def _summary(before: Any, after: Any) -> str:
 
 
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)
-SET_KEYS = KeySets(components_text, set_value, set_problem, example="rules.start_gold.value")
+SET_KEYS = KeySets(components_text, COMPONENTS.set_value, COMPONENTS.set_problem,
+                   example="rules.start_gold.value")
