@@ -98,6 +98,13 @@ def scenario(name: str) -> Scenario:
         # would pick the luckiest of four (the winner's curse)
         "curse": Scenario(Synth(tuple(dnorm(q / 4, 3) for q in range(4)), skill=dnorm(0, 1.5),
                                 deal=dnorm(0, 1)), (0, 0, 0, 0), 1, None, 4000, 200, m=1),
+        # 5 players (the Mediterranean's largest cells) whose mean VP differ by fifths: five
+        # vectors are the same cell up to a permutation of the seats, so all five sit exactly
+        # on the boundary (9.8 pp), the next are 4.8 pp further; one is tested at a time, so a
+        # choice made on the tested games would pick the luckiest of five, and a "no fair
+        # vector" has ten pairs of seats to err on
+        "fifths": Scenario(Synth(tuple(dnorm(q / 5, 2) for q in range(5)), skill=dnorm(0, 1),
+                                 deal=dnorm(0, 2 / 3)), (0,) * 5, 1, None, 4000, 200, m=1),
         # study scale, for the measurement only (python -m tests.test_anytime study): 4
         # players, VP spread like a real game, tolerance 0.02; (0,1,2,2) is exactly fair, its
         # neighbours are 2.3 pp apart ("study") or it is 1.2 pp apart and they 2.4 pp

@@ -3,7 +3,7 @@ game, beside the core's registry (``cdsim._core.GAMES``) that plays them. The co
 run and study files name a game (``--game``, ``game = "..."``; default ``carpe-diem``) and
 read here what differs between games: player counts, the components' loader, the row's
 columns, the rulebook's starting VP, the candidates a study tries, the players and their
-settings. Adding a game is its module or package beside these (``castles.py``,
+settings. Adding a game is its package beside these (``castles/``,
 ``carpe_diem/``) ending with its typed spec (``SPEC``, a ``cdsim.games.spec.GameSpec``),
 its spec in the registering line below, and one line in the core's ``games::registry``."""
 

@@ -69,7 +69,7 @@ class GameSpec:
     failed_cards: tuple[str, int] | None
     tiebreak_rule: str
     # every column of its seat row in the order runs write them, where the game declares
-    # them in Python (None: the core's columns, ``columns``, then game and setup)
+    # them in Python (None: the core's columns, ``columns``, then the run's, ``run_columns``)
     row_order: tuple[str, ...] | None
     # Every field below is what a game may have beyond that (cdsim.games.features; None: no
     # such feature, which the callers refuse or skip); a game's spec names each, None or not.
@@ -141,8 +141,15 @@ class GameSpec:
 
     def columns(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
         """The seat row's columns as ``(name, type)`` and the VP sources of final VP
-        (``cdsim._core.game_columns``)."""
+        (``cdsim._core.game_columns``): those every game writes (``shared_columns``) around
+        the game's own (``own_columns``)."""
         return _columns(self.name)
+
+    def own_columns(self) -> tuple[tuple[str, str], ...]:
+        """The seat row's columns the game adds to those every game writes, in order: its
+        ``vp_<source>`` columns, then the rest of its own."""
+        shared = set(shared_columns())
+        return tuple(c for c in self.columns()[0] if c not in shared)
 
     def breakdown(self) -> tuple[str, ...]:
         """The VP sources of final VP (each a ``vp_<source>`` column)."""
@@ -153,7 +160,7 @@ class GameSpec:
         if self.row_order is not None:
             return self.row_order
         seat = tuple(c for c, _ in self.columns()[0])
-        return seat + tuple(c for c in ("game", "setup") if c not in seat)
+        return seat + tuple(c for c, _ in run_columns() if c not in seat)
 
     def settings(self, player: str) -> tuple[tuple[str, str, str], ...]:
         """A built-in player's settings as the core declares them (name, kind, help)."""
@@ -194,6 +201,28 @@ class GameSpec:
                              f"{', '.join(known)}){did_you_mean(base, known)}")
 
 
+def _core_module() -> Any:
+    module = core.module()
+    if module is None:
+        raise CdsimError("a game's rows need the compiled core (make install)")
+    return module
+
+
+@cache
+def shared_columns() -> tuple[tuple[str, str], ...]:
+    """The seat-row columns every game writes, as ``(name, type)`` in their order (seat,
+    strategy, start VP, final VP, rank, won, seed, players, tie-break), declared once in the
+    core (``games::rows``, ``cdsim._core.SHARED_COLUMNS``); a game's own stand around them."""
+    return tuple((str(c), str(t)) for c, t in _core_module().SHARED_COLUMNS)
+
+
+@cache
+def run_columns() -> tuple[tuple[str, str], ...]:
+    """The columns a run adds to every seat row (the game's id in the run, its deal group;
+    ``cdsim._core.RUN_COLUMNS``)."""
+    return tuple((str(c), str(t)) for c, t in _core_module().RUN_COLUMNS)
+
+
 @cache
 def _columns(name: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     module = core.module()
@@ -203,4 +232,4 @@ def _columns(name: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     return tuple((str(c), str(t)) for c, t in columns), tuple(map(str, breakdown))
 
 
-__all__ = ["DEFAULT_GAME", "GameSpec"]
+__all__ = ["DEFAULT_GAME", "GameSpec", "run_columns", "shared_columns"]

@@ -285,3 +285,35 @@ fn m5_1_the_cards_are_laid_face_down_in_play_order() {
     assert!(matches!(g.pending, Pending::Sail { .. }));
     let _ = Column::EMPTY;
 }
+
+#[test]
+fn m5_14_the_range_is_never_below_zero() {
+    let c = comps();
+    let mut g = to_delivery(&c, 3, 2);
+    lay_all(&mut g, &c, &[(4, 0), (4, 0), (4, 0)]);
+    let seat = g.order[0] as usize;
+    // a wind no built-in set reaches: power 4 in a wind of -3 rows 1 mile, in -9 none
+    g.wind = -3;
+    assert_eq!(g.range(&c, seat), 1);
+    g.wind = -9;
+    assert_eq!(g.range(&c, seat), 0);
+}
+
+#[test]
+fn m5_17_as_many_delivery_turns_as_contract_turns() {
+    let c = comps();
+    for n in 3..=5 {
+        let mut g = to_delivery(&c, n, 40 + n as u64);
+        let mut turns = Vec::new();
+        while g.phase == Phase::Delivery {
+            if turns.last() != Some(&g.turn) {
+                turns.push(g.turn);
+            }
+            let a = options(&g, &c)[0];
+            g.apply(&c, a);
+        }
+        let five = c.tables().contract_turns;
+        assert_eq!(turns, (0..five).collect::<Vec<_>>(), "{n} seats");
+        assert!(matches!(g.phase, Phase::Extra | Phase::Contracts | Phase::Over), "{:?}", g.phase);
+    }
+}

@@ -189,3 +189,28 @@ fn m8_3_starting_vp_count_and_change_no_decision() {
     }
     assert_eq!(b.start_vp(3), 9);
 }
+
+#[test]
+fn m7_4_a_pile_that_runs_out_is_refilled_from_its_discards_shuffled() {
+    let c = comps();
+    let mut g = game(&c, 5, 17);
+    // every city card not on offer goes to the discard pile: the next contract turn
+    // draws its city cards from the discards, shuffled back into a new pile
+    let drawn: Vec<u8> = g.city_deck.drain(..).collect();
+    g.city_discard.extend(&drawn);
+    while g.turn == 0 && g.phase == Phase::Contracts {
+        let a = options(&g, &c)[0];
+        g.apply(&c, a);
+    }
+    assert_eq!((g.turn, g.phase), (1, Phase::Contracts));
+    assert!(g.city_discard.is_empty(), "the discards became the pile");
+    let mut every: Vec<u8> = g.city_deck.clone();
+    every.extend(g.row.iter().map(|o| o.city));
+    for s in &g.seats {
+        every.extend(s.register.iter().filter(|col| col.status != Status::Empty).map(|col| col.city));
+    }
+    every.sort_unstable();
+    let all: Vec<u8> = (0..c.tables().city_cards.len() as u8).collect();
+    assert_eq!(every, all, "each city card once: drawn, on offer or loaded");
+    assert_ne!(g.city_deck, drawn[..g.city_deck.len()].to_vec(), "shuffled, not in discard order");
+}

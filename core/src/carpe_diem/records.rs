@@ -94,10 +94,11 @@ seat_row! {
     leftover_items: Int,
 }
 
-/// The columns a game adds to each of its seat rows (`GameRecord::rows_json`; a run's
-/// rows then add the runner's `game` and `setup`: batch.rs).
-pub const GAME_COLUMNS: [(&str, ColumnType); 3] =
-    [("seed", ColumnType::Int), ("players", ColumnType::Int), ("tiebreak", ColumnType::Bool)];
+/// The columns every game's seat row ends with (`games::rows::TAIL`: seed, players,
+/// tie-break), after `SEAT_COLUMNS` (`GameRecord::rows_json`; a run's rows then add the
+/// runner's `game` and `setup`: batch.rs). `SEAT_COLUMNS` holds the other shared columns at
+/// their places (`games::rows::split`; a test of the registry holds every game to it).
+pub const GAME_COLUMNS: [(&str, ColumnType); 3] = crate::games::rows::TAIL;
 
 pub const BREAKDOWN: [&str; 7] = [
     "start",

@@ -8,6 +8,7 @@ use super::components::{Components, BOARD_SPACES, N_BONUS, N_COLOURS, PLAYER_TIL
 use super::scoring::N_SOURCES;
 use super::state::{CastlesConfig, CastlesState, Used, MAX_PLAYERS};
 use super::{Action, Observation};
+use crate::games::rows::{Own, SeatRow};
 use crate::games::{ColumnType, Game, Outcome, SeatValue, Use};
 use crate::rng::{Generator, SeedSequence};
 
@@ -73,15 +74,10 @@ const SOURCES: [&str; 1 + N_SOURCES] = ["start", "area", "crops", "colour_bonus"
 impl Outcome for Scores {
     const BREAKDOWN: &'static [&'static str] = &SOURCES;
 
+    /// The shared columns (`rows::Own`) around its own: the VP sources, then the green VP
+    /// and empty spaces of the tie-break (T13.2) before the place.
     fn columns() -> Vec<(&'static str, ColumnType)> {
-        use ColumnType::{Bool, Int, Text};
-        let mut out = vec![("seat", Int), ("strategy", Text), ("start_vp", Int),
-                           ("vp_start", Int)];
-        out.extend(VP_COLUMNS[1..].iter().map(|&name| (name, Int)));
-        out.extend([("final_vp", Int), ("green_vp", Int), ("empty_spaces", Int),
-                    ("rank", Int), ("won", Bool), ("seed", Int), ("players", Int),
-                    ("tiebreak", Bool)]);
-        out
+        OWN.columns()
     }
 
     fn seats(&self) -> usize {
@@ -105,13 +101,12 @@ impl Outcome for Scores {
     }
 
     fn row(&self, seat: usize, seed: i64, out: &mut Vec<SeatValue>) {
-        out.extend([SeatValue::Int(seat as i64), self.strategies[seat].into(),
-                    self.start_vp(seat).into()]);
-        out.extend(self.breakdown(seat).into_iter().map(SeatValue::Int));
-        out.extend([SeatValue::Int(self.vp(seat)), i64::from(self.green[seat]).into(),
-                    i64::from(self.empty_spaces[seat]).into(), (self.rank[seat] as i64).into(),
-                    (self.rank[seat] == 1).into(), seed.into(), (self.rank.len() as i64).into(),
-                    self.tiebreak.into()]);
+        let shared = SeatRow { seat, strategy: self.strategies[seat], start_vp: self.start_vp(seat),
+                               final_vp: self.vp(seat), rank: self.rank[seat], seed,
+                               players: self.rank.len(), tiebreak: self.tiebreak };
+        shared.write(out, self.breakdown(seat),
+                     [i64::from(self.green[seat]).into(), i64::from(self.empty_spaces[seat]).into()],
+                     []);
     }
 
     /// The game cards the seat took, by colour (`cards.farm`: as a change names them), the
@@ -156,6 +151,10 @@ const CARD_IDS: [&str; N_COLOURS] =
 /// (`BonusKind`, `HarvestReward`: serde's names, in their order).
 const TOKEN_IDS: [&str; N_BONUS] = ["card", "storage", "marble", "worker", "harvest"];
 const HARVEST_IDS: [&str; 6] = ["red_vp", "green_vp", "cards", "marble", "worker", "wooden_hex"];
+
+/// Its own columns of the seat row (`rows::Own`).
+const OWN: Own = Own { vp: &VP_COLUMNS, before_place: &[("green_vp", ColumnType::Int),
+                       ("empty_spaces", ColumnType::Int)], after_place: &[] };
 
 /// The `vp_<source>` columns, `SOURCES` order.
 const VP_COLUMNS: [&str; 1 + N_SOURCES] = ["vp_start", "vp_area", "vp_crops", "vp_colour_bonus",

@@ -232,6 +232,31 @@ mod tests {
     }
 
     #[test]
+    fn every_game_writes_the_shared_columns_at_their_places_and_adds_only_its_own() {
+        use crate::games::rows::{shared, split, ColumnType::Int};
+        for name in names() {
+            let columns = game(name).unwrap().columns();
+            let [vp, before, after] = split(&columns).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let sources: Vec<_> = game(name).unwrap().breakdown().iter()
+                .map(|s| (format!("vp_{s}"), Int)).collect();
+            assert_eq!(vp.iter().map(|&(n, t)| (n.to_string(), t)).collect::<Vec<_>>(), sources,
+                       "{name}");
+            assert_eq!(columns.len(), shared().len() + vp.len() + before.len() + after.len());
+        }
+        // the check can fail: a shared column moved, left out or written twice
+        let columns = game("castles").unwrap().columns();
+        let mut moved = columns.clone();
+        moved.swap(0, 1);
+        let mut without = columns.clone();
+        without.retain(|&(name, _)| name != "won");
+        let mut twice = columns.clone();
+        twice.insert(4, ("seed", Int));
+        for bad in [moved, without, twice] {
+            assert!(split(&bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn a_registered_game_plays_its_chunks_as_the_batch_runner_does() {
         let json = include_str!("../../tests/data/components.json");
         let cd = game("carpe-diem").unwrap();

@@ -9,6 +9,7 @@
 
 use serde_json::{json, Value};
 
+use crate::games::rows::{Own, SeatRow};
 use crate::games::{ColumnType, Game, Outcome, SeatValue};
 use crate::rng::{Generator, SeedSequence};
 
@@ -153,10 +154,9 @@ impl Game for Market {
 impl Outcome for Scores {
     const BREAKDOWN: &'static [&'static str] = &["start", "cards"];
 
+    /// The shared columns (`rows::Own`) around its own: only its VP sources.
     fn columns() -> Vec<(&'static str, ColumnType)> {
-        use ColumnType::{Bool, Int, Text};
-        vec![("seat", Int), ("strategy", Text), ("vp_start", Int), ("vp_cards", Int),
-             ("final_vp", Int), ("rank", Int), ("won", Bool), ("seed", Int)]
+        Own { vp: &["vp_start", "vp_cards"], before_place: &[], after_place: &[] }.columns()
     }
 
     fn seats(&self) -> usize {
@@ -179,9 +179,13 @@ impl Outcome for Scores {
         vec![self.start_vp[seat], self.gained[seat]]
     }
 
+    /// The tie-break decided the winner where another seat has its VP.
     fn row(&self, seat: usize, seed: i64, out: &mut Vec<SeatValue>) {
-        out.extend([SeatValue::Int(seat as i64), self.strategies[seat].into(),
-                    self.start_vp[seat].into(), self.gained[seat].into(), self.vp(seat).into(),
-                    (self.rank[seat] as i64).into(), (self.rank[seat] == 1).into(), seed.into()]);
+        let winner = (0..self.seats()).find(|&s| self.rank[s] == 1).unwrap_or(0);
+        let tiebreak = (0..self.seats()).any(|s| s != winner && self.vp(s) == self.vp(winner));
+        SeatRow { seat, strategy: self.strategies[seat], start_vp: self.start_vp[seat],
+                  final_vp: self.vp(seat), rank: self.rank[seat], seed, players: self.seats(),
+                  tiebreak }
+            .write(out, self.breakdown(seat), [], []);
     }
 }

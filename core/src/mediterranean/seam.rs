@@ -7,6 +7,7 @@
 use super::components::{Components, MAX_PLAYERS};
 use super::state::{MedState, Pending, Status};
 use super::{Action, Observation};
+use crate::games::rows::{Own, SeatRow};
 use crate::games::{ColumnType, Game, Outcome, SeatValue};
 use crate::rng::{Generator, SeedSequence};
 
@@ -21,6 +22,14 @@ pub struct GameConfig {
 /// the bonus tiles.
 const SOURCES: [&str; 4] = ["start", "temples", "gold_temple", "bonus"];
 const VP_COLUMNS: [&str; 4] = ["vp_start", "vp_temples", "vp_gold_temple", "vp_bonus"];
+/// Its own columns of the seat row (`rows::Own`).
+const OWN: Own = Own {
+    vp: &VP_COLUMNS,
+    before_place: &[("gold", ColumnType::Int), ("temple_points", ColumnType::Int),
+                    ("delivered", ColumnType::Int), ("lost", ColumnType::Int),
+                    ("extra_turns", ColumnType::Int), ("final_order", ColumnType::Int)],
+    after_place: &[("shared_win", ColumnType::Bool)],
+};
 
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,15 +88,11 @@ impl Scores {
 impl Outcome for Scores {
     const BREAKDOWN: &'static [&'static str] = &SOURCES;
 
+    /// The shared columns (`rows::Own`) around its own: the VP sources, then what a seat
+    /// gathered and its place in the final play order (M8.2) before the place, whether it
+    /// shares the victory (M8.2) after it.
     fn columns() -> Vec<(&'static str, ColumnType)> {
-        use ColumnType::{Bool, Int, Text};
-        let mut out = vec![("seat", Int), ("strategy", Text), ("start_vp", Int)];
-        out.extend(VP_COLUMNS.iter().map(|&name| (name, Int)));
-        out.extend([("final_vp", Int), ("gold", Int), ("temple_points", Int),
-                    ("delivered", Int), ("lost", Int), ("extra_turns", Int),
-                    ("final_order", Int), ("rank", Int), ("won", Bool), ("shared_win", Bool),
-                    ("seed", Int), ("players", Int), ("tiebreak", Bool)]);
-        out
+        OWN.columns()
     }
 
     fn seats(&self) -> usize {
@@ -111,15 +116,14 @@ impl Outcome for Scores {
     }
 
     fn row(&self, seat: usize, seed: i64, out: &mut Vec<SeatValue>) {
-        out.extend([SeatValue::Int(seat as i64), self.strategies[seat].into(),
-                    self.start_vp(seat).into()]);
-        out.extend(self.by[seat].iter().map(|&v| SeatValue::Int(v)));
-        out.extend([SeatValue::Int(self.vp(seat)), self.gold[seat].into(),
-                    self.temple_points[seat].into(), self.delivered[seat].into(),
-                    self.lost[seat].into(), self.extras[seat].into(),
-                    (self.order[seat] as i64).into(), (self.rank[seat] as i64).into(),
-                    (self.rank[seat] == 1).into(), self.shared[seat].into(), seed.into(),
-                    (self.rank.len() as i64).into(), self.tiebreak.into()]);
+        let shared = SeatRow { seat, strategy: self.strategies[seat], start_vp: self.start_vp(seat),
+                               final_vp: self.vp(seat), rank: self.rank[seat], seed,
+                               players: self.rank.len(), tiebreak: self.tiebreak };
+        shared.write(out, self.by[seat].iter().copied(),
+                     [self.gold[seat].into(), self.temple_points[seat].into(),
+                      self.delivered[seat].into(), self.lost[seat].into(),
+                      self.extras[seat].into(), (self.order[seat] as i64).into()],
+                     [self.shared[seat].into()]);
     }
 }
 

@@ -239,6 +239,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_players, m)?)?;
     let py = m.py();
     m.add("RUN_COLUMNS", python_columns(py, &batch::RUN_COLUMNS)?)?;
+    // the seat-row columns every game writes (`games::rows::shared`), each game's around its own
+    m.add("SHARED_COLUMNS", python_columns(py, &crate::games::rows::shared())?)?;
     m.add("GAMES", PyTuple::new(py, registry::names())?)?;
     carpe_diem::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
