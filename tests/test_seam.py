@@ -30,11 +30,12 @@ def _imported(path: Path) -> set[str]:
 
 
 def _a_game_of_its_own(module: str) -> bool:
-    """One game's module or package of cdsim.games (the registry, its features and how
-    players are shown are every game's)."""
-    games = {p.stem for p in (CDSIM / "games").iterdir() if p.stem not in ("__init__",
-                                                                           "__pycache__",
-                                                                           "features", "names", "spec")}
+    """One game's module or package of cdsim.games (the registry, its features, how
+    players are shown, the players' seam and what a folder records of them, and the roster
+    of core registry players are every game's)."""
+    shared = ("__init__", "__pycache__", "features", "names", "spec", "players", "played",
+              "core_players")
+    games = {p.stem for p in (CDSIM / "games").iterdir() if p.stem not in shared}
     return any(module == f"cdsim.games.{g}" or module.startswith(f"cdsim.games.{g}.")
                for g in games)
 

@@ -25,7 +25,6 @@ from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.players.played import PROFILES_COPY
 
 __all__ = ["BalanceResult", "analyse", "analyse_cell", "cell_stages", "check_score_blind",
            "confirm_commands", "pool", "same_players", "stage_arrays"]
@@ -144,10 +143,9 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
 def same_players(run: Run, first: Run) -> None:
     """Refuse to pool two runs whose scripted players differ under one name: played with
     two profiles files whose tables for it differ (as their manifests record them,
-    ``cdsim.games.carpe_diem.players.played``; none recorded: the shipped tables)."""
+    ``cdsim.games.played``; none recorded: the shipped tables)."""
     mine, theirs = run.manifest.profiles, first.manifest.profiles
-    name = (mine.differs(theirs) if mine is not None else
-            theirs.differs(None) if theirs is not None else None)
+    name = run.config.spec.roster.differs(mine, theirs)
     if name is not None:
         def said(r: Run) -> str:
             record = r.manifest.profiles
@@ -189,7 +187,7 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
         parts.append(f"--components {shlex.quote(c.components)}")
     parts.append(f"--out {shlex.quote(str(out))}")
     if run.manifest.profiles is not None:  # its scripted players: the run's own copy
-        parts.insert(0, f"CDSIM_PROFILES={shlex.quote(str(run.path / PROFILES_COPY))}")
+        parts.insert(0, c.spec.roster.kept_env(run.path))
     return " ".join(parts), f"cdsim balance {shlex.quote(str(out))} --radius 0"
 
 

@@ -171,7 +171,6 @@ def _run_config(settings: dict[str, object], from_file: dict[str, Path | None]) 
     from pydantic import ValidationError
 
     from cdsim.batch.config import RunConfig, flag, problem_line
-    from cdsim.games.carpe_diem.players.registry import make_strategy
 
     values = {"players": 4, "games": 1000, "seed": 0} | settings
 
@@ -185,7 +184,7 @@ def _run_config(settings: dict[str, object], from_file: dict[str, Path | None]) 
         raise CdsimError(problem_line(exc, RunConfig, values, name)) from None
     for key in ("strategies", "strategy_pool"):
         for spec in dict.fromkeys(getattr(run_config, key)):
-            checked_strategy(make_strategy, spec, name(key))
+            checked_strategy(run_config.spec.roster.load, spec, name(key))
     return run_config
 
 
