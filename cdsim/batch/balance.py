@@ -169,8 +169,8 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
     seed = max(seeds) + 1
     out = run.path.parent / f"confirm-{'-'.join(map(str, vector))}-seed{seed}"
     strategies = [spec.spelling for spec in c.strategies]
-    # --game only for another game than Carpe Diem, whose commands read as they did
-    parts = ["cdsim simulate", *([] if c.spec.default else [f"--game {c.game}"]),
+    # --game only for another game than the default, whose commands read as they did
+    parts = ["cdsim simulate", *c.spec.game_flag(),
              f"--players {n}", f"--games {games}", f"--seed {seed}",
              f"--start-vp {','.join(map(str, vector))}"]
     if strategies:
@@ -214,10 +214,9 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
         confirm = confirm_commands(runs[0], seeds, result.verdict.vector,
                                    result.confirm_games or len(pooled.base))
     config = runs[0].config
-    # the cost table is Carpe Diem's players' (make bench): another game's games are not timed
+    # the game's recorded costs of its players (make bench: GameSpec.seat_ms, table_ms)
     ms = cost.game_ms([[s.spelling for s in config.strategies]],
-                      [s.spelling for s in config.strategy_pool],
-                      pooled.players) if config.spec.default else 0.0
+                      [s.spelling for s in config.strategy_pool], pooled.players, config.game)
     played, wall = sum(r.games for r in runs), sum(r.manifest.wall_seconds for r in runs)
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm,
                          ms, rare_winners(strategy_wins(runs)),

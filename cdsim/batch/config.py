@@ -362,9 +362,9 @@ def replay_command(config: RunConfig, game: int) -> str:
     """The `cdsim play` command that replays one game of a run (``--game`` named when it is
     not Carpe Diem, whose commands read as they did before there were other games)."""
     setup, names = lineup_for(config, game)
-    game_flag = [] if config.spec.default else [f"--game {config.game}"]
-    parts = ["cdsim play", *game_flag, f"--players {config.players}", f"--seed {config.seed}",
-             f"--setup {setup}", f"--strategies {','.join(s.spelling for s in names)}"]
+    parts = ["cdsim play", *config.spec.game_flag(), f"--players {config.players}",
+             f"--seed {config.seed}", f"--setup {setup}",
+             f"--strategies {','.join(s.spelling for s in names)}"]
     if config.start_vp:
         parts.append(f"--start-vp {','.join(map(str, config.start_vp))}")
     if config.strategy_params:

@@ -111,6 +111,22 @@ class GameSpec:
         """Whether it is the default game (whose records leave their game out)."""
         return self.name == DEFAULT_GAME
 
+    def said(self, form: str) -> str:
+        """``form`` with this game's ``{name}`` and ``{title}`` filled in, where a command, a
+        folder's name or a sentence names a game other than the default; "" for the default
+        game, whose commands and records read as they did before there were other games."""
+        return "" if self.default else form.format(name=self.name, title=self.title)
+
+    def game_flag(self) -> list[str]:
+        """``--game NAME`` as a command names this game (none for the default game)."""
+        said = self.said("--game {name}")
+        return [said] if said else []
+
+    def game_key(self) -> dict[str, str]:
+        """A record's ``game`` key for this game (none for the default game, as
+        ``cdsim.games.without_default_game`` writes records)."""
+        return {"game": self.name} if self.said("{name}") else {}
+
     def columns(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
         """The seat row's columns as ``(name, type)`` and the VP sources of final VP
         (``cdsim._core.game_columns``)."""

@@ -499,8 +499,8 @@ def templates() -> dict[str, Path]:
     cdsim/studies/castles.toml)."""
     from cdsim.games import GAMES
 
-    games = {name: SHIPPED / f"{name}.toml" for name, spec in GAMES.items()
-             if not spec.default and (SHIPPED / f"{name}.toml").is_file()}
+    games = {name: SHIPPED / f"{name}.toml" for name in GAMES
+             if (SHIPPED / f"{name}.toml").is_file()}  # the default game's is "default"
     return {**TEMPLATES, **games}
 
 
