@@ -82,6 +82,53 @@ def test_shared_rings_import_no_game_of_its_own() -> None:
     assert all(".rules" not in b for _, b in seam), seam  # no game's rules at all
 
 
+def test_the_seam_in_cdsim_games_names_no_game() -> None:
+    """What every game's spec is made of (the spec, its features, the players' seam and the
+    record of a folder's players, the roster of core registry players, how players are
+    shown) imports no game's module: a game's players reach shared code through its
+    roster, never the other way round."""
+    seam = [CDSIM / "games" / f"{name}.py" for name in
+            ("spec", "features", "players", "played", "core_players", "names")]
+    naming = {(path.stem, module) for path in seam for module in _imported(path)
+              if _a_game_of_its_own(module)}
+    assert not naming, naming
+
+
+def test_every_game_reads_its_players_through_its_roster() -> None:
+    """A run's players are parsed by its game's roster: Castles' own words for another
+    game's player, for a setting, and for a user's strategy; Carpe Diem's registry takes
+    settings and users' strategies, and refuses another game's player by name."""
+    from cdsim.batch.config import RunConfig
+    from cdsim.errors import CdsimError
+
+    def config(game: str, player: str) -> RunConfig:
+        return RunConfig.checked(game=game, players=2, seed=0, games=2, strategies=[player] * 2)
+
+    for player, said in (("villa", "'villa' is not a castles player"),
+                         ("greedy@chimney=1", "'greedy@chimney=1': castles players take no "
+                                              "settings"),
+                         ("mine.py:Mine", "'mine.py:Mine': castles is played by its built-in "
+                                          "players only")):
+        with pytest.raises(CdsimError, match=re.escape(f"--strategies: {said}")):
+            config("castles", player)
+    assert config("castles", "greedy").strategies[0].base == "greedy"
+    assert config("carpe-diem", "villa@chimney=1").strategies[0].settings == (("chimney", 1.0),)
+    with pytest.raises(CdsimError, match="'animal-farms' is not a carpe-diem player"):
+        config("carpe-diem", "animal-farms")
+    assert game_spec("carpe-diem").roster.python and not game_spec("castles").roster.python
+    assert game_spec("castles").roster.reads_scores(config("castles", "greedy").lineup) == \
+        {"greedy": False}
+
+
+def test_the_default_game_is_left_unsaid() -> None:
+    """A command or record names a game other than the default: ``--game castles``, its
+    ``game`` key; the default game's read as they did before there were other games."""
+    carpe, castles = game_spec("carpe-diem"), game_spec("castles")
+    assert (carpe.game_flag(), carpe.game_key(), carpe.said("{title}, ")) == ([], {}, "")
+    assert castles.game_flag() == ["--game castles"] and castles.game_key() == {"game": "castles"}
+    assert castles.said("{title}, ") == "The Castles of Tuscany, "
+
+
 def test_a_feature_a_game_lacks_is_none_on_its_spec() -> None:
     """Carpe Diem has every optional feature; Castles, with no card table, families or sweeps
     of its own, has none of them but its JSON --set and its strong play (its learned)."""
