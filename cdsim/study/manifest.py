@@ -218,7 +218,7 @@ class StudyManifest(Manifest, StudySettings):
     stopped: str | None = None
     resume: str = ""  # the command that continues it (as its stop printed it)
     rate: PlayRate | None = None  # the last run's measured rate
-    # its scripted players' tables when one is not the shipped one (cdsim.games.carpe_diem.players.played)
+    # its scripted players' tables when one is not the shipped one (cdsim.games.played)
     profiles: ProfilesRecord | None = None
 
     def record(self) -> dict[str, object]:
