@@ -125,7 +125,7 @@ class GameSpec:
     def game_key(self) -> dict[str, str]:
         """A record's ``game`` key for this game (none for the default game, as
         ``cdsim.games.without_default_game`` writes records)."""
-        return {"game": self.name} if self.said("{name}") else {}
+        return {} if self.default else {"game": self.name}
 
     def columns(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
         """The seat row's columns as ``(name, type)`` and the VP sources of final VP
