@@ -129,6 +129,29 @@ def test_the_default_game_is_left_unsaid() -> None:
     assert castles.said("{title}, ") == "The Castles of Tuscany, "
 
 
+def test_a_castles_run_is_balanced_at_its_own_recorded_costs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cdsim balance`` says how long its confirmation takes at the game's own recorded
+    costs (its spec's ``seat_ms`` and ``table_ms``), for every game, not Carpe Diem's
+    alone."""
+    from cdsim.batch import cost
+    from cdsim.batch.balance import analyse
+    from cdsim.batch.read import open_run, seat_arrays
+    from tests.commands import run_main
+
+    out = tmp_path / "run"
+    code, err = run_main(["simulate", "--game", "castles", "-n", "2", "--games", "40",
+                          "--strategies", "greedy,random", "--rotate-seats", "-q", "--jobs",
+                          "1", "--out", str(out)], monkeypatch, capsys)
+    assert code == 0, err
+    run = open_run(out)
+    result = analyse(run, seat_arrays(run))
+    assert result.game_ms == pytest.approx(cost.game_ms([["greedy", "random"]], [], 2,
+                                                        "castles"))
+    assert result.game_ms != cost.game_ms([["greedy", "random"]], [], 2)  # not Carpe Diem's
+
+
 def test_a_feature_a_game_lacks_is_none_on_its_spec() -> None:
     """Carpe Diem has every optional feature; Castles, with no card table, families or sweeps
     of its own, has none of them but its JSON --set and its strong play (its learned)."""
