@@ -59,9 +59,9 @@ from cdsim.batch.folder import CELLS, LADDER_MANIFEST, Kind, RunFolder, versions
 from cdsim.batch.manifest import PlayedManifest
 from cdsim.batch.read import open_run
 from cdsim.errors import CdsimError
-from cdsim.games import PLAYER_COUNTS
-from cdsim.games.carpe_diem.players import played
-from cdsim.games.carpe_diem.players.registry import PlayerSpec, make_strategy, weights_record
+from cdsim.games import PLAYER_COUNTS, adopt_players
+from cdsim.games.played import ProfilesRecord
+from cdsim.games.players import PlayerSpec
 from cdsim.study.model import Job
 from cdsim.study.play import (
     OnChunk,
@@ -115,7 +115,7 @@ class Ladder(PlaySettings):
         """What it names loads, before anything is written: each player (a user's module
         imported), the parameters, each pairing's run and the core."""
         for spec in self.strategies:
-            make_strategy(spec)
+            self.spec.roster.load(spec)
         for job in self.jobs():
             engine_for(job.config)  # e.g. the core is not installed
 
@@ -167,18 +167,17 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> Ladder
     ladder.check()
     digest, default = ladder.spec.components_digest(ladder.components)
     identity = ladder.identity(digest)
+    roster = ladder.spec.roster  # the game's players (cdsim.games.players)
     # the weights each learned spelling plays
-    weights = weights_record(ladder.strategies, ladder.components) \
-        if ladder.spec.python_players else {}
+    weights = roster.weights(ladder.strategies, ladder.components)
     folder = RunFolder(root, LADDER)
 
-    def profiles() -> played.ProfilesRecord | None:  # after a resumed folder is read
-        return played.profiles_record(ladder.strategies) if ladder.spec.python_players \
-            else None
+    def profiles() -> ProfilesRecord | None:  # after a resumed folder is read
+        return roster.profiles(ladder.strategies)
 
     if folder.claim(resume, force):
         manifest = folder.read()
-        played.changed(root, manifest.profiles, profiles())
+        roster.changed(root, manifest.profiles, profiles())
         if manifest.identity != identity:
             raise CdsimError(f"{root}: this ladder folder was made with other strategies, "
                              "games, seed or settings; use a new --out, or --force to start over")
@@ -199,7 +198,7 @@ def open_folder(root: Path, ladder: Ladder, resume: bool, force: bool) -> Ladder
     kept = profiles()
     if kept is not None:  # the profiles file it plays, kept beside the manifest
         manifest.profiles = kept
-    played.keep(root, kept)
+    roster.keep(root, kept)
     folder.write(manifest)
     return manifest
 
@@ -233,7 +232,7 @@ class LadderManifest(PlayedManifest):
         """A ladder manifest's settings and pairings checked against their schema (one line
         naming the key): each pairing a run folder under cells/ with its line-up. The
         profiles file it was played with, when it kept its own, is played from now on."""
-        played.adopt(path, played.recorded(path, data))
+        adopt_players(path, data)
         manifest = cls.checked(path, data, "")
         for pairing in manifest.pairings:
             if set(pairing.key) == {"."} or pairing.run != f"{CELLS}/{pairing.key}":

@@ -17,7 +17,7 @@ import pytest
 from cdsim.batch.config import RunConfig, lineup_for
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.players.registry import PlayerSpec, make_lineup
+from cdsim.games.carpe_diem.players.registry import PlayerSpec, make_lineup, make_strategy
 from tests.commands import run_main
 from tests.conftest import core_or_skip
 
@@ -54,7 +54,7 @@ def test_other_players_differ_and_a_user_strategy_is_not_imported() -> None:
     assert (user.kind, user.base, str(user)) == ("user", "no_such_module_here:Nope",
                                                  "no_such_module_here:Nope")
     with pytest.raises(CdsimError, match="cannot import 'no_such_module_here'"):
-        user.make()
+        make_strategy(user)
     for bad, says in (("nope", "unknown strategy 'nope'"), ("villa@x=1", "no parameter 'x'"),
                       ("a:b@x=1", "built-in players only"), ("mod:1x", "ClassName")):
         with pytest.raises(CdsimError, match=says):

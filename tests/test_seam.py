@@ -30,9 +30,11 @@ def _imported(path: Path) -> set[str]:
 
 
 def _a_game_of_its_own(module: str) -> bool:
-    """One game's module or package of cdsim.games (the registry, its features and how
-    players are shown and the JSON component sets are every game's)."""
-    shared = ("__init__", "__pycache__", "features", "json_components", "names", "spec")
+    """One game's module or package of cdsim.games (the registry, its features, how
+    players are shown, the JSON component sets, the players' seam and what a folder records
+    of them, and the roster of core registry players are every game's)."""
+    shared = ("__init__", "__pycache__", "features", "json_components", "names", "spec",
+              "players", "played", "core_players")
     games = {p.stem for p in (CDSIM / "games").iterdir() if p.stem not in shared}
     return any(module == f"cdsim.games.{g}" or module.startswith(f"cdsim.games.{g}.")
                for g in games)
@@ -47,7 +49,7 @@ def _not_yet_hooks() -> set[tuple[str, str]]:
     assert set(contract["forbidden_modules"]) == {f"cdsim.games.{p.stem}" for p in
                                                   (CDSIM / "games").iterdir()
                                                   if _a_game_of_its_own(f"cdsim.games.{p.stem}")}
-    pairs = (line.split(" -> ") for line in contract["ignore_imports"])
+    pairs = (line.split(" -> ") for line in contract.get("ignore_imports", []))
     return {(a.strip(), b.strip()) for a, b in pairs}
 
 
@@ -64,8 +66,8 @@ def _existing(name: str) -> str:
 
 def test_shared_rings_import_no_game_of_its_own() -> None:
     """The batch, the study, the analysis and every other shared ring read a game through
-    its spec; what still imports one game's module is listed in pyproject one by one (the
-    list only shrinks: a line whose import is gone fails here)."""
+    its spec; an import of one game's module would have to be listed in pyproject one by one
+    (issue 60 emptied the list: a line whose import is gone fails here)."""
     listed = _not_yet_hooks()
     shared = [p for p in sorted(CDSIM.rglob("*.py")) if "games" not in p.parts]
     shared += sorted((CDSIM.parent / "reports").rglob("*.py"))
@@ -78,6 +80,76 @@ def test_shared_rings_import_no_game_of_its_own() -> None:
     assert not {(a, b) for a, b in listed if (a, b) not in found}, listed - found
     seam = {(a, b) for a, b in found if a.split(".")[1] in SEAM}
     assert all(".rules" not in b for _, b in seam), seam  # no game's rules at all
+
+
+def test_the_seam_in_cdsim_games_names_no_game() -> None:
+    """What every game's spec is made of (the spec, its features, the players' seam and the
+    record of a folder's players, the roster of core registry players, how players are
+    shown) imports no game's module: a game's players reach shared code through its
+    roster, never the other way round."""
+    seam = [CDSIM / "games" / f"{name}.py" for name in
+            ("spec", "features", "players", "played", "core_players", "names")]
+    naming = {(path.stem, module) for path in seam for module in _imported(path)
+              if _a_game_of_its_own(module)}
+    assert not naming, naming
+
+
+def test_every_game_reads_its_players_through_its_roster() -> None:
+    """A run's players are parsed by its game's roster: Castles' own words for another
+    game's player, for a setting, and for a user's strategy; Carpe Diem's registry takes
+    settings and users' strategies, and refuses another game's player by name."""
+    from cdsim.batch.config import RunConfig
+    from cdsim.errors import CdsimError
+
+    def config(game: str, player: str) -> RunConfig:
+        return RunConfig.checked(game=game, players=2, seed=0, games=2, strategies=[player] * 2)
+
+    for player, said in (("villa", "'villa' is not a castles player"),
+                         ("greedy@chimney=1", "'greedy@chimney=1': castles players take no "
+                                              "settings"),
+                         ("mine.py:Mine", "'mine.py:Mine': castles is played by its built-in "
+                                          "players only")):
+        with pytest.raises(CdsimError, match=re.escape(f"--strategies: {said}")):
+            config("castles", player)
+    assert config("castles", "greedy").strategies[0].base == "greedy"
+    assert config("carpe-diem", "villa@chimney=1").strategies[0].settings == (("chimney", 1.0),)
+    with pytest.raises(CdsimError, match="'animal-farms' is not a carpe-diem player"):
+        config("carpe-diem", "animal-farms")
+    assert game_spec("carpe-diem").roster.python and not game_spec("castles").roster.python
+    assert game_spec("castles").roster.reads_scores(config("castles", "greedy").lineup) == \
+        {"greedy": False}
+
+
+def test_the_default_game_is_left_unsaid() -> None:
+    """A command or record names a game other than the default: ``--game castles``, its
+    ``game`` key; the default game's read as they did before there were other games."""
+    carpe, castles = game_spec("carpe-diem"), game_spec("castles")
+    assert (carpe.game_flag(), carpe.game_key(), carpe.said("{title}, ")) == ([], {}, "")
+    assert castles.game_flag() == ["--game castles"] and castles.game_key() == {"game": "castles"}
+    assert castles.said("{title}, ") == "The Castles of Tuscany, "
+
+
+def test_a_castles_run_is_balanced_at_its_own_recorded_costs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cdsim balance`` says how long its confirmation takes at the game's own recorded
+    costs (its spec's ``seat_ms`` and ``table_ms``), for every game, not Carpe Diem's
+    alone."""
+    from cdsim.batch import cost
+    from cdsim.batch.balance import analyse
+    from cdsim.batch.read import open_run, seat_arrays
+    from tests.commands import run_main
+
+    out = tmp_path / "run"
+    code, err = run_main(["simulate", "--game", "castles", "-n", "2", "--games", "40",
+                          "--strategies", "greedy,random", "--rotate-seats", "-q", "--jobs",
+                          "1", "--out", str(out)], monkeypatch, capsys)
+    assert code == 0, err
+    run = open_run(out)
+    result = analyse(run, seat_arrays(run))
+    assert result.game_ms == pytest.approx(cost.game_ms([["greedy", "random"]], [], 2,
+                                                        "castles"))
+    assert result.game_ms != cost.game_ms([["greedy", "random"]], [], 2)  # not Carpe Diem's
 
 
 def test_a_feature_a_game_lacks_is_none_on_its_spec() -> None:

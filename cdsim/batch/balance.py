@@ -25,7 +25,6 @@ from cdsim.batch import cost
 from cdsim.batch.folder import CELLS
 from cdsim.batch.read import Run, SeatArrays, open_run, seat_arrays
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.players.played import PROFILES_COPY
 
 __all__ = ["BalanceResult", "analyse", "analyse_cell", "cell_stages", "check_score_blind",
            "confirm_commands", "pool", "same_players", "stage_arrays"]
@@ -144,10 +143,9 @@ def pool(runs: Sequence[Run], arrays: Sequence[SeatArrays], tolerance: float = 0
 def same_players(run: Run, first: Run) -> None:
     """Refuse to pool two runs whose scripted players differ under one name: played with
     two profiles files whose tables for it differ (as their manifests record them,
-    ``cdsim.games.carpe_diem.players.played``; none recorded: the shipped tables)."""
+    ``cdsim.games.played``; none recorded: the shipped tables)."""
     mine, theirs = run.manifest.profiles, first.manifest.profiles
-    name = (mine.differs(theirs) if mine is not None else
-            theirs.differs(None) if theirs is not None else None)
+    name = run.config.spec.roster.differs(mine, theirs)
     if name is not None:
         def said(r: Run) -> str:
             record = r.manifest.profiles
@@ -171,8 +169,8 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
     seed = max(seeds) + 1
     out = run.path.parent / f"confirm-{'-'.join(map(str, vector))}-seed{seed}"
     strategies = [spec.spelling for spec in c.strategies]
-    # --game only for another game than Carpe Diem, whose commands read as they did
-    parts = ["cdsim simulate", *([] if c.spec.default else [f"--game {c.game}"]),
+    # --game only for another game than the default, whose commands read as they did
+    parts = ["cdsim simulate", *c.spec.game_flag(),
              f"--players {n}", f"--games {games}", f"--seed {seed}",
              f"--start-vp {','.join(map(str, vector))}"]
     if strategies:
@@ -189,7 +187,7 @@ def confirm_commands(run: Run, seeds: Sequence[int], vector: tuple[int, ...], ga
         parts.append(f"--components {shlex.quote(c.components)}")
     parts.append(f"--out {shlex.quote(str(out))}")
     if run.manifest.profiles is not None:  # its scripted players: the run's own copy
-        parts.insert(0, f"CDSIM_PROFILES={shlex.quote(str(run.path / PROFILES_COPY))}")
+        parts.insert(0, c.spec.roster.kept_env(run.path))
     return " ".join(parts), f"cdsim balance {shlex.quote(str(out))} --radius 0"
 
 
@@ -216,10 +214,9 @@ def analyse(run: Run | Sequence[Run], arrays: SeatArrays | Sequence[SeatArrays],
         confirm = confirm_commands(runs[0], seeds, result.verdict.vector,
                                    result.confirm_games or len(pooled.base))
     config = runs[0].config
-    # the cost table is Carpe Diem's players' (make bench): another game's games are not timed
+    # the game's recorded costs of its players (make bench: GameSpec.seat_ms, table_ms)
     ms = cost.game_ms([[s.spelling for s in config.strategies]],
-                      [s.spelling for s in config.strategy_pool],
-                      pooled.players) if config.spec.default else 0.0
+                      [s.spelling for s in config.strategy_pool], pooled.players, config.game)
     played, wall = sum(r.games for r in runs), sum(r.manifest.wall_seconds for r in runs)
     return BalanceResult(result, tuple(str(r.path) for r in runs), tuple(warnings), confirm,
                          ms, rare_winners(strategy_wins(runs)),

@@ -13,7 +13,6 @@ kill-and-resume history (only the driver writes: cdsim.batch.folder).
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Self
 
@@ -44,8 +43,7 @@ from cdsim.games import (
     game_spec,
     without_default_game,
 )
-from cdsim.games.carpe_diem.players import profiles
-from cdsim.games.carpe_diem.players.registry import PlayerSpec, parse_params
+from cdsim.games.players import PlayerSpec
 from cdsim.players.sandbox import check_decision_timeout, decision_timeout
 from cdsim.schema import problem
 
@@ -100,15 +98,18 @@ def _names(value: Any) -> Any:
 sentence = CdsimError
 
 
-def _player(value: Any) -> PlayerSpec:
+def _player(value: Any, info: ValidationInfo) -> PlayerSpec:
     if isinstance(value, PlayerSpec):
         return value
     if not isinstance(value, str):
         raise ValueError(f"must name strategies, got {user_text(value, repr, 60)}")
-    return PlayerSpec.parse(value)  # CdsimError: its own sentence
+    # the record's game's roster (one that names no game, a study's population: the default
+    # game's, whose roster knows every game's built-in names; the study checks whose it is)
+    return game_spec(info.data.get("game"), None).roster.parse(value)  # CdsimError: a sentence
 
 
-# A player as records hold it: parsed once into a PlayerSpec, written as the user spelled it.
+# A player as records hold it: parsed once into a PlayerSpec by its game's roster, written as
+# the user spelled it.
 Player = Annotated[PlayerSpec, PlainValidator(_player),
                    PlainSerializer(lambda spec: spec.spelling, return_type=str)]
 Players = Annotated[tuple[Player, ...], BeforeValidator(_names)]
@@ -153,9 +154,9 @@ PlayerCount = Annotated[int, AfterValidator(_players)]
 Seed = Annotated[int, AfterValidator(_seed)]
 
 
-def _params(value: str | None) -> str | None:
-    try:
-        parse_params(value)  # each strategy.param=value checked
+def _params(value: str | None, info: ValidationInfo) -> str | None:
+    try:  # each strategy.param=value checked, by the game's roster
+        game_spec(info.data.get("game"), None).roster.parse_params(value)
     except CdsimError as exc:
         raise sentence(str(exc).removeprefix("--strategy-params: ")) from None
     return value
@@ -288,8 +289,6 @@ class RunConfig(PlaySettings):
         spec.check_players(self.players)
         for player in self.lineup:
             spec.check_player(player, "--strategy-pool" if self.strategy_pool else "--strategies")
-        if not spec.python_players and self.strategy_params:
-            raise sentence(f"--strategy-params: {self.game} players take no parameters")
         return self
 
     @classmethod
@@ -363,21 +362,18 @@ def replay_command(config: RunConfig, game: int) -> str:
     """The `cdsim play` command that replays one game of a run (``--game`` named when it is
     not Carpe Diem, whose commands read as they did before there were other games)."""
     setup, names = lineup_for(config, game)
-    game_flag = [] if config.spec.default else [f"--game {config.game}"]
-    parts = ["cdsim play", *game_flag, f"--players {config.players}", f"--seed {config.seed}",
-             f"--setup {setup}", f"--strategies {','.join(s.spelling for s in names)}"]
+    parts = ["cdsim play", *config.spec.game_flag(), f"--players {config.players}",
+             f"--seed {config.seed}", f"--setup {setup}",
+             f"--strategies {','.join(s.spelling for s in names)}"]
     if config.start_vp:
         parts.append(f"--start-vp {','.join(map(str, config.start_vp))}")
     if config.strategy_params:
         parts.append(f"--strategy-params {config.strategy_params}")
     if config.components:
         parts.append(f"--components {config.components}")
-    # a scripted player of a profiles file of one's own: the file this process plays (a
-    # run folder's own copy once the run has begun: cdsim.games.carpe_diem.players.played)
-    own = profiles.PROFILES_FILE != profiles.STRATEGIES_DIR / "profiles.toml"
-    if own and any(s.builtin and s.base in profiles.PROFILES for s in names):
-        parts.insert(0, f"CDSIM_PROFILES={shlex.quote(str(profiles.PROFILES_FILE))}")
-    return " ".join(parts)
+    # what its players need in another process (Carpe Diem: a profiles file of one's own)
+    env = config.spec.roster.replay_env(names)
+    return " ".join([env, *parts] if env is not None else parts)
 
 
 def chunk_plan(config: RunConfig) -> list[tuple[int, int]]:
@@ -392,7 +388,7 @@ Engine = Literal["rust", "table"]
 def engine_for(config: RunConfig) -> Engine:
     """How a run plays on the core: ``rust`` (the core alone, a chunk at a time) when every
     seat is a built-in player; ``table`` (a game at a time, the Python rules beside the
-    core for the Python strategies' view: cdsim.games.carpe_diem.engine.table) when a seat is a user's
+    core for the Python strategies' view: the game's ``Roster.table``) when a seat is a user's
     strategy. Without the core nothing plays: one line."""
 
     if not core.available():

@@ -41,9 +41,7 @@ from cdsim.batch.parts import check_parts
 from cdsim.batch.uses import USES, check_use_parts
 from cdsim.digest import digest_rows
 from cdsim.errors import CdsimError, user_text
-from cdsim.games.carpe_diem.players import played
-from cdsim.games.carpe_diem.players.registry import reads_scores as ask_reads_scores
-from cdsim.games.carpe_diem.players.registry import weights_record
+from cdsim.games.played import PROFILES_COPY
 
 if TYPE_CHECKING:  # polars is imported where parts are written: the commands start without it
     from polars import DataFrame
@@ -63,7 +61,7 @@ CELLS = "cells"
 LOCK = ".cdsim.lock"
 # What a folder holds before its manifest exists (a kill there leaves only these): such a
 # folder is started again, by a plain rerun or --resume, as if it were new.
-UNSTARTED = {LOCK, PARTS, CARDS, USES, CELLS, "study.toml", played.PROFILES_COPY}
+UNSTARTED = {LOCK, PARTS, CARDS, USES, CELLS, "study.toml", PROFILES_COPY}
 
 K = TypeVar("K", bound=Manifest)  # a kind's manifest: its model
 
@@ -309,14 +307,14 @@ class RunFolder(Generic[M]):
         engine_for(config)  # a player the core cannot play: refused before any manifest
         digest, default = config.spec.components_digest(config.components)
         config = config.model_copy(update={"components_digest": digest})
-        weights = weights_record(config.lineup, config.components) \
-            if config.spec.python_players else {}
+        roster = config.spec.roster  # the game's players (cdsim.games.players)
+        weights = roster.weights(config.lineup, config.components)
         # read at play time (a user's strategy is made to ask it): reports need no user code
-        reads = ask_reads_scores(config.lineup)
+        reads = roster.reads_scores(config.lineup)
         if self.started() and resume:  # its players as it played them (its profiles file)
             self.read()
-        # its scripted players' tables when one is not the shipped one (cdsim.games.carpe_diem.players.played)
-        profiles = played.profiles_record(config.lineup) if config.spec.python_players else None
+        # its scripted players' tables when one is not the shipped one (cdsim.games.played)
+        profiles = roster.profiles(config.lineup)
         if self.claim(resume, force):
             manifest = self.read()
             if manifest.config_identity != config.identity():
@@ -326,7 +324,7 @@ class RunFolder(Generic[M]):
             if manifest.weights != weights:
                 raise CdsimError(f"{self.path}: the learned player's weights changed since "
                                  "this run began; use a new --out, or --force to start over")
-            played.changed(self.path, manifest.profiles, profiles)
+            roster.changed(self.path, manifest.profiles, profiles)
             self.check_parts(manifest)
             manifest.config = manifest.config.model_copy(  # this command's time limit
                 update={"decision_timeout": config.decision_timeout})
@@ -342,7 +340,7 @@ class RunFolder(Generic[M]):
             manifest.weights = weights
         if profiles is not None:  # the profiles file it plays, kept beside the manifest
             manifest.profiles = profiles
-            played.keep(self.path, profiles)
+            roster.keep(self.path, profiles)
         self.write(manifest)
         return manifest
 

@@ -19,14 +19,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cdsim.batch.config import Engine, RunConfig, chunk_plan, problem_line
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.players.played import ProfilesRecord, adopt, recorded
-from cdsim.games.carpe_diem.players.registry import reads_scores as ask_reads_scores
+from cdsim.games import adopt_players
+from cdsim.games.played import ProfilesRecord
 
 # The run folder's format (the manifest's ``format``; docs/guide.md): 1 = seat rows only
 # (a manifest without the key), 2 = with the card table. A resumed run keeps its format.
 RUN_FORMAT = 2
 
-# Each learned spelling's weights file and digest (``players.registry.weights_record``).
+# Each learned spelling's weights file and digest (``Roster.weights``).
 Weights = dict[str, dict[str, str]]
 
 
@@ -61,7 +61,7 @@ class PlayedManifest(Manifest):
     command: str = ""
     versions: dict[str, str] = Field(default_factory=dict)
     weights: Weights = Field(default_factory=dict)  # written only when a learned player plays
-    # written only when a scripted player was not the shipped one (cdsim.games.carpe_diem.players.played)
+    # written only when a scripted player was not the shipped one (cdsim.games.played)
     profiles: ProfilesRecord | None = None
 
 
@@ -87,8 +87,8 @@ class RunManifest(PlayedManifest):
         """A run manifest's data as the model, checked against its schema and itself: a
         whole chunk plan for the configuration, each finished chunk listed once; else one
         line naming the key. The profiles file it was played with, when it recorded one, is
-        played from its folder's copy from now on (``cdsim.games.carpe_diem.players.played.adopt``)."""
-        adopt(path, recorded(path, data))
+        played from its folder's copy from now on (``cdsim.games.adopt_players``)."""
+        adopt_players(path, data)
         model = cls.checked(path, data, "not a valid run manifest: ")
         config = model.config
         if [tuple(c) for c in model.chunks] != [tuple(c) for c in chunk_plan(config)]:
@@ -123,7 +123,8 @@ class RunManifest(PlayedManifest):
         if self.reads_scores is not None:
             return dict(self.reads_scores)
         try:
-            return ask_reads_scores([*self.config.strategies, *self.config.strategy_pool])
+            return self.config.spec.roster.reads_scores([*self.config.strategies,
+                                                         *self.config.strategy_pool])
         except CdsimError as exc:
             raise CdsimError(f"cannot tell whether the players of this run read VP totals: "
                              f"{exc}") from None

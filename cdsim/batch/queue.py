@@ -23,9 +23,6 @@ from cdsim.batch.folder import RunFolder
 from cdsim.batch.manifest import RunManifest
 from cdsim.batch.uses import use_frame
 from cdsim.errors import StrategyFailure
-from cdsim.games.carpe_diem.engine.table import Table
-from cdsim.games.carpe_diem.players.profiles import core_profiles
-from cdsim.games.carpe_diem.players.registry import make_lineup, parse_params
 
 
 def _die_with_driver() -> None:
@@ -54,12 +51,13 @@ def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str,
 def play_chunk_tables(config: RunConfig, first: int, last: int
                       ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Games first..last-1 on the core, one at a time (worker side), as seat rows and card
-    rows: a line-up with a user's Python strategy (``cdsim.games.carpe_diem.engine.table``: the core plays,
+    rows: a line-up with a user's Python strategy (the game's ``Roster.table``: the core plays,
     the Python strategy decides on an observation made from the core's state). A strategy
     that fails (anything in its code, its time limit, a choice not offered) is a
     StrategyFailure naming the game, the decision and the command that replays it."""
 
-    overrides = parse_params(config.strategy_params)
+    roster = config.spec.roster
+    overrides = roster.parse_params(config.strategy_params)
     rows: list[dict[str, object]] = []  # a seat row, column by column (GameRecord.rows)
     cards: list[dict[str, object]] = []
     watch = _watcher()
@@ -67,13 +65,13 @@ def play_chunk_tables(config: RunConfig, first: int, last: int
         setup, names = lineup_for(config, game)
         table = None
         try:
-            table = Table(config.components, make_lineup(names, config.players, overrides),
-                          config.seed, setup, config.start_vp, where=f"game {game}",
-                          decision_timeout=config.decision_timeout or None, watch=watch)
+            table = roster.table(config.components, names, overrides, config.seed, setup,
+                                 config.start_vp, where=f"game {game}",
+                                 decision_timeout=config.decision_timeout or None, watch=watch)
             record = table.play()
         except StrategyFailure as exc:  # named as the user gave it (module:Class)
             name = names[exc.seat].spelling if exc.seat >= 0 else exc.strategy
-            decision = "" if table is None else f" decision {table.core.decisions + 1}"
+            decision = "" if table is None else f" decision {table.decisions() + 1}"
             raise exc.located(name, f", game {game} (setup {setup}){decision}; replay it "
                               f"with: {replay_command(config, game)}") from None
         for row in record.rows():
@@ -162,8 +160,8 @@ def core_chunk_parts(config: RunConfig, first: int, last: int, check: bool = Fal
     watched entries (``cdsim.batch.uses``; None: the run watches none)."""
     import polars as pl
 
-    # Carpe Diem's scripted players are the profiles file's; another game's need none
-    module = core_profiles() if config.spec.python_players else core.module()
+    roster = config.spec.roster
+    module = roster.core()  # ready to play its players (Carpe Diem's: its profiles file's)
     assert module is not None
     n = config.players
     games = np.arange(first, last, dtype=np.int64)
@@ -175,9 +173,10 @@ def core_chunk_parts(config: RunConfig, first: int, last: int, check: bool = Fal
     for i, game in enumerate(range(first, last)):
         setups[i], seats = lineup_for(config, game)
         lineups[i * n:(i + 1) * n] = [index[s.spelling] for s in seats]
-    overrides = parse_params(config.strategy_params)
+    overrides = roster.parse_params(config.strategy_params)
     # the core plays built-in names; a name@setting spelling is its built-in with overrides
-    strategies = [(spec.base, sorted(spec.overrides(overrides).items())) for spec in players]
+    strategies = [(spec.base, sorted(roster.overrides(spec, overrides).items()))
+                  for spec in players]
     names = [spec.spelling for spec in players]
     columns = module.play_chunk(config.spec.load_components(config.components), n,
                                 list(config.starting_vp), config.seed, games, setups, lineups,

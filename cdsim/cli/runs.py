@@ -141,7 +141,7 @@ def default_run_folder(run_config: RunConfig) -> Path:
     if run_config.strategy_pool:
         lineup = f"pool-{lineup}"
     lineup = re.sub(r"[^A-Za-z0-9_@=+.,-]", "_", lineup)[:120]
-    game = "" if run_config.spec.default else f"{run_config.game}-"
+    game = run_config.spec.said("{name}-")
     return Path("runs") / f"{game}{run_config.players}p-{lineup}-seed{run_config.seed}"
 
 
@@ -171,7 +171,6 @@ def _run_config(settings: dict[str, object], from_file: dict[str, Path | None]) 
     from pydantic import ValidationError
 
     from cdsim.batch.config import RunConfig, flag, problem_line
-    from cdsim.games.carpe_diem.players.registry import make_strategy
 
     values = {"players": 4, "games": 1000, "seed": 0} | settings
 
@@ -185,7 +184,7 @@ def _run_config(settings: dict[str, object], from_file: dict[str, Path | None]) 
         raise CdsimError(problem_line(exc, RunConfig, values, name)) from None
     for key in ("strategies", "strategy_pool"):
         for spec in dict.fromkeys(getattr(run_config, key)):
-            checked_strategy(make_strategy, spec, name(key))
+            checked_strategy(run_config.spec.roster.load, spec, name(key))
     return run_config
 
 
@@ -254,7 +253,7 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, object]:
                   | ({"failed_card_rate": float(r["failed_rate"])} if st.has_failed else {})
                   for r in st.table.iter_rows(named=True)]
     found = card_section(opened)
-    game = {} if opened.spec.default else {"game": opened.spec.name}
+    game = opened.spec.game_key()
     return game | {"run": str(run), "players": opened.players, "games": opened.games,
             "planned": opened.planned, "complete": bool(opened.complete),
             "rotated": bool(opened.rotated), "design_effect": float(sb.deff),
@@ -385,8 +384,8 @@ def power(
     if players not in spec.player_counts:
         *most, last = map(str, spec.player_counts)
         counts = f"{', '.join(most)} or {last}" if most else last
-        raise CdsimError(f"--players must be {counts}" + ("" if spec.default else
-                         f" for {spec.name}") + f", got {str(players)[:40]}")
+        raise CdsimError(f"--players must be {counts}{spec.said(' for {name}')}, "
+                         f"got {str(players)[:40]}")
     if not 0.001 <= effect < 2 / players:
         raise CdsimError(f"--effect must be between 0.001 and {2 / players:.3f} for {players} "
                          f"players, got {effect:g}")
@@ -413,13 +412,13 @@ def power(
     level = alpha_c / 2 if players == 2 else FIRST_CHOICE * alpha_c
     study = confirmation_games(players, gap, tolerance, level, design, power, design_effect)
     if as_json:
-        print(json.dumps(({} if spec.default else {"game": spec.name}) | {
+        print(json.dumps(spec.game_key() | {
             "players": players, "effect": effect, "alpha": alpha, "power": power,
             "games_chi2": pw.games_chi2, "games_pair": pw.games_pair, "games_ci": pw.games_ci,
             "tolerance": tolerance, "gap": gap, "design_effect": design_effect,
             "games_equivalence": one, "games_study": study}))
         return
-    game = "" if spec.default else f"{spec.title}, "
+    game = spec.said("{title}, ")
     print(f"{game}{players} players, a seat gap of {100 * effect:.1f} pp (one seat {100 * effect / 2:.1f} pp "
           f"above the fair {1 / players:.1%}, one {100 * effect / 2:.1f} pp below), {power:.0%} power "
           f"at the {alpha:g} level:")

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError, user_text
-from cdsim.games.carpe_diem.players.registry import did_you_mean
+from cdsim.games.played import recorded
+from cdsim.games.players import did_you_mean
 from cdsim.games.spec import DEFAULT_GAME, GameSpec
 
 GAMES: dict[str, GameSpec] = {}
@@ -53,7 +55,7 @@ def _naming_the_owner(name: str, load: Callable[[str | None], Any],
     return load_or_name_the_owner
 
 
-from cdsim.games import carpe_diem, castles, mediterranean  # noqa: E402 (their specs name GameSpec)
+from cdsim.games import carpe_diem, castles, mediterranean, players  # noqa: E402 (specs name GameSpec)
 
 _SPECS = (carpe_diem.SPEC, castles.SPEC, mediterranean.SPEC)  # adding a game: its spec here
 _LOADERS = {spec.name: spec.load_components for spec in _SPECS}
@@ -63,6 +65,8 @@ for _spec in _SPECS:
         _spec, load_components=_naming_the_owner(_spec.name, _spec.load_components, _LOADERS),
         components_digest=_naming_the_owner(_spec.name, _spec.components_digest, _LOADERS)))
 
+
+players.DEFAULT_ROSTER[:] = [GAMES[DEFAULT_GAME].roster]  # PlayerSpec.parse's, a game unsaid
 
 # every player count some game is played by (a record's bound before its game is known)
 PLAYER_COUNTS: tuple[int, ...] = tuple(sorted({n for s in GAMES.values() for n in s.player_counts}))
@@ -95,5 +99,15 @@ def game_spec(name: str | None, flag: str | None = "--game") -> GameSpec:
     return spec
 
 
-__all__ = ["DEFAULT_GAME", "GAMES", "PLAYER_COUNTS", "GameSpec", "counts_said", "game_spec",
-           "without_default_game"]
+def adopt_players(where: Path, data: object) -> None:
+    """Before a folder's manifest (its JSON object ``data``, at ``where``) is read: the
+    scripted players it recorded (``cdsim.games.played``; one line naming a bad key) played
+    from now on, by each game's roster (only one whose scripted players are a profiles
+    file's has any: the others' do nothing)."""
+    record = recorded(where, data)
+    for spec in GAMES.values():
+        spec.roster.adopt(where, record)
+
+
+__all__ = ["DEFAULT_GAME", "GAMES", "PLAYER_COUNTS", "GameSpec", "adopt_players", "counts_said",
+           "game_spec", "without_default_game"]

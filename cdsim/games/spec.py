@@ -12,8 +12,6 @@ from typing import Any
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.players.registry import PlayerSpec, did_you_mean
-from cdsim.games.carpe_diem.players.registry import other_games_players as other_players
 from cdsim.games.features import (
     CardTable,
     ComponentFiles,
@@ -27,6 +25,7 @@ from cdsim.games.features import (
     PlayRequest,
     Sweeps,
 )
+from cdsim.games.players import PlayerSpec, Roster, did_you_mean
 
 # the game a command plays when it names none (whose records leave their game out)
 DEFAULT_GAME = "carpe-diem"
@@ -58,9 +57,11 @@ class GameSpec:
     # where its rules are numbered (docs/...) and the rule that breaks a tie on VP
     rules_doc: str
     tie_rule: str
-    # whether its players are Carpe Diem's registry's (settings, weights, users' strategies):
-    # only Carpe Diem's; another game's are its core registry's names, taking no settings
-    python_players: bool
+    # its players as shared code reads them (cdsim.games.players): parsing and checking a
+    # name, its settings, parameters and learned weights, users' Python strategies at its
+    # tables, and what a folder records of its scripted players (Carpe Diem's roster; a
+    # game of core registry names without settings: cdsim.games.core_players.CoreRoster)
+    roster: Roster
     # what its run report reads beyond the VP sources: the row's VP after each scoring phase
     # (the "game shape"; none: not logged), the row's count of a seat's scored cards that
     # failed and how many it scores a game (none: no such cards), and the words of its
@@ -139,6 +140,22 @@ class GameSpec:
         """Whether it is the default game (whose records leave their game out)."""
         return self.name == DEFAULT_GAME
 
+    def said(self, form: str) -> str:
+        """``form`` with this game's ``{name}`` and ``{title}`` filled in, where a command, a
+        folder's name or a sentence names a game other than the default; "" for the default
+        game, whose commands and records read as they did before there were other games."""
+        return "" if self.default else form.format(name=self.name, title=self.title)
+
+    def game_flag(self) -> list[str]:
+        """``--game NAME`` as a command names this game (none for the default game)."""
+        said = self.said("--game {name}")
+        return [said] if said else []
+
+    def game_key(self) -> dict[str, str]:
+        """A record's ``game`` key for this game (none for the default game, as
+        ``cdsim.games.without_default_game`` writes records)."""
+        return {} if self.default else {"game": self.name}
+
     def columns(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
         """The seat row's columns as ``(name, type)`` and the VP sources of final VP
         (``cdsim._core.game_columns``): those every game writes (``shared_columns``) around
@@ -168,29 +185,30 @@ class GameSpec:
         declared = getattr(module, "PLAYER_SETTINGS", {}) if module is not None else {}
         return tuple(declared.get(player, ()))
 
+    @property
+    def python_players(self) -> bool:
+        """Whether users' Python strategies may sit at its tables (its roster's)."""
+        return self.roster.python
+
     def check_players(self, n: int, flag: str = "--players") -> None:
         if n not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts))
             raise CdsimError(f"{flag}: {self.name} is played by {counts} players, not {n}")
 
     def parse_player(self, text: str, flag: str = "--strategies") -> PlayerSpec:
-        """A player of this game as spelled, or a CdsimError naming ``flag``."""
-        spec = PlayerSpec.parse(text)
+        """A player of this game as spelled (its roster's), or a CdsimError naming ``flag``."""
+        try:
+            spec = self.roster.parse(text)
+        except CdsimError as exc:
+            raise CdsimError(f"{flag}: {exc}") from None
         self.check_player(spec, flag)
         return spec
 
     def check_player(self, spec: PlayerSpec, flag: str = "--strategies") -> None:
-        """``spec`` is one of this game's players (any of Carpe Diem's, users' strategies
-        included; another game's built-in names, without settings), or a CdsimError naming
-        ``flag``."""
-        if self.python_players and spec.base not in other_players():
-            return
-        if not spec.builtin:
-            raise CdsimError(f"{flag}: {spec.spelling!r}: {self.name} is played by its "
-                             f"built-in players only (known: {', '.join(self.player_names())})")
-        self.check_strategy(spec.base, flag)
-        if spec.settings or spec.weights:
-            raise CdsimError(f"{flag}: {spec.spelling!r}: {self.name} players take no settings")
+        """``spec`` is one of this game's players (a record that names no game reads its
+        players with the default game's roster: another game's name is refused here), or a
+        CdsimError naming ``flag``."""
+        self.roster.check(spec, flag)
 
     def check_strategy(self, name: str, flag: str = "--strategies") -> None:
         """A built-in player of this game, or a CdsimError naming ``flag`` and the known."""

@@ -36,7 +36,7 @@ from cdsim.analysis.anytime import ZONE, tolerance_problem, worst_case_games, zo
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
 from cdsim.games import DEFAULT_GAME, PLAYER_COUNTS, counts_said, game_spec
-from cdsim.games.carpe_diem.players.registry import PlayerSpec
+from cdsim.games.players import PlayerSpec
 from cdsim.schema import Table, problem, reads_back
 
 SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
@@ -215,9 +215,15 @@ class Population(Table):
     def reads_scores(self) -> bool:
         """Some player reads VP totals: only the rulebook vector is judged. Makes each player
         (a user's module imported, learned weights read), which may fail: ``load_study``
-        asks first, naming the population."""
-        return any(bool(getattr(player.make(), "reads_scores", True))
-                   for player in self.strategies())
+        asks first, naming the population. Its players are the roster's that read them (a
+        population names no game: the default game's, ``cdsim.batch.config.Player``; the
+        study's game refuses any that is not its own, and no game's built-in player reads
+        VP totals)."""
+        roster, players = game_spec(None).roster, self.strategies()
+        for player in players:
+            if player.builtin:
+                roster.load(player)
+        return any(roster.reads_scores(players).values())
 
     @model_validator(mode="after")
     def _seats(self) -> Population:
@@ -493,8 +499,8 @@ def templates() -> dict[str, Path]:
     cdsim/studies/castles.toml)."""
     from cdsim.games import GAMES
 
-    games = {name: SHIPPED / f"{name}.toml" for name, spec in GAMES.items()
-             if not spec.default and (SHIPPED / f"{name}.toml").is_file()}
+    games = {name: SHIPPED / f"{name}.toml" for name in GAMES
+             if (SHIPPED / f"{name}.toml").is_file()}  # the default game's is "default"
     return {**TEMPLATES, **games}
 
 

@@ -25,8 +25,8 @@ from cdsim.analysis.anytime import Verdict
 from cdsim.batch.config import MAX_GAMES
 from cdsim.batch.manifest import Manifest
 from cdsim.errors import CdsimError
-from cdsim.games import DEFAULT_GAME, PLAYER_COUNTS, without_default_game
-from cdsim.games.carpe_diem.players.played import ProfilesRecord, adopt, recorded
+from cdsim.games import DEFAULT_GAME, PLAYER_COUNTS, adopt_players, without_default_game
+from cdsim.games.played import ProfilesRecord
 from cdsim.schema import READ_BACK, problem
 from cdsim.study.file import Population, StudySettings, Sweep, Variant
 from cdsim.study.machine import Machine, machine_now
@@ -219,7 +219,7 @@ class StudyManifest(Manifest, StudySettings):
     stopped: str | None = None
     resume: str = ""  # the command that continues it (as its stop printed it)
     rate: PlayRate | None = None  # the last run's measured rate
-    # its scripted players' tables when one is not the shipped one (cdsim.games.carpe_diem.players.played)
+    # its scripted players' tables when one is not the shipped one (cdsim.games.played)
     profiles: ProfilesRecord | None = None
 
     def record(self) -> dict[str, object]:
@@ -259,12 +259,12 @@ class StudyManifest(Manifest, StudySettings):
 def study_manifest(path: Path, manifest: object) -> StudyManifest:
     """A study manifest's JSON object as its model (one line naming the key when it is
     not one): the study kind's loader. A study played with a profiles file of one's own
-    plays its folder's copy from now on (``cdsim.games.carpe_diem.players.played.adopt``)."""
+    plays its folder's copy from now on (``cdsim.games.adopt_players``)."""
     # a study made before the indifference zone (no zone): zone 0, its verdicts against the
     # tolerance alone, the key still absent when it is written back
     zoneless = isinstance(manifest, dict) and "zone" not in manifest
     given = manifest | {"zone": 0.0} if zoneless and isinstance(manifest, dict) else manifest
-    adopt(path, recorded(path, manifest))  # the profiles file it was played with, if its own
+    adopt_players(path, manifest)  # the profiles file it was played with, if its own
     try:
         found = StudyManifest.model_validate_json(json.dumps(given), context=READ_BACK)
     except ValidationError as exc:

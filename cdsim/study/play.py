@@ -15,7 +15,6 @@ from cdsim.batch.folder import RunFolder
 from cdsim.batch.progress import Work
 from cdsim.batch.queue import QueuedRun, play_queue
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.players.registry import reads_scores, weights_record
 from cdsim.study.budget import cell_game_ms
 from cdsim.study.clock import Clock, TimeUp
 from cdsim.study.manifest import CellState, StudyManifest
@@ -106,9 +105,9 @@ def check_players(study: Study) -> None:
             for job in placed.stage_jobs(cell, 0, cell.deal):
                 try:
                     engine_for(job.config)
-                    if job.config.spec.python_players:  # Carpe Diem's weights files
-                        weights_record(job.config.lineup, job.config.components)
-                    reads_scores(job.config.lineup)
+                    roster = job.config.spec.roster
+                    roster.weights(job.config.lineup, job.config.components)
+                    roster.reads_scores(job.config.lineup)
                 except CdsimError as exc:
                     raise CdsimError(f"cell {cell.key}: {exc}") from None
 

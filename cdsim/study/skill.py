@@ -26,7 +26,7 @@ from cdsim.analysis.skill import (
     unfair_level,
     verdict,
 )
-from cdsim.games.carpe_diem.players.profiles import STRATEGIES_DIR
+from cdsim.games.players import STRATEGIES_DIR
 from cdsim.study.cell import CellResult
 from cdsim.study.memo import Memo, flags
 from cdsim.study.store import run_folder

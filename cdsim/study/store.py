@@ -21,7 +21,7 @@ from cdsim.batch.folder import (
 )
 from cdsim.errors import CdsimError
 from cdsim.games import game_spec
-from cdsim.games.carpe_diem.players import played
+from cdsim.games.played import ProfilesRecord
 from cdsim.study.file import StudySettings
 from cdsim.study.manifest import Identity, PlayedPopulation, StudyManifest, study_manifest
 from cdsim.study.model import Study
@@ -50,7 +50,7 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
                   if isinstance(c, dict) and isinstance(c.get("first"), int)}
         study = study.raised(games, {c.key: c for c in manifest.cells}, firsts)
         _same_study(root, recorded, study.identity())
-        played.changed(root, manifest.profiles, _profiles(study))
+        game_spec(study.file.game).roster.changed(root, manifest.profiles, _profiles(study))
         study = study.placed(root)  # only once it is the same study: a refusal writes nothing
         # what only the report reads may change between runs: the latest file's (and the
         # identity, grown by a sweep's new values)
@@ -69,18 +69,17 @@ def open_folder(root: Path, study: Study, resume: bool, force: bool, games: int 
     profiles = _profiles(study)
     if profiles is not None:  # the profiles file it plays, kept beside the manifest
         manifest.profiles = profiles
-    played.keep(root, profiles)
+    game_spec(file.game).roster.keep(root, profiles)
     _describe(manifest, study)
     write_study_manifest(root, manifest)
     return manifest, study
 
 
-def _profiles(study: Study) -> played.ProfilesRecord | None:
+def _profiles(study: Study) -> ProfilesRecord | None:
     """Its scripted players' tables when one is not the shipped one (none for a game whose
-    players are the core's alone)."""
-    if not game_spec(study.file.game).python_players:
-        return None
-    return played.profiles_record(s for p in study.file.population for s in p.strategies())
+    players are the core's alone: its roster's)."""
+    return game_spec(study.file.game).roster.profiles(
+        [s for p in study.file.population for s in p.strategies()])
 
 
 def _same_study(root: Path, recorded: Identity, identity: Identity) -> None:

@@ -11,8 +11,8 @@ import numpy as np
 
 from cdsim.analysis.fmt import number, vec
 from cdsim.analysis.offsets import FairOffset
-from cdsim.games.carpe_diem.players.registry import PlayerSpec
 from cdsim.games.names import shown_names
+from cdsim.games.players import PlayerSpec
 from cdsim.study.cell import CellResult
 
 

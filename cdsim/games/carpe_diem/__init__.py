@@ -19,6 +19,7 @@ from cdsim.games.carpe_diem.families import families as families  # its sensitiv
 from cdsim.games.carpe_diem.handover import core_components
 from cdsim.games.carpe_diem.players import weights as learned
 from cdsim.games.carpe_diem.players.registry import known_names
+from cdsim.games.carpe_diem.roster import CarpeDiemRoster
 from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
@@ -37,6 +38,7 @@ FAILED_CARDS: tuple[str, int] | None = ("failed_cards", 8)  # R3.1, R8.3: 4 phas
 TIEBREAK_WORDS = ("the R10.6 tie-break (scroll disc furthest behind, then lower "
                   "in the stack)")
 TIEBREAK_COLUMNS = ("scroll", "stack")
+ROSTER = CarpeDiemRoster(NAME)  # its players as shared code reads them
 STRONG = ("learned",)  # whatif's strong play: the learned player in every seat
 load_components = core_components
 # its recorded costs (cdsim.batch.cost): the core's own work per game (rules, events,
@@ -81,7 +83,7 @@ def components_digest(path: str | None) -> tuple[str, bool]:
 SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
-                rules_doc=RULES_DOC, tie_rule=TIE_RULE, python_players=True, phases=PHASES,
+                rules_doc=RULES_DOC, tie_rule=TIE_RULE, roster=ROSTER, phases=PHASES,
                 failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS,
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,

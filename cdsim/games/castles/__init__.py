@@ -17,6 +17,7 @@ from cdsim.games.castles.components import components_text as components_text
 from cdsim.games.castles.components import diff as diff
 from cdsim.games.castles.components import entries as entries
 from cdsim.games.castles.components import load_components as load_components
+from cdsim.games.core_players import CoreRoster
 from cdsim.games.features import DEFAULT_SET, WEIGHTS_DIR, ComponentUse
 from cdsim.games.spec import GameSpec
 
@@ -145,7 +146,7 @@ def component_use(entry: str) -> ComponentUse:
 SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
-                rules_doc=RULES_DOC, tie_rule=TIE_RULE, python_players=False, phases=PHASES,
+                rules_doc=RULES_DOC, tie_rule=TIE_RULE, roster=CoreRoster(NAME, players), phases=PHASES,
                 failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS, row_order=None,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=STRONG, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,

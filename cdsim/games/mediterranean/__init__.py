@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from cdsim import core
+from cdsim.games.core_players import CoreRoster
 from cdsim.games.features import WEIGHTS_DIR
 from cdsim.games.mediterranean.components import SET_KEYS as SET_KEYS
 from cdsim.games.mediterranean.components import components_digest as components_digest
@@ -84,7 +85,7 @@ def players() -> tuple[str, ...]:
 SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
-                rules_doc=RULES_DOC, tie_rule=TIE_RULE, python_players=False, phases=PHASES,
+                rules_doc=RULES_DOC, tie_rule=TIE_RULE, roster=CoreRoster(NAME, players), phases=PHASES,
                 failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS, row_order=None,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=None, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,

@@ -19,44 +19,25 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 from cdsim.errors import CdsimError
 from cdsim.games.carpe_diem.players import profiles
-from cdsim.games.carpe_diem.players.registry import PlayerSpec
+from cdsim.games.played import PROFILES_COPY, ProfilesRecord, ScriptedTable, recorded
+from cdsim.games.players import PlayerSpec
 
-PROFILES_COPY = "profiles.toml"  # the copy a folder keeps beside its manifest
 # the file the user named when this process started (None: the shipped one); a folder read
 # back may make the process play its copy, never in place of the user's own file
 USER_FILE = os.environ.get("CDSIM_PROFILES") or None
 _ADOPTED: list[Path] = []  # the copy this process plays, once it has taken one
 
 
-class ScriptedTable(BaseModel):
-    """One scripted player as it played: every weight of the value model (the file's
-    ``[defaults]`` with its table's own on top) and the feature kinds whose fountain cards
-    it favours (sorted); its description is not part of how it plays."""
-
-    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
-    weights: dict[str, float]
-    favoured: list[str]
-
-
-class ProfilesRecord(BaseModel):
-    """The scripted players of a folder played with a profiles file of one's own."""
-
-    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
-    file: str  # the profiles file it was played with (CDSIM_PROFILES), as named then
-    digest: str  # sha256 of that file's text, kept beside the manifest (PROFILES_COPY)
-    players: dict[str, ScriptedTable]  # each scripted player of the folder, by name
-
-    def differs(self, other: ProfilesRecord | None) -> str | None:
-        """The first of its players that ``other`` plays otherwise (None: shipped), or None."""
-        for name, table in self.players.items():
-            then = shipped_table(name) if other is None else other.players.get(name)
-            if then is not None and then != table:
-                return name
-        return None
+def differs(record: ProfilesRecord, other: ProfilesRecord | None) -> str | None:
+    """The first of ``record``'s players that ``other`` plays otherwise (None: shipped), or
+    None."""
+    for name, table in record.players.items():
+        then = shipped_table(name) if other is None else other.players.get(name)
+        if then is not None and then != table:
+            return name
+    return None
 
 
 def _table(name: str, defaults: Mapping[str, float], tables: Mapping[str, object]
@@ -130,19 +111,6 @@ def _play(path: Path) -> None:
     _ADOPTED[:] = [whole]
 
 
-def recorded(where: Path, data: object) -> ProfilesRecord | None:
-    """A manifest's ``profiles`` (its JSON object ``data``), checked: one line naming the key."""
-    raw = data.get("profiles") if isinstance(data, dict) else None
-    if raw is None:
-        return None
-    try:
-        return ProfilesRecord.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        key = ".".join(str(x) for x in ("profiles", *err["loc"]))
-        raise CdsimError(f"{where}: {key}: {err['msg']}") from None
-
-
 def adopt(where: Path, record: ProfilesRecord | None) -> None:
     """Before a folder's players are read (``where``: its manifest): play the profiles it
     was played with. A folder that recorded none plays the shipped file (or the user's);
@@ -178,8 +146,8 @@ def adopt(where: Path, record: ProfilesRecord | None) -> None:
 def changed(where: Path, before: ProfilesRecord | None, now: ProfilesRecord | None) -> None:
     """Refuse to go on with a folder (``where``) whose scripted players now play otherwise
     than when it began (``before``: as recorded; None: the shipped tables)."""
-    name = now.differs(before) if now is not None else (
-        before.differs(None) if before is not None else None)
+    name = differs(now, before) if now is not None else (
+        differs(before, None) if before is not None else None)
     if name is None:
         return
     was = f"the table kept in {where / PROFILES_COPY}" if before is not None and \
@@ -191,4 +159,4 @@ def changed(where: Path, before: ProfilesRecord | None, now: ProfilesRecord | No
 
 
 __all__ = ["PROFILES_COPY", "ProfilesRecord", "ScriptedTable", "adopt", "changed",
-           "current_table", "keep", "profiles_record", "recorded", "shipped_table"]
+           "current_table", "differs", "keep", "profiles_record", "recorded", "shipped_table"]

@@ -17,10 +17,8 @@ from typing import Any
 
 from cdsim import core
 from cdsim.errors import CdsimError
+from cdsim.games.players import STRATEGIES_DIR as STRATEGIES_DIR  # the data a person edits
 
-# strategies/ holds the data a person edits (profiles, weights, ratings); it is read as files,
-# never imported: nothing in cdsim imports the strategies package.
-STRATEGIES_DIR = Path(__file__).resolve().parents[4] / "strategies"
 # The scripted profiles: strategies/profiles.toml, or the file CDSIM_PROFILES names (a
 # new scripted player is one table of it: docs/guide.md, "Scripted players"). The core plays the tables
 # of this file, handed to it by ``core_profiles`` in each process that plays.

@@ -7,9 +7,10 @@ built-in name may carry settings: ``villa@chimney=1.5`` (any parameter), ``mcts@
 (a budget) or ``learned@weights=PATH`` (a weights file). Anything else is a user's
 strategy, ``package.module:ClassName`` (from the current folder or PYTHONPATH) or
 ``path/to/file.py:ClassName`` (from anywhere; recorded as its absolute path), which plays
-in Python on a view of the same game (cdsim.games.carpe_diem.engine.table). A name is parsed once, into a
-``PlayerSpec``: commands, run settings, studies, ladders and the workers hold that value,
-not the string.
+in Python on a view of the same game (cdsim.games.carpe_diem.engine.table). A name is parsed once
+(``parse``), into a ``PlayerSpec`` (``cdsim.games.players``): commands, run settings,
+studies, ladders and the workers hold that value, not the string; shared code reaches this
+registry through Carpe Diem's roster (``cdsim.games.carpe_diem.roster``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal, NoReturn, cast
+from typing import Any, NoReturn, cast
 
 from cdsim import core
 from cdsim.errors import CdsimError, StrategyFailure, user_text
@@ -33,6 +34,9 @@ from cdsim.games.carpe_diem.players import profiles as profiles_file
 from cdsim.games.carpe_diem.players.profiles import PROFILES, WEIGHTS, core_profiles
 from cdsim.games.carpe_diem.players.weights import check_components, load
 from cdsim.games.carpe_diem.rules.strategy import Strategy, refusal
+from cdsim.games.players import Overrides as Overrides
+from cdsim.games.players import PlayerSpec as PlayerSpec
+from cdsim.games.players import did_you_mean as did_you_mean
 from cdsim.players.sandbox import decision_timeout, names_a_file, user_code, user_failure
 
 
@@ -145,93 +149,60 @@ def core_only_refusal(name: str, why: str) -> str:
     return f"{name} plays only on the compiled core, {why}"
 
 
-def _number(value: float) -> str:
-    """A setting's value as the canonical spelling writes it: ``1`` for 1.0, else repr."""
-    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    """A player as a command names it, parsed once (``PlayerSpec.parse``): a built-in
-    (``kind == "builtin"``: ``base`` its name, ``settings`` its own ``@`` settings sorted by
-    name, ``weights`` the file of ``learned@weights=PATH``) or a user's strategy (``"user"``:
-    ``base`` is ``package.module:ClassName`` or ``/absolute/path/file.py:ClassName``, which
-    is then its spelling too: a relative path names another file in another folder). Two
-    spellings of one player are equal (``villa@chimney=1``, ``villa@chimney=1.0``);
-    ``str()`` is the canonical spelling, ``spelling`` the one the user wrote, which rows
-    and manifests keep. Parsing reads no file and imports nothing: the values travel to
-    the workers pickled."""
-
-    kind: Literal["builtin", "user"]
-    base: str
-    settings: tuple[tuple[str, float], ...] = ()
-    weights: str | None = None
-    spelling: str = field(default="", compare=False)
-
-    def __post_init__(self) -> None:
-        if not self.spelling:
-            object.__setattr__(self, "spelling", str(self))
-
-    def __str__(self) -> str:
-        own = [(k, _number(v)) for k, v in self.settings]
-        own += [("weights", self.weights)] if self.weights is not None else []
-        return "@".join([self.base, *(f"{k}={v}" for k, v in sorted(own))])
-
-    @property
-    def builtin(self) -> bool:
-        return self.kind == "builtin"
-
-    @classmethod
-    def parse(cls, text: str) -> PlayerSpec:
-        """``villa``, ``villa@chimney=1.5@open_edge=0.3``, ``mcts@1000`` (the budget
-        parameter, ``BUDGET``), ``learned@weights=PATH@top_k=2``, or ``package.module:Class``;
-        anything else is one error line."""
-        spelled = text.strip()
-        name, at, rest = spelled.partition("@")
-        builtin = known_names()
-        if name == "learned":
-            values, weights = _learned(spelled, rest)
-            return cls("builtin", name, tuple(sorted(values.items())), weights, spelled)
-        if name in builtin:
-            values = _settings(spelled, name, rest) if at else {}
-            return cls("builtin", name, tuple(sorted(values.items())), None, spelled)
-        if name in other_games_players():  # which game's player it is: RunConfig checks
-            if at:
-                raise CdsimError(f"strategy {spelled!r}: {name} takes no settings")
-            return cls("builtin", name, (), None, spelled)
+def parse(text: str) -> PlayerSpec:
+    """A Carpe Diem player as spelled, parsed once into a ``PlayerSpec``: ``villa``,
+    ``villa@chimney=1.5@open_edge=0.3``, ``mcts@1000`` (the budget parameter, ``BUDGET``),
+    ``learned@weights=PATH@top_k=2``, or ``package.module:Class``; another game's built-in
+    name as that (whose game it is: ``GameSpec.check_player``); anything else is one error
+    line."""
+    spelled = text.strip()
+    name, at, rest = spelled.partition("@")
+    builtin = known_names()
+    if name == "learned":
+        values, weights = _learned(spelled, rest)
+        return PlayerSpec("builtin", name, tuple(sorted(values.items())), weights, spelled)
+    if name in builtin:
+        values = _settings(spelled, name, rest) if at else {}
+        return PlayerSpec("builtin", name, tuple(sorted(values.items())), None, spelled)
+    if name in other_games_players():  # which game's player it is: RunConfig checks
         if at:
-            raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
-                             f"only (built-in: {', '.join(builtin)})")
-        if ":" not in spelled:
-            profiles_file.loaded()  # a table of a file that does not read: said so
-            raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, builtin)} "
-                             f"(built-in: {', '.join(builtin)}; or module:Class, or "
-                             f"path/to/file.py:Class){profiles_hint(name)}")
-        module_name, _, attr = spelled.rpartition(":")
-        if names_a_file(module_name):
-            base = f"{strategy_file(spelled, module_name)}:{_class_name(spelled, attr)}"
-            return cls("user", base, (), None, base)
-        if not all(part.isidentifier() for part in module_name.split(".")) or \
-                not attr.isidentifier():
-            raise CdsimError(f"unknown strategy {spelled!r}: give a built-in name "
-                             f"({', '.join(builtin)}), package.module:ClassName or "
-                             "path/to/file.py:ClassName")
-        return cls("user", spelled, (), None, spelled)
+            raise CdsimError(f"strategy {spelled!r}: {name} takes no settings")
+        return PlayerSpec("builtin", name, (), None, spelled)
+    if at:
+        raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in players "
+                         f"only (built-in: {', '.join(builtin)})")
+    if ":" not in spelled:
+        profiles_file.loaded()  # a table of a file that does not read: said so
+        raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, builtin)} "
+                         f"(built-in: {', '.join(builtin)}; or module:Class, or "
+                         f"path/to/file.py:Class){profiles_hint(name)}")
+    module_name, _, attr = spelled.rpartition(":")
+    if names_a_file(module_name):
+        base = f"{strategy_file(spelled, module_name)}:{_class_name(spelled, attr)}"
+        return PlayerSpec("user", base, (), None, base)
+    if not all(part.isidentifier() for part in module_name.split(".")) or \
+            not attr.isidentifier():
+        raise CdsimError(f"unknown strategy {spelled!r}: give a built-in name "
+                         f"({', '.join(builtin)}), package.module:ClassName or "
+                         "path/to/file.py:ClassName")
+    return PlayerSpec("user", spelled, (), None, spelled)
 
-    def overrides(self, params: Overrides | None = None) -> dict[str, float]:
-        """Its built-in's parameters: --strategy-params for that name, then its own
-        settings on top; for ``learned``, ``weights`` is its weights file loaded into the
-        core of this process (by number: ``cdsim.games.carpe_diem.players.weights.load``)."""
-        values = {**(params or {}).get(self.base, {}), **dict(self.settings)}
-        if self.base == "learned":
-            values["weights"] = float(load(self.weights)[0])
-        return values
 
-    def make(self, params: Overrides | None = None) -> Strategy:
-        """A built-in player's description (``Builtin``) or a fresh user strategy."""
-        if self.builtin:
-            return Builtin(self.spelling, self.base, self.overrides(params))
-        return _user_strategy(self)
+def player_overrides(spec: PlayerSpec, params: Overrides | None = None) -> dict[str, float]:
+    """Its built-in's parameters: --strategy-params for that name, then its own
+    settings on top; for ``learned``, ``weights`` is its weights file loaded into the
+    core of this process (by number: ``cdsim.games.carpe_diem.players.weights.load``)."""
+    values = {**(params or {}).get(spec.base, {}), **dict(spec.settings)}
+    if spec.base == "learned":
+        values["weights"] = float(load(spec.weights)[0])
+    return values
+
+
+def make_player(spec: PlayerSpec, params: Overrides | None = None) -> Strategy:
+    """A built-in player's description (``Builtin``) or a fresh user strategy."""
+    if spec.builtin:
+        return Builtin(spec.spelling, spec.base, player_overrides(spec, params))
+    return _user_strategy(spec)
 
 
 def other_games_players() -> tuple[str, ...]:
@@ -246,7 +217,7 @@ def other_games_players() -> tuple[str, ...]:
 
 
 def as_spec(player: str | PlayerSpec) -> PlayerSpec:
-    return player if isinstance(player, PlayerSpec) else PlayerSpec.parse(player)
+    return player if isinstance(player, PlayerSpec) else parse(player)
 
 
 @dataclass
@@ -303,8 +274,6 @@ def describe(name: str) -> str:
         return str(PROFILES[name].get("description", ""))
     return CORE_ONLY[name].description
 
-
-Overrides = dict[str, dict[str, float]]
 
 
 def parse_params(text: str | None) -> Overrides:
@@ -426,24 +395,14 @@ def _learned(spec: str, rest: str) -> tuple[dict[str, float], str | None]:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
     """(the built-in name behind ``spec``, the parameters its core player gets)."""
-    player = PlayerSpec.parse(spec)
-    return player.base, player.overrides() if player.builtin else {}
+    player = parse(spec)
+    return player.base, player_overrides(player) if player.builtin else {}
 
 
 def make_strategy(spec: str | PlayerSpec, overrides: Overrides | None = None) -> Strategy:
     """A built-in player's description (``Builtin``) or a fresh user strategy from
     ``package.module:ClassName``."""
-    return as_spec(spec).make(overrides)
-
-
-def did_you_mean(word: str, known: Sequence[str]) -> str:
-    """`` (did you mean 'villa'?)`` for a name not among ``known`` close to one, or ""."""
-    import difflib
-
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    if not close:  # a case slip: Villa, BAKER
-        close = [k for k in known if k.lower() == word.lower()][:1]
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return make_player(as_spec(spec), overrides)
 
 
 def strategy_file(spelled: str, path: str) -> str:
@@ -565,7 +524,7 @@ def make_lineup(specs: Sequence[str | PlayerSpec], players: int,
     if len(parsed) != players:
         raise CdsimError(f"--strategies names {len(parsed)} strategies for {players} players "
                          "(give one per seat, or one for all)")
-    made = [spec.make(overrides) for spec in parsed]
+    made = [make_player(spec, overrides) for spec in parsed]
     return Lineup([spec.spelling for spec in parsed],
                   [p.bot() if isinstance(p, Builtin) else p for p in made])
 
@@ -577,7 +536,7 @@ def reads_scores(players: Sequence[PlayerSpec]) -> dict[str, bool]:
     for spec in players:
         if spec.spelling not in out:
             out[spec.spelling] = (not spec.builtin
-                                  and bool(getattr(spec.make(), "reads_scores", True)))
+                                  and bool(getattr(make_player(spec), "reads_scores", True)))
     return out
 
 
