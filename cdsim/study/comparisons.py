@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cdsim.analysis import anytime, paired
+from cdsim.analysis import anytime_memo, paired
 from cdsim.analysis.candidates import CellGames, WinTable, candidates, win_table
 from cdsim.batch.folder import RunFolder
 from cdsim.study.budget import cell_game_ms
@@ -285,10 +285,10 @@ class _Looks:
                 self.tables[(cell.key, k)] = win_table(games, vectors)
         tables = [self.tables[(cell.key, k)] for k in range(len(sizes))]
         settings = self.study.file
-        state.decision = anytime.decide(tables, cell.rulebook, settings.tolerance,
-                                        settings.alpha, settings.tested,
-                                        design_games=cell.design, predict=False,
-                                        zone=settings.zone, naming=settings.name_within_zone)
+        # judged once per stages: a comparison done (or not in this round) is found as it was
+        state.decision = anytime_memo.decide(tables, cell.rulebook, settings.tolerance,
+                                             settings.alpha, settings.tested, cell.design,
+                                             False, settings.zone, settings.name_within_zone)
         return state
 
     def record(self, pairs: Sequence[Pair], stopped: str | None) -> None:

@@ -1,14 +1,17 @@
 """A study's plan: which runs to play next. Each cell's finished stages are judged in order
 (``anytime.decide`` on all of them) and an undecided cell with budget left gets the runs of
 its next stage. The plan follows from the finished rows alone (and the stage sizes already
-begun), so a resumed study re-derives it (``cdsim.study.model`` has the whole design)."""
+begun), so a resumed study re-derives it (``cdsim.study.model`` has the whole design).
+The same stages are judged once in a command (``anytime_memo``): a later round, which
+judges every cell again, finds the verdicts of the stages judged before, a decided cell's
+all of them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-from cdsim.analysis import anytime
+from cdsim.analysis import anytime_memo
 from cdsim.analysis.candidates import WinTable, candidates, win_table
 from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
@@ -73,9 +76,10 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
         played.append(tables[stage[0].key])
         last = k == len(sizes) - 1
         settings = study.file
-        verdict = anytime.decide(played, rulebook, settings.tolerance, settings.alpha,
-                                 settings.tested, design_games=cell.design, predict=last,
-                                 zone=settings.zone, naming=settings.name_within_zone)
+        # judged once per stages: a later round finds the verdict (a decided cell's too)
+        verdict = anytime_memo.decide(played, rulebook, settings.tolerance, settings.alpha,
+                                      settings.tested, cell.design, last, settings.zone,
+                                      settings.name_within_zone)
         if verdict.settled or last:
             state.decision = verdict
             break
