@@ -20,6 +20,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cdsim.analysis import paired
+from cdsim.analysis.anytime import MIN_GROUPS
+from cdsim.study import comparisons
+from cdsim.study import whatif as wi
+from cdsim.study.model import FIRST_SHARE
 
 GAMES = 12  # games of one deal (2 players, 6 line-ups, both rotations)
 SWAP = 0.3  # the share of a changed deal's games whose winner turns
@@ -69,20 +73,28 @@ class Rates:
 
 
 def run(shift: float, runs: int, seed: int, budget: int = BUDGET,
-        changed: float = CHANGED, precision: float = paired.MARGIN) -> Rates:
-    """``runs`` comparisons at a true shift of seat 2, each looked at at a whatif's looks
-    until decided or at ``budget`` deals."""
+        changed: float = CHANGED, precision: float = paired.MARGIN,
+        schedule: Schedule | None = None) -> Rates:
+    """``runs`` comparisons at a true shift of seat 2, each looked at until decided or at
+    ``budget`` deals: at the looks of a whatif designed for its budget (``looks``), or with
+    ``schedule`` as a whatif plays now (``until_decided``: its design, first stage and
+    shortened stages; ``budget`` then only a cap for the simulation)."""
     rng = np.random.default_rng(seed)
     out = Rates(shift)
     design = paired.design_deals(budget * GAMES, GAMES)
     for _ in range(runs):
         per_deal = deals(rng, shift, budget, changed)
         comp = None
-        for k, end in enumerate(looks(budget)):
-            comp = paired.compare(per_deal[:end], design, precision, games_per_deal=GAMES)
-            if comp.outcome != "undecided":
-                out.first_look += k == 0
-                break
+        if schedule is not None:
+            seen = until_decided(per_deal, schedule, precision)
+            comp = seen[-1].comp
+            out.first_look += len(seen) == 1 and comp.outcome != "undecided"
+        else:
+            for k, end in enumerate(looks(budget)):
+                comp = paired.compare(per_deal[:end], design, precision, games_per_deal=GAMES)
+                if comp.outcome != "undecided":
+                    out.first_look += k == 0
+                    break
         assert comp is not None
         out.outcomes[comp.outcome] += 1
         out.deals += comp.deals
@@ -94,5 +106,63 @@ def run(shift: float, runs: int, seed: int, budget: int = BUDGET,
     return out
 
 
-__all__ = ["BUDGET", "CHANGED", "FIRST", "GAMES", "STEP", "SWAP", "Rates", "deals", "looks",
-           "run"]
+@dataclass(frozen=True)
+class Schedule:
+    """A 2-player scripted whatif's stages as cdsim.study plans them (deals, not games):
+    its first stage, a usual stage after it and the deals its sequences are designed for
+    (``whatif.DESIGN``: where they are tightest; not a cap)."""
+
+    first: int
+    step: int
+    design: int
+
+
+def whatif_schedule(design_games: int | None = None) -> Schedule:
+    """The stages of a whatif designed for ``design_games`` a side (its default:
+    ``whatif.DESIGN["scripted"]``), by the rules of ``cdsim.study.model`` (the first stage:
+    1/``FIRST_SHARE`` of the design, at least ``MIN_GROUPS`` deals) and
+    ``cdsim.study.comparisons`` (a usual stage: 1/``LOOKS`` of it)."""
+    games = wi.DESIGN["scripted"] if design_games is None else design_games
+    design = -(-games // GAMES) * GAMES
+    first = max(MIN_GROUPS * GAMES, -(-design // FIRST_SHARE // GAMES) * GAMES)
+    step = max(first, -(-design // comparisons.LOOKS // GAMES) * GAMES)
+    return Schedule(first // GAMES, step // GAMES, design // GAMES)
+
+
+@dataclass(frozen=True)
+class Look:
+    """One look of a simulated whatif: its deals, its comparison and the more games a side
+    it said would decide it (None: decided, or it cannot say)."""
+
+    deals: int
+    comp: paired.Comparison
+    more: int | None
+
+    @property
+    def outcome(self) -> str:
+        return self.comp.outcome
+
+
+def until_decided(per_deal: np.ndarray, schedule: Schedule,
+                  precision: float = paired.MARGIN) -> list[Look]:
+    """A whatif's looks at ``per_deal`` (deals, seats) without a cap, as
+    ``comparisons.Pair.next_size`` stages them: the first stage, then usual stages, each
+    shortened to the games the last look says decide it (never below a quarter of a usual
+    one), until a look decides or the deals run out (the last stage cut to them)."""
+    out: list[Look] = []
+    end = min(schedule.first, len(per_deal))
+    while True:
+        comp = paired.compare(per_deal[:end], schedule.design, precision,
+                              games_per_deal=GAMES)
+        more = comp.games_to_decide()
+        out.append(Look(end, comp, more))
+        if comp.outcome != "undecided" or end >= len(per_deal):
+            return out
+        need = None if more is None else -(-more // GAMES)
+        step = schedule.step if need is None else min(
+            schedule.step, max(need, schedule.step // comparisons.SHORTEST))
+        end = min(end + max(1, step), len(per_deal))
+
+
+__all__ = ["BUDGET", "CHANGED", "FIRST", "GAMES", "STEP", "SWAP", "Look", "Rates", "Schedule",
+           "deals", "looks", "run", "until_decided", "whatif_schedule"]

@@ -68,7 +68,7 @@ def whatif(
         help="The card margin: a changed card whose takers win within this of the other "
              "seats of their strategies is 'about right', beyond it too weak or too strong "
              "(0.04 = 4 pts, the middle group of the shipped cards' own win differences, "
-             "docs/statistics.md). The terminal's answer; the pages judge at 4 pts.")
+             "docs/statistics.md). Kept with the run: its pages judge at it too.")
     ] = CARD_MARGIN,
     games: Annotated[int | None, typer.Option(
         help="The most games of each side (base and change) per player count and play "
