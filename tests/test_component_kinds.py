@@ -8,8 +8,6 @@ sweep's neutral value) as the terminal does, read in headless chromium."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ import pytest
 from cdsim.games import game_spec
 from cdsim.study.uses import use_entries
 from tests.conftest import core_or_skip
+from tests.test_component_page import whatif
 from tests.test_page_says import boxes, said
 from tests.test_replay import browser  # noqa: F401  (the headless chromium fixture)
 from tests.test_uses_rows import config
@@ -99,17 +98,6 @@ def test_what_use_means_for_each_new_kind() -> None:
     assert use_entries(area, ["vp [1, 3, 6] -> [1, 4, 7]"]) == ("area_vp.1", "area_vp.2")
 
 
-def whatif(folder: Path, change: str, game: str | None = None) -> str:
-    """`cdsim whatif` of ``change`` at 2 players, scripted, 600 games a side: its stdout."""
-    done = subprocess.run([sys.executable, "-m", "cdsim", "whatif", "--set", change,
-                           *(["--game", game] if game else []), "--players", "2",
-                           "--play", "scripted", "--games", "600", "--minutes", "0",
-                           "--out", str(folder), "--jobs", "1", "--quiet"],
-                          capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
     core_or_skip()
@@ -117,7 +105,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]
     asked = {"scroll": ("scroll_track.points.12=16", None),
              "sweep": ("scroll_track.points.12=8,16", None),
              "bonus": ("colour_bonus.castle.first=8", "castles")}
-    return {name: (root / name, whatif(root / name, change, game))
+    return {name: (root / name, whatif(root / name, change, game=game))
             for name, (change, game) in asked.items()}
 
 
