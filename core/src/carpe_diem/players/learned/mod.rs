@@ -36,6 +36,8 @@
 //!   then (core/tests/games.rs).
 //! - Issue 59: `joint` 5 (it was 6: `learned@joint=6` is the player of issue 49), the
 //!   cheapest point of the frontier within 20 Elo of it (docs/strength.md, "Issue 59").
+//!   Then `prior` 4: of those 5, the 4 best by a prior fitted to the player's own values
+//!   of its options (`prior.rs`); `learned@prior=0` is the player before it.
 //! - Hidden information is only the order of the decks (R2.3-R2.4); a copy draws
 //!   fountain cards from its own shuffle of the fountain deck (from the seat's stream),
 //!   so no decision depends on the real order.
@@ -121,7 +123,7 @@ impl Default for LearnedParams {
             pin: 1,
             joint: 5,
             circles: 0,
-            prior: 0,
+            prior: 4,
         }
     }
 }
