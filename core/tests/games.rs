@@ -436,7 +436,7 @@ fn recorded_learned_games_are_a_function_of_their_seeds() {
 
 #[test]
 fn recorded_issue_49_learned_games_replay_identically() {
-    // the built-in learned player of issue 49 (`learned@joint=6`), as recorded while it was
+    // the built-in learned player of issue 49 (`learned@joint=6@prior=0`), as recorded while it was
     // the built-in: issue 59 made `joint` 5 the built-in, and its head to head against
     // this one (docs/strength.md) must stay reproducible
     // (`prior` 0: greedy's order, as it was)

@@ -34,7 +34,7 @@
 //!   copy's district (`Scratch::pin`), so a copy works out no prices of its own for them.
 //!   `learned@classic` (`joint` 0, `pin` 0) is the player before: the same games as
 //!   then (core/tests/games.rs).
-//! - Issue 59: `joint` 5 (it was 6: `learned@joint=6` is the player of issue 49), the
+//! - Issue 59: `joint` 5 (it was 6: `learned@joint=6@prior=0` is the player of issue 49), the
 //!   cheapest point of the frontier within 20 Elo of it (docs/strength.md, "Issue 59").
 //!   Then `prior` 4: of those 5, the 4 best by a prior fitted to the player's own values
 //!   of its options (`prior.rs`); `learned@prior=0` is the player before it.
