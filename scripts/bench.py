@@ -5,8 +5,9 @@
 2. a table of three greedy and one Python strategy (taking the first option; the example
    Builder) on the core, beside four greedy, with the ratio; the cost per 4-player and
    per 2-player game per seat of greedy, learned (the built-in player, then
-   learned@classic: the player before issue 49) and mcts, each also as a ratio to
-   greedy's cost in the same run (issue 49's target: learned at most 8x);
+   learned@prior=0: the player before issue 59's prior, and learned@classic: the player
+   before issue 49) and mcts, each also as a ratio to greedy's cost in the same run
+   (issues 49 and 59's target: learned at most 8x);
 3. the pure Rust crate's own figures (cargo's release example): per game, a state copy,
    mcts per game at three budgets, and The Castles of Tuscany's scripted 4-player games/s;
    the Mediterranean game's scripted 4-player games/s on one core (its release example,
@@ -125,6 +126,7 @@ def player_cost(scale: int) -> None:
         greedy_n = per_game(["greedy"] * n, 1000 // scale, 3)
         greedy_seat = 0.0
         for name, games, passes in (("greedy", 1000 // scale, 3), ("learned", 400 // scale, 3),
+                                    ("learned@prior=0", 400 // scale, 3),
                                     ("learned@classic", 200 // scale, 2),
                                     ("mcts", max(2, 8 // scale), 1)):
             seat = (per_game([name] + ["greedy"] * (n - 1), games, passes)

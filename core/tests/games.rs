@@ -436,9 +436,20 @@ fn recorded_learned_games_are_a_function_of_their_seeds() {
 
 #[test]
 fn recorded_issue_49_learned_games_replay_identically() {
-    // the built-in learned player of issue 49 (`learned@joint=6`), as recorded while it was
+    // the built-in learned player of issue 49 (`learned@joint=6@prior=0`), as recorded while it was
     // the built-in: issue 59 made `joint` 5 the built-in, and its head to head against
     // this one (docs/strength.md) must stay reproducible
-    let joint6 = [("joint".to_string(), 6.0)];
+    // (`prior` 0: greedy's order, as it was)
+    let joint6 = [("joint".to_string(), 6.0), ("prior".to_string(), 0.0)];
     recorded("recorded_learned_joint6.json", search_games(&joint6));
+}
+
+#[test]
+fn recorded_joint5_learned_games_replay_identically() {
+    // the built-in learned player of issue 59's first step (`learned@prior=0`: greedy's 5
+    // best pairs on copies), as recorded while it was the built-in: the prior (`prior` 4)
+    // replaced it, and its head to head against this one (docs/strength.md) must stay
+    // reproducible
+    let joint5 = [("prior".to_string(), 0.0)];
+    recorded("recorded_learned_joint5.json", search_games(&joint5));
 }

@@ -8,7 +8,11 @@ use crate::carpe_diem::players::value::Evaluator;
 use crate::carpe_diem::players::PlayerView;
 use crate::rng::Generator;
 
+use super::prior::{prior_inputs, Choice, PriorRow, N_PRIOR};
 use super::LearnedPlayer;
+
+/// Options of a move decision a recording values (greedy's best first).
+pub const RECORDED: usize = 10;
 
 /// The decisions the player weighs its own way.
 impl LearnedPlayer {
@@ -117,12 +121,49 @@ impl LearnedPlayer {
             }
         }
         pool.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        pool.truncate(self.params.joint);
+        // the prior's inputs of each option (`learned.prior`, or a recording of them)
+        let recording = self.record.is_some();
+        let inputs: Vec<[f64; N_PRIOR]> = if self.params.prior > 0 || recording {
+            pool.iter()
+                .enumerate()
+                .map(|(rank, &(v, m, t, c))| {
+                    let Action::Move(mv) = options[moves[m].1] else { unreachable!() };
+                    let o = Choice { value: v, price: if mv.bread { cost } else { 0.0 },
+                                      rank, move_rank: m, tile: t, cell: c };
+                    prior_inputs(&ev, comps, &o)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // the options played on copies: the `joint` best by greedy's value, or of those
+        // the `prior` best by the prior (ties keep greedy's order); a recording values
+        // `RECORDED` of greedy's best and plays greedy's `joint` best (the prior off)
+        let kept = if self.params.prior > 0 && !recording {
+            let weights = self.prior.weights(view.state.n);
+            let mut order: Vec<(f64, usize)> = inputs
+                .iter()
+                .take(self.params.joint)
+                .enumerate()
+                .map(|(k, x)| (x.iter().zip(weights).map(|(a, w)| a * w).sum::<f64>(), k))
+                .collect();
+            order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            order.truncate(self.params.prior);
+            order.sort_by_key(|o| o.1);
+            let picked: Vec<_> = order.iter().map(|o| pool[o.1]).collect();
+            pool = picked;
+            pool.len()
+        } else {
+            self.params.joint
+        };
+        pool.truncate(if recording { kept.max(RECORDED) } else { kept });
         // the chosen pairs valued on copies, each orientation
         let seen = self.seen(view.state, rng);
         let mut copies: Vec<Option<(GameState, Options)>> = vec![None; moves.len()];
         let mut best: Option<(f64, usize, Action)> = None;
-        for &(_, m, t, c) in &pool {
+        let decision = self.decisions;
+        self.decisions += 1;
+        for (e, &(_, m, t, c)) in pool.iter().enumerate() {
             if copies[m].is_none() {
                 let mut copy = seen.clone();
                 copy.apply(comps, options[moves[m].1]);
@@ -139,13 +180,20 @@ impl LearnedPlayer {
                     found.push(o);
                 }
             }
+            let mut own = f64::NEG_INFINITY;
+            let n_found = found.len();
             for take in found {
                 let mut after = copy.clone();
                 after.apply(comps, take);
                 let v = self.after(&mut after, comps, seat);
-                if best.is_none_or(|b| v > b.0) {
+                own = own.max(v);
+                if e < kept && best.is_none_or(|b| v > b.0) {
                     best = Some((v, m, take));
                 }
+            }
+            if let (Some(rows), true) = (self.record.as_mut(), n_found > 0) {
+                rows.push(PriorRow { decision, players: view.state.n, inputs: inputs[e],
+                                     value: own, copies: n_found });
             }
         }
         let Some((_, m, take)) = best else {

@@ -34,8 +34,10 @@
 //!   copy's district (`Scratch::pin`), so a copy works out no prices of its own for them.
 //!   `learned@classic` (`joint` 0, `pin` 0) is the player before: the same games as
 //!   then (core/tests/games.rs).
-//! - Issue 59: `joint` 5 (it was 6: `learned@joint=6` is the player of issue 49), the
+//! - Issue 59: `joint` 5 (it was 6: `learned@joint=6@prior=0` is the player of issue 49), the
 //!   cheapest point of the frontier within 20 Elo of it (docs/strength.md, "Issue 59").
+//!   Then `prior` 4: of those 5, the 4 best by a prior fitted to the player's own values
+//!   of its options (`prior.rs`); `learned@prior=0` is the player before it.
 //! - Hidden information is only the order of the decks (R2.3-R2.4); a copy draws
 //!   fountain cards from its own shuffle of the fountain deck (from the seat's stream),
 //!   so no decision depends on the real order.
@@ -46,7 +48,9 @@
 //!   playout values (`playout_gains`).
 
 mod decisions;
+mod fit;
 mod model;
+mod prior;
 mod training;
 mod value;
 
@@ -65,6 +69,9 @@ use crate::rng::{Generator, SeedSequence};
 pub use model::{register, registered, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
 pub use training::{playout_gains, playout_rows, search_labels, SearchLabel};
 pub use value::{evaluator, LearnedValue};
+pub use fit::{fit, fit_prior, record_games};
+pub use prior::{prior_inputs, Prior, PriorRow, DEFAULT_PRIOR, N_PRIOR, PRIOR_INPUTS};
+pub use decisions::RECORDED;
 
 /// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,
 /// `learned.explore`).
@@ -99,6 +106,9 @@ pub struct LearnedParams {
     /// A scoring's circle choice (R8.3) values only this many circles on a copy, the best
     /// by greedy's outcome (fewest failed cards, then value); 0: every circle.
     pub circles: usize,
+    /// A move decision values on copies only the `prior` best by the fitted prior
+    /// (`prior.rs`) of greedy's `joint` best; 0: all `joint` of them.
+    pub prior: usize,
 }
 
 impl Default for LearnedParams {
@@ -113,13 +123,14 @@ impl Default for LearnedParams {
             pin: 1,
             joint: 5,
             circles: 0,
+            prior: 4,
         }
     }
 }
 
 /// The player's settings, declared once (`--strategy-params learned.NAME=value`,
 /// `learned@NAME=value`; Python's registry and `--help` read them through the binding).
-pub const SETTINGS: [Setting; 9] = [
+pub const SETTINGS: [Setting; 10] = [
     Setting { name: "weights", kind: Kind::Path,
               help: "a weights file (learned@weights=PATH; 0 = the built-in weights)" },
     Setting { name: "top_k", kind: Kind::Count,
@@ -129,6 +140,9 @@ pub const SETTINGS: [Setting; 9] = [
     Setting { name: "joint", kind: Kind::Whole,
               help: "the best pairs of all shortlisted moves valued on copies (0: each \
                      move's best take)" },
+    Setting { name: "prior", kind: Kind::Whole,
+              help: "of the joint best pairs, only this many best by the fitted prior are \
+                     valued on copies (0: all)" },
     Setting { name: "pin", kind: Kind::Switch,
               help: "1: tile values priced as in the decision's position" },
     Setting { name: "circles", kind: Kind::Whole,
@@ -157,6 +171,7 @@ impl LearnedParams {
                 "joint" => out.joint = whole,
                 "pin" => out.pin = whole,
                 "circles" => out.circles = whole,
+                "prior" => out.prior = whole,
                 "reply" => out.reply = whole,
                 "explore" => out.explore = value,
                 "opponents" => out.opponents = value,
@@ -190,6 +205,13 @@ pub struct LearnedPlayer {
     /// a copy alike in all but this seat's holdings (`GameState::alike_but_holdings`)
     /// gets the same replies, applied instead of chosen again. Emptied at each decision.
     replies: Vec<(GameState, Vec<Action>)>,
+    /// The prior `prior` ranks a move decision's options by.
+    prior: Arc<Prior>,
+    /// When set, each move decision's options (`RECORDED` of greedy's best) are valued
+    /// and recorded here with the prior's inputs (the choice is as without it).
+    pub record: Option<Vec<PriorRow>>,
+    /// Move decisions made (a recording's decision numbers).
+    decisions: u64,
 }
 
 impl LearnedPlayer {
@@ -213,7 +235,16 @@ impl LearnedPlayer {
             planned: None,
             repliers: Vec::new(),
             replies: Vec::new(),
+            prior: Prior::builtin(),
+            record: None,
+            decisions: 0,
         }
+    }
+
+    /// This player with another prior (`learned.prior` ranks by it).
+    pub fn with_prior(mut self, prior: Arc<Prior>) -> LearnedPlayer {
+        self.prior = prior;
+        self
     }
 
     /// The model this player values positions with.
