@@ -6,12 +6,18 @@ file and the entry."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cdsim import core
+from cdsim.analysis.candidates import CellGames, win_table
+from cdsim.analysis.cell import shares_of
+from cdsim.study import skill
 from tests.commands import run_main
+from tests.study_cells import cell_result, verdict
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="needs the compiled core")
 
@@ -155,3 +161,28 @@ def test_bad_whatif_input_for_castles_is_one_line(
                          monkeypatch, capsys)
     assert code == 2 and said in err and len(err.strip().splitlines()) == 1, err
     assert not out.exists()  # a refusal leaves nothing behind
+
+
+# -- the strong cells' figures read as Castles' own -------------------------------------------
+
+def test_a_castles_study_is_not_placed_on_carpe_diem_s_ladder() -> None:
+    """The ratings file rates Carpe Diem's players (it names no game); Castles' `learned` and
+    `greedy` are other players of the same names, so a Castles study's skill panel has no
+    rating from it (drawn apart, the report says so) rather than Carpe Diem's +340 Elo."""
+    assert skill.load_ratings()["2"]["ratings"]["learned"]
+    assert skill.load_ratings(game="castles") == {}
+    rng = np.random.default_rng(0)
+    games = CellGames(rng.integers(40, 47, size=(4000, 2)),
+                      np.array([[0, 1], [1, 0]])[rng.integers(0, 2, size=4000)], np.arange(4000))
+    cells = []
+    for population, lineup in (("scripted", "greedy"), ("strong", "learned")):
+        c = cell_result(population, (0, 0), [[lineup]], verdict("confirmed", (0, 0), ((0, 0),)),
+                        shares_of(win_table(games, [(0, 0)])), stages=(games,), budget=4000,
+                        rotate_seats=False)
+        cells.append(replace(c, state=c.state.model_copy(update={"game": "castles"})))
+    panel = skill.panels(Path("."), cells, [2], 0.02, 0.05)[2]
+    assert all(p.rating is None for p in panel.points), panel.points
+    assert any("strong has no rating" in n for n in panel.notes)
+    carpe_diem = skill.panels(Path("."), [replace(c, state=c.state.model_copy(
+        update={"game": "carpe-diem"})) for c in cells], [2], 0.02, 0.05)[2]
+    assert all(p.rating is not None for p in carpe_diem.points)
