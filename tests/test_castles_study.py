@@ -186,3 +186,22 @@ def test_a_castles_study_is_not_placed_on_carpe_diem_s_ladder() -> None:
     carpe_diem = skill.panels(Path("."), [replace(c, state=c.state.model_copy(
         update={"game": "carpe-diem"})) for c in cells], [2], 0.02, 0.05)[2]
     assert all(p.rating is not None for p in carpe_diem.points)
+
+
+def test_replicate_cells_of_castles_games_judge_around_its_own_rulebook(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """scripts/real_continuations draws replicate cells from a pool of real games (how the
+    strong budgets are sized); the candidates lie around the pool's own game's rulebook
+    vector (0/0 for Castles), not Carpe Diem's 8/9."""
+    from scripts.real_continuations import Pool
+
+    run = tmp_path / "pool"
+    code, err = run_main(["simulate", "--game", "castles", "-n", "2", "--strategies", "greedy",
+                          "--games", "40", "--jobs", "1", "-q", "--out", str(run)],
+                         monkeypatch, capsys)
+    assert code == 0, err
+    pool = Pool.of(str(run))
+    assert pool.rule == (0, 0) and pool.deals == 40
+    assert pool.vectors.min() == -4 and pool.vectors.max() == 4
+    assert len(pool.decide(next(pool.replicates(200, 1, np.random.default_rng(0))), 200).vector) == 2
