@@ -6,6 +6,7 @@ file and the entry."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -205,3 +206,40 @@ def test_replicate_cells_of_castles_games_judge_around_its_own_rulebook(
     assert pool.rule == (0, 0) and pool.deals == 40
     assert pool.vectors.min() == -4 and pool.vectors.max() == 4
     assert len(pool.decide(next(pool.replicates(200, 1, np.random.default_rng(0))), 200).vector) == 2
+
+
+def _recorded(table: str) -> dict[int, tuple[str, int, int]]:
+    """docs/castles.md's table under ``table``: per player count the verdict's vector, the
+    games its cell played and the budget they were of."""
+    doc = (Path(__file__).parents[1] / "docs" / "castles.md").read_text()
+    lines = doc.split(table, 1)[1].split("\n\n", 1)[0].splitlines()
+    rows = [line for line in lines if re.match(r"\| \d \|", line)]
+    out = {}
+    for row in rows:
+        m = re.match(r"\| (\d) \| \*\*([-\d/]+)\*\* confirmed [^|]*\| ([\d,]+) of ([\d,]+) \|", row)
+        assert m, row
+        out[int(m[1])] = (m[2], int(m[3].replace(",", "")), int(m[4].replace(",", "")))
+    return out
+
+
+def test_the_castles_study_s_budgets_hold_the_verdicts_docs_castles_records() -> None:
+    """The shipped study has a strong cell (learned in every seat) at 2, 3 and 4 players, and
+    every skilled cell's budget is the one docs/castles.md records its verdict on (a budget
+    is the test's design: another one judges other stages, so the recorded verdict would no
+    longer be the study's), the games it took within it."""
+    from cdsim.study.file import resolve
+    from cdsim.study.model import load_study
+
+    study = load_study(resolve("castles"))
+    cells = {c.state.key: c for c in study.cells}
+    assert [c.players for c in study.cells if c.state.population == "strong"] == [2, 3, 4]
+    for table, population in (("| players | scripted play |", "scripted"),
+                              ("| players | strong play |", "strong")):
+        recorded = _recorded(table)
+        assert sorted(recorded) == [2, 3, 4], table
+        for players, (vector, played, budget) in recorded.items():
+            cell = cells[f"{players}p.{population}"]
+            assert cell.games == budget and played <= budget, (cell.state.key, budget)
+            assert len(vector.split("/")) == players
+            if population == "strong":
+                assert cell.state.lineups == [["learned"] * players]
