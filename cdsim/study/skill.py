@@ -124,11 +124,13 @@ def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tole
                             "may not describe the player that played (make ratings)")
                     notes.append(note)
             if rating is None:
+                missing = (f"no {p}-player ladder in strategies/ratings.json"
+                           if game == DEFAULT_GAME
+                           else f"strategies/ratings.json rates no {game} players")
                 notes.append(f"{c.population} has no rating (" + (
                     f"the {p}-player ladder did not rate "
                     + ", ".join(n for n in names if n not in (ladder or {}).get("ratings", {}))
-                    if ladder else f"no {p}-player ladder in strategies/ratings.json")
-                    + "): drawn apart, at no rating position")
+                    if ladder else missing) + "): drawn apart, at no rating position")
             pts.append(point(c, rating, tolerance, level, note,
                              kept_shown_fair(memo or Memo(None), c)))
         unfair = cross_unfair(skilled, tolerance, level)
