@@ -51,7 +51,8 @@ run: install
 	$(CDSIM) study report $(STUDY)
 
 # The second game's study: The Castles of Tuscany at 2, 3 and 4 players (random floor, the
-# four scripted players), which starting VP make its seats fair (docs/castles.md).
+# four scripted players, its learned player in every seat), which starting VP make its seats
+# fair and whether that moves with skill (docs/castles.md).
 CASTLES ?= studies/castles
 castles: install
 	$(CDSIM) study run castles --out $(CASTLES) \

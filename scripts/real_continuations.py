@@ -25,6 +25,7 @@ so a replicate costs a few sums.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,17 +37,24 @@ from numpy.typing import NDArray
 from cdsim.analysis import anytime as at
 from cdsim.analysis.boundary import Mixture
 from cdsim.analysis.candidates import WinTable, _winners, candidates
-from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
+from cdsim.games import DEFAULT_GAME, game_spec
 from cdsim.study.games import read_games
 
 TOL, ZONE, ALPHA, RADIUS = 0.02, 0.005, 0.05, 4
 
 
+def rulebook(run: Path, players: int) -> tuple[int, ...]:
+    """The rulebook's starting VP of the game ``run`` played (its manifest's)."""
+    game = json.loads((run / "manifest.json").read_text())["config"].get("game", DEFAULT_GAME)
+    return tuple(game_spec(str(game)).start_vp(players))
+
+
 def per_deal(run: Path) -> tuple[NDArray[np.int8], NDArray[np.int64], int]:
-    """(wins per candidate, deal and seat (V, K, n); the candidates; games per deal)."""
+    """(wins per candidate, deal and seat (V, K, n); the candidates, around the rulebook
+    vector of the run's game; games per deal)."""
     games = read_games(run)
     n = games.players
-    vectors = candidates(DEFAULT_START_VP[n], RADIUS)
+    vectors = candidates(rulebook(run, n), RADIUS)
     _, inverse = np.unique(games.group, return_inverse=True)
     k = int(inverse.max()) + 1
     per = games.games // k
@@ -68,13 +76,16 @@ def table(wins: NDArray[np.int8], vectors: NDArray[np.int64], deals: NDArray[np.
                     w.sum(axis=1) * per, len(deals) * per, len(deals), float(len(deals) * per**2))
 
 
-def pooled(pattern: str) -> tuple[NDArray[np.int8], NDArray[np.int64], int]:
-    """``per_deal`` of every run folder ``pattern`` names, the deals concatenated."""
+def pooled(pattern: str) -> tuple[NDArray[np.int8], NDArray[np.int64], int, tuple[int, ...]]:
+    """``per_deal`` of every run folder ``pattern`` names, the deals concatenated, and the
+    rulebook vector of their game."""
     where = Path(pattern)
-    parts = [per_deal(f) for f in sorted(where.parent.glob(where.name))]
+    runs = sorted(where.parent.glob(where.name))
+    parts = [per_deal(f) for f in runs]
     if not parts:
         raise SystemExit(f"no run folder matches {pattern}")
-    return np.concatenate([p[0] for p in parts], axis=1), parts[0][1], parts[0][2]
+    return (np.concatenate([p[0] for p in parts], axis=1), parts[0][1], parts[0][2],
+            rulebook(runs[0], int(parts[0][1].shape[1])))
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,7 @@ class Pool:
     wins: NDArray[np.int8]  # (V, K, n)
     vectors: NDArray[np.int64]
     per: int  # games per deal
+    rule: tuple[int, ...]  # the rulebook vector the candidates lie around
 
     @classmethod
     def of(cls, pattern: str) -> Pool:
@@ -96,10 +108,6 @@ class Pool:
     @property
     def players(self) -> int:
         return int(self.vectors.shape[1])
-
-    @property
-    def rule(self) -> tuple[int, ...]:
-        return tuple(int(x) for x in DEFAULT_START_VP[self.players])
 
     @property
     def truth(self) -> NDArray[np.float64]:
@@ -192,7 +200,7 @@ def naming_cost(run: str) -> None:
     choice's share over its 3 vectors at 3 and 4) less the least lower bound of the other
     candidates (each pair at ``alpha_n / (2 pairs)``), the anytime boundary tightest at
     that many games (the cheapest case)."""
-    wins, vectors, per = pooled(run)
+    wins, vectors, per, _ = pooled(run)
     n, k = vectors.shape[1], wins.shape[1]
     total = table(wins, vectors, np.arange(k), per)
     diff, se = total.pair_stats()

@@ -6,12 +6,19 @@ file and the entry."""
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cdsim import core
+from cdsim.analysis.candidates import CellGames, win_table
+from cdsim.analysis.cell import shares_of
+from cdsim.study import skill
 from tests.commands import run_main
+from tests.study_cells import cell_result, verdict
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="needs the compiled core")
 
@@ -155,3 +162,85 @@ def test_bad_whatif_input_for_castles_is_one_line(
                          monkeypatch, capsys)
     assert code == 2 and said in err and len(err.strip().splitlines()) == 1, err
     assert not out.exists()  # a refusal leaves nothing behind
+
+
+# -- the strong cells' figures read as Castles' own -------------------------------------------
+
+def test_a_castles_study_is_not_placed_on_carpe_diem_s_ladder() -> None:
+    """The ratings file rates Carpe Diem's players (it names no game); Castles' `learned` and
+    `greedy` are other players of the same names, so a Castles study's skill panel has no
+    rating from it (drawn apart, the report says so) rather than Carpe Diem's +340 Elo."""
+    assert skill.load_ratings()["2"]["ratings"]["learned"]
+    assert skill.load_ratings(game="castles") == {}
+    rng = np.random.default_rng(0)
+    games = CellGames(rng.integers(40, 47, size=(4000, 2)),
+                      np.array([[0, 1], [1, 0]])[rng.integers(0, 2, size=4000)], np.arange(4000))
+    cells = []
+    for population, lineup in (("scripted", "greedy"), ("strong", "learned")):
+        c = cell_result(population, (0, 0), [[lineup]], verdict("confirmed", (0, 0), ((0, 0),)),
+                        shares_of(win_table(games, [(0, 0)])), stages=(games,), budget=4000,
+                        rotate_seats=False)
+        cells.append(replace(c, state=c.state.model_copy(update={"game": "castles"})))
+    panel = skill.panels(Path("."), cells, [2], 0.02, 0.05)[2]
+    assert all(p.rating is None for p in panel.points), panel.points
+    assert "strong has no rating (strategies/ratings.json rates no castles players)" in "; ".join(
+        panel.notes)
+    carpe_diem = skill.panels(Path("."), [replace(c, state=c.state.model_copy(
+        update={"game": "carpe-diem"})) for c in cells], [2], 0.02, 0.05)[2]
+    assert all(p.rating is not None for p in carpe_diem.points)
+
+
+def test_replicate_cells_of_castles_games_judge_around_its_own_rulebook(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """scripts/real_continuations draws replicate cells from a pool of real games (how the
+    strong budgets are sized); the candidates lie around the pool's own game's rulebook
+    vector (0/0 for Castles), not Carpe Diem's 8/9."""
+    from scripts.real_continuations import Pool
+
+    run = tmp_path / "pool"
+    code, err = run_main(["simulate", "--game", "castles", "-n", "2", "--strategies", "greedy",
+                          "--games", "40", "--jobs", "1", "-q", "--out", str(run)],
+                         monkeypatch, capsys)
+    assert code == 0, err
+    pool = Pool.of(str(run))
+    assert pool.rule == (0, 0) and pool.deals == 40
+    assert pool.vectors.min() == -4 and pool.vectors.max() == 4
+    assert len(pool.decide(next(pool.replicates(200, 1, np.random.default_rng(0))), 200).vector) == 2
+
+
+def _recorded(table: str) -> dict[int, tuple[str, int, int]]:
+    """docs/castles.md's table under ``table``: per player count the verdict's vector, the
+    games its cell played and the budget they were of."""
+    doc = (Path(__file__).parents[1] / "docs" / "castles.md").read_text()
+    lines = doc.split(table, 1)[1].split("\n\n", 1)[0].splitlines()
+    rows = [line for line in lines if re.match(r"\| \d \|", line)]
+    out = {}
+    for row in rows:
+        m = re.match(r"\| (\d) \| \*\*([-\d/]+)\*\* confirmed [^|]*\| ([\d,]+) of ([\d,]+) \|", row)
+        assert m, row
+        out[int(m[1])] = (m[2], int(m[3].replace(",", "")), int(m[4].replace(",", "")))
+    return out
+
+
+def test_the_castles_study_s_budgets_hold_the_verdicts_docs_castles_records() -> None:
+    """The shipped study has a strong cell (learned in every seat) at 2, 3 and 4 players, and
+    every skilled cell's budget is the one docs/castles.md records its verdict on (a budget
+    is the test's design: another one judges other stages, so the recorded verdict would no
+    longer be the study's), the games it took within it."""
+    from cdsim.study.file import resolve
+    from cdsim.study.model import load_study
+
+    study = load_study(resolve("castles"))
+    cells = {c.state.key: c for c in study.cells}
+    assert [c.players for c in study.cells if c.state.population == "strong"] == [2, 3, 4]
+    for table, population in (("| players | scripted play |", "scripted"),
+                              ("| players | strong play |", "strong")):
+        recorded = _recorded(table)
+        assert sorted(recorded) == [2, 3, 4], table
+        for players, (vector, played, budget) in recorded.items():
+            cell = cells[f"{players}p.{population}"]
+            assert cell.games == budget and played <= budget, (cell.state.key, budget)
+            assert len(vector.split("/")) == players
+            if population == "strong":
+                assert cell.state.lineups == [["learned"] * players]

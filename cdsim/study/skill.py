@@ -26,6 +26,7 @@ from cdsim.analysis.skill import (
     unfair_level,
     verdict,
 )
+from cdsim.games import DEFAULT_GAME
 from cdsim.games.players import STRATEGIES_DIR
 from cdsim.study.cell import CellResult
 from cdsim.study.memo import Memo, flags
@@ -35,11 +36,16 @@ RATINGS = STRATEGIES_DIR / "ratings.json"
 
 
 # Any: the ratings file's JSON (make ratings), read tolerant of its versions
-def load_ratings(path: Path = RATINGS) -> dict[str, Any]:
-    """The ratings file's ``players`` table ({} when there is none)."""
+def load_ratings(path: Path = RATINGS, game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """The ratings file's ``players`` table for ``game`` ({} when there is none, or when the
+    file rates another game: its ``game``, the default game's where it names none, as a run
+    manifest does; another game's players of the same name are other players)."""
     if not path.is_file():
         return {}
-    table: dict[str, Any] = json.loads(path.read_text()).get("players", {})  # the ratings file's JSON
+    data = json.loads(path.read_text())  # the ratings file's JSON
+    if data.get("game", DEFAULT_GAME) != game:
+        return {}
+    table: dict[str, Any] = data.get("players", {})  # the ratings file's JSON
     return table
 
 
@@ -94,8 +100,10 @@ def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tole
            alpha: float, ratings: Mapping[str, Any] | None = None,
            memo: Memo | None = None) -> dict[int, Panel]:
     """One panel per player count with a skilled base cell (its costly figures kept in
-    ``memo``, when given)."""
-    table = load_ratings() if ratings is None else ratings
+    ``memo``, when given). The ladder is the ratings file's for the cells' game unless
+    ``ratings`` is given."""
+    game = next((c.state.game for c in cells), DEFAULT_GAME)
+    table = load_ratings(game=game) if ratings is None else ratings
     level = unfair_level(alpha)
     out: dict[int, Panel] = {}
     for p in players:
@@ -116,11 +124,13 @@ def panels(root: Path, cells: Sequence[CellResult], players: Sequence[int], tole
                             "may not describe the player that played (make ratings)")
                     notes.append(note)
             if rating is None:
+                missing = (f"no {p}-player ladder in strategies/ratings.json"
+                           if game == DEFAULT_GAME
+                           else f"strategies/ratings.json rates no {game} players")
                 notes.append(f"{c.population} has no rating (" + (
                     f"the {p}-player ladder did not rate "
                     + ", ".join(n for n in names if n not in (ladder or {}).get("ratings", {}))
-                    if ladder else f"no {p}-player ladder in strategies/ratings.json")
-                    + "): drawn apart, at no rating position")
+                    if ladder else missing) + "): drawn apart, at no rating position")
             pts.append(point(c, rating, tolerance, level, note,
                              kept_shown_fair(memo or Memo(None), c)))
         unfair = cross_unfair(skilled, tolerance, level)
