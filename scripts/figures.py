@@ -45,7 +45,7 @@ from cdsim.analysis.anytime import CONFIRM_SHARE
 from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.errors import CdsimError
-from cdsim.study.machine import machine_words
+from cdsim.study.machine import machine_words, seconds_words
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.store import STUDY_MANIFEST, study_manifest_of
 from cdsim.study.transcribe import box_count
@@ -276,11 +276,12 @@ def recorded_machine(manifest: StudyManifest) -> str:
 
 
 def played_for(manifest: StudyManifest) -> str:
-    """The study's wall time of play (its `wall_seconds`, summed over resumes)."""
+    """The study's wall time and the play within it (its `wall_seconds` and
+    `play_seconds`, summed over resumes), as the terminal and the study page say them."""
     if "wall_seconds" not in manifest.model_fields_set:
         return "wall time not recorded"
-    m, s = divmod(round(manifest.wall_seconds), 60)
-    return f"{m} min {s} s of play" if m else f"{s} s of play"
+    return (f"{seconds_words(manifest.wall_seconds)} wall, "
+            f"{seconds_words(manifest.play_seconds)} of it playing")
 
 
 def recommendations(data: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -361,8 +362,8 @@ def study_page(folder: Path, data: dict[str, Any], manifest: StudyManifest) -> s
              f"- study `{data['name']}`: seed {data['seed']}, tolerance ±{pp(data['tolerance'])}, "
              f"alpha {data['alpha']}, radius ±{data['radius']} VP; {components_of(folder, data)}",
              f"- command: `{manifest.command or 'not recorded'}`",
-             f"- {games:,} games, {played_for(manifest)} (the study's `wall_seconds`, summed "
-             f"over resumes; the report is not included)",
+             f"- {games:,} games, {played_for(manifest)} (the study's `wall_seconds` and "
+             f"`play_seconds`, summed over resumes; the report is not included)",
              f"- date: {when(folder, manifest)}"
              + ("" if manifest.finished or _dated(manifest) else
                 " (the study manifest's file time: the study does not record its date)"),
