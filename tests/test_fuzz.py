@@ -446,13 +446,13 @@ def test_position_files(case: tuple[bytes, bool, bool]) -> None:
 def test_the_harness_sees_a_hang(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import time
 
-    import cdsim.cli.games as games
+    import cdsim.games.carpe_diem.rules.components as components
 
     def slow(*args: object, **kwargs: object) -> Callable[..., Any]:
         time.sleep(20)
         raise AssertionError("not interrupted")
 
-    monkeypatch.setattr(games, "load_components", slow)
+    monkeypatch.setattr(components, "load_components", slow)  # `cards` reads the set
     monkeypatch.setattr(sys.modules[__name__], "SECONDS", 0.5)
     with pytest.raises(pytest.fail.Exception, match="a hang"):
         run_cli(["cards"], tmp_path)

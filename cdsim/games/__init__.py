@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError, user_text
-from cdsim.games.played import recorded
 from cdsim.games.players import did_you_mean
 from cdsim.games.spec import DEFAULT_GAME, GameSpec
 
@@ -55,7 +54,7 @@ def _naming_the_owner(name: str, load: Callable[[str | None], Any],
     return load_or_name_the_owner
 
 
-from cdsim.games import carpe_diem, castles, mediterranean, players  # noqa: E402 (specs name GameSpec)
+from cdsim.games import carpe_diem, castles, mediterranean, names, players  # noqa: E402 (specs name GameSpec)
 
 _SPECS = (carpe_diem.SPEC, castles.SPEC, mediterranean.SPEC)  # adding a game: its spec here
 _LOADERS = {spec.name: spec.load_components for spec in _SPECS}
@@ -67,6 +66,7 @@ for _spec in _SPECS:
 
 
 players.DEFAULT_ROSTER[:] = [GAMES[DEFAULT_GAME].roster]  # PlayerSpec.parse's, a game unsaid
+names.BUILTIN[:] = [lambda: [n for spec in GAMES.values() for n in spec.player_names()]]
 
 # every player count some game is played by (a record's bound before its game is known)
 PLAYER_COUNTS: tuple[int, ...] = tuple(sorted({n for s in GAMES.values() for n in s.player_counts}))
@@ -104,6 +104,8 @@ def adopt_players(where: Path, data: object) -> None:
     scripted players it recorded (``cdsim.games.played``; one line naming a bad key) played
     from now on, by each game's roster (only one whose scripted players are a profiles
     file's has any: the others' do nothing)."""
+    from cdsim.games.played import recorded  # pydantic: only a folder's reader pays for it
+
     record = recorded(where, data)
     for spec in GAMES.values():
         spec.roster.adopt(where, record)

@@ -8,12 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.played import PROFILES_COPY, ProfilesRecord
+from cdsim.games.features import PROFILES_COPY
 from cdsim.games.players import Overrides, PlayerSpec, SeatTable, did_you_mean
+
+if TYPE_CHECKING:
+    from cdsim.games.played import ProfilesRecord
 
 
 @dataclass(frozen=True)

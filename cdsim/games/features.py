@@ -12,6 +12,9 @@ from typing import Any
 
 from cdsim.errors import CdsimError
 
+# the copy of its profiles file a folder keeps beside its manifest (cdsim.games.played)
+PROFILES_COPY = "profiles.toml"
+
 # the name that means a game's shipped component set (an override's base, a --components value)
 DEFAULT_SET = "default"
 
@@ -244,6 +247,7 @@ class PlayoutWeights:
 
 
 __all__ = [
+    "PROFILES_COPY",
     "WEIGHTS_DIR",
     "CardTable",
     "ComponentFiles",

@@ -8,10 +8,14 @@ import ast
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from cdsim.players.sandbox import names_a_file
+
+# every game's built-in player names, as the registry (cdsim.games) gives them once it has
+# registered the games: this module sits below the registry and never imports it
+BUILTIN: list[Callable[[], Iterable[str]]] = []
 
 
 @functools.cache
@@ -35,9 +39,7 @@ def shown_name(spelling: str) -> str:
 
 def _builtin(name: str) -> bool:
     """Whether ``name`` is a built-in player of some game."""
-    from cdsim.games import GAMES
-
-    return any(name in spec.player_names() for spec in GAMES.values())
+    return any(name in names() for names in BUILTIN)
 
 
 def shown_names(spellings: Sequence[str]) -> dict[str, str]:

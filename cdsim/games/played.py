@@ -13,8 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cdsim.errors import CdsimError
-
-PROFILES_COPY = "profiles.toml"  # the copy a folder keeps beside its manifest
+from cdsim.games.features import PROFILES_COPY
 
 
 class ScriptedTable(BaseModel):

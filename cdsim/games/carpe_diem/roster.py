@@ -10,12 +10,16 @@ import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cdsim.errors import CdsimError
-from cdsim.games.carpe_diem.players import played, profiles, registry
-from cdsim.games.played import PROFILES_COPY, ProfilesRecord
+from cdsim.games.carpe_diem.players import profiles, registry
+from cdsim.games.features import PROFILES_COPY
 from cdsim.games.players import Overrides, PlayedGame, PlayerSpec, did_you_mean
+
+if TYPE_CHECKING:
+    from cdsim.games.played import ProfilesRecord
+
 
 
 @dataclass
@@ -85,20 +89,30 @@ class CarpeDiemRoster:
         return registry.weights_record(players, components)
 
     def profiles(self, players: Sequence[PlayerSpec]) -> ProfilesRecord | None:
+        from cdsim.games.carpe_diem.players import played  # pydantic: a folder's commands only
+
         return played.profiles_record(players)
 
     def keep(self, folder: Path, record: ProfilesRecord | None) -> None:
+        from cdsim.games.carpe_diem.players import played  # pydantic: a folder's commands only
+
         played.keep(folder, record)
 
     def changed(self, where: Path, before: ProfilesRecord | None,
                 now: ProfilesRecord | None) -> None:
+        from cdsim.games.carpe_diem.players import played  # pydantic: a folder's commands only
+
         played.changed(where, before, now)
 
     def adopt(self, where: Path, record: ProfilesRecord | None) -> None:
+        from cdsim.games.carpe_diem.players import played  # pydantic: a folder's commands only
+
         played.adopt(where, record)
 
     def differs(self, record: ProfilesRecord | None, other: ProfilesRecord | None
                 ) -> str | None:
+        from cdsim.games.carpe_diem.players import played  # pydantic: a folder's commands only
+
         return (played.differs(record, other) if record is not None else
                 played.differs(other, None) if other is not None else None)
 
