@@ -92,7 +92,7 @@ def test_what_use_means_for_each_new_kind() -> None:
     assert CASTLES("colour_bonus.castle").uses == "colour_bonus.castle"
     assert CASTLES("player_tiles.farm-grain").uses == "player_tiles.farm"  # by colour
     assert "by colour, not by crops" in CASTLES("player_tiles.farm-grain").words
-    assert CASTLES("pieces.A-1").uses is None and "pieces" in CASTLES("pieces.A-1").why
+    assert CASTLES("pieces.A-1").uses == "pieces.A-1"  # dealt: counted by name
     area = CASTLES("area_vp")
     assert area.uses == "area_vp" and area.source == "vp_area"
     assert use_entries(area, ["vp [1, 3, 6] -> [1, 4, 7]"]) == ("area_vp.1", "area_vp.2")

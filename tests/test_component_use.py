@@ -169,7 +169,7 @@ def test_castles_says_what_use_means_for_each_kind() -> None:
     assert use is not None
     farm = use("cards.farm")
     assert farm.words.startswith("took one into their hand") and farm.column is None
-    assert farm.uses == "cards.farm" and use("pieces.A-1").uses is None
+    assert farm.uses == "cards.farm" and use("pieces.A-1").uses == "pieces.A-1"
     assert use("harvest.red_vp").column == "vp_harvest_red"
     columns = {c for c, _ in game_spec("castles").columns()[0]}
     assert {"vp_harvest_red", "vp_harvest_green"} <= columns

@@ -9,10 +9,11 @@ R10.3) and its board (``board``, its id); a Castles game card taken into the han
 (``cards``, its colour; count: cards taken, dealt or drawn), its own and neutral tiles
 placed (``player_tiles``, ``neutral_tiles``, by colour), the colour bonuses it claimed
 (``colour_bonus``), the bonus tokens it took (``bonus_tokens``, by kind), the areas it
-completed (``area_vp``, the table's row: 0 = one space) and the harvest cards revealed for it
-(``harvest``, by reward). One row per (game, seat, kind, id) used at least once, kept for the
-watched entries only, in ``uses/part-NNNNN.parquet`` beside the chunk's seat rows: every
-other run writes none, so its folder is what it was.
+completed (``area_vp``, the table's row: 0 = one space), the harvest cards revealed for it
+(``harvest``, by reward) and the territory pieces it was dealt (``pieces``, by name). One
+row per (game, seat, kind, id) used at least once, kept for the watched entries only, in
+``uses/part-NNNNN.parquet`` beside the chunk's seat rows: every other run writes none, so
+its folder is what it was.
 
 A run with a Python strategy plays on the Python table, which records no uses: its chunks
 write no use part, and the verdict says the use is not recorded for it."""

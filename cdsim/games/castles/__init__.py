@@ -95,7 +95,8 @@ NOT_TAKEN = ("its runs hold no use rows (only cdsim whatif's runs record them): 
 NOT_BY_ENTRY = ("its runs hold no use rows (only cdsim whatif's runs record them): their "
                 "seat rows hold a seat's VP by source (vp_area, vp_crops, vp_colour_bonus, "
                 "...), not which tiles it placed or which bonuses it took")
-NOT_DEALT = "the rows do not record which board pieces a seat was dealt"
+NOT_DEALT = ("its runs hold no use rows (only cdsim whatif's runs record them): their seat "
+             "rows do not say which territory pieces a seat was dealt")
 # what a watching run's use rows count of each table (its entries by id; area_vp: the row
 # of the area VP table, 0 = an area of one space), in words, and its unit
 USED = {"cards": ("took one into their hand (dealt or drawn, T2.5, T4.1)", "cards"),
@@ -107,7 +108,8 @@ USED = {"cards": ("took one into their hand (dealt or drawn, T2.5, T4.1)", "card
                          "(T9.1, T9.2)", "bonuses"),
         "harvest": ("had a harvest card of this reward revealed for them (a cart, T8.9)",
                     "cards"),
-        "area_vp": ("completed an area of a changed size (T7.5)", "areas")}
+        "area_vp": ("completed an area of a changed size (T7.5)", "areas"),
+        "pieces": ("were dealt it at setup (T2.6: their estate is built from it)", "pieces")}
 
 
 def component_use(entry: str) -> ComponentUse:
@@ -116,8 +118,7 @@ def component_use(entry: str) -> ComponentUse:
     *scored from* (its VP source above 0); every other entry but a board piece is counted by
     a run that judges its change (its use rows, ``cdsim.batch.uses``): a card *taken*, a
     tile *placed*, a bonus token *taken*, a colour bonus *claimed*, a harvest card of the
-    other rewards *revealed*, an area VP row *scored*; a board piece's is not recorded (the
-    effect on each style is its verdict)."""
+    other rewards *revealed*, an area VP row *scored*, a territory piece *dealt*."""
     table, _, ident = entry.partition(".")
     if table == "harvest" and ident in HARVESTED:
         return ComponentUse(f"the {ident} harvest tiles", f"scored {ident.split('_')[0]} VP "
@@ -129,17 +130,19 @@ def component_use(entry: str) -> ComponentUse:
     noun = f"the {ident} {table.replace('_', ' ')}" if ident else f"the {table} table"
     if table == "area_vp":
         noun = "the area VP table"
+    elif table == "pieces" and ident:
+        noun = f"the territory piece {ident}"
     if table in USED and (ident or table == "area_vp"):
         words, unit = USED[table]
         colour = ident.split("-")[0]  # a farm tile's id names its crops: counted by colour
         if table.endswith("_tiles") and colour != ident:
             words += f" (any {colour} tile: the rows count tiles by colour, not by crops)"
-        return ComponentUse(noun, words, why=NOT_TAKEN if table == "cards" else NOT_BY_ENTRY,
+        why = {"cards": NOT_TAKEN, "pieces": NOT_DEALT}.get(table, NOT_BY_ENTRY)
+        return ComponentUse(noun, words, why=why,
                             unit=unit, source=source and source[0],
                             source_words=source[1] if source else "",
                             uses=f"{table}.{colour}" if table.endswith("_tiles") else entry)
-    return ComponentUse(noun, "was dealt it" if table == "pieces" else "used it",
-                        why=NOT_DEALT if table == "pieces" else NOT_BY_ENTRY,
+    return ComponentUse(noun, "used it", why=NOT_BY_ENTRY,
                         source=source and source[0], source_words=source[1] if source else "")
 
 

@@ -40,10 +40,12 @@ pub struct Scores {
     pub taken: Vec<[u16; N_COLOURS]>,
     /// What else each seat used (`Seat::used`) and the bonus tokens it took (T8.2, T8.3).
     pub used: Vec<(Used, [u8; N_BONUS])>,
+    /// The territory piece dealt to each seat of each kind A, B, C (T2.6), by name.
+    pub pieces: Vec<[String; 3]>,
 }
 
 impl Scores {
-    fn of(state: &CastlesState, strategies: &[&'static str]) -> Scores {
+    fn of(state: &CastlesState, comps: &Components, strategies: &[&'static str]) -> Scores {
         let seats = &state.seats[..state.n];
         let start_vp = state.start_vp[..state.n].to_vec();
         let red_by: Vec<_> = seats.iter().map(|s| s.red_by).collect();
@@ -62,8 +64,11 @@ impl Scores {
         let tiebreak = total.iter().filter(|&&v| v == total[order[0]]).count() > 1;
         let taken = seats.iter().map(|s| s.taken).collect();
         let used = seats.iter().map(|s| (s.used, s.tokens)).collect();
+        let names = &comps.tables().piece_names;
+        let pieces = seats.iter()
+            .map(|s| s.pieces.map(|p| names[usize::from(p)].clone())).collect();
         Scores { strategies: strategies.to_vec(), start_vp, red_by, empty_spaces, green, rank,
-                 tiebreak, taken, used }
+                 tiebreak, taken, used, pieces }
     }
 }
 
@@ -114,7 +119,8 @@ impl Outcome for Scores {
     /// (`neutral_tiles`), the colour bonuses it claimed (`colour_bonus`), the bonus tokens
     /// it took (`bonus_tokens`, by kind), the areas it completed by the area VP table's row
     /// (`area_vp`, 0 = one space) and the harvest cards revealed for it (`harvest`, by
-    /// reward).
+    /// reward) and the territory pieces it was dealt (`pieces`, by name: its estate is built
+    /// from them, T2.6; one each).
     fn uses(&self, seat: usize, out: &mut Vec<Use>) {
         let mut push = |kind: &'static str, id: &str, count: i64| if count > 0 {
             out.push(Use { kind, id: id.to_string(), count });
@@ -139,6 +145,9 @@ impl Outcome for Scores {
         }
         for (reward, &count) in HARVEST_IDS.iter().zip(&used.harvested) {
             push("harvest", reward, count.into());
+        }
+        for name in &self.pieces[seat] {
+            push("pieces", name, 1);
         }
     }
 }
@@ -273,8 +282,8 @@ impl Game for CastlesState {
         CastlesState::observe(self, seat)
     }
 
-    fn outcome(&self, _comps: &Components, strategies: &[&'static str]) -> Scores {
-        Scores::of(self, strategies)
+    fn outcome(&self, comps: &Components, strategies: &[&'static str]) -> Scores {
+        Scores::of(self, comps, strategies)
     }
 
     fn describe(&self, comps: &Components, action: &Action) -> String {
@@ -409,6 +418,47 @@ mod tests {
                      "harvest"] {
             assert!(seen.contains(kind), "no game used {kind}");
         }
+    }
+
+    #[test]
+    fn a_seats_piece_uses_are_the_three_pieces_it_was_dealt() {
+        use crate::castles::players::make;
+        use crate::play::play_game;
+        let comps = Components::builtin();
+        let names = &comps.tables().piece_names;
+        let mut dealt_to_seat0 = std::collections::BTreeSet::new();
+        for (players, seed) in [(2, 0u64), (3, 1), (4, 2), (4, 3), (2, 4), (3, 5)] {
+            let config = CastlesState::config(players, &vec![0; players], true).unwrap();
+            let seq = SeedSequence::new(11, &[seed]);
+            // the deal as the state made it (T2.6), from the same seed
+            let (state, _) = <CastlesState as Game>::new(&comps, &config, seq.clone());
+            let mut lineup: Vec<_> = (0..players).map(|_| make("greedy", &[]).unwrap()).collect();
+            let scores: Scores = play_game(&comps, &config, &mut lineup, seq);
+            let mut seen = std::collections::BTreeSet::new();
+            for seat in 0..players {
+                let mut uses = Vec::new();
+                scores.uses(seat, &mut uses);
+                uses.retain(|u| u.kind == "pieces");
+                let mut got: Vec<_> = uses.iter().map(|u| (u.id.clone(), u.count)).collect();
+                got.sort();
+                let mut want: Vec<_> = state.seats[seat].pieces.iter()
+                    .map(|&p| (names[usize::from(p)].clone(), 1)).collect();
+                want.sort();
+                assert_eq!(got, want, "{players} players, seat {seat}");
+                // one piece of each kind, A, B and C
+                let kinds: Vec<_> = got.iter().map(|(id, _)| &id[..1]).collect();
+                assert_eq!(kinds, ["A", "B", "C"], "{got:?}");
+                // each copy is dealt to one seat at most (T1.5: four of each kind)
+                for (id, _) in got {
+                    assert!(seen.insert(id.clone()), "{id} dealt twice");
+                }
+                if seat == 0 {
+                    dealt_to_seat0.extend(state.seats[0].pieces);
+                }
+            }
+        }
+        // dealt at random: the first seat does not always get the same pieces
+        assert!(dealt_to_seat0.len() > 3, "{dealt_to_seat0:?}");
     }
 
     #[test]
