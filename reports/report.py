@@ -233,13 +233,7 @@ def _summary(doc: Doc, found: RunResults) -> None:
               or "pool: " + ", ".join(label[x.spelling] for x in c.strategy_pool))
     start = ", ".join(str(v) for v in found.start_vp)
     comps = (f"a user set from `{c.components}`" if not m.components_default else
-             "the reconstructed default set (C1–C10 of docs/rules.md in the cdsim repository; not "
-             "the printed game's exact tiles and cards)" if spec.default else
-             f"the built-in set ({spec.rules_doc} in the cdsim repository says which of its "
-             "entries are reconstructed, not the printed game's)")
-    rules = ("rule numbers such as R8.5 and R10.6 refer to docs/rules.md in the cdsim repository"
-             if spec.default else
-             f"rule numbers refer to {spec.rules_doc} in the cdsim repository")
+             spec.builtin_set_words)
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     doc.h("Run", 2)
     doc.table(["setting", "value"], [
@@ -252,7 +246,7 @@ def _summary(doc: Doc, found: RunResults) -> None:
         ["engine", m.engine or "python"], ["versions", versions],
         ["simulation wall time", f"{m.wall_seconds:.1f} s"],
         ["command", f"`{m.command}`"],
-        ["rules", rules],
+        ["rules", spec.rules_said()],
     ])
 
 
@@ -321,11 +315,13 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
     deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],
                                                        strict=True))
     failed = st.has_failed  # the game has cards that fail (Carpe Diem's objective cards)
+    per_game = (run.spec.failed_cards or ("", 0))[1]  # the game's words for its cards
+    cost, rule = run.spec.failed_cost or ("", "")
     doc.p("Win share per appearance of the strategy (a strategy seated twice in a game counts "
           "twice)" + (f"; intervals use each strategy's design effect over deals ({deffs})"
                       if run.rotated else "")
-          + ("; cards failed = share of the 8 objective cards a player scores per game that cost "
-             "4 VP instead (R8.5)." if failed else "."))
+          + (f"; cards failed = share of the {per_game} objective cards a player scores per game "
+             f"that cost {cost} instead ({rule})." if failed else "."))
     doc.table(["strategy", "appearances", "wins", "win share [95% CI]", "mean final VP",
                *(["cards failed"] if failed else [])],
               [[r["strategy"], r["appearances"], r["wins"], interval(r["share"], r["low"], r["high"]),
