@@ -210,7 +210,7 @@ def _answer(doc: Doc, found: RunResults) -> None:
             lines.append(f"confirm it on fresh games: `{judged.confirm[0]}`, then "
                          f"`{judged.confirm[1]}`; or let `cdsim study run` decide")
     players = f"{run.players} players"
-    doc.boxes([(players if run.spec.default else f"{run.spec.title}, {players}",
+    doc.boxes([(run.spec.said("{title}, ") + players,
                 [(f"**{who}**", lines, False)], kind)])
 
 
@@ -219,7 +219,7 @@ def title(found: RunResults) -> str:
     Diem (whose pages are what they were before there were other games)."""
     run = found.run
     name = f"cdsim report: {run.path.name}"
-    return name if run.spec.default else f"{name} ({run.spec.title})"
+    return name + run.spec.said(" ({title})")
 
 
 def _summary(doc: Doc, found: RunResults) -> None:
@@ -412,7 +412,7 @@ def _power_section(doc: Doc, found: RunResults) -> None:
     table = [[pct(pw.effect), pw.games_chi2, pw.games_pair, pw.games_ci,
               "yes" if effective >= pw.games_chi2 else "no"]
              for pw in found.power]
-    command = "cdsim power" + ("" if run.spec.default else f" --game {run.spec.name}")
+    command = "cdsim power" + run.spec.said(" --game {name}")
     doc.p("Games needed to detect a gap of this size between the best and the worst seat "
           f"(80% power, 5% level); `{command}` computes any other. This run has "
           f"{run.games} games" + (f", worth {effective:.0f} independent ones (design effect)"
