@@ -119,9 +119,7 @@ def build(result: LadderResult) -> Doc:
         ["component set", f"{comps}, digest `{m.components_digest[:12]}`"],
         ["versions", versions], ["simulation wall time", f"{m.wall_seconds:.1f} s"],
         ["command", f"`{m.command}`"],
-        ["rules", "rule numbers such as R8.5 refer to docs/rules.md in the cdsim repository"
-         if m.ladder.spec.default else
-         f"rule numbers refer to {m.ladder.spec.rules_doc} in the cdsim repository"]])
+        ["rules", ladder.spec.rules_said(1)]])
 
     doc.h("Ratings", 2)
     doc.p(explain(result))
@@ -144,7 +142,7 @@ def build(result: LadderResult) -> Doc:
     _head_to_head_section(doc, result)
 
     if cards:
-        _vp_and_failed_section(doc, labels, f, order)
+        _vp_and_failed_section(doc, labels, f, order, ladder.spec.failed_cost or ("", ""))
 
     doc.h("Pairings", 2)
     doc.p("Each pairing is an ordinary run folder: `cdsim report LADDER/cells/KEY` reports it "
@@ -258,11 +256,14 @@ def _has_cards(f: LadderFit) -> bool:
     return not bool(np.isnan(f.failed_rate).all())
 
 
-def _vp_and_failed_section(doc: Doc, labels: list[str], f: LadderFit, order: list[int]) -> None:
+def _vp_and_failed_section(doc: Doc, labels: list[str], f: LadderFit, order: list[int],
+                           cost: tuple[str, str]) -> None:
+    """The chart of final VP and failed cards, a failed card's ``cost`` and rule the game's
+    (``GameSpec.failed_cost``)."""
     doc.h("Final VP and failed cards", 2)
     doc.chart("ladder_vp_failed", vp_and_failed(labels, f.mean_vp[order], f.failed_rate[order]),
               "Mean final VP per game, and the share of its objective cards a player failed "
-              "(each costs 4 VP, R8.5), per strategy.")
+              f"(each costs {cost[0]}, {cost[1]}), per strategy.")
 
 
 def format_text(result: LadderResult) -> str:

@@ -210,7 +210,7 @@ def _answer(doc: Doc, found: RunResults) -> None:
             lines.append(f"confirm it on fresh games: `{judged.confirm[0]}`, then "
                          f"`{judged.confirm[1]}`; or let `cdsim study run` decide")
     players = f"{run.players} players"
-    doc.boxes([(players if run.spec.default else f"{run.spec.title}, {players}",
+    doc.boxes([(run.spec.said("{title}, ") + players,
                 [(f"**{who}**", lines, False)], kind)])
 
 
@@ -219,7 +219,7 @@ def title(found: RunResults) -> str:
     Diem (whose pages are what they were before there were other games)."""
     run = found.run
     name = f"cdsim report: {run.path.name}"
-    return name if run.spec.default else f"{name} ({run.spec.title})"
+    return name + run.spec.said(" ({title})")
 
 
 def _summary(doc: Doc, found: RunResults) -> None:
@@ -233,13 +233,7 @@ def _summary(doc: Doc, found: RunResults) -> None:
               or "pool: " + ", ".join(label[x.spelling] for x in c.strategy_pool))
     start = ", ".join(str(v) for v in found.start_vp)
     comps = (f"a user set from `{c.components}`" if not m.components_default else
-             "the reconstructed default set (C1–C10 of docs/rules.md in the cdsim repository; not "
-             "the printed game's exact tiles and cards)" if spec.default else
-             f"the built-in set ({spec.rules_doc} in the cdsim repository says which of its "
-             "entries are reconstructed, not the printed game's)")
-    rules = ("rule numbers such as R8.5 and R10.6 refer to docs/rules.md in the cdsim repository"
-             if spec.default else
-             f"rule numbers refer to {spec.rules_doc} in the cdsim repository")
+             spec.builtin_set_words)
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     doc.h("Run", 2)
     doc.table(["setting", "value"], [
@@ -252,7 +246,7 @@ def _summary(doc: Doc, found: RunResults) -> None:
         ["engine", m.engine or "python"], ["versions", versions],
         ["simulation wall time", f"{m.wall_seconds:.1f} s"],
         ["command", f"`{m.command}`"],
-        ["rules", rules],
+        ["rules", spec.rules_said()],
     ])
 
 
@@ -321,11 +315,13 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
     deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],
                                                        strict=True))
     failed = st.has_failed  # the game has cards that fail (Carpe Diem's objective cards)
+    per_game = (run.spec.failed_cards or ("", 0))[1]  # the game's words for its cards
+    cost, rule = run.spec.failed_cost or ("", "")
     doc.p("Win share per appearance of the strategy (a strategy seated twice in a game counts "
           "twice)" + (f"; intervals use each strategy's design effect over deals ({deffs})"
                       if run.rotated else "")
-          + ("; cards failed = share of the 8 objective cards a player scores per game that cost "
-             "4 VP instead (R8.5)." if failed else "."))
+          + (f"; cards failed = share of the {per_game} objective cards a player scores per game "
+             f"that cost {cost} instead ({rule})." if failed else "."))
     doc.table(["strategy", "appearances", "wins", "win share [95% CI]", "mean final VP",
                *(["cards failed"] if failed else [])],
               [[r["strategy"], r["appearances"], r["wins"], interval(r["share"], r["low"], r["high"]),
@@ -416,7 +412,7 @@ def _power_section(doc: Doc, found: RunResults) -> None:
     table = [[pct(pw.effect), pw.games_chi2, pw.games_pair, pw.games_ci,
               "yes" if effective >= pw.games_chi2 else "no"]
              for pw in found.power]
-    command = "cdsim power" + ("" if run.spec.default else f" --game {run.spec.name}")
+    command = "cdsim power" + run.spec.said(" --game {name}")
     doc.p("Games needed to detect a gap of this size between the best and the worst seat "
           f"(80% power, 5% level); `{command}` computes any other. This run has "
           f"{run.games} games" + (f", worth {effective:.0f} independent ones (design effect)"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -253,3 +254,47 @@ def test_the_bindings_shared_module_names_no_carpe_diem_module() -> None:
     lines = _code_lines(CORE_SRC / "python" / "mod.rs")
     assert not [line for line in lines if "crate::carpe_diem" in line]
     assert any("carpe_diem::register(m)" in line for line in lines)
+
+
+# -- a game's own words and counts, read from its spec ---------------------------------------
+
+def test_every_game_plays_its_default_player_count() -> None:
+    """``default_players`` is what `simulate` and `power` play when given no --players: a
+    count the game is played by."""
+    for spec in GAMES.values():
+        assert spec.default_players in spec.player_counts, spec.name
+
+
+def test_simulate_and_power_play_the_games_own_default_count(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """No player count sits in the commands: a game whose default is 3 plays 3 unasked."""
+    from tests.commands import run_cli
+
+    three = dataclasses.replace(GAMES["castles"], default_players=3)
+    monkeypatch.setitem(GAMES, "castles", three)
+    code, out, err = run_cli(["power", "--game", "castles", "--json"], monkeypatch, capsys)
+    assert code == 0 and json.loads(out)["players"] == 3, err
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["simulate", "--game", "castles", "--games", "2", "--strategies",
+                              "random", "--jobs", "1", "--quiet"], monkeypatch, capsys)
+    assert code == 0, err
+    assert [p.name for p in (tmp_path / "runs").iterdir()] == ["castles-3p-random-seed0"]
+
+
+def test_a_reports_rules_and_set_lines_are_the_games_own_words() -> None:
+    """The run and ladder pages' "rules" and "component set" lines are each spec's words
+    (Carpe Diem's pinned, as its pages were before games had specs), not a branch on the
+    game in reports/."""
+    cd, castles = game_spec(None), game_spec("castles")
+    assert cd.rules_said() == ("rule numbers such as R8.5 and R10.6 refer to docs/rules.md in "
+                               "the cdsim repository")
+    assert cd.rules_said(1) == "rule numbers such as R8.5 refer to docs/rules.md in the cdsim repository"
+    assert castles.rules_said() == "rule numbers refer to docs/rules-castles.md in the cdsim repository"
+    assert cd.builtin_set_words.startswith("the reconstructed default set (C1–C10 of docs/rules.md")
+    for spec in GAMES.values():
+        assert spec.rules_doc in spec.builtin_set_words, spec.name
+    reports = CDSIM.parent / "reports"
+    for page in (reports / "report.py", reports / "ladder.py"):
+        text = page.read_text()
+        assert "docs/rules.md" not in text and "R8.5" not in text, page

@@ -26,7 +26,7 @@ from cdsim.cli.app import (
     use_decision_timeout,
 )
 from cdsim.errors import CdsimError, StrategyFailure, read_toml, user_text
-from cdsim.games import counts_said
+from cdsim.games import players_said
 
 if TYPE_CHECKING:  # the commands import what they run when they run it (a fast --help)
     from cdsim.batch.config import RunConfig
@@ -38,7 +38,7 @@ def simulate(
         help="Run folder to create (default: runs/<players>p-<strategies>-seed<seed>, e.g. "
              "runs/4p-villa-landscape-bread-greedy-seed0).")] = None,
     game: GameOpt = None,
-    players: Annotated[int | None, typer.Option("--players", "-n", help=f"{counts_said()}.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help=players_said())] = None,
     games: Annotated[int | None, typer.Option(help="Games to play.")] = None,
     strategies: Annotated[str | None, typer.Option(
         help="One strategy per seat, comma-separated, e.g. villa,landscape,bread,greedy "
@@ -171,8 +171,11 @@ def _run_config(settings: dict[str, object], from_file: dict[str, Path | None]) 
     from pydantic import ValidationError
 
     from cdsim.batch.config import RunConfig, flag, problem_line
+    from cdsim.games import DEFAULT_GAME, GAMES
 
-    values = {"players": 4, "games": 1000, "seed": 0} | settings
+    # the game's own default count (a game it does not know: the default's, refused below)
+    played = GAMES.get(str(settings.get("game", DEFAULT_GAME)), GAMES[DEFAULT_GAME])
+    values = {"players": played.default_players, "games": 1000, "seed": 0} | settings
 
     def name(key: str) -> str:
         top = key.partition(".")[0]
@@ -351,7 +354,8 @@ def balance(
 @app.command()
 def power(
     game: GameOpt = None,
-    players: Annotated[int, typer.Option("--players", "-n", help=f"{counts_said()}.")] = 4,
+    players: Annotated[int | None, typer.Option("--players", "-n", help=players_said())]
+        = None,
     effect: Annotated[float, typer.Option(
         help="Seat gap to detect: best seat's win share minus the worst's (0.03 = 3 pp).")]
         = 0.03,
@@ -381,6 +385,7 @@ def power(
     from cdsim.games import game_spec
 
     spec = game_spec(game)
+    players = spec.default_players if players is None else players
     if players not in spec.player_counts:
         *most, last = map(str, spec.player_counts)
         counts = f"{', '.join(most)} or {last}" if most else last

@@ -78,6 +78,15 @@ def counts_said(counts: tuple[int, ...] = PLAYER_COUNTS) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
+def players_said() -> str:
+    """``--players``'s help: every game's counts, and the count a command plays when it is
+    given none (each game's ``default_players``: one figure when every game's is the same)."""
+    defaults = {spec.default_players for spec in GAMES.values()}
+    default = (str(min(defaults)) if len(defaults) == 1 else "the game's: " + ", ".join(
+        f"{spec.default_players} for {spec.name}" for spec in GAMES.values()))
+    return f"{counts_said()}, as the game allows (default: {default})."
+
+
 def without_default_game(record: Any) -> Any:
     """A record as written (a model's dump), its ``game`` left out when it is the default:
     Carpe Diem's records are what they were before there were games."""

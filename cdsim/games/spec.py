@@ -38,6 +38,8 @@ class GameSpec:
     name: str
     title: str
     player_counts: tuple[int, ...]
+    # the count a command plays when it is given none (`simulate`, `power`), one of those
+    default_players: int
     # the rulebook's starting VP per seat for n players (its compensation for seat order)
     start_vp: Callable[[int], tuple[int, ...]]
     # its built-in players' names (the core's registry makes them) and the scripted ones a
@@ -57,6 +59,11 @@ class GameSpec:
     # where its rules are numbered (docs/...) and the rule that breaks a tie on VP
     rules_doc: str
     tie_rule: str
+    # what its reports say of it in its own words: the rule numbers a page names as examples
+    # of those in ``rules_doc`` (none: "rule numbers refer to ..." alone), and the built-in
+    # component set as a run report's "component set" line names it
+    rule_examples: tuple[str, ...]
+    builtin_set_words: str
     # its players as shared code reads them (cdsim.games.players): parsing and checking a
     # name, its settings, parameters and learned weights, users' Python strategies at its
     # tables, and what a folder records of its scripted players (Carpe Diem's roster; a
@@ -68,6 +75,9 @@ class GameSpec:
     # tie-break
     phases: tuple[str, ...]
     failed_cards: tuple[str, int] | None
+    # what a failed card costs and the rule that says so, as its pages say them ("4 VP",
+    # "R8.5"; None: no such cards)
+    failed_cost: tuple[str, str] | None
     tiebreak_rule: str
     # every column of its seat row in the order runs write them, where the game declares
     # them in Python (None: the core's columns, ``columns``, then the run's, ``run_columns``)
@@ -139,6 +149,13 @@ class GameSpec:
     def default(self) -> bool:
         """Whether it is the default game (whose records leave their game out)."""
         return self.name == DEFAULT_GAME
+
+    def rules_said(self, examples: int | None = None) -> str:
+        """Where its rule numbers are, as a report's "rules" line says it, with its first
+        ``examples`` rule numbers (None: all of them) as examples."""
+        shown = self.rule_examples[:examples]
+        such = f" such as {' and '.join(shown)}" if shown else ""
+        return f"rule numbers{such} refer to {self.rules_doc} in the cdsim repository"
 
     def said(self, form: str) -> str:
         """``form`` with this game's ``{name}`` and ``{title}`` filled in, where a command, a

@@ -149,7 +149,7 @@ def build(result: StudyResults, memo: Memo | None = None) -> Doc:
     m = result.manifest
     doc = Doc(memo=memo or Memo(None))
     game = result.game
-    doc.h(f"cdsim study: {m.name}" + ("" if game.default else f" ({game.title})"), 1)
+    doc.h(f"cdsim study: {m.name}" + game.said(" ({title})"), 1)
     if m.description:  # what the study asks, above its answer
         doc.p(m.description)
     if result.provisional:

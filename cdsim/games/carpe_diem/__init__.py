@@ -80,11 +80,17 @@ def components_digest(path: str | None) -> tuple[str, bool]:
     return comps.digest, comps.is_default
 
 
-SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), start_vp=start_vp, player_names=players,
+SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
+                start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
-                rules_doc=RULES_DOC, tie_rule=TIE_RULE, roster=ROSTER, phases=PHASES,
-                failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS,
+                rules_doc=RULES_DOC, tie_rule=TIE_RULE,
+                rule_examples=("R8.5", "R10.6"),
+                builtin_set_words=f"the reconstructed default set (C1–C10 of {RULES_DOC} in the "
+                                  "cdsim repository; not the printed game's exact tiles and cards)",
+                roster=ROSTER, phases=PHASES,
+                failed_cards=FAILED_CARDS, failed_cost=("4 VP", "R8.5"),
+                tiebreak_rule=TIEBREAK_WORDS,
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
                 whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,

@@ -82,11 +82,16 @@ def players() -> tuple[str, ...]:
     return tuple(module.game_players(NAME))
 
 
-SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, start_vp=start_vp, player_names=players,
+SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
+                start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
-                rules_doc=RULES_DOC, tie_rule=TIE_RULE, roster=CoreRoster(NAME, players), phases=PHASES,
-                failed_cards=FAILED_CARDS, tiebreak_rule=TIEBREAK_WORDS, row_order=None,
+                rules_doc=RULES_DOC, tie_rule=TIE_RULE,
+                rule_examples=(), builtin_set_words=f"the built-in set ({RULES_DOC} in the cdsim "
+                "repository says which of its entries are reconstructed, not the printed game's)",
+                roster=CoreRoster(NAME, players), phases=PHASES,
+                failed_cards=FAILED_CARDS, failed_cost=None,
+                tiebreak_rule=TIEBREAK_WORDS, row_order=None,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=None, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,

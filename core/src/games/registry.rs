@@ -47,7 +47,13 @@ pub trait Registered: Sync {
     /// Its built-in players' names, each one its `make` makes (none listed: a game whose
     /// players' names the binding's caller knows, as Python knows Carpe Diem's).
     fn player_names(&self) -> Vec<&'static str>;
+    /// The player counts it is played by: those its `Game::config` accepts, of 1 to
+    /// `SEATS_ASKED` (shared code asks the game, never names one to know its counts).
+    fn player_counts(&self) -> Vec<usize>;
 }
+
+/// The most seats `Registered::player_counts` asks a game's config about.
+pub const SEATS_ASKED: usize = 8;
 
 /// A game's search labels (`Registered::labels`), on its own components.
 pub type Labeller<G> = fn(&G, &LabelSpec, Option<&str>) -> Result<LabelRows, String>;
@@ -156,6 +162,10 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
     fn player_names(&self) -> Vec<&'static str> {
         (self.players)()
     }
+
+    fn player_counts(&self) -> Vec<usize> {
+        (1..=SEATS_ASKED).filter(|&n| G::config(n, &vec![0; n], false).is_ok()).collect()
+    }
 }
 
 /// Every game, by name; the first is the default.
@@ -190,6 +200,8 @@ pub fn names() -> Vec<&'static str> {
 mod tests {
     use super::*;
     use crate::batch::StrategySpec;
+    use std::fs;
+    use std::path::{Path, PathBuf};
 
     #[test]
     fn games_are_found_by_name_and_carpe_diem_is_the_default() {
@@ -205,30 +217,99 @@ mod tests {
     #[test]
     fn each_game_lists_the_players_its_make_makes() {
         assert_eq!(names(), ["carpe-diem", "castles", "mediterranean"]);
-        for name in ["castles", "mediterranean"] {
-            let g = game(name).unwrap();
-            let players = g.player_names();
+        // every game whose players the core lists (Carpe Diem's are Python's), named by none
+        let listing: Vec<_> = GAMES.iter().filter(|g| !g.player_names().is_empty()).collect();
+        let named: Vec<_> = listing.iter().map(|g| g.name()).collect();
+        assert_eq!(named, ["castles", "mediterranean"]);
+        for g in listing {
+            let (name, players) = (g.name(), g.player_names());
             assert!(players.contains(&"random") && players.contains(&"greedy"), "{players:?}");
             let comps = g.components(&g.builtin_components().unwrap()).unwrap();
+            let n = g.player_counts()[0]; // its smallest table, whatever the game
+            let (start_vp, lineups) = (vec![0; n], vec![0; n]);
             for player in players {
                 let lineup = [StrategySpec { name: player.into(), overrides: vec![] }];
-                let n = if name == "castles" { 2 } else { 3 };
                 if player == "mcts" {
                     continue; // made by name as the rest, too slow to play here
                 }
-                let chunk = Chunk { players: n, start_vp: &[0; 3][..n], check: false, entropy: 1,
-                                    games: &[0], setups: &[0], lineups: &[0; 3][..n],
+                let chunk = Chunk { players: n, start_vp: &start_vp, check: false, entropy: 1,
+                                    games: &[0], setups: &[0], lineups: &lineups,
                                     strategies: &lineup, stop: None, uses: false };
                 let played = g.play_chunk(&*comps, &chunk);
                 assert!(played.is_ok(), "{name} {player}: {:?}", played.err());
             }
-            let lineup = [StrategySpec { name: "no-such".into(), overrides: vec![] }];
-            let one = OneGame { players: 3, start_vp: &[0; 3], entropy: 1, setup: None,
-                                lineup: &[lineup[0].clone(), lineup[0].clone(), lineup[0].clone()],
-                                check: false };
+            let lineup = vec![StrategySpec { name: "no-such".into(), overrides: vec![] }; n];
+            let one = OneGame { players: n, start_vp: &start_vp, entropy: 1, setup: None,
+                                lineup: &lineup, check: false };
             assert!(g.replay(&*comps, &one).is_err(), "{name}");
         }
         assert!(default().player_names().is_empty(), "Carpe Diem's names are Python's");
+    }
+
+    #[test]
+    fn each_game_says_its_player_counts_through_the_seam() {
+        let counts: Vec<Vec<usize>> = GAMES.iter().map(|g| g.player_counts()).collect();
+        assert_eq!(counts, [vec![2, 3, 4], vec![2, 3, 4], vec![3, 4, 5]]);
+    }
+
+    /// A Rust file's code lines: its test module and comments left out (none for a file of
+    /// tests).
+    fn code_lines(path: &Path) -> Vec<String> {
+        if path.file_name().is_some_and(|f| f == "tests.rs") {
+            return Vec::new();
+        }
+        let text = fs::read_to_string(path).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        code.lines().map(|l| l.split("//").next().unwrap_or_default().to_owned()).collect()
+    }
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The seam (src/games/) and the players of any game (src/players/) name no game, by its
+    /// module or its registered name: only the registry's lines do, one `use` and one entry
+    /// a game (tests/test_seam.py holds the same of the rest of the crate's shared files).
+    #[test]
+    fn the_seam_and_the_shared_players_name_no_game() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut games: Vec<String> = fs::read_dir(&src).unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("mod.rs").is_file())
+            .filter_map(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
+            .filter(|f| !["games", "players", "python"].contains(&f.as_str()))
+            .collect();
+        games.sort();
+        assert_eq!(games, ["carpe_diem", "castles", "mediterranean"]);
+        let mut words: Vec<String> = games.iter().map(|g| format!("{g}::")).collect();
+        words.extend(names().iter().map(|n| format!("{n:?}")));
+        let mut files = Vec::new();
+        rust_files(&src.join("games"), &mut files);
+        rust_files(&src.join("players"), &mut files);
+        let registry = src.join("games").join("registry.rs");
+        let mut naming = Vec::new();
+        for file in files.iter().filter(|f| **f != registry) {
+            for line in code_lines(file) {
+                if words.iter().any(|w| line.contains(w.as_str())) {
+                    naming.push(format!("{}: {}", file.display(), line.trim()));
+                }
+            }
+        }
+        assert!(naming.is_empty(), "shared crate code names a game:\n{}", naming.join("\n"));
+        let lines = code_lines(&registry);
+        for (game, name) in games.iter().zip(names()) {
+            let naming: Vec<_> = lines.iter()
+                .filter(|l| l.contains(&format!("{game}::")) || l.contains(&format!("{name:?}")))
+                .collect();
+            assert!(naming.len() <= 2, "the registry names {name} beyond its use and entry: {naming:?}");
+        }
     }
 
     #[test]
