@@ -187,6 +187,11 @@ def test_the_pace_includes_the_looks_between_plays(monkeypatch: pytest.MonkeyPat
                            "judging the stages"
     rate = clock.rate()
     assert rate is not None and rate.seconds == pytest.approx(16.0)
+    # the run is over: writing its pages (40 s here) is no part of the pace its closing
+    # lines say (a busy whatif said "in 4 min" under "3 min 0 s wall")
+    clock.finish()
+    now[0] = 56.0
+    assert clock.spent() == pytest.approx(16.0)
 
 
 def test_the_pace_is_said_once_play_and_looks_have_measured_a_few_seconds(

@@ -53,6 +53,7 @@ class Clock:
     recorded: tuple[int, float] = (0, 0.0)  # games and play seconds a manifest holds already
     load: float | None = field(default_factory=load_average)  # when the clock started
     hold: bool = False  # set while a first stage must finish whatever the time (a whatif's)
+    over: float | None = None  # when the run's play and looks ended (``finish``; None: not yet)
 
     @contextmanager
     def playing(self) -> Iterator[None]:
@@ -70,8 +71,15 @@ class Clock:
     def spent(self) -> float:
         """Wall seconds of this run's play and of the looks after it (those since the last
         play up to now included): what the pace is measured on."""
-        since = 0.0 if self.ended is None else time.perf_counter() - self.ended
+        now = time.perf_counter() if self.over is None else self.over
+        since = 0.0 if self.ended is None else now - self.ended
         return self.played_seconds + self.looked_seconds + since
+
+    def finish(self) -> None:
+        """The run's play and its last looks are over: what follows (its pages, the answer
+        printed) is not part of the pace its closing lines say."""
+        if self.over is None:
+            self.over = time.perf_counter()
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start

@@ -369,6 +369,7 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
     if any(not p.done for p in pairs):
         stopped = f"its time budget of {clock.budget_words()}" + (
             f"; {' and '.join(skipped)} play not begun" if skipped else "")
+    clock.finish()  # the pace the answer says is the run's, not its pages'
     manifest.stamp(clock.start, before, clock.load)  # its pages' wall time, machine
     manifest.played(*clock.unrecorded())
     if clock.rate() is not None:

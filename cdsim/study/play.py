@@ -77,6 +77,7 @@ def run(study: Study, root: Path, jobs: int = -1, backend: str = "loky",
             write_study_manifest(root, manifest)
     manifest.stamp(start, None, clock.load if clock is not None else None)
     if clock is not None:
+        clock.finish()  # the pace the closing lines say is the run's, not its pages'
         manifest.played(*clock.unrecorded())
         if clock.rate() is not None:
             manifest.rate = clock.rate()
