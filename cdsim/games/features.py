@@ -15,6 +15,13 @@ from cdsim.errors import CdsimError
 # the copy of its profiles file a folder keeps beside its manifest (cdsim.games.played)
 PROFILES_COPY = "profiles.toml"
 
+
+def built_in_set_said(rules_doc: str) -> str:
+    """A game's built-in component set as its run pages name it (``GameSpec.builtin_set_words``)
+    where its rules doc says which entries are reconstructed."""
+    return (f"the built-in set ({rules_doc} in the cdsim repository says which of its entries "
+            "are reconstructed, not the printed game's)")
+
 # the name that means a game's shipped component set (an override's base, a --components value)
 DEFAULT_SET = "default"
 
@@ -262,4 +269,5 @@ __all__ = [
     "PlayoutWeights",
     "SetChange",
     "Sweeps",
+    "built_in_set_said",
 ]

@@ -18,7 +18,7 @@ from cdsim.games.castles.components import diff as diff
 from cdsim.games.castles.components import entries as entries
 from cdsim.games.castles.components import load_components as load_components
 from cdsim.games.core_players import CoreRoster
-from cdsim.games.features import DEFAULT_SET, WEIGHTS_DIR, ComponentUse
+from cdsim.games.features import DEFAULT_SET, WEIGHTS_DIR, ComponentUse, built_in_set_said
 from cdsim.games.spec import GameSpec
 
 NAME = "castles"
@@ -151,8 +151,7 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
                 rules_doc=RULES_DOC, tie_rule=TIE_RULE,
-                rule_examples=(), builtin_set_words=f"the built-in set ({RULES_DOC} in the cdsim "
-                "repository says which of its entries are reconstructed, not the printed game's)",
+                rule_examples=(), builtin_set_words=built_in_set_said(RULES_DOC),
                 roster=CoreRoster(NAME, players), phases=PHASES,
                 failed_cards=FAILED_CARDS, failed_cost=None,
                 tiebreak_rule=TIEBREAK_WORDS, row_order=None,

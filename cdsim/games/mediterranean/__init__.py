@@ -20,7 +20,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.games.core_players import CoreRoster
-from cdsim.games.features import WEIGHTS_DIR
+from cdsim.games.features import WEIGHTS_DIR, built_in_set_said
 from cdsim.games.mediterranean.components import SET_KEYS as SET_KEYS
 from cdsim.games.mediterranean.components import components_digest as components_digest
 from cdsim.games.mediterranean.components import diff as diff
@@ -87,8 +87,7 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
                 rules_doc=RULES_DOC, tie_rule=TIE_RULE,
-                rule_examples=(), builtin_set_words=f"the built-in set ({RULES_DOC} in the cdsim "
-                "repository says which of its entries are reconstructed, not the printed game's)",
+                rule_examples=(), builtin_set_words=built_in_set_said(RULES_DOC),
                 roster=CoreRoster(NAME, players), phases=PHASES,
                 failed_cards=FAILED_CARDS, failed_cost=None,
                 tiebreak_rule=TIEBREAK_WORDS, row_order=None,
