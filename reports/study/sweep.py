@@ -212,45 +212,44 @@ def _cards(doc: Doc, group: SweepGroup
 
 
 def _card_chart(doc: Doc, group: SweepGroup) -> None:
-    points = group.card_points
     card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
     names = study_cards.NAMES[card.kind]
-    figures: list[tuple[str, FloatArray, FloatArray, FloatArray, bool]] = []
-    for i, k in enumerate(("done_share", "mean_vp", "win_difference"), start=1):
-        est, low, high = (np.array([f[k][j] for _, f in points], dtype=np.float64)
-                          for j in range(3))
-        figures.append((f"{card.card} {names[i]}", est, low, high, k != "mean_vp"))
-    sweep = group.sweep
-    doc.draw(chart_name(group) + "_card", charts.card_sweep, (
-        [v for v, _ in points], figures, f"{sweep.entry} {sweep.key}",
-        f"{group.players} players, {group.population}: {card.card} by {sweep.name}",
-        group.base_value),
-        f"{group.players} players, {group.population}: the swept card's own figures against "
-        f"{sweep.entry} {sweep.key} (the base's value dotted), with 95% intervals: "
-        "fulfilled share, VP per take, and its takers' win share minus the other seats of "
-        "their strategies' (dashed: 0, where it is neutral).")
+    _figures_chart(doc, group, "_card", card.card, [
+        (k, f"{card.card} {names[i]}", k != "mean_vp")
+        for i, k in enumerate(("done_share", "mean_vp", "win_difference"), start=1)],
+        "the swept card's own figures", "fulfilled share, VP per take, and its takers' win "
+        "share minus the other seats of their strategies'")
 
 
 def _use_chart(doc: Doc, group: SweepGroup, noun: str) -> None:
     """A swept component's use figures against the value, as a card's chart draws its own:
     the share of seats that used it, its uses a using seat and its users' win difference."""
+    _figures_chart(doc, group, "_use", noun, [
+        ("use_share", "used by (share of seats)", True),
+        ("per_user", "uses a using seat", False),
+        ("win_difference", "win difference (pts)", True)],
+        "the swept component's use", "the share of seats that used it, its uses a using "
+        "seat, and its users' win share minus the other seats of their strategies'")
+
+
+def _figures_chart(doc: Doc, group: SweepGroup, suffix: str, noun: str,
+                   series: list[tuple[str, str, bool]], what: str, which: str) -> None:
+    """One chart of a swept card's or component's figures (``series``: the key of
+    ``group.card_points``, its label, whether it is a share) against the value."""
     points = group.card_points
     figures: list[tuple[str, FloatArray, FloatArray, FloatArray, bool]] = []
-    for k, label, share in (("use_share", "used by (share of seats)", True),
-                            ("per_user", "uses a using seat", False),
-                            ("win_difference", "win difference (pts)", True)):
+    for k, label, share in series:
         est, low, high = (np.array([f[k][j] for _, f in points], dtype=np.float64)
                           for j in range(3))
         figures.append((label, est, low, high, share))
     sweep = group.sweep
-    doc.draw(chart_name(group) + "_use", charts.card_sweep, (
+    doc.draw(chart_name(group) + suffix, charts.card_sweep, (
         [v for v, _ in points], figures, f"{sweep.entry} {sweep.key}",
         f"{group.players} players, {group.population}: {noun} by {sweep.name}",
         group.base_value),
-        f"{group.players} players, {group.population}: the swept component's use against "
-        f"{sweep.entry} {sweep.key} (the base's value dotted), with 95% intervals: the share "
-        "of seats that used it, its uses a using seat, and its users' win share minus the "
-        "other seats of their strategies' (dashed: 0, where it is neutral).")
+        f"{group.players} players, {group.population}: {what} against "
+        f"{sweep.entry} {sweep.key} (the base's value dotted), with 95% intervals: "
+        f"{which} (dashed: 0, where it is neutral).")
 
 
 def chart_name(group: SweepGroup) -> str:
