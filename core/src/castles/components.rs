@@ -243,7 +243,7 @@ impl Tables {
             colour_bonus,
             area_vp: [vp[0], vp[1], vp[2]],
             pieces_by_kind,
-            piece_names: set.pieces.iter().map(|p| p.name.clone()).collect(),
+            piece_names: set.pieces.iter().map(|p| p.name.clone()).collect::<Vec<_>>().into(),
             piece_colour,
             piece_area,
             adjacency: adjacency(),

@@ -40,8 +40,10 @@ pub struct Scores {
     pub taken: Vec<[u16; N_COLOURS]>,
     /// What else each seat used (`Seat::used`) and the bonus tokens it took (T8.2, T8.3).
     pub used: Vec<(Used, [u8; N_BONUS])>,
-    /// The territory piece dealt to each seat of each kind A, B, C (T2.6), by name.
-    pub pieces: Vec<[String; 3]>,
+    /// The territory piece dealt to each seat of each kind A, B, C (T2.6), by its number
+    /// in `piece_names` (named only when use rows are asked for).
+    pub pieces: Vec<[u8; 3]>,
+    pub piece_names: std::sync::Arc<[String]>,
 }
 
 impl Scores {
@@ -64,11 +66,10 @@ impl Scores {
         let tiebreak = total.iter().filter(|&&v| v == total[order[0]]).count() > 1;
         let taken = seats.iter().map(|s| s.taken).collect();
         let used = seats.iter().map(|s| (s.used, s.tokens)).collect();
-        let names = &comps.tables().piece_names;
-        let pieces = seats.iter()
-            .map(|s| s.pieces.map(|p| names[usize::from(p)].clone())).collect();
+        let pieces = seats.iter().map(|s| s.pieces).collect();
+        let piece_names = comps.tables().piece_names.clone();
         Scores { strategies: strategies.to_vec(), start_vp, red_by, empty_spaces, green, rank,
-                 tiebreak, taken, used, pieces }
+                 tiebreak, taken, used, pieces, piece_names }
     }
 }
 
@@ -146,8 +147,8 @@ impl Outcome for Scores {
         for (reward, &count) in HARVEST_IDS.iter().zip(&used.harvested) {
             push("harvest", reward, count.into());
         }
-        for name in &self.pieces[seat] {
-            push("pieces", name, 1);
+        for &piece in &self.pieces[seat] {
+            push("pieces", &self.piece_names[usize::from(piece)], 1);
         }
     }
 }

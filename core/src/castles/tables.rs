@@ -207,7 +207,8 @@ pub struct Tables {
     pub colour_bonus: [[u8; 2]; N_COLOURS],
     pub area_vp: [u8; 3],
     pub pieces_by_kind: [Vec<u8>; 3],
-    pub piece_names: Vec<String>,
+    /// Shared with every finished game's `Scores` (its use rows name the dealt pieces).
+    pub piece_names: std::sync::Arc<[String]>,
     pub piece_colour: Vec<[u8; PIECE_SPACES]>,
     pub piece_area: Vec<[u16; PIECE_SPACES]>,
     /// Per layout, each space's neighbours on the board (a 30-bit mask).
