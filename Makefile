@@ -11,7 +11,7 @@ install: $(VENV)/.installed
 # The Rust core (cdsim._core, the engine that plays every game) is rebuilt in release mode
 # when any of its sources change, or the scripted profiles or learned weights it compiles in.
 CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs core/src/*/*/*.rs core/src/*/*/*/*.rs) \
-	strategies/profiles.toml strategies/weights/learned.json strategies/weights/castles-learned.json \
+	strategies/profiles.toml strategies/weights/carpe_diem-learned.json strategies/weights/castles-learned.json \
 	strategies/weights/carpe_diem-prior.json
 $(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	@echo "make install: $(words $?) inputs newer than the last install (first: $(firstword $?)): next, the venv, then the Rust core (cdsim._core) built in release mode and cdsim installed: a few minutes the first time"
@@ -75,12 +75,14 @@ core-fixture: install
 core-games:
 	cd core && CDSIM_RECORD=1 cargo test --quiet --test games recorded_
 
-# The learned player's built-in weights (strategies/weights/learned.json), rebuilt from
-# seed 1 byte for byte: greedy-playout rounds, then mcts's labels of its own moves at 2, 3
-# and 4 players (cdsim train; about 100 minutes of 2 cores, most of it the 3-player labels),
-# then the core that compiles them in.
+# A game's learned player's built-in weights are rebuilt from seed 1 byte for byte by one
+# pipeline (cdsim train: cdsim/train/) running the game's trainer, then the core that
+# compiles them in. Carpe Diem's (strategies/weights/carpe_diem-learned.json): greedy-playout
+# rounds, then mcts's labels of its own moves at 2, 3 and 4 players (its trainer:
+# cdsim/games/carpe_diem/commands/training/; about 100 minutes of 2 cores, most of it the
+# 3-player labels).
 train: install
-	nice -n 10 $(CDSIM) train --seed 1
+	nice -n 10 $(CDSIM) train --game carpe-diem --seed 1
 	$(MAKE) install
 
 # Carpe Diem's learned player's prior over a move decision's options
@@ -94,9 +96,9 @@ train-prior:
 	$(MAKE) install
 
 # The Castles of Tuscany's learned player's built-in weights
-# (strategies/weights/castles-learned.json), rebuilt from seed 1 byte for byte: rounds of
-# self-play whose sampled decisions its mcts labels (cdsim train --game castles, the seam's
-# pipeline: cdsim/train/seam.py), then the core that compiles them in.
+# (strategies/weights/castles-learned.json), rebuilt from seed 1 byte for byte by the same
+# pipeline: rounds of self-play whose sampled decisions its mcts labels (the seam's trainer,
+# cdsim/train/seam.py), then the core that compiles them in.
 train-castles: install
 	nice -n 10 $(CDSIM) train --game castles --seed 1 --jobs 2
 	$(MAKE) install

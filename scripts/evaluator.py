@@ -35,7 +35,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from cdsim import core
-from cdsim import train as T
+from cdsim.games.carpe_diem.commands.training import fit as T
 from cdsim.games.carpe_diem.handover import core_components
 from cdsim.games.carpe_diem.players import weights as W
 

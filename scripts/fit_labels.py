@@ -26,12 +26,13 @@ from pathlib import Path
 
 import numpy as np
 
-from cdsim import train as T
 from cdsim.errors import CdsimError
+from cdsim.games.carpe_diem.commands.training import fit as T
+from cdsim.games.carpe_diem.commands.training import labels as L
 from cdsim.games.carpe_diem.players import weights as W
 
 
-def labels_of(paths: list[Path], version: int = 1) -> tuple[T.Labels, np.ndarray]:
+def labels_of(paths: list[Path], version: int = 1) -> tuple[L.Labels, np.ndarray]:
     """Labels files of one player count as ``Labels`` with the inputs of weights
     ``version`` (pooled seeds; each file's games and decisions numbered after the last
     one's), and the learned value the core gave."""
@@ -39,7 +40,7 @@ def labels_of(paths: list[Path], version: int = 1) -> tuple[T.Labels, np.ndarray
     games = np.cumsum([0] + [int(part.game.max()) + 1 for part, _ in parts])
     groups = np.cumsum([0] + [int(part.group.max()) + 1 for part, _ in parts])
     shifts = list(zip(parts, groups[:-1], games[:-1], strict=True))
-    labels = T.Labels(np.concatenate([part.value for part, _ in parts]),
+    labels = L.Labels(np.concatenate([part.value for part, _ in parts]),
                       np.concatenate([part.seats for part, _ in parts]),
                       np.concatenate([part.phase for part, _ in parts]),
                       np.concatenate([part.group + g for (part, _), g, _ in shifts]),
@@ -47,14 +48,14 @@ def labels_of(paths: list[Path], version: int = 1) -> tuple[T.Labels, np.ndarray
     return labels, np.concatenate([learned for _, learned in parts])
 
 
-def one_file(path: Path, version: int = 1) -> tuple[T.Labels, np.ndarray]:
+def one_file(path: Path, version: int = 1) -> tuple[L.Labels, np.ndarray]:
     data = np.load(path)
     n = int(data["players"])
     inputs = data["inputs"]
     if (inputs.shape[1] - 1) // n < 1 + len(W.feature_names(version)):
         raise SystemExit(f"{path}: its inputs are not those of weights version {version} "
                          "(scripts/replay_labels.py replay adds them)")
-    labels = T.Labels.of_rows((data["a"] + data["b"]) / 2, inputs, n, version,
+    labels = L.Labels.of_rows((data["a"] + data["b"]) / 2, inputs, n, version,
                               data["group"].astype(np.int64), data["game"].astype(np.int64))
     return labels, data["learned"]
 
@@ -72,7 +73,7 @@ def destinations(paths: list[Path]) -> np.ndarray:
     return np.concatenate(out)
 
 
-def placement_rho(score: np.ndarray, labels: T.Labels, dest: np.ndarray) -> float:
+def placement_rho(score: np.ndarray, labels: L.Labels, dest: np.ndarray) -> float:
     """Spearman of ``score`` with the labels among the options of one destination (three
     or more), averaged over destinations of moves."""
     from scipy.stats import spearmanr
@@ -87,7 +88,7 @@ def placement_rho(score: np.ndarray, labels: T.Labels, dest: np.ndarray) -> floa
     return float(np.mean(rho)) if rho else float("nan")
 
 
-def regrets(score: np.ndarray, labels: T.Labels) -> np.ndarray:
+def regrets(score: np.ndarray, labels: L.Labels) -> np.ndarray:
     """Each decision's regret of ``score``'s pick under the labels (VP of margin)."""
     out = []
     for g in np.unique(labels.group):
@@ -96,7 +97,7 @@ def regrets(score: np.ndarray, labels: T.Labels) -> np.ndarray:
     return np.array(out)
 
 
-def against(score: np.ndarray, base: np.ndarray, labels: T.Labels) -> str:
+def against(score: np.ndarray, base: np.ndarray, labels: L.Labels) -> str:
     """The regret of ``score`` less that of ``base``, paired by decision, with its
     standard error."""
     d = regrets(score, labels) - regrets(base, labels)
@@ -107,7 +108,7 @@ def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("labels", type=Path, nargs="+", help="labels files of one player count")
     parser.add_argument("--ridge", default="1,10,100,1000")
-    parser.add_argument("--inputs", type=int, default=1, choices=W.VERSIONS,
+    parser.add_argument("--inputs", type=int, default=1, choices=W.INPUT_SETS,
                         help="the weights version whose inputs the fit reads (default 1)")
     parser.add_argument("--fold", type=int, default=1, choices=(0, 1),
                         help="the games held out: odd (1, the default) or even (0)")
@@ -149,7 +150,7 @@ def main() -> None:
     prior = T.widened(json.loads(args.start.text)["weights"], width)
     print(f"{len(np.unique(labels.group))} decisions, {len(labels.value)} options, "
           f"{len(np.unique(labels.game))} games; the shipped margins here agree with the "
-          f"core's to {np.abs(T.margins(shipped, labels) - learned).max():.1e}")
+          f"core's to {np.abs(L.margins(shipped, labels) - learned).max():.1e}")
     test = labels.game % 2 == args.fold
     parity = ("even", "odd")[args.fold], ("odd", "even")[args.fold]
     for name, mask in ((f"held-out ({parity[0]} games)", test),
@@ -163,20 +164,20 @@ def main() -> None:
         write(args, labels, prior)
 
 
-def scores(args: argparse.Namespace, fit_on: T.Labels, part: T.Labels, where: np.ndarray,
+def scores(args: argparse.Namespace, fit_on: L.Labels, part: L.Labels, where: np.ndarray,
            shipped: dict[str, list[list[float]]], prior: dict[str, list[list[float]]]
            ) -> list[str]:
     """One line per model: the shipped weights, then each fit on ``fit_on``, scored on
     ``part``."""
-    shipped_margin = T.margins(shipped, part)
-    line = [f"shipped {fmt(T.decision_scores(shipped_margin, part))}, placements "
+    shipped_margin = L.margins(shipped, part)
+    line = [f"shipped {fmt(L.decision_scores(shipped_margin, part))}, placements "
             f"{placement_rho(shipped_margin, part, where):.2f}"]
     for leader in (False, True):
         for ridge in args.ridges:
-            table = T.fit_labels(fit_on, prior, ridge, leader, args.kept)
-            margin = T.margins(table, part, leader)
+            table = L.fit_labels(fit_on, prior, ridge, leader, args.kept)
+            margin = L.margins(table, part, leader)
             line.append(f"{'leader' if leader else 'mean'} ridge {ridge:g} "
-                        f"{fmt(T.decision_scores(margin, part))}, placements "
+                        f"{fmt(L.decision_scores(margin, part))}, placements "
                         f"{placement_rho(margin, part, where):.2f} "
                         f"({against(margin, shipped_margin, part)})")
     if args.network:
@@ -184,11 +185,11 @@ def scores(args: argparse.Namespace, fit_on: T.Labels, part: T.Labels, where: np
     return line
 
 
-def write(args: argparse.Namespace, labels: T.Labels, prior: dict[str, list[list[float]]]
+def write(args: argparse.Namespace, labels: L.Labels, prior: dict[str, list[list[float]]]
           ) -> None:
     """Fit every decision given and write the weights file, with how it was made."""
     ridge = args.ridges[0]
-    table = T.fit_labels(labels, prior, ridge, False, args.kept)
+    table = L.fit_labels(labels, prior, ridge, False, args.kept)
     shipped_file = json.loads(W.PLAYOUT_WEIGHTS.read_text())
     training = {"command": "scripts/fit_labels.py " + " ".join(sys.argv[1:]),
                 "labels": [str(p) for p in args.labels], "ridge": ridge,
@@ -202,19 +203,19 @@ def write(args: argparse.Namespace, labels: T.Labels, prior: dict[str, list[list
           f"-> {args.write}")
 
 
-def network(fit_on: T.Labels, part: T.Labels, epochs: int) -> dict[str, float]:
+def network(fit_on: L.Labels, part: L.Labels, epochs: int) -> dict[str, float]:
     """A 64-unit ReLU network beside a linear term (``make evaluator``'s) on the inputs'
     margin against the others' mean and against the leader, and the phase, fitted to the
     label less the banked margin (per decision), scored on ``part``."""
     from evaluator import Network  # scripts/: run from the repository root
 
-    def inputs(labels: T.Labels) -> np.ndarray:
+    def inputs(labels: L.Labels) -> np.ndarray:
         per_seat = np.stack([T.design(labels.seats[:, s, 1:])
                              for s in range(labels.seats.shape[1])], axis=1)
         return np.hstack([labels.relative(per_seat, False), labels.relative(per_seat, True),
                           np.eye(4)[labels.phase]])
 
-    def banked(labels: T.Labels) -> np.ndarray:
+    def banked(labels: L.Labels) -> np.ndarray:
         return labels.relative(labels.seats[:, :, 0], False)
 
     x_fit, x_part = inputs(fit_on), inputs(part)
@@ -223,7 +224,7 @@ def network(fit_on: T.Labels, part: T.Labels, epochs: int) -> dict[str, float]:
     net = Network(x_fit.shape[1], 64, 1)
     net.fit((x_fit - mu) / sd, T.demeaned(fit_on.value - banked(fit_on), fit_on.group),
             fit_on.group, epochs)
-    return T.decision_scores(net((x_part - mu) / sd)[0] + banked(part), part)
+    return L.decision_scores(net((x_part - mu) / sd)[0] + banked(part), part)
 
 
 def fmt(scores: dict[str, float]) -> str:

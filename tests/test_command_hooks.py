@@ -15,7 +15,7 @@ from cdsim.games import GAMES, game_spec
 from cdsim.games.features import ComponentFiles, PlayedGame, PlayRequest
 from tests.commands import run_cli
 
-HOOKS = ("component_files", "play", "score", "card_list", "strategy_lines", "playout_weights")
+HOOKS = ("component_files", "play", "score", "card_list", "strategy_lines", "training")
 
 
 def test_carpe_diem_declares_every_command_hook_and_the_others_none() -> None:
@@ -24,9 +24,9 @@ def test_carpe_diem_declares_every_command_hook_and_the_others_none() -> None:
     for name in ("castles", "mediterranean"):
         spec = game_spec(name)
         assert all(getattr(spec, hook) is None for hook in HOOKS), name
-    # every game's weights file holds its name but the first game's, written before games
+    # every game's weights file holds its name
     assert {s.weights_file.name for s in GAMES.values()} == {
-        "learned.json", "castles-learned.json", "mediterranean-learned.json"}
+        "carpe_diem-learned.json", "castles-learned.json", "mediterranean-learned.json"}
 
 
 @pytest.fixture

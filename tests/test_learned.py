@@ -1,11 +1,15 @@
 """The learned player of the compiled core (core/src/carpe_diem/players/learned/) and its training
-(cdsim train, cdsim/train.py): the weights file it reads by default or from
-learned@weights=PATH, refused in one line when missing, corrupt or made for another
-component set; which weights played, in run and ladder manifests; training rebuilt
-from a seed. Its strength is measured by `cdsim ladder` (docs/strength.md), not here."""
+(cdsim train: cdsim.train's one pipeline running Carpe Diem's trainer,
+cdsim.games.carpe_diem.commands.training): the weights file it reads by default or from
+learned@weights=PATH (the one format of every game), refused in one line when missing,
+corrupt, another game's, in the old format or made for another component set; which
+weights played, in run and ladder manifests; training rebuilt from a seed, byte for byte
+what the pipeline before the one pipeline wrote. Its strength is measured by `cdsim
+ladder` (docs/strength.md), not here."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -17,15 +21,39 @@ import pytest
 
 from cdsim import core
 from cdsim.errors import CdsimError
+from cdsim.games.carpe_diem.commands.training.fit import LABEL_GAMES, widened
+from cdsim.games.carpe_diem.commands.training.rounds import CarpeDiemTrainer, TrainConfig
 from cdsim.games.carpe_diem.handover import components_json
 from cdsim.games.carpe_diem.players.registry import CORE_ONLY, parse_params, parse_spec
-from cdsim.games.carpe_diem.players.weights import DEFAULT_WEIGHTS, read_weights
+from cdsim.games.carpe_diem.players.weights import DEFAULT_WEIGHTS, feature_names, read_weights
 from cdsim.games.carpe_diem.rules.components import load_components
-from cdsim.train import LABEL_GAMES, TrainConfig, train, widened
+from cdsim.train import train as pipeline
 from tests.conftest import core_or_skip
 
 V1_WEIGHTS = DEFAULT_WEIGHTS.with_name("learned-v1.json")  # fitted to greedy playouts only
 V3_WEIGHTS = DEFAULT_WEIGHTS.with_name("learned-v3.json")  # the built-in before 3-player labels
+
+
+def train(config: TrainConfig, jobs: int) -> list[tuple[str, str]]:
+    """Each round's (line, weights file) of a training by the one pipeline."""
+    done: list[tuple[str, str]] = []
+    pipeline(CarpeDiemTrainer(config, load_components(config.components).digest), jobs,
+             on_round=lambda index, fitted, text: done.append((fitted.line, text)))
+    return done
+
+
+def placement(data: dict[str, object]) -> bool:
+    """Whether a weights file holds the placement inputs (input set 2)."""
+    inputs = data["inputs"]
+    assert isinstance(inputs, list)
+    return len(inputs) == 2 * len(feature_names(2))
+
+
+def width(data: dict[str, object]) -> int:
+    """Its inputs, each counted once (the file lists each, then each times takes left)."""
+    inputs = data["inputs"]
+    assert isinstance(inputs, list)
+    return len(inputs) // 2
 
 
 def cdsim(*args: str) -> subprocess.CompletedProcess[str]:
@@ -42,22 +70,23 @@ def one_line_error(out: subprocess.CompletedProcess[str], *says: str) -> None:
 
 
 def test_the_built_in_weights_are_what_cdsim_train_seed_1_writes() -> None:
-    """strategies/weights/learned.json: for the default set, made by the default training
-    (the rounds, then the search-label stage at every player count: version 2)."""
+    """strategies/weights/carpe_diem-learned.json: for the default set, made by the default
+    training (the rounds, then the search-label stage at every player count: the placement
+    inputs)."""
     core_or_skip()
     weights = read_weights(DEFAULT_WEIGHTS)
     assert weights.components_digest == load_components(None).digest
     assert len(weights.digest) == 64
     data = json.loads(DEFAULT_WEIGHTS.read_text())
-    assert data["version"] == 2 and data["training"]["seed"] == 1
+    assert data["game"] == "carpe-diem" and placement(data) and data["training"]["seed"] == 1
     assert data["training"]["command"] == TrainConfig().command()
     assert data["training"]["labels"]["games"] == list(LABEL_GAMES) and all(LABEL_GAMES)
     assert set(data["training"]["labels"]["decisions"]) == {"2", "3", "4"}
     assert data["training"]["last_stage"] == "search labels"
     v1 = json.loads(V1_WEIGHTS.read_text())
-    assert v1["version"] == 1
+    assert not placement(v1)
     assert v1["training"]["command"] == TrainConfig(label_games=(0, 0, 0)).command()
-    assert data["weights"]["3"] != widened(v1["weights"], len(data["features"]))["3"]
+    assert data["weights"]["3"] != widened(v1["weights"], width(data))["3"]
 
 
 def test_the_built_in_weights_before_are_the_same_training_without_3_player_labels() -> None:
@@ -70,19 +99,19 @@ def test_the_built_in_weights_before_are_the_same_training_without_3_player_labe
     data = json.loads(DEFAULT_WEIGHTS.read_text())
     v3 = json.loads(V3_WEIGHTS.read_text())
     two, _, four = LABEL_GAMES
-    assert v3["version"] == 2
+    assert placement(v3)
     assert v3["training"]["command"] == TrainConfig(label_games=(two, 0, four)).command()
     assert v3["training"]["labels"]["decisions"] == {
         k: v for k, v in data["training"]["labels"]["decisions"].items() if k != "3"}
     assert v3["weights"]["2"] == data["weights"]["2"]
     assert v3["weights"]["4"] == data["weights"]["4"]
     v1 = json.loads(V1_WEIGHTS.read_text())
-    widened_v1 = widened(v1["weights"], len(v3["features"]))
+    widened_v1 = widened(v1["weights"], width(v3))
     assert v3["weights"]["3"] == widened_v1["3"] and v3["weights"]["4"] != widened_v1["4"]
 
 
 def test_the_search_labelled_weights_name_every_step_back_to_the_built_in_ones() -> None:
-    """strategies/weights/learned-v2.json (issue 30, docs/strength.md): version 2, for the
+    """strategies/weights/learned-v2.json (issue 30, docs/strength.md): input set 2, for the
     default set, and its training names each fit and, at the end of the chain, the
     greedy-playout weights it started from (learned-v1.json)."""
     core_or_skip()
@@ -90,7 +119,7 @@ def test_the_search_labelled_weights_name_every_step_back_to_the_built_in_ones()
     weights = read_weights(path)
     assert weights.components_digest == load_components(None).digest
     data = json.loads(path.read_text())
-    assert data["version"] == 2 and len(data["features"]) == len(data["weights"]["4"][0]) // 2
+    assert placement(data) and len(data["inputs"]) == len(data["weights"]["4"][0])
     step, fits = data["training"], 0
     while True:
         assert step["command"].startswith("scripts/fit_labels.py") and step["labels"]
@@ -102,8 +131,8 @@ def test_the_search_labelled_weights_name_every_step_back_to_the_built_in_ones()
     assert step["prior"] == read_weights(V1_WEIGHTS).digest
     # 3 players had no labels: the greedy-playout weights, the new inputs at 0
     built_in = json.loads(V1_WEIGHTS.read_text())["weights"]
-    assert data["weights"]["3"] == widened(built_in, len(data["features"]))["3"]
-    assert data["weights"]["4"] != widened(built_in, len(data["features"]))["4"]
+    assert data["weights"]["3"] == widened(built_in, width(data))["3"]
+    assert data["weights"]["4"] != widened(built_in, width(data))["4"]
 
 
 def test_learned_spellings_load_their_weights(tmp_path: Path) -> None:
@@ -151,8 +180,10 @@ def test_learned_params_are_the_cores() -> None:
 @pytest.mark.parametrize(("content", "says"), [
     (None, "no such weights file"),
     ("{not json", "not a learned weights file"),
-    ('{"format": "cdsim-learned-weights", "version": 7}', "version 7"),
-    ("other-inputs", "made for other inputs"),
+    ('{"format": "cdsim-weights", "version": 7}', '"version" 7'),
+    ('{"format": "cdsim-learned-weights", "version": 2}', "cdsim train --convert"),
+    ("other-game", "\"game\": the weights are 'castles''s, not 'carpe-diem''s"),
+    ("other-inputs", "\"inputs\": the weights were made for other inputs"),
     ("short-row", "corrupt weights file"),
     ("other-set", "trained on the component set 0123456789ab (my-set)"),
 ])
@@ -162,7 +193,10 @@ def test_bad_weights_are_one_line_and_exit_2(tmp_path: Path, content: str | None
     path = tmp_path / "w.json"
     data = json.loads(DEFAULT_WEIGHTS.read_text())
     if content == "other-inputs":
-        data["features"] = data["features"][:-1]
+        data["inputs"] = data["inputs"][:-1]
+        content = json.dumps(data)
+    elif content == "other-game":
+        data["game"] = "castles"
         content = json.dumps(data)
     elif content == "short-row":
         data["weights"]["4"][2] = data["weights"]["4"][2][:-1]
@@ -207,39 +241,41 @@ def test_training_is_rebuilt_from_its_seed() -> None:
     config = TrainConfig(seed=4, games=(2, 1, 1), rounds=1, sample=0.2, playouts=1,
                          label_games=(0, 0, 0))
     stages = train(config, 1)
-    assert [s.stage for s in stages] == [0, 1] and stages[-1].games == 8
-    assert train(config, 2)[-1].text == stages[-1].text
-    data = json.loads(stages[-1].text)
-    assert data["version"] == 1 and data["training"]["command"] == config.command()
+    assert [line.split(" (")[0] for line, _ in stages] == ["stage 0", "stage 1"]
+    assert "8 games" in stages[-1][0]
+    assert train(config, 2)[-1][1] == stages[-1][1]
+    data = json.loads(stages[-1][1])
+    assert not placement(data) and data["training"]["command"] == config.command()
     assert "--label-games" not in config.command()  # no label stage: the file says so
     assert data["components_digest"] == load_components(None).digest
     assert any(w != 0 for row in data["weights"]["2"] for w in row)
     other = TrainConfig(seed=5, games=(2, 0, 0), rounds=0, sample=0.2, playouts=1,
                         label_games=(0, 0, 0))
-    assert json.loads(train(other, 1)[-1].text)["weights"]["2"] != data["weights"]["2"]
+    assert json.loads(train(other, 1)[-1][1])["weights"]["2"] != data["weights"]["2"]
 
 
 def test_the_label_stage_refits_what_search_labelled_the_same_for_any_jobs() -> None:
-    """The search-label stage (issue 30): a version-2 file, rebuilt byte for byte with one
+    """The search-label stage (issue 30): a file of input set 2, rebuilt byte for byte with one
     worker or two; the counts that were labelled are refitted, the others keep the last
     stage's weights (widened to the new inputs)."""
     core_or_skip()
     config = TrainConfig(seed=3, games=(4, 2, 2), rounds=0, sample=0.3, playouts=1,
                          label_games=(4, 0, 2), label_playouts=4)
     stages = train(config, 1)
-    assert [s.label for s in stages] == ["greedy play", "search labels"]
-    assert train(config, 2)[-1].text == stages[-1].text
-    data = json.loads(stages[-1].text)
-    assert data["version"] == 2 and data["training"]["command"] == config.command()
+    assert [line.split(":")[0] for line, _ in stages] == ["stage 0 (greedy play)",
+                                                          "stage 1 (search labels)"]
+    assert train(config, 2)[-1][1] == stages[-1][1]
+    data = json.loads(stages[-1][1])
+    assert placement(data) and data["training"]["command"] == config.command()
     assert "--label-games 4,0,2 --label-playouts 4" in config.command()
     decisions = data["training"]["labels"]["decisions"]
     assert set(decisions) == {"2", "4"} and min(decisions.values()) > 5
-    before = widened(json.loads(stages[0].text)["weights"], len(data["features"]))
+    before = widened(json.loads(stages[0][1])["weights"], width(data))
     assert data["weights"]["3"] == before["3"]
     assert data["weights"]["2"] != before["2"] and data["weights"]["4"] != before["4"]
     # labelling 3 players as well refits the 3-player rows alone (how the built-in weights
     # gained theirs and kept learned-v3.json's 2- and 4-player rows)
-    three = json.loads(train(replace(config, label_games=(4, 2, 2)), 2)[-1].text)
+    three = json.loads(train(replace(config, label_games=(4, 2, 2)), 2)[-1][1])
     assert three["weights"]["3"] != before["3"]
     assert three["weights"]["2"] == data["weights"]["2"]
     assert three["weights"]["4"] == data["weights"]["4"]
@@ -259,21 +295,18 @@ def test_train_refuses_bad_settings_in_one_line(args: list[str], says: str) -> N
 
 
 def test_version_2_weights_read_the_placement_inputs_after_the_others(tmp_path: Path) -> None:
-    """Weights format version 2 (issue 30): the built-in list, then the placement inputs.
-    The version-1 weights widened with the new inputs at 0 value every option as they do;
-    a weight on a new input moves each value by that weight times the input's margin."""
+    """Input set 2 (issue 30): the built-in list, then the placement inputs. The set-1
+    weights widened with the new inputs at 0 value every option as they do; a weight on a
+    new input moves each value by that weight times the input's margin."""
     core_or_skip()
-    from cdsim import core
-    from cdsim.games.carpe_diem.players.weights import feature_names
+    from cdsim.games.carpe_diem.players.weights import file_inputs
 
     module = core.module()
     assert module is not None
-    from cdsim.train import widened
-
     v1, v2 = feature_names(1), feature_names(2)
     assert v2[:len(v1)] == v1 and "dead_features" in v2[len(v1):]
     data = json.loads(V1_WEIGHTS.read_text())
-    data["version"], data["features"] = 2, list(v2)
+    data["inputs"] = list(file_inputs(v2))
     data["weights"] = widened(data["weights"], len(v2))
     path = tmp_path / "v2.json"
     path.write_text(json.dumps(data))
@@ -375,3 +408,60 @@ def test_a_change_the_learned_player_cannot_read_is_refused_before_play(
                           "--out", str(tmp_path / "run")], monkeypatch, capsys)
     assert code == 2 and "know no reward kind 'vp'" in err
     assert not (tmp_path / "run").exists()
+
+
+# The weights the training before the one pipeline (Carpe Diem's own `cdsim train`, main at
+# 601876b) wrote for `cdsim train --seed 2 --games 4,2,2 --rounds 1 --sample 0.2 --playouts 1
+# --label-games 2,0,1 --label-playouts 4`, converted (`cdsim train --convert`): sha256
+BEFORE_ONE_PIPELINE = "9709637370b91cb8acf8760777a1fd14046b222c6743462d680c1187882cd61f"
+
+
+def test_the_one_pipeline_writes_what_carpe_diems_own_pipeline_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Its rounds (greedy playouts) and its label stage (mcts labels) through the one
+    pipeline: byte for byte the converted file of the pipeline before, on a small budget
+    (the same code makes `make train`'s weights from seed 1)."""
+    core_or_skip()
+    from tests.commands import run_cli
+
+    out = tmp_path / "w.json"
+    code, _, err = run_cli(["train", "--seed", "2", "--games", "4,2,2", "--rounds", "1",
+                            "--sample", "0.2", "--playouts", "1", "--label-games", "2,0,1",
+                            "--label-playouts", "4", "--jobs", "1", "--quiet", "--out",
+                            str(out)], monkeypatch, capsys)
+    assert code == 0, err
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == BEFORE_ONE_PIPELINE
+
+
+def test_old_weights_are_refused_in_one_line_and_convert_with_the_same_numbers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A weights file of the format before (cdsim-learned-weights: its features once, the
+    weights of each and each times takes left) is one line naming the file and the
+    conversion; `cdsim train --convert` rewrites it: the built-in file, byte for byte."""
+    core_or_skip()
+    from tests.commands import run_cli
+
+    data = json.loads(DEFAULT_WEIGHTS.read_text())
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({
+        "format": "cdsim-learned-weights", "version": 2,
+        "components_digest": data["components_digest"], "features": data["inputs"][:width(data)],
+        "inputs": "each feature, then each feature times takes_left; one list per phase",
+        "value": "VP gained if the game ended now + weights . inputs",
+        "weights": data["weights"], "training": data["training"]}, indent=1) + "\n")
+    one_line_error(cdsim("play", "--players", "2", "--strategies", f"learned@weights={old},greedy"),
+                   str(old), "old Carpe Diem weights file", f"cdsim train --convert {old}")
+    new = tmp_path / "new.json"
+    code, _, err = run_cli(["train", "--convert", str(old), "--out", str(new)], monkeypatch,
+                              capsys)
+    assert code == 0, err
+    assert new.read_text() == DEFAULT_WEIGHTS.read_text()
+    assert read_weights(new).digest == read_weights(DEFAULT_WEIGHTS).digest
+    code, _, err = run_cli(["train", "--convert", str(new), "--out", str(tmp_path / "x.json")],
+                           monkeypatch, capsys)
+    assert code == 2 and "is not one" in err and err.count("\n") == 1, err
+    code, _, err = run_cli(["train", "--game", "castles", "--convert", str(old), "--out",
+                            str(tmp_path / "x.json")], monkeypatch, capsys)
+    assert code == 2 and "castles's weights have had one format only" in err, err

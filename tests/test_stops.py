@@ -327,6 +327,6 @@ def test_paths_named_in_help_exist() -> None:
     pattern = re.compile(rf"\b(?:{'|'.join(top)})/[\w./-]*\w")
     texts = helps(typer.main.get_command(app), ["cdsim"])
     named = {(command, m) for command, text in texts for m in pattern.findall(text)}
-    assert ("cdsim train", "strategies/weights/learned.json") in named  # it finds them
+    assert ("cdsim train", "strategies/weights/carpe_diem-learned.json") in named  # it finds them
     missing = sorted((command, m) for command, m in named if not (REPO / m).exists())
     assert not missing, missing

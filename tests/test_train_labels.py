@@ -1,14 +1,17 @@
-"""Fitting the learned player's weights to search labels (cdsim/train.py, ``fit_labels``;
-issue 30): only what separates one decision's options is fitted, a decision's shared luck
-cancels, and the fit is pulled towards the prior (the shipped weights), not towards zero."""
+"""Fitting the learned player's weights to search labels (``fit_labels``, Carpe Diem's label
+stage, cdsim/games/carpe_diem/commands/training/labels.py; issue 30): only what separates
+one decision's options is fitted, a decision's shared luck cancels, and the fit is pulled
+towards the prior (the shipped weights), not towards zero."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from cdsim import train as T
+from cdsim.games.carpe_diem.commands.training import fit as F
+from cdsim.games.carpe_diem.commands.training import labels as T
 from cdsim.games.carpe_diem.players.weights import PHASES
+from cdsim.games.fitting import demeaned
 
 SEATS, FEATURES, OPTIONS, DECISIONS = 3, 5, 6, 400
 
@@ -38,8 +41,8 @@ def test_a_fit_to_search_labels_finds_the_margins_that_separate_the_options(lead
     truth, prior = table(rng), table(rng)
     labels = decisions(rng, truth, leader)
     fitted = T.fit_labels(labels, prior, ridge=1e-6, leader=leader)
-    got = T.demeaned(T.margins(fitted, labels, leader), labels.group)
-    want = T.demeaned(T.margins(truth, labels, leader), labels.group)
+    got = demeaned(T.margins(fitted, labels, leader), labels.group)
+    want = demeaned(T.margins(truth, labels, leader), labels.group)
     assert np.abs(got - want).max() < 1e-3
     assert T.decision_scores(T.margins(fitted, labels, leader), labels) == pytest.approx(
         {"regret": 0.0, "top1": 1.0, "spearman": 1.0})
@@ -68,7 +71,7 @@ def test_new_inputs_widen_a_table_without_moving_a_margin_and_keep_holds_the_old
     wide_seats = np.concatenate([labels.seats, rng.normal(0, 1, (*labels.seats.shape[:2], extra))],
                                 axis=2)
     wide = T.Labels(labels.value, wide_seats, labels.phase, labels.group, labels.game)
-    grown = T.widened(prior, FEATURES + extra)
+    grown = F.widened(prior, FEATURES + extra)
     assert all(len(row) == 2 * (FEATURES + extra) for row in grown[str(SEATS)])
     assert np.allclose(T.margins(grown, wide), T.margins(prior, labels))
     # labels of another truth pull every weight, yet ``keep`` holds the old ones (both

@@ -1,10 +1,12 @@
-"""``cdsim train --game castles``: the seam's one training pipeline (cdsim/train/seam.py) over
-the core's search labels. The fit finds the margin that separates a decision's options
-(a decision's shared luck cancels), a tiny run is reproducible byte for byte for any
---jobs, and bad flags are one line."""
+"""``cdsim train --game castles``: the seam's trainer (cdsim/train/seam.py) over the core's
+search labels, run by the one pipeline (cdsim/train/). The fit finds the margin that
+separates a decision's options (a decision's shared luck cancels), a tiny run is
+reproducible byte for byte for any --jobs and is what the seam's own pipeline wrote before
+there was one pipeline, and bad flags are one line."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -54,6 +56,9 @@ def test_a_tiny_run_gives_the_same_bytes_for_any_jobs(tmp_path: Path,
         assert code == 0, err
         files.append(out.read_bytes())
     assert files[0] == files[1] == files[2]
+    # what the seam's pipeline before the one pipeline wrote for these flags (main at 601876b)
+    assert hashlib.sha256(files[0]).hexdigest() == \
+        "da7c9e3ff6856852ccb3de87f9224fb10c963451046b5d8cbd84e6f96e18bc59"
     data = json.loads(files[0])
     assert data["format"] == "cdsim-weights" and data["game"] == "castles"
     assert len(data["weights"]["2"]) == data["phases"] == 3

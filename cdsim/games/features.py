@@ -240,19 +240,6 @@ class PlayedGame:
 WEIGHTS_DIR = Path(__file__).resolve().parents[2] / "strategies" / "weights"
 
 
-@dataclass(frozen=True)
-class PlayoutWeights:
-    """The weights file of a learned player trained on greedy playouts, then search labels,
-    by cdsim.train (Carpe Diem's; the seam's learned players are cdsim.train.seam's):
-    the format's name, the version ``cdsim train`` writes, the phases it keeps weights for
-    and the core's names of its inputs by version."""
-
-    format: str
-    version: int
-    phases: int
-    inputs: Callable[[int], tuple[str, ...]]
-
-
 __all__ = [
     "PROFILES_COPY",
     "WEIGHTS_DIR",
@@ -266,7 +253,6 @@ __all__ = [
     "KeySets",
     "PlayRequest",
     "PlayedGame",
-    "PlayoutWeights",
     "SetChange",
     "Sweeps",
     "built_in_set_said",

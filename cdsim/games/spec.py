@@ -21,11 +21,11 @@ from cdsim.games.features import (
     Family,
     KeySets,
     PlayedGame,
-    PlayoutWeights,
     PlayRequest,
     Sweeps,
 )
 from cdsim.games.players import PlayerSpec, Roster, did_you_mean
+from cdsim.games.training import Training
 
 # the game a command plays when it names none (whose records leave their game out)
 DEFAULT_GAME = "carpe-diem"
@@ -140,9 +140,9 @@ class GameSpec:
     strategy_lines: Callable[[], list[str]] | None
     # where `cdsim train` writes its learned player's weights unless --out names a file
     weights_file: Path
-    # the weights of a learned player cdsim.train's playouts pipeline trains (its format;
-    # None: `cdsim train --game` trains the seam's, cdsim.train.seam)
-    playout_weights: PlayoutWeights | None
+    # `cdsim train`'s label source and fit for its learned player (cdsim.games.training;
+    # None: the seam's, search labels of its own learned player, cdsim.train.seam)
+    training: Training | None
     # -- end of the commands' own hooks --------------------------------------------------
 
     @property

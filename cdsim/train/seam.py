@@ -1,5 +1,7 @@
-"""``cdsim train --game NAME``: the weights of a game's learned player written over the
-seam (core/src/players/fitted/), from search labels, for any game that has one.
+"""The seam's trainer (``cdsim.games.training.Trainer``): the weights of a game's learned
+player written over the seam (core/src/players/fitted/), from search labels, for any game
+whose spec names no trainer of its own (``cdsim train --game castles``). cdsim.train's one
+pipeline runs it and writes the file.
 
 1. Rounds of self-play: round 0 by the player valuing VP gained alone, each later round
    by the weights of the round before (with a chance ``explore`` of a random shortlisted
@@ -15,16 +17,15 @@ seam (core/src/players/fitted/), from search labels, for any game that has one.
    labels of every round so far.
 
 Games are dealt from the seed (``(seed, [key])``, the key naming the round, the player
-count and the game) in chunks of fixed game numbers; workers (threads: the core releases
-the GIL) only label, the driver fits: the same seed gives the same file for any --jobs.
+count and the game) in chunks of fixed game numbers (``Chunk``, a job); workers (threads:
+the core releases the GIL) only label, the driver fits: the same seed gives the same file
+for any --jobs.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import TypedDict
 
 import numpy as np
@@ -32,10 +33,9 @@ import numpy as np
 from cdsim import core
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec
-from cdsim.train.fit import FloatArray, IntArray, demeaned
+from cdsim.games.fitting import FloatArray, IntArray, demeaned
+from cdsim.games.training import Fitted, Job, TrainRequest
 
-FORMAT = "cdsim-weights"  # core/src/players/fitted/model.rs reads it
-VERSION = 1
 CHUNK = 4  # games a worker call labels: fixed, so the labels are the same for any --jobs
 MIN_ROWS = 40  # a (player count, phase) with fewer labelled options keeps zero weights
 
@@ -160,72 +160,109 @@ def agreement(labels: Labels, weights: list[list[float]]) -> float:
     return round(float(np.corrcoef(model, y)[0, 1]), 4)
 
 
-def weights_text(spec: GameSpec, names: Sequence[str], phases: int,
-                 table: dict[str, list[list[float]]], training: Training) -> str:
-    """The weights file (one format for every game: the game's name in it)."""
-    digest, _ = spec.components_digest(None)
-    data = {"format": FORMAT, "version": VERSION, "game": spec.name,
-            "components_digest": digest, "inputs": list(names), "phases": phases,
-            "value": "VP gained if the game ended now + weights . inputs (per player count "
-                     "and phase); a decision takes the option of the best value less the "
-                     "other seats' mean value",
-            "weights": table, "training": training}
-    return json.dumps(data, indent=1) + "\n"
+@dataclass(frozen=True)
+class Chunk:
+    """One job: a chunk of games of one player count labelled on the core."""
+
+    spec: GameSpec
+    players: int
+    seed: int
+    ids: tuple[int, ...]
+    config: SeamTrainConfig
+    weights: str | None
+
+    @property
+    def game_count(self) -> int:
+        return len(self.ids)
+
+    def run(self) -> Labels:
+        c = self.config
+        return label_chunk(self.spec, self.players, self.seed, list(self.ids), c.every,
+                           c.playouts, c.explore, self.weights)
 
 
-def train_game(spec: GameSpec, config: SeamTrainConfig, jobs: int,
-               advance: Callable[[int], None] = lambda n: None,
-               said: Callable[[str], None] = lambda line: None) -> str:
-    """Train the game's learned player; returns the weights file's text."""
+@dataclass
+class SeamTrainer:
+    """Rounds of labels by the game's own learned player (the weights of the round before),
+    each refitted on the labels of every round so far."""
+
+    spec: GameSpec
+    config: SeamTrainConfig
+    components_digest: str
+    threads: bool = True
+    kept: dict[int, list[Labels]] = field(default_factory=dict)
+    table: dict[str, list[list[float]]] = field(default_factory=dict)
+    record: Training = field(default_factory=lambda: Training(config={}, rounds=[]))
+    names: Sequence[str] = ()
+    phases: int = 1
+    job_counts: list[int] = field(default_factory=list)  # each job's player count
+
+    @property
+    def game(self) -> str:
+        return self.spec.name
+
+    def planned(self) -> int:
+        return self.config.rounds * sum(self.config.games)
+
+    def rounds(self) -> int:
+        return self.config.rounds
+
+    def jobs(self, index: int, weights: str | None) -> Sequence[Job]:
+        c = self.config
+        out = [Chunk(self.spec, n, c.seed,
+                     tuple((index * 10 + n) * 100_000 + g
+                           for g in range(start, min(games, start + CHUNK))), c, weights)
+               for n, games in zip(self.spec.player_counts, c.games, strict=True)
+               for start in range(0, games, CHUNK)]
+        self.job_counts = [job.players for job in out]
+        return out
+
+    def fit(self, index: int, labels: Sequence[object]) -> Fitted:
+        counts = tuple(self.spec.player_counts)
+        if not self.kept:
+            self.kept = {n: [] for n in counts}
+            self.record = Training(config=asdict(self.config), rounds=[])
+        for n, part in zip(self.job_counts, labels, strict=True):
+            if isinstance(part, Labels):
+                self.kept[n].append(part)  # in the jobs' order, whatever finished first
+        if not self.names:
+            self.names, self.phases = _shape(self.spec)
+        summary: dict[str, RoundSummary] = {}
+        for n in counts:
+            if not self.kept[n]:  # no games at this count: VP gained alone
+                self.table[str(n)] = [[0.0] * len(self.names) for _ in range(self.phases)]
+                summary[str(n)] = {"decisions": 0, "options": 0, "agreement": 0.0}
+                continue
+            found = Labels.concat(self.kept[n])
+            self.table[str(n)] = fit(found, self.phases, len(self.names), self.config.ridge)
+            summary[str(n)] = {"decisions": len(np.unique(found.group)),
+                               "options": len(found.group),
+                               "agreement": agreement(found, self.table[str(n)])}
+        self.record["rounds"].append(summary)
+        line = f"round {index}: " + ", ".join(
+            f"{n}p {s['decisions']:,} decisions (agreement {s['agreement']:.2f})"
+            for n, s in summary.items())
+        return Fitted(self.table, tuple(self.names), self.phases, dict(self.record), line)
+
+
+def trainer(spec: GameSpec, request: TrainRequest) -> SeamTrainer:
+    """The seam's trainer of ``request``'s flags for ``spec``'s game, checked."""
     module = core.module()
     if module is None or not hasattr(module, "search_labels"):
         raise CdsimError("cdsim train --game needs the compiled core (make install)")
-    counts = tuple(spec.player_counts)
-    config.validate(counts)
-    weights: str | None = None
-    kept: dict[int, list[Labels]] = {n: [] for n in counts}
-    table: dict[str, list[list[float]]] = {}
-    record: Training = {"config": asdict(config), "rounds": []}
-    names: Sequence[str] = ()
-    phases = 1
-    for round_ in range(config.rounds):
-        calls = []
-        for n, games in zip(counts, config.games, strict=True):
-            for start in range(0, games, CHUNK):
-                ids = [(round_ * 10 + n) * 100_000 + g
-                       for g in range(start, min(games, start + CHUNK))]
-                calls.append((n, ids))
-
-        def work(call: tuple[int, list[int]], weights: str | None = weights) -> Labels:
-            return label_chunk(spec, call[0], config.seed, call[1], config.every,
-                               config.playouts, config.explore, weights)
-
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            for (n, ids), labels in zip(calls, pool.map(work, calls), strict=True):
-                kept[n].append(labels)  # in the calls' order, whatever finished first
-                advance(len(ids))
-        if not names:
-            names, phases = _shape(spec)
-        summary: dict[str, RoundSummary] = {}
-        for n in counts:
-            if not kept[n]:  # no games at this count: VP gained alone
-                table[str(n)] = [[0.0] * len(names) for _ in range(phases)]
-                summary[str(n)] = {"decisions": 0, "options": 0, "agreement": 0.0}
-                continue
-            labels = Labels.concat(kept[n])
-            table[str(n)] = fit(labels, phases, len(names), config.ridge)
-            summary[str(n)] = {"decisions": len(np.unique(labels.group)),
-                               "options": len(labels.group),
-                               "agreement": agreement(labels, table[str(n)])}
-        record["rounds"].append(summary)
-        said(f"round {round_}: " + ", ".join(
-            f"{n}p {s['decisions']:,} decisions (agreement {s['agreement']:.2f})"
-            for n, s in summary.items()))
-        weights = weights_text(spec, names, phases, table, record)
-    assert weights is not None
-    return weights
-
-
+    if request.components is not None:
+        raise CdsimError(f"--components: {spec.name} trains on its built-in component set")
+    base = SeamTrainConfig(game=spec.name)
+    config = SeamTrainConfig(
+        game=spec.name, seed=request.seed,
+        games=base.games if request.games is None else tuple(request.games),
+        rounds=base.rounds if request.rounds is None else request.rounds,
+        every=request.every,
+        playouts=base.playouts if request.label_playouts is None else request.label_playouts,
+        explore=request.explore, ridge=request.ridge)
+    config.validate(tuple(spec.player_counts))
+    digest, _ = spec.components_digest(None)
+    return SeamTrainer(spec, config, digest)
 def _shape(spec: GameSpec) -> tuple[Sequence[str], int]:
     """The game's inputs' names and the phases its weights are kept for (the core's labels
     of no game carry them)."""

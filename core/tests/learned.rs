@@ -215,12 +215,13 @@ fn the_built_in_weights_load_and_bad_files_are_one_line_errors() {
     let text = |d: &serde_json::Value| d.to_string();
     assert_eq!(register(&text(&data)), register(&text(&data)), "one entry per text");
     for (edit, says) in [
-        (("format", serde_json::json!("other")), "not a learned weights file"),
-        (("version", serde_json::json!(99)), "version 99"),
-        // the built-in file is version 2; version 1 lists only the inputs before the
-        // placement ones
-        (("version", serde_json::json!(1)), "other inputs"),
-        (("features", serde_json::json!(["bias"])), "other inputs"),
+        (("format", serde_json::json!("other")), "\"format\" is not \"cdsim-weights\""),
+        // Carpe Diem's format before there was one for every game: how to convert it
+        (("format", serde_json::json!("cdsim-learned-weights")), "cdsim train --convert"),
+        (("version", serde_json::json!(99)), "\"version\" 99"),
+        (("game", serde_json::json!("castles")), "\"castles\"'s, not \"carpe-diem\"'s"),
+        (("phases", serde_json::json!(3)), "\"phases\""),
+        (("inputs", serde_json::json!(["bias"])), "other inputs"),
         (("weights", serde_json::json!({"2": []})), "weights[\"2\"]"),
     ] {
         let mut bad = data.clone();
@@ -229,6 +230,19 @@ fn the_built_in_weights_load_and_bad_files_are_one_line_errors() {
         assert!(err.contains(says), "{err}");
         assert!(!err.contains('\n'));
     }
+    // input set 1 (the inputs before the placement ones) is read from its names
+    let mut first = data.clone();
+    let base = cdsim_core::carpe_diem::players::features::names(1).unwrap();
+    let set1: Vec<String> = base.iter().map(|n| n.to_string())
+        .chain(base.iter().map(|n| format!("{n}*takes_left"))).collect();
+    first["inputs"] = serde_json::json!(set1);
+    for per_phase in first["weights"].as_object_mut().unwrap().values_mut() {
+        for row in per_phase.as_array_mut().unwrap() {
+            *row = serde_json::json!(vec![0.5; set1.len()]);
+        }
+    }
+    assert_eq!(Model::from_json(&text(&first)).unwrap().version(), 1);
+    assert_eq!(model.version(), 2);
     assert!(Model::from_json("{").unwrap_err().contains("not a weights file"));
     data["weights"]["3"][1][INPUTS - 1] = serde_json::json!("x");
     assert!(Model::from_json(&text(&data)).unwrap_err().contains("finite numbers"));

@@ -14,6 +14,7 @@ from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a var
 from cdsim.games.carpe_diem.commands.components import COMPONENT_FILES
 from cdsim.games.carpe_diem.commands.console import card_list, score, strategy_lines
 from cdsim.games.carpe_diem.commands.play import play
+from cdsim.games.carpe_diem.commands.training import TRAINING
 from cdsim.games.carpe_diem.entries import entries as entries  # its entries, box's or not
 from cdsim.games.carpe_diem.families import families as families  # its sensitivity study's
 from cdsim.games.carpe_diem.handover import core_components
@@ -24,7 +25,6 @@ from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
 from cdsim.games.carpe_diem.uses import component_use as component_use  # a component's use
-from cdsim.games.features import PlayoutWeights
 from cdsim.games.spec import GameSpec
 
 NAME = "carpe-diem"
@@ -98,5 +98,4 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 # the commands' own hooks (cdsim.games.carpe_diem.commands)
                 component_files=COMPONENT_FILES, play=play, score=score, card_list=card_list,
                 strategy_lines=strategy_lines, weights_file=learned.DEFAULT_WEIGHTS,
-                playout_weights=PlayoutWeights(learned.FORMAT, learned.VERSION, learned.PHASES,
-                                               learned.feature_names))
+                training=TRAINING)

@@ -162,4 +162,4 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 # the commands' own hooks: its learned weights' file only
                 component_files=None, play=None, score=None, card_list=None,
                 strategy_lines=None, weights_file=WEIGHTS_DIR / f"{NAME}-learned.json",
-                playout_weights=None)
+                training=None)

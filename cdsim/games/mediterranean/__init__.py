@@ -98,4 +98,4 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
                 # the commands' own hooks: its learned weights' file only
                 component_files=None, play=None, score=None, card_list=None,
                 strategy_lines=None, weights_file=WEIGHTS_DIR / f"{NAME}-learned.json",
-                playout_weights=None)
+                training=None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,17 +18,20 @@ from cdsim.errors import CdsimError
 from cdsim.games.carpe_diem.rules.components import HAVE_KEYS, REWARD_KEYS, compare, load_components
 from cdsim.games.carpe_diem.rules.kinds import GOOD_NAMES
 from cdsim.games.carpe_diem.rules.overrides import Change
+from cdsim.games.weights_file import FORMAT, OLD_FORMAT, VERSION, Table, weights_text
 
-FORMAT = "cdsim-learned-weights"
-VERSION = 1  # what cdsim train writes and the built-in weights are
-# 1: the learned player's inputs; 2: the same, then the placement inputs (issue 30)
-VERSIONS = (1, 2)
+GAME = "carpe-diem"  # the game's name in its weights files (core: learned::model::GAME)
+# the input sets the core reads: 1, the learned player's inputs; 2, the same, then the
+# placement inputs (issue 30). A file names its inputs; they say which set it holds.
+INPUT_SETS = (1, 2)
+INPUT_SET = 1  # what cdsim train's rounds fit (its search-label stage: 2)
+TIMES_TAKES_LEFT = "*takes_left"  # a file's name of an input times takes left
 PHASES = 4
 PLAYER_COUNTS = (2, 3, 4)
 WEIGHTS_DIR = Path(__file__).resolve().parents[4] / "strategies" / "weights"
-DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned.json"  # cdsim train --seed 1 (issue 30)
+DEFAULT_WEIGHTS = WEIGHTS_DIR / "carpe_diem-learned.json"  # cdsim train --seed 1 (issue 30)
 # the same rounds without the search-label stage (--label-games 0,0,0): fitted to greedy
-# playouts only, version 1; the learner of the label files docs/strength.md studies
+# playouts only, input set 1; the learner of the label files docs/strength.md studies
 PLAYOUT_WEIGHTS = WEIGHTS_DIR / "learned-v1.json"
 MAX_WEIGHTS_BYTES = 10_000_000
 
@@ -44,22 +47,38 @@ class Weights:
     text: str
     components_digest: str
     components: str  # how the training named its component set ("default" or a path)
-    features: tuple[str, ...]
+    features: tuple[str, ...]  # the inputs (each also times takes left: file_inputs)
     digest: str  # sha256 of the weights (inputs' names and numbers), not of the layout
 
     @property
     def short(self) -> str:
         return self.digest[:12]
 
+    @property
+    def input_set(self) -> int:
+        return next(v for v in INPUT_SETS if feature_names(v) == self.features)
 
-def feature_names(version: int = VERSION) -> tuple[str, ...]:
-    """The core's input names for weights of ``version`` (a weights file must list the
-    same)."""
+
+def feature_names(input_set: int = INPUT_SET) -> tuple[str, ...]:
+    """The core's names of the learned player's inputs of ``input_set`` (a weights file
+    lists them, then each times takes left: ``file_inputs``)."""
     module = core.module()
     if module is None:
         raise CdsimError("the learned player plays only on the compiled core, which is not "
                          "installed (make install builds it with a Rust toolchain)")
-    return tuple(module.State.learned_feature_names(version))
+    return tuple(module.State.learned_feature_names(input_set))
+
+
+def file_inputs(features: Sequence[str]) -> tuple[str, ...]:
+    """A weights file's ``inputs``: each input, then each times takes left."""
+    return (*features, *(f"{name}{TIMES_TAKES_LEFT}" for name in features))
+
+
+def text_of(table: Table, components_digest: str, training: Mapping[str, object] | None,
+            input_set: int = INPUT_SET) -> str:
+    """The weights file of Carpe Diem's ``table`` (one format for every game)."""
+    return weights_text(GAME, components_digest, file_inputs(feature_names(input_set)),
+                        PHASES, table, training)
 
 
 # Any: a weights file's table as JSON holds it: hashed, not read
@@ -69,8 +88,8 @@ def weights_digest(features: Sequence[str], table: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def read_weights(path: Path) -> Weights:
-    """A weights file, checked: missing, unreadable or malformed is one error line."""
+def _json(path: Path) -> tuple[str, Any]:
+    """A weights file's text and JSON; missing, unreadable or not JSON is one line."""
     shown = str(path)
     try:
         if path.stat().st_size > MAX_WEIGHTS_BYTES:
@@ -83,37 +102,77 @@ def read_weights(path: Path) -> Weights:
         raise CdsimError(f"{shown}: cannot read the weights file "
                          f"({getattr(exc, 'strerror', None) or exc})") from None
     try:
-        data = json.loads(text)
+        return text, json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise CdsimError(f"{shown}: not a learned weights file (not JSON: {str(exc)[:80]})") from None
+
+
+def read_weights(path: Path) -> Weights:
+    """A weights file, checked: missing, unreadable or malformed is one error line naming
+    the file and the key."""
+    return _checked(path, *_json(path))
+
+
+# Any: the file's JSON, checked here
+def _checked(path: Path, text: str, data: Any) -> Weights:
+    shown = str(path)
+    if isinstance(data, dict) and data.get("format") == OLD_FORMAT:
+        raise CdsimError(f"{shown}: an old Carpe Diem weights file (\"format\": "
+                         f"\"{OLD_FORMAT}\"); convert it: cdsim train --convert {shown} "
+                         "--out NEW.json")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CdsimError(f"{shown}: not a learned weights file (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
-    if version not in VERSIONS or isinstance(version, bool):
-        raise CdsimError(f"{shown}: weights format version {str(version)[:20]}; this cdsim "
-                         f"reads versions {VERSIONS[0]}-{VERSIONS[-1]} (train them again with "
-                         "cdsim train)")
-    digest, names, table = (data.get("components_digest"), data.get("features"),
+    if version != VERSION or isinstance(version, bool):
+        raise CdsimError(f"{shown}: \"version\" {str(version)[:20]}; this cdsim reads version "
+                         f"{VERSION} (train them again with cdsim train)")
+    if data.get("game") != GAME:
+        raise CdsimError(f"{shown}: \"game\": the weights are {str(data.get('game'))[:40]!r}'s, "
+                         f"not {GAME!r}'s (learned@weights plays {GAME} weights)")
+    if data.get("phases") != PHASES:
+        raise CdsimError(f"{shown}: \"phases\" is not {PHASES}")
+    digest, names, table = (data.get("components_digest"), data.get("inputs"),
                             data.get("weights"))
     if not isinstance(digest, str) or not isinstance(names, list) or not isinstance(table, dict):
-        raise CdsimError(f"{shown}: not a learned weights file (components_digest, features "
+        raise CdsimError(f"{shown}: not a learned weights file (components_digest, inputs "
                          "and weights are required)")
-    if tuple(names) != feature_names(int(version)):
-        raise CdsimError(f"{shown}: the weights were made for other inputs than this cdsim's "
-                         "learned player: train them again with cdsim train")
+    features = next((feature_names(v) for v in INPUT_SETS
+                     if tuple(names) == file_inputs(feature_names(v))), None)
+    if features is None:
+        raise CdsimError(f"{shown}: \"inputs\": the weights were made for other inputs than "
+                         "this cdsim's learned player: train them again with cdsim train")
     for n in PLAYER_COUNTS:
         rows = table.get(str(n))
         ok = (isinstance(rows, list) and len(rows) == PHASES and all(
-            isinstance(r, list) and len(r) == 2 * len(names)
+            isinstance(r, list) and len(r) == len(names)
             and all(isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w)
                     for w in r) for r in rows))
         if not ok:
             raise CdsimError(f"{shown}: corrupt weights file (weights[\"{n}\"] is not {PHASES} "
-                             f"lists of {2 * len(names)} finite numbers)")
+                             f"lists of {len(names)} finite numbers)")
     label = data.get("training", {}).get("components", "default") \
         if isinstance(data.get("training"), dict) else "default"
-    return Weights(path, text, digest, str(label), tuple(names),
-                   weights_digest(names, table))
+    return Weights(path, text, digest, str(label), features, weights_digest(features, table))
+
+
+def convert(path: Path) -> str:
+    """An old Carpe Diem weights file (``cdsim-learned-weights``, version 1 or 2) as the
+    one format, with the same numbers: its features become the inputs (each, then each
+    times takes left), its weights, digest and training record are kept."""
+    shown = str(path)
+    _, data = _json(path)
+    if not isinstance(data, dict) or data.get("format") != OLD_FORMAT:
+        raise CdsimError(f"{shown}: --convert reads an old Carpe Diem weights file "
+                         f"(\"format\": \"{OLD_FORMAT}\"), and this is not one")
+    names, table, digest = data.get("features"), data.get("weights"), data.get("components_digest")
+    if not isinstance(names, list) or not isinstance(table, dict) or not isinstance(digest, str):
+        raise CdsimError(f"{shown}: not a learned weights file (components_digest, features "
+                         "and weights are required)")
+    training = data.get("training")
+    out = weights_text(GAME, digest, file_inputs([str(n) for n in names]), PHASES, table,
+                       training if isinstance(training, dict) else None)
+    _checked(path, out, json.loads(out))  # as any weights file is
+    return out
 
 
 # What the learned player's inputs read of a component set (core/src/carpe_diem/players/features/):

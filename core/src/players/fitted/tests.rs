@@ -120,9 +120,12 @@ fn a_bad_weights_file_is_one_line_naming_the_problem() {
     };
     bad("{", "not a weights file");
     bad(&good.replace("cdsim-weights", "other"), "format");
-    bad(&good.replace("\"toy\"", "\"castles\""), "castles");
+    bad(&good.replace("\"toy\"", "\"castles\""), "\"game\": the weights are \"castles\"'s");
     bad(&good.replace("face_up_sum", "other"), "other inputs");
-    bad(&good.replace("\"version\":1", "\"version\":9"), "version 9");
+    bad(&good.replace("\"version\":1", "\"version\":9"), "\"version\" 9");
+    // Carpe Diem's format before there was one for every game: how to convert it
+    bad(&good.replace("cdsim-weights", "cdsim-learned-weights"), "cdsim train --convert");
+    bad(&good.replace("\"phases\":1", "\"phases\":2"), "\"phases\" is not 1");
     bad(&good.replace("[[1.0,0.0]]", "[[1.0]]"), "is not 2 finite numbers");
     bad(&good.replace("\"4\"", "\"5\""), "weights[\"4\"]");
     assert!(FittedParams::default().with_overrides(&[("shortlist", 0.0)]).unwrap_err()

@@ -5,34 +5,45 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use serde_json::Value;
-
 use crate::carpe_diem::components::Components;
 use crate::carpe_diem::game::{GameState, PHASES};
 use crate::carpe_diem::players::features::{
     banked, names, valued_inputs, Scratch, Valuer, N_FEATURES, N_INPUTS, TAKES_LEFT,
 };
+use crate::players::fitted::model::read;
 
-/// What a weights file says it is.
-pub const FORMAT: &str = "cdsim-learned-weights";
-/// The weights file version the built-in weights are (`NAMES`); this core reads version 2
-/// too (`NAMES` then `PLACEMENT_NAMES`).
+/// What a weights file says it is: one format for every game (`players::fitted::model`).
+pub use crate::players::fitted::model::FORMAT;
+/// The game's name in a weights file.
+pub const GAME: &str = "carpe-diem";
+/// The input set of the first weights (`features::names(1)`: `NAMES`); this core reads
+/// set 2 too (`NAMES` then `PLACEMENT_NAMES`). A file's `inputs` say which it holds.
 pub const VERSION: u64 = 1;
-/// The newest weights file version this core reads.
+/// The newest input set this core reads.
 pub const NEWEST: u64 = 2;
-/// Weights per (player count, phase) of a version-1 file: the inputs, then the inputs
-/// times takes left.
+/// Weights per (player count, phase) of input set 1: the inputs, then the inputs times
+/// takes left.
 pub const INPUTS: usize = 2 * N_FEATURES;
+/// How a weights file names an input times takes left (`inputs_of`).
+pub const TIMES_TAKES_LEFT: &str = "*takes_left";
+
+/// The names a weights file lists for input set `set` (`features::names`): each input,
+/// then each input times takes left (`NAME*takes_left`), one weight each.
+pub fn inputs_of(set: u64) -> Option<Vec<String>> {
+    let base = names(set)?;
+    Some(base.iter().map(|n| (*n).to_string())
+        .chain(base.iter().map(|n| format!("{n}{TIMES_TAKES_LEFT}"))).collect())
+}
 
 /// The built-in weights (`cdsim train` writes them; `make install` builds them in).
-pub const DEFAULT_WEIGHTS: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/weights/learned.json"));
+pub const DEFAULT_WEIGHTS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"), "/../strategies/weights/carpe_diem-learned.json"));
 
 /// A fitted value function: `weights[players - 2][phase]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     weights: Vec<[Vec<f64>; PHASES]>,
-    /// The inputs it reads (`features::names` of its version): a row holds twice as many.
+    /// The inputs it reads (`features::names` of its input set): a row holds twice as many.
     inputs: usize,
     /// The component set's digest the weights were trained on.
     pub components_digest: String,
@@ -55,61 +66,20 @@ fn fingerprint(weights: &[[Vec<f64>; PHASES]], inputs: usize) -> u64 {
 }
 
 impl Model {
-    /// A weights file's model; any problem is one line naming it.
+    /// A weights file's model (the one parser, `players::fitted::model::read`, for
+    /// Carpe Diem's player counts and phases); any problem is one line naming it.
     pub fn from_json(text: &str) -> Result<Model, String> {
-        let data: Value =
-            serde_json::from_str(text).map_err(|e| format!("not a weights file ({e})"))?;
-        let field = |key: &str| {
-            data.get(key)
-                .ok_or_else(|| format!("not a learned weights file (no {key:?})"))
-        };
-        if field("format")?.as_str() != Some(FORMAT) {
-            return Err(format!("not a learned weights file (format is not {FORMAT:?})"));
-        }
-        let version = field("version")?;
-        let expected = version.as_u64().and_then(names).ok_or_else(|| format!(
-            "weights format version {version} (this core reads versions {VERSION}-{NEWEST})"
-        ))?;
-        let width = 2 * expected.len();
-        let digest = field("components_digest")?
-            .as_str()
-            .ok_or("components_digest is not a string")?
-            .to_string();
-        let names: Option<Vec<&str>> = field("features")?
-            .as_array()
-            .map(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
-            .unwrap_or(None);
-        if names.as_deref() != Some(&expected[..]) {
-            return Err("the weights were made for other inputs (their feature names differ \
-                        from this core's): train them again with cdsim train"
-                .into());
-        }
-        let table = field("weights")?;
-        let mut weights = Vec::new();
-        for players in 2..=4 {
-            let key = players.to_string();
-            let phases = table
-                .get(&key)
-                .and_then(Value::as_array)
-                .filter(|p| p.len() == PHASES)
-                .ok_or_else(|| format!("weights[{key:?}] is not a list of {PHASES} phases"))?;
-            let mut per_phase: [Vec<f64>; PHASES] = Default::default();
-            for (phase, row) in phases.iter().enumerate() {
-                let row: Option<Vec<f64>> = row
-                    .as_array()
-                    .filter(|r| r.len() == width)
-                    .and_then(|r| r.iter().map(Value::as_f64).collect());
-                per_phase[phase] = row.filter(|r| r.iter().all(|w| w.is_finite())).ok_or_else(
-                    || format!("weights[{key:?}][{phase}] is not {width} finite numbers"),
-                )?;
-            }
-            weights.push(per_phase);
-        }
+        let sets: Vec<Vec<String>> = (VERSION..=NEWEST).filter_map(inputs_of).collect();
+        let file = read(text, GAME, 2..=4, PHASES, |names| sets.iter().any(|s| s == names))?;
+        let inputs = file.inputs.len() / 2;
+        let weights: Vec<[Vec<f64>; PHASES]> = file.weights.into_iter()
+            .map(|rows| <[Vec<f64>; PHASES]>::try_from(rows).expect("read checked the phases"))
+            .collect();
         Ok(Model {
-            fingerprint: fingerprint(&weights, expected.len()),
+            fingerprint: fingerprint(&weights, inputs),
             weights,
-            inputs: expected.len(),
-            components_digest: digest,
+            inputs,
+            components_digest: file.components_digest,
         })
     }
 
@@ -138,7 +108,7 @@ impl Model {
         }
     }
 
-    /// The weights file version it was read from (1 or 2).
+    /// The input set it was read with (1 or 2: `features::names`).
     pub fn version(&self) -> u64 {
         if self.inputs == N_FEATURES { 1 } else { 2 }
     }

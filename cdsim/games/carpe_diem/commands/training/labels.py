@@ -1,6 +1,7 @@
 """Labels from search (Expert Iteration): the learned player's own decisions, each
 shortlisted option valued by an mcts tree (``State.search_labels``), and the weights refitted
-to them (``fit_labels``; scripts/search_labels.py and scripts/fit_labels.py, cdsim.train)."""
+to them (``fit_labels``; scripts/search_labels.py and scripts/fit_labels.py; cdsim train's
+last stage for Carpe Diem)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from cdsim.train.fit import (
+from cdsim.games.carpe_diem.commands.training.fit import (
     MIN_ROWS,
-    FloatArray,
-    IntArray,
-    demeaned,
+    PHASES,
     design,
     feature_names,
-    playout_weights,
     predict,
 )
+from cdsim.games.fitting import FloatArray, IntArray, demeaned
 
 
 @dataclass
@@ -102,7 +101,7 @@ def fit_labels(labels: Labels, prior: dict[str, list[list[float]]], ridge: float
     y = demeaned(labels.value - labels.relative(labels.seats[:, :, 0], leader), labels.group)
     table = {n: [list(w) for w in per_phase] for n, per_phase in prior.items()}
     n = str(labels.seats.shape[1])
-    for phase in range(playout_weights().phases):
+    for phase in range(PHASES):
         mask = labels.phase == phase
         if mask.sum() < MIN_ROWS:
             continue

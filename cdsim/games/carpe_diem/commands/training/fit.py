@@ -1,47 +1,25 @@
-"""The learned player's weights fitted to the rows its training records (``Rows``): a ridge
-regression per player count and phase on the inputs and the inputs times takes left, and
-the weights file it writes (cdsim.train)."""
+"""Carpe Diem's learned player's weights fitted to the rows its training rounds record
+(``Rows``): a ridge regression per player count and phase on the inputs and the inputs
+times takes left (cdsim train's fit for Carpe Diem, cdsim.games.carpe_diem.commands.training)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from cdsim.errors import CdsimError
-from cdsim.games import GAMES, GameSpec
-from cdsim.games.features import PlayoutWeights
+from cdsim.games.carpe_diem.players import weights as W
+from cdsim.games.fitting import FloatArray, IntArray, demeaned
 
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
-
-
-def playout_game() -> GameSpec:
-    """The game whose learned player this pipeline trains: the one whose spec declares its
-    ``playout_weights`` (every other game's learned player is the seam's, cdsim.train.seam)."""
-    found = [spec for spec in GAMES.values() if spec.playout_weights is not None]
-    if len(found) != 1:
-        raise CdsimError(f"cdsim train: {len(found)} games declare a learned player trained "
-                         "on playouts; one must")
-    return found[0]
+PLAYER_COUNTS = W.PLAYER_COUNTS
+PHASES = W.PHASES
 
 
-def playout_weights() -> PlayoutWeights:
-    """That game's weights format (``GameSpec.playout_weights``)."""
-    fmt = playout_game().playout_weights
-    assert fmt is not None  # playout_game chose it for one
-    return fmt
-
-
-def feature_names(version: int | None = None) -> tuple[str, ...]:
-    """The core's input names for weights of ``version`` (None: the one ``cdsim train``
-    writes)."""
-    fmt = playout_weights()
-    return fmt.inputs(fmt.version if version is None else version)
+def feature_names(input_set: int | None = None) -> tuple[str, ...]:
+    """The core's input names of ``input_set`` (None: the set the rounds fit)."""
+    return W.feature_names(W.INPUT_SET if input_set is None else input_set)
 
 
 @dataclass
@@ -102,14 +80,6 @@ def design(inputs: FloatArray) -> FloatArray:
     return np.hstack([inputs, inputs * inputs[:, 1:2]])
 
 
-def demeaned(values: FloatArray, group: IntArray) -> FloatArray:
-    """Each row less the mean of its group."""
-    _, inverse, counts = np.unique(group, return_inverse=True, return_counts=True)
-    sums = np.zeros((len(counts), *values.shape[1:]))
-    np.add.at(sums, inverse, values)
-    return values - (sums / counts.reshape(-1, *[1] * (values.ndim - 1)))[inverse]
-
-
 def fit(rows: Rows, ridge: float = RIDGE) -> dict[str, list[list[float]]]:
     """The weights per (player count, phase): a ridge regression of the playouts' margin,
     (gained - banked) - OPPONENTS x (the others' gained - banked), on the same of the
@@ -124,9 +94,9 @@ def fit(rows: Rows, ridge: float = RIDGE) -> dict[str, list[list[float]]]:
     y = demeaned((rows.gained - rows.banked)
                  - OPPONENTS * (rows.others_gained - rows.others_banked), rows.group)
     table: dict[str, list[list[float]]] = {}
-    for n in playout_game().player_counts:
+    for n in PLAYER_COUNTS:
         per_phase = []
-        for phase in range(playout_weights().phases):
+        for phase in range(PHASES):
             mask = (rows.players == n) & (rows.phase == phase)
             if mask.sum() < MIN_ROWS:
                 per_phase.append([0.0] * k)
@@ -149,8 +119,8 @@ def predict(table: dict[str, list[list[float]]], inputs: FloatArray, banked: Flo
     """The model's value of each row's position for its seat."""
     z = design(inputs)
     out = banked.copy()
-    for n in playout_game().player_counts:
-        for p in range(playout_weights().phases):
+    for n in PLAYER_COUNTS:
+        for p in range(PHASES):
             mask = (players == n) & (phase == p)
             if mask.any():
                 out[mask] += z[mask] @ np.asarray(table[str(n)][p])
@@ -165,26 +135,18 @@ def agreement(table: dict[str, list[list[float]]], rows: Rows) -> dict[str, floa
     model = demeaned(mine - OPPONENTS * theirs, rows.group)
     played = demeaned(rows.gained - OPPONENTS * rows.others_gained, rows.group)
     out = {}
-    for n in playout_game().player_counts:
+    for n in PLAYER_COUNTS:
         m = rows.players == n
         if m.sum() > 2 and model[m].std() > 0 and played[m].std() > 0:
             out[str(n)] = round(float(np.corrcoef(model[m], played[m])[0, 1]), 4)
     return out
 
 
-# Any: the training's record, written whole into the weights file's JSON
 def weights_json(table: dict[str, list[list[float]]], components_digest: str,
-                 training: dict[str, Any], version: int | None = None) -> str:
-    fmt = playout_weights()
-    version = fmt.version if version is None else version
-    names = feature_names(version)
-    data = {"format": fmt.format, "version": version, "components_digest": components_digest,
-            "features": list(names),
-            "inputs": "each feature, then each feature times takes_left; one list per phase",
-            "value": "VP gained if the game ended now + weights . inputs; a decision takes "
-                     "the option of the best value less the other seats' mean value",
-            "weights": table, "training": training}
-    return json.dumps(data, indent=1) + "\n"
+                 training: dict[str, object], input_set: int | None = None) -> str:
+    """The weights file (the one format of every game: cdsim.games.weights_file)."""
+    return W.text_of(table, components_digest, training,
+                     W.INPUT_SET if input_set is None else input_set)
 
 
 def widened(table: dict[str, list[list[float]]], inputs: int) -> dict[str, list[list[float]]]:
@@ -202,7 +164,7 @@ def widened(table: dict[str, list[list[float]]], inputs: int) -> dict[str, list[
 
 def zero_table() -> dict[str, list[list[float]]]:
     k = 2 * len(feature_names())
-    return {str(n): [[0.0] * k for _ in range(playout_weights().phases)]
-            for n in playout_game().player_counts}
+    return {str(n): [[0.0] * k for _ in range(PHASES)]
+            for n in PLAYER_COUNTS}
 
 
