@@ -365,7 +365,7 @@ def _settings(spec: str, name: str, rest: str) -> dict[str, float]:
 
 def _learned(spec: str, rest: str) -> tuple[dict[str, float], str | None]:
     """``learned[@weights=PATH][@param=value...]``: (its settings, its weights file or None
-    for the built-in strategies/weights/learned.json). The file is read where the
+    for the built-in strategies/weights/carpe_diem-learned.json). The file is read where the
     player is made (``PlayerSpec.overrides``), not here."""
     values: dict[str, float] = {}
     weights = None
