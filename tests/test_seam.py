@@ -33,9 +33,10 @@ def _imported(path: Path) -> set[str]:
 def _a_game_of_its_own(module: str) -> bool:
     """One game's module or package of cdsim.games (the registry, its features, how
     players are shown, the JSON component sets, the players' seam and what a folder records
-    of them, and the roster of core registry players are every game's)."""
+    of them, the roster of core registry players, and cdsim train's trainer hook, weights
+    file and fit kit are every game's)."""
     shared = ("__init__", "__pycache__", "features", "json_components", "names", "spec",
-              "players", "played", "core_players")
+              "players", "played", "core_players", "training", "weights_file", "fitting")
     games = {p.stem for p in (CDSIM / "games").iterdir() if p.stem not in shared}
     return any(module == f"cdsim.games.{g}" or module.startswith(f"cdsim.games.{g}.")
                for g in games)
