@@ -1,6 +1,8 @@
-"""Learned weights files: their format, reading and checking one, loading it into the
-core of this process, and which file a ``learned`` spelling names. ``cdsim train``
-(cdsim.train) writes them; players and run folders read them here."""
+"""Carpe Diem's learned weights files (the one format of every game,
+cdsim.games.weights_file, ``"game": "carpe-diem"``): reading and checking one, converting
+one of the format before, loading it into the core of this process, and which file a
+``learned`` spelling names. ``cdsim train`` (cdsim.train) writes them; players and run
+folders read them here."""
 
 from __future__ import annotations
 

@@ -150,7 +150,7 @@ def weights_json(table: dict[str, list[list[float]]], components_digest: str,
 
 
 def widened(table: dict[str, list[list[float]]], inputs: int) -> dict[str, list[list[float]]]:
-    """A table for ``inputs`` inputs (a later version's list, which starts with this
+    """A table for ``inputs`` inputs (a later input set's list, which starts with this
     one's): the new inputs' weights 0 in both halves, so every value stays as it was."""
     out: dict[str, list[list[float]]] = {}
     for n, rows in table.items():

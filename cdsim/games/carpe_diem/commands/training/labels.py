@@ -45,7 +45,7 @@ class Labels:
     def of_rows(value: FloatArray, inputs: FloatArray, players: int, version: int,
                 group: IntArray, game: IntArray) -> Labels:
         """Labels from ``State.search_labels``' input rows (the phase, then per seat its
-        banked VP and the version-2 inputs), keeping the inputs of weights ``version``."""
+        banked VP and the inputs of set 2), keeping the inputs of set ``version``."""
         width = (inputs.shape[1] - 1) // players  # banked VP and the inputs the rows hold
         f = len(feature_names(version))
         seats = inputs[:, 1:].reshape(len(inputs), players, width)[:, :, :1 + f]

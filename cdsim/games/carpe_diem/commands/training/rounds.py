@@ -3,8 +3,8 @@ core/src/carpe_diem/players/learned/; the pipeline that runs it is cdsim.train's
 every game).
 
 The learned player values a position for a seat as the VP it has gained if the game ended
-now plus a linear function of its inputs (core/src/carpe_diem/players/features/), one weight vector
-per player count and phase over the inputs and the inputs times the seat's share of takes
+now plus a linear function of its inputs (core/src/carpe_diem/players/features/), one
+weight vector per player count and phase over the inputs and the inputs times the seat's share of takes
 left in the phase; a decision takes the option whose position is worth the most to the
 seat less the mean worth to the other seats (``learned.opponents``, 1).
 
@@ -25,12 +25,12 @@ player computes (mcts plays the same greedy playouts):
    player's games with the weights of the stage before (with a small chance of a random
    shortlisted option), and refits on the rows of every stage so far.
 
-4. Then a last stage (``--label-games``; 0,0,0 skips it and writes version 1) labels the
+4. Then a last stage (``--label-games``; 0,0,0 skips it: input set 1) labels the
    last player's own move decisions with search instead (Expert Iteration;
    docs/strength.md, issue 30): every shortlisted option's position valued by an mcts
    tree, the same deck orders for every option (``State.search_labels``), and refits the
    labelled player counts to those labels (``fit_labels``), the last weights as the
-   prior. It writes a version-2 file.
+   prior, widened to input set 2 (the placement inputs after the others).
 
 Every game is dealt from the training seed (``SeedSequence(seed, (stage, game))``) and
 every playout's deck orders from the decision; workers only play, the driver fits: the
