@@ -142,6 +142,11 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     if any(not name.strip() for name in names):
         raise CdsimError("--strategies names an empty strategy")
     players = [spec.parse_player(name, "--strategies") for name in names] * (n // len(names))
+    mine = next((p for p in players if not p.builtin), None)
+    if mine is not None:  # its replay records every decision's state, told here by the core
+        raise CdsimError(f"--strategies: {mine.spelling!r}: cdsim play --game {spec.name} "
+                         "seats built-in players only; a Python strategy plays its games in "
+                         f"cdsim simulate --game {spec.name} (and ladder, study run)")
     path = None if components is None else str(components)
     played = play_recorded(spec, path, flags.seed, flags.setup,
                            [(p.base, tuple(p.settings)) for p in players], vp)
@@ -217,5 +222,7 @@ def list_strategies(game: GameOpt = None) -> None:
     words = spec.player_words or {}
     for name in spec.player_names():
         print(f"{name:<17} {words.get(name, '')}".rstrip())
-    print(f"\n{spec.title} is played by its built-in players only: they take no "
-          "@settings and no --strategy-params.")
+    print(f"\n{spec.title}'s built-in players take no @settings and no --strategy-params. "
+          "A Python strategy of your own plays beside them (module:Class or "
+          f"path/to/file.py:Class, its class with game = {spec.name!r} and choose(view): "
+          "docs/strategies.md).")
