@@ -16,6 +16,7 @@ from cdsim.cli.app import (
     _parse_ints,
     app,
     complete_strategies,
+    decision_timeout_given,
     refuse_decision_timeout,
     use_decision_timeout,
 )
@@ -65,7 +66,9 @@ def play(
     if spec.play is None:  # the core's recorded game, drawn by the game's view
         other = OtherGame(players, seed, strategies, start_vp, trace, as_json, setup)
         _play_other(spec, other, components, html_file,
-                    refused={"--strategy-params": strategy_params is not None})
+                    refused={"--strategy-params": strategy_params is not None,
+                             # its play seats built-in players only (a run seats yours)
+                             "--decision-timeout": decision_timeout_given()})
         return
     from cdsim.games.features import PlayRequest
 
@@ -124,7 +127,7 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     for flag, given in refused.items():
         if given:
             raise CdsimError(f"{flag}: {spec.name} is played by its built-in players, which "
-                             "take no settings; drop the flag")
+                             "take no settings and no time limit in cdsim play; drop the flag")
     spec.check_players(flags.players)
     n = flags.players
     if not 0 <= flags.seed < 2**63 or (flags.setup is not None and not 0 <= flags.setup < 2**63):
