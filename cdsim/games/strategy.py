@@ -12,7 +12,7 @@ import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
@@ -35,8 +35,10 @@ def frozen(value: object) -> Json:
     raise TypeError(f"not JSON data: {type(value).__name__}")
 
 
-def frozen_object(value: object) -> Mapping[str, Json]:
-    """A JSON object (an observation) made read-only, all the way down."""
+def frozen_object(value: object) -> Mapping[str, Any]:
+    """A JSON object (an observation) made read-only, all the way down (its values
+    ``Json``; typed ``Any`` so that a strategy reads ``obs["seats"][0]["gold"]`` as it
+    would ``json.loads``'s data)."""
     made = frozen(value)
     if not isinstance(made, Mapping):
         raise TypeError(f"an observation is a JSON object, not {type(value).__name__}")
@@ -56,7 +58,7 @@ class GameView:
     seat: int
     players: int
     decision: str
-    observation: Mapping[str, Json]
+    observation: Mapping[str, Any]
     options: tuple[str, ...]
     rng: np.random.Generator
 

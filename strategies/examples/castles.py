@@ -1,7 +1,8 @@
 """A strategy to copy for The Castles of Tuscany (docs/strategies.md, docs/rules-castles.md):
 ``Builder`` places a tile from its storage whenever it can, else takes one from the
 display, else draws cards; every other decision it leaves to chance. It reads the options'
-words (as the replay pages name them) and, for its chance, the seat's own stream.
+words (as the replay pages name them) and, for its chance, the seat's own stream. A
+starting point, not a good player: greedy seats beat it easily.
 
     cdsim simulate --game castles --players 3 --games 300 \\
         --strategies strategies.examples.castles:Builder,greedy,greedy
