@@ -281,3 +281,20 @@ def test_no_observation_depends_on_the_starting_vp(game: str, players: int) -> N
     zero = _walk(game, players, 4, _pick)
     given = _walk(game, players, 4, _pick, start_vp=[5, 0, 9, 2][:players])
     assert zero == given
+
+
+def test_a_study_of_castles_seats_a_python_strategy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A study's population names a Castles strategy: it is read with the study's game's
+    roster (not the default game's, which would refuse it as another game's)."""
+    core_or_skip()
+    study = tmp_path / "study.toml"
+    study.write_text('name = "mine"\ngame = "castles"\ngames = 120\nplayers = [2]\n'
+                     '[[population]]\nname = "mine"\n'
+                     'lineup = ["strategies.examples.castles:Builder", "greedy"]\n')
+    code, err = run_main(["study", "run", str(study), "--out", str(tmp_path / "s"), "-q"],
+                         monkeypatch, capsys)
+    assert code == 0, err
+    rows = pl.read_parquet(tmp_path / "s" / "cells" / "**" / "games" / "*.parquet")
+    assert "strategies.examples.castles:Builder" in set(rows["strategy"])
