@@ -6,6 +6,7 @@ observation a Python seat is offered holds only what that seat may know."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -194,11 +195,11 @@ def _walk(game: str, players: int, seed: int, choose: Any,
 
 
 def _keys(value: Any, path: str = "") -> list[tuple[str, Any]]:
-    """Every (path, value) of JSON data."""
-    if isinstance(value, dict):
+    """Every (path, value) of JSON data (read-only: mappings and tuples)."""
+    if isinstance(value, Mapping):
         return [kv for k, v in value.items() for kv in [(f"{path}.{k}", v),
                                                         *_keys(v, f"{path}.{k}")]]
-    if isinstance(value, list):
+    if isinstance(value, tuple):
         return [kv for i, v in enumerate(value) for kv in _keys(v, f"{path}[{i}]")]
     return []
 
@@ -219,12 +220,14 @@ def test_every_observation_holds_only_what_the_seat_may_know(game: str, players:
     for seed in range(3):
         for seat, decision, obs in _walk(game, players, seed, _pick):
             assert obs["seat"] == seat
+            with pytest.raises(TypeError):  # read-only: a write cannot reach the game
+                obs["seats"][0]["x"] = 1  # type: ignore[index]
             for path, value in _keys(obs):
                 name = path.rsplit(".", 1)[-1].lower()
                 # a pile is a size (an int), or a list of sizes (Mediterranean's three decks)
                 if any(p in name for p in PILES) and not name.endswith(("discard", "supply")):
                     assert isinstance(value, int) or (
-                        isinstance(value, list) and all(isinstance(v, int) for v in value)
+                        isinstance(value, tuple) and all(isinstance(v, int) for v in value)
                         and len(value) <= 3), (game, path, value)
                 assert "vp" not in name and "score" not in name and "points" not in name, \
                     (game, path)  # no VP totals, no starting VP

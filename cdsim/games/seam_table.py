@@ -19,7 +19,7 @@ import numpy as np
 
 from cdsim.errors import CdsimError, IllegalChoice, StrategyFailure, user_text
 from cdsim.games.players import PlayerSpec
-from cdsim.games.strategy import CHOOSE, GameStrategy, GameView, frozen_object
+from cdsim.games.strategy import CHOOSE, GameStrategy, GameView, observation
 from cdsim.players.sandbox import stop_stuck, user_code, user_failure, user_session
 
 
@@ -115,7 +115,7 @@ class SeamTable:
         decision: str = core.decision()
         options = tuple(core.options())
         view = GameView(self.game, seat, len(self.lineup), decision,
-                        frozen_object(core.observe()), options, rng)
+                        observation(core.observe()), options, rng)
         name = self.lineup[seat].spelling
         limit, watch = self.decision_timeout, self.watch
         method = CHOOSE.format(decision)

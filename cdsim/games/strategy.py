@@ -16,32 +16,22 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
-# An observation's data as the core hands it over, made read-only: a JSON object becomes a
-# read-only mapping, an array a tuple.
+# An observation's data as the core hands it over, read-only: a JSON object is a read-only
+# mapping, an array a tuple.
 Json: TypeAlias = "bool | int | float | str | tuple[Json, ...] | Mapping[str, Json] | None"
 
 # Where a seam strategy's failure happened, as error lines name it.
 CHOOSE = "choose ({} decision)"
 
 
-def frozen(value: object) -> Json:
-    """JSON-like data (``json.loads``'s) made read-only, all the way down."""
-    if isinstance(value, dict):
-        return MappingProxyType({str(k): frozen(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(frozen(v) for v in value)
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    raise TypeError(f"not JSON data: {type(value).__name__}")
-
-
-def frozen_object(value: object) -> Mapping[str, Any]:
-    """A JSON object (an observation) made read-only, all the way down (its values
-    ``Json``; typed ``Any`` so that a strategy reads ``obs["seats"][0]["gold"]`` as it
-    would ``json.loads``'s data)."""
-    made = frozen(value)
-    if not isinstance(made, Mapping):
-        raise TypeError(f"an observation is a JSON object, not {type(value).__name__}")
+def observation(value: object) -> Mapping[str, Any]:
+    """The core's observation (``_core.GameTable.observe``: read-only all the way down, a
+    JSON object a read-only mapping, an array a tuple), checked to be a mapping; typed
+    ``Any`` within so that a strategy reads ``obs["seats"][0]["gold"]`` as it would
+    ``json.loads``' data."""
+    if not isinstance(value, MappingProxyType):
+        raise TypeError(f"an observation is a read-only mapping, not {type(value).__name__}")
+    made: Mapping[str, Any] = value
     return made
 
 
@@ -109,4 +99,4 @@ def refusal(strategy: object, game: str) -> str | None:
     return None
 
 
-__all__ = ["CHOOSE", "GameStrategy", "GameView", "Json", "frozen", "frozen_object", "refusal"]
+__all__ = ["CHOOSE", "GameStrategy", "GameView", "Json", "observation", "refusal"]

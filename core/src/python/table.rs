@@ -77,11 +77,12 @@ impl GameTable {
         self.table.options()
     }
 
-    /// The pending open seat's observation as plain Python data (dicts, lists, numbers,
-    /// strings, None); a ValueError when no open seat decides.
+    /// The pending open seat's observation as read-only Python data (read-only mappings,
+    /// tuples, numbers, strings, None); a ValueError when no open seat decides.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let value = self.table.observe().map_err(PyValueError::new_err)?;
-        to_python(py, &value)
+        let proxy = py.import("types")?.getattr("MappingProxyType")?;
+        to_python(py, &value, Some(&proxy))
     }
 
     /// Take option `index` for the open seat deciding (a ValueError for an index out of
@@ -102,14 +103,16 @@ impl GameTable {
         let (columns, rows) = self.table.rows().map_err(PyValueError::new_err)?;
         let out = PyList::empty(py);
         for row in rows {
-            out.append(to_python(py, &Value::Array(row))?)?;
+            out.append(to_python(py, &Value::Array(row), None)?)?;
         }
         Ok((columns, out))
     }
 }
 
-/// JSON as Python's `json.loads` reads it.
-fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+/// JSON as Python's `json.loads` reads it, or with `proxy` (`types.MappingProxyType`)
+/// read-only all the way down: an object a read-only mapping, an array a tuple.
+fn to_python<'py>(py: Python<'py>, value: &Value, proxy: Option<&Bound<'py, PyAny>>)
+    -> PyResult<Bound<'py, PyAny>> {
     Ok(match value {
         Value::Null => py.None().into_bound(py),
         Value::Bool(b) => b.into_bound_py_any(py)?,
@@ -120,18 +123,22 @@ fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>>
         },
         Value::String(s) => s.into_bound_py_any(py)?,
         Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(to_python(py, item)?)?;
+            let items = items.iter().map(|item| to_python(py, item, proxy))
+                .collect::<PyResult<Vec<_>>>()?;
+            match proxy {
+                Some(_) => PyTuple::new(py, items)?.into_any(),
+                None => PyList::new(py, items)?.into_any(),
             }
-            list.into_any()
         }
         Value::Object(map) => {
             let dict = PyDict::new(py);
             for (k, v) in map {
-                dict.set_item(k, to_python(py, v)?)?;
+                dict.set_item(k, to_python(py, v, proxy)?)?;
             }
-            dict.into_any()
+            match proxy {
+                Some(proxy) => proxy.call1((dict,))?,
+                None => dict.into_any(),
+            }
         }
     })
 }
