@@ -6,6 +6,11 @@ strategy reads (``view.components``: ``TileType``, ``ObjectiveCard``, ``Fountain
 They are defined in ``cdsim.games.carpe_diem.rules`` (``strategy``, ``observation``, ``options``,
 ``components``, ``district``) so that the engine can type against them without importing
 this package (the layers: strategies import cdsim, not the reverse).
+
+A strategy for another game (The Castles of Tuscany, the Mediterranean) is written to the
+seam's protocol instead, ``GameStrategy`` (``game`` and ``choose(view) -> int``), handed a
+``GameView`` (its seat, its observation as read-only JSON-like data, the options in words):
+``cdsim.games.strategy``; ``strategies/examples/`` holds one to copy for each game.
 """
 
 from cdsim.games.carpe_diem.rules.components import (
@@ -29,8 +34,10 @@ from cdsim.games.carpe_diem.rules.options import (
     Take,
 )
 from cdsim.games.carpe_diem.rules.strategy import PlayerView, Strategy
+from cdsim.games.strategy import GameStrategy, GameView, Json
 
-__all__ = ["Action", "Board", "CircleChoice", "District", "DistrictView", "Feature", "FountainCard",
-           "FountainChoice", "FrameGoal", "FramePart", "HiddenInformation", "Holdings", "Move",
-           "ObjectiveCard", "Observation", "Payment", "PlayerView", "SealBuild", "Start",
-           "Strategy", "Take", "TileType"]
+__all__ = ["Action", "Board", "CircleChoice", "District", "DistrictView", "Feature",
+           "FountainCard", "FountainChoice", "FrameGoal", "FramePart", "GameStrategy",
+           "GameView", "HiddenInformation", "Holdings", "Json", "Move", "ObjectiveCard",
+           "Observation", "Payment", "PlayerView", "SealBuild", "Start", "Strategy", "Take",
+           "TileType"]

@@ -91,7 +91,9 @@ def test_resume_refuses_another_game(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (["--game", "castles", "--strategies", "greedy", "--strategy-params", "mcts.c=1"],
      "--strategy-params: castles players take no parameters"),
     (["--game", "castles", "--strategies", "strategies/examples.py:Cautious"],
-     "castles is played by its built-in players only"),
+     "examples.py:Cautious': no such file"),
+    (["--game", "castles", "--strategies", "strategies/example.py:Builder"],
+     "is a Carpe Diem strategy (choose(view, options)), not a castles one"),
 ])
 def test_bad_input_for_a_game_is_one_line(args: list[str], said: str, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch,

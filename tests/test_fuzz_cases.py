@@ -105,31 +105,43 @@ def test_whatif_play_nothing_is_refused(
     assert not out.exists()
 
 
-# -- 5. --decision-timeout for a game without Python strategies ---------------------------
+# -- 5. --decision-timeout where no Python strategy can sit -----------------------------
 
 STUDY = ('name = "tiny"\ngame = "castles"\ngames = 200\nplayers = [2]\n'
          '[[population]]\nname = "r"\nlineup = ["random"]\n')
 
 
+@pytest.mark.parametrize("seconds", ["5", "0"])
+def test_decision_timeout_is_refused_by_castles_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        seconds: str) -> None:
+    """Castles' play seats its built-in players only: the flag is one line there."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CDSIM_DECISION_TIMEOUT", raising=False)
+    err = refused(["play", "--game", "castles", "--players", "2", "--decision-timeout",
+                   seconds], monkeypatch, capsys,
+                  "--decision-timeout: castles is played by its built-in players")
+    assert err.startswith("cdsim: error: --decision-timeout")  # the flag, not a file
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
 @pytest.mark.parametrize("command", [
-    ["play", "--game", "castles", "--players", "2"],
     ["simulate", "--game", "castles", "--players", "2", "--games", "10", "--strategies",
      "random", "--out", "r"],
     ["ladder", "--game", "castles", "--strategies", "random,greedy", "--games", "10", "--out",
      "l"],
     ["study", "run", "study.toml", "--out", "s"],
 ])
-@pytest.mark.parametrize("seconds", ["5", "0"])
-def test_decision_timeout_is_refused_alike_by_every_castles_command(
+def test_decision_timeout_is_a_castles_run_s_as_any_game_s(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        command: list[str], seconds: str) -> None:
+        command: list[str]) -> None:
+    """A run of Castles may seat a user's Python strategy (docs/strategies.md): its time
+    limit is a run's flag there as for Carpe Diem."""
     (tmp_path / "study.toml").write_text(STUDY)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CDSIM_DECISION_TIMEOUT", raising=False)
-    err = refused([*command, "--decision-timeout", seconds], monkeypatch, capsys,
-                  "--decision-timeout: castles is played by its built-in players")
-    assert err.startswith("cdsim: error: --decision-timeout")  # the flag, not a file
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["study.toml"]  # nothing written
+    code, _, err = run_cli([*command, "--decision-timeout", "5", "-q"], monkeypatch, capsys)
+    assert code == 0, err
 
 
 def test_the_time_limit_variable_is_no_flag_given_to_a_castles_run(

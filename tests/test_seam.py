@@ -33,10 +33,11 @@ def _imported(path: Path) -> set[str]:
 def _a_game_of_its_own(module: str) -> bool:
     """One game's module or package of cdsim.games (the registry, its features, how
     players are shown, the JSON component sets, the players' seam and what a folder records
-    of them, the roster of core registry players, and cdsim train's trainer hook, weights
-    file and fit kit are every game's)."""
+    of them, the roster of core registry players, cdsim train's trainer hook, weights file
+    and fit kit, and its users' strategies' protocol and table are every game's)."""
     shared = ("__init__", "__pycache__", "features", "json_components", "names", "spec",
-              "players", "played", "core_players", "training", "weights_file", "fitting")
+              "players", "played", "core_players", "training", "weights_file", "fitting",
+              "strategy", "seam_table")
     games = {p.stem for p in (CDSIM / "games").iterdir() if p.stem not in shared}
     return any(module == f"cdsim.games.{g}" or module.startswith(f"cdsim.games.{g}.")
                for g in games)
@@ -109,15 +110,18 @@ def test_every_game_reads_its_players_through_its_roster() -> None:
     for player, said in (("villa", "'villa' is not a castles player"),
                          ("greedy@chimney=1", "'greedy@chimney=1': castles players take no "
                                               "settings"),
-                         ("mine.py:Mine", "'mine.py:Mine': castles is played by its built-in "
-                                          "players only")):
+                         ("mine.py:Mine@x=1", "strategy 'mine.py:Mine@x=1': name@setting works for "
+                                              "built-in players only")):
         with pytest.raises(CdsimError, match=re.escape(f"--strategies: {said}")):
             config("castles", player)
     assert config("castles", "greedy").strategies[0].base == "greedy"
     assert config("carpe-diem", "villa@chimney=1").strategies[0].settings == (("chimney", 1.0),)
     with pytest.raises(CdsimError, match="'animal-farms' is not a carpe-diem player"):
         config("carpe-diem", "animal-farms")
-    assert game_spec("carpe-diem").roster.python and not game_spec("castles").roster.python
+    # users' strategies sit at every game's tables (each game's own protocol)
+    assert all(game_spec(g).roster.python for g in ("carpe-diem", "castles", "mediterranean"))
+    mine = config("castles", "mine.py:Mine").strategies[0]
+    assert (mine.kind, mine.base.endswith("/mine.py:Mine")) == ("user", True)
     assert game_spec("castles").roster.reads_scores(config("castles", "greedy").lineup) == \
         {"greedy": False}
 

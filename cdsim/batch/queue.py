@@ -66,7 +66,7 @@ def play_chunk_tables(config: RunConfig, first: int, last: int
         table = None
         try:
             table = roster.table(config.components, names, overrides, config.seed, setup,
-                                 config.start_vp, where=f"game {game}",
+                                 config.starting_vp, where=f"game {game}",
                                  decision_timeout=config.decision_timeout or None, watch=watch)
             record = table.play()
         except StrategyFailure as exc:  # named as the user gave it (module:Class)

@@ -153,6 +153,11 @@ def use_decision_timeout(seconds: float | None) -> None:
     set_decision_timeout(seconds)
 
 
+def decision_timeout_given() -> bool:
+    """Whether the command line gave --decision-timeout (not CDSIM_DECISION_TIMEOUT)."""
+    return bool(_TIMEOUT_FLAG.get("given"))
+
+
 def refuse_decision_timeout(spec: GameSpec) -> None:
     """A game whose players are all built in has no time limit to set: --decision-timeout
     given for it on the command line is one line, the same for every command (play,

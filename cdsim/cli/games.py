@@ -16,6 +16,7 @@ from cdsim.cli.app import (
     _parse_ints,
     app,
     complete_strategies,
+    decision_timeout_given,
     refuse_decision_timeout,
     use_decision_timeout,
 )
@@ -65,7 +66,9 @@ def play(
     if spec.play is None:  # the core's recorded game, drawn by the game's view
         other = OtherGame(players, seed, strategies, start_vp, trace, as_json, setup)
         _play_other(spec, other, components, html_file,
-                    refused={"--strategy-params": strategy_params is not None})
+                    refused={"--strategy-params": strategy_params is not None,
+                             # its play seats built-in players only (a run seats yours)
+                             "--decision-timeout": decision_timeout_given()})
         return
     from cdsim.games.features import PlayRequest
 
@@ -124,7 +127,7 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     for flag, given in refused.items():
         if given:
             raise CdsimError(f"{flag}: {spec.name} is played by its built-in players, which "
-                             "take no settings; drop the flag")
+                             "take no settings and no time limit in cdsim play; drop the flag")
     spec.check_players(flags.players)
     n = flags.players
     if not 0 <= flags.seed < 2**63 or (flags.setup is not None and not 0 <= flags.setup < 2**63):
@@ -142,6 +145,11 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     if any(not name.strip() for name in names):
         raise CdsimError("--strategies names an empty strategy")
     players = [spec.parse_player(name, "--strategies") for name in names] * (n // len(names))
+    mine = next((p for p in players if not p.builtin), None)
+    if mine is not None:  # its replay records every decision's state, told here by the core
+        raise CdsimError(f"--strategies: {mine.spelling!r}: cdsim play --game {spec.name} "
+                         "seats built-in players only; a Python strategy plays its games in "
+                         f"cdsim simulate --game {spec.name} (and ladder, study run)")
     path = None if components is None else str(components)
     played = play_recorded(spec, path, flags.seed, flags.setup,
                            [(p.base, tuple(p.settings)) for p in players], vp)
@@ -217,5 +225,7 @@ def list_strategies(game: GameOpt = None) -> None:
     words = spec.player_words or {}
     for name in spec.player_names():
         print(f"{name:<17} {words.get(name, '')}".rstrip())
-    print(f"\n{spec.title} is played by its built-in players only: they take no "
-          "@settings and no --strategy-params.")
+    print(f"\n{spec.title}'s built-in players take no @settings and no --strategy-params. "
+          "A Python strategy of your own plays beside them (module:Class or "
+          f"path/to/file.py:Class, its class with game = {spec.name!r} and choose(view): "
+          "docs/strategies.md).")

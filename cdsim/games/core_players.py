@@ -1,7 +1,9 @@
-"""The roster of a game whose players are its core registry's names and nothing else
+"""The roster of a game whose players are its core registry's names
 (``cdsim.games.players.Roster``): built-in players taking no settings, no parameters, no
-profiles file and no learned weights, and no users' Python strategies. The Castles of
-Tuscany and the Mediterranean declare it (``CoreRoster(NAME, players)``)."""
+profiles file and no learned weights, beside users' Python strategies for the game
+(``cdsim.games.strategy``: ``module:Class`` or ``path/to/file.py:Class``, played at a table
+on the core, ``cdsim.games.seam_table``). The Castles of Tuscany and the Mediterranean
+declare it (``CoreRoster(NAME, players, load_components)``)."""
 
 from __future__ import annotations
 
@@ -11,31 +13,36 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cdsim import core
-from cdsim.errors import CdsimError
+from cdsim.errors import CdsimError, StrategyFailure
 from cdsim.games.features import PROFILES_COPY
 from cdsim.games.players import Overrides, PlayerSpec, SeatTable, did_you_mean
+from cdsim.games.strategy import GameStrategy, refusal
+from cdsim.players.loading import load_class, user_base
+from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 
 if TYPE_CHECKING:
     from cdsim.games.played import ProfilesRecord
 
 
+# the component sets the core holds for this process's tables, by (game, path)
+_SETS: dict[tuple[str, str | None], Any] = {}
+
+
 @dataclass(frozen=True)
 class CoreRoster:
-    """Players of game ``name``: the names ``names()`` lists (its core registry's)."""
+    """Players of game ``name``: the names ``names()`` lists (its core registry's), and
+    users' strategies for it; ``components`` loads its component set for the core."""
 
     name: str
     names: Callable[[], tuple[str, ...]]
+    components: Callable[[str | None], Any]
 
     @property
     def python(self) -> bool:
-        return False
+        return True
 
     def _known(self) -> str:
         return ", ".join(self.names())
-
-    def _only_builtin(self, spelled: str) -> NoReturn:
-        raise CdsimError(f"{spelled!r}: {self.name} is played by its built-in players only "
-                         f"(known: {self._known()})")
 
     def _unknown(self, name: str) -> NoReturn:
         raise CdsimError(f"{name!r} is not a {self.name} player (known: {self._known()})"
@@ -48,7 +55,11 @@ class CoreRoster:
         spelled = text.strip()
         name, at, _ = spelled.partition("@")
         if ":" in name:  # a user's strategy (module:Class, file.py:Class)
-            self._only_builtin(spelled)
+            if at:
+                raise CdsimError(f"strategy {spelled!r}: name@setting works for built-in "
+                                 f"players only (known: {self._known()})")
+            base = user_base(spelled, self.names())
+            return PlayerSpec("user", base, (), None, base)
         if name not in self.names():
             self._unknown(name)
         if at:
@@ -58,9 +69,9 @@ class CoreRoster:
     def check(self, spec: PlayerSpec, flag: str) -> None:
         """A player another roster parsed (a record that names no game is read by the
         default game's): one of these names, without settings."""
+        if not spec.builtin:
+            return  # a user's strategy: which game it is for is read when it is made (load)
         try:
-            if not spec.builtin:
-                self._only_builtin(spec.spelling)
             if spec.base not in self.names():
                 self._unknown(spec.base)
             if spec.settings or spec.weights:
@@ -69,7 +80,30 @@ class CoreRoster:
             raise CdsimError(f"{flag}: {exc}") from None
 
     def load(self, spec: PlayerSpec) -> None:
-        return None  # the core makes its players by name: nothing to load
+        if not spec.builtin:  # the core makes its players by name: only a user's to load
+            self.make(spec)
+
+    def make(self, spec: PlayerSpec) -> GameStrategy:
+        """A fresh instance of a user's strategy for this game: its import and construction
+        run its code, in the sandbox; whatever fails, and a strategy of another game or
+        form, is one line naming it as spelled."""
+        name = spec.spelling
+        factory = load_class(name, spec.base)
+        attr = spec.base.rpartition(":")[2]
+        try:
+            with user_code(decision_timeout()):
+                strategy: Any = factory()
+                refused = refusal(strategy, self.name)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            problem, detail = user_failure(exc, decision_timeout())
+            raise StrategyFailure(name, -1, f"while being made ({attr}())", problem,
+                                  detail=detail) from None
+        if refused is not None:
+            raise CdsimError(f"strategy {name!r} {refused}")
+        made: GameStrategy = strategy  # checked by refusal
+        return made
 
     def parse_params(self, text: str | None) -> Overrides:
         if text:
@@ -86,11 +120,20 @@ class CoreRoster:
               seed: int, setup: int, start_vp: tuple[int, ...], *, where: str,
               decision_timeout: float | None,
               watch: Callable[[str | None], None] | None) -> SeatTable:
-        raise CdsimError(f"{where}: {self.name} is played by its built-in players only, on "
-                         "the core")
+        from cdsim.games.seam_table import SeamTable
+
+        strategies = [None if spec.builtin else self.make(spec) for spec in lineup]
+        key = (self.name, components)
+        if key not in _SETS:  # a run's games are of one set: loaded once a process
+            _SETS[key] = self.components(components)
+        return SeamTable(self.name, _SETS[key], lineup, strategies, seed,
+                         setup, start_vp, lambda spec: {}, where=where,
+                         decision_timeout=decision_timeout, watch=watch)
 
     def reads_scores(self, players: Sequence[PlayerSpec]) -> dict[str, bool]:
-        return dict.fromkeys((p.spelling for p in players), False)  # built-ins never do
+        # built-ins never do, and a user's cannot read the starting VP: no observation holds
+        # them (the core's Game::observe; tests/test_seam_strategies.py)
+        return dict.fromkeys((p.spelling for p in players), False)
 
     def weights(self, players: Sequence[PlayerSpec], components: str | Path | None
                 ) -> dict[str, dict[str, str]]:

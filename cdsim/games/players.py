@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from cdsim.players.loading import did_you_mean as did_you_mean
+
 if TYPE_CHECKING:
     from cdsim.games.played import ProfilesRecord
 
@@ -185,16 +187,6 @@ class Roster(Protocol):
     def kept_env(self, folder: Path) -> str:
         """The variable that plays the copy a folder kept of its players' file."""
         ...
-
-
-def did_you_mean(word: str, known: Sequence[str]) -> str:
-    """`` (did you mean 'villa'?)`` for a name not among ``known`` close to one, or ""."""
-    import difflib
-
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    if not close:  # a case slip: Villa, BAKER
-        close = [k for k in known if k.lower() == word.lower()][:1]
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 __all__ = ["STRATEGIES_DIR", "Overrides", "PlayedGame", "PlayerSpec", "Roster", "SeatTable",

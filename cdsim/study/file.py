@@ -211,19 +211,26 @@ class Population(Table):
     def strategies(self) -> tuple[PlayerSpec, ...]:
         return _strategies(self.lineup, self.lineups, self.pool)
 
-    @cached_property
-    def reads_scores(self) -> bool:
+    def reads_scores_in(self, game: str | None) -> bool:
         """Some player reads VP totals: only the rulebook vector is judged. Makes each player
         (a user's module imported, learned weights read), which may fail: ``load_study``
-        asks first, naming the population. Its players are the roster's that read them (a
-        population names no game: the default game's, ``cdsim.batch.config.Player``; the
-        study's game refuses any that is not its own, and no game's built-in player reads
-        VP totals)."""
-        roster, players = game_spec(None).roster, self.strategies()
-        for player in players:
-            if player.builtin:
-                roster.load(player)
-        return any(roster.reads_scores(players).values())
+        asks first, naming the population. Its players are the study's game's roster's (a
+        population names no game, so it is parsed as the default game's,
+        ``cdsim.batch.config.Player``; the study's game refuses any that is not its own, a
+        user's strategy of another game included, and no game's built-in player reads VP
+        totals)."""
+        if game not in self.scores_asked:
+            roster, players = game_spec(game).roster, self.strategies()
+            for player in players:
+                if player.builtin:
+                    roster.load(player)
+            self.scores_asked[game] = any(roster.reads_scores(players).values())
+        return self.scores_asked[game]
+
+    @cached_property
+    def scores_asked(self) -> dict[str | None, bool]:
+        """``reads_scores_in``'s answers by game, each worked out once."""
+        return {}
 
     @model_validator(mode="after")
     def _seats(self) -> Population:

@@ -167,12 +167,12 @@ class PlayedPopulation(Population):
         return self.scores_read
 
     @classmethod
-    def played(cls, population: Population) -> PlayedPopulation:
-        """``population`` as a study plays it (its players made: whether they read the
-        scores), with the keys the manifest records of it."""
+    def played(cls, population: Population, game: str | None) -> PlayedPopulation:
+        """``population`` as a study of ``game`` plays it (its players made: whether they
+        read the scores), with the keys the manifest records of it."""
         recorded = population.model_dump(mode="json", include=RECORDED_POPULATION)
         return cls.model_validate_json(json.dumps(recorded | {
-            "reads_scores": population.reads_scores}), context=READ_BACK)
+            "reads_scores": population.reads_scores_in(game)}), context=READ_BACK)
 
 
 # what the manifest records of a population besides whether it reads the scores (its

@@ -99,7 +99,7 @@ class Cell(ReadsCellState):
         ``radius``; players who read scores might play otherwise under other starting VP,
         so only the rulebook vector is judged for them (radius 0)."""
         parts = [f"{players}p", population.name, *([variant.name] if variant else [])]
-        reads = population.reads_scores
+        reads = population.reads_scores_in(game)
         state = CellState(
             key=".".join(parts), players=players, population=population.name,
             variant=variant.name if variant else None, floor=population.floor,
@@ -318,7 +318,7 @@ def load_study(path: Path) -> Study:
     for pop in spec.population:
         where = f"population {pop.name!r}"
         try:  # each player made now (a user's module imported, learned weights read): one line
-            _ = pop.reads_scores
+            _ = pop.reads_scores_in(game.name)
         except CdsimError as exc:
             raise fail(where, str(exc)) from None
         except Exception as exc:  # a user module that fails to import

@@ -139,7 +139,8 @@ def _describe(manifest: StudyManifest, study: Study) -> None:
     """The manifest's account of a study for the report (not part of its identity): the
     latest file's."""
     manifest.description, manifest.source = study.file.description, study.source
-    manifest.populations = [PlayedPopulation.played(p) for p in study.file.population]
+    manifest.populations = [PlayedPopulation.played(p, study.file.game)
+                            for p in study.file.population]
     manifest.variants, manifest.sweeps = list(study.variants), list(study.sweeps)
 
 

@@ -14,6 +14,7 @@ pub mod inputs;
 pub mod registry;
 pub mod replay;
 pub mod rows;
+pub mod table;
 pub mod toy;
 
 use std::fmt::Debug;

@@ -11,6 +11,7 @@ use crate::carpe_diem::{self, game::GameState, players::Player};
 use crate::castles::{self, learned::labels as castles_labels, CastlesState,
                      players::PLAYER_NAMES as CASTLES_PLAYERS};
 use crate::mediterranean::{self, MedState, players::PLAYER_NAMES as MED_PLAYERS};
+use crate::games::table::{Seated, Table};
 use crate::games::{replay, ColumnType, Game, Outcome};
 use crate::players::fitted::labels::{LabelRows, LabelSpec};
 use crate::players::Strategy;
@@ -39,6 +40,10 @@ pub trait Registered: Sync {
     /// seed `entropy`, `lineup` by seat.
     fn replay(&self, comps: &(dyn Any + Send + Sync), game: &OneGame)
         -> Result<String, String>;
+    /// One game at a table whose open seats are played from outside the core
+    /// (`games::table`: a user's Python strategy), dealt as `replay` deals `game`; the
+    /// line-up's None seats are the open ones.
+    fn table(&self, comps: &AnyComponents, game: &OneTable) -> Result<Box<dyn Seated>, String>;
     /// Search labels for the game's learned player (`players::fitted::labels`), self-play
     /// with the weights file `weights` (its text; None: VP gained alone); an error for a
     /// game without a learned player over the seam.
@@ -65,6 +70,17 @@ pub struct OneGame<'a> {
     pub entropy: u64,
     pub setup: Option<u64>,
     pub lineup: &'a [StrategySpec],
+    pub check: bool,
+}
+
+/// One game as `Registered::table` seats it: as `OneGame`, a seat of the line-up None
+/// where it is open.
+pub struct OneTable<'a> {
+    pub players: usize,
+    pub start_vp: &'a [i32],
+    pub entropy: u64,
+    pub setup: Option<u64>,
+    pub lineup: &'a [Option<StrategySpec>],
     pub check: bool,
 }
 
@@ -104,7 +120,7 @@ impl<G: Game, P> Entry<G, P> {
     }
 }
 
-impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
+impl<G: Game, P: Strategy<G> + 'static> Registered for Entry<G, P> {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -148,6 +164,19 @@ impl<G: Game, P: Strategy<G>> Registered for Entry<G, P> {
         let seed = SeedSequence::new(u128::from(game.entropy), &key);
         let record = replay::record::<G, P>(comps, &config, &mut lineup, seed, run_seed)?;
         serde_json::to_string(&record).map_err(|e| e.to_string())
+    }
+
+    fn table(&self, comps: &AnyComponents, game: &OneTable) -> Result<Box<dyn Seated>, String> {
+        let comps = Arc::clone(comps).downcast::<G::Components>()
+            .map_err(|_| format!("these components are not {}'s", self.name))?;
+        let config = G::config(game.players, game.start_vp, game.check)?;
+        if game.lineup.len() != game.players {
+            return Err(format!("{} players for {} seats", game.lineup.len(), game.players));
+        }
+        let lineup: Vec<Option<P>> = game.lineup.iter()
+            .map(|spec| spec.as_ref().map(|s| (self.make)(&s.name, &s.overrides)).transpose())
+            .collect::<Result<_, _>>()?;
+        Ok(Box::new(Table::<G, P>::new(comps, &config, game.entropy, game.setup, lineup)?))
     }
 
     fn labels(&self, comps: &(dyn Any + Send + Sync), spec: &LabelSpec, weights: Option<&str>)
@@ -244,6 +273,46 @@ mod tests {
             assert!(g.replay(&*comps, &one).is_err(), "{name}");
         }
         assert!(default().player_names().is_empty(), "Carpe Diem's names are Python's");
+    }
+
+    /// Every game's table by name (`Registered::table`, what the binding's `GameTable`
+    /// holds): open seats played from outside to the end beside a built-in one, the same
+    /// choices giving the same rows, and what is not a table refused.
+    #[test]
+    fn every_game_seats_open_seats_at_a_table_by_name() {
+        for g in GAMES.iter().filter(|g| g.builtin_components().is_some()) {
+            let comps = g.components(&g.builtin_components().unwrap()).unwrap();
+            let n = *g.player_counts().last().unwrap();
+            let start_vp = vec![0; n];
+            let mut lineup = vec![None; n];
+            lineup[1] = Some(StrategySpec { name: "greedy".into(), overrides: vec![] });
+            let one = OneTable { players: n, start_vp: &start_vp, entropy: 5, setup: Some(2),
+                                 lineup: &lineup, check: true };
+            let play = |pick: usize| {
+                let mut table = g.table(&comps, &one).unwrap();
+                let mut asked = 0;
+                loop {
+                    table.play().unwrap();
+                    let Some(seat) = table.current_seat() else { break };
+                    assert!(seat != 1 && table.is_open(seat), "{}", g.name());
+                    assert!(table.observe().unwrap().is_object());
+                    let options = table.options();
+                    assert!(options.iter().all(|o| !o.is_empty()), "{}", g.name());
+                    table.apply((asked * pick) % options.len()).unwrap();
+                    asked += 1;
+                }
+                assert!(asked > 20 && table.decisions() > asked as u64, "{}", g.name());
+                table.rows().unwrap()
+            };
+            let (columns, rows) = play(7);
+            assert_eq!(rows.len(), n);
+            assert_eq!(columns, g.columns().iter().map(|&(c, _)| c).collect::<Vec<_>>());
+            assert_eq!(play(7).1, rows, "{}: the same choices play the same game", g.name());
+            let short = OneTable { lineup: &lineup[1..], ..one };
+            assert!(g.table(&comps, &short).is_err());
+            let other: AnyComponents = Arc::new(crate::games::toy::Cards::standard());
+            assert!(g.table(&other, &one).is_err(), "another game's components");
+        }
     }
 
     #[test]

@@ -193,6 +193,7 @@ fn columns_dict<'py>(py: Python<'py>, columns: Vec<(&'static str, Values)>)
 }
 
 mod carpe_diem;
+mod table;
 
 /// Columns of the run rows or card rows as Python reads them: `(name, "int" | "str" |
 /// "bool")` each, in order (`cdsim.games.carpe_diem.rules.records` is held to the seat row's and the card
@@ -242,6 +243,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // the seat-row columns every game writes (`games::rows::shared`), each game's around its own
     m.add("SHARED_COLUMNS", python_columns(py, &crate::games::rows::shared())?)?;
     m.add("GAMES", PyTuple::new(py, registry::names())?)?;
+    table::register(m)?;
     carpe_diem::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -15,21 +15,15 @@ registry through Carpe Diem's roster (``cdsim.games.carpe_diem.roster``).
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
-import inspect
 import math
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NoReturn, cast
 
 from cdsim import core
-from cdsim.errors import CdsimError, StrategyFailure, user_text
+from cdsim.errors import CdsimError, StrategyFailure
 from cdsim.games.carpe_diem.players import profiles as profiles_file
 from cdsim.games.carpe_diem.players.profiles import PROFILES, WEIGHTS, core_profiles
 from cdsim.games.carpe_diem.players.weights import check_components, load
@@ -37,7 +31,8 @@ from cdsim.games.carpe_diem.rules.strategy import Strategy, refusal
 from cdsim.games.players import Overrides as Overrides
 from cdsim.games.players import PlayerSpec as PlayerSpec
 from cdsim.games.players import did_you_mean as did_you_mean
-from cdsim.players.sandbox import decision_timeout, names_a_file, user_code, user_failure
+from cdsim.players.loading import load_class, user_base
+from cdsim.players.sandbox import decision_timeout, user_code, user_failure
 
 
 @dataclass
@@ -176,16 +171,8 @@ def parse(text: str) -> PlayerSpec:
         raise CdsimError(f"unknown strategy {spelled!r}{did_you_mean(name, builtin)} "
                          f"(built-in: {', '.join(builtin)}; or module:Class, or "
                          f"path/to/file.py:Class){profiles_hint(name)}")
-    module_name, _, attr = spelled.rpartition(":")
-    if names_a_file(module_name):
-        base = f"{strategy_file(spelled, module_name)}:{_class_name(spelled, attr)}"
-        return PlayerSpec("user", base, (), None, base)
-    if not all(part.isidentifier() for part in module_name.split(".")) or \
-            not attr.isidentifier():
-        raise CdsimError(f"unknown strategy {spelled!r}: give a built-in name "
-                         f"({', '.join(builtin)}), package.module:ClassName or "
-                         "path/to/file.py:ClassName")
-    return PlayerSpec("user", spelled, (), None, spelled)
+    base = user_base(spelled, builtin)
+    return PlayerSpec("user", base, (), None, base)
 
 
 def player_overrides(spec: PlayerSpec, params: Overrides | None = None) -> dict[str, float]:
@@ -405,98 +392,12 @@ def make_strategy(spec: str | PlayerSpec, overrides: Overrides | None = None) ->
     return make_player(as_spec(spec), overrides)
 
 
-def strategy_file(spelled: str, path: str) -> str:
-    """A strategy file as runs record it: absolute and normalised (``~`` expanded), so that
-    a manifest, a resume, a replay command and every worker name the same file whatever
-    folder they start in. Reads nothing: a missing file is found when it is loaded."""
-    if not path.endswith(".py"):
-        raise CdsimError(f"strategy {spelled!r}: a strategy file is a .py file "
-                         "(path/to/file.py:ClassName)")
-    return os.path.abspath(os.path.expanduser(path))
-
-
-def _class_name(spelled: str, attr: str) -> str:
-    if not attr.isidentifier():
-        raise CdsimError(f"strategy {spelled!r}: name the class after the file, "
-                         "path/to/file.py:ClassName")
-    return attr
-
-
-def _file_module(path: str) -> ModuleType:
-    """The module of a strategy file, run once per process under a name of its own (so a
-    file called ``random.py`` shadows nothing); its folder is searched last for what it
-    imports beside it, as it would be if it were run as a script."""
-    key = "cdsim_strategy_" + hashlib.sha256(path.encode()).hexdigest()[:12]
-    if key in sys.modules:
-        return sys.modules[key]
-    spec = importlib.util.spec_from_file_location(key, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"{path} cannot be loaded as a Python module")
-    folder = os.path.dirname(path)
-    if folder not in sys.path:
-        sys.path.append(folder)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[key] = module  # before it runs: dataclasses and pickle look it up there
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[key]
-        raise
-    return module
-
-
-def _import_hint(module_name: str, attr: str, exc: ImportError) -> str:
-    """What to do when the strategy's own module is not found (not one it imports)."""
-    missing = getattr(exc, "name", None) or ""
-    if not missing or not (module_name == missing or module_name.startswith(missing + ".")):
-        return ""
-    path = module_name.replace(".", "/") + ".py"
-    return (f" (searched from {os.getcwd()}); give its file instead, path/to/{path}:{attr}, "
-            "or add its folder to PYTHONPATH")
-
-
-def _importable_here() -> None:
-    """A strategy in the folder a command runs in (``--strategies mine:Class`` beside
-    mine.py) imports without PYTHONPATH, in the command and in its workers (which start
-    in the same folder). The folder is searched last: ``python -m`` puts it first, the
-    ``cdsim`` script not at all, and cdsim's own modules must not be shadowed."""
-    here = os.getcwd()
-    if here not in sys.path and "" not in sys.path:
-        sys.path.append(here)
-
-
 def _user_strategy(spec: PlayerSpec) -> Strategy:
     """A fresh instance of a user's strategy class: its import and construction run its
     code, in the sandbox; whatever fails is one line naming the spec."""
     name = spec.spelling
-    module_name, _, attr = spec.base.rpartition(":")
-    from_file = names_a_file(module_name)
-    if from_file and not os.path.isfile(module_name):
-        raise CdsimError(f"strategy {name!r}: no such file {module_name}")
-    if not from_file:
-        _importable_here()
-    try:
-        with user_code(decision_timeout()):  # its import runs the user's code
-            module = (_file_module(module_name) if from_file
-                      else importlib.import_module(module_name))
-    except ImportError as exc:
-        hint = "" if from_file else _import_hint(module_name, attr, exc)
-        raise CdsimError(f"strategy {name!r}: cannot import {module_name!r}: "
-                         f"{user_text(exc, str)}{hint}") from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # anything else the module does is a bug in it
-        problem, detail = user_failure(exc, decision_timeout())
-        raise StrategyFailure(name, -1, f"while importing {module_name}", problem,
-                              detail=detail) from None
-    factory = getattr(module, attr, None)
-    if factory is None:
-        classes = [n for n, v in vars(module).items() if inspect.isclass(v)]
-        raise CdsimError(f"strategy {name!r}: {module_name} has no class {attr!r}"
-                         f"{did_you_mean(attr, classes)}")
-    if not inspect.isclass(factory):
-        raise CdsimError(f"strategy {name!r}: {module_name}.{attr} is a "
-                         f"{type(factory).__name__}, not a strategy class")
+    attr = spec.base.rpartition(":")[2]
+    factory = load_class(name, spec.base)
     try:
         with user_code(decision_timeout()):
             strategy: Any = factory()

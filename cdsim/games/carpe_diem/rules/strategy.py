@@ -54,6 +54,10 @@ def refusal(strategy: object) -> str | None:
     """Why ``strategy`` cannot play, in words that end a one-line error (None: it can). A
     method per decision kind (``choose_move``, ...) is the form before one ``choose``: it
     is never called, so a class that has one is refused rather than played without it."""
+    game = getattr(strategy, "game", None)
+    if isinstance(game, str) and game != "carpe-diem":  # a seam game's (cdsim.games.strategy)
+        return (f"is written for {game}, not carpe-diem (its game = {game!r}); a Carpe Diem "
+                "strategy has choose(view, options), as docs/strategies.md shows")
     hooks = [f"choose_{d}" for d in DECISIONS if hasattr(strategy, f"choose_{d}")]
     if hooks:
         return (f"has {', '.join(hooks)}: cdsim no longer calls a method per decision; one "
