@@ -22,6 +22,7 @@ from cdsim.batch.balance import BalanceResult
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
+from cdsim.games.features import CardKind
 from cdsim.games.names import shown_names
 from cdsim.study.memo import Memo
 from reports import balance, cards, charts
@@ -257,8 +258,8 @@ def build(found: RunResults) -> Doc:
     _seat_section(doc, found)
     _strategy_section(doc, found)
     _shape_section(doc, found)
-    if found.cards is not None:  # None: the game has no cards
-        _card_section(doc, found.cards)
+    if found.cards is not None and found.run.spec.cards is not None:  # None: no cards
+        _card_section(doc, found.cards, found.run.spec.cards.kinds)
     _balance_section(doc, found.judged)
     _power_section(doc, found)
     return doc
@@ -370,15 +371,17 @@ def _shape_section(doc: Doc, found: RunResults) -> None:
           f"±{pct(found.seats.widest)}.")
 
 
-def _card_section(doc: Doc, found: CardSection) -> None:
-    """Which card is too strong: per card, how often it was taken and fulfilled, what it
-    brought, and how the seats that took it fared (``reports.cards``)."""
+def _card_section(doc: Doc, found: CardSection, kinds: tuple[CardKind, ...]) -> None:
+    """Which card is too strong: per card, how often it was taken and paid, what it
+    brought, and how the seats that took it fared (``reports.cards``), each of the game's
+    ``kinds`` of card in its words."""
     doc.h("Cards", 2)
     if found.table is None:
         doc.p(f"Not shown: {found.missing}.")
         return
     doc.p(cards.EXPLAIN)
-    for kind, words in (("objective", cards.OBJECTIVE_WORDS), ("fountain", cards.FOUNTAIN_WORDS)):
+    for words in kinds:
+        kind = words.kind
         table = found.table.filter(found.table["kind"] == kind)
         if not table.height:
             continue

@@ -27,6 +27,22 @@ DEFAULT_SET = "default"
 
 
 @dataclass(frozen=True)
+class CardKind:
+    """One kind of card a card table follows (its rows' ``kind``), as a run report words its
+    table, its chart and its ``cdsim report --json`` figures, in the game's own words and
+    rule numbers (Carpe Diem's objective and fountain cards:
+    ``cdsim.games.carpe_diem.cards``)."""
+
+    kind: str  # the card rows' ``kind``: "objective"
+    title: str  # its section's heading
+    intro: str  # what its table's figures mean
+    header: tuple[str, ...]  # its table's columns
+    chart_title: str
+    caption: str  # its chart's
+    done: str  # the key of its done share (a taken card paid, a drawn one kept) in the JSON
+
+
+@dataclass(frozen=True)
 class CardTable:
     """A table of card rows a run writes beside its seat rows (a ``cards/`` part per
     chunk; Carpe Diem's: one row per card a seat took, drew or kept)."""
@@ -40,6 +56,8 @@ class CardTable:
     # (kind, seat column): a seat's rows of that kind add up to that column of its seat row,
     # which tells a card part of another run
     paid: tuple[str, str]
+    # its kinds of card, in the order a run report shows them
+    kinds: tuple[CardKind, ...]
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -256,6 +274,7 @@ class PlayoutWeights:
 __all__ = [
     "PROFILES_COPY",
     "WEIGHTS_DIR",
+    "CardKind",
     "CardTable",
     "ComponentFiles",
     "ComponentUse",
