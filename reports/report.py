@@ -315,13 +315,13 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
     doc.h("Strategies", 2)
     deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],
                                                        strict=True))
-    failed = st.has_failed  # the game has cards that fail (Carpe Diem's objective cards)
-    per_game = (run.spec.failed_cards or ("", 0))[1]  # the game's words for its cards
-    cost, rule = run.spec.failed_cost or ("", "")
+    failed = st.has_failed  # the game has cards that fail (its spec's failed_cost)
+    per_game = (run.spec.failed_cards or ("", 0))[1]  # the game's count and words of them
+    noun, cost, rule = run.spec.failed_cost or ("", "", "")
     doc.p("Win share per appearance of the strategy (a strategy seated twice in a game counts "
           "twice)" + (f"; intervals use each strategy's design effect over deals ({deffs})"
                       if run.rotated else "")
-          + (f"; cards failed = share of the {per_game} objective cards a player scores per game "
+          + (f"; cards failed = share of the {per_game} {noun} a player scores per game "
              f"that cost {cost} instead ({rule})." if failed else "."))
     doc.table(["strategy", "appearances", "wins", "win share [95% CI]", "mean final VP",
                *(["cards failed"] if failed else [])],

@@ -292,9 +292,15 @@ def test_a_reports_rules_and_set_lines_are_the_games_own_words() -> None:
     assert cd.rules_said(1) == "rule numbers such as R8.5 refer to docs/rules.md in the cdsim repository"
     assert castles.rules_said() == "rule numbers refer to docs/rules-castles.md in the cdsim repository"
     assert cd.builtin_set_words.startswith("the reconstructed default set (C1–C10 of docs/rules.md")
+    assert (cd.builtin_set_name, castles.builtin_set_name) == ("the reconstructed default set",
+                                                               "the built-in set")
+    assert cd.failed_cost == ("objective cards", "4 VP", "R8.5") and castles.failed_cost is None
     for spec in GAMES.values():
         assert spec.rules_doc in spec.builtin_set_words, spec.name
+        assert spec.builtin_set_words.startswith(spec.builtin_set_name), spec.name
     reports = CDSIM.parent / "reports"
-    for page in (reports / "report.py", reports / "ladder.py"):
+    for page in (reports / "report.py", reports / "ladder.py", reports / "cards.py",
+                 CDSIM / "cli" / "component_sets.py"):
         text = page.read_text()
         assert "docs/rules.md" not in text and "R8.5" not in text, page
+        assert "reconstructed default" not in text and "objective card" not in text, page

@@ -16,10 +16,14 @@ from cdsim.errors import CdsimError
 PROFILES_COPY = "profiles.toml"
 
 
+# a game's built-in component set in a few words (``GameSpec.builtin_set_name``)
+BUILT_IN_SET = "the built-in set"
+
+
 def built_in_set_said(rules_doc: str) -> str:
     """A game's built-in component set as its run pages name it (``GameSpec.builtin_set_words``)
     where its rules doc says which entries are reconstructed."""
-    return (f"the built-in set ({rules_doc} in the cdsim repository says which of its entries "
+    return (f"{BUILT_IN_SET} ({rules_doc} in the cdsim repository says which of its entries "
             "are reconstructed, not the printed game's)")
 
 # the name that means a game's shipped component set (an override's base, a --components value)
@@ -272,6 +276,7 @@ class PlayoutWeights:
 
 
 __all__ = [
+    "BUILT_IN_SET",
     "PROFILES_COPY",
     "WEIGHTS_DIR",
     "CardKind",
