@@ -304,3 +304,47 @@ def test_a_reports_rules_and_set_lines_are_the_games_own_words() -> None:
         text = page.read_text()
         assert "docs/rules.md" not in text and "R8.5" not in text, page
         assert "reconstructed default" not in text and "objective card" not in text, page
+
+
+# a rule's number as a game's rules doc defines it: a heading ("## R8 Scoring", "### C1 ...")
+# or a list item that opens with it in bold ("- **R8.5** A card ...")
+RULE_DEFINED = re.compile(r"^(?:#+ |- \*\*)([A-Z]{1,2}\d+(?:\.\d+)*)\b", re.M)
+
+
+def _rule_numbers() -> dict[str, str]:
+    """Every rule number each game's rules doc defines, with the doc."""
+    found: dict[str, str] = {}
+    for spec in GAMES.values():
+        doc = CDSIM.parent / spec.rules_doc
+        for number in RULE_DEFINED.findall(doc.read_text()):
+            found.setdefault(number, spec.rules_doc)
+    return found
+
+
+def _a_games_own_file(path: Path) -> bool:
+    """A file of one game's package (cdsim/games/<game>/), or a module named after a game
+    (its view in cdsim/view/, which cdsim/view/games.py names)."""
+    games = [p.name for p in (CDSIM / "games").iterdir()
+             if p.is_dir() and _a_game_of_its_own(f"cdsim.games.{p.name}")]
+    inside = path.relative_to(CDSIM.parent).parts
+    return (inside[:2] == ("cdsim", "games") and len(inside) > 3 and inside[2] in games) or \
+        any(path.stem.startswith(g) for g in games)
+
+
+def test_shared_code_names_no_games_rule_numbers() -> None:
+    """A game's rule numbers (docs/rules.md's R8.5, docs/rules-castles.md's T1.2, ...) stand
+    in its own package and in its spec's words, never in shared code (cdsim/ but the games'
+    own, and reports/), its comments and docstrings included: shared code says "the game's
+    tie-break", and a page reads the rule from the spec (issue 60 item 1)."""
+    numbers = _rule_numbers()
+    assert {"R8.5", "R10.6", "C1", "T1.2", "M3.1"} <= set(numbers)  # every game's doc read
+    named = re.compile(r"\b(" + "|".join(sorted(map(re.escape, numbers), key=len, reverse=True))
+                       + r")\b")
+    shared = [p for p in sorted(CDSIM.rglob("*.py")) if not _a_games_own_file(p)]
+    shared += sorted((CDSIM.parent / "reports").rglob("*.py"))
+    assert CDSIM / "batch" / "queue.py" in shared and CDSIM / "games" / "spec.py" in shared
+    assert not any(_a_games_own_file(CDSIM / "games" / name) for name in ("spec.py", "features.py"))
+    found = [f"{path.relative_to(CDSIM.parent)}:{i}: {number} ({numbers[number]})"
+             for path in shared for i, line in enumerate(path.read_text().splitlines(), 1)
+             for number in named.findall(line)]
+    assert not found, "shared code names a game's rule:\n" + "\n".join(found)
