@@ -348,3 +348,20 @@ def test_shared_code_names_no_games_rule_numbers() -> None:
              for path in shared for i, line in enumerate(path.read_text().splitlines(), 1)
              for number in named.findall(line)]
     assert not found, "shared code names a game's rule:\n" + "\n".join(found)
+
+
+def test_shared_code_spells_no_games_name() -> None:
+    """No shared module branches on a game by its name (``game in (None, "carpe-diem")``
+    picked the ladder's default folder): a game's name as a string stands only where the
+    default game is declared (``spec.DEFAULT_GAME``) and in the views' registry
+    (``cdsim/view/games.py``, each game's view by name); the rest asks the spec
+    (``spec.said``, ``spec.default``)."""
+    names = {spec.name for spec in GAMES.values()}
+    names |= {p.name for p in (CDSIM / "games").iterdir() if _a_game_of_its_own(f"cdsim.games.{p.name}")}
+    shared = [p for p in sorted(CDSIM.rglob("*.py")) if not _a_games_own_file(p)]
+    shared += sorted((CDSIM.parent / "reports").rglob("*.py"))
+    found = sorted(f"{path.relative_to(CDSIM.parent)}: {node.value!r}"
+                   for path in shared for node in ast.walk(ast.parse(path.read_text()))
+                   if isinstance(node, ast.Constant) and node.value in names)
+    assert found == ["cdsim/games/spec.py: 'carpe-diem'", "cdsim/view/games.py: 'castles'",
+                     "cdsim/view/games.py: 'mediterranean'"], found
