@@ -21,6 +21,7 @@ import numpy as np
 
 from cdsim.analysis.fmt import pct
 from cdsim.analysis.ratings import PRIOR_GAMES, RESAMPLES, LadderFit
+from cdsim.games.features import FailedCost
 from cdsim.games.names import shown_names
 from cdsim.ladder import LadderResult, read_results
 from reports.charts import COLOURS, FloatArray, _png
@@ -142,7 +143,8 @@ def build(result: LadderResult) -> Doc:
     _head_to_head_section(doc, result)
 
     if cards:
-        _vp_and_failed_section(doc, labels, f, order, ladder.spec.failed_cost or ("", "", ""))
+        _vp_and_failed_section(doc, labels, f, order,
+                               ladder.spec.failed_cost or FailedCost("", "", "", ""))
 
     doc.h("Pairings", 2)
     doc.p("Each pairing is an ordinary run folder: `cdsim report LADDER/cells/KEY` reports it "
@@ -260,10 +262,10 @@ def _has_cards(f: LadderFit) -> bool:
 
 
 def _vp_and_failed_section(doc: Doc, labels: list[str], f: LadderFit, order: list[int],
-                           cost: tuple[str, str, str]) -> None:
+                           cost: FailedCost) -> None:
     """The chart of final VP and failed cards, the cards, a failed one's cost and its rule
     the game's (``GameSpec.failed_cost``)."""
-    noun, vp, rule = cost
+    noun, vp, rule = cost.noun, cost.cost, cost.rule
     doc.h("Final VP and failed cards", 2)
     doc.chart("ladder_vp_failed", vp_and_failed(labels, f.mean_vp[order], f.failed_rate[order],
                                                 noun),

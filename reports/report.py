@@ -22,7 +22,7 @@ from cdsim.batch.balance import BalanceResult
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
-from cdsim.games.features import CardKind
+from cdsim.games.features import CardKind, FailedCost
 from cdsim.games.names import shown_names
 from cdsim.study.memo import Memo
 from reports import balance, cards, charts
@@ -317,7 +317,7 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
                                                        strict=True))
     failed = st.has_failed  # the game has cards that fail (its spec's failed_cost)
     per_game = (run.spec.failed_cards or ("", 0))[1]  # the game's count and words of them
-    noun, cost, rule = run.spec.failed_cost or ("", "", "")
+    noun, cost, rule, below_zero = run.spec.failed_cost or FailedCost("", "", "", "")
     doc.p("Win share per appearance of the strategy (a strategy seated twice in a game counts "
           "twice)" + (f"; intervals use each strategy's design effect over deals ({deffs})"
                       if run.rotated else "")
@@ -345,8 +345,7 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
         "the intervals, not 0-100%.")
     doc.chart("vp_sources", charts.vp_sources(st.sources, st.net),
               "Mean VP per game by source and strategy, stacked; a source whose mean is negative "
-              "stacks below zero" + (" (cards do when the -4 of failed cards outweighs what "
-                                     "fulfilled ones pay)" if failed else "")
+              "stacks below zero" + (f" ({below_zero})" if failed and below_zero else "")
               + "; diamond: the net mean.")
 
 
@@ -357,7 +356,7 @@ def _shape_section(doc: Doc, found: RunResults) -> None:
     else:
         doc.h("Game shape", 2)
         doc.chart("vp_by_phase", charts.vp_by_phase(shape.table, shape.moments, n),
-                  "VP (start + cards + scroll overflow) after each scoring phase, and final VP, "
+                  f"VP ({found.run.spec.phase_vp}) after each scoring phase, and final VP, "
                   "by seat: the median, its bar spanning the middle 50% of games.")
     final = found.final
     doc.chart("final_vp", charts.final_distributions(final.values, final.means),

@@ -294,7 +294,9 @@ def test_a_reports_rules_and_set_lines_are_the_games_own_words() -> None:
     assert cd.builtin_set_words.startswith("the reconstructed default set (C1–C10 of docs/rules.md")
     assert (cd.builtin_set_name, castles.builtin_set_name) == ("the reconstructed default set",
                                                                "the built-in set")
-    assert cd.failed_cost == ("objective cards", "4 VP", "R8.5") and castles.failed_cost is None
+    assert cd.failed_cost is not None and castles.failed_cost is None
+    assert (cd.failed_cost.noun, cd.failed_cost.cost, cd.failed_cost.rule) == \
+        ("objective cards", "4 VP", "R8.5")
     for spec in GAMES.values():
         assert spec.rules_doc in spec.builtin_set_words, spec.name
         assert spec.builtin_set_words.startswith(spec.builtin_set_name), spec.name
@@ -304,6 +306,7 @@ def test_a_reports_rules_and_set_lines_are_the_games_own_words() -> None:
         text = page.read_text()
         assert "docs/rules.md" not in text and "R8.5" not in text, page
         assert "reconstructed default" not in text and "objective card" not in text, page
+        assert "scroll overflow" not in text and "the -4" not in text, page  # its spec's
 
 
 # a rule's number as a game's rules doc defines it: a heading ("## R8 Scoring", "### C1 ...")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from cdsim.errors import CdsimError
 
@@ -28,6 +28,17 @@ def built_in_set_said(rules_doc: str) -> str:
 
 # the name that means a game's shipped component set (an override's base, a --components value)
 DEFAULT_SET = "default"
+
+
+class FailedCost(NamedTuple):
+    """A game's scored cards that may fail, as its pages say them (``GameSpec.failed_cost``;
+    the rows' count of them is ``GameSpec.failed_cards``)."""
+
+    noun: str  # the cards, in the plural
+    cost: str  # what a failed one costs, with its unit
+    rule: str  # the number of the rule that says so
+    # why the cards' VP source may stack below zero on the VP sources chart, in a few words
+    below_zero: str
 
 
 @dataclass(frozen=True)
@@ -286,6 +297,7 @@ __all__ = [
     "Entry",
     "EntryChange",
     "Expanded",
+    "FailedCost",
     "Family",
     "KeySets",
     "PlayRequest",

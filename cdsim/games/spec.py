@@ -18,6 +18,7 @@ from cdsim.games.features import (
     ComponentUse,
     Entry,
     EntryChange,
+    FailedCost,
     Family,
     KeySets,
     PlayedGame,
@@ -79,9 +80,11 @@ class GameSpec:
     phases: tuple[str, ...]
     failed_cards: tuple[str, int] | None
     # the cards that fail, what a failed one costs and the rule that says so, as its pages
-    # say them (the cards' name in the plural, the cost with its unit, the rule's number;
-    # None: no such cards)
-    failed_cost: tuple[str, str, str] | None
+    # say them (None: no such cards)
+    failed_cost: FailedCost | None
+    # what a seat's VP after a scoring phase holds, as the game shape's chart says it (""
+    # for a game with no ``phases``)
+    phase_vp: str
     tiebreak_rule: str
     # every column of its seat row in the order runs write them, where the game declares
     # them in Python (None: the core's columns, ``columns``, then the run's, ``run_columns``)
