@@ -1,22 +1,23 @@
-"""The card section of a report: per objective card, how often the seats took it, how often
-it was fulfilled, the VP it brought and whether the seats that took it won more often than
-the seats of the same strategies that did not; per fountain card, the same for drawing it.
+"""The card section of a report: per card of each kind the game's card table follows, how
+often the seats took it, how often it paid, the VP it brought and whether the seats that took
+it won more often than the seats of the same strategies that did not.
 
 The figures are ``cdsim.analysis.cards``' (``card_outcomes``), read with the run's other
-figures (``cdsim.batch.results.CardSection``); this module only words and formats them.
-The win difference is an association, not a cause, and the page says so; a study's
+figures (``cdsim.batch.results.CardSection``); this module only words and formats them, each
+kind of card in the game's own words and rule numbers (its ``CardTable.kinds``). The win
+difference is an association, not a cause, and the page says so; a study's
 variant gives the card's paired effect (``reports.study.cards``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import polars as pl
 
 from cdsim.analysis.fmt import number, pct_or_dash, pts
 from cdsim.batch.results import CardSection
+from cdsim.games.features import CardKind
 from cdsim.games.names import shown_name
 
 EXPLAIN = (
@@ -35,43 +36,6 @@ EXPLAIN = (
     "intervals excludes 0 by chance alone.")
 
 
-@dataclass(frozen=True)
-class Words:
-    """What the report says about one kind of card."""
-
-    title: str
-    intro: str
-    header: tuple[str, ...]
-    chart_title: str
-    caption: str
-
-
-OBJECTIVE_WORDS = Words(
-    "Objective cards",
-    "Taken: share of all seats that resolved the card in a scoring phase (R8.3); times: "
-    "how often (a seat may take a card in more than one phase); fulfilled: share of those "
-    "times it paid at least once (else -4 VP, R8.5); mean VP per time taken, the -4 "
-    "included; most by: the strategy that took it most often per appearance.",
-    ("card", "taken", "times", "fulfilled", "mean VP",
-     "win share: took it / others of their strategies",
-     "win difference [95% CI]", "games", "most by"),
-    "Objective cards: win difference of the seats that took them",
-    "Per objective card, the win share of the seats that took it minus that of the seats "
-    "of the same strategy that did not, in the same games, with its 95% interval (deals as "
-    "clusters); red: the interval excludes 0. An association, not a cause. Outliers first.")
-FOUNTAIN_WORDS = Words(
-    "Fountain cards",
-    "Drawn: share of all seats that drew the card at a fountain (R6.5); kept: share of "
-    "those seats that held it at the end; mean VP per kept card (R10.4).",
-    ("card", "drawn", "times", "kept", "mean VP",
-     "win share: drew it / others of their strategies",
-     "win difference [95% CI]", "games", "most by"),
-    "Fountain cards: win difference of the seats that drew them",
-    "Per fountain card, the win share of the seats that drew it minus that of the seats of "
-    "the same strategy that did not, in the same games, with its 95% interval (deals as "
-    "clusters); red: the interval excludes 0. An association, not a cause. Outliers first.")
-
-
 def rows(table: pl.DataFrame) -> list[list[object]]:
     """The report table's rows of ``card_outcomes``' rows (one kind)."""
     out: list[list[object]] = []
@@ -85,21 +49,22 @@ def rows(table: pl.DataFrame) -> list[list[object]]:
     return out
 
 
-def as_json(found: CardSection) -> dict[str, object]:
+def as_json(found: CardSection, kinds: tuple[CardKind, ...]) -> dict[str, object]:
     """``cdsim report --json``'s ``cards``: per card the table's figures, its interval and
-    its taken share by seat (seats from 1); or ``missing``, the one line why there is none."""
+    its taken share by seat (seats from 1); or ``missing``, the one line why there is none.
+    ``kinds``: the game's kinds of card (its ``CardTable``'s), which name each done share."""
     if found.table is None or found.seats is None:
         return {"missing": found.missing}
     shares: dict[tuple[str, str], list[dict[str, object]]] = {}
     for r in found.seats.iter_rows(named=True):
         shares.setdefault((r["kind"], r["card"]), []).append(
             {"seat": int(r["seat"]), "taken_share": float(r["share"])})
+    done = {k.kind: k.done for k in kinds}
     out = []
     for r in found.table.iter_rows(named=True):
         out.append({"card": r["card"], "kind": r["kind"], "taken": int(r["taken"]),
                     "taken_share": float(r["taken_share"]), "times": int(r["times"]),
-                    ("fulfilled_share" if r["kind"] == "objective" else "kept_share"):
-                        number(r["done_share"]),
+                    done[r["kind"]]: number(r["done_share"]),
                     "mean_vp": number(r["mean_vp"]), "games": int(r["games"]),
                     "win_share_takers": number(r["win_takers"]),
                     "win_share_others": number(r["win_others"]),
@@ -115,5 +80,4 @@ def as_json(found: CardSection) -> dict[str, object]:
 
 
 
-__all__ = ["EXPLAIN", "FOUNTAIN_WORDS", "OBJECTIVE_WORDS", "Words", "as_json",
-           "rows"]
+__all__ = ["EXPLAIN", "as_json", "rows"]

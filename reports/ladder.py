@@ -21,6 +21,7 @@ import numpy as np
 
 from cdsim.analysis.fmt import pct
 from cdsim.analysis.ratings import PRIOR_GAMES, RESAMPLES, LadderFit
+from cdsim.games.features import FailedCost
 from cdsim.games.names import shown_names
 from cdsim.ladder import LadderResult, read_results
 from reports.charts import COLOURS, FloatArray, _png
@@ -48,7 +49,7 @@ def as_json(result: LadderResult) -> dict[str, object]:
                      "low": float(f.low[i]), "high": float(f.high[i]), "games": int(f.games[i]),
                      "appearances": int(f.appearances[i]), "wins": int(f.wins[i]),
                      "win_share": float(f.win_share[i]), "mean_vp": float(f.mean_vp[i]),
-                     # a game without objective cards has no rate: null, not NaN
+                     # a game without cards that fail has no rate: null, not NaN
                      "failed_card_rate": float(f.failed_rate[i]) if _has_cards(f) else None}
                     for i in order],
         "mean_vp": {result.names[i]: float(f.mean_vp[i]) for i in order},
@@ -104,7 +105,7 @@ def build(result: LadderResult) -> Doc:
     order = f.order()
     doc = Doc()
     doc.h(f"cdsim ladder: {result.root.name}", 1)
-    comps = ("the reconstructed default set" if m.components_default else
+    comps = (ladder.spec.builtin_set_name if m.components_default else
              f"a user set from `{ladder.components}`")
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.versions.items()))
     doc.table(["setting", "value"], [
@@ -142,7 +143,8 @@ def build(result: LadderResult) -> Doc:
     _head_to_head_section(doc, result)
 
     if cards:
-        _vp_and_failed_section(doc, labels, f, order, ladder.spec.failed_cost or ("", ""))
+        _vp_and_failed_section(doc, labels, f, order,
+                               ladder.spec.failed_cost or FailedCost("", "", "", ""))
 
     doc.h("Pairings", 2)
     doc.p("Each pairing is an ordinary run folder: `cdsim report LADDER/cells/KEY` reports it "
@@ -228,12 +230,15 @@ def heatmap(labels: list[str], share: FloatArray, meetings: FloatArray) -> bytes
     return _png(fig)
 
 
-def vp_and_failed(labels: list[str], mean_vp: FloatArray, failed: FloatArray) -> bytes:
+def vp_and_failed(labels: list[str], mean_vp: FloatArray, failed: FloatArray, noun: str
+                  ) -> bytes:
+    """Each strategy's mean final VP and its share of the game's failing cards (``noun``, as
+    its ``GameSpec.failed_cost`` names them) failed, side by side."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 1.4 + 0.4 * len(labels)))
     y = np.arange(len(labels))[::-1]
     colours = [COLOURS[i % len(COLOURS)] for i in range(len(labels))]
     for ax, values, title, text in ((left, mean_vp, "mean final VP", "{:.1f}"),
-                                    (right, 100 * failed, "objective cards failed (%)", "{:.1f}%")):
+                                    (right, 100 * failed, f"{noun} failed (%)", "{:.1f}%")):
         ax.barh(y, values, color=colours, alpha=0.8)
         for yi, v in zip(y, values, strict=True):
             # beyond the bar's end on its own side, so a negative value keeps its minus sign
@@ -251,19 +256,21 @@ def vp_and_failed(labels: list[str], mean_vp: FloatArray, failed: FloatArray) ->
 
 
 def _has_cards(f: LadderFit) -> bool:
-    """Whether its game has objective cards to fail (Carpe Diem's; another game's rows hold
-    no rate: nan)."""
+    """Whether its game has cards to fail (its spec's ``failed_cards``; a game without them
+    has no rate in its rows: nan)."""
     return not bool(np.isnan(f.failed_rate).all())
 
 
 def _vp_and_failed_section(doc: Doc, labels: list[str], f: LadderFit, order: list[int],
-                           cost: tuple[str, str]) -> None:
-    """The chart of final VP and failed cards, a failed card's ``cost`` and rule the game's
-    (``GameSpec.failed_cost``)."""
+                           cost: FailedCost) -> None:
+    """The chart of final VP and failed cards, the cards, a failed one's cost and its rule
+    the game's (``GameSpec.failed_cost``)."""
+    noun, vp, rule = cost.noun, cost.cost, cost.rule
     doc.h("Final VP and failed cards", 2)
-    doc.chart("ladder_vp_failed", vp_and_failed(labels, f.mean_vp[order], f.failed_rate[order]),
-              "Mean final VP per game, and the share of its objective cards a player failed "
-              f"(each costs {cost[0]}, {cost[1]}), per strategy.")
+    doc.chart("ladder_vp_failed", vp_and_failed(labels, f.mean_vp[order], f.failed_rate[order],
+                                                noun),
+              f"Mean final VP per game, and the share of its {noun} a player failed "
+              f"(each costs {vp}, {rule}), per strategy.")
 
 
 def format_text(result: LadderResult) -> str:

@@ -22,6 +22,7 @@ from cdsim.batch.balance import BalanceResult
 from cdsim.batch.folder import atomic_write
 from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
+from cdsim.games.features import CardKind, FailedCost
 from cdsim.games.names import shown_names
 from cdsim.study.memo import Memo
 from reports import balance, cards, charts
@@ -257,8 +258,8 @@ def build(found: RunResults) -> Doc:
     _seat_section(doc, found)
     _strategy_section(doc, found)
     _shape_section(doc, found)
-    if found.cards is not None:  # None: the game has no cards
-        _card_section(doc, found.cards)
+    if found.cards is not None and found.run.spec.cards is not None:  # None: no cards
+        _card_section(doc, found.cards, found.run.spec.cards.kinds)
     _balance_section(doc, found.judged)
     _power_section(doc, found)
     return doc
@@ -314,13 +315,13 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
     doc.h("Strategies", 2)
     deffs = ", ".join(f"{k} {v:.2f}" for k, v in zip(st.table["strategy"], st.table["deff"],
                                                        strict=True))
-    failed = st.has_failed  # the game has cards that fail (Carpe Diem's objective cards)
-    per_game = (run.spec.failed_cards or ("", 0))[1]  # the game's words for its cards
-    cost, rule = run.spec.failed_cost or ("", "")
+    failed = st.has_failed  # the game has cards that fail (its spec's failed_cost)
+    per_game = (run.spec.failed_cards or ("", 0))[1]  # the game's count and words of them
+    noun, cost, rule, below_zero = run.spec.failed_cost or FailedCost("", "", "", "")
     doc.p("Win share per appearance of the strategy (a strategy seated twice in a game counts "
           "twice)" + (f"; intervals use each strategy's design effect over deals ({deffs})"
                       if run.rotated else "")
-          + (f"; cards failed = share of the {per_game} objective cards a player scores per game "
+          + (f"; cards failed = share of the {per_game} {noun} a player scores per game "
              f"that cost {cost} instead ({rule})." if failed else "."))
     doc.table(["strategy", "appearances", "wins", "win share [95% CI]", "mean final VP",
                *(["cards failed"] if failed else [])],
@@ -344,8 +345,7 @@ def _strategy_section(doc: Doc, found: RunResults) -> None:
         "the intervals, not 0-100%.")
     doc.chart("vp_sources", charts.vp_sources(st.sources, st.net),
               "Mean VP per game by source and strategy, stacked; a source whose mean is negative "
-              "stacks below zero" + (" (cards do when the -4 of failed cards outweighs what "
-                                     "fulfilled ones pay)" if failed else "")
+              "stacks below zero" + (f" ({below_zero})" if failed and below_zero else "")
               + "; diamond: the net mean.")
 
 
@@ -356,7 +356,7 @@ def _shape_section(doc: Doc, found: RunResults) -> None:
     else:
         doc.h("Game shape", 2)
         doc.chart("vp_by_phase", charts.vp_by_phase(shape.table, shape.moments, n),
-                  "VP (start + cards + scroll overflow) after each scoring phase, and final VP, "
+                  f"VP ({found.run.spec.phase_vp}) after each scoring phase, and final VP, "
                   "by seat: the median, its bar spanning the middle 50% of games.")
     final = found.final
     doc.chart("final_vp", charts.final_distributions(final.values, final.means),
@@ -370,15 +370,17 @@ def _shape_section(doc: Doc, found: RunResults) -> None:
           f"±{pct(found.seats.widest)}.")
 
 
-def _card_section(doc: Doc, found: CardSection) -> None:
-    """Which card is too strong: per card, how often it was taken and fulfilled, what it
-    brought, and how the seats that took it fared (``reports.cards``)."""
+def _card_section(doc: Doc, found: CardSection, kinds: tuple[CardKind, ...]) -> None:
+    """Which card is too strong: per card, how often it was taken and paid, what it
+    brought, and how the seats that took it fared (``reports.cards``), each of the game's
+    ``kinds`` of card in its words."""
     doc.h("Cards", 2)
     if found.table is None:
         doc.p(f"Not shown: {found.missing}.")
         return
     doc.p(cards.EXPLAIN)
-    for kind, words in (("objective", cards.OBJECTIVE_WORDS), ("fountain", cards.FOUNTAIN_WORDS)):
+    for words in kinds:
+        kind = words.kind
         table = found.table.filter(found.table["kind"] == kind)
         if not table.height:
             continue

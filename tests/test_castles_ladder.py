@@ -31,6 +31,8 @@ def test_a_castles_ladder_rates_its_players(tmp_path: Path, monkeypatch: pytest.
     assert "castle-monastery" in text and "cards failed" not in text and "nan" not in text
     page = (out / "ladder.md").read_text()
     assert "cards failed" not in page and "docs/rules-castles.md" in page
+    # its built-in set in its spec's words (it said Carpe Diem's "reconstructed default set")
+    assert "| component set | the built-in set, digest" in page
     assert "castle-monastery" in page
     ratings = json.loads((out / "ladder.json").read_text())  # strict JSON: no NaN
     assert {r["failed_card_rate"] for r in ratings["ratings"]} == {None}

@@ -121,7 +121,7 @@ def test_a_negative_ladder_label_keeps_its_minus_sign(monkeypatch: pytest.Monkey
 
     _figure(monkeypatch, ladder)
     fig: Any = ladder.vp_and_failed(["random", "greedy"], np.array([-3.2, 20.5]),
-                                    np.array([0.7, 0.2]))
+                                    np.array([0.7, 0.2]), "cards")
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert "\u22123.2" in texts
     label = next(t for t in fig.axes[0].texts if t.get_text() == "\u22123.2")

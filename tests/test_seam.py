@@ -297,9 +297,79 @@ def test_a_reports_rules_and_set_lines_are_the_games_own_words() -> None:
     assert cd.rules_said(1) == "rule numbers such as R8.5 refer to docs/rules.md in the cdsim repository"
     assert castles.rules_said() == "rule numbers refer to docs/rules-castles.md in the cdsim repository"
     assert cd.builtin_set_words.startswith("the reconstructed default set (C1–C10 of docs/rules.md")
+    assert (cd.builtin_set_name, castles.builtin_set_name) == ("the reconstructed default set",
+                                                               "the built-in set")
+    assert cd.failed_cost is not None and castles.failed_cost is None
+    assert (cd.failed_cost.noun, cd.failed_cost.cost, cd.failed_cost.rule) == \
+        ("objective cards", "4 VP", "R8.5")
     for spec in GAMES.values():
         assert spec.rules_doc in spec.builtin_set_words, spec.name
+        assert spec.builtin_set_words.startswith(spec.builtin_set_name), spec.name
     reports = CDSIM.parent / "reports"
-    for page in (reports / "report.py", reports / "ladder.py"):
+    for page in (reports / "report.py", reports / "ladder.py", reports / "cards.py",
+                 CDSIM / "cli" / "component_sets.py"):
         text = page.read_text()
         assert "docs/rules.md" not in text and "R8.5" not in text, page
+        assert "reconstructed default" not in text and "objective card" not in text, page
+        assert "scroll overflow" not in text and "the -4" not in text, page  # its spec's
+
+
+# a rule's number as a game's rules doc defines it: a heading ("## R8 Scoring", "### C1 ...")
+# or a list item that opens with it in bold ("- **R8.5** A card ...")
+RULE_DEFINED = re.compile(r"^(?:#+ |- \*\*)([A-Z]{1,2}\d+(?:\.\d+)*)\b", re.M)
+
+
+def _rule_numbers() -> dict[str, str]:
+    """Every rule number each game's rules doc defines, with the doc."""
+    found: dict[str, str] = {}
+    for spec in GAMES.values():
+        doc = CDSIM.parent / spec.rules_doc
+        for number in RULE_DEFINED.findall(doc.read_text()):
+            found.setdefault(number, spec.rules_doc)
+    return found
+
+
+def _a_games_own_file(path: Path) -> bool:
+    """A file of one game's package (cdsim/games/<game>/), or a module named after a game
+    (its view in cdsim/view/, which cdsim/view/games.py names)."""
+    games = [p.name for p in (CDSIM / "games").iterdir()
+             if p.is_dir() and _a_game_of_its_own(f"cdsim.games.{p.name}")]
+    inside = path.relative_to(CDSIM.parent).parts
+    return (inside[:2] == ("cdsim", "games") and len(inside) > 3 and inside[2] in games) or \
+        any(path.stem.startswith(g) for g in games)
+
+
+def test_shared_code_names_no_games_rule_numbers() -> None:
+    """A game's rule numbers (docs/rules.md's R8.5, docs/rules-castles.md's T1.2, ...) stand
+    in its own package and in its spec's words, never in shared code (cdsim/ but the games'
+    own, and reports/), its comments and docstrings included: shared code says "the game's
+    tie-break", and a page reads the rule from the spec (issue 60 item 1)."""
+    numbers = _rule_numbers()
+    assert {"R8.5", "R10.6", "C1", "T1.2", "M3.1"} <= set(numbers)  # every game's doc read
+    named = re.compile(r"\b(" + "|".join(sorted(map(re.escape, numbers), key=len, reverse=True))
+                       + r")\b")
+    shared = [p for p in sorted(CDSIM.rglob("*.py")) if not _a_games_own_file(p)]
+    shared += sorted((CDSIM.parent / "reports").rglob("*.py"))
+    assert CDSIM / "batch" / "queue.py" in shared and CDSIM / "games" / "spec.py" in shared
+    assert not any(_a_games_own_file(CDSIM / "games" / name) for name in ("spec.py", "features.py"))
+    found = [f"{path.relative_to(CDSIM.parent)}:{i}: {number} ({numbers[number]})"
+             for path in shared for i, line in enumerate(path.read_text().splitlines(), 1)
+             for number in named.findall(line)]
+    assert not found, "shared code names a game's rule:\n" + "\n".join(found)
+
+
+def test_shared_code_spells_no_games_name() -> None:
+    """No shared module branches on a game by its name (``game in (None, "carpe-diem")``
+    picked the ladder's default folder): a game's name as a string stands only where the
+    default game is declared (``spec.DEFAULT_GAME``) and in the views' registry
+    (``cdsim/view/games.py``, each game's view by name); the rest asks the spec
+    (``spec.said``, ``spec.default``)."""
+    names = {spec.name for spec in GAMES.values()}
+    names |= {p.name for p in (CDSIM / "games").iterdir() if _a_game_of_its_own(f"cdsim.games.{p.name}")}
+    shared = [p for p in sorted(CDSIM.rglob("*.py")) if not _a_games_own_file(p)]
+    shared += sorted((CDSIM.parent / "reports").rglob("*.py"))
+    found = sorted(f"{path.relative_to(CDSIM.parent)}: {node.value!r}"
+                   for path in shared for node in ast.walk(ast.parse(path.read_text()))
+                   if isinstance(node, ast.Constant) and node.value in names)
+    assert found == ["cdsim/games/spec.py: 'carpe-diem'", "cdsim/view/games.py: 'castles'",
+                     "cdsim/view/games.py: 'mediterranean'"], found

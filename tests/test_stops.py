@@ -112,7 +112,21 @@ def test_a_stop_during_simulate_keeps_chunks_and_stops_the_workers(tmp_path: Pat
                               text=True, check=False).stdout.split()
     assert bool(children) == (workers == "processes")  # loky's workers, or threads only
     proc.send_signal(getattr(signal, signame))
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # a process that outlives the driver holds its stderr
+        err = None
+    deadline = time.time() + 30  # the kernel's SIGTERM to each worker (PR_SET_PDEATHSIG); slow under load
+    alive = children
+    while alive and time.time() < deadline:
+        time.sleep(0.2)
+        alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
+                 and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]]
+    for pid in alive:  # a leak is reported, not left playing on after the test
+        os.kill(int(pid), signal.SIGKILL)
+    assert not alive, f"workers outlived the driver: {alive}"
+    if err is None:  # they were slow to go (under load), but went
+        _, err = proc.communicate(timeout=30)
     if signame == "SIGTERM":
         assert proc.returncode == 130, err
         said = stop_lines(err)
@@ -122,13 +136,33 @@ def test_a_stop_during_simulate_keeps_chunks_and_stops_the_workers(tmp_path: Pat
         parts = sorted((run / "games").iterdir())  # a part the manifest missed is played again
         assert {f"part-{i:05d}.parquet" for i in finished} <= {p.name for p in parts}
         assert all(len(pl.read_parquet(p)) == 200 * 2 for p in parts)  # whole, no temporary
-    deadline = time.time() + 30  # the kernel's SIGTERM to each worker (PR_SET_PDEATHSIG); slow under load
-    alive = children
-    while alive and time.time() < deadline:
-        time.sleep(0.2)
-        alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
-                 and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]]
-    assert not alive, f"workers outlived the driver: {alive}"
+
+
+GUARD = """
+import os, sys
+from cdsim.batch.queue import worker_options
+options = worker_options("loky")
+options["initializer"](int(sys.argv[1]))  # a worker's first step, told who its driver is
+print("playing", flush=True)
+"""
+
+
+def test_a_worker_whose_driver_died_before_it_started_stops_itself() -> None:
+    """A worker started just before its driver is killed (kill -9, under load) may ask the
+    kernel to stop it with its driver only after the driver is gone: no signal ever comes,
+    and it plays on. It stops itself when its parent is no longer the driver that started
+    it (here: told another driver's pid); with its own driver's pid it plays."""
+    import os
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    env = os.environ | {"PYTHONPATH": str(REPO)}
+    own = subprocess.run([sys.executable, "-c", GUARD, str(os.getpid())], env=env,
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert (own.returncode, own.stdout) == (0, "playing\n"), own.stderr
+    orphan = subprocess.run([sys.executable, "-c", GUARD, str(os.getpid() + 1_000_000)],
+                            env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert (orphan.returncode, orphan.stdout) == (1, ""), orphan.stderr
 
 
 # -- the fuzz's leftovers (issue 32 item 7) ---------------------------------------------------

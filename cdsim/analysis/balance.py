@@ -3,7 +3,7 @@
 ``cdsim balance RUN`` and a run report's starting-VP section ask the question a study cell
 asks (which starting VP make the seats fair?) of games already played. They answer it with
 the same engine: the candidates within ``±radius`` of the run's starting VP
-(``candidates``), re-ranked with the R10.6 tie-break, judged by ``anytime.decide`` on the
+(``candidates``), re-ranked with the game's tie-break, judged by ``anytime.decide`` on the
 run's games as stage 0, and the fair offsets of ``offsets.fair_offsets``.
 
 What one stage can decide (``anytime``'s rule, unchanged):

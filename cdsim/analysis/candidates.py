@@ -10,7 +10,7 @@ rulebook in the other seats (``candidates``; 2,197 for 4 players and radius 6).
 
 Re-ranking (``rerank_winners``, ``win_table``). No player lets the starting VP change a
 decision, so a game's winner under any vector ``v`` is the seat with the most
-``v[s] + gained[s]``, ties going to the seat with the smaller ``tiebreak`` (R10.6 order:
+``v[s] + gained[s]``, ties going to the seat with the smaller ``tiebreak`` (the game's tie-break order:
 0 wins every tie, as ``cdsim.batch.read.SeatArrays.tiebreak_order``). One batch of games is
 therefore evidence about every candidate at once.
 
@@ -61,7 +61,7 @@ class CellGames:
     """One batch of games of a cell, as plain arrays (rows are games, columns seats).
 
     ``gained``: VP gained per seat (final VP minus starting VP), integers, (games, n).
-    ``tiebreak``: each game's R10.6 tie-break rank per seat, a permutation of ``0..n-1``;
+    ``tiebreak``: each game's tie-break rank per seat, a permutation of ``0..n-1``;
     0 wins every tie (the convention of ``cdsim.batch.read.SeatArrays.tiebreak_order``).
     ``group``: the deal each game belongs to (any integer labels, meaningful only within
     this batch); the games of one deal are correlated, deals are independent.

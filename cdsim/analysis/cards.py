@@ -328,7 +328,8 @@ def takes(terms: pl.DataFrame) -> Takes:
                                                                      setup), terms.height)
 
 
-# the lowest VP a take can bring whatever the sample: a failed objective card (R10.4)
+# the lowest VP a take can bring whatever the sample: a failed card's (the one card table's
+# game's cost, its GameSpec.failed_cost)
 FAILED_VP = -4
 
 

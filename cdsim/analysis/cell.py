@@ -33,7 +33,7 @@ class Shares:
 
     @property
     def games(self) -> int:
-        """Every game has one winner (ties by the R10.6 order)."""
+        """Every game has one winner (ties by the game's tie-break)."""
         return sum(self.wins)
 
 

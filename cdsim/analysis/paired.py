@@ -263,7 +263,7 @@ def card_side(win: tuple[float, float, float], margin: float = MARGIN) -> CardSi
 
 
 def winners(games: CellGames, vector: Sequence[int]) -> FloatArray:
-    """One-hot winners (games, seats) under ``vector`` (R10.6 ties by the logged order)."""
+    """One-hot winners (games, seats) under ``vector`` (ties by the logged tie-break order)."""
     w = rerank_winners(games.gained, games.tiebreak, vector)
     return np.asarray(np.eye(games.players)[w], dtype=np.float64)
 

@@ -282,7 +282,7 @@ class LadderFit:
     wins: IntArray
     win_share: FloatArray  # wins per appearance
     mean_vp: FloatArray
-    failed_rate: FloatArray  # share of its objective cards that cost 4 VP (R8.5)
+    failed_rate: FloatArray  # share of its cards that failed (GameSpec.failed_cost)
     ahead: FloatArray  # ahead[i, j]: meetings of i and j in which i finished ahead
     meetings: FloatArray
     share: FloatArray  # ahead / meetings (nan where they never met)

@@ -25,9 +25,12 @@ from cdsim.batch.uses import use_frame
 from cdsim.errors import StrategyFailure
 
 
-def _die_with_driver() -> None:
+def _die_with_driver(driver: int) -> None:
     """Worker initializer: on Linux the kernel stops the worker when the process that
-    started it dies, even by kill -9 (else loky workers play on for minutes)."""
+    started it (``driver``, its pid) dies, even by kill -9 (else loky workers play on for
+    minutes, holding the driver's stderr). A driver that died before this ran (killed while
+    its workers were still starting, as under load) sends no such signal: its worker has
+    already been handed to another parent, so it stops here itself."""
     if sys.platform.startswith("linux"):
         import contextlib
         import ctypes
@@ -35,12 +38,15 @@ def _die_with_driver() -> None:
 
         with contextlib.suppress(OSError, AttributeError):  # no prctl: they end when idle
             ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() != driver:  # after the prctl: a death from now on signals it
+            os._exit(1)
 
 
-def worker_options(backend: str) -> dict[str, Callable[[], None]]:
-    """parallel_config's extra settings for a backend's workers (loky: die with the driver)."""
-    return {"initializer": _die_with_driver} if backend == "loky" else {}
-
+def worker_options(backend: str) -> dict[str, object]:
+    """parallel_config's extra settings for a backend's workers (loky: die with the driver,
+    this process)."""
+    return ({"initializer": _die_with_driver, "initargs": (os.getpid(),)}
+            if backend == "loky" else {})
 
 
 def play_chunk_table(config: RunConfig, first: int, last: int) -> list[dict[str, object]]:

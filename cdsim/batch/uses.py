@@ -1,17 +1,11 @@
 """A run's use rows: which components each seat used, for a run that judges a change of
 them (``RunConfig.watched``: the entries a whatif's variants change, in its base's runs and
-theirs). The core records them when asked (``play_chunk(uses=True)``): a Carpe Diem frame
-part whose goal the seat scored (``part``, its id; count: goals of it scored, R10.5), the
-villa-table row each complete villa scored at (``villa_table``, the chimney count; count:
-villas, R10.1), the tiles it placed by shape (``tile_shape``, "0001-2-0": edge kinds in the
-rotation that reads least, chimneys, building), its final scroll space (``scroll_track``,
-R10.3) and its board (``board``, its id); a Castles game card taken into the hand
-(``cards``, its colour; count: cards taken, dealt or drawn), its own and neutral tiles
-placed (``player_tiles``, ``neutral_tiles``, by colour), the colour bonuses it claimed
-(``colour_bonus``), the bonus tokens it took (``bonus_tokens``, by kind), the areas it
-completed (``area_vp``, the table's row: 0 = one space), the harvest cards revealed for it
-(``harvest``, by reward) and the territory pieces it was dealt (``pieces``, by name). One
-row per (game, seat, kind, id) used at least once, kept for the watched entries only, in
+theirs). The core records them when asked (``play_chunk(uses=True)``), each game its own
+kinds of use: a row's ``kind`` is the entry's table (a frame ``part``, a ``villa_table``
+row, a table of ``cards``), its ``id`` the entry within it, its ``count`` the uses (goals
+of it scored, cards of it taken); what counts as a use of which entry is the game's own,
+said by its spec's ``component_use`` (each game's package lists its kinds). One row per
+(game, seat, kind, id) used at least once, kept for the watched entries only, in
 ``uses/part-NNNNN.parquet`` beside the chunk's seat rows: every other run writes none, so
 its folder is what it was.
 

@@ -71,7 +71,7 @@ def components_show(
         _other_game(spec, components, "show", html_file)
         return
     _game_of(spec, components)
-    source = str(components) if components else "the reconstructed default set"
+    source = str(components) if components else spec.builtin_set_name
     data, held = spec.component_files.sheet(None if components is None else str(components),
                                             source)
     write_page(html_file, components_page(data, f"{spec.title} components: {source}"))

@@ -95,8 +95,9 @@ def ladder(
     check_jobs(jobs)
     use_decision_timeout(decision_timeout)  # every pairing's run records it
     check_resamples(resamples)  # before any game is played
-    fewest = min(game_spec(game).player_counts)  # the default count, the game's fewest
-    prefix = "" if game in (None, "carpe-diem") else f"{game}-"
+    chosen = game_spec(game)
+    fewest = min(chosen.player_counts)  # the default count, the game's fewest
+    prefix = chosen.said("{name}-")  # none for the default game, whose folders came first
     root = out_folder(out) or Path("ladders") / f"{prefix}{players or fewest}p"
     given: dict[str, object] = {k: v for k, v in {
         "game": game, "players": players, "games": games, "seed": seed, "strategy_params": strategy_params,

@@ -265,7 +265,8 @@ def _report_json(run: Path, page: Path, judged: Any) -> dict[str, object]:
                                                   "p_value": float(sb.test.p_value)},
             "tied_games": int(sb.tied_games), "tiebreak_games": int(sb.tiebreak_games),
             "strategies": strategies,
-            **({} if found is None else {"cards": cards.as_json(found)}),
+            **({} if found is None or opened.spec.cards is None else
+               {"cards": cards.as_json(found, opened.spec.cards.kinds)}),
             "balance": ({"not_analysed": judged} if isinstance(judged, str) else
                         bal.as_json(judged)),
             "files": {"html": str(page), "markdown": str(page.with_suffix(".md")),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from cdsim.errors import CdsimError
 
@@ -16,14 +16,45 @@ from cdsim.errors import CdsimError
 PROFILES_COPY = "profiles.toml"
 
 
+# a game's built-in component set in a few words (``GameSpec.builtin_set_name``)
+BUILT_IN_SET = "the built-in set"
+
+
 def built_in_set_said(rules_doc: str) -> str:
     """A game's built-in component set as its run pages name it (``GameSpec.builtin_set_words``)
     where its rules doc says which entries are reconstructed."""
-    return (f"the built-in set ({rules_doc} in the cdsim repository says which of its entries "
+    return (f"{BUILT_IN_SET} ({rules_doc} in the cdsim repository says which of its entries "
             "are reconstructed, not the printed game's)")
 
 # the name that means a game's shipped component set (an override's base, a --components value)
 DEFAULT_SET = "default"
+
+
+class FailedCost(NamedTuple):
+    """A game's scored cards that may fail, as its pages say them (``GameSpec.failed_cost``;
+    the rows' count of them is ``GameSpec.failed_cards``)."""
+
+    noun: str  # the cards, in the plural
+    cost: str  # what a failed one costs, with its unit
+    rule: str  # the number of the rule that says so
+    # why the cards' VP source may stack below zero on the VP sources chart, in a few words
+    below_zero: str
+
+
+@dataclass(frozen=True)
+class CardKind:
+    """One kind of card a card table follows (its rows' ``kind``), as a run report words its
+    table, its chart and its ``cdsim report --json`` figures, in the game's own words and
+    rule numbers (Carpe Diem's objective and fountain cards:
+    ``cdsim.games.carpe_diem.cards``)."""
+
+    kind: str  # the card rows' ``kind``: "objective"
+    title: str  # its section's heading
+    intro: str  # what its table's figures mean
+    header: tuple[str, ...]  # its table's columns
+    chart_title: str
+    caption: str  # its chart's
+    done: str  # the key of its done share (a taken card paid, a drawn one kept) in the JSON
 
 
 @dataclass(frozen=True)
@@ -40,6 +71,8 @@ class CardTable:
     # (kind, seat column): a seat's rows of that kind add up to that column of its seat row,
     # which tells a card part of another run
     paid: tuple[str, str]
+    # its kinds of card, in the order a run report shows them
+    kinds: tuple[CardKind, ...]
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -241,14 +274,17 @@ WEIGHTS_DIR = Path(__file__).resolve().parents[2] / "strategies" / "weights"
 
 
 __all__ = [
+    "BUILT_IN_SET",
     "PROFILES_COPY",
     "WEIGHTS_DIR",
+    "CardKind",
     "CardTable",
     "ComponentFiles",
     "ComponentUse",
     "Entry",
     "EntryChange",
     "Expanded",
+    "FailedCost",
     "Family",
     "KeySets",
     "PlayRequest",

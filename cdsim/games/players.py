@@ -144,8 +144,8 @@ class Roster(Protocol):
         ...
 
     def reads_scores(self, players: Sequence[PlayerSpec]) -> dict[str, bool]:
-        """Whether each player reads VP totals, by spelling: never a built-in (R2.7 and
-        each game's own: no built-in lets the starting VP change a decision)."""
+        """Whether each player reads VP totals, by spelling: never a built-in (by each
+        game's rules: no built-in lets the starting VP change a decision)."""
         ...
 
     def weights(self, players: Sequence[PlayerSpec], components: str | Path | None

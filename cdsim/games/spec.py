@@ -18,6 +18,7 @@ from cdsim.games.features import (
     ComponentUse,
     Entry,
     EntryChange,
+    FailedCost,
     Family,
     KeySets,
     PlayedGame,
@@ -60,10 +61,13 @@ class GameSpec:
     rules_doc: str
     tie_rule: str
     # what its reports say of it in its own words: the rule numbers a page names as examples
-    # of those in ``rules_doc`` (none: "rule numbers refer to ..." alone), and the built-in
-    # component set as a run report's "component set" line names it
+    # of those in ``rules_doc`` (none: "rule numbers refer to ..." alone), the built-in
+    # component set as a run report's "component set" line names it, and in a few words,
+    # where a line says no more (the ladder page's "component set", the components page's
+    # title; ``features.BUILT_IN_SET`` for most games)
     rule_examples: tuple[str, ...]
     builtin_set_words: str
+    builtin_set_name: str
     # its players as shared code reads them (cdsim.games.players): parsing and checking a
     # name, its settings, parameters and learned weights, users' Python strategies at its
     # tables, and what a folder records of its scripted players (Carpe Diem's roster; a
@@ -75,9 +79,12 @@ class GameSpec:
     # tie-break
     phases: tuple[str, ...]
     failed_cards: tuple[str, int] | None
-    # what a failed card costs and the rule that says so, as its pages say them ("4 VP",
-    # "R8.5"; None: no such cards)
-    failed_cost: tuple[str, str] | None
+    # the cards that fail, what a failed one costs and the rule that says so, as its pages
+    # say them (None: no such cards)
+    failed_cost: FailedCost | None
+    # what a seat's VP after a scoring phase holds, as the game shape's chart says it (""
+    # for a game with no ``phases``)
+    phase_vp: str
     tiebreak_rule: str
     # every column of its seat row in the order runs write them, where the game declares
     # them in Python (None: the core's columns, ``columns``, then the run's, ``run_columns``)

@@ -382,7 +382,7 @@ class StudyFile(Table, StudySettings):
     players: Annotated[tuple[int, ...], BeforeValidator(lambda v: (v,) if isinstance(v, int)
                                                          else _tuple(v)),
                        AfterValidator(_players)] = PLAYER_COUNTS
-    # by player count; default: the rulebook's (R2.7)
+    # by player count; default: the rulebook's (the game's GameSpec.start_vp)
     start_vp: dict[str, list[int]] = Field(default_factory=dict)
     chunk_size: Annotated[int, Field(ge=1, le=MAX_CHUNK_SIZE)] = 1000
     strategy_params: str | None = None

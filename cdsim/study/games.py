@@ -1,5 +1,5 @@
 """A finished run folder's games as a study's verdicts read them (``CellGames``): VP gained
-and the R10.6 tie-break rank per seat, and each game's deal (its setup id) as its group.
+and the tie-break rank per seat, and each game's deal (its setup id) as its group.
 The study plans from these (``cdsim.study.plan``); its report reads the same games."""
 
 from __future__ import annotations

@@ -154,7 +154,7 @@ class Study:
     file: study_file.StudyFile
     variants: tuple[Variant, ...]
     cells: tuple[Cell, ...]
-    start_vp: dict[int, tuple[int, ...]]  # the file's, else the rulebook's (R2.7)
+    start_vp: dict[int, tuple[int, ...]]  # the file's, else the rulebook's (GameSpec.start_vp)
     components: str | None  # the file's component set, as an absolute path
     components_digest: str
     source: str = ""

@@ -142,8 +142,8 @@ def _together(fixed: Sequence[Change], override: Path | None, spec: GameSpec) ->
         raise CdsimError(f"{exc}{companion(str(exc))}") from None
 
 
-# a refusal of a whole set's total (Carpe Diem's 84 light tiles, R1.1; the 60 objective
-# cards, R1.4; Castles' 21 player tiles, T1.2): "N things, the game has M" / "needs M"
+# a refusal of a whole set's total, as a game's component checks word it: "N things, the game
+# has M", or "needs M" after the number of the rule that counts them
 TOTAL = re.compile(r"(\d+) ([a-z_ ]+?)[,;] (?:the game has|T[\d.]+ needs) (\d+)")
 
 

@@ -128,7 +128,7 @@ fn setup_only(comps: &Components) -> f64 {
 /// Seconds per 4-player game of The Castles of Tuscany, its four scripted styles
 /// (game g from `SeedSequence(g)`), through the generic driver.
 fn castles_per_game(games: u64) -> f64 {
-    use cdsim_core::castles::{players, CastlesState};
+    use cdsim_core::castles::{roster, CastlesState};
     use cdsim_core::games::{Game, Outcome};
     let comps = cdsim_core::castles::Components::builtin();
     let config = CastlesState::config(4, &[0; 4], false).unwrap();
@@ -136,7 +136,7 @@ fn castles_per_game(games: u64) -> f64 {
     let start = Instant::now();
     let mut total = 0i64;
     for g in 0..games {
-        let mut lineup: Vec<_> = names.iter().map(|n| players::make(n, &[]).unwrap()).collect();
+        let mut lineup: Vec<_> = names.iter().map(|n| roster::make(n, &[]).unwrap()).collect();
         let outcome = play_game(&comps, &config, &mut lineup, SeedSequence::new(u128::from(g), &[]));
         total += outcome.vp(0);
     }

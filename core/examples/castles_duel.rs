@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cdsim_core::castles::players::make;
+use cdsim_core::castles::roster::make;
 use cdsim_core::castles::{CastlesState, Components, Player};
 use cdsim_core::games::{Game, Outcome};
 use cdsim_core::players::fitted::{FittedParams, FittedPlayer, Model};

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use cdsim_core::castles::players::{make, PLAYER_NAMES};
+use cdsim_core::castles::roster::{make, PLAYER_NAMES};
 use cdsim_core::castles::{CastlesState, Components};
 use cdsim_core::games::{Game, Outcome};
 use cdsim_core::play::play_game;

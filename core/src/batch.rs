@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn the_uses_table_is_written_only_when_asked_and_holds_each_seats_uses() {
-        use crate::castles::{players::make as castles, CastlesState, Components};
+        use crate::castles::{roster::make as castles, CastlesState, Components};
         let comps = Components::builtin();
         let strategies = specs(&["greedy"]);
         let base = Chunk { players: 3, lineups: &[0; 6], start_vp: &[0; 3],

@@ -5,7 +5,7 @@
 mod castles_common;
 
 use castles_common::comps;
-use cdsim_core::castles::players::{make, PLAYER_NAMES};
+use cdsim_core::castles::roster::{make, PLAYER_NAMES};
 use cdsim_core::castles::scoring::N_SOURCES;
 use cdsim_core::castles::{Action, CastlesConfig, CastlesState, Colour, Components, Player};
 use cdsim_core::games::Game;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use cdsim_core::castles::inputs::{NAMES, N_INPUTS};
-use cdsim_core::castles::players::make;
+use cdsim_core::castles::roster::make;
 use cdsim_core::castles::{learned, CastlesState, Components, Player, Scores};
 use cdsim_core::games::inputs::Inputs;
 use cdsim_core::games::registry;

@@ -3,7 +3,7 @@
 //! starting VP read by no built-in player, and the generic mcts against random and greedy.
 
 use cdsim_core::batch::{Chunk, Columns, StrategySpec, RUN_COLUMNS};
-use cdsim_core::castles::players::{make, PLAYER_NAMES};
+use cdsim_core::castles::roster::{make, PLAYER_NAMES};
 use cdsim_core::castles::{Action, CastlesState, Components, Player, Scores};
 use cdsim_core::games::registry;
 use cdsim_core::games::{Game, Outcome, Values};

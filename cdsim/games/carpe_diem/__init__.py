@@ -25,16 +25,20 @@ from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
 from cdsim.games.carpe_diem.uses import component_use as component_use  # a component's use
+from cdsim.games.features import FailedCost
 from cdsim.games.spec import GameSpec
 
 NAME = "carpe-diem"
 TITLE = "Carpe Diem"
 SCRIPTED = ("greedy", "villa", "landscape", "bread")
 RULES_DOC = "docs/rules.md"  # where its rules are numbered
+BUILTIN_SET = "the reconstructed default set"  # its built-in component set, in a few words
 TIE_RULE = "R10.6"  # the rule that breaks a tie on VP
 # what its run report reads beyond the VP sources (cdsim.games.GameSpec)
 PHASES: tuple[str, ...] = ("vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4")
 FAILED_CARDS: tuple[str, int] | None = ("failed_cards", 8)  # R3.1, R8.3: 4 phases x 2 cards
+FAILED_COST = FailedCost("objective cards", "4 VP", "R8.5", "cards do when the -4 of failed "
+                         "cards outweighs what fulfilled ones pay")
 TIEBREAK_WORDS = ("the R10.6 tie-break (scroll disc furthest behind, then lower "
                   "in the stack)")
 TIEBREAK_COLUMNS = ("scroll", "stack")
@@ -86,10 +90,12 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
                 rules_doc=RULES_DOC, tie_rule=TIE_RULE,
                 rule_examples=("R8.5", "R10.6"),
-                builtin_set_words=f"the reconstructed default set (C1–C10 of {RULES_DOC} in the "
-                                  "cdsim repository; not the printed game's exact tiles and cards)",
+                builtin_set_words=f"{BUILTIN_SET} (C1–C10 of {RULES_DOC} in the cdsim repository; "
+                                  "not the printed game's exact tiles and cards)",
+                builtin_set_name=BUILTIN_SET,
                 roster=ROSTER, phases=PHASES,
-                failed_cards=FAILED_CARDS, failed_cost=("4 VP", "R8.5"),
+                failed_cards=FAILED_CARDS, failed_cost=FAILED_COST,
+                phase_vp="start + cards + scroll overflow",
                 tiebreak_rule=TIEBREAK_WORDS,
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,

@@ -1,5 +1,6 @@
 """Carpe Diem's card table (docs/guide.md): one row per card a seat took, drew or kept
-(``cdsim.games.carpe_diem.rules.records.CardRow``), made from the core's card columns."""
+(``cdsim.games.carpe_diem.rules.records.CardRow``), made from the core's card columns, and
+its two kinds of card as a run report words them (``reports.cards``), with their rules."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from cdsim.games.carpe_diem.rules.records import CARD_COLUMNS, CARD_KINDS
-from cdsim.games.features import CardTable
+from cdsim.games.features import CardKind, CardTable
 
 
 # the core's card columns (Any: index arrays, and the lists of ids and outcomes they index,
@@ -29,7 +30,37 @@ def card_frame(columns: dict[str, Any]) -> Any:
                                       else pl.Int64) for k in CARDS.fields})
 
 
-# a seat's objective rows add up to its vp_cards (R8.4-R8.5)
-CARDS = CardTable(CARD_COLUMNS, card_frame, paid=("objective", "vp_cards"))
+OBJECTIVE = CardKind(
+    "objective",
+    "Objective cards",
+    "Taken: share of all seats that resolved the card in a scoring phase (R8.3); times: "
+    "how often (a seat may take a card in more than one phase); fulfilled: share of those "
+    "times it paid at least once (else -4 VP, R8.5); mean VP per time taken, the -4 "
+    "included; most by: the strategy that took it most often per appearance.",
+    ("card", "taken", "times", "fulfilled", "mean VP",
+     "win share: took it / others of their strategies",
+     "win difference [95% CI]", "games", "most by"),
+    "Objective cards: win difference of the seats that took them",
+    "Per objective card, the win share of the seats that took it minus that of the seats "
+    "of the same strategy that did not, in the same games, with its 95% interval (deals as "
+    "clusters); red: the interval excludes 0. An association, not a cause. Outliers first.",
+    done="fulfilled_share")
+FOUNTAIN = CardKind(
+    "fountain",
+    "Fountain cards",
+    "Drawn: share of all seats that drew the card at a fountain (R6.5); kept: share of "
+    "those seats that held it at the end; mean VP per kept card (R10.4).",
+    ("card", "drawn", "times", "kept", "mean VP",
+     "win share: drew it / others of their strategies",
+     "win difference [95% CI]", "games", "most by"),
+    "Fountain cards: win difference of the seats that drew them",
+    "Per fountain card, the win share of the seats that drew it minus that of the seats of "
+    "the same strategy that did not, in the same games, with its 95% interval (deals as "
+    "clusters); red: the interval excludes 0. An association, not a cause. Outliers first.",
+    done="kept_share")
 
-__all__ = ["CARDS", "card_frame"]
+# a seat's objective rows add up to its vp_cards (R8.4-R8.5)
+CARDS = CardTable(CARD_COLUMNS, card_frame, paid=("objective", "vp_cards"),
+                  kinds=(OBJECTIVE, FOUNTAIN))
+
+__all__ = ["CARDS", "FOUNTAIN", "OBJECTIVE", "card_frame"]

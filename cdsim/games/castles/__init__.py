@@ -18,7 +18,13 @@ from cdsim.games.castles.components import diff as diff
 from cdsim.games.castles.components import entries as entries
 from cdsim.games.castles.components import load_components as load_components
 from cdsim.games.core_players import CoreRoster
-from cdsim.games.features import DEFAULT_SET, WEIGHTS_DIR, ComponentUse, built_in_set_said
+from cdsim.games.features import (
+    BUILT_IN_SET,
+    DEFAULT_SET,
+    WEIGHTS_DIR,
+    ComponentUse,
+    built_in_set_said,
+)
 from cdsim.games.spec import GameSpec
 
 NAME = "castles"
@@ -152,8 +158,9 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
                 rules_doc=RULES_DOC, tie_rule=TIE_RULE,
                 rule_examples=(), builtin_set_words=built_in_set_said(RULES_DOC),
+                builtin_set_name=BUILT_IN_SET,
                 roster=CoreRoster(NAME, players, load_components), phases=PHASES,
-                failed_cards=FAILED_CARDS, failed_cost=None,
+                failed_cards=FAILED_CARDS, failed_cost=None, phase_vp="",
                 tiebreak_rule=TIEBREAK_WORDS, row_order=None,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=STRONG, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,

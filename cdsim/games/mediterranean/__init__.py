@@ -20,7 +20,7 @@ import numpy as np
 
 from cdsim import core
 from cdsim.games.core_players import CoreRoster
-from cdsim.games.features import WEIGHTS_DIR, built_in_set_said
+from cdsim.games.features import BUILT_IN_SET, WEIGHTS_DIR, built_in_set_said
 from cdsim.games.mediterranean.components import SET_KEYS as SET_KEYS
 from cdsim.games.mediterranean.components import components_digest as components_digest
 from cdsim.games.mediterranean.components import diff as diff
@@ -88,8 +88,9 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
                 components_digest=components_digest, tiebreak=(TIEBREAK_COLUMNS, tiebreak),
                 rules_doc=RULES_DOC, tie_rule=TIE_RULE,
                 rule_examples=(), builtin_set_words=built_in_set_said(RULES_DOC),
+                builtin_set_name=BUILT_IN_SET,
                 roster=CoreRoster(NAME, players, load_components), phases=PHASES,
-                failed_cards=FAILED_CARDS, failed_cost=None,
+                failed_cards=FAILED_CARDS, failed_cost=None, phase_vp="",
                 tiebreak_rule=TIEBREAK_WORDS, row_order=None,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=None, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,

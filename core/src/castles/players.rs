@@ -2,7 +2,8 @@
 //! (the seam's `RandomPlayer`, the floor), greedy (one ply: the VP and resources an
 //! option gains, valued by simple weights), scripted styles, each a weight profile of
 //! the one `Scripted` player, and mcts (the seam's `UctPlayer`, its rollouts played by
-//! greedy). `make` makes them by name for the registry (`games::registry`).
+//! greedy). `roster::make` makes them, and learned, by name for the registry
+//! (`games::registry`).
 
 use super::actions::{can_pay, payments, Action, Pending, Stage, WORKER};
 use super::components::{BonusKind, Colour, Components, N_BONUS, N_COLOURS};
@@ -10,7 +11,7 @@ use super::effects::MONASTERY_CARDS;
 use super::scoring::area_vp;
 use super::state::{CastlesState, Seat, Stored, DRAW};
 use super::tables::{Layout, Tile};
-use crate::players::{RandomPlayer, Strategy, UctParams, UctPlayer, View};
+use crate::players::{Strategy, UctParams, View};
 use crate::rng::Generator;
 
 /// What a scripted player values, in VP-equivalents.
@@ -107,32 +108,6 @@ impl Scripted {
     }
 }
 
-/// A Castles seat's player, as the registry makes it.
-pub type Player = Box<dyn Strategy<CastlesState>>;
-
-/// The built-in players' names (`make`).
-pub const PLAYER_NAMES: [&str; 7] = [
-    "random",
-    "greedy",
-    "castle-monastery",
-    "trade-workers",
-    "animal-farms",
-    "mcts",
-    "learned",
-];
-
-/// The scripted players' names and weights.
-fn scripted(name: &str) -> Option<Scripted> {
-    let (name, weights) = match name {
-        "greedy" => ("greedy", Weights::greedy()),
-        "castle-monastery" => ("castle-monastery", Weights::castle_monastery()),
-        "trade-workers" => ("trade-workers", Weights::trade_workers()),
-        "animal-farms" => ("animal-farms", Weights::animal_farms()),
-        _ => return None,
-    };
-    Some(Scripted { name, weights })
-}
-
 /// mcts's settings for Castles: UCT's 200 simulations, valued on the seat's share of all
 /// VP gained (a turn has dozens of options: with a few simulations each, the win alone
 /// seldom tells them apart) and exploring little (c = 0.1: those shares differ by a few
@@ -140,27 +115,6 @@ fn scripted(name: &str) -> Option<Scripted> {
 /// (`tests/castles_seam.rs`); at margin 0.5, c = 1.4 it won 4 of 12, at c = 0.3 3 of 12.
 pub fn mcts_params() -> UctParams {
     UctParams { c: 0.1, margin: 1.0, ..UctParams::default() }
-}
-
-/// A built-in player by name, with its settings overridden (mcts's: `mcts.playouts`,
-/// `mcts.c`; learned's: `learned.shortlist`, ...); an unknown name or setting is an error naming it.
-pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
-    if name == "mcts" {
-        let params = mcts_params().with_overrides(overrides)?;
-        return Ok(Box::new(UctPlayer::with_rollout(params, Scripted::greedy())));
-    }
-    if name == "learned" {
-        return Ok(Box::new(super::learned::player(overrides)?));
-    }
-    if let Some((key, _)) = overrides.first() {
-        return Err(format!("castles {name}: takes no setting, got {key:?}"));
-    }
-    match name {
-        "random" => Ok(Box::new(RandomPlayer)),
-        _ => scripted(name).map(|p| Box::new(p) as Player).ok_or_else(|| {
-            format!("castles: unknown player {name:?} (known: {})", PLAYER_NAMES.join(", "))
-        }),
-    }
 }
 
 impl Strategy<CastlesState> for Scripted {

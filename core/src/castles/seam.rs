@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn a_seats_uses_are_the_cards_it_took_dealt_and_drawn() {
-        use crate::castles::players::make;
+        use crate::castles::roster::make;
         use crate::play::play_game;
         let comps = Components::builtin();
         let config = CastlesState::config(3, &[0; 3], true).unwrap();
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn a_seats_other_uses_are_its_tiles_bonuses_tokens_areas_and_harvests() {
-        use crate::castles::players::make;
+        use crate::castles::roster::make;
         use crate::play::play_game;
         let comps = Components::builtin();
         let mut seen = std::collections::BTreeSet::new();
@@ -423,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_seats_piece_uses_are_the_three_pieces_it_was_dealt() {
-        use crate::castles::players::make;
+        use crate::castles::roster::make;
         use crate::play::play_game;
         let comps = Components::builtin();
         let names = &comps.tables().piece_names;

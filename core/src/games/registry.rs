@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::batch::{self, Chunk, Columns, StrategySpec};
 use crate::carpe_diem::{self, game::GameState, players::Player};
 use crate::castles::{self, learned::labels as castles_labels, CastlesState,
-                     players::PLAYER_NAMES as CASTLES_PLAYERS};
+                     roster::PLAYER_NAMES as CASTLES_PLAYERS};
 use crate::mediterranean::{self, MedState, players::PLAYER_NAMES as MED_PLAYERS};
 use crate::games::table::{Seated, Table};
 use crate::games::{replay, ColumnType, Game, Outcome};
@@ -200,7 +200,7 @@ impl<G: Game, P: Strategy<G> + 'static> Registered for Entry<G, P> {
 /// Every game, by name; the first is the default.
 pub static GAMES: &[&dyn Registered] = &[
     &Entry::<GameState, Player>::new("carpe-diem", carpe_diem::players::make),
-    &Entry::<CastlesState, castles::Player>::learned("castles", castles::players::make,
+    &Entry::<CastlesState, castles::Player>::learned("castles", castles::roster::make,
                                                      castles_labels)
         .players(|| CASTLES_PLAYERS.to_vec()),
     &Entry::<MedState, mediterranean::Player>::new("mediterranean", mediterranean::players::make)
