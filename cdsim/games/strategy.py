@@ -57,7 +57,8 @@ class GameStrategy(Protocol):
     """A strategy for a seam game: ``game`` names the game it plays (a registered name,
     ``castles``, ``mediterranean``), ``choose`` returns the index of one of
     ``view.options``. No observation holds the starting VP, so no choice can depend on them
-and its games re-rank exactly under other starting VP (docs/rules.md R2.7)."""
+    and its games re-rank exactly under other starting VP (the exact re-ranking of
+    docs/statistics.md)."""
 
     name: str
     game: str
