@@ -232,10 +232,11 @@ def by_seat(cards: pl.DataFrame) -> pl.DataFrame:
     """Each card's taken (drawn) share per seat (seats counted from 1): card, kind, seat,
     share; "by whom" beside the per-card table."""
     _check(cards)
-    seats = cards.select("game", "seat").unique().group_by("seat").len().rename({"len": "all"})
+    # the games each seat played (took a card in): distinct games counted per group, not
+    # the (game, seat) rows made unique first (a run's millions of card rows)
+    seats = cards.group_by("seat").agg(pl.col("game").n_unique().alias("all"))
     taken = cards.filter(pl.col("outcome").is_in(["fulfilled", "failed", "drawn"]))
-    took = taken.select("kind", "card", "game", "seat").unique().group_by(
-        "kind", "card", "seat").len()
+    took = taken.group_by("kind", "card", "seat").agg(pl.col("game").n_unique().alias("len"))
     return (took.join(seats, on="seat").with_columns(
         share=pl.col("len") / pl.col("all"), seat=pl.col("seat") + 1)
         .select("kind", "card", "seat", "share").sort("kind", "card", "seat"))
