@@ -295,10 +295,11 @@ def _winners(keys: NDArray[np.int32], shift: NDArray[np.int32]) -> IntArray:
     """argmax over seats of ``keys + shift`` for every row of ``shift``: (V, G). A running
     maximum seat by seat (faster than argmax over a short last axis; the first maximum wins,
     and keys never tie within a game)."""
-    best = keys[None, :, 0] + shift[:, None, 0]
+    seats = np.ascontiguousarray(keys.T)  # each seat's keys read in a row, not strided
+    best = seats[0][None, :] + shift[:, 0, None]
     win = np.zeros(best.shape, dtype=np.int64)
     for s in range(1, keys.shape[1]):
-        key = keys[None, :, s] + shift[:, None, s]
+        key = seats[s][None, :] + shift[:, s, None]
         win[key > best] = s
         np.maximum(best, key, out=best)
     return win
