@@ -40,6 +40,7 @@ from cdsim.analysis.candidates import (
     IntArray,
     _keys,
     _winners,
+    block_size,
     candidates,
     rank_by_gap,
     win_table,
@@ -77,10 +78,15 @@ def group_differences(games: CellGames, vectors: IntArray) -> tuple[NDArray[np.i
     sizes = np.bincount(inverse, minlength=k).astype(np.float64)
     keys = _keys(games.gained, games.tiebreak)
     out = np.zeros((k, len(vectors), n - 1), dtype=np.int16)
-    for row, v in enumerate(vectors):
-        win = _winners(keys, (v[None, :] * n).astype(np.int32))[0]
-        counts = np.bincount(inverse * n + win, minlength=k * n).reshape(k, n)
-        out[:, row, :] = counts[:, 1:] - counts[:, :1]
+    shift = (np.asarray(vectors) * n).astype(np.int32)
+    block = block_size(len(vectors), games.games, n)  # vectors re-ranked at once
+    for first in range(0, len(vectors), block):
+        win = _winners(keys, shift[first:first + block])
+        rows = np.arange(win.shape[0], dtype=np.int64)[:, None]
+        counts = np.bincount(((rows * k + inverse[None, :]) * n + win).reshape(-1),
+                             minlength=win.shape[0] * k * n).reshape(-1, k, n)
+        out[:, first:first + win.shape[0], :] = (
+            counts[:, :, 1:] - counts[:, :, :1]).transpose(1, 0, 2)
     return out, sizes
 
 
