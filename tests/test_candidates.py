@@ -59,6 +59,25 @@ def test_win_table_blocks_concat_and_sums() -> None:
     assert np.allclose(cand.win_share_matrix(a.gained, a.tiebreak, vectors).sum(axis=1), 1)
 
 
+def test_win_table_is_its_deals_counts_exactly() -> None:
+    """Each vector's wins, cross products and size-weighted counts are the sums of its deals'
+    win counts, to the bit, whether a deal holds several games or one (the shortcut for one
+    game a deal, a non-rotated run's or a study's strong cell's, equals the sums)."""
+    rng = np.random.default_rng(8)
+    played = scenario("fair").cell.play(rng, 400)
+    vectors = cand.candidates((0, 0, 0), 1)
+    for group in (played.group, np.arange(played.games)):  # deals of several games; of one
+        games = CellGames(played.gained, played.tiebreak, group)
+        table = cand.win_table(games, vectors, max_cells=3000)  # blocks of a few vectors
+        _, deal = np.unique(group, return_inverse=True)
+        for row, v in enumerate(vectors):
+            counts = np.zeros((deal.max() + 1, 3))
+            np.add.at(counts, (deal, cand.rerank_winners(games.gained, games.tiebreak, v)), 1)
+            assert np.array_equal(table.wins[row], counts.sum(axis=0))
+            assert np.array_equal(table.cross[row], counts.T @ counts)
+            assert np.array_equal(table.wm[row], counts.T @ counts.sum(axis=1))
+
+
 def test_memory_stays_bounded_for_four_players_radius_six() -> None:
     vectors = cand.candidates((0, 1, 2, 3), 6)
     assert vectors.shape == (13**3, 4) and (vectors[:, 0] == 0).all()

@@ -31,6 +31,24 @@ def test_interpolation_and_newton_recover_a_known_plane() -> None:
     assert at_half == pytest.approx([0.03 * 0.1 + 0.01 * 0.8, 0.005 * 0.1 + 0.02 * 0.8])
 
 
+def test_a_batch_solves_each_row_as_alone() -> None:
+    """``solve`` works on a whole batch at once (every resample of the bootstrap, each point
+    with its nudged copies in one interpolation): each row's point is the one it has solved
+    alone, bit for bit, also where Newton does not converge (NaN)."""
+    rng = np.random.default_rng(3)
+    for d in (1, 2, 3):
+        values = rng.normal(size=(40, *(5,) * d, d))
+        lo = rng.integers(-3, 3, size=d)
+        start = lo + 2 + 2 * rng.normal(size=(40, d))
+        whole = solve(values, lo, start)
+        alone = np.concatenate([solve(values[i:i + 1], lo, start[i:i + 1]) for i in range(40)])
+        assert np.isnan(whole).any() and np.isfinite(whole).any()
+        assert whole.tobytes() == alone.tobytes()
+        points = start + 0.3 * rng.normal(size=start.shape)
+        assert interpolate(values, lo, points).tobytes() == np.concatenate(
+            [interpolate(values[i:i + 1], lo, points[i:i + 1]) for i in range(40)]).tobytes()
+
+
 def test_two_players_the_fair_offset_is_the_median_margin() -> None:
     """Symmetric VP distributions: the median of seat 1's margin is its mean lead, 1.3 VP;
     the estimate on many games is close to it."""

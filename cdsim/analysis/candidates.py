@@ -273,12 +273,20 @@ def _group_index(group: NDArray[np.int64]) -> tuple[IntArray, int, FloatArray]:
 
 def _table_part(win: NDArray[np.integer], inverse: IntArray, k: int, sizes: FloatArray,
                 n: int) -> tuple[IntArray, FloatArray, FloatArray]:
-    """wins, cross and wm of winner rows ``win`` (Vb, G)."""
-    vb = win.shape[0]
-    cell = (np.arange(vb, dtype=np.int64)[:, None] * k + inverse[None, :]) * n + win
+    """wins, cross and wm of winner rows ``win`` (Vb, G). Every figure is a sum of whole
+    counts (exact in float64 in any order), so the shortcuts below give the same bits."""
+    vb, g = win.shape
+    rows = np.arange(vb, dtype=np.int64)[:, None]
+    wins = np.bincount((rows * n + win).reshape(-1), minlength=vb * n).reshape(vb, n)
+    if k == g:  # one game a deal: a deal's counts are one win, so cross is diag(wins)
+        cross = np.zeros((vb, n, n))
+        cross[:, np.arange(n), np.arange(n)] = wins
+        return (np.asarray(wins, dtype=np.int64), cross,
+                np.asarray(wins, dtype=np.float64))  # every size is 1
+    cell = (rows * k + inverse[None, :]) * n + win
     w = np.bincount(cell.reshape(-1), minlength=vb * k * n).reshape(vb, k, n)
-    wt = w.astype(np.float64).transpose(0, 2, 1)  # (Vb, n, K)
-    return (np.asarray(w.sum(axis=1), dtype=np.int64),
+    wt = np.ascontiguousarray(w.transpose(0, 2, 1), dtype=np.float64)  # (Vb, n, K)
+    return (np.asarray(wins, dtype=np.int64),
             np.asarray(np.matmul(wt, wt.transpose(0, 2, 1)), dtype=np.float64),
             np.asarray(np.matmul(wt, sizes), dtype=np.float64))
 
@@ -287,10 +295,11 @@ def _winners(keys: NDArray[np.int32], shift: NDArray[np.int32]) -> IntArray:
     """argmax over seats of ``keys + shift`` for every row of ``shift``: (V, G). A running
     maximum seat by seat (faster than argmax over a short last axis; the first maximum wins,
     and keys never tie within a game)."""
-    best = keys[None, :, 0] + shift[:, None, 0]
+    seats = np.ascontiguousarray(keys.T)  # each seat's keys read in a row, not strided
+    best = seats[0][None, :] + shift[:, 0, None]
     win = np.zeros(best.shape, dtype=np.int64)
     for s in range(1, keys.shape[1]):
-        key = keys[None, :, s] + shift[:, None, s]
+        key = seats[s][None, :] + shift[:, s, None]
         win[key > best] = s
         np.maximum(best, key, out=best)
     return win

@@ -157,15 +157,18 @@ class _Table:
     def counts(games: NDArray[np.int64], strategies: tuple[str, ...], seats: pl.DataFrame
                ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Seats and their winners per (game, strategy) of a frame of (game, seat) rows."""
-        m = np.zeros((len(games), len(strategies)))
-        w = np.zeros_like(m)
-        if seats.height:
-            g = np.searchsorted(games, seats["game"].to_numpy())
-            s = np.searchsorted(np.array(strategies), seats["strategy"].cast(pl.String)
-                                .to_numpy())
-            np.add.at(m, (g, s), 1)
-            np.add.at(w, (g, s), seats["won"].cast(pl.Float64).to_numpy())
-        return m, w
+        shape = (len(games), len(strategies))
+        if not seats.height:
+            return np.zeros(shape), np.zeros(shape)
+        g = np.searchsorted(games, seats["game"].to_numpy())
+        # a strategy's place among the sorted names: its code as an enum of them
+        s = seats["strategy"].cast(pl.String).cast(pl.Enum(strategies)).to_physical().to_numpy()
+        cell = g * len(strategies) + s.astype(np.int64)
+        # counts of whole seats and wins: exact sums in any order, as np.add.at made them
+        m = np.bincount(cell, minlength=shape[0] * shape[1]).astype(np.float64)
+        w = np.bincount(cell, weights=seats["won"].cast(pl.Float64).to_numpy(),
+                        minlength=shape[0] * shape[1]).astype(np.float64)
+        return m.reshape(shape), w.reshape(shape)
 
 
 def card_outcomes(cards: pl.DataFrame) -> pl.DataFrame:
@@ -183,8 +186,9 @@ def card_outcomes(cards: pl.DataFrame) -> pl.DataFrame:
     table = _Table.of(seats)
     appearances = seats.group_by("strategy").len().rename({"len": "all"})  # once, not per card
     rows = []
-    for (kind, card), part in cards.partition_by(["kind", "card"], as_dict=True,
-                                                 maintain_order=True).items():
+    # only the columns a card's row reads are split by card (a run's card rows carry more)
+    for (kind, card), part in cards.select(NEEDED).partition_by(
+            ["kind", "card"], as_dict=True, maintain_order=True).items():
         rows.append(_card_row(str(kind), str(card), part, seats.height, table, appearances))
     if not rows:
         return pl.DataFrame(schema={c: pl.Float64 for c in TABLE_COLUMNS})
@@ -228,10 +232,11 @@ def by_seat(cards: pl.DataFrame) -> pl.DataFrame:
     """Each card's taken (drawn) share per seat (seats counted from 1): card, kind, seat,
     share; "by whom" beside the per-card table."""
     _check(cards)
-    seats = cards.select("game", "seat").unique().group_by("seat").len().rename({"len": "all"})
+    # the games each seat played (took a card in): distinct games counted per group, not
+    # the (game, seat) rows made unique first (a run's millions of card rows)
+    seats = cards.group_by("seat").agg(pl.col("game").n_unique().alias("all"))
     taken = cards.filter(pl.col("outcome").is_in(["fulfilled", "failed", "drawn"]))
-    took = taken.select("kind", "card", "game", "seat").unique().group_by(
-        "kind", "card", "seat").len()
+    took = taken.group_by("kind", "card", "seat").agg(pl.col("game").n_unique().alias("len"))
     return (took.join(seats, on="seat").with_columns(
         share=pl.col("len") / pl.col("all"), seat=pl.col("seat") + 1)
         .select("kind", "card", "seat", "share").sort("kind", "card", "seat"))

@@ -40,6 +40,7 @@ from cdsim.analysis.candidates import (
     IntArray,
     _keys,
     _winners,
+    block_size,
     candidates,
     rank_by_gap,
     win_table,
@@ -77,23 +78,33 @@ def group_differences(games: CellGames, vectors: IntArray) -> tuple[NDArray[np.i
     sizes = np.bincount(inverse, minlength=k).astype(np.float64)
     keys = _keys(games.gained, games.tiebreak)
     out = np.zeros((k, len(vectors), n - 1), dtype=np.int16)
-    for row, v in enumerate(vectors):
-        win = _winners(keys, (v[None, :] * n).astype(np.int32))[0]
-        counts = np.bincount(inverse * n + win, minlength=k * n).reshape(k, n)
-        out[:, row, :] = counts[:, 1:] - counts[:, :1]
+    shift = (np.asarray(vectors) * n).astype(np.int32)
+    block = block_size(len(vectors), games.games, n)  # vectors re-ranked at once
+    for first in range(0, len(vectors), block):
+        win = _winners(keys, shift[first:first + block])
+        rows = np.arange(win.shape[0], dtype=np.int64)[:, None]
+        counts = np.bincount(((rows * k + inverse[None, :]) * n + win).reshape(-1),
+                             minlength=win.shape[0] * k * n).reshape(-1, k, n)
+        out[:, first:first + win.shape[0], :] = (
+            counts[:, :, 1:] - counts[:, :, :1]).transpose(1, 0, 2)
     return out, sizes
 
 
 def interpolate(values: FloatArray, lo: IntArray, x: FloatArray) -> FloatArray:
     """Multilinear interpolation (linear extrapolation past the edges) of ``values`` (B,
     N_1, ..., N_d, d) on the integer grid starting at ``lo`` (d,), at points ``x`` (B, d)."""
+    return _interpolate(values, lo, x, np.arange(x.shape[0]))
+
+
+def _interpolate(values: FloatArray, lo: IntArray, x: FloatArray, rows: IntArray) -> FloatArray:
+    """``interpolate`` with point ``i`` on ``values[rows[i]]``: several points a row in one
+    call (row by row the same arithmetic, so the same bits as one call per point set)."""
     b, d = x.shape
     shape = np.asarray(values.shape[1:1 + d])
     rel = x - lo[None, :]
     base = np.clip(np.floor(rel).astype(np.int64), 0, np.maximum(shape - 2, 0))
     frac = rel - base
     out = np.zeros((b, values.shape[-1]))
-    rows = np.arange(b)
     for corner in itertools.product((0, 1), repeat=d):
         c = np.asarray(corner)
         index = np.minimum(base + c, shape - 1)
@@ -107,11 +118,15 @@ def solve(values: FloatArray, lo: IntArray, start: FloatArray) -> FloatArray:
     with a finite-difference Jacobian, steps capped at 1 VP; NaN where it does not
     converge (no crossing near the box)."""
     x = start.astype(np.float64).copy()
-    d = x.shape[1]
+    b, d = x.shape
     h = 1e-6
+    # each step interpolates x and its d nudged copies in one call: (d + 1) B points
+    rows = np.tile(np.arange(b), d + 1)
     for _ in range(NEWTON_STEPS):
-        f = interpolate(values, lo, x)
-        jac = np.stack([(interpolate(values, lo, x + h * np.eye(d)[s]) - f) / h
+        at = _interpolate(values, lo, np.concatenate(
+            [x, *(x + h * np.eye(d)[s] for s in range(d))]), rows)
+        f = at[:b]
+        jac = np.stack([(at[(s + 1) * b:(s + 2) * b] - f) / h
                         for s in range(d)], axis=2)  # (B, d equations, d unknowns)
         ok = np.asarray(np.abs(np.linalg.det(jac)) > 1e-12, dtype=np.bool_)
         step = np.zeros_like(x)
@@ -186,7 +201,7 @@ def _bootstrap(diffs: NDArray[np.int16], sizes: FloatArray, grid: tuple[int, ...
     rng = np.random.default_rng(seed)
     start = np.where(np.isfinite(point), point, (lo + (np.asarray(grid[1:-1]) - 1) / 2))
     found = []
-    for first in range(0, resamples, 50):  # 50 resamples at a time bounds the memory
+    for first in range(0, resamples, 50):  # 50 resamples' weights at a time bound the memory
         count = min(50, resamples - first)
         # k draws of the k groups with replacement, as counts (a multinomial, drawn fast)
         weights = np.stack([np.bincount(rng.integers(0, k, size=k), minlength=k)
@@ -194,7 +209,6 @@ def _bootstrap(diffs: NDArray[np.int16], sizes: FloatArray, grid: tuple[int, ...
         # flat.T @ weights.T, not weights @ flat: the same product, some 40 times faster
         # in OpenBLAS for this short, wide shape
         values = (flat.T @ weights.T).T / (weights @ sizes.astype(np.float32))[:, None]
-        shape = (count, *grid[1:])
-        found.append(solve(values.astype(np.float64).reshape(shape), lo,
-                           np.repeat(start[None, :], count, axis=0)))
-    return np.concatenate(found)
+        found.append(values.astype(np.float64).reshape((count, *grid[1:])))
+    # every resample solved at once (a resample's point is its own row's: the same bits)
+    return solve(np.concatenate(found), lo, np.repeat(start[None, :], resamples, axis=0))

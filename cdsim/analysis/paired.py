@@ -46,7 +46,7 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import optimize, special, stats
+from scipy import special
 
 from cdsim.analysis.boundary import best_rho, boundary_z
 from cdsim.analysis.candidates import REPORT_LEVEL, CellGames, rerank_winners
@@ -324,6 +324,8 @@ def seat_difference(variant: Sequence[CellGames], base: Sequence[CellGames],
     for s in range(players):
         changed = int((sums[:, s] != 0).sum())
         if changed < MIN_CHANGED:
+            from scipy import stats  # the dearest import of a report: only where it is used
+
             rate = (1.0 if changed >= deals else
                     float(stats.beta.ppf(1 - (1 - level) / players, changed + 1, deals - changed)))
             low[s], high[s] = -rate, rate
@@ -353,6 +355,8 @@ def changed_rate(changed: int, deals: int, level: float) -> float:
     low = changed / deals if changed else 1e-300
     if excess(1 - 1e-15) <= 0:
         return 1.0
+    from scipy import optimize  # imported only where it is used, as scipy.stats above
+
     return float(optimize.brentq(excess, low, 1 - 1e-15, xtol=1e-12))
 
 

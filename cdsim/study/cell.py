@@ -18,7 +18,7 @@ from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge, seat_difference
 from cdsim.batch.folder import RunFolder
 from cdsim.study.cards import VariantCards
-from cdsim.study.games import stage_games
+from cdsim.study.games import Opened, stage_games
 from cdsim.study.manifest import CellState, ReadsCellState
 from cdsim.study.memo import Memo, float_rows, games_digest
 from cdsim.study.store import run_folder
@@ -92,16 +92,18 @@ class CellResult(ReadsCellState):
         return self.decision.decision if self.decision else "still playing"
 
 
-def read_cell(root: Path, state: CellState, memo: Memo | None = None) -> CellResult | None:
+def read_cell(root: Path, state: CellState, memo: Memo | None = None,
+              opened: Opened | None = None) -> CellResult | None:
     """A cell with at least one finished stage (None before), its games read from its run
-    folders as ``cdsim study run`` reads them (``cdsim.study.games``); its fair offsets
-    from ``memo`` when it kept them for these games."""
+    folders as ``cdsim study run`` reads them (``cdsim.study.games``; the runs opened kept
+    in ``opened``, when given); its fair offsets from ``memo`` when it kept them for these
+    games."""
     played: list[CellGames] = []
     for stage in state.stages:
         folders = [run_folder(root, k) for k in stage.runs]
         if not all(RunFolder(f).complete() for f in folders):
             break
-        played.append(stage_games(folders))
+        played.append(stage_games(folders, opened))
     if not played:
         return None
     digest = games_digest(played)

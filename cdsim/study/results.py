@@ -21,11 +21,12 @@ from cdsim.analysis.rare import RareWinner, note, rare_winners
 from cdsim.analysis.recommend import PoolOf, Recommendation, between, recommend
 from cdsim.batch.balance import strategy_wins
 from cdsim.batch.folder import CELLS, RunFolder
-from cdsim.batch.read import Run, open_run
+from cdsim.batch.read import Run
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
+from cdsim.study.games import Opened, opened_run
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.memo import MEMO, Memo, analysis_code, flags
 from cdsim.study.skill import Panel, panels
@@ -162,11 +163,12 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     manifest = study_manifest_of(root)
     tell = note or (lambda _: None)
     memo = memo or Memo(root / MEMO, analysis_code())
+    opened: Opened = {}  # each run folder opened once: its games, then its players' wins
     read = []
     for i, state in enumerate(manifest.cells, 1):
         tell(f"reading cell {i} of {len(manifest.cells)}, {state.key}: its games, seat win "
              "shares and fair offsets")
-        read.append((state.key, read_cell(root, state, memo)))
+        read.append((state.key, read_cell(root, state, memo, opened)))
     cells = [c for _, c in read if c is not None]
     if not cells:
         raise CdsimError(f"{root}: no cell has finished a stage yet; continue with "
@@ -182,7 +184,8 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
                         _unjudged(root, cells), printed,
-                        {c.key: rare for c in cells if (rare := rare_winners(_wins(root, c)))},
+                        {c.key: rare for c in cells
+                         if (rare := rare_winners(_wins(root, c, opened)))},
                         _box(root, manifest))
 
 
@@ -221,13 +224,15 @@ def _kept_pool(memo: Memo, cells: list[CellResult]) -> PoolOf:
     return pool_of
 
 
-def _wins(root: Path, cell: CellResult) -> dict[str, tuple[int, int]]:
-    """Per strategy, (wins, seats played) in the cell's finished stages' runs."""
+def _wins(root: Path, cell: CellResult, opened: Opened | None = None
+          ) -> dict[str, tuple[int, int]]:
+    """Per strategy, (wins, seats played) in the cell's finished stages' runs (those
+    ``opened`` holds not opened again)."""
     runs: list[Run] = []
     for stage in cell.stage_runs:
         for key in stage:
             try:
-                runs.append(open_run(run_folder(root, key)))
+                runs.append(opened_run(run_folder(root, key), opened))
             except CdsimError:  # a run with no finished chunk: nothing of it is counted
                 continue
     return strategy_wins(runs)
