@@ -58,8 +58,8 @@ def checklist_text(c: Checklist) -> str:
              f"{_count(c)} Set: {c.source}.", "",
              order_words(c), "",
              "How: read each entry off the box and tick it. Where the box says otherwise, "
-             "write what you read in an override file of the set (docs/components.md; "
-             "docs/castles.md for The Castles of Tuscany), where each entry below says, "
+             "write what you read in an override file of the set (docs/components.md "
+             "says how for each game's files), where each entry below says, "
              "tagged as the box's; an entry you read as it is needs only the tag. "
              "`cdsim components check FILE` then counts it among the box's, and every "
              "command takes the file as --components.", ""]

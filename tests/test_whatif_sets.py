@@ -140,3 +140,10 @@ def test_the_card_margin_is_recorded_with_the_whatif(
     assert lines and all("card margin of ±10.0 pts" in x or "needs more games" in x
                          for x in lines), lines
     assert any("card margin of ±10.0 pts" in x for x in lines), lines
+
+
+def test_a_total_refused_under_any_games_rule_number_finds_its_companion() -> None:
+    """The refusal's rule number is read as any game's (T1.2, M1.3, R1.1), not Castles'."""
+    from cdsim.study.whatif import companion
+    for rule in ("T1.2", "M1.3", "R10.4"):
+        assert "raises another entry's count by 1" in companion(f"x: 5 goods; {rule} needs 6")

@@ -144,7 +144,7 @@ def _together(fixed: Sequence[Change], override: Path | None, spec: GameSpec) ->
 
 # a refusal of a whole set's total, as a game's component checks word it: "N things, the game
 # has M", or "needs M" after the number of the rule that counts them
-TOTAL = re.compile(r"(\d+) ([a-z_ ]+?)[,;] (?:the game has|T[\d.]+ needs) (\d+)")
+TOTAL = re.compile(r"(\d+) ([a-z_ ]+?)[,;] (?:the game has|[A-Z]+\d[\d.]* needs) (\d+)")
 
 
 def companion(problem: str) -> str:
