@@ -21,6 +21,8 @@ pub(super) struct JointBufs {
     tiles: Vec<(u8, usize, usize)>,
     /// Every (value, cell) pair of each of those tile types, one after another.
     cells: Vec<(f64, i8)>,
+    /// One move's (value, tile type, cell) pairs, best first.
+    pairs: Vec<(f64, u8, i8)>,
     /// Each shortlisted move's takes in its copy.
     takes: Vec<Options>,
 }
@@ -69,7 +71,7 @@ impl LearnedPlayer {
         // each tile type's (value, cell) pairs, in one list reused between decisions:
         // `tiles` holds (tile type, its first pair, the pair after its last)
         let mut bufs = std::mem::take(&mut self.joint);
-        let JointBufs { tiles, cells: pairs_of, .. } = &mut bufs;
+        let JointBufs { tiles, cells: pairs_of, pairs, .. } = &mut bufs;
         tiles.clear();
         pairs_of.clear();
         for o in options {
@@ -119,11 +121,12 @@ impl LearnedPlayer {
         }
         // each move's `top_k` best (tile, cell) pairs and storing, then the `joint` best of
         // all: (value, move, tile, cell; cell -1 stores the depot's first tile)
-        let mut pool: Vec<(f64, usize, u8, i8)> = Vec::new();
+        let mut pool: Vec<(f64, usize, u8, i8)> =
+            Vec::with_capacity(moves.len() * (self.params.top_k + 1));
         for (m, &(_, i)) in moves.iter().enumerate() {
             let Action::Move(mv) = options[i] else { unreachable!("a move offers moves") };
             let price = if mv.bread { cost } else { 0.0 };
-            let mut pairs: Vec<(f64, u8, i8)> = Vec::new();
+            pairs.clear();
             let depot = view.state.depots[mv.dest as usize];
             for &t in depot.as_slice() {
                 if pairs.iter().any(|p| p.1 == t) {
@@ -133,7 +136,7 @@ impl LearnedPlayer {
             }
             pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
             pairs.truncate(self.params.top_k);
-            pool.extend(pairs.into_iter().map(|(v, t, c)| (v - price, m, t, c)));
+            pool.extend(pairs.iter().map(|&(v, t, c)| (v - price, m, t, c)));
             if let Some(&t) = depot.as_slice().first() {
                 pool.push((store - price, m, t, -1));
             }
