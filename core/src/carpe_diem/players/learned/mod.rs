@@ -19,7 +19,9 @@
 //!   two seats the tile the other takes next is one this seat cannot. The weights are
 //!   the same (`cdsim train` fits the one-ply player, `reply` 0). Copies of one decision
 //!   alike in all but this seat's holdings share their replies (chosen once, applied to
-//!   each): the greedy profile reads nothing else of this seat.
+//!   each): the greedy profile reads nothing else of this seat. The replies are played by
+//!   a few greedy players a seat, one for each placing of the scroll discs (reply.rs), so
+//!   each keeps its worked-out values across the copies (the same choices).
 //! - Shortlists keep it cheap: a move is tried with the `moves` best destinations by the
 //!   greedy profile's depot value (a bread move pays greedy's price for it), a take
 //!   with the `top_k` best (tile, cell) pairs by greedy's placement value, every
