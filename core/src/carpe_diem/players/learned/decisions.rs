@@ -2,7 +2,9 @@
 //! chosen for (each shortlisted move's best take, or the shortlisted takes of all moves
 //! weighed together: `joint`), the take that follows, a build, and a scoring's circle.
 
+use crate::carpe_diem::district::Around;
 use crate::carpe_diem::game::{Action, GameState, Options, Pending};
+use crate::carpe_diem::kinds::CELLS;
 use crate::carpe_diem::players::scripted::{circle_outcome, scoring_params};
 use crate::carpe_diem::players::value::Evaluator;
 use crate::carpe_diem::players::PlayerView;
@@ -74,6 +76,8 @@ impl LearnedPlayer {
         let JointBufs { tiles, cells: pairs_of, pairs, .. } = &mut bufs;
         tiles.clear();
         pairs_of.clear();
+        // each cell's neighbourhood, worked out once for every tile type valued on it
+        let mut arounds: [Option<Around>; CELLS] = [None; CELLS];
         for o in options {
             let Action::Move(m) = *o else { unreachable!("a move offers moves") };
             for &t in view.state.depots[m.dest as usize].as_slice() {
@@ -86,7 +90,13 @@ impl LearnedPlayer {
                 while cells != 0 {
                     let cell = cells.trailing_zeros() as usize;
                     cells &= cells - 1;
-                    pairs_of.push((ev.placement(ttype, cell), cell as i8));
+                    let value = if ttype.building != 0 {
+                        ev.placement(ttype, cell)
+                    } else {
+                        let around = arounds[cell].get_or_insert_with(|| d.around(cell));
+                        ev.placement_with(ttype, cell, around)
+                    };
+                    pairs_of.push((value, cell as i8));
                 }
                 tiles.push((t, first, pairs_of.len()));
             }
