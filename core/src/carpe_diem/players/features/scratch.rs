@@ -63,8 +63,9 @@ pub struct Scratch {
     /// values (`pin`), and how many pins there were (a pin's number keys its inputs).
     pinned: Option<Box<Pin>>,
     pins: u64,
-    /// While pinned: a seat's tile values per (prices of the pinned position, district).
-    priced: [Memo<(Prices, Layout), TileValues>; MAX_PLAYERS],
+    /// While pinned: a seat's tile values per (pin, district): a pin's number names the
+    /// seat's prices in the pinned position (`pin_prices`) without comparing them.
+    priced: [Memo<(u64, Layout), TileValues>; MAX_PLAYERS],
     /// A seat's prices in the pinned position, with the pin's number: the pinned position
     /// does not change while the pin holds, so its prices are looked up once a decision
     /// and seat, not once a copy (their key costs as much to build as a look-up saves).
@@ -386,7 +387,7 @@ impl Scratch {
                     prices
                 }
             };
-            let key = (prices, Layout::of(&state.players[seat].district));
+            let key = (pin.epoch, Layout::of(&state.players[seat].district));
             let memo = &mut self.priced[seat];
             let index = match memo.position(&key) {
                 Some(i) => i,
