@@ -91,6 +91,15 @@ pub(super) type KeptInputs = (Inputs, Option<(u64, f64)>);
 /// district.
 #[derive(Clone, PartialEq)]
 pub(super) struct InputsKey {
+    // (compared in this order: what tells a decision's copies apart comes first, so a
+    // key kept from another copy or decision is told apart early)
+    /// The pin in force (`Scratch::pin`), 0 for none: pinned inputs are
+    /// another function of the position.
+    pin: u64,
+    district: Layout,
+    reach: [List<TILES_PER_DEPOT>; 2],
+    supply: ([i32; 4], i32, i32, i32),
+    discs: [(u8, u16); MAX_PLAYERS],
     /// Whether the placement inputs were worked out (weights of version 2).
     placement: bool,
     comps: usize,
@@ -101,14 +110,7 @@ pub(super) struct InputsKey {
     scoring: ([u8; MAX_PLAYERS], u8),
     grid: [u8; GRID_SLOTS],
     owners: [i8; 17],
-    discs: [(u8, u16); MAX_PLAYERS],
-    reach: [List<TILES_PER_DEPOT>; 2],
-    supply: ([i32; 4], i32, i32, i32),
     fountain_cards: List<24>,
-    district: Layout,
-    /// The pin in force (`Scratch::pin`), 0 for none: pinned inputs are
-    /// another function of the position.
-    pin: u64,
 }
 
 impl InputsKey {
