@@ -133,7 +133,7 @@ def player_cost(scale: int) -> None:
                     - (n - 1) / n * greedy_n)
             greedy_seat = greedy_seat or seat
             print(f"cost per {n}-player game per seat, {name}: {seat:.3f} ms, "
-                  f"{seat / greedy_seat:.0f}x greedy (a {name} seat and {n - 1} greedy, less "
+                  f"{seat / greedy_seat:.1f}x greedy (a {name} seat and {n - 1} greedy, less "
                   f"{n - 1}/{n} of a game of {n} greedy; {games} games)", flush=True)
 
 

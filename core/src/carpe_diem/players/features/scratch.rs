@@ -63,8 +63,9 @@ pub struct Scratch {
     /// values (`pin`), and how many pins there were (a pin's number keys its inputs).
     pinned: Option<Box<Pin>>,
     pins: u64,
-    /// While pinned: a seat's tile values per (prices of the pinned position, district).
-    priced: [Memo<(Prices, Layout), TileValues>; MAX_PLAYERS],
+    /// While pinned: a seat's tile values per (pin, district): a pin's number names the
+    /// seat's prices in the pinned position (`pin_prices`) without comparing them.
+    priced: [Memo<(u64, Layout), TileValues>; MAX_PLAYERS],
     /// A seat's prices in the pinned position, with the pin's number: the pinned position
     /// does not change while the pin holds, so its prices are looked up once a decision
     /// and seat, not once a copy (their key costs as much to build as a look-up saves).
@@ -90,6 +91,15 @@ pub(super) type KeptInputs = (Inputs, Option<(u64, f64)>);
 /// district.
 #[derive(Clone, PartialEq)]
 pub(super) struct InputsKey {
+    // (compared in this order: what tells a decision's copies apart comes first, so a
+    // key kept from another copy or decision is told apart early)
+    /// The pin in force (`Scratch::pin`), 0 for none: pinned inputs are
+    /// another function of the position.
+    pin: u64,
+    district: Layout,
+    reach: [List<TILES_PER_DEPOT>; 2],
+    supply: ([i32; 4], i32, i32, i32),
+    discs: [(u8, u16); MAX_PLAYERS],
     /// Whether the placement inputs were worked out (weights of version 2).
     placement: bool,
     comps: usize,
@@ -100,14 +110,7 @@ pub(super) struct InputsKey {
     scoring: ([u8; MAX_PLAYERS], u8),
     grid: [u8; GRID_SLOTS],
     owners: [i8; 17],
-    discs: [(u8, u16); MAX_PLAYERS],
-    reach: [List<TILES_PER_DEPOT>; 2],
-    supply: ([i32; 4], i32, i32, i32),
     fountain_cards: List<24>,
-    district: Layout,
-    /// The pin in force (`Scratch::pin`), 0 for none: pinned inputs are
-    /// another function of the position.
-    pin: u64,
 }
 
 impl InputsKey {
@@ -386,7 +389,7 @@ impl Scratch {
                     prices
                 }
             };
-            let key = (prices, Layout::of(&state.players[seat].district));
+            let key = (pin.epoch, Layout::of(&state.players[seat].district));
             let memo = &mut self.priced[seat];
             let index = match memo.position(&key) {
                 Some(i) => i,

@@ -2,7 +2,9 @@
 //! chosen for (each shortlisted move's best take, or the shortlisted takes of all moves
 //! weighed together: `joint`), the take that follows, a build, and a scoring's circle.
 
+use crate::carpe_diem::district::Around;
 use crate::carpe_diem::game::{Action, GameState, Options, Pending};
+use crate::carpe_diem::kinds::CELLS;
 use crate::carpe_diem::players::scripted::{circle_outcome, scoring_params};
 use crate::carpe_diem::players::value::Evaluator;
 use crate::carpe_diem::players::PlayerView;
@@ -13,6 +15,19 @@ use super::LearnedPlayer;
 
 /// Options of a move decision a recording values (greedy's best first).
 pub const RECORDED: usize = 10;
+
+/// A move decision's lists, kept between decisions (no allocation once warm).
+#[derive(Default)]
+pub(super) struct JointBufs {
+    /// The tile types of the depots in reach: (tile type, first pair, end of its pairs).
+    tiles: Vec<(u8, usize, usize)>,
+    /// Every (value, cell) pair of each of those tile types, one after another.
+    cells: Vec<(f64, i8)>,
+    /// One move's (value, tile type, cell) pairs, best first.
+    pairs: Vec<(f64, u8, i8)>,
+    /// Each shortlisted move's takes in its copy.
+    takes: Vec<Options>,
+}
 
 /// The decisions the player weighs its own way.
 impl LearnedPlayer {
@@ -55,25 +70,41 @@ impl LearnedPlayer {
         let cost = self.greedy.bread_move_cost + ev.prices.plan.bread + ev.prices.plan.keep;
         let store = self.greedy.store;
         let d = &view.me().district;
-        let mut cells_of: Vec<(u8, Vec<(f64, i8)>)> = Vec::new();
+        // each tile type's (value, cell) pairs, in one list reused between decisions:
+        // `tiles` holds (tile type, its first pair, the pair after its last)
+        let mut bufs = std::mem::take(&mut self.joint);
+        let JointBufs { tiles, cells: pairs_of, pairs, .. } = &mut bufs;
+        tiles.clear();
+        pairs_of.clear();
+        // each cell's neighbourhood, worked out once for every tile type valued on it
+        let mut arounds: [Option<Around>; CELLS] = [None; CELLS];
         for o in options {
             let Action::Move(m) = *o else { unreachable!("a move offers moves") };
             for &t in view.state.depots[m.dest as usize].as_slice() {
-                if cells_of.iter().any(|c| c.0 == t) {
+                if tiles.iter().any(|c| c.0 == t) {
                     continue;
                 }
                 let ttype = &comps.tile_types[t as usize];
                 let mut cells = d.placement_cells(ttype);
-                let mut list = Vec::new();
+                let first = pairs_of.len();
                 while cells != 0 {
                     let cell = cells.trailing_zeros() as usize;
                     cells &= cells - 1;
-                    list.push((ev.placement(ttype, cell), cell as i8));
+                    let value = if ttype.building != 0 {
+                        ev.placement(ttype, cell)
+                    } else {
+                        let around = arounds[cell].get_or_insert_with(|| d.around(cell));
+                        ev.placement_with(ttype, cell, around)
+                    };
+                    pairs_of.push((value, cell as i8));
                 }
-                cells_of.push((t, list));
+                tiles.push((t, first, pairs_of.len()));
             }
         }
-        let valued = |t: u8| cells_of.iter().position(|c| c.0 == t).expect("valued above");
+        let cells_of = |t: u8| {
+            let &(_, first, end) = tiles.iter().find(|c| c.0 == t).expect("valued above");
+            &pairs_of[first..end]
+        };
         // the moves, best first by their depot's best tile (as greedy's move), less a bread
         // move's price
         let mut moves: Vec<(f64, usize)> = Vec::with_capacity(options.len());
@@ -81,8 +112,7 @@ impl LearnedPlayer {
             let Action::Move(m) = *o else { unreachable!("a move offers moves") };
             let mut best = 0.0;
             for (j, &t) in view.state.depots[m.dest as usize].as_slice().iter().enumerate() {
-                let k = valued(t);
-                let v = cells_of[k].1.iter().fold(store, |a, c| a.max(c.0));
+                let v = cells_of(t).iter().fold(store, |a, c| a.max(c.0));
                 if j == 0 || v > best {
                     best = v;
                 }
@@ -95,32 +125,34 @@ impl LearnedPlayer {
             let u = rng.integers(1 << 53) as f64 / (1u64 << 53) as f64;
             if u < self.params.explore {
                 self.planned = None;
+                self.joint = bufs;
                 return moves[rng.integers(moves.len() as u64) as usize].1;
             }
         }
         // each move's `top_k` best (tile, cell) pairs and storing, then the `joint` best of
         // all: (value, move, tile, cell; cell -1 stores the depot's first tile)
-        let mut pool: Vec<(f64, usize, u8, i8)> = Vec::new();
+        let mut pool: Vec<(f64, usize, u8, i8)> =
+            Vec::with_capacity(moves.len() * (self.params.top_k + 1));
         for (m, &(_, i)) in moves.iter().enumerate() {
             let Action::Move(mv) = options[i] else { unreachable!("a move offers moves") };
             let price = if mv.bread { cost } else { 0.0 };
-            let mut pairs: Vec<(f64, u8, i8)> = Vec::new();
+            pairs.clear();
             let depot = view.state.depots[mv.dest as usize];
             for &t in depot.as_slice() {
                 if pairs.iter().any(|p| p.1 == t) {
                     continue;
                 }
-                let k = valued(t);
-                pairs.extend(cells_of[k].1.iter().map(|&(v, c)| (v, t, c)));
+                pairs.extend(cells_of(t).iter().map(|&(v, c)| (v, t, c)));
             }
             pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
             pairs.truncate(self.params.top_k);
-            pool.extend(pairs.into_iter().map(|(v, t, c)| (v - price, m, t, c)));
+            pool.extend(pairs.iter().map(|&(v, t, c)| (v - price, m, t, c)));
             if let Some(&t) = depot.as_slice().first() {
                 pool.push((store - price, m, t, -1));
             }
         }
         pool.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.joint = bufs;
         // the prior's inputs of each option (`learned.prior`, or a recording of them)
         let recording = self.record.is_some();
         let inputs: Vec<[f64; N_PRIOR]> = if self.params.prior > 0 || recording {
@@ -159,7 +191,10 @@ impl LearnedPlayer {
         pool.truncate(if recording { kept.max(RECORDED) } else { kept });
         // the chosen pairs valued on copies, each orientation
         let seen = self.seen(view.state, rng);
-        let mut copies: Vec<Option<(GameState, Options)>> = vec![None; moves.len()];
+        let mut copies: Vec<Option<GameState>> = vec![None; moves.len()];
+        // each move's takes, in lists kept between decisions
+        let mut lists = std::mem::take(&mut self.joint.takes);
+        lists.resize_with(lists.len().max(moves.len()), Options::default);
         let mut best: Option<(f64, usize, Action)> = None;
         let decision = self.decisions;
         self.decisions += 1;
@@ -167,22 +202,24 @@ impl LearnedPlayer {
             if copies[m].is_none() {
                 let mut copy = seen.clone();
                 copy.apply(comps, options[moves[m].1]);
-                let mut takes = Options::default();
-                copy.options(comps, &mut takes);
-                copies[m] = Some((copy, takes));
+                copy.options(comps, &mut lists[m]);
+                copies[m] = Some(copy);
             }
-            let (copy, takes) = copies[m].as_ref().expect("made above");
-            let mut found: Vec<Action> = Vec::new();
+            let (copy, takes) = (copies[m].as_ref().expect("made above"), &lists[m]);
+            // the takes of (tile, cell): each orientation, or storing the tile once
+            let mut found = [takes[0]; 4];
+            let mut n_found = 0;
             for &o in takes.iter() {
                 let Action::Take(take) = o else { continue };
-                let fits = if c < 0 { take.cell < 0 && found.is_empty() } else { take.cell == c };
+                let fits = if c < 0 { take.cell < 0 && n_found == 0 } else { take.cell == c };
                 if take.tile_type == t && fits {
-                    found.push(o);
+                    assert!(n_found < found.len(), "a tile has at most 4 orientations on a cell");
+                    found[n_found] = o;
+                    n_found += 1;
                 }
             }
             let mut own = f64::NEG_INFINITY;
-            let n_found = found.len();
-            for take in found {
+            for &take in &found[..n_found] {
                 let mut after = copy.clone();
                 after.apply(comps, take);
                 let v = self.after(&mut after, comps, seat);
@@ -196,6 +233,7 @@ impl LearnedPlayer {
                                      value: own, copies: n_found });
             }
         }
+        self.joint.takes = lists;
         let Some((_, m, take)) = best else {
             self.planned = None;
             return moves[0].1;

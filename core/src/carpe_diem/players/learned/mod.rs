@@ -19,7 +19,9 @@
 //!   two seats the tile the other takes next is one this seat cannot. The weights are
 //!   the same (`cdsim train` fits the one-ply player, `reply` 0). Copies of one decision
 //!   alike in all but this seat's holdings share their replies (chosen once, applied to
-//!   each): the greedy profile reads nothing else of this seat.
+//!   each): the greedy profile reads nothing else of this seat. The replies are played by
+//!   a few greedy players a seat, one for each placing of the scroll discs (reply.rs), so
+//!   each keeps its worked-out values across the copies (the same choices).
 //! - Shortlists keep it cheap: a move is tried with the `moves` best destinations by the
 //!   greedy profile's depot value (a bread move pays greedy's price for it), a take
 //!   with the `top_k` best (tile, cell) pairs by greedy's placement value, every
@@ -51,6 +53,7 @@ mod decisions;
 mod fit;
 mod model;
 mod prior;
+mod reply;
 mod training;
 mod value;
 
@@ -63,7 +66,7 @@ use crate::carpe_diem::players::profile::Profile;
 use crate::carpe_diem::players::scripted::ScriptedPlayer;
 use crate::carpe_diem::players::value::{depot_value, Evaluator};
 use crate::carpe_diem::players::settings::{checked, Kind, Setting};
-use crate::carpe_diem::players::{play_on_telling, Params, Player, PlayerView, Strategy};
+use crate::carpe_diem::players::{play_on_telling, Params, PlayerView, Strategy};
 use crate::rng::{Generator, SeedSequence};
 
 pub use model::{register, registered, Model, DEFAULT_WEIGHTS, FORMAT, INPUTS, NEWEST, VERSION};
@@ -72,6 +75,8 @@ pub use value::{evaluator, LearnedValue};
 pub use fit::{fit, fit_prior, record_games};
 pub use prior::{prior_inputs, Prior, PriorRow, DEFAULT_PRIOR, N_PRIOR, PRIOR_INPUTS};
 pub use decisions::RECORDED;
+use decisions::JointBufs;
+use reply::Replier;
 
 /// The player's settings (`learned.weights`, `learned.top_k`, `learned.moves`,
 /// `learned.explore`).
@@ -199,8 +204,8 @@ pub struct LearnedPlayer {
     /// the move chosen (with its phase, round and destination), for the take decision.
     tried: Vec<(usize, Action)>,
     planned: Option<((usize, usize, u8), Action)>,
-    /// Greedy players for the other seats' replies (`reply`), one per seat.
-    repliers: Vec<Player>,
+    /// Greedy players for the other seats' replies (`reply`), a few per seat (reply.rs).
+    repliers: Vec<Replier>,
     /// The replies played in this decision's copies, with the copy they were played in:
     /// a copy alike in all but this seat's holdings (`GameState::alike_but_holdings`)
     /// gets the same replies, applied instead of chosen again. Emptied at each decision.
@@ -212,6 +217,8 @@ pub struct LearnedPlayer {
     pub record: Option<Vec<PriorRow>>,
     /// Move decisions made (a recording's decision numbers).
     decisions: u64,
+    /// A move decision's lists, reused.
+    joint: JointBufs,
 }
 
 impl LearnedPlayer {
@@ -238,6 +245,7 @@ impl LearnedPlayer {
             prior: Prior::builtin(),
             record: None,
             decisions: 0,
+            joint: JointBufs::default(),
         }
     }
 
@@ -314,10 +322,7 @@ impl LearnedPlayer {
     /// next decision (or the end): what they chose.
     fn play_reply(&mut self, state: &mut GameState, comps: &Components, seat: usize) -> Vec<Action> {
         if self.repliers.len() != state.n {
-            self.repliers = (0..state.n)
-                .map(|_| Player::Scripted(Box::new(ScriptedPlayer::new(
-                    Profile::greedy(), Profile::greedy().params()))))
-                .collect();
+            self.repliers = (0..state.n).map(|_| Replier::default()).collect();
         }
         let mut streams = vec![self.idle.clone(); state.n];
         let mut buf = std::mem::take(&mut self.buf);
