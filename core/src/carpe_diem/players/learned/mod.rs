@@ -43,7 +43,7 @@
 //! - Hidden information is only the order of the decks (R2.3-R2.4); a copy draws
 //!   fountain cards from its own shuffle of the fountain deck (from the seat's stream),
 //!   so no decision depends on the real order.
-//! - Weights: a JSON file (`strategies/weights/learned.json` is built in; `register`
+//! - Weights: a JSON file (`strategies/weights/carpe_diem-learned.json` is built in; `register`
 //!   adds another, as `learned@weights=PATH` does through the binding) holding its
 //!   format version, the component set it was trained on and the inputs' names.
 //! - Training reads the options a decision weighs (`LearnedPlayer::candidates`) and their
