@@ -115,26 +115,43 @@ class Memo:
                 with contextlib.suppress(OSError):  # a folder we may not write: as it was
                     path.unlink(missing_ok=True)
 
-    def bytes(self, kind: str, inputs: Sequence[object], make: Callable[[], bytes],
-              readable: Callable[[bytes], bool] = lambda _: True) -> bytes:
-        """The figure of ``kind`` made from ``inputs``: the kept one if ``readable``, else
-        made by ``make`` and kept."""
+    def find(self, kind: str, inputs: Sequence[object],
+             readable: Callable[[bytes], bool] = lambda _: True) -> bytes | None:
+        """The kept figure of ``kind`` made from ``inputs`` if there is one and it is
+        ``readable``, else None (``bytes``'s first half: a figure made elsewhere is then
+        ``keep``-t)."""
         if self.folder is None:
-            return make()
+            return None
         path = self.folder / f"{kind}-{key(self.code, *inputs)}"
         self.used.add(path.name)
         try:
             data = path.read_bytes()
-            if readable(data):
-                return data
         except OSError:
-            pass
-        data = make()
+            return None
+        return data if readable(data) else None
+
+    def keep(self, kind: str, inputs: Sequence[object], data: bytes) -> None:
+        """Keep ``data`` as the figure of ``kind`` made from ``inputs`` (not kept: in a
+        folder it may not write, or with no folder)."""
+        if self.folder is None:
+            return
+        path = self.folder / f"{kind}-{key(self.code, *inputs)}"
+        self.used.add(path.name)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write(path, lambda tmp: tmp.write_bytes(data))
         except OSError:  # a folder we may not write: the figure is only not kept
             pass
+
+    def bytes(self, kind: str, inputs: Sequence[object], make: Callable[[], bytes],
+              readable: Callable[[bytes], bool] = lambda _: True) -> bytes:
+        """The figure of ``kind`` made from ``inputs``: the kept one if ``readable``, else
+        made by ``make`` and kept."""
+        found = self.find(kind, inputs, readable)
+        if found is not None:
+            return found
+        data = make()
+        self.keep(kind, inputs, data)
         return data
 
     def json(self, kind: str, inputs: Sequence[object], make: Callable[[], T],
