@@ -29,7 +29,7 @@ from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
 from cdsim.study.games import Opened, opened_run
 from cdsim.study.manifest import CellState, StudyManifest
-from cdsim.study.memo import MEMO, Memo, analysis_code, flags
+from cdsim.study.memo import MEMO, TABLE, Memo, analysis_code, flags
 from cdsim.study.skill import Panel, kept_shown_fair, panels
 from cdsim.study.store import run_folder, study_manifest_of
 from cdsim.study.sweep_groups import SweepGroup, groups
@@ -151,7 +151,10 @@ def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, Vari
     return out
 
 
-KEPT = ("offsets", "shown-fair", "recommend-pool")  # the figures read_results keeps (cdsim.study.memo)
+# the figures read_results keeps (cdsim.study.memo), and those it only reads: a stage's win
+# table, kept by the plan, is read once (the shown-fair flags made of it are kept)
+KEPT = ("offsets", "shown-fair", "recommend-pool")
+READ_ONCE = (TABLE,)
 
 
 def read_results(root: Path, note: Callable[[str], None] | None = None,
@@ -183,7 +186,8 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
                       memo=memo)
     tell("choosing the vector to print per player count")
     printed = recommendations(manifest, cells, memo)
-    memo.prune(KEPT)
+    memo.used -= {n for n in memo.used if n.startswith(tuple(f"{k}-" for k in READ_ONCE))}
+    memo.prune(KEPT + READ_ONCE)
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
                         _unjudged(root, cells), printed,
