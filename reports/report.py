@@ -24,22 +24,14 @@ from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
 from cdsim.games.features import CardKind, FailedCost
 from cdsim.games.names import shown_names
+from cdsim.study.cores import in_order
 from cdsim.study.memo import Memo
 from reports import balance, cards, charts
 
 
-def _draw_all(todo: Sequence[tuple[Callable[..., bytes], Sequence[object]]]) -> list[bytes]:
-    """Each ``draw(*args)``, in order: two or more on every core (joblib's worker
-    processes), one here."""
-    if len(todo) < 2:
-        return [draw(*args) for draw, args in todo]
-    from joblib import Parallel, delayed, effective_n_jobs
-
-    jobs = max(1, min(len(todo), effective_n_jobs(-1)))
-    if jobs == 1:
-        return [draw(*args) for draw, args in todo]
-    return list(Parallel(n_jobs=jobs, backend="loky")(
-        delayed(draw)(*args) for draw, args in todo))
+def _draw_one(todo: tuple[Callable[..., bytes], Sequence[object]]) -> bytes:
+    draw, args = todo
+    return draw(*args)
 
 
 @dataclass
@@ -86,8 +78,8 @@ class Doc:
 
     def drawn(self) -> None:
         """The charts ``draw`` was asked for: those ``memo`` kept read, the others drawn on
-        every core (joblib's worker processes, as the batch code plays; each chart is drawn
-        alone, from its arguments, so the same bytes in any process) and kept."""
+        every core (``cores.in_order``; each chart is drawn alone, from its arguments, so the
+        same bytes in any process) and kept."""
         todo = []
         for name, draw, args in self.pending:
             inputs = (charts.code(), draw.__name__, *args)
@@ -97,8 +89,8 @@ class Doc:
             else:
                 self.charts[name] = found
         self.pending.clear()
-        for (name, _, _, inputs), png in zip(todo, _draw_all([(d, a) for _, d, a, _ in todo]),
-                                             strict=True):
+        drawn = in_order(_draw_one, [(d, a) for _, d, a, _ in todo])
+        for (name, _, _, inputs), png in zip(todo, drawn, strict=True):
             self.memo.keep(f"chart-{name}", inputs, png)
             self.charts[name] = png
 

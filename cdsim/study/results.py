@@ -8,6 +8,7 @@ records."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,6 +28,7 @@ from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
+from cdsim.study.cores import in_order
 from cdsim.study.games import Opened, opened_run
 from cdsim.study.manifest import CellState, StudyManifest
 from cdsim.study.memo import MEMO, TABLE, Memo, analysis_code, flags
@@ -198,7 +200,7 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
 Read = tuple[CellResult | None, dict[str, tuple[int, int]], set[str]]
 
 
-def _read_one(root: Path, manifest: StudyManifest, state: CellState, memo: Memo) -> Read:
+def _read_one(root: Path, manifest: StudyManifest, memo: Memo, state: CellState) -> Read:
     """One cell as ``read_cell`` reads it, its players' wins (``_wins``: its runs opened
     once) and the names of the figures of ``memo`` it found or kept. A skilled base cell's
     vectors not shown unfair (the skill panel's, ``cdsim.study.skill``) are kept in ``memo``
@@ -214,18 +216,10 @@ def _read_one(root: Path, manifest: StudyManifest, state: CellState, memo: Memo)
 
 
 def _read_cells(root: Path, manifest: StudyManifest, memo: Memo) -> Iterator[Read]:
-    """``_read_one`` of every cell, in the manifest's order, on every core (joblib's worker
-    processes, as the batch code plays: the cells are independent, and each figure is
-    computed as it would be here, so the same bits; one core: in this process)."""
-    from joblib import Parallel, delayed, effective_n_jobs
-
-    jobs = max(1, min(len(manifest.cells), effective_n_jobs(-1)))
-    if jobs == 1:
-        for state in manifest.cells:
-            yield _read_one(root, manifest, state, memo)
-        return
-    yield from Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
-        delayed(_read_one)(root, manifest, state, memo) for state in manifest.cells)
+    """``_read_one`` of every cell, in the manifest's order, on every core
+    (``cores.in_order``: the cells are independent, and each figure is computed as it
+    would be here, so the same bits)."""
+    return in_order(functools.partial(_read_one, root, manifest, memo), manifest.cells)
 
 
 def _box(root: Path, manifest: StudyManifest) -> BoxCount | None:
