@@ -24,8 +24,14 @@ from cdsim.batch.results import CardSection, RunResults, read_results
 from cdsim.errors import CdsimError
 from cdsim.games.features import CardKind, FailedCost
 from cdsim.games.names import shown_names
+from cdsim.study.cores import in_order
 from cdsim.study.memo import Memo
 from reports import balance, cards, charts
+
+
+def _draw_one(todo: tuple[Callable[..., bytes], Sequence[object]]) -> bytes:
+    draw, args = todo
+    return draw(*args)
 
 
 @dataclass
@@ -33,6 +39,9 @@ class Doc:
     blocks: list[tuple[str, Any]] = field(default_factory=list)
     charts: dict[str, bytes] = field(default_factory=dict)
     memo: Memo = field(default_factory=lambda: Memo(None))  # charts drawn before (``draw``)
+    # the charts ``draw`` was asked for and ``drawn`` has not drawn yet: name, draw, args
+    pending: list[tuple[str, Callable[..., bytes], Sequence[object]]] = field(
+        default_factory=list)
 
     def h(self, text: str, level: int = 2) -> None:
         self.blocks.append(("h", (level, text)))
@@ -62,10 +71,28 @@ class Doc:
     def draw(self, name: str, draw: Callable[..., bytes], args: Sequence[object],
              caption: str) -> None:
         """The chart ``draw(*args)`` (a ``reports.charts`` function), or the one ``memo``
-        kept for the same code and arguments: the same bytes, without drawing it again."""
-        png = self.memo.bytes(f"chart-{name}", (charts.code(), draw.__name__, *args),
-                              lambda: draw(*args), charts.whole_png)
-        self.chart(name, png, caption)
+        kept for the same code and arguments: the same bytes, without drawing it again.
+        Drawn by ``drawn``, with the page's other charts (its place among the charts kept)."""
+        self.pending.append((name, draw, args))
+        self.chart(name, b"", caption)
+
+    def drawn(self) -> None:
+        """The charts ``draw`` was asked for: those ``memo`` kept read, the others drawn on
+        every core (``cores.in_order``; each chart is drawn alone, from its arguments, so the
+        same bytes in any process) and kept."""
+        todo = []
+        for name, draw, args in self.pending:
+            inputs = (charts.code(), draw.__name__, *args)
+            found = self.memo.find(f"chart-{name}", inputs, charts.whole_png)
+            if found is None:
+                todo.append((name, draw, args, inputs))
+            else:
+                self.charts[name] = found
+        self.pending.clear()
+        drawn = in_order(_draw_one, [(d, a) for _, d, a, _ in todo])
+        for (name, _, _, inputs), png in zip(todo, drawn, strict=True):
+            self.memo.keep(f"chart-{name}", inputs, png)
+            self.charts[name] = png
 
     def markdown(self) -> str:
         return "\n".join(getattr(self, f"_md_{kind}")(value) for kind, value in self.blocks)

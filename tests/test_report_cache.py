@@ -12,7 +12,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cdsim.study.memo import MEMO, Memo, float_rows, key
+from cdsim.analysis.candidates import CellGames, candidates, win_table
+from cdsim.study.memo import (
+    MEMO,
+    Memo,
+    analysis_code,
+    float_rows,
+    kept_table,
+    key,
+    read_table,
+    table_bytes,
+)
 from tests.test_skill import two_population_study
 
 PAGES = ("study.html", "study.md", "study.json")
@@ -95,3 +105,80 @@ def test_a_figure_is_found_only_under_its_exact_inputs(tmp_path: Path) -> None:
                                              float_rows) and made[-1] == "d"
     with pytest.raises(TypeError, match="cannot key"):
         key(object())
+
+
+# -- a stage's win table: kept by `cdsim study run`, read once by its report ------------------
+
+def _games(seed: int, n: int = 3, games: int = 240) -> CellGames:
+    rng = np.random.default_rng(seed)
+    return CellGames(rng.integers(0, 30, size=(games, n)),
+                     np.argsort(rng.random((games, n)), axis=1),
+                     np.repeat(np.arange(games // n), n))
+
+
+def test_a_kept_win_table_is_the_computed_one_bit_for_bit(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from cdsim.study import memo as memo_module
+
+    games, vectors = _games(1), candidates((8, 9, 13), 2)
+    table = win_table(games, vectors)
+    back = read_table(table_bytes(table))
+    assert back is not None
+    for name in ("vectors", "wins", "cross", "wm"):
+        a, b = getattr(table, name), getattr(back, name)
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), name
+    assert (back.games, back.groups, back.size_sq) == (table.games, table.groups, table.size_sq)
+    assert read_table(b"not a table") is None and read_table(table_bytes(table)[:-9]) is None
+
+    memo = Memo(tmp_path, "code")
+    first = kept_table(memo, games, vectors)  # computed and kept
+    assert [p.name.split("-")[1] for p in tmp_path.iterdir()] == ["table"]
+
+    def computed(*_: object) -> None:
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(memo_module, "win_table", computed)
+    again = kept_table(Memo(tmp_path, "code"), games, vectors)  # found
+    assert again.cross.tobytes() == first.cross.tobytes()
+    with pytest.raises(AssertionError, match="computed again"):  # other games: not found
+        kept_table(Memo(tmp_path, "code"), _games(2), vectors)
+
+
+def test_the_run_keeps_each_stage_s_table_and_its_report_reads_them_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The skill panel re-ranked every stage of every skilled cell over its candidates, as
+    the study's plan had just done: the plan keeps them, the panel's flags are made of them
+    (the same flags as computed), and the report removes them once it has kept the flags."""
+    from cdsim.analysis.skill import not_shown_unfair, unfair_level
+    from cdsim.study import memo as memo_module
+    from cdsim.study import play
+    from cdsim.study.model import load_study
+    from cdsim.study.results import read_results
+    from cdsim.study.skill import kept_shown_fair
+    from reports.study import write
+    from tests.test_skill import TWO
+
+    (tmp_path / "two.toml").write_text(TWO)
+    root = tmp_path / "two"
+    play.run(load_study(tmp_path / "two.toml"), root, jobs=1)
+    tables = sorted((root / MEMO).glob("win-table-*"))
+    result = read_results(root, memo=Memo(None))  # nothing kept or read
+    stages = sum(len(c.stages) for c in result.cells)
+    assert len(tables) == stages > 0
+
+    shutil.copytree(root / MEMO, tmp_path / "copy")  # the report's own left as the run left it
+    memo = Memo(tmp_path / "copy", analysis_code())
+    monkeypatch.setattr(memo_module, "win_table", lambda *_: pytest.fail("computed again"))
+    level = unfair_level(result.manifest.alpha)
+    for cell in result.cells:
+        vectors = candidates(cell.rulebook, cell.radius)
+        kept = kept_shown_fair(memo, cell)(cell.stages, vectors, result.tolerance, level)
+        assert (kept == not_shown_unfair(cell.stages, vectors, result.tolerance, level)).all()
+    monkeypatch.undo()
+
+    write(root)
+    assert not list((root / MEMO).glob("win-table-*"))  # read once
+    first = _pages(root)
+    shutil.rmtree(root / MEMO)  # no table kept: the same pages
+    write(root)
+    assert _pages(root) == first

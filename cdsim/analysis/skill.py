@@ -54,7 +54,14 @@ from scipy import special
 
 from cdsim.analysis.anytime import CONFIRM_SHARE, Evidence, design_groups
 from cdsim.analysis.boundary import Mixture
-from cdsim.analysis.candidates import CellGames, candidates, pairs, rank_by_gap, win_table
+from cdsim.analysis.candidates import (
+    CellGames,
+    WinTable,
+    candidates,
+    pairs,
+    rank_by_gap,
+    win_table,
+)
 from cdsim.analysis.cell import CellFigures
 from cdsim.analysis.fmt import vec
 from cdsim.analysis.offsets import FairOffset
@@ -111,13 +118,15 @@ def population_rating(ladder: Mapping[str, Any] | None, members: Sequence[str]) 
 # -- one cell ---------------------------------------------------------------------------------
 
 def not_shown_unfair(stages: CellGames | Sequence[CellGames], vectors: np.ndarray[Any, Any],
-                     tolerance: float, level: float, design_games: int | None = None
+                     tolerance: float, level: float, design_games: int | None = None,
+                     tables: Callable[[CellGames], WinTable] | None = None
                      ) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """Per vector: True unless some seat pair is shown more than ``tolerance`` apart (each
     pair at ``level / pairs``) by the anytime test behind "no fair vector"
     (``anytime.Evidence``), looking after each stage, so it stays valid however many stages a
     cell played. Its boundary is tightest at ``design_games`` (default: all the games given),
-    a setting."""
+    a setting. ``tables``: a stage's win table over ``vectors`` (default: ``win_table``; a
+    kept copy, ``cdsim.study.memo.kept_table``)."""
     parts = [stages] if isinstance(stages, CellGames) else list(stages)
     games = sum(g.games for g in parts)
     per_group = games / max(1, sum(g.groups for g in parts))
@@ -125,7 +134,7 @@ def not_shown_unfair(stages: CellGames | Sequence[CellGames], vectors: np.ndarra
     evidence = Evidence(np.arange(len(vectors), dtype=np.int64),
                         Mixture.design(groups, level / len(pairs(parts[0].players))))
     for g in parts:
-        evidence.add(win_table(g, vectors), tolerance, tolerance)
+        evidence.add(tables(g) if tables else win_table(g, vectors), tolerance, tolerance)
     return ~evidence.shown_unfair(level)
 
 

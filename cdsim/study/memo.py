@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-from cdsim.analysis.candidates import CellGames
+from cdsim.analysis.candidates import CellGames, WinTable, win_table
 from cdsim.batch.folder import atomic_write
 
 MEMO = "report-cache"  # the folder in a study folder
@@ -115,26 +117,43 @@ class Memo:
                 with contextlib.suppress(OSError):  # a folder we may not write: as it was
                     path.unlink(missing_ok=True)
 
-    def bytes(self, kind: str, inputs: Sequence[object], make: Callable[[], bytes],
-              readable: Callable[[bytes], bool] = lambda _: True) -> bytes:
-        """The figure of ``kind`` made from ``inputs``: the kept one if ``readable``, else
-        made by ``make`` and kept."""
+    def find(self, kind: str, inputs: Sequence[object],
+             readable: Callable[[bytes], bool] = lambda _: True) -> bytes | None:
+        """The kept figure of ``kind`` made from ``inputs`` if there is one and it is
+        ``readable``, else None (``bytes``'s first half: a figure made elsewhere is then
+        ``keep``-t)."""
         if self.folder is None:
-            return make()
+            return None
         path = self.folder / f"{kind}-{key(self.code, *inputs)}"
         self.used.add(path.name)
         try:
             data = path.read_bytes()
-            if readable(data):
-                return data
         except OSError:
-            pass
-        data = make()
+            return None
+        return data if readable(data) else None
+
+    def keep(self, kind: str, inputs: Sequence[object], data: bytes) -> None:
+        """Keep ``data`` as the figure of ``kind`` made from ``inputs`` (not kept: in a
+        folder it may not write, or with no folder)."""
+        if self.folder is None:
+            return
+        path = self.folder / f"{kind}-{key(self.code, *inputs)}"
+        self.used.add(path.name)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write(path, lambda tmp: tmp.write_bytes(data))
         except OSError:  # a folder we may not write: the figure is only not kept
             pass
+
+    def bytes(self, kind: str, inputs: Sequence[object], make: Callable[[], bytes],
+              readable: Callable[[bytes], bool] = lambda _: True) -> bytes:
+        """The figure of ``kind`` made from ``inputs``: the kept one if ``readable``, else
+        made by ``make`` and kept."""
+        found = self.find(kind, inputs, readable)
+        if found is not None:
+            return found
+        data = make()
+        self.keep(kind, inputs, data)
         return data
 
     def json(self, kind: str, inputs: Sequence[object], make: Callable[[], T],
@@ -152,6 +171,48 @@ class Memo:
         return value
 
 
+TABLE = "win-table"  # a stage's win table over a cell's candidates (``kept_table``)
+_TABLE_ARRAYS = ("vectors", "wins", "cross", "wm", "games", "groups", "size_sq")
+
+
+def table_bytes(table: WinTable) -> bytes:
+    """``table`` as a kept figure: its arrays and counts, bit for bit (an .npz)."""
+    buf = io.BytesIO()
+    np.savez(buf, vectors=table.vectors, wins=table.wins, cross=table.cross, wm=table.wm,
+             games=np.asarray(table.games), groups=np.asarray(table.groups),
+             size_sq=np.asarray(table.size_sq))  # _TABLE_ARRAYS
+    return buf.getvalue()
+
+
+def read_table(data: bytes) -> WinTable | None:
+    """The win table ``table_bytes`` kept, or None where ``data`` is not one."""
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            a = {name: z[name] for name in _TABLE_ARRAYS}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    v, n = a["vectors"].shape if a["vectors"].ndim == 2 else (-1, -1)
+    if (v < 0 or a["wins"].shape != (v, n) or a["cross"].shape != (v, n, n)
+            or a["wm"].shape != (v, n) or any(a[k].shape != () for k in _TABLE_ARRAYS[4:])):
+        return None
+    return WinTable(a["vectors"].astype(np.int64), a["wins"].astype(np.int64),
+                    a["cross"].astype(np.float64), a["wm"].astype(np.float64),
+                    int(a["games"]), int(a["groups"]), float(a["size_sq"]))
+
+
+def kept_table(memo: Memo, games: CellGames, vectors: np.ndarray[Any, Any]) -> WinTable:
+    """``win_table(games, vectors)``, kept in ``memo`` under the digest of the games and
+    the vectors: `cdsim study run` keeps each stage's as it judges it, its report's skill
+    panel reads them rather than re-ranking every stage again."""
+    inputs = (games_digest([games]), np.asarray(vectors, dtype=np.int64))
+    found = memo.find(TABLE, inputs, lambda data: read_table(data) is not None)
+    table = read_table(found) if found is not None else None
+    if table is None:
+        table = win_table(games, vectors)
+        memo.keep(TABLE, inputs, table_bytes(table))
+    return table
+
+
 def float_rows(value: object) -> bool:
     """Whether ``value`` is None or rows of floats (a kept figure's shape)."""
     return value is None or (isinstance(value, list) and all(
@@ -163,5 +224,17 @@ def flags(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(x, bool) for x in value)
 
 
-__all__ = ["MEMO", "Memo", "analysis_code", "code_digest", "flags", "float_rows", "games_digest",
-           "key"]
+__all__ = [
+    "MEMO",
+    "TABLE",
+    "Memo",
+    "analysis_code",
+    "code_digest",
+    "flags",
+    "float_rows",
+    "games_digest",
+    "kept_table",
+    "key",
+    "read_table",
+    "table_bytes",
+]

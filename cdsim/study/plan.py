@@ -8,16 +8,18 @@ all of them."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
 from cdsim.analysis import anytime_memo
-from cdsim.analysis.candidates import WinTable, candidates, win_table
+from cdsim.analysis.candidates import WinTable, candidates
 from cdsim.batch import cost
 from cdsim.batch.folder import RunFolder
 from cdsim.batch.progress import Work
 from cdsim.study.games import stage_games
 from cdsim.study.manifest import CellState, StageRuns
+from cdsim.study.memo import MEMO, Memo, analysis_code, kept_table
 from cdsim.study.model import Cell, Job, Study
 from cdsim.study.store import run_folder
 
@@ -72,7 +74,7 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
             return todo
         if stage[0].key not in tables:
             games = stage_games([run_folder(root, j.key) for j in stage])
-            tables[stage[0].key] = win_table(games, vectors)
+            tables[stage[0].key] = kept_table(_memo(root), games, vectors)
         played.append(tables[stage[0].key])
         last = k == len(sizes) - 1
         settings = study.file
@@ -84,6 +86,17 @@ def _cell_plan(study: Study, cell: Cell, state: CellState, sizes: Sequence[int],
             state.decision = verdict
             break
     return []
+
+
+def _memo(root: Path) -> Memo:
+    """The study's report-cache: a stage's win table kept there is its report's (the skill
+    panel re-ranks every stage of a skilled cell over its candidates, as the plan did)."""
+    return Memo(root / MEMO, _analysis_code())
+
+
+@functools.cache
+def _analysis_code() -> str:
+    return analysis_code()
 
 
 def games_total(root: Path, cells: Sequence[CellState]) -> tuple[int, int, Work]:

@@ -8,7 +8,8 @@ records."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import PRECISION, Comparison, SeatChange, judge
 from cdsim.analysis.rare import RareWinner, note, rare_winners
 from cdsim.analysis.recommend import PoolOf, Recommendation, between, recommend
+from cdsim.analysis.skill import unfair_level
 from cdsim.batch.balance import strategy_wins
 from cdsim.batch.folder import CELLS, RunFolder
 from cdsim.batch.read import Run
@@ -26,10 +28,11 @@ from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
 from cdsim.study.cards import swept_card, variant_cards
 from cdsim.study.cell import CellResult, judged, read_cell, with_difference
+from cdsim.study.cores import in_order
 from cdsim.study.games import Opened, opened_run
-from cdsim.study.manifest import StudyManifest
-from cdsim.study.memo import MEMO, Memo, analysis_code, flags
-from cdsim.study.skill import Panel, panels
+from cdsim.study.manifest import CellState, StudyManifest
+from cdsim.study.memo import MEMO, TABLE, Memo, analysis_code, flags
+from cdsim.study.skill import Panel, kept_shown_fair, panels
 from cdsim.study.store import run_folder, study_manifest_of
 from cdsim.study.sweep_groups import SweepGroup, groups
 from cdsim.study.transcribe import BoxCount, box_count
@@ -150,7 +153,10 @@ def _changes(manifest: StudyManifest, cells: list[CellResult]) -> dict[str, Vari
     return out
 
 
-KEPT = ("offsets", "shown-fair", "recommend-pool")  # the figures read_results keeps (cdsim.study.memo)
+# the figures read_results keeps (cdsim.study.memo), and those it only reads: a stage's win
+# table, kept by the plan, is read once (the shown-fair flags made of it are kept)
+KEPT = ("offsets", "shown-fair", "recommend-pool")
+READ_ONCE = (TABLE,)
 
 
 def read_results(root: Path, note: Callable[[str], None] | None = None,
@@ -163,12 +169,14 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
     manifest = study_manifest_of(root)
     tell = note or (lambda _: None)
     memo = memo or Memo(root / MEMO, analysis_code())
-    opened: Opened = {}  # each run folder opened once: its games, then its players' wins
-    read = []
-    for i, state in enumerate(manifest.cells, 1):
+    read, wins = [], {}
+    for i, (state, (cell, won, used)) in enumerate(
+            zip(manifest.cells, _read_cells(root, manifest, memo), strict=True), 1):
         tell(f"reading cell {i} of {len(manifest.cells)}, {state.key}: its games, seat win "
              "shares and fair offsets")
-        read.append((state.key, read_cell(root, state, memo, opened)))
+        read.append((state.key, cell))
+        wins[state.key] = won
+        memo.used |= used
     cells = [c for _, c in read if c is not None]
     if not cells:
         raise CdsimError(f"{root}: no cell has finished a stage yet; continue with "
@@ -180,13 +188,38 @@ def read_results(root: Path, note: Callable[[str], None] | None = None,
                       memo=memo)
     tell("choosing the vector to print per player count")
     printed = recommendations(manifest, cells, memo)
-    memo.prune(KEPT)
+    memo.used -= {n for n in memo.used if n.startswith(tuple(f"{k}-" for k in READ_ONCE))}
+    memo.prune(KEPT + READ_ONCE)
     return StudyResults(manifest, root, tuple(cells), tuple(k for k, c in read if c is None),
                         by_skill, tuple(groups(manifest, cells)), _changes(manifest, cells),
                         _unjudged(root, cells), printed,
-                        {c.key: rare for c in cells
-                         if (rare := rare_winners(_wins(root, c, opened)))},
+                        {c.key: rare for c in cells if (rare := rare_winners(wins[c.key]))},
                         _box(root, manifest))
+
+
+Read = tuple[CellResult | None, dict[str, tuple[int, int]], set[str]]
+
+
+def _read_one(root: Path, manifest: StudyManifest, memo: Memo, state: CellState) -> Read:
+    """One cell as ``read_cell`` reads it, its players' wins (``_wins``: its runs opened
+    once) and the names of the figures of ``memo`` it found or kept. A skilled base cell's
+    vectors not shown unfair (the skill panel's, ``cdsim.study.skill``) are kept in ``memo``
+    here too, where this cell's games are at hand: ``panels`` then finds them."""
+    opened: Opened = {}  # each run folder opened once: its games, then its players' wins
+    cell = read_cell(root, state, memo, opened)
+    if cell is None:
+        return None, {}, memo.used
+    if not cell.floor and cell.variant is None and cell.players in manifest.players:
+        kept_shown_fair(memo, cell)(cell.stages, candidates(cell.rulebook, cell.radius),
+                                    manifest.tolerance, unfair_level(manifest.alpha))
+    return cell, _wins(root, cell, opened), memo.used
+
+
+def _read_cells(root: Path, manifest: StudyManifest, memo: Memo) -> Iterator[Read]:
+    """``_read_one`` of every cell, in the manifest's order, on every core
+    (``cores.in_order``: the cells are independent, and each figure is computed as it
+    would be here, so the same bits)."""
+    return in_order(functools.partial(_read_one, root, manifest, memo), manifest.cells)
 
 
 def _box(root: Path, manifest: StudyManifest) -> BoxCount | None:

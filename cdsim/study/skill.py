@@ -29,7 +29,7 @@ from cdsim.analysis.skill import (
 from cdsim.games import DEFAULT_GAME
 from cdsim.games.players import STRATEGIES_DIR
 from cdsim.study.cell import CellResult
-from cdsim.study.memo import Memo, flags
+from cdsim.study.memo import Memo, flags, kept_table
 from cdsim.study.store import run_folder
 
 RATINGS = STRATEGIES_DIR / "ratings.json"
@@ -88,7 +88,9 @@ def kept_shown_fair(memo: Memo, cell: CellResult) -> ShownFair:
             return not_shown_unfair(stages, vectors, tolerance, level)
 
         def make() -> list[bool]:
-            return [bool(x) for x in not_shown_unfair(stages, vectors, tolerance, level)]
+            return [bool(x) for x in not_shown_unfair(
+                stages, vectors, tolerance, level,
+                tables=lambda games: kept_table(memo, games, vectors))]
 
         kept = memo.json("shown-fair", (cell.games_digest, np.asarray(vectors), tolerance,
                                         level), make, flags)

@@ -176,6 +176,7 @@ def build(result: StudyResults, memo: Memo | None = None) -> Doc:
         _variants_section(doc, result)
     study_sweep.section(doc, result.sweeps)
     _method_section(doc, result)
+    doc.drawn()
     return doc
 
 
