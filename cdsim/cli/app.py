@@ -234,8 +234,24 @@ def resume_hint(folder: Path, manifest: str, command: str) -> None:
     RESUME.update(folder=folder, manifest=manifest, command=command)
 
 
+SIGNALLED = {"on": False}  # a stop signal arrived (whatever a library made of it)
+
+
 def _stop_signal(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # SIGTERM, SIGHUP: the same path as Ctrl-C
+    SIGNALLED["on"] = True
+    raise KeyboardInterrupt  # SIGTERM, SIGHUP, Ctrl-C: one path
+
+
+def _a_stop(exc: BaseException) -> bool:
+    """Whether ``exc`` is a stop signal in another library's wrapping: a signal landing in
+    a pydantic serializer comes out as its PydanticSerializationError, not as the
+    KeyboardInterrupt raised, so the flag set when it arrived is read, then the chain."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return SIGNALLED["on"]
 
 
 def _stop_workers() -> None:
@@ -304,7 +320,7 @@ def main() -> None:
 
     _mark_driver()
 
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _stop_signal)
     try:
@@ -332,6 +348,8 @@ def main() -> None:
     except (typer.Abort, KeyboardInterrupt):
         _stopped()
     except Exception as exc:
+        if _a_stop(exc):
+            _stopped()
         if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool"):
             _worker_died(exc)
         raise

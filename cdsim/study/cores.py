@@ -31,9 +31,12 @@ def in_order(work: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
     if spare < 1:
         yield from map(work, todo)
         return
-    from joblib.externals.loky import get_reusable_executor
+    # joblib's own factory, not loky's: loky's reusable executor is one per process, and
+    # one loky made lacks what joblib's Parallel later looks for on it (its temporary
+    # folder manager), so the next Parallel in this process would fail
+    from joblib.executor import get_memmapping_executor
 
-    executor = get_reusable_executor(max_workers=spare)
+    executor = get_memmapping_executor(spare)
     done: dict[int, R] = {}
     away: dict[int, Future[R]] = {}
     start = given = 0
