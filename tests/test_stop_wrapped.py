@@ -4,9 +4,12 @@ and the resume line, not a traceback (tests/test_stops.py saw one under load).""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
-import cdsim.cli.app as app
+# the module, not the Typer app that cdsim.cli hands out under the same name once loaded
+app = importlib.import_module("cdsim.cli.app")
 
 
 def test_a_wrapped_interrupt_is_a_stop(monkeypatch: pytest.MonkeyPatch) -> None:
