@@ -239,7 +239,7 @@ SIGNALLED = {"on": False}  # a stop signal arrived (whatever a library made of i
 
 def _stop_signal(signum: int, frame: object) -> None:
     SIGNALLED["on"] = True
-    raise KeyboardInterrupt  # SIGTERM, SIGHUP, Ctrl-C: one path
+    raise KeyboardInterrupt  # SIGTERM, SIGHUP: the same path as Ctrl-C
 
 
 def _a_stop(exc: BaseException) -> bool:
@@ -320,7 +320,7 @@ def main() -> None:
 
     _mark_driver()
 
-    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+    for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _stop_signal)
     try:
