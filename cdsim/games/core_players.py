@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cdsim import core
-from cdsim.errors import CdsimError, StrategyFailure
+from cdsim.errors import CdsimError
 from cdsim.games.features import PROFILES_COPY
 from cdsim.games.players import Overrides, PlayerSpec, SeatTable, did_you_mean
 from cdsim.games.strategy import GameStrategy, refusal
-from cdsim.players.loading import load_class, user_base
-from cdsim.players.sandbox import decision_timeout, user_code, user_failure
+from cdsim.players.loading import made_by_user, user_base
 
 if TYPE_CHECKING:
     from cdsim.games.played import ProfilesRecord
@@ -87,23 +86,9 @@ class CoreRoster:
         """A fresh instance of a user's strategy for this game: its import and construction
         run its code, in the sandbox; whatever fails, and a strategy of another game or
         form, is one line naming it as spelled."""
-        name = spec.spelling
-        factory = load_class(name, spec.base)
-        attr = spec.base.rpartition(":")[2]
-        try:
-            with user_code(decision_timeout()):
-                strategy: Any = factory()
-                refused = refusal(strategy, self.name)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            problem, detail = user_failure(exc, decision_timeout())
-            raise StrategyFailure(name, -1, f"while being made ({attr}())", problem,
-                                  detail=detail) from None
-        if refused is not None:
-            raise CdsimError(f"strategy {name!r} {refused}")
-        made: GameStrategy = strategy  # checked by refusal
-        return made
+        made: GameStrategy = made_by_user(spec.spelling, spec.base,
+                                          lambda strategy: refusal(strategy, self.name))
+        return made  # checked by refusal
 
     def parse_params(self, text: str | None) -> Overrides:
         if text:

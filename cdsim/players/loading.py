@@ -13,8 +13,9 @@ import importlib.util
 import inspect
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import Any
 
 from cdsim.errors import CdsimError, StrategyFailure, user_text
 from cdsim.players.sandbox import decision_timeout, names_a_file, user_code, user_failure
@@ -142,3 +143,25 @@ def load_class(name: str, base: str) -> type:
 
 __all__ = ["class_name", "did_you_mean", "file_module", "load_class", "strategy_file",
            "user_base"]
+
+
+def made_by_user(name: str, base: str, refusal: Callable[[Any], str | None]) -> Any:
+    """A fresh instance of the user's class ``base`` (spelled ``name``): its import and
+    construction run its code in the sandbox, and so does ``refusal``, which returns why
+    the instance cannot play here (None: it can). Whatever fails is one line naming it:
+    a bug in its code a StrategyFailure, a refusal a CdsimError."""
+    factory = load_class(name, base)
+    attr = base.rpartition(":")[2]
+    try:
+        with user_code(decision_timeout()):
+            strategy: Any = factory()
+            refused = refusal(strategy)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        problem, detail = user_failure(exc, decision_timeout())
+        raise StrategyFailure(name, -1, f"while being made ({attr}())", problem,
+                              detail=detail) from None
+    if refused is not None:
+        raise CdsimError(f"strategy {name!r} {refused}")
+    return strategy

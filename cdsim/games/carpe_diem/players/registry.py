@@ -20,10 +20,10 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 from cdsim import core
-from cdsim.errors import CdsimError, StrategyFailure
+from cdsim.errors import CdsimError
 from cdsim.games.carpe_diem.players import profiles as profiles_file
 from cdsim.games.carpe_diem.players.profiles import PROFILES, WEIGHTS, core_profiles
 from cdsim.games.carpe_diem.players.weights import check_components, load
@@ -31,8 +31,7 @@ from cdsim.games.carpe_diem.rules.strategy import Strategy, refusal
 from cdsim.games.players import Overrides as Overrides
 from cdsim.games.players import PlayerSpec as PlayerSpec
 from cdsim.games.players import did_you_mean as did_you_mean
-from cdsim.players.loading import load_class, user_base
-from cdsim.players.sandbox import decision_timeout, user_code, user_failure
+from cdsim.players.loading import made_by_user, user_base
 
 
 @dataclass
@@ -392,27 +391,20 @@ def make_strategy(spec: str | PlayerSpec, overrides: Overrides | None = None) ->
     return make_player(as_spec(spec), overrides)
 
 
+def _checked(strategy: Any) -> str | None:
+    """Why a Carpe Diem strategy cannot play (None: it can); its ``reads_scores`` is read
+    here too, in the sandbox, since every table reads it again (it may run its code)."""
+    refused = refusal(strategy)
+    if refused is None:
+        bool(strategy.reads_scores)
+    return refused
+
+
 def _user_strategy(spec: PlayerSpec) -> Strategy:
     """A fresh instance of a user's strategy class: its import and construction run its
     code, in the sandbox; whatever fails is one line naming the spec."""
-    name = spec.spelling
-    attr = spec.base.rpartition(":")[2]
-    factory = load_class(name, spec.base)
-    try:
-        with user_code(decision_timeout()):
-            strategy: Any = factory()
-            refused = refusal(strategy)
-            if refused is None:
-                bool(strategy.reads_scores)  # read again by every table (may run its code)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:
-        problem, detail = user_failure(exc, decision_timeout())
-        raise StrategyFailure(name, -1, f"while being made ({attr}())", problem,
-                              detail=detail) from None
-    if refused is not None:
-        raise CdsimError(f"strategy {name!r} {refused}")
-    return cast(Strategy, strategy)  # checked above
+    made: Strategy = made_by_user(spec.spelling, spec.base, _checked)  # checked by _checked
+    return made
 
 
 def make_lineup(specs: Sequence[str | PlayerSpec], players: int,
