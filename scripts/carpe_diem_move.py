@@ -20,7 +20,7 @@ from pathlib import Path
 CD = "cdsim.games.carpe_diem"
 
 # old module -> new module, most specific first (a module not named here stays where it is:
-# cdsim.players.sandbox, cdsim.engine.recorded, cdsim.view.castles, cdsim.view.pages, ...)
+# cdsim.players.sandbox, cdsim.view.pages, ...)
 MODULES: list[tuple[str, str]] = [
     ("cdsim.rules.file_records", "cdsim.file_records"),  # every game's file records
     ("cdsim.rules", f"{CD}.rules"),

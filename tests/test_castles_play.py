@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from cdsim import core
-from cdsim.engine.recorded import play_recorded
 from cdsim.games import game_spec
+from cdsim.games.recorded import play_recorded
 from cdsim.view.castles import WORDS, replay_data
 from tests.commands import run_cli
 from tests.test_replay import browser, embedded, open_page

@@ -116,10 +116,10 @@ class OtherGame:
 def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
                 html_file: Path | None, refused: dict[str, bool]) -> None:
     """``cdsim play --game NAME`` for a game without a table of its own (``GameSpec.play``
-    None): its built-in players on the core (``cdsim.engine.recorded``), the final table,
+    None): its built-in players on the core (``cdsim.games.recorded``), the final table,
     ``--trace`` as the decisions in words, ``--json``, and ``--html`` as its own replay
     page."""
-    from cdsim.engine.recorded import play_recorded
+    from cdsim.games.recorded import play_recorded
     from cdsim.view.games import view_of
 
     view = view_of(spec.name)

@@ -133,7 +133,7 @@ class GameSpec:
     # set is JSON tables, read through ``set_keys``)
     component_files: ComponentFiles | None
     # `cdsim play` at its own table: Python strategies and settings among its players, its
-    # events' trace, its replay's data (None: the core's recorded game, cdsim.engine.recorded,
+    # events' trace, its replay's data (None: the core's recorded game, cdsim.games.recorded,
     # drawn by its view, cdsim.view.games)
     play: Callable[[PlayRequest], PlayedGame] | None
     # `cdsim score POSITION`, its rules console: a position file's final scoring and what each

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cdsim import __version__
-from cdsim.engine.recorded import RecordedGame
 from cdsim.games.names import shown_names
+from cdsim.games.recorded import RecordedGame
 
 # The breakdown's VP sources (``GameSpec.breakdown``, the core's code names) in words, as
 # the replay page heads its final table (docs/rules-castles.md numbers each), and short for

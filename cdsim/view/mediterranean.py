@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cdsim import __version__
-from cdsim.engine.recorded import RecordedGame
 from cdsim.games.names import shown_names
+from cdsim.games.recorded import RecordedGame
 
 # the breakdown's VP sources (GameSpec.breakdown) in words, with their rules
 WORDS = {"start": "starting VP", "temples": "temple tiles (M6.2-M6.5)",

@@ -1,19 +1,24 @@
-"""One whole game of a game other than Carpe Diem, played on the core and recorded for a
-replay (``cdsim play --game castles``): the core's ``play_game`` plays it from the seed
-(and the setup of a run, as ``cdsim simulate --game`` deals it) and returns every
-decision with the state it was taken in, the state at the end and each seat's final row
-(the game's own columns, ``GameSpec.columns``). Carpe Diem's games are played at a
-``Table`` instead (``cdsim.games.carpe_diem.engine.table``), which also seats Python strategies."""
+"""One whole game of a game without a table of its own (``GameSpec.play`` None), played on
+the core and recorded for its view (``cdsim play --game NAME``; ``GameSpec.view``): the
+core's ``play_game`` plays it from the seed (and the setup of a run, as ``cdsim simulate
+--game`` deals it) and returns every decision with the state it was taken in, the state at
+the end and each seat's final row (the game's own columns, ``GameSpec.columns``). It sits
+in the games ring so that each game's view, in its own package, reads these records; a game
+with a table of its own plays there instead (its ``GameSpec.play``), which also seats
+Python strategies."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games import GameSpec
+
+if TYPE_CHECKING:  # a type only: the spec module imports this one (its view hook reads the records)
+    from cdsim.games.spec import GameSpec
 
 
 @dataclass(frozen=True)
