@@ -265,7 +265,7 @@ class PlayedGame:
 
     json: dict[str, object]  # --json's object
     lines: tuple[str, ...]  # printed one by one: the trace (with --trace), then the table
-    replay: dict[str, object] | None  # the replay page's data (cdsim/view/pages/replay.html)
+    replay: dict[str, object] | None  # the replay page's data (its game's replay page draws it)
 
 
 # where a game's learned weights are kept (strategies/ is for people: the package reads its
