@@ -17,8 +17,8 @@ import pytest
 
 from cdsim import core
 from cdsim.games import game_spec
+from cdsim.games.castles.view import WORDS, replay_data
 from cdsim.games.recorded import play_recorded
-from cdsim.view.castles import WORDS, replay_data
 from tests.commands import run_cli
 from tests.test_replay import browser, embedded, open_page
 

@@ -11,8 +11,8 @@ import pytest
 
 from cdsim import core
 from cdsim.games import game_spec
+from cdsim.games.mediterranean.view import HIDDEN_WORDS, NONE, decision_lines, hide, replay_data
 from cdsim.games.recorded import play_recorded
-from cdsim.view.mediterranean import HIDDEN_WORDS, NONE, decision_lines, hide, replay_data
 from tests.commands import run_cli
 from tests.test_replay import browser, embedded, open_page
 

@@ -30,7 +30,7 @@ from cdsim.games.carpe_diem.players.registry import make_lineup, parse_params
 from cdsim.games.carpe_diem.rules.components import load_components
 from cdsim.games.carpe_diem.rules.game import PHASES, ROUNDS
 from cdsim.games.carpe_diem.rules.kinds import ARTISAN, CELLS, MARKET, rotate
-from cdsim.games.carpe_diem.view import trace
+from cdsim.games.carpe_diem.view import VIEW, trace
 from cdsim.games.carpe_diem.view.components import components_data
 from cdsim.games.carpe_diem.view.replay import OPENS, Recorder, completions, view
 from cdsim.view.pages import components_page, replay_page
@@ -237,7 +237,7 @@ def assert_self_contained(page: str) -> None:
 
 def test_replay_page_is_self_contained_and_small() -> None:
     _, data = recorded(4, MIX, 7)
-    page = replay_page(data, "Carpe Diem")
+    page = replay_page(VIEW.replay, data, "Carpe Diem")
     assert_self_contained(page)
     assert len(page.encode()) < 250_000  # a 4-player game: well under 1 MB
     assert embedded(page) == json.loads(json.dumps(data))

@@ -32,12 +32,13 @@ def _imported(path: Path) -> set[str]:
 
 def _a_game_of_its_own(module: str) -> bool:
     """One game's module or package of cdsim.games (the registry, its features, how
-    players are shown, the JSON component sets, the players' seam and what a folder records
-    of them, the roster of core registry players, cdsim train's trainer hook, weights file
-    and fit kit, and its users' strategies' protocol and table are every game's)."""
-    shared = ("__init__", "__pycache__", "features", "json_components", "names", "spec",
-              "players", "played", "core_players", "training", "weights_file", "fitting",
-              "strategy", "seam_table")
+    players are shown, the JSON component sets and their sheet, the players' seam and what a
+    folder records of them, the roster of core registry players, cdsim train's trainer hook,
+    weights file and fit kit, its users' strategies' protocol and table, a game recorded by
+    the core and the view hook are every game's)."""
+    shared = ("__init__", "__pycache__", "features", "json_components", "json_sheet", "names",
+              "spec", "players", "played", "core_players", "training", "weights_file",
+              "fitting", "strategy", "seam_table", "recorded", "views")
     games = {p.stem for p in (CDSIM / "games").iterdir() if p.stem not in shared}
     return any(module == f"cdsim.games.{g}" or module.startswith(f"cdsim.games.{g}.")
                for g in games)
@@ -330,13 +331,11 @@ def _rule_numbers() -> dict[str, str]:
 
 
 def _a_games_own_file(path: Path) -> bool:
-    """A file of one game's package (cdsim/games/<game>/), or a module named after a game
-    (its view in cdsim/view/, which cdsim/view/games.py names)."""
+    """A file of one game's package (cdsim/games/<game>/): its view too, and its pages."""
     games = [p.name for p in (CDSIM / "games").iterdir()
              if p.is_dir() and _a_game_of_its_own(f"cdsim.games.{p.name}")]
     inside = path.relative_to(CDSIM.parent).parts
-    return (inside[:2] == ("cdsim", "games") and len(inside) > 3 and inside[2] in games) or \
-        any(path.stem.startswith(g) for g in games)
+    return inside[:2] == ("cdsim", "games") and len(inside) > 3 and inside[2] in games
 
 
 def test_shared_code_names_no_games_rule_numbers() -> None:
@@ -361,9 +360,8 @@ def test_shared_code_names_no_games_rule_numbers() -> None:
 def test_shared_code_spells_no_games_name() -> None:
     """No shared module branches on a game by its name (``game in (None, "carpe-diem")``
     picked the ladder's default folder): a game's name as a string stands only where the
-    default game is declared (``spec.DEFAULT_GAME``) and in the views' registry
-    (``cdsim/view/games.py``, each game's view by name); the rest asks the spec
-    (``spec.said``, ``spec.default``)."""
+    default game is declared (``spec.DEFAULT_GAME``); the rest asks the spec (``spec.said``,
+    ``spec.default``), a game's view too (``spec.view``: no registry of views by name)."""
     names = {spec.name for spec in GAMES.values()}
     names |= {p.name for p in (CDSIM / "games").iterdir() if _a_game_of_its_own(f"cdsim.games.{p.name}")}
     shared = [p for p in sorted(CDSIM.rglob("*.py")) if not _a_games_own_file(p)]
@@ -371,5 +369,4 @@ def test_shared_code_spells_no_games_name() -> None:
     found = sorted(f"{path.relative_to(CDSIM.parent)}: {node.value!r}"
                    for path in shared for node in ast.walk(ast.parse(path.read_text()))
                    if isinstance(node, ast.Constant) and node.value in names)
-    assert found == ["cdsim/games/spec.py: 'carpe-diem'", "cdsim/view/games.py: 'castles'",
-                     "cdsim/view/games.py: 'mediterranean'"], found
+    assert found == ["cdsim/games/spec.py: 'carpe-diem'"], found

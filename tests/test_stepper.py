@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from cdsim import core
+from cdsim.games import GAMES as REGISTERED
+from cdsim.games import game_spec
 from cdsim.view import pages
 from tests.commands import run_cli
 from tests.test_replay import browser, open_page
@@ -18,10 +20,10 @@ from tests.test_replay import browser, open_page
 pytestmark = pytest.mark.skipif(not core.available(), reason="needs the compiled core")
 __all__ = ["browser"]  # the fixture, shared with tests/test_replay.py
 
-GAMES = {  # the page's template: the command that writes it
-    "replay.html": ["play", "--players", "2", "--seed", "3"],
-    "castles.html": ["play", "--game", "castles", "--players", "2", "--seed", "1"],
-    "mediterranean.html": ["play", "--game", "mediterranean", "--players", "3", "--seed", "7"],
+GAMES = {  # each game with a replay page: the command that writes it
+    "carpe-diem": ["play", "--players", "2", "--seed", "3"],
+    "castles": ["play", "--game", "castles", "--players", "2", "--seed", "1"],
+    "mediterranean": ["play", "--game", "mediterranean", "--players", "3", "--seed", "7"],
 }
 # what stepping is made of: a page script holding any of these steps by itself
 STEPPING = ("addEventListener", "setInterval", '"slider"', '"step-label"', "replaceState",
@@ -29,39 +31,40 @@ STEPPING = ("addEventListener", "setInterval", '"slider"', '"step-label"', "repl
 
 
 def test_every_replay_page_is_covered() -> None:
-    assert set(GAMES) == set(pages.REPLAY_SCRIPTS)
+    assert set(GAMES) == {name for name, spec in REGISTERED.items() if spec.view is not None}
 
 
-@pytest.mark.parametrize("template", sorted(GAMES))
-def test_no_game_script_carries_its_own_step_player(template: str) -> None:
-    script = pages._asset(pages.REPLAY_SCRIPTS[template])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_game_script_carries_its_own_step_player(game: str) -> None:
+    page = game_spec(game).drawn("--html").replay
+    script = page.text(page.script)
     assert [word for word in STEPPING if word in script] == []
     assert script.count("stepper(") == 1
     shared = pages._asset("stepper.js")
     assert all(word in shared for word in STEPPING)  # the words name what the player does
 
 
-def _write(template: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def _write(game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
            capsys: pytest.CaptureFixture[str]) -> Path:
-    page = tmp_path / template
+    page = tmp_path / f"{game}.html"
     monkeypatch.chdir(tmp_path)
-    code, _, err = run_cli([*GAMES[template], "--html", str(page)], monkeypatch, capsys)
+    code, _, err = run_cli([*GAMES[game], "--html", str(page)], monkeypatch, capsys)
     assert code == 0, err
     assert page.read_text().count("function stepper(") == 1
     return page
 
 
-@pytest.mark.parametrize("template", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_each_page_steps_through_the_shared_script(
         browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str], template: str) -> None:
+        capsys: pytest.CaptureFixture[str], game: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     def step() -> int:
         return int(browser.find_element(By.ID, "step-label").get_attribute("data-step"))
 
-    page = _write(template, tmp_path, monkeypatch, capsys)
+    page = _write(game, tmp_path, monkeypatch, capsys)
     open_page(browser, page)
     body = browser.find_element(By.TAG_NAME, "body")
     assert step() == 0 and body.get_attribute("data-stepper") == "shared"
@@ -89,7 +92,7 @@ def test_each_page_steps_through_the_shared_script(
         return text.replace("go(at + 1));", "go(at + 2));") if name == "stepper.js" else text
 
     monkeypatch.setattr(pages, "_asset", jumping)
-    page = _write(template, tmp_path, monkeypatch, capsys)
+    page = _write(game, tmp_path, monkeypatch, capsys)
     open_page(browser, page)
     browser.find_element(By.ID, "next").click()
     assert step() == 2

@@ -175,11 +175,13 @@ def _other_game(spec: GameSpec, path: Path | None, command: str, page: Path | No
             print(f"changes from the built-in set: {', '.join(changed)}")
         _box_line(spec.name, path)
         return
-    from cdsim.view.games import view_of
     from cdsim.view.pages import write_page
 
     assert page is not None
-    write_page(page, view_of(spec.name).components_page(data, builtin, source, digest))
+    sheet = spec.drawn("--html").components_page
+    if sheet is None:
+        raise CdsimError(f"--game {spec.name}: no components page for this game yet")
+    write_page(page, sheet(data, builtin, source, digest))
     print(f"wrote {page}: {held}" + (f"; {len(changed)} changed tables marked"
                                      if changed else ""))
 

@@ -63,6 +63,8 @@ def play(
     spec = game_spec(game)
     use_decision_timeout(decision_timeout)
     refuse_decision_timeout(spec)
+    if html_file is not None:
+        spec.drawn("--html")  # a game with no page: one line before anything plays
     if spec.play is None:  # the core's recorded game, drawn by the game's view
         other = OtherGame(players, seed, strategies, start_vp, trace, as_json, setup)
         _play_other(spec, other, components, html_file,
@@ -90,7 +92,7 @@ def play(
     if html_file is not None and played.replay is not None:
         from cdsim.view.pages import replay_page, write_page
 
-        write_page(html_file, replay_page(played.replay, spec.title))
+        write_page(html_file, replay_page(spec.drawn("--html").replay, played.replay, spec.title))
     if as_json:
         print(json.dumps(played.json))
         return
@@ -118,11 +120,10 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     """``cdsim play --game NAME`` for a game without a table of its own (``GameSpec.play``
     None): its built-in players on the core (``cdsim.games.recorded``), the final table,
     ``--trace`` as the decisions in words, ``--json``, and ``--html`` as its own replay
-    page."""
+    page, each in its view's words (``GameSpec.view``)."""
     from cdsim.games.recorded import play_recorded
-    from cdsim.view.games import view_of
 
-    view = view_of(spec.name)
+    view = spec.told()
 
     for flag, given in refused.items():
         if given:
@@ -154,11 +155,11 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     played = play_recorded(spec, path, flags.seed, flags.setup,
                            [(p.base, tuple(p.settings)) for p in players], vp)
     if html_file is not None:
-        from cdsim.view.pages import write_page
+        from cdsim.view.pages import replay_page, write_page
 
         digest, default = spec.components_digest(path)
-        write_page(html_file, view.page(view.replay_data(played, spec.title, digest, default,
-                                                         spec.breakdown())))
+        data = view.replay_data(played, spec.title, digest, default, spec.breakdown())
+        write_page(html_file, replay_page(spec.drawn("--html").replay, data, spec.title))
     if flags.as_json:
         print(json.dumps({"game": spec.name, "seed": played.seed, "setup": played.setup,
                           "players": n, "tiebreak": played.tiebreak,

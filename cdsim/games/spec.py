@@ -27,6 +27,7 @@ from cdsim.games.features import (
 )
 from cdsim.games.players import PlayerSpec, Roster, did_you_mean
 from cdsim.games.training import Training
+from cdsim.games.views import GameView, RecordedView
 
 # the game a command plays when it names none (whose records leave their game out)
 DEFAULT_GAME = "carpe-diem"
@@ -134,8 +135,12 @@ class GameSpec:
     component_files: ComponentFiles | None
     # `cdsim play` at its own table: Python strategies and settings among its players, its
     # events' trace, its replay's data (None: the core's recorded game, cdsim.games.recorded,
-    # drawn by its view, cdsim.view.games)
+    # told by its view's ``recorded``)
     play: Callable[[PlayRequest], PlayedGame] | None
+    # what it looks like to a person (cdsim.games.views): its replay page's own files in its
+    # package, its recorded games in words, its JSON set's sheet (None: no view yet; the
+    # commands that draw it say so in one line)
+    view: GameView | None
     # `cdsim score POSITION`, its rules console: a position file's final scoring and what each
     # listed card pays, given the set's path and --json, in lines (None: no rules console)
     score: Callable[[Path, str | None, bool], list[str]] | None
@@ -233,6 +238,20 @@ class GameSpec:
         players with the default game's roster: another game's name is refused here), or a
         CdsimError naming ``flag``."""
         self.roster.check(spec, flag)
+
+    def drawn(self, flag: str) -> GameView:
+        """Its view, or one CdsimError line naming ``flag`` (a game with no view yet)."""
+        if self.view is None:
+            raise CdsimError(f"{flag}: cdsim draws no pages of {self.name} yet")
+        return self.view
+
+    def told(self) -> RecordedView:
+        """How its recorded games are told (``cdsim play`` of a game without a table of its
+        own), or one CdsimError line."""
+        view = self.view.recorded if self.view is not None else None
+        if view is None:
+            raise CdsimError(f"--game {self.name}: no replay view for this game yet")
+        return view
 
     def check_strategy(self, name: str, flag: str = "--strategies") -> None:
         """A built-in player of this game, or a CdsimError naming ``flag`` and the known."""

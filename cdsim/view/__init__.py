@@ -1,3 +1,4 @@
-"""What a game looks like to a person: the HTML pages (``pages``) and The Castles of
-Tuscany's replay and sheet; Carpe Diem's trace and replay data are its own
-(``cdsim.games.carpe_diem.view``)."""
+"""What a game looks like to a person, put together: the self-contained HTML pages
+(``pages``: what every page shares, and writing one). Each game's own view (its replay's
+data and page files, its trace, its sheet) is in its package, reached through its spec
+(``GameSpec.view``)."""

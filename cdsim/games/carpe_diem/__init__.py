@@ -25,6 +25,7 @@ from cdsim.games.carpe_diem.rules.game import DEFAULT_START_VP
 from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
 from cdsim.games.carpe_diem.uses import component_use as component_use  # a component's use
+from cdsim.games.carpe_diem.view import VIEW  # its replay page's files
 from cdsim.games.features import FailedCost
 from cdsim.games.spec import GameSpec
 
@@ -102,6 +103,6 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,
                 component_use=component_use, entries=entries,
                 # the commands' own hooks (cdsim.games.carpe_diem.commands)
-                component_files=COMPONENT_FILES, play=play, score=score, card_list=card_list,
+                component_files=COMPONENT_FILES, play=play, view=VIEW, score=score, card_list=card_list,
                 strategy_lines=strategy_lines, weights_file=learned.DEFAULT_WEIGHTS,
                 training=TRAINING)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from cdsim import core
+from cdsim.games.castles import sheet, view
 from cdsim.games.castles.components import SET_KEYS as SET_KEYS
 from cdsim.games.castles.components import components_digest as components_digest
 from cdsim.games.castles.components import components_text as components_text
@@ -26,6 +27,7 @@ from cdsim.games.features import (
     built_in_set_said,
 )
 from cdsim.games.spec import GameSpec
+from cdsim.games.views import GameView, RecordedView, ReplayPage
 
 NAME = "castles"
 TITLE = "The Castles of Tuscany"
@@ -152,6 +154,12 @@ def component_use(entry: str) -> ComponentUse:
                         source=source and source[0], source_words=source[1] if source else "")
 
 
+# its view (cdsim.games.views): its replay page's files beside view.py in this package
+# (replay.html, replay.js), its recorded games in words (view.py), its set's sheet (sheet.py)
+VIEW = GameView(ReplayPage(__name__),
+                RecordedView(view.summary_lines, view.decision_lines, view.replay_data),
+                sheet.components_page)
+
 SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
@@ -167,6 +175,6 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
                 component_use=component_use, entries=entries,
                 # the commands' own hooks: its learned weights' file only
-                component_files=None, play=None, score=None, card_list=None,
+                component_files=None, play=None, view=VIEW, score=None, card_list=None,
                 strategy_lines=None, weights_file=WEIGHTS_DIR / f"{NAME}-learned.json",
                 training=None)

@@ -21,12 +21,14 @@ import numpy as np
 from cdsim import core
 from cdsim.games.core_players import CoreRoster
 from cdsim.games.features import BUILT_IN_SET, WEIGHTS_DIR, built_in_set_said
+from cdsim.games.mediterranean import sheet, view
 from cdsim.games.mediterranean.components import SET_KEYS as SET_KEYS
 from cdsim.games.mediterranean.components import components_digest as components_digest
 from cdsim.games.mediterranean.components import diff as diff
 from cdsim.games.mediterranean.components import load_components as load_components
 from cdsim.games.mediterranean.uses import component_use as component_use  # a table's use
 from cdsim.games.spec import GameSpec
+from cdsim.games.views import GameView, RecordedView, ReplayPage
 
 NAME = "mediterranean"
 TITLE = "Mediterranean (Dirk Henn)"
@@ -82,6 +84,12 @@ def players() -> tuple[str, ...]:
     return tuple(module.game_players(NAME))
 
 
+# its view (cdsim.games.views): its replay page's files beside view.py in this package
+# (replay.html, replay.js), its recorded games in words (view.py), its set's sheet (sheet.py)
+VIEW = GameView(ReplayPage(__name__),
+                RecordedView(view.summary_lines, view.decision_lines, view.replay_data),
+                sheet.components_page)
+
 SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
                 start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
@@ -97,6 +105,6 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
                 component_use=component_use, entries=None,
                 # the commands' own hooks: its learned weights' file only
-                component_files=None, play=None, score=None, card_list=None,
+                component_files=None, play=None, view=VIEW, score=None, card_list=None,
                 strategy_lines=None, weights_file=WEIGHTS_DIR / f"{NAME}-learned.json",
                 training=None)

@@ -1,6 +1,6 @@
 """The Castles of Tuscany's game as people read it (``cdsim play --game castles``): the
 final table, the decisions as lines (``--trace``), and the data of the replay page
-(``cdsim.view.pages.castles_page``).
+(``replay.html`` and ``replay.js`` beside it, put together by ``cdsim.view.pages``).
 
 A step of the replay is one decision, shown in the state it was taken in (the core's
 frame, ``castles::replay::Frame``: every hand, each board as hexes once laid), and the
@@ -10,8 +10,6 @@ is tens of kB, not the megabyte of whole frames; the page rebuilds the states on
 Seats and display slots are counted from 1 on the page, as the rulebook counts them."""
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from cdsim import __version__
 from cdsim.games.names import shown_names
@@ -111,19 +109,4 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     }
 
 
-def components_page(data: Mapping[str, object], builtin: Mapping[str, object], source: str,
-                    digest: str) -> str:
-    """Its component set's page (``cdsim components show --game castles``)."""
-    from cdsim.view.castles_components import castles_components_page
-
-    return castles_components_page(data, builtin, source, digest)
-
-
-def page(data: dict[str, object]) -> str:
-    """The replay page of ``replay_data``'s data."""
-    from cdsim.view.pages import castles_page
-
-    return castles_page(data)
-
-
-__all__ = ["WORDS", "components_page", "decision_lines", "page", "replay_data", "summary_lines"]
+__all__ = ["WORDS", "decision_lines", "replay_data", "summary_lines"]

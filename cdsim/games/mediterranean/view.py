@@ -1,6 +1,6 @@
 """The Mediterranean trading game as people read it (``cdsim play --game mediterranean``): the
 final table, the decisions as lines (``--trace``), and the data of its replay page
-(``cdsim.view.pages.mediterranean_page``).
+(``replay.html`` and ``replay.js`` beside it, put together by ``cdsim.view.pages``).
 
 A step is one decision in the state it was taken in (the core's frame,
 ``MedState::frame``), the last the end with the final scoring; each step keeps only what
@@ -10,8 +10,6 @@ frame, drawn after the game, holds every laid card; here a card laid face down i
 face down", until every seat has laid and the cards are turned up (the seat's ``played``)."""
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from cdsim import __version__
 from cdsim.games.names import shown_names
@@ -133,18 +131,4 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     }
 
 
-def components_page(data: Mapping[str, object], builtin: Mapping[str, object], source: str,
-                    digest: str) -> str:
-    """Its component set's page (``cdsim components show --game mediterranean``)."""
-    from cdsim.view.mediterranean_components import components_page as sheet
-
-    return sheet(data, builtin, source, digest)
-
-
-def page(data: dict[str, object]) -> str:
-    from cdsim.view.pages import mediterranean_page
-
-    return mediterranean_page(data)
-
-
-__all__ = ["WORDS", "components_page", "decision_lines", "hide", "page", "replay_data", "summary_lines"]
+__all__ = ["WORDS", "decision_lines", "hide", "replay_data", "summary_lines"]

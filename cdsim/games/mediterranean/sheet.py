@@ -1,8 +1,8 @@
 """The Mediterranean game's component set on one self-contained page (``cdsim components
 show --game mediterranean``): every table with each entry's provenance (``rulebook`` or
 ``reconstructed``, docs/rules-mediterranean.md MC1-MC9), the entries an override changes
-outlined with their old values. Its tables are drawn as The Castles of Tuscany's are
-(``cdsim.view.castles_components``: one table per list); a table of named lists
+outlined with their old values. Its tables are drawn as every JSON set's are
+(``cdsim.games.json_sheet``: one table per list); a table of named lists
 (``distance_tiles``) is one table per list, a table of named entries (``rules``) one row
 each."""
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from cdsim.view.castles_components import STYLE, table
+from cdsim.games.json_sheet import STYLE, table
 
 
 def _rows(value: object) -> list[tuple[str, list[Mapping[str, object]]]]:

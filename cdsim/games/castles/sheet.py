@@ -1,28 +1,21 @@
 """The Castles of Tuscany's component set on one self-contained page (``cdsim components
 show --game castles``): every table of the set with each entry's provenance (as printed in
 the rulebook, or reconstructed), the territory pieces drawn as their two rows of five hexes,
-and what an override changes from the built-in set, marked."""
+and what an override changes from the built-in set, marked (its tables drawn as every JSON
+set's are, ``cdsim.games.json_sheet``)."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
+
+from cdsim.games.json_sheet import STYLE, table
 
 # the pieces' letters (core/src/castles/components.rs): the colour each space takes
 # (Colour::CODES: K castle, R city, T estate, F farm, Q quarry, V village, M monastery, W cart)
 SPACE = {"K": ("castle", "#7a5aa6"), "R": ("city", "#c0504d"), "T": ("estate", "#4e8f4a"),
          "F": ("farm", "#c9b458"), "Q": ("quarry", "#8c8c8c"), "V": ("village", "#d9893b"),
          "M": ("monastery", "#3f6fb0"), "W": ("cart", "#b5653b")}
-STYLE = """
-body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#222}
-h1 span{font-weight:400;color:#666;font-size:.7em;margin-left:.5em}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .6rem}
-th{background:#f3f3f3;text-align:left}.tag{font-size:.8em;border-radius:3px;padding:0 .35em}
-.rulebook{background:#dfeedd}.reconstructed{background:#f6e3c6}tr.changed td{outline:2px solid #c0504d}
-.pieces{display:flex;flex-wrap:wrap;gap:1rem}.piece{border:1px solid #ddd;padding:.4rem}
-.meta{color:#555}
-"""
 
 
 def _hex(cx: float, cy: float, r: float, fill: str, label: str) -> str:
@@ -47,36 +40,8 @@ def _piece(entry: Mapping[str, object]) -> str:
             f'</span><br><svg width="180" height="62">{"".join(shapes)}</svg></div>')
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, list):
-        return html.escape(", ".join(map(str, value)) or "-")
-    return html.escape(str(value))
-
-
-def table(name: str, entries: Sequence[Mapping[str, object]],
-           base: Sequence[Mapping[str, object]] | None) -> str:
-    keys = [k for k in dict.fromkeys(k for e in entries for k in e) if k != "source"]
-    head = "".join(f"<th>{html.escape(k)}</th>" for k in keys) + "<th>source</th>"
-    rows = []
-    for i, e in enumerate(entries):
-        old = base[i] if base is not None and i < len(base) else None
-        changed = base is not None and old != e
-        was = ""
-        if changed and old is not None:
-            said = ", ".join(f"{k}={old.get(k)}" for k in keys if old.get(k) != e.get(k))
-            was = f' title="was: {html.escape(said)}"'
-        source = str(e.get("source", ""))
-        rows.append(f'<tr{" class=changed" if changed else ""}{was}>'
-                    + "".join(f"<td>{_cell(e.get(k))}</td>" for k in keys)
-                    + f'<td><span class="tag {html.escape(source)}">{html.escape(source)}'
-                    "</span></td></tr>")
-    return (f'<h2 id="{html.escape(name)}">{html.escape(name.replace("_", " "))}</h2>'
-            f"<table><tr>{head}</tr>{''.join(rows)}</table>")
-
-
-def castles_components_page(data: Mapping[str, object], builtin: Mapping[str, object],
-                            source: str,
-                            digest: str) -> str:
+def components_page(data: Mapping[str, object], builtin: Mapping[str, object], source: str,
+                    digest: str) -> str:
     """The page of the set ``data`` (every table), its entries that differ from ``builtin``
     outlined with their old values."""
     parts = ["<h1>The Castles of Tuscany <span>the component set, piece by piece</span></h1>",
@@ -102,4 +67,4 @@ def castles_components_page(data: Mapping[str, object], builtin: Mapping[str, ob
             f'<body data-ready="1">{"".join(parts)}</body></html>')
 
 
-__all__ = ["STYLE", "castles_components_page", "table"]
+__all__ = ["components_page"]

@@ -1,0 +1,67 @@
+"""What a game looks like to a person, as the commands draw it: its spec's ``view`` hook
+(``GameSpec.view``; None: a game with no view yet, which ``cdsim play --html`` and
+``cdsim components show`` refuse in one line). Each game's view is its own, in its package
+(its module ``view.py`` and its page's files beside it, shipped as package data); the pages
+are put together by the shared ring above the games (``cdsim.view.pages``: the style, the
+step controls, ``common.js``, the step player ``stepper.js``), which reaches a game's view
+only through here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+
+from cdsim.games.recorded import RecordedGame
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    """A game's replay page's own two files, in its package: the template, whose
+    ``{{title}}``, ``{{style}}``, ``{{controls}}``, ``{{data}}`` and ``{{script}}`` the shared
+    page fills in, and the script that draws a step and calls the shared ``stepper()`` once."""
+
+    package: str  # the package that holds them, as imported (a game's ``__name__``)
+    template: str = "replay.html"
+    script: str = "replay.js"
+
+    def text(self, name: str) -> str:
+        """One of its files (``template`` or ``script``), as its package ships it."""
+        return resources.files(self.package).joinpath(name).read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class RecordedView:
+    """``cdsim play`` of a game the core records (``GameSpec.play`` None: its built-in players
+    on the core, ``cdsim.games.recorded.play_recorded``), in the game's own words."""
+
+    # the final table: seat, player, VP by source, final VP, rank, the winner, in lines
+    summary_lines: Callable[[RecordedGame], list[str]]
+    # every decision in words, a line each (``--trace``)
+    decision_lines: Callable[[RecordedGame], list[str]]
+    # its replay page's data, given the game's title, the component set's digest, whether it
+    # is the built-in set, and the VP sources (``GameSpec.breakdown``)
+    replay_data: Callable[[RecordedGame, str, str, bool, tuple[str, ...]], dict[str, object]]
+
+
+# `cdsim components show` of a set of JSON tables: the whole page, given the set's tables,
+# the built-in set's, the set's name as the page says it and its digest
+JsonSheet = Callable[[Mapping[str, object], Mapping[str, object], str, str], str]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game's view: its replay page, and what the shared commands cannot say of it."""
+
+    # its replay page's own files (the page's data: ``recorded.replay_data``, or its own
+    # table's ``PlayedGame.replay``)
+    replay: ReplayPage
+    # `cdsim play` of its recorded games (None: a game with a table of its own,
+    # ``GameSpec.play``, whose ``PlayedGame`` holds its lines and its replay's data)
+    recorded: RecordedView | None
+    # `cdsim components show` of its JSON tables (None: a set of files with overrides, whose
+    # ``ComponentFiles.sheet`` data the shared components page draws)
+    components_page: JsonSheet | None
+
+
+__all__ = ["GameView", "JsonSheet", "RecordedView", "ReplayPage"]

@@ -1,0 +1,122 @@
+"""Each game's view is its own, in its package, and the commands reach it only through its
+spec (``GameSpec.view``, ``cdsim.games.views``): no registry of views by a game's name. A
+game without a view is one line and exit 2; its page's files ship with the package (pyproject's
+package data), as a wheel or ``make install`` installs them."""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from cdsim import core, games
+from cdsim.games import GAMES
+from cdsim.games.features import PlayedGame, PlayRequest
+from cdsim.games.views import GameView, RecordedView
+from tests.commands import run_cli
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="needs the compiled core")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_game_has_its_view_in_its_own_package() -> None:
+    for name, spec in GAMES.items():
+        assert spec.view is not None, name
+        package = spec.view.replay.package
+        assert package.startswith("cdsim.games.") and package.split(".")[2] != "views", name
+        # a game with a table of its own tells its games there; the others by their view
+        assert (spec.view.recorded is None) == (spec.play is not None), name
+        assert (spec.view.components_page is None) == (spec.component_files is not None), name
+
+
+def test_each_games_page_files_ship_as_package_data() -> None:
+    """Each view's template and script are files of its package, and pyproject's package
+    data for cdsim names them (a wheel without them writes no page)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    shipped = config["tool"]["setuptools"]["package-data"]["cdsim"]
+    for spec in GAMES.values():
+        assert spec.view is not None
+        page = spec.view.replay
+        folder = ROOT.joinpath(*page.package.split("."))
+        for name in (page.template, page.script):
+            assert (folder / name).is_file() and page.text(name), (spec.name, name)
+            inside = (folder / name).relative_to(ROOT / "cdsim").as_posix()
+            assert any(fnmatch.fnmatchcase(inside, glob) for glob in shipped), inside
+
+
+def _without_view(monkeypatch: pytest.MonkeyPatch, name: str, view: GameView | None) -> None:
+    """Game ``name``'s spec with ``view``; a game with a table of its own must not play there
+    when it has no page to write."""
+    spec = GAMES[name]
+
+    def play(request: PlayRequest) -> PlayedGame:
+        raise AssertionError("played a game whose page it cannot write")
+
+    monkeypatch.setitem(games.GAMES, name, dataclasses.replace(
+        spec, view=view, play=None if spec.play is None or view is not None else play))
+
+
+@pytest.mark.parametrize(("name", "args", "said"), [
+    ("castles", ["play", "--game", "castles", "--players", "2"],
+     "--game castles: no replay view for this game yet"),
+    ("carpe-diem", ["play", "--players", "2", "--html", "PAGE"],
+     "--html: cdsim draws no pages of carpe-diem yet"),
+    ("mediterranean", ["components", "show", "--game", "mediterranean", "--html", "PAGE"],
+     "--html: cdsim draws no pages of mediterranean yet"),
+])
+def test_a_game_without_a_view_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           name: str, args: list[str], said: str) -> None:
+    _without_view(monkeypatch, name, None)
+    page = tmp_path / "page.html"
+    code, out, err = run_cli([str(page) if a == "PAGE" else a for a in args], monkeypatch,
+                             capsys)
+    assert code == 2 and err.strip() == f"cdsim: error: {said}", err  # one line
+    assert not page.exists() and out == ""  # refused before anything played or was written
+
+
+def test_a_json_set_without_a_sheet_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    view = GAMES["castles"].view
+    assert view is not None
+    _without_view(monkeypatch, "castles", dataclasses.replace(view, components_page=None))
+    page = tmp_path / "c.html"
+    code, _, err = run_cli(["components", "show", "--game", "castles", "--html", str(page)],
+                           monkeypatch, capsys)
+    assert code == 2 and err.strip() == ("cdsim: error: --game castles: no components page "
+                                         "for this game yet"), err
+    assert not page.exists()
+
+
+def test_the_commands_draw_whatever_view_the_spec_names(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """The Castles of Tuscany's spec given another view: play tells its games in that view's
+    words and writes that view's page, components show draws that view's sheet (nothing
+    looks a view up by the game's name)."""
+    castles, other = GAMES["castles"].view, GAMES["mediterranean"].view
+    assert castles is not None and castles.recorded is not None and other is not None
+    seen: list[str] = []
+
+    def summary(game: object) -> list[str]:
+        seen.append("summary")
+        return ["a fake table"]
+
+    told = RecordedView(summary, castles.recorded.decision_lines, castles.recorded.replay_data)
+    _without_view(monkeypatch, "castles", GameView(other.replay, told,
+                                                   lambda *_: "<p>a fake sheet</p>"))
+    page = tmp_path / "r.html"
+    code, out, err = run_cli(["play", "--game", "castles", "--players", "2", "--html",
+                              str(page)], monkeypatch, capsys)
+    assert code == 0 and out.startswith("a fake table\n") and seen == ["summary"], err
+    text = page.read_text()
+    assert other.replay.text(other.replay.script) in text  # the named page's own script
+    assert castles.replay.text(castles.replay.script) not in text
+    sheet = tmp_path / "s.html"
+    code, _, err = run_cli(["components", "show", "--game", "castles", "--html", str(sheet)],
+                           monkeypatch, capsys)
+    assert code == 0 and sheet.read_text() == "<p>a fake sheet</p>", err
