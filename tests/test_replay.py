@@ -245,7 +245,9 @@ def test_replay_page_is_self_contained_and_small() -> None:
 
 def test_components_page_holds_every_piece() -> None:
     comps = load_components()
-    page = components_page(components_data(comps, "the default set"), "Carpe Diem components")
+    assert VIEW.sheet_page is not None  # its sheet's own files, in its package
+    page = components_page(VIEW.sheet_page, components_data(comps, "the default set"),
+                           "Carpe Diem components")
     assert_self_contained(page)
     for tile in comps.tile_types:
         assert f'"{tile.id}"' in page

@@ -29,19 +29,26 @@ def test_every_game_has_its_view_in_its_own_package() -> None:
         # a game with a table of its own tells its games there; the others by their view
         assert (spec.view.recorded is None) == (spec.play is not None), name
         assert (spec.view.components_page is None) == (spec.component_files is not None), name
+        # a set of files with overrides is drawn by its sheet's own files, in its own package
+        sheet = spec.view.sheet_page
+        assert (sheet is None) == (spec.component_files is None), name
+        assert sheet is None or sheet.package == package, name
 
 
 def test_each_games_page_files_ship_as_package_data() -> None:
-    """Each view's template and script are files of its package, and pyproject's package
-    data for cdsim names them (a wheel without them writes no page)."""
+    """Each view's template and script (its replay's, its components sheet's) are files of
+    its package, and pyproject's package data for cdsim names them (a wheel without them
+    writes no page)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     shipped = config["tool"]["setuptools"]["package-data"]["cdsim"]
-    for spec in GAMES.values():
-        assert spec.view is not None
-        page = spec.view.replay
+    pages = [page for spec in GAMES.values() if spec.view is not None
+             for page in (spec.view.replay, spec.view.sheet_page) if page is not None]
+    # every game's replay, and the sheet of each set of files with overrides (Carpe Diem's)
+    assert len(pages) == len(GAMES) + sum(s.component_files is not None for s in GAMES.values())
+    for page in pages:
         folder = ROOT.joinpath(*page.package.split("."))
         for name in (page.template, page.script):
-            assert (folder / name).is_file() and page.text(name), (spec.name, name)
+            assert (folder / name).is_file() and page.text(name), (page.package, name)
             # as setuptools reads package data: globs under the package's folder
             assert any(folder / name in (ROOT / "cdsim").glob(glob) for glob in shipped), name
 
@@ -77,6 +84,21 @@ def test_a_game_without_a_view_is_one_line(monkeypatch: pytest.MonkeyPatch,
     assert not page.exists() and out == ""  # refused before anything played or was written
 
 
+def test_a_set_of_files_without_its_sheets_files_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """Carpe Diem's sheet is drawn by its own page files (``GameView.sheet_page``), not by a
+    sheet the shared pages keep: without them, `components show` writes nothing."""
+    view = GAMES["carpe-diem"].view
+    assert view is not None
+    _without_view(monkeypatch, "carpe-diem", dataclasses.replace(view, sheet_page=None))
+    page = tmp_path / "c.html"
+    code, out, err = run_cli(["components", "show", "--html", str(page)], monkeypatch, capsys)
+    assert code == 2 and err.strip() == ("cdsim: error: --game carpe-diem: no components "
+                                         "page for this game yet"), err
+    assert not page.exists() and out == ""
+
+
 def test_a_json_set_without_a_sheet_is_one_line(monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str],
                                                 tmp_path: Path) -> None:
@@ -107,7 +129,7 @@ def test_the_commands_draw_whatever_view_the_spec_names(
 
     told = RecordedView(summary, castles.recorded.decision_lines, castles.recorded.replay_data)
     _without_view(monkeypatch, "castles", GameView(other.replay, told,
-                                                   lambda *_: "<p>a fake sheet</p>"))
+                                                   lambda *_: "<p>a fake sheet</p>", None))
     page = tmp_path / "r.html"
     code, out, err = run_cli(["play", "--game", "castles", "--players", "2", "--html",
                               str(page)], monkeypatch, capsys)

@@ -70,11 +70,14 @@ def components_show(
     if spec.component_files is None:
         _other_game(spec, components, "show", html_file)
         return
+    sheet = spec.drawn("--html").sheet_page  # its sheet's own files, in its package
+    if sheet is None:
+        raise CdsimError(f"--game {spec.name}: no components page for this game yet")
     _game_of(spec, components)
     source = str(components) if components else spec.builtin_set_name
     data, held = spec.component_files.sheet(None if components is None else str(components),
                                             source)
-    write_page(html_file, components_page(data, f"{spec.title} components: {source}"))
+    write_page(html_file, components_page(sheet, data, f"{spec.title} components: {source}"))
     print(f"wrote {html_file}: {held}")
 
 

@@ -1,7 +1,7 @@
 """What a game looks like to a person, as the commands draw it: its spec's ``view`` hook
 (``GameSpec.view``; None: a game with no view yet, which ``cdsim play --html`` and
 ``cdsim components show`` refuse in one line). Each game's view is its own, in its package
-(its module ``view.py`` and its page's files beside it, shipped as package data); the pages
+(its module ``view.py`` and its pages' files beside it, shipped as package data); the pages
 are put together by the shared ring above the games (``cdsim.view.pages``: the style, the
 step controls, ``common.js``, the step player ``stepper.js``), which reaches a game's view
 only through here."""
@@ -16,18 +16,37 @@ from cdsim.games.recorded import RecordedGame
 
 
 @dataclass(frozen=True)
-class ReplayPage:
-    """A game's replay page's own two files, in its package: the template, whose
-    ``{{title}}``, ``{{style}}``, ``{{controls}}``, ``{{data}}`` and ``{{script}}`` the shared
-    page fills in, and the script that draws a step and calls the shared ``stepper()`` once."""
+class PageFiles:
+    """A page's own two files, in its game's package: the template, whose ``{{title}}``,
+    ``{{style}}``, ``{{data}}`` and ``{{script}}`` (and a replay's ``{{controls}}``) the
+    shared page fills in, and the script that draws the embedded data."""
 
     package: str  # the package that holds them, as imported (a game's ``__name__``)
-    template: str = "replay.html"
-    script: str = "replay.js"
+    template: str
+    script: str
 
     def text(self, name: str) -> str:
         """One of its files (``template`` or ``script``), as its package ships it."""
         return resources.files(self.package).joinpath(name).read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class ReplayPage(PageFiles):
+    """A game's replay page's own files; its script draws a step and calls the shared
+    ``stepper()`` once."""
+
+    template: str = "replay.html"
+    script: str = "replay.js"
+
+
+@dataclass(frozen=True)
+class SheetPage(PageFiles):
+    """A game's components sheet's own files (``cdsim components show`` of a set of files
+    with overrides): its script draws every piece of the set from ``ComponentFiles.sheet``'s
+    data."""
+
+    template: str = "components.html"
+    script: str = "components.js"
 
 
 @dataclass(frozen=True)
@@ -60,8 +79,12 @@ class GameView:
     # ``GameSpec.play``, whose ``PlayedGame`` holds its lines and its replay's data)
     recorded: RecordedView | None
     # `cdsim components show` of its JSON tables (None: a set of files with overrides, whose
-    # ``ComponentFiles.sheet`` data the shared components page draws)
+    # ``ComponentFiles.sheet`` data its ``sheet_page`` draws)
     components_page: JsonSheet | None
+    # `cdsim components show` of its set of files with overrides: its sheet's own files, put
+    # together with the shared style and ``common.js`` (None: its set is JSON tables, whose
+    # whole page ``components_page`` writes)
+    sheet_page: SheetPage | None
 
 
-__all__ = ["GameView", "JsonSheet", "RecordedView", "ReplayPage"]
+__all__ = ["GameView", "JsonSheet", "PageFiles", "RecordedView", "ReplayPage", "SheetPage"]

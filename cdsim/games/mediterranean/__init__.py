@@ -85,10 +85,11 @@ def players() -> tuple[str, ...]:
 
 
 # its view (cdsim.games.views): its replay page's files beside view.py in this package
-# (replay.html, replay.js), its recorded games in words (view.py), its set's sheet (sheet.py)
+# (replay.html, replay.js), its recorded games in words (view.py), its set's sheet (sheet.py:
+# the whole page, from its JSON tables)
 VIEW = GameView(ReplayPage(__name__),
                 RecordedView(view.summary_lines, view.decision_lines, view.replay_data),
-                sheet.components_page)
+                sheet.components_page, sheet_page=None)
 
 SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
                 start_vp=start_vp, player_names=players,

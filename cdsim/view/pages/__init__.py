@@ -1,10 +1,11 @@
-"""Self-contained HTML pages: any game's replay and a component set's sheet.
+"""Self-contained HTML pages: any game's replay and a component set's sheet, put together
+from what every page shares and the page's own files in its game's package
+(``GameSpec.view``'s ``replay`` and ``sheet_page``).
 
-Each page is one file: the template (a replay's is its game's, ``GameSpec.view``'s, in its
-package; the sheet's ``components.html``), the style (``style.css``) and the scripts
+Each page is one file: the page's template, the shared style (``style.css``) and the scripts
 (``common.js``, a replay's step player ``stepper.js``, and the page's own) inlined, the data
 embedded as JSON. No network, no external script or font: it opens from disk in any
-browser.
+browser. Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cdsim.errors import CdsimError
-from cdsim.games.views import ReplayPage
+from cdsim.games.views import ReplayPage, SheetPage
 
 
 def _asset(name: str) -> str:
@@ -52,11 +53,11 @@ def replay_page(page: ReplayPage, data: dict[str, object], title: str) -> str:
                  _asset("stepper.js"), page.text(page.script))
 
 
-def components_page(data: dict[str, object], title: str) -> str:
-    """Every piece of a component set, drawn, for checking a transcription piece by piece;
-    ``data`` is its game's ``ComponentFiles.sheet`` (Carpe Diem's:
-    ``cdsim.games.carpe_diem.view.components.components_data``), ``title`` the page's."""
-    return _page(_asset("components.html"), title, data, _asset("components.js"))
+def components_page(page: SheetPage, data: dict[str, object], title: str) -> str:
+    """Every piece of a component set, drawn, for checking a transcription piece by piece:
+    ``page`` its game's sheet's own files (``GameSpec.view``'s ``sheet_page``), ``data`` the
+    set as its game's ``ComponentFiles.sheet`` gives it, ``title`` the page's."""
+    return _page(page.text(page.template), title, data, page.text(page.script))
 
 
 def write_page(path: Path, page: str) -> None:

@@ -1,4 +1,4 @@
-"""A Carpe Diem component set as its sheet draws it (cdsim/view/pages/components.html):
+"""A Carpe Diem component set as its sheet draws it (components.html and components.js here):
 every entry with its provenance, and what the set changes from its base."""
 
 from __future__ import annotations
