@@ -234,7 +234,7 @@ class ComponentFiles:
 
     # `components check`: what the set holds and what it changes from its base, in lines
     check: Callable[[str | None], list[str]]
-    # `components show`: the sheet's data (cdsim/view/pages/components.html) for a set named
+    # `components show`: the sheet's data (its view's ``sheet_page`` draws it) for a set named
     # ``source``, and what the page draws in words
     sheet: Callable[[str | None, str], tuple[dict[str, object], str]]
     # `components export`: the set's files (name -> text) and its digest
