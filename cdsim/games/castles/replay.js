@@ -1,5 +1,5 @@
 // The replay of one game of The Castles of Tuscany (cdsim play --game castles --html): the
-// data is embedded as JSON (cdsim/view/castles.py); each step holds only what changed, so the
+// data is embedded as JSON (cdsim/games/castles/view.py); each step holds only what changed, so the
 // states are rebuilt once here and drawn on demand. A step is one decision, drawn in the state
 // it was taken in; the last step is the end of the game with the final scoring.
 

@@ -1,5 +1,5 @@
 // The replay of one game of the Mediterranean trading game (cdsim play --game mediterranean
-// --html): the data is embedded as JSON (cdsim/view/mediterranean.py); each step holds only
+// --html): the data is embedded as JSON (cdsim/games/mediterranean/view.py); each step holds only
 // what changed, so the states are rebuilt once here and drawn on demand. A rowing card laid
 // face down (M5.1) arrives here only as "face down", still counted in its seat's hand, until
 // every seat has laid one and the cards are turned up ("played").
