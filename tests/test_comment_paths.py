@@ -2,8 +2,10 @@
 
 Files move (cdsim/games/carpe_diem/rules/, cdsim/study/) and comments that point at the old place send the
 reader nowhere: ``mirrors cdsim/cards.py`` in the core outlived the move to
-``cdsim/games/carpe_diem/rules/cards.py``. This reads every comment of core/src/ and every comment and
-docstring (any bare string statement) of cdsim/, reports/, strategies/ and scripts/ and
+``cdsim/games/carpe_diem/rules/cards.py``. This reads every comment of core/src/, every comment and
+docstring (any bare string statement) of cdsim/, reports/, strategies/ and scripts/, and every
+comment of their pages' files (a script's ``//`` and ``/* */``, a style's ``/* */``, a
+template's ``<!-- -->``: ``cdsim/view/castles.py`` outlived its move in a replay script) and
 checks two kinds of mention:
 
 - a path (``cdsim/games/carpe_diem/rules/cards.py``, ``docs/statistics.md``, ``carpe_diem/game/turn.rs``,
@@ -39,12 +41,21 @@ EXTENSIONS = "py|pyi|rs|md|toml|json|html|css|js|txt|ya?ml|cfg|ini|sh|parquet|so
 PATH = re.compile(rf"(?<![\w./-])((?:\.{{0,2}}/)?(?:[\w.-]+/)*[\w.-]+\.(?:{EXTENSIONS}))(?![\w/-])")
 MODULE = re.compile(rf"(?<![\w./-])((?:{'|'.join(PACKAGES)})(?:\.\w+)+)")
 PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_]*$")  # NAME, STUDY, NNNNN
+PAGE_FILES = ("*.js", "*.css", "*.html")  # a page's script, style and template
+# a page file's comments: a script's // to the end of its line (not a URL's ://) or /* */,
+# a style's /* */, a template's <!-- -->
+PAGE_COMMENT = {".js": re.compile(r"(?<![:\\])//[^\n]*|/\*.*?\*/", re.S),
+                ".css": re.compile(r"/\*.*?\*/", re.S), ".html": re.compile(r"<!--.*?-->", re.S)}
 
 
 def comments(path: Path) -> Iterator[tuple[int, str]]:
-    """(line, text) of every comment of a Python or Rust file, and every docstring (or
-    other bare string statement) of a Python file."""
+    """(line, text) of every comment of a Python, Rust or page file, and every docstring
+    (or other bare string statement) of a Python file."""
     text = path.read_text()
+    if path.suffix in PAGE_COMMENT:
+        for match in PAGE_COMMENT[path.suffix].finditer(text):
+            yield text.count("\n", 0, match.start()) + 1, match.group()
+        return
     if path.suffix == ".rs":
         for number, line in enumerate(text.splitlines(), 1):
             if "//" in line:
@@ -60,7 +71,8 @@ def comments(path: Path) -> Iterator[tuple[int, str]]:
 
 
 def files() -> list[Path]:
-    found = [p for folder in SOURCES for p in sorted((ROOT / folder).rglob("*.py"))]
+    found = [p for folder in SOURCES for glob in ("*.py", *PAGE_FILES)
+             for p in sorted((ROOT / folder).rglob(glob))]
     return found + sorted(CORE_SRC.rglob("*.rs"))
 
 
@@ -171,3 +183,19 @@ def test_a_path_is_checked_when_it_is_ours(mention: str, stale: bool) -> None:
 ])
 def test_a_module_is_checked(mention: str, stale: bool) -> None:
     assert (stale_module(mention) is not None) is stale
+
+
+def test_a_page_files_comments_are_read(tmp_path: Path) -> None:
+    """A script's, a style's and a template's comments are read, with their lines; a URL's
+    ``//`` in a script is no comment."""
+    script = tmp_path / "page.js"
+    script.write_text('const NS = "http://www.w3.org/2000/svg";\n// see cdsim/a.py\n'
+                      "/* and\n   cdsim/b.py */ draw(); // cdsim/c.py\n")
+    style = tmp_path / "style.css"
+    style.write_text("a { color: red; }\n/* cdsim/d.css */\n")
+    template = tmp_path / "page.html"
+    template.write_text("<p>cdsim/e.html</p>\n<!-- cdsim/f.html -->\n")
+    assert list(comments(script)) == [(2, "// see cdsim/a.py"), (3, "/* and\n   cdsim/b.py */"),
+                                      (4, "// cdsim/c.py")]
+    assert list(comments(style)) == [(2, "/* cdsim/d.css */")]
+    assert list(comments(template)) == [(2, "<!-- cdsim/f.html -->")]
