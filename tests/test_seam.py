@@ -370,3 +370,26 @@ def test_shared_code_spells_no_games_name() -> None:
                    for path in shared for node in ast.walk(ast.parse(path.read_text()))
                    if isinstance(node, ast.Constant) and node.value in names)
     assert found == ["cdsim/games/spec.py: 'carpe-diem'"], found
+
+
+def test_the_shared_view_names_no_game() -> None:
+    """The shared view (cdsim/view/: what every page is put together with, its style, step
+    controls and scripts, inlined in every game's pages, and the code that puts them
+    together) names no game, in any of its files: no game's title ("Carpe Diem" headed the
+    components sheet that sat there), name or package. A game's own page files are in its
+    package, reached through its spec (``GameSpec.view``)."""
+    words = {spec.title for spec in GAMES.values()} | {spec.name for spec in GAMES.values()}
+    words |= {p.name for p in (CDSIM / "games").iterdir()
+              if p.is_dir() and _a_game_of_its_own(f"cdsim.games.{p.name}")}
+    assert {"Carpe Diem", "castles", "carpe_diem"} <= words
+    named = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, words), key=len,
+                                                        reverse=True)) + r")(?![\w-])", re.I)
+    shared = [p for p in sorted((CDSIM / "view").rglob("*"))
+              if p.is_file() and "__pycache__" not in p.parts]
+    assert {".py", ".html", ".js", ".css"} <= {p.suffix for p in shared}
+    found = [f"{path.relative_to(CDSIM.parent)}:{i}: {word}" for path in shared
+             for i, line in enumerate(path.read_text().splitlines(), 1)
+             for word in named.findall(line)]
+    # common.js still holds Carpe Diem's drawing (its kind codes, tiles, boards and cards),
+    # which every game's pages inline: moving it changes every other game's page
+    assert found == ["cdsim/view/pages/common.js:2: carpe_diem"], found
