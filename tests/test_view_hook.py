@@ -94,8 +94,8 @@ def test_a_set_of_files_without_its_sheets_files_is_one_line(
     _without_view(monkeypatch, "carpe-diem", dataclasses.replace(view, sheet_page=None))
     page = tmp_path / "c.html"
     code, out, err = run_cli(["components", "show", "--html", str(page)], monkeypatch, capsys)
-    assert code == 2 and err.strip() == ("cdsim: error: --game carpe-diem: no components "
-                                         "page for this game yet"), err
+    assert code == 2 and err.strip() == ("cdsim: error: --html: cdsim draws no components "
+                                         "sheet of carpe-diem yet"), err
     assert not page.exists() and out == ""
 
 

@@ -72,7 +72,7 @@ def components_show(
         return
     sheet = spec.drawn("--html").sheet_page  # its sheet's own files, in its package
     if sheet is None:
-        raise CdsimError(f"--game {spec.name}: no components page for this game yet")
+        raise CdsimError(f"--html: cdsim draws no components sheet of {spec.name} yet")
     _game_of(spec, components)
     source = str(components) if components else spec.builtin_set_name
     data, held = spec.component_files.sheet(None if components is None else str(components),

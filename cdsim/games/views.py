@@ -70,7 +70,8 @@ JsonSheet = Callable[[Mapping[str, object], Mapping[str, object], str, str], str
 
 @dataclass(frozen=True)
 class GameView:
-    """A game's view: its replay page, and what the shared commands cannot say of it."""
+    """A game's view: its replay page, its components sheet, and what the shared commands
+    cannot say of it."""
 
     # its replay page's own files (the page's data: ``recorded.replay_data``, or its own
     # table's ``PlayedGame.replay``)
