@@ -1,10 +1,11 @@
 """What a study's variant changes, and what that does to the changed cards themselves.
 
 Per variant cell: the entries its component set changes against its base cell's (the lines
-``cdsim components diff`` prints) and, for each changed objective or fountain card, its
-figures under the base and under the variant on the same deals (the stages both played):
-how often the seats took (drew) it, how often it was fulfilled (kept), the mean VP it
-brought, and the win share of the seats that took it minus the others' (``reports.cards``).
+``cdsim components diff`` prints) and, for each changed card, its figures under the base and
+under the variant on the same deals (the stages both played): how often the seats took it,
+how often it was done, the mean VP it brought, and the win share of the seats that took it
+minus the others' (``reports.cards``), each kind of card in its words (``CardKind.verbs``:
+e.g. Carpe Diem's objective cards taken and fulfilled, its fountain cards drawn and kept).
 Each with a 95% interval, the games of one deal as one cluster; the change of the first three
 is paired game by game (the same deals, so its interval is narrower than the two sides').
 The win difference is an association, as in the run report; its change is not paired.
@@ -23,9 +24,8 @@ from cdsim.study.cell import CellResult
 from cdsim.study.uses import ComponentChange
 from reports.report import Doc
 
-# the figures in the order the table shows them, and their words per kind
-NAMES = {"objective": ("taken", "fulfilled", "mean VP per take", "win difference (pts)"),
-         "fountain": ("drawn", "kept", "mean VP per kept card", "win difference (pts)")}
+# the figures in the order the table shows them (their words: each kind's
+# ``CardKind.verbs.figures``)
 KEYS = ("taken_share", "done_share", "mean_vp", "win_difference")
 
 
@@ -46,7 +46,7 @@ def as_json(cell: CellResult) -> dict[str, object]:
         return {}
     return {"changed": list(found.changed) if found.known else None,
             "changes": list(found.lines) if found.known else None,
-            "cards": [{"kind": c.kind, "card": c.card, "changed_keys": list(c.keys),
+            "cards": [{"kind": c.kind.kind, "card": c.card, "changed_keys": list(c.keys),
                        "base": _figures(c.base), "variant": _figures(c.variant),
                        "change": _figures(c.change)} for c in found.cards],
             "cards_missing": found.missing or None} | _uses(found)
@@ -110,7 +110,7 @@ def sentence(c: CardChange) -> str:
     """The designer's words: "B05 (reward.vp 8 -> 6): taken by 31.0% of seats (base 38.0%),
     ..."; a card not taken, or taken in too few deals, says so."""
     b, v = c.base, c.variant
-    took, done, _, _ = NAMES[c.kind]
+    took, done = c.kind.verbs.took, c.kind.verbs.done
     head = c.card + (f" {c.keys[0]}" if c.keys[0:1] and c.keys[0].startswith("at ") else
                      f" ({'; '.join(c.keys)})" if c.keys else "")
     if c.takes is not None and any(t.deals < MIN_DEALS for t in c.takes):
@@ -121,9 +121,8 @@ def sentence(c: CardChange) -> str:
                 for t, f in zip(c.takes, (b, v), strict=True)]
         return f"{head}: {sides[1]} (base: {sides[0]})."
     win = v["win_difference"][0]
-    said = ("its takers' win share minus that of the other seats of their strategies "
-            if c.kind == "objective"
-            else "its drawers' win share minus that of the other seats of their strategies ")
+    said = (f"its {c.kind.verbs.takers} win share minus that of the other seats of their "
+            "strategies ")
     return (f"{head}: {took} by {_shown('taken_share', v['taken_share'][0])} of seats (base "
             f"{_shown('taken_share', b['taken_share'][0])}), {done} "
             f"{_shown('done_share', v['done_share'][0])} (base "
@@ -140,7 +139,7 @@ def table_rows(label: str, c: CardChange) -> list[list[object]]:
     return [[label, c.card, name, _few(c.base[k], base) or _span(k, c.base[k]),
              _few(c.variant[k], variant) or _span(k, c.variant[k]),
              _span(k, c.change[k], sign=True)]
-            for name, k in zip(NAMES[c.kind], KEYS, strict=True)]
+            for name, k in zip(c.kind.verbs.figures, KEYS, strict=True)]
 
 
 def figure_cells(c: CardChange, figures: dict[str, Figure]) -> list[object]:
@@ -187,6 +186,6 @@ def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
                 doc.p(f"**{label(c)}**: " + sentence(card))
 
 
-__all__ = ["EXPLAIN", "HEADER", "KEYS", "NAMES", "OLD_RUNS", "WORDS",
+__all__ = ["EXPLAIN", "HEADER", "KEYS", "OLD_RUNS", "WORDS",
            "CardChange", "VariantCards", "as_json", "figure_cells", "label", "section",
            "sentence", "table_rows"]

@@ -205,7 +205,7 @@ def _cards(doc: Doc, group: SweepGroup
         return [], [], [[] for _ in group.values]
     doc.p(f"The second table's last columns: the swept card {first.card} under each value, "
           f"on the base's deals: {study_cards.WORDS}.")
-    header = [f"{first.card} {name} [95% CI]" for name in study_cards.NAMES[first.kind]]
+    header = [f"{first.card} {name} [95% CI]" for name in first.kind.verbs.figures]
     return (header, study_cards.figure_cells(first, first.base)[1:],
             [study_cards.figure_cells(card, card.variant)[1:] if card else ["-"] * 4
              for card in found])
@@ -213,7 +213,7 @@ def _cards(doc: Doc, group: SweepGroup
 
 def _card_chart(doc: Doc, group: SweepGroup) -> None:
     card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
-    names = study_cards.NAMES[card.kind]
+    names = card.kind.verbs.figures
     _figures_chart(doc, group, "_card", card.card, [
         (k, f"{card.card} {names[i]}", k != "mean_vp")
         for i, k in enumerate(("done_share", "mean_vp", "win_difference"), start=1)],
