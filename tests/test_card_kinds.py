@@ -108,10 +108,11 @@ def test_a_changed_cards_words_are_its_kinds() -> None:
     """Whatif's card lines and the study page's sentence and table say what its kind's
     ``CardVerbs`` say (a kind of another game: "zapped", "zipped", "zappers'")."""
     from cdsim.study.whatif_words import card_figures, card_line
-    from reports.study.cards import sentence, table_rows
+    from reports.study.cards import sentence, table_rows, words
 
     names = ("zapped", "zipped", "mean VP per zap", "win difference (pts)")
-    kind = dataclasses.replace(FOUNTAIN, verbs=CardVerbs("zapped", "zipped", "zappers'", names))
+    kind = dataclasses.replace(FOUNTAIN, verbs=CardVerbs("zapped", "zipped", "the zaps",
+                                                         "zappers'", names))
     nan: Figure = (math.nan, math.nan, math.nan)
     figures = {"taken_share": (0.38, 0.36, 0.40), "done_share": (0.6, 0.55, 0.65),
                "mean_vp": (7.9, 7.6, 8.2), "win_difference": (0.1, 0.05, 0.15)}
@@ -122,6 +123,12 @@ def test_a_changed_cards_words_are_its_kinds() -> None:
     assert not any(w in said for w in ("taken", "drawn", "fulfilled", "kept", "takers",
                                        "drawers"))
     assert [row[2] for row in table_rows("v", change)] == list(names)
+    # the table's words: each kind's, the first's outside the brackets
+    assert words((kind,)).startswith("zapped as a share of all seats, zipped as a share of "
+                                     "the zaps, mean VP")
+    assert words((kind, *CARDS.kinds)).startswith(
+        "zapped (taken, drawn) as a share of all seats, zipped (fulfilled, kept) as a share "
+        "of the zaps (the takes, drawing seats)")
 
 
 def test_a_takes_worst_vp_is_its_kinds() -> None:

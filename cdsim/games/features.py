@@ -48,6 +48,7 @@ class CardVerbs(NamedTuple):
 
     took: str  # a seat took the card: "not taken in 600 games", "taken by 31.0% of seats"
     done: str  # a take that counts as done: "fulfilled 46.5%"
+    done_of: str  # what its done share is a share of: "the takes"
     takers: str  # the seats that took it, possessive: "its takers' win difference"
     # a study report's names of its four figures (taken share, done share, mean VP, win
     # difference): its table's rows and a sweep's columns

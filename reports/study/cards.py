@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from cdsim.analysis.card_intervals import MIN_DEALS
 from cdsim.analysis.cards import Takes
 from cdsim.analysis.fmt import number, pct, pts
+from cdsim.games.features import CardKind
 from cdsim.study.cards import OLD_RUNS, CardChange, Figure, VariantCards
 from cdsim.study.cell import CellResult
 from cdsim.study.uses import ComponentChange
@@ -149,23 +150,42 @@ def figure_cells(c: CardChange, figures: dict[str, Figure]) -> list[object]:
 
 HEADER = ("variant", "card", "figure", "base [95% CI]", "variant [95% CI]",
           "variant − base [95% CI]")
-WORDS = ("taken (drawn) as a share of all seats, fulfilled (kept) as a share of the takes "
-         "(drawing seats), mean VP, and the win difference: the win share of the seats that "
-         "took the card minus the other seats of their strategies' (pts; an association, not "
-         "a cause); 95% "
-         "intervals, the games of one deal as one cluster")
-EXPLAIN = ("Changed cards, base against variant on the same deals: " + WORDS + ". The change "
-           "is paired game by game (the win difference's is not, and has no interval); "
-           "shares in %, their changes in pts.")
+
+
+def _each(said: Sequence[str]) -> str:
+    """The first kind's words, the others' in brackets: "taken (drawn)"."""
+    return f"{said[0]} ({', '.join(said[1:])})" if len(said) > 1 else "".join(said)
+
+
+def words(kinds: Sequence[CardKind]) -> str:
+    """The changed cards' figures in words, each of the game's ``kinds`` in its own after the
+    first's in brackets (e.g. Carpe Diem's: "taken (drawn) as a share of all seats, fulfilled
+    (kept) as a share of the takes (drawing seats), ...")."""
+    verbs = [k.verbs for k in kinds]
+    return (f"{_each([v.took for v in verbs])} as a share of all seats, "
+            f"{_each([v.done for v in verbs])} as a share of "
+            f"{_each([v.done_of for v in verbs])}, mean VP, and the win difference: the win "
+            "share of the seats that took the card minus the other seats of their strategies' "
+            "(pts; an association, not a cause); 95% intervals, the games of one deal as one "
+            "cluster")
+
+
+def explain(kinds: Sequence[CardKind]) -> str:
+    """The changed cards' table in words (``words``)."""
+    return ("Changed cards, base against variant on the same deals: " + words(kinds) + ". The "
+            "change is paired game by game (the win difference's is not, and has no interval); "
+            "shares in %, their changes in pts.")
 
 
 def label(c: CellResult) -> str:
     return f"{c.variant} ({c.players}p, {c.population})"
 
 
-def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
+def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str],
+            kinds: Sequence[CardKind]) -> None:
     """Per variant (not ``sweeps``' values: the sweep section has them): what it changes,
-    the changed cards' table and their sentences; runs made before the card table, one line."""
+    the changed cards' table and their sentences, in the words of the game's ``kinds`` of
+    card; runs made before the card table, one line."""
     found = [(c, c.cards) for c in cells
              if c.cards is not None and str(c.variant) not in sweeps]
     if not found:
@@ -179,13 +199,12 @@ def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
         doc.p(f"Not shown: {line}.")
     rows = [r for c, f in found for card in f.cards for r in table_rows(label(c), card)]
     if rows:
-        doc.p(EXPLAIN)
+        doc.p(explain(kinds))
         doc.table(HEADER, rows)
         for c, f in found:
             for card in f.cards:
                 doc.p(f"**{label(c)}**: " + sentence(card))
 
 
-__all__ = ["EXPLAIN", "HEADER", "KEYS", "OLD_RUNS", "WORDS",
-           "CardChange", "VariantCards", "as_json", "figure_cells", "label", "section",
-           "sentence", "table_rows"]
+__all__ = ["HEADER", "KEYS", "OLD_RUNS", "CardChange", "VariantCards", "as_json", "explain",
+           "figure_cells", "label", "section", "sentence", "table_rows", "words"]

@@ -49,7 +49,7 @@ OBJECTIVE = CardKind(
     done="fulfilled_share",
     # a seat takes the cards it resolves in a scoring phase, fulfilled or failed (R8.3, R8.5)
     taken=("fulfilled", "failed"), done_outcome="fulfilled", counted="take",
-    verbs=CardVerbs("taken", "fulfilled", "takers'",
+    verbs=CardVerbs("taken", "fulfilled", "the takes", "takers'",
                     ("taken", "fulfilled", "mean VP per take", "win difference (pts)")),
     worst_vp=FAILED_CARD_VP)
 FOUNTAIN = CardKind(
@@ -67,7 +67,7 @@ FOUNTAIN = CardKind(
     done="kept_share",
     # a seat draws it at a fountain (R6.5); it pays if the seat keeps it to the end (R10.4)
     taken=("drawn",), done_outcome="kept", counted="kept card",
-    verbs=CardVerbs("drawn", "kept", "drawers'",
+    verbs=CardVerbs("drawn", "kept", "drawing seats", "drawers'",
                     ("drawn", "kept", "mean VP per kept card", "win difference (pts)")),
     worst_vp=None)
 
