@@ -14,6 +14,8 @@ import pytest
 from cdsim.analysis import card_intervals
 from cdsim.analysis.card_intervals import NAN3
 from cdsim.analysis.cards import card_change, card_figures, card_terms, takes
+from cdsim.games.carpe_diem.cards import FOUNTAIN, OBJECTIVE
+from cdsim.games.features import CardKind
 from cdsim.study.cards import CardChange
 from tests.card_sim import FOUR, TWO, Sparsity, terms
 
@@ -30,7 +32,7 @@ def test_card_figures_cover_the_truth_at_the_sparsity_of_real_games() -> None:
         rng = np.random.default_rng(62)
         truth = s.truth()
         for _ in range(looks):
-            figures = card_figures(terms(rng, s, deals), "objective")
+            figures = card_figures(terms(rng, s, deals), OBJECTIVE)
             for name, (value, low, high) in figures.items():
                 if not math.isfinite(low):  # too few deals: said so, not counted
                     assert math.isnan(value) or name == "taken_share", (name, value)
@@ -53,14 +55,14 @@ def test_a_figure_on_too_few_deals_is_not_a_number() -> None:
     rng = np.random.default_rng(3)
     s = Sparsity(2, 12, 1.0, 0.5)
     few = terms(rng, s, card_intervals.MIN_DEALS - 1)
-    figures = card_figures(few, "objective")
+    figures = card_figures(few, OBJECTIVE)
     for name in ("done_share", "mean_vp", "win_difference"):
         assert all(math.isnan(x) for x in figures[name]), (name, figures[name])
     value, low, high = figures["taken_share"]
     assert 0 <= low < value < high <= 1
     assert takes(few) == (12 * (card_intervals.MIN_DEALS - 1), card_intervals.MIN_DEALS - 1,
                           12 * (card_intervals.MIN_DEALS - 1))
-    enough = card_figures(terms(rng, s, card_intervals.MIN_DEALS), "objective")
+    enough = card_figures(terms(rng, s, card_intervals.MIN_DEALS), OBJECTIVE)
     assert all(math.isfinite(x) for f in enough.values() for x in f)
 
 
@@ -87,20 +89,20 @@ def test_a_card_never_taken_is_not_taken_in_n_games_never_a_crash() -> None:
     from cdsim.study.whatif_words import card_figures as words
     from cdsim.study.whatif_words import card_line
 
-    never = card_terms(_rows(False), "objective", "X")
-    figures = card_figures(never, "objective")
+    never = card_terms(_rows(False), OBJECTIVE, "X")
+    figures = card_figures(never, OBJECTIVE)
     assert figures["taken_share"][0] == 0 and figures["taken_share"][1] == 0
     assert all(math.isnan(x) for n in ("done_share", "mean_vp", "win_difference")
                for x in figures[n])
-    found = card_change(_rows(True), _rows(False), "objective", "X")
+    found = card_change(_rows(True), _rows(False), OBJECTIVE, "X")
     assert found.takes[1] == (0, 0, 60) and found.takes[0] == (60, 30, 60)
-    change = CardChange("objective", "X", ("reward.vp 8 -> 6",), found.base, found.variant,
+    change = CardChange(OBJECTIVE, "X", ("reward.vp 8 -> 6",), found.base, found.variant,
                         found.change, found.takes)
     said = words(change)
     assert said.startswith("X (reward.vp 8 -> 6): not taken in 60 games; base: taken by 50.0% [")
     line = card_line(change, 0.04)
     assert line.startswith("X: not decided (not taken in 60 games)")
-    few = CardChange("objective", "X", (), found.base, found.base, found.change,
+    few = CardChange(OBJECTIVE, "X", (), found.base, found.base, found.change,
                      (found.takes[0], found.takes[0]._replace(deals=4)))
     assert "60 times in 4 deals: too few deals to say more (10 needed)" in words(few)
     assert "(taken in 4 deals only, 10 needed)" in card_line(few, 0.04)
@@ -111,13 +113,13 @@ def test_a_card_never_taken_is_not_taken_in_n_games_never_a_crash() -> None:
                                 "50.0% of seats, 60 times in 30 deals).")
     fulfilled = table_rows("v", change)[1]
     assert fulfilled[3].startswith("100.0% [") and fulfilled[4] == "not taken"
-    masked = CardChange("objective", "X", (), found.base, dict.fromkeys(found.base, NAN3),
+    masked = CardChange(OBJECTIVE, "X", (), found.base, dict.fromkeys(found.base, NAN3),
                         found.change, (found.takes[0], found.takes[0]._replace(deals=4)))
     assert table_rows("v", masked)[3][4] == "too few deals (4)"
 
 
-@pytest.mark.parametrize("kind", ["objective", "fountain"])
-def test_an_empty_look_gives_nan_not_an_error(kind: str) -> None:
+@pytest.mark.parametrize("kind", [OBJECTIVE, FOUNTAIN])
+def test_an_empty_look_gives_nan_not_an_error(kind: CardKind) -> None:
     rows = _rows(False).filter(pl.col("card") == "Y")
     figures = card_figures(card_terms(rows, kind, "Z"), kind)
     assert set(figures) == {"taken_share", "done_share", "mean_vp", "win_difference"}

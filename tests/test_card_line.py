@@ -14,6 +14,7 @@ import pytest
 
 from cdsim.analysis.cards import CARD_MARGIN, card_figures
 from cdsim.analysis.paired import card_side
+from cdsim.games.carpe_diem.cards import OBJECTIVE
 from tests.card_sim import FOUR, terms
 from tests.commands import run_cli
 
@@ -27,7 +28,7 @@ def _lines(truth: float, seed: int) -> Counter[str]:
     s = dataclasses.replace(FOUR, taker_wins=(3 * truth + 1) / 4)
     assert s.truth()["win_difference"] == pytest.approx(truth)
     rng = np.random.default_rng(seed)
-    return Counter(card_side(card_figures(terms(rng, s, DEALS), "objective")["win_difference"],
+    return Counter(card_side(card_figures(terms(rng, s, DEALS), OBJECTIVE)["win_difference"],
                              CARD_MARGIN) for _ in range(RUNS))
 
 

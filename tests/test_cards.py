@@ -21,6 +21,7 @@ from cdsim.analysis.cards import NEEDED, card_outcomes, win_difference
 from cdsim.batch.config import RunConfig
 from cdsim.batch.queue import core_chunk_frames, play_chunk_tables
 from cdsim.batch.read import card_rows, open_run
+from cdsim.games.carpe_diem.cards import CARDS
 from cdsim.games.carpe_diem.engine.oracle import EngineMismatch, compare_cards
 from cdsim.games.carpe_diem.rules.game import GameConfig
 from cdsim.games.carpe_diem.rules.play import play_game
@@ -129,7 +130,7 @@ def test_the_win_difference_interval_covers_the_truth_with_deals_as_clusters() -
     truth = taker_wins - (1 - taker_wins) / 3
     covered, reps = 0, 150
     for _ in range(reps):
-        table = card_outcomes(synthetic_cards(rng, 30, 8, taker_wins, 0.35))
+        table = card_outcomes(synthetic_cards(rng, 30, 8, taker_wins, 0.35), CARDS.kinds)
         x = table.row(by_predicate=pl.col("card") == "X", named=True)
         assert x["taken_share"] == pytest.approx(0.25) and x["low"] <= x["difference"] <= x["high"]
         covered += x["low"] <= truth <= x["high"]
@@ -182,10 +183,10 @@ def test_a_card_a_weak_strategy_takes_is_not_flagged_for_it() -> None:
     reps, strata = 120, set()
     for _ in range(reps):
         cards = weak_and_strong_cards(rng, 30, 6)
-        x = card_outcomes(cards).row(by_predicate=pl.col("card") == "X", named=True)
+        x = card_outcomes(cards, CARDS.kinds).row(by_predicate=pl.col("card") == "X", named=True)
         covered += x["low"] <= 0 <= x["high"]
         strata.add(x["strata"])
-        pooled = card_outcomes(cards.with_columns(strategy=pl.lit("all"))).row(
+        pooled = card_outcomes(cards.with_columns(strategy=pl.lit("all")), CARDS.kinds).row(
             by_predicate=pl.col("card") == "X", named=True)
         pooled_flagged += pooled["high"] < 0
     assert 0.88 <= covered / reps <= 0.99, covered / reps
@@ -233,8 +234,8 @@ def test_random_beside_greedy_flags_few_cards(random_and_greedy: Path, tmp_path:
     cards look 'significant' (they measure who took them); compared within each strategy,
     few do, and the report says which figures are associations and which are effects."""
     cards = card_rows(open_run(random_and_greedy))
-    pooled = card_outcomes(cards.with_columns(strategy=pl.lit("all")))
-    within = card_outcomes(cards)
+    pooled = card_outcomes(cards.with_columns(strategy=pl.lit("all")), CARDS.kinds)
+    within = card_outcomes(cards, CARDS.kinds)
     assert within.height == pooled.height > 70
     assert _flagged(pooled) > 40, _flagged(pooled)
     assert _flagged(within) <= 4, within.filter(pl.col("low") > 0)

@@ -14,6 +14,7 @@ import pytest
 from cdsim.analysis import paired
 from cdsim.analysis.cards import CARD_MARGIN
 from cdsim.analysis.paired import Comparison, SeatChange, card_side
+from cdsim.games.carpe_diem.cards import OBJECTIVE
 from cdsim.study.cards import CardChange, Figure
 from tests.commands import run_cli
 from tests.conftest import core_or_skip
@@ -100,7 +101,7 @@ def _card(win: Figure) -> CardChange:
             "mean_vp": (7.9, 7.6, 8.2), "win_difference": (-0.142, -0.2, -0.08)}
     variant = {"taken_share": (0.31, 0.29, 0.33), "done_share": (0.62, 0.57, 0.67),
                "mean_vp": (5.1, 4.9, 5.3), "win_difference": win}
-    return CardChange("objective", "B05", ("reward.vp 8 -> 6",), base, variant,
+    return CardChange(OBJECTIVE, "B05", ("reward.vp 8 -> 6",), base, variant,
                       dict.fromkeys(base, nan))
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from cdsim.analysis.cards import card_outcomes
 from cdsim.batch.read import card_rows, open_run
+from cdsim.games.carpe_diem.cards import CARDS
 from cdsim.study import play
 from cdsim.study.model import load_study
 from reports.study import write
@@ -91,7 +92,7 @@ def test_a_variant_names_the_changed_card_and_its_figures_against_the_base(
         rows = card_rows(open_run(root / run))
         games, deals = (sum(int(f[c].max()) + 1 for f in parts) for c in ("game", "setup"))
         parts.append(rows.with_columns(pl.col("game") + games, pl.col("setup") + deals))
-    table = card_outcomes(pl.concat(parts)).filter(pl.col("card") == "B05")
+    table = card_outcomes(pl.concat(parts), CARDS.kinds).filter(pl.col("card") == "B05")
     for name, column in (("taken_share", "taken_share"), ("done_share", "done_share"),
                          ("mean_vp", "mean_vp"), ("win_difference", "difference")):
         assert card["base"][name]["value"] == pytest.approx(table[column][0], abs=1e-5)

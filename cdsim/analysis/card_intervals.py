@@ -12,7 +12,7 @@ grid (B05 at 2 players: in about one deal in ten). So:
   it stays within [0, 1] and widens with few deals.
 - **The mean VP per take** is the ratio's deal-clustered interval (linearised, t on the
   deals less one), kept within the VP a take can bring (the lowest and highest seen, and
-  a failed card's, ``cards.FAILED_VP``).
+  a failed take's cost, its kind's ``CardKind.worst_vp``).
 - **A figure on the takers** (fulfilled, VP per take, the takers' win difference) needs the
   card taken in at least ``MIN_DEALS`` deals; on fewer it is not a number but "too few"
   (at 2 players, 20 takes in 2 deals gave a win difference of -72 pts [-97, -47] against a

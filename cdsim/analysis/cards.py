@@ -1,6 +1,9 @@
-"""The per-card figures of a batch of games: per objective card, how often the seats took it,
-how often it was fulfilled, the VP it brought and whether the seats that took it won more
-often than comparable seats that did not; per fountain card, the same for drawing it.
+"""The per-card figures of a batch of games: per card of each kind the game's card table
+follows (``cdsim.games.features.CardKind``: which outcomes count as taking it and as done,
+and whether its VP count per take or per kept card; e.g. Carpe Diem's objective cards, taken
+and fulfilled, and its fountain cards, drawn and kept), how often the seats took it, how
+often it was done, the VP it brought and whether the seats that took it won more often than
+comparable seats that did not.
 
 ``card_outcomes`` takes a frame of card rows (``cdsim.batch.read.card_rows``: the card table
 joined to each seat's deal, strategy and result) and returns the per-card table, for a run
@@ -8,14 +11,15 @@ report or a study's variant section alike (``reports.cards`` formats it).
 
 **The win difference compares like with like.** A card's takers are compared with the seats
 *of the same strategy* that did not take it, in the games where some seat took it (so the
-card was on the grid, or the fountain card came up): within each strategy, its takers' win
-share minus its other seats' win share, and the strata weighted by their takers (the others'
-share is standardised to the takers' mix of strategies). Pooling all seats instead measures
-who took the card: at a table with a weak strategy, every card the weak player seeks looks
-bad and every card the strong player seeks looks good (41 of 60 objective cards and all 24
-fountain cards "significant" in 2,000 games of random + greedy at 4 players). With one
-strategy at the table both are the same. A strategy whose seats all took the card (or none
-did) has no one to compare with and takes no part.
+card was in play: e.g. Carpe Diem's objective card on the grid, its fountain card come up):
+within each strategy, its takers' win share minus its other seats' win share, and the strata
+weighted by their takers (the others' share is standardised to the takers' mix of
+strategies). Pooling all seats instead measures who took the card: at a table with a weak
+strategy, every card the weak player seeks looks bad and every card the strong player seeks
+looks good (e.g. Carpe Diem's: 41 of 60 objective cards and all 24 fountain cards
+"significant" in 2,000 games of random + greedy at 4 players). With one strategy at the
+table both are the same. A strategy whose seats all took the card (or none did) has no one
+to compare with and takes no part.
 
 It is still an **association, not an effect**: within a strategy, a seat that takes a card
 may be a seat that was doing well already. The card's effect is a study's paired change: the
@@ -27,6 +31,7 @@ influence), never narrower than for independent seats.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -36,16 +41,13 @@ from numpy.typing import NDArray
 
 from cdsim.analysis import card_intervals
 from cdsim.analysis.stats import Z95, paired_difference
+from cdsim.games.features import CardKind
 
 # The card margin: a changed card whose takers' win difference lies within +-4 pts is "about
-# right" (``cdsim whatif``'s card line, --card-margin). At 4 players the shipped objective
-# cards' own differences fall in a middle group within +-3.8 pts (25 of 60) and the rest
-# beyond +-4.9 pts (docs/statistics.md, "The card margin").
+# right" (``cdsim whatif``'s card line, --card-margin). At 4 players Carpe Diem's shipped
+# objective cards' own differences fall in a middle group within +-3.8 pts (25 of 60) and
+# the rest beyond +-4.9 pts (docs/statistics.md, "The card margin").
 CARD_MARGIN = 0.04
-# the outcomes that count as taking (objective) or drawing (fountain) the card
-TAKEN = {"objective": ("fulfilled", "failed"), "fountain": ("drawn",)}
-# the outcome whose share of the takes is reported: fulfilled (objective), kept (fountain)
-DONE = {"objective": "fulfilled", "fountain": "kept"}
 NEEDED = ("game", "seat", "setup", "won", "strategy", "kind", "card", "outcome", "vp")
 TABLE_COLUMNS = ("kind", "card", "seats", "taken", "taken_share", "times", "done_share",
                  "mean_vp", "games", "win_takers", "win_others", "difference", "low", "high",
@@ -171,17 +173,33 @@ class _Table:
         return m.reshape(shape), w.reshape(shape)
 
 
-def card_outcomes(cards: pl.DataFrame) -> pl.DataFrame:
+class UnknownKind(ValueError):
+    """Card rows of a kind the game's card table does not follow (its ``CardTable.kinds``)."""
+
+
+def _kinds(cards: pl.DataFrame, kinds: Sequence[CardKind]) -> dict[str, CardKind]:
+    """The game's ``kinds`` by name; ``UnknownKind`` names a kind of the rows it lacks."""
+    known = {k.kind: k for k in kinds}
+    unknown = sorted(set(cards["kind"].unique().to_list()) - set(known))
+    if unknown:
+        raise UnknownKind(f"card rows of kind {unknown[0]!r}, which the game's card table "
+                         "does not follow")
+    return known
+
+
+def card_outcomes(cards: pl.DataFrame, kinds: Sequence[CardKind]) -> pl.DataFrame:
     """The per-card table of a frame of card rows (columns ``NEEDED``; every seat of every
-    game has rows: each resolves 8 objective cards), one row per card that was taken or
-    drawn, objective cards first, each kind sorted so the outliers come first (largest
-    |difference| against its interval). Columns ``TABLE_COLUMNS``: ``taken_share`` of all
-    seats; ``times`` taken (drawn); ``done_share`` of those times fulfilled (objective) or of
-    the drawing seats kept to the end (fountain); ``mean_vp`` per take (objective, -4 of a
-    failed card included) or per kept card (fountain); ``games`` where some seat took it;
-    the takers' win share, the comparable others' and their difference with its 95%
-    interval (``win_difference``, within strategies); ``strata``: strategies compared."""
+    game has rows, e.g. Carpe Diem's seats each resolve 8 objective cards), one row per card
+    that was taken, the game's ``kinds`` in their order, each kind sorted so the outliers
+    come first (largest |difference| against its interval). Columns ``TABLE_COLUMNS``:
+    ``taken_share`` of all seats; ``times`` taken; ``done_share`` of those times done (a
+    kind counted per take) or of the taking seats that kept it to the end (per kept card);
+    ``mean_vp`` per take (a failed take's cost included) or per kept card; ``games`` where
+    some seat took it; the takers' win share, the comparable others' and their difference
+    with its 95% interval (``win_difference``, within strategies); ``strata``: strategies
+    compared."""
     _check(cards)
+    known = _kinds(cards, kinds)
     seats = cards.select("game", "seat", "setup", "won", "strategy").unique(["game", "seat"])
     table = _Table.of(seats)
     appearances = seats.group_by("strategy").len().rename({"len": "all"})  # once, not per card
@@ -189,28 +207,30 @@ def card_outcomes(cards: pl.DataFrame) -> pl.DataFrame:
     # only the columns a card's row reads are split by card (a run's card rows carry more)
     for (kind, card), part in cards.select(NEEDED).partition_by(
             ["kind", "card"], as_dict=True, maintain_order=True).items():
-        rows.append(_card_row(str(kind), str(card), part, seats.height, table, appearances))
+        rows.append(_card_row(known[str(kind)], str(card), part, seats.height, table,
+                              appearances))
     if not rows:
         return pl.DataFrame(schema={c: pl.Float64 for c in TABLE_COLUMNS})
     out = pl.DataFrame(rows)
-    order = pl.when(pl.col("kind") == "objective").then(0).otherwise(1)
+    order = pl.col("kind").replace_strict({k: i for i, k in enumerate(known)},
+                                          return_dtype=pl.Int64)
     return (out.with_columns(pl.col("strength").fill_nan(None))
             .sort([order, "strength", "card"], descending=[False, True, False],
                   nulls_last=True).select(TABLE_COLUMNS))
 
 
 # Any: one row of a polars frame: counts, shares and names by column
-def _card_row(kind: str, card: str, part: pl.DataFrame, all_seats: int, table: _Table,
+def _card_row(kind: CardKind, card: str, part: pl.DataFrame, all_seats: int, table: _Table,
               appearances: pl.DataFrame) -> dict[str, Any]:
     """One card's row of ``card_outcomes`` (``appearances``: seats per strategy)."""
-    taken = part.filter(pl.col("outcome").is_in(TAKEN.get(kind, ())))
+    taken = part.filter(pl.col("outcome").is_in(kind.taken))
     by_seat = taken.group_by("game", "seat").agg(pl.col("won").first(), pl.col("strategy").first())
     t, tw = _Table.counts(table.games, table.strategies, by_seat)
     some = t.sum(axis=1) > 0  # the games where some seat took it
     diff = win_difference(t[some], tw[some], table.seats[some], table.winners[some],
                           table.setup[some])
-    done = part.filter(pl.col("outcome") == DONE.get(kind, ""))
-    if kind == "fountain":  # kept at the end, of the seats that drew it
+    done = part.filter(pl.col("outcome") == kind.done_outcome)
+    if kind.counted == "kept card":  # kept at the end, of the seats that took it
         done_share = done.select("game", "seat").unique().height / max(by_seat.height, 1)
         mean_vp = done["vp"].mean() if done.height else None
     else:
@@ -219,7 +239,7 @@ def _card_row(kind: str, card: str, part: pl.DataFrame, all_seats: int, table: _
     by_strategy = by_seat.group_by("strategy").len().join(appearances, on="strategy")
     top = by_strategy.with_columns(share=pl.col("len") / pl.col("all")).sort(
         ["share", "strategy"], descending=[True, False])
-    return {"kind": kind, "card": card, "seats": all_seats, "taken": by_seat.height,
+    return {"kind": kind.kind, "card": card, "seats": all_seats, "taken": by_seat.height,
             "taken_share": by_seat.height / max(all_seats, 1), "times": taken.height,
             "done_share": done_share, "mean_vp": mean_vp, "games": int(some.sum()),
             "win_takers": diff.takers, "win_others": diff.others,
@@ -228,14 +248,17 @@ def _card_row(kind: str, card: str, part: pl.DataFrame, all_seats: int, table: _
             "top_strategy": top["strategy"][0] if top.height else ""}
 
 
-def by_seat(cards: pl.DataFrame) -> pl.DataFrame:
-    """Each card's taken (drawn) share per seat (seats counted from 1): card, kind, seat,
-    share; "by whom" beside the per-card table."""
+def by_seat(cards: pl.DataFrame, kinds: Sequence[CardKind]) -> pl.DataFrame:
+    """Each card's taken share per seat (seats counted from 1; the outcomes that count as
+    taking it its kind's, of the game's ``kinds``): card, kind, seat, share; "by whom"
+    beside the per-card table."""
     _check(cards)
+    _kinds(cards, kinds)
     # the games each seat played (took a card in): distinct games counted per group, not
     # the (game, seat) rows made unique first (a run's millions of card rows)
     seats = cards.group_by("seat").agg(pl.col("game").n_unique().alias("all"))
-    taken = cards.filter(pl.col("outcome").is_in(["fulfilled", "failed", "drawn"]))
+    taken = cards.filter(pl.any_horizontal(
+        (pl.col("kind") == k.kind) & pl.col("outcome").is_in(k.taken) for k in kinds))
     took = taken.group_by("kind", "card", "seat").agg(pl.col("game").n_unique().alias("len"))
     return (took.join(seats, on="seat").with_columns(
         share=pl.col("len") / pl.col("all"), seat=pl.col("seat") + 1)
@@ -244,19 +267,27 @@ def by_seat(cards: pl.DataFrame) -> pl.DataFrame:
 
 # -- one card's figures with intervals, and a variant against its base -------------------------
 
-# each figure a ratio of per-game sums (numerator, denominator) of ``card_terms``' columns
-FIGURES = {"objective": {"taken_share": ("took", "seats"), "done_share": ("done", "times"),
-                         "mean_vp": ("vp", "times")},
-           "fountain": {"taken_share": ("took", "seats"), "done_share": ("kept", "took"),
-                        "mean_vp": ("vp", "kept_cards")}}
+FIGURES = ("taken_share", "done_share", "mean_vp")  # a card's figures, with its win difference
 
 
-def card_terms(cards: pl.DataFrame, kind: str, card: str) -> pl.DataFrame:
+def figures(kind: CardKind) -> dict[str, tuple[str, str]]:
+    """Each of ``FIGURES`` of a card of ``kind`` as a ratio of per-game sums (numerator,
+    denominator) of ``card_terms``' columns: the taken share of the seats; per take, the
+    done share of the takes and the VP per take; per kept card, the kept share of the
+    taking seats and the VP per kept card."""
+    per_take = kind.counted == "take"
+    return {"taken_share": ("took", "seats"),
+            "done_share": ("done", "times") if per_take else ("kept", "took"),
+            "mean_vp": ("vp", "times") if per_take else ("vp", "kept_cards")}
+
+
+def card_terms(cards: pl.DataFrame, kind: CardKind, card: str) -> pl.DataFrame:
     """One row per game of a frame of card rows (every game, the card taken or not): its deal
     (``setup``), ``seats``, ``winners``, the seats that ``took`` (drew) the card and those
     of them that won (``took_won``), the ``times`` taken, the takes ``done`` (fulfilled),
-    the seats that ``kept`` it and the ``kept_cards``, and the ``vp`` it brought (objective:
-    every take, fountain: the kept cards) with the lowest and highest one take (card) brought
+    the seats that ``kept`` it and the ``kept_cards``, and the ``vp`` it brought (``kind``
+    counted per take: every take; per kept card: the kept cards; e.g. Carpe Diem's objective
+    and fountain cards) with the lowest and highest one take (card) brought
     (``vp_low``, ``vp_high``: 0 without one); and ``BY_STRATEGY``, the same seat counts per
     strategy of the frame (lists, strategies sorted): the per-game sums behind
     ``card_figures``."""
@@ -265,10 +296,10 @@ def card_terms(cards: pl.DataFrame, kind: str, card: str) -> pl.DataFrame:
     games = (seats.group_by("game").agg(pl.len().alias("seats"), pl.col("setup").first(),
                                         pl.col("won").sum().alias("winners")).sort("game"))
     table = _Table.of(seats)
-    part = cards.filter((pl.col("kind") == kind) & (pl.col("card") == card))
-    taken = part.filter(pl.col("outcome").is_in(TAKEN.get(kind, ())))
-    done = part.filter(pl.col("outcome") == DONE.get(kind, ""))
-    paid = taken if kind == "objective" else done
+    part = cards.filter((pl.col("kind") == kind.kind) & (pl.col("card") == card))
+    taken = part.filter(pl.col("outcome").is_in(kind.taken))
+    done = part.filter(pl.col("outcome") == kind.done_outcome)
+    paid = taken if kind.counted == "take" else done
     counts = [
         taken.group_by("game").agg(pl.col("seat").n_unique().alias("took"),
                                    pl.len().alias("times")),
@@ -333,34 +364,28 @@ def takes(terms: pl.DataFrame) -> Takes:
                                                                      setup), terms.height)
 
 
-# the lowest VP a take can bring whatever the sample: a failed card's (the one card table's
-# game's cost, its GameSpec.failed_cost)
-FAILED_VP = -4
-
-
-def card_figures(terms: pl.DataFrame, kind: str) -> dict[str, tuple[float, float, float]]:
+def card_figures(terms: pl.DataFrame, kind: CardKind) -> dict[str, tuple[float, float, float]]:
     """Each of ``FIGURES`` of one card's ``card_terms`` and its ``win_difference`` (as
     ``card_outcomes`` has it: within strategies, over the games where some seat took it):
     (estimate, low, high), 95%, the games of one deal as one cluster, every interval inside
     the figure's range (``card_intervals``). nan: never taken, or a figure on the takers
-    where fewer than ``card_intervals.MIN_DEALS`` deals had a take (too few to say)."""
+    where fewer than ``card_intervals.MIN_DEALS`` deals had a take (too few to say). The
+    mean VP's range reaches down to ``kind.worst_vp`` (a failed take's cost) where it has
+    one."""
     setup = terms["setup"].to_numpy()
-    col = {name: (terms[n].to_numpy(), terms[d].to_numpy())
-           for name, (n, d) in FIGURES.get(kind, {}).items()}
+    ratios = figures(kind)
+    col = {name: (terms[n].to_numpy(), terms[d].to_numpy()) for name, (n, d) in ratios.items()}
     out: dict[str, tuple[float, float, float]] = {}
-    if "taken_share" in col:
-        out["taken_share"] = card_intervals.share(*col["taken_share"], setup)
+    out["taken_share"] = card_intervals.share(*col["taken_share"], setup)
     few = takes(terms).deals < card_intervals.MIN_DEALS
-    if "done_share" in col:
-        out["done_share"] = (card_intervals.NAN3 if few else card_intervals.share(
-            *col["done_share"], setup, card_intervals.MIN_DEALS))
-    if "mean_vp" in col:
-        paid = terms.filter(pl.col(FIGURES[kind]["mean_vp"][1]) > 0)
-        low, high = (paid["vp_low"].to_numpy(), paid["vp_high"].to_numpy())
-        bounds = (float(min([*low, *([FAILED_VP] if kind == "objective" else [])], default=0)),
-                  float(max(high, default=0)))
-        out["mean_vp"] = card_intervals.NAN3 if few else card_intervals.mean(
-            *col["mean_vp"], setup, bounds)
+    out["done_share"] = (card_intervals.NAN3 if few else card_intervals.share(
+        *col["done_share"], setup, card_intervals.MIN_DEALS))
+    paid = terms.filter(pl.col(ratios["mean_vp"][1]) > 0)
+    low, high = (paid["vp_low"].to_numpy(), paid["vp_high"].to_numpy())
+    worst = [] if kind.worst_vp is None else [kind.worst_vp]
+    bounds = (float(min([*low, *worst], default=0)), float(max(high, default=0)))
+    out["mean_vp"] = card_intervals.NAN3 if few else card_intervals.mean(
+        *col["mean_vp"], setup, bounds)
     if few:
         return out | {"win_difference": card_intervals.NAN3}
     some = terms.filter(pl.col("took") > 0)
@@ -370,7 +395,7 @@ def card_figures(terms: pl.DataFrame, kind: str) -> dict[str, tuple[float, float
     return out | {"win_difference": (diff.difference, diff.low, diff.high)}
 
 
-def paired_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str
+def paired_change(base: pl.DataFrame, variant: pl.DataFrame, kind: CardKind
                   ) -> dict[str, tuple[float, float, float]]:
     """Each of ``FIGURES``, variant minus base, on the games both played (``card_terms`` of
     the same deals under two component sets, matched by game): (change, low, high), 95%,
@@ -379,7 +404,7 @@ def paired_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str
     both = base.join(variant, on="game", suffix="_v").sort("game")
     setup = both["setup"].to_numpy()
     out = {}
-    for name, (n, d) in FIGURES.get(kind, {}).items():
+    for name, (n, d) in figures(kind).items():
         diff = (ratio_terms(both[f"{n}_v"].to_numpy(), both[f"{d}_v"].to_numpy())
                 - ratio_terms(both[n].to_numpy(), both[d].to_numpy()))
         out[name] = _interval(diff, setup)
@@ -395,7 +420,8 @@ class VariantFigures(NamedTuple):
     takes: tuple[Takes, Takes]  # base, variant
 
 
-def card_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str, card: str) -> VariantFigures:
+def card_change(base: pl.DataFrame, variant: pl.DataFrame, kind: CardKind, card: str
+                ) -> VariantFigures:
     """``card``'s figures in the card rows of a base and of a variant played on the same deals
     (games numbered alike), and the change: ``paired_change``'s, and the win difference's
     change, variant minus base, unpaired (its two sides compare other seats) and so without
@@ -408,6 +434,7 @@ def card_change(base: pl.DataFrame, variant: pl.DataFrame, kind: str, card: str)
     return VariantFigures(before, after, change, (takes(terms[0]), takes(terms[1])))
 
 
-__all__ = ["BY_STRATEGY", "CARD_MARGIN", "DONE", "FAILED_VP", "FIGURES", "NEEDED", "TABLE_COLUMNS", "TAKEN",
-           "Difference", "Takes", "VariantFigures", "by_seat", "card_change", "card_figures",
-           "card_outcomes", "card_terms", "paired_change", "ratio_terms", "takes", "win_difference"]
+__all__ = ["BY_STRATEGY", "CARD_MARGIN", "FIGURES", "NEEDED", "TABLE_COLUMNS", "Difference",
+           "Takes", "UnknownKind", "VariantFigures", "by_seat", "card_change", "card_figures",
+           "card_outcomes", "card_terms", "figures", "paired_change", "ratio_terms", "takes",
+           "win_difference"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from cdsim.analysis.cards import by_seat, card_outcomes
+from cdsim.analysis.cards import UnknownKind, by_seat, card_outcomes
 from cdsim.analysis.rows import (
     Convergence,
     FinalVP,
@@ -59,15 +59,20 @@ class CardSection:
 
 
 def card_section(run: Run) -> CardSection | None:
-    """The run's card figures; a run without the card table says so in one line; None: the
-    run's game has no cards."""
+    """The run's card figures; a run without the card table, or with rows of a kind its
+    game's card table does not follow, says so in one line; None: the run's game has no
+    cards."""
     try:
         cards = card_rows(run)
     except GameWithoutCards:
         return None
     except NoCardTable as exc:
         return CardSection(None, None, str(exc))
-    return CardSection(card_outcomes(cards), by_seat(cards))
+    kinds = run.spec.cards.kinds if run.spec.cards is not None else ()
+    try:
+        return CardSection(card_outcomes(cards, kinds), by_seat(cards, kinds))
+    except UnknownKind as exc:
+        return CardSection(None, None, f"{run.path}/cards: {exc}")
 
 
 def judge(run: Run, arrays: SeatArrays, tolerance: float) -> BalanceResult | str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from cdsim.errors import CdsimError
 
@@ -41,20 +41,48 @@ class FailedCost(NamedTuple):
     below_zero: str
 
 
+class CardVerbs(NamedTuple):
+    """What a seat does with one kind of card, in the game's words, as ``cdsim whatif``'s card
+    lines and a study's pages say it (e.g. Carpe Diem's objective cards: "taken",
+    "fulfilled", "takers'"; its fountain cards: "drawn", "kept", "drawers'")."""
+
+    took: str  # a seat took the card: "not taken in 600 games", "taken by 31.0% of seats"
+    done: str  # a take that counts as done: "fulfilled 46.5%"
+    done_of: str  # what its done share is a share of: "the takes"
+    takers: str  # the seats that took it, possessive: "its takers' win difference"
+    # a study report's names of its four figures (taken share, done share, mean VP, win
+    # difference): its table's rows and a sweep's columns
+    figures: tuple[str, str, str, str]
+
+
+# what a kind's done share and mean VP count (``cdsim.analysis.cards``): "take": every take,
+# the done share of the takes and the VP per take (a failed take's cost included); "kept
+# card": the done share of the seats that took it and the VP per card kept (done)
+CardsCounted = Literal["take", "kept card"]
+
+
 @dataclass(frozen=True)
 class CardKind:
     """One kind of card a card table follows (its rows' ``kind``), as a run report words its
     table, its chart and its ``cdsim report --json`` figures, in the game's own words and
-    rule numbers (Carpe Diem's objective and fountain cards:
-    ``cdsim.games.carpe_diem.cards``)."""
+    rule numbers, and what its rows' outcomes mean to the card figures
+    (``cdsim.analysis.cards``): e.g. Carpe Diem's objective and fountain cards,
+    ``cdsim.games.carpe_diem.cards``."""
 
-    kind: str  # the card rows' ``kind``: "objective"
+    kind: str  # the card rows' ``kind``
     title: str  # its section's heading
     intro: str  # what its table's figures mean
     header: tuple[str, ...]  # its table's columns
     chart_title: str
     caption: str  # its chart's
     done: str  # the key of its done share (a taken card paid, a drawn one kept) in the JSON
+    taken: tuple[str, ...]  # the rows' outcomes that count as taking the card
+    done_outcome: str  # the outcome that counts as done (its done share's)
+    counted: CardsCounted  # per take or per kept card
+    verbs: CardVerbs
+    # the lowest VP one take can bring whatever the sample (a failed card's cost, the game's
+    # ``GameSpec.failed_cost``): the floor of its mean VP's interval; None: no such floor
+    worst_vp: int | None
 
 
 @dataclass(frozen=True)
@@ -71,8 +99,17 @@ class CardTable:
     # (kind, seat column): a seat's rows of that kind add up to that column of its seat row,
     # which tells a card part of another run
     paid: tuple[str, str]
-    # its kinds of card, in the order a run report shows them
+    # its kinds of card, in the order a run report and the card figures show them
     kinds: tuple[CardKind, ...]
+
+    def kind(self, name: str) -> CardKind:
+        """Its kind of card whose rows' ``kind`` is ``name``; a ValueError names an unknown
+        one."""
+        for k in self.kinds:
+            if k.kind == name:
+                return k
+        raise ValueError(f"card rows of kind {name!r}: the game's card table has "
+                         f"{', '.join(k.kind for k in self.kinds)}")
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -279,6 +316,8 @@ __all__ = [
     "WEIGHTS_DIR",
     "CardKind",
     "CardTable",
+    "CardVerbs",
+    "CardsCounted",
     "ComponentFiles",
     "ComponentUse",
     "Entry",

@@ -2,9 +2,10 @@
 (``VariantCards``; the study report's words are ``reports.study.cards``).
 
 Per variant cell: the entries its component set changes against its base cell's (the lines
-``cdsim components diff`` prints) and, for each changed objective or fountain card, its
-figures under the base and under the variant on the same deals (the stages both played), as
-``cdsim.analysis.cards.card_change`` computes them from the runs' card rows.
+``cdsim components diff`` prints) and, for each changed card its card table follows (e.g.
+Carpe Diem's objective and fountain cards), its figures under the base and under the variant
+on the same deals (the stages both played), as ``cdsim.analysis.cards.card_change`` computes
+them from the runs' card rows.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from cdsim.analysis.uses import StyleEffect
 from cdsim.batch.read import NoCardTable, card_rows, open_run
 from cdsim.errors import CdsimError
 from cdsim.games import GameSpec, game_spec
-from cdsim.games.features import EntryChange
+from cdsim.games.features import CardKind, CardTable, EntryChange
 from cdsim.study.manifest import CellState, StudyManifest
 from cdsim.study.store import run_folder
 from cdsim.study.uses import ComponentChange, VariantUses, variant_uses
@@ -33,9 +34,10 @@ Figure = tuple[float, float, float]  # estimate, low, high (95%)
 @dataclass(frozen=True)
 class CardChange:
     """One changed card under the base and the variant (``cdsim.analysis.cards.FIGURES``'
-    keys: estimate, low, high)."""
+    keys and the win difference: estimate, low, high); ``kind``: its kind of card, whose
+    words say its figures."""
 
-    kind: str
+    kind: CardKind
     card: str
     keys: tuple[str, ...]  # the changed keys, as "reward.vp 8 -> 6"
     base: dict[str, Figure]
@@ -80,8 +82,8 @@ def _frame(root: Path, cell: CellState, stages: int) -> pl.DataFrame:
 
 
 def _change(cards: tuple[str, str], changes: Sequence[EntryChange],
-            frames: tuple[pl.DataFrame, ...]) -> CardChange:
-    kind, card = cards
+            frames: tuple[pl.DataFrame, ...], table: CardTable) -> CardChange:
+    kind, card = table.kind(cards[0]), cards[1]
     found = card_change(frames[0], frames[1], kind, card)
     mine = [c for c in changes if c.card == cards]
     keys = (mine[0].alone,) if len(mine) == 1 else tuple(c.said for c in mine)
@@ -126,7 +128,7 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
     uses = _uses(root, cell, base, stages, spec, others, bool(changed))
     cards = list(show if show is not None else dict.fromkeys(
         c.card for c in changes if c.card is not None))
-    if not cards or not stages:
+    if not cards or not stages or spec.cards is None:
         return _with_uses(VariantCards(changed, lines), uses)
     try:
         frames = (_frame(root, base, stages), _frame(root, cell, stages))
@@ -134,8 +136,8 @@ def variant_cards(root: Path, cell: CellState, base: CellState | None, stages: i
         return _with_uses(VariantCards(changed, lines, missing=OLD_RUNS), uses)
     if frames[0]["game"].n_unique() != frames[1]["game"].n_unique():
         return VariantCards(changed, lines, missing="card figures need the base's deals")
-    return _with_uses(VariantCards(changed, lines, tuple(_change(c, changes, frames)
-                                                         for c in cards)), uses)
+    return _with_uses(VariantCards(changed, lines, tuple(
+        _change(c, changes, frames, spec.cards) for c in cards)), uses)
 
 
 def _uses(root: Path, cell: CellState, base: CellState, stages: int, spec: GameSpec,

@@ -3,7 +3,8 @@ move (``paired.Comparison.bound_words``), each changed card's figures with their
 intervals (an undecided one said so), and one line per card and player count: too weak,
 about right or too strong at the card margin (``paired.card_side`` at
 ``cards.CARD_MARGIN``), neutral near the value a sweep finds; a card not taken, or taken in
-too few deals for its figures, says so."""
+too few deals for its figures, says so. Each card in its kind's words (``CardKind.verbs``:
+e.g. Carpe Diem's fountain cards are drawn and kept, by their drawers)."""
 
 from __future__ import annotations
 
@@ -49,8 +50,7 @@ def win_words(f: Figure) -> str:
 def _side(c: CardChange, f: dict[str, Figure], takes: Takes | None) -> str:
     """One side's figures alone: not taken, too few deals for the figures on its takers, or
     all of them."""
-    took, done = ("taken", "fulfilled") if c.kind == "objective" else ("drawn", "kept")
-    who = "takers'" if c.kind == "objective" else "drawers'"
+    took, done, who = c.kind.verbs.took, c.kind.verbs.done, c.kind.verbs.takers
     if takes is not None and takes.seats == 0:
         return f"not {took} in {takes.games:,} games"
     shown = f"{took} by {figure('taken_share', f['taken_share'])} of seats"
@@ -72,8 +72,7 @@ def card_figures(c: CardChange) -> str:
                      f" ({'; '.join(c.keys)})" if c.keys else "")
     if c.takes is not None and any(t.deals < MIN_DEALS for t in c.takes):
         return f"{head}: {_side(c, v, c.takes[1])}; base: {_side(c, b, c.takes[0])}."
-    took, done = ("taken", "fulfilled") if c.kind == "objective" else ("drawn", "kept")
-    who = "takers'" if c.kind == "objective" else "drawers'"
+    took, done, who = c.kind.verbs.took, c.kind.verbs.done, c.kind.verbs.takers
     return (f"{head}: {took} by {figure('taken_share', v['taken_share'])} of seats (base "
             f"{figure('taken_share', b['taken_share'])}), {done} "
             f"{figure('done_share', v['done_share'])} (base "
@@ -110,10 +109,10 @@ def card_line(c: CardChange, margin: float = CARD_MARGIN, near: str = "") -> str
     win = c.variant["win_difference"]
     side = card_side(win, margin)
     said = f"{c.card}: {side}"
-    who = "takers'" if c.kind == "objective" else "drawers'"
+    who = c.kind.verbs.takers
     takes = c.takes[1] if c.takes is not None else None
     if takes is not None and takes.deals < MIN_DEALS:
-        took = "taken" if c.kind == "objective" else "drawn"
+        took = c.kind.verbs.took
         why = (f"not {took} in {takes.games:,} games" if takes.seats == 0 else
                f"{took} in {takes.deals} deal{'s' * (takes.deals != 1)} only, {MIN_DEALS} "
                "needed")

@@ -1,10 +1,11 @@
 """What a study's variant changes, and what that does to the changed cards themselves.
 
 Per variant cell: the entries its component set changes against its base cell's (the lines
-``cdsim components diff`` prints) and, for each changed objective or fountain card, its
-figures under the base and under the variant on the same deals (the stages both played):
-how often the seats took (drew) it, how often it was fulfilled (kept), the mean VP it
-brought, and the win share of the seats that took it minus the others' (``reports.cards``).
+``cdsim components diff`` prints) and, for each changed card, its figures under the base and
+under the variant on the same deals (the stages both played): how often the seats took it,
+how often it was done, the mean VP it brought, and the win share of the seats that took it
+minus the others' (``reports.cards``), each kind of card in its words (``CardKind.verbs``:
+e.g. Carpe Diem's objective cards taken and fulfilled, its fountain cards drawn and kept).
 Each with a 95% interval, the games of one deal as one cluster; the change of the first three
 is paired game by game (the same deals, so its interval is narrower than the two sides').
 The win difference is an association, as in the run report; its change is not paired.
@@ -18,14 +19,14 @@ from collections.abc import Sequence
 from cdsim.analysis.card_intervals import MIN_DEALS
 from cdsim.analysis.cards import Takes
 from cdsim.analysis.fmt import number, pct, pts
+from cdsim.games.features import CardKind
 from cdsim.study.cards import OLD_RUNS, CardChange, Figure, VariantCards
 from cdsim.study.cell import CellResult
 from cdsim.study.uses import ComponentChange
 from reports.report import Doc
 
-# the figures in the order the table shows them, and their words per kind
-NAMES = {"objective": ("taken", "fulfilled", "mean VP per take", "win difference (pts)"),
-         "fountain": ("drawn", "kept", "mean VP per kept card", "win difference (pts)")}
+# the figures in the order the table shows them (their words: each kind's
+# ``CardKind.verbs.figures``)
 KEYS = ("taken_share", "done_share", "mean_vp", "win_difference")
 
 
@@ -46,7 +47,7 @@ def as_json(cell: CellResult) -> dict[str, object]:
         return {}
     return {"changed": list(found.changed) if found.known else None,
             "changes": list(found.lines) if found.known else None,
-            "cards": [{"kind": c.kind, "card": c.card, "changed_keys": list(c.keys),
+            "cards": [{"kind": c.kind.kind, "card": c.card, "changed_keys": list(c.keys),
                        "base": _figures(c.base), "variant": _figures(c.variant),
                        "change": _figures(c.change)} for c in found.cards],
             "cards_missing": found.missing or None} | _uses(found)
@@ -110,7 +111,7 @@ def sentence(c: CardChange) -> str:
     """The designer's words: "B05 (reward.vp 8 -> 6): taken by 31.0% of seats (base 38.0%),
     ..."; a card not taken, or taken in too few deals, says so."""
     b, v = c.base, c.variant
-    took, done, _, _ = NAMES[c.kind]
+    took, done = c.kind.verbs.took, c.kind.verbs.done
     head = c.card + (f" {c.keys[0]}" if c.keys[0:1] and c.keys[0].startswith("at ") else
                      f" ({'; '.join(c.keys)})" if c.keys else "")
     if c.takes is not None and any(t.deals < MIN_DEALS for t in c.takes):
@@ -121,9 +122,8 @@ def sentence(c: CardChange) -> str:
                 for t, f in zip(c.takes, (b, v), strict=True)]
         return f"{head}: {sides[1]} (base: {sides[0]})."
     win = v["win_difference"][0]
-    said = ("its takers' win share minus that of the other seats of their strategies "
-            if c.kind == "objective"
-            else "its drawers' win share minus that of the other seats of their strategies ")
+    said = (f"its {c.kind.verbs.takers} win share minus that of the other seats of their "
+            "strategies ")
     return (f"{head}: {took} by {_shown('taken_share', v['taken_share'][0])} of seats (base "
             f"{_shown('taken_share', b['taken_share'][0])}), {done} "
             f"{_shown('done_share', v['done_share'][0])} (base "
@@ -140,7 +140,7 @@ def table_rows(label: str, c: CardChange) -> list[list[object]]:
     return [[label, c.card, name, _few(c.base[k], base) or _span(k, c.base[k]),
              _few(c.variant[k], variant) or _span(k, c.variant[k]),
              _span(k, c.change[k], sign=True)]
-            for name, k in zip(NAMES[c.kind], KEYS, strict=True)]
+            for name, k in zip(c.kind.verbs.figures, KEYS, strict=True)]
 
 
 def figure_cells(c: CardChange, figures: dict[str, Figure]) -> list[object]:
@@ -150,23 +150,42 @@ def figure_cells(c: CardChange, figures: dict[str, Figure]) -> list[object]:
 
 HEADER = ("variant", "card", "figure", "base [95% CI]", "variant [95% CI]",
           "variant − base [95% CI]")
-WORDS = ("taken (drawn) as a share of all seats, fulfilled (kept) as a share of the takes "
-         "(drawing seats), mean VP, and the win difference: the win share of the seats that "
-         "took the card minus the other seats of their strategies' (pts; an association, not "
-         "a cause); 95% "
-         "intervals, the games of one deal as one cluster")
-EXPLAIN = ("Changed cards, base against variant on the same deals: " + WORDS + ". The change "
-           "is paired game by game (the win difference's is not, and has no interval); "
-           "shares in %, their changes in pts.")
+
+
+def _each(said: Sequence[str]) -> str:
+    """The first kind's words, the others' in brackets: "taken (drawn)"."""
+    return f"{said[0]} ({', '.join(said[1:])})" if len(said) > 1 else "".join(said)
+
+
+def words(kinds: Sequence[CardKind]) -> str:
+    """The changed cards' figures in words, each of the game's ``kinds`` in its own after the
+    first's in brackets (e.g. Carpe Diem's: "taken (drawn) as a share of all seats, fulfilled
+    (kept) as a share of the takes (drawing seats), ...")."""
+    verbs = [k.verbs for k in kinds]
+    return (f"{_each([v.took for v in verbs])} as a share of all seats, "
+            f"{_each([v.done for v in verbs])} as a share of "
+            f"{_each([v.done_of for v in verbs])}, mean VP, and the win difference: the win "
+            "share of the seats that took the card minus the other seats of their strategies' "
+            "(pts; an association, not a cause); 95% intervals, the games of one deal as one "
+            "cluster")
+
+
+def explain(kinds: Sequence[CardKind]) -> str:
+    """The changed cards' table in words (``words``)."""
+    return ("Changed cards, base against variant on the same deals: " + words(kinds) + ". The "
+            "change is paired game by game (the win difference's is not, and has no interval); "
+            "shares in %, their changes in pts.")
 
 
 def label(c: CellResult) -> str:
     return f"{c.variant} ({c.players}p, {c.population})"
 
 
-def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
+def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str],
+            kinds: Sequence[CardKind]) -> None:
     """Per variant (not ``sweeps``' values: the sweep section has them): what it changes,
-    the changed cards' table and their sentences; runs made before the card table, one line."""
+    the changed cards' table and their sentences, in the words of the game's ``kinds`` of
+    card; runs made before the card table, one line."""
     found = [(c, c.cards) for c in cells
              if c.cards is not None and str(c.variant) not in sweeps]
     if not found:
@@ -180,13 +199,12 @@ def section(doc: Doc, cells: Sequence[CellResult], sweeps: set[str]) -> None:
         doc.p(f"Not shown: {line}.")
     rows = [r for c, f in found for card in f.cards for r in table_rows(label(c), card)]
     if rows:
-        doc.p(EXPLAIN)
+        doc.p(explain(kinds))
         doc.table(HEADER, rows)
         for c, f in found:
             for card in f.cards:
                 doc.p(f"**{label(c)}**: " + sentence(card))
 
 
-__all__ = ["EXPLAIN", "HEADER", "KEYS", "NAMES", "OLD_RUNS", "WORDS",
-           "CardChange", "VariantCards", "as_json", "figure_cells", "label", "section",
-           "sentence", "table_rows"]
+__all__ = ["HEADER", "KEYS", "OLD_RUNS", "CardChange", "VariantCards", "as_json", "explain",
+           "figure_cells", "label", "section", "sentence", "table_rows", "words"]

@@ -39,6 +39,7 @@ from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import pct, pp, pts_interval, rulebook, seat_label, vec
 from cdsim.analysis.offsets import FairOffset
 from cdsim.analysis.rare import note
+from cdsim.games.features import CardKind
 from cdsim.study.cell import CellResult
 from cdsim.study.machine import machine_words, run_words, seconds_words
 from cdsim.study.manifest import StudyManifest
@@ -174,7 +175,7 @@ def build(result: StudyResults, memo: Memo | None = None) -> Doc:
         _players_section(doc, result, players)
     if m.variants:
         _variants_section(doc, result)
-    study_sweep.section(doc, result.sweeps)
+    study_sweep.section(doc, result.sweeps, _card_kinds(result))
     _method_section(doc, result)
     doc.drawn()
     return doc
@@ -336,7 +337,13 @@ def _variants_section(doc: Doc, result: StudyResults) -> None:
             doc.p(f"{players} players, at {vec(_rule(result, players))}:")
             doc.table(["population", "variant", *(f"{seat_label(s)} (pp)" for s in range(players)),
                        "paired games", "base verdict", "variant verdict"], rows)
-    study_cards.section(doc, result.cells, {v.name for v in result.manifest.variants if v.sweep})
+    study_cards.section(doc, result.cells, {v.name for v in result.manifest.variants if v.sweep},
+                        _card_kinds(result))
+
+
+def _card_kinds(result: StudyResults) -> tuple[CardKind, ...]:
+    """The study's game's kinds of card (none: a game without a card table)."""
+    return result.game.cards.kinds if result.game.cards is not None else ()
 
 
 def _rule(result: StudyResults, players: int) -> tuple[int, ...]:

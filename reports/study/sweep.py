@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from cdsim.analysis.fmt import number, pp, pts_interval, seat_label, vec
+from cdsim.games.features import CardKind
 from cdsim.study.cell import CellResult
 from cdsim.study.manifest import StudyManifest
 from cdsim.study.neutral_words import neutral_sentence
@@ -148,9 +149,10 @@ def _cells(group: SweepGroup, label: str, cell: CellResult
              "-" if covered is None else ("yes" if covered else "no")], [label, *diff])
 
 
-def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
+def section(doc: Doc, found: Sequence[SweepGroup], kinds: Sequence[CardKind]) -> None:
     """The sweeps: per sweep, player count and population, the sentence, a chart of each
-    seat's fair offset against the value and a table, one row per value."""
+    seat's fair offset against the value and a table, one row per value (a swept card's
+    figures in the words of the game's ``kinds`` of card)."""
     if not found:
         return
     doc.h("Sweeps", 2)
@@ -175,7 +177,7 @@ def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
                 _use_chart(doc, group, group.swept[0])
         doc.p("Starting VP: " + sentence(group))
         _chart(doc, group)
-        header, base_card, card_cells = _cards(doc, group)
+        header, base_card, card_cells = _cards(doc, group, kinds)
         rows = ([(*_cells(group, f"base ({sweep.base_value})", group.base), base_card)]
                 if group.base is not None else [])
         rows += [(*_cells(group, str(v), c), more)
@@ -189,7 +191,7 @@ def section(doc: Doc, found: Sequence[SweepGroup]) -> None:
                   [b + more for _, b, more in rows], wide=True)
 
 
-def _cards(doc: Doc, group: SweepGroup
+def _cards(doc: Doc, group: SweepGroup, kinds: Sequence[CardKind]
            ) -> tuple[list[str], list[object], list[list[object]]]:
     """The swept card's columns (header, the base's cells, each value's cells: its figures
     on the base's deals), none when the entry is not a card; runs made before the card
@@ -204,8 +206,8 @@ def _cards(doc: Doc, group: SweepGroup
     if first is None:
         return [], [], [[] for _ in group.values]
     doc.p(f"The second table's last columns: the swept card {first.card} under each value, "
-          f"on the base's deals: {study_cards.WORDS}.")
-    header = [f"{first.card} {name} [95% CI]" for name in study_cards.NAMES[first.kind]]
+          f"on the base's deals: {study_cards.words(kinds)}.")
+    header = [f"{first.card} {name} [95% CI]" for name in first.kind.verbs.figures]
     return (header, study_cards.figure_cells(first, first.base)[1:],
             [study_cards.figure_cells(card, card.variant)[1:] if card else ["-"] * 4
              for card in found])
@@ -213,7 +215,7 @@ def _cards(doc: Doc, group: SweepGroup
 
 def _card_chart(doc: Doc, group: SweepGroup) -> None:
     card = next(c.cards.cards[0] for _, c in group.values if c.cards and c.cards.cards)
-    names = study_cards.NAMES[card.kind]
+    names = card.kind.verbs.figures
     _figures_chart(doc, group, "_card", card.card, [
         (k, f"{card.card} {names[i]}", k != "mean_vp")
         for i, k in enumerate(("done_share", "mean_vp", "win_difference"), start=1)],

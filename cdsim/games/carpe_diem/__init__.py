@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
+from cdsim.games.carpe_diem.cards import FAILED_COST as FAILED_COST  # a failed card's cost
 from cdsim.games.carpe_diem.changes import card_changes as card_changes  # a variant's cards
 from cdsim.games.carpe_diem.commands.components import COMPONENT_FILES
 from cdsim.games.carpe_diem.commands.console import card_list, score, strategy_lines
@@ -26,7 +27,6 @@ from cdsim.games.carpe_diem.rules.records import ROW_FIELDS
 from cdsim.games.carpe_diem.sweeps import SWEEPS as SWEEPS  # its sweeps of component keys
 from cdsim.games.carpe_diem.uses import component_use as component_use  # a component's use
 from cdsim.games.carpe_diem.view import VIEW  # its replay page's files
-from cdsim.games.features import FailedCost
 from cdsim.games.spec import GameSpec
 
 NAME = "carpe-diem"
@@ -38,8 +38,6 @@ TIE_RULE = "R10.6"  # the rule that breaks a tie on VP
 # what its run report reads beyond the VP sources (cdsim.games.GameSpec)
 PHASES: tuple[str, ...] = ("vp_phase1", "vp_phase2", "vp_phase3", "vp_phase4")
 FAILED_CARDS: tuple[str, int] | None = ("failed_cards", 8)  # R3.1, R8.3: 4 phases x 2 cards
-FAILED_COST = FailedCost("objective cards", "4 VP", "R8.5", "cards do when the -4 of failed "
-                         "cards outweighs what fulfilled ones pay")
 TIEBREAK_WORDS = ("the R10.6 tie-break (scroll disc furthest behind, then lower "
                   "in the stack)")
 TIEBREAK_COLUMNS = ("scroll", "stack")

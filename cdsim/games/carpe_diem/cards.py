@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from cdsim.games.carpe_diem.rules.cards import FAILED_CARD_VP
 from cdsim.games.carpe_diem.rules.records import CARD_COLUMNS, CARD_KINDS
-from cdsim.games.features import CardKind, CardTable
+from cdsim.games.features import CardKind, CardTable, CardVerbs, FailedCost
 
 
 # the core's card columns (Any: index arrays, and the lists of ids and outcomes they index,
@@ -35,8 +36,9 @@ OBJECTIVE = CardKind(
     "Objective cards",
     "Taken: share of all seats that resolved the card in a scoring phase (R8.3); times: "
     "how often (a seat may take a card in more than one phase); fulfilled: share of those "
-    "times it paid at least once (else -4 VP, R8.5); mean VP per time taken, the -4 "
-    "included; most by: the strategy that took it most often per appearance.",
+    f"times it paid at least once (else {FAILED_CARD_VP} VP, R8.5); mean VP per time taken, "
+    f"the {FAILED_CARD_VP} included; most by: the strategy that took it most often per "
+    "appearance.",
     ("card", "taken", "times", "fulfilled", "mean VP",
      "win share: took it / others of their strategies",
      "win difference [95% CI]", "games", "most by"),
@@ -44,7 +46,12 @@ OBJECTIVE = CardKind(
     "Per objective card, the win share of the seats that took it minus that of the seats "
     "of the same strategy that did not, in the same games, with its 95% interval (deals as "
     "clusters); red: the interval excludes 0. An association, not a cause. Outliers first.",
-    done="fulfilled_share")
+    done="fulfilled_share",
+    # a seat takes the cards it resolves in a scoring phase, fulfilled or failed (R8.3, R8.5)
+    taken=("fulfilled", "failed"), done_outcome="fulfilled", counted="take",
+    verbs=CardVerbs("taken", "fulfilled", "the takes", "takers'",
+                    ("taken", "fulfilled", "mean VP per take", "win difference (pts)")),
+    worst_vp=FAILED_CARD_VP)
 FOUNTAIN = CardKind(
     "fountain",
     "Fountain cards",
@@ -57,10 +64,20 @@ FOUNTAIN = CardKind(
     "Per fountain card, the win share of the seats that drew it minus that of the seats of "
     "the same strategy that did not, in the same games, with its 95% interval (deals as "
     "clusters); red: the interval excludes 0. An association, not a cause. Outliers first.",
-    done="kept_share")
+    done="kept_share",
+    # a seat draws it at a fountain (R6.5); it pays if the seat keeps it to the end (R10.4)
+    taken=("drawn",), done_outcome="kept", counted="kept card",
+    verbs=CardVerbs("drawn", "kept", "drawing seats", "drawers'",
+                    ("drawn", "kept", "mean VP per kept card", "win difference (pts)")),
+    worst_vp=None)
 
 # a seat's objective rows add up to its vp_cards (R8.4-R8.5)
-CARDS = CardTable(CARD_COLUMNS, card_frame, paid=("objective", "vp_cards"),
+CARDS = CardTable(CARD_COLUMNS, card_frame, paid=(OBJECTIVE.kind, "vp_cards"),
                   kinds=(OBJECTIVE, FOUNTAIN))
 
-__all__ = ["CARDS", "FOUNTAIN", "OBJECTIVE", "card_frame"]
+# the objective cards that may fail, as its pages say them (GameSpec.failed_cost)
+FAILED_COST = FailedCost("objective cards", f"{-FAILED_CARD_VP} VP", "R8.5",
+                         f"cards do when the {FAILED_CARD_VP} of failed cards outweighs what "
+                         "fulfilled ones pay")
+
+__all__ = ["CARDS", "FAILED_COST", "FOUNTAIN", "OBJECTIVE", "card_frame"]
