@@ -129,6 +129,11 @@ def test_a_changed_cards_words_are_its_kinds() -> None:
     assert words((kind, *CARDS.kinds)).startswith(
         "zapped (taken, drawn) as a share of all seats, zipped (fulfilled, kept) as a share "
         "of the zaps (the takes, drawing seats)")
+    # a card no seat took: its table cells say so in the kind's verb
+    from cdsim.analysis.cards import Takes
+    unseen = dataclasses.replace(change, base=dict.fromkeys(figures, nan),
+                                 takes=(Takes(0, 0, 600), Takes(31, 20, 600)))
+    assert table_rows("v", unseen)[0][3] == "not zapped"
 
 
 def test_a_takes_worst_vp_is_its_kinds() -> None:
@@ -163,3 +168,29 @@ def test_a_run_with_rows_of_another_kind_says_so_in_one_line(
     assert found is not None and found.table is None
     assert found.missing == ("runs/x/cards: card rows of kind 'nothing', which the game's "
                              "card table does not follow")
+
+
+def test_a_swept_cards_words_are_its_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep of a card says who took it and what its chart shows in its kind's words (a
+    swept fountain card's drawers, not an objective card's takers)."""
+    from types import SimpleNamespace
+
+    import reports.study.sweep as sweep_page
+    from cdsim.study.sweep_groups import SweepGroup
+
+    nan: Figure = (math.nan, math.nan, math.nan)
+    figures = dict.fromkeys(("taken_share", "done_share", "mean_vp", "win_difference"), nan)
+    said: list[str] = []
+    monkeypatch.setattr(sweep_page, "_figures_chart", lambda *args: said.append(args[-1]))
+    for kind, who, caption in ((FOUNTAIN, "drawers", "kept share, VP per kept card, and its "
+                                "drawers' win share"),
+                               (OBJECTIVE, "takers", "fulfilled share, VP per take, and its "
+                                "takers' win share")):
+        card = CardChange(kind, "Z9", (), figures, figures, figures)
+        cell = SimpleNamespace(cards=SimpleNamespace(cards=[card]))
+        group = SweepGroup(sweep=None, players=2, population="p",  # type: ignore[arg-type]
+                           base=None, values=((4, cell),), covered={})  # type: ignore[arg-type]
+        assert group.swept == ("Z9", who, True)
+        said.clear()
+        sweep_page._card_chart(None, group)  # type: ignore[arg-type]
+        assert said[0].startswith(caption), said

@@ -61,10 +61,12 @@ class SweepGroup:
     @property
     def swept(self) -> tuple[str, str, bool] | None:
         """What ``neutral`` is about: the swept card's id or component's noun, who use it
-        ("takers", "users") and whether it is a card; None: neither has figures."""
+        (its kind's takers, e.g. "takers" or "drawers"; "users") and whether it is a card;
+        None: neither has figures."""
         for _, cell in self.values:
             if cell.cards is not None and cell.cards.cards:
-                return cell.cards.cards[0].card, "takers", True
+                card = cell.cards.cards[0]
+                return card.card, card.kind.verbs.takers.rstrip("'"), True
             used = swept_component(self.sweep, cell)
             if used is not None:
                 return used.use.noun, "users", False

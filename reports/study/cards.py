@@ -99,12 +99,13 @@ def _span(key: str, f: Figure, sign: bool = False) -> str:
     return f"{mid} [{scale * f[1]:{form}}, {scale * f[2]:{form}}]"
 
 
-def _few(f: Figure, takes: Takes | None) -> str | None:
-    """A figure that is no number because its card was not taken, or taken in too few deals
-    (``card_intervals.MIN_DEALS``), in words; None otherwise."""
+def _few(f: Figure, takes: Takes | None, took: str) -> str | None:
+    """A figure that is no number because its card was not taken (``took``: the kind's verb,
+    "drawn" for a card drawn), or taken in too few deals (``card_intervals.MIN_DEALS``), in
+    words; None otherwise."""
     if takes is None or math.isfinite(f[0]):
         return None
-    return "not taken" if takes.seats == 0 else f"too few deals ({takes.deals})"
+    return f"not {took}" if takes.seats == 0 else f"too few deals ({takes.deals})"
 
 
 def sentence(c: CardChange) -> str:
@@ -137,8 +138,9 @@ def sentence(c: CardChange) -> str:
 def table_rows(label: str, c: CardChange) -> list[list[object]]:
     """One row per figure: base, variant, the paired change, each [95% CI]."""
     base, variant = c.takes if c.takes is not None else (None, None)
-    return [[label, c.card, name, _few(c.base[k], base) or _span(k, c.base[k]),
-             _few(c.variant[k], variant) or _span(k, c.variant[k]),
+    took = c.kind.verbs.took
+    return [[label, c.card, name, _few(c.base[k], base, took) or _span(k, c.base[k]),
+             _few(c.variant[k], variant, took) or _span(k, c.variant[k]),
              _span(k, c.change[k], sign=True)]
             for name, k in zip(c.kind.verbs.figures, KEYS, strict=True)]
 

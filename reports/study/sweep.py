@@ -219,8 +219,9 @@ def _card_chart(doc: Doc, group: SweepGroup) -> None:
     _figures_chart(doc, group, "_card", card.card, [
         (k, f"{card.card} {names[i]}", k != "mean_vp")
         for i, k in enumerate(("done_share", "mean_vp", "win_difference"), start=1)],
-        "the swept card's own figures", "fulfilled share, VP per take, and its takers' win "
-        "share minus the other seats of their strategies'")
+        "the swept card's own figures", f"{card.kind.verbs.done} share, VP per "
+        f"{card.kind.counted}, and its {card.kind.verbs.takers} win share minus the other seats "
+        "of their strategies'")
 
 
 def _use_chart(doc: Doc, group: SweepGroup, noun: str) -> None:
