@@ -73,12 +73,15 @@ def _load(groups: tuple[str, ...] = GROUPS) -> Any:
 
 def main() -> None:
     """Entry point (``cdsim.cli.app.main`` once the commands are loaded)."""
+    from cdsim.cli.stops import STOPPED, catch_stops
+
+    catch_stops()  # first: a stop while the commands load is a stop too
     try:
         _load(_needed(sys.argv[1:]))
         from cdsim.cli.app import main as run
     except KeyboardInterrupt:
         print("cdsim: interrupted", file=sys.stderr)
-        sys.exit(130)  # cdsim.cli.app.STOPPED, not imported yet
+        sys.exit(STOPPED)
     except CdsimError as exc:  # a file read as the commands load (the profiles file)
         print(f"cdsim: error: {exc}", file=sys.stderr)
         sys.exit(2)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cdsim import __version__
+from cdsim.cli.stops import SIGNALLED
+from cdsim.cli.stops import STOPPED as STOPPED  # the commands read it here
 from cdsim.errors import CdsimError, StrategyFailure
 
 if TYPE_CHECKING:
@@ -223,8 +225,8 @@ def _root(version: Annotated[bool, typer.Option(
 
 # Ctrl-C, SIGTERM and SIGHUP stop every command the same way: finished chunks are kept,
 # the workers are stopped, one line on stderr (with the --resume command when a run, study
-# or ladder folder was being written) and exit code 130 (STOPPED), whichever the signal.
-STOPPED = 130
+# or ladder folder was being written) and exit code 130 (STOPPED), whichever the signal
+# (cdsim.cli.stops: what each raises).
 RESUME: dict[str, Any] = {}  # set by the commands that write a folder
 
 
@@ -232,14 +234,6 @@ def resume_hint(folder: Path, manifest: str, command: str) -> None:
     """The folder this command writes, its manifest's name and the command that continues
     it (printed on a stop once the manifest exists)."""
     RESUME.update(folder=folder, manifest=manifest, command=command)
-
-
-SIGNALLED = {"on": False}  # a stop signal arrived (whatever a library made of it)
-
-
-def _stop_signal(signum: int, frame: object) -> None:
-    SIGNALLED["on"] = True
-    raise KeyboardInterrupt  # SIGTERM, SIGHUP: the same path as Ctrl-C
 
 
 def _a_stop(exc: BaseException) -> bool:
@@ -315,15 +309,10 @@ def _worker_died(exc: BaseException) -> None:
 
 def main() -> None:
     """Entry point: user errors become one line on stderr and exit code 2; a failing
-    strategy or a worker that died, exit code 1; a stop (Ctrl-C, SIGTERM, SIGHUP), 130."""
-    import signal
-
-    _mark_driver()
-
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _stop_signal)
+    strategy or a worker that died, exit code 1; a stop (Ctrl-C, SIGTERM, SIGHUP), 130.
+    The stop signals' handlers are in place (``cdsim.cli.main``: ``catch_stops``)."""
     try:
+        _mark_driver()
         code = app(standalone_mode=False)
     except SystemExit as exc:  # a command's own stop message (simulate, study run, ladder)
         if exc.code == STOPPED:
