@@ -79,8 +79,8 @@ _REAL_EXIT = os._exit
 # stopped the hard way (``user_code``'s ``stuck``).
 GRACE_ALARMS = 3
 _ALARM: dict[str, Any] = {}  # the alarm's state: its count, the stuck callback
-# The signals a user stops cdsim with; their Python handlers raise KeyboardInterrupt (the
-# default one for SIGINT, cdsim.cli.app's for the others). ``user_code`` notes that one came.
+# The signals a user stops cdsim with; their Python handler raises KeyboardInterrupt
+# (cdsim.cli.stops' Stop, for all three). ``user_code`` notes that one came.
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
                      if hasattr(signal, name))
 _STOP: dict[str, bool] = {}
