@@ -38,8 +38,9 @@ RULES_DOC = "docs/rules-mediterranean.md"  # where its rules are numbered
 TIE_RULE = "M8.2"  # the rule that breaks a tie on VP
 PHASES: tuple[str, ...] = ()
 FAILED_CARDS: tuple[str, int] | None = None  # no objective cards
-TIEBREAK_WORDS = ("the M8.2 tie-break (the rulebook shares a tied victory: shared_win; the "
-                  "rank puts the earlier seat in the final play order first)")
+TIEBREAK_WORDS = ("the M8.2 tie-break (the rulebook shares a tied victory, kept in the rows as "
+                  "a shared win for each tied seat; the win counted here and the first rank go "
+                  "to the earlier seat in the final play order)")
 TIEBREAK_COLUMNS = ("final_order",)
 # its built-in players in a line each (`cdsim strategies --game mediterranean`)
 PLAYER_WORDS = {
