@@ -20,9 +20,10 @@ import numpy as np
 
 from cdsim import core
 from cdsim.games.core_players import CoreRoster
-from cdsim.games.features import BUILT_IN_SET, WEIGHTS_DIR, built_in_set_said
+from cdsim.games.features import BUILT_IN_SET, WEIGHTS_DIR, KeySets, built_in_set_said
 from cdsim.games.mediterranean import sheet, view
-from cdsim.games.mediterranean.components import SET_KEYS as SET_KEYS
+from cdsim.games.mediterranean.city_cards import by_city
+from cdsim.games.mediterranean.components import SET_KEYS as JSON_SET_KEYS
 from cdsim.games.mediterranean.components import components_digest as components_digest
 from cdsim.games.mediterranean.components import diff as diff
 from cdsim.games.mediterranean.components import load_components as load_components
@@ -84,6 +85,10 @@ def players() -> tuple[str, ...]:
         return ()
     return tuple(module.game_players(NAME))
 
+
+# whatif's --set on its JSON tables, a city card named by its city (city_cards.Saguntum-2)
+SET_KEYS = KeySets(JSON_SET_KEYS.text, by_city(JSON_SET_KEYS.set_value), JSON_SET_KEYS.problem,
+                   JSON_SET_KEYS.example)
 
 # its view (cdsim.games.views): its replay page's files beside view.py in this package
 # (replay.html, replay.js), its recorded games in words (view.py), its set's sheet (sheet.py)
