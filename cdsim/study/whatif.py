@@ -267,9 +267,9 @@ def lineup_of(game: GameSpec, play: str) -> list[str]:
 def lineups_at(names: Sequence[str], players: int) -> list[list[str]]:
     """The line-ups of ``names`` that seat ``players``: every N of them while there are
     enough (``lineup``'s own rule, ``cdsim.study.file``), else all of them with each in turn
-    (each choice of the seats over, repeats allowed) in a further seat, as a shipped study
-    seats four scripted players at 5 (cdsim/studies/mediterranean.toml); a further seat
-    sits beside its player's first, in the names' order."""
+    (each choice of the seats over, repeats allowed) in a further seat, as a game's shipped
+    study seats its four scripted players at 5; a further seat sits beside its player's
+    first, in the names' order."""
     if players <= len(names):
         return [list(x) for x in itertools.combinations(names, players)]
     return [sorted([*names, *extra], key=list(names).index)

@@ -20,7 +20,7 @@ const STATES = [];
   }
 }
 
-// a fifth seat's colour: the shared four (common.js) seat at most 4 players
+// a fifth seat's colour: the four shared seat colours seat at most 4 players
 const FIFTH_SEAT_COLOR = "#2a9d8f";
 
 function seatColor(s) {
