@@ -1,3 +1,4 @@
-"""cdsim — Monte Carlo strategy and balance analyzer for the board game Carpe Diem."""
+"""cdsim — Monte Carlo seat-balance analyzer for board games (``cdsim.games`` registers the
+games it plays, ``cdsim games`` lists them)."""
 
 __version__ = "0.1.0"

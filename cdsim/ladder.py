@@ -5,7 +5,7 @@ A *pairing* is one line-up of N strategies, played as an ordinary run folder wit
 rotated (each deal in all N cyclic rotations):
 
 - 2 players: every unordered pair {a, b} of the list, line-up (a, b): each deal both ways;
-- 3-4 players: every combination of N distinct strategies when the list has at least N;
+- 3 or more players: every combination of N distinct strategies when the list has at least N;
   with fewer, every line-up of N seats that holds each strategy at least once (e.g. a, b
   for 4 players: aaab, aabb, abbb). Either set is closed under renaming the strategies, so
   each strategy appears equally often.

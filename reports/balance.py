@@ -8,6 +8,7 @@ it judges with, for the command's callers). Seats are counted from 1.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypedDict
 
 import numpy as np
@@ -17,6 +18,7 @@ from cdsim.analysis.cell import Shares
 from cdsim.analysis.fmt import interval, number, pp, vec
 from cdsim.analysis.rare import note
 from cdsim.batch.balance import BalanceResult
+from cdsim.games import counts_said
 
 __all__ = ["as_json", "check_tolerance", "comparison_table", "explain", "format_text", "gap_text",
            "words"]
@@ -44,9 +46,11 @@ def _offsets(result: Balance) -> str:
     return "Fair offset over seat 1 (95% interval): " + ", ".join(parts) + "."
 
 
-def explain(result: BalanceResult) -> str:
+def explain(result: BalanceResult, counts: Sequence[int]) -> str:
     """One paragraph: the verdict in the study's words, the run's own vector, and what
-    would confirm the most equal one."""
+    would confirm the most equal one; ``counts``: the game's player counts
+    (``GameSpec.player_counts``), those above 2 named where the vectors to test are chosen
+    on the games themselves."""
     b = result.balance
     v = b.verdict
     what = ("this run as one stage" if b.stages == 1 else
@@ -64,7 +68,8 @@ def explain(result: BalanceResult) -> str:
                  f"{v.alpha / 2:.1%} "
                  f"of cells); the most equal is {vec(v.vector)} ({gap_text(b.best)}). ")
     else:
-        why = ("with 3 or 4 players the vectors to test are chosen on these games, so only "
+        more = counts_said(tuple(n for n in counts if n > 2) or (b.players,))
+        why = (f"with {more} players the vectors to test are chosen on these games, so only "
                "fresh games can confirm one" if b.players > 2 and b.radius > 0 and b.stages == 1
                else "these games do not show it within the tolerance")
         text += (f"**{vec(v.vector)}: most equal so far (not confirmed)**, {gap_text(b.best)}; "

@@ -287,7 +287,7 @@ def build(found: RunResults) -> Doc:
     _shape_section(doc, found)
     if found.cards is not None and found.run.spec.cards is not None:  # None: no cards
         _card_section(doc, found.cards, found.run.spec.cards.kinds)
-    _balance_section(doc, found.judged)
+    _balance_section(doc, found.judged, found.run.spec.player_counts)
     _power_section(doc, found)
     return doc
 
@@ -421,12 +421,13 @@ def _card_section(doc: Doc, found: CardSection, kinds: tuple[CardKind, ...]) -> 
                 shown["high"].to_numpy(), words.chart_title), words.caption)
 
 
-def _balance_section(doc: Doc, judged: BalanceResult | str) -> None:
+def _balance_section(doc: Doc, judged: BalanceResult | str,
+                     counts: tuple[int, ...]) -> None:
     doc.h("Starting VP", 2)
     if isinstance(judged, str):
         doc.p(f"Not analysed: {judged}.")
         return
-    doc.p(balance.explain(judged))
+    doc.p(balance.explain(judged, counts))
     doc.table(*balance.comparison_table(judged))
     shifts, share, low, high = judged.balance.curves
     doc.chart("start_vp_shift", charts.shift_chart(shifts, share, low, high,

@@ -281,3 +281,19 @@ def test_the_castles_replay_in_the_browser(browser: Any, tmp_path: Path,
     assert browser.execute_script(SHOWN)["step"] == len(data["steps"]) - 2
     assert not browser.find_elements(By.CSS_SELECTOR, "#final")
     assert not [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+
+
+def test_the_final_table_heads_its_columns_in_whole_words(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Audit of issue 60: no abbreviated heads (``harv-g``, ``store``, ``left``): each VP
+    source in one or two lines of whole words, every source of the breakdown headed."""
+    code, out, err = play(monkeypatch, capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("seat strategy"))
+    heads = f"{lines[at - 1]} {lines[at]}".split()
+    for short in ("harv-g", "harv-r", "store", "left", "colour", "spare"):
+        assert short not in lines[at].split(), lines[at]
+    assert {"harvest", "green", "red", "storage", "tokens", "leftovers", "bonuses"} <= set(heads)
+    assert not [h for h in heads if "-" in h or "_" in h], heads
+    assert len(table(out)) == 4  # the rows as before

@@ -65,6 +65,10 @@ def test_a_castles_study_plays_and_reports_its_game(
     for text in (page, html):
         assert "no compensation (" in text and "rulebook 0/0" not in text
         assert "rulebook **0/0" not in text and "rulebook <strong>0/0" not in text
+        # nor "the rulebook's 0/0" in the sentences and captions (audit of issue 60, item 6)
+        assert not re.search(r"rulebook(?:'|&#x27;)s (?:starting VP )?0/0", text)
+    assert "Win share by seat with no compensation (every seat 0) on every game" in page
+    assert "the last series marks no compensation (every seat 0)." in page
 
 
 def test_a_carpe_diem_study_manifest_does_not_name_the_game(
@@ -83,6 +87,7 @@ def test_a_carpe_diem_study_manifest_does_not_name_the_game(
     page = (tmp_path / "s" / "study.md").read_text()
     assert "(The Castles" not in page
     assert "rulebook **8/9**" in page and "no compensation" not in page
+    assert "Win share by seat at the rulebook's starting VP 8/9 on every game" in page
 
 
 @pytest.mark.parametrize(("change", "said"), [

@@ -11,7 +11,15 @@ import pytest
 
 from cdsim import core
 from cdsim.games import game_spec
-from cdsim.games.mediterranean.view import HIDDEN_WORDS, NONE, decision_lines, hide, replay_data
+from cdsim.games.mediterranean.view import (
+    DECISIONS,
+    HIDDEN_WORDS,
+    NONE,
+    decision_lines,
+    hide,
+    replay_data,
+    summary_lines,
+)
 from cdsim.games.recorded import play_recorded
 from tests.commands import run_cli
 from tests.test_replay import browser, embedded, open_page
@@ -50,12 +58,34 @@ def test_a_laid_card_is_hidden_until_turned_up_in_the_data_and_the_trace() -> No
         for seat in step["d"].get("seats", {}).values():
             assert seat.get("laid", None) in (None, "face down")
     # the trace names no face-down card either; the extra turn's open card it names
-    lines = [line for line in decision_lines(game) if ") rowing-card:" in line]
+    lines = [line for line in decision_lines(game) if ") rowing card:" in line]
     assert lines and all(line.endswith(HIDDEN_WORDS) for line in lines)
     # the cards are turned up: the seats' played cards grow after each turn's picks
     played = [sum(len(s["played"]) for s in d.frame["seats"]) for d in game.decisions
               if d.decision == "sail"]
     assert max(played) > 0
+
+
+def test_the_trace_and_the_table_say_it_in_words() -> None:
+    """Audit of issue 60: the decisions in words, not the core's kinds (``turned-contract:``,
+    ``rowing-card:``), "1 temple point" (not "points"), and the final table's heads in whole
+    words, the gold-temple VP and the coins left not both headed "gold"."""
+    game = _game()
+    lines = decision_lines(game)
+    kinds = {d.decision for d in game.decisions}
+    assert kinds <= set(DECISIONS), kinds - set(DECISIONS)
+    for kind in kinds:  # every kind played, and none of them said in code
+        assert any(f") {DECISIONS[kind]}: " in line for line in lines), kind
+        assert not any(f") {kind}: " in line for line in lines if "-" in kind), kind
+    spec = game_spec("mediterranean")
+    more = [line for seed in range(8, 14) for line in decision_lines(play_recorded(
+        spec, None, seed, None, [(p, ()) for p in LINEUP], (0,) * 5))]
+    assert any("(1 temple point in " in line for line in [*lines, *more]), "no 1-point seen"
+    assert not any("(1 temple points" in line for line in [*lines, *more])
+    table = summary_lines(game)
+    heads = " ".join(table[1:3]).split()
+    assert heads.count("gold") == 1 and "coins" in heads and "left" in heads, table
+    assert all(len(h) > 3 or h in ("VP", "new") for h in heads), table  # no abbreviations
 
 
 SHOWN = """
@@ -64,6 +94,13 @@ return {
   trace: document.getElementById("trace").textContent,
   laid: Array.from(document.querySelectorAll("#players .player")).map((p) => p.dataset.laid),
   hand: Array.from(document.querySelectorAll("#players .player")).map((p) => Number(p.dataset.hand)),
+  title: document.getElementById("step-label").textContent,
+  table: document.querySelector("main.table").textContent,
+  forecast: Array.from(document.querySelectorAll("#sea .stat")).filter(
+    (e) => e.querySelector("span").textContent === "forecast").map(
+    (e) => e.querySelector("b").textContent)[0],
+  colours: Array.from(document.querySelectorAll("#players .player header")).map(
+    (h) => h.style.background),
 };
 """
 
@@ -84,10 +121,19 @@ def test_the_replay_of_a_whole_five_player_game_in_the_browser(
     open_page(browser, page)
     body = browser.find_element(By.TAG_NAME, "body")
     seen_face_down = 0
+    forecasts = set()
     for i, step in enumerate(data["steps"][:-1]):
         shown = browser.execute_script(SHOWN)
         assert shown["step"] == i and step["t"] in shown["trace"]
         assert len(shown["laid"]) == 5
+        # every figure in words: no "undefined" or "null" (the forecast before the cards are
+        # turned up said "null", before it was first set "undefined"), no decision in code
+        for word in ("undefined", "null", "NaN"):
+            assert word not in shown["table"], (i, word, shown["table"])
+        forecasts.add(shown["forecast"])
+        assert shown["title"].endswith(DECISIONS[step["k"]]), shown["title"]
+        assert not [k for k in DECISIONS if "-" in k and k in shown["title"]], shown["title"]
+        assert len(set(shown["colours"])) == 5, shown["colours"]  # a colour each seat
         if step["k"] == "rowing-card":
             assert HIDDEN_WORDS in shown["trace"] and "/ wind" not in shown["trace"]
             seen_face_down += shown["laid"].count("face down")
@@ -95,6 +141,7 @@ def test_the_replay_of_a_whole_five_player_game_in_the_browser(
             assert all(n >= 1 for n in shown["hand"])
         body.send_keys(Keys.ARROW_RIGHT)
     assert seen_face_down > 0
+    assert "none yet" in forecasts and any(f.startswith("+") for f in forecasts), forecasts
     assert not [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
     body.send_keys(Keys.END)
     shown = browser.execute_script(SHOWN)

@@ -1,7 +1,7 @@
 """The candidates and the games: every starting-VP vector a cell judges, and each logged
 game's winner under any of them (re-ranking), counted by deal group.
 
-A *cell* is one player count (2-4) with one population of players. The question is which
+A *cell* is one player count (one the game takes) with one population of players. The question is which
 starting-VP vector makes the seats fair: a vector ``v`` is **fair** when the largest gap
 between two seats' win shares, ``max_ij |p_i(v) - p_j(v)|``, is at most ``tolerance``
 (default 0.02, two percentage points). Only differences between seats matter, so seat 1

@@ -2,7 +2,7 @@
 the page from ``fit_ladder``'s figures).
 
 - **2 players**: a Bradley-Terry model of who wins, P(a beats b) = pi_a / (pi_a + pi_b).
-- **3-4 players**: a Plackett-Luce model of the whole finishing order (the winner chosen
+- **3 or more players**: a Plackett-Luce model of the whole finishing order (the winner chosen
   among all N with probability proportional to pi, then 2nd among the rest, ...). With two
   players it *is* Bradley-Terry (a test pins that the two likelihoods agree).
 

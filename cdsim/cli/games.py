@@ -33,7 +33,8 @@ def play(
     seed: Annotated[int, typer.Option(help="Seed: the same seed replays the same game.")] = 0,
     strategies: Annotated[str, typer.Option(
         help="Strategy per seat, comma-separated (one name fills every seat). "
-             "See `cdsim strategies`; or module:Class, or path/to/file.py:Class.",
+             "See `cdsim strategies`; in the default game also module:Class, or "
+             "path/to/file.py:Class.",
         autocompletion=complete_strategies)] = "random",
     start_vp: Annotated[str | None, typer.Option(
         help="Starting VP by seat, e.g. 8,9,10,11 (default: the rulebook's).")] = None,
@@ -54,8 +55,9 @@ def play(
     decision_timeout: DecisionTimeoutOpt = None,
     game: GameOpt = None,
 ) -> None:
-    """Play one game on the core and print its result. Any line-up: built-in players
-    (mcts too) and your own Python strategies (module:Class) at one table.
+    """Play one game on the core and print its result. Any line-up of built-in players
+    (mcts too), and in the default game your own Python strategies (module:Class) at the
+    same table; another game seats a Python strategy in simulate, ladder and study run.
 
     Example: cdsim play --players 2 --strategies mcts,greedy --trace"""
     from cdsim.games import game_spec
@@ -134,7 +136,8 @@ def _play_other(spec: GameSpec, flags: OtherGame, components: Path | None,
     if not 0 <= flags.seed < 2**63 or (flags.setup is not None and not 0 <= flags.setup < 2**63):
         raise CdsimError(f"--seed and --setup must be between 0 and 2**63 - 1, got {flags.seed} "
                          f"and {flags.setup}")
-    vp = _parse_ints(flags.start_vp, "--start-vp") if flags.start_vp is not None else (0,) * n
+    vp = (_parse_ints(flags.start_vp, "--start-vp") if flags.start_vp is not None
+          else tuple(spec.start_vp(n)))  # the rulebook's
     if len(vp) != n:
         raise CdsimError(f"--start-vp needs {n} values (one per seat), got {len(vp)}")
     if any(not -(2**31) < v < 2**31 for v in vp):

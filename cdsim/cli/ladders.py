@@ -75,7 +75,7 @@ def ladder(
              cdsim ladder --game castles --strategies random,greedy,castle-monastery
     \b
     2 players: every pair of strategies, each deal played both ways (seats rotated), rated by
-    Bradley-Terry. 3-4 players: every combination of N distinct strategies (with fewer
+    Bradley-Terry. More players: every combination of N distinct strategies (with fewer
     strategies than seats: every line-up holding each of them), each deal in all seat
     rotations, rated by Plackett-Luce on the finishing order. Ratings are on the Elo scale
     (400 log10 odds; +200 = 76% wins), random = 0 when it plays (else the mean); 95%

@@ -296,7 +296,7 @@ def balance(
     procedure on one run (one stage). Re-ranks the logged games under every vector within
     --radius (exact: no built-in player reads VP totals), names the most equal one and says
     whether it is confirmed fair within --tolerance (to --zone: shown below tolerance +
-    zone; "no fair vector" above tolerance - zone) (2 players can be; with 3 or 4 the
+    zone; "no fair vector" above tolerance - zone) (2 players can be; with more the
     vector is chosen on these games, so only fresh games confirm it: the commands printed
     play them), with each seat's fair offset.
 
@@ -410,7 +410,7 @@ def power(
     except ValueError as exc:
         raise CdsimError(str(exc)) from None
     # the anytime test (docs/statistics.md): a run of one vector (`cdsim balance --radius 0`)
-    # at alpha's confirmation share; a study cell's test at its first choice's share (3-4
+    # at alpha's confirmation share; a study cell's test at its first choice's share (3 or more
     # players, on the games after stage 0) or at half of it for the two ends (2 players)
     design = design_groups(players, tolerance, alpha, 1.0)
     alpha_c = alpha * CONFIRM_SHARE
@@ -438,5 +438,5 @@ def power(
           + (f", design effect {design_effect:g}" if design_effect > 1 else "") + "):")
     print(f"  {one:>8} fresh games  for one run of that vector, read by `cdsim balance RUN "
           "--radius 0` (what `cdsim balance` prints)")
-    print(f"  {study:>8} games  tested in a study cell (with 3 or 4 players: after its first "
-          "stage, which chooses the vector)")
+    print(f"  {study:>8} games  tested in a study cell (with more than 2 players: after its "
+          "first stage, which chooses the vector)")

@@ -27,14 +27,16 @@ if TYPE_CHECKING:  # the command line imports it when it plays
     from cdsim.study.clock import Clock
 
 study_app = typer.Typer(
-    help="Studies: for 2, 3 and 4 players, which starting VP make the seats fair, how sure is "
-         "that, and does it hold for other players and design variants?\n\n"
+    help="Studies: at each player count a game takes (`cdsim games` lists them), which "
+         "starting VP make the seats fair, how sure is that, and does it hold for other "
+         "players and design variants?\n\n"
          "A study file names player counts x populations (x component variants); each "
          "combination is a cell, played in stages of fresh deals (ordinary run folders) until "
          "its verdict is decided: confirmed, no whole-VP vector is fair, or undecided when its "
          "game budget is spent; a wrong verdict has a stated chance of at most 5%.\n\n"
-         "Start with `cdsim study run default` (2, 3 and 4 players x random, scripted and "
-         "strong play; about 8 minutes on 2 cores, README), then `cdsim study report "
+         "Start with `cdsim study run default` (the default game at each count it takes x "
+         "random, scripted and strong play; about 8 minutes on 2 cores, README), then "
+         "`cdsim study report "
          "studies/default`. "
          "`cdsim study init my-study.toml` writes that study file to edit.",
     no_args_is_help=True)

@@ -30,7 +30,8 @@ if TYPE_CHECKING:  # the command line imports them when it plays
     from cdsim.study.model import Study
     from cdsim.study.results import StudyResults
 
-PLAY_HELP = "scripted (the four scripted players), strong (the learned player), or both"
+PLAY_HELP = ("scripted (the four scripted players), strong (the learned player, in a game "
+             "that has one), or both")
 MARGIN = 0.01  # the default --precision: cdsim.analysis.paired.MARGIN (a test keeps them equal)
 CARD_MARGIN = 0.04  # the default --card-margin: cdsim.analysis.cards.CARD_MARGIN (a test too)
 QUICK_MINUTES = 3.0  # the quick look's time budget (a designer's "a few minutes")
@@ -55,8 +56,9 @@ def whatif(
         help="Player counts, comma-separated (default: every count the game takes).",
         show_default=False)] = None,
     play: Annotated[str | None, typer.Option(
-        help=f"Who plays: {PLAY_HELP}. Default: the quick look, scripted and strong play, "
-             "the time going to the comparisons nearest to deciding.",
+        help=f"Who plays: {PLAY_HELP}. Default: the quick look, scripted play and (in a "
+             "game with a learned player) strong play, the time going to the comparisons "
+             "nearest to deciding.",
         show_default=False, autocompletion=complete_play)] = None,
     precision: Annotated[float, typer.Option(
         help="The designer's margin: a seat whose win share moves by less than this is "
@@ -90,9 +92,10 @@ def whatif(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
 ) -> None:
     """What does a change to the components do? Plays the base and the change on the same
-    deals (2, 3 and 4 players unless told), stops each comparison as soon as it is decided,
-    and prints the answer. By default a quick look within 3 minutes (--minutes) of scripted
-    and strong play: every comparison (player count x play) plays until it is decided or the
+    deals (at every player count the game takes unless told), stops each comparison as soon
+    as it is decided, and prints the answer. By default a quick look within 3 minutes
+    (--minutes) of scripted play and, in a game with a learned player, strong play: every
+    comparison (player count x play) plays until it is decided or the
     time is spent, the time left going to those nearest to deciding; after a few seconds of
     play it says how long it will take at this machine's measured pace; out of time, it
     stops at a chunk and says what is decided, how far each answer can move and what more

@@ -3,7 +3,8 @@
 The change (``--set TABLE.ID.KEY=VALUE``, the entry/key vocabulary of a study's sweeps, or
 an override file) becomes a study folder: a study file with the base and the change as a
 variant, for each player count and each kind of play asked (scripted: the four scripted
-players, every N of them in every seat rotation; strong: the learned player in every
+players, every N of them in every seat rotation, and at a count with more seats than them
+all of them with each in turn in a further seat; strong: the learned player in every
 seat), and the change's override files beside it. Base and variant play the same deals,
 stage by stage, and each comparison stops at the first look that decides whether seat
 balance moves (``cdsim.analysis.paired``), at its cap (``--games``, when given) or when the
@@ -17,6 +18,7 @@ A list of values (``--set objective.B05.reward.vp=4,6,10``) makes one variant pe
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -262,6 +264,35 @@ def lineup_of(game: GameSpec, play: str) -> list[str]:
     return list(game.strong)
 
 
+def lineups_at(names: Sequence[str], players: int) -> list[list[str]]:
+    """The line-ups of ``names`` that seat ``players``: every N of them while there are
+    enough (``lineup``'s own rule, ``cdsim.study.file``), else all of them with each in turn
+    (each choice of the seats over, repeats allowed) in a further seat, as a game's shipped
+    study seats its four scripted players at 5; a further seat sits beside its player's
+    first, in the names' order."""
+    if players <= len(names):
+        return [list(x) for x in itertools.combinations(names, players)]
+    return [sorted([*names, *extra], key=list(names).index)
+            for extra in itertools.combinations_with_replacement(names, players - len(names))]
+
+
+def _population_lines(play: str, lineup: Sequence[str], players: Sequence[int]) -> list[str]:
+    """A population's description and who plays, as the study file says them: one
+    ``lineup`` (one name fills every seat, more: every N of them), or, where some player
+    count has more seats than names, ``lineups`` for each count (``lineups_at``), said so in
+    its description."""
+    short = [p for p in players if len(lineup) > 1 and p > len(lineup)]
+    if not short:
+        return [f"description = {json.dumps(PLAYS[play])}", f"lineup = {json.dumps(list(lineup))}"]
+    further = "; ".join(
+        f"at {p} players all of them, " + ("each in turn in a second seat" if p - len(lineup) == 1
+                                           else f"each choice of {p - len(lineup)} of them "
+                                                "(repeats allowed) in further seats")
+        for p in short)
+    return [f"description = {json.dumps(f'{PLAYS[play]}; {further}')}",
+            f"lineups = {json.dumps([x for p in players for x in lineups_at(lineup, p)])}"]
+
+
 def study_text(name: str, variant_list: Sequence[Variant | Sweep],
                players: Sequence[int], plays: Sequence[str], seed: int,
                budgets: dict[str, int], chunk_size: int = 2000,
@@ -282,10 +313,9 @@ def study_text(name: str, variant_list: Sequence[Variant | Sweep],
         "",
     ]
     for play_name in plays:
-        description, lineup = PLAYS[play_name], lineup_of(game or game_spec(None), play_name)
+        lineup = lineup_of(game or game_spec(None), play_name)
         lines += ["[[population]]", f"name = {json.dumps(play_name)}",
-                  f"description = {json.dumps(description)}",
-                  f"lineup = {json.dumps(lineup)}", f"games = {budgets[play_name]}",
+                  *_population_lines(play_name, lineup, players), f"games = {budgets[play_name]}",
                   *([f"chunk_size = {STRONG_CHUNK}"] if play_name == "strong" else []), ""]
     for v in variant_list:
         if isinstance(v, Sweep):
@@ -354,7 +384,13 @@ def build(name: str, changes: Sequence[Change], override: Path | None, root: Pat
                       watch=watched(found, spec, changes))
     path = folder / "whatif.toml"
     path.write_text(text)
-    return load_study(path)
+    try:
+        return load_study(path)
+    except CdsimError as exc:  # said of the command's own flags, never of the file it wrote
+        asked = " ".join([*(f"--set {c.spelled}" for c in changes),
+                          *([f"--components {override}"] if override is not None else [])])
+        raise CdsimError(str(exc).replace(f"{path}: ", f"{asked}: ")
+                         .replace(str(path), "the whatif's study")) from None
 
 
 __all__ = ["DESIGN", "PLAYS", "Change", "build", "game_variants", "lineup_of", "parse_set",

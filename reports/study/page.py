@@ -239,7 +239,7 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
     doc.p("Who sat at the table: " + "; ".join(f"**{c.population}**"
                                                 + (" (floor)" if c.floor else "") + f": {who(c, True)}"
                                                 for c in cells if c.variant is None) + ".")
-    doc.p(f"Win share by seat at the rulebook's starting VP {vec(rule)} on every game the cell "
+    doc.p(f"Win share by seat {_at_rule(rule, ' starting VP')} on every game the cell "
           f"played (fair: 1/{players} = {pct(1 / players)}), with 95% intervals simultaneous "
           "over the seats (deal groups).")
     doc.table(["population", "games", *(seat_label(s) for s in seats), "largest seat gap"],
@@ -251,8 +251,8 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
          for c in cells for s in [c.figures.at_rulebook]],
         "win share (%), 95% interval", f"{players} players: win share by seat at {vec(rule)}",
         100 / players, f"fair 1/{players}"),
-        f"{players} players: each population's seat win shares (%) at the rulebook's "
-        f"{vec(rule)}, with 95% intervals simultaneous over the seats; dashed: fair.")
+        f"{players} players: each population's seat win shares (%) {_at_rule(rule)}, with "
+        "95% intervals simultaneous over the seats; dashed: fair.")
     rows = []
     for c in cells:
         d, s = c.decision, c.figures.at_decided
@@ -287,8 +287,8 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
             [seat_label(s) for s in seats[1:]], series, "starting VP over seat 1 (VP)",
             f"{players} players: starting VP over seat 1", 0.0, "no compensation"),
             f"{players} players: each skilled population's decided starting VP over seat 1 (VP); "
-            "bars span the vectors shown fair, if several; the last series marks the rulebook's "
-            f"{vec(rule)}.")
+            "bars span the vectors shown fair, if several; the last series marks "
+            f"{_rule_named(rule)}.")
     _fair_offset_chart(doc, cells, players)
     doc.p("Looks (one after each stage of fresh deals; every game so far counts): the games "
           "so far, the vectors shown fair, the candidates shown unfair, and the vectors chosen "
@@ -298,6 +298,21 @@ def _players_section(doc: Doc, result: StudyResults, players: int) -> None:
                 ", ".join(vec(v) for v in look.fair_set) or "-", look.shown_unfair,
                 ", ".join(vec(v) for v in look.chosen) or "-"]
                for c in cells if c.decision for look in c.decision.looks])
+
+
+def _rule_named(rule: Sequence[int], noun: str = "") -> str:
+    """The rulebook's start as a sentence names it: "the rulebook's starting VP 8/9/13", or
+    for a rulebook that starts every seat alike "no compensation (every seat 0)", as the
+    answer lines say it (``rulebook``: never "the rulebook's 0/0/0")."""
+    named = rulebook(rule)
+    return f"the rulebook's{noun} {vec(rule)}" if named.startswith("rulebook") else named
+
+
+def _at_rule(rule: Sequence[int], noun: str = "") -> str:
+    """Seat win shares "at the rulebook's starting VP 8/9/13", or "with no compensation
+    (every seat 0)"."""
+    named = _rule_named(rule, noun)
+    return f"at {named}" if named.startswith("the rulebook's") else f"with {named}"
 
 
 def _fair_offset_chart(doc: Doc, cells: Sequence[CellResult], players: int) -> None:

@@ -16,30 +16,42 @@ from cdsim.games.names import shown_names
 from cdsim.games.recorded import RecordedGame
 
 # The breakdown's VP sources (``GameSpec.breakdown``, the core's code names) in words, as
-# the replay page heads its final table (docs/rules-castles.md numbers each), and short for
-# the text table.
+# the replay page heads its final table (docs/rules-castles.md numbers each), and in two
+# short lines of whole words for the text table (``heads``).
 WORDS = {"start": "starting VP", "area": "completed areas (T7.5)", "crops": "new crops (T8.5)",
          "colour_bonus": "colour bonuses (T9)", "storage_token": "storage tokens (T8.3)",
          "harvest_green": "harvest cards, green (T8.9)",
          "harvest_red": "harvest cards, red (T8.9)", "spare_hex": "wood without storage (T8.10)",
          "leftovers": "leftovers (T11.2)"}
-SHORT = {"colour_bonus": "colour", "storage_token": "store", "harvest_green": "harv-g",
-         "harvest_red": "harv-r", "spare_hex": "spare", "leftovers": "left"}
+SHORT = {"area": ("", "areas"), "crops": ("new", "crops"), "colour_bonus": ("colour", "bonuses"),
+         "storage_token": ("storage", "tokens"), "harvest_green": ("harvest", "green"),
+         "harvest_red": ("harvest", "red"), "spare_hex": ("spare", "wood"),
+         "leftovers": ("", "leftovers")}
+
+
+def heads(sources: list[str]) -> list[tuple[str, str]]:
+    """Each VP source's column head in two lines of whole words (``SHORT``; another
+    source: its code name's words, the last below)."""
+    out = []
+    for source in sources:
+        *top, bottom = source.split("_")
+        out.append(SHORT.get(source, (" ".join(top), bottom)))
+    return out
 
 
 def summary_lines(game: RecordedGame) -> list[str]:
     """The final table: seat, player, VP by source, final VP, rank, the winner."""
     label = shown_names([s.strategy for s in game.seats])
     sources = list(game.seats[0].breakdown)
-    heads = [SHORT.get(s, s[:6]) for s in sources]
-    widths = [max(len(h), 4) for h in heads]
+    head = heads(sources)
+    widths = [max(len(top), len(bottom), 4) for top, bottom in head]
     lines = [f"\n{game.game} game seed {game.seed}"
              + (f" setup {game.setup}" if game.setup is not None else "")
              + f", {game.players} players"
              + ("  (winner by tie-break: empty spaces, then green VP)" if game.tiebreak else "")]
-    lines.append("seat strategy         " + " ".join(h.rjust(w) for h, w in zip(heads, widths,
-                                                                            strict=True))
-                 + "  final rank")
+    for row, tail in ((0, ""), (1, "  final rank")):
+        words = " ".join(h[row].rjust(w) for h, w in zip(head, widths, strict=True))
+        lines.append((("seat strategy" if row else "").ljust(21) + " " + words + tail).rstrip())
     for s in game.seats:
         parts = " ".join(str(s.breakdown[src]).rjust(w) for src, w in zip(sources, widths,
                                                                          strict=True))
@@ -109,4 +121,4 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     }
 
 
-__all__ = ["WORDS", "decision_lines", "replay_data", "summary_lines"]
+__all__ = ["WORDS", "decision_lines", "heads", "replay_data", "summary_lines"]

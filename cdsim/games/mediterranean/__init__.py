@@ -20,9 +20,10 @@ import numpy as np
 
 from cdsim import core
 from cdsim.games.core_players import CoreRoster
-from cdsim.games.features import BUILT_IN_SET, WEIGHTS_DIR, built_in_set_said
+from cdsim.games.features import BUILT_IN_SET, WEIGHTS_DIR, KeySets, built_in_set_said
 from cdsim.games.mediterranean import sheet, view
-from cdsim.games.mediterranean.components import SET_KEYS as SET_KEYS
+from cdsim.games.mediterranean.city_cards import by_city
+from cdsim.games.mediterranean.components import SET_KEYS as JSON_SET_KEYS
 from cdsim.games.mediterranean.components import components_digest as components_digest
 from cdsim.games.mediterranean.components import diff as diff
 from cdsim.games.mediterranean.components import load_components as load_components
@@ -38,8 +39,9 @@ RULES_DOC = "docs/rules-mediterranean.md"  # where its rules are numbered
 TIE_RULE = "M8.2"  # the rule that breaks a tie on VP
 PHASES: tuple[str, ...] = ()
 FAILED_CARDS: tuple[str, int] | None = None  # no objective cards
-TIEBREAK_WORDS = ("the M8.2 tie-break (the rulebook shares a tied victory: shared_win; the "
-                  "rank puts the earlier seat in the final play order first)")
+TIEBREAK_WORDS = ("the M8.2 tie-break (the rulebook shares a tied victory, kept in the rows as "
+                  "a shared win for each tied seat; the win counted here and the first rank go "
+                  "to the earlier seat in the final play order)")
 TIEBREAK_COLUMNS = ("final_order",)
 # its built-in players in a line each (`cdsim strategies --game mediterranean`)
 PLAYER_WORDS = {
@@ -83,6 +85,10 @@ def players() -> tuple[str, ...]:
         return ()
     return tuple(module.game_players(NAME))
 
+
+# whatif's --set on its JSON tables, a city card named by its city (city_cards.Saguntum-2)
+SET_KEYS = KeySets(JSON_SET_KEYS.text, by_city(JSON_SET_KEYS.set_value), JSON_SET_KEYS.problem,
+                   JSON_SET_KEYS.example)
 
 # its view (cdsim.games.views): its replay page's files beside view.py in this package
 # (replay.html, replay.js), its recorded games in words (view.py), its set's sheet (sheet.py:

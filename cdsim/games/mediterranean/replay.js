@@ -20,6 +20,19 @@ const STATES = [];
   }
 }
 
+// a fifth seat's colour: the four shared seat colours seat at most 4 players
+const FIFTH_SEAT_COLOR = "#2a9d8f";
+
+function seatColor(s) {
+  return s < SEAT_COLORS.length ? SEAT_COLORS[s] : FIFTH_SEAT_COLOR;
+}
+
+// M5.2: the turned-up cards' wind modifiers summed; none until every seat has laid
+function forecastText(forecast) {
+  if (forecast === null || forecast === undefined) return "none yet";
+  return forecast > 0 ? `+${forecast}` : String(forecast);
+}
+
 function stat(label, value, title) {
   return `<div class="stat" title="${esc(title || label)}"><b>${esc(String(value))}</b>` +
     `<span>${esc(label)}</span></div>`;
@@ -40,7 +53,7 @@ function playerHTML(s, state, i) {
   const laid = seat.laid === "face down" ? "face down" : "none";
   return `<section class="${classes.join(" ")}" data-seat="${s + 1}" data-laid="${laid}" ` +
     `data-hand="${seat.hand.length}">` +
-    `<header style="background:${SEAT_COLORS[s % SEAT_COLORS.length]}">` +
+    `<header style="background:${seatColor(s)}">` +
     `<span class="seat-no">Seat ${s + 1}</span>` +
     `<span class="strategy">${esc(DATA.players[s].strategy)}</span>` +
     (final ? `<span class="badge">${final.shared ? "winner · " : ""}rank ${final.rank}</span>` : "") +
@@ -60,7 +73,10 @@ function seaHTML(state) {
   const order = (state.order || []).map((s) => s + 1).join(", ");
   return `<div class="stats">` + stat("round", state.round) + stat("phase", state.phase) +
     stat("turn", state.turn) + stat("wind", state.wind) +
-    stat("forecast", JSON.stringify(state.forecast)) + stat("play order (seats)", order) +
+    stat("forecast", forecastText(state.forecast), "M5.2: the wind modifiers of the rowing " +
+      "cards turned up this turn, summed and held to the track's ends (none until every seat " +
+      "has laid one); after every seat has sailed the wind moves level with it (M5.10)") +
+    stat("play order (seats)", order) +
     stat("contracts on offer", (state.row || []).length) + stat("coins in the supply", state.bank) +
     "</div>";
 }
@@ -91,7 +107,7 @@ function stepTitle(i) {
   const state = STATES[i];
   if (step.k === "final") return "End of the game: final scoring";
   return `Round ${state.round} · ${state.phase} · seat ${step.a + 1} ` +
-    `(${DATA.players[step.a].strategy}) · ${step.k}`;
+    `(${DATA.players[step.a].strategy}) · ${DATA.decisions[step.k] || step.k}`;
 }
 
 // -- the page ---------------------------------------------------------------------------------

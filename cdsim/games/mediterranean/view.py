@@ -18,10 +18,16 @@ from cdsim.games.recorded import RecordedGame
 # the breakdown's VP sources (GameSpec.breakdown) in words, with their rules
 WORDS = {"start": "starting VP", "temples": "temple tiles (M6.2-M6.5)",
          "gold_temple": "gold temple tiles (M6.4)", "bonus": "bonus tiles (M6.1)"}
-SHORT = {"temples": "temple", "gold_temple": "gold", "bonus": "bonus"}
+# and in two short lines of whole words for the text table, where "gold" is the coins left
+SHORT = {"start": ("", "start"), "temples": ("temple", "tiles"),
+         "gold_temple": ("gold temple", "tiles"), "bonus": ("bonus", "tiles")}
 NONE = 255  # the core's "no card" (mediterranean::NONE)
 HIDDEN_CHOICE = "rowing-card"  # M5.1's face-down choice (MedState::decision)
 HIDDEN_WORDS = "lays a rowing card face down"
+# the decisions (the core's kinds, MedState::decision) in words, for the trace and the page
+DECISIONS = {"contract": "contract", "turned-contract": "the contract turned up",
+             "rowing-card": "rowing card", "sail": "sailing", "extra-turn": "extra turn",
+             "extra-rowing-card": "the extra turn's rowing card"}
 
 
 def _seats(frame: dict[str, object]) -> list[dict[str, object]]:
@@ -53,23 +59,23 @@ def summary_lines(game: RecordedGame) -> list[str]:
     """The final table: seat, player, VP by source, final VP, rank, the winner(s)."""
     label = shown_names([s.strategy for s in game.seats])
     sources = list(game.seats[0].breakdown)
-    heads = [SHORT.get(s, s[:6]) for s in sources]
-    widths = [max(len(h), 4) for h in heads]
+    heads = [SHORT.get(s, (" ".join(s.split("_")[:-1]), s.split("_")[-1])) for s in sources]
+    widths = [max(len(top), len(bottom), 4) for top, bottom in heads]
     shared = [s for s in game.seats if s.row.get("shared_win")]
     lines = [f"\n{game.game} game seed {game.seed}"
              + (f" setup {game.setup}" if game.setup is not None else "")
              + f", {game.players} players"
              + (f"  (a shared victory, M8.2: seats {', '.join(str(s.seat + 1) for s in shared)};"
                 " ranked by the final play order)" if len(shared) > 1 else "")]
-    lines.append("seat strategy         " + " ".join(h.rjust(w) for h, w in zip(heads, widths,
-                                                                            strict=True))
-                 + "  final rank  gold")
+    for row, tail in ((0, "              coins"), (1, "  final rank   left")):
+        words = " ".join(h[row].rjust(w) for h, w in zip(heads, widths, strict=True))
+        lines.append((("seat strategy" if row else "").ljust(21) + " " + words + tail).rstrip())
     for s in game.seats:
         parts = " ".join(str(s.breakdown[src]).rjust(w) for src, w in zip(sources, widths,
                                                                          strict=True))
         won = "  winner" if s.row.get("shared_win") else ""
         lines.append(f"{s.seat + 1:>4} {label[s.strategy]:<16} {parts} {s.final_vp:>6} "
-                     f"{s.rank:>4} {s.row.get('gold', 0)!s:>5}{won}")
+                     f"{s.rank:>4} {s.row.get('gold', 0)!s:>6}{won}")
     return lines
 
 
@@ -78,7 +84,8 @@ def decision_lines(game: RecordedGame) -> list[str]:
     label = shown_names([s.strategy for s in game.seats])
     names = [label[s.strategy] for s in game.seats]
     return [f"{i:>4} round {d.frame.get('round', '')} {d.frame.get('phase', '')} seat "
-            f"{d.seat + 1} ({names[d.seat]}) {d.decision}: {shown_option(d.decision, d.option)}"
+            f"{d.seat + 1} ({names[d.seat]}) {DECISIONS.get(d.decision, d.decision)}: "
+            f"{shown_option(d.decision, d.option)}"
             for i, d in enumerate(game.decisions, 1)]
 
 
@@ -123,7 +130,7 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
         "version": __version__, "components": {"digest": digest[:12], "default": default},
         "players": [{"strategy": label[s.strategy]} for s in game.seats],
         "breakdown": list(breakdown), "words": [WORDS.get(k, k) for k in breakdown],
-        "tiebreak": game.tiebreak,
+        "tiebreak": game.tiebreak, "decisions": DECISIONS,
         "final": [{"seat": s.seat, "final_vp": s.final_vp, "rank": s.rank, "won": s.won,
                    "shared": bool(s.row.get("shared_win")), "gold": s.row.get("gold"),
                    "breakdown": s.breakdown} for s in game.seats],
@@ -131,4 +138,4 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     }
 
 
-__all__ = ["WORDS", "decision_lines", "hide", "replay_data", "summary_lines"]
+__all__ = ["DECISIONS", "WORDS", "decision_lines", "hide", "replay_data", "summary_lines"]

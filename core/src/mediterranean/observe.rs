@@ -141,7 +141,9 @@ impl MedState {
                 format!("{} gold", face.gold[g])
             } else {
                 let r = t.region_of[face.city as usize] as usize;
-                format!("{} temple points in {}", face.temple[g], t.region_names[r])
+                let n = face.temple[g];
+                format!("{n} temple point{} in {}", if n == 1 { "" } else { "s" },
+                        t.region_names[r])
             };
             format!("{} to {place} ({reward})", t.good_names[g])
         };
