@@ -10,15 +10,25 @@ Python strategies."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from cdsim import core
 from cdsim.errors import CdsimError
 
-if TYPE_CHECKING:  # a type only: the spec module imports this one (its view hook reads the records)
-    from cdsim.games.spec import GameSpec
+
+class Playable(Protocol):
+    """What playing a recorded game needs of its game (a ``GameSpec`` is one): named here,
+    not imported, since the spec's view hook reads these records (no import cycle)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def load_components(self) -> Callable[[str | None], Any]: ...
+
+    def breakdown(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -65,7 +75,7 @@ class RecordedGame:
         return bool(self.seats[0].row.get("tiebreak", False))
 
 
-def play_recorded(spec: GameSpec, components: str | None, seed: int, setup: int | None,
+def play_recorded(spec: Playable, components: str | None, seed: int, setup: int | None,
                   lineup: Sequence[tuple[str, tuple[tuple[str, float], ...]]],
                   start_vp: Sequence[int]) -> RecordedGame:
     """Play one game of ``spec`` on the core, ``lineup`` (name, settings) by seat, and
@@ -93,4 +103,4 @@ def play_recorded(spec: GameSpec, components: str | None, seed: int, setup: int 
     return RecordedGame(spec.name, seed, setup, decisions, data["end"], tuple(seats))
 
 
-__all__ = ["Decision", "RecordedGame", "SeatResult", "play_recorded"]
+__all__ = ["Decision", "Playable", "RecordedGame", "SeatResult", "play_recorded"]
