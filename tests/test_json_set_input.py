@@ -175,7 +175,8 @@ def test_a_json_set_given_to_a_game_whose_sets_are_not_json_names_the_games(
     assert json_games
     hint = f"(a JSON set? give {' or '.join(f'--game {n}' for n in json_games)})"
     for args in (["components", "check", str(path)],
-                 ["play", "--players", "3", "--components", str(path)]):
+                 ["play", "--players", "3", "--components", str(path)],
+                 ["components", "diff", "default", str(path)]):
         line = one_line(*run_cli(args, monkeypatch, capsys)[::2], placed=True)
         assert line.startswith(f"{path}: not valid TOML") and line.endswith(hint), line
     toml = tmp_path / "bad.toml"

@@ -263,7 +263,12 @@ def components_diff(
 
     spec = game_spec(game)
     if spec.component_files is not None:
-        lines = spec.component_files.diff(old, new)
+        try:
+            lines = spec.component_files.diff(old, new)
+        except CdsimError:  # another game's set, or a JSON one: its loader's line says so
+            for path in (old, new):
+                spec.load_components(path)
+            raise
     elif spec.diff is not None:  # a JSON set: each path loads first (one line naming it)
         spec.load_components(old)
         spec.load_components(new)
