@@ -123,8 +123,8 @@ mod tests {
     #[derive(Debug, Deserialize)]
     #[serde(rename_all = "snake_case")]
     enum Colour {
-        Castle,
-        City,
+        Red,
+        Blue,
     }
 
     #[derive(Debug, Deserialize)]
@@ -153,7 +153,7 @@ mod tests {
         assert_eq!(said(r#"{"bonus": [{"first": 1, "frist": 6}]}"#),
                    r#"bonus[0].frist: unknown key "frist" (known: first, colour)"#);
         assert_eq!(said(r#"{"bonus": [{"first": 1, "colour": "purple"}]}"#),
-                   r#"bonus[0].colour: unknown value "purple" (known: castle, city)"#);
+                   r#"bonus[0].colour: unknown value "purple" (known: red, blue)"#);
         assert_eq!(said(r#"{"bonus": [{}]}"#), r#"bonus[0]: missing key "first""#);
         assert_eq!(said(r#"{"bonus": [], "nosuch": 1, "more": 2}"#),
                    r#"nosuch: unknown key "nosuch" (known: bonus, start)"#);
