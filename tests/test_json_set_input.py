@@ -144,6 +144,7 @@ def test_transcribe_lists_the_mediterraneans_reconstructed_entries(
     found = entries(None)
     todo = [e for e in found if not e.printed]
     assert todo and len(todo) < len(found)
+    assert len({e.name for e in found}) == len(found)  # the checklist keys them by name
     assert f"{len(found) - len(todo)} of {len(found)} entries are the box's" in out
     assert all(out.count(f"**{e.name}**") == 1 for e in todo)
     names = {e.address for e in found}
