@@ -218,7 +218,7 @@ def test_the_documented_farm_example_plays(
     ("colour_bonus.castle.first=1", "second (2) above first (1)"),
     ("colour_bonus.castle.first=3,1", "second (2) above first (1)"),
     ("colour_bonus.castle.first=-1", "first is a count or VP, 0 or more, got -1"),
-    ("colour_bonus.castle.first=300", "expected u8"),
+    ("colour_bonus.castle.first=300", "colour_bonus[0].first: expected a whole number 0 to 255, got 300"),
 ])
 def test_a_castles_set_its_rules_refuse_names_the_set(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

@@ -53,7 +53,7 @@ def test_a_broken_override_is_one_error_naming_the_file(tmp_path: Path) -> None:
                                                  "source": "reconstructed"}]}))
     assert spec.components_digest(str(good))[0] != digest
     for body, says in (({"bonus_tilez": []}, "unknown key 'bonus_tilez'"),
-                       ({"game": "castles"}, "unknown key 'game'"),
+                       ({"game": "castles"}, 'game must be "mediterranean"'),
                        ({"bonus_tiles": "many"}, ""), ([], "a JSON object")):
         bad = tmp_path / f"bad{len(says)}.json"
         bad.write_text(json.dumps(body))

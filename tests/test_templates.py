@@ -85,12 +85,24 @@ def test_every_game_with_a_shipped_study_is_a_template(tmp_path: Path) -> None:
         assert mine.identity() == load_study(resolve(name)).identity()
 
 
+def test_the_default_games_name_is_the_default_study(tmp_path: Path) -> None:
+    """Issue 60's audit: the help says a game's name is a template, and the default game's
+    (carpe-diem) was refused; it is the default study, as --template default writes it."""
+    from cdsim.games import game_spec
+
+    name = game_spec(None).name
+    (tmp_path / "other").mkdir()
+    write_template(tmp_path / "mine.toml", name)
+    write_template(tmp_path / "other" / "mine.toml", "default")
+    assert (tmp_path / "mine.toml").read_text() == (tmp_path / "other" / "mine.toml").read_text()
+
+
 def test_an_unknown_template_is_one_line_and_exit_2(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "mine.toml"
     code, err = run_main(["study", "init", str(path), "--template", "cards"], monkeypatch, capsys)
     assert code == 2, err
-    assert err == ("cdsim: error: unknown template 'cards' (templates: card, castles, "
-                   "castles-change, default, mediterranean, sweep)\n")
+    assert err == ("cdsim: error: unknown template 'cards' (templates: card, carpe-diem, "
+                   "castles, castles-change, default, mediterranean, sweep)\n")
     assert not path.exists() and list(tmp_path.iterdir()) == []

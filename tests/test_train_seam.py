@@ -80,3 +80,17 @@ def test_bad_flags_are_one_line(flags: list[str], said: str, tmp_path: Path,
                             str(tmp_path / "w.json"), *flags], monkeypatch, capsys)
     assert code == 2 and said in err and err.count("\n") == 1, err
     assert not (tmp_path / "w.json").exists()
+
+
+@needs_core
+def test_a_game_without_a_learned_player_is_refused_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The Mediterranean has no learned player: one line naming --game, before a worker
+    starts (it was a worker's traceback, exit 1) and before the file is written."""
+    code, out, err = run_cli(["train", "--game", "mediterranean", "--quiet", "--games",
+                              "1,1,1", "--out", str(tmp_path / "w.json")], monkeypatch, capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("cdsim: error: --game mediterranean: ") and \
+        "has no learned player to train" in err, err
+    assert "Traceback" not in err + out and not (tmp_path / "w.json").exists()

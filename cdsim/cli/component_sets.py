@@ -251,17 +251,31 @@ def _whole_set(spec: GameSpec, components: Path | None, texts: dict[str, bytes])
 def components_diff(
     old: Annotated[str, typer.Argument(help=f"The set to compare from: {SET_HELP}")],
     new: Annotated[str, typer.Argument(help="The set to compare to (the same kinds).")],
+    game: GameOpt = None,
 ) -> None:
     """List what changes from one component set to another: each entry's changed keys,
     old -> new (or an entry added or removed); "no differences" when the sets are the same.
+    With --game castles or mediterranean: their JSON sets ("default": the built-in one).
 
-    Example: cdsim components diff default variants/b05.toml"""
+    Example: cdsim components diff default variants/b05.toml
+             cdsim components diff --game castles default my-castles.json"""
     from cdsim.games import game_spec
 
-    spec = game_spec(None)  # the game a command plays when it names none
-    if spec.component_files is None:
-        raise CdsimError(f"{spec.title}'s component sets are compared by cdsim whatif")
-    for line in spec.component_files.diff(old, new):
+    spec = game_spec(game)
+    if spec.component_files is not None:
+        try:
+            lines = spec.component_files.diff(old, new)
+        except CdsimError:  # another game's set, or a JSON one: its loader's line says so
+            for path in (old, new):
+                spec.load_components(path)
+            raise
+    elif spec.diff is not None:  # a JSON set: each path loads first (one line naming it)
+        spec.load_components(old)
+        spec.load_components(new)
+        lines = [line for _, line in spec.diff(old, new)] or ["no differences"]
+    else:
+        raise CdsimError(f"--game {spec.name}: {spec.title}'s component sets have no diff")
+    for line in lines:
         print(line)
 
 
@@ -287,8 +301,10 @@ def components_sensitivity(
         "finished games kept.")] = False,
     jobs: Annotated[int, typer.Option(help="Worker processes; -1 = every core.")] = -1,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
+    game: GameOpt = None,
 ) -> None:
-    """Which reconstructed entries matter for the starting-VP answer? Each family of
+    """Which reconstructed entries matter for the starting-VP answer (the default game's
+    families of entries; another game's --game is refused until it has some)? Each family of
     reconstructed entries (the fountain cards' VP, the frame goals' VP, the tile mix, ...)
     changed by one step is played beside the shipped set on the same deals by the scripted
     players, and the families are ranked by how far they move each seat's fair offset and
@@ -315,6 +331,10 @@ def components_sensitivity(
     from cdsim.study.store import STUDY, STUDY_MANIFEST
     from reports import sensitivity as words
 
+    if not (asked := game_spec(game)).default:  # the study plays the default game's families
+        raise CdsimError(f"--game {asked.name}: {asked.title} has no families of component "
+                         f"entries to perturb (components sensitivity ranks "
+                         f"{game_spec(None).title}'s)")
     check_jobs(jobs)
     if not 0.5 <= minutes <= 24 * 60:
         raise CdsimError(f"--minutes must be between 0.5 and 1440, got {minutes:g}")

@@ -183,13 +183,14 @@ def score(
     position: Annotated[Path, typer.Argument(help="Position TOML file (format in README).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     components: ComponentsOpt = None,
+    game: GameOpt = None,
 ) -> None:
     """Rules console: final scoring of one position, and what each listed card pays."""
     from cdsim.games import game_spec
 
-    spec = game_spec(None)  # the game a command plays when it names none
+    spec = game_spec(game)
     if spec.score is None:
-        raise CdsimError(f"{spec.title} has no rules console")
+        raise CdsimError(f"--game {spec.name}: {spec.title} has no rules console")
     for line in spec.score(position, None if components is None else str(components), as_json):
         print(line)
 

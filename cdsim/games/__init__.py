@@ -10,6 +10,8 @@ its spec in the registering line below, and one line in the core's ``games::regi
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -44,14 +46,33 @@ def _naming_the_owner(name: str, load: Callable[[str | None], Any],
     def load_or_name_the_owner(path: str | None) -> Any:
         try:
             return load(path)
-        except CdsimError:
+        except CdsimError as exc:
             others = {n: other for n, other in loaders.items() if n != name}
             owner = None if path is None else _owner(path, others)
             if owner is None:
-                raise
+                hint = "" if path is None else _json_hint(name, path)
+                if not hint:
+                    raise
+                raise type(exc)(f"{exc}{hint}") from None
             raise CdsimError(f"{path}: a component set of {GAMES[owner].title}, not of "
                              f"{GAMES[name].title}: add --game {owner}") from None
     return load_or_name_the_owner
+
+
+def _json_hint(name: str, path: str) -> str:
+    """Where game ``name``'s sets are not JSON and the file at ``path`` is a JSON object
+    that no game reads (a bad one), the games whose sets are JSON, as a line's end: "(a
+    JSON set? give --game A or --game B)"; else ""."""
+    json_games = [n for n, spec in GAMES.items() if spec.component_files is None]
+    if name in json_games or not json_games or not os.path.isfile(path):
+        return ""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if not isinstance(json.load(f), dict):
+                return ""
+    except (OSError, ValueError, RecursionError):
+        return ""
+    return f" (a JSON set? give {' or '.join(f'--game {n}' for n in json_games)})"
 
 
 from cdsim.games import carpe_diem, castles, mediterranean, names, players  # noqa: E402 (specs name GameSpec)

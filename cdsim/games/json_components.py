@@ -1,7 +1,8 @@
 """A component set kept as JSON by the core (Castles', the Mediterranean's): the built-in set
 as the core hands it over, an override file's top-level tables merged over it, its digest,
 the core's copy of it, what the core finds wrong with a set, and whatif's ``--set`` of one
-whole-number key (``colour_bonus.castle.first``, ``rules.start_gold.value``). Each game
+whole-number key (``colour_bonus.castle.first``, ``rules.start_gold.value``) and its
+tagged entries as a transcription from the box reads them. Each game
 makes one ``JsonSet`` with its name and how ``--set`` names an entry of a list table, and
 hands its bound methods to its spec; every error is one line naming the file or the
 ``--set``."""
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ from typing import Any
 
 from cdsim import core
 from cdsim.errors import CdsimError
-from cdsim.games.features import DEFAULT_SET
+from cdsim.games.features import DEFAULT_SET, Entry
 
 # an entry's own notes, which ``--set`` never sets and a change does not count
 NOTES = ("source", "note")
@@ -71,6 +73,38 @@ class JsonSet:
         """sha256 over the set's JSON (the built-in one's, or the override merged over it)."""
         self.load_components(path)  # a set the core refuses is one line here
         return hashlib.sha256(self.components_text(path).encode()).hexdigest(), self.builtin(path)
+
+    def entries(self, path: str | None, read: Mapping[str, str]) -> list[Entry]:
+        """Every tagged entry of the set at ``path`` (None: the built-in set), table by
+        table, as ``--set`` names it (``colour_bonus.castle``, ``rules.start_gold``,
+        ``distance_tiles.coastal.3``) with ``read[table]``, what to read off the box: a
+        JSON override replaces a table whole, so an entry goes in its whole table,
+        ``"source": "rulebook"`` on it when its values are the box's."""
+        out: list[Entry] = []
+        for table, value in json.loads(self.components_text(path)).items():
+            if table in self.fixed:
+                continue
+            for address, row in self._tagged(table, value):
+                values = ", ".join(f"{k} = {json.dumps(v)}" for k, v in row.items()
+                                   if k not in NOTES)
+                out.append(Entry(address.replace(".", " ", 1), table, address,
+                                 read.get(table, "its values"), values,
+                                 f'the "{table}" table of a JSON override (a table is '
+                                 'replaced whole: write all its entries), with "source": '
+                                 '"rulebook" on this one', row.get("source") == "rulebook"))
+        return out
+
+    def _tagged(self, address: str, value: Any) -> list[tuple[str, Mapping[str, object]]]:
+        """The entries (JSON objects with a ``source``) of ``value`` at ``address``: a list's
+        by their ``entry_id`` (else their number), an object's keys' in turn."""
+        if isinstance(value, list):
+            return [(f"{address}.{self.entry_id(row) or i + 1}", row)
+                    for i, row in enumerate(value) if isinstance(row, dict)]
+        if isinstance(value, dict):
+            if "source" in value:
+                return [(address, value)]
+            return [e for k, v in value.items() for e in self._tagged(f"{address}.{k}", v)]
+        return []
 
     def set_problem(self, text: str) -> str | None:
         """What the core finds wrong with the set whose JSON is ``text`` (every table), in its
@@ -174,6 +208,10 @@ def _text(components: JsonSet, path: str | None) -> str:
     override = _read(components.name, path)
     if not isinstance(override, dict):
         raise CdsimError(f"{path}: a {components.name} component file is {components.shape}")
+    for key in components.fixed:  # the set's identity: as the built-in set's, or refused
+        if key in override and override.pop(key) != base[key]:
+            raise CdsimError(f"{path}: {key} must be {json.dumps(base[key])} (a "
+                             f"{components.name} set)")
     known = components.tables(base)
     unknown = sorted(k for k in override if k not in known)
     if unknown:
@@ -183,6 +221,14 @@ def _text(components: JsonSet, path: str | None) -> str:
 
 
 def _read(name: str, path: str) -> Any:
+    """The JSON at ``path``: a file, or the folder ``components export`` wrote (its
+    ``<name>.json``)."""
+    if os.path.isdir(path):
+        inside = os.path.join(path, f"{name}.json")
+        if not os.path.isfile(inside):
+            raise CdsimError(f"{path}: a folder without {name}.json; give the {name} "
+                             "component file (JSON), as components export writes it")
+        path = inside
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)

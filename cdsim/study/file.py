@@ -502,13 +502,13 @@ TEMPLATES = {"default": SHIPPED / "default.toml", "card": SHIPPED / "templates" 
 
 
 def templates() -> dict[str, Path]:
-    """``TEMPLATES``, and each other game's shipped study by the game's name (``castles``:
-    cdsim/studies/castles.toml)."""
+    """``TEMPLATES``, and each game's shipped study by the game's name (``castles``:
+    cdsim/studies/castles.toml; the default game's is the default study)."""
     from cdsim.games import GAMES
 
-    games = {name: SHIPPED / f"{name}.toml" for name in GAMES
-             if (SHIPPED / f"{name}.toml").is_file()}  # the default game's is "default"
-    return {**TEMPLATES, **games}
+    games = {name: TEMPLATES["default"] if spec.default else SHIPPED / f"{name}.toml"
+             for name, spec in GAMES.items()}
+    return {**TEMPLATES, **{name: path for name, path in games.items() if path.is_file()}}
 
 
 def write_template(path: Path, template: str = "default") -> None:
@@ -517,8 +517,11 @@ def write_template(path: Path, template: str = "default") -> None:
     commented sweep; ``card``, a one-card test, written with its variant's override file
     (beside it, where the study names it); ``sweep``, a one-key sweep; ``castles-change``,
     a one-component test of The Castles of Tuscany, with its JSON override; a game's name,
-    that game's shipped study. Nothing is written when a file is in the way."""
+    that game's shipped study (the default game's: ``default``). Nothing is written when a
+    file is in the way."""
     known = templates()
+    if known.get(template) == known["default"]:  # the default game's name: the default study
+        template = "default"
     source = known.get(template)
     if source is None:
         raise CdsimError(f"unknown template {user_text(template, repr, 40)} (templates: "

@@ -250,6 +250,11 @@ def trainer(spec: GameSpec, request: TrainRequest) -> SeamTrainer:
     module = core.module()
     if module is None or not hasattr(module, "search_labels"):
         raise CdsimError("cdsim train --game needs the compiled core (make install)")
+    try:  # a game without a learned player: one line before any work (not a worker's trace)
+        _shape(spec)
+    except ValueError:
+        raise CdsimError(f"--game {spec.name}: {spec.title} has no learned player to train "
+                         f"(its players: {', '.join(spec.player_names())})") from None
     if request.components is not None:
         raise CdsimError(f"--components: {spec.name} trains on its built-in component set")
     base = SeamTrainConfig(game=spec.name)

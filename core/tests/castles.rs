@@ -120,12 +120,42 @@ fn t1_the_set_round_trips_through_json_and_bad_json_is_one_line() {
         text.contains("\"source\":\"reconstructed\"") && text.contains("\"source\":\"rulebook\"")
     );
     let errors = Components::from_json("{\"player_tiles\": 3}").unwrap_err();
-    assert_eq!(errors.len(), 1);
-    assert!(
-        errors[0].starts_with("castles components JSON"),
-        "{}",
-        errors[0]
+    assert_eq!(errors, ["player_tiles: expected a list, got 3"]);
+    let errors = Components::from_json("{").unwrap_err();
+    assert!(errors[0].starts_with("castles components JSON"), "{errors:?}");
+}
+
+/// An entry's key is checked, not dropped: a misspelled one (`frist` for `first`) would
+/// otherwise leave the entry as the built-in set has it, in silence. Each fault names its
+/// key and what it should hold, without a place in the JSON cdsim merged.
+#[test]
+fn t1_an_unknown_key_or_a_bad_value_names_its_key() {
+    let edited = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = serde_json::to_value(comps()).unwrap();
+        edit(&mut v);
+        Components::from_json(&v.to_string()).unwrap_err()
+    };
+    assert_eq!(
+        edited(&|v| v["colour_bonus"][0]["frist"] = 6.into()),
+        ["colour_bonus[0].frist: unknown key \"frist\" (known: colour, first, second, source)"]
     );
+    assert_eq!(
+        edited(&|v| v["area_vp"]["bonus"] = 1.into()),
+        ["area_vp.bonus: unknown key \"bonus\" (known: vp, source)"]
+    );
+    assert_eq!(
+        edited(&|v| v["rules"] = 1.into())[0],
+        "rules: unknown key \"rules\" (known: player_tiles, neutral_tiles, cards, harvest, \
+         bonus_tokens, colour_bonus, pieces, area_vp)"
+    );
+    assert_eq!(
+        edited(&|v| v["colour_bonus"][0]["first"] = (-4).into()),
+        ["colour_bonus[0].first: expected a whole number 0 to 255, got -4"]
+    );
+    for table in ["player_tiles", "neutral_tiles", "cards", "harvest", "bonus_tokens", "pieces"] {
+        let line = edited(&|v| v[table][0]["nosuch"] = 1.into());
+        assert!(line[0].starts_with(&format!("{table}[0].nosuch: unknown key")), "{line:?}");
+    }
 }
 
 #[test]

@@ -91,9 +91,26 @@ fn a_bad_set_is_refused_naming_the_entry() {
     refused(|v| { v["routes"].as_array_mut().unwrap().retain(|r| r["a"] != "Crete"
         && r["b"] != "Crete"); }, "cannot be reached");
     refused(|v| v["cities"][3]["region"] = "Gallia".into(), "unknown region \"Gallia\"");
-    refused(|v| v["extra"] = 1.into(), "unknown field");
+    refused(|v| v["extra"] = 1.into(), "extra: unknown key \"extra\" (known: game, start,");
     let err = MedState::components("{").unwrap_err();
     assert!(err.starts_with("mediterranean components JSON"), "{err}");
+}
+
+/// A value of the wrong kind names its key and what it should hold, not serde's place in
+/// the JSON cdsim merged; a reversed range of miles is one line naming the rule, not one a
+/// distance tile that the range then refuses.
+#[test]
+fn a_bad_value_names_its_key_and_a_bad_range_is_one_line() {
+    let errors = edited(|v| v["rules"]["start_gold"]["value"] = "five".into()).unwrap_err();
+    assert_eq!(errors, [r#"rules.start_gold.value: expected a whole number, got "five""#]);
+    let errors = edited(|v| v["rules"]["start_gold"]["nosuch"] = 1.into()).unwrap_err();
+    assert_eq!(errors, [r#"rules.start_gold.nosuch: unknown key "nosuch" (known: value, source)"#]);
+    let errors = edited(|v| v["goods_cards"][2]["count"] = (-3).into()).unwrap_err();
+    assert_eq!(errors, ["goods_cards[2].count: expected a whole number 0 to 255, got -3"]);
+    for rule in ["coastal_miles", "open_sea_miles"] {
+        let errors = edited(|v| v["rules"][rule]["value"] = serde_json::json!([9, 2])).unwrap_err();
+        assert_eq!(errors, [format!("rules.{rule}: [9, 2] is not a range of miles >= 1")]);
+    }
 }
 
 #[test]

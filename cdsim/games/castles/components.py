@@ -74,24 +74,9 @@ READ = {
 
 
 def entries(path: str | None) -> list[Entry]:
-    """Every entry of the set at ``path`` (None: the built-in set), table by table: a JSON
-    override replaces a table whole, so an entry goes in its whole table, ``"source":
-    "rulebook"`` on it when its values are the box's."""
-    out: list[Entry] = []
-    for table, rows in json.loads(components_text(path)).items():
-        for row in rows if isinstance(rows, list) else [rows]:
-            if not isinstance(row, dict):
-                continue
-            values = ", ".join(f"{k} = {json.dumps(v)}" for k, v in row.items()
-                               if k != "source")
-            name = f"{table} {entry_id(row)}" if isinstance(rows, list) else table
-            out.append(Entry(name, table, name.replace(" ", ".", 1),
-                             READ.get(table, "its values"), values,
-                             f'the "{table}" table of a JSON override (a table is '
-                             'replaced whole: write all its entries), with "source": '
-                             '"rulebook" on this one',
-                             row.get("source") == "rulebook"))
-    return out
+    """Every entry of the set at ``path`` (None: the built-in set), table by table, with
+    what to read off the box for it (``JsonSet.entries``)."""
+    return COMPONENTS.entries(path, READ)
 
 
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)

@@ -26,6 +26,7 @@ from cdsim.games.mediterranean.city_cards import by_city
 from cdsim.games.mediterranean.components import SET_KEYS as JSON_SET_KEYS
 from cdsim.games.mediterranean.components import components_digest as components_digest
 from cdsim.games.mediterranean.components import diff as diff
+from cdsim.games.mediterranean.components import entries as entries
 from cdsim.games.mediterranean.components import load_components as load_components
 from cdsim.games.mediterranean.uses import component_use as component_use  # a table's use
 from cdsim.games.spec import GameSpec
@@ -110,7 +111,7 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=None, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
                 table_ms=TABLE_MS, player_words=PLAYER_WORDS,
-                component_use=component_use, entries=None,
+                component_use=component_use, entries=entries,
                 # the commands' own hooks: its learned weights' file only
                 component_files=None, play=None, view=VIEW, score=None, card_list=None,
                 strategy_lines=None, weights_file=WEIGHTS_DIR / f"{NAME}-learned.json",

@@ -1,8 +1,9 @@
 """The Mediterranean trading game's component set as cdsim reads it
 (cdsim.games.json_components): the core's built-in set (core/src/mediterranean/components.json,
 every entry tagged ``rulebook`` or ``reconstructed``; docs/rules-mediterranean.md MC1-MC9) as
-JSON, an override file's top-level tables merged over it, its digest, and whatif's ``--set``
-on one whole-number key (``rules.start_gold.value=6``, ``bonus_tiles.1.points=3``)."""
+JSON, an override file's top-level tables merged over it, its digest, whatif's ``--set``
+on one whole-number key (``rules.start_gold.value=6``, ``bonus_tiles.1.points=3``), and its
+entries as a transcription from the box reads them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cdsim.games.features import KeySets
+from cdsim.games.features import Entry, KeySets
 from cdsim.games.json_components import JsonSet
 
 NAME = "mediterranean"
@@ -52,6 +53,31 @@ def _summary(before: Any, after: Any) -> str:
     if isinstance(before, dict) and isinstance(after, dict):
         return "keys " + ", ".join(k for k in after if before.get(k) != after[k])
     return f"{len(before or [])} entries -> {len(after)}"
+
+
+# -- its entries as a transcription from the box reads them (``components transcribe``) ------
+
+# what to read off the box for an entry of each table
+READ = {
+    "regions": "the region's name and its temple's colour",
+    "cities": "the city's name and its region",
+    "routes": "the sea route between these two cities and whether it is coastal or open sea",
+    "distance_tiles": "how many distance tiles of these miles there are (count)",
+    "goods": "the good's name",
+    "city_cards": "this city card's gold and temple points for each good",
+    "goods_cards": "how many goods cards of this good the deck holds (count)",
+    "rowing_cards": "this rowing card's power and wind, and how many there are",
+    "individual_rowing_cards": "this individual rowing card's power and wind",
+    "points_tiles": "the points on this temple's tiles for this round",
+    "bonus_tiles": "the bonus tiles' points and how many there are",
+    "rules": "the rulebook's value for this rule",
+}
+
+
+def entries(path: str | None) -> list[Entry]:
+    """Every entry of the set at ``path`` (None: the built-in set), table by table, with
+    what to read off the box for it (``JsonSet.entries``)."""
+    return COMPONENTS.entries(path, READ)
 
 
 # whatif's --set on its JSON tables (it has no sweeps: a list of values is one variant each)

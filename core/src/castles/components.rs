@@ -35,6 +35,7 @@ use super::tables::{adjacency, flatten, piece_areas, piece_colours, Tables};
 
 /// The whole set. `tables` is derived (`prepare`), never read from a file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Components {
     pub player_tiles: Vec<TileEntry>,
     pub neutral_tiles: Vec<TileEntry>,
@@ -50,10 +51,11 @@ pub struct Components {
 
 impl Components {
     /// A set read from JSON (e.g. `serde_json::to_string(&Components::builtin())` edited),
-    /// validated and prepared; every problem is one line.
+    /// validated and prepared; every problem is one line (a value of the wrong kind names
+    /// its key, `colour_bonus[0].first`: `games::json`).
     pub fn from_json(text: &str) -> Result<Components, Vec<String>> {
-        let set: Components = serde_json::from_str(text)
-            .map_err(|e| vec![format!("castles components JSON: {e}")])?;
+        let set: Components = crate::games::json::from_json("castles components JSON", text)
+            .map_err(|e| vec![e])?;
         set.prepare()
     }
 

@@ -1,7 +1,8 @@
 //! TC1–TC9 (docs/rules-castles.md): what a component file's entries are made of: the
 //! colours, crops, bonus kinds, harvest rewards and piece kinds, each table's entry (every
 //! entry says whether the rulebook prints it, `source = "rulebook"`, or cdsim reconstructed
-//! it) and the sizes the state's arrays hold. `Components` (components.rs) is the whole set.
+//! it) and the sizes the state's arrays hold. A key an entry does not have is refused (a
+//! misspelled key would otherwise leave the entry as it was, in silence). `Components` (components.rs) is the whole set.
 
 use serde::{Deserialize, Serialize};
 
@@ -123,6 +124,7 @@ impl PieceKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TileEntry {
     pub colour: Colour,
     #[serde(default)]
@@ -132,6 +134,7 @@ pub struct TileEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CardEntry {
     pub colour: Colour,
     pub count: u8,
@@ -139,6 +142,7 @@ pub struct CardEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HarvestEntry {
     pub reward: HarvestReward,
     pub amount: u8,
@@ -147,6 +151,7 @@ pub struct HarvestEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BonusEntry {
     pub kind: BonusKind,
     pub count: u8,
@@ -154,6 +159,7 @@ pub struct BonusEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ColourBonusEntry {
     pub colour: Colour,
     pub first: u8,
@@ -164,6 +170,7 @@ pub struct ColourBonusEntry {
 /// A territory piece: 2 columns of 5 spaces, each column written top to bottom in
 /// colour codes (TC1), the right column half a hex lower (TC8).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PieceEntry {
     pub name: String,
     pub kind: PieceKind,
@@ -174,6 +181,7 @@ pub struct PieceEntry {
 
 /// TC9: green VP for a completed area of 1, 2, 3 spaces.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AreaVp {
     pub vp: Vec<u8>,
     pub source: Source,

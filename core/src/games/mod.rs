@@ -11,6 +11,7 @@
 //! stream of its own, so a seat's chance never moves the game's.
 
 pub mod inputs;
+pub mod json;
 pub mod registry;
 pub mod replay;
 pub mod rows;

@@ -218,8 +218,8 @@ impl Components {
 
     /// A set from its JSON, validated and prepared; every bad entry one line.
     pub fn from_json(text: &str) -> Result<Components, Vec<String>> {
-        let set: Components = serde_json::from_str(text)
-            .map_err(|e| vec![format!("mediterranean components JSON: {e}")])?;
+        let set: Components = crate::games::json::from_json("mediterranean components JSON", text)
+            .map_err(|e| vec![e])?;
         set.prepare()
     }
 

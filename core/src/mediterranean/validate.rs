@@ -148,9 +148,12 @@ fn routes(c: &Components, e: &mut Vec<String>) {
         if count != spaces {
             e.push(format!("distance_tiles.{name}: {count} tiles for {spaces} {name} routes"));
         }
+        let [lo, hi] = span.value;
+        if lo > hi || lo == 0 {
+            continue; // not a range: `rules` names the rule once, not each tile it refuses
+        }
         for (i, t) in tiles.iter().enumerate() {
-            let [lo, hi] = span.value;
-            if !(lo..=hi).contains(&t.miles) || t.miles == 0 {
+            if !(lo..=hi).contains(&t.miles) {
                 e.push(format!("distance_tiles.{name}[{i}]: {} miles, must be {lo} to {hi}",
                                t.miles));
             }
