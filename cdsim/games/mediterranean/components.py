@@ -18,9 +18,10 @@ NAME = "mediterranean"
 
 
 def entry_id(entry: Mapping[str, object]) -> str:
-    """How ``--set`` names an entry of a list table: its name (region, city, good), a city
-    card's city, a goods card's good, a points tile's temple and round
-    (``Hispania-B``), a route's two ends (``Roma-Neapolis``); else only its number."""
+    """How ``--set`` names an entry of a list table: its name (region, city, good), a goods
+    card's good, a points tile's temple and round (``Hispania-B``), a route's two ends
+    (``Roma-Neapolis``); else only its number (a city card is named by its city and its
+    place among that city's cards, ``Saguntum-2``: ``city_cards.py``)."""
     for key in ("name", "good"):
         if isinstance(entry.get(key), str):
             return str(entry[key])
