@@ -390,6 +390,4 @@ def test_the_shared_view_names_no_game() -> None:
     found = [f"{path.relative_to(CDSIM.parent)}:{i}: {word}" for path in shared
              for i, line in enumerate(path.read_text().splitlines(), 1)
              for word in named.findall(line)]
-    # common.js still holds Carpe Diem's drawing (its kind codes, tiles, boards and cards),
-    # which every game's pages inline: moving it changes every other game's page
-    assert found == ["cdsim/view/pages/common.js:2: carpe_diem"], found
+    assert found == [], found

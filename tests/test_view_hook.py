@@ -36,9 +36,9 @@ def test_every_game_has_its_view_in_its_own_package() -> None:
 
 
 def test_each_games_page_files_ship_as_package_data() -> None:
-    """Each view's template and script (its replay's, its components sheet's) are files of
-    its package, and pyproject's package data for cdsim names them (a wheel without them
-    writes no page)."""
+    """Each view's template, scripts and styles (its replay's, its components sheet's) are
+    files of its package, and pyproject's package data for cdsim names them (a wheel without
+    them writes no page)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     shipped = config["tool"]["setuptools"]["package-data"]["cdsim"]
     pages = [page for spec in GAMES.values() if spec.view is not None
@@ -47,7 +47,7 @@ def test_each_games_page_files_ship_as_package_data() -> None:
     assert len(pages) == len(GAMES) + sum(s.component_files is not None for s in GAMES.values())
     for page in pages:
         folder = ROOT.joinpath(*page.package.split("."))
-        for name in (page.template, page.script):
+        for name in page.files():
             assert (folder / name).is_file() and page.text(name), (page.package, name)
             # as setuptools reads package data: globs under the package's folder
             assert any(folder / name in (ROOT / "cdsim").glob(glob) for glob in shipped), name
@@ -135,8 +135,8 @@ def test_the_commands_draw_whatever_view_the_spec_names(
                               str(page)], monkeypatch, capsys)
     assert code == 0 and out.startswith("a fake table\n") and seen == ["summary"], err
     text = page.read_text()
-    assert other.replay.text(other.replay.script) in text  # the named page's own script
-    assert castles.replay.text(castles.replay.script) not in text
+    assert all(other.replay.text(n) in text for n in other.replay.scripts)  # the named page's own
+    assert not any(castles.replay.text(n) in text for n in castles.replay.scripts)
     sheet = tmp_path / "s.html"
     code, _, err = run_cli(["components", "show", "--game", "castles", "--html", str(sheet)],
                            monkeypatch, capsys)

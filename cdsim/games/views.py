@@ -17,36 +17,43 @@ from cdsim.games.recorded import RecordedGame
 
 @dataclass(frozen=True)
 class PageFiles:
-    """A page's own two files, in its game's package: the template, whose ``{{title}}``,
+    """A page's own files, in its game's package: the template, whose ``{{title}}``,
     ``{{style}}``, ``{{data}}`` and ``{{script}}`` (and a replay's ``{{controls}}``) the
-    shared page fills in, and the script that draws the embedded data."""
+    shared page fills in; its scripts, inlined in order after the shared ones (the last draws
+    the embedded data; any before it hold what its game's pages share); and its styles,
+    inlined in order after the shared style."""
 
     package: str  # the package that holds them, as imported (a game's ``__name__``)
     template: str
-    script: str
+    scripts: tuple[str, ...]
+    styles: tuple[str, ...] = ()
 
     def text(self, name: str) -> str:
-        """One of its files (``template`` or ``script``), as its package ships it."""
+        """One of its files (its template, a script or a style), as its package ships it."""
         return resources.files(self.package).joinpath(name).read_text(encoding="utf-8")
+
+    def files(self) -> tuple[str, ...]:
+        """Every file of its own, the template first."""
+        return (self.template, *self.scripts, *self.styles)
 
 
 @dataclass(frozen=True)
 class ReplayPage(PageFiles):
-    """A game's replay page's own files; its script draws a step and calls the shared
+    """A game's replay page's own files; its last script draws a step and calls the shared
     ``stepper()`` once."""
 
     template: str = "replay.html"
-    script: str = "replay.js"
+    scripts: tuple[str, ...] = ("replay.js",)
 
 
 @dataclass(frozen=True)
 class SheetPage(PageFiles):
     """A game's components sheet's own files (``cdsim components show`` of a set of files
-    with overrides): its script draws every piece of the set from ``ComponentFiles.sheet``'s
-    data."""
+    with overrides): its last script draws every piece of the set from
+    ``ComponentFiles.sheet``'s data."""
 
     template: str = "components.html"
-    script: str = "components.js"
+    scripts: tuple[str, ...] = ("components.js",)
 
 
 @dataclass(frozen=True)
