@@ -155,3 +155,26 @@ def test_the_thread_queue_lets_each_chunk_go_once_handed_on(
         held = sum(r() is not None for r in handed[:-1])  # the last may be in the loop's hands
         assert held == 0, f"{held} of the {len(handed)} chunks handed on are still held"
     assert len(handed) == 40 and len(made) == 40
+
+
+def test_a_core_player_dropped_on_another_thread_goes_quietly() -> None:
+    """A core player (``_core.Bot``) may be dropped on a thread other than its maker's (a
+    reference cycle collected there, a batch's thread): it is freed with nothing said, where
+    an unsendable class printed "Bot is unsendable, but is being dropped on another thread"
+    through Python's unraisable hook (seen under a whatif and a study report) and leaked it."""
+    import sys
+
+    from cdsim import core
+
+    module = core.module()
+    assert module is not None
+    heard: list[object] = []
+    held = [module.Bot("greedy")]
+    before, sys.unraisablehook = sys.unraisablehook, heard.append
+    try:
+        worker = threading.Thread(target=held.clear)
+        worker.start()
+        worker.join()
+    finally:
+        sys.unraisablehook = before
+    assert held == [] and heard == []

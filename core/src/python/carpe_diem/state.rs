@@ -352,16 +352,20 @@ impl State {
 type LabelRow = (Vec<usize>, f64, f64, Vec<f64>, f64, Vec<u8>);
 
 /// A built-in player (random, the scripted profiles, mcts) as a core object that
-/// chooses on a `State`, with that seat's stream.
-#[pyclass(unsendable, module = "cdsim._core")]
+/// chooses on a `State`, with that seat's stream. Sendable: Python may drop it on another
+/// thread (a reference cycle collected there, or a worker thread's batch); an unsendable
+/// class then printed "Bot is unsendable, but is being dropped on another thread" and leaked
+/// it. The lock is only for the `name` getter: choosing takes `&mut self` (no locking).
+#[pyclass(module = "cdsim._core")]
 pub(super) struct Bot {
-    player: Player,
+    player: std::sync::Mutex<Player>,
 }
 
 impl Bot {
     fn pick(&mut self, state: &mut State, seat: usize) -> usize {
         state.fill();
-        ask(&state.state, &state.comps, &mut self.player, &mut state.rngs[seat], &state.buf)
+        let player = self.player.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+        ask(&state.state, &state.comps, player, &mut state.rngs[seat], &state.buf)
     }
 }
 
@@ -372,12 +376,12 @@ impl Bot {
     #[pyo3(signature = (name, overrides=Vec::new()))]
     fn new(name: &str, overrides: Vec<(String, f64)>) -> PyResult<Self> {
         let player = players::make(name, &overrides).map_err(PyValueError::new_err)?;
-        Ok(Bot { player })
+        Ok(Bot { player: std::sync::Mutex::new(player) })
     }
 
     #[getter]
     fn name(&self) -> &'static str {
-        self.player.name()
+        self.player.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).name()
     }
 
     /// The index of the option this player chooses on the state's pending decision.
