@@ -110,9 +110,10 @@ function shipPlace(city, seat) {
   return [p.x + 30 * Math.cos(a), p.y + 27 * Math.sin(a)];
 }
 
-function shipSVG(x, y, seat, acting) {
+function shipSVG(x, y, seat, acting, city) {
   return `<g class="ship${acting ? " acting" : ""}" data-seat="${seat + 1}" ` +
-    `transform="translate(${f1(x)} ${f1(y)})"><title>seat ${seat + 1}'s ship</title>` +
+    `data-city="${esc(city)}" transform="translate(${f1(x)} ${f1(y)})">` +
+    `<title>seat ${seat + 1}'s ship in ${esc(city)}</title>` +
     (acting ? '<ellipse cx="0" cy="-2" rx="17" ry="14" fill="#ffe04a" opacity=".85"/>' : "") +
     '<path d="M0 -4V-15L9 -5Z" fill="#fffaf0" stroke="#33291d" stroke-width=".8"/>' +
     `<path d="M-12 -4H12L8 7H-8Z" fill="${seatColor(seat)}" stroke="#33291d" stroke-width="1"/>` +
@@ -156,9 +157,9 @@ function mapSVG(state, i) {
       `${c.region ? esc(c.region) : "no region (the ships' start)"}</title>` +
       (marked ? `<circle cx="${f1(p.x)}" cy="${f1(p.y)}" r="16" fill="none" ` +
         `stroke="${seatColor(step.a)}" stroke-width="3" stroke-dasharray="5 3"/>` : "") +
-      (start ? `<rect x="${f1(p.x - 9)}" y="${f1(p.y - 9)}" width="18" height="18" rx="3" ` +
+      (start ? `<rect class="dot" x="${f1(p.x - 9)}" y="${f1(p.y - 9)}" width="18" height="18" rx="3" ` +
         `fill="#f6ecd3" stroke="#5b3a22" stroke-width="1.5"/>` :
-        `<circle cx="${f1(p.x)}" cy="${f1(p.y)}" r="9" fill="${regionColor(c.region)}" ` +
+        `<circle class="dot" cx="${f1(p.x)}" cy="${f1(p.y)}" r="9" fill="${regionColor(c.region)}" ` +
         `stroke="#fff" stroke-width="2"/>`) +
       label(c.name, p) + "</g>";
   }).join("");
@@ -175,7 +176,7 @@ function mapSVG(state, i) {
   }).join("");
   const ships = (state.seats || []).map((s, seat) => {
     const [x, y] = shipPlace(s.ship, seat);
-    return shipSVG(x, y, seat, step.a === seat);
+    return shipSVG(x, y, seat, step.a === seat, s.ship);
   }).join("");
   const legend = `<g class="map-legend" transform="translate(14 ${MAP_H - 44})">` +
     `<line x1="0" y1="6" x2="26" y2="6" stroke="#4f86b0" stroke-width="2.5"/>` +
@@ -186,10 +187,11 @@ function mapSVG(state, i) {
     `<text x="120" y="28">wind ${state.wind} \u00b7 forecast ${forecastText(state.forecast)}</text></g>`;
   return `<svg class="sea-map" width="${MAP_W}" height="${MAP_H}" viewBox="0 0 ${MAP_W} ${MAP_H}" ` +
     `role="img" aria-label="the map">` +
-    `<rect width="${MAP_W}" height="${MAP_H}" rx="10" fill="#d7e9f3"/>` + regions + routes +
-    (sailed ? `<g class="way" stroke-linecap="round"><g stroke="#fffaf0" stroke-width="12" ` +
-      `opacity=".9">${sailed}</g><g stroke="${seatColor(step.a)}" stroke-width="6">${sailed}` +
-      "</g></g>" : "") + cities + ships + legend + "</svg>";
+    `<rect width="${MAP_W}" height="${MAP_H}" rx="10" fill="#d7e9f3"/>` + regions +
+    // the step's sail: a band in the seat's colour under the routes' lines and tiles
+    (sailed ? `<g class="way" stroke-linecap="round" stroke="${seatColor(step.a)}" ` +
+      `stroke-width="11" opacity=".8">${sailed}</g>` : "") + routes + cities + ships + legend +
+    "</svg>";
 }
 
 // -- the words --------------------------------------------------------------------------------
