@@ -255,3 +255,27 @@ def test_the_replay_of_a_whole_five_player_game_in_the_browser(
     browser.refresh()
     assert browser.execute_script("return document.body.dataset.ready") == "1"
     screenshot(browser, IMG / "mediterranean-replay.png", 1600)
+
+
+def test_a_set_with_cities_of_its_own_is_drawn_too(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A city the page has no place for (a set of one's own renames two) goes on a ring
+    around the sea: every city drawn, every coordinate a number."""
+    renamed = components_text(None).replace('"Roma"', '"Ostia"').replace('"Tarraco"',
+                                                                          '"Massilia"')
+    (tmp_path / "set.json").write_text(renamed)
+    page = tmp_path / "g.html"
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(["play", "--game", "mediterranean", "--players", "3", "--seed", "5",
+                              "--components", str(tmp_path / "set.json"), "--html", str(page)],
+                             monkeypatch, capsys)
+    assert code == 0, err
+    browser.get(page.as_uri() + "#step=60")
+    assert browser.execute_script("return document.body.dataset.ready") == "1"
+    shown = browser.execute_script(SHOWN)
+    assert shown["cities"] == [c["name"] for c in json.loads(renamed)["cities"]]
+    assert "Ostia" in shown["cities"] and "Massilia" in shown["cities"]
+    assert "NaN" not in shown["markup"] and "undefined" not in shown["markup"]
+    assert all(10 < far < 40 for _, _, far in shown["ships"]), shown["ships"]
+    assert not [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
