@@ -309,7 +309,9 @@ function rowHTML(state, step) {
 // lower in the stack, the earlier arrival), the gold temple's by coins (a tie: the earlier
 // in the play order); this round's points tiles and the later rounds'
 function templesHTML(state) {
-  const round = Math.min(state.round || 1, BOARD.rounds.length) - 1;
+  // the round whose tiles lie on the temples (at the end every tile is given out)
+  const round = state.phase === "Over" ? BOARD.rounds.length :
+    Math.min(state.round || 1, BOARD.rounds.length) - 1;
   const seats = state.seats || [];
   const place = (s) => (state.order || []).indexOf(s);
   return '<table class="temples"><thead><tr><th>temple</th><th>points tiles by round</th>' +
