@@ -56,6 +56,46 @@ fn a_replay_records_a_five_player_game() {
 }
 
 #[test]
+fn the_replay_frame_draws_the_map_and_names_every_contract() {
+    // the page draws from the frame alone: the map (every city and route of the set, each
+    // route's distance tile), each ship by its city, each register column as its city,
+    // region, good and reward (M1.3), each rowing card's face by its number
+    let c = comps();
+    let t = c.tables();
+    let g = to_delivery(&c, 4, 3);
+    let f = g.frame(&c);
+    let board = &f["board"];
+    let cities: Vec<&str> = board["cities"].as_array().unwrap().iter()
+        .map(|x| x["name"].as_str().unwrap()).collect();
+    assert_eq!(cities, t.city_names.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(board["routes"].as_array().unwrap().len(), t.routes.len());
+    assert_eq!(f["miles"].as_array().unwrap().len(), t.routes.len());
+    assert_eq!(board["rowing"].as_array().unwrap().len(), t.rowing.len());
+    assert_eq!(board["temples"].as_array().unwrap().len(), t.regions() + 1);
+    assert_eq!(board["start"], "Crete");
+    for (seat, s) in f["seats"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(s["ship"], "Crete");
+        let register = s["register"].as_array().unwrap();
+        assert_eq!(register.len(), 5);
+        for (k, col) in register.iter().enumerate() {
+            let want = g.seats[seat].register[k];
+            let face = t.city_cards[want.city as usize];
+            let good = t.goods_cards[want.goods as usize] as usize;
+            assert_eq!(col["status"], "open");
+            assert_eq!(col["city"], t.city_names[face.city as usize].as_str());
+            assert_eq!(col["good"], t.good_names[good].as_str());
+            assert_eq!(col["gold"], face.gold[good]);
+            assert_eq!(col["temple"], face.temple[good]);
+            let region = t.region_names[t.region_of[face.city as usize] as usize].as_str();
+            assert_eq!(col["region"], region);
+        }
+    }
+    // a register column is empty before the first contract
+    let start = game(&c, 4, 3).frame(&c);
+    assert_eq!(start["seats"][0]["register"][0], serde_json::json!({"status": "empty"}));
+}
+
+#[test]
 fn players_by_name_and_bad_names() {
     for name in PLAYER_NAMES {
         assert_eq!(make(name, &[]).unwrap().name(), name);

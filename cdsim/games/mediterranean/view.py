@@ -7,9 +7,14 @@ A step is one decision in the state it was taken in (the core's frame,
 changed. **The hidden rowing card stays hidden until it is revealed** (M5.1): the core's
 frame, drawn after the game, holds every laid card; here a card laid face down is shown as
 "face down" and stays in its seat's hand, and the choice is worded "lays a rowing card
-face down", until every seat has laid and the cards are turned up (the seat's ``played``)."""
+face down", until every seat has laid and the cards are turned up (the seat's ``played``);
+a face-down contract of the row shows only the coins on it. The map, the regions and the
+rowing cards' faces (the frame's ``board``, the same in every frame) go once into the
+page's data."""
 
 from __future__ import annotations
+
+import re
 
 from cdsim import __version__
 from cdsim.games.names import shown_names
@@ -38,7 +43,8 @@ def _seats(frame: dict[str, object]) -> list[dict[str, object]]:
 
 def hide(frame: dict[str, object]) -> dict[str, object]:
     """``frame`` as the table shows it: each face-down rowing card back in its seat's hand
-    (sorted, as hands are), its ``laid`` only ``"face down"``."""
+    (sorted, as hands are), its ``laid`` only ``"face down"``; a face-down contract of the
+    row only the coins on it (M4.1, M4.9)."""
     seats: list[dict[str, object]] = []
     for seat in _seats(frame):
         laid, hand = seat.get("laid", NONE), seat.get("hand", [])
@@ -47,7 +53,31 @@ def hide(frame: dict[str, object]) -> dict[str, object]:
             seats.append({**seat, "hand": sorted([*hand, laid]), "laid": "face down"})
         else:
             seats.append({**seat, "laid": None})
-    return {**frame, "seats": seats}
+    row = frame.get("row", [])
+    assert isinstance(row, list)  # the contracts on offer, objects
+    offers = [o if o.get("face_up") else {"face_up": False, "coins": o.get("coins", 0)}
+              for o in row]
+    return {**frame, "seats": seats, "row": offers}
+
+
+# the option's words (MedState::describe) the page reads: a sail's two cities and the good
+# it delivers, a taken contract's good, city and register column
+SAIL = re.compile(r"^sails (.+) -> (.+?) \(\d+ miles")
+DELIVER = re.compile(r", delivers (.+?) to ")
+TAKE = re.compile(r"^takes (.+?) to (.+?) \(.*, into column (\d+)$")
+
+
+def _where(option: str) -> dict[str, object]:
+    """What the page highlights for an option: a sail's ``from`` and ``to`` cities (and the
+    good it ``delivers``), a taken contract's good and city (``good``, ``to``) and its
+    register column (``column``, from 0)."""
+    sail, take = SAIL.match(option), TAKE.match(option)
+    if sail:
+        delivers = DELIVER.search(option)
+        return {"from": sail[1], "to": sail[2], **({"delivers": delivers[1]} if delivers else {})}
+    if take:
+        return {"good": take[1], "to": take[2], "column": int(take[3]) - 1}
+    return {}
 
 
 def shown_option(decision: str, option: str) -> str:
@@ -108,8 +138,9 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
                 breakdown: tuple[str, ...]) -> dict[str, object]:
     """The replay page's data: per step the seat (``a``; -1 at the end), the decision kind
     (``k``), the option in words as the table sees it (``t``), how many options there were
-    (``n``) and what changed since the step before (``d``), every frame hidden as the table
-    sees it (``hide``)."""
+    (``n``), what the page highlights for it (``_where``) and what changed since the step
+    before (``d``), every frame hidden as the table sees it (``hide``); the set's map and
+    faces once (``board``)."""
     steps: list[dict[str, object]] = []
     before: dict[str, object] = {}
     frames = [d.frame for d in game.decisions] + [game.end]
@@ -117,10 +148,12 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
         if i < len(game.decisions):
             d = game.decisions[i]
             step: dict[str, object] = {"a": d.seat, "k": d.decision,
-                                       "t": shown_option(d.decision, d.option), "n": d.options}
+                                       "t": shown_option(d.decision, d.option), "n": d.options,
+                                       **({} if d.decision == HIDDEN_CHOICE
+                                          else _where(d.option))}
         else:
             step = {"a": -1, "k": "final", "t": "final scoring", "n": 0}
-        shown = hide(frame)
+        shown = hide({k: v for k, v in frame.items() if k != "board"})
         step["d"] = _changed(before, shown)
         steps.append(step)
         before = shown
@@ -130,7 +163,7 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
         "version": __version__, "components": {"digest": digest[:12], "default": default},
         "players": [{"strategy": label[s.strategy]} for s in game.seats],
         "breakdown": list(breakdown), "words": [WORDS.get(k, k) for k in breakdown],
-        "tiebreak": game.tiebreak, "decisions": DECISIONS,
+        "tiebreak": game.tiebreak, "decisions": DECISIONS, "board": game.end.get("board"),
         "final": [{"seat": s.seat, "final_vp": s.final_vp, "rank": s.rank, "won": s.won,
                    "shared": bool(s.row.get("shared_win")), "gold": s.row.get("gold"),
                    "breakdown": s.breakdown} for s in game.seats],

@@ -11,6 +11,7 @@ pub mod actions;
 pub mod components;
 mod contracts;
 mod delivery;
+mod frame;
 pub mod hidden;
 pub mod map;
 pub mod observe;

@@ -111,25 +111,6 @@ impl MedState {
         }
     }
 
-    /// The whole state for a replay (read after the game: every card shown).
-    pub fn frame(&self, comps: &Components) -> serde_json::Value {
-        let t = comps.tables();
-        let seats: Vec<serde_json::Value> = self.seats.iter().enumerate().map(|(i, s)| {
-            serde_json::json!({
-                "seat": i, "gold": s.gold, "ship": t.city_names[s.ship as usize],
-                "hand": s.hand, "played": s.played, "register": s.register,
-                "temple": &s.temple[..t.regions()], "tiles": s.tiles, "bonus": s.bonus,
-                "points": s.points(), "laid": self.picks.all()[i],
-            })
-        }).collect();
-        serde_json::json!({
-            "round": self.round + 1, "phase": self.phase, "pending": self.pending,
-            "turn": self.turn + 1, "wind": self.wind, "forecast": self.forecast,
-            "order": self.order, "track": self.track, "miles": self.miles, "row": self.row,
-            "seats": seats, "bank": self.bank,
-        })
-    }
-
     /// An option in words.
     pub fn describe(&self, comps: &Components, action: &Action) -> String {
         let t = comps.tables();
