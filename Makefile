@@ -9,9 +9,12 @@ CDSIM := $(VENV)/bin/cdsim
 install: $(VENV)/.installed
 
 # The Rust core (cdsim._core, the engine that plays every game) is rebuilt in release mode
-# when any of its sources change, or the scripted profiles or learned weights it compiles in.
+# when any of its sources change, or the files it compiles in (the component sets, the scripted
+# profiles, the learned weights; tests/test_core_inputs.py checks every include_str! is here).
 CORE := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs core/src/*/*.rs core/src/*/*/*.rs core/src/*/*/*/*.rs) \
-	strategies/profiles.toml strategies/weights/carpe_diem-learned.json strategies/weights/castles-learned.json \
+	$(wildcard core/src/*/*.json) \
+	strategies/profiles.toml strategies/mediterranean-profiles.toml \
+	strategies/weights/carpe_diem-learned.json strategies/weights/castles-learned.json \
 	strategies/weights/carpe_diem-prior.json
 $(VENV)/.installed: pyproject.toml setup.py $(CORE)
 	@echo "make install: $(words $?) inputs newer than the last install (first: $(firstword $?)): next, the venv, then the Rust core (cdsim._core) built in release mode and cdsim installed: a few minutes the first time"

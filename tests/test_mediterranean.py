@@ -5,6 +5,7 @@ one line and exit 2."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,18 @@ def test_its_spec_seats_three_to_five_from_zero_vp_with_the_cores_players() -> N
         with pytest.raises(CdsimError, match=rf"^--players: mediterranean is played by 3, 4, 5 "
                                              rf"players, not {n}$"):
             spec.check_players(n)
+
+
+def test_its_scripted_players_are_the_profiles_files_tables_in_its_words() -> None:
+    # strategies/mediterranean-profiles.toml states them once: the core plays its weights,
+    # cdsim lists its descriptions (and a study's population is its tables)
+    from cdsim.games.mediterranean import PLAYER_WORDS, SCRIPTED
+    from cdsim.games.mediterranean.profiles import PROFILES_FILE, descriptions
+
+    tables = [name for name in tomllib.loads(PROFILES_FILE.read_text()) if name != "defaults"]
+    assert tuple(tables) == SCRIPTED == tuple(descriptions())
+    for name, words in descriptions().items():
+        assert words and PLAYER_WORDS[name].endswith(words), name
 
 
 def test_the_tiebreak_ranks_the_earlier_place_in_the_final_order_first() -> None:

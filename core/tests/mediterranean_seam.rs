@@ -102,7 +102,10 @@ fn players_by_name_and_bad_names() {
     }
     let err = |r: Result<Player, String>| r.err().expect("an error");
     assert!(err(make("castle-monastery", &[])).contains("unknown player"));
-    assert!(err(make("greedy", &[("c".into(), 1.0)])).contains("takes no setting"));
+    assert!(err(make("random", &[("c".into(), 1.0)])).contains("takes no setting"));
+    // a scripted player's settings are its profile's weights (profiles.rs)
+    assert!(err(make("greedy", &[("c".into(), 1.0)])).contains("no weight \"c\""));
+    assert!(make("greedy", &[("gold".into(), 1.0)]).is_ok());
     assert!(make("mcts", &[("playouts".into(), 0.5)]).is_err());
 }
 

@@ -28,6 +28,7 @@ from cdsim.games.mediterranean.components import components_digest as components
 from cdsim.games.mediterranean.components import diff as diff
 from cdsim.games.mediterranean.components import entries as entries
 from cdsim.games.mediterranean.components import load_components as load_components
+from cdsim.games.mediterranean.profiles import descriptions
 from cdsim.games.mediterranean.uses import component_use as component_use  # a table's use
 from cdsim.games.spec import GameSpec
 from cdsim.games.views import GameView, RecordedView, ReplayPage
@@ -35,7 +36,7 @@ from cdsim.games.views import GameView, RecordedView, ReplayPage
 NAME = "mediterranean"
 TITLE = "Mediterranean (Dirk Henn)"
 PLAYER_COUNTS = (3, 4, 5)  # M2.1
-SCRIPTED = ("greedy", "gold-first", "temple-majority", "long-haul")
+SCRIPTED = ("greedy", "gold-first", "temple-majority", "long-haul")  # the profiles file's tables
 RULES_DOC = "docs/rules-mediterranean.md"  # where its rules are numbered
 TIE_RULE = "M8.2"  # the rule that breaks a tie on VP
 PHASES: tuple[str, ...] = ()
@@ -44,13 +45,12 @@ TIEBREAK_WORDS = ("the M8.2 tie-break (the rulebook shares a tied victory, kept 
                   "a shared win for each tied seat; the win counted here and the first rank go "
                   "to the earlier seat in the final play order)")
 TIEBREAK_COLUMNS = ("final_order",)
-# its built-in players in a line each (`cdsim strategies --game mediterranean`)
+# its built-in players in a line each (`cdsim strategies --game mediterranean`): the scripted
+# ones' descriptions are their tables' in strategies/mediterranean-profiles.toml
 PLAYER_WORDS = {
     "random": "uniform over legal options (the floor)",
-    "greedy": "one ply: the gold and temple points an option brings, the miles it costs",
-    "gold-first": "scripted: coins for the gold temple, temple points only when cheap",
-    "temple-majority": "scripted: temple points where it leads or can catch up",
-    "long-haul": "scripted: strong crews and far cities across the open sea",
+    **{name: words if name == "greedy" else f"scripted: {words}"
+       for name, words in descriptions().items()},
     "mcts": "determinized UCT over the game's decisions, greedy rollouts",
 }
 # whatif's scripted games a side by default (cheap games, as Castles')

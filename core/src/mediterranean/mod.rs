@@ -16,6 +16,7 @@ pub mod hidden;
 pub mod map;
 pub mod observe;
 pub mod players;
+pub mod profiles;
 pub mod scoring;
 pub mod seam;
 pub mod state;

@@ -1,63 +1,17 @@
 //! Built-in players, each a `Strategy<MedState>`: random (the seam's `RandomPlayer`),
 //! greedy (one ply: the gold and temple points an option brings, the miles it costs),
 //! three scripted styles as weight profiles of the one `Scripted` player (gold-first,
-//! temple-majority, long-haul), and mcts (the seam's `UctPlayer`, greedy rollouts).
+//! temple-majority, long-haul: each a table of strategies/mediterranean-profiles.toml,
+//! profiles.rs), and mcts (the seam's `UctPlayer`, greedy rollouts).
 //! `make` makes them by name. They read the public state and their own hand only: never
 //! another seat's face-down rowing card (it is private to `hidden.rs`) nor any VP total.
 
 use super::actions::Action;
 use super::components::Components;
+use super::profiles::{profile, Weights};
 use super::state::{MedState, Pending, Seat, Status, MAX_REGIONS, NONE};
 use crate::players::{RandomPlayer, Strategy, UctParams, UctPlayer, View};
 use crate::rng::Generator;
-
-/// What a scripted player values, in coins.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Weights {
-    /// A coin (gold is also the gold temple's score).
-    pub gold: f32,
-    /// A temple point.
-    pub temple: f32,
-    /// How much more a temple point is worth where the seat leads or is close (0 flat).
-    pub majority: f32,
-    /// A mile a contract adds to the round's route.
-    pub miles: f32,
-    /// A rowing card's power, when taken with a contract.
-    pub power: f32,
-    /// A point of power kept in hand rather than played.
-    pub keep: f32,
-    /// A contract lost, as a share of its reward.
-    pub lose: f32,
-    /// A mile of a contract's distance from Crete (positive: the long haul).
-    pub far: f32,
-    /// A mile left to the next contract after sailing.
-    pub position: f32,
-    /// What an extra turn's card is worth kept (the game has two).
-    pub extra_card: f32,
-}
-
-impl Weights {
-    /// The plain greedy profile.
-    pub fn greedy() -> Weights {
-        Weights { gold: 0.8, temple: 1.4, majority: 1.0, miles: 0.4, power: 0.3, keep: 0.25,
-                  lose: 1.0, far: 0.0, position: 0.2, extra_card: 1.5 }
-    }
-
-    /// Gold first: coins for the gold temple, temple points only when cheap.
-    pub fn gold_first() -> Weights {
-        Weights { gold: 1.6, temple: 0.6, majority: 0.0, ..Weights::greedy() }
-    }
-
-    /// Temple majorities: temple points where the seat leads or can catch up.
-    pub fn temple_majority() -> Weights {
-        Weights { gold: 0.6, temple: 1.5, majority: 2.0, ..Weights::greedy() }
-    }
-
-    /// The long haul: strong crews, far cities across the open sea.
-    pub fn long_haul() -> Weights {
-        Weights { power: 0.8, miles: 0.15, far: 0.25, keep: 0.1, ..Weights::greedy() }
-    }
-}
 
 /// The scripted player: the option of highest one-ply value, ties broken by its stream.
 #[derive(Clone, Debug)]
@@ -67,25 +21,28 @@ pub struct Scripted {
 }
 
 impl Scripted {
+    /// greedy: the profiles file's `[defaults]` (mcts's rollouts).
     pub fn greedy() -> Scripted {
-        Scripted { name: "greedy", weights: Weights::greedy() }
+        scripted("greedy", &[]).expect("the profiles file has [greedy] (profiles::tests)")
+            .expect("the profiles file's [greedy] builds (profiles::tests)")
     }
 }
 
 pub type Player = Box<dyn Strategy<MedState>>;
 
+/// Every built-in player: random, the profiles file's tables in its order (greedy and the
+/// styles; `scripted_players_are_the_profiles_files_tables`), mcts.
 pub const PLAYER_NAMES: [&str; 6] =
     ["random", "greedy", "gold-first", "temple-majority", "long-haul", "mcts"];
 
-fn scripted(name: &str) -> Option<Scripted> {
-    let (name, weights) = match name {
-        "greedy" => ("greedy", Weights::greedy()),
-        "gold-first" => ("gold-first", Weights::gold_first()),
-        "temple-majority" => ("temple-majority", Weights::temple_majority()),
-        "long-haul" => ("long-haul", Weights::long_haul()),
-        _ => return None,
-    };
-    Some(Scripted { name, weights })
+/// The scripted player `name` as its table of the profiles file states it, with weights
+/// overridden by name; `None` if the file has no such table.
+fn scripted(name: &str, overrides: &[(String, f64)]) -> Option<Result<Scripted, String>> {
+    let name = *PLAYER_NAMES.iter().find(|&&n| n == name)?;
+    let weights = profile(name)?.and_then(|w| {
+        w.with_overrides(overrides).map_err(|e| format!("mediterranean {name}: {e}"))
+    });
+    Some(weights.map(|weights| Scripted { name, weights }))
 }
 
 /// mcts's settings: UCT's 200 simulations, half the value the seat's share of all VP
@@ -94,21 +51,23 @@ pub fn mcts_params() -> UctParams {
     UctParams { margin: 0.5, ..UctParams::default() }
 }
 
-/// A built-in player by name, with its settings overridden (only mcts has settings).
+/// A built-in player by name, with its settings overridden: mcts's search settings, a
+/// scripted player's weights (profiles.rs's `FIELDS`); random takes none.
 pub fn make(name: &str, overrides: &[(String, f64)]) -> Result<Player, String> {
     if name == "mcts" {
         let params = mcts_params().with_overrides(overrides)?;
         return Ok(Box::new(UctPlayer::with_rollout(params, Scripted::greedy())));
     }
-    if let Some((key, _)) = overrides.first() {
-        return Err(format!("mediterranean {name}: takes no setting, got {key:?}"));
+    if name == "random" {
+        if let Some((key, _)) = overrides.first() {
+            return Err(format!("mediterranean {name}: takes no setting, got {key:?}"));
+        }
+        return Ok(Box::new(RandomPlayer));
     }
-    match name {
-        "random" => Ok(Box::new(RandomPlayer)),
-        _ => scripted(name).map(|p| Box::new(p) as Player).ok_or_else(|| {
-            format!("mediterranean: unknown player {name:?} (known: {})",
-                    PLAYER_NAMES.join(", "))
-        }),
+    match scripted(name, overrides) {
+        Some(made) => made.map(|p| Box::new(p) as Player),
+        None => Err(format!("mediterranean: unknown player {name:?} (known: {})",
+                            PLAYER_NAMES.join(", "))),
     }
 }
 
@@ -309,4 +268,30 @@ impl Eval<'_> {
 /// Whether `state`'s pending decision is a face-down rowing card (M5.1).
 pub fn hidden_choice(state: &MedState) -> bool {
     matches!(state.pending, Pending::Pick { .. })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mediterranean::profiles::names;
+
+    #[test]
+    fn scripted_players_are_the_profiles_files_tables() {
+        let scripted: Vec<&str> = PLAYER_NAMES.iter().copied()
+            .filter(|n| !matches!(*n, "random" | "mcts")).collect();
+        assert_eq!(names(), scripted, "strategies/mediterranean-profiles.toml's tables");
+        for name in scripted {
+            assert_eq!(make(name, &[]).unwrap().name(), name);
+        }
+    }
+
+    #[test]
+    fn settings_are_weights_for_the_scripted_and_none_for_random() {
+        let gold = [("gold".to_string(), 2.0)];
+        assert_eq!(scripted("gold-first", &gold).unwrap().unwrap().weights.gold, 2.0);
+        let err = make("long-haul", &[("colour".into(), 1.0)]).err().unwrap();
+        assert!(err.starts_with("mediterranean long-haul: ") && err.contains("no weight"), "{err}");
+        assert!(make("random", &gold).is_err());
+        assert!(make("defaults", &[]).err().unwrap().contains("unknown player"));
+    }
 }
