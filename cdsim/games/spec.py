@@ -155,6 +155,14 @@ class GameSpec:
     # `cdsim train`'s label source and fit for its learned player (cdsim.games.training;
     # None: the seam's, search labels of its own learned player, cdsim.train.seam)
     training: Training | None
+    # its shipped studies (files in its package), by the name `cdsim study run NAME` takes
+    studies: Mapping[str, Path]
+    # the shipped study that asks its designer's question, which `cdsim study init --template`
+    # writes by the game's name (None: it ships none)
+    study: Path | None
+    # the other study files `cdsim study init --template NAME` writes, by name (each with the
+    # override files its variants name, relative to it, in its package)
+    templates: Mapping[str, Path]
     # -- end of the commands' own hooks --------------------------------------------------
 
     @property
