@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cdsim.batch import cost
 from cdsim.errors import CdsimError
 from cdsim.games import GAMES, game_spec
 from cdsim.games.carpe_diem.rules.components import DATA_DIR
@@ -81,3 +82,17 @@ def test_the_names_a_user_types_are_kept() -> None:
     with pytest.raises(CdsimError, match=r"^nosuch: no such study file \(shipped studies: "
                                          r"castles, default, mediterranean, skill\)$"):
         resolve("nosuch")
+
+
+def test_a_search_players_cost_scales_by_its_own_games_default_playouts() -> None:
+    """``mcts@N`` costs N over the playouts its game's mcts plays unless told (its spec's
+    ``mcts_playouts``), at which its seat cost was recorded: Castles' search plays 200, not
+    Carpe Diem's 120."""
+    for name, spec in GAMES.items():
+        if spec.mcts_playouts is None:
+            continue
+        recorded = spec.seat_ms["mcts"][spec.default_players]
+        assert cost.seat_ms("mcts", spec.default_players, name) == recorded
+        doubled = cost.seat_ms(f"mcts@{2 * spec.mcts_playouts}", spec.default_players, name)
+        assert doubled == pytest.approx(2 * recorded), name
+    assert {s.mcts_playouts for s in GAMES.values()} >= {120, 200}

@@ -117,6 +117,9 @@ class GameSpec:
     # mcts) and its core's own ms per game (cdsim.batch.cost says what a run takes by them)
     seat_ms: Mapping[str, Mapping[int, float]]
     table_ms: float
+    # the playouts its mcts plays a decision unless told (``mcts@N`` scales ``seat_ms``'s
+    # mcts cost by N over it; None: it has no mcts)
+    mcts_playouts: int | None
     # its built-in players in a line each, by name (`cdsim strategies --game`; None: a game
     # whose players cdsim.players describes, Carpe Diem's)
     player_words: Mapping[str, str] | None

@@ -103,7 +103,9 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 tiebreak_rule=TIEBREAK_WORDS,
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
-                whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,
+                whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS,
+                # its mcts's default (core/src/carpe_diem/players/mcts/params.rs)
+                mcts_playouts=120, player_words=None,
                 component_use=component_use, entries=entries,
                 # the commands' own hooks (cdsim.games.carpe_diem.commands)
                 component_files=COMPONENT_FILES, play=play, view=VIEW, score=score, card_list=card_list,

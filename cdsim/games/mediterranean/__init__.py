@@ -114,7 +114,8 @@ SPEC = GameSpec(NAME, TITLE, player_counts=PLAYER_COUNTS, default_players=4,
                 tiebreak_rule=TIEBREAK_WORDS, row_order=None,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=None, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
-                table_ms=TABLE_MS, player_words=PLAYER_WORDS,
+                table_ms=TABLE_MS, mcts_playouts=200,  # UctParams' default (core/src/players/uct.rs)
+                player_words=PLAYER_WORDS,
                 component_use=component_use, entries=entries,
                 # the commands' own hooks: its learned weights' file only
                 component_files=None, play=None, view=VIEW, score=None, card_list=None,
