@@ -96,3 +96,20 @@ def test_a_search_players_cost_scales_by_its_own_games_default_playouts() -> Non
         doubled = cost.seat_ms(f"mcts@{2 * spec.mcts_playouts}", spec.default_players, name)
         assert doubled == pytest.approx(2 * recorded), name
     assert {s.mcts_playouts for s in GAMES.values()} >= {120, 200}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_whatifs_refusal_takes_its_example_from_the_game(name: str) -> None:
+    """`cdsim whatif` given no change names a key of the game's own as its example."""
+    from cdsim.study import whatif
+
+    spec = GAMES[name]
+    example = spec.sweeps.example if spec.sweeps is not None else spec.set_keys.example \
+        if spec.set_keys is not None else None
+    assert example is not None
+    with pytest.raises(CdsimError, match=rf"\(e\.g\. {example.replace('.', '[.]')}=6\)"):
+        if spec.sweeps is not None:
+            whatif.variants([], None, Path("unused"), spec)
+        else:
+            assert spec.set_keys is not None
+            whatif.game_variants([], None, Path("unused"), spec.set_keys)
