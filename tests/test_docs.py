@@ -323,7 +323,7 @@ def test_the_readme_says_what_the_numbers_are_about_before_the_answer() -> None:
     check, run) before the answer table's numbers."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     table = text.index("<!-- answer:begin -->")
-    tags = [m.group(1) for f in sorted((ROOT / "cdsim" / "data").glob("*.toml"))
+    tags = [m.group(1) for f in sorted((ROOT / "cdsim" / "games" / "carpe_diem" / "data").glob("*.toml"))
             for m in re.finditer(r'^provenance = "(\w+)"', f.read_text(), flags=re.M)]
     said = f"{tags.count('reconstructed')} of its {len(tags)} entries are reconstructed"
     assert " ".join(text.split()).count(said) == 1, said
@@ -350,10 +350,11 @@ def test_the_guide_states_the_first_stage_rule_the_code_plays() -> None:
 
 def test_study_help_names_the_default_studys_populations() -> None:
     """`cdsim study --help` says what `cdsim study run default` plays: every population of
-    cdsim/studies/default.toml (it once named random and scripted only)."""
+    cdsim/games/carpe_diem/studies/default.toml (it once named random and scripted only)."""
     import tomllib
 
-    default = tomllib.loads((ROOT / "cdsim" / "studies" / "default.toml").read_text())
+    default = tomllib.loads((ROOT / "cdsim" / "games" / "carpe_diem" / "studies" /
+                             "default.toml").read_text())
     names = [p["name"] for p in default["population"]]
     from cdsim.cli.studies import study_app
 

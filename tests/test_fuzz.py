@@ -1,5 +1,5 @@
 """Fuzz the inputs a user hands cdsim (issue 25, item 6): study files, `cdsim simulate` flag
-lists (and run files), component sets (mutations of the default set in cdsim/data) and
+lists (and run files), component sets (mutations of the default set in cdsim/games/carpe_diem/data) and
 position files (mutations of tests/positions/*.toml, for `cdsim score`).
 
 For every input: no traceback, no panic, no hang (a time limit per example), and either
@@ -41,7 +41,7 @@ from cdsim.study.file import StudyFile
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = sorted((REPO / "tests" / "positions").glob("*.toml"))
 COMPONENT_FILES = ("tiles.toml", "cards.toml", "frames.toml", "boards.toml", "scoring.toml")
-STUDY = REPO / "cdsim" / "studies" / "default.toml"
+STUDY = REPO / "cdsim" / "games" / "carpe_diem" / "studies" / "default.toml"
 
 EXAMPLES = 60  # per test in CI and by default (240 in all); the fuzz profile's when larger
 SECONDS = 30.0  # an example over this is a hang

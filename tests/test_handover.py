@@ -11,7 +11,7 @@ FIXTURE = Path(__file__).parent.parent / "core" / "tests" / "data" / "components
 
 def test_the_cores_fixture_is_the_default_set_as_handed_over() -> None:
     """`cargo test` reads this file without Python: it must be what Python hands over
-    now (regenerate it with `make core-fixture` after changing cdsim/data)."""
+    now (regenerate it with `make core-fixture` after changing cdsim/games/carpe_diem/data)."""
     assert json.loads(FIXTURE.read_text()) == components_dict(load_components())
 
 

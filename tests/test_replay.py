@@ -264,7 +264,7 @@ def test_cli_writes_both_pages(tmp_path: Path) -> None:
     assert json.loads(out.stdout)["seed"] == 3  # --json stays one JSON object
     folder = tmp_path / "set"
     folder.mkdir()
-    shutil.copy(ROOT / "cdsim" / "data" / "boards.toml", folder / "boards.toml")
+    shutil.copy(ROOT / "cdsim" / "games" / "carpe_diem" / "data" / "boards.toml", folder / "boards.toml")
     sheet = tmp_path / "set.html"
     out = cdsim("components", "show", "--components", str(folder), "--html", str(sheet))
     assert out.returncode == 0, out.stderr

@@ -11,7 +11,7 @@ import pytest
 
 from cdsim.errors import CdsimError
 from cdsim.study import play
-from cdsim.study.file import SHIPPED, TEMPLATES, resolve, write_template
+from cdsim.study.file import resolve, templates, write_template
 from cdsim.study.model import load_study
 from tests.commands import run_main
 from tests.conftest import core_or_skip
@@ -50,7 +50,7 @@ def test_a_template_runs(template: str, cells: list[str], tmp_path: Path,
 def test_the_card_template_writes_its_override_beside_it(tmp_path: Path) -> None:
     write_template(tmp_path / "b05.toml", "card")
     override = tmp_path / "variants" / "b05-at-6.toml"
-    assert override.read_text() == (TEMPLATES["card"].parent / "variants" /
+    assert override.read_text() == (templates()["card"].parent / "variants" /
                                     "b05-at-6.toml").read_text()
     spec = load_study(tmp_path / "b05.toml")
     (variant,) = spec.variants
@@ -72,11 +72,11 @@ def test_the_default_template_is_the_default_study(tmp_path: Path) -> None:
 
 def test_every_game_with_a_shipped_study_is_a_template(tmp_path: Path) -> None:
     """Issue 60 item 2: `study init --template castles` writes The Castles of Tuscany's
-    shipped study to edit (any game's cdsim/studies/<game>.toml, by the game's name)."""
+    shipped study to edit (any game's ``GameSpec.study``, by the game's name)."""
     from cdsim.games import GAMES
 
     shipped = [name for name, spec in GAMES.items()
-               if not spec.default and (SHIPPED / f"{name}.toml").is_file()]
+               if not spec.default and spec.study is not None]
     assert "castles" in shipped
     for name in shipped:
         write_template(tmp_path / f"my-{name}.toml", name)

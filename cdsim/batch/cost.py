@@ -19,7 +19,6 @@ from cdsim.games import DEFAULT_GAME, game_spec
 # ``table_ms``)
 SEAT_MS = game_spec(None).seat_ms
 TABLE_MS = game_spec(None).table_ms
-MCTS_PLAYOUTS = 120  # the search's default budget (core/src/carpe_diem/players/mcts/params.rs)
 PYTHON_SEAT_MS = 3.9  # a user's strategy: the core makes its observations (its own code on top)
 
 
@@ -29,17 +28,18 @@ def seat_ms(name: str, players: int, game: str = DEFAULT_GAME) -> float:
     base, *settings = name.split("@")
     if ":" in base:
         return PYTHON_SEAT_MS
-    costs = game_spec(game).seat_ms
+    spec = game_spec(game)
+    costs = spec.seat_ms
     kind = base if base in costs else "scripted"  # random, learned, mcts by name
     table = costs.get(kind)
     if not table:
         return PYTHON_SEAT_MS
     ms = table[min(table, key=lambda n: abs(n - players))]  # the nearest count recorded
-    if kind == "mcts":
+    if kind == "mcts" and spec.mcts_playouts:  # recorded at its default playouts
         for setting in settings:  # mcts@400 or mcts@playouts=400
             key, _, value = setting.rpartition("=")
             if key in ("", "playouts") and value.replace(".", "", 1).isdigit():
-                ms *= float(value) / MCTS_PLAYOUTS
+                ms *= float(value) / spec.mcts_playouts
     return ms
 
 

@@ -93,8 +93,10 @@ app = typer.Typer(
 )
 
 ComponentsOpt = Annotated[Path | None, typer.Option(
-    "--components", help="Folder (or single TOML file) replacing parts of the default "
-    "component set. Default: the reconstructed set shipped in cdsim/data.",
+    "--components", help="A component set replacing parts of the game's built-in one: a "
+    "folder or a TOML file for the default game, a JSON file for the others (`cdsim "
+    "components export` writes one to start from). Default: the game's built-in set, "
+    "reconstructed (`cdsim components show`).",
     envvar="CDSIM_COMPONENTS")]
 
 

@@ -177,6 +177,9 @@ class Sweeps:
     # (the --set as spelled, its dotted name split at the dots) -> (entry, key), or one line
     split_set: Callable[[str, list[str]], tuple[str, str]]
     example: str  # an entry's key as --set names it, for the help and its errors
+    # a commented ``[[sweep]]`` in its words, which `cdsim study init` adds to its shipped
+    # study (that has none) beside the variant example
+    study_example: str
     # the tables whose entries are cards the card table follows (a swept card's figures)
     card_tables: tuple[str, ...] = ()
     # (where, the changes as (the --set as spelled, entry, key, value), an override file,

@@ -117,6 +117,9 @@ class GameSpec:
     # mcts) and its core's own ms per game (cdsim.batch.cost says what a run takes by them)
     seat_ms: Mapping[str, Mapping[int, float]]
     table_ms: float
+    # the playouts its mcts plays a decision unless told (``mcts@N`` scales ``seat_ms``'s
+    # mcts cost by N over it; None: it has no mcts)
+    mcts_playouts: int | None
     # its built-in players in a line each, by name (`cdsim strategies --game`; None: a game
     # whose players cdsim.players describes, Carpe Diem's)
     player_words: Mapping[str, str] | None
@@ -155,6 +158,14 @@ class GameSpec:
     # `cdsim train`'s label source and fit for its learned player (cdsim.games.training;
     # None: the seam's, search labels of its own learned player, cdsim.train.seam)
     training: Training | None
+    # its shipped studies (files in its package), by the name `cdsim study run NAME` takes
+    studies: Mapping[str, Path]
+    # the shipped study that asks its designer's question, which `cdsim study init --template`
+    # writes by the game's name (None: it ships none)
+    study: Path | None
+    # the other study files `cdsim study init --template NAME` writes, by name (each with the
+    # override files its variants name, relative to it, in its package)
+    templates: Mapping[str, Path]
     # -- end of the commands' own hooks --------------------------------------------------
 
     @property

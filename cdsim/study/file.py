@@ -1,13 +1,15 @@
-"""A study file's schema (``cdsim/studies/default.toml`` explains every key), declared once:
-the keys of each table, their types (strict: a TOML string is not a number, nor a bool an
-integer) and ranges, and the checks across tables (names unique, cells naming the study's
+"""A study file's schema (Carpe Diem's shipped study,
+``cdsim/games/carpe_diem/studies/default.toml``, explains every key), declared once: the keys
+of each table, their types (strict: a TOML string is not a number, nor a bool an integer) and
+ranges, and the checks across tables (names unique, cells naming the study's
 player counts and populations). ``cdsim.study.model.load_study`` then loads what the file names
 (strategies, parameters, component sets) and plans the cells. The checked tables are the
 records a study plays with: a ``Population`` is the one record of a population (its
 defaults resolved, what it derives as properties), a ``Variant`` and a ``Sweep`` the ones
 of a variant and a sweep (what the loader resolves set on them) and a ``Study`` holds its
-``StudyFile`` for its settings. Also where a study file is found (``resolve``: a path or a shipped
-study's name) and the file ``cdsim study init`` writes.
+``StudyFile`` for its settings. Also where a study file is found (``resolve``: a path or a
+shipped study's name, every game's ``GameSpec.studies``) and the file ``cdsim study init``
+writes (``GameSpec.templates``).
 """
 
 from __future__ import annotations
@@ -35,11 +37,10 @@ from pydantic import (
 from cdsim.analysis.anytime import ZONE, tolerance_problem, worst_case_games, zone_problem
 from cdsim.batch.config import MAX_CHUNK_SIZE, MAX_GAMES, Player
 from cdsim.errors import CdsimError, user_text
-from cdsim.games import DEFAULT_GAME, PLAYER_COUNTS, counts_said, game_spec
+from cdsim.games import DEFAULT_GAME, GAMES, PLAYER_COUNTS, counts_said, game_spec
 from cdsim.games.players import PlayerSpec
 from cdsim.schema import Table, problem, reads_back
 
-SHIPPED = Path(__file__).resolve().parents[1] / "studies"  # `cdsim study run default`
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 # games per cell, all stages together, when a study leaves games out and has no zone (with
 # one, a cell's budget is the games that decide it whatever its truth: worst_case_games)
@@ -471,44 +472,31 @@ class StudyFile(Table, StudySettings):
             raise ValueError(f"zone = {self.zone:g} {reach}")
 
 
+def shipped() -> dict[str, Path]:
+    """Every game's shipped studies by the name `cdsim study run NAME` takes
+    (``GameSpec.studies``: ``default``, ``castles``, ...)."""
+    return {name: path for spec in GAMES.values() for name, path in spec.studies.items()}
+
+
 def resolve(arg: str | Path) -> Path:
     """A study file: a path, or the name of a shipped study (``default``)."""
     path = Path(arg)
     if path.exists() or path.suffix:
         return path
-    shipped = SHIPPED / f"{path.name}.toml"
-    if shipped.is_file():
-        return shipped
-    names = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.toml")))
-    raise CdsimError(f"{arg}: no such study file (shipped studies: {names})")
-
-
-# `cdsim study init` shows it beside the variant example (the shipped study has no sweep)
-SWEEP_EXAMPLE = """
-# [[sweep]]                  # one component value tried over a list: each value a variant
-# name = "B05-reward"        # its variants are B05-reward=6, ... (cells 4p.scripted.B05-reward=6)
-# entry = "objective.B05"    # the table and the id (scroll_track, villa_table: no id)
-# key = "reward.vp"          # a dotted key inside the entry, holding an integer
-# values = [6, 7, 8, 9]      # study.html: each seat's fair offset against the value
-# base = "default"           # what each value changes (default: the study's components)
-"""
-
-
-# `cdsim study init FILE --template NAME`: the default study (shipped as a study) or a
-# file of TEMPLATES, with the override files its variants name (relative to it)
-TEMPLATES = {"default": SHIPPED / "default.toml", "card": SHIPPED / "templates" / "card.toml",
-             "sweep": SHIPPED / "templates" / "sweep.toml",
-             "castles-change": SHIPPED / "templates" / "castles-change.toml"}
+    studies = shipped()
+    if path.name in studies:
+        return studies[path.name]
+    raise CdsimError(f"{arg}: no such study file (shipped studies: {', '.join(sorted(studies))})")
 
 
 def templates() -> dict[str, Path]:
-    """``TEMPLATES``, and each game's shipped study by the game's name (``castles``:
-    cdsim/studies/castles.toml; the default game's is the default study)."""
-    from cdsim.games import GAMES
-
-    games = {name: TEMPLATES["default"] if spec.default else SHIPPED / f"{name}.toml"
-             for name, spec in GAMES.items()}
-    return {**TEMPLATES, **{name: path for name, path in games.items() if path.is_file()}}
+    """`cdsim study init FILE --template NAME`'s study files by name: every game's templates
+    (``GameSpec.templates``: ``default``, ``card``, ``castles-change``, ...) and each game's
+    shipped study by the game's name (``GameSpec.study``: ``castles``; the default game's is
+    the default study), each with the override files its variants name (relative to it)."""
+    offered = {name: path for spec in GAMES.values() for name, path in spec.templates.items()}
+    return {**offered, **{spec.name: spec.study for spec in GAMES.values()
+                          if spec.study is not None}}
 
 
 def write_template(path: Path, template: str = "default") -> None:
@@ -517,11 +505,10 @@ def write_template(path: Path, template: str = "default") -> None:
     commented sweep; ``card``, a one-card test, written with its variant's override file
     (beside it, where the study names it); ``sweep``, a one-key sweep; ``castles-change``,
     a one-component test of The Castles of Tuscany, with its JSON override; a game's name,
-    that game's shipped study (the default game's: ``default``). Nothing is written when a
-    file is in the way."""
+    that game's shipped study (the default game's: ``default``). A game's shipped study
+    gets the game's commented ``[[sweep]]`` (``Sweeps.study_example``), where it has sweeps.
+    Nothing is written when a file is in the way."""
     known = templates()
-    if known.get(template) == known["default"]:  # the default game's name: the default study
-        template = "default"
     source = known.get(template)
     if source is None:
         raise CdsimError(f"unknown template {user_text(template, repr, 40)} (templates: "
@@ -529,12 +516,14 @@ def write_template(path: Path, template: str = "default") -> None:
     if path.exists():
         raise CdsimError(f"{path} exists: choose another file name")
     name = re.sub(r"[^A-Za-z0-9_-]", "-", path.stem)[:40].strip("-") or "study"
-    text = re.sub(rf'^name = "{template}"', f'name = "{name}"', source.read_text(), count=1,
+    text = re.sub(r'^name = "[^"\n]*"', f'name = "{name}"', source.read_text(), count=1,
                   flags=re.M)
-    if template == "default":  # shown beside the variant example (the study has no sweep)
+    example = next((spec.sweeps.study_example for spec in GAMES.values()
+                    if spec.study == source and spec.sweeps is not None), None)
+    if example is not None:  # shown beside the variant example (the study has no sweep)
         variant = re.search(r'^# components = "variants/.*\n', text, flags=re.M)
         at = variant.end() if variant else len(text)
-        text = text[:at] + SWEEP_EXAMPLE + text[at:]
+        text = text[:at] + example + text[at:]
     extra = {}
     for variant in tomllib.loads(text).get("variant", []):
         rel = str(variant["components"])

@@ -68,11 +68,10 @@ def parse_set(text: str, game: GameSpec | None = None) -> Change:
     ``villa_table.points.4=6``; another game's: ``colour_bonus.castle.first=6``); anything
     else is one line naming the flag."""
     spec = game or game_spec(None)
-    sweeps, keys = spec.sweeps, spec.set_keys  # its sweeps, else its JSON keys
+    sweeps = spec.sweeps  # its sweeps, else its JSON keys (checked when applied)
     m = SET_FORM.match(text)
     if m is None:
-        example = (sweeps.example if sweeps is not None else keys.example if keys is not None
-                   else "TABLE.ID.KEY")
+        example = _example(spec)
         raise CdsimError(f"--set {text!r}: expected TABLE.ID.KEY=VALUE with whole numbers, "
                          f"e.g. {example}=6 or {example}=4,6,10")
     parts = m.group(1).split(".")
@@ -97,7 +96,7 @@ def variants(changes: Sequence[Change], override: Path | None, folder: Path,
     described by the changes as asked, made by the game's sweeps (``GameSpec.sweeps``; None:
     the default game). Any problem is one line naming the ``--set``."""
     spec = game or game_spec(None)
-    _check_changes(changes, override)
+    _check_changes(changes, override, _example(spec))
     lists = [c for c in changes if len(c.values) > 1]
     folder.mkdir(parents=True, exist_ok=True)
     fixed = [c for c in changes if len(c.values) == 1]
@@ -169,7 +168,7 @@ def game_variants(changes: Sequence[Change], override: Path | None, folder: Path
     JSON override files written into ``folder``): the fixed changes together, and one
     variant per value of a change given a list (no sweep: the game has none). Any problem
     is one line naming the ``--set``."""
-    _check_changes(changes, override)
+    _check_changes(changes, override, keys.example)
     folder.mkdir(parents=True, exist_ok=True)
     builtin = json.loads(keys.text(None))
     merged = json.loads(keys.text(str(override.resolve()) if override is not None else None))
@@ -210,9 +209,18 @@ def game_variants(changes: Sequence[Change], override: Path | None, folder: Path
     return written
 
 
-def _check_changes(changes: Sequence[Change], override: Path | None) -> None:
+def _example(spec: GameSpec) -> str:
+    """A key of the game's as --set names it (``objective.B05.reward.vp``): its sweeps', else
+    its JSON keys'."""
+    sweeps, keys = spec.sweeps, spec.set_keys
+    return (sweeps.example if sweeps is not None else keys.example if keys is not None
+            else "TABLE.ID.KEY")
+
+
+def _check_changes(changes: Sequence[Change], override: Path | None, example: str) -> None:
     """The changes' own rules, whatever the game: each key once, one list, at most
-    ``MAX_SETS``, at least one change."""
+    ``MAX_SETS``, at least one change (``example``, a key of the game's as --set names it,
+    for the words of a refusal)."""
     for i, change in enumerate(changes):
         for earlier in changes[:i]:
             if (earlier.entry, earlier.key) == (change.entry, change.key):
@@ -224,8 +232,8 @@ def _check_changes(changes: Sequence[Change], override: Path | None) -> None:
         raise CdsimError("--set: only one change may list several values (each value is a "
                          f"variant); got {lists[0].spelled} and {lists[1].spelled}")
     if not changes and override is None:
-        raise CdsimError("give a change: --set TABLE.ID.KEY=VALUE (e.g. "
-                         "objective.B05.reward.vp=6) or --components OVERRIDE.toml")
+        raise CdsimError(f"give a change: --set TABLE.ID.KEY=VALUE (e.g. {example}=6) or "
+                         "--components OVERRIDE (a file of the changes)")
     if len(changes) > MAX_SETS:
         raise CdsimError(f"--set: at most {MAX_SETS} changes, got {len(changes)}")
 

@@ -7,6 +7,7 @@ its rules and players are played by the core (core/src/carpe_diem/)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from cdsim.games.carpe_diem.cards import CARDS as CARDS  # its card table
@@ -83,6 +84,10 @@ def components_digest(path: str | None) -> tuple[str, bool]:
     return comps.digest, comps.is_default
 
 
+# its shipped studies and study templates (files of this package)
+STUDIES = Path(__file__).resolve().parent / "studies"
+DEFAULT_STUDY = STUDIES / "default.toml"  # `cdsim study run default`, what `make run` runs
+
 SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
@@ -98,9 +103,15 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 tiebreak_rule=TIEBREAK_WORDS,
                 row_order=ROW_FIELDS, diff=None, cards=CARDS, families=families,
                 sweeps=SWEEPS, card_changes=card_changes, set_keys=None, strong=STRONG,
-                whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS, player_words=None,
+                whatif_games=None, seat_ms=SEAT_MS, table_ms=TABLE_MS,
+                # its mcts's default (core/src/carpe_diem/players/mcts/params.rs)
+                mcts_playouts=120, player_words=None,
                 component_use=component_use, entries=entries,
                 # the commands' own hooks (cdsim.games.carpe_diem.commands)
                 component_files=COMPONENT_FILES, play=play, view=VIEW, score=score, card_list=card_list,
                 strategy_lines=strategy_lines, weights_file=learned.DEFAULT_WEIGHTS,
-                training=TRAINING)
+                training=TRAINING,
+                studies={"default": DEFAULT_STUDY, "skill": STUDIES / "skill.toml"},
+                study=DEFAULT_STUDY,
+                templates={"default": DEFAULT_STUDY, "card": STUDIES / "templates" / "card.toml",
+                           "sweep": STUDIES / "templates" / "sweep.toml"})

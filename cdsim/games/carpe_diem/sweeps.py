@@ -194,9 +194,20 @@ def split_set(spelled: str, parts: list[str]) -> tuple[str, str]:
     return ".".join(parts[:head]), ".".join(parts[head:])
 
 
+# `cdsim study init` shows it beside the variant example (the shipped study has no sweep)
+STUDY_EXAMPLE = """
+# [[sweep]]                  # one component value tried over a list: each value a variant
+# name = "B05-reward"        # its variants are B05-reward=6, ... (cells 4p.scripted.B05-reward=6)
+# entry = "objective.B05"    # the table and the id (scroll_track, villa_table: no id)
+# key = "reward.vp"          # a dotted key inside the entry, holding an integer
+# values = [6, 7, 8, 9]      # study.html: each seat's fair offset against the value
+# base = "default"           # what each value changes (default: the study's components)
+"""
+
 # the sweeps the study and whatif make of Carpe Diem's component files; the objective and
 # fountain cards are what the card table follows (a swept card's figures)
 SWEEPS = Sweeps(default=DEFAULT, expand=expand, split_set=split_set,
-                example="objective.B05.reward.vp", card_tables=CARD_TABLES, combine=combine)
+                example="objective.B05.reward.vp", study_example=STUDY_EXAMPLE,
+                card_tables=CARD_TABLES, combine=combine)
 
 __all__ = ["SWEEPS", "combine", "expand", "split_set"]

@@ -6,6 +6,7 @@ tie-break for the re-ranking and its players' names. Its component code is
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -161,6 +162,9 @@ VIEW = GameView(ReplayPage(__name__),
                 RecordedView(view.summary_lines, view.decision_lines, view.replay_data),
                 sheet.components_page, sheet_page=None)
 
+# its shipped study and study templates (files of this package)
+STUDIES = Path(__file__).resolve().parent / "studies"
+
 SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 start_vp=start_vp, player_names=players,
                 scripted=SCRIPTED, load_components=load_components, radius=4,
@@ -173,9 +177,12 @@ SPEC = GameSpec(NAME, TITLE, player_counts=(2, 3, 4), default_players=4,
                 tiebreak_rule=TIEBREAK_WORDS, row_order=None,
                 diff=diff, cards=None, families=None, sweeps=None, card_changes=None,
                 set_keys=SET_KEYS, strong=STRONG, whatif_games=WHATIF_GAMES, seat_ms=SEAT_MS,
-                table_ms=TABLE_MS, player_words=PLAYER_WORDS,
+                table_ms=TABLE_MS, mcts_playouts=200,  # UctParams' default (core/src/players/uct.rs)
+                player_words=PLAYER_WORDS,
                 component_use=component_use, entries=entries,
                 # the commands' own hooks: its learned weights' file only
                 component_files=None, play=None, view=VIEW, score=None, card_list=None,
                 strategy_lines=None, weights_file=WEIGHTS_DIR / f"{NAME}-learned.json",
-                training=None)
+                training=None, studies={"castles": STUDIES / "castles.toml"},
+                study=STUDIES / "castles.toml",
+                templates={"castles-change": STUDIES / "templates" / "castles-change.toml"})

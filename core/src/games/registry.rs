@@ -332,6 +332,13 @@ mod tests {
         code.lines().map(|l| l.split("//").next().unwrap_or_default().to_owned()).collect()
     }
 
+    /// A Rust file's lines of code and of tests, comments left out: a shared file's tests
+    /// play the crate's test game (games/toy.rs), not a registered one.
+    fn code_and_test_lines(path: &Path) -> Vec<String> {
+        fs::read_to_string(path).unwrap().lines()
+            .map(|l| l.split("//").next().unwrap_or_default().to_owned()).collect()
+    }
+
     fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -343,9 +350,11 @@ mod tests {
         }
     }
 
-    /// The seam (src/games/) and the players of any game (src/players/) name no game, by its
-    /// module or its registered name: only the registry's lines do, one `use` and one entry
-    /// a game (tests/test_seam.py holds the same of the rest of the crate's shared files).
+    /// The seam (src/games/), the players of any game (src/players/) and the crate root's
+    /// shared files (batch.rs, play.rs, rng.rs: all but lib.rs, which declares the games'
+    /// modules) name no game, by its module or its registered name, in their code or their
+    /// tests: only the registry's lines do, one `use` and one entry a game
+    /// (tests/test_seam.py holds the same of the rest of the crate's shared files).
     #[test]
     fn the_seam_and_the_shared_players_name_no_game() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -362,10 +371,16 @@ mod tests {
         let mut files = Vec::new();
         rust_files(&src.join("games"), &mut files);
         rust_files(&src.join("players"), &mut files);
+        let root: Vec<PathBuf> = fs::read_dir(&src).unwrap().map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .filter(|p| p.file_name().is_some_and(|f| f != "lib.rs"))
+            .collect();
+        assert!(["batch.rs", "play.rs", "rng.rs"].iter().all(|f| root.contains(&src.join(f))));
+        files.extend(root);
         let registry = src.join("games").join("registry.rs");
         let mut naming = Vec::new();
         for file in files.iter().filter(|f| **f != registry) {
-            for line in code_lines(file) {
+            for line in code_and_test_lines(file) {
                 if words.iter().any(|w| line.contains(w.as_str())) {
                     naming.push(format!("{}: {}", file.display(), line.trim()));
                 }

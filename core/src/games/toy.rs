@@ -10,7 +10,7 @@
 use serde_json::{json, Value};
 
 use crate::games::rows::{Own, SeatRow};
-use crate::games::{ColumnType, Game, Outcome, SeatValue};
+use crate::games::{ColumnType, Game, Outcome, SeatValue, Use};
 use crate::rng::{Generator, SeedSequence};
 
 /// Face-up cards.
@@ -41,6 +41,8 @@ pub struct Market {
     pub face_up: Vec<u8>,
     /// VP gained in play, by seat.
     pub gained: Vec<i64>,
+    /// The cards each seat took, in turn.
+    pub taken: Vec<Vec<u8>>,
     start_vp: Vec<i32>,
     turn: usize,
     check: bool,
@@ -53,6 +55,7 @@ pub struct Scores {
     pub start_vp: Vec<i64>,
     pub gained: Vec<i64>,
     pub rank: Vec<usize>,
+    pub taken: Vec<Vec<u8>>,
 }
 
 impl Game for Market {
@@ -86,8 +89,8 @@ impl Game for Market {
         let mut deck: Vec<u8> = rng.permutation(comps.cards.len()).iter()
             .map(|&i| comps.cards[i]).collect();
         let face_up = deck.split_off(deck.len().saturating_sub(MARKET));
-        let state = Market { deck, face_up, gained: vec![0; n], start_vp: config.start_vp.clone(),
-                             turn: 0, check: config.check };
+        let state = Market { deck, face_up, gained: vec![0; n], taken: vec![Vec::new(); n],
+                             start_vp: config.start_vp.clone(), turn: 0, check: config.check };
         (state, seqs[1..].iter().map(Generator::new).collect())
     }
 
@@ -111,6 +114,7 @@ impl Game for Market {
     fn apply(&mut self, _comps: &Cards, action: u8) {
         let taken = self.face_up.swap_remove(action as usize);
         self.gained[self.turn] += i64::from(taken);
+        self.taken[self.turn].push(taken);
         if let Some(card) = self.deck.pop() {
             self.face_up.push(card);
         }
@@ -147,7 +151,8 @@ impl Game for Market {
             rank[s] = place + 1;
         }
         Scores { strategies: strategies.to_vec(), start_vp: self.start_vp.iter()
-                 .map(|&v| i64::from(v)).collect(), gained: self.gained.clone(), rank }
+                 .map(|&v| i64::from(v)).collect(), gained: self.gained.clone(), rank,
+                 taken: self.taken.clone() }
     }
 }
 
@@ -187,5 +192,16 @@ impl Outcome for Scores {
                   final_vp: self.vp(seat), rank: self.rank[seat], seed, players: self.seats(),
                   tiebreak }
             .write(out, self.breakdown(seat), [], []);
+    }
+
+    /// Each card it took, by its number, as a change of the deck's cards would be judged.
+    fn uses(&self, seat: usize, out: &mut Vec<Use>) {
+        let mut counts = [0i64; 256];
+        for &card in &self.taken[seat] {
+            counts[usize::from(card)] += 1;
+        }
+        for (card, &count) in counts.iter().enumerate().filter(|(_, &c)| c > 0) {
+            out.push(Use { kind: "cards", id: card.to_string(), count });
+        }
     }
 }

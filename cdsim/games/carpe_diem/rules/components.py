@@ -1,6 +1,6 @@
 """Load and validate a component set (docs/rules.md C1–C10) into immutable tables.
 
-The default set lives in ``cdsim/data/*.toml``. A user set is a folder holding any
+The default set lives in ``cdsim/games/carpe_diem/data/*.toml``. A user set is a folder holding any
 of ``tiles.toml``, ``cards.toml``, ``frames.toml``, ``boards.toml`` and
 ``scoring.toml`` (files it lacks come from the default set), or one such file, or an
 override file: a base and only the entries it changes (``cdsim.games.carpe_diem.rules.overrides``).
@@ -61,7 +61,7 @@ from cdsim.games.carpe_diem.rules.overrides import (
     toml_text,
 )
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"  # cdsim/games/carpe_diem/data
 FILES = ("tiles", "cards", "frames", "boards", "scoring")
 
 

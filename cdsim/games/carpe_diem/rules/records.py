@@ -100,7 +100,7 @@ class CardRow:
 
     seat: int  # counted from 0, as in the seat rows
     kind: CardKind
-    card: str  # its id (cdsim/data/cards.toml)
+    card: str  # its id (cdsim/games/carpe_diem/data/cards.toml)
     outcome: CardOutcome
     phase: int  # 1-4: the scoring phase (objective) or the phase drawn in; 0: final scoring
     multiples: int  # times fulfilled (R8.4); 0 for fountain cards
