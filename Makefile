@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CDSIM := $(VENV)/bin/cdsim
 
-.PHONY: install test lint run bench strength clean core-fixture core-games browser oracle \
+.PHONY: install test lint run bench strength clean core-fixture core-games browser oracle mediterranean \
 	figures fuzz train train-prior train-castles ratings evaluator castles
 
 install: $(VENV)/.installed
@@ -61,6 +61,15 @@ castles: install
 	$(CDSIM) study run castles --out $(CASTLES) \
 		$$(test -f $(CASTLES)/study-manifest.json && echo --resume)
 	$(CDSIM) study report $(CASTLES)
+
+# The third game's study: the Mediterranean trading game (Dirk Henn) at 3, 4 and 5 players
+# (random floor, greedy and its three scripted styles), which starting VP per initial seat
+# make its seats fair (docs/mediterranean.md).
+MEDITERRANEAN ?= studies/mediterranean
+mediterranean: install
+	$(CDSIM) study run mediterranean --out $(MEDITERRANEAN) \
+		$$(test -f $(MEDITERRANEAN)/study-manifest.json && echo --resume)
+	$(CDSIM) study report $(MEDITERRANEAN)
 
 # Headless chromium and its driver for the page tests (tests/test_replay.py); root, as on CI.
 browser:
