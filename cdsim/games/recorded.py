@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cdsim import core
+from cdsim import __version__, core
 from cdsim.errors import CdsimError
+from cdsim.games.names import shown_names
 
 
 class Playable(Protocol):
@@ -103,4 +104,59 @@ def play_recorded(spec: Playable, components: str | None, seed: int, setup: int 
     return RecordedGame(spec.name, seed, setup, decisions, data["end"], tuple(seats))
 
 
-__all__ = ["Decision", "Playable", "RecordedGame", "SeatResult", "play_recorded"]
+def frame_changes(before: dict[str, object], after: dict[str, object]) -> dict[str, object]:
+    """``after``'s entries that differ from ``before``'s; a frame's ``seats`` as
+    ``{seat: changed entries}`` for the seats that changed (a replay page keeps only what
+    changed each step and rebuilds the states once)."""
+    out = {k: v for k, v in after.items() if k != "seats" and before.get(k) != v}
+    old, new = before.get("seats", []), after.get("seats", [])
+    assert isinstance(old, list) and isinstance(new, list)  # a frame's seats are a list
+    seats = {}
+    for i, seat in enumerate(new):
+        was = old[i] if i < len(old) else {}
+        diff = {k: v for k, v in seat.items() if was.get(k) != v}
+        if diff:
+            seats[str(i)] = diff
+    if seats:
+        out["seats"] = seats
+    return out
+
+
+def replay_steps(game: RecordedGame, step: Callable[[Decision], dict[str, object]],
+                 shown: Callable[[dict[str, object]], dict[str, object]] | None = None
+                 ) -> list[dict[str, object]]:
+    """A replay page's steps: per decision what ``step`` says of it (the seat ``a``, the
+    decision kind ``k``, the option in words ``t``, how many options ``n``, and whatever
+    else the game's page reads), then the final scoring; each with ``d``, what changed in
+    the frame as ``shown`` (as the table sees it) since the step before."""
+    steps: list[dict[str, object]] = []
+    before: dict[str, object] = {}
+    frames = [d.frame for d in game.decisions] + [game.end]
+    for i, frame in enumerate(frames):
+        said = (step(game.decisions[i]) if i < len(game.decisions)
+                else {"a": -1, "k": "final", "t": "final scoring", "n": 0})
+        now = frame if shown is None else shown(frame)
+        said["d"] = frame_changes(before, now)
+        steps.append(said)
+        before = now
+    return steps
+
+
+def replay_head(game: RecordedGame, title: str, digest: str, default: bool,
+                breakdown: tuple[str, ...], words: Callable[[str], str]) -> dict[str, object]:
+    """What every recorded game's replay page carries first: the game, title, seed, setup,
+    cdsim's version, the component set (its digest's first 12 characters, whether it is
+    the built-in one), each seat's player by its shown name, the VP sources (``breakdown``)
+    and their ``words``, and whether the tie-break decided."""
+    label = shown_names([s.strategy for s in game.seats])
+    return {
+        "game": game.game, "title": title, "seed": game.seed, "setup": game.setup,
+        "version": __version__, "components": {"digest": digest[:12], "default": default},
+        "players": [{"strategy": label[s.strategy]} for s in game.seats],
+        "breakdown": list(breakdown), "words": [words(k) for k in breakdown],
+        "tiebreak": game.tiebreak,
+    }
+
+
+__all__ = ["Decision", "Playable", "RecordedGame", "SeatResult", "frame_changes", "play_recorded",
+           "replay_head", "replay_steps"]

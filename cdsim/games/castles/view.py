@@ -11,9 +11,8 @@ Seats and display slots are counted from 1 on the page, as the rulebook counts t
 
 from __future__ import annotations
 
-from cdsim import __version__
 from cdsim.games.names import shown_names
-from cdsim.games.recorded import RecordedGame
+from cdsim.games.recorded import RecordedGame, replay_head, replay_steps
 
 # The breakdown's VP sources (``GameSpec.breakdown``, the core's code names) in words, as
 # the replay page heads its final table (docs/rules-castles.md numbers each), and in two
@@ -72,52 +71,18 @@ def decision_lines(game: RecordedGame) -> list[str]:
     return out
 
 
-def _changed(before: dict[str, object], after: dict[str, object]) -> dict[str, object]:
-    """``after``'s entries that differ from ``before``'s; a frame's ``seats`` as
-    ``{seat: changed entries}`` for the seats that changed."""
-    out = {k: v for k, v in after.items() if k != "seats" and before.get(k) != v}
-    old, new = before.get("seats", []), after.get("seats", [])
-    assert isinstance(old, list) and isinstance(new, list)  # a frame's seats are a list
-    seats = {}
-    for i, seat in enumerate(new):
-        was = old[i] if i < len(old) else {}
-        diff = {k: v for k, v in seat.items() if was.get(k) != v}
-        if diff:
-            seats[str(i)] = diff
-    if seats:
-        out["seats"] = seats
-    return out
-
-
 def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
                 breakdown: tuple[str, ...]) -> dict[str, object]:
     """The replay page's data: per step the seat (``a``; -1 at the end), the decision kind
     (``k``; ``final`` at the end), the option chosen in words (``t``), how many options
     there were (``n``) and what changed since the step before (``d``)."""
-    steps: list[dict[str, object]] = []
-    before: dict[str, object] = {}
-    frames = [d.frame for d in game.decisions] + [game.end]
-    for i, frame in enumerate(frames):
-        if i < len(game.decisions):
-            d = game.decisions[i]
-            step: dict[str, object] = {"a": d.seat, "k": d.decision, "t": d.option,
-                                       "n": d.options}
-        else:
-            step = {"a": -1, "k": "final", "t": "final scoring", "n": 0}
-        step["d"] = _changed(before, frame)
-        steps.append(step)
-        before = frame
-    label = shown_names([s.strategy for s in game.seats])
     return {
-        "game": game.game, "title": title, "seed": game.seed, "setup": game.setup,
-        "version": __version__, "components": {"digest": digest[:12], "default": default},
-        "players": [{"strategy": label[s.strategy]} for s in game.seats],
-        "breakdown": list(breakdown), "words": [WORDS.get(k, k) for k in breakdown],
-        "tiebreak": game.tiebreak,
+        **replay_head(game, title, digest, default, breakdown, lambda k: WORDS.get(k, k)),
         "final": [{"seat": s.seat, "final_vp": s.final_vp, "rank": s.rank, "won": s.won,
                    "breakdown": s.breakdown, "green_vp": s.row.get("green_vp"),
                    "empty_spaces": s.row.get("empty_spaces")} for s in game.seats],
-        "steps": steps,
+        "steps": replay_steps(game, lambda d: {"a": d.seat, "k": d.decision, "t": d.option,
+                                               "n": d.options}),
     }
 
 

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import re
 
-from cdsim import __version__
 from cdsim.games.names import shown_names
-from cdsim.games.recorded import RecordedGame
+from cdsim.games.recorded import Decision, RecordedGame, replay_head, replay_steps
 
 # the breakdown's VP sources (GameSpec.breakdown) in words, with their rules
 WORDS = {"start": "starting VP", "temples": "temple tiles (M6.2-M6.5)",
@@ -119,21 +118,6 @@ def decision_lines(game: RecordedGame) -> list[str]:
             for i, d in enumerate(game.decisions, 1)]
 
 
-def _changed(before: dict[str, object], after: dict[str, object]) -> dict[str, object]:
-    """``after``'s entries that differ from ``before``'s; ``seats`` as ``{seat: changed}``."""
-    out = {k: v for k, v in after.items() if k != "seats" and before.get(k) != v}
-    old = _seats(before)
-    seats = {}
-    for i, seat in enumerate(_seats(after)):
-        was = old[i] if i < len(old) else {}
-        diff = {k: v for k, v in seat.items() if was.get(k) != v}
-        if diff:
-            seats[str(i)] = diff
-    if seats:
-        out["seats"] = seats
-    return out
-
-
 def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
                 breakdown: tuple[str, ...]) -> dict[str, object]:
     """The replay page's data: per step the seat (``a``; -1 at the end), the decision kind
@@ -141,34 +125,22 @@ def replay_data(game: RecordedGame, title: str, digest: str, default: bool,
     (``n``), what the page highlights for it (``_where``) and what changed since the step
     before (``d``), every frame hidden as the table sees it (``hide``); the set's map and
     faces once (``board``)."""
-    steps: list[dict[str, object]] = []
-    before: dict[str, object] = {}
-    frames = [d.frame for d in game.decisions] + [game.end]
-    for i, frame in enumerate(frames):
-        if i < len(game.decisions):
-            d = game.decisions[i]
-            step: dict[str, object] = {"a": d.seat, "k": d.decision,
-                                       "t": shown_option(d.decision, d.option), "n": d.options,
-                                       **({} if d.decision == HIDDEN_CHOICE
-                                          else _where(d.option))}
-        else:
-            step = {"a": -1, "k": "final", "t": "final scoring", "n": 0}
-        shown = hide({k: v for k, v in frame.items() if k != "board"})
-        step["d"] = _changed(before, shown)
-        steps.append(step)
-        before = shown
-    label = shown_names([s.strategy for s in game.seats])
     return {
-        "game": game.game, "title": title, "seed": game.seed, "setup": game.setup,
-        "version": __version__, "components": {"digest": digest[:12], "default": default},
-        "players": [{"strategy": label[s.strategy]} for s in game.seats],
-        "breakdown": list(breakdown), "words": [WORDS.get(k, k) for k in breakdown],
-        "tiebreak": game.tiebreak, "decisions": DECISIONS, "board": game.end.get("board"),
+        **replay_head(game, title, digest, default, breakdown, lambda k: WORDS.get(k, k)),
+        "decisions": DECISIONS, "board": game.end.get("board"),
         "final": [{"seat": s.seat, "final_vp": s.final_vp, "rank": s.rank, "won": s.won,
                    "shared": bool(s.row.get("shared_win")), "gold": s.row.get("gold"),
                    "breakdown": s.breakdown} for s in game.seats],
-        "steps": steps,
+        "steps": replay_steps(game, _step, lambda frame: hide(
+            {k: v for k, v in frame.items() if k != "board"})),
     }
+
+
+def _step(d: Decision) -> dict[str, object]:
+    """A decision's step: its seat, kind, option as the table sees it, how many options, and
+    what the page highlights for it (never for the face-down rowing card)."""
+    return {"a": d.seat, "k": d.decision, "t": shown_option(d.decision, d.option),
+            "n": d.options, **({} if d.decision == HIDDEN_CHOICE else _where(d.option))}
 
 
 __all__ = ["DECISIONS", "WORDS", "decision_lines", "hide", "replay_data", "summary_lines"]
