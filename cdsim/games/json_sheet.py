@@ -52,4 +52,29 @@ def table(name: str, entries: Sequence[Mapping[str, object]],
             f"<table><tr>{head}</tr>{''.join(rows)}</table>")
 
 
-__all__ = ["STYLE", "table"]
+def head(heading: str, source: str, digest: str, unlisted: str, rules_doc: str,
+         data: Mapping[str, object], builtin: Mapping[str, object]) -> tuple[list[str], list[str]]:
+    """A sheet's first parts (its ``heading`` as html, the set's source and digest, what the
+    two tags mean: ``unlisted`` the verb of a reconstructed entry, the rulebook its
+    ``rules_doc`` names) and the names of the tables ``data`` changes from ``builtin``, the
+    changes named on the page when there are some."""
+    parts = [f"<h1>{heading}</h1>",
+             f'<p class="meta">{html.escape(source)}; set {html.escape(digest[:12])}. '
+             '<span class="tag rulebook">rulebook</span>: as the rulebook prints it; '
+             '<span class="tag reconstructed">reconstructed</span>: the rulebook does not '
+             f"{unlisted} it ({rules_doc}).</p>"]
+    changed = [k for k in data if builtin.get(k) != data[k]]
+    if changed:
+        parts.append(f'<p id="changes">Changed from the built-in set: '
+                     f'{html.escape(", ".join(changed))} (outlined; hover for the old values).</p>')
+    return parts, changed
+
+
+def page(title: str, source: str, parts: Sequence[str]) -> str:
+    """The sheet's whole page: titled ``title`` and the set's ``source``, the style, ``parts``."""
+    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>"
+            f"{title} components: {html.escape(source)}</title><style>{STYLE}</style></head>"
+            f'<body data-ready="1">{"".join(parts)}</body></html>')
+
+
+__all__ = ["STYLE", "head", "page", "table"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
-from cdsim.games.json_sheet import STYLE, table
+from cdsim.games.json_sheet import head, page, table
 
 # the pieces' letters (core/src/castles/components.rs): the colour each space takes
 # (Colour::CODES: K castle, R city, T estate, F farm, Q quarry, V village, M monastery, W cart)
@@ -44,15 +44,8 @@ def components_page(data: Mapping[str, object], builtin: Mapping[str, object], s
                     digest: str) -> str:
     """The page of the set ``data`` (every table), its entries that differ from ``builtin``
     outlined with their old values."""
-    parts = ["<h1>The Castles of Tuscany <span>the component set, piece by piece</span></h1>",
-             f'<p class="meta">{html.escape(source)}; set {html.escape(digest[:12])}. '
-             '<span class="tag rulebook">rulebook</span>: as the rulebook prints it; '
-             '<span class="tag reconstructed">reconstructed</span>: the rulebook does not '
-             "list it (docs/rules-castles.md).</p>"]
-    changed = [k for k in data if builtin.get(k) != data[k]]
-    if changed:
-        parts.append(f'<p id="changes">Changed from the built-in set: '
-                     f'{html.escape(", ".join(changed))} (outlined; hover for the old values).</p>')
+    parts, changed = head("The Castles of Tuscany <span>the component set, piece by piece</span>",
+                          source, digest, "list", "docs/rules-castles.md", data, builtin)
     for name, value in data.items():
         base = builtin.get(name) if name in changed else None
         if name == "pieces" and isinstance(value, list):
@@ -62,9 +55,7 @@ def components_page(data: Mapping[str, object], builtin: Mapping[str, object], s
             parts.append(table(name, value, base if isinstance(base, list) else None))
         elif isinstance(value, dict):
             parts.append(table(name, [value], [base] if isinstance(base, dict) else None))
-    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>The Castles of "
-            f"Tuscany components: {html.escape(source)}</title><style>{STYLE}</style></head>"
-            f'<body data-ready="1">{"".join(parts)}</body></html>')
+    return page("The Castles of Tuscany", source, parts)
 
 
 __all__ = ["components_page"]

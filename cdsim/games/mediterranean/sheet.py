@@ -8,10 +8,9 @@ each."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 
-from cdsim.games.json_sheet import STYLE, table
+from cdsim.games.json_sheet import head, page, table
 
 
 def _rows(value: object) -> list[tuple[str, list[Mapping[str, object]]]]:
@@ -30,23 +29,14 @@ def components_page(data: Mapping[str, object], builtin: Mapping[str, object], s
                     digest: str) -> str:
     """The page of the set ``data`` (every table), its entries that differ from ``builtin``
     outlined with their old values."""
-    parts = ["<h1>Mediterranean (Dirk Henn) <span>the component set, entry by entry</span></h1>",
-             f'<p class="meta">{html.escape(source)}; set {html.escape(digest[:12])}. '
-             '<span class="tag rulebook">rulebook</span>: as the rulebook prints it; '
-             '<span class="tag reconstructed">reconstructed</span>: the rulebook does not '
-             "print it (docs/rules-mediterranean.md).</p>"]
-    changed = [k for k in data if builtin.get(k) != data[k]]
-    if changed:
-        parts.append(f'<p id="changes">Changed from the built-in set: '
-                     f'{html.escape(", ".join(changed))} (outlined; hover for the old values).</p>')
+    parts, changed = head("Mediterranean (Dirk Henn) <span>the component set, entry by entry</span>",
+                          source, digest, "print", "docs/rules-mediterranean.md", data, builtin)
     for name, value in data.items():
         base = dict(_rows(builtin.get(name))) if name in changed else {}
         for suffix, entries in _rows(value):
             old: Sequence[Mapping[str, object]] | None = base.get(suffix)
             parts.append(table(name + suffix, entries, old))
-    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Mediterranean "
-            f"components: {html.escape(source)}</title><style>{STYLE}</style></head>"
-            f'<body data-ready="1">{"".join(parts)}</body></html>')
+    return page("Mediterranean", source, parts)
 
 
 __all__ = ["components_page"]
